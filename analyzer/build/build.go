@@ -1,0 +1,124 @@
+package build
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	augurrt "augur/runtime"
+)
+
+// Program is the bitcode of a whole program: the user's translation units and
+// augur's runtime, ready to be linked by the loader.
+type Program struct {
+	Bitcode []string // user TUs, in command-line order
+	Runtime []string // runtime TUs
+}
+
+// All returns the user bitcode followed by the runtime's.
+func (p *Program) All() []string { return append(append([]string{}, p.Bitcode...), p.Runtime...) }
+
+// Build compiles every source in files (bitcode inputs are taken as they are)
+// and the runtime. All compile errors are returned together, joined, so a
+// caller can show each file's diagnostics.
+func Build(files []string, opts Options) (*Program, error) {
+	if len(files) == 0 {
+		return nil, errors.New("no input files")
+	}
+	rtSrc, err := materializeRuntime(opts)
+	if err != nil {
+		return nil, err
+	}
+	include := filepath.Join(rtSrc, "include")
+	p := &Program{}
+	var errs []error
+	for _, f := range files {
+		switch {
+		case IsBitcode(f):
+			if _, err := os.Stat(f); err != nil {
+				errs = append(errs, fmt.Errorf("load %s: %w", f, err))
+				continue
+			}
+			p.Bitcode = append(p.Bitcode, f)
+		case IsSource(f):
+			bc, err := CompileTU(f, opts, include)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			p.Bitcode = append(p.Bitcode, bc)
+		default:
+			errs = append(errs, fmt.Errorf("%s: not a C/C++ source (.c .cc .cpp .cxx) or LLVM IR (.bc .ll) file", f))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	rtOpts := Options{CacheDir: opts.CacheDir} // user flags do not apply to the runtime
+	entries, _ := filepath.Glob(filepath.Join(rtSrc, "libc", "*.c"))
+	sort.Strings(entries)
+	for _, src := range entries {
+		bc, err := CompileTU(src, rtOpts, include)
+		if err != nil {
+			return nil, fmt.Errorf("augur runtime: %w", err)
+		}
+		p.Runtime = append(p.Runtime, bc)
+	}
+	return p, nil
+}
+
+// IncludeDir returns the directory holding augur.h, for callers (such as the
+// language server) that pass it to clang themselves.
+func IncludeDir(opts Options) (string, error) {
+	dir, err := materializeRuntime(opts)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "include"), nil
+}
+
+// materializeRuntime writes the embedded runtime sources to a directory named
+// by their content hash, so compiled runtime bitcode is cached like user code.
+func materializeRuntime(opts Options) (string, error) {
+	h := sha256.New()
+	var files []string
+	fs.WalkDir(augurrt.Files, ".", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, path)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	contents := map[string][]byte{}
+	for _, f := range files {
+		data, err := augurrt.Files.ReadFile(f)
+		if err != nil {
+			return "", fmt.Errorf("augur runtime: %w", err)
+		}
+		contents[f] = data
+		fmt.Fprintf(h, "%s\x00%d\x00", f, len(data))
+		h.Write(data)
+	}
+	dir := filepath.Join(opts.cacheDir(), "runtime-"+hex.EncodeToString(h.Sum(nil))[:16])
+	if _, err := os.Stat(filepath.Join(dir, ".complete")); err == nil {
+		return dir, nil
+	}
+	for _, f := range files {
+		dst := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return "", fmt.Errorf("augur runtime: %w", err)
+		}
+		if err := os.WriteFile(dst, contents[f], 0o644); err != nil {
+			return "", fmt.Errorf("augur runtime: %w", err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".complete"), nil, 0o644); err != nil {
+		return "", fmt.Errorf("augur runtime: %w", err)
+	}
+	return dir, nil
+}

@@ -1,0 +1,184 @@
+package build
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Options control how translation units are compiled.
+type Options struct {
+	// CacheDir holds compiled bitcode; empty means DefaultCacheDir().
+	CacheDir string
+	// Flags are extra compiler flags (-D, -I, -std=...), applied to every TU.
+	Flags []string
+}
+
+// DefaultCacheDir is $AUGUR_CACHE_DIR, or augur/ under the user cache directory.
+func DefaultCacheDir() string {
+	if d := os.Getenv("AUGUR_CACHE_DIR"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "augur")
+	}
+	return filepath.Join(os.TempDir(), "augur-cache")
+}
+
+func (o Options) cacheDir() string {
+	if o.CacheDir != "" {
+		return o.CacheDir
+	}
+	return DefaultCacheDir()
+}
+
+// IsSource reports whether path names a C or C++ source file clang compiles.
+func IsSource(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".c", ".cc", ".cpp", ".cxx", ".c++":
+		return true
+	}
+	return false
+}
+
+// IsBitcode reports whether path is already LLVM IR (binary or textual).
+func IsBitcode(path string) bool {
+	switch filepath.Ext(path) {
+	case ".bc", ".ll":
+		return true
+	}
+	return false
+}
+
+func isCXX(path string) bool { return IsSource(path) && strings.ToLower(filepath.Ext(path)) != ".c" }
+
+// compileArgs are the flags every TU gets: debug info for source positions,
+// no optimization (so every source-level access is an instruction), and no
+// optnone so later passes may run. _FORTIFY_SOURCE is undefined because its
+// checked variants (__printf_chk, ...) are not part of the modeled libc.
+func compileArgs(src string, includeDir string, extra []string) []string {
+	args := []string{"-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone",
+		"-fno-color-diagnostics", "-fno-stack-protector", "-U_FORTIFY_SOURCE", "-D__AUGUR__=1",
+		"-fno-exceptions"}
+	if includeDir != "" {
+		args = append(args, "-I", includeDir)
+	}
+	if isCXX(src) {
+		args = append(args, "-x", "c++", "-std=c++17")
+	}
+	return append(args, extra...)
+}
+
+// CompileTU compiles one source file to bitcode, reusing the cached result when
+// the source, the flags, the compiler and every header it included are
+// unchanged. A source that does not compile yields a *CompileError.
+func CompileTU(src string, opts Options, includeDir string) (string, error) {
+	clang, err := FindClang()
+	if err != nil {
+		return "", err
+	}
+	abs, err := filepath.Abs(src)
+	if err != nil {
+		return "", fmt.Errorf("compile %s: %w", src, err)
+	}
+	content, err := os.ReadFile(abs)
+	if err != nil {
+		return "", fmt.Errorf("compile %s: %w", src, err)
+	}
+	args := compileArgs(abs, includeDir, opts.Flags)
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", clang.Version, strings.Join(args, "\x00"), abs)
+	h.Write(content)
+	key := hex.EncodeToString(h.Sum(nil))[:32]
+
+	dir := filepath.Join(opts.cacheDir(), "bitcode")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("compile %s: cache: %w", src, err)
+	}
+	bc := filepath.Join(dir, key+".bc")
+	deps := filepath.Join(dir, key+".deps")
+	if depsUnchanged(deps) {
+		if _, err := os.Stat(bc); err == nil {
+			return bc, nil
+		}
+	}
+
+	tmp, err := os.MkdirTemp(dir, "tu-")
+	if err != nil {
+		return "", fmt.Errorf("compile %s: %w", src, err)
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "out.bc")
+	dep := filepath.Join(tmp, "out.d")
+	full := append(append([]string{}, args...), "-MD", "-MF", dep, "-o", out, abs)
+	output, runErr := clang.run(full...)
+	if runErr != nil {
+		var exitErr interface{ ExitCode() int }
+		if errors.As(runErr, &exitErr) {
+			return "", &CompileError{File: src, Diagnostics: parseDiagnostics(string(output)), Output: string(output)}
+		}
+		return "", fmt.Errorf("compile %s: run %s: %w", src, clang.Path, runErr)
+	}
+	manifest, err := hashDeps(dep)
+	if err != nil {
+		return "", fmt.Errorf("compile %s: %w", src, err)
+	}
+	if err := os.Rename(out, bc); err != nil {
+		return "", fmt.Errorf("compile %s: cache: %w", src, err)
+	}
+	if err := os.WriteFile(deps, []byte(manifest), 0o644); err != nil {
+		return "", fmt.Errorf("compile %s: cache: %w", src, err)
+	}
+	return bc, nil
+}
+
+// hashDeps reads a make-style dependency file and returns a manifest of
+// "hash path" lines for every file it names.
+func hashDeps(depfile string) (string, error) {
+	data, err := os.ReadFile(depfile)
+	if err != nil {
+		return "", fmt.Errorf("read dependencies: %w", err)
+	}
+	text := strings.ReplaceAll(string(data), "\\\n", " ")
+	_, list, _ := strings.Cut(text, ":")
+	var b strings.Builder
+	for _, f := range strings.Fields(list) {
+		sum, err := fileHash(f)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "%s %s\n", sum, f)
+	}
+	return b.String(), nil
+}
+
+func fileHash(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	s := sha256.Sum256(data)
+	return hex.EncodeToString(s[:]), nil
+}
+
+// depsUnchanged reports whether every file in a manifest still has its hash.
+func depsUnchanged(manifest string) bool {
+	data, err := os.ReadFile(manifest)
+	if err != nil {
+		return false
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		sum, path, ok := strings.Cut(line, " ")
+		if !ok {
+			return false
+		}
+		if got, err := fileHash(path); err != nil || got != sum {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,218 @@
+// Package expr holds augur's symbolic expressions: an immutable DAG of
+// bit-vector and boolean terms. Nodes are built only through a Builder, which
+// hash-conses them (structurally equal terms are the same pointer) and folds
+// constants, so a term over concrete operands never exists: the VM keeps those
+// as plain bits.
+package expr
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Op is a term's operator.
+type Op uint8
+
+const (
+	Const Op = iota // Val, of Width bits
+	Var             // a named input of Width bits
+	Add
+	Sub
+	Mul
+	UDiv
+	SDiv
+	URem
+	SRem
+	Shl
+	LShr
+	AShr
+	And
+	Or
+	Xor
+	Eq
+	Ult
+	Ule
+	Slt
+	Sle
+	Not
+	ZExt
+	SExt
+	Extract // Kids[0] bits [Val, Val+Width)
+	Concat  // Kids[0] high, Kids[1] low
+	Ite     // Kids[0] ? Kids[1] : Kids[2]
+)
+
+var opNames = [...]string{"const", "var", "add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "shl", "lshr",
+	"ashr", "and", "or", "xor", "eq", "ult", "ule", "slt", "sle", "not", "zext", "sext", "extract", "concat", "ite"}
+
+func (o Op) String() string { return opNames[o] }
+
+// Expr is one node. Width is in bits; booleans have width 1.
+type Expr struct {
+	Op    Op
+	Width uint16
+	Val   uint64 // the constant, or the low bit of an Extract
+	Name  string // variable name
+	Kids  []*Expr
+}
+
+func (e *Expr) String() string {
+	switch e.Op {
+	case Const:
+		return fmt.Sprintf("%d:i%d", e.Val, e.Width)
+	case Var:
+		return e.Name
+	}
+	parts := make([]string, len(e.Kids))
+	for i, k := range e.Kids {
+		parts[i] = k.String()
+	}
+	return fmt.Sprintf("(%s %s)", e.Op, strings.Join(parts, " "))
+}
+
+type key struct {
+	op    Op
+	width uint16
+	val   uint64
+	name  string
+	k0    *Expr
+	k1    *Expr
+	k2    *Expr
+}
+
+// Builder creates hash-consed terms. It is not safe for concurrent use: each
+// analysis goroutine owns one.
+type Builder struct {
+	table map[key]*Expr
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder() *Builder { return &Builder{table: map[key]*Expr{}} }
+
+func (b *Builder) intern(e *Expr) *Expr {
+	k := key{op: e.Op, width: e.Width, val: e.Val, name: e.Name}
+	if len(e.Kids) > 0 {
+		k.k0 = e.Kids[0]
+	}
+	if len(e.Kids) > 1 {
+		k.k1 = e.Kids[1]
+	}
+	if len(e.Kids) > 2 {
+		k.k2 = e.Kids[2]
+	}
+	if x, ok := b.table[k]; ok {
+		return x
+	}
+	b.table[k] = e
+	return e
+}
+
+func mask(w uint16) uint64 {
+	if w >= 64 {
+		return ^uint64(0)
+	}
+	return 1<<w - 1
+}
+
+// Constant returns the constant v of width bits.
+func (b *Builder) Constant(v uint64, width uint16) *Expr {
+	return b.intern(&Expr{Op: Const, Width: width, Val: v & mask(width)})
+}
+
+// Variable returns the input variable name of width bits.
+func (b *Builder) Variable(name string, width uint16) *Expr {
+	return b.intern(&Expr{Op: Var, Width: width, Name: name})
+}
+
+// Binary returns (op x y). Both operands have the same width; comparisons
+// have width 1.
+func (b *Builder) Binary(op Op, x, y *Expr) *Expr {
+	w := x.Width
+	switch op {
+	case Eq, Ult, Ule, Slt, Sle:
+		w = 1
+	}
+	if x.Op == Const && y.Op == Const {
+		if v, ok := fold(op, x.Val, y.Val, x.Width); ok {
+			return b.Constant(v, w)
+		}
+	}
+	return b.intern(&Expr{Op: op, Width: w, Kids: []*Expr{x, y}})
+}
+
+func sext(v uint64, w uint16) int64 {
+	s := 64 - w
+	return int64(v<<s) >> s
+}
+
+// fold evaluates op on constants; division by zero is left symbolic so the
+// VM reports it where it happens.
+func fold(op Op, x, y uint64, w uint16) (uint64, bool) {
+	m := mask(w)
+	b := func(c bool) (uint64, bool) {
+		if c {
+			return 1, true
+		}
+		return 0, true
+	}
+	switch op {
+	case Add:
+		return (x + y) & m, true
+	case Sub:
+		return (x - y) & m, true
+	case Mul:
+		return (x * y) & m, true
+	case UDiv:
+		if y == 0 {
+			return 0, false
+		}
+		return x / y, true
+	case URem:
+		if y == 0 {
+			return 0, false
+		}
+		return x % y, true
+	case SDiv:
+		if y == 0 {
+			return 0, false
+		}
+		return uint64(sext(x, w)/sext(y, w)) & m, true
+	case SRem:
+		if y == 0 {
+			return 0, false
+		}
+		return uint64(sext(x, w)%sext(y, w)) & m, true
+	case Shl:
+		if y >= uint64(w) {
+			return 0, true
+		}
+		return (x << y) & m, true
+	case LShr:
+		if y >= uint64(w) {
+			return 0, true
+		}
+		return x >> y, true
+	case AShr:
+		if y >= uint64(w) {
+			y = uint64(w) - 1
+		}
+		return uint64(sext(x, w)>>y) & m, true
+	case And:
+		return x & y, true
+	case Or:
+		return x | y, true
+	case Xor:
+		return x ^ y, true
+	case Eq:
+		return b(x == y)
+	case Ult:
+		return b(x < y)
+	case Ule:
+		return b(x <= y)
+	case Slt:
+		return b(sext(x, w) < sext(y, w))
+	case Sle:
+		return b(sext(x, w) <= sext(y, w))
+	}
+	return 0, false
+}

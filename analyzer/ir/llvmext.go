@@ -1,0 +1,125 @@
+package ir
+
+// The few LLVM-C entry points go-llvm does not wrap. The headers come from
+// LLVM 14's include directory; the symbols are linked through go-llvm's own
+// -lLLVM-14.
+
+/*
+#cgo CPPFLAGS: -I/usr/lib/llvm-14/include
+#include <llvm-c/Core.h>
+*/
+import "C"
+
+import (
+	"unsafe"
+
+	"tinygo.org/x/go-llvm"
+)
+
+func cval(v llvm.Value) C.LLVMValueRef { return C.LLVMValueRef(unsafe.Pointer(v.C)) }
+
+func wrapVal(r C.LLVMValueRef) llvm.Value {
+	var v llvm.Value
+	*(*unsafe.Pointer)(unsafe.Pointer(&v.C)) = unsafe.Pointer(r)
+	return v
+}
+
+// valueKind is LLVMValueKind.
+type valueKind int
+
+const (
+	kindArgument              valueKind = C.LLVMArgumentValueKind
+	kindBasicBlock            valueKind = C.LLVMBasicBlockValueKind
+	kindFunction              valueKind = C.LLVMFunctionValueKind
+	kindGlobalAlias           valueKind = C.LLVMGlobalAliasValueKind
+	kindGlobalVariable        valueKind = C.LLVMGlobalVariableValueKind
+	kindUndef                 valueKind = C.LLVMUndefValueValueKind
+	kindPoison                valueKind = C.LLVMPoisonValueValueKind
+	kindConstantExpr          valueKind = C.LLVMConstantExprValueKind
+	kindConstantAggregateZero valueKind = C.LLVMConstantAggregateZeroValueKind
+	kindConstantDataArray     valueKind = C.LLVMConstantDataArrayValueKind
+	kindConstantDataVector    valueKind = C.LLVMConstantDataVectorValueKind
+	kindConstantInt           valueKind = C.LLVMConstantIntValueKind
+	kindConstantFP            valueKind = C.LLVMConstantFPValueKind
+	kindConstantPointerNull   valueKind = C.LLVMConstantPointerNullValueKind
+	kindConstantArray         valueKind = C.LLVMConstantArrayValueKind
+	kindConstantStruct        valueKind = C.LLVMConstantStructValueKind
+	kindConstantVector        valueKind = C.LLVMConstantVectorValueKind
+	kindInstruction           valueKind = C.LLVMInstructionValueKind
+	kindInlineAsm             valueKind = C.LLVMInlineAsmValueKind
+)
+
+func kindOf(v llvm.Value) valueKind { return valueKind(C.LLVMGetValueKind(cval(v))) }
+
+// elementAsConstant returns element i of a ConstantDataSequential.
+func elementAsConstant(v llvm.Value, i int) llvm.Value {
+	return wrapVal(C.LLVMGetElementAsConstant(cval(v), C.unsigned(i)))
+}
+
+// atomicRMWOp returns the LLVMAtomicRMWBinOp of an atomicrmw instruction.
+func atomicRMWOp(v llvm.Value) int { return int(C.LLVMGetAtomicRMWBinOp(cval(v))) }
+
+// Atomic read-modify-write operations, in LLVM-C's numbering.
+const (
+	RMWXchg = C.LLVMAtomicRMWBinOpXchg
+	RMWAdd  = C.LLVMAtomicRMWBinOpAdd
+	RMWSub  = C.LLVMAtomicRMWBinOpSub
+	RMWAnd  = C.LLVMAtomicRMWBinOpAnd
+	RMWNand = C.LLVMAtomicRMWBinOpNand
+	RMWOr   = C.LLVMAtomicRMWBinOpOr
+	RMWXor  = C.LLVMAtomicRMWBinOpXor
+	RMWMax  = C.LLVMAtomicRMWBinOpMax
+	RMWMin  = C.LLVMAtomicRMWBinOpMin
+	RMWUMax = C.LLVMAtomicRMWBinOpUMax
+	RMWUMin = C.LLVMAtomicRMWBinOpUMin
+	RMWFAdd = C.LLVMAtomicRMWBinOpFAdd
+	RMWFSub = C.LLVMAtomicRMWBinOpFSub
+)
+
+// numIndices returns the number of indices of an extractvalue/insertvalue.
+func numIndices(v llvm.Value) int { return int(C.LLVMGetNumIndices(cval(v))) }
+
+// calledFunctionName returns the name of a call's direct callee, or "".
+func functionName(v llvm.Value) string {
+	var n C.size_t
+	p := C.LLVMGetValueName2(cval(v), &n)
+	return C.GoStringN(p, C.int(n))
+}
+
+// successor returns successor i of a terminator.
+func successor(term llvm.Value, i int) llvm.BasicBlock {
+	var bb llvm.BasicBlock
+	r := C.LLVMGetSuccessor(cval(term), C.unsigned(i))
+	*(*unsafe.Pointer)(unsafe.Pointer(&bb.C)) = unsafe.Pointer(r)
+	return bb
+}
+
+// numSuccessors returns the number of successors of a terminator.
+func numSuccessors(term llvm.Value) int { return int(C.LLVMGetNumSuccessors(cval(term))) }
+
+// aliasee returns the target of a global alias.
+func aliasee(v llvm.Value) llvm.Value { return wrapVal(C.LLVMAliasGetAliasee(cval(v))) }
+
+// aliases returns the module's global aliases.
+func aliases(m llvm.Module) []llvm.Value {
+	var out []llvm.Value
+	mc := C.LLVMModuleRef(unsafe.Pointer(m.C))
+	for a := C.LLVMGetFirstGlobalAlias(mc); a != nil; a = C.LLVMGetNextGlobalAlias(a) {
+		out = append(out, wrapVal(a))
+	}
+	return out
+}
+
+// Opcodes go-llvm does not name.
+const (
+	opAddrSpaceCast = llvm.Opcode(C.LLVMAddrSpaceCast)
+	opFreeze        = llvm.Opcode(C.LLVMFreeze)
+	opFNeg          = llvm.Opcode(C.LLVMFNeg)
+	opCallBr        = llvm.Opcode(C.LLVMCallBr)
+)
+
+const (
+	opAtomicRMW     = llvm.Opcode(C.LLVMAtomicRMW)
+	opAtomicCmpXchg = llvm.Opcode(C.LLVMAtomicCmpXchg)
+	opFence         = llvm.Opcode(C.LLVMFence)
+)

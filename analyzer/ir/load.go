@@ -1,0 +1,214 @@
+package ir
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"unsafe"
+
+	"tinygo.org/x/go-llvm"
+)
+
+// loader holds the LLVM state while a program is lowered.
+type loader struct {
+	ctx        llvm.Context
+	mod        llvm.Module
+	td         llvm.TargetData
+	prog       *Program
+	ids        map[unsafe.Pointer]uint32 // global value -> object id
+	fieldCache map[unsafe.Pointer][]Field
+	locIndex   map[Loc]LocID
+	scopeFile  map[unsafe.Pointer]string
+}
+
+func ptrKey(v llvm.Value) unsafe.Pointer { return unsafe.Pointer(v.C) }
+
+// Load reads and links the bitcode files (.bc or textual .ll) and lowers the
+// result. Functions and globals get object ids in module order, so the same
+// inputs always produce the same addresses.
+func Load(paths []string) (*Program, error) {
+	if len(paths) == 0 {
+		return nil, errors.New("load: no bitcode")
+	}
+	ctx := llvm.NewContext()
+	defer ctx.Dispose()
+	var mod llvm.Module
+	for i, p := range paths {
+		m, err := parse(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		if i == 0 {
+			mod = m
+			continue
+		}
+		if err := llvm.LinkModules(mod, m); err != nil {
+			return nil, fmt.Errorf("link %s: %w", p, err)
+		}
+	}
+	defer mod.Dispose()
+	l := &loader{
+		ctx: ctx, mod: mod,
+		td:         llvm.NewTargetData(mod.DataLayout()),
+		ids:        map[unsafe.Pointer]uint32{},
+		fieldCache: map[unsafe.Pointer][]Field{},
+		locIndex:   map[Loc]LocID{},
+		scopeFile:  map[unsafe.Pointer]string{},
+		prog: &Program{
+			Locs:       []Loc{{}},
+			byName:     map[string]*Function{},
+			globalName: map[string]*Global{},
+		},
+	}
+	defer l.td.Dispose()
+	if err := l.lowerModule(); err != nil {
+		return nil, err
+	}
+	return l.prog, nil
+}
+
+func parse(ctx llvm.Context, path string) (llvm.Module, error) {
+	if strings.HasSuffix(path, ".ll") {
+		buf, err := llvm.NewMemoryBufferFromFile(path)
+		if err != nil {
+			return llvm.Module{}, fmt.Errorf("load %s: %w", path, err)
+		}
+		m, err := (&ctx).ParseIR(buf)
+		if err != nil {
+			return llvm.Module{}, fmt.Errorf("load %s: %w", path, err)
+		}
+		return m, nil
+	}
+	m, err := ctx.ParseBitcodeFile(path)
+	if err != nil {
+		return llvm.Module{}, fmt.Errorf("load %s: %w", path, err)
+	}
+	return m, nil
+}
+
+func (l *loader) lowerModule() error {
+	p := l.prog
+	p.FuncOf = []*Function{nil}
+	p.GlobalOf = []*Global{nil}
+	var fns []llvm.Value
+	for f := l.mod.FirstFunction(); !f.IsNil(); f = llvm.NextFunction(f) {
+		id := uint32(len(p.FuncOf))
+		fn := &Function{Name: f.Name(), ID: id, Decl: f.IsDeclaration()}
+		ft := f.GlobalValueType()
+		fn.Variadic = ft.IsFunctionVarArg()
+		for _, pt := range ft.ParamTypes() {
+			if pt.TypeKind() == llvm.MetadataTypeKind {
+				continue // debug intrinsics; their calls are dropped
+			}
+			fs, err := l.fields(pt)
+			if err != nil {
+				return fmt.Errorf("function %s: parameter: %w", fn.Name, err)
+			}
+			for _, x := range fs {
+				fn.Params = append(fn.Params, x.Scalar)
+			}
+		}
+		rs, err := l.fields(ft.ReturnType())
+		if err != nil {
+			return fmt.Errorf("function %s: return: %w", fn.Name, err)
+		}
+		for _, x := range rs {
+			fn.Ret = append(fn.Ret, x.Scalar)
+		}
+		l.ids[ptrKey(f)] = id
+		p.FuncOf = append(p.FuncOf, fn)
+		p.GlobalOf = append(p.GlobalOf, nil)
+		p.Funcs = append(p.Funcs, fn)
+		p.byName[fn.Name] = fn
+		fns = append(fns, f)
+	}
+	var gvs []llvm.Value
+	for g := l.mod.FirstGlobal(); !g.IsNil(); g = llvm.NextGlobal(g) {
+		id := uint32(len(p.FuncOf))
+		t := g.GlobalValueType()
+		gl := &Global{Name: g.Name(), ID: id, Size: l.td.TypeAllocSize(t), Align: g.Alignment(),
+			ThreadLocal: g.IsThreadLocal(), Constant: g.IsGlobalConstant(), External: g.IsDeclaration()}
+		if gl.Size == 0 {
+			gl.Size = 1 // distinct addresses for empty objects
+		}
+		l.ids[ptrKey(g)] = id
+		p.FuncOf = append(p.FuncOf, nil)
+		p.GlobalOf = append(p.GlobalOf, gl)
+		p.Globals = append(p.Globals, gl)
+		p.globalName[gl.Name] = gl
+		gvs = append(gvs, g)
+	}
+	for _, a := range aliases(l.mod) {
+		target := aliasee(a)
+		if id, ok := l.ids[ptrKey(target)]; ok {
+			l.ids[ptrKey(a)] = id
+			if fn := p.FuncOf[id]; fn != nil {
+				p.byName[a.Name()] = fn
+			}
+		}
+	}
+	p.NumStatic = uint32(len(p.FuncOf))
+	if uint64(p.NumStatic) >= 1<<31 {
+		return errors.New("load: too many functions and globals")
+	}
+	for i, g := range gvs {
+		gl := p.Globals[i]
+		if gl.External {
+			continue
+		}
+		init := g.Initializer()
+		if init.IsNil() {
+			continue
+		}
+		if k := kindOf(init); k == kindConstantAggregateZero || k == kindConstantPointerNull {
+			continue
+		}
+		img := make([]byte, gl.Size)
+		if err := l.constBytes(init, g.GlobalValueType(), img); err != nil {
+			return fmt.Errorf("global %s: initializer: %w", gl.Name, err)
+		}
+		gl.Init = img
+	}
+	for i, f := range fns {
+		fn := p.Funcs[i]
+		if fn.Decl {
+			continue
+		}
+		if err := l.lowerFunction(f, fn); err != nil {
+			return fmt.Errorf("function %s: %w", fn.Name, err)
+		}
+	}
+	return nil
+}
+
+// loc returns the LocID of an instruction's debug location, or 0.
+func (l *loader) loc(inst llvm.Value) LocID {
+	md := inst.InstructionDebugLoc()
+	if md.IsNil() {
+		return 0
+	}
+	line := int(md.LocationLine())
+	col := int(md.LocationColumn())
+	scope := md.LocationScope()
+	file, ok := l.scopeFile[unsafe.Pointer(scope.C)]
+	if !ok {
+		f := scope.ScopeFile()
+		file = f.FileFilename()
+		if dir := f.FileDirectory(); dir != "" && !filepath.IsAbs(file) {
+			file = filepath.Join(dir, file)
+		}
+		l.scopeFile[unsafe.Pointer(scope.C)] = file
+	}
+	return l.intern(Loc{File: file, Line: line, Col: col})
+}
+
+func (l *loader) intern(loc Loc) LocID {
+	if id, ok := l.locIndex[loc]; ok {
+		return id
+	}
+	id := LocID(len(l.prog.Locs))
+	l.prog.Locs = append(l.prog.Locs, loc)
+	l.locIndex[loc] = id
+	return id
+}

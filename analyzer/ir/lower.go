@@ -1,0 +1,232 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"tinygo.org/x/go-llvm"
+)
+
+// fnLowerer lowers one function.
+type fnLowerer struct {
+	l        *loader
+	fn       *Function
+	slots    map[unsafe.Pointer]int32
+	consts   map[uint64]int32
+	blockIdx map[unsafe.Pointer]int
+	phis     [][]llvm.Value // per block
+	loc      LocID
+	fail     error // first operand error of the current instruction
+}
+
+// skippedIntrinsic reports calls that have no effect on execution.
+func skippedIntrinsic(name string) bool {
+	for _, p := range []string{"llvm.dbg.", "llvm.lifetime.", "llvm.assume", "llvm.experimental.noalias.scope.decl",
+		"llvm.var.annotation", "llvm.donothing", "llvm.invariant.", "llvm.sideeffect"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
+	fl := &fnLowerer{l: l, fn: fn, slots: map[unsafe.Pointer]int32{}, consts: map[uint64]int32{},
+		blockIdx: map[unsafe.Pointer]int{}}
+	if sp := f.Subprogram(); !sp.IsNil() {
+		file := sp.ScopeFile()
+		fn.Loc = Loc{File: file.FileFilename(), Line: int(sp.SubprogramLine())}
+		if dir := file.FileDirectory(); dir != "" && !strings.HasPrefix(fn.Loc.File, "/") {
+			fn.Loc.File = dir + "/" + fn.Loc.File
+		}
+	}
+	// Pass 1: slots for parameters and every value-producing instruction.
+	next := int32(0)
+	for _, p := range f.Params() {
+		fl.slots[ptrKey(p)] = next
+		fs, _ := l.fields(p.Type())
+		next += int32(len(fs))
+	}
+	blocks := f.BasicBlocks()
+	fl.phis = make([][]llvm.Value, len(blocks))
+	for bi, bb := range blocks {
+		fl.blockIdx[unsafe.Pointer(bb.C)] = bi
+		for in := bb.FirstInstruction(); !in.IsNil(); in = llvm.NextInstruction(in) {
+			if in.InstructionOpcode() == llvm.PHI {
+				fl.phis[bi] = append(fl.phis[bi], in)
+			}
+			t := in.Type()
+			if t.TypeKind() == llvm.VoidTypeKind {
+				continue
+			}
+			fs, err := l.fields(t)
+			if err != nil {
+				fs = []Field{{}} // reported when the instruction is lowered
+			}
+			fl.slots[ptrKey(in)] = next
+			next += int32(len(fs))
+		}
+	}
+	fn.NumSlots = int(next)
+	// Pass 2: instructions. Branch targets hold block indexes until the end.
+	// Instructions without a debug location (allocas, the return slot) take
+	// the previous instruction's, or the function's own line.
+	fl.loc = l.intern(fn.Loc)
+	blockPC := make([]int, len(blocks))
+	for bi, bb := range blocks {
+		blockPC[bi] = len(fn.Insts)
+		for in := bb.FirstInstruction(); !in.IsNil(); in = llvm.NextInstruction(in) {
+			if id := l.loc(in); id != 0 {
+				fl.loc = id
+			}
+			fl.fail = nil
+			if err := fl.lowerInst(in, bi); err != nil {
+				fl.emitFail(fmt.Sprintf("%s: %v", opcodeName(in.InstructionOpcode()), err))
+			} else if fl.fail != nil {
+				fl.emitFail(fmt.Sprintf("%s: %v", opcodeName(in.InstructionOpcode()), fl.fail))
+			}
+		}
+	}
+	for i := range fn.Insts {
+		for t := range fn.Insts[i].Targets {
+			fn.Insts[i].Targets[t].PC = blockPC[fn.Insts[i].Targets[t].PC]
+		}
+	}
+	return nil
+}
+
+func (fl *fnLowerer) emit(in Inst) {
+	in.Loc = fl.loc
+	fl.fn.Insts = append(fl.fn.Insts, in)
+}
+
+func (fl *fnLowerer) emitFail(msg string) {
+	p := fl.l.prog
+	p.Messages = append(p.Messages, msg)
+	fl.emit(Inst{Op: OpFail, Dst: -1, Imm: int64(len(p.Messages) - 1)})
+}
+
+// operand returns the operand for v, adding constants to the pool. Errors
+// are remembered in fl.fail and reported by the caller.
+func (fl *fnLowerer) operand(v llvm.Value) Operand {
+	switch kindOf(v) {
+	case kindArgument, kindInstruction:
+		return Operand(fl.slots[ptrKey(v)])
+	case kindGlobalVariable:
+		if id := fl.l.ids[ptrKey(v)]; fl.l.prog.GlobalOf[id] != nil && fl.l.prog.GlobalOf[id].ThreadLocal {
+			slot := int32(fl.fn.NumSlots)
+			fl.fn.NumSlots++
+			fl.emit(Inst{Op: OpTLSAddr, Dst: slot, Imm: int64(id), Ty: Scalar{Kind: KPtr, Bits: 64}})
+			return Operand(slot)
+		}
+	}
+	flat, err := fl.l.constFlat(v)
+	if err != nil {
+		if fl.fail == nil {
+			fl.fail = err
+		}
+		return Operand(^fl.constSlot(0))
+	}
+	if len(flat) == 1 {
+		return Operand(^fl.constSlot(flat[0]))
+	}
+	base := int32(len(fl.fn.Consts))
+	fl.fn.Consts = append(fl.fn.Consts, flat...)
+	return Operand(^base)
+}
+
+func (fl *fnLowerer) constSlot(x uint64) int32 {
+	if i, ok := fl.consts[x]; ok {
+		return i
+	}
+	i := int32(len(fl.fn.Consts))
+	fl.fn.Consts = append(fl.fn.Consts, x)
+	fl.consts[x] = i
+	return i
+}
+
+// offsetOperand returns the operand k slots (or constants) after o.
+func offsetOperand(o Operand, k int) Operand {
+	if o >= 0 {
+		return o + Operand(k)
+	}
+	return Operand(^(int32(^o) + int32(k)))
+}
+
+func (fl *fnLowerer) count(t llvm.Type) (int32, error) {
+	fs, err := fl.l.fields(t)
+	return int32(len(fs)), err
+}
+
+func (fl *fnLowerer) dst(in llvm.Value) int32 {
+	if s, ok := fl.slots[ptrKey(in)]; ok {
+		return s
+	}
+	return -1
+}
+
+// edge builds the branch target to block succ from block `from`, with the
+// moves of succ's phis.
+func (fl *fnLowerer) edge(from int, succ llvm.BasicBlock) Edge {
+	to := fl.blockIdx[unsafe.Pointer(succ.C)]
+	e := Edge{PC: to}
+	for _, phi := range fl.phis[to] {
+		for i := 0; i < phi.IncomingCount(); i++ {
+			if fl.blockIdx[unsafe.Pointer(phi.IncomingBlock(i).C)] != from {
+				continue
+			}
+			n, _ := fl.count(phi.Type())
+			e.Moves = append(e.Moves, Move{Dst: fl.slots[ptrKey(phi)], Src: fl.operand(phi.IncomingValue(i)), N: n})
+			break
+		}
+	}
+	return e
+}
+
+var orderings = map[llvm.AtomicOrdering]Ordering{
+	llvm.AtomicOrderingNotAtomic: NotAtomic, llvm.AtomicOrderingUnordered: Unordered,
+	llvm.AtomicOrderingMonotonic: Monotonic, llvm.AtomicOrderingAcquire: Acquire,
+	llvm.AtomicOrderingRelease: Release, llvm.AtomicOrderingAcquireRelease: AcqRel,
+	llvm.AtomicOrderingSequentiallyConsistent: SeqCst,
+}
+
+// gepOffsets splits a GEP's indices into a constant byte offset and variable
+// terms. opnd is nil for constant expressions (every index is constant).
+func (l *loader) gepOffsets(t llvm.Type, idx []llvm.Value, opnd func(llvm.Value) Operand) (int64, []GEPTerm, error) {
+	var off int64
+	var terms []GEPTerm
+	cur := t
+	for i, x := range idx {
+		var scale int64
+		if i == 0 {
+			scale = int64(l.td.TypeAllocSize(t))
+		} else {
+			switch cur.TypeKind() {
+			case llvm.StructTypeKind:
+				k := int(x.ZExtValue())
+				off += int64(l.td.ElementOffset(cur, k))
+				cur = cur.StructElementTypes()[k]
+				continue
+			case llvm.ArrayTypeKind, llvm.VectorTypeKind:
+				cur = cur.ElementType()
+				scale = int64(l.td.TypeAllocSize(cur))
+			default:
+				return 0, nil, fmt.Errorf("GEP into %s", cur.String())
+			}
+		}
+		if x.Type().TypeKind() != llvm.IntegerTypeKind {
+			return 0, nil, fmt.Errorf("vector GEP indices are not supported")
+		}
+		w := uint16(x.Type().IntTypeWidth())
+		if x.IsConstant() && kindOf(x) == kindConstantInt {
+			off += SExt(x.ZExtValue()&Mask(w), w) * scale
+			continue
+		}
+		if opnd == nil {
+			return 0, nil, fmt.Errorf("non-constant GEP index")
+		}
+		terms = append(terms, GEPTerm{Index: opnd(x), Width: uint8(w), Scale: scale})
+	}
+	return off, terms, nil
+}

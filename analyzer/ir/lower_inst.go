@@ -1,0 +1,270 @@
+package ir
+
+import (
+	"fmt"
+
+	"tinygo.org/x/go-llvm"
+)
+
+var binOps = map[llvm.Opcode]uint8{
+	llvm.Add: BinAdd, llvm.Sub: BinSub, llvm.Mul: BinMul, llvm.UDiv: BinUDiv, llvm.SDiv: BinSDiv,
+	llvm.URem: BinURem, llvm.SRem: BinSRem, llvm.Shl: BinShl, llvm.LShr: BinLShr, llvm.AShr: BinAShr,
+	llvm.And: BinAnd, llvm.Or: BinOr, llvm.Xor: BinXor,
+}
+
+var fbinOps = map[llvm.Opcode]uint8{llvm.FAdd: FAdd, llvm.FSub: FSub, llvm.FMul: FMul, llvm.FDiv: FDiv, llvm.FRem: FRem}
+
+var castOps = map[llvm.Opcode]uint8{
+	llvm.Trunc: CastTrunc, llvm.ZExt: CastZExt, llvm.SExt: CastSExt, llvm.FPTrunc: CastFPTrunc,
+	llvm.FPExt: CastFPExt, llvm.FPToUI: CastFPToUI, llvm.FPToSI: CastFPToSI, llvm.UIToFP: CastUIToFP,
+	llvm.SIToFP: CastSIToFP, llvm.PtrToInt: CastPtrToInt, llvm.IntToPtr: CastIntToPtr,
+	llvm.BitCast: CastBitcast, opAddrSpaceCast: CastBitcast,
+}
+
+// lowerInst appends the lowered form of in (block bi) to the function.
+func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
+	op := in.InstructionOpcode()
+	out := Inst{Dst: fl.dst(in), N: 1}
+	var err error
+	if t := in.Type(); t.TypeKind() != llvm.VoidTypeKind {
+		if out.N, err = fl.count(t); err != nil {
+			return err
+		}
+		if !isAggregate(t) {
+			if out.Ty, err = scalarOf(t); err != nil {
+				return err
+			}
+		}
+	}
+	if b, ok := binOps[op]; ok {
+		out.Op, out.Sub = OpBin, b
+		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
+		fl.emit(out)
+		return nil
+	}
+	if b, ok := fbinOps[op]; ok {
+		out.Op, out.Sub = OpFBin, b
+		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
+		fl.emit(out)
+		return nil
+	}
+	if c, ok := castOps[op]; ok {
+		if out.Src, err = scalarOf(in.Operand(0).Type()); err != nil {
+			return err
+		}
+		out.Op, out.Sub = OpCast, c
+		out.A = fl.operand(in.Operand(0))
+		fl.emit(out)
+		return nil
+	}
+	switch op {
+	case llvm.PHI:
+		return nil // lowered into edge moves
+	case llvm.Ret:
+		out.Op, out.Dst, out.N = OpRet, -1, 0
+		if in.OperandsCount() > 0 {
+			out.A = fl.operand(in.Operand(0))
+			out.N, _ = fl.count(in.Operand(0).Type())
+		}
+	case llvm.Br:
+		out.Op, out.Dst = OpBr, -1
+		if numSuccessors(in) == 1 {
+			out.Targets = []Edge{fl.edge(bi, successor(in, 0))}
+		} else {
+			out.Op = OpCondBr
+			out.A = fl.operand(in.Operand(0))
+			out.Targets = []Edge{fl.edge(bi, successor(in, 0)), fl.edge(bi, successor(in, 1))}
+		}
+	case llvm.Switch:
+		out.Op, out.Dst = OpSwitch, -1
+		out.A = fl.operand(in.Operand(0))
+		if out.Ty, err = scalarOf(in.Operand(0).Type()); err != nil {
+			return err
+		}
+		n := numSuccessors(in)
+		out.Targets = []Edge{fl.edge(bi, successor(in, 0))}
+		for i := 1; i < n; i++ {
+			v, err := fl.l.constScalar(in.Operand(2 * i))
+			if err != nil {
+				return err
+			}
+			out.Cases = append(out.Cases, Case{Value: v, Target: len(out.Targets)})
+			out.Targets = append(out.Targets, fl.edge(bi, successor(in, i)))
+		}
+	case llvm.Unreachable:
+		out.Op, out.Dst = OpUnreachable, -1
+	case opFNeg:
+		out.Op = OpFNeg
+		out.A = fl.operand(in.Operand(0))
+	case llvm.ICmp:
+		out.Op, out.Sub = OpICmp, uint8(in.IntPredicate()-llvm.IntEQ)
+		if out.Src, err = scalarOf(in.Operand(0).Type()); err != nil {
+			return err
+		}
+		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
+	case llvm.FCmp:
+		out.Op, out.Sub = OpFCmp, uint8(in.FloatPredicate())
+		if out.Src, err = scalarOf(in.Operand(0).Type()); err != nil {
+			return err
+		}
+		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
+	case llvm.Select:
+		if in.Operand(0).Type().TypeKind() != llvm.IntegerTypeKind {
+			return fmt.Errorf("vector select is not supported")
+		}
+		out.Op = OpSelect
+		out.A, out.B, out.C = fl.operand(in.Operand(0)), fl.operand(in.Operand(1)), fl.operand(in.Operand(2))
+	case opFreeze:
+		out.Op = OpMove
+		out.A = fl.operand(in.Operand(0))
+	case llvm.ExtractValue:
+		k, mt, err := fl.l.fieldIndex(in.Operand(0).Type(), in.Indices())
+		if err != nil {
+			return err
+		}
+		out.Op = OpMove
+		out.A = offsetOperand(fl.operand(in.Operand(0)), k)
+		out.N, _ = fl.count(mt)
+	case llvm.InsertValue:
+		k, mt, err := fl.l.fieldIndex(in.Operand(0).Type(), in.Indices())
+		if err != nil {
+			return err
+		}
+		n, _ := fl.count(mt)
+		agg, elem := fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
+		fl.emit(Inst{Op: OpMove, Dst: out.Dst, N: out.N, A: agg})
+		out = Inst{Op: OpMove, Dst: out.Dst + int32(k), N: n, A: elem}
+	case llvm.Alloca:
+		out.Op = OpAlloca
+		out.Imm = int64(fl.l.td.TypeAllocSize(in.AllocatedType()))
+		out.A = fl.operand(in.Operand(0))
+		if out.Src, err = scalarOf(in.Operand(0).Type()); err != nil {
+			return err
+		}
+	case llvm.Load:
+		out.Op = OpLoad
+		out.A = fl.operand(in.Operand(0))
+		out.Ordering, out.Volatile = orderings[in.Ordering()], in.IsVolatile()
+		if isAggregate(in.Type()) {
+			out.Layout, _ = fl.l.fields(in.Type())
+			out.Imm = int64(fl.l.td.TypeStoreSize(in.Type()))
+		} else {
+			out.Imm = int64(out.Ty.Size())
+		}
+	case llvm.Store:
+		vt := in.Operand(0).Type()
+		out.Op, out.Dst = OpStore, -1
+		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
+		out.Ordering, out.Volatile = orderings[in.Ordering()], in.IsVolatile()
+		if isAggregate(vt) {
+			out.Layout, _ = fl.l.fields(vt)
+			out.N = int32(len(out.Layout))
+			out.Imm = int64(fl.l.td.TypeStoreSize(vt))
+		} else {
+			if out.Ty, err = scalarOf(vt); err != nil {
+				return err
+			}
+			out.Imm = int64(out.Ty.Size())
+		}
+	case llvm.GetElementPtr:
+		if in.Type().TypeKind() != llvm.PointerTypeKind {
+			return fmt.Errorf("vector GEP is not supported")
+		}
+		out.Op = OpGEP
+		out.A = fl.operand(in.Operand(0))
+		idx := make([]llvm.Value, in.OperandsCount()-1)
+		for i := range idx {
+			idx[i] = in.Operand(i + 1)
+		}
+		if out.Imm, out.Terms, err = fl.l.gepOffsets(in.GEPSourceElementType(), idx, fl.operand); err != nil {
+			return err
+		}
+	case llvm.Call:
+		return fl.lowerCall(in, out)
+	case opAtomicRMW:
+		out.Op, out.Sub = OpAtomicRMW, uint8(atomicRMWOp(in))
+		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
+		out.Ordering = orderings[in.Ordering()]
+		out.Imm = int64(out.Ty.Size())
+	case opAtomicCmpXchg:
+		out.Op = OpCmpXchg
+		out.A, out.B, out.C = fl.operand(in.Operand(0)), fl.operand(in.Operand(1)), fl.operand(in.Operand(2))
+		if out.Ty, err = scalarOf(in.Operand(1).Type()); err != nil {
+			return err
+		}
+		out.Ordering, out.Ordering2 = orderings[in.CmpXchgSuccessOrdering()], orderings[in.CmpXchgFailureOrdering()]
+		out.Imm = int64(out.Ty.Size())
+	case opFence:
+		out.Op, out.Dst = OpFence, -1
+		out.Ordering = orderings[in.Ordering()]
+	default:
+		return fmt.Errorf("instruction %s is not supported", opcodeName(op))
+	}
+	fl.emit(out)
+	return nil
+}
+
+func (fl *fnLowerer) lowerCall(in llvm.Value, out Inst) error {
+	callee := in.CalledValue()
+	for kindOf(callee) == kindConstantExpr && (callee.Opcode() == llvm.BitCast || callee.Opcode() == opAddrSpaceCast) {
+		callee = callee.Operand(0)
+	}
+	if kindOf(callee) == kindGlobalAlias {
+		callee = aliasee(callee)
+	}
+	switch kindOf(callee) {
+	case kindFunction:
+		out.Callee = fl.l.prog.FuncOf[fl.l.ids[ptrKey(callee)]]
+		if skippedIntrinsic(out.Callee.Name) {
+			return nil
+		}
+	case kindInlineAsm:
+		return fmt.Errorf("inline assembly is not supported")
+	default:
+		out.A = fl.operand(callee)
+	}
+	out.Op = OpCall
+	if out.Dst < 0 {
+		out.N = 0
+	}
+	ft := in.CalledFunctionType()
+	fixed := 0
+	for _, pt := range ft.ParamTypes() {
+		n, err := fl.count(pt)
+		if err != nil {
+			return err
+		}
+		fixed += int(n)
+	}
+	out.Imm = int64(fixed)
+	nargs := in.OperandsCount() - 1
+	for i := 0; i < nargs; i++ {
+		a := in.Operand(i)
+		fs, err := fl.l.fields(a.Type())
+		if err != nil {
+			return err
+		}
+		o := fl.operand(a)
+		for k, f := range fs {
+			out.Args = append(out.Args, offsetOperand(o, k))
+			out.ArgTys = append(out.ArgTys, f.Scalar)
+		}
+	}
+	fl.emit(out)
+	return nil
+}
+
+func opcodeName(op llvm.Opcode) string {
+	names := map[llvm.Opcode]string{llvm.Ret: "ret", llvm.Br: "br", llvm.Switch: "switch", llvm.Call: "call",
+		llvm.Load: "load", llvm.Store: "store", llvm.Alloca: "alloca", llvm.GetElementPtr: "getelementptr",
+		llvm.ICmp: "icmp", llvm.FCmp: "fcmp", llvm.Select: "select", opAtomicRMW: "atomicrmw",
+		opAtomicCmpXchg: "cmpxchg", opFence: "fence", llvm.ExtractValue: "extractvalue",
+		llvm.InsertValue: "insertvalue", llvm.VAArg: "va_arg", llvm.ExtractElement: "extractelement",
+		llvm.InsertElement: "insertelement", llvm.ShuffleVector: "shufflevector", llvm.Invoke: "invoke",
+		llvm.LandingPad: "landingpad", llvm.Resume: "resume", llvm.IndirectBr: "indirectbr",
+		opCallBr: "callbr", llvm.CleanupPad: "cleanuppad", llvm.CatchPad: "catchpad", llvm.CatchSwitch: "catchswitch"}
+	if n, ok := names[op]; ok {
+		return n
+	}
+	return fmt.Sprintf("(opcode %d)", op)
+}

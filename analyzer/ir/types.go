@@ -1,0 +1,339 @@
+// Package ir loads LLVM bitcode with go-llvm and lowers it into augur's own
+// compact, interpretable form. After Load returns, nothing in the program
+// refers to LLVM any more: the interpreter runs without a single cgo call.
+//
+// The lowered form follows tinygo's interp: each function is compiled once
+// into a flat slice of instructions whose operands are register slots or
+// indexes into a constant pool; phis become moves on the incoming edges;
+// aggregates are flattened into consecutive slots; GEPs become a constant
+// offset plus scaled variable indexes; every instruction carries its source
+// location.
+package ir
+
+import "fmt"
+
+// Addresses. A pointer is the 64-bit value id<<AddrShift | offset, where id
+// names a memory object (function, global, stack or heap allocation) and
+// offset is the byte offset inside it. Finding the object of an address is a
+// shift, so bounds and liveness checks are exact and cheap. Object 0 is the
+// null object.
+const AddrShift = 32
+
+// Addr returns the address of byte off of object id.
+func Addr(id uint32, off uint64) uint64 { return uint64(id)<<AddrShift | off }
+
+// Kind is the class of a scalar value.
+type Kind uint8
+
+const (
+	KInt Kind = iota // integer of Bits bits (1..64), kept zero-extended
+	KPtr             // pointer (64 bits)
+	KF32             // float, its IEEE bits in the low 32 bits
+	KF64             // double, its IEEE bits
+	KF80             // x86 long double, held as a float64 in registers
+)
+
+// Scalar describes one register-sized value.
+type Scalar struct {
+	Kind Kind
+	Bits uint16 // width in bits for KInt; the in-memory size * 8 otherwise
+}
+
+// Size is the number of bytes the scalar occupies in memory (its store size).
+func (s Scalar) Size() int {
+	switch s.Kind {
+	case KPtr, KF64:
+		return 8
+	case KF32:
+		return 4
+	case KF80:
+		return 10
+	}
+	return int(s.Bits+7) / 8
+}
+
+func (s Scalar) String() string {
+	switch s.Kind {
+	case KPtr:
+		return "ptr"
+	case KF32:
+		return "float"
+	case KF64:
+		return "double"
+	case KF80:
+		return "x86_fp80"
+	}
+	return fmt.Sprintf("i%d", s.Bits)
+}
+
+// Field is one scalar of a flattened aggregate, at a byte offset in memory.
+type Field struct {
+	Off uint32
+	Scalar
+}
+
+// Operand names an input of an instruction: a register slot when >= 0, the
+// constant Consts[^o] of the function when < 0. An aggregate operand spans as
+// many consecutive slots (or constants) as its type has fields.
+type Operand int32
+
+// IsConst reports whether the operand is a constant-pool reference.
+func (o Operand) IsConst() bool { return o < 0 }
+
+// Op is an instruction's operation.
+type Op uint8
+
+const (
+	OpInvalid Op = iota
+	OpRet
+	OpBr     // unconditional: Targets[0]
+	OpCondBr // A ? Targets[0] : Targets[1]
+	OpSwitch // A compared with Cases; Targets[0] is the default
+	OpUnreachable
+	OpBin    // integer binary op Sub on W-bit values A, B
+	OpFBin   // floating-point binary op Sub
+	OpFNeg   // -A
+	OpICmp   // integer predicate Sub
+	OpFCmp   // floating predicate Sub
+	OpCast   // cast Sub from Src to Ty
+	OpSelect // A ? B : C
+	OpMove   // copy N slots from A to Dst (extractvalue, insertvalue, freeze)
+	OpAlloca // new stack object of Imm bytes * A elements
+	OpLoad
+	OpStore // *B = A
+	OpGEP
+	OpCall
+	OpAtomicRMW // Sub is the RMW op; *A op= B, result old value
+	OpCmpXchg   // *A == B ? *A = C; result {old, success}
+	OpFence
+	OpTLSAddr // Dst = this thread's address of thread-local global Imm
+	OpFail    // stop the execution: Program.Messages[Imm] (unsupported construct)
+)
+
+var opNames = [...]string{OpInvalid: "invalid", OpRet: "ret", OpBr: "br", OpCondBr: "br", OpSwitch: "switch",
+	OpUnreachable: "unreachable", OpBin: "binop", OpFBin: "fbinop", OpFNeg: "fneg", OpICmp: "icmp",
+	OpFCmp: "fcmp", OpCast: "cast", OpSelect: "select", OpMove: "move", OpAlloca: "alloca",
+	OpLoad: "load", OpStore: "store", OpGEP: "getelementptr", OpCall: "call",
+	OpAtomicRMW: "atomicrmw", OpCmpXchg: "cmpxchg", OpFence: "fence", OpTLSAddr: "tlsaddr", OpFail: "unsupported"}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return fmt.Sprintf("op%d", o)
+}
+
+// Integer binary operations (Sub of OpBin).
+const (
+	BinAdd uint8 = iota
+	BinSub
+	BinMul
+	BinUDiv
+	BinSDiv
+	BinURem
+	BinSRem
+	BinShl
+	BinLShr
+	BinAShr
+	BinAnd
+	BinOr
+	BinXor
+)
+
+// Floating binary operations (Sub of OpFBin).
+const (
+	FAdd uint8 = iota
+	FSub
+	FMul
+	FDiv
+	FRem
+)
+
+// Integer comparison predicates (Sub of OpICmp).
+const (
+	ICmpEQ uint8 = iota
+	ICmpNE
+	ICmpUGT
+	ICmpUGE
+	ICmpULT
+	ICmpULE
+	ICmpSGT
+	ICmpSGE
+	ICmpSLT
+	ICmpSLE
+)
+
+// Floating comparison predicates (Sub of OpFCmp), LLVM's numbering: bit 0 is
+// "less", bit 1 "equal", bit 2 "greater", bit 3 "unordered".
+const (
+	FCmpFalse uint8 = iota
+	FCmpOEQ
+	FCmpOGT
+	FCmpOGE
+	FCmpOLT
+	FCmpOLE
+	FCmpONE
+	FCmpORD
+	FCmpUNO
+	FCmpUEQ
+	FCmpUGT
+	FCmpUGE
+	FCmpULT
+	FCmpULE
+	FCmpUNE
+	FCmpTrue
+)
+
+// Casts (Sub of OpCast).
+const (
+	CastTrunc uint8 = iota
+	CastZExt
+	CastSExt
+	CastFPTrunc
+	CastFPExt
+	CastFPToUI
+	CastFPToSI
+	CastUIToFP
+	CastSIToFP
+	CastPtrToInt
+	CastIntToPtr
+	CastBitcast
+)
+
+// Atomic orderings, C11 names (Ordering of atomic instructions).
+type Ordering uint8
+
+const (
+	NotAtomic Ordering = iota
+	Unordered
+	Monotonic // relaxed
+	Acquire
+	Release
+	AcqRel
+	SeqCst
+)
+
+// GEPTerm is a variable GEP index: the offset grows by sext(index)*Scale.
+type GEPTerm struct {
+	Index Operand
+	Width uint8 // bits of the index, for sign extension
+	Scale int64
+}
+
+// Case is one switch arm.
+type Case struct {
+	Value  uint64
+	Target int // index into Targets
+}
+
+// Move is one phi assignment on a control-flow edge.
+type Move struct {
+	Dst int32
+	Src Operand
+	N   int32 // slots
+}
+
+// Edge is a branch target: the first instruction of the block and the phi
+// moves that entering it from this branch performs.
+type Edge struct {
+	PC    int
+	Moves []Move
+}
+
+// Inst is one lowered instruction.
+type Inst struct {
+	Op        Op
+	Sub       uint8    // BinX, FX, ICmpX, FCmpX, CastX, RMW op
+	Ordering  Ordering // atomics; failure ordering of cmpxchg in Ordering2
+	Ordering2 Ordering
+	Volatile  bool
+	Ty        Scalar // result scalar (ints: width), or accessed scalar
+	Src       Scalar // source scalar of casts
+	Dst       int32  // first result slot, -1 when none
+	N         int32  // result slots (aggregates), operand slots for moves
+	A, B, C   Operand
+	Imm       int64   // GEP constant offset; alloca element size; move source offset
+	Layout    []Field // load/store of an aggregate: its fields
+	Terms     []GEPTerm
+	Args      []Operand
+	ArgTys    []Scalar // scalar of each argument (first field for aggregates)
+	Targets   []Edge
+	Cases     []Case
+	Callee    *Function // direct call target; nil for indirect calls
+	Loc       LocID
+}
+
+// LocID indexes Program.Locs; 0 is "unknown".
+type LocID uint32
+
+// Loc is a source position.
+type Loc struct {
+	File string
+	Line int
+	Col  int
+}
+
+func (l Loc) String() string {
+	if l.File == "" {
+		return "<unknown>"
+	}
+	if l.Col > 0 {
+		return fmt.Sprintf("%s:%d:%d", l.File, l.Line, l.Col)
+	}
+	return fmt.Sprintf("%s:%d", l.File, l.Line)
+}
+
+// Function is a lowered function, or a declaration the VM must model.
+type Function struct {
+	Name     string
+	ID       uint32 // object id: the function's address is Addr(ID, 0)
+	Decl     bool   // no body in the program: an external or intrinsic
+	Variadic bool
+	Params   []Scalar // flattened parameter scalars
+	Ret      []Scalar // flattened return scalars; empty for void
+	NumSlots int
+	Insts    []Inst
+	Consts   []uint64
+	Loc      Loc // where it is defined
+}
+
+// Global is a global variable.
+type Global struct {
+	Name        string
+	ID          uint32
+	Size        uint64
+	Align       int
+	Init        []byte // initial bytes (len == Size); nil for zero-filled
+	ThreadLocal bool
+	Constant    bool
+	External    bool // declared but not defined anywhere in the program
+	Loc         Loc
+}
+
+// Program is a whole lowered program.
+type Program struct {
+	Funcs   []*Function
+	Globals []*Global
+	Locs    []Loc
+	// Messages are the texts of OpFail instructions: constructs lowering
+	// could not translate. They fail the execution that reaches them rather
+	// than refusing the whole program.
+	Messages []string
+	// FuncOf and GlobalOf map the static object ids (1 to NumStatic-1) to
+	// their function or global; ids from NumStatic on are free for the VM's
+	// dynamic objects.
+	FuncOf     []*Function
+	GlobalOf   []*Global
+	NumStatic  uint32
+	byName     map[string]*Function
+	globalName map[string]*Global
+}
+
+// Func returns the function named name, or nil.
+func (p *Program) Func(name string) *Function { return p.byName[name] }
+
+// Global returns the global named name, or nil.
+func (p *Program) GlobalByName(name string) *Global { return p.globalName[name] }
+
+// Loc returns the location with the given id.
+func (p *Program) Loc(id LocID) Loc { return p.Locs[id] }

@@ -1,0 +1,134 @@
+// Package sched decides which thread runs next at each preemption point and
+// records those decisions as a schedule trace that replays the execution
+// exactly. The VM calls a Policy at every preemption point (synchronization
+// calls, thread start and exit, sleeps, and optionally shared accesses); a
+// policy sees only thread ids, so policies are deterministic by construction.
+package sched
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"os"
+)
+
+// Point describes one preemption point: the thread that reached it and where.
+type Point struct {
+	Thread int    // the thread that reached the point; -1 when it exited or blocked
+	Loc    string // source location of the point (file:line:col)
+	What   string // what the thread did: "pthread_mutex_lock", "thread exit", ...
+	Insts  uint64 // instructions executed so far, all threads together
+}
+
+// Policy chooses the next thread among the runnable ones (sorted ascending,
+// never empty).
+type Policy interface {
+	Pick(p Point, runnable []int) (int, error)
+	Name() string
+}
+
+// RoundRobin switches to the next runnable thread after the current one, in
+// id order, at every preemption point.
+type RoundRobin struct{}
+
+func (RoundRobin) Name() string { return "round-robin" }
+
+// Pick implements Policy.
+func (RoundRobin) Pick(p Point, runnable []int) (int, error) {
+	for _, t := range runnable {
+		if t > p.Thread {
+			return t, nil
+		}
+	}
+	return runnable[0], nil
+}
+
+// Random picks uniformly among runnable threads with a seeded generator: the
+// same seed gives the same schedule.
+type Random struct {
+	rng *rand.Rand
+}
+
+// NewRandom returns a Random policy seeded with seed.
+func NewRandom(seed uint64) *Random {
+	return &Random{rng: rand.New(rand.NewPCG(seed, 0x61756775722d7363))}
+}
+
+func (*Random) Name() string { return "random" }
+
+// Pick implements Policy.
+func (r *Random) Pick(p Point, runnable []int) (int, error) {
+	return runnable[r.rng.IntN(len(runnable))], nil
+}
+
+// Replay follows a recorded trace decision by decision and fails when the
+// execution diverges from it (a different thread reaches a point, or the
+// recorded choice is not runnable).
+type Replay struct {
+	Trace *Trace
+	next  int
+}
+
+func (*Replay) Name() string { return "replay" }
+
+// Pick implements Policy.
+func (r *Replay) Pick(p Point, runnable []int) (int, error) {
+	if r.next >= len(r.Trace.Events) {
+		return 0, fmt.Errorf("replay: execution reached more preemption points than the %d recorded (at %s)", len(r.Trace.Events), p.Loc)
+	}
+	ev := r.Trace.Events[r.next]
+	r.next++
+	if ev.Thread != p.Thread || ev.Loc != p.Loc {
+		return 0, fmt.Errorf("replay: diverged at decision %d: recorded thread %d at %s, got thread %d at %s",
+			r.next-1, ev.Thread, ev.Loc, p.Thread, p.Loc)
+	}
+	for _, t := range runnable {
+		if t == ev.Next {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("replay: decision %d: recorded thread %d is not runnable", r.next-1, ev.Next)
+}
+
+// Event is one recorded decision.
+type Event struct {
+	Thread int    `json:"thread"` // who reached the point (-1: it exited or blocked)
+	Loc    string `json:"loc"`
+	What   string `json:"what"`
+	Insts  uint64 `json:"insts"`
+	Next   int    `json:"next"` // the thread chosen to run
+}
+
+// Trace is the schedule of one execution.
+type Trace struct {
+	Policy string  `json:"policy"`
+	Seed   uint64  `json:"seed"`
+	Events []Event `json:"events"`
+}
+
+// Record appends a decision.
+func (t *Trace) Record(p Point, next int) {
+	t.Events = append(t.Events, Event{Thread: p.Thread, Loc: p.Loc, What: p.What, Insts: p.Insts, Next: next})
+}
+
+// WriteFile saves the trace as JSON.
+func (t *Trace) WriteFile(path string) error {
+	data, err := json.MarshalIndent(t, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// ReadFile loads a trace written by WriteFile.
+func ReadFile(path string) (*Trace, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read trace: %w", err)
+	}
+	var t Trace
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, fmt.Errorf("read trace %s: %w", path, err)
+	}
+	return &t, nil
+}

@@ -1,0 +1,158 @@
+package vm
+
+import (
+	"errors"
+
+	"augur/analyzer/ir"
+)
+
+// A native is the Go model of an external function or intrinsic. It reads its
+// flattened arguments and writes its results into res (empty for void). It
+// returns nil when done, or one of the control errors below, or a
+// termination.
+type native func(m *Machine, t *Thread, in *ir.Inst, args []Value, res []Value) error
+
+var (
+	// errYield: the call completed and is a preemption point.
+	errYield = errors.New("yield")
+	// errBlock: the thread cannot proceed; the call is retried when it runs
+	// again. Always a preemption point.
+	errBlock = errors.New("block")
+	// errExited: the thread ended inside the call (pthread_exit).
+	errExited = errors.New("exited")
+	// errPushed: the native entered a program function on this thread; the
+	// call completes when that function returns.
+	errPushed = errors.New("pushed")
+)
+
+// call executes a call instruction. pushed reports whether a new frame is now
+// on top of t's stack.
+func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value, consts []uint64) (pushed bool, err error) {
+	callee := in.Callee
+	if callee == nil {
+		addr := get(regs, consts, in.A).Bits
+		if callee = m.funcAt(addr); callee == nil {
+			return false, terminate(TermCrash, SIGSEGV, "call through invalid function pointer 0x%x", addr)
+		}
+	}
+	args := make([]Value, len(in.Args))
+	for i, a := range in.Args {
+		args[i] = get(regs, consts, a)
+	}
+	if !callee.Decl {
+		if err := m.pushFrame(t, callee, args, in.ArgTys, in.Dst, in.Loc); err != nil {
+			return false, err
+		}
+		return true, nil
+	}
+	nat := m.natives[callee.ID]
+	if nat == nil {
+		return false, unsupported("call to external function '%s', which augur does not model", callee.Name)
+	}
+	var res []Value
+	if in.Dst >= 0 {
+		res = regs[in.Dst : in.Dst+in.N]
+	}
+	depth := len(t.frames)
+	switch err := nat(m, t, in, args, res); err {
+	case nil:
+		fr.pc++
+		return false, nil
+	case errYield:
+		fr.pc++
+		return false, errPreempt
+	case errBlock:
+		t.status = blocked
+		return false, errPreempt
+	case errExited:
+		return false, errPreempt
+	case errPushed:
+		// fr.pc stays on the call; the pushed frame's return completes it.
+		return len(t.frames) > depth, nil
+	default:
+		return false, err
+	}
+}
+
+// ret returns from the top frame. done reports that the thread has exited.
+func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value, consts []uint64) (done bool, err error) {
+	fr := &t.frames[len(t.frames)-1]
+	var vals [4]Value
+	rv := vals[:0]
+	for k := int32(0); k < in.N; k++ {
+		rv = append(rv, get(regs, consts, offset(in.A, k)))
+	}
+	for _, id := range fr.allocas {
+		m.mem.releaseStack(id)
+	}
+	if fr.varargs != 0 {
+		m.mem.releaseStack(fr.varargs)
+	}
+	retDst := fr.retDst
+	t.regs = t.regs[:fr.base]
+	t.frames = t.frames[:len(t.frames)-1]
+	if len(t.frames) == 0 {
+		var v uint64
+		if len(rv) > 0 {
+			v = rv[0].Bits
+		}
+		m.threadExit(t, v)
+		return true, nil
+	}
+	caller := &t.frames[len(t.frames)-1]
+	if retDst == -2 || retDst == -3 {
+		return false, nil // the caller's pc stays: not started, or to be re-executed
+	}
+	if retDst >= 0 {
+		copy(t.regs[caller.base+int(retDst):], rv)
+	}
+	caller.pc++
+	return false, nil
+}
+
+// packVarargs lays out the variadic arguments of a call the way the x86-64
+// ABI's overflow area holds them: 8-byte slots, long double in 16-byte
+// aligned slots. va_start points va_arg at this object with the register
+// save area marked exhausted, so clang's inline va_arg code reads them here.
+func (m *Machine) packVarargs(t *Thread, args []Value, tys []ir.Scalar) (uint32, error) {
+	size := uint64(0)
+	for i := range args {
+		if i < len(tys) && tys[i].Kind == ir.KF80 {
+			size = (size+15)&^15 + 16
+		} else {
+			size += 8
+		}
+	}
+	o := m.mem.alloc(ObjVarargs, size, "variadic arguments", 0, t.ID)
+	off := uint64(0)
+	for i, a := range args {
+		s := ir.Scalar{Kind: ir.KInt, Bits: 64}
+		if i < len(tys) {
+			s = tys[i]
+		}
+		if s.Kind == ir.KF80 {
+			off = (off + 15) &^ 15
+			ir.PutScalar(o.bytes[off:], s, a.Bits)
+			off += 16
+			continue
+		}
+		ir.PutScalar(o.bytes[off:], s, a.Bits)
+		off += 8
+	}
+	return o.ID, nil
+}
+
+// threadExit ends thread t with value v and wakes its joiners.
+func (m *Machine) threadExit(t *Thread, v uint64) {
+	for len(t.frames) > 0 {
+		fr := &t.frames[len(t.frames)-1]
+		for _, id := range fr.allocas {
+			m.mem.releaseStack(id)
+		}
+		t.frames = t.frames[:len(t.frames)-1]
+	}
+	t.regs = t.regs[:0]
+	t.status = exited
+	t.exitVal = v
+	m.sync.wake(waitKey{kind: waitJoin, addr: uint64(t.ID)}, m)
+}

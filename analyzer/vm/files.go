@@ -1,0 +1,186 @@
+package vm
+
+import (
+	"io"
+	"sort"
+
+	"augur/analyzer/ir"
+)
+
+// bufMode is a stream's buffering, as glibc sets it up.
+type bufMode uint8
+
+const (
+	unbuffered bufMode = iota
+	lineBuffered
+	fullyBuffered
+)
+
+// stdioBufSize is glibc's buffer size for pipes and files.
+const stdioBufSize = 4096
+
+// vfile is one open FILE (or file descriptor) of the virtual file system.
+type vfile struct {
+	fd      int
+	path    string
+	mode    bufMode
+	pending []byte    // written but not yet flushed
+	data    []byte    // readable contents (stdin, files opened for reading)
+	src     io.Reader // more input, read on demand (the real stdin of `augur run`)
+	pos     int
+	read    bool
+	write   bool
+	eof     bool
+	unget   int // pushed-back byte + 1, 0 if none
+}
+
+// fileTable holds the virtual file system and the open streams. FILE
+// pointers of the program map to vfiles by address.
+type fileTable struct {
+	m      *Machine
+	fs     map[string][]byte
+	byAddr map[uint64]*vfile
+	byFD   map[int]*vfile
+	nextFD int
+	stdout io.Writer
+	stderr io.Writer
+}
+
+func newFileTable(m *Machine, cfg Config) *fileTable {
+	ft := &fileTable{m: m, fs: map[string][]byte{}, byAddr: map[uint64]*vfile{}, byFD: map[int]*vfile{},
+		nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr}
+	for p, data := range cfg.Files {
+		ft.fs[p] = data
+	}
+	outMode := fullyBuffered
+	if cfg.StdoutLineBuffered {
+		outMode = lineBuffered
+	}
+	std := []*vfile{
+		{fd: 0, data: cfg.Stdin, src: cfg.StdinReader, read: true},
+		{fd: 1, mode: outMode, write: true},
+		{fd: 2, mode: unbuffered, write: true},
+	}
+	// The runtime defines FILE __augur_stdfiles[3]; stdin/stdout/stderr
+	// point at its elements.
+	g := m.prog.GlobalByName("__augur_stdfiles")
+	for i, f := range std {
+		ft.byFD[i] = f
+		if g != nil {
+			ft.byAddr[ir.Addr(g.ID, uint64(i)*(g.Size/3))] = f
+		}
+	}
+	return ft
+}
+
+// stream returns the vfile of a FILE pointer.
+func (ft *fileTable) stream(p uint64) (*vfile, error) {
+	if f, ok := ft.byAddr[p]; ok {
+		return f, nil
+	}
+	if p == 0 {
+		return nil, terminate(TermCrash, SIGSEGV, "null FILE pointer passed to a stdio function")
+	}
+	return nil, terminate(TermCrash, SIGSEGV, "invalid or closed FILE pointer 0x%x", p)
+}
+
+// write appends program output to f, recording an output event for stdout
+// and stderr, and flushes as f's buffering mode says.
+func (ft *fileTable) write(t *Thread, f *vfile, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if f.fd == 1 || f.fd == 2 {
+		ft.m.output = append(ft.m.output, OutputEvent{Stream: f.fd, Data: append([]byte(nil), b...),
+			Thread: t.ID, Stack: ft.m.stack(t)})
+	}
+	f.pending = append(f.pending, b...)
+	switch f.mode {
+	case unbuffered:
+		ft.flush(f)
+	case lineBuffered:
+		if i := lastNewline(f.pending); i >= 0 {
+			ft.flushN(f, i+1)
+		}
+	case fullyBuffered:
+		if len(f.pending) >= stdioBufSize {
+			ft.flushN(f, len(f.pending)/stdioBufSize*stdioBufSize)
+		}
+	}
+}
+
+// writeStream writes to fd 1 or 2 through its stdio stream.
+func (ft *fileTable) writeStream(t *Thread, fd int, b []byte) {
+	ft.write(t, ft.byFD[fd], b)
+}
+
+func lastNewline(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+func (ft *fileTable) flush(f *vfile) { ft.flushN(f, len(f.pending)) }
+
+// flushN delivers the first n pending bytes of f.
+func (ft *fileTable) flushN(f *vfile, n int) {
+	if n == 0 {
+		return
+	}
+	out := f.pending[:n]
+	switch f.fd {
+	case 1:
+		if ft.stdout != nil {
+			ft.stdout.Write(out)
+		}
+	case 2:
+		if ft.stderr != nil {
+			ft.stderr.Write(out)
+		}
+	default:
+		if f.path != "" {
+			ft.fs[f.path] = append(ft.fs[f.path], out...)
+		}
+	}
+	f.pending = append(f.pending[:0], f.pending[n:]...)
+}
+
+// flushAll flushes every stream, as exit() does.
+func (ft *fileTable) flushAll() {
+	fds := make([]int, 0, len(ft.byFD))
+	for fd := range ft.byFD {
+		fds = append(fds, fd)
+	}
+	sort.Ints(fds)
+	for _, fd := range fds {
+		ft.flush(ft.byFD[fd])
+	}
+}
+
+// readByte reads one byte from f, or -1 at end of input.
+func (f *vfile) readByte() int {
+	if f.unget != 0 {
+		c := f.unget - 1
+		f.unget = 0
+		return c
+	}
+	if f.pos >= len(f.data) && f.src != nil {
+		var buf [4096]byte
+		n, err := f.src.Read(buf[:])
+		f.data = append(f.data[f.pos:], buf[:n]...)
+		f.pos = 0
+		if err != nil {
+			f.src = nil
+		}
+	}
+	if f.pos >= len(f.data) {
+		f.eof = true
+		return -1
+	}
+	c := f.data[f.pos]
+	f.pos++
+	return int(c)
+}

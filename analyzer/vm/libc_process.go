@@ -1,0 +1,119 @@
+package vm
+
+import (
+	"fmt"
+	"path"
+
+	"augur/analyzer/ir"
+)
+
+func init() {
+	// exit() is C in the runtime (it runs atexit handlers and flushes
+	// stdio); it ends in __augur_exit.
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		m.files.flushAll()
+		status := int(a[0].Bits & 0xff)
+		return &termError{&Termination{Kind: TermExit, Status: status, Message: fmt.Sprintf("exit status %d", status)}}
+	}, "__augur_exit")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		status := int(a[0].Bits & 0xff)
+		return &termError{&Termination{Kind: TermExit, Status: status, Message: fmt.Sprintf("_exit status %d", status)}}
+	}, "_exit", "_Exit")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		return terminate(TermAbort, SIGABRT, "abort() called")
+	}, "abort")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		expr, _ := m.cstring(a[0].Bits)
+		file, _ := m.cstring(a[1].Bits)
+		fn, _ := m.cstring(a[3].Bits)
+		line := a[2].Bits & 0xffffffff
+		msg := fmt.Sprintf("%s: %s:%d: %s: Assertion `%s' failed.\n", m.progName(), file, line, fn, expr)
+		m.files.writeStream(t, 2, []byte(msg))
+		return terminate(TermAssert, SIGABRT, "assertion `%s' failed (%s:%d, in %s)", expr, file, line, fn)
+	}, "__assert_fail")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		if a[0].Bits&0xffffffff != 0 {
+			return nil
+		}
+		msg, _ := m.cstring(a[1].Bits)
+		return terminate(TermAssert, SIGABRT, "augur_assert failed: %s", msg)
+	}, "augur_assert")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		return terminate(TermCrash, SIGABRT, "pure virtual method called")
+	}, "__cxa_pure_virtual", "__cxa_deleted_virtual")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		return terminate(TermCrash, SIGABRT, "stack smashing detected")
+	}, "__stack_chk_fail")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		addr, err := m.errnoAddr(t)
+		setRes(res, addr)
+		return err
+	}, "__errno_location")
+
+	// Time is virtual: it starts at a fixed instant and advances only when a
+	// thread sleeps, so runs are reproducible.
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		s := uint64(m.now() / 1e9)
+		setRes(res, s)
+		if a[0].Bits != 0 {
+			return m.writeUint(a[0].Bits, 8, s)
+		}
+		return nil
+	}, "time")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		now := m.now()
+		setRes(res, 0)
+		if err := m.writeUint(a[0].Bits, 8, uint64(now/1e9)); err != nil {
+			return err
+		}
+		return m.writeUint(a[0].Bits+8, 8, uint64(now%1e9/1e3))
+	}, "gettimeofday")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		now := m.now()
+		setRes(res, 0)
+		if err := m.writeUint(a[1].Bits, 8, uint64(now/1e9)); err != nil {
+			return err
+		}
+		return m.writeUint(a[1].Bits+8, 8, uint64(now%1e9))
+	}, "clock_gettime")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, m.insts/1000) // CPU time in microseconds: one instruction is a nanosecond
+		return nil
+	}, "clock")
+	sleep := func(unit int64) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			m.clock += int64(a[0].Bits&0xffffffff) * unit
+			setRes(res, 0)
+			return errYield
+		}
+	}
+	register(sleep(1e9), "sleep")
+	register(sleep(1e3), "usleep")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		s, err := m.readUint(a[0].Bits, 8)
+		if err != nil {
+			return err
+		}
+		ns, err := m.readUint(a[0].Bits+8, 8)
+		if err != nil {
+			return err
+		}
+		m.clock += int64(s)*1e9 + int64(ns)
+		setRes(res, 0)
+		return errYield
+	}, "nanosleep")
+}
+
+// virtualEpoch is the wall-clock instant every execution starts at
+// (2024-01-01T00:00:00Z), in nanoseconds.
+const virtualEpoch = 1704067200 * 1e9
+
+func (m *Machine) now() int64 { return virtualEpoch + m.clock + int64(m.insts) }
+
+// progName is the program's short name, as glibc's __progname.
+func (m *Machine) progName() string {
+	if len(m.cfg.Args) == 0 {
+		return "a.out"
+	}
+	return path.Base(m.cfg.Args[0])
+}

@@ -1,0 +1,453 @@
+package vm
+
+import (
+	"strconv"
+	"strings"
+
+	"augur/analyzer/ir"
+)
+
+// eof is C's EOF as an int register.
+const eof = 0xffffffff
+
+// printfArgs returns the argument source of a printf-family call whose format
+// is argument i: the call's own variadic arguments, or a va_list (argument
+// i+1) for the v* variants.
+func (m *Machine) printfArgs(in *ir.Inst, a []Value, i int, va bool) (argSource, error) {
+	if va {
+		return m.vaList(a[i+1].Bits)
+	}
+	return &callArgs{vals: a[i+1:], tys: in.ArgTys[i+1:]}, nil
+}
+
+func (m *Machine) formatCall(t *Thread, in *ir.Inst, a []Value, i int, va bool) ([]byte, error) {
+	f, err := m.cstring(a[i].Bits)
+	if err != nil {
+		return nil, err
+	}
+	src, err := m.printfArgs(in, a, i, va)
+	if err != nil {
+		return nil, err
+	}
+	return m.format(t, f, src)
+}
+
+// storeString writes b and a terminating NUL at p, truncated to fit n bytes
+// when bounded.
+func (m *Machine) storeString(p uint64, b []byte, n uint64, bounded bool) error {
+	if bounded {
+		if n == 0 {
+			return nil
+		}
+		if uint64(len(b)) > n-1 {
+			b = b[:n-1]
+		}
+	}
+	buf := make([]byte, len(b)+1)
+	copy(buf, b)
+	if err := m.mem.Write(p, buf); err != nil {
+		return memErr(err)
+	}
+	return nil
+}
+
+func init() {
+	printfTo := func(streamArg int, va bool) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			fmtIdx := 0
+			var f *vfile
+			var err error
+			switch streamArg {
+			case 0: // printf: stdout
+				f = m.files.byFD[1]
+			case 1: // fprintf(FILE*, ...)
+				fmtIdx = 1
+				if f, err = m.files.stream(a[0].Bits); err != nil {
+					return err
+				}
+			case 2: // dprintf(fd, ...)
+				fmtIdx = 1
+				f = m.files.byFD[int(a[0].Bits&0xffffffff)]
+				if f == nil {
+					setRes(res, eof)
+					return nil
+				}
+			}
+			out, err := m.formatCall(t, in, a, fmtIdx, va)
+			if err != nil {
+				return err
+			}
+			m.files.write(t, f, out)
+			setRes(res, uint64(len(out)))
+			return nil
+		}
+	}
+	register(printfTo(0, false), "printf")
+	register(printfTo(0, true), "vprintf")
+	register(printfTo(1, false), "fprintf")
+	register(printfTo(1, true), "vfprintf")
+	register(printfTo(2, false), "dprintf")
+	register(printfTo(2, true), "vdprintf")
+	sprintf := func(bounded, va bool) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			fmtIdx, n := 1, uint64(0)
+			if bounded {
+				fmtIdx, n = 2, a[1].Bits
+			}
+			out, err := m.formatCall(t, in, a, fmtIdx, va)
+			if err != nil {
+				return err
+			}
+			setRes(res, uint64(len(out)))
+			return m.storeString(a[0].Bits, out, n, bounded)
+		}
+	}
+	register(sprintf(false, false), "sprintf")
+	register(sprintf(false, true), "vsprintf")
+	register(sprintf(true, false), "snprintf")
+	register(sprintf(true, true), "vsnprintf")
+
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		s, err := m.cstring(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		m.files.writeStream(t, 1, []byte(s+"\n"))
+		setRes(res, 1)
+		return nil
+	}, "puts")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		m.files.writeStream(t, 1, []byte{byte(a[0].Bits)})
+		setRes(res, a[0].Bits&0xff)
+		return nil
+	}, "putchar", "putchar_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[1].Bits)
+		if err != nil {
+			return err
+		}
+		m.files.write(t, f, []byte{byte(a[0].Bits)})
+		setRes(res, a[0].Bits&0xff)
+		return nil
+	}, "fputc", "putc", "fputc_unlocked", "putc_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		s, err := m.cstring(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		f, err := m.files.stream(a[1].Bits)
+		if err != nil {
+			return err
+		}
+		m.files.write(t, f, []byte(s))
+		setRes(res, 1)
+		return nil
+	}, "fputs", "fputs_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		size, n := a[1].Bits, a[2].Bits
+		f, err := m.files.stream(a[3].Bits)
+		if err != nil {
+			return err
+		}
+		b, err := m.mem.Read(a[0].Bits, size*n)
+		if err != nil {
+			return memErr(err)
+		}
+		m.files.write(t, f, append([]byte(nil), b...))
+		setRes(res, n)
+		return nil
+	}, "fwrite", "fwrite_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		if a[0].Bits == 0 {
+			m.files.flushAll()
+			return nil
+		}
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		m.files.flush(f)
+		return nil
+	}, "fflush", "fflush_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		m.files.flush(f)
+		switch mode := a[2].Bits & 0xffffffff; {
+		case a[1].Bits == 0 && mode == 2, mode == 2: // _IONBF
+			f.mode = unbuffered
+		case mode == 1: // _IOLBF
+			f.mode = lineBuffered
+		default:
+			f.mode = fullyBuffered
+		}
+		setRes(res, 0)
+		return nil
+	}, "setvbuf")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		if a[1].Bits == 0 {
+			m.files.flush(f)
+			f.mode = unbuffered
+		}
+		return nil
+	}, "setbuf")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		fd := int(a[0].Bits & 0xffffffff)
+		f := m.files.byFD[fd]
+		if f == nil || !f.write {
+			setRes(res, ir.Mask(64))
+			return m.setErrno(t, EBADF)
+		}
+		b, err := m.mem.Read(a[1].Bits, a[2].Bits)
+		if err != nil {
+			return memErr(err)
+		}
+		// write(2) bypasses stdio: the data goes out at once, ahead of
+		// whatever the stream still buffers.
+		m.files.write(t, &vfile{fd: fd, path: f.path, mode: unbuffered, write: true}, append([]byte(nil), b...))
+		setRes(res, a[2].Bits)
+		return nil
+	}, "write")
+	registerInput()
+	registerFiles()
+}
+
+func registerInput() {
+	getc := func(m *Machine, f *vfile, res []Value) error {
+		c := f.readByte()
+		if c < 0 {
+			setRes(res, eof)
+		} else {
+			setRes(res, uint64(c))
+		}
+		return nil
+	}
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		return getc(m, m.files.byFD[0], res)
+	}, "getchar", "getchar_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		return getc(m, f, res)
+	}, "fgetc", "getc", "getc_unlocked", "fgetc_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[1].Bits)
+		if err != nil {
+			return err
+		}
+		if c := a[0].Bits & 0xffffffff; c != eof {
+			f.unget = int(c&0xff) + 1
+			f.eof = false
+		}
+		setRes(res, a[0].Bits)
+		return nil
+	}, "ungetc")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		buf, n := a[0].Bits, int(int32(a[1].Bits))
+		f, err := m.files.stream(a[2].Bits)
+		if err != nil {
+			return err
+		}
+		var line []byte
+		for len(line) < n-1 {
+			c := f.readByte()
+			if c < 0 {
+				break
+			}
+			line = append(line, byte(c))
+			if c == '\n' {
+				break
+			}
+		}
+		if len(line) == 0 && n > 1 {
+			setRes(res, 0)
+			return nil
+		}
+		setRes(res, buf)
+		return m.storeString(buf, line, uint64(n), true)
+	}, "fgets", "fgets_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		size, n := a[1].Bits, a[2].Bits
+		f, err := m.files.stream(a[3].Bits)
+		if err != nil {
+			return err
+		}
+		return m.readInto(f, a[0].Bits, size, n, res)
+	}, "fread", "fread_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f := m.files.byFD[int(a[0].Bits&0xffffffff)]
+		if f == nil || !f.read {
+			setRes(res, ir.Mask(64))
+			return m.setErrno(t, EBADF)
+		}
+		return m.readInto(f, a[1].Bits, 1, a[2].Bits, res)
+	}, "read")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		setRes(res, b2u(f.eof))
+		return nil
+	}, "feof", "feof_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		if _, err := m.files.stream(a[0].Bits); err != nil {
+			return err
+		}
+		setRes(res, 0)
+		return nil
+	}, "ferror", "ferror_unlocked")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		f.eof = false
+		return nil
+	}, "clearerr")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		setRes(res, uint64(f.fd))
+		return nil
+	}, "fileno")
+}
+
+// readInto reads up to size*n bytes of f into memory at p; the result is the
+// number of whole items read.
+func (m *Machine) readInto(f *vfile, p, size, n uint64, res []Value) error {
+	if size == 0 || n == 0 {
+		setRes(res, 0)
+		return nil
+	}
+	want := size * n
+	var got []byte
+	for uint64(len(got)) < want {
+		c := f.readByte()
+		if c < 0 {
+			break
+		}
+		got = append(got, byte(c))
+	}
+	if len(got) > 0 {
+		if err := m.mem.Write(p, got); err != nil {
+			return memErr(err)
+		}
+	}
+	setRes(res, uint64(len(got))/size)
+	return nil
+}
+
+func registerFiles() {
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		path, err := m.cstring(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		mode, err := m.cstring(a[1].Bits)
+		if err != nil {
+			return err
+		}
+		f := &vfile{fd: m.files.nextFD, path: path, mode: fullyBuffered}
+		data, exists := m.files.fs[path]
+		switch {
+		case strings.HasPrefix(mode, "r"):
+			if !exists {
+				setRes(res, 0)
+				return m.setErrno(t, ENOENT)
+			}
+			f.read = true
+			f.write = strings.Contains(mode, "+")
+			f.data = data
+		case strings.HasPrefix(mode, "w"):
+			m.files.fs[path] = nil
+			f.write = true
+		case strings.HasPrefix(mode, "a"):
+			if !exists {
+				m.files.fs[path] = nil
+			}
+			f.write = true
+		default:
+			setRes(res, 0)
+			return m.setErrno(t, EINVAL)
+		}
+		m.files.nextFD++
+		o := m.mem.alloc(ObjHeap, 216, "FILE "+path, in.Loc, t.ID)
+		addr := ir.Addr(o.ID, 0)
+		m.files.byAddr[addr] = f
+		m.files.byFD[f.fd] = f
+		setRes(res, addr)
+		return nil
+	}, "fopen", "fopen64")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		m.files.flush(f)
+		delete(m.files.byAddr, a[0].Bits)
+		delete(m.files.byFD, f.fd)
+		setRes(res, 0)
+		if f.fd <= 2 {
+			return nil
+		}
+		return m.free(t, a[0].Bits, in.Loc, "fclose")
+	}, "fclose")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		s := ""
+		if a[0].Bits != 0 {
+			var err error
+			if s, err = m.cstring(a[0].Bits); err != nil {
+				return err
+			}
+		}
+		e, err := m.errnoAddr(t)
+		if err != nil {
+			return err
+		}
+		code, _ := m.readUint(e, 4)
+		msg := strerror(int(code))
+		if s != "" {
+			msg = s + ": " + msg
+		}
+		m.files.writeStream(t, 2, []byte(msg+"\n"))
+		return nil
+	}, "perror")
+}
+
+func strerror(code int) string {
+	switch code {
+	case 0:
+		return "Success"
+	case EPERM:
+		return "Operation not permitted"
+	case ENOENT:
+		return "No such file or directory"
+	case EBADF:
+		return "Bad file descriptor"
+	case EAGAIN:
+		return "Resource temporarily unavailable"
+	case ENOMEM:
+		return "Cannot allocate memory"
+	case EBUSY:
+		return "Device or resource busy"
+	case EINVAL:
+		return "Invalid argument"
+	case EDEADLK:
+		return "Resource deadlock avoided"
+	case ETIMEDOUT:
+		return "Connection timed out"
+	}
+	return "Unknown error " + strconv.Itoa(code)
+}

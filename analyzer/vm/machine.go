@@ -1,0 +1,452 @@
+package vm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sort"
+	"time"
+
+	"augur/analyzer/ir"
+	"augur/analyzer/sched"
+)
+
+// Config describes one execution.
+type Config struct {
+	Args  []string // argv, argv[0] included
+	Env   []string // environment, "NAME=value"
+	Stdin []byte   // program input
+	// StdinReader, when set, supplies more input after Stdin, read only as
+	// the program asks for it (interactive use of `augur run`).
+	StdinReader io.Reader
+	Stdout      io.Writer // where the program's stdout goes as it is flushed (nil: discarded)
+	Stderr      io.Writer
+	// StdoutLineBuffered makes stdout line-buffered as on a terminal; otherwise
+	// it is fully buffered as on a pipe, like glibc.
+	StdoutLineBuffered bool
+	Policy             sched.Policy // nil: round robin
+	Seed               uint64       // recorded in the trace
+	MaxInstructions    uint64       // 0: unlimited
+	Timeout            time.Duration
+	// Files seeds the virtual file system: path -> contents. The program
+	// never touches the real disk.
+	Files map[string][]byte
+}
+
+// OutputEvent is one piece of program output with the stack that wrote it.
+type OutputEvent struct {
+	Stream int // 1 stdout, 2 stderr
+	Data   []byte
+	Thread int
+	Stack  []StackFrame
+}
+
+// Result is the outcome of an execution.
+type Result struct {
+	Term         *Termination
+	Trace        *sched.Trace
+	Output       []OutputEvent
+	Instructions uint64
+	Threads      int // threads created, main included
+}
+
+type threadStatus uint8
+
+const (
+	runnable threadStatus = iota
+	blocked
+	exited
+)
+
+// frame is an activation record. Its registers are the window
+// regs[base:base+fn.NumSlots] of its thread's register stack.
+type frame struct {
+	fn      *ir.Function
+	pc      int
+	base    int
+	allocas []uint32
+	varargs uint32 // object holding the variadic arguments, 0 if none
+	// retDst is the caller's result slot; -1: none; -2: synthetic frame
+	// (thread entry, constructor): returning does not complete a call; -3:
+	// the caller's call is executed again on return (pthread_once).
+	retDst   int32
+	callSite ir.LocID
+}
+
+// Thread is one thread of the program.
+type Thread struct {
+	ID       int
+	frames   []frame
+	regs     []Value
+	status   threadStatus
+	waitDesc string // what a blocked thread waits for, for deadlock reports
+	phase    int    // progress of a multi-step blocking call (condition wait)
+	exitVal  uint64
+	detached bool
+	joined   bool
+	tls      map[uint32]uint32 // thread-local global id -> object id
+	onceAddr uint64            // the pthread_once control whose routine it runs
+	// timedWait marks a blocked thread whose wait has a timeout: when every
+	// thread is blocked, it times out instead of the program deadlocking.
+	timedWait bool
+	timedOut  bool
+	keys      map[uint64]uint64 // pthread_key_t -> value
+}
+
+// Machine executes one program from start to termination.
+type Machine struct {
+	prog     *ir.Program
+	cfg      Config
+	mem      *Memory
+	threads  []*Thread
+	cur      *Thread
+	insts    uint64
+	deadline time.Time
+	policy   sched.Policy
+	trace    *sched.Trace
+	natives  []native // by function id
+	output   []OutputEvent
+	files    *fileTable
+	sync     *syncTable
+	clock    int64 // virtual time in nanoseconds
+	argBuf   []Value
+	nextKey  uint64
+}
+
+// New prepares an execution of prog: globals laid out and initialized, the
+// main thread positioned at the runtime's entry point (after static
+// constructors).
+func New(prog *ir.Program, cfg Config) (*Machine, error) {
+	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic},
+		policy: cfg.Policy, sync: newSyncTable()}
+	if m.policy == nil {
+		m.policy = sched.RoundRobin{}
+	}
+	m.trace = &sched.Trace{Policy: m.policy.Name(), Seed: cfg.Seed}
+	if cfg.Timeout > 0 {
+		m.deadline = time.Now().Add(cfg.Timeout)
+	}
+	for _, f := range prog.Funcs {
+		m.mem.place(&Object{ID: f.ID, Size: 1, Kind: ObjFunc, Name: f.Name, ReadOnly: true})
+	}
+	for _, g := range prog.Globals {
+		if g.ThreadLocal {
+			continue
+		}
+		o := &Object{ID: g.ID, Size: g.Size, Kind: ObjGlobal, Name: g.Name, ReadOnly: g.Constant}
+		o.bytes = make([]byte, g.Size)
+		copy(o.bytes, g.Init)
+		m.mem.place(o)
+	}
+	m.natives = resolveNatives(prog)
+	m.files = newFileTable(m, cfg)
+	entry := prog.Func("__augur_start")
+	if entry == nil || entry.Decl {
+		return nil, errors.New("program has no __augur_start: the augur runtime was not linked")
+	}
+	if prog.Func("main") == nil || prog.Func("main").Decl {
+		return nil, errors.New("program has no main function")
+	}
+	main := m.newThread()
+	argc, argv, envp, err := m.setupArgs()
+	if err != nil {
+		return nil, err
+	}
+	m.pushFrame(main, entry, []Value{val(argc), val(argv), val(envp)}, nil, -2, 0)
+	// Static constructors run first: push them above the entry, in reverse.
+	ctors := m.constructors()
+	for i := len(ctors) - 1; i >= 0; i-- {
+		m.pushFrame(main, ctors[i], nil, nil, -2, 0)
+	}
+	m.cur = main
+	return m, nil
+}
+
+func (m *Machine) newThread() *Thread {
+	t := &Thread{ID: len(m.threads)}
+	m.threads = append(m.threads, t)
+	return t
+}
+
+// constructors reads llvm.global_ctors: {i32 priority, void()* fn, i8* data}.
+func (m *Machine) constructors() []*ir.Function {
+	g := m.prog.GlobalByName("llvm.global_ctors")
+	if g == nil || g.Init == nil {
+		return nil
+	}
+	type ctor struct {
+		prio uint32
+		fn   *ir.Function
+	}
+	var cs []ctor
+	for off := 0; off+24 <= len(g.Init); off += 24 {
+		prio := uint32(ir.GetScalar(g.Init[off:], ir.Scalar{Kind: ir.KInt, Bits: 32}))
+		addr := ir.GetScalar(g.Init[off+8:], ir.Scalar{Kind: ir.KPtr, Bits: 64})
+		if f := m.funcAt(addr); f != nil {
+			cs = append(cs, ctor{prio, f})
+		}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].prio < cs[j].prio })
+	out := make([]*ir.Function, len(cs))
+	for i, c := range cs {
+		out[i] = c.fn
+	}
+	return out
+}
+
+// funcAt returns the function whose address is addr, or nil.
+func (m *Machine) funcAt(addr uint64) *ir.Function {
+	id := addr >> ir.AddrShift
+	if addr&(1<<ir.AddrShift-1) != 0 || id >= uint64(len(m.prog.FuncOf)) {
+		return nil
+	}
+	return m.prog.FuncOf[id]
+}
+
+// setupArgs places argv and envp in memory like the kernel would.
+func (m *Machine) setupArgs() (argc, argv, envp uint64, err error) {
+	str := func(s string) uint64 {
+		o := m.mem.alloc(ObjGlobal, uint64(len(s)+1), "argument string", 0, 0)
+		copy(o.bytes, s)
+		return ir.Addr(o.ID, 0)
+	}
+	vec := func(name string, ss []string) uint64 {
+		o := m.mem.alloc(ObjGlobal, uint64(8*(len(ss)+1)), name, 0, 0)
+		for i, s := range ss {
+			ir.PutScalar(o.bytes[8*i:], ir.Scalar{Kind: ir.KPtr, Bits: 64}, str(s))
+		}
+		return ir.Addr(o.ID, 0)
+	}
+	args := m.cfg.Args
+	if len(args) == 0 {
+		args = []string{"a.out"}
+	}
+	return uint64(len(args)), vec("argv", args), vec("environ", m.cfg.Env), nil
+}
+
+// pushFrame enters fn on thread t with the given flattened arguments.
+func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []ir.Scalar, retDst int32, site ir.LocID) error {
+	if len(t.frames) >= maxFrames {
+		return terminate(TermCrash, SIGSEGV, "stack overflow: %d nested calls (in %s)", len(t.frames), fn.Name)
+	}
+	base := len(t.regs)
+	need := base + fn.NumSlots
+	if cap(t.regs) < need {
+		grown := make([]Value, need, 2*need+64)
+		copy(grown, t.regs)
+		t.regs = grown
+	} else {
+		t.regs = t.regs[:need]
+		clear(t.regs[base:need])
+	}
+	n := len(fn.Params)
+	if len(args) < n {
+		n = len(args)
+	}
+	copy(t.regs[base:base+n], args[:n])
+	fr := frame{fn: fn, base: base, retDst: retDst, callSite: site}
+	if fn.Variadic {
+		k := min(len(fn.Params), len(args))
+		var tys []ir.Scalar
+		if len(argTys) >= k {
+			tys = argTys[k:]
+		}
+		id, err := m.packVarargs(t, args[k:], tys)
+		if err != nil {
+			return err
+		}
+		fr.varargs = id
+	}
+	t.frames = append(t.frames, fr)
+	return nil
+}
+
+// maxFrames bounds recursion; deeper recursion is reported as stack overflow.
+const maxFrames = 20000
+
+// Run executes until the program terminates and returns the result. A panic
+// inside the VM is recovered and reported as an unsupported termination so a
+// caller (the language server) survives it.
+func (m *Machine) Run() (res *Result) {
+	defer func() {
+		if r := recover(); r != nil {
+			res = m.result(&Termination{Kind: TermUnsupported,
+				Message: fmt.Sprintf("internal error in augur's interpreter: %v\n%s", r, debug.Stack())})
+		}
+	}()
+	return m.result(m.loop())
+}
+
+func (m *Machine) result(t *Termination) *Result {
+	return &Result{Term: t, Trace: m.trace, Output: m.output, Instructions: m.insts, Threads: len(m.threads)}
+}
+
+// loop runs threads until termination, consulting the policy at every
+// preemption point.
+func (m *Machine) loop() *Termination {
+	for {
+		err := m.exec(m.cur)
+		var te *termError
+		switch {
+		case err == nil || err == errPreempt:
+		case errors.As(err, &te):
+			return m.finish(te.t)
+		default:
+			return m.finish(&Termination{Kind: TermUnsupported, Message: err.Error()})
+		}
+		if term := m.reschedule(); term != nil {
+			return m.finish(term)
+		}
+	}
+}
+
+// finish completes a termination with the position of the current thread.
+func (m *Machine) finish(t *Termination) *Termination {
+	if t.Kind == TermExit {
+		m.files.flushAll()
+		return t
+	}
+	if t.Kind != TermDeadlock && m.cur != nil {
+		t.Thread = m.cur.ID
+		t.Stack = m.stack(m.cur)
+		if len(t.Stack) > 0 {
+			t.Loc = t.Stack[0].Loc
+		}
+	}
+	if t.Kind == TermBudget {
+		m.files.flushAll() // a killed process would lose it, but the user wants to see it
+	}
+	return t
+}
+
+// stack returns t's call stack, innermost first.
+func (m *Machine) stack(t *Thread) []StackFrame {
+	out := make([]StackFrame, 0, len(t.frames))
+	for i := len(t.frames) - 1; i >= 0; i-- {
+		fr := &t.frames[i]
+		loc := fr.fn.Loc
+		if fr.pc < len(fr.fn.Insts) {
+			loc = m.prog.Loc(fr.fn.Insts[fr.pc].Loc)
+		}
+		out = append(out, StackFrame{Function: fr.fn.Name, Loc: loc})
+	}
+	return out
+}
+
+// errPreempt ends a thread's slice at a preemption point.
+var errPreempt = errors.New("preempt")
+
+// reschedule asks the policy which thread runs next.
+func (m *Machine) reschedule() *Termination {
+	var run []int
+	for _, t := range m.threads {
+		if t.status == runnable {
+			run = append(run, t.ID)
+		}
+	}
+	if len(run) == 0 {
+		if t := m.expireTimedWait(); t != nil {
+			run = append(run, t.ID)
+		}
+	}
+	if len(run) == 0 {
+		live := map[int][]StackFrame{}
+		for _, t := range m.threads {
+			if t.status == blocked {
+				st := m.stack(t)
+				if t.waitDesc != "" && len(st) > 0 {
+					st[0].Function += " (waiting for " + t.waitDesc + ")"
+				}
+				live[t.ID] = st
+			}
+		}
+		if len(live) == 0 {
+			m.files.flushAll()
+			return &Termination{Kind: TermExit, Status: 0, Message: "all threads exited"}
+		}
+		return &Termination{Kind: TermDeadlock, Signal: 0, Threads: live,
+			Message: fmt.Sprintf("deadlock: all %d live threads are blocked", len(live))}
+	}
+	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat()}
+	if m.cur.status != runnable {
+		p.Thread = -1
+	}
+	if len(m.cur.frames) > 0 {
+		p.Loc = m.prog.Loc(m.cur.curLoc()).String()
+	}
+	next, err := m.policy.Pick(p, run)
+	if err != nil {
+		return &Termination{Kind: TermReplay, Message: err.Error()}
+	}
+	m.trace.Record(p, next)
+	m.cur = m.threads[next]
+	return nil
+}
+
+func (t *Thread) curLoc() ir.LocID {
+	fr := &t.frames[len(t.frames)-1]
+	if fr.pc < len(fr.fn.Insts) {
+		return fr.fn.Insts[fr.pc].Loc
+	}
+	return 0
+}
+
+func (t *Thread) lastWhat() string {
+	if len(t.frames) == 0 {
+		return "thread exit"
+	}
+	fr := &t.frames[len(t.frames)-1]
+	if fr.pc > 0 && fr.pc <= len(fr.fn.Insts) {
+		if in := &fr.fn.Insts[fr.pc-1]; in.Op == ir.OpCall && in.Callee != nil {
+			return in.Callee.Name
+		}
+	}
+	if fr.pc < len(fr.fn.Insts) {
+		if in := &fr.fn.Insts[fr.pc]; in.Op == ir.OpCall && in.Callee != nil {
+			return in.Callee.Name
+		}
+	}
+	return ""
+}
+
+// expireTimedWait wakes the lowest-numbered thread in a timed wait, with a
+// timeout, when no thread can run: virtual time jumps to its deadline.
+func (m *Machine) expireTimedWait() *Thread {
+	for _, t := range m.threads {
+		if t.status == blocked && t.timedWait {
+			for k, q := range m.sync.waiters {
+				for i, id := range q {
+					if id == t.ID {
+						m.sync.waiters[k] = append(q[:i:i], q[i+1:]...)
+						if len(m.sync.waiters[k]) == 0 {
+							delete(m.sync.waiters, k)
+						}
+						break
+					}
+				}
+			}
+			t.status = runnable
+			t.timedOut = true
+			return t
+		}
+	}
+	return nil
+}
+
+// describeAddr names the object an address points into, for messages.
+func (m *Machine) describeAddr(addr uint64) string {
+	o := m.mem.Object(uint32(addr >> ir.AddrShift))
+	if o == nil {
+		return fmt.Sprintf("0x%x", addr)
+	}
+	off := addr & (1<<ir.AddrShift - 1)
+	d := o.describe()
+	if off != 0 {
+		d += fmt.Sprintf("+%d", off)
+	}
+	if o.Site != 0 {
+		d += " allocated at " + m.prog.Loc(o.Site).String()
+	}
+	return d
+}

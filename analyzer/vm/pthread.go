@@ -1,0 +1,464 @@
+package vm
+
+import (
+	"strconv"
+
+	"augur/analyzer/ir"
+)
+
+// The pthread models. Every synchronization call is a preemption point after
+// it takes effect; a call that must wait blocks the thread and is executed
+// again when the thread is woken. Object state sits in the pthread object's
+// own memory using glibc's field offsets, so static initializers
+// (PTHREAD_MUTEX_INITIALIZER, PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP) work.
+
+func tid(t *Thread) uint64 { return uint64(t.ID + 1) }
+
+func (m *Machine) threadByID(id uint64) *Thread {
+	if id == 0 || id > uint64(len(m.threads)) {
+		return nil
+	}
+	return m.threads[id-1]
+}
+
+const (
+	ESRCH = 3
+	// PTHREAD_BARRIER_SERIAL_THREAD
+	barrierSerial = 0xffffffff
+)
+
+// glibc's struct __pthread_mutex_s: __lock @0, __count @4, __owner @8, __kind @16.
+const (
+	mutexLock  = 0
+	mutexCount = 4
+	mutexOwner = 8
+	mutexKind  = 16
+)
+
+const (
+	mutexNormal     = 0
+	mutexRecursive  = 1
+	mutexErrorCheck = 2
+)
+
+func init() {
+	register(pthreadCreate, "pthread_create")
+	register(pthreadJoin, "pthread_join")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		m.threadExit(t, a[0].Bits)
+		return errExited
+	}, "pthread_exit")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, tid(t))
+		return nil
+	}, "pthread_self")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, b2u(a[0].Bits == a[1].Bits))
+		return nil
+	}, "pthread_equal")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		th := m.threadByID(a[0].Bits)
+		if th == nil {
+			setRes(res, ESRCH)
+			return nil
+		}
+		th.detached = true
+		setRes(res, 0)
+		return nil
+	}, "pthread_detach")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		return errYield
+	}, "sched_yield", "pthread_yield")
+
+	// Attributes: pthread_attr_t holds the detach state at offset 0;
+	// everything else (stack size, scheduling) has no meaning here.
+	zeroing := func(size uint64) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			setRes(res, 0)
+			return m.setMem(a[0].Bits, 0, size)
+		}
+	}
+	ok := func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		return nil
+	}
+	register(zeroing(56), "pthread_attr_init")
+	register(ok, "pthread_attr_destroy", "pthread_attr_setstacksize", "pthread_attr_setscope",
+		"pthread_attr_setschedpolicy", "pthread_attr_setschedparam", "pthread_attr_setinheritsched",
+		"pthread_attr_setguardsize", "pthread_mutexattr_destroy", "pthread_mutexattr_setpshared",
+		"pthread_mutexattr_setprotocol", "pthread_mutexattr_setrobust", "pthread_condattr_init",
+		"pthread_condattr_destroy", "pthread_condattr_setpshared", "pthread_condattr_setclock",
+		"pthread_rwlockattr_init", "pthread_rwlockattr_destroy", "pthread_rwlockattr_setpshared",
+		"pthread_barrierattr_init", "pthread_barrierattr_destroy", "pthread_barrierattr_setpshared",
+		"pthread_cond_destroy", "pthread_barrier_destroy", "pthread_rwlock_destroy", "pthread_spin_destroy",
+		"pthread_setname_np", "pthread_setschedparam", "pthread_setcancelstate", "pthread_setcanceltype")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		return m.writeUint(a[0].Bits, 4, a[1].Bits)
+	}, "pthread_attr_setdetachstate")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		v, err := m.readUint(a[0].Bits, 4)
+		setRes(res, 0)
+		if err != nil {
+			return err
+		}
+		return m.writeUint(a[1].Bits, 4, v)
+	}, "pthread_attr_getdetachstate", "pthread_mutexattr_gettype")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		return m.writeUint(a[0].Bits, 4, 0)
+	}, "pthread_mutexattr_init")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		if a[1].Bits > mutexErrorCheck+1 {
+			setRes(res, EINVAL)
+			return nil
+		}
+		setRes(res, 0)
+		return m.writeUint(a[0].Bits, 4, a[1].Bits)
+	}, "pthread_mutexattr_settype")
+
+	register(mutexInit, "pthread_mutex_init")
+	register(mutexLockFn(lockBlock), "pthread_mutex_lock")
+	register(mutexLockFn(lockTry), "pthread_mutex_trylock")
+	register(mutexLockFn(lockTimed), "pthread_mutex_timedlock")
+	register(mutexUnlock, "pthread_mutex_unlock")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		l, err := m.readUint(a[0].Bits+mutexLock, 4)
+		if err != nil {
+			return err
+		}
+		setRes(res, 0)
+		if l != 0 {
+			setRes(res, EBUSY)
+		}
+		return nil
+	}, "pthread_mutex_destroy")
+
+	register(zeroing(48), "pthread_cond_init")
+	register(condWait(false), "pthread_cond_wait")
+	register(condWait(true), "pthread_cond_timedwait")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		m.sync.wakeOne(waitKey{waitCond, a[0].Bits}, m)
+		setRes(res, 0)
+		return errYield
+	}, "pthread_cond_signal")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		m.sync.wake(waitKey{waitCond, a[0].Bits}, m)
+		setRes(res, 0)
+		return errYield
+	}, "pthread_cond_broadcast")
+
+	register(barrierInit, "pthread_barrier_init")
+	register(barrierWait, "pthread_barrier_wait")
+	register(onceFn, "pthread_once")
+	registerRWLock()
+	registerSpin()
+	registerKeys()
+}
+
+func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	fn := m.funcAt(a[2].Bits)
+	if fn == nil || fn.Decl {
+		return terminate(TermCrash, SIGSEGV, "pthread_create: start routine 0x%x is not a function of the program", a[2].Bits)
+	}
+	nt := m.newThread()
+	if err := m.pushFrame(nt, fn, []Value{a[3]}, nil, -2, in.Loc); err != nil {
+		return err
+	}
+	if a[1].Bits != 0 {
+		d, err := m.readUint(a[1].Bits, 4)
+		if err != nil {
+			return err
+		}
+		nt.detached = d == 1 // PTHREAD_CREATE_DETACHED
+	}
+	if err := m.writeUint(a[0].Bits, 8, tid(nt)); err != nil {
+		return err
+	}
+	setRes(res, 0)
+	return errYield
+}
+
+func pthreadJoin(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	th := m.threadByID(a[0].Bits)
+	switch {
+	case th == nil:
+		setRes(res, ESRCH)
+		return nil
+	case th == t:
+		setRes(res, EDEADLK)
+		return nil
+	case th.detached || th.joined:
+		setRes(res, EINVAL)
+		return nil
+	}
+	if th.status != exited {
+		m.sync.block(t, waitKey{waitJoin, uint64(th.ID)}, "pthread_join of thread "+strconv.Itoa(th.ID))
+		return errBlock
+	}
+	th.joined = true
+	if a[1].Bits != 0 {
+		if err := m.writeUint(a[1].Bits, 8, th.exitVal); err != nil {
+			return err
+		}
+	}
+	setRes(res, 0)
+	return errYield
+}
+
+func mutexInit(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	if err := m.setMem(a[0].Bits, 0, 40); err != nil {
+		return err
+	}
+	setRes(res, 0)
+	if a[1].Bits == 0 {
+		return nil
+	}
+	kind, err := m.readUint(a[1].Bits, 4)
+	if err != nil {
+		return err
+	}
+	return m.writeUint(a[0].Bits+mutexKind, 4, kind)
+}
+
+type lockMode uint8
+
+const (
+	lockBlock lockMode = iota
+	lockTry
+	lockTimed
+)
+
+// acquire tries to take mutex mu for t. It returns the pthread error code and
+// whether the mutex is held by another thread.
+func (m *Machine) acquire(t *Thread, mu uint64) (code uint64, busy bool, err error) {
+	l, err := m.readUint(mu+mutexLock, 4)
+	if err != nil {
+		return 0, false, err
+	}
+	kind, err := m.readUint(mu+mutexKind, 4)
+	if err != nil {
+		return 0, false, err
+	}
+	kind &= 3
+	if l == 0 {
+		if err := m.writeUint(mu+mutexLock, 4, 1); err != nil {
+			return 0, false, err
+		}
+		if err := m.writeUint(mu+mutexCount, 4, 1); err != nil {
+			return 0, false, err
+		}
+		return 0, false, m.writeUint(mu+mutexOwner, 4, tid(t))
+	}
+	owner, err := m.readUint(mu+mutexOwner, 4)
+	if err != nil {
+		return 0, false, err
+	}
+	if owner == tid(t) {
+		switch kind {
+		case mutexRecursive:
+			c, _ := m.readUint(mu+mutexCount, 4)
+			return 0, false, m.writeUint(mu+mutexCount, 4, c+1)
+		case mutexErrorCheck:
+			return EDEADLK, false, nil
+		}
+	}
+	return EBUSY, true, nil
+}
+
+func mutexLockFn(mode lockMode) native {
+	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		mu := a[0].Bits
+		code, busy, err := m.acquire(t, mu)
+		if err != nil {
+			return err
+		}
+		if busy {
+			switch {
+			case mode == lockTry:
+				setRes(res, EBUSY)
+				return errYield
+			case mode == lockTimed && t.phase == 1:
+				t.phase = 0
+				setRes(res, ETIMEDOUT)
+				return errYield
+			case mode == lockTimed:
+				// Give the owner one chance to release it, then time out.
+				t.phase = 1
+				return errPreempt
+			}
+			m.sync.block(t, waitKey{waitMutex, mu}, "mutex at "+m.describeAddr(mu))
+			return errBlock
+		}
+		t.phase = 0
+		setRes(res, code)
+		return errYield
+	}
+}
+
+func mutexUnlock(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	mu := a[0].Bits
+	code, err := m.release(t, mu)
+	setRes(res, code)
+	if err != nil {
+		return err
+	}
+	return errYield
+}
+
+// release unlocks mutex mu held by t and wakes its waiters.
+func (m *Machine) release(t *Thread, mu uint64) (uint64, error) {
+	l, err := m.readUint(mu+mutexLock, 4)
+	if err != nil {
+		return 0, err
+	}
+	kind, _ := m.readUint(mu+mutexKind, 4)
+	owner, _ := m.readUint(mu+mutexOwner, 4)
+	if l == 0 || owner != tid(t) {
+		if kind&3 != mutexNormal {
+			return EPERM, nil
+		}
+		if l == 0 {
+			return 0, nil
+		}
+	}
+	if kind&3 == mutexRecursive {
+		c, _ := m.readUint(mu+mutexCount, 4)
+		if c > 1 {
+			return 0, m.writeUint(mu+mutexCount, 4, c-1)
+		}
+	}
+	for _, f := range []uint64{mutexLock, mutexCount, mutexOwner} {
+		if err := m.writeUint(mu+f, 4, 0); err != nil {
+			return 0, err
+		}
+	}
+	m.sync.wake(waitKey{waitMutex, mu}, m)
+	return 0, nil
+}
+
+// condWait models pthread_cond_wait in two phases: release the mutex and
+// wait for a signal (phase 0 -> 1), then reacquire the mutex (phase 1).
+func condWait(timed bool) native {
+	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		cv, mu := a[0].Bits, a[1].Bits
+		if t.phase == 0 {
+			code, err := m.release(t, mu)
+			if err != nil {
+				return err
+			}
+			if code != 0 {
+				setRes(res, code)
+				return nil
+			}
+			t.phase = 1
+			if timed {
+				t.timedWait = true
+			}
+			m.sync.block(t, waitKey{waitCond, cv}, "condition variable at "+m.describeAddr(cv))
+			return errBlock
+		}
+		_, busy, err := m.acquire(t, mu)
+		if err != nil {
+			return err
+		}
+		if busy {
+			m.sync.block(t, waitKey{waitMutex, mu}, "mutex at "+m.describeAddr(mu))
+			return errBlock
+		}
+		t.phase = 0
+		t.timedWait = false
+		if t.timedOut {
+			t.timedOut = false
+			setRes(res, ETIMEDOUT)
+		} else {
+			setRes(res, 0)
+		}
+		return errYield
+	}
+}
+
+// pthread_barrier_t: count @0, arrived @4, generation @8.
+func barrierInit(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	if a[2].Bits == 0 {
+		setRes(res, EINVAL)
+		return nil
+	}
+	if err := m.setMem(a[0].Bits, 0, 32); err != nil {
+		return err
+	}
+	setRes(res, 0)
+	return m.writeUint(a[0].Bits, 4, a[2].Bits)
+}
+
+func barrierWait(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	b := a[0].Bits
+	gen, err := m.readUint(b+8, 4)
+	if err != nil {
+		return err
+	}
+	if t.phase != 0 { // woken: has the barrier opened since we arrived?
+		if uint64(t.phase-1) != gen {
+			t.phase = 0
+			setRes(res, 0)
+			return errYield
+		}
+		m.sync.block(t, waitKey{waitBarrier, b}, "barrier at "+m.describeAddr(b))
+		return errBlock
+	}
+	count, _ := m.readUint(b, 4)
+	arrived, _ := m.readUint(b+4, 4)
+	arrived++
+	if arrived >= count {
+		m.writeUint(b+4, 4, 0)
+		m.writeUint(b+8, 4, gen+1)
+		m.sync.wake(waitKey{waitBarrier, b}, m)
+		setRes(res, barrierSerial)
+		return errYield
+	}
+	if err := m.writeUint(b+4, 4, arrived); err != nil {
+		return err
+	}
+	t.phase = int(gen) + 1
+	m.sync.block(t, waitKey{waitBarrier, b}, "barrier at "+m.describeAddr(b))
+	return errBlock
+}
+
+// onceFn models pthread_once: control 0 = not run, 1 = running, 2 = done.
+// The routine runs as a frame whose return executes the call again.
+func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	ctl := a[0].Bits
+	st, err := m.readUint(ctl, 4)
+	if err != nil {
+		return err
+	}
+	switch {
+	case st == 2:
+		setRes(res, 0)
+		return nil
+	case st == 1 && t.onceAddr == ctl: // our routine returned
+		t.onceAddr = 0
+		if err := m.writeUint(ctl, 4, 2); err != nil {
+			return err
+		}
+		m.sync.wake(waitKey{waitOnce, ctl}, m)
+		setRes(res, 0)
+		return errYield
+	case st == 1:
+		m.sync.block(t, waitKey{waitOnce, ctl}, "pthread_once at "+m.describeAddr(ctl))
+		return errBlock
+	}
+	fn := m.funcAt(a[1].Bits)
+	if fn == nil || fn.Decl {
+		return terminate(TermCrash, SIGSEGV, "pthread_once: init routine 0x%x is not a function of the program", a[1].Bits)
+	}
+	if err := m.writeUint(ctl, 4, 1); err != nil {
+		return err
+	}
+	t.onceAddr = ctl
+	if err := m.pushFrame(t, fn, nil, nil, -3, in.Loc); err != nil {
+		return err
+	}
+	return errPushed
+}

@@ -1,0 +1,239 @@
+package vm
+
+import "augur/analyzer/ir"
+
+// Read-write locks: readers @0, writer thread @4 (0: none).
+func registerRWLock() {
+	rd := func(try bool) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			l := a[0].Bits
+			w, err := m.readUint(l+4, 4)
+			if err != nil {
+				return err
+			}
+			if w != 0 {
+				if w == tid(t) {
+					setRes(res, EDEADLK)
+					return nil
+				}
+				if try {
+					setRes(res, EBUSY)
+					return errYield
+				}
+				m.sync.block(t, waitKey{waitRWLock, l}, "rwlock at "+m.describeAddr(l))
+				return errBlock
+			}
+			r, _ := m.readUint(l, 4)
+			setRes(res, 0)
+			if err := m.writeUint(l, 4, r+1); err != nil {
+				return err
+			}
+			return errYield
+		}
+	}
+	wr := func(try bool) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			l := a[0].Bits
+			r, err := m.readUint(l, 4)
+			if err != nil {
+				return err
+			}
+			w, _ := m.readUint(l+4, 4)
+			if w == tid(t) {
+				setRes(res, EDEADLK)
+				return nil
+			}
+			if r != 0 || w != 0 {
+				if try {
+					setRes(res, EBUSY)
+					return errYield
+				}
+				m.sync.block(t, waitKey{waitRWLock, l}, "rwlock at "+m.describeAddr(l))
+				return errBlock
+			}
+			setRes(res, 0)
+			if err := m.writeUint(l+4, 4, tid(t)); err != nil {
+				return err
+			}
+			return errYield
+		}
+	}
+	register(rd(false), "pthread_rwlock_rdlock", "pthread_rwlock_timedrdlock")
+	register(rd(true), "pthread_rwlock_tryrdlock")
+	register(wr(false), "pthread_rwlock_wrlock", "pthread_rwlock_timedwrlock")
+	register(wr(true), "pthread_rwlock_trywrlock")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		return m.setMem(a[0].Bits, 0, 56)
+	}, "pthread_rwlock_init")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		l := a[0].Bits
+		w, err := m.readUint(l+4, 4)
+		if err != nil {
+			return err
+		}
+		setRes(res, 0)
+		if w != 0 {
+			if w != tid(t) {
+				setRes(res, EPERM)
+				return nil
+			}
+			err = m.writeUint(l+4, 4, 0)
+		} else {
+			r, _ := m.readUint(l, 4)
+			if r == 0 {
+				setRes(res, EPERM)
+				return nil
+			}
+			err = m.writeUint(l, 4, r-1)
+		}
+		if err != nil {
+			return err
+		}
+		m.sync.wake(waitKey{waitRWLock, l}, m)
+		return errYield
+	}, "pthread_rwlock_unlock")
+}
+
+// Spinlocks: an int, 0 free, else the owner's thread id. A spinning thread
+// blocks instead of burning instructions.
+func registerSpin() {
+	lock := func(try bool) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			l := a[0].Bits
+			v, err := m.readUint(l, 4)
+			if err != nil {
+				return err
+			}
+			if v != 0 {
+				if try {
+					setRes(res, EBUSY)
+					return errYield
+				}
+				m.sync.block(t, waitKey{waitSpin, l}, "spinlock at "+m.describeAddr(l))
+				return errBlock
+			}
+			setRes(res, 0)
+			if err := m.writeUint(l, 4, tid(t)); err != nil {
+				return err
+			}
+			return errYield
+		}
+	}
+	register(lock(false), "pthread_spin_lock")
+	register(lock(true), "pthread_spin_trylock")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		return m.writeUint(a[0].Bits, 4, 0)
+	}, "pthread_spin_init")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		if err := m.writeUint(a[0].Bits, 4, 0); err != nil {
+			return err
+		}
+		m.sync.wake(waitKey{waitSpin, a[0].Bits}, m)
+		return errYield
+	}, "pthread_spin_unlock")
+}
+
+// Thread-specific data. Destructors registered with pthread_key_create are
+// not run at thread exit (a documented limitation).
+func registerKeys() {
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		m.nextKey++
+		setRes(res, 0)
+		return m.writeUint(a[0].Bits, 4, m.nextKey)
+	}, "pthread_key_create")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		for _, th := range m.threads {
+			delete(th.keys, a[0].Bits)
+		}
+		setRes(res, 0)
+		return nil
+	}, "pthread_key_delete")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, t.keys[a[0].Bits])
+		return nil
+	}, "pthread_getspecific")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		if t.keys == nil {
+			t.keys = map[uint64]uint64{}
+		}
+		t.keys[a[0].Bits] = a[1].Bits
+		setRes(res, 0)
+		return nil
+	}, "pthread_setspecific")
+}
+
+// POSIX semaphores: sem_t holds the value @0. Failures return -1 with errno.
+func init() {
+	wait := func(mode lockMode) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			s := a[0].Bits
+			v, err := m.readUint(s, 4)
+			if err != nil {
+				return err
+			}
+			if v == 0 {
+				switch {
+				case mode == lockTry:
+					setRes(res, ir.Mask(32))
+					return m.setErrno(t, EAGAIN)
+				case mode == lockTimed && t.phase == 1:
+					t.phase = 0
+					setRes(res, ir.Mask(32))
+					if err := m.setErrno(t, ETIMEDOUT); err != nil {
+						return err
+					}
+					return errYield
+				case mode == lockTimed:
+					t.phase = 1
+					return errPreempt
+				}
+				m.sync.block(t, waitKey{waitSem, s}, "semaphore at "+m.describeAddr(s))
+				return errBlock
+			}
+			t.phase = 0
+			setRes(res, 0)
+			if err := m.writeUint(s, 4, v-1); err != nil {
+				return err
+			}
+			return errYield
+		}
+	}
+	register(wait(lockBlock), "sem_wait")
+	register(wait(lockTry), "sem_trywait")
+	register(wait(lockTimed), "sem_timedwait", "sem_clockwait")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		if err := m.setMem(a[0].Bits, 0, 32); err != nil {
+			return err
+		}
+		setRes(res, 0)
+		return m.writeUint(a[0].Bits, 4, a[2].Bits)
+	}, "sem_init")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		s := a[0].Bits
+		v, err := m.readUint(s, 4)
+		if err != nil {
+			return err
+		}
+		if err := m.writeUint(s, 4, v+1); err != nil {
+			return err
+		}
+		m.sync.wakeOne(waitKey{waitSem, s}, m)
+		setRes(res, 0)
+		return errYield
+	}, "sem_post")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		v, err := m.readUint(a[0].Bits, 4)
+		if err != nil {
+			return err
+		}
+		setRes(res, 0)
+		return m.writeUint(a[1].Bits, 4, v)
+	}, "sem_getvalue")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		return nil
+	}, "sem_destroy")
+}

@@ -1,0 +1,122 @@
+package vm
+
+import (
+	"fmt"
+	"strings"
+
+	"augur/analyzer/ir"
+)
+
+// TermKind is why an execution ended.
+type TermKind uint8
+
+const (
+	TermExit        TermKind = iota // normal exit, Status set
+	TermCrash                       // memory error, division by zero, unreachable, stack overflow
+	TermAssert                      // failed assert() or augur_assert
+	TermAbort                       // abort()
+	TermDeadlock                    // every live thread blocked
+	TermBudget                      // instruction or time budget exhausted
+	TermUnsupported                 // the program used something augur does not model
+	TermReplay                      // the schedule diverged from the trace being replayed
+)
+
+var termNames = [...]string{"exit", "crash", "assert", "abort", "deadlock", "budget", "unsupported", "replay-divergence"}
+
+func (k TermKind) String() string { return termNames[k] }
+
+// Frame is one entry of a reported call stack.
+type StackFrame struct {
+	Function string
+	Loc      ir.Loc
+}
+
+// Termination is how and where an execution ended.
+type Termination struct {
+	Kind    TermKind
+	Status  int    // exit status for TermExit
+	Signal  int    // the signal a native run would die of (SIGSEGV, SIGABRT, ...), 0 if none
+	Message string // what happened, for a human
+	Thread  int
+	Loc     ir.Loc
+	Stack   []StackFrame // innermost first
+	// Threads holds every live thread's stack for deadlocks.
+	Threads map[int][]StackFrame
+}
+
+// Signals a native run would die of.
+const (
+	SIGILL  = 4
+	SIGABRT = 6
+	SIGFPE  = 8
+	SIGSEGV = 11
+)
+
+// ExitCode is the status a native process would report: its exit status, or
+// 128+signal for a signal death. Budget and unsupported terminations, which
+// a native run does not have, map to 124 (like timeout(1)) and 125.
+func (t *Termination) ExitCode() int {
+	switch t.Kind {
+	case TermExit:
+		return t.Status
+	case TermBudget:
+		return 124
+	case TermUnsupported, TermReplay:
+		return 125
+	case TermDeadlock:
+		return 124 // a native deadlock hangs until killed
+	}
+	if t.Signal != 0 {
+		return 128 + t.Signal
+	}
+	return 1
+}
+
+// Report renders the termination like a sanitizer report.
+func (t *Termination) Report() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "augur: %s: %s\n", t.Kind, t.Message)
+	if t.Kind == TermExit {
+		return b.String()
+	}
+	writeStack := func(stack []StackFrame) {
+		for i, f := range stack {
+			fmt.Fprintf(&b, "    #%d %s %s\n", i, f.Function, f.Loc)
+		}
+	}
+	if t.Kind == TermDeadlock {
+		for id := 0; id <= maxKey(t.Threads); id++ {
+			if st, ok := t.Threads[id]; ok {
+				fmt.Fprintf(&b, "  thread %d:\n", id)
+				writeStack(st)
+			}
+		}
+		return b.String()
+	}
+	fmt.Fprintf(&b, "  in thread %d at %s\n", t.Thread, t.Loc)
+	writeStack(t.Stack)
+	return b.String()
+}
+
+func maxKey(m map[int][]StackFrame) int {
+	n := -1
+	for k := range m {
+		if k > n {
+			n = k
+		}
+	}
+	return n
+}
+
+// termError carries a Termination through Go error returns inside the VM.
+type termError struct{ t *Termination }
+
+func (e *termError) Error() string { return e.t.Message }
+
+func terminate(kind TermKind, signal int, format string, args ...any) error {
+	return &termError{&Termination{Kind: kind, Signal: signal, Message: fmt.Sprintf(format, args...)}}
+}
+
+func unsupported(format string, args ...any) error {
+	return terminate(TermUnsupported, 0, format, args...)
+}

@@ -1,0 +1,199 @@
+/* stdlib.h conversions, rand, qsort and bsearch, in C so their memory
+ * accesses are interpreted like the program's own. Weak so a program may
+ * define its own. */
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define WEAK __attribute__((weak))
+
+/* Parses an unsigned magnitude in base (0: auto) and reports overflow. */
+static unsigned long long parse_ull(const char *s, char **end, int base, int *neg, int *overflow) {
+	const char *p = s;
+	unsigned long long v = 0;
+	int any = 0;
+	*neg = 0;
+	*overflow = 0;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p == '-' || *p == '+')
+		*neg = *p++ == '-';
+	if ((base == 0 || base == 16) && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') && isxdigit((unsigned char)p[2])) {
+		p += 2;
+		base = 16;
+	} else if (base == 0) {
+		base = p[0] == '0' ? 8 : 10;
+	}
+	for (;; p++) {
+		int d;
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (*p >= 'a' && *p <= 'z')
+			d = *p - 'a' + 10;
+		else if (*p >= 'A' && *p <= 'Z')
+			d = *p - 'A' + 10;
+		else
+			break;
+		if (d >= base)
+			break;
+		any = 1;
+		if (v > (ULLONG_MAX - d) / base)
+			*overflow = 1;
+		else
+			v = v * base + d;
+	}
+	if (end)
+		*end = (char *)(any ? p : s);
+	return v;
+}
+
+WEAK long long strtoll(const char *s, char **end, int base) {
+	int neg, ovf;
+	unsigned long long v = parse_ull(s, end, base, &neg, &ovf);
+	if (ovf || (!neg && v > LLONG_MAX) || (neg && v > (unsigned long long)LLONG_MAX + 1)) {
+		errno = ERANGE;
+		return neg ? LLONG_MIN : LLONG_MAX;
+	}
+	return neg ? (long long)(0 - v) : (long long)v;
+}
+
+WEAK long strtol(const char *s, char **end, int base) { return strtoll(s, end, base); }
+
+WEAK unsigned long long strtoull(const char *s, char **end, int base) {
+	int neg, ovf;
+	unsigned long long v = parse_ull(s, end, base, &neg, &ovf);
+	if (ovf) {
+		errno = ERANGE;
+		return ULLONG_MAX;
+	}
+	return neg ? 0 - v : v;
+}
+
+WEAK unsigned long strtoul(const char *s, char **end, int base) { return strtoull(s, end, base); }
+WEAK int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
+WEAK long atol(const char *s) { return strtol(s, NULL, 10); }
+WEAK long long atoll(const char *s) { return strtoll(s, NULL, 10); }
+WEAK int abs(int x) { return x < 0 ? -x : x; }
+WEAK long labs(long x) { return x < 0 ? -x : x; }
+WEAK long long llabs(long long x) { return x < 0 ? -x : x; }
+
+WEAK div_t div(int n, int d) {
+	div_t r = {n / d, n % d};
+	return r;
+}
+
+WEAK ldiv_t ldiv(long n, long d) {
+	ldiv_t r = {n / d, n % d};
+	return r;
+}
+
+/* glibc's rand(): the TYPE_3 additive feedback generator, so programs print
+ * the same numbers as natively. */
+static int rand_state[34];
+static int rand_i, rand_seeded;
+
+WEAK void srand(unsigned seed) {
+	int *r = rand_state;
+	if (seed == 0)
+		seed = 1;
+	r[0] = (int)seed;
+	for (int i = 1; i < 31; i++) {
+		long hi = r[i - 1] / 127773, lo = r[i - 1] % 127773;
+		long word = 16807 * lo - 2836 * hi;
+		if (word < 0)
+			word += 2147483647;
+		r[i] = (int)word;
+	}
+	for (int i = 31; i < 34; i++)
+		r[i] = r[i - 31];
+	rand_i = 0;
+	rand_seeded = 1;
+	for (int i = 34; i < 344; i++)
+		(void)rand();
+}
+
+WEAK int rand(void) {
+	if (!rand_seeded)
+		srand(1);
+	/* r[i] = r[i-31] + r[i-3]; the ring holds r[i-34..i-1] and slot k
+	 * (= i mod 34) is overwritten with r[i]. */
+	int k = rand_i;
+	unsigned a = (unsigned)rand_state[(k + 3) % 34];  /* r[k-31] */
+	unsigned b = (unsigned)rand_state[(k + 31) % 34]; /* r[k-3] */
+	unsigned n = a + b;
+	rand_state[k] = (int)n;
+	rand_i = (k + 1) % 34;
+	return (int)(n >> 1);
+}
+
+WEAK int rand_r(unsigned *seed) {
+	/* glibc's rand_r: three rounds of an LCG. */
+	unsigned next = *seed;
+	int result;
+	next *= 1103515245;
+	next += 12345;
+	result = (unsigned)(next / 65536) % 2048;
+	next *= 1103515245;
+	next += 12345;
+	result <<= 10;
+	result ^= (unsigned)(next / 65536) % 1024;
+	next *= 1103515245;
+	next += 12345;
+	result <<= 10;
+	result ^= (unsigned)(next / 65536) % 1024;
+	*seed = next;
+	return result;
+}
+
+/* qsort is a stable merge sort, as glibc's is when memory allows, so equal
+ * elements end up in the same order as natively. */
+static void msort(char *b, size_t n, size_t s, int (*cmp)(const void *, const void *), char *tmp) {
+	if (n <= 1)
+		return;
+	size_t n1 = n / 2, n2 = n - n1;
+	char *b1 = b, *b2 = b + n1 * s;
+	msort(b1, n1, s, cmp, tmp);
+	msort(b2, n2, s, cmp, tmp);
+	char *out = tmp;
+	while (n1 > 0 && n2 > 0) {
+		if (cmp(b1, b2) <= 0) {
+			memcpy(out, b1, s);
+			b1 += s;
+			n1--;
+		} else {
+			memcpy(out, b2, s);
+			b2 += s;
+			n2--;
+		}
+		out += s;
+	}
+	if (n1 > 0)
+		memcpy(out, b1, n1 * s);
+	memcpy(b, tmp, (n - n2) * s);
+}
+
+WEAK void qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+	if (n <= 1 || size == 0)
+		return;
+	char *tmp = malloc(n * size);
+	msort(base, n, size, cmp, tmp);
+	free(tmp);
+}
+
+WEAK void *bsearch(const void *key, const void *base, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const char *p = (const char *)base + mid * size;
+		int c = cmp(key, p);
+		if (c == 0)
+			return (void *)p;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
