@@ -91,7 +91,8 @@ func CompileTU(src string, opts Options, includeDir string) (string, error) {
 	}
 	args := compileArgs(abs, includeDir, opts.Flags)
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", clang.Version, strings.Join(args, "\x00"), abs)
+	cwd, _ := os.Getwd()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", clang.Version, strings.Join(args, "\x00"), abs, src, cwd)
 	h.Write(content)
 	key := hex.EncodeToString(h.Sum(nil))[:32]
 
@@ -114,7 +115,10 @@ func CompileTU(src string, opts Options, includeDir string) (string, error) {
 	defer os.RemoveAll(tmp)
 	out := filepath.Join(tmp, "out.bc")
 	dep := filepath.Join(tmp, "out.d")
-	full := append(append([]string{}, args...), "-MD", "-MF", dep, "-o", out, abs)
+	// The source is named as the user named it, so __FILE__ (and assert
+	// messages) read as in a native build; the key above uses the absolute
+	// path, so a relative name cannot alias another file.
+	full := append(append([]string{}, args...), "-MD", "-MF", dep, "-o", out, src)
 	output, runErr := clang.run(full...)
 	if runErr != nil {
 		var exitErr interface{ ExitCode() int }

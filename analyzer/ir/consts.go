@@ -32,7 +32,10 @@ func (l *loader) constScalar(v llvm.Value) (uint64, error) {
 			return 0, fmt.Errorf("unknown global %s", v.Name())
 		}
 		if g := l.prog.GlobalOf[id]; g != nil && g.ThreadLocal {
-			return 0, fmt.Errorf("the address of thread-local %s in a constant expression is not supported", g.Name)
+			if !l.allowTLS || (l.sawTLS != 0 && l.sawTLS != id) {
+				return 0, fmt.Errorf("the address of thread-local %s in a constant initializer is not supported", g.Name)
+			}
+			l.sawTLS = id // the caller rebases the result on the thread's copy
 		}
 		return Addr(id, 0), nil
 	case kindGlobalAlias:

@@ -18,11 +18,9 @@ import (
 
 func cval(v llvm.Value) C.LLVMValueRef { return C.LLVMValueRef(unsafe.Pointer(v.C)) }
 
-func wrapVal(r C.LLVMValueRef) llvm.Value {
-	var v llvm.Value
-	*(*unsafe.Pointer)(unsafe.Pointer(&v.C)) = unsafe.Pointer(r)
-	return v
-}
+// wrapVal converts an LLVM-C value to go-llvm's Value, a struct holding
+// just that pointer.
+func wrapVal(r C.LLVMValueRef) llvm.Value { return *(*llvm.Value)(unsafe.Pointer(&r)) }
 
 // valueKind is LLVMValueKind.
 type valueKind int
@@ -88,10 +86,8 @@ func functionName(v llvm.Value) string {
 
 // successor returns successor i of a terminator.
 func successor(term llvm.Value, i int) llvm.BasicBlock {
-	var bb llvm.BasicBlock
 	r := C.LLVMGetSuccessor(cval(term), C.unsigned(i))
-	*(*unsafe.Pointer)(unsafe.Pointer(&bb.C)) = unsafe.Pointer(r)
-	return bb
+	return *(*llvm.BasicBlock)(unsafe.Pointer(&r))
 }
 
 // numSuccessors returns the number of successors of a terminator.

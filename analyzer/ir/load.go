@@ -20,6 +20,11 @@ type loader struct {
 	fieldCache map[unsafe.Pointer][]Field
 	locIndex   map[Loc]LocID
 	scopeFile  map[unsafe.Pointer]string
+	// allowTLS lets constant evaluation take the address of a thread-local
+	// global (as if its instance were at offset 0 of its id); sawTLS names
+	// the one it met. Instructions use this to address into thread-locals.
+	allowTLS bool
+	sawTLS   uint32
 }
 
 func ptrKey(v llvm.Value) unsafe.Pointer { return unsafe.Pointer(v.C) }

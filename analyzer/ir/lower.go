@@ -82,9 +82,8 @@ func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
 			}
 			fl.fail = nil
 			if err := fl.lowerInst(in, bi); err != nil {
+				fl.fail = nil
 				fl.emitFail(fmt.Sprintf("%s: %v", opcodeName(in.InstructionOpcode()), err))
-			} else if fl.fail != nil {
-				fl.emitFail(fmt.Sprintf("%s: %v", opcodeName(in.InstructionOpcode()), fl.fail))
 			}
 		}
 	}
@@ -96,7 +95,15 @@ func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
 	return nil
 }
 
+// emit appends an instruction; if one of its operands could not be lowered,
+// the instruction becomes a failure that reports why.
 func (fl *fnLowerer) emit(in Inst) {
+	if fl.fail != nil && in.Op != OpFail && in.Op != OpTLSAddr {
+		err := fl.fail
+		fl.fail = nil
+		fl.emitFail(fmt.Sprintf("%s: %v", in.Op, err))
+		return
+	}
 	in.Loc = fl.loc
 	fl.fn.Insts = append(fl.fn.Insts, in)
 }
@@ -113,15 +120,19 @@ func (fl *fnLowerer) operand(v llvm.Value) Operand {
 	switch kindOf(v) {
 	case kindArgument, kindInstruction:
 		return Operand(fl.slots[ptrKey(v)])
-	case kindGlobalVariable:
-		if id := fl.l.ids[ptrKey(v)]; fl.l.prog.GlobalOf[id] != nil && fl.l.prog.GlobalOf[id].ThreadLocal {
-			slot := int32(fl.fn.NumSlots)
-			fl.fn.NumSlots++
-			fl.emit(Inst{Op: OpTLSAddr, Dst: slot, Imm: int64(id), Ty: Scalar{Kind: KPtr, Bits: 64}})
-			return Operand(slot)
-		}
 	}
+	fl.l.allowTLS, fl.l.sawTLS = true, 0
 	flat, err := fl.l.constFlat(v)
+	fl.l.allowTLS = false
+	if gid := fl.l.sawTLS; err == nil && gid != 0 {
+		// An address inside a thread-local global: this thread's instance
+		// plus the constant offset.
+		slot := int32(fl.fn.NumSlots)
+		fl.fn.NumSlots++
+		off := int64(flat[0] - Addr(gid, 0))
+		fl.emit(Inst{Op: OpTLSAddr, Dst: slot, Imm: off<<32 | int64(gid), Ty: Scalar{Kind: KPtr, Bits: 64}})
+		return Operand(slot)
+	}
 	if err != nil {
 		if fl.fail == nil {
 			fl.fail = err

@@ -106,7 +106,7 @@ const (
 	OpAtomicRMW // Sub is the RMW op; *A op= B, result old value
 	OpCmpXchg   // *A == B ? *A = C; result {old, success}
 	OpFence
-	OpTLSAddr // Dst = this thread's address of thread-local global Imm
+	OpTLSAddr // Dst = this thread's instance of thread-local global Imm&0xffffffff, plus Imm>>32
 	OpFail    // stop the execution: Program.Messages[Imm] (unsupported construct)
 )
 

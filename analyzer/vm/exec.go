@@ -165,7 +165,7 @@ func (m *Machine) exec(t *Thread) error {
 			if err != nil {
 				return err
 			}
-			regs[in.Dst] = Value{Bits: addr}
+			regs[in.Dst] = Value{Bits: addr + uint64(in.Imm>>32)}
 			fr.pc++
 		case ir.OpAtomicRMW:
 			if err := m.atomicRMW(t, in, regs, consts); err != nil {

@@ -281,10 +281,13 @@ func intDigits(x uint64, base, prec int, upper bool) string {
 	return d
 }
 
-// padNumber applies width with the sign or prefix before zero padding.
+// padNumber applies width with the sign or prefix before zero padding. For
+// integer conversions a precision turns the 0 flag off; for floating ones it
+// does not.
 func padNumber(s *spec, prefix, digits string) []byte {
 	n := len(prefix) + len(digits)
-	if s.width > n && s.zero && !s.minus && s.prec < 0 {
+	isFloat := strings.IndexByte("fFeEgGaA", s.conv) >= 0
+	if s.width > n && s.zero && !s.minus && (s.prec < 0 || isFloat) {
 		return []byte(prefix + strings.Repeat("0", s.width-n) + digits)
 	}
 	return pad(s, []byte(prefix+digits))

@@ -270,6 +270,16 @@ func (m *Machine) acquire(t *Thread, mu uint64) (code uint64, busy bool, err err
 func mutexLockFn(mode lockMode) native {
 	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		mu := a[0].Bits
+		if mode == lockTry { // any held mutex, even our own, is EBUSY
+			if l, err := m.readUint(mu+mutexLock, 4); err != nil {
+				return err
+			} else if l != 0 {
+				if k, _ := m.readUint(mu+mutexKind, 4); k&3 != mutexRecursive {
+					setRes(res, EBUSY)
+					return errYield
+				}
+			}
+		}
 		code, busy, err := m.acquire(t, mu)
 		if err != nil {
 			return err

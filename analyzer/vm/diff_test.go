@@ -1,0 +1,154 @@
+package vm_test
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/vm"
+)
+
+// A differential test program is testdata/run/NAME.c (or .cpp), or a
+// directory testdata/run/NAME/ whose sources form one program. Directives in
+// the first source's comments:
+//
+//	// args: a b c      command-line arguments
+//	// stdin: text      standard input (\n for newlines)
+var directive = regexp.MustCompile(`(?m)^//\s*(args|stdin):\s?(.*)$`)
+
+type diffCase struct {
+	name    string
+	sources []string
+	args    []string
+	stdin   string
+}
+
+func loadCases(t *testing.T) []diffCase {
+	entries, err := os.ReadDir("../../testdata/run")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []diffCase
+	for _, e := range entries {
+		path := filepath.Join("../../testdata/run", e.Name())
+		c := diffCase{name: strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))}
+		if e.IsDir() {
+			srcs, _ := filepath.Glob(filepath.Join(path, "*.c*"))
+			c.sources = srcs
+		} else if build.IsSource(path) {
+			c.sources = []string{path}
+		} else {
+			continue
+		}
+		text, err := os.ReadFile(c.sources[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range directive.FindAllStringSubmatch(string(text), -1) {
+			switch m[1] {
+			case "args":
+				c.args = strings.Fields(m[2])
+			case "stdin":
+				c.stdin = strings.ReplaceAll(m[2], `\n`, "\n")
+			}
+		}
+		cases = append(cases, c)
+	}
+	return cases
+}
+
+type outcome struct {
+	stdout, stderr string
+	status         int
+}
+
+func runNative(t *testing.T, c diffCase, dir string) outcome {
+	bin := filepath.Join(dir, c.name)
+	compiler := "clang-14"
+	for _, s := range c.sources {
+		if !strings.HasSuffix(s, ".c") {
+			compiler = "clang++-14"
+		}
+	}
+	args := append([]string{"-g", "-O0", "-fno-stack-protector", "-U_FORTIFY_SOURCE", "-w", "-o", bin}, c.sources...)
+	if compiler == "clang++-14" {
+		args = append(args, "-std=c++17", "-fno-exceptions")
+	}
+	args = append(args, "-lpthread", "-lm")
+	if out, err := exec.Command(compiler, args...).CombinedOutput(); err != nil {
+		t.Fatalf("native build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, c.args...)
+	cmd.Args[0] = c.name
+	cmd.Stdin = strings.NewReader(c.stdin)
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &so, &se
+	err := cmd.Run()
+	status := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		status = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			status = 128 + int(ws.Signal()) // as a shell reports a signal death
+		}
+	} else if err != nil {
+		t.Fatalf("native run: %v", err)
+	}
+	return outcome{so.String(), se.String(), status}
+}
+
+func runAugur(t *testing.T, c diffCase, cache string) (outcome, *vm.Result) {
+	prog, err := analyzer.LoadProgram(c.sources, build.Options{CacheDir: cache})
+	if err != nil {
+		t.Fatalf("augur load: %v", err)
+	}
+	var so, se bytes.Buffer
+	m, err := vm.New(prog, vm.Config{Args: append([]string{c.name}, c.args...), Stdin: []byte(c.stdin),
+		Stdout: &so, Stderr: &se, MaxInstructions: 500_000_000})
+	if err != nil {
+		t.Fatalf("augur: %v", err)
+	}
+	res := m.Run()
+	if res.Term.Kind != vm.TermExit {
+		t.Logf("augur termination:\n%s", res.Term.Report())
+	}
+	return outcome{so.String(), se.String(), res.Term.ExitCode()}, res
+}
+
+// TestDifferential runs every program natively and under augur and compares
+// stdout, stderr and the exit status exactly.
+func TestDifferential(t *testing.T) {
+	if _, err := build.FindClang(); err != nil {
+		t.Fatal(err)
+	}
+	cache := t.TempDir()
+	cases := loadCases(t)
+	if len(cases) == 0 {
+		t.Fatal("no programs in testdata/run")
+	}
+	for _, c := range cases {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			want := runNative(t, c, t.TempDir())
+			got, _ := runAugur(t, c, cache)
+			if got.stdout != want.stdout {
+				t.Errorf("stdout differs\n--- native\n%s\n--- augur\n%s", want.stdout, got.stdout)
+			}
+			if got.stderr != want.stderr {
+				t.Errorf("stderr differs\n--- native\n%s\n--- augur\n%s", want.stderr, got.stderr)
+			}
+			if got.status != want.status {
+				t.Errorf("exit status: native %d, augur %d", want.status, got.status)
+			}
+		})
+	}
+}
