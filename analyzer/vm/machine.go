@@ -366,7 +366,7 @@ func (m *Machine) reschedule() *Termination {
 			return &Termination{Kind: TermExit, Status: 0, Message: "all threads exited"}
 		}
 		return &Termination{Kind: TermDeadlock, Signal: 0, Threads: live,
-			Message: fmt.Sprintf("deadlock: all %d live threads are blocked", len(live))}
+			Message: fmt.Sprintf("all %d live threads are blocked", len(live))}
 	}
 	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat()}
 	if m.cur.status != runnable {

@@ -1,0 +1,88 @@
+package build
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCompileErrorIsStructured(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "bad.c")
+	write(t, src, "int main(void) {\n\tint x = ;\n\treturn undefined_name;\n}\n")
+	_, err := Build([]string{src}, Options{CacheDir: t.TempDir()})
+	var ce *CompileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("want *CompileError, got %v", err)
+	}
+	var errs []Diagnostic
+	for _, d := range ce.Diagnostics {
+		if d.Severity == "error" {
+			errs = append(errs, d)
+		}
+	}
+	if len(errs) != 2 {
+		t.Fatalf("want 2 errors, got %+v", ce.Diagnostics)
+	}
+	if errs[0].File != src || errs[0].Line != 2 || errs[0].Column != 10 || !strings.Contains(errs[0].Message, "expected expression") {
+		t.Errorf("first error: %+v", errs[0])
+	}
+	if errs[1].Line != 3 || !strings.Contains(errs[1].Message, "undefined_name") {
+		t.Errorf("second error: %+v", errs[1])
+	}
+}
+
+func TestMissingCompilerNamesSetup(t *testing.T) {
+	t.Setenv("AUGUR_CLANG", "/nonexistent/clang-14")
+	_, err := findClang()
+	if !errors.Is(err, ErrNoCompiler) || !strings.Contains(err.Error(), "make setup") {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestCacheReusesAndInvalidatesOnHeader(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	src := filepath.Join(dir, "main.c")
+	hdr := filepath.Join(dir, "value.h")
+	write(t, hdr, "#define VALUE 1\n")
+	write(t, src, "#include \"value.h\"\nint main(void) { return VALUE; }\n")
+	bc1, err := CompileTU(src, Options{CacheDir: cache}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st1, _ := os.Stat(bc1)
+	bc2, err := CompileTU(src, Options{CacheDir: cache}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st2, _ := os.Stat(bc2)
+	if bc1 != bc2 || !st1.ModTime().Equal(st2.ModTime()) {
+		t.Fatalf("unchanged TU was recompiled: %s %s", bc1, bc2)
+	}
+	a, _ := os.ReadFile(bc1)
+	write(t, hdr, "#define VALUE 2\n")
+	bc3, err := CompileTU(src, Options{CacheDir: cache}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(bc3)
+	if string(a) == string(b) {
+		t.Fatal("header change did not change the compiled bitcode")
+	}
+}
+
+func TestRejectsUnknownInputs(t *testing.T) {
+	_, err := Build([]string{"notes.txt"}, Options{CacheDir: t.TempDir()})
+	if err == nil || !strings.Contains(err.Error(), "not a C/C++ source") {
+		t.Fatalf("got %v", err)
+	}
+}
