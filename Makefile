@@ -31,7 +31,7 @@ demo: build
 	@bin/augur run testdata/demo/bank.c
 
 bench: setup
-	$(GO) test -run '^$$' -bench . -benchtime 3x ./...
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
 clean:
 	rm -rf bin

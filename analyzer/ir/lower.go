@@ -92,7 +92,41 @@ func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
 			fn.Insts[i].Targets[t].PC = blockPC[fn.Insts[i].Targets[t].PC]
 		}
 	}
+	placeConstants(fn)
 	return nil
+}
+
+// placeConstants gives the constant pool slots of its own after the
+// registers: the interpreter copies Consts into slots NumSlots.. on entry,
+// so every operand is a plain slot index and reading one never branches.
+func placeConstants(fn *Function) {
+	base := int32(fn.NumSlots)
+	re := func(o *Operand) {
+		if *o < 0 {
+			*o = Operand(base + int32(^*o))
+		}
+	}
+	for i := range fn.Insts {
+		in := &fn.Insts[i]
+		if in.Op == OpFail || in.Op == OpTLSAddr {
+			continue
+		}
+		re(&in.A)
+		re(&in.B)
+		re(&in.C)
+		for k := range in.Args {
+			re(&in.Args[k])
+		}
+		for k := range in.Terms {
+			re(&in.Terms[k].Index)
+		}
+		for t := range in.Targets {
+			for k := range in.Targets[t].Moves {
+				re(&in.Targets[t].Moves[k].Src)
+			}
+		}
+	}
+	fn.FrameSize = fn.NumSlots + len(fn.Consts)
 }
 
 // emit appends an instruction; if one of its operands could not be lowered,
@@ -105,6 +139,15 @@ func (fl *fnLowerer) emit(in Inst) {
 		return
 	}
 	in.Loc = fl.loc
+	switch in.Ty.Kind {
+	case KInt:
+		in.Mask = Mask(in.Ty.Bits)
+	case KPtr:
+		in.Mask = ^uint64(0)
+	}
+	if (in.Op == OpLoad || in.Op == OpStore) && in.Layout == nil {
+		in.Raw = in.Ty.Kind != KF80 && (in.Ty.Kind != KInt || int(in.Ty.Bits) == 8*in.Ty.Size())
+	}
 	fl.fn.Insts = append(fl.fn.Insts, in)
 }
 

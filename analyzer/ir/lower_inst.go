@@ -54,6 +54,9 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 		}
 		out.Op, out.Sub = OpCast, c
 		out.A = fl.operand(in.Operand(0))
+		if out.Src.Kind == KInt {
+			out.Imm = int64(64 - out.Src.Bits) // sign-extension shift for sext
+		}
 		fl.emit(out)
 		return nil
 	}
@@ -101,6 +104,7 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 		if out.Src, err = scalarOf(in.Operand(0).Type()); err != nil {
 			return err
 		}
+		out.Imm = int64(64 - out.Src.Bits) // sign-extension shift for signed predicates
 		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
 	case llvm.FCmp:
 		out.Op, out.Sub = OpFCmp, uint8(in.FloatPredicate())

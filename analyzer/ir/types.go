@@ -72,13 +72,13 @@ type Field struct {
 	Scalar
 }
 
-// Operand names an input of an instruction: a register slot when >= 0, the
-// constant Consts[^o] of the function when < 0. An aggregate operand spans as
-// many consecutive slots (or constants) as its type has fields.
+// Operand names an input of an instruction: a slot of the frame. During
+// lowering a negative operand refers to the constant Consts[^o]; when a
+// function is complete, constants are given the slots after the registers
+// (NumSlots+i holds Consts[i], copied in on entry), so after Load every
+// operand is a slot index. An aggregate operand spans as many consecutive
+// slots as its type has fields.
 type Operand int32
-
-// IsConst reports whether the operand is a constant-pool reference.
-func (o Operand) IsConst() bool { return o < 0 }
 
 // Op is an instruction's operation.
 type Op uint8
@@ -252,15 +252,22 @@ type Inst struct {
 	Dst       int32  // first result slot, -1 when none
 	N         int32  // result slots (aggregates), operand slots for moves
 	A, B, C   Operand
-	Imm       int64   // GEP constant offset; alloca element size; move source offset
-	Layout    []Field // load/store of an aggregate: its fields
-	Terms     []GEPTerm
-	Args      []Operand
-	ArgTys    []Scalar // scalar of each argument (first field for aggregates)
-	Targets   []Edge
-	Cases     []Case
-	Callee    *Function // direct call target; nil for indirect calls
-	Loc       LocID
+	Imm       int64 // GEP constant offset; alloca element size; access size of loads and stores
+	// Mask is Mask(Ty.Bits) for integer results (all ones for pointers), so the interpreter
+	// truncates without computing it.
+	Mask uint64
+	// Raw marks a load or store of a scalar whose register bits are exactly
+	// its Imm bytes in memory (not long double, not an odd-width integer):
+	// the interpreter copies them without conversion.
+	Raw     bool
+	Layout  []Field // load/store of an aggregate: its fields
+	Terms   []GEPTerm
+	Args    []Operand
+	ArgTys  []Scalar // scalar of each argument (first field for aggregates)
+	Targets []Edge
+	Cases   []Case
+	Callee  *Function // direct call target; nil for indirect calls
+	Loc     LocID
 }
 
 // LocID indexes Program.Locs; 0 is "unknown".
@@ -285,16 +292,17 @@ func (l Loc) String() string {
 
 // Function is a lowered function, or a declaration the VM must model.
 type Function struct {
-	Name     string
-	ID       uint32 // object id: the function's address is Addr(ID, 0)
-	Decl     bool   // no body in the program: an external or intrinsic
-	Variadic bool
-	Params   []Scalar // flattened parameter scalars
-	Ret      []Scalar // flattened return scalars; empty for void
-	NumSlots int
-	Insts    []Inst
-	Consts   []uint64
-	Loc      Loc // where it is defined
+	Name      string
+	ID        uint32 // object id: the function's address is Addr(ID, 0)
+	Decl      bool   // no body in the program: an external or intrinsic
+	Variadic  bool
+	Params    []Scalar // flattened parameter scalars
+	Ret       []Scalar // flattened return scalars; empty for void
+	NumSlots  int      // registers: parameters and instruction results
+	FrameSize int      // NumSlots plus the constants
+	Insts     []Inst
+	Consts    []uint64
+	Loc       Loc // where it is defined
 }
 
 // Global is a global variable.

@@ -49,13 +49,13 @@ func (m *Machine) store(t *Thread, in *ir.Inst, addr uint64, src []Value) error 
 	return nil
 }
 
-func (m *Machine) atomicRMW(t *Thread, in *ir.Inst, regs []Value, consts []uint64) error {
-	b, err := m.mem.writeSlice(get(regs, consts, in.A).Bits, uint64(in.Imm))
+func (m *Machine) atomicRMW(t *Thread, in *ir.Inst, regs []Value) error {
+	b, err := m.mem.writeSlice(get(regs, in.A).Bits, uint64(in.Imm))
 	if err != nil {
 		return memErr(err)
 	}
 	old := ir.GetScalar(b, in.Ty)
-	x := get(regs, consts, in.B).Bits
+	x := get(regs, in.B).Bits
 	w := in.Ty.Bits
 	var r uint64
 	switch int(in.Sub) {
@@ -103,15 +103,15 @@ func (m *Machine) atomicRMW(t *Thread, in *ir.Inst, regs []Value, consts []uint6
 	return nil
 }
 
-func (m *Machine) cmpXchg(t *Thread, in *ir.Inst, regs []Value, consts []uint64) error {
-	b, err := m.mem.writeSlice(get(regs, consts, in.A).Bits, uint64(in.Imm))
+func (m *Machine) cmpXchg(t *Thread, in *ir.Inst, regs []Value) error {
+	b, err := m.mem.writeSlice(get(regs, in.A).Bits, uint64(in.Imm))
 	if err != nil {
 		return memErr(err)
 	}
 	old := ir.GetScalar(b, in.Ty)
 	var ok uint64
-	if old == get(regs, consts, in.B).Bits {
-		ir.PutScalar(b, in.Ty, get(regs, consts, in.C).Bits)
+	if old == get(regs, in.B).Bits {
+		ir.PutScalar(b, in.Ty, get(regs, in.C).Bits)
 		ok = 1
 	}
 	regs[in.Dst] = Value{Bits: old}

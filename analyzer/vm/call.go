@@ -27,18 +27,21 @@ var (
 
 // call executes a call instruction. pushed reports whether a new frame is now
 // on top of t's stack.
-func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value, consts []uint64) (pushed bool, err error) {
+func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (pushed bool, err error) {
 	callee := in.Callee
 	if callee == nil {
-		addr := get(regs, consts, in.A).Bits
+		addr := get(regs, in.A).Bits
 		if callee = m.funcAt(addr); callee == nil {
 			return false, terminate(TermCrash, SIGSEGV, "call through invalid function pointer 0x%x", addr)
 		}
 	}
-	args := make([]Value, len(in.Args))
-	for i, a := range in.Args {
-		args[i] = get(regs, consts, a)
+	// Arguments are gathered in a reused buffer: pushFrame copies them into
+	// the callee's registers, and natives use them only during the call.
+	args := m.callBuf[:0]
+	for _, a := range in.Args {
+		args = append(args, get(regs, a))
 	}
+	m.callBuf = args[:0]
 	if !callee.Decl {
 		if err := m.pushFrame(t, callee, args, in.ArgTys, in.Dst, in.Loc); err != nil {
 			return false, err
@@ -75,12 +78,12 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value, consts [
 }
 
 // ret returns from the top frame. done reports that the thread has exited.
-func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value, consts []uint64) (done bool, err error) {
+func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value) (done bool, err error) {
 	fr := &t.frames[len(t.frames)-1]
 	var vals [4]Value
 	rv := vals[:0]
 	for k := int32(0); k < in.N; k++ {
-		rv = append(rv, get(regs, consts, offset(in.A, k)))
+		rv = append(rv, get(regs, offset(in.A, k)))
 	}
 	for _, id := range fr.allocas {
 		m.mem.releaseStack(id)

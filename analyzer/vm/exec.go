@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"encoding/binary"
 	"time"
 
 	"augur/analyzer/ir"
@@ -9,12 +10,9 @@ import (
 // budgetCheckEvery is how many instructions run between wall-clock checks.
 const budgetCheckEvery = 1 << 16
 
-func get(regs []Value, consts []uint64, o ir.Operand) Value {
-	if o >= 0 {
-		return regs[o]
-	}
-	return Value{Bits: consts[^o]}
-}
+// get reads an operand: every operand is a slot of the frame (constants
+// included, see ir.Operand).
+func get(regs []Value, o ir.Operand) Value { return regs[o] }
 
 // exec runs thread t until it reaches a preemption point (errPreempt), blocks
 // or exits (errPreempt), or the execution terminates (*termError).
@@ -22,79 +20,158 @@ func (m *Machine) exec(t *Thread) error {
 	if t.status != runnable || len(t.frames) == 0 {
 		return errPreempt
 	}
-	fr := &t.frames[len(t.frames)-1]
-	insts, consts := fr.fn.Insts, fr.fn.Consts
-	regs := t.regs[fr.base : fr.base+fr.fn.NumSlots]
-	// reload re-reads the current frame after a call or return.
-	reload := func() {
-		fr = &t.frames[len(t.frames)-1]
-		insts, consts = fr.fn.Insts, fr.fn.Consts
-		regs = t.regs[fr.base : fr.base+fr.fn.NumSlots]
-	}
+	// The current frame, its code and registers, the program counter and
+	// the instruction count live in locals while the thread runs, so the hot
+	// loop touches no memory but the instruction and its operands. pc and n
+	// are stored back (fr.pc, m.insts) before anything that reads them:
+	// calls, returns, and every exit from this function.
+	fr, insts, regs, pc := top(t)
+	n, limit := m.insts, m.nextCheck
 	for {
-		in := &insts[fr.pc]
-		m.insts++
-		if m.insts&(budgetCheckEvery-1) == 0 {
+		in := &insts[pc]
+		n++
+		if n >= limit {
+			m.insts, fr.pc = n, pc
 			if err := m.checkBudget(); err != nil {
 				return err
 			}
-		} else if m.cfg.MaxInstructions != 0 && m.insts > m.cfg.MaxInstructions {
-			return m.checkBudget()
+			limit = m.nextCheck
 		}
 		switch in.Op {
 		case ir.OpBin:
-			r, err := intBin(in.Sub, get(regs, consts, in.A).Bits, get(regs, consts, in.B).Bits, in.Ty.Bits)
-			if err != nil {
-				return err
-			}
-			regs[in.Dst] = Value{Bits: r}
-			fr.pc++
-		case ir.OpICmp:
+			a, b := get(regs, in.A).Bits, get(regs, in.B).Bits
 			var r uint64
-			if icmp(in.Sub, get(regs, consts, in.A).Bits, get(regs, consts, in.B).Bits, in.Src.Bits) {
+			switch in.Sub {
+			case ir.BinAdd:
+				r = a + b
+			case ir.BinSub:
+				r = a - b
+			case ir.BinMul:
+				r = a * b
+			case ir.BinAnd:
+				r = a & b
+			case ir.BinOr:
+				r = a | b
+			case ir.BinXor:
+				r = a ^ b
+			default:
+				var err error
+				if r, err = intBin(in.Sub, a, b, in.Ty.Bits); err != nil {
+					m.insts, fr.pc = n, pc
+					return err
+				}
+			}
+			regs[in.Dst] = Value{Bits: r & in.Mask}
+			pc++
+		case ir.OpICmp:
+			a, b := get(regs, in.A).Bits, get(regs, in.B).Bits
+			var c bool
+			switch in.Sub {
+			case ir.ICmpEQ:
+				c = a == b
+			case ir.ICmpNE:
+				c = a != b
+			case ir.ICmpULT:
+				c = a < b
+			case ir.ICmpSLT: // Imm is 64 minus the operand width
+				c = int64(a<<in.Imm)>>in.Imm < int64(b<<in.Imm)>>in.Imm
+			case ir.ICmpSGT:
+				c = int64(a<<in.Imm)>>in.Imm > int64(b<<in.Imm)>>in.Imm
+			default:
+				c = icmp(in.Sub, a, b, in.Src.Bits)
+			}
+			var r uint64
+			if c {
 				r = 1
 			}
 			regs[in.Dst] = Value{Bits: r}
-			fr.pc++
+			pc++
 		case ir.OpLoad:
-			if err := m.load(t, in, get(regs, consts, in.A).Bits, regs[in.Dst:in.Dst+in.N]); err != nil {
-				return err
-			}
-			fr.pc++
-		case ir.OpStore:
-			var src []Value
-			if in.Layout != nil {
-				if in.A >= 0 {
-					src = regs[in.A : in.A+ir.Operand(in.N)]
-				} else {
-					src = m.constSlice(consts, in.A, int(in.N))
+			addr := get(regs, in.A).Bits
+			if in.Raw {
+				// Fast path of Memory.resolve, inlined: a live object and an
+				// access within its read limit.
+				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
+					if o := m.mem.objs[id]; o != nil {
+						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.readLimit {
+							regs[in.Dst] = Value{Bits: readRaw(o.bytes[off:], in.Imm)}
+							pc++
+							continue
+						}
+					}
 				}
-			} else {
-				src = []Value{get(regs, consts, in.A)}
-			}
-			if err := m.store(t, in, get(regs, consts, in.B).Bits, src); err != nil {
+				o, off, err := m.mem.resolve(addr, uint64(in.Imm), false)
+				if err != nil {
+					m.insts, fr.pc = n, pc
+					return memErr(err)
+				}
+				regs[in.Dst] = Value{Bits: readRaw(o.bytes[off:], in.Imm)}
+			} else if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
+				m.insts, fr.pc = n, pc
 				return err
 			}
-			fr.pc++
+			pc++
+		case ir.OpStore:
+			if in.Raw {
+				// Fast path of Memory.writeSlice, inlined: a live object this
+				// state owns and an access within its write limit.
+				addr := get(regs, in.B).Bits
+				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
+					if o := m.mem.objs[id]; o != nil && o.gen == m.mem.gen {
+						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.writeLimit {
+							writeRaw(o.bytes[off:], in.Imm, get(regs, in.A).Bits)
+							pc++
+							continue
+						}
+					}
+				}
+				b, err := m.mem.writeSlice(addr, uint64(in.Imm))
+				if err != nil {
+					m.insts, fr.pc = n, pc
+					return memErr(err)
+				}
+				writeRaw(b, in.Imm, get(regs, in.A).Bits)
+				pc++
+				continue
+			}
+			src := regs[in.A : in.A+1]
+			if in.Layout != nil {
+				src = regs[in.A : in.A+ir.Operand(in.N)]
+			}
+			if err := m.store(t, in, get(regs, in.B).Bits, src); err != nil {
+				m.insts, fr.pc = n, pc
+				return err
+			}
+			pc++
 		case ir.OpGEP:
-			addr := get(regs, consts, in.A).Bits + uint64(in.Imm)
+			addr := get(regs, in.A).Bits + uint64(in.Imm)
 			for i := range in.Terms {
 				term := &in.Terms[i]
-				idx := ir.SExt(get(regs, consts, term.Index).Bits, uint16(term.Width))
+				idx := ir.SExt(get(regs, term.Index).Bits, uint16(term.Width))
 				addr += uint64(idx * term.Scale)
 			}
 			regs[in.Dst] = Value{Bits: addr}
-			fr.pc++
+			pc++
 		case ir.OpBr:
-			m.takeEdge(fr, regs, consts, &in.Targets[0])
-		case ir.OpCondBr:
-			if get(regs, consts, in.A).Bits&1 != 0 {
-				m.takeEdge(fr, regs, consts, &in.Targets[0])
+			if e := &in.Targets[0]; len(e.Moves) == 0 {
+				pc = e.PC
 			} else {
-				m.takeEdge(fr, regs, consts, &in.Targets[1])
+				m.phiMoves(regs, e)
+				pc = e.PC
+			}
+		case ir.OpCondBr:
+			e := &in.Targets[1]
+			if get(regs, in.A).Bits&1 != 0 {
+				e = &in.Targets[0]
+			}
+			if len(e.Moves) == 0 {
+				pc = e.PC
+			} else {
+				m.phiMoves(regs, e)
+				pc = e.PC
 			}
 		case ir.OpSwitch:
-			v := get(regs, consts, in.A).Bits
+			v := get(regs, in.A).Bits
 			e := &in.Targets[0]
 			for _, c := range in.Cases {
 				if c.Value == v {
@@ -102,123 +179,164 @@ func (m *Machine) exec(t *Thread) error {
 					break
 				}
 			}
-			m.takeEdge(fr, regs, consts, e)
+			m.phiMoves(regs, e)
+			pc = e.PC
 		case ir.OpCast:
-			regs[in.Dst] = Value{Bits: cast(in.Sub, get(regs, consts, in.A).Bits, in.Src, in.Ty)}
-			fr.pc++
+			v := get(regs, in.A).Bits
+			switch in.Sub {
+			case ir.CastZExt, ir.CastTrunc, ir.CastPtrToInt, ir.CastIntToPtr:
+				v &= in.Mask
+			case ir.CastSExt: // Imm is 64 minus the source width
+				v = uint64(int64(v<<in.Imm)>>in.Imm) & in.Mask
+			default:
+				v = cast(in.Sub, v, in.Src, in.Ty)
+			}
+			regs[in.Dst] = Value{Bits: v}
+			pc++
 		case ir.OpSelect:
 			src := in.C
-			if get(regs, consts, in.A).Bits&1 != 0 {
+			if get(regs, in.A).Bits&1 != 0 {
 				src = in.B
 			}
 			for k := int32(0); k < in.N; k++ {
-				regs[in.Dst+k] = get(regs, consts, offset(src, k))
+				regs[in.Dst+k] = get(regs, offset(src, k))
 			}
-			fr.pc++
+			pc++
 		case ir.OpMove:
 			for k := int32(0); k < in.N; k++ {
-				regs[in.Dst+k] = get(regs, consts, offset(in.A, k))
+				regs[in.Dst+k] = get(regs, offset(in.A, k))
 			}
-			fr.pc++
+			pc++
 		case ir.OpFBin:
 			k := in.Ty.Kind
-			r := fbin(in.Sub, toFloat(get(regs, consts, in.A).Bits, k), toFloat(get(regs, consts, in.B).Bits, k), k)
+			r := fbin(in.Sub, toFloat(get(regs, in.A).Bits, k), toFloat(get(regs, in.B).Bits, k), k)
 			regs[in.Dst] = Value{Bits: fromFloat(r, k)}
-			fr.pc++
+			pc++
 		case ir.OpFNeg:
 			k := in.Ty.Kind
-			regs[in.Dst] = Value{Bits: fromFloat(-toFloat(get(regs, consts, in.A).Bits, k), k)}
-			fr.pc++
+			regs[in.Dst] = Value{Bits: fromFloat(-toFloat(get(regs, in.A).Bits, k), k)}
+			pc++
 		case ir.OpFCmp:
 			var r uint64
 			k := in.Src.Kind
-			if fcmp(in.Sub, toFloat(get(regs, consts, in.A).Bits, k), toFloat(get(regs, consts, in.B).Bits, k)) {
+			if fcmp(in.Sub, toFloat(get(regs, in.A).Bits, k), toFloat(get(regs, in.B).Bits, k)) {
 				r = 1
 			}
 			regs[in.Dst] = Value{Bits: r}
-			fr.pc++
+			pc++
 		case ir.OpAlloca:
-			n := get(regs, consts, in.A).Bits & ir.Mask(in.Src.Bits)
-			o := m.mem.alloc(ObjStack, uint64(in.Imm)*n, "", in.Loc, t.ID)
+			count := get(regs, in.A).Bits & ir.Mask(in.Src.Bits)
+			o := m.mem.alloc(ObjStack, uint64(in.Imm)*count, "", in.Loc, t.ID)
 			fr.allocas = append(fr.allocas, o.ID)
 			regs[in.Dst] = Value{Bits: ir.Addr(o.ID, 0)}
-			fr.pc++
+			pc++
 		case ir.OpCall:
-			pushed, err := m.call(t, fr, in, regs, consts)
+			m.insts, fr.pc = n, pc
+			pushed, err := m.call(t, fr, in, regs)
 			if pushed {
-				reload()
+				fr, insts, regs, pc = top(t)
+			} else {
+				pc = fr.pc // a completed call advanced it
 			}
 			if err != nil {
+				m.insts, fr.pc = n, pc
 				return err
 			}
 		case ir.OpRet:
-			done, err := m.ret(t, in, regs, consts)
+			done, err := m.ret(t, in, regs)
 			if err != nil {
+				m.insts, fr.pc = n, pc
 				return err
 			}
 			if done {
+				m.insts, fr.pc = n, pc
 				return errPreempt // the thread exited
 			}
-			reload()
+			fr, insts, regs, pc = top(t)
 		case ir.OpTLSAddr:
 			addr, err := m.tlsAddr(t, uint32(in.Imm))
 			if err != nil {
+				m.insts, fr.pc = n, pc
 				return err
 			}
 			regs[in.Dst] = Value{Bits: addr + uint64(in.Imm>>32)}
-			fr.pc++
+			pc++
 		case ir.OpAtomicRMW:
-			if err := m.atomicRMW(t, in, regs, consts); err != nil {
+			if err := m.atomicRMW(t, in, regs); err != nil {
+				m.insts, fr.pc = n, pc
 				return err
 			}
-			fr.pc++
+			pc++
 		case ir.OpCmpXchg:
-			if err := m.cmpXchg(t, in, regs, consts); err != nil {
+			if err := m.cmpXchg(t, in, regs); err != nil {
+				m.insts, fr.pc = n, pc
 				return err
 			}
-			fr.pc++
+			pc++
 		case ir.OpFence:
-			fr.pc++
+			pc++
 		case ir.OpUnreachable:
+			m.insts, fr.pc = n, pc
 			return terminate(TermCrash, SIGILL, "reached unreachable code (a function without return fell off its end, or __builtin_unreachable)")
 		case ir.OpFail:
+			m.insts, fr.pc = n, pc
 			return unsupported("%s", m.prog.Messages[in.Imm])
 		default:
+			m.insts, fr.pc = n, pc
 			return unsupported("instruction %s", in.Op)
 		}
 	}
 }
 
-func offset(o ir.Operand, k int32) ir.Operand {
-	if o >= 0 {
-		return o + ir.Operand(k)
+// readRaw reads a little-endian value of size bytes.
+func readRaw(b []byte, size int64) uint64 {
+	switch size {
+	case 1:
+		return uint64(b[0])
+	case 2:
+		return uint64(binary.LittleEndian.Uint16(b))
+	case 4:
+		return uint64(binary.LittleEndian.Uint32(b))
 	}
-	return ir.Operand(^(int32(^o) + k))
+	return binary.LittleEndian.Uint64(b)
 }
 
-func (m *Machine) constSlice(consts []uint64, o ir.Operand, n int) []Value {
-	out := make([]Value, n)
-	for k := range out {
-		out[k] = Value{Bits: consts[int(^o)+k]}
+// writeRaw writes the low size bytes of v little-endian.
+func writeRaw(b []byte, size int64, v uint64) {
+	switch size {
+	case 1:
+		b[0] = byte(v)
+	case 2:
+		binary.LittleEndian.PutUint16(b, uint16(v))
+	case 4:
+		binary.LittleEndian.PutUint32(b, uint32(v))
+	default:
+		binary.LittleEndian.PutUint64(b, v)
 	}
-	return out
 }
 
-// takeEdge performs a branch: the phi moves of the edge, in parallel, then
-// the jump.
-func (m *Machine) takeEdge(fr *frame, regs []Value, consts []uint64, e *ir.Edge) {
+func offset(o ir.Operand, k int32) ir.Operand { return o + ir.Operand(k) }
+
+// top returns the top frame of t with its code, registers and pc.
+func top(t *Thread) (*frame, []ir.Inst, []Value, int) {
+	fr := &t.frames[len(t.frames)-1]
+	return fr, fr.fn.Insts, t.regs[fr.base : fr.base+fr.fn.FrameSize], fr.pc
+}
+
+// phiMoves performs the phi assignments of a branch edge, in parallel.
+func (m *Machine) phiMoves(regs []Value, e *ir.Edge) {
 	switch len(e.Moves) {
 	case 0:
 	case 1:
 		mv := &e.Moves[0]
 		for k := int32(0); k < mv.N; k++ {
-			regs[mv.Dst+k] = get(regs, consts, offset(mv.Src, k))
+			regs[mv.Dst+k] = get(regs, offset(mv.Src, k))
 		}
 	default:
 		tmp := m.argBuf[:0]
 		for _, mv := range e.Moves {
 			for k := int32(0); k < mv.N; k++ {
-				tmp = append(tmp, get(regs, consts, offset(mv.Src, k)))
+				tmp = append(tmp, get(regs, offset(mv.Src, k)))
 			}
 		}
 		i := 0
@@ -230,10 +348,15 @@ func (m *Machine) takeEdge(fr *frame, regs []Value, consts []uint64, e *ir.Edge)
 		}
 		m.argBuf = tmp[:0]
 	}
-	fr.pc = e.PC
 }
 
+// checkBudget runs every budgetCheckEvery instructions and when the
+// instruction budget is reached; it sets the next check point.
 func (m *Machine) checkBudget() error {
+	m.nextCheck = m.insts + budgetCheckEvery
+	if lim := m.cfg.MaxInstructions; lim != 0 && m.nextCheck > lim+1 {
+		m.nextCheck = lim + 1
+	}
 	if m.cfg.MaxInstructions != 0 && m.insts > m.cfg.MaxInstructions {
 		return terminate(TermBudget, 0, "instruction budget of %d exhausted (the program may loop forever; raise --max-instructions)", m.cfg.MaxInstructions)
 	}

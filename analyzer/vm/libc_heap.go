@@ -38,6 +38,7 @@ func (m *Machine) free(t *Thread, p uint64, site ir.LocID, what string) error {
 	o.FreeSite = site
 	o.bytes = nil
 	o.sym = nil
+	o.setLimits()
 	return nil
 }
 

@@ -60,7 +60,8 @@ const (
 )
 
 // frame is an activation record. Its registers are the window
-// regs[base:base+fn.NumSlots] of its thread's register stack.
+// regs[base:base+fn.FrameSize] of its thread's register stack: the
+// function's registers, then its constants.
 type frame struct {
 	fn      *ir.Function
 	pc      int
@@ -96,22 +97,26 @@ type Thread struct {
 
 // Machine executes one program from start to termination.
 type Machine struct {
-	prog     *ir.Program
-	cfg      Config
-	mem      *Memory
-	threads  []*Thread
-	cur      *Thread
-	insts    uint64
-	deadline time.Time
-	policy   sched.Policy
-	trace    *sched.Trace
-	natives  []native // by function id
-	output   []OutputEvent
-	files    *fileTable
-	sync     *syncTable
-	clock    int64 // virtual time in nanoseconds
-	argBuf   []Value
-	nextKey  uint64
+	prog    *ir.Program
+	cfg     Config
+	mem     *Memory
+	threads []*Thread
+	cur     *Thread
+	insts   uint64
+	// nextCheck is the instruction count at which the budget is checked
+	// next; the loop compares against it alone.
+	nextCheck uint64
+	deadline  time.Time
+	policy    sched.Policy
+	trace     *sched.Trace
+	natives   []native // by function id
+	output    []OutputEvent
+	files     *fileTable
+	sync      *syncTable
+	clock     int64   // virtual time in nanoseconds
+	argBuf    []Value // scratch for parallel phi moves
+	callBuf   []Value // scratch for call arguments
+	nextKey   uint64
 }
 
 // New prepares an execution of prog: globals laid out and initialized, the
@@ -124,6 +129,10 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 		m.policy = sched.RoundRobin{}
 	}
 	m.trace = &sched.Trace{Policy: m.policy.Name(), Seed: cfg.Seed}
+	m.nextCheck = budgetCheckEvery
+	if cfg.MaxInstructions != 0 && cfg.MaxInstructions < budgetCheckEvery {
+		m.nextCheck = cfg.MaxInstructions + 1
+	}
 	if cfg.Timeout > 0 {
 		m.deadline = time.Now().Add(cfg.Timeout)
 	}
@@ -231,14 +240,18 @@ func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []i
 		return terminate(TermCrash, SIGSEGV, "stack overflow: %d nested calls (in %s)", len(t.frames), fn.Name)
 	}
 	base := len(t.regs)
-	need := base + fn.NumSlots
+	need := base + fn.FrameSize
 	if cap(t.regs) < need {
 		grown := make([]Value, need, 2*need+64)
 		copy(grown, t.regs)
 		t.regs = grown
 	} else {
 		t.regs = t.regs[:need]
-		clear(t.regs[base:need])
+		clear(t.regs[base : base+fn.NumSlots])
+	}
+	consts := t.regs[base+fn.NumSlots : need]
+	for i, c := range fn.Consts {
+		consts[i] = Value{Bits: c}
 	}
 	n := len(fn.Params)
 	if len(args) < n {

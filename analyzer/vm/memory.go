@@ -35,9 +35,15 @@ type Object struct {
 	Freed    bool
 	ReadOnly bool
 	FreeSite ir.LocID
-	bytes    []byte
-	sym      []*expr.Expr // per-byte symbolic contents; nil while all concrete
-	gen      uint64       // generation of the memory that may write it in place
+	// readLimit and writeLimit are the sizes a read or a write may reach: the
+	// object's size, or 0 when such accesses are invalid (freed, code,
+	// read-only). One comparison then accepts every valid access; only a
+	// failing access takes the slow path that says why.
+	readLimit  uint64
+	writeLimit uint64
+	bytes      []byte
+	sym        []*expr.Expr // per-byte symbolic contents; nil while all concrete
+	gen        uint64       // generation of the memory that may write it in place
 }
 
 // Memory is the address space of one execution state: object id -> object.
@@ -83,6 +89,7 @@ func (m *Memory) alloc(kind ObjKind, size uint64, name string, site ir.LocID, th
 	}
 	o := &Object{ID: id, Size: size, Kind: kind, Name: name, Site: site, Thread: thread,
 		bytes: make([]byte, size), gen: m.gen}
+	o.setLimits()
 	for int(id) >= len(m.objs) {
 		m.objs = append(m.objs, nil)
 	}
@@ -90,8 +97,21 @@ func (m *Memory) alloc(kind ObjKind, size uint64, name string, site ir.LocID, th
 	return o
 }
 
+// setLimits derives the access limits from the object's state; call it after
+// changing Freed, ReadOnly, Kind or Size.
+func (o *Object) setLimits() {
+	o.readLimit, o.writeLimit = o.Size, o.Size
+	if o.Freed || o.Kind == ObjFunc {
+		o.readLimit, o.writeLimit = 0, 0
+	}
+	if o.ReadOnly {
+		o.writeLimit = 0
+	}
+}
+
 // place installs an object with a fixed id (functions and globals).
 func (m *Memory) place(o *Object) {
+	o.setLimits()
 	for int(o.ID) >= len(m.objs) {
 		m.objs = append(m.objs, nil)
 	}
@@ -163,6 +183,24 @@ func (o *Object) describe() string {
 func (m *Memory) resolve(addr, size uint64, write bool) (*Object, uint64, error) {
 	id := uint32(addr >> ir.AddrShift)
 	off := addr & (1<<ir.AddrShift - 1)
+	if int(id) < len(m.objs) {
+		if o := m.objs[id]; o != nil {
+			limit := o.readLimit
+			if write {
+				limit = o.writeLimit
+			}
+			if off+size <= limit && off+size >= off {
+				return o, off, nil
+			}
+		}
+	}
+	return m.accessError(addr, size, write)
+}
+
+// accessError explains why an access failed the fast check in resolve.
+func (m *Memory) accessError(addr, size uint64, write bool) (*Object, uint64, error) {
+	id := uint32(addr >> ir.AddrShift)
+	off := addr & (1<<ir.AddrShift - 1)
 	if int(id) >= len(m.objs) || m.objs[id] == nil {
 		kind := "wild pointer"
 		if id == 0 {
@@ -184,7 +222,7 @@ func (m *Memory) resolve(addr, size uint64, write bool) (*Object, uint64, error)
 	case write && o.ReadOnly:
 		return nil, 0, &AccessError{Kind: "write to read-only memory", Addr: addr, Size: size, Write: write, Object: o}
 	}
-	return o, off, nil
+	return nil, 0, &AccessError{Kind: "invalid access", Addr: addr, Size: size, Write: write, Object: o}
 }
 
 // Read returns the size bytes at addr. The slice aliases the object: copy it
@@ -214,7 +252,9 @@ func (m *Memory) writeSlice(addr, size uint64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	o = m.writable(o)
+	if o.gen != m.gen {
+		o = m.writable(o)
+	}
 	return o.bytes[off : off+size], nil
 }
 
