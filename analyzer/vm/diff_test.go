@@ -22,13 +22,15 @@ import (
 //
 //	// args: a b c      command-line arguments
 //	// stdin: text      standard input (\n for newlines)
-var directive = regexp.MustCompile(`(?m)^//\s*(args|stdin):\s?(.*)$`)
+//	// file: NAME=text  a file the program may open (\n for newlines)
+var directive = regexp.MustCompile(`(?m)^//\s*(args|stdin|file):\s?(.*)$`)
 
 type diffCase struct {
 	name    string
 	sources []string
 	args    []string
 	stdin   string
+	files   map[string][]byte
 }
 
 func loadCases(t *testing.T) []diffCase {
@@ -58,6 +60,12 @@ func loadCases(t *testing.T) []diffCase {
 				c.args = strings.Fields(m[2])
 			case "stdin":
 				c.stdin = strings.ReplaceAll(m[2], `\n`, "\n")
+			case "file":
+				name, text, _ := strings.Cut(m[2], "=")
+				if c.files == nil {
+					c.files = map[string][]byte{}
+				}
+				c.files[name] = []byte(strings.ReplaceAll(text, `\n`, "\n"))
 			}
 		}
 		cases = append(cases, c)
@@ -86,8 +94,14 @@ func runNative(t *testing.T, c diffCase, dir string) outcome {
 	if out, err := exec.Command(compiler, args...).CombinedOutput(); err != nil {
 		t.Fatalf("native build: %v\n%s", err, out)
 	}
+	for name, data := range c.files {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cmd := exec.Command(bin, c.args...)
 	cmd.Args[0] = c.name
+	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(c.stdin)
 	var so, se bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &so, &se
@@ -112,7 +126,7 @@ func runAugur(t *testing.T, c diffCase, cache string) (outcome, *vm.Result) {
 	}
 	var so, se bytes.Buffer
 	m, err := vm.New(prog, vm.Config{Args: append([]string{c.name}, c.args...), Stdin: []byte(c.stdin),
-		Stdout: &so, Stderr: &se, MaxInstructions: 500_000_000})
+		Stdout: &so, Stderr: &se, MaxInstructions: 500_000_000, Files: c.files})
 	if err != nil {
 		t.Fatalf("augur: %v", err)
 	}

@@ -426,6 +426,91 @@ func registerFiles() {
 	}, "perror")
 }
 
+// position returns a stream's offset: the read position, or for a stream
+// that writes, the file's size with what is still buffered.
+func (ft *fileTable) position(f *vfile) int64 {
+	if f.read && !f.write {
+		pos := int64(f.pos)
+		if f.unget != 0 {
+			pos--
+		}
+		return pos
+	}
+	return int64(len(ft.fs[f.path]) + len(f.pending))
+}
+
+func init() {
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		setRes(res, uint64(m.files.position(f)))
+		return nil
+	}, "ftell", "ftello")
+	seek := func(m *Machine, t *Thread, f *vfile, off int64, whence uint64) uint64 {
+		m.files.flush(f)
+		f.unget, f.eof = 0, false
+		if !f.read {
+			return 0 // writes always append at the end in this model
+		}
+		if f.path != "" {
+			f.data = m.files.fs[f.path]
+		}
+		base := int64(0)
+		switch whence {
+		case 1: // SEEK_CUR
+			base = int64(f.pos)
+		case 2: // SEEK_END
+			base = int64(len(f.data))
+		}
+		if base+off < 0 {
+			m.setErrno(t, EINVAL)
+			return ir.Mask(32)
+		}
+		f.pos = int(base + off)
+		return 0
+	}
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		setRes(res, seek(m, t, f, int64(a[1].Bits), a[2].Bits&0xffffffff))
+		return nil
+	}, "fseek", "fseeko")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f, err := m.files.stream(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		seek(m, t, f, 0, 0)
+		return nil
+	}, "rewind")
+}
+
+func init() {
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		code := int(int32(a[0].Bits))
+		if addr, ok := m.errStrings[code]; ok {
+			setRes(res, addr)
+			return nil
+		}
+		msg := strerror(code)
+		o := m.mem.alloc(ObjGlobal, uint64(len(msg)+1), "strerror text", 0, t.ID)
+		copy(o.bytes, msg)
+		o.ReadOnly = true
+		o.setLimits()
+		if m.errStrings == nil {
+			m.errStrings = map[int]uint64{}
+		}
+		addr := ir.Addr(o.ID, 0)
+		m.errStrings[code] = addr
+		setRes(res, addr)
+		return nil
+	}, "strerror")
+}
+
 func strerror(code int) string {
 	switch code {
 	case 0:
@@ -448,6 +533,10 @@ func strerror(code int) string {
 		return "Resource deadlock avoided"
 	case ETIMEDOUT:
 		return "Connection timed out"
+	case ERANGE:
+		return "Numerical result out of range"
+	case ESRCH:
+		return "No such process"
 	}
 	return "Unknown error " + strconv.Itoa(code)
 }

@@ -117,6 +117,8 @@ type Machine struct {
 	argBuf    []Value // scratch for parallel phi moves
 	callBuf   []Value // scratch for call arguments
 	nextKey   uint64
+	// errStrings holds the strerror texts handed out, one object per code.
+	errStrings map[int]uint64
 }
 
 // New prepares an execution of prog: globals laid out and initialized, the

@@ -95,6 +95,7 @@ const (
 	ENOMEM    = 12
 	EBUSY     = 16
 	EINVAL    = 22
+	ERANGE    = 34
 	EDEADLK   = 35
 	ETIMEDOUT = 110
 )

@@ -53,7 +53,8 @@ func runCmd(args []string) int {
 	traceOut := fs.String("trace", "", "write the schedule trace to this file")
 	replay := fs.String("replay", "", "follow the schedule trace in this file")
 	argv0 := fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)")
-	var incs, defs stringList
+	var incs, defs, vfiles stringList
+	fs.Var(&vfiles, "file", "make a real file readable by the program: PATH, or NAME=PATH to show it as NAME (repeatable); the program never touches the real disk")
 	fs.Var(&incs, "I", "add an include directory (repeatable)")
 	fs.Var(&defs, "D", "define a macro (repeatable)")
 	files, progArgs, err := splitArgs(fs, args)
@@ -88,6 +89,11 @@ func runCmd(args []string) int {
 	for _, d := range defs {
 		flags = append(flags, "-D"+d)
 	}
+	seeded, err := readSeedFiles(vfiles)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+		return 2
+	}
 	prog, err := analyzer.LoadProgram(files, build.Options{Flags: flags})
 	if err != nil {
 		var ce *build.CompileError
@@ -113,6 +119,7 @@ func runCmd(args []string) int {
 		Seed:               *seed,
 		MaxInstructions:    *maxInsts,
 		Timeout:            *timeout,
+		Files:              seeded,
 	}
 	m, err := vm.New(prog, cfg)
 	if err != nil {
@@ -129,6 +136,24 @@ func runCmd(args []string) int {
 		fmt.Fprint(os.Stderr, res.Term.Report())
 	}
 	return res.Term.ExitCode()
+}
+
+// readSeedFiles reads the files named by --file into the virtual file
+// system's initial contents.
+func readSeedFiles(specs []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, spec := range specs {
+		name, path, ok := strings.Cut(spec, "=")
+		if !ok {
+			path = name
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("--file %s: %w", spec, err)
+		}
+		out[name] = data
+	}
+	return out, nil
 }
 
 // compileOutput returns clang's own messages for every failed file.

@@ -1,0 +1,362 @@
+package vm
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"augur/analyzer/ir"
+)
+
+// scanSource is the input of a scanf-family call: a stream or a string.
+type scanSource interface {
+	peek() int // next byte, or -1 at end of input
+	next() int
+}
+
+// streamScan reads from a vfile, pushing back the one byte of lookahead.
+type streamScan struct{ f *vfile }
+
+func (s *streamScan) peek() int {
+	c := s.f.readByte()
+	if c >= 0 {
+		s.f.unget = c + 1
+	}
+	return c
+}
+func (s *streamScan) next() int { return s.f.readByte() }
+
+// stringScan reads from a NUL-terminated string in memory.
+type stringScan struct {
+	s string
+	i int
+}
+
+func (s *stringScan) peek() int {
+	if s.i >= len(s.s) {
+		return -1
+	}
+	return int(s.s[s.i])
+}
+func (s *stringScan) next() int {
+	c := s.peek()
+	if c >= 0 {
+		s.i++
+	}
+	return c
+}
+
+func isSpace(c int) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
+
+// scan implements the scanf conversions and returns the number of
+// assignments, or -1 (EOF) when input ended before the first conversion.
+func (m *Machine) scan(src scanSource, format string, args argSource) (int, error) {
+	assigned, consumed := 0, 0
+	inputFailure := false
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if isSpace(int(c)) {
+			for isSpace(src.peek()) {
+				src.next()
+				consumed++
+			}
+			continue
+		}
+		if c != '%' || (i+1 < len(format) && format[i+1] == '%') {
+			if c == '%' {
+				i++
+				for isSpace(src.peek()) {
+					src.next()
+				}
+			}
+			if src.peek() != int(c) {
+				inputFailure = src.peek() < 0
+				break
+			}
+			src.next()
+			consumed++
+			continue
+		}
+		i++
+		suppress := false
+		if i < len(format) && format[i] == '*' {
+			suppress = true
+			i++
+		}
+		width := 0
+		for ; i < len(format) && format[i] >= '0' && format[i] <= '9'; i++ {
+			width = width*10 + int(format[i]-'0')
+		}
+		start := i
+		for i < len(format) && strings.IndexByte("hlLqjzt", format[i]) >= 0 {
+			i++
+		}
+		length := format[start:i]
+		if i >= len(format) {
+			break
+		}
+		conv := format[i]
+		var set string
+		if conv == '[' {
+			j := i + 1
+			if j < len(format) && format[j] == '^' {
+				j++
+			}
+			if j < len(format) && format[j] == ']' {
+				j++
+			}
+			for j < len(format) && format[j] != ']' {
+				j++
+			}
+			set = format[i+1 : j]
+			i = j
+		}
+		if conv != 'c' && conv != '[' && conv != 'n' {
+			for isSpace(src.peek()) {
+				src.next()
+				consumed++
+			}
+		}
+		if conv == 'n' {
+			if !suppress {
+				p, _ := args.next(false, false)
+				if err := m.writeUint(p, int(intBits(length)/8), uint64(consumed)); err != nil {
+					return 0, err
+				}
+			}
+			continue
+		}
+		if src.peek() < 0 {
+			inputFailure = true
+			break
+		}
+		if width == 0 {
+			width = math.MaxInt32
+			if conv == 'c' {
+				width = 1
+			}
+		}
+		var text []byte
+		accept := func(ok func(c int) bool) {
+			for len(text) < width && src.peek() >= 0 && ok(src.peek()) {
+				text = append(text, byte(src.next()))
+			}
+		}
+		switch conv {
+		case 'd', 'i', 'u', 'o', 'x', 'X', 'p':
+			base := map[byte]int{'d': 10, 'u': 10, 'i': 0, 'o': 8, 'x': 16, 'X': 16, 'p': 16}[conv]
+			text = scanInteger(src, width, base)
+		case 'f', 'e', 'g', 'E', 'G', 'a':
+			accept(func(c int) bool { return strings.IndexByte("0123456789+-.eEinfatyINFATYxXpP", byte(c)) >= 0 })
+		case 's':
+			accept(func(c int) bool { return !isSpace(c) })
+		case 'c':
+			accept(func(int) bool { return true })
+		case '[':
+			table := scanSet(set)
+			accept(func(c int) bool { return table[c] })
+		default:
+			return assigned, unsupported("scanf conversion %%%c is not supported", conv)
+		}
+		consumed += len(text)
+		if len(text) == 0 {
+			break // matching failure
+		}
+		if suppress {
+			continue
+		}
+		p, err := args.next(false, false)
+		if err != nil {
+			return assigned, err
+		}
+		var werr error
+		switch conv {
+		case 'd', 'i', 'u', 'o', 'x', 'X', 'p':
+			base := map[byte]int{'d': 10, 'u': 10, 'i': 0, 'o': 8, 'x': 16, 'X': 16, 'p': 16}[conv]
+			v, ok := parseCInt(string(text), base)
+			if !ok {
+				return assigned, nil
+			}
+			size := int(intBits(length) / 8)
+			if conv == 'p' {
+				size = 8
+			}
+			werr = m.writeUint(p, size, v)
+		case 'f', 'e', 'g', 'E', 'G', 'a':
+			f, n := parseCFloat(string(text))
+			if n == 0 {
+				return assigned, nil
+			}
+			switch length {
+			case "l":
+				werr = m.writeUint(p, 8, math.Float64bits(f))
+			case "L":
+				b, err := m.mem.writeSlice(p, 10)
+				if err != nil {
+					return assigned, memErr(err)
+				}
+				ir.F80ToBytes(f, b)
+			default:
+				werr = m.writeUint(p, 4, uint64(math.Float32bits(float32(f))))
+			}
+		case 'c':
+			if err := m.mem.Write(p, text); err != nil {
+				werr = memErr(err)
+			}
+		default: // s and [
+			if err := m.mem.Write(p, append(text, 0)); err != nil {
+				werr = memErr(err)
+			}
+		}
+		if werr != nil {
+			return assigned, werr
+		}
+		assigned++
+	}
+	if assigned == 0 && inputFailure {
+		return -1, nil
+	}
+	return assigned, nil
+}
+
+// scanSet builds the membership table of a %[...] conversion: ranges like
+// a-z, a leading ] taken literally, a leading ^ negating.
+func scanSet(set string) *[256]bool {
+	var t [256]bool
+	neg := strings.HasPrefix(set, "^")
+	set = strings.TrimPrefix(set, "^")
+	for i := 0; i < len(set); i++ {
+		if i+2 < len(set) && set[i+1] == '-' { // a range; a '-' first or last is literal
+			for c := int(set[i]); c <= int(set[i+2]); c++ {
+				t[c] = true
+			}
+			i += 2
+			continue
+		}
+		t[set[i]] = true
+	}
+	if neg {
+		for i := range t {
+			t[i] = !t[i]
+		}
+	}
+	return &t
+}
+
+// scanInteger takes the longest prefix of the input that forms an integer in
+// base (0: C's prefixes decide), at most width bytes.
+func scanInteger(src scanSource, width, base int) []byte {
+	var text []byte
+	take := func() { text = append(text, byte(src.next())) }
+	if c := src.peek(); (c == '+' || c == '-') && len(text) < width {
+		take()
+	}
+	if src.peek() == '0' && len(text) < width && (base == 0 || base == 16) {
+		take()
+		if c := src.peek(); (c == 'x' || c == 'X') && len(text) < width {
+			take()
+			base = 16
+		} else if base == 0 {
+			base = 8
+		}
+	}
+	if base == 0 {
+		base = 10
+	}
+	for len(text) < width {
+		c := src.peek()
+		d := digitVal(c)
+		if d < 0 || d >= base {
+			break
+		}
+		take()
+	}
+	return text
+}
+
+func digitVal(c int) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return c - '0'
+	case c >= 'a' && c <= 'z':
+		return c - 'a' + 10
+	case c >= 'A' && c <= 'Z':
+		return c - 'A' + 10
+	}
+	return -1
+}
+
+// parseCInt converts scanned integer text, wrapping like strtoul.
+func parseCInt(s string, base int) (uint64, bool) {
+	neg := false
+	if strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
+		neg = s[0] == '-'
+		s = s[1:]
+	}
+	if base == 16 || base == 0 {
+		if strings.HasPrefix(s, "0x") || strings.HasPrefix(s, "0X") {
+			s, base = s[2:], 16
+		}
+	}
+	if base == 0 {
+		base = 10
+		if strings.HasPrefix(s, "0") && len(s) > 1 {
+			base = 8
+		}
+	}
+	if s == "" {
+		return 0, base == 16 // "0x" alone reads as 0
+	}
+	v, err := strconv.ParseUint(s, base, 64)
+	if err != nil {
+		v = math.MaxUint64
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+func init() {
+	scanTo := func(from int, va bool) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			fmtIdx := 0
+			var src scanSource
+			switch from {
+			case 0: // scanf: stdin
+				src = &streamScan{m.files.byFD[0]}
+			case 1: // fscanf(FILE*, ...)
+				fmtIdx = 1
+				f, err := m.files.stream(a[0].Bits)
+				if err != nil {
+					return err
+				}
+				src = &streamScan{f}
+			case 2: // sscanf(const char*, ...)
+				fmtIdx = 1
+				s, err := m.cstring(a[0].Bits)
+				if err != nil {
+					return err
+				}
+				src = &stringScan{s: s}
+			}
+			format, err := m.cstring(a[fmtIdx].Bits)
+			if err != nil {
+				return err
+			}
+			args, err := m.printfArgs(in, a, fmtIdx, va)
+			if err != nil {
+				return err
+			}
+			n, err := m.scan(src, format, args)
+			setRes(res, uint64(int64(n))&0xffffffff)
+			return err
+		}
+	}
+	register(scanTo(0, false), "scanf", "__isoc99_scanf")
+	register(scanTo(0, true), "vscanf", "__isoc99_vscanf")
+	register(scanTo(1, false), "fscanf", "__isoc99_fscanf")
+	register(scanTo(1, true), "vfscanf", "__isoc99_vfscanf")
+	register(scanTo(2, false), "sscanf", "__isoc99_sscanf")
+	register(scanTo(2, true), "vsscanf", "__isoc99_vsscanf")
+}

@@ -1,0 +1,12 @@
+/* %a hexadecimal floating point and %g corner cases. */
+#include <stdio.h>
+
+int main(void) {
+	double v[] = {1.0, 0.5, 3.0, -10.25, 0.1, 1e-300, 123456.0};
+	for (int i = 0; i < 7; i++)
+		printf("%a %A %.2a\n", v[i], v[i], v[i]);
+	printf("%g %g %g %g %g\n", 100000.0, 1000000.0, 0.0001, 0.00001, 123456789.0);
+	printf("%.0g %.1g %#.3g %g\n", 0.5, 0.05, 1.0, 1e100);
+	printf("%e %.0e %#.0e\n", 0.0, 12345.0, 5.0);
+	return 0;
+}
