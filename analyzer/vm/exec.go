@@ -27,6 +27,9 @@ func (m *Machine) exec(t *Thread) error {
 	// calls, returns, and every exit from this function.
 	fr, insts, regs, pc := top(t)
 	n, limit := m.insts, m.nextCheck
+	// preempt makes every access to memory another thread can reach a
+	// preemption point (Config.PreemptAccesses); it disables the fast paths.
+	preempt := m.cfg.PreemptAccesses
 	for {
 		in := &insts[pc]
 		n++
@@ -88,7 +91,11 @@ func (m *Machine) exec(t *Thread) error {
 			pc++
 		case ir.OpLoad:
 			addr := get(regs, in.A).Bits
-			if in.Raw {
+			if preempt && m.accessPoint(t, addr) {
+				m.insts, fr.pc = n, pc
+				return errPreempt
+			}
+			if in.Raw && !preempt {
 				// Fast path of Memory.resolve, inlined: a live object and an
 				// access within its read limit.
 				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
@@ -112,7 +119,11 @@ func (m *Machine) exec(t *Thread) error {
 			}
 			pc++
 		case ir.OpStore:
-			if in.Raw {
+			if preempt && m.accessPoint(t, get(regs, in.B).Bits) {
+				m.insts, fr.pc = n, pc
+				return errPreempt
+			}
+			if in.Raw && !preempt {
 				// Fast path of Memory.writeSlice, inlined: a live object this
 				// state owns and an access within its write limit.
 				addr := get(regs, in.B).Bits
@@ -262,12 +273,20 @@ func (m *Machine) exec(t *Thread) error {
 			regs[in.Dst] = Value{Bits: addr + uint64(in.Imm>>32)}
 			pc++
 		case ir.OpAtomicRMW:
+			if preempt && m.accessPoint(t, get(regs, in.A).Bits) {
+				m.insts, fr.pc = n, pc
+				return errPreempt
+			}
 			if err := m.atomicRMW(t, in, regs); err != nil {
 				m.insts, fr.pc = n, pc
 				return err
 			}
 			pc++
 		case ir.OpCmpXchg:
+			if preempt && m.accessPoint(t, get(regs, in.A).Bits) {
+				m.insts, fr.pc = n, pc
+				return errPreempt
+			}
 			if err := m.cmpXchg(t, in, regs); err != nil {
 				m.insts, fr.pc = n, pc
 				return err
@@ -316,6 +335,27 @@ func writeRaw(b []byte, size int64, v uint64) {
 }
 
 func offset(o ir.Operand, k int32) ir.Operand { return o + ir.Operand(k) }
+
+// accessPoint reports whether an access at addr is a preemption point that
+// has not been taken yet. The first time a thread reaches such an access it
+// yields (the access runs when the thread is scheduled again); the second
+// time it proceeds. Accesses to the thread's own stack, thread-locals and
+// argument areas, and invalid accesses, are not points.
+func (m *Machine) accessPoint(t *Thread, addr uint64) bool {
+	o := m.mem.Object(uint32(addr >> ir.AddrShift))
+	if o == nil || o.Kind == ObjFunc || o.Kind == ObjTLS {
+		return false
+	}
+	if (o.Kind == ObjStack || o.Kind == ObjVarargs) && o.Thread == t.ID {
+		return false
+	}
+	if t.accessGranted {
+		t.accessGranted = false
+		return false
+	}
+	t.accessGranted = true
+	return true
+}
 
 // top returns the top frame of t with its code, registers and pc.
 func top(t *Thread) (*frame, []ir.Inst, []Value, int) {

@@ -28,7 +28,11 @@ type Config struct {
 	Policy             sched.Policy // nil: round robin
 	Seed               uint64       // recorded in the trace
 	MaxInstructions    uint64       // 0: unlimited
-	Timeout            time.Duration
+	// PreemptAccesses makes every load, store and atomic on memory another
+	// thread can reach a preemption point, so schedules can interleave
+	// unsynchronized code (slower: the fast paths are off).
+	PreemptAccesses bool
+	Timeout         time.Duration
 	// Files seeds the virtual file system: path -> contents. The program
 	// never touches the real disk.
 	Files map[string][]byte
@@ -93,6 +97,9 @@ type Thread struct {
 	timedWait bool
 	timedOut  bool
 	keys      map[uint64]uint64 // pthread_key_t -> value
+	// accessGranted: the thread yielded at the access it is about to make
+	// and now makes it (see accessPoint).
+	accessGranted bool
 }
 
 // Machine executes one program from start to termination.
@@ -410,6 +417,9 @@ func (t *Thread) curLoc() ir.LocID {
 func (t *Thread) lastWhat() string {
 	if len(t.frames) == 0 {
 		return "thread exit"
+	}
+	if t.accessGranted {
+		return "memory access"
 	}
 	fr := &t.frames[len(t.frames)-1]
 	if fr.pc > 0 && fr.pc <= len(fr.fn.Insts) {

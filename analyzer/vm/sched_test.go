@@ -97,3 +97,39 @@ func TestReplayDivergence(t *testing.T) {
 		t.Fatalf("tampered trace: got %s, want replay divergence", res.Term.Kind)
 	}
 }
+
+// Without access preemption a thread runs from one synchronization call to
+// the next, so an unsynchronized count++ loop never loses an update; with
+// it, some seeded schedules interleave the loads and stores and do.
+func TestPreemptAccessesExposesInterleavings(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/lost_update.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(seed uint64, preempt bool) string {
+		var out bytes.Buffer
+		m, err := vm.New(prog, vm.Config{Args: []string{"lost"}, Stdout: &out, Policy: sched.NewRandom(seed), PreemptAccesses: preempt})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := m.Run(); res.Term.Kind != vm.TermExit {
+			t.Fatalf("%s", res.Term.Report())
+		}
+		return out.String()
+	}
+	lost := 0
+	for seed := uint64(1); seed <= 10; seed++ {
+		if got := run(seed, false); got != "40\n" {
+			t.Errorf("seed %d without access preemption printed %q", seed, got)
+		}
+		if run(seed, true) != "40\n" {
+			lost++
+		}
+		if run(seed, true) != run(seed, true) {
+			t.Errorf("seed %d with access preemption is not deterministic", seed)
+		}
+	}
+	if lost == 0 {
+		t.Error("no seed lost an update with access preemption")
+	}
+}

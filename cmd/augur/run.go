@@ -52,6 +52,7 @@ func runCmd(args []string) int {
 	schedule := fs.String("schedule", "round-robin", "thread schedule: round-robin or random")
 	traceOut := fs.String("trace", "", "write the schedule trace to this file")
 	replay := fs.String("replay", "", "follow the schedule trace in this file")
+	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at memory accesses other threads can reach")
 	argv0 := fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)")
 	var incs, defs, vfiles stringList
 	fs.Var(&vfiles, "file", "make a real file readable by the program: PATH, or NAME=PATH to show it as NAME (repeatable); the program never touches the real disk")
@@ -120,6 +121,7 @@ func runCmd(args []string) int {
 		MaxInstructions:    *maxInsts,
 		Timeout:            *timeout,
 		Files:              seeded,
+		PreemptAccesses:    *preemptAccesses,
 	}
 	m, err := vm.New(prog, cfg)
 	if err != nil {
