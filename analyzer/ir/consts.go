@@ -81,7 +81,8 @@ func (l *loader) foldExpr(v llvm.Value) (uint64, error) {
 		x, err := arg(0)
 		from := uint16(v.Operand(0).Type().IntTypeWidth())
 		return uint64(SExt(x, from)) & Mask(width()), err
-	case llvm.Add, llvm.Sub, llvm.Mul, llvm.And, llvm.Or, llvm.Xor, llvm.Shl, llvm.LShr:
+	}
+	if bin, ok := binOps[op]; ok {
 		a, err := arg(0)
 		if err != nil {
 			return 0, err
@@ -90,26 +91,10 @@ func (l *loader) foldExpr(v llvm.Value) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		var r uint64
-		switch op {
-		case llvm.Add:
-			r = a + b
-		case llvm.Sub:
-			r = a - b
-		case llvm.Mul:
-			r = a * b
-		case llvm.And:
-			r = a & b
-		case llvm.Or:
-			r = a | b
-		case llvm.Xor:
-			r = a ^ b
-		case llvm.Shl:
-			r = a << b
-		case llvm.LShr:
-			r = a >> b
+		if r, ok := EvalBin(bin, a, b, width()); ok {
+			return r, nil
 		}
-		return r & Mask(width()), nil
+		return 0, fmt.Errorf("constant expression divides by zero")
 	}
 	return 0, fmt.Errorf("unsupported constant expression (opcode %d)", op)
 }

@@ -7,57 +7,20 @@ import (
 	"augur/analyzer/ir"
 )
 
-// intBin evaluates an integer binary operation on w-bit operands. Division by
-// zero and signed overflow of division are reported as crashes (SIGFPE), as
-// the hardware would.
+// intBin evaluates an integer binary operation on w-bit operands. Division
+// by zero and signed division overflow are crashes (SIGFPE), as the hardware
+// would report them.
 func intBin(op uint8, a, b uint64, w uint16) (uint64, error) {
-	m := ir.Mask(w)
+	r, ok := ir.EvalBin(op, a, b, w)
+	if ok {
+		return r, nil
+	}
 	switch op {
-	case ir.BinAdd:
-		return (a + b) & m, nil
-	case ir.BinSub:
-		return (a - b) & m, nil
-	case ir.BinMul:
-		return (a * b) & m, nil
 	case ir.BinUDiv, ir.BinURem, ir.BinSDiv, ir.BinSRem:
 		if b == 0 {
 			return 0, terminate(TermCrash, SIGFPE, "division by zero")
 		}
-		switch op {
-		case ir.BinUDiv:
-			return a / b, nil
-		case ir.BinURem:
-			return a % b, nil
-		}
-		sa, sb := ir.SExt(a, w), ir.SExt(b, w)
-		if sb == -1 && sa == ir.SExt(1<<(w-1), w) {
-			return 0, terminate(TermCrash, SIGFPE, "signed division overflow (INT_MIN / -1)")
-		}
-		if op == ir.BinSDiv {
-			return uint64(sa/sb) & m, nil
-		}
-		return uint64(sa%sb) & m, nil
-	case ir.BinShl:
-		if b >= uint64(w) {
-			return 0, nil // poison in LLVM; x86 masks the count, but 0 keeps runs deterministic
-		}
-		return (a << b) & m, nil
-	case ir.BinLShr:
-		if b >= uint64(w) {
-			return 0, nil
-		}
-		return a >> b, nil
-	case ir.BinAShr:
-		if b >= uint64(w) {
-			b = uint64(w) - 1
-		}
-		return uint64(ir.SExt(a, w)>>b) & m, nil
-	case ir.BinAnd:
-		return a & b, nil
-	case ir.BinOr:
-		return a | b, nil
-	case ir.BinXor:
-		return a ^ b, nil
+		return 0, terminate(TermCrash, SIGFPE, "signed division overflow (INT_MIN / -1)")
 	}
 	return 0, unsupported("integer operation %d", op)
 }

@@ -17,7 +17,8 @@ import (
 )
 
 // A differential test program is testdata/run/NAME.c (or .cpp), or a
-// directory testdata/run/NAME/ whose sources form one program. Directives in
+// directory testdata/run/NAME/ whose sources form one program; the demo
+// programs in testdata/demo are checked the same way. Directives in
 // the first source's comments:
 //
 //	// args: a b c      command-line arguments
@@ -34,13 +35,21 @@ type diffCase struct {
 }
 
 func loadCases(t *testing.T) []diffCase {
-	entries, err := os.ReadDir("../../testdata/run")
+	var cases []diffCase
+	for _, dir := range []string{"../../testdata/run", "../../testdata/demo"} {
+		cases = append(cases, loadDir(t, dir)...)
+	}
+	return cases
+}
+
+func loadDir(t *testing.T, dir string) []diffCase {
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var cases []diffCase
 	for _, e := range entries {
-		path := filepath.Join("../../testdata/run", e.Name())
+		path := filepath.Join(dir, e.Name())
 		c := diffCase{name: strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))}
 		if e.IsDir() {
 			srcs, _ := filepath.Glob(filepath.Join(path, "*.c*"))

@@ -1,7 +1,6 @@
 package vm
 
 import (
-	"encoding/binary"
 	"time"
 
 	"augur/analyzer/ir"
@@ -101,7 +100,7 @@ func (m *Machine) exec(t *Thread) error {
 				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
 					if o := m.mem.objs[id]; o != nil {
 						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.readLimit {
-							regs[in.Dst] = Value{Bits: readRaw(o.bytes[off:], in.Imm)}
+							regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
 							pc++
 							continue
 						}
@@ -112,7 +111,7 @@ func (m *Machine) exec(t *Thread) error {
 					m.insts, fr.pc = n, pc
 					return memErr(err)
 				}
-				regs[in.Dst] = Value{Bits: readRaw(o.bytes[off:], in.Imm)}
+				regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
 			} else if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
 				m.insts, fr.pc = n, pc
 				return err
@@ -130,7 +129,7 @@ func (m *Machine) exec(t *Thread) error {
 				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
 					if o := m.mem.objs[id]; o != nil && o.gen == m.mem.gen {
 						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.writeLimit {
-							writeRaw(o.bytes[off:], in.Imm, get(regs, in.A).Bits)
+							ir.StoreLE(o.bytes[off:], int(in.Imm), get(regs, in.A).Bits)
 							pc++
 							continue
 						}
@@ -141,7 +140,7 @@ func (m *Machine) exec(t *Thread) error {
 					m.insts, fr.pc = n, pc
 					return memErr(err)
 				}
-				writeRaw(b, in.Imm, get(regs, in.A).Bits)
+				ir.StoreLE(b, int(in.Imm), get(regs, in.A).Bits)
 				pc++
 				continue
 			}
@@ -304,33 +303,6 @@ func (m *Machine) exec(t *Thread) error {
 			m.insts, fr.pc = n, pc
 			return unsupported("instruction %s", in.Op)
 		}
-	}
-}
-
-// readRaw reads a little-endian value of size bytes.
-func readRaw(b []byte, size int64) uint64 {
-	switch size {
-	case 1:
-		return uint64(b[0])
-	case 2:
-		return uint64(binary.LittleEndian.Uint16(b))
-	case 4:
-		return uint64(binary.LittleEndian.Uint32(b))
-	}
-	return binary.LittleEndian.Uint64(b)
-}
-
-// writeRaw writes the low size bytes of v little-endian.
-func writeRaw(b []byte, size int64, v uint64) {
-	switch size {
-	case 1:
-		b[0] = byte(v)
-	case 2:
-		binary.LittleEndian.PutUint16(b, uint16(v))
-	case 4:
-		binary.LittleEndian.PutUint32(b, uint32(v))
-	default:
-		binary.LittleEndian.PutUint64(b, v)
 	}
 }
 
