@@ -215,6 +215,18 @@ func init() {
 		setRes(res, a[2].Bits)
 		return nil
 	}, "write")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		fd := int(int32(a[0].Bits))
+		f := m.files.byFD[fd]
+		if f == nil {
+			setRes(res, ir.Mask(32))
+			return m.setErrno(t, EBADF)
+		}
+		m.files.flush(f)
+		delete(m.files.byFD, fd)
+		setRes(res, 0)
+		return nil
+	}, "close")
 	registerInput()
 	registerFiles()
 }
