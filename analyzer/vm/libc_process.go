@@ -53,7 +53,7 @@ func init() {
 	// Time is virtual: it starts at a fixed instant and advances only when a
 	// thread sleeps, so runs are reproducible.
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		s := uint64(m.now() / 1e9)
+		s := uint64(m.readClock(t, in, "time") / 1e9)
 		setRes(res, s)
 		if a[0].Bits != 0 {
 			return m.writeUint(a[0].Bits, 8, s)
@@ -61,7 +61,7 @@ func init() {
 		return nil
 	}, "time")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		now := m.now()
+		now := m.readClock(t, in, "gettimeofday")
 		setRes(res, 0)
 		if err := m.writeUint(a[0].Bits, 8, uint64(now/1e9)); err != nil {
 			return err
@@ -69,7 +69,7 @@ func init() {
 		return m.writeUint(a[0].Bits+8, 8, uint64(now%1e9/1e3))
 	}, "gettimeofday")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		now := m.now()
+		now := m.readClock(t, in, "clock_gettime")
 		setRes(res, 0)
 		if err := m.writeUint(a[1].Bits, 8, uint64(now/1e9)); err != nil {
 			return err
@@ -77,7 +77,9 @@ func init() {
 		return m.writeUint(a[1].Bits+8, 8, uint64(now%1e9))
 	}, "clock_gettime")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, m.insts/1000) // CPU time in microseconds: one instruction is a nanosecond
+		us := m.insts / 1000 // CPU time in microseconds: one instruction is a nanosecond
+		m.inputs = append(m.inputs, InputEvent{Kind: "clock", Value: int64(us), Thread: t.ID, Loc: m.prog.Loc(in.Loc)})
+		setRes(res, us)
 		return nil
 	}, "clock")
 	sleep := func(unit int64) native {
@@ -109,6 +111,13 @@ func init() {
 const virtualEpoch = 1704067200 * 1e9
 
 func (m *Machine) now() int64 { return virtualEpoch + m.clock + int64(m.insts) }
+
+// readClock returns the virtual time and records the read as an input.
+func (m *Machine) readClock(t *Thread, in *ir.Inst, kind string) int64 {
+	v := m.now()
+	m.inputs = append(m.inputs, InputEvent{Kind: kind, Value: v, Thread: t.ID, Loc: m.prog.Loc(in.Loc)})
+	return v
+}
 
 // progName is the program's short name, as glibc's __progname.
 func (m *Machine) progName() string {

@@ -46,11 +46,22 @@ type OutputEvent struct {
 	Stack  []StackFrame
 }
 
+// InputEvent is a value the environment gave the program that a native run
+// would not reproduce (the time of day); replaying an execution feeds the
+// same values back.
+type InputEvent struct {
+	Kind   string // "time", "gettimeofday", "clock_gettime", "clock"
+	Value  int64  // nanoseconds since the epoch (microseconds of CPU time for "clock")
+	Thread int
+	Loc    ir.Loc
+}
+
 // Result is the outcome of an execution.
 type Result struct {
 	Term         *Termination
 	Trace        *sched.Trace
 	Output       []OutputEvent
+	Inputs       []InputEvent
 	Instructions uint64
 	Threads      int // threads created, main included
 }
@@ -118,6 +129,7 @@ type Machine struct {
 	trace     *sched.Trace
 	natives   []native // by function id
 	output    []OutputEvent
+	inputs    []InputEvent
 	files     *fileTable
 	sync      *syncTable
 	clock     int64   // virtual time in nanoseconds
@@ -301,7 +313,7 @@ func (m *Machine) Run() (res *Result) {
 }
 
 func (m *Machine) result(t *Termination) *Result {
-	return &Result{Term: t, Trace: m.trace, Output: m.output, Instructions: m.insts, Threads: len(m.threads)}
+	return &Result{Term: t, Trace: m.trace, Output: m.output, Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads)}
 }
 
 // loop runs threads until termination, consulting the policy at every

@@ -133,3 +133,33 @@ func TestPreemptAccessesExposesInterleavings(t *testing.T) {
 		t.Error("no seed lost an update with access preemption")
 	}
 }
+
+// Reads of the clock are recorded as inputs with where they happened, and
+// the same run gives the same values.
+func TestTimeReadsAreRecordedInputs(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/run/sleep_time.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runOnce := func() *vm.Result {
+		m, err := vm.New(prog, vm.Config{Args: []string{"sleep_time"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Run()
+	}
+	r1, r2 := runOnce(), runOnce()
+	kinds := map[string]int{}
+	for _, in := range r1.Inputs {
+		kinds[in.Kind]++
+		if in.Loc.Line == 0 {
+			t.Errorf("input %+v without a location", in)
+		}
+	}
+	if kinds["gettimeofday"] != 2 || kinds["time"] != 2 {
+		t.Errorf("recorded inputs %v, want 2 gettimeofday and 2 time", kinds)
+	}
+	if !reflect.DeepEqual(r1.Inputs, r2.Inputs) {
+		t.Error("the same run read different times")
+	}
+}
