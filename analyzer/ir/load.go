@@ -53,6 +53,9 @@ func Load(paths []string) (*Program, error) {
 		}
 	}
 	defer mod.Dispose()
+	if err := promoteLocals(mod); err != nil {
+		return nil, err
+	}
 	l := &loader{
 		ctx: ctx, mod: mod,
 		td:         llvm.NewTargetData(mod.DataLayout()),
@@ -71,6 +74,22 @@ func Load(paths []string) (*Program, error) {
 		return nil, err
 	}
 	return l.prog, nil
+}
+
+// promoteLocals runs LLVM's mem2reg: scalar locals whose address never
+// escapes their function move from stack slots into registers. clang -O0
+// keeps every local in memory, so this removes most loads and stores the
+// interpreter would execute, and none that another thread could observe (an
+// alloca whose address is taken, stored or passed anywhere stays in memory,
+// as do arrays and structs). Sources are compiled with
+// -disable-O0-optnone so the pass applies.
+func promoteLocals(mod llvm.Module) error {
+	opts := llvm.NewPassBuilderOptions()
+	defer opts.Dispose()
+	if err := mod.RunPasses("mem2reg", llvm.TargetMachine{}, opts); err != nil {
+		return fmt.Errorf("load: mem2reg: %w", err)
+	}
+	return nil
 }
 
 func parse(ctx llvm.Context, path string) (llvm.Module, error) {
