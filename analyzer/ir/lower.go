@@ -145,7 +145,11 @@ func (fl *fnLowerer) emit(in Inst) {
 	case KPtr:
 		in.Mask = ^uint64(0)
 	}
-	if (in.Op == OpLoad || in.Op == OpStore) && in.Layout == nil {
+	switch in.Op {
+	case OpLoad, OpStore, OpAtomicRMW, OpCmpXchg:
+		in.Yield = in.Ordering != NotAtomic || in.Volatile
+	}
+	if (in.Op == OpLoad || in.Op == OpStore) && in.Layout == nil && !in.Yield {
 		in.Raw = in.Ty.Kind != KF80 && (in.Ty.Kind != KInt || int(in.Ty.Bits) == 8*in.Ty.Size())
 	}
 	fl.fn.Insts = append(fl.fn.Insts, in)

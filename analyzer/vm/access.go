@@ -22,6 +22,16 @@ func (m *Machine) load(t *Thread, in *ir.Inst, addr uint64, dst []Value) error {
 	if err != nil {
 		return memErr(err)
 	}
+	if m.mon != nil {
+		kind := Read
+		if in.Ordering != ir.NotAtomic {
+			kind = AtomicRead
+		}
+		m.note(t, o, off, uint64(in.Imm), kind, in.Ordering, in.Loc)
+		if acquires(in.Ordering) {
+			m.atomicSync(t, Acquire, addr, in.Loc)
+		}
+	}
 	b := o.bytes[off:]
 	if in.Layout == nil {
 		dst[0] = Value{Bits: ir.GetScalar(b, in.Ty)}
@@ -39,6 +49,16 @@ func (m *Machine) store(t *Thread, in *ir.Inst, addr uint64, src []Value) error 
 	if err != nil {
 		return memErr(err)
 	}
+	if m.mon != nil {
+		kind := Write
+		if in.Ordering != ir.NotAtomic {
+			kind = AtomicWrite
+		}
+		if releases(in.Ordering) {
+			m.atomicSync(t, Release, addr, in.Loc)
+		}
+		m.noteAddr(t, addr, uint64(in.Imm), kind, in.Ordering, in.Loc)
+	}
 	if in.Layout == nil {
 		ir.PutScalar(b, in.Ty, src[0].Bits)
 		return nil
@@ -49,11 +69,45 @@ func (m *Machine) store(t *Thread, in *ir.Inst, addr uint64, src []Value) error 
 	return nil
 }
 
+// acquires and releases say which side of synchronization an atomic
+// ordering has.
+func acquires(o ir.Ordering) bool { return o == ir.Acquire || o == ir.AcqRel || o == ir.SeqCst }
+func releases(o ir.Ordering) bool { return o == ir.Release || o == ir.AcqRel || o == ir.SeqCst }
+
+// atomicSync reports the synchronization of an atomic access at addr: the
+// location's release clock.
+func (m *Machine) atomicSync(t *Thread, op SyncOp, addr uint64, loc ir.LocID) {
+	m.mon.Sync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{keyAtomic, addr}, Site: m.site(t, loc)})
+}
+
+// noteAddr reports an access at an address already checked valid.
+func (m *Machine) noteAddr(t *Thread, addr, size uint64, kind AccessKind, ord ir.Ordering, loc ir.LocID) {
+	o := m.mem.Object(uint32(addr >> ir.AddrShift))
+	m.note(t, o, addr&(1<<ir.AddrShift-1), size, kind, ord, loc)
+}
+
+// noteRMW reports an atomic read-modify-write with its synchronization:
+// acquire before, release (merging, to continue release sequences) after.
+func (m *Machine) noteRMW(t *Thread, in *ir.Inst, addr uint64, ord ir.Ordering) {
+	if m.mon == nil {
+		return
+	}
+	m.noteAddr(t, addr, uint64(in.Imm), AtomicRMW, ord, in.Loc)
+	if acquires(ord) {
+		m.atomicSync(t, Acquire, addr, in.Loc)
+	}
+	if releases(ord) {
+		m.atomicSync(t, ReleaseMerge, addr, in.Loc)
+	}
+}
+
 func (m *Machine) atomicRMW(t *Thread, in *ir.Inst, regs []Value) error {
-	b, err := m.mem.writeSlice(get(regs, in.A).Bits, uint64(in.Imm))
+	addr := get(regs, in.A).Bits
+	b, err := m.mem.writeSlice(addr, uint64(in.Imm))
 	if err != nil {
 		return memErr(err)
 	}
+	m.noteRMW(t, in, addr, in.Ordering)
 	old := ir.GetScalar(b, in.Ty)
 	x := get(regs, in.B).Bits
 	w := in.Ty.Bits
@@ -104,10 +158,12 @@ func (m *Machine) atomicRMW(t *Thread, in *ir.Inst, regs []Value) error {
 }
 
 func (m *Machine) cmpXchg(t *Thread, in *ir.Inst, regs []Value) error {
-	b, err := m.mem.writeSlice(get(regs, in.A).Bits, uint64(in.Imm))
+	addr := get(regs, in.A).Bits
+	b, err := m.mem.writeSlice(addr, uint64(in.Imm))
 	if err != nil {
 		return memErr(err)
 	}
+	m.noteRMW(t, in, addr, in.Ordering)
 	old := ir.GetScalar(b, in.Ty)
 	var ok uint64
 	if old == get(regs, in.B).Bits {

@@ -57,6 +57,7 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (pushed 
 		res = regs[in.Dst : in.Dst+in.N]
 	}
 	depth := len(t.frames)
+	m.callLoc = in.Loc
 	switch err := nat(m, t, in, args, res); err {
 	case nil:
 		fr.pc++
@@ -92,6 +93,10 @@ func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value) (done bool, err erro
 		m.mem.releaseStack(fr.varargs)
 	}
 	retDst := fr.retDst
+	if fr.atomic {
+		t.atomicDepth--
+		m.syncEvent(t, Release, keyVerifier, 0)
+	}
 	t.regs = t.regs[:fr.base]
 	t.frames = t.frames[:len(t.frames)-1]
 	if len(t.frames) == 0 {

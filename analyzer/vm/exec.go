@@ -29,6 +29,9 @@ func (m *Machine) exec(t *Thread) error {
 	// preempt makes every access to memory another thread can reach a
 	// preemption point (Config.PreemptAccesses); it disables the fast paths.
 	preempt := m.cfg.PreemptAccesses
+	// checked turns the fast paths off: accesses go through load and store,
+	// which report them to the monitor.
+	checked := preempt || m.mon != nil
 	for {
 		in := &insts[pc]
 		n++
@@ -94,7 +97,7 @@ func (m *Machine) exec(t *Thread) error {
 				m.insts, fr.pc = n, pc
 				return errPreempt
 			}
-			if in.Raw && !preempt {
+			if in.Raw && !checked {
 				// Fast path of Memory.resolve, inlined: a live object and an
 				// access within its read limit.
 				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
@@ -117,12 +120,16 @@ func (m *Machine) exec(t *Thread) error {
 				return err
 			}
 			pc++
+			if in.Yield {
+				m.insts, fr.pc = n, pc
+				return errPreempt
+			}
 		case ir.OpStore:
 			if preempt && m.accessPoint(t, get(regs, in.B).Bits) {
 				m.insts, fr.pc = n, pc
 				return errPreempt
 			}
-			if in.Raw && !preempt {
+			if in.Raw && !checked {
 				// Fast path of Memory.writeSlice, inlined: a live object this
 				// state owns and an access within its write limit.
 				addr := get(regs, in.B).Bits
@@ -153,6 +160,10 @@ func (m *Machine) exec(t *Thread) error {
 				return err
 			}
 			pc++
+			if in.Yield {
+				m.insts, fr.pc = n, pc
+				return errPreempt
+			}
 		case ir.OpGEP:
 			addr := get(regs, in.A).Bits + uint64(in.Imm)
 			for i := range in.Terms {
@@ -281,6 +292,8 @@ func (m *Machine) exec(t *Thread) error {
 				return err
 			}
 			pc++
+			m.insts, fr.pc = n, pc
+			return errPreempt // atomics are preemption points
 		case ir.OpCmpXchg:
 			if preempt && m.accessPoint(t, get(regs, in.A).Bits) {
 				m.insts, fr.pc = n, pc
@@ -291,7 +304,15 @@ func (m *Machine) exec(t *Thread) error {
 				return err
 			}
 			pc++
+			m.insts, fr.pc = n, pc
+			return errPreempt // atomics are preemption points
 		case ir.OpFence:
+			if m.mon != nil && in.Ordering != ir.Monotonic {
+				// Fences order through one global clock: sound for the
+				// release/acquire patterns, coarser than C11.
+				m.mon.Sync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{keyFence, 0}, Site: m.site(t, in.Loc)})
+				m.mon.Sync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{keyFence, 0}, Site: m.site(t, in.Loc)})
+			}
 			pc++
 		case ir.OpUnreachable:
 			m.insts, fr.pc = n, pc
@@ -319,6 +340,9 @@ func (m *Machine) accessPoint(t *Thread, addr uint64) bool {
 		return false
 	}
 	if (o.Kind == ObjStack || o.Kind == ObjVarargs) && o.Thread == t.ID {
+		return false
+	}
+	if t.atomicDepth > 0 {
 		return false
 	}
 	if t.accessGranted {

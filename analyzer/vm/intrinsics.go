@@ -20,6 +20,8 @@ func (m *Machine) copyMem(dst, src, n uint64) error {
 	if err := m.mem.Write(dst, tmp); err != nil {
 		return memErr(err)
 	}
+	m.noteNative(src, n, Read)
+	m.noteNative(dst, n, Write)
 	return nil
 }
 
@@ -34,6 +36,7 @@ func (m *Machine) setMem(dst uint64, c byte, n uint64) error {
 	for i := range b {
 		b[i] = c
 	}
+	m.noteNative(dst, n, Write)
 	return nil
 }
 

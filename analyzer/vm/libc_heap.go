@@ -23,16 +23,17 @@ func (m *Machine) free(t *Thread, p uint64, site ir.LocID, what string) error {
 	off := p & (1<<ir.AddrShift - 1)
 	switch {
 	case o == nil || o.Kind != ObjHeap:
-		return terminate(TermCrash, SIGABRT, "%s of a pointer that was not allocated on the heap (0x%x, %s)", what, p, m.describeAddr(p))
+		return terminate(TermCrash, SIGABRT, "%s of a pointer that was not allocated on the heap (0x%x, %s)", what, p, m.DescribeAddr(p))
 	case o.Freed:
-		msg := "double free of " + m.describeAddr(p)
+		msg := "double free of " + m.DescribeAddr(p)
 		if o.FreeSite != 0 {
 			msg += ", first freed at " + m.prog.Loc(o.FreeSite).String()
 		}
 		return terminate(TermCrash, SIGABRT, "%s", msg)
 	case off != 0:
-		return terminate(TermCrash, SIGABRT, "%s of a pointer %d bytes inside %s", what, off, m.describeAddr(p))
+		return terminate(TermCrash, SIGABRT, "%s of a pointer %d bytes inside %s", what, off, m.DescribeAddr(p))
 	}
+	m.note(t, o, 0, o.Size, Free, ir.NotAtomic, site)
 	o = m.mem.writable(o)
 	o.Freed = true
 	o.FreeSite = site

@@ -48,6 +48,7 @@ func (m *Machine) storeString(p uint64, b []byte, n uint64, bounded bool) error 
 	if err := m.mem.Write(p, buf); err != nil {
 		return memErr(err)
 	}
+	m.noteNative(p, uint64(len(buf)), Write)
 	return nil
 }
 
@@ -153,6 +154,7 @@ func init() {
 		if err != nil {
 			return memErr(err)
 		}
+		m.noteNative(a[0].Bits, size*n, Read)
 		m.files.write(t, f, append([]byte(nil), b...))
 		setRes(res, n)
 		return nil
@@ -209,6 +211,7 @@ func init() {
 		if err != nil {
 			return memErr(err)
 		}
+		m.noteNative(a[1].Bits, a[2].Bits, Read)
 		// write(2) bypasses stdio: the data goes out at once, ahead of
 		// whatever the stream still buffers.
 		m.files.write(t, &vfile{fd: fd, path: f.path, mode: unbuffered, write: true}, append([]byte(nil), b...))
@@ -356,6 +359,7 @@ func (m *Machine) readInto(f *vfile, p, size, n uint64, res []Value) error {
 		if err := m.mem.Write(p, got); err != nil {
 			return memErr(err)
 		}
+		m.noteNative(p, uint64(len(got)), Write)
 	}
 	setRes(res, uint64(len(got))/size)
 	return nil

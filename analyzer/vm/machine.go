@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime/debug"
 	"sort"
+	"strings"
 	"time"
 
 	"augur/analyzer/ir"
@@ -32,7 +33,10 @@ type Config struct {
 	// thread can reach a preemption point, so schedules can interleave
 	// unsynchronized code (slower: the fast paths are off).
 	PreemptAccesses bool
-	Timeout         time.Duration
+	// Monitor, when set, observes every access and synchronization (the
+	// race detector). Monitoring turns the interpreter's fast paths off.
+	Monitor Monitor
+	Timeout time.Duration
 	// Files seeds the virtual file system: path -> contents. The program
 	// never touches the real disk.
 	Files map[string][]byte
@@ -88,6 +92,10 @@ type frame struct {
 	// the caller's call is executed again on return (pthread_once).
 	retDst   int32
 	callSite ir.LocID
+	stack    StackID // this activation's interned call stack (when monitored)
+	// atomic marks a __VERIFIER_atomic_* function: it runs without
+	// preemption and as one critical section.
+	atomic bool
 }
 
 // Thread is one thread of the program.
@@ -111,6 +119,9 @@ type Thread struct {
 	// accessGranted: the thread yielded at the access it is about to make
 	// and now makes it (see accessPoint).
 	accessGranted bool
+	// atomicDepth counts the __VERIFIER_atomic sections the thread is in;
+	// inside one it is never preempted at accesses.
+	atomicDepth int
 }
 
 // Machine executes one program from start to termination.
@@ -136,6 +147,12 @@ type Machine struct {
 	argBuf    []Value // scratch for parallel phi moves
 	callBuf   []Value // scratch for call arguments
 	nextKey   uint64
+	mon       Monitor
+	acc       Access // reused for every reported access
+	stacks    *stackTable
+	// callLoc is the location of the call whose native model is running,
+	// for the accesses and sync events the model reports.
+	callLoc ir.LocID
 	// errStrings holds the strerror texts handed out, one object per code.
 	errStrings map[int]uint64
 }
@@ -145,7 +162,7 @@ type Machine struct {
 // constructors).
 func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic},
-		policy: cfg.Policy, sync: newSyncTable()}
+		policy: cfg.Policy, sync: newSyncTable(), mon: cfg.Monitor, stacks: newStackTable()}
 	if m.policy == nil {
 		m.policy = sched.RoundRobin{}
 	}
@@ -280,6 +297,18 @@ func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []i
 	}
 	copy(t.regs[base:base+n], args[:n])
 	fr := frame{fn: fn, base: base, retDst: retDst, callSite: site}
+	if m.mon != nil {
+		var parent StackID
+		if len(t.frames) > 0 {
+			parent = t.frames[len(t.frames)-1].stack
+		}
+		fr.stack = m.stacks.intern(parent, site, fn)
+	}
+	if strings.HasPrefix(fn.Name, "__VERIFIER_atomic_") {
+		fr.atomic = true
+		t.atomicDepth++
+		m.syncEvent(t, Acquire, keyVerifier, 0)
+	}
 	if fn.Variadic {
 		k := min(len(fn.Params), len(args))
 		var tys []ir.Scalar
@@ -433,6 +462,9 @@ func (t *Thread) lastWhat() string {
 	if t.accessGranted {
 		return "memory access"
 	}
+	if fr := &t.frames[len(t.frames)-1]; fr.pc > 0 && fr.pc <= len(fr.fn.Insts) && fr.fn.Insts[fr.pc-1].Yield {
+		return "atomic or volatile access"
+	}
 	fr := &t.frames[len(t.frames)-1]
 	if fr.pc > 0 && fr.pc <= len(fr.fn.Insts) {
 		if in := &fr.fn.Insts[fr.pc-1]; in.Op == ir.OpCall && in.Callee != nil {
@@ -471,8 +503,8 @@ func (m *Machine) expireTimedWait() *Thread {
 	return nil
 }
 
-// describeAddr names the object an address points into, for messages.
-func (m *Machine) describeAddr(addr uint64) string {
+// DescribeAddr names the object an address points into, for messages.
+func (m *Machine) DescribeAddr(addr uint64) string {
 	o := m.mem.Object(uint32(addr >> ir.AddrShift))
 	if o == nil {
 		return fmt.Sprintf("0x%x", addr)

@@ -26,7 +26,11 @@ func (k ObjKind) String() string { return objKindNames[k] }
 // Object is one allocation. Its bytes are shared between forked states until
 // one of them writes (copy on write, keyed by the owning memory's generation).
 type Object struct {
-	ID       uint32
+	ID uint32
+	// Serial numbers allocations uniquely within an execution: a reused
+	// stack id gets a new serial, so per-object analysis state keyed by id
+	// can tell a new object from the old one.
+	Serial   uint64
 	Size     uint64
 	Kind     ObjKind
 	Name     string   // global name, or a description for dynamic objects
@@ -48,6 +52,7 @@ type Object struct {
 
 // Memory is the address space of one execution state: object id -> object.
 type Memory struct {
+	serial uint64
 	objs   []*Object
 	gen    uint64
 	nextID uint32
@@ -63,7 +68,7 @@ func newGen() uint64 { genCounter++; return genCounter }
 
 // Fork returns a copy of m that shares every object copy-on-write.
 func (m *Memory) Fork() *Memory {
-	c := &Memory{objs: append([]*Object(nil), m.objs...), gen: newGen(), nextID: m.nextID,
+	c := &Memory{objs: append([]*Object(nil), m.objs...), gen: newGen(), nextID: m.nextID, serial: m.serial,
 		stackFree: append([]uint32(nil), m.stackFree...)}
 	m.gen = newGen() // objects now shared: the parent must copy before writing too
 	return c
@@ -87,7 +92,8 @@ func (m *Memory) alloc(kind ObjKind, size uint64, name string, site ir.LocID, th
 		id = m.nextID
 		m.nextID++
 	}
-	o := &Object{ID: id, Size: size, Kind: kind, Name: name, Site: site, Thread: thread,
+	m.serial++
+	o := &Object{ID: id, Serial: m.serial, Size: size, Kind: kind, Name: name, Site: site, Thread: thread,
 		bytes: make([]byte, size), gen: m.gen}
 	o.setLimits()
 	for int(id) >= len(m.objs) {
@@ -111,6 +117,8 @@ func (o *Object) setLimits() {
 
 // place installs an object with a fixed id (functions and globals).
 func (m *Memory) place(o *Object) {
+	m.serial++
+	o.Serial = m.serial
 	o.setLimits()
 	for int(o.ID) >= len(m.objs) {
 		m.objs = append(m.objs, nil)

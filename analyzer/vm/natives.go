@@ -49,8 +49,30 @@ func resolveNatives(prog *ir.Program) []native {
 	return out
 }
 
-// readUint reads an unsigned integer of size bytes at addr.
+// readUint reads an unsigned integer of size bytes of program data at addr
+// for the current call, reporting the access to the monitor.
 func (m *Machine) readUint(addr uint64, size int) (uint64, error) {
+	v, err := m.syncRead(addr, size)
+	if err == nil {
+		m.noteNative(addr, uint64(size), Read)
+	}
+	return v, err
+}
+
+// writeUint writes the low size bytes of v at addr as program data for the
+// current call, reporting the access to the monitor.
+func (m *Machine) writeUint(addr uint64, size int, v uint64) error {
+	err := m.syncWrite(addr, size, v)
+	if err == nil {
+		m.noteNative(addr, uint64(size), Write)
+	}
+	return err
+}
+
+// syncRead reads a word of a synchronization object (a mutex's lock word, a
+// semaphore's value): the models' own state, whose ordering they report as
+// sync events, so it is not a program access.
+func (m *Machine) syncRead(addr uint64, size int) (uint64, error) {
 	b, err := m.mem.Read(addr, uint64(size))
 	if err != nil {
 		return 0, memErr(err)
@@ -58,8 +80,8 @@ func (m *Machine) readUint(addr uint64, size int) (uint64, error) {
 	return ir.GetScalar(b, ir.Scalar{Kind: ir.KInt, Bits: uint16(8 * size)}), nil
 }
 
-// writeUint writes the low size bytes of v at addr.
-func (m *Machine) writeUint(addr uint64, size int, v uint64) error {
+// syncWrite writes a word of a synchronization object (see syncRead).
+func (m *Machine) syncWrite(addr uint64, size int, v uint64) error {
 	b, err := m.mem.writeSlice(addr, uint64(size))
 	if err != nil {
 		return memErr(err)
@@ -77,6 +99,7 @@ func (m *Machine) cstring(addr uint64) (string, error) {
 	if err != nil {
 		return "", memErr(err)
 	}
+	m.noteNative(addr, uint64(len(s)+1), Read)
 	return s, nil
 }
 
@@ -106,7 +129,7 @@ func (m *Machine) setErrno(t *Thread, e int) error {
 	if err != nil {
 		return err
 	}
-	return m.writeUint(addr, 4, uint64(e))
+	return m.syncWrite(addr, 4, uint64(e)) // errno is thread-local
 }
 
 // errnoAddr is the address of t's errno (the runtime's thread-local

@@ -237,6 +237,7 @@ func (m *Machine) convert(t *Thread, s *spec, args argSource) ([]byte, error) {
 		if len(str) > max {
 			str = str[:max]
 		}
+		m.noteNative(p, uint64(len(str)), Read)
 		return pad(s, []byte(str)), nil
 	case 'p':
 		p, err := args.next(false, false)

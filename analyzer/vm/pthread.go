@@ -95,10 +95,10 @@ func init() {
 		"pthread_setname_np", "pthread_setschedparam", "pthread_setcancelstate", "pthread_setcanceltype")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, 0)
-		return m.writeUint(a[0].Bits, 4, a[1].Bits)
+		return m.syncWrite(a[0].Bits, 4, a[1].Bits)
 	}, "pthread_attr_setdetachstate")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		v, err := m.readUint(a[0].Bits, 4)
+		v, err := m.syncRead(a[0].Bits, 4)
 		setRes(res, 0)
 		if err != nil {
 			return err
@@ -107,7 +107,7 @@ func init() {
 	}, "pthread_attr_getdetachstate", "pthread_mutexattr_gettype")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, 0)
-		return m.writeUint(a[0].Bits, 4, 0)
+		return m.syncWrite(a[0].Bits, 4, 0)
 	}, "pthread_mutexattr_init")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if a[1].Bits > mutexErrorCheck+1 {
@@ -115,7 +115,7 @@ func init() {
 			return nil
 		}
 		setRes(res, 0)
-		return m.writeUint(a[0].Bits, 4, a[1].Bits)
+		return m.syncWrite(a[0].Bits, 4, a[1].Bits)
 	}, "pthread_mutexattr_settype")
 
 	register(mutexInit, "pthread_mutex_init")
@@ -124,7 +124,7 @@ func init() {
 	register(mutexLockFn(lockTimed), "pthread_mutex_timedlock")
 	register(mutexUnlock, "pthread_mutex_unlock")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		l, err := m.readUint(a[0].Bits+mutexLock, 4)
+		l, err := m.syncRead(a[0].Bits+mutexLock, 4)
 		if err != nil {
 			return err
 		}
@@ -163,11 +163,14 @@ func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermCrash, SIGSEGV, "pthread_create: start routine 0x%x is not a function of the program", a[2].Bits)
 	}
 	nt := m.newThread()
+	if m.mon != nil {
+		m.mon.Sync(SyncEvent{Op: Fork, Thread: t.ID, Other: nt.ID, Site: m.site(t, in.Loc)})
+	}
 	if err := m.pushFrame(nt, fn, []Value{a[3]}, nil, -2, in.Loc); err != nil {
 		return err
 	}
 	if a[1].Bits != 0 {
-		d, err := m.readUint(a[1].Bits, 4)
+		d, err := m.syncRead(a[1].Bits, 4)
 		if err != nil {
 			return err
 		}
@@ -198,6 +201,9 @@ func pthreadJoin(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return errBlock
 	}
 	th.joined = true
+	if m.mon != nil {
+		m.mon.Sync(SyncEvent{Op: JoinThread, Thread: t.ID, Other: th.ID, Site: m.site(t, in.Loc)})
+	}
 	if a[1].Bits != 0 {
 		if err := m.writeUint(a[1].Bits, 8, th.exitVal); err != nil {
 			return err
@@ -215,11 +221,11 @@ func mutexInit(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	if a[1].Bits == 0 {
 		return nil
 	}
-	kind, err := m.readUint(a[1].Bits, 4)
+	kind, err := m.syncRead(a[1].Bits, 4)
 	if err != nil {
 		return err
 	}
-	return m.writeUint(a[0].Bits+mutexKind, 4, kind)
+	return m.syncWrite(a[0].Bits+mutexKind, 4, kind)
 }
 
 type lockMode uint8
@@ -233,33 +239,35 @@ const (
 // acquire tries to take mutex mu for t. It returns the pthread error code and
 // whether the mutex is held by another thread.
 func (m *Machine) acquire(t *Thread, mu uint64) (code uint64, busy bool, err error) {
-	l, err := m.readUint(mu+mutexLock, 4)
+	l, err := m.syncRead(mu+mutexLock, 4)
 	if err != nil {
 		return 0, false, err
 	}
-	kind, err := m.readUint(mu+mutexKind, 4)
+	kind, err := m.syncRead(mu+mutexKind, 4)
 	if err != nil {
 		return 0, false, err
 	}
 	kind &= 3
 	if l == 0 {
-		if err := m.writeUint(mu+mutexLock, 4, 1); err != nil {
+		if err := m.syncWrite(mu+mutexLock, 4, 1); err != nil {
 			return 0, false, err
 		}
-		if err := m.writeUint(mu+mutexCount, 4, 1); err != nil {
+		if err := m.syncWrite(mu+mutexCount, 4, 1); err != nil {
 			return 0, false, err
 		}
-		return 0, false, m.writeUint(mu+mutexOwner, 4, tid(t))
+		m.syncEvent(t, Acquire, waitMutex, mu)
+		m.syncEvent(t, LockAcquired, waitMutex, mu)
+		return 0, false, m.syncWrite(mu+mutexOwner, 4, tid(t))
 	}
-	owner, err := m.readUint(mu+mutexOwner, 4)
+	owner, err := m.syncRead(mu+mutexOwner, 4)
 	if err != nil {
 		return 0, false, err
 	}
 	if owner == tid(t) {
 		switch kind {
 		case mutexRecursive:
-			c, _ := m.readUint(mu+mutexCount, 4)
-			return 0, false, m.writeUint(mu+mutexCount, 4, c+1)
+			c, _ := m.syncRead(mu+mutexCount, 4)
+			return 0, false, m.syncWrite(mu+mutexCount, 4, c+1)
 		case mutexErrorCheck:
 			return EDEADLK, false, nil
 		}
@@ -271,10 +279,10 @@ func mutexLockFn(mode lockMode) native {
 	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		mu := a[0].Bits
 		if mode == lockTry { // any held mutex, even our own, is EBUSY
-			if l, err := m.readUint(mu+mutexLock, 4); err != nil {
+			if l, err := m.syncRead(mu+mutexLock, 4); err != nil {
 				return err
 			} else if l != 0 {
-				if k, _ := m.readUint(mu+mutexKind, 4); k&3 != mutexRecursive {
+				if k, _ := m.syncRead(mu+mutexKind, 4); k&3 != mutexRecursive {
 					setRes(res, EBUSY)
 					return errYield
 				}
@@ -298,7 +306,7 @@ func mutexLockFn(mode lockMode) native {
 				t.phase = 1
 				return errPreempt
 			}
-			m.sync.block(t, waitKey{waitMutex, mu}, "mutex at "+m.describeAddr(mu))
+			m.sync.block(t, waitKey{waitMutex, mu}, "mutex at "+m.DescribeAddr(mu))
 			return errBlock
 		}
 		t.phase = 0
@@ -319,12 +327,12 @@ func mutexUnlock(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 
 // release unlocks mutex mu held by t and wakes its waiters.
 func (m *Machine) release(t *Thread, mu uint64) (uint64, error) {
-	l, err := m.readUint(mu+mutexLock, 4)
+	l, err := m.syncRead(mu+mutexLock, 4)
 	if err != nil {
 		return 0, err
 	}
-	kind, _ := m.readUint(mu+mutexKind, 4)
-	owner, _ := m.readUint(mu+mutexOwner, 4)
+	kind, _ := m.syncRead(mu+mutexKind, 4)
+	owner, _ := m.syncRead(mu+mutexOwner, 4)
 	if l == 0 || owner != tid(t) {
 		if kind&3 != mutexNormal {
 			return EPERM, nil
@@ -334,13 +342,15 @@ func (m *Machine) release(t *Thread, mu uint64) (uint64, error) {
 		}
 	}
 	if kind&3 == mutexRecursive {
-		c, _ := m.readUint(mu+mutexCount, 4)
+		c, _ := m.syncRead(mu+mutexCount, 4)
 		if c > 1 {
-			return 0, m.writeUint(mu+mutexCount, 4, c-1)
+			return 0, m.syncWrite(mu+mutexCount, 4, c-1)
 		}
 	}
+	m.syncEvent(t, Release, waitMutex, mu)
+	m.syncEvent(t, LockReleased, waitMutex, mu)
 	for _, f := range []uint64{mutexLock, mutexCount, mutexOwner} {
-		if err := m.writeUint(mu+f, 4, 0); err != nil {
+		if err := m.syncWrite(mu+f, 4, 0); err != nil {
 			return 0, err
 		}
 	}
@@ -366,7 +376,7 @@ func condWait(timed bool) native {
 			if timed {
 				t.timedWait = true
 			}
-			m.sync.block(t, waitKey{waitCond, cv}, "condition variable at "+m.describeAddr(cv))
+			m.sync.block(t, waitKey{waitCond, cv}, "condition variable at "+m.DescribeAddr(cv))
 			return errBlock
 		}
 		_, busy, err := m.acquire(t, mu)
@@ -374,7 +384,7 @@ func condWait(timed bool) native {
 			return err
 		}
 		if busy {
-			m.sync.block(t, waitKey{waitMutex, mu}, "mutex at "+m.describeAddr(mu))
+			m.sync.block(t, waitKey{waitMutex, mu}, "mutex at "+m.DescribeAddr(mu))
 			return errBlock
 		}
 		t.phase = 0
@@ -399,39 +409,42 @@ func barrierInit(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return err
 	}
 	setRes(res, 0)
-	return m.writeUint(a[0].Bits, 4, a[2].Bits)
+	return m.syncWrite(a[0].Bits, 4, a[2].Bits)
 }
 
 func barrierWait(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	b := a[0].Bits
-	gen, err := m.readUint(b+8, 4)
+	gen, err := m.syncRead(b+8, 4)
 	if err != nil {
 		return err
 	}
 	if t.phase != 0 { // woken: has the barrier opened since we arrived?
 		if uint64(t.phase-1) != gen {
 			t.phase = 0
+			m.syncEvent(t, Acquire, waitBarrier, b)
 			setRes(res, 0)
 			return errYield
 		}
-		m.sync.block(t, waitKey{waitBarrier, b}, "barrier at "+m.describeAddr(b))
+		m.sync.block(t, waitKey{waitBarrier, b}, "barrier at "+m.DescribeAddr(b))
 		return errBlock
 	}
-	count, _ := m.readUint(b, 4)
-	arrived, _ := m.readUint(b+4, 4)
+	count, _ := m.syncRead(b, 4)
+	arrived, _ := m.syncRead(b+4, 4)
 	arrived++
+	m.syncEvent(t, ReleaseMerge, waitBarrier, b)
 	if arrived >= count {
-		m.writeUint(b+4, 4, 0)
-		m.writeUint(b+8, 4, gen+1)
+		m.syncEvent(t, Acquire, waitBarrier, b)
+		m.syncWrite(b+4, 4, 0)
+		m.syncWrite(b+8, 4, gen+1)
 		m.sync.wake(waitKey{waitBarrier, b}, m)
 		setRes(res, barrierSerial)
 		return errYield
 	}
-	if err := m.writeUint(b+4, 4, arrived); err != nil {
+	if err := m.syncWrite(b+4, 4, arrived); err != nil {
 		return err
 	}
 	t.phase = int(gen) + 1
-	m.sync.block(t, waitKey{waitBarrier, b}, "barrier at "+m.describeAddr(b))
+	m.sync.block(t, waitKey{waitBarrier, b}, "barrier at "+m.DescribeAddr(b))
 	return errBlock
 }
 
@@ -439,31 +452,33 @@ func barrierWait(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 // The routine runs as a frame whose return executes the call again.
 func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	ctl := a[0].Bits
-	st, err := m.readUint(ctl, 4)
+	st, err := m.syncRead(ctl, 4)
 	if err != nil {
 		return err
 	}
 	switch {
 	case st == 2:
+		m.syncEvent(t, Acquire, waitOnce, ctl)
 		setRes(res, 0)
 		return nil
 	case st == 1 && t.onceAddr == ctl: // our routine returned
 		t.onceAddr = 0
-		if err := m.writeUint(ctl, 4, 2); err != nil {
+		m.syncEvent(t, Release, waitOnce, ctl)
+		if err := m.syncWrite(ctl, 4, 2); err != nil {
 			return err
 		}
 		m.sync.wake(waitKey{waitOnce, ctl}, m)
 		setRes(res, 0)
 		return errYield
 	case st == 1:
-		m.sync.block(t, waitKey{waitOnce, ctl}, "pthread_once at "+m.describeAddr(ctl))
+		m.sync.block(t, waitKey{waitOnce, ctl}, "pthread_once at "+m.DescribeAddr(ctl))
 		return errBlock
 	}
 	fn := m.funcAt(a[1].Bits)
 	if fn == nil || fn.Decl {
 		return terminate(TermCrash, SIGSEGV, "pthread_once: init routine 0x%x is not a function of the program", a[1].Bits)
 	}
-	if err := m.writeUint(ctl, 4, 1); err != nil {
+	if err := m.syncWrite(ctl, 4, 1); err != nil {
 		return err
 	}
 	t.onceAddr = ctl

@@ -7,7 +7,7 @@ func registerRWLock() {
 	rd := func(try bool) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			l := a[0].Bits
-			w, err := m.readUint(l+4, 4)
+			w, err := m.syncRead(l+4, 4)
 			if err != nil {
 				return err
 			}
@@ -20,25 +20,26 @@ func registerRWLock() {
 					setRes(res, EBUSY)
 					return errYield
 				}
-				m.sync.block(t, waitKey{waitRWLock, l}, "rwlock at "+m.describeAddr(l))
+				m.sync.block(t, waitKey{waitRWLock, l}, "rwlock at "+m.DescribeAddr(l))
 				return errBlock
 			}
-			r, _ := m.readUint(l, 4)
+			r, _ := m.syncRead(l, 4)
 			setRes(res, 0)
-			if err := m.writeUint(l, 4, r+1); err != nil {
+			if err := m.syncWrite(l, 4, r+1); err != nil {
 				return err
 			}
+			m.syncEvent(t, Acquire, waitRWLock, l)
 			return errYield
 		}
 	}
 	wr := func(try bool) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			l := a[0].Bits
-			r, err := m.readUint(l, 4)
+			r, err := m.syncRead(l, 4)
 			if err != nil {
 				return err
 			}
-			w, _ := m.readUint(l+4, 4)
+			w, _ := m.syncRead(l+4, 4)
 			if w == tid(t) {
 				setRes(res, EDEADLK)
 				return nil
@@ -48,13 +49,16 @@ func registerRWLock() {
 					setRes(res, EBUSY)
 					return errYield
 				}
-				m.sync.block(t, waitKey{waitRWLock, l}, "rwlock at "+m.describeAddr(l))
+				m.sync.block(t, waitKey{waitRWLock, l}, "rwlock at "+m.DescribeAddr(l))
 				return errBlock
 			}
 			setRes(res, 0)
-			if err := m.writeUint(l+4, 4, tid(t)); err != nil {
+			if err := m.syncWrite(l+4, 4, tid(t)); err != nil {
 				return err
 			}
+			m.syncEvent(t, Acquire, waitRWLock, l)
+			m.syncEvent(t, Acquire, keyRWRead, l)
+			m.syncEvent(t, LockAcquired, waitRWLock, l)
 			return errYield
 		}
 	}
@@ -68,7 +72,7 @@ func registerRWLock() {
 	}, "pthread_rwlock_init")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		l := a[0].Bits
-		w, err := m.readUint(l+4, 4)
+		w, err := m.syncRead(l+4, 4)
 		if err != nil {
 			return err
 		}
@@ -78,14 +82,17 @@ func registerRWLock() {
 				setRes(res, EPERM)
 				return nil
 			}
-			err = m.writeUint(l+4, 4, 0)
+			m.syncEvent(t, Release, waitRWLock, l)
+			m.syncEvent(t, LockReleased, waitRWLock, l)
+			err = m.syncWrite(l+4, 4, 0)
 		} else {
-			r, _ := m.readUint(l, 4)
+			r, _ := m.syncRead(l, 4)
 			if r == 0 {
 				setRes(res, EPERM)
 				return nil
 			}
-			err = m.writeUint(l, 4, r-1)
+			m.syncEvent(t, ReleaseMerge, keyRWRead, l)
+			err = m.syncWrite(l, 4, r-1)
 		}
 		if err != nil {
 			return err
@@ -101,7 +108,7 @@ func registerSpin() {
 	lock := func(try bool) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			l := a[0].Bits
-			v, err := m.readUint(l, 4)
+			v, err := m.syncRead(l, 4)
 			if err != nil {
 				return err
 			}
@@ -110,13 +117,15 @@ func registerSpin() {
 					setRes(res, EBUSY)
 					return errYield
 				}
-				m.sync.block(t, waitKey{waitSpin, l}, "spinlock at "+m.describeAddr(l))
+				m.sync.block(t, waitKey{waitSpin, l}, "spinlock at "+m.DescribeAddr(l))
 				return errBlock
 			}
 			setRes(res, 0)
-			if err := m.writeUint(l, 4, tid(t)); err != nil {
+			if err := m.syncWrite(l, 4, tid(t)); err != nil {
 				return err
 			}
+			m.syncEvent(t, Acquire, waitSpin, l)
+			m.syncEvent(t, LockAcquired, waitSpin, l)
 			return errYield
 		}
 	}
@@ -124,11 +133,13 @@ func registerSpin() {
 	register(lock(true), "pthread_spin_trylock")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, 0)
-		return m.writeUint(a[0].Bits, 4, 0)
+		return m.syncWrite(a[0].Bits, 4, 0)
 	}, "pthread_spin_init")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, 0)
-		if err := m.writeUint(a[0].Bits, 4, 0); err != nil {
+		m.syncEvent(t, Release, waitSpin, a[0].Bits)
+		m.syncEvent(t, LockReleased, waitSpin, a[0].Bits)
+		if err := m.syncWrite(a[0].Bits, 4, 0); err != nil {
 			return err
 		}
 		m.sync.wake(waitKey{waitSpin, a[0].Bits}, m)
@@ -170,7 +181,7 @@ func init() {
 	wait := func(mode lockMode) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			s := a[0].Bits
-			v, err := m.readUint(s, 4)
+			v, err := m.syncRead(s, 4)
 			if err != nil {
 				return err
 			}
@@ -190,14 +201,15 @@ func init() {
 					t.phase = 1
 					return errPreempt
 				}
-				m.sync.block(t, waitKey{waitSem, s}, "semaphore at "+m.describeAddr(s))
+				m.sync.block(t, waitKey{waitSem, s}, "semaphore at "+m.DescribeAddr(s))
 				return errBlock
 			}
 			t.phase = 0
 			setRes(res, 0)
-			if err := m.writeUint(s, 4, v-1); err != nil {
+			if err := m.syncWrite(s, 4, v-1); err != nil {
 				return err
 			}
+			m.syncEvent(t, Acquire, waitSem, s)
 			return errYield
 		}
 	}
@@ -209,15 +221,16 @@ func init() {
 			return err
 		}
 		setRes(res, 0)
-		return m.writeUint(a[0].Bits, 4, a[2].Bits)
+		return m.syncWrite(a[0].Bits, 4, a[2].Bits)
 	}, "sem_init")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		s := a[0].Bits
-		v, err := m.readUint(s, 4)
+		v, err := m.syncRead(s, 4)
 		if err != nil {
 			return err
 		}
-		if err := m.writeUint(s, 4, v+1); err != nil {
+		m.syncEvent(t, ReleaseMerge, waitSem, s)
+		if err := m.syncWrite(s, 4, v+1); err != nil {
 			return err
 		}
 		m.sync.wakeOne(waitKey{waitSem, s}, m)
@@ -225,7 +238,7 @@ func init() {
 		return errYield
 	}, "sem_post")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		v, err := m.readUint(a[0].Bits, 4)
+		v, err := m.syncRead(a[0].Bits, 4)
 		if err != nil {
 			return err
 		}
@@ -236,4 +249,22 @@ func init() {
 		setRes(res, 0)
 		return nil
 	}, "sem_destroy")
+}
+
+// SV-COMP's atomic sections: __VERIFIER_atomic_begin/end bracket code that
+// runs without preemption and as one critical section (functions named
+// __VERIFIER_atomic_* get the same treatment in pushFrame).
+func init() {
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		t.atomicDepth++
+		m.syncEvent(t, Acquire, keyVerifier, 0)
+		return nil
+	}, "__VERIFIER_atomic_begin")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		if t.atomicDepth > 0 {
+			t.atomicDepth--
+		}
+		m.syncEvent(t, Release, keyVerifier, 0)
+		return nil
+	}, "__VERIFIER_atomic_end")
 }

@@ -203,10 +203,12 @@ func (m *Machine) scan(src scanSource, format string, args argSource) (int, erro
 			if err := m.mem.Write(p, text); err != nil {
 				werr = memErr(err)
 			}
+			m.noteNative(p, uint64(len(text)), Write)
 		default: // s and [
 			if err := m.mem.Write(p, append(text, 0)); err != nil {
 				werr = memErr(err)
 			}
+			m.noteNative(p, uint64(len(text)+1), Write)
 		}
 		if werr != nil {
 			return assigned, werr

@@ -1,0 +1,115 @@
+package race
+
+import (
+	"fmt"
+	"time"
+
+	"augur/analyzer/ir"
+	"augur/analyzer/sched"
+	"augur/analyzer/vm"
+)
+
+// Options configure detection over several schedules.
+type Options struct {
+	// Schedules is how many executions to run (at least 1): round robin
+	// first; then schedules that reverse the order of lock acquisitions
+	// seen in it (at most half of the rest); then PCT schedules seeded from
+	// Seed.
+	Schedules int
+	Seed      uint64
+	// Depth is the PCT bug depth (default 3).
+	Depth int
+	// Run is the template of every execution: arguments, input, budgets.
+	// Its Policy and Monitor are set per schedule; its output is discarded.
+	Run vm.Config
+}
+
+// Failure is how an execution ended when it did not exit normally: a
+// crash, failed assert, abort, deadlock, exhausted budget or unsupported
+// construct, found under some schedule.
+type Failure struct {
+	Kind     vm.TermKind
+	Message  string
+	Loc      ir.Loc
+	Thread   int
+	Stack    []vm.StackFrame
+	Threads  map[int][]vm.StackFrame // deadlocks: every blocked thread
+	Schedule string                  // which schedule: "round-robin" or "pct seed N"
+	Trace    *sched.Trace            // replays the failure
+}
+
+// Result is what detection found across all schedules.
+type Result struct {
+	Races        []*Race
+	Inversions   []*Inversion
+	Failures     []*Failure
+	Schedules    int
+	Instructions uint64
+	Elapsed      time.Duration
+}
+
+// Detect runs prog under opts.Schedules schedules with a race detector and
+// merges what they find. It is deterministic for a given Seed.
+func Detect(prog *ir.Program, opts Options) (*Result, error) {
+	if opts.Schedules < 1 {
+		opts.Schedules = 1
+	}
+	if opts.Depth == 0 {
+		opts.Depth = 3
+	}
+	start := time.Now()
+	res := &Result{}
+	var races [][]*Race
+	seenInv := map[string]bool{}
+	seenFail := map[string]bool{}
+	steps := 0
+	var reversals []*sched.Postpone
+	for i := 0; i < opts.Schedules; i++ {
+		cfg := opts.Run
+		cfg.Stdout, cfg.Stderr, cfg.StdoutLineBuffered = nil, nil, false
+		name := "round-robin"
+		switch {
+		case i == 0:
+			cfg.Policy = sched.RoundRobin{}
+		case i-1 < len(reversals):
+			cfg.Policy = reversals[i-1]
+			name = reversals[i-1].Name()
+		default:
+			seed := opts.Seed + uint64(i)
+			cfg.Policy = sched.NewPCT(seed, opts.Depth, steps)
+			name = fmt.Sprintf("pct seed %d", seed)
+		}
+		d := New()
+		cfg.Monitor = d
+		m, err := vm.New(prog, cfg)
+		if err != nil {
+			return nil, err
+		}
+		d.Bind(m)
+		run := m.Run()
+		if i == 0 {
+			steps = len(run.Trace.Events) + 1
+			reversals = sched.Reversals(run.Trace, (opts.Schedules-1+1)/2)
+		}
+		res.Instructions += run.Instructions
+		races = append(races, d.Races())
+		for _, inv := range d.Inversions() {
+			if !seenInv[inv.ID] {
+				seenInv[inv.ID] = true
+				res.Inversions = append(res.Inversions, inv)
+			}
+		}
+		if t := run.Term; t.Kind != vm.TermExit {
+			key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)
+			if !seenFail[key] {
+				seenFail[key] = true
+				res.Failures = append(res.Failures, &Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc, Thread: t.Thread,
+					Stack: t.Stack, Threads: t.Threads, Schedule: name, Trace: run.Trace})
+			}
+		}
+	}
+	res.Races = Merge(races...)
+	res.Schedules = opts.Schedules
+	res.Elapsed = time.Since(start)
+	return res, nil
+}

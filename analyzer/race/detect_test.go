@@ -1,0 +1,66 @@
+package race_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"augur/analyzer/vm"
+)
+
+// The hand-off race needs a schedule where the consumer takes the lock
+// first: round robin alone misses it, the lock-order reversals find it.
+func TestHandoffNeedsAnotherSchedule(t *testing.T) {
+	if n := len(detect(t, "../../testdata/race/handoff.c", 1).Races); n != 0 {
+		t.Fatalf("round robin alone found %d races; the test program no longer hides its race", n)
+	}
+	if n := len(detect(t, "../../testdata/race/handoff.c", 5).Races); n != 1 {
+		t.Fatalf("5 schedules found %d races, want 1", n)
+	}
+}
+
+// A racy statement in a loop is one distinct race however many times it
+// races; instances add up over the executions (FastTrack checks a location
+// again only after another thread touched it).
+func TestLoopRaceIsOneRaceWithInstances(t *testing.T) {
+	res := detect(t, "../../testdata/race/loop_instances.c", 5)
+	if len(res.Races) != 1 {
+		t.Fatalf("%d races", len(res.Races))
+	}
+	r := res.Races[0]
+	if r.Instances < 5 || r.Object != "total" {
+		t.Fatalf("race on %q with %d instances", r.Object, r.Instances)
+	}
+}
+
+// Inserting lines above the racing functions changes no race id.
+func TestRaceIDStableAcrossEdits(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/race/heap_fields.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	shifted := filepath.Join(t.TempDir(), "heap_fields.c")
+	edited := strings.Replace(string(src), "struct stats {", "/* a comment\n   of three lines\n   added above */\nstruct stats {", 1)
+	if err := os.WriteFile(shifted, []byte(edited), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := detect(t, "../../testdata/race/heap_fields.c", 2).Races
+	b := detect(t, shifted, 2).Races
+	if len(a) != 1 || len(b) != 1 {
+		t.Fatalf("races: %d and %d", len(a), len(b))
+	}
+	if a[0].ID != b[0].ID || a[0].First.Loc.Line+3 != b[0].First.Loc.Line {
+		t.Fatalf("ids %s vs %s (lines %d vs %d)", a[0].ID, b[0].ID, a[0].First.Loc.Line, b[0].First.Loc.Line)
+	}
+}
+
+func TestDeadlockIsAFailure(t *testing.T) {
+	res := detect(t, "../../testdata/crash/deadlock.c", 2)
+	if len(res.Failures) == 0 || res.Failures[0].Kind != vm.TermDeadlock || len(res.Failures[0].Threads) != 2 {
+		t.Fatalf("failures: %+v", res.Failures)
+	}
+	if res.Failures[0].Trace == nil || len(res.Failures[0].Trace.Events) == 0 {
+		t.Fatal("deadlock failure without a trace to replay it")
+	}
+}

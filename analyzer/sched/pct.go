@@ -1,0 +1,55 @@
+package sched
+
+import "math/rand/v2"
+
+// PCT is Burckhardt et al.'s probabilistic concurrency testing policy: each
+// thread gets a random priority when it first appears and the highest-
+// priority runnable thread always runs; at d-1 randomly chosen decision
+// points the running thread's priority drops below every initial one. A bug
+// of depth d among k decision points and n threads is hit with probability at
+// least 1/(n*k^(d-1)) per run.
+type PCT struct {
+	rng     *rand.Rand
+	depth   int
+	prio    map[int]int
+	changes map[int]int // decision index -> low priority to assign
+	step    int
+}
+
+// NewPCT returns a PCT policy of the given depth for executions of about
+// steps decisions (a previous run's trace length is a good estimate).
+func NewPCT(seed uint64, depth, steps int) *PCT {
+	if depth < 1 {
+		depth = 1
+	}
+	if steps < 1 {
+		steps = 1
+	}
+	p := &PCT{rng: rand.New(rand.NewPCG(seed, 0x7063742d73636865)), depth: depth, prio: map[int]int{}, changes: map[int]int{}}
+	for i := 1; i < depth; i++ {
+		p.changes[1+p.rng.IntN(steps)] = depth - i
+	}
+	return p
+}
+
+func (*PCT) Name() string { return "pct" }
+
+// Pick implements Policy.
+func (p *PCT) Pick(pt Point, runnable []int) (int, error) {
+	p.step++
+	for _, t := range runnable {
+		if _, ok := p.prio[t]; !ok {
+			p.prio[t] = p.depth + 1 + p.rng.IntN(1<<20)
+		}
+	}
+	if low, ok := p.changes[p.step]; ok && pt.Thread >= 0 {
+		p.prio[pt.Thread] = low
+	}
+	best := runnable[0]
+	for _, t := range runnable[1:] {
+		if p.prio[t] > p.prio[best] {
+			best = t
+		}
+	}
+	return best, nil
+}

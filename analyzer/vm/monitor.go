@@ -1,0 +1,200 @@
+package vm
+
+import "augur/analyzer/ir"
+
+// A Monitor observes an execution: every memory access the program makes
+// (loads, stores, atomics, and the memory the modeled libc reads or writes
+// on its behalf) and every synchronization between threads, expressed as
+// acquire and release operations on sync keys. The race detector is one.
+type Monitor interface {
+	Access(a *Access)
+	Sync(ev SyncEvent)
+}
+
+// AccessKind says what an access does.
+type AccessKind uint8
+
+const (
+	Read AccessKind = iota
+	Write
+	AtomicRead
+	AtomicWrite
+	AtomicRMW
+	Free // free() of a heap object: a write to all of it
+)
+
+// IsWrite reports whether the access modifies memory.
+func (k AccessKind) IsWrite() bool {
+	return k == Write || k == AtomicWrite || k == AtomicRMW || k == Free
+}
+
+// IsAtomic reports whether the access is atomic.
+func (k AccessKind) IsAtomic() bool { return k == AtomicRead || k == AtomicWrite || k == AtomicRMW }
+
+// Site is where an access happened: the instruction's location and the
+// interned call stack of the thread at that moment (see Machine.Stack).
+type Site struct {
+	Loc   ir.LocID
+	Stack StackID
+}
+
+// Access is one memory access.
+type Access struct {
+	Thread   int
+	Obj      *Object
+	Off      uint64
+	Size     uint64
+	Kind     AccessKind
+	Ordering ir.Ordering // for atomics
+	Site     Site
+}
+
+// SyncOp is a synchronization operation.
+type SyncOp uint8
+
+const (
+	// Acquire: the thread learns everything released to Key.
+	Acquire SyncOp = iota
+	// Release: Key now holds exactly what the thread knows (mutex unlock).
+	Release
+	// ReleaseMerge: Key accumulates what the thread knows (semaphore post,
+	// barrier arrival, read unlock).
+	ReleaseMerge
+	// Fork: thread Other starts, knowing everything Thread knows.
+	Fork
+	// JoinThread: Thread learns everything the exited thread Other knew.
+	JoinThread
+	// LockAcquired and LockReleased report mutual-exclusion locks being
+	// taken and released (for lock-order analysis); they imply nothing for
+	// happens-before beyond the Acquire/Release events sent with them.
+	LockAcquired
+	LockReleased
+)
+
+// SyncKey names a synchronization object: its kind and address.
+type SyncKey struct {
+	Kind waitKind
+	Addr uint64
+}
+
+// Sync key kinds beyond the wait queues: the release side of read locks, the
+// release sequence of an atomic location, fences, and __VERIFIER_atomic.
+const (
+	keyRWRead waitKind = 100 + iota
+	keyAtomic
+	keyFence
+	keyVerifier
+)
+
+// SyncEvent is one synchronization operation.
+type SyncEvent struct {
+	Op     SyncOp
+	Thread int
+	Other  int // Fork: the child; JoinThread: the joined thread
+	Key    SyncKey
+	Site   Site
+}
+
+// StackID identifies an interned call stack; 0 is the empty stack.
+type StackID uint32
+
+// stackNode is one interned frame: the function, the caller's node and the
+// call site in the caller.
+type stackNode struct {
+	fn     *ir.Function
+	parent StackID
+	call   ir.LocID
+}
+
+type stackKey struct {
+	parent StackID
+	call   ir.LocID
+	fn     *ir.Function
+}
+
+// stackTable interns call stacks so an access records its full stack in 4
+// bytes; frames keep their node, so the current stack costs nothing to get.
+type stackTable struct {
+	nodes []stackNode
+	index map[stackKey]StackID
+}
+
+func newStackTable() *stackTable {
+	return &stackTable{nodes: []stackNode{{}}, index: map[stackKey]StackID{}}
+}
+
+func (s *stackTable) intern(parent StackID, call ir.LocID, fn *ir.Function) StackID {
+	k := stackKey{parent, call, fn}
+	if id, ok := s.index[k]; ok {
+		return id
+	}
+	id := StackID(len(s.nodes))
+	s.nodes = append(s.nodes, stackNode{fn: fn, parent: parent, call: call})
+	s.index[k] = id
+	return id
+}
+
+// Stack expands an access site into frames, innermost first.
+func (m *Machine) Stack(site Site) []StackFrame {
+	var out []StackFrame
+	loc := site.Loc
+	for id := site.Stack; id != 0; {
+		n := m.stacks.nodes[id]
+		out = append(out, StackFrame{Function: n.fn.Name, Loc: m.prog.Loc(loc)})
+		loc = n.call
+		id = n.parent
+	}
+	return out
+}
+
+// Memory returns the execution's memory.
+func (m *Machine) Memory() *Memory { return m.mem }
+
+// Program returns the program being run.
+func (m *Machine) Program() *ir.Program { return m.prog }
+
+// site returns the current site of thread t at instruction in.
+func (m *Machine) site(t *Thread, loc ir.LocID) Site {
+	if len(t.frames) == 0 {
+		return Site{Loc: loc}
+	}
+	return Site{Loc: loc, Stack: t.frames[len(t.frames)-1].stack}
+}
+
+// note reports an access to the monitor, if any.
+func (m *Machine) note(t *Thread, o *Object, off, size uint64, kind AccessKind, ord ir.Ordering, loc ir.LocID) {
+	if m.mon == nil || size == 0 || o.Kind == ObjFunc {
+		return
+	}
+	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: size, Kind: kind, Ordering: ord, Site: m.site(t, loc)}
+	m.mon.Access(&m.acc)
+}
+
+// noteRange reports an access by the modeled libc to [addr, addr+size).
+func (m *Machine) noteRange(t *Thread, addr, size uint64, kind AccessKind, loc ir.LocID) {
+	if m.mon == nil || size == 0 {
+		return
+	}
+	o := m.mem.Object(uint32(addr >> ir.AddrShift))
+	if o == nil {
+		return
+	}
+	m.note(t, o, addr&(1<<ir.AddrShift-1), size, kind, ir.NotAtomic, loc)
+}
+
+// syncEvent reports a synchronization operation of thread t to the
+// monitor, if any, at the current call.
+func (m *Machine) syncEvent(t *Thread, op SyncOp, kind waitKind, addr uint64) {
+	if m.mon == nil {
+		return
+	}
+	m.mon.Sync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{kind, addr}, Site: m.site(t, m.callLoc)})
+}
+
+// noteNative reports an access the modeled libc makes to program memory on
+// behalf of the current call.
+func (m *Machine) noteNative(addr, size uint64, kind AccessKind) {
+	if m.mon != nil {
+		m.noteRange(m.cur, addr, size, kind, m.callLoc)
+	}
+}

@@ -1,0 +1,36 @@
+/* Lazy initialization without a lock: the check races with the publication,
+ * and the table's contents, written before publication, race with the
+ * readers that find it through the unsynchronized pointer. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int *table;
+
+static int *get_table(void) {
+	int *cur = table; // race: publish spec-violated
+	if (cur == NULL) {
+		int *t = malloc(16 * sizeof *t);
+		for (int i = 0; i < 16; i++)
+			t[i] = i * i; // race: contents output-differs
+		table = t; // race: publish spec-violated
+		cur = t;
+	}
+	return cur;
+}
+
+static void *reader(void *arg) {
+	int *t = get_table();
+	return (void *)(long)t[(long)arg]; // race: contents output-differs
+}
+
+int main(void) {
+	pthread_t a, b;
+	pthread_create(&a, NULL, reader, (void *)3L);
+	pthread_create(&b, NULL, reader, (void *)4L);
+	void *ra, *rb;
+	pthread_join(a, &ra);
+	pthread_join(b, &rb);
+	printf("%ld %ld\n", (long)ra, (long)rb);
+	return 0;
+}
