@@ -13,7 +13,9 @@ type Postpone struct {
 	step   int
 }
 
-func (p *Postpone) Name() string { return fmt.Sprintf("postpone thread %d after %d decisions", p.Thread, len(p.Prefix)) }
+func (p *Postpone) Name() string {
+	return fmt.Sprintf("postpone thread %d after %d decisions", p.Thread, len(p.Prefix))
+}
 
 // Pick implements Policy.
 func (p *Postpone) Pick(pt Point, runnable []int) (int, error) {
