@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -116,7 +117,8 @@ func (d *Detector) Races() []*Race { return d.order }
 func describeObject(m *vm.Machine, o *vm.Object, off uint64) string {
 	at := ""
 	if o.Site != 0 && m != nil {
-		at = " allocated at " + m.Program().Loc(o.Site).String()
+		l := m.Program().Loc(o.Site)
+		at = fmt.Sprintf(" allocated at %s:%d", filepath.Base(l.File), l.Line)
 	}
 	field := ""
 	if off != 0 {

@@ -1,7 +1,8 @@
 // Command augur finds the data races in C/C++ programs that matter.
 //
-//	augur run [flags] FILES... [-- ARGS...]   interpret the program
-//	augur version                             print versions
+//	augur run [flags] FILES... [-- ARGS...]       interpret the program
+//	augur analyze --detect-only [flags] FILES...  detect races and deadlocks
+//	augur version                                 print versions
 package main
 
 import (
@@ -13,6 +14,9 @@ const usage = `usage: augur <command> [flags] [arguments]
 
 commands:
   run FILES... [-- ARGS...]   run the program in augur's interpreter, as if built natively
+  analyze --detect-only FILES... [-- ARGS...]
+                              detect data races, deadlocks and lock-order inversions
+                              under several schedules (text, JSON or SARIF report)
   version                     print augur's version and the toolchain it uses
 
 Run 'augur <command> -h' for a command's flags.
@@ -26,6 +30,8 @@ func main() {
 	switch os.Args[1] {
 	case "run":
 		os.Exit(runCmd(os.Args[2:]))
+	case "analyze":
+		os.Exit(analyzeCmd(os.Args[2:]))
 	case "version", "--version":
 		os.Exit(versionCmd())
 	case "help", "-h", "--help":

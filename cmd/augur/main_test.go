@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -121,5 +122,106 @@ func TestVersion(t *testing.T) {
 	out, _, code := augur(t, "", "version")
 	if code != 0 || !strings.Contains(out, "llvm:  14.") || !strings.Contains(out, "clang-14") {
 		t.Fatalf("exit %d:\n%s", code, out)
+	}
+}
+
+func TestAnalyzeJSONReport(t *testing.T) {
+	out, errOut, code := augur(t, "", "analyze", "--detect-only", "--format", "json", "../../testdata/race/heap_fields.c")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Version int `json:"version"`
+		Races   []struct {
+			ID       string `json:"id"`
+			Category string `json:"category"`
+			Object   string `json:"object"`
+			Accesses []struct {
+				File   string `json:"file"`
+				Line   int    `json:"line"`
+				Kind   string `json:"kind"`
+				Thread int    `json:"thread"`
+				Stack  []struct {
+					Function string `json:"function"`
+				} `json:"stack"`
+			} `json:"accesses"`
+		} `json:"races"`
+		Stats struct {
+			Schedules int `json:"schedules"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Version != 1 || len(rep.Races) != 1 || rep.Stats.Schedules != 5 {
+		t.Fatalf("%+v", rep)
+	}
+	r := rep.Races[0]
+	if r.Category != "unclassified" || len(r.ID) != 12 || len(r.Accesses) != 2 || r.Accesses[0].Line != 17 ||
+		!strings.HasSuffix(r.Accesses[0].File, "heap_fields.c") || r.Accesses[0].Stack[0].Function != "worker" {
+		t.Fatalf("%+v", r)
+	}
+}
+
+func TestAnalyzeSARIFHasThreadFlows(t *testing.T) {
+	out, _, code := augur(t, "", "analyze", "--detect-only", "--format", "sarif", "../../testdata/race/counter.c")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID string `json:"id"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				CodeFlows []struct {
+					ThreadFlows []struct {
+						Locations []struct {
+							Location struct {
+								PhysicalLocation struct {
+									Region struct {
+										StartLine int `json:"startLine"`
+									} `json:"region"`
+								} `json:"physicalLocation"`
+							} `json:"location"`
+						} `json:"locations"`
+					} `json:"threadFlows"`
+				} `json:"codeFlows"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	if log.Version != "2.1.0" || len(log.Runs) != 1 || log.Runs[0].Tool.Driver.Name != "augur" {
+		t.Fatalf("%+v", log)
+	}
+	res := log.Runs[0].Results
+	if len(res) != 1 || res[0].RuleID != "data-race" || len(res[0].CodeFlows[0].ThreadFlows) != 2 ||
+		res[0].CodeFlows[0].ThreadFlows[1].Locations[0].Location.PhysicalLocation.Region.StartLine != 11 {
+		t.Fatalf("%+v", res)
+	}
+}
+
+func TestAnalyzeFailOnAndUsage(t *testing.T) {
+	if _, _, code := augur(t, "", "analyze", "--detect-only", "--fail-on", "unclassified", "../../testdata/race/counter.c"); code != 3 {
+		t.Errorf("--fail-on with a race: exit %d, want 3", code)
+	}
+	if _, _, code := augur(t, "", "analyze", "--detect-only", "--fail-on", "unclassified", "../../testdata/run/mutex_counter.c"); code != 0 {
+		t.Errorf("--fail-on without races: exit %d, want 0", code)
+	}
+	if _, errOut, code := augur(t, "", "analyze", "../../testdata/race/counter.c"); code != 2 || !strings.Contains(errOut, "--detect-only") {
+		t.Errorf("analyze without --detect-only: exit %d: %s", code, errOut)
+	}
+	out, _, code := augur(t, "", "analyze", "--detect-only", "../../testdata/crash/deadlock.c")
+	if code != 0 || !strings.Contains(out, "ERROR: augur: deadlock") || !strings.Contains(out, "waiting for mutex") {
+		t.Errorf("deadlock report: exit %d\n%s", code, out)
 	}
 }

@@ -1,0 +1,185 @@
+// Package report renders analysis results: a sanitizer-like text report,
+// the JSON report of design.md (version 1), and SARIF 2.1.0 for code
+// scanning. It depends on the analysis packages, never the other way round.
+package report
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"augur/analyzer/race"
+	"augur/analyzer/vm"
+)
+
+// Report is the JSON report, version 1.
+type Report struct {
+	Version    int         `json:"version"`
+	Races      []Race      `json:"races"`
+	Failures   []Failure   `json:"failures"`
+	Inversions []Inversion `json:"lock_order_inversions"`
+	Stats      Stats       `json:"stats"`
+}
+
+// Race is one distinct race.
+type Race struct {
+	ID          string   `json:"id"`
+	Category    string   `json:"category"`
+	K           int      `json:"k"`
+	Object      string   `json:"object"`
+	Instances   int      `json:"instances"`
+	Consequence string   `json:"consequence"`
+	Accesses    []Access `json:"accesses"`
+	Evidence    string   `json:"evidence,omitempty"`
+}
+
+// Access is one endpoint of a race.
+type Access struct {
+	File     string  `json:"file"`
+	Line     int     `json:"line"`
+	Column   int     `json:"column"`
+	Kind     string  `json:"kind"`
+	Size     uint64  `json:"size,omitempty"`
+	Thread   int     `json:"thread"`
+	Function string  `json:"function"`
+	Stack    []Frame `json:"stack"`
+}
+
+// Frame is one stack frame.
+type Frame struct {
+	Function string `json:"function"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column,omitempty"`
+}
+
+// Failure is an execution that did not end normally.
+type Failure struct {
+	Kind     string             `json:"kind"`
+	Message  string             `json:"message"`
+	File     string             `json:"file"`
+	Line     int                `json:"line"`
+	Thread   int                `json:"thread"`
+	Stack    []Frame            `json:"stack,omitempty"`
+	Threads  map[string][]Frame `json:"threads,omitempty"`
+	Schedule string             `json:"schedule"`
+	Inputs   Inputs             `json:"inputs"`
+	Evidence string             `json:"evidence,omitempty"`
+}
+
+// Inputs are the program inputs of a failure.
+type Inputs struct {
+	Args []string `json:"args"`
+}
+
+// Inversion is a potential deadlock from opposite lock orders.
+type Inversion struct {
+	ID     string   `json:"id"`
+	Locks  []string `json:"locks"`
+	First  []Access `json:"first"`
+	Second []Access `json:"second"`
+}
+
+// Stats describe the work done.
+type Stats struct {
+	Instructions uint64  `json:"instructions"`
+	Paths        int     `json:"paths"`
+	Schedules    int     `json:"schedules"`
+	Seconds      float64 `json:"seconds"`
+}
+
+// Unclassified is the category of races detection has not classified.
+const Unclassified = "unclassified"
+
+// FromDetection builds a report from detection results. Paths are made
+// relative to base when they are inside it.
+func FromDetection(res *race.Result, args []string, base string) *Report {
+	r := &Report{Version: 1, Races: []Race{}, Failures: []Failure{}, Inversions: []Inversion{}}
+	for _, x := range res.Races {
+		r.Races = append(r.Races, Race{
+			ID: x.ID, Category: Unclassified, Object: x.Object, Instances: x.Instances,
+			Consequence: detectionConsequence(x, base),
+			Accesses:    []Access{access(x.First, 0, base), access(x.Second, x.Size, base)},
+		})
+	}
+	for _, f := range res.Failures {
+		fl := Failure{Kind: failureKind(f), Message: f.Message, File: rel(f.Loc.File, base), Line: f.Loc.Line,
+			Thread: f.Thread, Stack: frames(f.Stack, base), Schedule: f.Schedule, Inputs: Inputs{Args: args}}
+		if len(f.Threads) > 0 {
+			fl.Threads = map[string][]Frame{}
+			for id, st := range f.Threads {
+				fl.Threads[fmt.Sprint(id)] = frames(st, base)
+			}
+		}
+		r.Failures = append(r.Failures, fl)
+	}
+	for _, inv := range res.Inversions {
+		r.Inversions = append(r.Inversions, Inversion{ID: inv.ID, Locks: []string{inv.LockA, inv.LockB},
+			First:  []Access{access(inv.First[0], 0, base), access(inv.First[1], 0, base)},
+			Second: []Access{access(inv.Second[0], 0, base), access(inv.Second[1], 0, base)}})
+	}
+	r.Stats = Stats{Instructions: res.Instructions, Paths: 1, Schedules: res.Schedules, Seconds: res.Elapsed.Seconds()}
+	return r
+}
+
+func detectionConsequence(x *race.Race, base string) string {
+	return fmt.Sprintf("The %s of %s in %s (%s) by thread %d is not ordered with the %s in %s (%s) by thread %d; "+
+		"classification will say whether either order is harmful.",
+		x.Second.KindName(), x.Object, x.Second.Function, shortLoc(x.Second, base), x.Second.Thread,
+		x.First.KindName(), x.First.Function, shortLoc(x.First, base), x.First.Thread)
+}
+
+func shortLoc(e race.Endpoint, base string) string {
+	return fmt.Sprintf("%s:%d", rel(e.Loc.File, base), e.Loc.Line)
+}
+
+func access(e race.Endpoint, size uint64, base string) Access {
+	return Access{File: rel(e.Loc.File, base), Line: e.Loc.Line, Column: e.Loc.Col, Kind: e.KindName(), Size: size,
+		Thread: e.Thread, Function: e.Function, Stack: frames(e.Stack, base)}
+}
+
+// frames converts a stack for the report, leaving out the runtime's entry
+// frame, which every main-thread stack ends in.
+func frames(st []vm.StackFrame, base string) []Frame {
+	out := make([]Frame, 0, len(st))
+	for _, f := range st {
+		if strings.HasPrefix(f.Function, "__augur_") {
+			continue
+		}
+		out = append(out, Frame{Function: f.Function, File: rel(f.Loc.File, base), Line: f.Loc.Line, Column: f.Loc.Col})
+	}
+	return out
+}
+
+// failureKind maps a termination to the report's failure kinds.
+func failureKind(f *race.Failure) string {
+	switch f.Kind {
+	case vm.TermAssert:
+		return "assert"
+	case vm.TermDeadlock:
+		return "deadlock"
+	case vm.TermBudget:
+		return "hang"
+	case vm.TermUnsupported:
+		return "unsupported"
+	case vm.TermCrash:
+		for _, p := range []string{"null pointer", "wild pointer", "out of bounds", "use after free", "double free",
+			"free of", "invalid", "write to read-only", "access to code"} {
+			if strings.Contains(f.Message, p) {
+				return "memory-error"
+			}
+		}
+	}
+	return "crash"
+}
+
+// rel makes path relative to base when it lies inside it.
+func rel(path, base string) string {
+	if base == "" || path == "" {
+		return path
+	}
+	if r, err := filepath.Rel(base, path); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return path
+}

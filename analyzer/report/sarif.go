@@ -1,0 +1,174 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"augur/analyzer/version"
+)
+
+// SARIF 2.1.0, the subset code scanning reads: rules, results with a
+// primary location, related locations and, for races, a code flow whose two
+// thread flows are the two racing accesses.
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool    sarifTool     `json:"tool"`
+	Results []sarifResult `json:"results"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name    string      `json:"name"`
+	Version string      `json:"version"`
+	Rules   []sarifRule `json:"rules"`
+}
+
+type sarifRule struct {
+	ID               string       `json:"id"`
+	Name             string       `json:"name"`
+	ShortDescription sarifMessage `json:"shortDescription"`
+	FullDescription  sarifMessage `json:"fullDescription"`
+	DefaultConfig    sarifConfig  `json:"defaultConfiguration"`
+}
+
+type sarifConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifMessage struct {
+	Text string `json:"text"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	Level               string            `json:"level"`
+	Message             sarifMessage      `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+	CodeFlows           []sarifCodeFlow   `json:"codeFlows,omitempty"`
+	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+}
+
+type sarifLocation struct {
+	ID               int                   `json:"id,omitempty"`
+	PhysicalLocation sarifPhysicalLocation `json:"physicalLocation"`
+	Message          *sarifMessage         `json:"message,omitempty"`
+}
+
+type sarifPhysicalLocation struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifArtifact struct {
+	URI string `json:"uri"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn,omitempty"`
+}
+
+type sarifCodeFlow struct {
+	ThreadFlows []sarifThreadFlow `json:"threadFlows"`
+}
+
+type sarifThreadFlow struct {
+	ID        string                    `json:"id"`
+	Locations []sarifThreadFlowLocation `json:"locations"`
+}
+
+type sarifThreadFlowLocation struct {
+	Location sarifLocation `json:"location"`
+}
+
+// ruleLevels maps race categories to SARIF levels (design.md's severities).
+var ruleLevels = map[string]string{"spec-violated": "error", "output-differs": "warning",
+	"k-witness-harmless": "note", "single-ordering": "note", Unclassified: "warning"}
+
+func loc(file string, line, col int, msg string) sarifLocation {
+	l := sarifLocation{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: sarifArtifact{URI: file},
+		Region: sarifRegion{StartLine: max(line, 1), StartColumn: col}}}
+	if msg != "" {
+		l.Message = &sarifMessage{Text: msg}
+	}
+	return l
+}
+
+func accessLoc(a Access) sarifLocation {
+	return loc(a.File, a.Line, a.Column, fmt.Sprintf("%s by thread %d in %s", a.Kind, a.Thread, a.Function))
+}
+
+// WriteSARIF writes the report as a SARIF 2.1.0 log.
+func WriteSARIF(w io.Writer, r *Report) error {
+	rules := []sarifRule{
+		{ID: "data-race", Name: "DataRace", ShortDescription: sarifMessage{"Data race"},
+			FullDescription: sarifMessage{"Two threads access the same memory without synchronization and at least one writes."},
+			DefaultConfig:   sarifConfig{"warning"}},
+		{ID: "lock-order-inversion", Name: "LockOrderInversion", ShortDescription: sarifMessage{"Potential deadlock"},
+			FullDescription: sarifMessage{"Two threads take the same locks in opposite orders."}, DefaultConfig: sarifConfig{"warning"}},
+		{ID: "failure", Name: "ExecutionFailure", ShortDescription: sarifMessage{"Crash, assertion failure, deadlock or hang"},
+			FullDescription: sarifMessage{"An execution of the program under some schedule did not end normally."},
+			DefaultConfig:   sarifConfig{"error"}},
+	}
+	results := []sarifResult{}
+	for _, x := range r.Races {
+		first, second := x.Accesses[0], x.Accesses[1]
+		results = append(results, sarifResult{
+			RuleID: "data-race", Level: ruleLevels[x.Category],
+			Message:          sarifMessage{fmt.Sprintf("Data race on %s (%s): %s", x.Object, x.Category, x.Consequence)},
+			Locations:        []sarifLocation{accessLoc(second)},
+			RelatedLocations: []sarifLocation{withID(accessLoc(first), 1)},
+			CodeFlows: []sarifCodeFlow{{ThreadFlows: []sarifThreadFlow{
+				{ID: fmt.Sprintf("thread %d", first.Thread), Locations: []sarifThreadFlowLocation{{accessLoc(first)}}},
+				{ID: fmt.Sprintf("thread %d", second.Thread), Locations: []sarifThreadFlowLocation{{accessLoc(second)}}},
+			}}},
+			PartialFingerprints: map[string]string{"augurRaceId/v1": x.ID},
+		})
+	}
+	for _, inv := range r.Inversions {
+		results = append(results, sarifResult{
+			RuleID: "lock-order-inversion", Level: "warning",
+			Message:             sarifMessage{fmt.Sprintf("Locks %s and %s are taken in opposite orders by threads %d and %d", inv.Locks[0], inv.Locks[1], inv.First[0].Thread, inv.Second[0].Thread)},
+			Locations:           []sarifLocation{accessLoc(inv.First[1])},
+			RelatedLocations:    []sarifLocation{withID(accessLoc(inv.Second[1]), 1)},
+			PartialFingerprints: map[string]string{"augurInversionId/v1": inv.ID},
+		})
+	}
+	for _, f := range r.Failures {
+		results = append(results, sarifResult{RuleID: "failure", Level: "error",
+			Message:   sarifMessage{fmt.Sprintf("%s: %s (schedule %s)", f.Kind, f.Message, f.Schedule)},
+			Locations: []sarifLocation{loc(f.File, f.Line, 0, "")}})
+	}
+	log := sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs: []sarifRun{{Tool: sarifTool{Driver: sarifDriver{Name: "augur", Version: version.Version,
+			Rules: rules}}, Results: results}},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+func withID(l sarifLocation, id int) sarifLocation {
+	l.ID = id
+	return l
+}
+
+// WriteJSON writes the version 1 JSON report.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}

@@ -1,0 +1,88 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// WriteText writes a report that reads like a sanitizer's.
+func WriteText(w io.Writer, r *Report) error {
+	var b strings.Builder
+	for _, x := range r.Races {
+		fmt.Fprintf(&b, "WARNING: augur: data race on %s (%s) [%s]\n", x.Object, x.Category, x.ID)
+		for i, a := range x.Accesses {
+			what := capitalize(a.Kind)
+			if i == 0 {
+				what = "Previous " + a.Kind
+			}
+			size := ""
+			if a.Size > 0 {
+				size = fmt.Sprintf(" of size %d", a.Size)
+			}
+			fmt.Fprintf(&b, "  %s%s by thread %d:\n", what, size, a.Thread)
+			writeFrames(&b, a.Stack)
+		}
+		fmt.Fprintf(&b, "  Instances: %d\n  %s\n\n", x.Instances, x.Consequence)
+	}
+	for _, f := range r.Failures {
+		fmt.Fprintf(&b, "ERROR: augur: %s: %s (schedule: %s)\n", f.Kind, f.Message, f.Schedule)
+		if len(f.Threads) > 0 {
+			ids := make([]int, 0, len(f.Threads))
+			for id := range f.Threads {
+				n, _ := strconv.Atoi(id)
+				ids = append(ids, n)
+			}
+			sort.Ints(ids)
+			for _, id := range ids {
+				fmt.Fprintf(&b, "  thread %d:\n", id)
+				writeFrames(&b, f.Threads[strconv.Itoa(id)])
+			}
+		} else {
+			fmt.Fprintf(&b, "  in thread %d:\n", f.Thread)
+			writeFrames(&b, f.Stack)
+		}
+		b.WriteString("\n")
+	}
+	for _, inv := range r.Inversions {
+		fmt.Fprintf(&b, "WARNING: augur: lock-order inversion (potential deadlock) between %s and %s [%s]\n", inv.Locks[0], inv.Locks[1], inv.ID)
+		fmt.Fprintf(&b, "  thread %d took %s, then %s:\n", inv.First[0].Thread, inv.Locks[0], inv.Locks[1])
+		writeFrames(&b, inv.First[0].Stack)
+		writeFrames(&b, inv.First[1].Stack)
+		fmt.Fprintf(&b, "  thread %d took %s, then %s:\n", inv.Second[0].Thread, inv.Locks[1], inv.Locks[0])
+		writeFrames(&b, inv.Second[0].Stack)
+		writeFrames(&b, inv.Second[1].Stack)
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "SUMMARY: augur: %d race%s, %d failure%s, %d lock-order inversion%s in %d schedule%s (%d instructions, %.2fs)\n",
+		len(r.Races), plural(len(r.Races)), len(r.Failures), plural(len(r.Failures)), len(r.Inversions), plural(len(r.Inversions)),
+		r.Stats.Schedules, plural(r.Stats.Schedules), r.Stats.Instructions, r.Stats.Seconds)
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func writeFrames(b *strings.Builder, st []Frame) {
+	for i, f := range st {
+		fmt.Fprintf(b, "    #%d %s %s:%d", i, f.Function, f.File, f.Line)
+		if f.Column > 0 {
+			fmt.Fprintf(b, ":%d", f.Column)
+		}
+		b.WriteString("\n")
+	}
+}
+
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

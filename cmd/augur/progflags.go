@@ -1,0 +1,144 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/ir"
+	"augur/analyzer/vm"
+)
+
+// programFlags are the flags of every command that builds and runs the
+// program: compiler flags, the virtual file system, argv[0] and budgets.
+type programFlags struct {
+	incs, defs, vfiles stringList
+	argv0              *string
+	maxInsts           *uint64
+	timeout            *flagDuration
+	seed               *uint64
+}
+
+func addProgramFlags(fs *flag.FlagSet, defaultMaxInsts uint64) *programFlags {
+	p := &programFlags{
+		argv0:    fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)"),
+		maxInsts: fs.Uint64("max-instructions", defaultMaxInsts, "stop an execution after this many instructions (0: no limit)"),
+		seed:     fs.Uint64("seed", 1, "seed of the random schedules"),
+		timeout:  &flagDuration{},
+	}
+	fs.Var(p.timeout, "timeout", "stop after this much wall time (0: no limit)")
+	fs.Var(&p.incs, "I", "add an include directory (repeatable)")
+	fs.Var(&p.defs, "D", "define a macro (repeatable)")
+	fs.Var(&p.vfiles, "file", "make a real file readable by the program: PATH, or NAME=PATH to show it as NAME (repeatable); the program never touches the real disk")
+	return p
+}
+
+// load builds the program and the execution configuration. On failure it
+// has printed the reason and returns the exit status to use.
+func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, int) {
+	seeded, err := readSeedFiles(p.vfiles)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+		return nil, vm.Config{}, 2
+	}
+	var flags []string
+	for _, i := range p.incs {
+		flags = append(flags, "-I"+i)
+	}
+	for _, d := range p.defs {
+		flags = append(flags, "-D"+d)
+	}
+	prog, err := analyzer.LoadProgram(files, build.Options{Flags: flags})
+	if err != nil {
+		var ce *build.CompileError
+		if errors.As(err, &ce) {
+			fmt.Fprint(os.Stderr, compileOutput(err))
+		} else {
+			fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+		}
+		return nil, vm.Config{}, 1
+	}
+	name := *p.argv0
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
+	}
+	return prog, vm.Config{
+		Args:            append([]string{name}, progArgs...),
+		Env:             os.Environ(),
+		Seed:            *p.seed,
+		MaxInstructions: *p.maxInsts,
+		Timeout:         p.timeout.d,
+		Files:           seeded,
+	}, 0
+}
+
+// readSeedFiles reads the files named by --file into the virtual file
+// system's initial contents.
+func readSeedFiles(specs []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	for _, spec := range specs {
+		name, path, ok := strings.Cut(spec, "=")
+		if !ok {
+			path = name
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return nil, fmt.Errorf("--file %s: %w", spec, err)
+		}
+		out[name] = data
+	}
+	return out, nil
+}
+
+// compileOutput returns clang's own messages for every failed file.
+func compileOutput(err error) string {
+	var b strings.Builder
+	var walk func(error)
+	walk = func(e error) {
+		var ce *build.CompileError
+		if joined, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range joined.Unwrap() {
+				walk(x)
+			}
+			return
+		}
+		if errors.As(e, &ce) {
+			b.WriteString(ce.Output)
+			return
+		}
+		fmt.Fprintf(&b, "augur: %v\n", e)
+	}
+	walk(err)
+	return b.String()
+}
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, " ") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// splitArgs parses flags interleaved with file names and returns the files
+// and the program arguments after "--".
+func splitArgs(fs *flag.FlagSet, args []string) (files, progArgs []string, err error) {
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, nil, err
+		}
+		rest := fs.Args()
+		consumed := len(args) - len(rest)
+		if consumed > 0 && args[consumed-1] == "--" {
+			return files, rest, nil
+		}
+		if len(rest) == 0 {
+			return files, nil, nil
+		}
+		files = append(files, rest[0])
+		args = rest[1:]
+	}
+}
