@@ -5,7 +5,7 @@
 # the VS Code extension's packages from npm through its own Makefile target.
 set -euo pipefail
 
-packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev)
+packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -4,25 +4,34 @@ import (
 	"augur/analyzer/vm"
 )
 
-// cell is the shadow of one byte: the last write, the last read (or the
-// concurrent reads), with the sites needed to report either side of a race.
-type cell struct {
-	w, r         epoch
-	wSite, rSite vm.Site
-	wKind, rKind vm.AccessKind
-	shared       []sharedRead // concurrent reads since the last write; nil when r says it all
+// hot is the shadow of one byte that every access reads: the epochs (with
+// kinds) of the last write and the last read. Keeping it small keeps the
+// common same-epoch case to one 16-byte load.
+type hot struct {
+	w, r epoch
+}
+
+// concurrentReads marks a byte whose reads since the last write are
+// concurrent; they are kept in objShadow.shared.
+const concurrentReads = ^epoch(0)
+
+// sites is the cold half of a byte's shadow: where its last write and read
+// happened, needed only to report a race.
+type sites struct {
+	w, r vm.Site
 }
 
 type sharedRead struct {
-	e    epoch
+	e    epoch // with kind
 	site vm.Site
-	kind vm.AccessKind
 }
 
 // objShadow is the shadow of one object, created on its first access.
 type objShadow struct {
 	serial uint64
-	cells  []cell
+	hot    []hot
+	sites  []sites
+	shared map[uint64][]sharedRead // by offset, for bytes marked concurrentReads
 }
 
 // Detector is a vm.Monitor that finds data races in one execution.
@@ -87,51 +96,46 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 	}
 }
 
-// shadow returns the shadow cells of the accessed object.
-func (d *Detector) shadow(o *vm.Object) []cell {
+// shadow returns the shadow of the accessed object.
+func (d *Detector) shadow(o *vm.Object) *objShadow {
 	for int(o.ID) >= len(d.shadows) {
 		d.shadows = append(d.shadows, nil)
 	}
 	s := d.shadows[o.ID]
 	if s == nil || s.serial != o.Serial {
-		s = &objShadow{serial: o.Serial, cells: make([]cell, o.Size)}
+		s = &objShadow{serial: o.Serial, hot: make([]hot, o.Size), sites: make([]sites, o.Size)}
 		d.shadows[o.ID] = s
 	}
-	return s.cells
+	return s
 }
 
 // Access implements vm.Monitor: the FastTrack read and write rules, byte by
-// byte. A byte whose shadow equals the previous byte's before the access
-// takes that byte's result without being checked again (the usual case: a
-// field read or written whole).
+// byte, each starting with FastTrack's same-epoch check, which settles the
+// common case (a thread touching memory it touched since its last
+// synchronization) in one comparison per byte.
 func (d *Detector) Access(a *vm.Access) {
 	c := *d.clock(a.Thread)
-	e := mkEpoch(a.Thread, c.get(a.Thread))
-	cells := d.shadow(a.Obj)
-	end := min(a.Off+a.Size, uint64(len(cells)))
+	e := mkEpoch(a.Thread, c.get(a.Thread)).withKind(a.Kind)
+	sh := d.shadow(a.Obj)
+	end := min(a.Off+a.Size, uint64(len(sh.hot)))
 	d.reportedNow = d.reportedNow[:0]
-	var prevBefore, prevAfter cell
-	reuse := false
+	if a.Kind.IsWrite() {
+		ownRead := (e &^ (0xff << kindShift)).withKind(vm.Read) // a plain read by this thread, this epoch
+		for i := a.Off; i < end; i++ {
+			x := &sh.hot[i]
+			if x.w == e && (x.r == 0 || x.r == ownRead) {
+				continue // this thread wrote (and maybe read) it in this epoch
+			}
+			d.write(sh, i, a, e, c)
+		}
+		return
+	}
 	for i := a.Off; i < end; i++ {
-		x := &cells[i]
-		if reuse && x.shared == nil && sameScalar(x, &prevBefore) {
-			*x = prevAfter
+		if sh.hot[i].r == e {
 			continue
 		}
-		prevBefore = *x
-		if a.Kind.IsWrite() {
-			d.write(x, a, e, c, i)
-		} else {
-			d.read(x, a, e, c, i)
-		}
-		prevAfter = *x
-		reuse = prevBefore.shared == nil && prevAfter.shared == nil
+		d.read(sh, i, a, e, c)
 	}
-}
-
-// sameScalar compares two cells without concurrent reads.
-func sameScalar(a, b *cell) bool {
-	return a.w == b.w && a.r == b.r && a.wSite == b.wSite && a.rSite == b.rSite && a.wKind == b.wKind && a.rKind == b.rKind
 }
 
 // conflict reports whether two accesses of these kinds race when
@@ -140,45 +144,47 @@ func conflict(prev, cur vm.AccessKind) bool {
 	return (prev.IsWrite() || cur.IsWrite()) && !(prev.IsAtomic() && cur.IsAtomic())
 }
 
-func (d *Detector) read(x *cell, a *vm.Access, e epoch, c VC, off uint64) {
-	if x.r == e && x.shared == nil && x.rKind == a.Kind {
-		return // same epoch: nothing new
-	}
-	if !x.w.before(c) && conflict(x.wKind, a.Kind) {
-		d.report(a, off, x.w.tid(), x.wSite, x.wKind)
+func (d *Detector) read(sh *objShadow, off uint64, a *vm.Access, e epoch, c VC) {
+	x, st := &sh.hot[off], &sh.sites[off]
+	if x.w != 0 && !x.w.before(c) && conflict(x.w.kind(), a.Kind) {
+		d.report(a, off, x.w.tid(), st.w, x.w.kind())
 	}
 	switch {
-	case x.shared != nil:
-		for i := range x.shared {
-			if x.shared[i].e.tid() == a.Thread {
-				x.shared[i] = sharedRead{e, a.Site, a.Kind}
+	case x.r == concurrentReads:
+		reads := sh.shared[off]
+		for i := range reads {
+			if reads[i].e.tid() == a.Thread {
+				reads[i] = sharedRead{e, a.Site}
 				return
 			}
 		}
-		x.shared = append(x.shared, sharedRead{e, a.Site, a.Kind})
+		sh.shared[off] = append(reads, sharedRead{e, a.Site})
 	case x.r == 0 || x.r.before(c) || x.r.tid() == a.Thread:
-		x.r, x.rSite, x.rKind = e, a.Site, a.Kind
+		x.r, st.r = e, a.Site
 	default: // concurrent with the previous read: keep both
-		x.shared = []sharedRead{{x.r, x.rSite, x.rKind}, {e, a.Site, a.Kind}}
+		if sh.shared == nil {
+			sh.shared = map[uint64][]sharedRead{}
+		}
+		sh.shared[off] = []sharedRead{{x.r, st.r}, {e, a.Site}}
+		x.r = concurrentReads
 	}
 }
 
-func (d *Detector) write(x *cell, a *vm.Access, e epoch, c VC, off uint64) {
-	if x.w == e && x.shared == nil && x.wKind == a.Kind && x.r == 0 {
-		return
+func (d *Detector) write(sh *objShadow, off uint64, a *vm.Access, e epoch, c VC) {
+	x, st := &sh.hot[off], &sh.sites[off]
+	if x.w != 0 && !x.w.before(c) && conflict(x.w.kind(), a.Kind) {
+		d.report(a, off, x.w.tid(), st.w, x.w.kind())
 	}
-	if !x.w.before(c) && conflict(x.wKind, a.Kind) {
-		d.report(a, off, x.w.tid(), x.wSite, x.wKind)
-	}
-	if x.shared != nil {
-		for _, r := range x.shared {
-			if !r.e.before(c) && conflict(r.kind, a.Kind) {
-				d.report(a, off, r.e.tid(), r.site, r.kind)
+	if x.r == concurrentReads {
+		for _, r := range sh.shared[off] {
+			if !r.e.before(c) && conflict(r.e.kind(), a.Kind) {
+				d.report(a, off, r.e.tid(), r.site, r.e.kind())
 			}
 		}
-	} else if !x.r.before(c) && conflict(x.rKind, a.Kind) {
-		d.report(a, off, x.r.tid(), x.rSite, x.rKind)
+		delete(sh.shared, off)
+	} else if x.r != 0 && !x.r.before(c) && conflict(x.r.kind(), a.Kind) {
+		d.report(a, off, x.r.tid(), st.r, x.r.kind())
 	}
-	x.w, x.wSite, x.wKind = e, a.Site, a.Kind
-	x.r, x.rSite, x.shared = 0, vm.Site{}, nil
+	x.w, st.w = e, a.Site
+	x.r, st.r = 0, vm.Site{}
 }

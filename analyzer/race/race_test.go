@@ -25,7 +25,7 @@ type expectation struct {
 var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)`)
 var invComment = regexp.MustCompile(`//\s*inversion:\s*(\S+)\s+(\S+)`)
 
-func readExpectations(t *testing.T, path string) expectation {
+func readExpectations(t testing.TB, path string) expectation {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)

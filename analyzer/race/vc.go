@@ -5,6 +5,8 @@
 // a vector clock only while reads are concurrent.
 package race
 
+import "augur/analyzer/vm"
+
 // VC is a vector clock indexed by thread id.
 type VC []uint64
 
@@ -38,14 +40,22 @@ func (v *VC) join(o VC) {
 
 func (v VC) clone() VC { return append(VC(nil), v...) }
 
-// epoch packs a thread id and its clock: tid<<40 | clock. 0 means "none".
+// epoch packs a thread id and its clock, and in shadow memory the kind of
+// the access: kind<<56 | tid<<40 | clock. 0 means "none".
 type epoch uint64
 
-const epochShift = 40
+const (
+	epochShift = 40
+	kindShift  = 56
+)
 
 func mkEpoch(t int, c uint64) epoch { return epoch(uint64(t)<<epochShift | c) }
-func (e epoch) tid() int            { return int(e >> epochShift) }
+func (e epoch) tid() int            { return int(e>>epochShift) & 0xffff }
 func (e epoch) clock() uint64       { return uint64(e) & (1<<epochShift - 1) }
+
+// withKind tags an epoch with the access kind, as shadow cells store it.
+func (e epoch) withKind(k vm.AccessKind) epoch { return e | epoch(k)<<kindShift }
+func (e epoch) kind() vm.AccessKind            { return vm.AccessKind(e >> kindShift) }
 
 // before reports whether the access at e happens before a thread whose
 // vector clock is v.

@@ -29,9 +29,10 @@ func (m *Machine) exec(t *Thread) error {
 	// preempt makes every access to memory another thread can reach a
 	// preemption point (Config.PreemptAccesses); it disables the fast paths.
 	preempt := m.cfg.PreemptAccesses
-	// checked turns the fast paths off: accesses go through load and store,
-	// which report them to the monitor.
-	checked := preempt || m.mon != nil
+	// checked turns the fast paths off (access preemption needs the slow
+	// paths); a monitor sees accesses from both.
+	checked := preempt
+	mon := m.mon
 	for {
 		in := &insts[pc]
 		n++
@@ -103,6 +104,10 @@ func (m *Machine) exec(t *Thread) error {
 				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
 					if o := m.mem.objs[id]; o != nil {
 						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.readLimit {
+							if mon != nil {
+								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack}}
+								mon.Access(&m.acc)
+							}
 							regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
 							pc++
 							continue
@@ -114,6 +119,7 @@ func (m *Machine) exec(t *Thread) error {
 					m.insts, fr.pc = n, pc
 					return memErr(err)
 				}
+				m.note(t, o, off, uint64(in.Imm), Read, ir.NotAtomic, in.Loc)
 				regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
 			} else if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
 				m.insts, fr.pc = n, pc
@@ -136,6 +142,10 @@ func (m *Machine) exec(t *Thread) error {
 				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
 					if o := m.mem.objs[id]; o != nil && o.gen == m.mem.gen {
 						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.writeLimit {
+							if mon != nil {
+								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack}}
+								mon.Access(&m.acc)
+							}
 							ir.StoreLE(o.bytes[off:], int(in.Imm), get(regs, in.A).Bits)
 							pc++
 							continue
@@ -147,6 +157,7 @@ func (m *Machine) exec(t *Thread) error {
 					m.insts, fr.pc = n, pc
 					return memErr(err)
 				}
+				m.noteAddr(t, addr, uint64(in.Imm), Write, ir.NotAtomic, in.Loc)
 				ir.StoreLE(b, int(in.Imm), get(regs, in.A).Bits)
 				pc++
 				continue
