@@ -29,6 +29,9 @@ test: setup vet
 demo: build
 	@echo '$$ augur run testdata/demo/bank.c'
 	@bin/augur run testdata/demo/bank.c
+	@echo
+	@echo '$$ augur analyze --detect-only testdata/race/stats_server.c'
+	@bin/augur analyze --detect-only testdata/race/stats_server.c
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...

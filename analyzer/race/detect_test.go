@@ -1,6 +1,7 @@
 package race_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +63,26 @@ func TestDeadlockIsAFailure(t *testing.T) {
 	}
 	if res.Failures[0].Trace == nil || len(res.Failures[0].Trace.Events) == 0 {
 		t.Fatal("deadlock failure without a trace to replay it")
+	}
+}
+
+// The same program, options and seed give the same races, ids, instance
+// counts and failures.
+func TestDetectionIsDeterministic(t *testing.T) {
+	summary := func() string {
+		res := detect(t, "../../testdata/race/stats_server.c", 5)
+		var b strings.Builder
+		for _, r := range res.Races {
+			b.WriteString(r.ID + " " + r.Object + "\n")
+			b.WriteString(fmt.Sprint(r.Instances, r.First.Thread, r.Second.Thread, r.First.Loc, r.Second.Loc) + "\n")
+		}
+		for _, f := range res.Failures {
+			b.WriteString(f.Message + "\n")
+		}
+		return b.String()
+	}
+	a, b := summary(), summary()
+	if a != b || a == "" {
+		t.Fatalf("two runs differ or found nothing:\n%s\n---\n%s", a, b)
 	}
 }

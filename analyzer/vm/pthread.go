@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"fmt"
 	"strconv"
 
 	"augur/analyzer/ir"
@@ -306,13 +307,23 @@ func mutexLockFn(mode lockMode) native {
 				t.phase = 1
 				return errPreempt
 			}
-			m.sync.block(t, waitKey{waitMutex, mu}, "mutex at "+m.DescribeAddr(mu))
+			m.sync.block(t, waitKey{waitMutex, mu}, m.mutexWait(mu))
 			return errBlock
 		}
 		t.phase = 0
 		setRes(res, code)
 		return errYield
 	}
+}
+
+// mutexWait describes a wait for mutex mu and who holds it, so a deadlock
+// report shows the waits-for cycle.
+func (m *Machine) mutexWait(mu uint64) string {
+	desc := "mutex at " + m.DescribeAddr(mu)
+	if owner, err := m.syncRead(mu+mutexOwner, 4); err == nil && owner != 0 {
+		desc += fmt.Sprintf(" held by thread %d", owner-1)
+	}
+	return desc
 }
 
 func mutexUnlock(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
@@ -384,7 +395,7 @@ func condWait(timed bool) native {
 			return err
 		}
 		if busy {
-			m.sync.block(t, waitKey{waitMutex, mu}, "mutex at "+m.DescribeAddr(mu))
+			m.sync.block(t, waitKey{waitMutex, mu}, m.mutexWait(mu))
 			return errBlock
 		}
 		t.phase = 0
