@@ -8,6 +8,8 @@ package expr
 import (
 	"fmt"
 	"strings"
+
+	"augur/analyzer/bitvec"
 )
 
 // Op is a term's operator.
@@ -107,12 +109,7 @@ func (b *Builder) intern(e *Expr) *Expr {
 	return e
 }
 
-func mask(w uint16) uint64 {
-	if w >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<w - 1
-}
+func mask(w uint16) uint64 { return bitvec.Mask(w) }
 
 // Constant returns the constant v of width bits.
 func (b *Builder) Constant(v uint64, width uint16) *Expr {
@@ -140,15 +137,20 @@ func (b *Builder) Binary(op Op, x, y *Expr) *Expr {
 	return b.intern(&Expr{Op: op, Width: w, Kids: []*Expr{x, y}})
 }
 
-func sext(v uint64, w uint16) int64 {
-	s := 64 - w
-	return int64(v<<s) >> s
-}
+func sext(v uint64, w uint16) int64 { return bitvec.SExt(v, w) }
+
+// binOps maps arithmetic operators to bitvec's semantics, so folding
+// agrees with the interpreter bit for bit.
+var binOps = map[Op]bitvec.Op{Add: bitvec.Add, Sub: bitvec.Sub, Mul: bitvec.Mul, UDiv: bitvec.UDiv,
+	SDiv: bitvec.SDiv, URem: bitvec.URem, SRem: bitvec.SRem, Shl: bitvec.Shl, LShr: bitvec.LShr,
+	AShr: bitvec.AShr, And: bitvec.And, Or: bitvec.Or, Xor: bitvec.Xor}
 
 // fold evaluates op on constants; division by zero is left symbolic so the
 // VM reports it where it happens.
 func fold(op Op, x, y uint64, w uint16) (uint64, bool) {
-	m := mask(w)
+	if bin, ok := binOps[op]; ok {
+		return bitvec.Eval(bin, x, y, w)
+	}
 	b := func(c bool) (uint64, bool) {
 		if c {
 			return 1, true
@@ -156,53 +158,6 @@ func fold(op Op, x, y uint64, w uint16) (uint64, bool) {
 		return 0, true
 	}
 	switch op {
-	case Add:
-		return (x + y) & m, true
-	case Sub:
-		return (x - y) & m, true
-	case Mul:
-		return (x * y) & m, true
-	case UDiv:
-		if y == 0 {
-			return 0, false
-		}
-		return x / y, true
-	case URem:
-		if y == 0 {
-			return 0, false
-		}
-		return x % y, true
-	case SDiv:
-		if y == 0 {
-			return 0, false
-		}
-		return uint64(sext(x, w)/sext(y, w)) & m, true
-	case SRem:
-		if y == 0 {
-			return 0, false
-		}
-		return uint64(sext(x, w)%sext(y, w)) & m, true
-	case Shl:
-		if y >= uint64(w) {
-			return 0, true
-		}
-		return (x << y) & m, true
-	case LShr:
-		if y >= uint64(w) {
-			return 0, true
-		}
-		return x >> y, true
-	case AShr:
-		if y >= uint64(w) {
-			y = uint64(w) - 1
-		}
-		return uint64(sext(x, w)>>y) & m, true
-	case And:
-		return x & y, true
-	case Or:
-		return x | y, true
-	case Xor:
-		return x ^ y, true
 	case Eq:
 		return b(x == y)
 	case Ult:

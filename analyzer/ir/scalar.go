@@ -3,23 +3,20 @@ package ir
 import (
 	"encoding/binary"
 	"math"
+
+	"augur/analyzer/bitvec"
 )
 
 // Mask returns the low bits bits set (bits in 1..64).
-func Mask(bits uint16) uint64 {
-	if bits >= 64 {
-		return ^uint64(0)
-	}
-	return 1<<bits - 1
-}
+func Mask(bits uint16) uint64 { return bitvec.Mask(bits) }
 
 // SExt sign-extends the low bits bits of v to 64 bits.
-func SExt(v uint64, bits uint16) int64 {
-	if bits >= 64 {
-		return int64(v)
-	}
-	s := 64 - bits
-	return int64(v<<s) >> s
+func SExt(v uint64, bits uint16) int64 { return bitvec.SExt(v, bits) }
+
+// EvalBin evaluates integer binary operation op (BinAdd...) on w-bit
+// operands; see bitvec.Eval.
+func EvalBin(op uint8, a, b uint64, w uint16) (uint64, bool) {
+	return bitvec.Eval(bitvec.Op(op), a, b, w)
 }
 
 // PutScalar writes the register bits of scalar s to b in memory order.
@@ -86,60 +83,4 @@ func GetScalar(b []byte, s Scalar) uint64 {
 		return uint64(binary.LittleEndian.Uint32(b))
 	}
 	return LoadLE(b, s.Size()) & Mask(s.Bits)
-}
-
-// EvalBin evaluates integer binary operation op (BinAdd...) on w-bit
-// operands kept zero-extended. ok is false when the result is undefined
-// (division by zero, signed division overflow); callers decide what that
-// means (the VM reports a crash, constant folding refuses).
-func EvalBin(op uint8, a, b uint64, w uint16) (r uint64, ok bool) {
-	m := Mask(w)
-	switch op {
-	case BinAdd:
-		return (a + b) & m, true
-	case BinSub:
-		return (a - b) & m, true
-	case BinMul:
-		return (a * b) & m, true
-	case BinUDiv, BinURem, BinSDiv, BinSRem:
-		if b == 0 {
-			return 0, false
-		}
-		switch op {
-		case BinUDiv:
-			return a / b, true
-		case BinURem:
-			return a % b, true
-		}
-		sa, sb := SExt(a, w), SExt(b, w)
-		if sb == -1 && sa == SExt(1<<(w-1), w) {
-			return 0, false
-		}
-		if op == BinSDiv {
-			return uint64(sa/sb) & m, true
-		}
-		return uint64(sa%sb) & m, true
-	case BinShl:
-		if b >= uint64(w) {
-			return 0, true // poison in LLVM; 0 keeps runs deterministic
-		}
-		return (a << b) & m, true
-	case BinLShr:
-		if b >= uint64(w) {
-			return 0, true
-		}
-		return a >> b, true
-	case BinAShr:
-		if b >= uint64(w) {
-			b = uint64(w) - 1
-		}
-		return uint64(SExt(a, w)>>b) & m, true
-	case BinAnd:
-		return a & b, true
-	case BinOr:
-		return a | b, true
-	case BinXor:
-		return a ^ b, true
-	}
-	return 0, false
 }

@@ -10,7 +10,11 @@
 // location.
 package ir
 
-import "fmt"
+import (
+	"fmt"
+
+	"augur/analyzer/bitvec"
+)
 
 // Addresses. A pointer is the 64-bit value id<<AddrShift | offset, where id
 // names a memory object (function, global, stack or heap allocation) and
@@ -123,21 +127,21 @@ func (o Op) String() string {
 	return fmt.Sprintf("op%d", o)
 }
 
-// Integer binary operations (Sub of OpBin).
+// Integer binary operations (Sub of OpBin), numbered as bitvec.Op.
 const (
-	BinAdd uint8 = iota
-	BinSub
-	BinMul
-	BinUDiv
-	BinSDiv
-	BinURem
-	BinSRem
-	BinShl
-	BinLShr
-	BinAShr
-	BinAnd
-	BinOr
-	BinXor
+	BinAdd  = uint8(bitvec.Add)
+	BinSub  = uint8(bitvec.Sub)
+	BinMul  = uint8(bitvec.Mul)
+	BinUDiv = uint8(bitvec.UDiv)
+	BinSDiv = uint8(bitvec.SDiv)
+	BinURem = uint8(bitvec.URem)
+	BinSRem = uint8(bitvec.SRem)
+	BinShl  = uint8(bitvec.Shl)
+	BinLShr = uint8(bitvec.LShr)
+	BinAShr = uint8(bitvec.AShr)
+	BinAnd  = uint8(bitvec.And)
+	BinOr   = uint8(bitvec.Or)
+	BinXor  = uint8(bitvec.Xor)
 )
 
 // Floating binary operations (Sub of OpFBin).

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,25 +11,16 @@ import (
 )
 
 func analyzeCmd(args []string) int {
-	fs := flag.NewFlagSet("analyze", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: augur analyze --detect-only [flags] FILES... [-- ARGS...]")
-		fs.PrintDefaults()
-	}
-	pf := addProgramFlags(fs, 200_000_000)
+	fs, pf := newCommand("analyze", "usage: augur analyze --detect-only [flags] FILES... [-- ARGS...]", 200_000_000)
 	format := fs.String("format", "text", "report format: text, json or sarif")
 	detectOnly := fs.Bool("detect-only", false, "detect races without classifying them (category unclassified)")
 	schedules := fs.Int("schedules", 5, "executions to run: round robin, lock-order reversals, then PCT schedules")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at shared memory accesses (slower, more interleavings)")
 	failOn := fs.String("fail-on", "", "exit 3 when races of these categories (comma-separated) are found")
 	out := fs.String("o", "", "write the report to this file instead of standard output")
-	files, progArgs, err := splitArgs(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(files) == 0 {
-		fs.Usage()
-		return 2
+	files, progArgs, code := parseFiles(fs, args)
+	if code != 0 {
+		return code
 	}
 	switch *format {
 	case "text", "json", "sarif":

@@ -24,6 +24,31 @@ type programFlags struct {
 	seed               *uint64
 }
 
+// newCommand returns the flag set of a command that takes program files,
+// with the program flags registered.
+func newCommand(name, usage string, defaultMaxInsts uint64) (*flag.FlagSet, *programFlags) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(os.Stderr, usage)
+		fs.PrintDefaults()
+	}
+	return fs, addProgramFlags(fs, defaultMaxInsts)
+}
+
+// parseFiles parses a command's arguments: flags, files and, after "--",
+// the program's arguments. code is non-zero on a usage error.
+func parseFiles(fs *flag.FlagSet, args []string) (files, progArgs []string, code int) {
+	files, progArgs, err := splitArgs(fs, args)
+	if err != nil {
+		return nil, nil, 2
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return nil, nil, 2
+	}
+	return files, progArgs, 0
+}
+
 func addProgramFlags(fs *flag.FlagSet, defaultMaxInsts uint64) *programFlags {
 	p := &programFlags{
 		argv0:    fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)"),

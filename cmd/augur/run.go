@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
 
@@ -10,23 +9,14 @@ import (
 )
 
 func runCmd(args []string) int {
-	fs := flag.NewFlagSet("run", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(os.Stderr, "usage: augur run [flags] FILES... [-- ARGS...]")
-		fs.PrintDefaults()
-	}
-	pf := addProgramFlags(fs, 0)
+	fs, pf := newCommand("run", "usage: augur run [flags] FILES... [-- ARGS...]", 0)
 	schedule := fs.String("schedule", "round-robin", "thread schedule: round-robin or random")
 	traceOut := fs.String("trace", "", "write the schedule trace to this file")
 	replay := fs.String("replay", "", "follow the schedule trace in this file")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at memory accesses other threads can reach")
-	files, progArgs, err := splitArgs(fs, args)
-	if err != nil {
-		return 2
-	}
-	if len(files) == 0 {
-		fs.Usage()
-		return 2
+	files, progArgs, code := parseFiles(fs, args)
+	if code != 0 {
+		return code
 	}
 	var policy sched.Policy
 	switch {
