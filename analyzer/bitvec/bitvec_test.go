@@ -13,8 +13,8 @@ func TestEvalEdges(t *testing.T) {
 		{Add, 0xff, 1, 8, 0, true},
 		{Sub, 0, 1, 32, 0xffffffff, true},
 		{Mul, 1 << 63, 2, 64, 0, true},
-		{SDiv, 0xfffffff9, 2, 32, 0xfffffffd, true}, // -7 / 2 = -3
-		{SRem, 0xfffffff9, 2, 32, 0xffffffff, true}, // -7 % 2 = -1
+		{SDiv, 0xfffffff9, 2, 32, 0xfffffffd, true},  // -7 / 2 = -3
+		{SRem, 0xfffffff9, 2, 32, 0xffffffff, true},  // -7 % 2 = -1
 		{SDiv, 0x80000000, 0xffffffff, 32, 0, false}, // INT_MIN / -1
 		{UDiv, 5, 0, 32, 0, false},
 		{Shl, 1, 32, 32, 0, true},

@@ -7,6 +7,7 @@ package expr
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"augur/analyzer/bitvec"
@@ -56,7 +57,12 @@ type Expr struct {
 	Val   uint64 // the constant, or the low bit of an Extract
 	Name  string // variable name
 	Kids  []*Expr
+	id    uint64 // creation number within the builder
 }
+
+// Key is a short identity of the term within its Builder: hash-consing makes
+// structurally equal terms one node, numbered in creation order.
+func (e *Expr) Key() string { return strconv.FormatUint(e.id, 36) }
 
 func (e *Expr) String() string {
 	switch e.Op {
@@ -86,6 +92,7 @@ type key struct {
 // analysis goroutine owns one.
 type Builder struct {
 	table map[key]*Expr
+	next  uint64
 }
 
 // NewBuilder returns an empty builder.
@@ -105,6 +112,8 @@ func (b *Builder) intern(e *Expr) *Expr {
 	if x, ok := b.table[k]; ok {
 		return x
 	}
+	b.next++
+	e.id = b.next
 	b.table[k] = e
 	return e
 }
@@ -134,7 +143,69 @@ func (b *Builder) Binary(op Op, x, y *Expr) *Expr {
 			return b.Constant(v, w)
 		}
 	}
+	if r := b.identity(op, x, y); r != nil {
+		return r
+	}
+	// Commutative operators keep constants on the left, so equal terms
+	// built in either order are one node.
+	switch op {
+	case Add, Mul, And, Or, Xor, Eq:
+		if y.Op == Const && x.Op != Const {
+			x, y = y, x
+		}
+	}
 	return b.intern(&Expr{Op: op, Width: w, Kids: []*Expr{x, y}})
+}
+
+// identity applies the algebraic identities that make a term one of its
+// operands or a constant: x+0, x*1, x*0, x&0, x&~0, x|0, x^0, x-0, shifts
+// by 0, x==x, x-x, x^x.
+func (b *Builder) identity(op Op, x, y *Expr) *Expr {
+	if x.Op == Const && y.Op != Const {
+		switch op {
+		case Add, Mul, And, Or, Xor:
+			x, y = y, x // identities below look at a constant y
+		}
+	}
+	zero := y.Op == Const && y.Val == 0
+	ones := y.Op == Const && y.Val == mask(y.Width)
+	switch op {
+	case Add, Sub, Or, Xor, Shl, LShr, AShr:
+		if zero {
+			return x
+		}
+	case Mul:
+		if zero {
+			return y
+		}
+		if y.Op == Const && y.Val == 1 {
+			return x
+		}
+	case And:
+		if zero {
+			return y
+		}
+		if ones {
+			return x
+		}
+	case UDiv, SDiv:
+		if y.Op == Const && y.Val == 1 {
+			return x
+		}
+	}
+	if x == y {
+		switch op {
+		case Eq, Ule, Sle:
+			return b.Constant(1, 1)
+		case Ult, Slt:
+			return b.Constant(0, 1)
+		case Sub, Xor:
+			return b.Constant(0, x.Width)
+		case And, Or:
+			return x
+		}
+	}
+	return nil
 }
 
 func sext(v uint64, w uint16) int64 { return bitvec.SExt(v, w) }

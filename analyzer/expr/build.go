@@ -1,0 +1,195 @@
+package expr
+
+import "sort"
+
+// Unary and structural constructors. Each folds constants and applies the
+// simplifications that keep the shapes symbolic execution produces small:
+// byte-wise loads of a value stored whole recombine into that value, and
+// extensions and extractions of constants disappear.
+
+// Not returns the bitwise complement of x.
+func (b *Builder) Not(x *Expr) *Expr {
+	if x.Op == Const {
+		return b.Constant(^x.Val, x.Width)
+	}
+	if x.Op == Not {
+		return x.Kids[0]
+	}
+	return b.intern(&Expr{Op: Not, Width: x.Width, Kids: []*Expr{x}})
+}
+
+// ZExt zero-extends x to width bits.
+func (b *Builder) ZExt(x *Expr, width uint16) *Expr {
+	switch {
+	case width == x.Width:
+		return x
+	case width < x.Width:
+		return b.Extract(x, 0, width)
+	case x.Op == Const:
+		return b.Constant(x.Val, width)
+	}
+	return b.intern(&Expr{Op: ZExt, Width: width, Kids: []*Expr{x}})
+}
+
+// SExt sign-extends x to width bits.
+func (b *Builder) SExt(x *Expr, width uint16) *Expr {
+	switch {
+	case width == x.Width:
+		return x
+	case width < x.Width:
+		return b.Extract(x, 0, width)
+	case x.Op == Const:
+		return b.Constant(uint64(sext(x.Val, x.Width)), width)
+	}
+	return b.intern(&Expr{Op: SExt, Width: width, Kids: []*Expr{x}})
+}
+
+// Extract returns bits [lo, lo+width) of x.
+func (b *Builder) Extract(x *Expr, lo, width uint16) *Expr {
+	switch {
+	case lo == 0 && width == x.Width:
+		return x
+	case x.Op == Const:
+		return b.Constant(x.Val>>lo, width)
+	case x.Op == Extract:
+		return b.Extract(x.Kids[0], uint16(x.Val)+lo, width)
+	case x.Op == Concat:
+		hi, low := x.Kids[0], x.Kids[1]
+		if lo+width <= low.Width {
+			return b.Extract(low, lo, width)
+		}
+		if lo >= low.Width {
+			return b.Extract(hi, lo-low.Width, width)
+		}
+	case x.Op == ZExt && lo+width <= x.Kids[0].Width:
+		return b.Extract(x.Kids[0], lo, width)
+	case x.Op == ZExt && lo >= x.Kids[0].Width:
+		return b.Constant(0, width)
+	}
+	return b.intern(&Expr{Op: Extract, Width: width, Val: uint64(lo), Kids: []*Expr{x}})
+}
+
+// Concat returns hi:lo, hi in the high bits.
+func (b *Builder) Concat(hi, lo *Expr) *Expr {
+	if hi.Op == Const && lo.Op == Const && hi.Width+lo.Width <= 64 {
+		return b.Constant(hi.Val<<lo.Width|lo.Val, hi.Width+lo.Width)
+	}
+	// Adjacent extracts of one value merge back: x[8:16]:x[0:8] is x[0:16].
+	if hi.Op == Extract && lo.Op == Extract && hi.Kids[0] == lo.Kids[0] && uint16(hi.Val) == uint16(lo.Val)+lo.Width {
+		return b.Extract(hi.Kids[0], uint16(lo.Val), hi.Width+lo.Width)
+	}
+	if hi.Op == Const && hi.Val == 0 {
+		return b.ZExt(lo, hi.Width+lo.Width)
+	}
+	return b.intern(&Expr{Op: Concat, Width: hi.Width + lo.Width, Kids: []*Expr{hi, lo}})
+}
+
+// Ite returns c ? x : y; c has width 1.
+func (b *Builder) Ite(c, x, y *Expr) *Expr {
+	switch {
+	case c.Op == Const && c.Val != 0:
+		return x
+	case c.Op == Const:
+		return y
+	case x == y:
+		return x
+	case x.Width == 1 && x.Op == Const && y.Op == Const && x.Val == 1 && y.Val == 0:
+		return c
+	}
+	return b.intern(&Expr{Op: Ite, Width: x.Width, Kids: []*Expr{c, x, y}})
+}
+
+// BoolNot is the logical negation of a width-1 condition.
+func (b *Builder) BoolNot(c *Expr) *Expr { return b.Not(c) }
+
+// Vars returns the names of the input variables x depends on, sorted.
+func Vars(x *Expr) []string {
+	seen := map[*Expr]bool{}
+	names := map[string]bool{}
+	var walk func(*Expr)
+	walk = func(e *Expr) {
+		if seen[e] {
+			return
+		}
+		seen[e] = true
+		if e.Op == Var {
+			names[e.Name] = true
+		}
+		for _, k := range e.Kids {
+			walk(k)
+		}
+	}
+	walk(x)
+	out := make([]string, 0, len(names))
+	for n := range names {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Assignment gives each input variable a value.
+type Assignment map[string]uint64
+
+// Eval computes x under an assignment; variables missing from it are 0.
+// Division by zero evaluates as the hardware-independent SMT-LIB value
+// (all ones for udiv, the dividend for urem) so Eval agrees with the solver.
+func Eval(x *Expr, a Assignment) uint64 {
+	memo := map[*Expr]uint64{}
+	var ev func(*Expr) uint64
+	ev = func(e *Expr) uint64 {
+		if v, ok := memo[e]; ok {
+			return v
+		}
+		var v uint64
+		switch e.Op {
+		case Const:
+			v = e.Val
+		case Var:
+			v = a[e.Name] & mask(e.Width)
+		case Not:
+			v = ^ev(e.Kids[0]) & mask(e.Width)
+		case ZExt:
+			v = ev(e.Kids[0])
+		case SExt:
+			v = uint64(sext(ev(e.Kids[0]), e.Kids[0].Width)) & mask(e.Width)
+		case Extract:
+			v = ev(e.Kids[0]) >> e.Val & mask(e.Width)
+		case Concat:
+			v = (ev(e.Kids[0])<<e.Kids[1].Width | ev(e.Kids[1])) & mask(e.Width)
+		case Ite:
+			if ev(e.Kids[0]) != 0 {
+				v = ev(e.Kids[1])
+			} else {
+				v = ev(e.Kids[2])
+			}
+		default:
+			x, y := ev(e.Kids[0]), ev(e.Kids[1])
+			w := e.Kids[0].Width
+			var ok bool
+			if v, ok = fold(e.Op, x, y, w); !ok {
+				v = smtDivByZero(e.Op, x, w)
+			}
+		}
+		memo[e] = v
+		return v
+	}
+	return ev(x)
+}
+
+// smtDivByZero is SMT-LIB's total definition of division by zero (and of
+// signed overflow, which bitvec reports as undefined).
+func smtDivByZero(op Op, x uint64, w uint16) uint64 {
+	switch op {
+	case UDiv:
+		return mask(w)
+	case URem, SRem:
+		return x
+	case SDiv:
+		if sext(x, w) < 0 {
+			return 1
+		}
+		return mask(w)
+	}
+	return 0
+}

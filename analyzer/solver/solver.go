@@ -1,0 +1,212 @@
+// Package solver answers satisfiability queries over analyzer/expr terms
+// with Z3, as a chain of small layers in the manner of KLEE: constraint
+// independence (a query carries only the constraints that share variables
+// with it), a cache of query results, a cache of satisfying assignments
+// tried before calling Z3 (a model of an earlier query often satisfies a new
+// one), and a timeout on every query that turns into an error value rather
+// than a hang.
+package solver
+
+import (
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	"augur/analyzer/expr"
+)
+
+// ErrTimeout is returned when Z3 could not decide a query in time (or gave
+// up); the caller ends that path as a solver timeout.
+var ErrTimeout = errors.New("solver timeout")
+
+// Stats count the work done, for reports and benchmarks.
+type Stats struct {
+	Queries   int // queries asked of the Solver
+	CacheHits int // answered from the result cache
+	ModelHits int // answered by a cached satisfying assignment
+	Z3Calls   int // queries that reached Z3
+	Timeouts  int
+	Z3Time    time.Duration
+}
+
+// Solver answers queries about path constraints. It is not safe for
+// concurrent use.
+type Solver struct {
+	be     *backend
+	cache  map[string]result
+	models []expr.Assignment // recent satisfying assignments, newest last
+	Stats  Stats
+}
+
+type result struct {
+	sat   bool
+	model expr.Assignment
+}
+
+const maxModels = 64
+
+// New returns a solver whose every Z3 call is limited to timeout.
+func New(timeout time.Duration) *Solver { return NewLimited(timeout, 0) }
+
+// NewLimited also bounds every Z3 call by a resource limit (Z3's rlimit, a
+// count of solver steps; 0 for none): unlike a timeout it cuts a query at
+// the same point on every machine.
+func NewLimited(timeout time.Duration, rlimit uint) *Solver {
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	return &Solver{be: newBackend(timeout, rlimit), cache: map[string]result{}}
+}
+
+// MayBeTrue reports whether q can hold together with the constraints.
+func (s *Solver) MayBeTrue(constraints []*expr.Expr, q *expr.Expr) (bool, error) {
+	sat, _, err := s.satisfiable(constraints, q)
+	return sat, err
+}
+
+// MustBeTrue reports whether q holds in every solution of the constraints.
+func (s *Solver) MustBeTrue(b *expr.Builder, constraints []*expr.Expr, q *expr.Expr) (bool, error) {
+	sat, _, err := s.satisfiable(constraints, b.Not(q))
+	return !sat, err
+}
+
+// Model returns values for the variables of the constraints that satisfy
+// all of them (variables no constraint mentions are left out), and false
+// when there are none.
+func (s *Solver) Model(constraints []*expr.Expr) (expr.Assignment, bool, error) {
+	if len(constraints) == 0 {
+		return expr.Assignment{}, true, nil
+	}
+	sat, model, err := s.solve(constraints)
+	return model, sat, err
+}
+
+// Value returns one value e can take under the constraints.
+func (s *Solver) Value(constraints []*expr.Expr, e *expr.Expr) (uint64, error) {
+	if e.Op == expr.Const {
+		return e.Val, nil
+	}
+	model, sat, err := s.Model(relevant(constraints, expr.Vars(e)))
+	if err != nil {
+		return 0, err
+	}
+	if !sat {
+		return 0, errors.New("solver: constraints are unsatisfiable")
+	}
+	return expr.Eval(e, model), nil
+}
+
+// satisfiable decides constraints ∧ q, slicing away constraints that share
+// no variable (transitively) with q.
+func (s *Solver) satisfiable(constraints []*expr.Expr, q *expr.Expr) (bool, expr.Assignment, error) {
+	if q.Op == expr.Const {
+		return q.Val != 0, nil, nil
+	}
+	conds := append(relevant(constraints, expr.Vars(q)), q)
+	return s.solve(conds)
+}
+
+// solve decides a conjunction through the caches, then Z3.
+func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
+	s.Stats.Queries++
+	key := cacheKey(conds)
+	if r, ok := s.cache[key]; ok {
+		s.Stats.CacheHits++
+		return r.sat, r.model, nil
+	}
+	for i := len(s.models) - 1; i >= 0; i-- {
+		if satisfies(s.models[i], conds) {
+			s.Stats.ModelHits++
+			s.cache[key] = result{true, s.models[i]}
+			return true, s.models[i], nil
+		}
+	}
+	var vars []string
+	seen := map[string]bool{}
+	for _, c := range conds {
+		for _, v := range expr.Vars(c) {
+			if !seen[v] {
+				seen[v] = true
+				vars = append(vars, v)
+			}
+		}
+	}
+	s.Stats.Z3Calls++
+	start := time.Now()
+	sat, model, err := s.be.check(conds, vars)
+	s.Stats.Z3Time += time.Since(start)
+	if err != nil {
+		s.Stats.Timeouts++
+		return false, nil, ErrTimeout
+	}
+	s.cache[key] = result{sat, model}
+	if sat {
+		s.models = append(s.models, model)
+		if len(s.models) > maxModels {
+			s.models = s.models[1:]
+		}
+	}
+	return sat, model, nil
+}
+
+func satisfies(a expr.Assignment, conds []*expr.Expr) bool {
+	for _, c := range conds {
+		if expr.Eval(c, a) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// cacheKey names a conjunction independently of the order of its terms.
+// Terms are hash-consed, so their identity is their structure.
+func cacheKey(conds []*expr.Expr) string {
+	parts := make([]string, len(conds))
+	for i, c := range conds {
+		parts[i] = c.Key()
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "&")
+}
+
+// relevant returns the constraints that share variables, directly or
+// through other constraints, with vars.
+func relevant(constraints []*expr.Expr, vars []string) []*expr.Expr {
+	if len(vars) == 0 || len(constraints) == 0 {
+		return nil
+	}
+	want := map[string]bool{}
+	for _, v := range vars {
+		want[v] = true
+	}
+	cvars := make([][]string, len(constraints))
+	for i, c := range constraints {
+		cvars[i] = expr.Vars(c)
+	}
+	taken := make([]bool, len(constraints))
+	for changed := true; changed; {
+		changed = false
+		for i, vs := range cvars {
+			if taken[i] {
+				continue
+			}
+			for _, v := range vs {
+				if want[v] {
+					taken[i], changed = true, true
+					for _, w := range vs {
+						want[w] = true
+					}
+					break
+				}
+			}
+		}
+	}
+	var out []*expr.Expr
+	for i, c := range constraints {
+		if taken[i] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
