@@ -35,19 +35,50 @@ func (m *Machine) load(t *Thread, in *ir.Inst, addr uint64, dst []Value) error {
 	b := o.bytes[off:]
 	if in.Layout == nil {
 		dst[0] = Value{Bits: ir.GetScalar(b, in.Ty)}
+		if o.sym != nil && m.sym != nil {
+			v, ok, err := m.loadSym(o, off, in.Ty)
+			if err != nil {
+				return err
+			}
+			if ok {
+				dst[0] = v
+			}
+		}
 		return nil
 	}
 	for i, f := range in.Layout {
 		dst[i] = Value{Bits: ir.GetScalar(b[f.Off:], f.Scalar)}
+		if o.sym != nil && m.sym != nil {
+			v, ok, err := m.loadSym(o, off+uint64(f.Off), f.Scalar)
+			if err != nil {
+				return err
+			}
+			if ok {
+				dst[i] = v
+			}
+		}
 	}
 	return nil
 }
 
 // store writes src (one value, or the fields of an aggregate) to addr.
 func (m *Machine) store(t *Thread, in *ir.Inst, addr uint64, src []Value) error {
-	b, err := m.mem.writeSlice(addr, uint64(in.Imm))
+	o, off, err := m.mem.resolve(addr, uint64(in.Imm), true)
 	if err != nil {
 		return memErr(err)
+	}
+	if o.gen != m.mem.gen {
+		o = m.mem.writable(o)
+	}
+	b := o.bytes[off : off+uint64(in.Imm)]
+	if m.sym != nil {
+		if in.Layout == nil {
+			m.storeSym(o, off, in.Ty, src[0])
+		} else {
+			for i, f := range in.Layout {
+				m.storeSym(o, off+uint64(f.Off), f.Scalar, src[i])
+			}
+		}
 	}
 	if m.mon != nil {
 		kind := Write

@@ -52,6 +52,11 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (pushed 
 	if nat == nil {
 		return false, unsupported("call to external function '%s', which augur does not model", callee.Name)
 	}
+	if m.sym != nil && !symbolicNatives[callee.Name] {
+		if err := m.concreteArgs(args, in.ArgTys); err != nil {
+			return false, err
+		}
+	}
 	var res []Value
 	if in.Dst >= 0 {
 		res = regs[in.Dst : in.Dst+in.N]

@@ -19,6 +19,11 @@ func (m *Machine) exec(t *Thread) error {
 	if t.status != runnable || len(t.frames) == 0 {
 		return errPreempt
 	}
+	if m.pendingFail != nil { // a fork made to take a failing alternative
+		err := m.pendingFail
+		m.pendingFail = nil
+		return err
+	}
 	// The current frame, its code and registers, the program counter and
 	// the instruction count live in locals while the thread runs, so the hot
 	// loop touches no memory but the instruction and its operands. pc and n
@@ -43,9 +48,26 @@ func (m *Machine) exec(t *Thread) error {
 			}
 			limit = m.nextCheck
 		}
+		if m.sym != nil && needsConcrete[in.Op] {
+			m.insts, fr.pc = n, pc
+			if err := m.concreteOperands(in, regs); err != nil {
+				return err
+			}
+		}
 		switch in.Op {
 		case ir.OpBin:
-			a, b := get(regs, in.A).Bits, get(regs, in.B).Bits
+			av, bv := get(regs, in.A), get(regs, in.B)
+			if av.Sym != nil || bv.Sym != nil {
+				m.insts, fr.pc = n, pc
+				r, err := m.symBin(t, in, av, bv)
+				if err != nil {
+					return err
+				}
+				regs[in.Dst] = r
+				pc++
+				continue
+			}
+			a, b := av.Bits, bv.Bits
 			var r uint64
 			switch in.Sub {
 			case ir.BinAdd:
@@ -70,7 +92,13 @@ func (m *Machine) exec(t *Thread) error {
 			regs[in.Dst] = Value{Bits: r & in.Mask}
 			pc++
 		case ir.OpICmp:
-			a, b := get(regs, in.A).Bits, get(regs, in.B).Bits
+			av, bv := get(regs, in.A), get(regs, in.B)
+			if av.Sym != nil || bv.Sym != nil {
+				regs[in.Dst] = m.symCmp(in, av, bv)
+				pc++
+				continue
+			}
+			a, b := av.Bits, bv.Bits
 			var c bool
 			switch in.Sub {
 			case ir.ICmpEQ:
@@ -94,6 +122,13 @@ func (m *Machine) exec(t *Thread) error {
 			pc++
 		case ir.OpLoad:
 			addr := get(regs, in.A).Bits
+			if av := get(regs, in.A); av.Sym != nil {
+				m.insts, fr.pc = n, pc
+				var err error
+				if addr, err = m.concreteAddr(av, uint64(in.Imm)); err != nil {
+					return err
+				}
+			}
 			if preempt && m.accessPoint(t, addr) {
 				m.insts, fr.pc = n, pc
 				return errPreempt
@@ -102,7 +137,7 @@ func (m *Machine) exec(t *Thread) error {
 				// Fast path of Memory.resolve, inlined: a live object and an
 				// access within its read limit.
 				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
-					if o := m.mem.objs[id]; o != nil {
+					if o := m.mem.objs[id]; o != nil && o.sym == nil {
 						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.readLimit {
 							if mon != nil {
 								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack}}
@@ -114,13 +149,10 @@ func (m *Machine) exec(t *Thread) error {
 						}
 					}
 				}
-				o, off, err := m.mem.resolve(addr, uint64(in.Imm), false)
-				if err != nil {
+				if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
 					m.insts, fr.pc = n, pc
-					return memErr(err)
+					return err
 				}
-				m.note(t, o, off, uint64(in.Imm), Read, ir.NotAtomic, in.Loc)
-				regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
 			} else if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
 				m.insts, fr.pc = n, pc
 				return err
@@ -135,12 +167,19 @@ func (m *Machine) exec(t *Thread) error {
 				m.insts, fr.pc = n, pc
 				return errPreempt
 			}
-			if in.Raw && !checked {
+			addr := get(regs, in.B).Bits
+			if av := get(regs, in.B); av.Sym != nil {
+				m.insts, fr.pc = n, pc
+				var err error
+				if addr, err = m.concreteAddr(av, uint64(in.Imm)); err != nil {
+					return err
+				}
+			}
+			if in.Raw && !checked && get(regs, in.A).Sym == nil {
 				// Fast path of Memory.writeSlice, inlined: a live object this
 				// state owns and an access within its write limit.
-				addr := get(regs, in.B).Bits
 				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
-					if o := m.mem.objs[id]; o != nil && o.gen == m.mem.gen {
+					if o := m.mem.objs[id]; o != nil && o.gen == m.mem.gen && o.sym == nil {
 						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.writeLimit {
 							if mon != nil {
 								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack}}
@@ -152,21 +191,12 @@ func (m *Machine) exec(t *Thread) error {
 						}
 					}
 				}
-				b, err := m.mem.writeSlice(addr, uint64(in.Imm))
-				if err != nil {
-					m.insts, fr.pc = n, pc
-					return memErr(err)
-				}
-				m.noteAddr(t, addr, uint64(in.Imm), Write, ir.NotAtomic, in.Loc)
-				ir.StoreLE(b, int(in.Imm), get(regs, in.A).Bits)
-				pc++
-				continue
 			}
 			src := regs[in.A : in.A+1]
 			if in.Layout != nil {
 				src = regs[in.A : in.A+ir.Operand(in.N)]
 			}
-			if err := m.store(t, in, get(regs, in.B).Bits, src); err != nil {
+			if err := m.store(t, in, addr, src); err != nil {
 				m.insts, fr.pc = n, pc
 				return err
 			}
@@ -176,6 +206,11 @@ func (m *Machine) exec(t *Thread) error {
 				return errPreempt
 			}
 		case ir.OpGEP:
+			if m.sym != nil && m.gepSymbolic(in, regs) {
+				regs[in.Dst] = m.symGEP(in, regs)
+				pc++
+				continue
+			}
 			addr := get(regs, in.A).Bits + uint64(in.Imm)
 			for i := range in.Terms {
 				term := &in.Terms[i]
@@ -193,7 +228,16 @@ func (m *Machine) exec(t *Thread) error {
 			}
 		case ir.OpCondBr:
 			e := &in.Targets[1]
-			if get(regs, in.A).Bits&1 != 0 {
+			if cv := get(regs, in.A); cv.Sym != nil {
+				m.insts, fr.pc = n, pc
+				taken, _, err := m.decide(cv.Sym)
+				if err != nil {
+					return err
+				}
+				if taken {
+					e = &in.Targets[0]
+				}
+			} else if cv.Bits&1 != 0 {
 				e = &in.Targets[0]
 			}
 			if len(e.Moves) == 0 {
@@ -203,17 +247,37 @@ func (m *Machine) exec(t *Thread) error {
 				pc = e.PC
 			}
 		case ir.OpSwitch:
-			v := get(regs, in.A).Bits
 			e := &in.Targets[0]
-			for _, c := range in.Cases {
-				if c.Value == v {
-					e = &in.Targets[c.Target]
-					break
+			if sv := get(regs, in.A); sv.Sym != nil {
+				m.insts, fr.pc = n, pc
+				idx, err := m.symSwitch(in, sv)
+				if err != nil {
+					return err
+				}
+				e = &in.Targets[idx]
+			} else {
+				for _, c := range in.Cases {
+					if c.Value == sv.Bits {
+						e = &in.Targets[c.Target]
+						break
+					}
 				}
 			}
-			m.phiMoves(regs, e)
+			if len(e.Moves) > 0 {
+				m.phiMoves(regs, e)
+			}
 			pc = e.PC
 		case ir.OpCast:
+			if sv := get(regs, in.A); sv.Sym != nil {
+				m.insts, fr.pc = n, pc
+				r, err := m.symCast(in, sv)
+				if err != nil {
+					return err
+				}
+				regs[in.Dst] = r
+				pc++
+				continue
+			}
 			v := get(regs, in.A).Bits
 			switch in.Sub {
 			case ir.CastZExt, ir.CastTrunc, ir.CastPtrToInt, ir.CastIntToPtr:
@@ -227,7 +291,22 @@ func (m *Machine) exec(t *Thread) error {
 			pc++
 		case ir.OpSelect:
 			src := in.C
-			if get(regs, in.A).Bits&1 != 0 {
+			if cv := get(regs, in.A); cv.Sym != nil {
+				if in.N == 1 && (in.Ty.Kind == ir.KInt || in.Ty.Kind == ir.KPtr) {
+					b := m.sym.B
+					regs[in.Dst] = value(b.Ite(cv.Sym, m.term(get(regs, in.B), in.Ty.Bits), m.term(get(regs, in.C), in.Ty.Bits)))
+					pc++
+					continue
+				}
+				m.insts, fr.pc = n, pc
+				c, err := m.concretize(cv, 1)
+				if err != nil {
+					return err
+				}
+				if c != 0 {
+					src = in.B
+				}
+			} else if cv.Bits&1 != 0 {
 				src = in.B
 			}
 			for k := int32(0); k < in.N; k++ {
@@ -362,6 +441,47 @@ func (m *Machine) accessPoint(t *Thread, addr uint64) bool {
 	}
 	t.accessGranted = true
 	return true
+}
+
+// needsConcrete marks the operations that compute on concrete bits only: a
+// symbolic operand is made concrete (under a constraint) before they run.
+var needsConcrete = [...]bool{ir.OpFBin: true, ir.OpFNeg: true, ir.OpFCmp: true, ir.OpAlloca: true,
+	ir.OpAtomicRMW: true, ir.OpCmpXchg: true, ir.OpCall: true, ir.OpFail: false}
+
+// concreteOperands replaces symbolic operands of in with concrete values.
+// For calls only the callee is made concrete here; arguments are, for
+// modeled functions, in call.
+func (m *Machine) concreteOperands(in *ir.Inst, regs []Value) error {
+	fix := func(o ir.Operand, w uint16) error {
+		if v := regs[o]; v.Sym != nil {
+			if in.Op == ir.OpFBin || in.Op == ir.OpFNeg || in.Op == ir.OpFCmp {
+				m.sym.Stats.FloatConcretized++
+			}
+			x, err := m.concretize(v, v.Sym.Width)
+			if err != nil {
+				return err
+			}
+			regs[o] = Value{Bits: x}
+		}
+		return nil
+	}
+	switch in.Op {
+	case ir.OpCall:
+		if in.Callee == nil {
+			return fix(in.A, 64)
+		}
+		return nil
+	case ir.OpFNeg, ir.OpAlloca:
+		return fix(in.A, 64)
+	case ir.OpCmpXchg:
+		if err := fix(in.C, 64); err != nil {
+			return err
+		}
+	}
+	if err := fix(in.A, 64); err != nil {
+		return err
+	}
+	return fix(in.B, 64)
 }
 
 // top returns the top frame of t with its code, registers and pc.

@@ -34,8 +34,18 @@ type Config struct {
 	// unsynchronized code (slower: the fast paths are off).
 	PreemptAccesses bool
 	// Monitor, when set, observes every access and synchronization (the
-	// race detector). Monitoring turns the interpreter's fast paths off.
+	// race detector).
 	Monitor Monitor
+	// Symbolic, when set, makes the execution symbolic: inputs marked
+	// symbolic become terms, branches on them fork states (see Spawned).
+	Symbolic *Symbolic
+	// SymArgs makes argv[1..] symbolic: one entry per size, each a string
+	// of up to that many bytes; the concrete Args are their seed.
+	SymArgs []int
+	// Inputs gives concrete values to named inputs in a concrete run
+	// (augur_make_symbolic bytes, __VERIFIER_nondet_* results): replaying a
+	// path's generated inputs reproduces it.
+	Inputs  map[string]uint64
 	Timeout time.Duration
 	// Files seeds the virtual file system: path -> contents. The program
 	// never touches the real disk.
@@ -153,6 +163,18 @@ type Machine struct {
 	// callLoc is the location of the call whose native model is running,
 	// for the accesses and sync events the model reports.
 	callLoc ir.LocID
+	// sym is the symbolic part of the state, nil for a concrete run.
+	sym *symState
+	// spawned are the states forked off while this one ran.
+	spawned  []*Machine
+	forkSite ir.LocID
+	// pendingFail, when set, is how this state ends as soon as it runs: a
+	// fork created for a failing alternative (a divisor that is zero).
+	pendingFail error
+	// inputNames numbers the named inputs of a concrete run, as
+	// Symbolic.freshName does for a symbolic one, so replayed values find
+	// their input.
+	inputNames map[string]int
 	// errStrings holds the strerror texts handed out, one object per code.
 	errStrings map[int]uint64
 }
@@ -167,6 +189,9 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 		m.policy = sched.RoundRobin{}
 	}
 	m.trace = &sched.Trace{Policy: m.policy.Name(), Seed: cfg.Seed}
+	if cfg.Symbolic != nil {
+		m.sym = &symState{Symbolic: cfg.Symbolic}
+	}
 	m.nextCheck = budgetCheckEvery
 	if cfg.MaxInstructions != 0 && cfg.MaxInstructions < budgetCheckEvery {
 		m.nextCheck = cfg.MaxInstructions + 1
@@ -265,11 +290,27 @@ func (m *Machine) setupArgs() (argc, argv, envp uint64, err error) {
 		}
 		return ir.Addr(o.ID, 0)
 	}
-	args := m.cfg.Args
+	args := append([]string(nil), m.cfg.Args...)
 	if len(args) == 0 {
 		args = []string{"a.out"}
 	}
-	return uint64(len(args)), vec("argv", args), vec("environ", m.cfg.Env), nil
+	for len(args) < 1+len(m.cfg.SymArgs) {
+		args = append(args, "")
+	}
+	argv = vec("argv", args)
+	if m.sym != nil {
+		// argv[i] for each --sym-arg is SymArgs[i-1] input bytes and a NUL;
+		// the concrete argument given there is its seed.
+		for i, n := range m.cfg.SymArgs {
+			o := m.mem.alloc(ObjGlobal, uint64(n)+1, fmt.Sprintf("argv[%d]", i+1), 0, 0)
+			copy(o.bytes[:n], args[i+1])
+			ir.PutScalar(m.mem.objs[argv>>ir.AddrShift].bytes[8*(i+1):], ir.Scalar{Kind: ir.KPtr, Bits: 64}, ir.Addr(o.ID, 0))
+			if err := m.makeSymbolic(ir.Addr(o.ID, 0), uint64(n), fmt.Sprintf("arg%d", i+1)); err != nil {
+				return 0, 0, 0, err
+			}
+		}
+	}
+	return uint64(len(args)), argv, vec("environ", m.cfg.Env), nil
 }
 
 // pushFrame enters fn on thread t with the given flattened arguments.

@@ -19,9 +19,12 @@ const (
 	TermBudget                      // instruction or time budget exhausted
 	TermUnsupported                 // the program used something augur does not model
 	TermReplay                      // the schedule diverged from the trace being replayed
+	TermSolver                      // a solver query on this path timed out or failed
+	TermPruned                      // an assumption (augur_assume, klee_assume) cannot hold on this path
 )
 
-var termNames = [...]string{"exit", "crash", "assert", "abort", "deadlock", "budget", "unsupported", "replay-divergence"}
+var termNames = [...]string{"exit", "crash", "assert", "abort", "deadlock", "budget", "unsupported", "replay-divergence",
+	"solver-timeout", "pruned"}
 
 func (k TermKind) String() string { return termNames[k] }
 
@@ -61,8 +64,10 @@ func (t *Termination) ExitCode() int {
 		return t.Status
 	case TermBudget:
 		return 124
-	case TermUnsupported, TermReplay:
+	case TermUnsupported, TermReplay, TermSolver:
 		return 125
+	case TermPruned:
+		return 0
 	case TermDeadlock:
 		return 124 // a native deadlock hangs until killed
 	}

@@ -16,8 +16,11 @@ extern "C" {
 void augur_make_symbolic(void *addr, size_t size, const char *name);
 /* Fails the execution (a spec violation) when cond is false. */
 void augur_assert(int cond, const char *message);
+/* Restricts the inputs explored to those for which cond holds. */
+void augur_assume(int cond);
 #else
 static inline void augur_make_symbolic(void *addr, size_t size, const char *name) { (void)addr; (void)size; (void)name; }
+static inline void augur_assume(int cond) { (void)cond; }
 #include <stdio.h>
 #include <stdlib.h>
 static inline void augur_assert(int cond, const char *message) {

@@ -1,0 +1,207 @@
+package symex
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"strings"
+	"time"
+
+	"augur/analyzer/expr"
+	"augur/analyzer/ir"
+	"augur/analyzer/solver"
+	"augur/analyzer/vm"
+)
+
+// Options configure an exploration.
+type Options struct {
+	// Run is the template of the initial state: concrete arguments (the
+	// seed), budgets per path, SymArgs. Its output is discarded.
+	Run      vm.Config
+	Searcher string
+	Seed     uint64
+	// MaxPaths stops after this many completed paths (0: 1000).
+	MaxPaths int
+	// MaxLive bounds the pending states; forks past it are refused.
+	MaxLive int
+	// Timeout bounds the whole exploration (0: none).
+	Timeout time.Duration
+	// SolverTimeout bounds each solver query (0: 5s).
+	SolverTimeout time.Duration
+	// MaxMemory stops exploring when the Go heap exceeds it (0: 4 GiB).
+	MaxMemory uint64
+}
+
+// Inputs are the concrete inputs of a path.
+type Inputs struct {
+	Args  []string          `json:"args"`
+	Stdin string            `json:"stdin,omitempty"`
+	Vars  map[string]uint64 `json:"vars,omitempty"` // every input variable, by name
+}
+
+// Path is one explored path.
+type Path struct {
+	Term         *vm.Termination
+	Inputs       Inputs
+	Output       []vm.OutputEvent
+	Constraints  []*expr.Expr
+	Instructions uint64
+}
+
+// Failed reports whether the path ended in a failure (not exit, not pruned).
+func (p *Path) Failed() bool {
+	return p.Term.Kind != vm.TermExit && p.Term.Kind != vm.TermPruned
+}
+
+// Stats describe an exploration.
+type Stats struct {
+	Paths            int
+	Pruned           int
+	Forks            int
+	ForksRefused     int
+	Queries          int
+	Z3Calls          int
+	CacheHits        int
+	ModelHits        int
+	SolverTimeouts   int
+	FloatConcretized int
+	Instructions     uint64
+	Elapsed          time.Duration
+	StoppedBy        string // "" when every path was explored
+}
+
+// Result is what an exploration found.
+type Result struct {
+	Paths    []*Path
+	Failures []*Path
+	Stats    Stats
+}
+
+// Explore runs every path of prog reachable with its symbolic inputs,
+// within the budgets.
+func Explore(prog *ir.Program, opts Options) (*Result, error) {
+	if opts.MaxPaths == 0 {
+		opts.MaxPaths = 1000
+	}
+	if opts.SolverTimeout == 0 {
+		opts.SolverTimeout = 5 * time.Second
+	}
+	if opts.MaxMemory == 0 {
+		opts.MaxMemory = 4 << 30
+	}
+	search, err := NewSearcher(opts.Searcher, opts.Seed)
+	if err != nil {
+		return nil, err
+	}
+	sym := vm.NewSymbolic(solver.New(opts.SolverTimeout))
+	if opts.MaxLive > 0 {
+		sym.MaxForks = opts.MaxLive * 4
+	}
+	cfg := opts.Run
+	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.StdoutLineBuffered = nil, nil, nil, false
+	cfg.Symbolic = sym
+	root, err := vm.New(prog, cfg)
+	if err != nil {
+		return nil, err
+	}
+	start := time.Now()
+	res := &Result{}
+	search.Add(root)
+	var ms runtime.MemStats
+	for search.Len() > 0 {
+		if len(res.Paths) >= opts.MaxPaths {
+			res.Stats.StoppedBy = fmt.Sprintf("path budget (%d)", opts.MaxPaths)
+			break
+		}
+		if opts.Timeout > 0 && time.Since(start) > opts.Timeout {
+			res.Stats.StoppedBy = fmt.Sprintf("time budget (%s)", opts.Timeout)
+			break
+		}
+		if len(res.Paths)%64 == 63 {
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc > opts.MaxMemory {
+				res.Stats.StoppedBy = fmt.Sprintf("memory budget (%d MiB)", opts.MaxMemory>>20)
+				break
+			}
+		}
+		m := search.Next()
+		run := m.Run()
+		spawned := m.Spawned()
+		if opts.MaxLive > 0 && search.Len()+len(spawned) > opts.MaxLive {
+			keep := max(0, opts.MaxLive-search.Len())
+			sym.Stats.ForksRefused += len(spawned) - keep
+			spawned = spawned[:keep]
+		}
+		search.Add(spawned...)
+		res.Stats.Instructions += run.Instructions
+		if run.Term.Kind == vm.TermPruned {
+			res.Stats.Pruned++
+			continue
+		}
+		p := &Path{Term: run.Term, Output: run.Output, Constraints: m.PathConstraint(), Instructions: run.Instructions}
+		if p.Inputs, err = inputsOf(sym, m, cfg); err != nil {
+			p.Term = &vm.Termination{Kind: vm.TermSolver, Message: err.Error()}
+		}
+		res.Paths = append(res.Paths, p)
+		if p.Failed() {
+			res.Failures = append(res.Failures, p)
+		}
+	}
+	st := &res.Stats
+	st.Paths = len(res.Paths)
+	st.Forks, st.ForksRefused, st.FloatConcretized = sym.Stats.Forks, sym.Stats.ForksRefused, sym.Stats.FloatConcretized
+	st.Queries, st.Z3Calls, st.CacheHits, st.ModelHits, st.SolverTimeouts = sym.S.Stats.Queries, sym.S.Stats.Z3Calls,
+		sym.S.Stats.CacheHits, sym.S.Stats.ModelHits, sym.S.Stats.Timeouts
+	st.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// inputsOf solves a finished state's path constraint into concrete inputs:
+// argv strings for the symbolic arguments and the value of every input
+// variable (unconstrained ones keep their seed value).
+func inputsOf(sym *vm.Symbolic, m *vm.Machine, cfg vm.Config) (Inputs, error) {
+	model, sat, err := sym.S.Model(m.PathConstraint())
+	if err != nil {
+		return Inputs{}, err
+	}
+	if !sat {
+		return Inputs{}, fmt.Errorf("path constraint unsatisfiable")
+	}
+	vars := map[string]uint64{}
+	for name, v := range sym.Seed {
+		vars[name] = v
+	}
+	for name, v := range model {
+		vars[name] = v
+	}
+	in := Inputs{Vars: vars}
+	args := append([]string(nil), cfg.Args...)
+	for len(args) < 1+len(cfg.SymArgs) {
+		args = append(args, "")
+	}
+	for i, n := range cfg.SymArgs {
+		var b strings.Builder
+		for j := 0; j < n; j++ {
+			c := byte(vars[fmt.Sprintf("arg%d[%d]", i+1, j)])
+			if c == 0 {
+				break
+			}
+			b.WriteByte(c)
+		}
+		args[i+1] = b.String()
+	}
+	if len(args) > 0 {
+		in.Args = args[1:]
+	}
+	return in, nil
+}
+
+// SortedVars lists input variables in name order, for stable reports.
+func (in Inputs) SortedVars() []string {
+	names := make([]string, 0, len(in.Vars))
+	for n := range in.Vars {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

@@ -1,0 +1,94 @@
+package symex_test
+
+import (
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/symex"
+	"augur/analyzer/vm"
+)
+
+var cacheDir string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "augur-symex-")
+	if err != nil {
+		panic(err)
+	}
+	cacheDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// Each program states its expectation on a line:
+//
+//	// expect: [--sym-arg N:] KIND "message substring" [args A B]
+//	// expect: paths N
+var expectRe = regexp.MustCompile(`// expect: (?:--sym-arg (\d+): )?(?:paths (\d+)|(\w+) "([^"]*)"(?: args (.*))?)`)
+
+func TestNarrowInputs(t *testing.T) {
+	for _, name := range []string{"magic_word", "index_range", "relation", "svcomp", "path_count"} {
+		name := name
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			path := "../../testdata/symex/" + name + ".c"
+			src, _ := os.ReadFile(path)
+			m := expectRe.FindStringSubmatch(string(src))
+			if m == nil {
+				t.Fatal("no expect line")
+			}
+			prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg := vm.Config{Args: []string{name}, MaxInstructions: 10_000_000}
+			if m[1] != "" {
+				n, _ := strconv.Atoi(m[1])
+				cfg.SymArgs = []int{n}
+			}
+			res, err := symex.Explore(prog, symex.Options{Run: cfg, MaxPaths: 500})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Stats.StoppedBy != "" {
+				t.Fatalf("stopped by %s", res.Stats.StoppedBy)
+			}
+			if m[2] != "" {
+				want, _ := strconv.Atoi(m[2])
+				if res.Stats.Paths != want || len(res.Failures) != 0 {
+					t.Fatalf("%d paths (%d failing), want %d", res.Stats.Paths, len(res.Failures), want)
+				}
+				return
+			}
+			if len(res.Failures) != 1 {
+				for _, p := range res.Paths {
+					t.Logf("path: %s %s", p.Term.Kind, p.Term.Message)
+				}
+				t.Fatalf("%d failing paths of %d, want 1", len(res.Failures), res.Stats.Paths)
+			}
+			f := res.Failures[0]
+			if f.Term.Kind.String() != m[3] || !strings.Contains(f.Term.Message, m[4]) {
+				t.Fatalf("failure %s: %s", f.Term.Kind, f.Term.Message)
+			}
+			if m[5] != "" && strings.Join(f.Inputs.Args, " ") != m[5] {
+				t.Fatalf("generated args %q, want %q", f.Inputs.Args, m[5])
+			}
+			// The generated inputs replay the failure concretely.
+			replay := vm.Config{Args: append([]string{name}, f.Inputs.Args...), Inputs: f.Inputs.Vars, MaxInstructions: 10_000_000}
+			mach, err := vm.New(prog, replay)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := mach.Run()
+			if r.Term.Kind != f.Term.Kind || r.Term.Loc != f.Term.Loc {
+				t.Fatalf("replay with %v ended %s at %s, explored failure %s at %s", f.Inputs, r.Term.Kind, r.Term.Loc, f.Term.Kind, f.Term.Loc)
+			}
+		})
+	}
+}

@@ -1,0 +1,111 @@
+package vm
+
+import "augur/analyzer/sched"
+
+// Forking. A symbolic branch whose both sides are feasible continues in the
+// current state and in a fork; the fork is a deep copy of everything an
+// execution owns except memory, which it shares copy-on-write (objects are
+// copied by whichever state writes first), so forking costs the threads'
+// registers and stacks, not the heap.
+
+// ForkableMonitor is a Monitor that can follow both sides of a fork.
+type ForkableMonitor interface {
+	Monitor
+	Fork() Monitor
+}
+
+// Forker is a scheduling policy with state that a fork must copy.
+type Forker interface {
+	Fork() sched.Policy
+}
+
+// fork returns an independent copy of m positioned where m is.
+func (m *Machine) fork() *Machine {
+	c := *m
+	c.mem = m.mem.Fork()
+	c.threads = make([]*Thread, len(m.threads))
+	for i, t := range m.threads {
+		c.threads[i] = t.clone()
+		if t == m.cur {
+			c.cur = c.threads[i]
+		}
+	}
+	c.sync = m.sync.fork()
+	c.files = m.files.fork(&c)
+	c.output = m.output[:len(m.output):len(m.output)] // appends copy
+	c.inputs = m.inputs[:len(m.inputs):len(m.inputs)]
+	tr := *m.trace
+	tr.Events = m.trace.Events[:len(m.trace.Events):len(m.trace.Events)]
+	c.trace = &tr
+	if f, ok := m.policy.(Forker); ok {
+		c.policy = f.Fork()
+	}
+	if m.mon != nil {
+		if f, ok := m.mon.(ForkableMonitor); ok {
+			c.mon = f.Fork()
+		} else {
+			c.mon = nil
+		}
+	}
+	c.argBuf, c.callBuf = nil, nil
+	c.spawned, c.pendingFail = nil, nil // the parent's forks are not the child's
+	if m.sym != nil {
+		c.sym = m.sym.fork()
+	}
+	c.errStrings = make(map[int]uint64, len(m.errStrings))
+	for k, v := range m.errStrings {
+		c.errStrings[k] = v
+	}
+	return &c
+}
+
+func (t *Thread) clone() *Thread {
+	c := *t
+	c.frames = make([]frame, len(t.frames))
+	copy(c.frames, t.frames)
+	for i := range c.frames {
+		c.frames[i].allocas = append([]uint32(nil), t.frames[i].allocas...)
+	}
+	c.regs = append(make([]Value, 0, cap(t.regs)), t.regs...)
+	if t.tls != nil {
+		c.tls = make(map[uint32]uint32, len(t.tls))
+		for k, v := range t.tls {
+			c.tls[k] = v
+		}
+	}
+	if t.keys != nil {
+		c.keys = make(map[uint64]uint64, len(t.keys))
+		for k, v := range t.keys {
+			c.keys[k] = v
+		}
+	}
+	return &c
+}
+
+// fork copies the open streams and the virtual file system; a fork's
+// output goes to its own events only, never to the real stdout.
+func (ft *fileTable) fork(m *Machine) *fileTable {
+	c := &fileTable{m: m, fs: map[string][]byte{}, byAddr: map[uint64]*vfile{}, byFD: map[int]*vfile{}, nextFD: ft.nextFD}
+	for p, d := range ft.fs {
+		c.fs[p] = d[:len(d):len(d)]
+	}
+	copies := map[*vfile]*vfile{}
+	dup := func(f *vfile) *vfile {
+		if x, ok := copies[f]; ok {
+			return x
+		}
+		x := *f
+		x.pending = append([]byte(nil), f.pending...)
+		x.data = f.data[:len(f.data):len(f.data)]
+		x.src = nil // a fork cannot read more of the real stdin
+		copies[f] = &x
+		return &x
+	}
+	for a, f := range ft.byAddr {
+		c.byAddr[a] = dup(f)
+	}
+	for fd, f := range ft.byFD {
+		c.byFD[fd] = dup(f)
+	}
+	return c
+}

@@ -1,0 +1,296 @@
+package vm
+
+import (
+	"errors"
+	"fmt"
+
+	"augur/analyzer/expr"
+	"augur/analyzer/ir"
+	"augur/analyzer/solver"
+)
+
+// Symbolic is what every state of one symbolic exploration shares: the
+// expression builder, the solver, the seed (the concrete input explored
+// first) and counters. It belongs to one goroutine.
+type Symbolic struct {
+	B    *expr.Builder
+	S    *solver.Solver
+	Seed expr.Assignment
+	// MaxForks bounds how many states forking may create; past it a
+	// symbolic branch follows the seed's side (or the true side) only, and
+	// Stats.ForksRefused counts the paths given up.
+	MaxForks int
+	Stats    SymStats
+	names    map[string]int
+}
+
+// SymStats count symbolic work for reports.
+type SymStats struct {
+	Forks             int
+	ForksRefused      int
+	Concretizations   int
+	FloatConcretized  int // floating-point values derived from symbolic data made concrete
+	SymbolicPointers  int // symbolic addresses made concrete
+	InfeasibleAssumes int
+}
+
+// NewSymbolic returns the shared state of an exploration.
+func NewSymbolic(s *solver.Solver) *Symbolic {
+	return &Symbolic{B: expr.NewBuilder(), S: s, Seed: expr.Assignment{}, MaxForks: 100000, names: map[string]int{}}
+}
+
+// freshName returns name, or name_2, name_3... when it was used already, so
+// every symbolic input is its own variable.
+func (s *Symbolic) freshName(name string) string {
+	s.names[name]++
+	if n := s.names[name]; n > 1 {
+		return fmt.Sprintf("%s_%d", name, n)
+	}
+	return name
+}
+
+// symState is one state's symbolic part: its path constraint.
+type symState struct {
+	*Symbolic
+	pc []*expr.Expr
+}
+
+func (s *symState) fork() *symState {
+	return &symState{Symbolic: s.Symbolic, pc: s.pc[:len(s.pc):len(s.pc)]}
+}
+
+// PathConstraint returns the constraints this state's inputs satisfy.
+func (m *Machine) PathConstraint() []*expr.Expr {
+	if m.sym == nil {
+		return nil
+	}
+	return m.sym.pc
+}
+
+// Spawned returns the states forked off this one while it ran, to be
+// explored after it, and forgets them.
+func (m *Machine) Spawned() []*Machine {
+	s := m.spawned
+	m.spawned = nil
+	return s
+}
+
+// ForkSite is the location of the instruction where this state was forked
+// off its parent (0 for the initial state).
+func (m *Machine) ForkSite() ir.LocID { return m.forkSite }
+
+// Symbolic returns the exploration state m belongs to, or nil.
+func (m *Machine) Symbolic() *Symbolic {
+	if m.sym == nil {
+		return nil
+	}
+	return m.sym.Symbolic
+}
+
+// expr returns v as a term of width w.
+func (m *Machine) term(v Value, w uint16) *expr.Expr {
+	if v.Sym != nil {
+		return v.Sym
+	}
+	return m.sym.B.Constant(v.Bits, w)
+}
+
+// value wraps a term as a register value, concrete when it folded.
+func value(e *expr.Expr) Value {
+	if e.Op == expr.Const {
+		return Value{Bits: e.Val}
+	}
+	return Value{Sym: e}
+}
+
+// solverErr turns a solver failure into the path's termination.
+func solverErr(err error) error {
+	if errors.Is(err, solver.ErrTimeout) {
+		return terminate(TermSolver, 0, "solver timeout: a query on this path could not be decided in time")
+	}
+	return terminate(TermSolver, 0, "solver: %v", err)
+}
+
+// concretize picks one value for v consistent with the path, prefers the
+// seed's, and constrains the path to it.
+func (m *Machine) concretize(v Value, w uint16) (uint64, error) {
+	if v.Sym == nil {
+		return v.Bits, nil
+	}
+	s := m.sym
+	s.Stats.Concretizations++
+	b := s.B
+	cand := expr.Eval(v.Sym, s.Seed)
+	ok, err := s.S.MayBeTrue(s.pc, b.Binary(expr.Eq, v.Sym, b.Constant(cand, w)))
+	if err != nil {
+		return 0, solverErr(err)
+	}
+	if !ok {
+		if cand, err = s.S.Value(s.pc, v.Sym); err != nil {
+			return 0, solverErr(err)
+		}
+	}
+	s.pc = append(s.pc, b.Binary(expr.Eq, v.Sym, b.Constant(cand, w)))
+	return cand, nil
+}
+
+// decide chooses which way a symbolic condition goes. When both ways are
+// feasible it forks: the current state takes the way the seed takes and
+// the fork the other; both record their choice in their path constraint.
+// It returns the direction of the current state and the fork (nil when
+// there was no fork).
+func (m *Machine) decide(c *expr.Expr) (bool, *Machine, error) {
+	s := m.sym
+	b := s.B
+	notC := b.Not(c)
+	canT, err := s.S.MayBeTrue(s.pc, c)
+	if err != nil {
+		return false, nil, solverErr(err)
+	}
+	canF, err := s.S.MayBeTrue(s.pc, notC)
+	if err != nil {
+		return false, nil, solverErr(err)
+	}
+	switch {
+	case canT && !canF:
+		return true, nil, nil
+	case canF && !canT:
+		return false, nil, nil
+	case !canT && !canF:
+		return false, nil, terminate(TermSolver, 0, "solver: the path constraint became unsatisfiable")
+	}
+	prefer := expr.Eval(c, s.Seed) != 0
+	if s.Stats.Forks >= s.MaxForks {
+		s.Stats.ForksRefused++
+		if prefer {
+			s.pc = append(s.pc, c)
+		} else {
+			s.pc = append(s.pc, notC)
+		}
+		return prefer, nil, nil
+	}
+	s.Stats.Forks++
+	child := m.fork()
+	child.forkSite = m.curLoc()
+	if prefer {
+		s.pc = append(s.pc, c)
+		child.sym.pc = append(child.sym.pc, notC)
+	} else {
+		s.pc = append(s.pc, notC)
+		child.sym.pc = append(child.sym.pc, c)
+	}
+	m.spawned = append(m.spawned, child)
+	return prefer, child, nil
+}
+
+// curLoc is the location of the current thread's current instruction.
+func (m *Machine) curLoc() ir.LocID {
+	if m.cur == nil || len(m.cur.frames) == 0 {
+		return 0
+	}
+	return m.cur.curLoc()
+}
+
+// symBin evaluates an integer operation with a symbolic operand. A divisor
+// that may be zero forks a state that crashes on it.
+func (m *Machine) symBin(t *Thread, in *ir.Inst, a, bv Value) (Value, error) {
+	w := in.Ty.Bits
+	b := m.sym.B
+	x, y := m.term(a, w), m.term(bv, w)
+	op := binExprOps[in.Sub]
+	switch op {
+	case expr.UDiv, expr.SDiv, expr.URem, expr.SRem:
+		zero, child, err := m.decide(b.Binary(expr.Eq, y, b.Constant(0, w)))
+		if err != nil {
+			return Value{}, err
+		}
+		fail := terminate(TermCrash, SIGFPE, "division by zero")
+		if zero {
+			return Value{}, fail // the fork, if any, continues with a non-zero divisor
+		}
+		if child != nil {
+			child.pendingFail = fail
+		}
+	}
+	return value(b.Binary(op, x, y)), nil
+}
+
+var binExprOps = [...]expr.Op{ir.BinAdd: expr.Add, ir.BinSub: expr.Sub, ir.BinMul: expr.Mul, ir.BinUDiv: expr.UDiv,
+	ir.BinSDiv: expr.SDiv, ir.BinURem: expr.URem, ir.BinSRem: expr.SRem, ir.BinShl: expr.Shl, ir.BinLShr: expr.LShr,
+	ir.BinAShr: expr.AShr, ir.BinAnd: expr.And, ir.BinOr: expr.Or, ir.BinXor: expr.Xor}
+
+// symCmp builds an integer comparison with a symbolic operand.
+func (m *Machine) symCmp(in *ir.Inst, a, bv Value) Value {
+	w := in.Src.Bits
+	b := m.sym.B
+	x, y := m.term(a, w), m.term(bv, w)
+	var c *expr.Expr
+	switch in.Sub {
+	case ir.ICmpEQ:
+		c = b.Binary(expr.Eq, x, y)
+	case ir.ICmpNE:
+		c = b.Not(b.Binary(expr.Eq, x, y))
+	case ir.ICmpUGT:
+		c = b.Binary(expr.Ult, y, x)
+	case ir.ICmpUGE:
+		c = b.Binary(expr.Ule, y, x)
+	case ir.ICmpULT:
+		c = b.Binary(expr.Ult, x, y)
+	case ir.ICmpULE:
+		c = b.Binary(expr.Ule, x, y)
+	case ir.ICmpSGT:
+		c = b.Binary(expr.Slt, y, x)
+	case ir.ICmpSGE:
+		c = b.Binary(expr.Sle, y, x)
+	case ir.ICmpSLT:
+		c = b.Binary(expr.Slt, x, y)
+	default:
+		c = b.Binary(expr.Sle, x, y)
+	}
+	return value(c)
+}
+
+// symCast converts a symbolic integer; conversions involving floating
+// point make the value concrete first.
+func (m *Machine) symCast(in *ir.Inst, v Value) (Value, error) {
+	b := m.sym.B
+	src, dst := in.Src, in.Ty
+	intLike := func(s ir.Scalar) bool { return s.Kind == ir.KInt || s.Kind == ir.KPtr }
+	if !intLike(src) || !intLike(dst) {
+		m.sym.Stats.FloatConcretized++
+		x, err := m.concretize(v, src.Bits)
+		if err != nil {
+			return Value{}, err
+		}
+		return Value{Bits: cast(in.Sub, x, src, dst)}, nil
+	}
+	x := v.Sym
+	switch {
+	case in.Sub == ir.CastSExt:
+		return value(b.SExt(x, dst.Bits)), nil
+	case dst.Bits < x.Width:
+		return value(b.Extract(x, 0, dst.Bits)), nil
+	default:
+		return value(b.ZExt(x, dst.Bits)), nil
+	}
+}
+
+// concreteArgs makes every symbolic argument of a call to a modeled
+// function concrete; the models compute on concrete bits.
+func (m *Machine) concreteArgs(args []Value, tys []ir.Scalar) error {
+	for i := range args {
+		if args[i].Sym == nil {
+			continue
+		}
+		w := uint16(64)
+		if i < len(tys) {
+			w = tys[i].Bits
+		}
+		x, err := m.concretize(args[i], w)
+		if err != nil {
+			return err
+		}
+		args[i] = Value{Bits: x}
+	}
+	return nil
+}

@@ -1,0 +1,201 @@
+package vm
+
+import (
+	"augur/analyzer/expr"
+	"augur/analyzer/ir"
+)
+
+// symSwitch chooses the target of a switch on a symbolic value: the one the
+// seed takes, with one fork for each other feasible target. It returns the
+// index into in.Targets.
+func (m *Machine) symSwitch(in *ir.Inst, v Value) (int, error) {
+	s := m.sym
+	b := s.B
+	w := in.Ty.Bits
+	x := v.Sym
+	type alt struct {
+		target int
+		cond   *expr.Expr
+	}
+	var alts []alt
+	notAny := b.Constant(1, 1)
+	for _, c := range in.Cases {
+		eq := b.Binary(expr.Eq, x, b.Constant(c.Value, w))
+		alts = append(alts, alt{c.Target, eq})
+		notAny = b.Binary(expr.And, notAny, b.Not(eq))
+	}
+	alts = append(alts, alt{0, notAny})
+	var feasible []alt
+	for _, a := range alts {
+		ok, err := s.S.MayBeTrue(s.pc, a.cond)
+		if err != nil {
+			return 0, solverErr(err)
+		}
+		if ok {
+			feasible = append(feasible, a)
+		}
+	}
+	if len(feasible) == 0 {
+		return 0, terminate(TermSolver, 0, "solver: the path constraint became unsatisfiable")
+	}
+	mine := 0
+	for i, a := range feasible {
+		if expr.Eval(a.cond, s.Seed) != 0 {
+			mine = i
+		}
+	}
+	if len(feasible) > 1 {
+		for i, a := range feasible {
+			if i == mine {
+				continue
+			}
+			if s.Stats.Forks >= s.MaxForks {
+				s.Stats.ForksRefused++
+				continue
+			}
+			s.Stats.Forks++
+			child := m.fork()
+			child.forkSite = m.curLoc()
+			child.sym.pc = append(child.sym.pc, a.cond)
+			m.spawned = append(m.spawned, child)
+		}
+		s.pc = append(s.pc, feasible[mine].cond)
+	}
+	return feasible[mine].target, nil
+}
+
+// gepSymbolic reports whether a GEP's base or an index is symbolic.
+func (m *Machine) gepSymbolic(in *ir.Inst, regs []Value) bool {
+	if get(regs, in.A).Sym != nil {
+		return true
+	}
+	for i := range in.Terms {
+		if get(regs, in.Terms[i].Index).Sym != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// symGEP computes a symbolic address: base + offset + sum(sext(index)*scale).
+func (m *Machine) symGEP(in *ir.Inst, regs []Value) Value {
+	b := m.sym.B
+	addr := b.Binary(expr.Add, m.term(get(regs, in.A), 64), b.Constant(uint64(in.Imm), 64))
+	for i := range in.Terms {
+		term := &in.Terms[i]
+		idx := b.SExt(m.term(get(regs, term.Index), uint16(term.Width)), 64)
+		addr = b.Binary(expr.Add, addr, b.Binary(expr.Mul, idx, b.Constant(uint64(term.Scale), 64)))
+	}
+	return value(addr)
+}
+
+// concreteAddr makes a symbolic address concrete. An address whose object
+// is fixed but whose offset is not keeps the access precise where it
+// matters: if an out-of-bounds offset is feasible, a fork takes it and
+// crashes there.
+func (m *Machine) concreteAddr(v Value, size uint64) (uint64, error) {
+	if v.Sym == nil {
+		return v.Bits, nil
+	}
+	s := m.sym
+	b := s.B
+	s.Stats.SymbolicPointers++
+	base, err := m.concretize(value(b.Extract(v.Sym, ir.AddrShift, 64-ir.AddrShift)), 64-ir.AddrShift)
+	if err != nil {
+		return 0, err
+	}
+	if o := m.mem.Object(uint32(base)); o != nil && !o.Freed && o.Kind != ObjFunc {
+		off := b.Extract(v.Sym, 0, ir.AddrShift)
+		inBounds := b.Binary(expr.Ule, b.Binary(expr.Add, b.ZExt(off, 64), b.Constant(size, 64)), b.Constant(o.Size, 64))
+		ok, child, err := m.decide(inBounds)
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			x, err := m.concretize(v, 64)
+			if err != nil {
+				return 0, err
+			}
+			return x, nil // the access fails with an out-of-bounds crash
+		}
+		_ = child // the fork re-executes the access with the offset out of bounds
+	}
+	return m.concretize(v, 64)
+}
+
+// loadSym reads size bytes at off of o as a term when any of them is
+// symbolic; ok is false when all are concrete.
+func (m *Machine) loadSym(o *Object, off uint64, s ir.Scalar) (Value, bool, error) {
+	size := uint64(s.Size())
+	if o.sym == nil {
+		return Value{}, false, nil
+	}
+	any := false
+	for i := off; i < off+size; i++ {
+		if o.sym[i] != nil {
+			any = true
+			break
+		}
+	}
+	if !any {
+		return Value{}, false, nil
+	}
+	b := m.sym.B
+	var e *expr.Expr
+	for i := off; i < off+size; i++ { // little-endian: byte off is the low byte
+		byt := o.sym[i]
+		if byt == nil {
+			byt = b.Constant(uint64(o.bytes[i]), 8)
+		}
+		if e == nil {
+			e = byt
+		} else {
+			e = b.Concat(byt, e)
+		}
+	}
+	if s.Kind != ir.KInt && s.Kind != ir.KPtr {
+		m.sym.Stats.FloatConcretized++
+		x, err := m.concretize(value(e), e.Width)
+		if err != nil {
+			return Value{}, false, err
+		}
+		return Value{Bits: ir.GetScalar(le(x, size), s)}, true, nil
+	}
+	if e.Width > s.Bits {
+		e = b.Extract(e, 0, s.Bits)
+	}
+	return value(e), true, nil
+}
+
+func le(x, size uint64) []byte {
+	out := make([]byte, 16)
+	for i := uint64(0); i < size && i < 8; i++ {
+		out[i] = byte(x >> (8 * i))
+	}
+	return out
+}
+
+// storeSym records the bytes of a symbolic value in memory, or clears the
+// symbolic bytes a concrete store overwrites. o must be writable.
+func (m *Machine) storeSym(o *Object, off uint64, s ir.Scalar, v Value) {
+	size := uint64(s.Size())
+	if v.Sym == nil {
+		if o.sym != nil {
+			for i := off; i < off+size; i++ {
+				o.sym[i] = nil
+			}
+		}
+		return
+	}
+	if o.sym == nil {
+		o.sym = make([]*expr.Expr, o.Size)
+	}
+	b := m.sym.B
+	e := v.Sym
+	if e.Width < uint16(8*size) {
+		e = b.ZExt(e, uint16(8*size))
+	}
+	for i := uint64(0); i < size; i++ {
+		o.sym[off+i] = b.Extract(e, uint16(8*i), 8)
+	}
+}
