@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"augur/analyzer/race"
+	"augur/analyzer/symex"
 	"augur/analyzer/vm"
 )
 
@@ -67,9 +68,12 @@ type Failure struct {
 	Evidence string             `json:"evidence,omitempty"`
 }
 
-// Inputs are the program inputs of a failure.
+// Inputs are the program inputs of a failure: its arguments and, for
+// failures found with symbolic inputs, the value of every input variable
+// (augur run --inputs replays them).
 type Inputs struct {
-	Args []string `json:"args"`
+	Args []string          `json:"args"`
+	Vars map[string]uint64 `json:"vars,omitempty"`
 }
 
 // Inversion is a potential deadlock from opposite lock orders.
@@ -86,6 +90,10 @@ type Stats struct {
 	Paths        int     `json:"paths"`
 	Schedules    int     `json:"schedules"`
 	Seconds      float64 `json:"seconds"`
+	// Exploration with symbolic inputs.
+	SolverQueries    int    `json:"solver_queries,omitempty"`
+	FloatConcretized int    `json:"floats_concretized,omitempty"` // floating-point values made concrete
+	StoppedBy        string `json:"stopped_by,omitempty"`         // the budget that ended exploration early
 }
 
 // Unclassified is the category of races detection has not classified.
@@ -120,6 +128,24 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 	}
 	r.Stats = Stats{Instructions: res.Instructions, Paths: 1, Schedules: res.Schedules, Seconds: res.Elapsed.Seconds()}
 	return r
+}
+
+// AddExploration adds the failing paths of a symbolic exploration, with the
+// inputs that reproduce them, and its counts to the stats.
+func (r *Report) AddExploration(res *symex.Result, base string) {
+	for _, p := range res.Failures {
+		t := p.Term
+		r.Failures = append(r.Failures, Failure{Kind: failureKind(&race.Failure{Kind: t.Kind, Message: t.Message}),
+			Message: t.Message, File: rel(t.Loc.File, base), Line: t.Loc.Line, Thread: t.Thread,
+			Stack: frames(t.Stack, base), Schedule: "round-robin, symbolic inputs",
+			Inputs: Inputs{Args: p.Inputs.Args, Vars: p.Inputs.Vars}})
+	}
+	r.Stats.Paths = res.Stats.Paths
+	r.Stats.Instructions += res.Stats.Instructions
+	r.Stats.Seconds += res.Stats.Elapsed.Seconds()
+	r.Stats.SolverQueries = res.Stats.Queries
+	r.Stats.FloatConcretized = res.Stats.FloatConcretized
+	r.Stats.StoppedBy = res.Stats.StoppedBy
 }
 
 func detectionConsequence(x *race.Race, base string) string {

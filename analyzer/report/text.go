@@ -44,6 +44,21 @@ func WriteText(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "  in thread %d:\n", f.Thread)
 			writeFrames(&b, f.Stack)
 		}
+		if len(f.Inputs.Vars) > 0 {
+			fmt.Fprintf(&b, "  inputs: args %q", f.Inputs.Args)
+			names := make([]string, 0, len(f.Inputs.Vars))
+			for n := range f.Inputs.Vars {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			for _, n := range names {
+				fmt.Fprintf(&b, " %s=%d", n, f.Inputs.Vars[n])
+			}
+			b.WriteString("\n")
+		}
+		if f.Evidence != "" {
+			fmt.Fprintf(&b, "  replay: augur run --inputs %s ...\n", f.Evidence)
+		}
 		b.WriteString("\n")
 	}
 	for _, inv := range r.Inversions {

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 
 	"augur/analyzer/race"
 	"augur/analyzer/report"
+	"augur/analyzer/symex"
 )
 
 func analyzeCmd(args []string) int {
@@ -17,6 +21,11 @@ func analyzeCmd(args []string) int {
 	schedules := fs.Int("schedules", 5, "executions to run: round robin, lock-order reversals, then PCT schedules")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at shared memory accesses (slower, more interleavings)")
 	failOn := fs.String("fail-on", "", "exit 3 when races of these categories (comma-separated) are found")
+	var symArgs intList
+	fs.Var(&symArgs, "sym-arg", "make the next argv entry a symbolic string of up to N bytes (repeatable); given arguments seed them")
+	searcher := fs.String("searcher", "dfs", "path search with symbolic inputs: dfs, bfs, random-path or coverage")
+	maxPaths := fs.Int("max-paths", 1000, "stop exploring symbolic inputs after this many paths")
+	evidenceDir := fs.String("evidence-dir", "", "write each failure's inputs here as a file augur run --inputs replays")
 	out := fs.String("o", "", "write the report to this file instead of standard output")
 	files, progArgs, code := parseFiles(fs, args)
 	if code != 0 {
@@ -38,6 +47,11 @@ func analyzeCmd(args []string) int {
 		return code
 	}
 	cfg.PreemptAccesses = *preemptAccesses
+	// The seed of each symbolic argument is the argument given in its
+	// place, or the empty string: detection runs on that seed.
+	for len(cfg.Args) < 1+len(symArgs) {
+		cfg.Args = append(cfg.Args, "")
+	}
 	res, err := race.Detect(prog, race.Options{Schedules: *schedules, Seed: *pf.seed, Run: cfg})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
@@ -45,6 +59,24 @@ func analyzeCmd(args []string) int {
 	}
 	cwd, _ := os.Getwd()
 	rep := report.FromDetection(res, cfg.Args[1:], cwd)
+	if len(symArgs) > 0 {
+		scfg := cfg
+		scfg.SymArgs = symArgs
+		scfg.PreemptAccesses = false
+		ex, err := symex.Explore(prog, symex.Options{Run: scfg, Searcher: *searcher, Seed: *pf.seed, MaxPaths: *maxPaths,
+			Timeout: pf.timeout.d})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+			return 1
+		}
+		rep.AddExploration(ex, cwd)
+	}
+	if *evidenceDir != "" {
+		if err := writeInputs(rep, *evidenceDir); err != nil {
+			fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+			return 1
+		}
+	}
 	var w io.Writer = os.Stdout
 	if *out != "" {
 		f, err := os.Create(*out)
@@ -79,4 +111,39 @@ func analyzeCmd(args []string) int {
 		}
 	}
 	return 0
+}
+
+// writeInputs saves the inputs of every failure as a JSON file that
+// `augur run --inputs` replays, and records its path as the evidence.
+func writeInputs(rep *report.Report, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("evidence: %w", err)
+	}
+	for i := range rep.Failures {
+		f := &rep.Failures[i]
+		path := filepath.Join(dir, fmt.Sprintf("failure-%d-inputs.json", i+1))
+		data, err := json.MarshalIndent(f.Inputs, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(path, append(data, '\n'), 0o644); err != nil {
+			return fmt.Errorf("evidence: %w", err)
+		}
+		f.Evidence = path
+	}
+	return nil
+}
+
+// intList is a repeatable integer flag.
+type intList []int
+
+func (l *intList) String() string { return fmt.Sprint(*l) }
+
+func (l *intList) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 {
+		return fmt.Errorf("want a positive size, got %q", s)
+	}
+	*l = append(*l, n)
+	return nil
 }

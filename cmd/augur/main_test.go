@@ -225,3 +225,37 @@ func TestAnalyzeFailOnAndUsage(t *testing.T) {
 		t.Errorf("deadlock report: exit %d\n%s", code, out)
 	}
 }
+
+// A failure found with symbolic inputs comes with inputs that replay it.
+func TestSymbolicFailureReplays(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := augur(t, "", "analyze", "--detect-only", "--format", "json", "--sym-arg", "4",
+		"--evidence-dir", dir, "../../testdata/symex/magic_word.c")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Failures []struct {
+			Kind   string `json:"kind"`
+			Line   int    `json:"line"`
+			Inputs struct {
+				Args []string `json:"args"`
+			} `json:"inputs"`
+			Evidence string `json:"evidence"`
+		} `json:"failures"`
+		Stats struct {
+			Paths int `json:"paths"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Failures) != 1 || rep.Failures[0].Kind != "memory-error" || rep.Failures[0].Line != 9 ||
+		len(rep.Failures[0].Inputs.Args) != 1 || rep.Failures[0].Inputs.Args[0] != "bug!" || rep.Stats.Paths != 5 {
+		t.Fatalf("%+v", rep)
+	}
+	_, errOut, code = augur(t, "", "run", "--inputs", rep.Failures[0].Evidence, "../../testdata/symex/magic_word.c")
+	if code != 139 || !strings.Contains(errOut, "magic_word.c:9") {
+		t.Fatalf("replay: exit %d\n%s", code, errOut)
+	}
+}

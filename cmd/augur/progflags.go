@@ -22,6 +22,7 @@ type programFlags struct {
 	maxInsts           *uint64
 	timeout            *flagDuration
 	seed               *uint64
+	inputs             map[string]uint64 // replayed input values (run --inputs)
 }
 
 // newCommand returns the flag set of a command that takes program files,
@@ -99,6 +100,7 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		MaxInstructions: *p.maxInsts,
 		Timeout:         p.timeout.d,
 		Files:           seeded,
+		Inputs:          p.inputs,
 	}, 0
 }
 

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
+
+	"augur/analyzer/report"
 
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
@@ -14,6 +17,7 @@ func runCmd(args []string) int {
 	traceOut := fs.String("trace", "", "write the schedule trace to this file")
 	replay := fs.String("replay", "", "follow the schedule trace in this file")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at memory accesses other threads can reach")
+	inputsFile := fs.String("inputs", "", "replay generated inputs (a failure's inputs file from augur analyze)")
 	files, progArgs, code := parseFiles(fs, args)
 	if code != 0 {
 		return code
@@ -34,6 +38,17 @@ func runCmd(args []string) int {
 	default:
 		fmt.Fprintf(os.Stderr, "augur: unknown schedule %q (want round-robin or random)\n", *schedule)
 		return 2
+	}
+	if *inputsFile != "" {
+		in, err := readInputs(*inputsFile)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+			return 2
+		}
+		if progArgs == nil {
+			progArgs = in.Args
+		}
+		pf.inputs = in.Vars
 	}
 	prog, cfg, code := pf.load(files, progArgs)
 	if code != 0 {
@@ -64,4 +79,17 @@ func runCmd(args []string) int {
 func isTerminal(f *os.File) bool {
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// readInputs loads an inputs file written by augur analyze --evidence-dir.
+func readInputs(path string) (*report.Inputs, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read inputs: %w", err)
+	}
+	var in report.Inputs
+	if err := json.Unmarshal(data, &in); err != nil {
+		return nil, fmt.Errorf("read inputs %s: %w", path, err)
+	}
+	return &in, nil
 }
