@@ -75,6 +75,9 @@ type Result struct {
 	Paths    []*Path
 	Failures []*Path
 	Stats    Stats
+	// Symbolic holds the builder and solver the paths' terms belong to,
+	// for comparing their outputs (SameOutput).
+	Symbolic *vm.Symbolic
 }
 
 // Explore runs every path of prog reachable with its symbolic inputs,
@@ -105,7 +108,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 		return nil, err
 	}
 	start := time.Now()
-	res := &Result{}
+	res := &Result{Symbolic: sym}
 	search.Add(root)
 	var ms runtime.MemStats
 	for search.Len() > 0 {

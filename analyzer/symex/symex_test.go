@@ -92,3 +92,39 @@ func TestNarrowInputs(t *testing.T) {
 		})
 	}
 }
+
+// Output computed from symbolic inputs is kept as terms, not forked or
+// fixed per value, and compared by the solver: 2*x and x+x print the same
+// for every x, x*x does not.
+func TestSymbolicOutputComparison(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/symex/sym_output.c"}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"out"}}, MaxPaths: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Paths) != 1 {
+		t.Fatalf("%d paths, want 1 (printing must not fork)", len(res.Paths))
+	}
+	out := res.Paths[0].Output
+	if len(out) != 4 || out[0].Format != "double %d\n" || out[0].Args[0].Op == 0 || out[3].Format != "" {
+		t.Fatalf("events %+v", out)
+	}
+	sym := res.Symbolic
+	doubled := out[0]
+	summed := out[1]
+	summed.Format = doubled.Format // same format, argument x+x
+	squared := out[2]
+	squared.Format = doubled.Format // same format, argument x*x
+	if same, err := symex.SameOutput(sym, []vm.OutputEvent{doubled}, []vm.OutputEvent{summed}); err != nil || !same {
+		t.Errorf("2*x vs x+x: same=%v err=%v", same, err)
+	}
+	if same, err := symex.SameOutput(sym, []vm.OutputEvent{doubled}, []vm.OutputEvent{squared}); err != nil || same {
+		t.Errorf("2*x vs x*x: same=%v err=%v", same, err)
+	}
+	if same, _ := symex.SameOutput(sym, out[3:], out[3:]); !same {
+		t.Error("a concrete event differs from itself")
+	}
+}

@@ -1,8 +1,11 @@
 package vm
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
+
+	"augur/analyzer/expr"
 
 	"augur/analyzer/ir"
 )
@@ -18,6 +21,48 @@ func (m *Machine) printfArgs(in *ir.Inst, a []Value, i int, va bool) (argSource,
 		return m.vaList(a[i+1].Bits)
 	}
 	return &callArgs{vals: a[i+1:], tys: in.ArgTys[i+1:]}, nil
+}
+
+// symbolicPrintArgs keeps the terms of the symbolic arguments of a printf
+// (from index first on) and replaces them, in a, by values from a solution
+// of the path constraint, without constraining the path: printing does not
+// fork or fix the inputs. It returns nil when every argument is concrete.
+func (m *Machine) symbolicPrintArgs(a []Value, first int) ([]*expr.Expr, error) {
+	if m.sym == nil {
+		return nil, nil
+	}
+	for i := 0; i < first && i < len(a); i++ { // the stream and the format
+		if a[i].Sym != nil {
+			x, err := m.concretize(a[i], 64)
+			if err != nil {
+				return nil, err
+			}
+			a[i] = Value{Bits: x}
+		}
+	}
+	var terms []*expr.Expr
+	var model expr.Assignment
+	for i := first; i < len(a); i++ {
+		if a[i].Sym == nil {
+			continue
+		}
+		if terms == nil {
+			terms = make([]*expr.Expr, len(a)-first)
+			var sat bool
+			var err error
+			if model, sat, err = m.sym.S.Model(m.sym.pc); err != nil || !sat {
+				return nil, solverErr(fmt.Errorf("no solution to render symbolic output: %v", err))
+			}
+		}
+		terms[i-first] = a[i].Sym
+		a[i] = Value{Bits: expr.Eval(a[i].Sym, model)}
+	}
+	for i := range terms { // concrete arguments are constant terms
+		if terms[i] == nil {
+			terms[i] = m.sym.B.Constant(a[first+i].Bits, 64)
+		}
+	}
+	return terms, nil
 }
 
 func (m *Machine) formatCall(t *Thread, in *ir.Inst, a []Value, i int, va bool) ([]byte, error) {
@@ -74,11 +119,22 @@ func init() {
 					return nil
 				}
 			}
+			terms, err := m.symbolicPrintArgs(a, fmtIdx+1)
+			if err != nil {
+				return err
+			}
 			out, err := m.formatCall(t, in, a, fmtIdx, va)
 			if err != nil {
 				return err
 			}
+			before := len(m.output)
 			m.files.write(t, f, out)
+			if terms != nil && len(m.output) > before {
+				ev := &m.output[len(m.output)-1]
+				ev.Format, _ = m.cstring(a[fmtIdx].Bits)
+				ev.Args = terms
+				ev.Constraints = m.sym.pc[:len(m.sym.pc):len(m.sym.pc)]
+			}
 			setRes(res, uint64(len(out)))
 			return nil
 		}

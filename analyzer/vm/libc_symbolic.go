@@ -17,7 +17,10 @@ import (
 // symbolicNatives take symbolic arguments as they are; every other model
 // gets concrete ones.
 var symbolicNatives = map[string]bool{"augur_assume": true, "klee_assume": true, "__VERIFIER_assume": true,
-	"assume_abort_if_not": true, "augur_assert": true}
+	"assume_abort_if_not": true, "augur_assert": true,
+	// printf keeps symbolic arguments as terms of its output event; its
+	// format and stream are made concrete by the model itself.
+	"printf": true, "fprintf": true, "dprintf": true}
 
 // inputName returns the name of the next input called name: name, then
 // name_2, name_3...

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"augur/analyzer/expr"
 	"errors"
 	"fmt"
 	"io"
@@ -53,11 +54,17 @@ type Config struct {
 }
 
 // OutputEvent is one piece of program output with the stack that wrote it.
+// Output computed from symbolic inputs also keeps its terms: the format,
+// one term per argument (nil for concrete ones) and the path constraint
+// when it was written; Data then holds one possible rendering.
 type OutputEvent struct {
-	Stream int // 1 stdout, 2 stderr
-	Data   []byte
-	Thread int
-	Stack  []StackFrame
+	Stream      int // 1 stdout, 2 stderr
+	Data        []byte
+	Thread      int
+	Stack       []StackFrame
+	Format      string
+	Args        []*expr.Expr
+	Constraints []*expr.Expr
 }
 
 // InputEvent is a value the environment gave the program that a native run
