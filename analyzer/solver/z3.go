@@ -14,7 +14,11 @@ import (
 // not safe for concurrent use: each Solver owns one, and a Solver belongs to
 // one goroutine.
 type backend struct {
-	ctx     *z3.Context
+	ctx *z3.Context
+	// s is the one Z3 solver; each query runs in its own push/pop scope.
+	// Creating a solver per query costs about 14 ms in Z3 4.8 (it sets up
+	// the combined solver); a scope costs a fraction of a millisecond.
+	s       *z3.Solver
 	timeout time.Duration
 	memo    map[*expr.Expr]z3.BV
 	vars    map[string]z3.BV
@@ -26,7 +30,8 @@ func newBackend(timeout time.Duration, rlimit uint) *backend {
 	if rlimit > 0 {
 		cfg.SetUint("rlimit", rlimit)
 	}
-	return &backend{ctx: z3.NewContext(cfg), timeout: timeout, memo: map[*expr.Expr]z3.BV{}, vars: map[string]z3.BV{}}
+	ctx := z3.NewContext(cfg)
+	return &backend{ctx: ctx, s: z3.NewSolver(ctx), timeout: timeout, memo: map[*expr.Expr]z3.BV{}, vars: map[string]z3.BV{}}
 }
 
 // bv translates e into a Z3 bit-vector of e.Width bits. Width-1 terms stand
@@ -113,7 +118,9 @@ func (b *backend) cond(e *expr.Expr) z3.Bool {
 // check decides whether all conditions can hold together and returns a
 // model over vars when they can.
 func (b *backend) check(conds []*expr.Expr, vars []string) (sat bool, model expr.Assignment, err error) {
-	s := z3.NewSolver(b.ctx)
+	s := b.s
+	s.Push()
+	defer s.Pop()
 	for _, c := range conds {
 		s.Assert(b.cond(c))
 	}

@@ -68,6 +68,8 @@ type Stats struct {
 	Instructions     uint64
 	Elapsed          time.Duration
 	StoppedBy        string // "" when every path was explored
+	PeakLive         int    // most pending states at once
+	PeakHeap         uint64 // Go heap in use when PeakLive was reached (sampled)
 }
 
 // Result is what an exploration found.
@@ -103,6 +105,10 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	cfg := opts.Run
 	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.StdoutLineBuffered = nil, nil, nil, false
 	cfg.Symbolic = sym
+	// Searchers other than depth-first interleave states: a state pauses
+	// after each fork and rejoins the queue, so breadth-first really
+	// explores level by level.
+	cfg.PauseAtFork = opts.Searcher != "" && opts.Searcher != "dfs"
 	root, err := vm.New(prog, cfg)
 	if err != nil {
 		return nil, err
@@ -111,6 +117,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	res := &Result{Symbolic: sym}
 	search.Add(root)
 	var ms runtime.MemStats
+	lastSample := 1
 	for search.Len() > 0 {
 		if len(res.Paths) >= opts.MaxPaths {
 			res.Stats.StoppedBy = fmt.Sprintf("path budget (%d)", opts.MaxPaths)
@@ -136,6 +143,19 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			spawned = spawned[:keep]
 		}
 		search.Add(spawned...)
+		if run.Term.Kind == vm.TermPaused {
+			search.Add(m)
+		}
+		if n := search.Len(); n > res.Stats.PeakLive {
+			res.Stats.PeakLive = n
+			if n >= 2*lastSample {
+				runtime.ReadMemStats(&ms)
+				res.Stats.PeakHeap, lastSample = ms.HeapAlloc, n
+			}
+		}
+		if run.Term.Kind == vm.TermPaused {
+			continue
+		}
 		res.Stats.Instructions += run.Instructions
 		if run.Term.Kind == vm.TermPruned {
 			res.Stats.Pruned++

@@ -128,3 +128,24 @@ func TestSymbolicOutputComparison(t *testing.T) {
 		t.Error("a concrete event differs from itself")
 	}
 }
+
+// Every searcher explores the same paths; they differ only in order.
+func TestSearchersAgree(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/symex/path_count.c"}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"dfs", "bfs", "random-path", "coverage"} {
+		res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"p"}}, Searcher: s, Seed: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs := map[string]bool{}
+		for _, p := range res.Paths {
+			outs[string(p.Output[0].Data)] = true
+		}
+		if res.Stats.Paths != 8 || len(outs) != 8 {
+			t.Errorf("%s: %d paths, %d distinct outputs; want 8 and 8", s, res.Stats.Paths, len(outs))
+		}
+	}
+}

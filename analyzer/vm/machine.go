@@ -40,6 +40,10 @@ type Config struct {
 	// Symbolic, when set, makes the execution symbolic: inputs marked
 	// symbolic become terms, branches on them fork states (see Spawned).
 	Symbolic *Symbolic
+	// PauseAtFork makes Run return (with TermPaused) right after the state
+	// forks, so an explorer can interleave states; calling Run again
+	// resumes it.
+	PauseAtFork bool
 	// SymArgs makes argv[1..] symbolic: one entry per size, each a string
 	// of up to that many bytes; the concrete Args are their seed.
 	SymArgs []int
@@ -175,6 +179,7 @@ type Machine struct {
 	// spawned are the states forked off while this one ran.
 	spawned  []*Machine
 	forkSite ir.LocID
+	paused   bool // Run returned TermPaused and may be called again
 	// pendingFail, when set, is how this state ends as soon as it runs: a
 	// fork created for a failing alternative (a divisor that is zero).
 	pendingFail error
@@ -380,6 +385,9 @@ const maxFrames = 20000
 // inside the VM is recovered and reported as an unsupported termination so a
 // caller (the language server) survives it.
 func (m *Machine) Run() (res *Result) {
+	if m.paused {
+		m.paused = false
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			res = m.result(&Termination{Kind: TermUnsupported,
@@ -400,6 +408,9 @@ func (m *Machine) loop() *Termination {
 		err := m.exec(m.cur)
 		var te *termError
 		switch {
+		case err == errPaused:
+			m.paused = true
+			return &Termination{Kind: TermPaused, Message: "paused after a fork"}
 		case err == nil || err == errPreempt:
 		case errors.As(err, &te):
 			return m.finish(te.t)

@@ -180,8 +180,16 @@ func (m *Machine) decide(c *expr.Expr) (bool, *Machine, error) {
 		child.sym.pc = append(child.sym.pc, c)
 	}
 	m.spawned = append(m.spawned, child)
+	if m.cfg.PauseAtFork {
+		// The forking instruction runs again on resume and finds its side
+		// already decided by the constraint just added.
+		return prefer, child, errPaused
+	}
 	return prefer, child, nil
 }
+
+// errPaused ends Run early, resumable (Config.PauseAtFork).
+var errPaused = errors.New("paused at fork")
 
 // curLoc is the location of the current thread's current instruction.
 func (m *Machine) curLoc() ir.LocID {

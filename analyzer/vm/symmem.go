@@ -60,6 +60,9 @@ func (m *Machine) symSwitch(in *ir.Inst, v Value) (int, error) {
 			m.spawned = append(m.spawned, child)
 		}
 		s.pc = append(s.pc, feasible[mine].cond)
+		if m.cfg.PauseAtFork {
+			return 0, errPaused
+		}
 	}
 	return feasible[mine].target, nil
 }

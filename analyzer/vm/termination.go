@@ -21,10 +21,11 @@ const (
 	TermReplay                      // the schedule diverged from the trace being replayed
 	TermSolver                      // a solver query on this path timed out or failed
 	TermPruned                      // an assumption (augur_assume, klee_assume) cannot hold on this path
+	TermPaused                      // not an end: Run returned after a fork (Config.PauseAtFork)
 )
 
 var termNames = [...]string{"exit", "crash", "assert", "abort", "deadlock", "budget", "unsupported", "replay-divergence",
-	"solver-timeout", "pruned"}
+	"solver-timeout", "pruned", "paused"}
 
 func (k TermKind) String() string { return termNames[k] }
 
