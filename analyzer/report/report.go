@@ -72,8 +72,10 @@ type Failure struct {
 // failures found with symbolic inputs, the value of every input variable
 // (augur run --inputs replays them).
 type Inputs struct {
-	Args []string          `json:"args"`
-	Vars map[string]uint64 `json:"vars,omitempty"`
+	Args  []string          `json:"args"`
+	Stdin string            `json:"stdin,omitempty"`
+	Files map[string]string `json:"files,omitempty"`
+	Vars  map[string]uint64 `json:"vars,omitempty"`
 }
 
 // Inversion is a potential deadlock from opposite lock orders.
@@ -132,13 +134,21 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 
 // AddExploration adds the failing paths of a symbolic exploration, with the
 // inputs that reproduce them, and its counts to the stats.
+// A failure reached by several paths is listed once, with the inputs of
+// the first path that reached it.
 func (r *Report) AddExploration(res *symex.Result, base string) {
+	seen := map[string]bool{}
 	for _, p := range res.Failures {
 		t := p.Term
+		key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
 		r.Failures = append(r.Failures, Failure{Kind: failureKind(&race.Failure{Kind: t.Kind, Message: t.Message}),
 			Message: t.Message, File: rel(t.Loc.File, base), Line: t.Loc.Line, Thread: t.Thread,
 			Stack: frames(t.Stack, base), Schedule: "round-robin, symbolic inputs",
-			Inputs: Inputs{Args: p.Inputs.Args, Vars: p.Inputs.Vars}})
+			Inputs: Inputs{Args: p.Inputs.Args, Stdin: p.Inputs.Stdin, Files: p.Inputs.Files, Vars: p.Inputs.Vars}})
 	}
 	r.Stats.Paths = res.Stats.Paths
 	r.Stats.Instructions += res.Stats.Instructions

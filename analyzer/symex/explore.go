@@ -36,6 +36,7 @@ type Options struct {
 type Inputs struct {
 	Args  []string          `json:"args"`
 	Stdin string            `json:"stdin,omitempty"`
+	Files map[string]string `json:"files,omitempty"`
 	Vars  map[string]uint64 `json:"vars,omitempty"` // every input variable, by name
 }
 
@@ -215,6 +216,22 @@ func inputsOf(sym *vm.Symbolic, m *vm.Machine, cfg vm.Config) (Inputs, error) {
 	}
 	if len(args) > 0 {
 		in.Args = args[1:]
+	}
+	bytesOf := func(name string, n int) string {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(vars[fmt.Sprintf("%s[%d]", name, i)])
+		}
+		return string(b)
+	}
+	if cfg.SymStdin > 0 {
+		in.Stdin = bytesOf("stdin", cfg.SymStdin)
+	}
+	for name, n := range cfg.SymFiles {
+		if in.Files == nil {
+			in.Files = map[string]string{}
+		}
+		in.Files[name] = bytesOf(name, n)
 	}
 	return in, nil
 }

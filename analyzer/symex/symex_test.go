@@ -30,10 +30,10 @@ func TestMain(m *testing.M) {
 //
 //	// expect: [--sym-arg N:] KIND "message substring" [args A B]
 //	// expect: paths N
-var expectRe = regexp.MustCompile(`// expect: (?:--sym-arg (\d+): )?(?:paths (\d+)|(\w+) "([^"]*)"(?: args (.*))?)`)
+var expectRe = regexp.MustCompile(`// expect: (?:--sym-arg (\d+): )?(?:--sym-stdin (\d+): )?(?:--sym-file (\S+):(\d+): )?(?:paths (\d+)|(\w+) "([^"]*)"(?: args (\S+))?(?: stdin (.*))?)`)
 
 func TestNarrowInputs(t *testing.T) {
-	for _, name := range []string{"magic_word", "index_range", "relation", "svcomp", "path_count"} {
+	for _, name := range []string{"magic_word", "index_range", "relation", "svcomp", "path_count", "stdin_line", "file_header"} {
 		name := name
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -52,6 +52,13 @@ func TestNarrowInputs(t *testing.T) {
 				n, _ := strconv.Atoi(m[1])
 				cfg.SymArgs = []int{n}
 			}
+			if m[2] != "" {
+				cfg.SymStdin, _ = strconv.Atoi(m[2])
+			}
+			if m[3] != "" {
+				n, _ := strconv.Atoi(m[4])
+				cfg.SymFiles = map[string]int{m[3]: n}
+			}
 			res, err := symex.Explore(prog, symex.Options{Run: cfg, MaxPaths: 500})
 			if err != nil {
 				t.Fatal(err)
@@ -59,28 +66,37 @@ func TestNarrowInputs(t *testing.T) {
 			if res.Stats.StoppedBy != "" {
 				t.Fatalf("stopped by %s", res.Stats.StoppedBy)
 			}
-			if m[2] != "" {
-				want, _ := strconv.Atoi(m[2])
+			if m[5] != "" {
+				want, _ := strconv.Atoi(m[5])
 				if res.Stats.Paths != want || len(res.Failures) != 0 {
 					t.Fatalf("%d paths (%d failing), want %d", res.Stats.Paths, len(res.Failures), want)
 				}
 				return
 			}
-			if len(res.Failures) != 1 {
-				for _, p := range res.Paths {
-					t.Logf("path: %s %s", p.Term.Kind, p.Term.Message)
+			if len(res.Failures) == 0 {
+				t.Fatalf("no failing path of %d", res.Stats.Paths)
+			}
+			for _, f := range res.Failures { // several inputs may reach the one failure
+				if f.Term.Loc != res.Failures[0].Term.Loc || f.Term.Kind != res.Failures[0].Term.Kind {
+					t.Fatalf("failures at %s and %s", f.Term.Loc, res.Failures[0].Term.Loc)
 				}
-				t.Fatalf("%d failing paths of %d, want 1", len(res.Failures), res.Stats.Paths)
 			}
 			f := res.Failures[0]
-			if f.Term.Kind.String() != m[3] || !strings.Contains(f.Term.Message, m[4]) {
+			if f.Term.Kind.String() != m[6] || !strings.Contains(f.Term.Message, m[7]) {
 				t.Fatalf("failure %s: %s", f.Term.Kind, f.Term.Message)
 			}
-			if m[5] != "" && strings.Join(f.Inputs.Args, " ") != m[5] {
-				t.Fatalf("generated args %q, want %q", f.Inputs.Args, m[5])
+			if m[8] != "" && strings.Join(f.Inputs.Args, " ") != m[8] {
+				t.Fatalf("generated args %q, want %q", f.Inputs.Args, m[8])
+			}
+			if m[9] != "" && !strings.HasPrefix(f.Inputs.Stdin, m[9]) {
+				t.Fatalf("generated stdin %q, want it to start with %q", f.Inputs.Stdin, m[9])
 			}
 			// The generated inputs replay the failure concretely.
-			replay := vm.Config{Args: append([]string{name}, f.Inputs.Args...), Inputs: f.Inputs.Vars, MaxInstructions: 10_000_000}
+			replay := vm.Config{Args: append([]string{name}, f.Inputs.Args...), Inputs: f.Inputs.Vars, MaxInstructions: 10_000_000,
+				Stdin: []byte(f.Inputs.Stdin), Files: map[string][]byte{}}
+			for n, d := range f.Inputs.Files {
+				replay.Files[n] = []byte(d)
+			}
 			mach, err := vm.New(prog, replay)
 			if err != nil {
 				t.Fatal(err)

@@ -1,8 +1,11 @@
 package vm
 
 import (
+	"fmt"
 	"io"
 	"sort"
+
+	"augur/analyzer/expr"
 
 	"augur/analyzer/ir"
 )
@@ -24,9 +27,10 @@ type vfile struct {
 	fd      int
 	path    string
 	mode    bufMode
-	pending []byte    // written but not yet flushed
-	data    []byte    // readable contents (stdin, files opened for reading)
-	src     io.Reader // more input, read on demand (the real stdin of `augur run`)
+	pending []byte       // written but not yet flushed
+	data    []byte       // readable contents (stdin, files opened for reading)
+	sym     []*expr.Expr // symbolic bytes of data (nil entries are concrete); nil when all are
+	src     io.Reader    // more input, read on demand (the real stdin of `augur run`)
 	pos     int
 	read    bool
 	write   bool
@@ -39,6 +43,7 @@ type vfile struct {
 type fileTable struct {
 	m      *Machine
 	fs     map[string][]byte
+	fsSym  map[string][]*expr.Expr // symbolic contents of files (SymFiles)
 	byAddr map[uint64]*vfile
 	byFD   map[int]*vfile
 	nextFD int
@@ -47,17 +52,33 @@ type fileTable struct {
 }
 
 func newFileTable(m *Machine, cfg Config) *fileTable {
-	ft := &fileTable{m: m, fs: map[string][]byte{}, byAddr: map[uint64]*vfile{}, byFD: map[int]*vfile{},
-		nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr}
+	ft := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
+		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr}
 	for p, data := range cfg.Files {
 		ft.fs[p] = data
+	}
+	stdin, stdinSym := cfg.Stdin, []*expr.Expr(nil)
+	if m.sym != nil {
+		for name, n := range cfg.SymFiles {
+			ft.fs[name], ft.fsSym[name] = m.symbolicBytes(name, ft.fs[name], n)
+		}
+		if cfg.SymStdin > 0 {
+			stdin, stdinSym = m.symbolicBytes("stdin", cfg.Stdin, cfg.SymStdin)
+		}
+	} else {
+		for name, n := range cfg.SymFiles { // replay: the inputs' values
+			ft.fs[name] = m.replayBytes(name, ft.fs[name], n)
+		}
+		if cfg.SymStdin > 0 {
+			stdin = m.replayBytes("stdin", cfg.Stdin, cfg.SymStdin)
+		}
 	}
 	outMode := fullyBuffered
 	if cfg.StdoutLineBuffered {
 		outMode = lineBuffered
 	}
 	std := []*vfile{
-		{fd: 0, data: cfg.Stdin, src: cfg.StdinReader, read: true},
+		{fd: 0, data: stdin, sym: stdinSym, src: cfg.StdinReader, read: true},
 		{fd: 1, mode: outMode, write: true},
 		{fd: 2, mode: unbuffered, write: true},
 	}
@@ -160,7 +181,50 @@ func (ft *fileTable) flushAll() {
 	}
 }
 
-// readByte reads one byte from f, or -1 at end of input.
+// symbolicBytes makes n input variables name[i], seeded by seed (zeros past
+// its end), and returns the seed bytes and the terms.
+func (m *Machine) symbolicBytes(name string, seed []byte, n int) ([]byte, []*expr.Expr) {
+	data := make([]byte, n)
+	copy(data, seed)
+	terms := make([]*expr.Expr, n)
+	name = m.inputName(name)
+	for i := range terms {
+		v := fmt.Sprintf("%s[%d]", name, i)
+		terms[i] = m.sym.B.Variable(v, 8)
+		if _, ok := m.sym.Seed[v]; !ok {
+			m.sym.Seed[v] = uint64(data[i])
+		}
+	}
+	return data, terms
+}
+
+// replayBytes is symbolicBytes for a concrete run: the bytes are the
+// replayed inputs' values (Config.Inputs), or the seed.
+func (m *Machine) replayBytes(name string, seed []byte, n int) []byte {
+	data := make([]byte, n)
+	copy(data, seed)
+	name = m.inputName(name)
+	for i := range data {
+		if v, ok := m.cfg.Inputs[fmt.Sprintf("%s[%d]", name, i)]; ok {
+			data[i] = byte(v)
+		}
+	}
+	return data
+}
+
+// readSymByte reads one byte and, when it is a symbolic input, its term.
+func (f *vfile) readSymByte() (int, *expr.Expr) {
+	if f.unget == 0 && f.sym != nil && f.pos < len(f.sym) && f.sym[f.pos] != nil {
+		e := f.sym[f.pos]
+		f.pos++
+		return int(f.data[f.pos-1]), e
+	}
+	return f.readByte(), nil
+}
+
+// readByte reads one byte from f, or -1 at end of input. A symbolic byte
+// reads as its seed value; models that need its real constraints use
+// readSymByte.
 func (f *vfile) readByte() int {
 	if f.unget != 0 {
 		c := f.unget - 1

@@ -1,6 +1,9 @@
 package vm
 
-import "augur/analyzer/sched"
+import (
+	"augur/analyzer/expr"
+	"augur/analyzer/sched"
+)
 
 // Forking. A symbolic branch whose both sides are feasible continues in the
 // current state and in a fork; the fork is a deep copy of everything an
@@ -85,7 +88,11 @@ func (t *Thread) clone() *Thread {
 // fork copies the open streams and the virtual file system; a fork's
 // output goes to its own events only, never to the real stdout.
 func (ft *fileTable) fork(m *Machine) *fileTable {
-	c := &fileTable{m: m, fs: map[string][]byte{}, byAddr: map[uint64]*vfile{}, byFD: map[int]*vfile{}, nextFD: ft.nextFD}
+	c := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
+		byFD: map[int]*vfile{}, nextFD: ft.nextFD}
+	for p, t := range ft.fsSym {
+		c.fsSym[p] = t // terms are immutable; the slice is never written
+	}
 	for p, d := range ft.fs {
 		c.fs[p] = d[:len(d):len(d)]
 	}

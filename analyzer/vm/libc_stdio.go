@@ -292,10 +292,13 @@ func init() {
 
 func registerInput() {
 	getc := func(m *Machine, f *vfile, res []Value) error {
-		c := f.readByte()
-		if c < 0 {
+		c, sym := f.readSymByte()
+		switch {
+		case c < 0:
 			setRes(res, eof)
-		} else {
+		case sym != nil && len(res) > 0:
+			res[0] = Value{Sym: m.sym.B.ZExt(sym, 32)}
+		default:
 			setRes(res, uint64(c))
 		}
 		return nil
@@ -322,30 +325,6 @@ func registerInput() {
 		setRes(res, a[0].Bits)
 		return nil
 	}, "ungetc")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		buf, n := a[0].Bits, int(int32(a[1].Bits))
-		f, err := m.files.stream(a[2].Bits)
-		if err != nil {
-			return err
-		}
-		var line []byte
-		for len(line) < n-1 {
-			c := f.readByte()
-			if c < 0 {
-				break
-			}
-			line = append(line, byte(c))
-			if c == '\n' {
-				break
-			}
-		}
-		if len(line) == 0 && n > 1 {
-			setRes(res, 0)
-			return nil
-		}
-		setRes(res, buf)
-		return m.storeString(buf, line, uint64(n), true)
-	}, "fgets", "fgets_unlocked")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		size, n := a[1].Bits, a[2].Bits
 		f, err := m.files.stream(a[3].Bits)
@@ -397,6 +376,30 @@ func registerInput() {
 
 // readInto reads up to size*n bytes of f into memory at p; the result is the
 // number of whole items read.
+// setSymBytes records the symbolic bytes (nil entries concrete) just
+// written at p, or clears stale symbolic bytes there.
+func (m *Machine) setSymBytes(p uint64, data []byte, terms []*expr.Expr) error {
+	o, off, err := m.mem.resolve(p, uint64(len(data)), true)
+	if err != nil {
+		return memErr(err)
+	}
+	if terms == nil && o.sym == nil {
+		return nil
+	}
+	o = m.mem.writable(o)
+	if o.sym == nil {
+		o.sym = make([]*expr.Expr, o.Size)
+	}
+	for i := range data {
+		var e *expr.Expr
+		if terms != nil {
+			e = terms[i]
+		}
+		o.sym[off+uint64(i)] = e
+	}
+	return nil
+}
+
 func (m *Machine) readInto(f *vfile, p, size, n uint64, res []Value) error {
 	if size == 0 || n == 0 {
 		setRes(res, 0)
@@ -404,16 +407,26 @@ func (m *Machine) readInto(f *vfile, p, size, n uint64, res []Value) error {
 	}
 	want := size * n
 	var got []byte
+	var terms []*expr.Expr
 	for uint64(len(got)) < want {
-		c := f.readByte()
+		c, e := f.readSymByte()
 		if c < 0 {
 			break
+		}
+		if e != nil && terms == nil {
+			terms = make([]*expr.Expr, len(got), want)
+		}
+		if terms != nil {
+			terms = append(terms, e)
 		}
 		got = append(got, byte(c))
 	}
 	if len(got) > 0 {
 		if err := m.mem.Write(p, got); err != nil {
 			return memErr(err)
+		}
+		if err := m.setSymBytes(p, got, terms); err != nil {
+			return err
 		}
 		m.noteNative(p, uint64(len(got)), Write)
 	}
@@ -442,8 +455,10 @@ func registerFiles() {
 			f.read = true
 			f.write = strings.Contains(mode, "+")
 			f.data = data
+			f.sym = m.files.fsSym[path]
 		case strings.HasPrefix(mode, "w"):
 			m.files.fs[path] = nil
+			delete(m.files.fsSym, path)
 			f.write = true
 		case strings.HasPrefix(mode, "a"):
 			if !exists {

@@ -47,6 +47,11 @@ type Config struct {
 	// SymArgs makes argv[1..] symbolic: one entry per size, each a string
 	// of up to that many bytes; the concrete Args are their seed.
 	SymArgs []int
+	// SymStdin makes standard input this many symbolic bytes, seeded by
+	// Stdin; SymFiles makes each named file of the virtual file system that
+	// many symbolic bytes, seeded by Files.
+	SymStdin int
+	SymFiles map[string]int
 	// Inputs gives concrete values to named inputs in a concrete run
 	// (augur_make_symbolic bytes, __VERIFIER_nondet_* results): replaying a
 	// path's generated inputs reproduces it.

@@ -15,16 +15,34 @@ type scanSource interface {
 }
 
 // streamScan reads from a vfile, pushing back the one byte of lookahead.
-type streamScan struct{ f *vfile }
+// A symbolic input byte is made concrete (under a constraint) as scanf
+// consumes it: conversions compute on concrete digits.
+type streamScan struct {
+	m   *Machine
+	f   *vfile
+	err error
+}
+
+func (s *streamScan) read() int {
+	c, e := s.f.readSymByte()
+	if e != nil && s.m.sym != nil {
+		x, err := s.m.concretize(Value{Sym: e}, 8)
+		if err != nil && s.err == nil {
+			s.err = err
+		}
+		c = int(x)
+	}
+	return c
+}
 
 func (s *streamScan) peek() int {
-	c := s.f.readByte()
+	c := s.read()
 	if c >= 0 {
 		s.f.unget = c + 1
 	}
 	return c
 }
-func (s *streamScan) next() int { return s.f.readByte() }
+func (s *streamScan) next() int { return s.read() }
 
 // stringScan reads from a NUL-terminated string in memory.
 type stringScan struct {
@@ -326,14 +344,14 @@ func init() {
 			var src scanSource
 			switch from {
 			case 0: // scanf: stdin
-				src = &streamScan{m.files.byFD[0]}
+				src = &streamScan{m: m, f: m.files.byFD[0]}
 			case 1: // fscanf(FILE*, ...)
 				fmtIdx = 1
 				f, err := m.files.stream(a[0].Bits)
 				if err != nil {
 					return err
 				}
-				src = &streamScan{f}
+				src = &streamScan{m: m, f: f}
 			case 2: // sscanf(const char*, ...)
 				fmtIdx = 1
 				s, err := m.cstring(a[0].Bits)
@@ -352,6 +370,9 @@ func init() {
 			}
 			n, err := m.scan(src, format, args)
 			setRes(res, uint64(int64(n))&0xffffffff)
+			if ss, ok := src.(*streamScan); ok && err == nil {
+				err = ss.err
+			}
 			return err
 		}
 	}

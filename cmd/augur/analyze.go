@@ -23,6 +23,9 @@ func analyzeCmd(args []string) int {
 	failOn := fs.String("fail-on", "", "exit 3 when races of these categories (comma-separated) are found")
 	var symArgs intList
 	fs.Var(&symArgs, "sym-arg", "make the next argv entry a symbolic string of up to N bytes (repeatable); given arguments seed them")
+	symStdin := fs.Int("sym-stdin", 0, "make standard input N symbolic bytes (given stdin is the seed)")
+	var symFiles stringList
+	fs.Var(&symFiles, "sym-file", "NAME:N makes file NAME N symbolic bytes (repeatable; a --file of that name is the seed)")
 	searcher := fs.String("searcher", "dfs", "path search with symbolic inputs: dfs, bfs, random-path or coverage")
 	maxPaths := fs.Int("max-paths", 1000, "stop exploring symbolic inputs after this many paths")
 	evidenceDir := fs.String("evidence-dir", "", "write each failure's inputs here as a file augur run --inputs replays")
@@ -59,9 +62,22 @@ func analyzeCmd(args []string) int {
 	}
 	cwd, _ := os.Getwd()
 	rep := report.FromDetection(res, cfg.Args[1:], cwd)
-	if len(symArgs) > 0 {
+	if len(symArgs) > 0 || *symStdin > 0 || len(symFiles) > 0 {
 		scfg := cfg
 		scfg.SymArgs = symArgs
+		scfg.SymStdin = *symStdin
+		if len(symFiles) > 0 {
+			scfg.SymFiles = map[string]int{}
+			for _, spec := range symFiles {
+				name, size, ok := strings.Cut(spec, ":")
+				n, err := strconv.Atoi(size)
+				if !ok || err != nil || n <= 0 {
+					fmt.Fprintf(os.Stderr, "augur: --sym-file %q: want NAME:N\n", spec)
+					return 2
+				}
+				scfg.SymFiles[name] = n
+			}
+		}
 		scfg.PreemptAccesses = false
 		ex, err := symex.Explore(prog, symex.Options{Run: scfg, Searcher: *searcher, Seed: *pf.seed, MaxPaths: *maxPaths,
 			Timeout: pf.timeout.d})

@@ -23,6 +23,8 @@ type programFlags struct {
 	timeout            *flagDuration
 	seed               *uint64
 	inputs             map[string]uint64 // replayed input values (run --inputs)
+	stdin              []byte            // replayed standard input
+	files              map[string]string // replayed file contents
 }
 
 // newCommand returns the flag set of a command that takes program files,
@@ -71,6 +73,9 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return nil, vm.Config{}, 2
+	}
+	for name, data := range p.files {
+		seeded[name] = []byte(data)
 	}
 	var flags []string
 	for _, i := range p.incs {

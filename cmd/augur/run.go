@@ -49,12 +49,18 @@ func runCmd(args []string) int {
 			progArgs = in.Args
 		}
 		pf.inputs = in.Vars
+		pf.stdin = []byte(in.Stdin)
+		pf.files = in.Files
 	}
 	prog, cfg, code := pf.load(files, progArgs)
 	if code != 0 {
 		return code
 	}
-	cfg.StdinReader = os.Stdin
+	if pf.stdin != nil {
+		cfg.Stdin = pf.stdin // replayed input, instead of the real stdin
+	} else {
+		cfg.StdinReader = os.Stdin
+	}
 	cfg.Stdout, cfg.Stderr = os.Stdout, os.Stderr
 	cfg.StdoutLineBuffered = isTerminal(os.Stdout)
 	cfg.Policy = policy

@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,4 +197,24 @@ WEAK void *bsearch(const void *key, const void *base, size_t n, size_t size, int
 			lo = mid + 1;
 	}
 	return NULL;
+}
+
+/* fgets reads through fgetc so that, when the input is symbolic, the test
+ * for the newline is a branch the interpreter can fork on. */
+WEAK char *fgets(char *s, int n, FILE *f) {
+	int i = 0;
+	if (n <= 0)
+		return NULL;
+	while (i < n - 1) {
+		int c = fgetc(f);
+		if (c == EOF)
+			break;
+		s[i++] = (char)c;
+		if (c == '\n')
+			break;
+	}
+	if (i == 0 && n > 1)
+		return NULL;
+	s[i] = 0;
+	return s;
 }
