@@ -124,10 +124,16 @@ func (m *Machine) exec(t *Thread) error {
 			addr := get(regs, in.A).Bits
 			if av := get(regs, in.A); av.Sym != nil {
 				m.insts, fr.pc = n, pc
-				var err error
-				if addr, err = m.concreteAddr(av, uint64(in.Imm)); err != nil {
+				v, concrete, done, err := m.symLoad(in, av)
+				if err != nil {
 					return err
 				}
+				if done {
+					regs[in.Dst] = v
+					pc++
+					continue
+				}
+				addr = concrete
 			}
 			if preempt && m.accessPoint(t, addr) {
 				m.insts, fr.pc = n, pc

@@ -26,12 +26,15 @@ type Symbolic struct {
 
 // SymStats count symbolic work for reports.
 type SymStats struct {
-	Forks             int
-	ForksRefused      int
-	Concretizations   int
-	FloatConcretized  int // floating-point values derived from symbolic data made concrete
-	SymbolicPointers  int // symbolic addresses made concrete
-	InfeasibleAssumes int
+	Forks            int
+	ForksRefused     int
+	Concretizations  int
+	FloatConcretized int // floating-point values derived from symbolic data made concrete
+	SymbolicPointers int // symbolic addresses made concrete
+	// PointerTargetsGivenUp counts symbolic pointers that could point into
+	// more than maxTargets objects: only the first ones were followed.
+	PointerTargetsGivenUp int
+	InfeasibleAssumes     int
 }
 
 // NewSymbolic returns the shared state of an exploration.

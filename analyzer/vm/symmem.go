@@ -92,38 +92,139 @@ func (m *Machine) symGEP(in *ir.Inst, regs []Value) Value {
 	return value(addr)
 }
 
-// concreteAddr makes a symbolic address concrete. An address whose object
-// is fixed but whose offset is not keeps the access precise where it
-// matters: if an out-of-bounds offset is feasible, a fork takes it and
-// crashes there.
+// maxTargets bounds the objects one symbolic pointer is followed into.
+const maxTargets = 8
+
+// maxSelect is the largest object a load at a symbolic offset reads as a
+// select over all its bytes; larger objects get a concrete offset.
+const maxSelect = 512
+
+// symTarget resolves a symbolic address to one object and an offset term.
+// A pointer that may point into several objects forks one state per object
+// (at most maxTargets; the rest are given up and counted). An offset that
+// may leave the object forks a state that takes it and crashes there.
+func (m *Machine) symTarget(v Value, size uint64) (*Object, *expr.Expr, error) {
+	s := m.sym
+	b := s.B
+	s.Stats.SymbolicPointers++
+	idTerm := b.Extract(v.Sym, ir.AddrShift, 64-ir.AddrShift)
+	var ids []uint64
+	excluded := b.Constant(1, 1)
+	for len(ids) <= maxTargets {
+		ok, err := s.S.MayBeTrue(s.pc, excluded)
+		if err != nil {
+			return nil, nil, solverErr(err)
+		}
+		if !ok {
+			break
+		}
+		id, err := s.S.Value(append(s.pc[:len(s.pc):len(s.pc)], excluded), idTerm)
+		if err != nil {
+			return nil, nil, solverErr(err)
+		}
+		ids = append(ids, id)
+		excluded = b.Binary(expr.And, excluded, b.Not(b.Binary(expr.Eq, idTerm, b.Constant(id, idTerm.Width))))
+	}
+	if len(ids) > maxTargets {
+		s.Stats.PointerTargetsGivenUp++
+		ids = ids[:maxTargets]
+	}
+	if len(ids) > 1 {
+		for _, id := range ids[1:] {
+			if s.Stats.Forks >= s.MaxForks {
+				s.Stats.ForksRefused++
+				continue
+			}
+			s.Stats.Forks++
+			child := m.fork()
+			child.forkSite = m.curLoc()
+			child.sym.pc = append(child.sym.pc, b.Binary(expr.Eq, idTerm, b.Constant(id, idTerm.Width)))
+			m.spawned = append(m.spawned, child)
+		}
+	}
+	if len(ids) > 1 || !isConst(idTerm) {
+		s.pc = append(s.pc, b.Binary(expr.Eq, idTerm, b.Constant(ids[0], idTerm.Width)))
+	}
+	o := m.mem.Object(uint32(ids[0]))
+	off := b.Extract(v.Sym, 0, ir.AddrShift)
+	if o == nil || o.Freed || o.Kind == ObjFunc {
+		return o, off, nil // the access fails as it would concretely
+	}
+	inBounds := b.Binary(expr.Ule, b.Binary(expr.Add, b.ZExt(off, 64), b.Constant(size, 64)), b.Constant(o.Size, 64))
+	ok, _, err := m.decide(inBounds) // a fork takes the out-of-bounds offset
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return nil, off, nil // caller makes the address concrete: out of bounds
+	}
+	return o, off, nil
+}
+
+func isConst(e *expr.Expr) bool { return e.Op == expr.Const }
+
+// concreteAddr makes a symbolic address concrete, after symTarget has
+// chosen its object and forked the alternatives.
 func (m *Machine) concreteAddr(v Value, size uint64) (uint64, error) {
 	if v.Sym == nil {
 		return v.Bits, nil
 	}
-	s := m.sym
-	b := s.B
-	s.Stats.SymbolicPointers++
-	base, err := m.concretize(value(b.Extract(v.Sym, ir.AddrShift, 64-ir.AddrShift)), 64-ir.AddrShift)
-	if err != nil {
+	if _, _, err := m.symTarget(v, size); err != nil {
 		return 0, err
 	}
-	if o := m.mem.Object(uint32(base)); o != nil && !o.Freed && o.Kind != ObjFunc {
-		off := b.Extract(v.Sym, 0, ir.AddrShift)
-		inBounds := b.Binary(expr.Ule, b.Binary(expr.Add, b.ZExt(off, 64), b.Constant(size, 64)), b.Constant(o.Size, 64))
-		ok, child, err := m.decide(inBounds)
-		if err != nil {
-			return 0, err
-		}
-		if !ok {
-			x, err := m.concretize(v, 64)
-			if err != nil {
-				return 0, err
-			}
-			return x, nil // the access fails with an out-of-bounds crash
-		}
-		_ = child // the fork re-executes the access with the offset out of bounds
-	}
 	return m.concretize(v, 64)
+}
+
+// symLoad loads a scalar from a symbolic address. Within one small object
+// the value is a select over every offset the address may take, so the
+// offset stays symbolic; otherwise the address is made concrete and ok is
+// false (the caller loads from the returned address).
+func (m *Machine) symLoad(in *ir.Inst, v Value) (Value, uint64, bool, error) {
+	size := uint64(in.Imm)
+	o, off, err := m.symTarget(v, size)
+	if err != nil {
+		return Value{}, 0, false, err
+	}
+	if o == nil || o.Freed || o.Kind == ObjFunc || o.Size > maxSelect || in.Layout != nil ||
+		(in.Ty.Kind != ir.KInt && in.Ty.Kind != ir.KPtr) || isConst(off) {
+		addr, err := m.concretize(v, 64)
+		return Value{}, addr, false, err
+	}
+	b := m.sym.B
+	var result *expr.Expr
+	for k := uint64(0); k+size <= o.Size; k++ {
+		at := m.bytesTerm(o, k, size)
+		if in.Ty.Bits < at.Width {
+			at = b.Extract(at, 0, in.Ty.Bits)
+		}
+		if result == nil {
+			result = at
+			continue
+		}
+		result = b.Ite(b.Binary(expr.Eq, off, b.Constant(k, off.Width)), at, result)
+	}
+	return value(result), 0, true, nil
+}
+
+// bytesTerm is the little-endian term of size bytes of o at off.
+func (m *Machine) bytesTerm(o *Object, off, size uint64) *expr.Expr {
+	b := m.sym.B
+	var e *expr.Expr
+	for i := off; i < off+size; i++ {
+		var byt *expr.Expr
+		if o.sym != nil {
+			byt = o.sym[i]
+		}
+		if byt == nil {
+			byt = b.Constant(uint64(o.bytes[i]), 8)
+		}
+		if e == nil {
+			e = byt
+		} else {
+			e = b.Concat(byt, e)
+		}
+	}
+	return e
 }
 
 // loadSym reads size bytes at off of o as a term when any of them is
