@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 var expectRe = regexp.MustCompile(`// expect: (?:--sym-arg (\d+): )?(?:--sym-stdin (\d+): )?(?:--sym-file (\S+):(\d+): )?(?:paths (\d+)|(\w+) "([^"]*)"(?: args (\S+))?(?: stdin (.*))?)`)
 
 func TestNarrowInputs(t *testing.T) {
-	for _, name := range []string{"magic_word", "index_range", "relation", "svcomp", "path_count", "stdin_line", "file_header", "table_lookup", "two_objects"} {
+	for _, name := range []string{"magic_word", "index_range", "relation", "svcomp", "path_count", "stdin_line", "file_header", "table_lookup", "two_objects", "copied_input"} {
 		name := name
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()

@@ -20,6 +20,7 @@ func (m *Machine) copyMem(dst, src, n uint64) error {
 	if err := m.mem.Write(dst, tmp); err != nil {
 		return memErr(err)
 	}
+	m.copySym(dst, src, n)
 	m.noteNative(src, n, Read)
 	m.noteNative(dst, n, Write)
 	return nil
@@ -36,6 +37,7 @@ func (m *Machine) setMem(dst uint64, c byte, n uint64) error {
 	for i := range b {
 		b[i] = c
 	}
+	m.clearSym(dst, n)
 	m.noteNative(dst, n, Write)
 	return nil
 }

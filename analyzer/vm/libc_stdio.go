@@ -93,6 +93,7 @@ func (m *Machine) storeString(p uint64, b []byte, n uint64, bounded bool) error 
 	if err := m.mem.Write(p, buf); err != nil {
 		return memErr(err)
 	}
+	m.clearSym(p, uint64(len(buf)))
 	m.noteNative(p, uint64(len(buf)), Write)
 	return nil
 }
@@ -206,6 +207,9 @@ func init() {
 		if err != nil {
 			return err
 		}
+		if err := m.concreteBytes(a[0].Bits, size*n); err != nil {
+			return err
+		}
 		b, err := m.mem.Read(a[0].Bits, size*n)
 		if err != nil {
 			return memErr(err)
@@ -262,6 +266,9 @@ func init() {
 		if f == nil || !f.write {
 			setRes(res, ir.Mask(64))
 			return m.setErrno(t, EBADF)
+		}
+		if err := m.concreteBytes(a[1].Bits, a[2].Bits); err != nil {
+			return err
 		}
 		b, err := m.mem.Read(a[1].Bits, a[2].Bits)
 		if err != nil {

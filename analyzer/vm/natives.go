@@ -95,6 +95,9 @@ func (m *Machine) readPtr(addr uint64) (uint64, error) { return m.readUint(addr,
 
 // cstring reads a NUL-terminated string argument.
 func (m *Machine) cstring(addr uint64) (string, error) {
+	if err := m.concreteString(addr); err != nil {
+		return "", err
+	}
 	s, err := m.mem.ReadCString(addr, 1<<24)
 	if err != nil {
 		return "", memErr(err)

@@ -230,6 +230,9 @@ func (m *Machine) convert(t *Thread, s *spec, args argSource) ([]byte, error) {
 		if s.prec >= 0 {
 			max = s.prec
 		}
+		if err := m.concreteString(p); err != nil {
+			return nil, err
+		}
 		str, err := m.mem.ReadCString(p, max)
 		if err != nil && s.prec < 0 {
 			return nil, memErr(err)

@@ -303,3 +303,93 @@ func (m *Machine) storeSym(o *Object, off uint64, s ir.Scalar, v Value) {
 		o.sym[off+i] = b.Extract(e, uint16(8*i), 8)
 	}
 }
+
+// concreteBytes makes the symbolic bytes in [addr, addr+n) concrete under
+// the path constraint, for models that compute on bytes (strings, buffers
+// written out). Invalid ranges are left for the model to report.
+func (m *Machine) concreteBytes(addr, n uint64) error {
+	if m.sym == nil || n == 0 {
+		return nil
+	}
+	o, off, err := m.mem.resolve(addr, n, false)
+	if err != nil || o.sym == nil {
+		return nil
+	}
+	for i := off; i < off+n; i++ {
+		if o.sym[i] == nil {
+			continue
+		}
+		x, err := m.concretize(Value{Sym: o.sym[i]}, 8)
+		if err != nil {
+			return err
+		}
+		w := m.mem.writable(o)
+		w.bytes[i], w.sym[i] = byte(x), nil
+		o = w
+	}
+	return nil
+}
+
+// concreteString makes a NUL-terminated string at addr concrete byte by
+// byte: whether a symbolic byte ends the string is decided as it is reached.
+func (m *Machine) concreteString(addr uint64) error {
+	if m.sym == nil {
+		return nil
+	}
+	for i := uint64(0); i < 1<<24; i++ {
+		o, off, err := m.mem.resolve(addr+i, 1, false)
+		if err != nil {
+			return nil
+		}
+		if o.sym != nil && o.sym[off] != nil {
+			if err := m.concreteBytes(addr+i, 1); err != nil {
+				return err
+			}
+			o = m.mem.Object(o.ID)
+		}
+		if o.bytes[off] == 0 {
+			return nil
+		}
+	}
+	return nil
+}
+
+// copySym moves the symbolic bytes of [src, src+n) to dst along with the
+// concrete ones (memcpy, memmove); dst loses stale symbolic bytes.
+func (m *Machine) copySym(dst, src, n uint64) {
+	if m.sym == nil {
+		return
+	}
+	so, soff, err := m.mem.resolve(src, n, false)
+	if err != nil {
+		return
+	}
+	do, doff, err := m.mem.resolve(dst, n, true)
+	if err != nil || (so.sym == nil && do.sym == nil) {
+		return
+	}
+	terms := make([]*expr.Expr, n)
+	if so.sym != nil {
+		copy(terms, so.sym[soff:soff+n])
+	}
+	do = m.mem.writable(do)
+	if do.sym == nil {
+		do.sym = make([]*expr.Expr, do.Size)
+	}
+	copy(do.sym[doff:doff+n], terms)
+}
+
+// clearSym drops symbolic bytes a model overwrote with concrete ones.
+func (m *Machine) clearSym(dst, n uint64) {
+	if m.sym == nil {
+		return
+	}
+	o, off, err := m.mem.resolve(dst, n, true)
+	if err != nil || o.sym == nil {
+		return
+	}
+	o = m.mem.writable(o)
+	for i := off; i < off+n; i++ {
+		o.sym[i] = nil
+	}
+}
