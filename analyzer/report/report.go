@@ -96,6 +96,11 @@ type Stats struct {
 	SolverQueries    int    `json:"solver_queries,omitempty"`
 	FloatConcretized int    `json:"floats_concretized,omitempty"` // floating-point values made concrete
 	StoppedBy        string `json:"stopped_by,omitempty"`         // the budget that ended exploration early
+	// PointerTargetsGivenUp counts symbolic pointers that could point into
+	// more objects than exploration followed (8 per pointer).
+	PointerTargetsGivenUp int `json:"pointer_targets_given_up,omitempty"`
+	// ForksRefused counts paths not explored because of the state budget.
+	ForksRefused int `json:"forks_refused,omitempty"`
 }
 
 // Unclassified is the category of races detection has not classified.
@@ -156,6 +161,8 @@ func (r *Report) AddExploration(res *symex.Result, base string) {
 	r.Stats.SolverQueries = res.Stats.Queries
 	r.Stats.FloatConcretized = res.Stats.FloatConcretized
 	r.Stats.StoppedBy = res.Stats.StoppedBy
+	r.Stats.PointerTargetsGivenUp = res.Stats.PointerTargetsGivenUp
+	r.Stats.ForksRefused = res.Stats.ForksRefused
 }
 
 func detectionConsequence(x *race.Race, base string) string {

@@ -71,6 +71,22 @@ func WriteText(w io.Writer, r *Report) error {
 		writeFrames(&b, inv.Second[1].Stack)
 		b.WriteString("\n")
 	}
+	if r.Stats.Paths > 1 || r.Stats.StoppedBy != "" {
+		fmt.Fprintf(&b, "EXPLORATION: %d paths with symbolic inputs, %d solver queries", r.Stats.Paths, r.Stats.SolverQueries)
+		if r.Stats.StoppedBy != "" {
+			fmt.Fprintf(&b, "; stopped early by the %s", r.Stats.StoppedBy)
+		}
+		if r.Stats.FloatConcretized > 0 {
+			fmt.Fprintf(&b, "; %d floating-point values made concrete", r.Stats.FloatConcretized)
+		}
+		if r.Stats.PointerTargetsGivenUp > 0 {
+			fmt.Fprintf(&b, "; %d symbolic pointers had more targets than followed", r.Stats.PointerTargetsGivenUp)
+		}
+		if r.Stats.ForksRefused > 0 {
+			fmt.Fprintf(&b, "; %d paths not explored (state budget)", r.Stats.ForksRefused)
+		}
+		b.WriteString("\n")
+	}
 	fmt.Fprintf(&b, "SUMMARY: augur: %d race%s, %d failure%s, %d lock-order inversion%s in %d schedule%s (%d instructions, %.2fs)\n",
 		len(r.Races), plural(len(r.Races)), len(r.Failures), plural(len(r.Failures)), len(r.Inversions), plural(len(r.Inversions)),
 		r.Stats.Schedules, plural(r.Stats.Schedules), r.Stats.Instructions, r.Stats.Seconds)

@@ -66,11 +66,14 @@ type Stats struct {
 	ModelHits        int
 	SolverTimeouts   int
 	FloatConcretized int
-	Instructions     uint64
-	Elapsed          time.Duration
-	StoppedBy        string // "" when every path was explored
-	PeakLive         int    // most pending states at once
-	PeakHeap         uint64 // Go heap in use when PeakLive was reached (sampled)
+	// PointerTargetsGivenUp counts symbolic pointers with more possible
+	// target objects than were followed.
+	PointerTargetsGivenUp int
+	Instructions          uint64
+	Elapsed               time.Duration
+	StoppedBy             string // "" when every path was explored
+	PeakLive              int    // most pending states at once
+	PeakHeap              uint64 // Go heap in use when PeakLive was reached (sampled)
 }
 
 // Result is what an exploration found.
@@ -174,6 +177,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	st := &res.Stats
 	st.Paths = len(res.Paths)
 	st.Forks, st.ForksRefused, st.FloatConcretized = sym.Stats.Forks, sym.Stats.ForksRefused, sym.Stats.FloatConcretized
+	st.PointerTargetsGivenUp = sym.Stats.PointerTargetsGivenUp
 	st.Queries, st.Z3Calls, st.CacheHits, st.ModelHits, st.SolverTimeouts = sym.S.Stats.Queries, sym.S.Stats.Z3Calls,
 		sym.S.Stats.CacheHits, sym.S.Stats.ModelHits, sym.S.Stats.Timeouts
 	st.Elapsed = time.Since(start)

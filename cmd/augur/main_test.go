@@ -259,3 +259,17 @@ func TestSymbolicFailureReplays(t *testing.T) {
 		t.Fatalf("replay: exit %d\n%s", code, errOut)
 	}
 }
+
+func TestSymbolicStdinFailureReplays(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := augur(t, "", "analyze", "--detect-only", "--sym-stdin", "8", "--evidence-dir", dir,
+		"../../testdata/symex/stdin_line.c")
+	if code != 0 || !strings.Contains(out, "ERROR: augur: assert: augur_assert failed: dangerous command") ||
+		!strings.Contains(out, "EXPLORATION:") {
+		t.Fatalf("exit %d\n%s%s", code, out, errOut)
+	}
+	_, errOut, code = augur(t, "", "run", "--inputs", filepath.Join(dir, "failure-1-inputs.json"), "../../testdata/symex/stdin_line.c")
+	if code != 134 || !strings.Contains(errOut, "dangerous command") {
+		t.Fatalf("replay: exit %d\n%s", code, errOut)
+	}
+}
