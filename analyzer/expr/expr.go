@@ -60,6 +60,9 @@ type Expr struct {
 	id    uint64 // creation number within the builder
 }
 
+// ID is the term's creation number within its Builder (unique per term).
+func (e *Expr) ID() uint64 { return e.id }
+
 // Key is a short identity of the term within its Builder: hash-consing makes
 // structurally equal terms one node, numbered in creation order.
 func (e *Expr) Key() string { return strconv.FormatUint(e.id, 36) }

@@ -92,6 +92,9 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 			reversals = sched.Reversals(run.Trace, (opts.Schedules-1+1)/2)
 		}
 		res.Instructions += run.Instructions
+		for _, r := range d.Races() {
+			r.Trace = run.Trace
+		}
 		races = append(races, d.Races())
 		for _, inv := range d.Inversions() {
 			if !seenInv[inv.ID] {

@@ -18,12 +18,14 @@ const concurrentReads = ^epoch(0)
 // sites is the cold half of a byte's shadow: where its last write and read
 // happened, needed only to report a race.
 type sites struct {
-	w, r vm.Site
+	w, r           vm.Site
+	wCount, rCount uint64 // the accessing thread's instruction count
 }
 
 type sharedRead struct {
-	e    epoch // with kind
-	site vm.Site
+	e     epoch // with kind
+	site  vm.Site
+	count uint64
 }
 
 // objShadow is the shadow of one object, created on its first access.
@@ -147,25 +149,25 @@ func conflict(prev, cur vm.AccessKind) bool {
 func (d *Detector) read(sh *objShadow, off uint64, a *vm.Access, e epoch, c VC) {
 	x, st := &sh.hot[off], &sh.sites[off]
 	if x.w != 0 && !x.w.before(c) && conflict(x.w.kind(), a.Kind) {
-		d.report(a, off, x.w.tid(), st.w, x.w.kind())
+		d.report(a, off, x.w.tid(), st.w, x.w.kind(), st.wCount)
 	}
 	switch {
 	case x.r == concurrentReads:
 		reads := sh.shared[off]
 		for i := range reads {
 			if reads[i].e.tid() == a.Thread {
-				reads[i] = sharedRead{e, a.Site}
+				reads[i] = sharedRead{e, a.Site, a.Count}
 				return
 			}
 		}
-		sh.shared[off] = append(reads, sharedRead{e, a.Site})
+		sh.shared[off] = append(reads, sharedRead{e, a.Site, a.Count})
 	case x.r == 0 || x.r.before(c) || x.r.tid() == a.Thread:
-		x.r, st.r = e, a.Site
+		x.r, st.r, st.rCount = e, a.Site, a.Count
 	default: // concurrent with the previous read: keep both
 		if sh.shared == nil {
 			sh.shared = map[uint64][]sharedRead{}
 		}
-		sh.shared[off] = []sharedRead{{x.r, st.r}, {e, a.Site}}
+		sh.shared[off] = []sharedRead{{x.r, st.r, st.rCount}, {e, a.Site, a.Count}}
 		x.r = concurrentReads
 	}
 }
@@ -173,18 +175,18 @@ func (d *Detector) read(sh *objShadow, off uint64, a *vm.Access, e epoch, c VC) 
 func (d *Detector) write(sh *objShadow, off uint64, a *vm.Access, e epoch, c VC) {
 	x, st := &sh.hot[off], &sh.sites[off]
 	if x.w != 0 && !x.w.before(c) && conflict(x.w.kind(), a.Kind) {
-		d.report(a, off, x.w.tid(), st.w, x.w.kind())
+		d.report(a, off, x.w.tid(), st.w, x.w.kind(), st.wCount)
 	}
 	if x.r == concurrentReads {
 		for _, r := range sh.shared[off] {
 			if !r.e.before(c) && conflict(r.e.kind(), a.Kind) {
-				d.report(a, off, r.e.tid(), r.site, r.e.kind())
+				d.report(a, off, r.e.tid(), r.site, r.e.kind(), r.count)
 			}
 		}
 		delete(sh.shared, off)
 	} else if x.r != 0 && !x.r.before(c) && conflict(x.r.kind(), a.Kind) {
-		d.report(a, off, x.r.tid(), st.r, x.r.kind())
+		d.report(a, off, x.r.tid(), st.r, x.r.kind(), st.rCount)
 	}
-	x.w, st.w = e, a.Site
+	x.w, st.w, st.wCount = e, a.Site, a.Count
 	x.r, st.r = 0, vm.Site{}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/sched"
 	"augur/analyzer/vm"
 )
 
@@ -40,6 +41,14 @@ type Race struct {
 	First     Endpoint // the earlier access
 	Second    Endpoint // the access that revealed the race
 	Instances int
+	// FirstAt and SecondAt are where the two accesses of the first instance
+	// happened, as points that replay under any schedule; Trace is the
+	// schedule of the execution that found it (with Args, its input).
+	FirstAt, SecondAt vm.StopPoint
+	// SecondLoc is the instruction location of the second access, for
+	// finding it again in another order.
+	SecondLoc ir.LocID
+	Trace     *sched.Trace
 }
 
 // pairKey identifies a race within one execution: both endpoints,
@@ -69,7 +78,7 @@ func (d *Detector) lineSite(s vm.Site) lineSite {
 
 // report records a race between the current access a (at byte off) and an
 // earlier access by thread prevThread at prevSite.
-func (d *Detector) report(a *vm.Access, off uint64, prevThread int, prevSite vm.Site, prevKind vm.AccessKind) {
+func (d *Detector) report(a *vm.Access, off uint64, prevThread int, prevSite vm.Site, prevKind vm.AccessKind, prevCount uint64) {
 	for _, s := range d.reportedNow {
 		if s == prevSite {
 			return
@@ -79,6 +88,15 @@ func (d *Detector) report(a *vm.Access, off uint64, prevThread int, prevSite vm.
 	key := orderedPair(d.lineSite(a.Site), d.lineSite(prevSite))
 	if r, ok := d.found[key]; ok {
 		r.Instances++
+		// Classification replays one instance; prefer one where data flows
+		// through the race (a write, then a read of it): that is the order
+		// ad hoc synchronization depends on.
+		if !a.Kind.IsWrite() && prevKind.IsWrite() && r.Second.Kind.IsWrite() {
+			r.First, r.Second = d.endpoint(prevThread, prevKind, prevSite), d.endpoint(a.Thread, a.Kind, a.Site)
+			r.FirstAt = vm.StopPoint{Thread: prevThread, Count: prevCount}
+			r.SecondAt = vm.StopPoint{Thread: a.Thread, Count: a.Count}
+			r.SecondLoc = a.Site.Loc
+		}
 		return
 	}
 	r := &Race{
@@ -89,6 +107,9 @@ func (d *Detector) report(a *vm.Access, off uint64, prevThread int, prevSite vm.
 		First:     d.endpoint(prevThread, prevKind, prevSite),
 		Second:    d.endpoint(a.Thread, a.Kind, a.Site),
 		Instances: 1,
+		FirstAt:   vm.StopPoint{Thread: prevThread, Count: prevCount},
+		SecondAt:  vm.StopPoint{Thread: a.Thread, Count: a.Count},
+		SecondLoc: a.Site.Loc,
 	}
 	r.ID = StableID(r)
 	d.found[key] = r

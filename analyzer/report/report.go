@@ -32,6 +32,8 @@ type Race struct {
 	Consequence string   `json:"consequence"`
 	Accesses    []Access `json:"accesses"`
 	Evidence    string   `json:"evidence,omitempty"`
+	Stage       string   `json:"stage,omitempty"`  // which classification stage decided
+	Reason      string   `json:"reason,omitempty"` // how the verdict was reached
 }
 
 // Access is one endpoint of a race.
@@ -135,6 +137,30 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 	}
 	r.Stats = Stats{Instructions: res.Instructions, Paths: 1, Schedules: res.Schedules, Seconds: res.Elapsed.Seconds()}
 	return r
+}
+
+// Classification is what the classifier decided for a race, in the
+// report's terms (the report does not depend on the classifier).
+type Classification struct {
+	Category    string
+	K           int
+	Stage       string
+	Reason      string
+	Consequence string
+	Evidence    string
+}
+
+// Classify sets the category of the race with the given id.
+func (r *Report) Classify(id string, c Classification) {
+	for i := range r.Races {
+		if r.Races[i].ID == id {
+			x := &r.Races[i]
+			x.Category, x.K, x.Stage, x.Reason, x.Evidence = c.Category, c.K, c.Stage, c.Reason, c.Evidence
+			if c.Consequence != "" {
+				x.Consequence = c.Consequence
+			}
+		}
+	}
 }
 
 // AddExploration adds the failing paths of a symbolic exploration, with the

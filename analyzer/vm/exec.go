@@ -31,6 +31,16 @@ func (m *Machine) exec(t *Thread) error {
 	// calls, returns, and every exit from this function.
 	fr, insts, regs, pc := top(t)
 	n, limit := m.insts, m.nextCheck
+	stopAt := ^uint64(0) // global count at which this thread reaches m.stop
+	var stopLoc ir.LocID // or the location where it stops
+	if m.stop != nil && m.stop.Thread == t.ID {
+		if m.stop.Loc != 0 {
+			stopLoc = m.stop.Loc
+		} else {
+			stopAt = m.sliceStart + (m.stop.Count - min(m.stop.Count, t.count)) + 1
+			limit = min(limit, stopAt)
+		}
+	}
 	// preempt makes every access to memory another thread can reach a
 	// preemption point (Config.PreemptAccesses); it disables the fast paths.
 	preempt := m.cfg.PreemptAccesses
@@ -41,12 +51,20 @@ func (m *Machine) exec(t *Thread) error {
 	for {
 		in := &insts[pc]
 		n++
+		if stopLoc != 0 && in.Loc == stopLoc && t.count+(n-1-m.sliceStart) >= m.stop.Count {
+			m.insts, fr.pc = n-1, pc
+			return errPaused
+		}
 		if n >= limit {
+			if n >= stopAt { // reached the stop point: before executing in
+				m.insts, fr.pc = n-1, pc
+				return errPaused
+			}
 			m.insts, fr.pc = n, pc
 			if err := m.checkBudget(); err != nil {
 				return err
 			}
-			limit = m.nextCheck
+			limit = min(m.nextCheck, stopAt)
 		}
 		if m.sym != nil && needsConcrete[in.Op] {
 			m.insts, fr.pc = n, pc
@@ -146,7 +164,8 @@ func (m *Machine) exec(t *Thread) error {
 					if o := m.mem.objs[id]; o != nil && o.sym == nil {
 						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.readLimit {
 							if mon != nil {
-								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack}}
+								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack},
+									Count: t.count + (n - 1 - m.sliceStart)}
 								mon.Access(&m.acc)
 							}
 							regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
@@ -159,9 +178,12 @@ func (m *Machine) exec(t *Thread) error {
 					m.insts, fr.pc = n, pc
 					return err
 				}
-			} else if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
-				m.insts, fr.pc = n, pc
-				return err
+			} else {
+				m.insts = n // load reports the access with the thread's count
+				if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
+					m.insts, fr.pc = n, pc
+					return err
+				}
 			}
 			pc++
 			if in.Yield {
@@ -188,7 +210,8 @@ func (m *Machine) exec(t *Thread) error {
 					if o := m.mem.objs[id]; o != nil && o.gen == m.mem.gen && o.sym == nil {
 						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.writeLimit {
 							if mon != nil {
-								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack}}
+								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack},
+									Count: t.count + (n - 1 - m.sliceStart)}
 								mon.Access(&m.acc)
 							}
 							ir.StoreLE(o.bytes[off:], int(in.Imm), get(regs, in.A).Bits)
@@ -202,6 +225,7 @@ func (m *Machine) exec(t *Thread) error {
 			if in.Layout != nil {
 				src = regs[in.A : in.A+ir.Operand(in.N)]
 			}
+			m.insts = n
 			if err := m.store(t, in, addr, src); err != nil {
 				m.insts, fr.pc = n, pc
 				return err

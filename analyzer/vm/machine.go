@@ -148,6 +148,10 @@ type Thread struct {
 	// atomicDepth counts the __VERIFIER_atomic sections the thread is in;
 	// inside one it is never preempted at accesses.
 	atomicDepth int
+	// count is how many instructions the thread executed before the current
+	// scheduling slice. (Thread, count) names a point of execution that is
+	// the same in every schedule, unlike the global instruction count.
+	count uint64
 }
 
 // Machine executes one program from start to termination.
@@ -185,6 +189,13 @@ type Machine struct {
 	spawned  []*Machine
 	forkSite ir.LocID
 	paused   bool // Run returned TermPaused and may be called again
+	// sliceStart is m.insts when the running thread's slice began.
+	sliceStart uint64
+	// yieldFirst makes the next Run reschedule before running (Yield).
+	yieldFirst bool
+	// stop, when set, pauses the execution just before a thread executes
+	// its stop.Count-th instruction (see StopBefore).
+	stop *StopPoint
 	// pendingFail, when set, is how this state ends as soon as it runs: a
 	// fork created for a failing alternative (a divisor that is zero).
 	pendingFail error
@@ -409,8 +420,18 @@ func (m *Machine) result(t *Termination) *Result {
 // loop runs threads until termination, consulting the policy at every
 // preemption point.
 func (m *Machine) loop() *Termination {
+	if m.yieldFirst {
+		m.yieldFirst = false
+		if term := m.reschedule(); term != nil {
+			return m.finish(term)
+		}
+	}
 	for {
-		err := m.exec(m.cur)
+		t := m.cur
+		m.sliceStart = m.insts
+		err := m.exec(t)
+		t.count += m.insts - m.sliceStart
+		m.sliceStart = m.insts
 		var te *termError
 		switch {
 		case err == errPaused:
@@ -504,7 +525,7 @@ func (m *Machine) reschedule() *Termination {
 	}
 	next, err := m.policy.Pick(p, run)
 	if err != nil {
-		return &Termination{Kind: TermReplay, Message: err.Error()}
+		return &Termination{Kind: TermReplay, Message: err.Error(), Err: err}
 	}
 	m.trace.Record(p, next)
 	m.cur = m.threads[next]
@@ -582,4 +603,87 @@ func (m *Machine) DescribeAddr(addr uint64) string {
 		d += " allocated at " + m.prog.Loc(o.Site).String()
 	}
 	return d
+}
+
+// StopPoint is a point of execution: just before thread Thread executes
+// the instruction that follows its first Count instructions; or, when Loc is
+// set, just before it executes an instruction at source location Loc having
+// executed at least Count.
+type StopPoint struct {
+	Thread int
+	Count  uint64
+	Loc    ir.LocID
+}
+
+// StopBefore makes Run return TermPaused when execution reaches p; Run
+// resumes from there when called again. nil clears it.
+func (m *Machine) StopBefore(p *StopPoint) {
+	m.stop = p
+	m.nextCheck = m.insts + 1 // re-evaluate the limit at the next instruction
+}
+
+// Fork returns an independent copy of the execution as it stands (a
+// checkpoint), sharing memory copy-on-write.
+func (m *Machine) Fork() *Machine { return m.fork() }
+
+// SetPolicy replaces the scheduling policy (for the rest of the run).
+func (m *Machine) SetPolicy(p sched.Policy) { m.policy = p }
+
+// SetMaxInstructions changes the instruction budget (a total, 0 for none).
+func (m *Machine) SetMaxInstructions(n uint64) {
+	m.cfg.MaxInstructions = n
+	m.nextCheck = m.insts + 1
+}
+
+// Current returns the id of the thread that runs next.
+func (m *Machine) Current() int { return m.cur.ID }
+
+// ThreadCount returns how many instructions thread tid has executed.
+func (m *Machine) ThreadCount(tid int) uint64 {
+	if tid < 0 || tid >= len(m.threads) {
+		return 0
+	}
+	t := m.threads[tid]
+	if t == m.cur {
+		return t.count + m.insts - m.sliceStart
+	}
+	return t.count
+}
+
+// Instructions returns the instructions executed so far.
+func (m *Machine) Instructions() uint64 { return m.insts }
+
+// Trace returns the schedule recorded so far.
+func (m *Machine) Trace() *sched.Trace { return m.trace }
+
+// Output returns the output events so far.
+func (m *Machine) Output() []OutputEvent { return m.output }
+
+// Yield makes the next Run start with a scheduling decision instead of
+// continuing the current thread (the classifier holds a thread that stands
+// at a racing access).
+func (m *Machine) Yield() { m.yieldFirst = true }
+
+// StateDigest hashes thread tid's call stack: every activation's function
+// and registers. At the same instruction reading the same value, the same
+// digest twice means the thread came back to the same state: it spins
+// without progress.
+func (m *Machine) StateDigest(tid int) uint64 {
+	t := m.threads[tid]
+	h := uint64(14695981039346656037)
+	mix := func(x uint64) {
+		h ^= x
+		h *= 1099511628211
+	}
+	for i := range t.frames {
+		fr := &t.frames[i]
+		mix(uint64(fr.fn.ID))
+		for _, v := range t.regs[fr.base : fr.base+fr.fn.NumSlots] {
+			mix(v.Bits)
+			if v.Sym != nil {
+				mix(v.Sym.ID())
+			}
+		}
+	}
+	return h
 }

@@ -47,6 +47,9 @@ type Access struct {
 	Kind     AccessKind
 	Ordering ir.Ordering // for atomics
 	Site     Site
+	// Count is how many instructions the thread had executed before this
+	// access: with Thread, a position that replays under any schedule.
+	Count uint64
 }
 
 // SyncOp is a synchronization operation.
@@ -166,7 +169,8 @@ func (m *Machine) note(t *Thread, o *Object, off, size uint64, kind AccessKind, 
 	if m.mon == nil || size == 0 || o.Kind == ObjFunc {
 		return
 	}
-	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: size, Kind: kind, Ordering: ord, Site: m.site(t, loc)}
+	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: size, Kind: kind, Ordering: ord, Site: m.site(t, loc),
+		Count: m.ThreadCount(t.ID) - 1}
 	m.mon.Access(&m.acc)
 }
 
@@ -198,3 +202,6 @@ func (m *Machine) noteNative(addr, size uint64, kind AccessKind) {
 		m.noteRange(m.cur, addr, size, kind, m.callLoc)
 	}
 }
+
+// SetMonitor replaces the monitor for the rest of the run (nil: none).
+func (m *Machine) SetMonitor(mon Monitor) { m.mon = mon }

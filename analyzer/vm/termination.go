@@ -46,6 +46,8 @@ type Termination struct {
 	Stack   []StackFrame // innermost first
 	// Threads holds every live thread's stack for deadlocks.
 	Threads map[int][]StackFrame
+	// Err is the scheduling policy's error for TermReplay terminations.
+	Err error
 }
 
 // Signals a native run would die of.

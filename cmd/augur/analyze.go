@@ -9,15 +9,17 @@ import (
 	"strconv"
 	"strings"
 
+	"augur/analyzer/classify"
 	"augur/analyzer/race"
 	"augur/analyzer/report"
 	"augur/analyzer/symex"
 )
 
 func analyzeCmd(args []string) int {
-	fs, pf := newCommand("analyze", "usage: augur analyze --detect-only [flags] FILES... [-- ARGS...]", 200_000_000)
+	fs, pf := newCommand("analyze", "usage: augur analyze [flags] FILES... [-- ARGS...]", 200_000_000)
 	format := fs.String("format", "text", "report format: text, json or sarif")
 	detectOnly := fs.Bool("detect-only", false, "detect races without classifying them (category unclassified)")
+	ma := fs.Int("ma", 2, "post-race schedules per primary when classifying (the paper's Ma)")
 	schedules := fs.Int("schedules", 5, "executions to run: round robin, lock-order reversals, then PCT schedules")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at shared memory accesses (slower, more interleavings)")
 	failOn := fs.String("fail-on", "", "exit 3 when races of these categories (comma-separated) are found")
@@ -40,11 +42,6 @@ func analyzeCmd(args []string) int {
 		fmt.Fprintf(os.Stderr, "augur: unknown format %q (want text, json or sarif)\n", *format)
 		return 2
 	}
-	if !*detectOnly {
-		fmt.Fprintln(os.Stderr, "augur analyze: classifying races (spec-violated, output-differs, k-witness-harmless, "+
-			"single-ordering) is not implemented yet; run with --detect-only to detect them")
-		return 2
-	}
 	prog, cfg, code := pf.load(files, progArgs)
 	if code != 0 {
 		return code
@@ -62,6 +59,13 @@ func analyzeCmd(args []string) int {
 	}
 	cwd, _ := os.Getwd()
 	rep := report.FromDetection(res, cfg.Args[1:], cwd)
+	if !*detectOnly {
+		for _, r := range res.Races {
+			v := classify.Classify(prog, r, classify.Options{Run: cfg, Ma: *ma, Seed: *pf.seed})
+			rep.Classify(r.ID, report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage,
+				Reason: v.Reason, Consequence: v.Consequence(cwd)})
+		}
+	}
 	if len(symArgs) > 0 || *symStdin > 0 || len(symFiles) > 0 {
 		scfg := cfg
 		scfg.SymArgs = symArgs

@@ -1,6 +1,7 @@
 /* Lazy initialization without a lock: the check races with the publication,
  * and the table's contents, written before publication, race with the
- * readers that find it through the unsynchronized pointer. */
+ * readers that find it through the unsynchronized pointer. Either order
+ * builds an equal table, so both races are harmless (a table may leak). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,12 +9,12 @@
 static int *table;
 
 static int *get_table(void) {
-	int *cur = table; // race: publish spec-violated
+	int *cur = table; // race: publish k-witness-harmless
 	if (cur == NULL) {
 		int *t = malloc(16 * sizeof *t);
 		for (int i = 0; i < 16; i++)
-			t[i] = i * i; // race: contents output-differs
-		table = t; // race: publish spec-violated
+			t[i] = i * i; // race: contents k-witness-harmless
+		table = t; // race: publish k-witness-harmless
 		cur = t;
 	}
 	return cur;
@@ -21,7 +22,7 @@ static int *get_table(void) {
 
 static void *reader(void *arg) {
 	int *t = get_table();
-	return (void *)(long)t[(long)arg]; // race: contents output-differs
+	return (void *)(long)t[(long)arg]; // race: contents k-witness-harmless
 }
 
 int main(void) {

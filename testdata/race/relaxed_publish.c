@@ -1,6 +1,8 @@
 /* Publishing data through a relaxed atomic flag: the flag itself does not
- * race, but it does not order the data either. The same pattern with
- * release/acquire (published) is correct. */
+ * race, but it does not order the data either, so the data races. Under
+ * sequential consistency the reader still cannot read the data before the
+ * writer sets the flag (single-ordering); weak memory is another matter.
+ * The same pattern with release/acquire (published) is correct. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -10,7 +12,7 @@ static atomic_int flag, good_flag;
 
 static void *writer(void *arg) {
 	(void)arg;
-	data = 1; // race: relaxed output-differs
+	data = 1; // race: relaxed single-ordering
 	atomic_store_explicit(&flag, 1, memory_order_relaxed);
 	published = 2;
 	atomic_store_explicit(&good_flag, 1, memory_order_release);
@@ -21,7 +23,7 @@ static void *reader(void *arg) {
 	(void)arg;
 	while (!atomic_load_explicit(&flag, memory_order_relaxed))
 		;
-	int d = data; // race: relaxed output-differs
+	int d = data; // race: relaxed single-ordering
 	while (!atomic_load_explicit(&good_flag, memory_order_acquire))
 		;
 	printf("%d %d\n", d, published);

@@ -1,0 +1,316 @@
+// Package classify predicts the consequences of each data race, after
+// Portend+ (shared/papers/000_*, section 4): it replays the execution that
+// exposed the race to just before the first racing access, takes a
+// checkpoint, and runs the primary order (as recorded) and the alternate
+// order (the other thread's access first) to completion, under several
+// post-race schedules, comparing their outcomes and outputs.
+package classify
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strings"
+
+	"augur/analyzer/ir"
+	"augur/analyzer/race"
+	"augur/analyzer/sched"
+	"augur/analyzer/vm"
+)
+
+// Category is a race's classification.
+type Category string
+
+// The categories of design.md.
+const (
+	SpecViolated   Category = "spec-violated"
+	OutputDiffers  Category = "output-differs"
+	Harmless       Category = "k-witness-harmless"
+	SingleOrdering Category = "single-ordering"
+	Unclassified   Category = "unclassified"
+)
+
+// Options configure classification.
+type Options struct {
+	// Run is the execution template: the same arguments, input and budgets
+	// as the detection run the races came from.
+	Run vm.Config
+	// Ma is the number of post-race schedules tried per primary (default
+	// 2): round robin, then seeded random ones.
+	Ma   int
+	Seed uint64
+	// BudgetFactor bounds the instructions the alternate may take to reach
+	// the second access, as a multiple of what the primary took (default 5).
+	BudgetFactor uint64
+}
+
+// Verdict is the classification of one race.
+type Verdict struct {
+	Race     *race.Race
+	Category Category
+	K        int    // primary/alternate pairs that agreed (k-witness-harmless)
+	Stage    string // which stage decided
+	Reason   string // why, in a sentence
+	// Failure is the failing outcome of a spec-violated race, in Order
+	// ("primary" or "alternate").
+	Failure *vm.Termination
+	Order   string
+	// Outputs are the primary's and the alternate's outputs of the pair
+	// that differed (output-differs), or of the first pair.
+	Outputs [2][]vm.OutputEvent
+	// Trace is the schedule of the harmful execution: replaying it
+	// reproduces Failure or the differing output (the evidence).
+	Trace *sched.Trace
+}
+
+// errEnforce marks an alternate order that could not be reached.
+var errEnforce = errors.New("alternate order cannot be enforced")
+
+// Classify decides the category of race r, found in an execution of prog
+// with opts.Run's inputs and r.Trace's schedule.
+func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
+	if opts.Ma < 1 {
+		opts.Ma = 2
+	}
+	if opts.BudgetFactor == 0 {
+		opts.BudgetFactor = 5
+	}
+	v := &Verdict{Race: r, Stage: "single-pre/single-post"}
+	if r.Trace == nil {
+		return v.unclassified("the race has no recorded schedule to replay")
+	}
+	cfg := opts.Run
+	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
+	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}}
+	m, err := vm.New(prog, cfg)
+	if err != nil {
+		return v.unclassified(err.Error())
+	}
+	m.StopBefore(&r.FirstAt)
+	if res := m.Run(); res.Term.Kind != vm.TermPaused {
+		return v.unclassified(fmt.Sprintf("replay ended (%s) before the first racing access", res.Term.Kind))
+	}
+	checkpoint := m
+	// How far the primary goes from the first access to the second.
+	probe := checkpoint.Fork()
+	start := probe.Instructions()
+	probe.StopBefore(&r.SecondAt)
+	if res := probe.Run(); res.Term.Kind != vm.TermPaused {
+		return v.unclassified(fmt.Sprintf("replay ended (%s) before the second racing access", res.Term.Kind))
+	}
+	gap := max(probe.Instructions()-start, 1000)
+	for i := 0; i < opts.Ma; i++ {
+		var post func() sched.Policy
+		if i == 0 {
+			post = func() sched.Policy { return sched.RoundRobin{} }
+		} else {
+			seed := opts.Seed + uint64(i)
+			post = func() sched.Policy { return sched.NewRandom(seed) }
+		}
+		primary := runPrimary(checkpoint.Fork(), r, post(), cfg.MaxInstructions)
+		alt, err := runAlternate(checkpoint.Fork(), r, post(), opts.BudgetFactor*gap, cfg.MaxInstructions)
+		if err != nil {
+			if i == 0 {
+				return v.singleOrdering(err)
+			}
+			continue
+		}
+		if v.judge(primary, alt) {
+			if i > 0 {
+				v.Stage = fmt.Sprintf("multischedule (post-race schedule %d of %d)", i+1, opts.Ma)
+			}
+			return v
+		}
+		v.K++
+	}
+	v.Category = Harmless
+	v.Reason = fmt.Sprintf("both orders ran to the same outcome and output under %d post-race schedules", v.K)
+	if v.K > 1 {
+		v.Stage = "multischedule"
+	}
+	return v
+}
+
+// outcome is how one order ended.
+type outcome struct {
+	res *vm.Result
+}
+
+// runPrimary runs the recorded order to completion under a post-race
+// policy: the replayed schedule up to the second access, then post.
+func runPrimary(m *vm.Machine, r *race.Race, post sched.Policy, budget uint64) outcome {
+	m.StopBefore(&r.SecondAt)
+	if res := m.Run(); res.Term.Kind != vm.TermPaused {
+		return outcome{res}
+	}
+	m.StopBefore(nil)
+	m.SetPolicy(post)
+	return outcome{m.Run()}
+}
+
+// runAlternate holds the first thread until the second reaches the
+// instruction of its racing access (within gapBudget instructions), then
+// runs to completion under post. It returns errEnforce-wrapped reasons when
+// the alternate order cannot be reached: the second thread waits for the
+// first (blocked on it, or spinning on a value only it can change).
+func runAlternate(m *vm.Machine, r *race.Race, post sched.Policy, gapBudget, budget uint64) (outcome, error) {
+	held, other := r.FirstAt.Thread, r.SecondAt.Thread
+	m.SetPolicy(&sched.Hold{Thread: held, Fallback: sched.RoundRobin{}})
+	if m.Current() == held {
+		m.Yield() // the held thread stands at its access: switch away
+	}
+	m.StopBefore(&vm.StopPoint{Thread: other, Loc: r.SecondLoc, Count: m.ThreadCount(other)})
+	m.SetMaxInstructions(m.Instructions() + gapBudget)
+	spin := &spinWatch{m: m, thread: other, seen: map[uint64]bool{}}
+	m.SetMonitor(spin)
+	res := m.Run()
+	m.SetMonitor(nil)
+	waits := func(how string) error {
+		return fmt.Errorf("%w: thread %d %s waiting for thread %d to go first", errEnforce, other, how, held)
+	}
+	switch {
+	case spin.spinning:
+		return outcome{}, waits("spins at " + spin.where)
+	case res.Term.Kind == vm.TermPaused:
+	case res.Term.Kind == vm.TermReplay && errors.Is(res.Term.Err, sched.ErrHeld):
+		return outcome{}, waits("blocks")
+	case res.Term.Kind == vm.TermBudget:
+		return outcome{}, waits(fmt.Sprintf("runs %d instructions without reaching its racing access", gapBudget))
+	default:
+		return outcome{res}, nil // failed on the way: the alternate order is harmful
+	}
+	// The second thread stands at its racing access, the first is held. If
+	// after the access it comes back to read the same memory from the same
+	// state, it is spinning on a value only the held thread changes: the
+	// other order cannot happen (ad hoc synchronization).
+	probe := m.Fork()
+	probe.StopBefore(nil)
+	watch := &spinWatch{m: probe, thread: other, seen: map[uint64]bool{}}
+	probe.SetMonitor(watch)
+	probe.Run()
+	if watch.spinning {
+		return outcome{}, waits("spins at " + watch.where)
+	}
+	m.StopBefore(nil)
+	m.SetPolicy(post)
+	m.SetMaxInstructions(budget)
+	return outcome{m.Run()}, nil
+}
+
+// judge compares one primary/alternate pair and records a harmful
+// verdict; it reports whether the verdict is final.
+func (v *Verdict) judge(p, a outcome) bool {
+	v.Outputs = [2][]vm.OutputEvent{p.res.Output, a.res.Output}
+	for _, o := range []struct {
+		name string
+		res  *vm.Result
+	}{{"alternate", a.res}, {"primary", p.res}} {
+		if harmful(o.res.Term) {
+			v.Category, v.Failure, v.Order, v.Trace = SpecViolated, o.res.Term, o.name, o.res.Trace
+			v.Reason = fmt.Sprintf("the %s order ends in %s: %s", o.name, o.res.Term.Kind, o.res.Term.Message)
+			return true
+		}
+	}
+	if o1, o2 := streams(p.res.Output), streams(a.res.Output); !bytes.Equal(o1[0], o2[0]) || !bytes.Equal(o1[1], o2[1]) {
+		v.Category, v.Order, v.Trace = OutputDiffers, "alternate", a.res.Trace
+		v.Reason = "the two orders print different output"
+		return true
+	}
+	return false
+}
+
+// harmful reports the terminations that violate the program's
+// specification: crashes, memory errors, failed asserts, aborts, deadlocks
+// and hangs (an exhausted budget).
+func harmful(t *vm.Termination) bool {
+	switch t.Kind {
+	case vm.TermCrash, vm.TermAssert, vm.TermAbort, vm.TermDeadlock, vm.TermBudget:
+		return true
+	}
+	return false
+}
+
+func streams(evs []vm.OutputEvent) [2][]byte {
+	var out [2][]byte
+	for _, e := range evs {
+		if e.Stream == 1 || e.Stream == 2 {
+			out[e.Stream-1] = append(out[e.Stream-1], e.Data...)
+		}
+	}
+	return out
+}
+
+func (v *Verdict) unclassified(reason string) *Verdict {
+	v.Category, v.Reason = Unclassified, reason
+	return v
+}
+
+func (v *Verdict) singleOrdering(err error) *Verdict {
+	v.Category = SingleOrdering
+	v.Reason = err.Error()
+	return v
+}
+
+// Consequence is one sentence a developer can act on.
+func (v *Verdict) Consequence(base string) string {
+	r := v.Race
+	where := func(e race.Endpoint) string {
+		return fmt.Sprintf("%s (%s:%d)", e.Function, relPath(e.Loc.File, base), e.Loc.Line)
+	}
+	switch v.Category {
+	case SpecViolated:
+		first, second := where(r.First), where(r.Second)
+		if v.Order == "alternate" {
+			first, second = second, first
+		}
+		return fmt.Sprintf("When %s runs before %s, the program fails: %s at %s.", first, second,
+			v.Failure.Message, relPath(v.Failure.Loc.File, base)+fmt.Sprintf(":%d", v.Failure.Loc.Line))
+	case OutputDiffers:
+		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints.", where(r.First), where(r.Second), r.Object)
+	case Harmless:
+		return fmt.Sprintf("Both orders of the accesses to %s gave the same result in %d tries; likely harmless.", r.Object, v.K)
+	case SingleOrdering:
+		return fmt.Sprintf("Only one order of the accesses to %s is possible: %s.", r.Object, v.Reason)
+	}
+	return "Not classified: " + v.Reason
+}
+
+func relPath(p, base string) string {
+	if base != "" && strings.HasPrefix(p, base+"/") {
+		return p[len(base)+1:]
+	}
+	return p
+}
+
+// spinWatch watches the second thread while the first is held: if it reads
+// the same value at the same place from a state (its whole stack) it has
+// been in before, it is spinning on something only the held thread changes.
+type spinWatch struct {
+	m        *vm.Machine
+	thread   int
+	seen     map[uint64]bool
+	spinning bool
+	where    string
+}
+
+func (s *spinWatch) Access(a *vm.Access) {
+	if s.spinning || a.Thread != s.thread || a.Kind.IsWrite() {
+		return
+	}
+	d := s.m.StateDigest(a.Thread) ^ uint64(a.Site.Loc)<<40 ^ uint64(a.Obj.ID)<<20 ^ a.Off
+	if b, err := s.m.Memory().Read(ir.Addr(a.Obj.ID, a.Off), a.Size); err == nil {
+		for i, x := range b { // the value read: a spin reads the same one
+			d ^= uint64(x) << (8 * (i % 8))
+		}
+		d *= 1099511628211
+	}
+	if s.seen[d] {
+		s.spinning = true
+		s.where = s.m.Program().Loc(a.Site.Loc).String()
+		s.m.StopBefore(&vm.StopPoint{Thread: a.Thread, Count: a.Count + 1})
+		return
+	}
+	s.seen[d] = true
+}
+
+func (s *spinWatch) Sync(vm.SyncEvent) {}

@@ -1,0 +1,60 @@
+package sched
+
+import "errors"
+
+// ReplayPrefix follows a recorded trace while the execution matches it and
+// hands over to Fallback for good at the first decision that does not (or
+// when the trace ends): the execution before a race replays exactly, the
+// execution after it may go where it goes.
+type ReplayPrefix struct {
+	Trace    *Trace
+	Fallback Policy
+	next     int
+	off      bool
+}
+
+func (*ReplayPrefix) Name() string { return "replay-prefix" }
+
+// Pick implements Policy.
+func (r *ReplayPrefix) Pick(p Point, runnable []int) (int, error) {
+	if !r.off && r.next < len(r.Trace.Events) {
+		ev := r.Trace.Events[r.next]
+		r.next++
+		if ev.Thread == p.Thread && ev.Loc == p.Loc {
+			for _, t := range runnable {
+				if t == ev.Next {
+					return t, nil
+				}
+			}
+		}
+	}
+	r.off = true
+	return r.Fallback.Pick(p, runnable)
+}
+
+// ErrHeld is returned by Hold when only the held thread could run: the
+// order the hold enforces cannot be reached.
+var ErrHeld = errors.New("only the held thread can run")
+
+// Hold runs every thread but Thread, with Fallback choosing among them, and
+// refuses (ErrHeld) when Thread is the only one that can run.
+type Hold struct {
+	Thread   int
+	Fallback Policy
+}
+
+func (*Hold) Name() string { return "hold" }
+
+// Pick implements Policy.
+func (h *Hold) Pick(p Point, runnable []int) (int, error) {
+	var others []int
+	for _, t := range runnable {
+		if t != h.Thread {
+			others = append(others, t)
+		}
+	}
+	if len(others) == 0 {
+		return 0, ErrHeld
+	}
+	return h.Fallback.Pick(p, others)
+}
