@@ -217,10 +217,17 @@ func TestAnalyzeFailOnAndUsage(t *testing.T) {
 	if _, _, code := augur(t, "", "analyze", "--detect-only", "--fail-on", "unclassified", "../../testdata/run/mutex_counter.c"); code != 0 {
 		t.Errorf("--fail-on without races: exit %d, want 0", code)
 	}
-	if _, errOut, code := augur(t, "", "analyze", "../../testdata/race/counter.c"); code != 2 || !strings.Contains(errOut, "--detect-only") {
-		t.Errorf("analyze without --detect-only: exit %d: %s", code, errOut)
+	out, _, code := augur(t, "", "analyze", "../../testdata/race/counter.c")
+	if code != 0 || !strings.Contains(out, "data race on hits (output-differs)") {
+		t.Errorf("analyze classifies: exit %d\n%s", code, out)
 	}
-	out, _, code := augur(t, "", "analyze", "--detect-only", "../../testdata/crash/deadlock.c")
+	if _, _, code := augur(t, "", "analyze", "--fail-on", "spec-violated,output-differs", "../../testdata/race/counter.c"); code != 3 {
+		t.Errorf("--fail-on output-differs: exit %d, want 3", code)
+	}
+	if _, _, code := augur(t, "", "analyze", "--fail-on", "spec-violated", "../../testdata/race/ad_hoc_flag.c"); code != 0 {
+		t.Errorf("--fail-on spec-violated on single-ordering races: exit %d, want 0", code)
+	}
+	out, _, code = augur(t, "", "analyze", "--detect-only", "../../testdata/crash/deadlock.c")
 	if code != 0 || !strings.Contains(out, "ERROR: augur: deadlock") || !strings.Contains(out, "waiting for mutex") {
 		t.Errorf("deadlock report: exit %d\n%s", code, out)
 	}
