@@ -100,15 +100,15 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	}
 	gap := max(probe.Instructions()-start, 1000)
 	for i := 0; i < opts.Ma; i++ {
-		var post func() sched.Policy
-		if i == 0 {
-			post = func() sched.Policy { return sched.RoundRobin{} }
-		} else {
-			seed := opts.Seed + uint64(i)
-			post = func() sched.Policy { return sched.NewRandom(seed) }
+		// Post-race schedules: round robin at synchronization points first,
+		// then seeded random choices at every preemption point, shared
+		// accesses included.
+		post := postSchedule{}
+		if i > 0 {
+			post = postSchedule{seed: opts.Seed + uint64(i), random: true}
 		}
-		primary := runPrimary(checkpoint.Fork(), r, post(), cfg.MaxInstructions)
-		alt, err := runAlternate(checkpoint.Fork(), r, post(), opts.BudgetFactor*gap, cfg.MaxInstructions)
+		primary := runPrimary(checkpoint.Fork(), r, post, cfg.MaxInstructions)
+		alt, err := runAlternate(checkpoint.Fork(), r, post, opts.BudgetFactor*gap, cfg.MaxInstructions)
 		if err != nil {
 			if i == 0 {
 				return v.singleOrdering(err)
@@ -131,6 +131,22 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	return v
 }
 
+// postSchedule is the schedule both orders of a pair follow after the race.
+type postSchedule struct {
+	random bool
+	seed   uint64
+}
+
+// apply sets m's schedule for the rest of its run.
+func (p postSchedule) apply(m *vm.Machine) {
+	if p.random {
+		m.SetPolicy(sched.NewRandom(p.seed))
+		m.SetPreemptAccesses(true)
+		return
+	}
+	m.SetPolicy(sched.RoundRobin{})
+}
+
 // outcome is how one order ended.
 type outcome struct {
 	res *vm.Result
@@ -138,13 +154,13 @@ type outcome struct {
 
 // runPrimary runs the recorded order to completion under a post-race
 // policy: the replayed schedule up to the second access, then post.
-func runPrimary(m *vm.Machine, r *race.Race, post sched.Policy, budget uint64) outcome {
+func runPrimary(m *vm.Machine, r *race.Race, post postSchedule, budget uint64) outcome {
 	m.StopBefore(&r.SecondAt)
 	if res := m.Run(); res.Term.Kind != vm.TermPaused {
 		return outcome{res}
 	}
 	m.StopBefore(nil)
-	m.SetPolicy(post)
+	post.apply(m)
 	return outcome{m.Run()}
 }
 
@@ -153,7 +169,7 @@ func runPrimary(m *vm.Machine, r *race.Race, post sched.Policy, budget uint64) o
 // runs to completion under post. It returns errEnforce-wrapped reasons when
 // the alternate order cannot be reached: the second thread waits for the
 // first (blocked on it, or spinning on a value only it can change).
-func runAlternate(m *vm.Machine, r *race.Race, post sched.Policy, gapBudget, budget uint64) (outcome, error) {
+func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, budget uint64) (outcome, error) {
 	held, other := r.FirstAt.Thread, r.SecondAt.Thread
 	m.SetPolicy(&sched.Hold{Thread: held, Fallback: sched.RoundRobin{}})
 	if m.Current() == held {
@@ -192,7 +208,7 @@ func runAlternate(m *vm.Machine, r *race.Race, post sched.Policy, gapBudget, bud
 		return outcome{}, waits("spins at " + watch.where)
 	}
 	m.StopBefore(nil)
-	m.SetPolicy(post)
+	post.apply(m)
 	m.SetMaxInstructions(budget)
 	return outcome{m.Run()}, nil
 }

@@ -687,3 +687,7 @@ func (m *Machine) StateDigest(tid int) uint64 {
 	}
 	return h
 }
+
+// SetPreemptAccesses turns preemption at shared accesses on or off for
+// the rest of the run (see Config.PreemptAccesses).
+func (m *Machine) SetPreemptAccesses(on bool) { m.cfg.PreemptAccesses = on }

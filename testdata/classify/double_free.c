@@ -1,0 +1,27 @@
+/* Each thread frees the shared buffer if it is still set. In the recorded
+ * order the second thread sees NULL; in the other order both free it. */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static char *buf;
+
+static void *release(void *arg) {
+	(void)arg;
+	if (buf != NULL) { // race: dfree spec-violated
+		free(buf);
+		buf = NULL; // race: dfree spec-violated
+	}
+	return NULL;
+}
+
+int main(void) {
+	buf = malloc(32);
+	pthread_t a, b;
+	pthread_create(&a, NULL, release, NULL);
+	pthread_create(&b, NULL, release, NULL);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	puts("released");
+	return 0;
+}
