@@ -108,3 +108,54 @@ func TestCategories(t *testing.T) {
 		})
 	}
 }
+
+// A detector that ignores mutexes reports races on lock-protected data;
+// classification must never call them harmful: the other order cannot be
+// enforced while the first thread holds the lock.
+func TestMutexBlindRacesAreSingleOrdering(t *testing.T) {
+	path := "../../testdata/run/mutex_counter.c"
+	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := vm.Config{Args: []string{"mutex_counter"}, MaxInstructions: 20_000_000}
+	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1, Run: cfg, MutexBlind: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Races) == 0 {
+		t.Fatal("the mutex-blind detector found no race")
+	}
+	for _, r := range res.Races {
+		v := classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1})
+		if v.Category != classify.SingleOrdering {
+			t.Errorf("race on %s (%s:%d / %s:%d): %s (%s), want single-ordering", r.Object, r.First.Function,
+				r.First.Loc.Line, r.Second.Function, r.Second.Loc.Line, v.Category, v.Reason)
+		}
+	}
+}
+
+// Ten runs give the same categories, reasons and evidence schedules.
+func TestClassificationIsDeterministic(t *testing.T) {
+	summary := func() string {
+		var b strings.Builder
+		for _, f := range []string{"../../testdata/classify/predicate_alt.c", "../../testdata/race/counter.c"} {
+			for _, v := range classifyFile(t, f) {
+				b.WriteString(string(v.Category) + "|" + v.Reason + "|" + v.Stage + "\n")
+				if v.Trace != nil {
+					for _, e := range v.Trace.Events {
+						b.WriteString(e.Loc + ">" + string(rune('0'+e.Next)))
+					}
+				}
+				b.WriteString("\n")
+			}
+		}
+		return b.String()
+	}
+	first := summary()
+	for i := 1; i < 10; i++ {
+		if got := summary(); got != first {
+			t.Fatalf("run %d differs:\n%s\nvs\n%s", i+1, got, first)
+		}
+	}
+}

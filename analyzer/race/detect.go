@@ -22,6 +22,10 @@ type Options struct {
 	// Run is the template of every execution: arguments, input, budgets.
 	// Its Policy and Monitor are set per schedule; its output is discarded.
 	Run vm.Config
+	// MutexBlind makes the detector ignore mutexes (for tests: races on
+	// lock-protected data are then reported, and classification must call
+	// them single-ordering).
+	MutexBlind bool
 }
 
 // Failure is how an execution ended when it did not exit normally: a
@@ -80,6 +84,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 			name = fmt.Sprintf("pct seed %d", seed)
 		}
 		d := New()
+		d.mutexBlind = opts.MutexBlind
 		cfg.Monitor = d
 		m, err := vm.New(prog, cfg)
 		if err != nil {

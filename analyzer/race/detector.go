@@ -45,6 +45,8 @@ type Detector struct {
 	order   []*Race
 	locks   *lockGraph
 	m       *vm.Machine
+	// mutexBlind ignores mutex synchronization (Options.MutexBlind).
+	mutexBlind bool
 	// reportedNow holds the earlier sites already reported during the
 	// current access, so a race counts one instance per access, not per byte.
 	reportedNow []vm.Site
@@ -69,6 +71,9 @@ func (d *Detector) clock(t int) *VC {
 
 // Sync implements vm.Monitor.
 func (d *Detector) Sync(ev vm.SyncEvent) {
+	if d.mutexBlind && ev.Key.Kind == vm.MutexKey && ev.Op != vm.Fork && ev.Op != vm.JoinThread {
+		return
+	}
 	c := d.clock(ev.Thread)
 	switch ev.Op {
 	case vm.Acquire:

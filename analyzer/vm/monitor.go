@@ -74,6 +74,9 @@ const (
 	LockReleased
 )
 
+// MutexKey is the kind of the sync keys of pthread mutexes.
+const MutexKey = waitMutex
+
 // SyncKey names a synchronization object: its kind and address.
 type SyncKey struct {
 	Kind waitKind
