@@ -61,6 +61,12 @@ type Verdict struct {
 	// Trace is the schedule of the harmful execution: replaying it
 	// reproduces Failure or the differing output (the evidence).
 	Trace *sched.Trace
+	// Actions are what the harmful execution did to its scheduling beyond
+	// its policy's decisions, in order: a replay must do the same there.
+	Actions []Action
+	// Points are where the two racing accesses happen in the harmful
+	// execution, in the order they happen there.
+	Points [2]vm.StopPoint
 }
 
 // errEnforce marks an alternate order that could not be reached.
@@ -131,25 +137,38 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	return v
 }
 
+// Action is a change to an execution's scheduling at a point: "yield"
+// (a scheduling decision there, to hold the thread that stands at its
+// access) or "preempt-accesses" (access preemption starts there).
+type Action struct {
+	At vm.StopPoint `json:"at"`
+	Do string       `json:"do"`
+}
+
 // postSchedule is the schedule both orders of a pair follow after the race.
 type postSchedule struct {
 	random bool
 	seed   uint64
 }
 
-// apply sets m's schedule for the rest of its run.
-func (p postSchedule) apply(m *vm.Machine) {
+// apply sets m's schedule for the rest of its run and returns the action
+// that starts access preemption, if it does.
+func (p postSchedule) apply(m *vm.Machine) []Action {
 	if p.random {
 		m.SetPolicy(sched.NewRandom(p.seed))
 		m.SetPreemptAccesses(true)
-		return
+		cur := m.Current()
+		return []Action{{At: vm.StopPoint{Thread: cur, Count: m.ThreadCount(cur)}, Do: "preempt-accesses"}}
 	}
 	m.SetPolicy(sched.RoundRobin{})
+	return nil
 }
 
 // outcome is how one order ended.
 type outcome struct {
-	res *vm.Result
+	res     *vm.Result
+	actions []Action
+	points  [2]vm.StopPoint
 }
 
 // runPrimary runs the recorded order to completion under a post-race
@@ -157,11 +176,11 @@ type outcome struct {
 func runPrimary(m *vm.Machine, r *race.Race, post postSchedule, budget uint64) outcome {
 	m.StopBefore(&r.SecondAt)
 	if res := m.Run(); res.Term.Kind != vm.TermPaused {
-		return outcome{res}
+		return outcome{res: res}
 	}
 	m.StopBefore(nil)
-	post.apply(m)
-	return outcome{m.Run()}
+	actions := post.apply(m)
+	return outcome{res: m.Run(), actions: actions, points: [2]vm.StopPoint{r.FirstAt, r.SecondAt}}
 }
 
 // runAlternate holds the first thread until the second reaches the
@@ -172,8 +191,10 @@ func runPrimary(m *vm.Machine, r *race.Race, post postSchedule, budget uint64) o
 func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, budget uint64) (outcome, error) {
 	held, other := r.FirstAt.Thread, r.SecondAt.Thread
 	m.SetPolicy(&sched.Hold{Thread: held, Fallback: sched.RoundRobin{}})
+	var actions []Action
 	if m.Current() == held {
 		m.Yield() // the held thread stands at its access: switch away
+		actions = append(actions, Action{At: r.FirstAt, Do: "yield"})
 	}
 	m.StopBefore(&vm.StopPoint{Thread: other, Loc: r.SecondLoc, Count: m.ThreadCount(other)})
 	m.SetMaxInstructions(m.Instructions() + gapBudget)
@@ -192,8 +213,8 @@ func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, bud
 		return outcome{}, waits("blocks")
 	case res.Term.Kind == vm.TermBudget:
 		return outcome{}, waits(fmt.Sprintf("runs %d instructions without reaching its racing access", gapBudget))
-	default:
-		return outcome{res}, nil // failed on the way: the alternate order is harmful
+	default: // failed on the way: the alternate order is harmful
+		return outcome{res: res, actions: actions, points: [2]vm.StopPoint{r.SecondAt, r.FirstAt}}, nil
 	}
 	// The second thread stands at its racing access, the first is held. If
 	// after the access it comes back to read the same memory from the same
@@ -208,9 +229,10 @@ func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, bud
 		return outcome{}, waits("spins at " + watch.where)
 	}
 	m.StopBefore(nil)
-	post.apply(m)
+	secondAt := vm.StopPoint{Thread: other, Count: m.ThreadCount(other)}
+	actions = append(actions, post.apply(m)...)
 	m.SetMaxInstructions(budget)
-	return outcome{m.Run()}, nil
+	return outcome{res: m.Run(), actions: actions, points: [2]vm.StopPoint{secondAt, r.FirstAt}}, nil
 }
 
 // judge compares one primary/alternate pair and records a harmful
@@ -219,20 +241,27 @@ func (v *Verdict) judge(p, a outcome) bool {
 	v.Outputs = [2][]vm.OutputEvent{p.res.Output, a.res.Output}
 	for _, o := range []struct {
 		name string
-		res  *vm.Result
-	}{{"alternate", a.res}, {"primary", p.res}} {
-		if harmful(o.res.Term) {
-			v.Category, v.Failure, v.Order, v.Trace = SpecViolated, o.res.Term, o.name, o.res.Trace
-			v.Reason = fmt.Sprintf("the %s order ends in %s: %s", o.name, o.res.Term.Kind, o.res.Term.Message)
+		out  outcome
+	}{{"alternate", a}, {"primary", p}} {
+		if t := o.out.res.Term; harmful(t) {
+			v.Category, v.Failure, v.Order = SpecViolated, t, o.name
+			v.setEvidence(o.out)
+			v.Reason = fmt.Sprintf("the %s order ends in %s: %s", o.name, t.Kind, t.Message)
 			return true
 		}
 	}
 	if o1, o2 := streams(p.res.Output), streams(a.res.Output); !bytes.Equal(o1[0], o2[0]) || !bytes.Equal(o1[1], o2[1]) {
-		v.Category, v.Order, v.Trace = OutputDiffers, "alternate", a.res.Trace
+		v.Category, v.Order = OutputDiffers, "alternate"
+		v.setEvidence(a)
 		v.Reason = "the two orders print different output"
 		return true
 	}
 	return false
+}
+
+// setEvidence keeps what replaying the harmful execution needs.
+func (v *Verdict) setEvidence(o outcome) {
+	v.Trace, v.Actions, v.Points = o.res.Trace, o.actions, o.points
 }
 
 // harmful reports the terminations that violate the program's

@@ -25,7 +25,14 @@ func WriteText(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "  %s%s by thread %d:\n", what, size, a.Thread)
 			writeFrames(&b, a.Stack)
 		}
-		fmt.Fprintf(&b, "  Instances: %d\n  %s\n\n", x.Instances, x.Consequence)
+		fmt.Fprintf(&b, "  Instances: %d\n  %s\n", x.Instances, x.Consequence)
+		if x.Stage != "" {
+			fmt.Fprintf(&b, "  Decided by: %s (k=%d): %s\n", x.Stage, x.K, x.Reason)
+		}
+		if x.Evidence != "" {
+			fmt.Fprintf(&b, "  Replay: augur replay %s\n", x.Evidence)
+		}
+		b.WriteString("\n")
 	}
 	for _, f := range r.Failures {
 		fmt.Fprintf(&b, "ERROR: augur: %s: %s (schedule: %s)\n", f.Kind, f.Message, f.Schedule)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"augur/analyzer/classify"
+	"augur/analyzer/evidence"
 	"augur/analyzer/race"
 	"augur/analyzer/report"
 	"augur/analyzer/symex"
@@ -62,8 +63,21 @@ func analyzeCmd(args []string) int {
 	if !*detectOnly {
 		for _, r := range res.Races {
 			v := classify.Classify(prog, r, classify.Options{Run: cfg, Ma: *ma, Seed: *pf.seed})
-			rep.Classify(r.ID, report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage,
-				Reason: v.Reason, Consequence: v.Consequence(cwd)})
+			c := report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage,
+				Reason: v.Reason, Consequence: v.Consequence(cwd)}
+			if *evidenceDir != "" && (v.Category == classify.SpecViolated || v.Category == classify.OutputDiffers) {
+				ev, err := evidence.FromVerdict(v, files, cfg)
+				if err == nil {
+					path := filepath.Join(*evidenceDir, "race-"+r.ID+".json")
+					if err = ev.Write(path); err == nil {
+						c.Evidence = path
+					}
+				}
+				if err != nil {
+					fmt.Fprintf(os.Stderr, "augur: evidence for race %s: %v\n", r.ID, err)
+				}
+			}
+			rep.Classify(r.ID, c)
 		}
 	}
 	if len(symArgs) > 0 || *symStdin > 0 || len(symFiles) > 0 {

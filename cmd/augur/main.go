@@ -1,7 +1,8 @@
 // Command augur finds the data races in C/C++ programs that matter.
 //
 //	augur run [flags] FILES... [-- ARGS...]       interpret the program
-//	augur analyze --detect-only [flags] FILES...  detect races and deadlocks
+//	augur analyze [flags] FILES...                detect and classify races
+//	augur replay EVIDENCE                         replay a race's evidence
 //	augur version                                 print versions
 package main
 
@@ -14,9 +15,10 @@ const usage = `usage: augur <command> [flags] [arguments]
 
 commands:
   run FILES... [-- ARGS...]   run the program in augur's interpreter, as if built natively
-  analyze --detect-only FILES... [-- ARGS...]
-                              detect data races, deadlocks and lock-order inversions
-                              under several schedules (text, JSON or SARIF report)
+  analyze FILES... [-- ARGS...]
+                              find data races, deadlocks and lock-order inversions and
+                              classify each race's consequence (text, JSON or SARIF report)
+  replay EVIDENCE             re-execute a harmful race's evidence and show the interleaving
   version                     print augur's version and the toolchain it uses
 
 Run 'augur <command> -h' for a command's flags.
@@ -32,6 +34,8 @@ func main() {
 		os.Exit(runCmd(os.Args[2:]))
 	case "analyze":
 		os.Exit(analyzeCmd(os.Args[2:]))
+	case "replay":
+		os.Exit(replayCmd(os.Args[2:]))
 	case "version", "--version":
 		os.Exit(versionCmd())
 	case "help", "-h", "--help":

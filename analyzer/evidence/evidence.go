@@ -1,0 +1,201 @@
+// Package evidence writes and replays the evidence of a harmful race: the
+// inputs and the complete schedule of the execution that shows the harm,
+// with the outcome it must reproduce. Replay is deterministic and refuses
+// evidence for a program that has changed.
+package evidence
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"augur/analyzer/classify"
+	"augur/analyzer/sched"
+	"augur/analyzer/version"
+	"augur/analyzer/vm"
+)
+
+// Evidence is one race's reproducible harm.
+type Evidence struct {
+	Version int     `json:"version"`
+	Program Program `json:"program"`
+	Inputs  Inputs  `json:"inputs"`
+	Race    Race    `json:"race"`
+	// Category is spec-violated or output-differs; Order the order that
+	// shows it ("primary" or "alternate").
+	Category string       `json:"category"`
+	Order    string       `json:"order"`
+	Reason   string       `json:"reason"`
+	Schedule *sched.Trace `json:"schedule"`
+	// Actions are the scheduling changes the execution made at given
+	// points (a forced switch, access preemption starting); replay repeats
+	// them.
+	Actions []classify.Action `json:"actions,omitempty"`
+	// Points are the two racing accesses, in the order they happen.
+	Points   [2]vm.StopPoint `json:"points"`
+	Expected Expected        `json:"expected"`
+}
+
+// Program identifies the analyzed program.
+type Program struct {
+	Files []string `json:"files"`
+	Hash  string   `json:"hash"` // of the files' contents and augur's version
+}
+
+// Inputs are the program's inputs.
+type Inputs struct {
+	Argv            []string          `json:"argv"` // argv[0] included
+	Stdin           string            `json:"stdin,omitempty"`
+	Files           map[string]string `json:"files,omitempty"`
+	MaxInstructions uint64            `json:"max_instructions"`
+}
+
+// Race names the race.
+type Race struct {
+	ID     string      `json:"id"`
+	Object string      `json:"object"`
+	First  AccessPlace `json:"first"`
+	Second AccessPlace `json:"second"`
+}
+
+// AccessPlace is one racing access.
+type AccessPlace struct {
+	Function string `json:"function"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Thread   int    `json:"thread"`
+	Kind     string `json:"kind"`
+}
+
+// Expected is the outcome a replay must reproduce.
+type Expected struct {
+	Termination string `json:"termination"` // exit, crash, assert, deadlock, budget...
+	Message     string `json:"message,omitempty"`
+	File        string `json:"file,omitempty"`
+	Line        int    `json:"line,omitempty"`
+	Stdout      string `json:"stdout"`
+	Stderr      string `json:"stderr"`
+	// OtherStdout is what the other order printed (output-differs).
+	OtherStdout string `json:"other_stdout,omitempty"`
+}
+
+// Hash fingerprints the program's sources and the augur that ran them.
+func Hash(files []string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "augur %s\x00", version.Version)
+	sorted := append([]string(nil), files...)
+	sort.Strings(sorted)
+	for _, f := range sorted {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			return "", fmt.Errorf("hash %s: %w", f, err)
+		}
+		fmt.Fprintf(h, "%s\x00%d\x00", filepath.Base(f), len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:24], nil
+}
+
+// FromVerdict builds the evidence of a spec-violated or output-differs
+// verdict for the program files, run with cfg.
+func FromVerdict(v *classify.Verdict, files []string, cfg vm.Config) (*Evidence, error) {
+	if v.Trace == nil {
+		return nil, fmt.Errorf("verdict %s has no schedule to replay", v.Category)
+	}
+	abs := make([]string, len(files))
+	for i, f := range files {
+		a, err := filepath.Abs(f)
+		if err != nil {
+			return nil, err
+		}
+		abs[i] = a
+	}
+	hash, err := Hash(abs)
+	if err != nil {
+		return nil, err
+	}
+	ev := &Evidence{Version: 1, Program: Program{Files: abs, Hash: hash},
+		Inputs:   Inputs{Argv: cfg.Args, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions},
+		Category: string(v.Category), Order: v.Order, Reason: v.Reason, Schedule: v.Trace,
+		Actions: v.Actions, Points: v.Points}
+	if len(cfg.Files) > 0 {
+		ev.Inputs.Files = map[string]string{}
+		for n, d := range cfg.Files {
+			ev.Inputs.Files[n] = string(d)
+		}
+	}
+	r := v.Race
+	place := func(e interface{ KindName() string }, fn, file string, line, thread int) AccessPlace {
+		return AccessPlace{Function: fn, File: file, Line: line, Thread: thread, Kind: e.KindName()}
+	}
+	ev.Race = Race{ID: r.ID, Object: r.Object,
+		First:  place(r.First, r.First.Function, r.First.Loc.File, r.First.Loc.Line, r.First.Thread),
+		Second: place(r.Second, r.Second.Function, r.Second.Loc.File, r.Second.Loc.Line, r.Second.Thread)}
+	harmful, other := v.Outputs[1], v.Outputs[0]
+	if v.Order == "primary" {
+		harmful, other = other, harmful
+	}
+	out, errOut := streams(harmful)
+	ev.Expected = Expected{Termination: "exit", Stdout: out, Stderr: errOut}
+	if v.Failure != nil {
+		ev.Expected.Termination = v.Failure.Kind.String()
+		ev.Expected.Message = v.Failure.Message
+		ev.Expected.File, ev.Expected.Line = v.Failure.Loc.File, v.Failure.Loc.Line
+	}
+	if v.Category == classify.OutputDiffers {
+		ev.Expected.OtherStdout, _ = streams(other)
+	}
+	return ev, nil
+}
+
+func streams(evs []vm.OutputEvent) (string, string) {
+	var o, e []byte
+	for _, x := range evs {
+		switch x.Stream {
+		case 1:
+			o = append(o, x.Data...)
+		case 2:
+			e = append(e, x.Data...)
+		}
+	}
+	return string(o), string(e)
+}
+
+// Write saves evidence as JSON.
+func (ev *Evidence) Write(path string) error {
+	data, err := json.MarshalIndent(ev, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// Read loads evidence and checks that the program it names is unchanged.
+func Read(path string) (*Evidence, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read evidence: %w", err)
+	}
+	var ev Evidence
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return nil, fmt.Errorf("read evidence %s: %w", path, err)
+	}
+	if ev.Version != 1 || ev.Schedule == nil {
+		return nil, fmt.Errorf("read evidence %s: not augur race evidence (version %d)", path, ev.Version)
+	}
+	hash, err := Hash(ev.Program.Files)
+	if err != nil {
+		return nil, fmt.Errorf("evidence %s: the program it was made for is gone: %w", path, err)
+	}
+	if hash != ev.Program.Hash {
+		return nil, fmt.Errorf("evidence %s was made for another version of %v (or of augur); analyze the program again", path, ev.Program.Files)
+	}
+	return &ev, nil
+}

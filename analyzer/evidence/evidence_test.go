@@ -1,0 +1,97 @@
+package evidence_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/classify"
+	"augur/analyzer/evidence"
+	"augur/analyzer/race"
+	"augur/analyzer/sched"
+	"augur/analyzer/vm"
+)
+
+// Every spec-violated and output-differs verdict of the race and
+// classification corpora replays, from its evidence file, to the same
+// outcome, marking both racing accesses.
+func TestHarmfulVerdictsReplay(t *testing.T) {
+	cache := t.TempDir()
+	var files []string
+	for _, dir := range []string{"../../testdata/race", "../../testdata/classify"} {
+		fs, _ := filepath.Glob(dir + "/*.c")
+		files = append(files, fs...)
+	}
+	replayed := 0
+	for _, f := range files {
+		prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := vm.Config{Args: []string{strings.TrimSuffix(filepath.Base(f), ".c")}, MaxInstructions: 20_000_000}
+		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Races {
+			v := classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1})
+			if v.Category != classify.SpecViolated && v.Category != classify.OutputDiffers {
+				continue
+			}
+			ev, err := evidence.FromVerdict(v, []string{f}, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(t.TempDir(), "race.json")
+			if err := ev.Write(path); err != nil {
+				t.Fatal(err)
+			}
+			back, err := evidence.Read(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tr := evidence.Replay(prog, back)
+			if !tr.Reproduced {
+				t.Errorf("%s: %s race on %s did not replay: %s", filepath.Base(f), v.Category, r.Object, tr.Mismatch)
+				continue
+			}
+			marks := 0
+			for _, s := range tr.Steps {
+				if s.Racing != 0 {
+					marks++
+				}
+			}
+			if marks != 2 && v.Failure == nil {
+				t.Errorf("%s: replay marked %d racing accesses, want 2", filepath.Base(f), marks)
+			}
+			replayed++
+		}
+	}
+	if replayed < 8 {
+		t.Fatalf("only %d harmful verdicts replayed", replayed)
+	}
+}
+
+func TestChangedProgramIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.c")
+	os.WriteFile(src, []byte("int main(void) { return 0; }\n"), 0o644)
+	hash, _ := evidence.Hash([]string{src})
+	ev := &evidence.Evidence{Version: 1, Program: evidence.Program{Files: []string{src}, Hash: hash}, Schedule: &schedTrace}
+	path := filepath.Join(dir, "e.json")
+	if err := ev.Write(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := evidence.Read(path); err != nil {
+		t.Fatalf("unchanged program refused: %v", err)
+	}
+	os.WriteFile(src, []byte("int main(void) { return 1; }\n"), 0o644)
+	if _, err := evidence.Read(path); err == nil || !strings.Contains(err.Error(), "another version") {
+		t.Fatalf("changed program: %v", err)
+	}
+}
+
+var schedTrace = sched.Trace{Policy: "round-robin"}
