@@ -10,7 +10,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 
 	"augur/analyzer/ir"
 	"augur/analyzer/race"
@@ -359,3 +361,30 @@ func (s *spinWatch) Access(a *vm.Access) {
 }
 
 func (s *spinWatch) Sync(vm.SyncEvent) {}
+
+// ClassifyAll classifies independent races in parallel on workers
+// goroutines (0: one per CPU); each verdict depends only on its race, so
+// the result is the same as classifying them one after the other.
+func ClassifyAll(prog *ir.Program, races []*race.Race, opts Options, workers int) []*Verdict {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	out := make([]*Verdict, len(races))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(workers, len(races)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = Classify(prog, races[i], opts)
+			}
+		}()
+	}
+	for i := range races {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out
+}

@@ -159,3 +159,24 @@ func TestClassificationIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// Parallel classification gives the verdicts of a sequential one.
+func TestParallelMatchesSequential(t *testing.T) {
+	path := "../../testdata/classify/double_checked.c"
+	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := vm.Config{Args: []string{"dcl"}, MaxInstructions: 20_000_000}
+	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
+	if err != nil || len(res.Races) < 2 {
+		t.Fatalf("%v, %d races", err, len(res.Races))
+	}
+	par := classify.ClassifyAll(prog, res.Races, classify.Options{Run: cfg, Seed: 1}, 4)
+	for i, r := range res.Races {
+		seq := classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1})
+		if par[i].Category != seq.Category || par[i].Reason != seq.Reason || par[i].K != seq.K {
+			t.Errorf("race %d: parallel %s/%s, sequential %s/%s", i, par[i].Category, par[i].Reason, seq.Category, seq.Reason)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"augur/analyzer/expr"
 	"augur/analyzer/ir"
@@ -62,9 +63,11 @@ type Memory struct {
 	stackFree []uint32
 }
 
-var genCounter uint64
+// genCounter numbers memory generations; executions in different
+// goroutines (parallel classification) draw from it concurrently.
+var genCounter atomic.Uint64
 
-func newGen() uint64 { genCounter++; return genCounter }
+func newGen() uint64 { return genCounter.Add(1) }
 
 // Fork returns a copy of m that shares every object copy-on-write.
 func (m *Memory) Fork() *Memory {

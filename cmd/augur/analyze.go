@@ -61,8 +61,9 @@ func analyzeCmd(args []string) int {
 	cwd, _ := os.Getwd()
 	rep := report.FromDetection(res, cfg.Args[1:], cwd)
 	if !*detectOnly {
-		for _, r := range res.Races {
-			v := classify.Classify(prog, r, classify.Options{Run: cfg, Ma: *ma, Seed: *pf.seed})
+		verdicts := classify.ClassifyAll(prog, res.Races, classify.Options{Run: cfg, Ma: *ma, Seed: *pf.seed}, 0)
+		for i, r := range res.Races {
+			v := verdicts[i]
 			c := report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage,
 				Reason: v.Reason, Consequence: v.Consequence(cwd)}
 			if *evidenceDir != "" && (v.Category == classify.SpecViolated || v.Category == classify.OutputDiffers) {
