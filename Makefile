@@ -30,8 +30,11 @@ demo: build
 	@echo '$$ augur run testdata/demo/bank.c'
 	@bin/augur run testdata/demo/bank.c
 	@echo
-	@echo '$$ augur analyze --detect-only testdata/race/stats_server.c'
-	@bin/augur analyze --detect-only testdata/race/stats_server.c
+	@echo '$$ augur analyze testdata/race/stats_server.c testdata/classify/double_free.c ...'
+	@bin/augur analyze testdata/race/stats_server.c
+	@bin/augur analyze --evidence-dir bin/evidence testdata/classify/double_free.c
+	@echo '$$ augur replay bin/evidence/race-*.json'
+	@bin/augur replay bin/evidence/race-*.json
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...

@@ -1,0 +1,68 @@
+package classify_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/classify"
+	"augur/analyzer/race"
+	"augur/analyzer/vm"
+)
+
+// BenchmarkClassificationCost reports, over the race and classification
+// corpora, the median of (classification time per race / time of a plain
+// run of the same program), the figure Portend+ reports as 1.1x-49.9x
+// (target: at most 10x).
+func BenchmarkClassificationCost(b *testing.B) {
+	var files []string
+	for _, dir := range []string{"../../testdata/race", "../../testdata/classify"} {
+		fs, _ := filepath.Glob(dir + "/*.c")
+		files = append(files, fs...)
+	}
+	var ratios []float64
+	for _, f := range files {
+		prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: b.TempDir()})
+		if err != nil {
+			b.Fatal(err)
+		}
+		cfg := vm.Config{Args: []string{"p"}, MaxInstructions: 20_000_000}
+		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(res.Races) == 0 {
+			continue
+		}
+		var plain []time.Duration
+		for i := 0; i < 5; i++ {
+			m, _ := vm.New(prog, cfg)
+			start := time.Now()
+			m.Run()
+			plain = append(plain, time.Since(start))
+		}
+		sort.Slice(plain, func(i, j int) bool { return plain[i] < plain[j] })
+		start := time.Now()
+		for _, r := range res.Races {
+			classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1})
+		}
+		per := time.Since(start) / time.Duration(len(res.Races))
+		ratio := float64(per) / float64(plain[2])
+		ratios = append(ratios, ratio)
+		fmt.Printf("  %-22s %d races, plain run %v, classification %v per race: %.1fx\n",
+			strings.TrimSuffix(filepath.Base(f), ".c"), len(res.Races), plain[2], per, ratio)
+	}
+	sort.Float64s(ratios)
+	med := ratios[len(ratios)/2]
+	fmt.Printf("classification cost: median %.1fx a plain run per race over %d programs (range %.1fx-%.1fx; target <= 10x)\n",
+		med, len(ratios), ratios[0], ratios[len(ratios)-1])
+	b.ReportMetric(med, "x-plain-run")
+	b.ReportMetric(0, "ns/op")
+	for i := 0; i < b.N; i++ {
+	}
+}
