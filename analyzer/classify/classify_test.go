@@ -180,3 +180,34 @@ func TestParallelMatchesSequential(t *testing.T) {
 		}
 	}
 }
+
+// The replay-analyzer baseline compares state after both orders: redundant
+// writes are benign, a lost update is harmful, and ad hoc synchronization,
+// whose other order cannot be replayed, counts as harmful (the weakness
+// Portend+ addresses with single-ordering).
+func TestReplayAnalyzerBaseline(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		want classify.Category
+	}{
+		{"../../testdata/classify/redundant_write.c", classify.Benign},
+		{"../../testdata/classify/disjoint_bits.c", classify.Benign},
+		{"../../testdata/race/counter.c", classify.Harmful},
+		{"../../testdata/race/ad_hoc_flag.c", classify.Harmful},
+	} {
+		prog, err := analyzer.LoadProgram([]string{c.file}, build.Options{CacheDir: cacheDir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := vm.Config{Args: []string{"p"}, MaxInstructions: 20_000_000}
+		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
+		if err != nil || len(res.Races) == 0 {
+			t.Fatalf("%s: %v, %d races", c.file, err, len(res.Races))
+		}
+		for _, r := range res.Races {
+			if v := classify.ReplayAnalyzer(prog, r, classify.Options{Run: cfg}); v.Category != c.want {
+				t.Errorf("%s race on %s: %s (%s), want %s", filepath.Base(c.file), r.Object, v.Category, v.Reason, c.want)
+			}
+		}
+	}
+}

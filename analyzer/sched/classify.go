@@ -58,3 +58,18 @@ func (h *Hold) Pick(p Point, runnable []int) (int, error) {
 	}
 	return h.Fallback.Pick(p, others)
 }
+
+// Only runs Thread alone and refuses (ErrHeld) when it cannot run.
+type Only struct{ Thread int }
+
+func (*Only) Name() string { return "only" }
+
+// Pick implements Policy.
+func (o *Only) Pick(p Point, runnable []int) (int, error) {
+	for _, t := range runnable {
+		if t == o.Thread {
+			return t, nil
+		}
+	}
+	return 0, ErrHeld
+}

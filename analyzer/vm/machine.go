@@ -691,3 +691,36 @@ func (m *Machine) StateDigest(tid int) uint64 {
 // SetPreemptAccesses turns preemption at shared accesses on or off for
 // the rest of the run (see Config.PreemptAccesses).
 func (m *Machine) SetPreemptAccesses(on bool) { m.cfg.PreemptAccesses = on }
+
+// StateHash hashes what the replay analyzer of Narayanasamy et al.
+// compares: the contents of every live object and the registers of the
+// given threads.
+func (m *Machine) StateHash(threads ...int) uint64 {
+	h := uint64(14695981039346656037)
+	mix := func(x uint64) {
+		h ^= x
+		h *= 1099511628211
+	}
+	for _, o := range m.mem.objs {
+		if o == nil || o.Freed || o.Kind == ObjFunc {
+			continue
+		}
+		mix(uint64(o.ID))
+		for _, b := range o.bytes {
+			mix(uint64(b))
+		}
+	}
+	for _, tid := range threads {
+		mix(m.StateDigest(tid))
+	}
+	return h
+}
+
+// Threads returns the ids of the threads that exist.
+func (m *Machine) Threads() []int {
+	out := make([]int, len(m.threads))
+	for i := range m.threads {
+		out[i] = i
+	}
+	return out
+}

@@ -21,6 +21,7 @@ func analyzeCmd(args []string) int {
 	format := fs.String("format", "text", "report format: text, json or sarif")
 	detectOnly := fs.Bool("detect-only", false, "detect races without classifying them (category unclassified)")
 	ma := fs.Int("ma", 2, "post-race schedules per primary when classifying (the paper's Ma)")
+	classifier := fs.String("classifier", "portend", "portend, or replay-analyzer (the PLDI 2007 baseline: compares state after both orders)")
 	schedules := fs.Int("schedules", 5, "executions to run: round robin, lock-order reversals, then PCT schedules")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at shared memory accesses (slower, more interleavings)")
 	failOn := fs.String("fail-on", "", "exit 3 when races of these categories (comma-separated) are found")
@@ -61,7 +62,18 @@ func analyzeCmd(args []string) int {
 	cwd, _ := os.Getwd()
 	rep := report.FromDetection(res, cfg.Args[1:], cwd)
 	if !*detectOnly {
-		verdicts := classify.ClassifyAll(prog, res.Races, classify.Options{Run: cfg, Ma: *ma, Seed: *pf.seed}, 0)
+		var verdicts []*classify.Verdict
+		switch *classifier {
+		case "portend":
+			verdicts = classify.ClassifyAll(prog, res.Races, classify.Options{Run: cfg, Ma: *ma, Seed: *pf.seed}, 0)
+		case "replay-analyzer":
+			for _, r := range res.Races {
+				verdicts = append(verdicts, classify.ReplayAnalyzer(prog, r, classify.Options{Run: cfg}))
+			}
+		default:
+			fmt.Fprintf(os.Stderr, "augur: unknown classifier %q (want portend or replay-analyzer)\n", *classifier)
+			return 2
+		}
 		for i, r := range res.Races {
 			v := verdicts[i]
 			c := report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage,
