@@ -17,6 +17,7 @@ import (
 	"augur/analyzer/ir"
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
+	"augur/analyzer/symex"
 	"augur/analyzer/vm"
 )
 
@@ -44,6 +45,12 @@ type Options struct {
 	// BudgetFactor bounds the instructions the alternate may take to reach
 	// the second access, as a multiple of what the primary took (default 5).
 	BudgetFactor uint64
+	// Mp is the number of primary paths explored with symbolic inputs
+	// (multipath, default 5) when Run marks inputs symbolic (SymArgs,
+	// SymStdin, SymFiles) or the program calls augur_make_symbolic.
+	Mp int
+	// Symbolic turns multipath on.
+	Symbolic bool
 }
 
 // Verdict is the classification of one race.
@@ -69,6 +76,9 @@ type Verdict struct {
 	// Points are where the two racing accesses happen in the harmful
 	// execution, in the order they happen there.
 	Points [2]vm.StopPoint
+	// Inputs are the concrete inputs of the harmful execution when
+	// multipath found it on another input than the recorded one.
+	Inputs *symex.Inputs
 }
 
 // errEnforce marks an alternate order that could not be reached.
@@ -86,6 +96,9 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	v := &Verdict{Race: r, Stage: "single-pre/single-post"}
 	if r.Trace == nil {
 		return v.unclassified("the race has no recorded schedule to replay")
+	}
+	if opts.Symbolic {
+		return classifyMultipath(prog, r, opts, v)
 	}
 	cfg := opts.Run
 	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
@@ -171,6 +184,10 @@ type outcome struct {
 	res     *vm.Result
 	actions []Action
 	points  [2]vm.StopPoint
+	// spawned are states the run forked after the race (symbolic inputs):
+	// other paths of the same order, explored for failures too.
+	spawned []*vm.Machine
+	m       *vm.Machine
 }
 
 // runPrimary runs the recorded order to completion under a post-race
@@ -182,7 +199,8 @@ func runPrimary(m *vm.Machine, r *race.Race, post postSchedule, budget uint64) o
 	}
 	m.StopBefore(nil)
 	actions := post.apply(m)
-	return outcome{res: m.Run(), actions: actions, points: [2]vm.StopPoint{r.FirstAt, r.SecondAt}}
+	res := m.Run()
+	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{r.FirstAt, r.SecondAt}, spawned: m.Spawned(), m: m}
 }
 
 // runAlternate holds the first thread until the second reaches the
@@ -234,7 +252,8 @@ func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, bud
 	secondAt := vm.StopPoint{Thread: other, Count: m.ThreadCount(other)}
 	actions = append(actions, post.apply(m)...)
 	m.SetMaxInstructions(budget)
-	return outcome{res: m.Run(), actions: actions, points: [2]vm.StopPoint{secondAt, r.FirstAt}}, nil
+	res = m.Run()
+	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{secondAt, r.FirstAt}, spawned: m.Spawned(), m: m}, nil
 }
 
 // judge compares one primary/alternate pair and records a harmful
@@ -387,4 +406,19 @@ func ClassifyAll(prog *ir.Program, races []*race.Race, opts Options, workers int
 	close(next)
 	wg.Wait()
 	return out
+}
+
+// UsesSymbolicInputs reports whether the program marks inputs symbolic
+// itself (augur_make_symbolic, klee_make_symbolic, __VERIFIER_nondet_*), so
+// classification should explore paths (multipath).
+func UsesSymbolicInputs(prog *ir.Program) bool {
+	for _, f := range prog.Funcs {
+		if !f.Decl {
+			continue
+		}
+		if f.Name == "augur_make_symbolic" || f.Name == "klee_make_symbolic" || strings.HasPrefix(f.Name, "__VERIFIER_nondet_") {
+			return true
+		}
+	}
+	return false
 }

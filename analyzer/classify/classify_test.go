@@ -70,7 +70,7 @@ func classifyFile(t *testing.T, path string) []*classify.Verdict {
 	}
 	var out []*classify.Verdict
 	for _, r := range res.Races {
-		out = append(out, classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1}))
+		out = append(out, classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Symbolic: classify.UsesSymbolicInputs(prog)}))
 	}
 	return out
 }
@@ -209,5 +209,32 @@ func TestReplayAnalyzerBaseline(t *testing.T) {
 				t.Errorf("%s race on %s: %s (%s), want %s", filepath.Base(c.file), r.Object, v.Category, v.Reason, c.want)
 			}
 		}
+	}
+}
+
+// The overflow reachable only on another input is found by multipath; on
+// the recorded input the race only changes the output.
+func TestMultipathFindsOtherInputs(t *testing.T) {
+	path := "../../testdata/classify/overflow_other_input.c"
+	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := vm.Config{Args: []string{"overflow"}, MaxInstructions: 20_000_000}
+	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
+	if err != nil || len(res.Races) != 1 {
+		t.Fatalf("%v, %d races", err, len(res.Races))
+	}
+	single := classify.Classify(prog, res.Races[0], classify.Options{Run: cfg, Seed: 1})
+	multi := classify.Classify(prog, res.Races[0], classify.Options{Run: cfg, Seed: 1, Symbolic: true})
+	if single.Category != classify.OutputDiffers {
+		t.Errorf("single path: %s (%s), want output-differs", single.Category, single.Reason)
+	}
+	if multi.Category != classify.SpecViolated || multi.Inputs == nil || !strings.Contains(multi.Failure.Message, "out of bounds") {
+		t.Fatalf("multipath: %s (%s)", multi.Category, multi.Reason)
+	}
+	if req := int32(multi.Inputs.Vars["request[0]"] | multi.Inputs.Vars["request[1]"]<<8 |
+		multi.Inputs.Vars["request[2]"]<<16 | multi.Inputs.Vars["request[3]"]<<24); req < 4 || req >= 100 {
+		t.Errorf("witness request %d is not an overflowing input", req)
 	}
 }

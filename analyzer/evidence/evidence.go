@@ -51,6 +51,7 @@ type Inputs struct {
 	Argv            []string          `json:"argv"` // argv[0] included
 	Stdin           string            `json:"stdin,omitempty"`
 	Files           map[string]string `json:"files,omitempty"`
+	Vars            map[string]uint64 `json:"vars,omitempty"` // values of named inputs (multipath witnesses)
 	MaxInstructions uint64            `json:"max_instructions"`
 }
 
@@ -126,6 +127,19 @@ func FromVerdict(v *classify.Verdict, files []string, cfg vm.Config) (*Evidence,
 		ev.Inputs.Files = map[string]string{}
 		for n, d := range cfg.Files {
 			ev.Inputs.Files[n] = string(d)
+		}
+	}
+	if in := v.Inputs; in != nil { // multipath: the witness input, not the recorded one
+		ev.Inputs.Argv = append([]string{cfg.Args[0]}, in.Args...)
+		ev.Inputs.Vars = in.Vars
+		if cfg.SymStdin > 0 {
+			ev.Inputs.Stdin = in.Stdin
+		}
+		for n, d := range in.Files {
+			if ev.Inputs.Files == nil {
+				ev.Inputs.Files = map[string]string{}
+			}
+			ev.Inputs.Files[n] = d
 		}
 	}
 	r := v.Race

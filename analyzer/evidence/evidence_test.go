@@ -95,3 +95,29 @@ func TestChangedProgramIsRefused(t *testing.T) {
 }
 
 var schedTrace = sched.Trace{Policy: "round-robin"}
+
+// A failure multipath found on another input replays concretely with the
+// witness input.
+func TestMultipathEvidenceReplays(t *testing.T) {
+	f := "../../testdata/classify/overflow_other_input.c"
+	prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := vm.Config{Args: []string{"overflow"}, MaxInstructions: 20_000_000}
+	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
+	if err != nil || len(res.Races) != 1 {
+		t.Fatalf("%v %d", err, len(res.Races))
+	}
+	v := classify.Classify(prog, res.Races[0], classify.Options{Run: cfg, Seed: 1, Symbolic: true})
+	if v.Category != classify.SpecViolated {
+		t.Fatalf("%s: %s", v.Category, v.Reason)
+	}
+	ev, err := evidence.FromVerdict(v, []string{f}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := evidence.Replay(prog, ev); !tr.Reproduced {
+		t.Fatalf("did not replay: %s", tr.Mismatch)
+	}
+}

@@ -83,7 +83,8 @@ func (k *marker) Sync(vm.SyncEvent) {}
 // outcome.
 func Replay(prog *ir.Program, ev *Evidence) *Transcript {
 	tr := &Transcript{}
-	cfg := vm.Config{Args: ev.Inputs.Argv, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions}
+	cfg := vm.Config{Args: ev.Inputs.Argv, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions,
+		Inputs: ev.Inputs.Vars}
 	if len(ev.Inputs.Files) > 0 {
 		cfg.Files = map[string][]byte{}
 		for n, d := range ev.Inputs.Files {

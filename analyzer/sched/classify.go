@@ -15,6 +15,18 @@ type ReplayPrefix struct {
 
 func (*ReplayPrefix) Name() string { return "replay-prefix" }
 
+// Diverged reports whether the execution has left the recorded trace.
+func (r *ReplayPrefix) Diverged() bool { return r.off }
+
+// Fork copies the policy for a forked execution.
+func (r *ReplayPrefix) Fork() Policy {
+	c := *r
+	if f, ok := r.Fallback.(interface{ Fork() Policy }); ok {
+		c.Fallback = f.Fork()
+	}
+	return &c
+}
+
 // Pick implements Policy.
 func (r *ReplayPrefix) Pick(p Point, runnable []int) (int, error) {
 	if !r.off && r.next < len(r.Trace.Events) {

@@ -46,12 +46,21 @@ func (RoundRobin) Pick(p Point, runnable []int) (int, error) {
 // Random picks uniformly among runnable threads with a seeded generator: the
 // same seed gives the same schedule.
 type Random struct {
+	src *rand.PCG
 	rng *rand.Rand
 }
 
 // NewRandom returns a Random policy seeded with seed.
 func NewRandom(seed uint64) *Random {
-	return &Random{rng: rand.New(rand.NewPCG(seed, 0x61756775722d7363))}
+	src := rand.NewPCG(seed, 0x61756775722d7363)
+	return &Random{src: src, rng: rand.New(src)}
+}
+
+// Fork copies the policy, generator state included, for a forked
+// execution: both continue with the same future choices.
+func (r *Random) Fork() Policy {
+	src := *r.src
+	return &Random{src: &src, rng: rand.New(&src)}
 }
 
 func (*Random) Name() string { return "random" }

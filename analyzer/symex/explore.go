@@ -166,7 +166,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			continue
 		}
 		p := &Path{Term: run.Term, Output: run.Output, Constraints: m.PathConstraint(), Instructions: run.Instructions}
-		if p.Inputs, err = inputsOf(sym, m, cfg); err != nil {
+		if p.Inputs, err = InputsOf(sym, m, cfg); err != nil {
 			p.Term = &vm.Termination{Kind: vm.TermSolver, Message: err.Error()}
 		}
 		res.Paths = append(res.Paths, p)
@@ -184,10 +184,10 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	return res, nil
 }
 
-// inputsOf solves a finished state's path constraint into concrete inputs:
+// InputsOf solves a finished state's path constraint into concrete inputs:
 // argv strings for the symbolic arguments and the value of every input
 // variable (unconstrained ones keep their seed value).
-func inputsOf(sym *vm.Symbolic, m *vm.Machine, cfg vm.Config) (Inputs, error) {
+func InputsOf(sym *vm.Symbolic, m *vm.Machine, cfg vm.Config) (Inputs, error) {
 	model, sat, err := sym.S.Model(m.PathConstraint())
 	if err != nil {
 		return Inputs{}, err

@@ -53,11 +53,13 @@ func (m *Machine) exec(t *Thread) error {
 		n++
 		if stopLoc != 0 && in.Loc == stopLoc && t.count+(n-1-m.sliceStart) >= m.stop.Count {
 			m.insts, fr.pc = n-1, pc
+			m.atStop = true
 			return errPaused
 		}
 		if n >= limit {
 			if n >= stopAt { // reached the stop point: before executing in
 				m.insts, fr.pc = n-1, pc
+				m.atStop = true
 				return errPaused
 			}
 			m.insts, fr.pc = n, pc

@@ -191,6 +191,8 @@ type Machine struct {
 	paused   bool // Run returned TermPaused and may be called again
 	// sliceStart is m.insts when the running thread's slice began.
 	sliceStart uint64
+	// atStop is set when Run paused at the stop point (not after a fork).
+	atStop bool
 	// yieldFirst makes the next Run reschedule before running (Yield).
 	yieldFirst bool
 	// stop, when set, pauses the execution just before a thread executes
@@ -401,9 +403,7 @@ const maxFrames = 20000
 // inside the VM is recovered and reported as an unsupported termination so a
 // caller (the language server) survives it.
 func (m *Machine) Run() (res *Result) {
-	if m.paused {
-		m.paused = false
-	}
+	m.paused, m.atStop = false, false
 	defer func() {
 		if r := recover(); r != nil {
 			res = m.result(&Termination{Kind: TermUnsupported,
@@ -724,3 +724,13 @@ func (m *Machine) Threads() []int {
 	}
 	return out
 }
+
+// AtStop reports whether the last Run paused at the stop point (rather
+// than after a fork).
+func (m *Machine) AtStop() bool { return m.atStop }
+
+// Policy returns the scheduling policy.
+func (m *Machine) Policy() sched.Policy { return m.policy }
+
+// SetPauseAtFork changes Config.PauseAtFork for the rest of the run.
+func (m *Machine) SetPauseAtFork(on bool) { m.cfg.PauseAtFork = on }

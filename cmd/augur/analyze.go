@@ -21,6 +21,7 @@ func analyzeCmd(args []string) int {
 	format := fs.String("format", "text", "report format: text, json or sarif")
 	detectOnly := fs.Bool("detect-only", false, "detect races without classifying them (category unclassified)")
 	ma := fs.Int("ma", 2, "post-race schedules per primary when classifying (the paper's Ma)")
+	mp := fs.Int("mp", 5, "primary paths explored with symbolic inputs when classifying (the paper's Mp)")
 	classifier := fs.String("classifier", "portend", "portend, or replay-analyzer (the PLDI 2007 baseline: compares state after both orders)")
 	schedules := fs.Int("schedules", 5, "executions to run: round robin, lock-order reversals, then PCT schedules")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at shared memory accesses (slower, more interleavings)")
@@ -65,7 +66,19 @@ func analyzeCmd(args []string) int {
 		var verdicts []*classify.Verdict
 		switch *classifier {
 		case "portend":
-			verdicts = classify.ClassifyAll(prog, res.Races, classify.Options{Run: cfg, Ma: *ma, Seed: *pf.seed}, 0)
+			ccfg := cfg
+			ccfg.SymArgs, ccfg.SymStdin = symArgs, *symStdin
+			if len(symFiles) > 0 {
+				ccfg.SymFiles = map[string]int{}
+				for _, spec := range symFiles {
+					name, size, _ := strings.Cut(spec, ":")
+					n, _ := strconv.Atoi(size)
+					ccfg.SymFiles[name] = n
+				}
+			}
+			symbolic := classify.UsesSymbolicInputs(prog) || len(symArgs) > 0 || *symStdin > 0 || len(symFiles) > 0
+			verdicts = classify.ClassifyAll(prog, res.Races, classify.Options{Run: ccfg, Ma: *ma, Mp: *mp, Seed: *pf.seed,
+				Symbolic: symbolic}, 0)
 		case "replay-analyzer":
 			for _, r := range res.Races {
 				verdicts = append(verdicts, classify.ReplayAnalyzer(prog, r, classify.Options{Run: cfg}))
