@@ -238,3 +238,36 @@ func TestMultipathFindsOtherInputs(t *testing.T) {
 		t.Errorf("witness request %d is not an overflowing input", req)
 	}
 }
+
+// The output difference that needs a randomized post-race schedule is
+// decided by the multischedule stage, not the first (round robin) pair.
+func TestMultischedule(t *testing.T) {
+	vs := classifyFile(t, "../../testdata/classify/multischedule_output.c")
+	if len(vs) != 1 {
+		t.Fatalf("%d races", len(vs))
+	}
+	if v := vs[0]; v.Category != classify.OutputDiffers || !strings.Contains(v.Stage, "multischedule") {
+		t.Fatalf("%s by %q: %s", v.Category, v.Stage, v.Reason)
+	}
+	single := classifyFileMa(t, "../../testdata/classify/multischedule_output.c", 1)
+	if single[0].Category != classify.Harmless {
+		t.Fatalf("with round robin only: %s, want k-witness-harmless", single[0].Category)
+	}
+}
+
+func classifyFileMa(t *testing.T, path string, ma int) []*classify.Verdict {
+	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 20_000_000}
+	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*classify.Verdict
+	for _, r := range res.Races {
+		out = append(out, classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Ma: ma}))
+	}
+	return out
+}
