@@ -249,7 +249,8 @@ func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, bud
 		return outcome{}, waits("spins at " + watch.where)
 	}
 	m.StopBefore(nil)
-	secondAt := vm.StopPoint{Thread: other, Count: m.ThreadCount(other)}
+	// The second access is the next access at its location from here.
+	secondAt := vm.StopPoint{Thread: other, Count: m.ThreadCount(other), Loc: r.SecondLoc}
 	actions = append(actions, post.apply(m)...)
 	m.SetMaxInstructions(budget)
 	res = m.Run()

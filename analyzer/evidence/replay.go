@@ -65,7 +65,11 @@ type marker struct {
 
 func (k *marker) Access(a *vm.Access) {
 	for i, p := range k.points {
-		if !k.done[i] && a.Thread == p.Thread && a.Count == p.Count {
+		at := a.Count == p.Count
+		if p.Loc != 0 { // the first access at that location from that point on
+			at = a.Site.Loc == p.Loc && a.Count >= p.Count
+		}
+		if !k.done[i] && a.Thread == p.Thread && at {
 			k.done[i] = true
 			kind := "read"
 			if a.Kind.IsWrite() {
