@@ -156,7 +156,7 @@ func (m *Machine) exec(t *Thread) error {
 				addr = concrete
 			}
 			if preempt && m.accessPoint(t, addr) {
-				m.insts, fr.pc = n, pc
+				m.insts, fr.pc = n-1, pc // the access runs (and counts) when the thread resumes
 				return errPreempt
 			}
 			if in.Raw && !checked {
@@ -194,7 +194,7 @@ func (m *Machine) exec(t *Thread) error {
 			}
 		case ir.OpStore:
 			if preempt && m.accessPoint(t, get(regs, in.B).Bits) {
-				m.insts, fr.pc = n, pc
+				m.insts, fr.pc = n-1, pc // the access runs (and counts) when the thread resumes
 				return errPreempt
 			}
 			addr := get(regs, in.B).Bits
@@ -406,7 +406,7 @@ func (m *Machine) exec(t *Thread) error {
 			pc++
 		case ir.OpAtomicRMW:
 			if preempt && m.accessPoint(t, get(regs, in.A).Bits) {
-				m.insts, fr.pc = n, pc
+				m.insts, fr.pc = n-1, pc // the access runs (and counts) when the thread resumes
 				return errPreempt
 			}
 			if err := m.atomicRMW(t, in, regs); err != nil {
@@ -418,7 +418,7 @@ func (m *Machine) exec(t *Thread) error {
 			return errPreempt // atomics are preemption points
 		case ir.OpCmpXchg:
 			if preempt && m.accessPoint(t, get(regs, in.A).Bits) {
-				m.insts, fr.pc = n, pc
+				m.insts, fr.pc = n-1, pc // the access runs (and counts) when the thread resumes
 				return errPreempt
 			}
 			if err := m.cmpXchg(t, in, regs); err != nil {
