@@ -100,18 +100,10 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if opts.Symbolic {
 		return classifyMultipath(prog, r, opts, v)
 	}
-	cfg := opts.Run
-	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
-	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}}
-	m, err := vm.New(prog, cfg)
-	if err != nil {
-		return v.unclassified(err.Error())
+	checkpoint, cfg, reason := replayToRace(prog, r, opts)
+	if checkpoint == nil {
+		return v.unclassified(reason)
 	}
-	m.StopBefore(&r.FirstAt)
-	if res := m.Run(); res.Term.Kind != vm.TermPaused {
-		return v.unclassified(fmt.Sprintf("replay ended (%s) before the first racing access", res.Term.Kind))
-	}
-	checkpoint := m
 	// How far the primary goes from the first access to the second.
 	probe := checkpoint.Fork()
 	start := probe.Instructions()
@@ -177,6 +169,31 @@ func (p postSchedule) apply(m *vm.Machine) []Action {
 	}
 	m.SetPolicy(sched.RoundRobin{})
 	return nil
+}
+
+// replayConfig is the execution template of a race's replays: the
+// recorded schedule, then round robin; no output, no monitor.
+func replayConfig(r *race.Race, opts Options) vm.Config {
+	cfg := opts.Run
+	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
+	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}}
+	return cfg
+}
+
+// replayToRace replays the execution that found r to just before its
+// first racing access: the pre-race checkpoint. It returns nil and why
+// when the replay does not get there.
+func replayToRace(prog *ir.Program, r *race.Race, opts Options) (*vm.Machine, vm.Config, string) {
+	cfg := replayConfig(r, opts)
+	m, err := vm.New(prog, cfg)
+	if err != nil {
+		return nil, cfg, err.Error()
+	}
+	m.StopBefore(&r.FirstAt)
+	if res := m.Run(); res.Term.Kind != vm.TermPaused {
+		return nil, cfg, fmt.Sprintf("replay ended (%s) before the first racing access", res.Term.Kind)
+	}
+	return m, cfg, ""
 }
 
 // outcome is how one order ended.

@@ -13,20 +13,12 @@ import (
 	"augur/analyzer/classify"
 	"augur/analyzer/race"
 	"augur/analyzer/vm"
+	"augur/internal/testutil"
 )
 
 var cacheDir string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "augur-classify-")
-	if err != nil {
-		panic(err)
-	}
-	cacheDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 
 var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)\s+(\S+)`)
 
@@ -46,15 +38,6 @@ func expected(t *testing.T, path string) map[int]string {
 		}
 	}
 	return out
-}
-
-func lineIn(e race.Endpoint, file string) int {
-	for _, f := range e.Stack {
-		if filepath.Base(f.Loc.File) == filepath.Base(file) {
-			return f.Loc.Line
-		}
-	}
-	return 0
 }
 
 // classifyFile detects and classifies the races of a program.
@@ -96,10 +79,10 @@ func TestCategories(t *testing.T) {
 				t.Fatal("no race found")
 			}
 			for _, v := range verdicts {
-				line := lineIn(v.Race.Second, f)
+				line := testutil.LineIn(v.Race.Second, f)
 				cat, ok := want[line]
 				if !ok {
-					cat = want[lineIn(v.Race.First, f)]
+					cat = want[testutil.LineIn(v.Race.First, f)]
 				}
 				if string(v.Category) != cat {
 					t.Errorf("race on %s (line %d): %s (%s), want %s", v.Race.Object, line, v.Category, v.Reason, cat)

@@ -28,9 +28,7 @@ func classifyMultipath(prog *ir.Program, r *race.Race, opts Options, v *Verdict)
 	}
 	v.Stage = "multipath"
 	sym := vm.NewSymbolic(solver.New(5 * time.Second))
-	cfg := opts.Run
-	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
-	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}}
+	cfg := replayConfig(r, opts)
 	cfg.Symbolic = sym
 	cfg.PauseAtFork = true
 	root, err := vm.New(prog, cfg)

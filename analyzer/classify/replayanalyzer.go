@@ -31,16 +31,9 @@ func ReplayAnalyzer(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if r.Trace == nil {
 		return v.unclassified("the race has no recorded schedule to replay")
 	}
-	cfg := opts.Run
-	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
-	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}}
-	m, err := vm.New(prog, cfg)
-	if err != nil {
-		return v.unclassified(err.Error())
-	}
-	m.StopBefore(&r.FirstAt)
-	if res := m.Run(); res.Term.Kind != vm.TermPaused {
-		return v.unclassified(fmt.Sprintf("replay ended (%s) before the first racing access", res.Term.Kind))
+	m, _, reason := replayToRace(prog, r, opts)
+	if m == nil {
+		return v.unclassified(reason)
 	}
 	// The recorded order: just past the second access.
 	primary := m.Fork()

@@ -18,6 +18,7 @@ import (
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
+	"augur/internal/testutil"
 )
 
 // linePairs is a set of races as unordered pairs of source lines.
@@ -110,7 +111,7 @@ func BenchmarkVersusPeers(b *testing.B) {
 		augurTotal += time.Since(start)
 		got := linePairs{}
 		for _, r := range res.Races {
-			got.add(lineIn(r.First, f), lineIn(r.Second, f))
+			got.add(testutil.LineIn(r.First, f), testutil.LineIn(r.Second, f))
 		}
 		native, tsan := filepath.Join(dir, name), filepath.Join(dir, name+"-tsan")
 		for _, c := range [][]string{{"-g", "-O0", "-o", native, f, "-lpthread"}, {"-g", "-O0", "-fsanitize=thread", "-o", tsan, f}} {

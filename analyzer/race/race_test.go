@@ -14,6 +14,7 @@ import (
 	"augur/analyzer/build"
 	"augur/analyzer/race"
 	"augur/analyzer/vm"
+	"augur/internal/testutil"
 )
 
 // expectation is what a test program's comments promise.
@@ -55,17 +56,6 @@ func readExpectations(t testing.TB, path string) expectation {
 	return ex
 }
 
-// lineIn returns the line of the first frame of an endpoint's stack that is
-// in file (the racing access may sit in a runtime function called from it).
-func lineIn(e race.Endpoint, file string) int {
-	for _, f := range e.Stack {
-		if filepath.Base(f.Loc.File) == filepath.Base(file) {
-			return f.Loc.Line
-		}
-	}
-	return 0
-}
-
 func detect(t *testing.T, path string, schedules int) *race.Result {
 	t.Helper()
 	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
@@ -82,16 +72,7 @@ func detect(t *testing.T, path string, schedules int) *race.Result {
 
 var cacheDir string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "augur-race-")
-	if err != nil {
-		panic(err)
-	}
-	cacheDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 
 // TestAnnotatedRaces matches the races found in every testdata/race program
 // 1:1 against its // race: comments: every expected race is reported with
@@ -109,7 +90,7 @@ func TestAnnotatedRaces(t *testing.T) {
 			res := detect(t, f, 5)
 			got := map[[2]int][]*race.Race{}
 			for _, r := range res.Races {
-				a, b := lineIn(r.First, f), lineIn(r.Second, f)
+				a, b := testutil.LineIn(r.First, f), testutil.LineIn(r.Second, f)
 				if a > b {
 					a, b = b, a
 				}

@@ -11,20 +11,12 @@ import (
 	"augur/analyzer/build"
 	"augur/analyzer/symex"
 	"augur/analyzer/vm"
+	"augur/internal/testutil"
 )
 
 var cacheDir string
 
-func TestMain(m *testing.M) {
-	dir, err := os.MkdirTemp("", "augur-symex-")
-	if err != nil {
-		panic(err)
-	}
-	cacheDir = dir
-	code := m.Run()
-	os.RemoveAll(dir)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 
 // Each program states its expectation on a line:
 //
