@@ -335,37 +335,6 @@ func (v *Verdict) singleOrdering(err error) *Verdict {
 	return v
 }
 
-// Consequence is one sentence a developer can act on.
-func (v *Verdict) Consequence(base string) string {
-	r := v.Race
-	where := func(e race.Endpoint) string {
-		return fmt.Sprintf("%s (%s:%d)", e.Function, relPath(e.Loc.File, base), e.Loc.Line)
-	}
-	switch v.Category {
-	case SpecViolated:
-		first, second := where(r.First), where(r.Second)
-		if v.Order == "alternate" {
-			first, second = second, first
-		}
-		return fmt.Sprintf("When %s runs before %s, the program fails: %s at %s.", first, second,
-			v.Failure.Message, relPath(v.Failure.Loc.File, base)+fmt.Sprintf(":%d", v.Failure.Loc.Line))
-	case OutputDiffers:
-		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints.", where(r.First), where(r.Second), r.Object)
-	case Harmless:
-		return fmt.Sprintf("Both orders of the accesses to %s gave the same result in %d tries; likely harmless.", r.Object, v.K)
-	case SingleOrdering:
-		return fmt.Sprintf("Only one order of the accesses to %s is possible: %s.", r.Object, v.Reason)
-	}
-	return "Not classified: " + v.Reason
-}
-
-func relPath(p, base string) string {
-	if base != "" && strings.HasPrefix(p, base+"/") {
-		return p[len(base)+1:]
-	}
-	return p
-}
-
 // spinWatch watches the second thread while the first is held: if it reads
 // the same value at the same place from a state (its whole stack) it has
 // been in before, it is spinning on something only the held thread changes.
@@ -403,26 +372,59 @@ func (s *spinWatch) Sync(vm.SyncEvent) {}
 // goroutines (0: one per CPU); each verdict depends only on its race, so
 // the result is the same as classifying them one after the other.
 func ClassifyAll(prog *ir.Program, races []*race.Race, opts Options, workers int) []*Verdict {
+	return ClassifyEach(prog, races, opts, workers, nil)
+}
+
+// ClassifyEach is ClassifyAll that also calls each (when set) on the
+// calling goroutine as every verdict arrives, so a caller can show
+// results before the last race is done. Once opts.Run.Cancel closes, no
+// further race is started and those races' verdicts stay nil.
+func ClassifyEach(prog *ir.Program, races []*race.Race, opts Options, workers int, each func(i int, v *Verdict)) []*Verdict {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	out := make([]*Verdict, len(races))
 	next := make(chan int)
+	type done struct {
+		i int
+		v *Verdict
+	}
+	results := make(chan done)
 	var wg sync.WaitGroup
 	for w := 0; w < min(workers, len(races)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				out[i] = Classify(prog, races[i], opts)
+				v := Classify(prog, races[i], opts)
+				if isCanceled(opts.Run.Cancel) {
+					// Runs cut short by cancellation prove nothing.
+					v = (&Verdict{Race: races[i], Stage: v.Stage}).unclassified("classification was canceled")
+				}
+				results <- done{i, v}
 			}
 		}()
 	}
-	for i := range races {
-		next <- i
+	go func() {
+		defer close(next)
+		for i := range races {
+			select {
+			case next <- i:
+			case <-opts.Run.Cancel: // nil channel when not set: never ready
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(results)
+	}()
+	for d := range results {
+		out[d.i] = d.v
+		if each != nil {
+			each(d.i, d.v)
+		}
 	}
-	close(next)
-	wg.Wait()
 	return out
 }
 
@@ -439,4 +441,14 @@ func UsesSymbolicInputs(prog *ir.Program) bool {
 		}
 	}
 	return false
+}
+
+// isCanceled reports whether the cancel channel (nil: never) is closed.
+func isCanceled(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }

@@ -1,6 +1,7 @@
 package race
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -26,7 +27,13 @@ type Options struct {
 	// lock-protected data are then reported, and classification must call
 	// them single-ordering).
 	MutexBlind bool
+	// Progress, when set, is told after each execution how many of the
+	// Schedules have run.
+	Progress func(done, total int)
 }
+
+// ErrCanceled is returned when Run.Cancel closes during detection.
+var ErrCanceled = errors.New("detection canceled")
 
 // Failure is how an execution ended when it did not exit normally: a
 // crash, failed assert, abort, deadlock, exhausted budget or unsupported
@@ -92,6 +99,9 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 		}
 		d.Bind(m)
 		run := m.Run()
+		if run.Term.Kind == vm.TermCanceled {
+			return nil, ErrCanceled
+		}
 		if i == 0 {
 			steps = len(run.Trace.Events) + 1
 			reversals = sched.Reversals(run.Trace, (opts.Schedules-1+1)/2)
@@ -101,6 +111,9 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 			r.Trace = run.Trace
 		}
 		races = append(races, d.Races())
+		if opts.Progress != nil {
+			opts.Progress(i+1, opts.Schedules)
+		}
 		for _, inv := range d.Inversions() {
 			if !seenInv[inv.ID] {
 				seenInv[inv.ID] = true

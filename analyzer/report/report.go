@@ -34,6 +34,10 @@ type Race struct {
 	Evidence    string   `json:"evidence,omitempty"`
 	Stage       string   `json:"stage,omitempty"`  // which classification stage decided
 	Reason      string   `json:"reason,omitempty"` // how the verdict was reached
+	// Schedule is the interleaving that showed the verdict, in one line;
+	// Inputs are the inputs of that execution (harmful races).
+	Schedule string  `json:"schedule,omitempty"`
+	Inputs   *Inputs `json:"inputs,omitempty"`
 }
 
 // Access is one endpoint of a race.
@@ -103,6 +107,8 @@ type Stats struct {
 	PointerTargetsGivenUp int `json:"pointer_targets_given_up,omitempty"`
 	// ForksRefused counts paths not explored because of the state budget.
 	ForksRefused int `json:"forks_refused,omitempty"`
+	// Ignored counts races silenced by `augur:ignore` comments.
+	Ignored int `json:"ignored,omitempty"`
 }
 
 // Unclassified is the category of races detection has not classified.
@@ -148,6 +154,8 @@ type Classification struct {
 	Reason      string
 	Consequence string
 	Evidence    string
+	Schedule    string
+	Inputs      *Inputs
 }
 
 // Classify sets the category of the race with the given id.
@@ -156,6 +164,7 @@ func (r *Report) Classify(id string, c Classification) {
 		if r.Races[i].ID == id {
 			x := &r.Races[i]
 			x.Category, x.K, x.Stage, x.Reason, x.Evidence = c.Category, c.K, c.Stage, c.Reason, c.Evidence
+			x.Schedule, x.Inputs = c.Schedule, c.Inputs
 			if c.Consequence != "" {
 				x.Consequence = c.Consequence
 			}

@@ -141,3 +141,14 @@ func ReadFile(path string) (*Trace, error) {
 	}
 	return &t, nil
 }
+
+// MapLocs returns a copy of the trace with every event's location passed
+// through f (results carried over to a program whose lines moved).
+func (t *Trace) MapLocs(f func(string) string) *Trace {
+	c := &Trace{Policy: t.Policy, Seed: t.Seed, Events: make([]Event, len(t.Events))}
+	for i, e := range t.Events {
+		e.Loc = f(e.Loc)
+		c.Events[i] = e
+	}
+	return c
+}

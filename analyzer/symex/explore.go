@@ -127,6 +127,10 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			res.Stats.StoppedBy = fmt.Sprintf("path budget (%d)", opts.MaxPaths)
 			break
 		}
+		if canceled(opts.Run.Cancel) {
+			res.Stats.StoppedBy = "cancellation"
+			break
+		}
 		if opts.Timeout > 0 && time.Since(start) > opts.Timeout {
 			res.Stats.StoppedBy = fmt.Sprintf("time budget (%s)", opts.Timeout)
 			break
@@ -248,4 +252,14 @@ func (in Inputs) SortedVars() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// canceled reports whether the cancel channel (nil: never) is closed.
+func canceled(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }

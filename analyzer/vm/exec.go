@@ -562,5 +562,12 @@ func (m *Machine) checkBudget() error {
 	if !m.deadline.IsZero() && time.Now().After(m.deadline) {
 		return terminate(TermBudget, 0, "time budget of %s exhausted (the program may loop forever; raise --timeout)", m.cfg.Timeout)
 	}
+	if m.cfg.Cancel != nil {
+		select {
+		case <-m.cfg.Cancel:
+			return terminate(TermCanceled, 0, "analysis canceled")
+		default:
+		}
+	}
 	return nil
 }

@@ -57,6 +57,9 @@ type Config struct {
 	// path's generated inputs reproduces it.
 	Inputs  map[string]uint64
 	Timeout time.Duration
+	// Cancel, when closed, stops the execution at its next budget check
+	// with TermCanceled (a language server dropping an outdated analysis).
+	Cancel <-chan struct{}
 	// Files seeds the virtual file system: path -> contents. The program
 	// never touches the real disk.
 	Files map[string][]byte

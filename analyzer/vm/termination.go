@@ -22,10 +22,11 @@ const (
 	TermSolver                      // a solver query on this path timed out or failed
 	TermPruned                      // an assumption (augur_assume, klee_assume) cannot hold on this path
 	TermPaused                      // not an end: Run returned after a fork (Config.PauseAtFork)
+	TermCanceled                    // Config.Cancel was closed: the caller no longer wants the result
 )
 
 var termNames = [...]string{"exit", "crash", "assert", "abort", "deadlock", "budget", "unsupported", "replay-divergence",
-	"solver-timeout", "pruned", "paused"}
+	"solver-timeout", "pruned", "paused", "canceled"}
 
 func (k TermKind) String() string { return termNames[k] }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -9,11 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"augur/analyzer/classify"
-	"augur/analyzer/evidence"
-	"augur/analyzer/race"
+	"augur/analyzer"
 	"augur/analyzer/report"
-	"augur/analyzer/symex"
 )
 
 func analyzeCmd(args []string) int {
@@ -39,98 +37,48 @@ func analyzeCmd(args []string) int {
 	if code != 0 {
 		return code
 	}
+	if *classifier != "portend" && *classifier != "replay-analyzer" {
+		fmt.Fprintf(os.Stderr, "augur: unknown classifier %q (want portend or replay-analyzer)\n", *classifier)
+		return 2
+	}
 	switch *format {
 	case "text", "json", "sarif":
 	default:
 		fmt.Fprintf(os.Stderr, "augur: unknown format %q (want text, json or sarif)\n", *format)
 		return 2
 	}
+	symFileSizes := map[string]int{}
+	for _, spec := range symFiles {
+		name, size, ok := strings.Cut(spec, ":")
+		n, err := strconv.Atoi(size)
+		if !ok || err != nil || n <= 0 {
+			fmt.Fprintf(os.Stderr, "augur: --sym-file %q: want NAME:N\n", spec)
+			return 2
+		}
+		symFileSizes[name] = n
+	}
+	if len(symFileSizes) == 0 {
+		symFileSizes = nil
+	}
 	prog, cfg, code := pf.load(files, progArgs)
 	if code != 0 {
 		return code
 	}
 	cfg.PreemptAccesses = *preemptAccesses
-	// The seed of each symbolic argument is the argument given in its
-	// place, or the empty string: detection runs on that seed.
-	for len(cfg.Args) < 1+len(symArgs) {
-		cfg.Args = append(cfg.Args, "")
-	}
-	res, err := race.Detect(prog, race.Options{Schedules: *schedules, Seed: *pf.seed, Run: cfg})
+	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{
+		Run: cfg, Sources: files, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
+		Classifier: *classifier, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
+		Searcher: *searcher, MaxPaths: *maxPaths, ExploreTimeout: pf.timeout.d, EvidenceDir: *evidenceDir,
+	}, analyzer.Observer{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return 1
 	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(os.Stderr, "augur: %s\n", w)
+	}
 	cwd, _ := os.Getwd()
-	rep := report.FromDetection(res, cfg.Args[1:], cwd)
-	if !*detectOnly {
-		var verdicts []*classify.Verdict
-		switch *classifier {
-		case "portend":
-			ccfg := cfg
-			ccfg.SymArgs, ccfg.SymStdin = symArgs, *symStdin
-			if len(symFiles) > 0 {
-				ccfg.SymFiles = map[string]int{}
-				for _, spec := range symFiles {
-					name, size, _ := strings.Cut(spec, ":")
-					n, _ := strconv.Atoi(size)
-					ccfg.SymFiles[name] = n
-				}
-			}
-			symbolic := classify.UsesSymbolicInputs(prog) || len(symArgs) > 0 || *symStdin > 0 || len(symFiles) > 0
-			verdicts = classify.ClassifyAll(prog, res.Races, classify.Options{Run: ccfg, Ma: *ma, Mp: *mp, Seed: *pf.seed,
-				Symbolic: symbolic}, 0)
-		case "replay-analyzer":
-			for _, r := range res.Races {
-				verdicts = append(verdicts, classify.ReplayAnalyzer(prog, r, classify.Options{Run: cfg}))
-			}
-		default:
-			fmt.Fprintf(os.Stderr, "augur: unknown classifier %q (want portend or replay-analyzer)\n", *classifier)
-			return 2
-		}
-		for i, r := range res.Races {
-			v := verdicts[i]
-			c := report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage,
-				Reason: v.Reason, Consequence: v.Consequence(cwd)}
-			if *evidenceDir != "" && (v.Category == classify.SpecViolated || v.Category == classify.OutputDiffers) {
-				ev, err := evidence.FromVerdict(v, files, cfg)
-				if err == nil {
-					path := filepath.Join(*evidenceDir, "race-"+r.ID+".json")
-					if err = ev.Write(path); err == nil {
-						c.Evidence = path
-					}
-				}
-				if err != nil {
-					fmt.Fprintf(os.Stderr, "augur: evidence for race %s: %v\n", r.ID, err)
-				}
-			}
-			rep.Classify(r.ID, c)
-		}
-	}
-	if len(symArgs) > 0 || *symStdin > 0 || len(symFiles) > 0 {
-		scfg := cfg
-		scfg.SymArgs = symArgs
-		scfg.SymStdin = *symStdin
-		if len(symFiles) > 0 {
-			scfg.SymFiles = map[string]int{}
-			for _, spec := range symFiles {
-				name, size, ok := strings.Cut(spec, ":")
-				n, err := strconv.Atoi(size)
-				if !ok || err != nil || n <= 0 {
-					fmt.Fprintf(os.Stderr, "augur: --sym-file %q: want NAME:N\n", spec)
-					return 2
-				}
-				scfg.SymFiles[name] = n
-			}
-		}
-		scfg.PreemptAccesses = false
-		ex, err := symex.Explore(prog, symex.Options{Run: scfg, Searcher: *searcher, Seed: *pf.seed, MaxPaths: *maxPaths,
-			Timeout: pf.timeout.d})
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "augur: %v\n", err)
-			return 1
-		}
-		rep.AddExploration(ex, cwd)
-	}
+	rep := res.Report(cwd)
 	if *evidenceDir != "" {
 		if err := writeInputs(rep, *evidenceDir); err != nil {
 			fmt.Fprintf(os.Stderr, "augur: %v\n", err)

@@ -1,0 +1,239 @@
+package analyzer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	"augur/analyzer/classify"
+	"augur/analyzer/evidence"
+	"augur/analyzer/ir"
+	"augur/analyzer/race"
+	"augur/analyzer/symex"
+	"augur/analyzer/vm"
+)
+
+// Options configure one analysis of a loaded program: detection over
+// several schedules, then the classification of every race, then (when
+// inputs are symbolic) an exploration of the input space for failures not
+// tied to a race. `augur analyze` and the language server both fill it.
+type Options struct {
+	// Run is the template of every execution: argv (argv[0] included),
+	// stdin, the virtual file system and the budgets.
+	Run vm.Config
+	// Sources are the program's files, named in evidence so a replay
+	// rebuilds the same program.
+	Sources   []string
+	Schedules int // detection executions (default 5)
+	Seed      uint64
+	// DetectOnly leaves every race unclassified.
+	DetectOnly bool
+	// Classifier is "portend" (the default) or "replay-analyzer" (the
+	// PLDI 2007 baseline).
+	Classifier string
+	Ma, Mp     int // post-race schedules per primary; primary paths (multipath)
+	// SymArgs, SymStdin and SymFiles make inputs symbolic (see vm.Config).
+	SymArgs  []int
+	SymStdin int
+	SymFiles map[string]int
+	// Searcher, MaxPaths and ExploreTimeout bound the exploration of
+	// symbolic inputs for failures.
+	Searcher       string
+	MaxPaths       int
+	ExploreTimeout time.Duration
+	// EvidenceDir, when set, receives the evidence of every harmful race.
+	EvidenceDir string
+	// Workers classify races in parallel (0: one per CPU).
+	Workers int
+	// ReadFile reads a source file to look for `augur:ignore` comments
+	// (nil: the file on disk).
+	ReadFile func(path string) ([]byte, error)
+}
+
+// Observer is told how an analysis progresses. Every callback runs on the
+// goroutine that called Analyze, one at a time; any may be nil.
+type Observer struct {
+	// Progress reports a stage ("detecting", "classifying", "exploring")
+	// and how far it is, done out of total.
+	Progress func(stage string, done, total int)
+	// Detected is called once detection is over, with every race still
+	// unclassified.
+	Detected func(*Result)
+	// Classified is called when race i has its verdict.
+	Classified func(r *Result, i int)
+}
+
+// Result is what an analysis found. Races, Verdicts and Evidence are
+// parallel: Verdicts[i] stays nil until race i is classified (or for
+// ever with DetectOnly), Evidence[i] is "" unless evidence was written.
+type Result struct {
+	Detection   *race.Result
+	Races       []*race.Race
+	Verdicts    []*classify.Verdict
+	Evidence    []string
+	Ignored     []*race.Race  // races silenced by `augur:ignore`
+	Exploration *symex.Result // nil without symbolic inputs
+	Options     *Options      // what produced the result
+	Elapsed     time.Duration
+	// Warnings are problems that did not stop the analysis (evidence that
+	// could not be written), one sentence each.
+	Warnings []string
+}
+
+// ErrCanceled is returned when the analysis's context ends before it does.
+var ErrCanceled = errors.New("analysis canceled")
+
+// Analyze runs the whole analysis of prog. It stops early, with
+// ErrCanceled, when ctx is done. A panic anywhere in the analysis is
+// recovered and returned as an error carrying its stack, so a long-lived
+// caller (the language server) survives it.
+func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) (res *Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = nil, fmt.Errorf("internal error in the analysis: %v\n%s", p, debug.Stack())
+		}
+	}()
+	start := time.Now()
+	if opts.Schedules == 0 {
+		opts.Schedules = 5
+	}
+	cfg := opts.Run
+	cfg.Cancel = ctx.Done()
+	// The seed of each symbolic argument is the argument given in its
+	// place, or the empty string: detection runs on that seed.
+	for len(cfg.Args) < 1+len(opts.SymArgs) {
+		cfg.Args = append(cfg.Args, "")
+	}
+	opts.Run = cfg
+	progress := func(stage string, done, total int) {
+		if obs.Progress != nil {
+			obs.Progress(stage, done, total)
+		}
+	}
+	progress("detecting", 0, opts.Schedules)
+	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Seed: opts.Seed, Run: cfg,
+		Progress: func(done, total int) { progress("detecting", done, total) }})
+	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
+		return nil, ErrCanceled
+	}
+	if err != nil {
+		return nil, err
+	}
+	res = &Result{Detection: det, Options: &opts}
+	ignore := newIgnorer(opts.ReadFile)
+	for _, r := range det.Races {
+		if ignore.silences(r) {
+			res.Ignored = append(res.Ignored, r)
+			continue
+		}
+		res.Races = append(res.Races, r)
+	}
+	res.Verdicts = make([]*classify.Verdict, len(res.Races))
+	res.Evidence = make([]string, len(res.Races))
+	if obs.Detected != nil {
+		obs.Detected(res)
+	}
+	if !opts.DetectOnly && len(res.Races) > 0 {
+		if err := res.classify(ctx, prog, progress, obs.Classified); err != nil {
+			return nil, err
+		}
+	}
+	if opts.symbolic() {
+		progress("exploring", 0, 1)
+		ex, err := symex.Explore(prog, symex.Options{Run: opts.symbolicRun(false), Searcher: opts.Searcher,
+			Seed: opts.Seed, MaxPaths: opts.MaxPaths, Timeout: opts.ExploreTimeout})
+		if err != nil {
+			return nil, err
+		}
+		if ctx.Err() != nil {
+			return nil, ErrCanceled
+		}
+		res.Exploration = ex
+		progress("exploring", 1, 1)
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// classify decides every race's category, reporting each as it arrives.
+func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func(string, int, int),
+	each func(*Result, int)) error {
+	opts := res.Options
+	n := len(res.Races)
+	done := 0
+	progress("classifying", 0, n)
+	record := func(i int, v *classify.Verdict) {
+		if ctx.Err() != nil {
+			return
+		}
+		res.Verdicts[i] = v
+		path, err := res.writeEvidence(i)
+		if err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for race %s: %v", res.Races[i].ID, err))
+		}
+		res.Evidence[i] = path
+		done++
+		if each != nil {
+			each(res, i)
+		}
+		progress("classifying", done, n)
+	}
+	switch opts.Classifier {
+	case "", "portend":
+		copts := classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed,
+			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog)}
+		classify.ClassifyEach(prog, res.Races, copts, opts.Workers, record)
+	case "replay-analyzer":
+		for i, r := range res.Races {
+			if ctx.Err() != nil {
+				break
+			}
+			record(i, classify.ReplayAnalyzer(prog, r, classify.Options{Run: opts.Run}))
+		}
+	default:
+		return fmt.Errorf("unknown classifier %q (want portend or replay-analyzer)", opts.Classifier)
+	}
+	if ctx.Err() != nil {
+		return ErrCanceled
+	}
+	return nil
+}
+
+// writeEvidence saves the evidence of race i when it is harmful and an
+// evidence directory is set, returning its path ("" otherwise). A failure
+// leaves the race its category; only the replay file is missing.
+func (res *Result) writeEvidence(i int) (string, error) {
+	v, dir := res.Verdicts[i], res.Options.EvidenceDir
+	if dir == "" || v == nil || (v.Category != classify.SpecViolated && v.Category != classify.OutputDiffers) {
+		return "", nil
+	}
+	ev, err := evidence.FromVerdict(v, res.Options.Sources, res.Options.Run)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "race-"+res.Races[i].ID+".json")
+	if err := ev.Write(path); err != nil {
+		return "", err
+	}
+	return path, nil
+}
+
+// symbolic reports whether any input is symbolic.
+func (o *Options) symbolic() bool {
+	return len(o.SymArgs) > 0 || o.SymStdin > 0 || len(o.SymFiles) > 0
+}
+
+// symbolicRun is the execution template with the symbolic inputs set;
+// preempt keeps the access preemption of detection (classification), the
+// exploration of inputs runs without it.
+func (o *Options) symbolicRun(preempt bool) vm.Config {
+	cfg := o.Run
+	cfg.SymArgs, cfg.SymStdin, cfg.SymFiles = o.SymArgs, o.SymStdin, o.SymFiles
+	if !preempt {
+		cfg.PreemptAccesses = false
+	}
+	return cfg
+}

@@ -1,0 +1,156 @@
+package analyzer_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/ir"
+	"augur/analyzer/vm"
+	"augur/internal/testutil"
+)
+
+var cacheDir string
+
+func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
+
+func load(t *testing.T, path string) *ir.Program {
+	t.Helper()
+	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+func options(path string) analyzer.Options {
+	return analyzer.Options{Run: vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 20_000_000},
+		Sources: []string{path}, Seed: 1, Workers: 1}
+}
+
+// The observer hears detection first, then every verdict once, with
+// progress that only moves forward, and the report agrees with the
+// program's annotation.
+func TestAnalyzeObserverOrder(t *testing.T) {
+	path := "../testdata/race/counter.c"
+	prog := load(t, path)
+	var events []string
+	lastDone := map[string]int{}
+	res, err := analyzer.Analyze(context.Background(), prog, options(path), analyzer.Observer{
+		Progress: func(stage string, done, total int) {
+			if done < lastDone[stage] || done > total {
+				t.Errorf("progress %s went %d -> %d of %d", stage, lastDone[stage], done, total)
+			}
+			lastDone[stage] = done
+		},
+		Detected: func(r *analyzer.Result) {
+			events = append(events, "detected")
+			for i, v := range r.Verdicts {
+				if v != nil {
+					t.Errorf("race %d already has a verdict at detection", i)
+				}
+			}
+		},
+		Classified: func(r *analyzer.Result, i int) {
+			events = append(events, "classified "+string(r.Verdicts[i].Category))
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(events, ", "); got != "detected, classified output-differs" {
+		t.Errorf("events: %s", got)
+	}
+	if lastDone["detecting"] != 5 || lastDone["classifying"] != 1 {
+		t.Errorf("final progress: %v", lastDone)
+	}
+	rep := res.Report("")
+	if len(rep.Races) != 1 || rep.Races[0].Category != "output-differs" || rep.Races[0].Schedule == "" ||
+		rep.Races[0].Inputs == nil {
+		t.Errorf("report races: %+v", rep.Races)
+	}
+}
+
+// An `augur:ignore` comment on either access line silences the race before
+// classification; the report counts it.
+func TestIgnoreComment(t *testing.T) {
+	path, _ := filepath.Abs("../testdata/race/counter.c")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := bytes.Replace(src, []byte("hits++; // race: hits output-differs"), []byte("hits++; // augur:ignore"), 1)
+	if bytes.Equal(marked, src) {
+		t.Fatal("test program changed: its racing line was not found")
+	}
+	prog := load(t, path)
+	opts := options(path)
+	opts.ReadFile = func(p string) ([]byte, error) {
+		if p == path {
+			return marked, nil
+		}
+		return os.ReadFile(p)
+	}
+	classified := 0
+	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{
+		Classified: func(*analyzer.Result, int) { classified++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := res.Report("")
+	if len(rep.Races) != 0 || rep.Stats.Ignored != 1 || classified != 0 {
+		t.Errorf("races %d, ignored %d, classified %d; want 0, 1, 0", len(rep.Races), rep.Stats.Ignored, classified)
+	}
+}
+
+func TestIgnoreMarkerNeedsComment(t *testing.T) {
+	for line, want := range map[string]bool{
+		"x++; // augur:ignore":         true,
+		"x++; /* augur:ignore */":      true,
+		`puts("augur:ignore");`:        false,
+		"x++; // see augur:ignore doc": true,
+		"x++;":                         false,
+	} {
+		if got := analyzer.HasIgnoreMarker([]byte(line)); got != want {
+			t.Errorf("HasIgnoreMarker(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// Cancelling in the middle (here: as soon as detection reports) stops the
+// analysis with ErrCanceled and no verdict is reported.
+func TestCancelStopsAnalysis(t *testing.T) {
+	path := "../testdata/race/counter.c"
+	prog := load(t, path)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	_, err := analyzer.Analyze(ctx, prog, options(path), analyzer.Observer{
+		Detected:   func(*analyzer.Result) { cancel() },
+		Classified: func(*analyzer.Result, int) { t.Error("a verdict was reported after cancellation") },
+	})
+	if !errors.Is(err, analyzer.ErrCanceled) {
+		t.Fatalf("err = %v, want ErrCanceled", err)
+	}
+	_, err = analyzer.Analyze(ctx, prog, options(path), analyzer.Observer{})
+	if !errors.Is(err, analyzer.ErrCanceled) {
+		t.Fatalf("already canceled: err = %v, want ErrCanceled", err)
+	}
+}
+
+// A panic inside the analysis comes back as an error with its stack.
+func TestPanicIsRecovered(t *testing.T) {
+	path := "../testdata/race/counter.c"
+	prog := load(t, path)
+	_, err := analyzer.Analyze(context.Background(), prog, options(path), analyzer.Observer{
+		Detected: func(*analyzer.Result) { panic("observer bug") }})
+	if err == nil || !strings.Contains(err.Error(), "internal error in the analysis: observer bug") ||
+		!strings.Contains(err.Error(), "goroutine") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,79 @@
+package classify
+
+import (
+	"fmt"
+	"strings"
+
+	"augur/analyzer/race"
+)
+
+// Consequence is one sentence a developer can act on.
+func (v *Verdict) Consequence(base string) string {
+	r := v.Race
+	where := func(e race.Endpoint) string {
+		return fmt.Sprintf("%s (%s:%d)", e.Function, relPath(e.Loc.File, base), e.Loc.Line)
+	}
+	switch v.Category {
+	case SpecViolated:
+		first, second := where(r.First), where(r.Second)
+		if v.Order == "alternate" {
+			first, second = second, first
+		}
+		return fmt.Sprintf("When %s runs before %s, the program fails: %s at %s.", first, second,
+			v.Failure.Message, relPath(v.Failure.Loc.File, base)+fmt.Sprintf(":%d", v.Failure.Loc.Line))
+	case OutputDiffers:
+		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints.", where(r.First), where(r.Second), r.Object)
+	case Harmless:
+		return fmt.Sprintf("Both orders of the accesses to %s gave the same result in %d tries; likely harmless.", r.Object, v.K)
+	case SingleOrdering:
+		return fmt.Sprintf("Only one order of the accesses to %s is possible: %s.", r.Object, v.Reason)
+	}
+	return "Not classified: " + v.Reason
+}
+
+func relPath(p, base string) string {
+	if base != "" && strings.HasPrefix(p, base+"/") {
+		return p[len(base)+1:]
+	}
+	return p
+}
+
+// Interleaving describes, in one line, the order of the racing accesses
+// in the execution that showed the verdict: the harmful order for
+// spec-violated and output-differs, both orders otherwise.
+func (v *Verdict) Interleaving(base string) string {
+	r := v.Race
+	step := func(e race.Endpoint) string {
+		return fmt.Sprintf("thread %d %s %s in %s (%s:%d)", e.Thread, verb(e), r.Object, e.Function,
+			relPath(e.Loc.File, base), e.Loc.Line)
+	}
+	first, second := step(r.First), step(r.Second)
+	switch v.Category {
+	case SpecViolated, OutputDiffers:
+		if v.Order == "alternate" {
+			first, second = second, first
+		}
+		line := first + ", then " + second
+		if v.Trace != nil {
+			line += fmt.Sprintf("; the rest follows a recorded schedule of %d decisions", len(v.Trace.Events))
+		}
+		return line
+	case Harmless:
+		return fmt.Sprintf("%s, and the other way round; both orders compared %d times", first, v.K)
+	}
+	return first + "; " + second
+}
+
+// verb names an access kind as a verb.
+func verb(e race.Endpoint) string {
+	k := e.KindName()
+	switch k {
+	case "read":
+		return "reads"
+	case "write":
+		return "writes"
+	case "free":
+		return "frees"
+	}
+	return "does an " + k + " of"
+}

@@ -1,0 +1,53 @@
+package analyzer
+
+import (
+	"bytes"
+	"os"
+
+	"augur/analyzer/race"
+)
+
+// IgnoreMarker silences a race when it appears in a comment on the line of
+// either racing access: `x++; // augur:ignore`.
+const IgnoreMarker = "augur:ignore"
+
+// ignorer answers whether a race is silenced, reading each source once.
+type ignorer struct {
+	read  func(string) ([]byte, error)
+	lines map[string][][]byte
+}
+
+func newIgnorer(read func(string) ([]byte, error)) *ignorer {
+	if read == nil {
+		read = os.ReadFile
+	}
+	return &ignorer{read: read, lines: map[string][][]byte{}}
+}
+
+// silences reports whether either access line of r carries the marker.
+func (ig *ignorer) silences(r *race.Race) bool {
+	return ig.marked(r.First.Loc.File, r.First.Loc.Line) || ig.marked(r.Second.Loc.File, r.Second.Loc.Line)
+}
+
+func (ig *ignorer) marked(file string, line int) bool {
+	lines, ok := ig.lines[file]
+	if !ok {
+		data, err := ig.read(file)
+		if err == nil {
+			lines = bytes.Split(data, []byte("\n"))
+		}
+		ig.lines[file] = lines // an unreadable file silences nothing
+	}
+	return line >= 1 && line <= len(lines) && HasIgnoreMarker(lines[line-1])
+}
+
+// HasIgnoreMarker reports whether a source line carries the ignore marker
+// inside a comment.
+func HasIgnoreMarker(line []byte) bool {
+	i := bytes.Index(line, []byte(IgnoreMarker))
+	if i < 0 {
+		return false
+	}
+	before := line[:i]
+	return bytes.Contains(before, []byte("//")) || bytes.Contains(before, []byte("/*"))
+}

@@ -1,0 +1,201 @@
+package ir
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"hash"
+)
+
+// CodeHash fingerprints everything about the program that can change how
+// it runs, leaving out source locations. Two programs with the same hash
+// behave the same; they differ at most in where their instructions say
+// they come from (comments, blank lines or formatting moved), so results
+// of one apply to the other once their locations are mapped (LocMap).
+func (p *Program) CodeHash() string {
+	w := &hasher{h: sha256.New()}
+	w.int(int64(p.NumStatic))
+	w.int(int64(len(p.Funcs)))
+	for _, f := range p.Funcs {
+		w.str(f.Name)
+		w.int(int64(f.ID))
+		w.bool(f.Decl)
+		w.bool(f.Variadic)
+		w.scalars(f.Params)
+		w.scalars(f.Ret)
+		w.int(int64(f.NumSlots))
+		w.int(int64(f.FrameSize))
+		w.int(int64(len(f.Consts)))
+		for _, c := range f.Consts {
+			w.int(int64(c))
+		}
+		w.int(int64(len(f.Insts)))
+		for i := range f.Insts {
+			w.inst(&f.Insts[i])
+		}
+	}
+	w.int(int64(len(p.Globals)))
+	for _, g := range p.Globals {
+		w.str(g.Name)
+		w.int(int64(g.ID))
+		w.int(int64(g.Size))
+		w.int(int64(g.Align))
+		w.str(string(g.Init))
+		w.bool(g.ThreadLocal)
+		w.bool(g.Constant)
+		w.bool(g.External)
+	}
+	w.int(int64(len(p.Messages)))
+	for _, m := range p.Messages {
+		w.str(m)
+	}
+	return hex.EncodeToString(w.h.Sum(nil))
+}
+
+// hasher writes values unambiguously (lengths before contents).
+type hasher struct {
+	h   hash.Hash
+	buf [8]byte
+}
+
+func (w *hasher) int(v int64) {
+	binary.LittleEndian.PutUint64(w.buf[:], uint64(v))
+	w.h.Write(w.buf[:])
+}
+
+func (w *hasher) bool(b bool) {
+	if b {
+		w.int(1)
+	} else {
+		w.int(0)
+	}
+}
+
+func (w *hasher) str(s string) {
+	w.int(int64(len(s)))
+	w.h.Write([]byte(s))
+}
+
+func (w *hasher) scalar(s Scalar) { w.int(int64(s.Kind)<<16 | int64(s.Bits)) }
+
+func (w *hasher) scalars(ss []Scalar) {
+	w.int(int64(len(ss)))
+	for _, s := range ss {
+		w.scalar(s)
+	}
+}
+
+func (w *hasher) operands(ops []Operand) {
+	w.int(int64(len(ops)))
+	for _, o := range ops {
+		w.int(int64(o))
+	}
+}
+
+// inst hashes every field of an instruction but its location.
+func (w *hasher) inst(in *Inst) {
+	w.int(int64(in.Op)<<24 | int64(in.Sub)<<16 | int64(in.Ordering)<<8 | int64(in.Ordering2))
+	w.bool(in.Volatile)
+	w.bool(in.Yield)
+	w.bool(in.Raw)
+	w.scalar(in.Ty)
+	w.scalar(in.Src)
+	w.int(int64(in.Dst))
+	w.int(int64(in.N))
+	w.int(int64(in.A))
+	w.int(int64(in.B))
+	w.int(int64(in.C))
+	w.int(in.Imm)
+	w.int(int64(in.Mask))
+	w.int(int64(len(in.Layout)))
+	for _, f := range in.Layout {
+		w.int(int64(f.Off))
+		w.scalar(f.Scalar)
+	}
+	w.int(int64(len(in.Terms)))
+	for _, t := range in.Terms {
+		w.int(int64(t.Index))
+		w.int(int64(t.Width))
+		w.int(t.Scale)
+	}
+	w.operands(in.Args)
+	w.scalars(in.ArgTys)
+	w.int(int64(len(in.Targets)))
+	for _, e := range in.Targets {
+		w.int(int64(e.PC))
+		w.int(int64(len(e.Moves)))
+		for _, m := range e.Moves {
+			w.int(int64(m.Dst))
+			w.int(int64(m.Src))
+			w.int(int64(m.N))
+		}
+	}
+	w.int(int64(len(in.Cases)))
+	for _, c := range in.Cases {
+		w.int(int64(c.Value))
+		w.int(int64(c.Target))
+	}
+	if in.Callee != nil {
+		w.int(int64(in.Callee.ID))
+	} else {
+		w.int(-1)
+	}
+}
+
+// LocMap maps the locations of old to those of cur, two programs with the
+// same CodeHash: instruction by instruction, function by function, and
+// the definitions of functions and globals. A location that several
+// instructions share maps to where the first of them went.
+type LocMap struct {
+	Locs map[Loc]Loc
+	IDs  map[LocID]LocID
+}
+
+// MapLocs builds the LocMap from old to cur. It returns nil when the
+// programs do not have the same shape (different code).
+func MapLocs(old, cur *Program) *LocMap {
+	if len(old.Funcs) != len(cur.Funcs) || len(old.Globals) != len(cur.Globals) {
+		return nil
+	}
+	m := &LocMap{Locs: map[Loc]Loc{}, IDs: map[LocID]LocID{}}
+	add := func(a, b Loc) {
+		if _, ok := m.Locs[a]; !ok && a.File != "" {
+			m.Locs[a] = b
+		}
+	}
+	for i, f := range old.Funcs {
+		g := cur.Funcs[i]
+		if f.Name != g.Name || len(f.Insts) != len(g.Insts) {
+			return nil
+		}
+		add(f.Loc, g.Loc)
+		for j := range f.Insts {
+			a, b := f.Insts[j].Loc, g.Insts[j].Loc
+			if _, ok := m.IDs[a]; !ok {
+				m.IDs[a] = b
+			}
+			add(old.Locs[a], cur.Locs[b])
+		}
+	}
+	for i, g := range old.Globals {
+		add(g.Loc, cur.Globals[i].Loc)
+	}
+	return m
+}
+
+// Loc maps one location; one it does not know (a line of a runtime
+// header, say) stays as it is.
+func (m *LocMap) Loc(l Loc) Loc {
+	if n, ok := m.Locs[l]; ok {
+		return n
+	}
+	return l
+}
+
+// ID maps a location id.
+func (m *LocMap) ID(id LocID) LocID {
+	if n, ok := m.IDs[id]; ok {
+		return n
+	}
+	return id
+}

@@ -1,0 +1,111 @@
+package analyzer_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"augur/analyzer"
+	"augur/analyzer/evidence"
+	"augur/analyzer/ir"
+)
+
+// copyWith writes src, passed through edit, to dir/name and returns its path.
+func copyWith(t *testing.T, src, dir, name string, edit func(string) string) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, name)
+	if err := os.WriteFile(path, []byte(edit(string(data))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// A save that only adds comments and blank lines and reflows a statement
+// leaves the code hash alone; the remapped result points at the new
+// lines, and its rewritten evidence replays on the edited program.
+func TestRemapAfterCommentOnlyEdit(t *testing.T) {
+	dir := t.TempDir()
+	src := "../testdata/classify/double_free.c"
+	path := copyWith(t, src, dir, "p.c", func(s string) string { return s })
+	before := load(t, path)
+	opts := options(path)
+	opts.EvidenceDir = filepath.Join(dir, "evidence")
+	res, err := analyzer.Analyze(context.Background(), before, opts, analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := res.Report("")
+	if len(old.Races) != 1 || old.Races[0].Category != "spec-violated" {
+		t.Fatalf("races before the edit: %+v", old.Races)
+	}
+
+	copyWith(t, src, dir, "p.c", func(s string) string {
+		s = "// A comment line\n\n/* and a block\n   comment */\n" + s
+		return strings.Replace(s, "\t\tfree(buf);", "\t\tfree(\n\t\t\tbuf);", 1)
+	})
+	after := load(t, path)
+	if before.CodeHash() != after.CodeHash() {
+		t.Fatal("comment-only edit changed the code hash")
+	}
+	m := ir.MapLocs(before, after)
+	if m == nil {
+		t.Fatal("MapLocs refused programs with the same code")
+	}
+	moved := res.Remap(m).Report("")
+	marked := annotatedLines(t, path)
+	for i, a := range moved.Races[0].Accesses {
+		if !marked[a.Line] || a.Line == old.Races[0].Accesses[i].Line {
+			t.Errorf("access %d at line %d after the edit (was %d), want one of the annotated lines %v",
+				i, a.Line, old.Races[0].Accesses[i].Line, marked)
+		}
+	}
+	if moved.Races[0].Category != "spec-violated" || moved.Races[0].Evidence == "" {
+		t.Fatalf("remapped race: %+v", moved.Races[0])
+	}
+	ev, err := evidence.Read(moved.Races[0].Evidence)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr := evidence.Replay(after, ev); !tr.Reproduced {
+		t.Fatalf("remapped evidence did not replay: %s", tr.Mismatch)
+	}
+	// The failure happens inside free: the crash is found at the reflowed
+	// call, now on its second line.
+	if !strings.Contains(moved.Races[0].Consequence, "p.c:") {
+		t.Errorf("consequence: %s", moved.Races[0].Consequence)
+	}
+}
+
+// annotatedLines returns the lines of path that carry a race annotation.
+func annotatedLines(t *testing.T, path string) map[int]bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[int]bool{}
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, "// race:") {
+			out[i+1] = true
+		}
+	}
+	return out
+}
+
+// A real change to the code changes the hash.
+func TestCodeChangeChangesHash(t *testing.T) {
+	dir := t.TempDir()
+	src := "../testdata/classify/double_free.c"
+	a := load(t, copyWith(t, src, dir, "a.c", func(s string) string { return s }))
+	b := load(t, copyWith(t, src, dir, "a.c", func(s string) string {
+		return strings.Replace(s, "malloc(32)", "malloc(64)", 1)
+	}))
+	if a.CodeHash() == b.CodeHash() {
+		t.Fatal("changing malloc(32) to malloc(64) left the code hash unchanged")
+	}
+}

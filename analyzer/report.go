@@ -1,0 +1,64 @@
+package analyzer
+
+import (
+	"augur/analyzer/classify"
+	"augur/analyzer/race"
+	"augur/analyzer/report"
+)
+
+// Report renders the result as the report of design.md, with paths made
+// relative to base when they lie inside it.
+func (res *Result) Report(base string) *report.Report {
+	det := *res.Detection
+	det.Races = res.Races
+	args := res.Options.Run.Args
+	rep := report.FromDetection(&det, args[1:], base)
+	for i, r := range res.Races {
+		if v := res.Verdicts[i]; v != nil {
+			rep.Classify(r.ID, res.classification(i, base))
+		}
+	}
+	if res.Exploration != nil {
+		rep.AddExploration(res.Exploration, base)
+	}
+	rep.Stats.Ignored = len(res.Ignored)
+	if res.Elapsed > 0 {
+		rep.Stats.Seconds = res.Elapsed.Seconds()
+	}
+	return rep
+}
+
+// classification is race i's verdict in the report's terms.
+func (res *Result) classification(i int, base string) report.Classification {
+	v := res.Verdicts[i]
+	c := report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage, Reason: v.Reason,
+		Consequence: v.Consequence(base), Evidence: res.Evidence[i]}
+	if v.Category == classify.Unclassified {
+		return c
+	}
+	c.Schedule = v.Interleaving(base)
+	if v.Category == classify.SpecViolated || v.Category == classify.OutputDiffers {
+		c.Inputs = res.inputs(v)
+	}
+	return c
+}
+
+// inputs are the inputs of a verdict's harmful execution: the witness of
+// multipath, or the recorded inputs.
+func (res *Result) inputs(v *classify.Verdict) *report.Inputs {
+	if in := v.Inputs; in != nil {
+		return &report.Inputs{Args: in.Args, Stdin: in.Stdin, Files: in.Files, Vars: in.Vars}
+	}
+	run := res.Options.Run
+	return &report.Inputs{Args: run.Args[1:], Stdin: string(run.Stdin)}
+}
+
+// Race returns the race with the given id and its index, or nil.
+func (res *Result) Race(id string) (*race.Race, int) {
+	for i, r := range res.Races {
+		if r.ID == id {
+			return r, i
+		}
+	}
+	return nil, -1
+}
