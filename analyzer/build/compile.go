@@ -16,6 +16,9 @@ type Options struct {
 	CacheDir string
 	// Flags are extra compiler flags (-D, -I, -std=...), applied to every TU.
 	Flags []string
+	// FileFlags are flags for one source only, by its absolute path (from a
+	// compilation database), applied after Flags.
+	FileFlags map[string][]string
 }
 
 // DefaultCacheDir is $AUGUR_CACHE_DIR, or augur/ under the user cache directory.
@@ -89,7 +92,11 @@ func CompileTU(src string, opts Options, includeDir string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("compile %s: %w", src, err)
 	}
-	args := compileArgs(abs, includeDir, opts.Flags)
+	flags := opts.Flags
+	if extra := opts.FileFlags[abs]; len(extra) > 0 {
+		flags = append(append([]string(nil), flags...), extra...)
+	}
+	args := compileArgs(abs, includeDir, flags)
 	h := sha256.New()
 	cwd, _ := os.Getwd()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s\x00%s\x00", clang.Version, strings.Join(args, "\x00"), abs, src, cwd)

@@ -1,0 +1,278 @@
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// ConfigName is the workspace configuration file, at the workspace root.
+const ConfigName = "augur.toml"
+
+// Target is one program to analyze: its sources, how it is run and with
+// which settings.
+type Target struct {
+	// Name identifies the target in messages and progress reports.
+	Name string
+	// Sources are the program's translation units, absolute.
+	Sources []string
+	// Args are the program's arguments (argv[1:]); Argv0 its argv[0]
+	// (default: the first source's base name without extension).
+	Args  []string
+	Argv0 string
+	// Stdin is the program's standard input, or StdinFile names a file
+	// holding it (absolute).
+	Stdin     string
+	StdinFile string
+	// Files are the virtual file system's seeds: "PATH" or "NAME=PATH",
+	// PATH absolute.
+	Files []string
+	// Settings are the analysis options for this target.
+	Settings Settings
+	// Implicit marks a target made for an opened file that defines main
+	// when augur.toml lists no targets.
+	Implicit bool
+}
+
+// Config is a parsed augur.toml.
+type Config struct {
+	Path string
+	// set applies the file's top-level analysis settings.
+	set     []func(*Settings) error
+	targets []targetSpec
+}
+
+// targetSpec is a [[target]] table, its settings applied on demand over
+// whatever the defaults are then.
+type targetSpec struct {
+	t   Target
+	set []func(*Settings) error
+}
+
+// targetKeys are the keys of a [[target]] table that are not settings.
+var targetKeys = []string{"name", "sources", "args", "argv0", "stdin", "stdin-file", "files"}
+
+// LoadConfig reads dir/augur.toml; it returns nil, nil when there is none.
+func LoadConfig(dir string) (*Config, error) {
+	path := filepath.Join(dir, ConfigName)
+	data, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	cfg, err := ParseConfig(path, string(data))
+	if err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// ParseConfig parses the text of an augur.toml at path; relative paths in
+// it are relative to its directory.
+func ParseConfig(path, text string) (*Config, error) {
+	doc, err := parseTOML(text)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	for name := range doc.tables {
+		return nil, fmt.Errorf("%s: unknown table [%s] (settings go at the top of the file, targets in [[target]])", path, name)
+	}
+	for name := range doc.arrays {
+		if name != "target" {
+			return nil, fmt.Errorf("%s: unknown array of tables [[%s]] (want [[target]])", path, name)
+		}
+	}
+	dir := filepath.Dir(path)
+	cfg := &Config{Path: path}
+	if cfg.set, err = settingsOf(doc.root, nil, dir); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	names := map[string]bool{}
+	for i, tab := range doc.arrays["target"] {
+		spec, err := parseTarget(tab, dir)
+		if err != nil {
+			return nil, fmt.Errorf("%s: target %d: %w", path, i+1, err)
+		}
+		if names[spec.t.Name] {
+			return nil, fmt.Errorf("%s: two targets are named %q", path, spec.t.Name)
+		}
+		names[spec.t.Name] = true
+		cfg.targets = append(cfg.targets, spec)
+	}
+	return cfg, nil
+}
+
+// settingsOf turns a table's setting keys into setters, refusing keys that
+// are neither settings nor in extra.
+func settingsOf(tab *tomlTable, extra []string, dir string) ([]func(*Settings) error, error) {
+	var out []func(*Settings) error
+	for _, k := range tab.keys {
+		if contains(extra, k) {
+			continue
+		}
+		st := lookup(k, false)
+		if st == nil {
+			return nil, fmt.Errorf("line %d: unknown key %q (see docs/configuration.md)", tab.lines[k], k)
+		}
+		v, line := tab.values[k], tab.lines[k]
+		if k == "include" || k == "compile-commands-dir" {
+			v = absPaths(v, dir)
+		}
+		// Check the value now, so a bad file is reported when it is read.
+		probe := Defaults()
+		if err := st.set(&probe, v); err != nil {
+			return nil, fmt.Errorf("line %d: %s: %w", line, k, err)
+		}
+		set := st.set
+		out = append(out, func(s *Settings) error { return set(s, v) })
+	}
+	return out, nil
+}
+
+func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
+	var spec targetSpec
+	t := &spec.t
+	str := func(k string, dst *string) error {
+		if v, ok := tab.values[k]; ok {
+			if err := setString(dst, v); err != nil {
+				return fmt.Errorf("line %d: %s: %w", tab.lines[k], k, err)
+			}
+		}
+		return nil
+	}
+	strs := func(k string, dst *[]string) error {
+		if v, ok := tab.values[k]; ok {
+			if err := setStrings(dst, v); err != nil {
+				return fmt.Errorf("line %d: %s: %w", tab.lines[k], k, err)
+			}
+		}
+		return nil
+	}
+	for _, step := range []error{str("name", &t.Name), strs("sources", &t.Sources), strs("args", &t.Args),
+		str("argv0", &t.Argv0), str("stdin", &t.Stdin), str("stdin-file", &t.StdinFile), strs("files", &t.Files)} {
+		if step != nil {
+			return spec, step
+		}
+	}
+	if len(t.Sources) == 0 {
+		return spec, fmt.Errorf("no sources (want sources = [\"main.c\", ...])")
+	}
+	for i, s := range t.Sources {
+		t.Sources[i] = abs(dir, s)
+	}
+	if t.Name == "" {
+		t.Name = strings.TrimSuffix(filepath.Base(t.Sources[0]), filepath.Ext(t.Sources[0]))
+	}
+	if t.StdinFile != "" {
+		t.StdinFile = abs(dir, t.StdinFile)
+	}
+	for i, f := range t.Files {
+		if name, path, ok := strings.Cut(f, "="); ok {
+			t.Files[i] = name + "=" + abs(dir, path)
+		} else {
+			t.Files[i] = f + "=" + abs(dir, f) // the program opens it by the name written
+		}
+	}
+	var err error
+	spec.set, err = settingsOf(tab, targetKeys, dir)
+	return spec, err
+}
+
+// Targets returns the configured targets with their settings: base (the
+// defaults and the client's settings), then the file's top-level
+// settings, then the target's own.
+func (c *Config) Targets(base Settings) []*Target {
+	top := base
+	for _, set := range c.set {
+		_ = set(&top) // checked when parsed
+	}
+	out := make([]*Target, 0, len(c.targets))
+	for _, spec := range c.targets {
+		t := spec.t
+		t.Settings = top
+		for _, set := range spec.set {
+			_ = set(&t.Settings)
+		}
+		out = append(out, &t)
+	}
+	return out
+}
+
+// mainDef matches a definition of main at the start of a line.
+var mainDef = regexp.MustCompile(`(?m)^\s*(?:(?:static|extern)\s+)?(?:int|auto|void)\s+main\s*\(`)
+
+// DefinesMain reports whether C/C++ source text defines main.
+func DefinesMain(src []byte) bool { return mainDef.Match(src) }
+
+// ImplicitTarget is the target of a file that defines main, when the
+// workspace configures no targets.
+func ImplicitTarget(file string, base Settings) *Target {
+	return &Target{Name: filepath.Base(file), Sources: []string{file}, Settings: base, Implicit: true}
+}
+
+// IsSource reports whether path is a C or C++ file the server analyzes.
+func IsSource(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".c", ".cc", ".cpp", ".cxx", ".c++":
+		return true
+	}
+	return false
+}
+
+// Keys lists every augur.toml key, for documentation checks.
+func Keys() (targetOnly, settings []string) {
+	for _, s := range settingsTable {
+		settings = append(settings, s.toml)
+	}
+	sort.Strings(settings)
+	return append([]string(nil), targetKeys...), settings
+}
+
+// JSONKeys lists every client setting name, for documentation checks.
+func JSONKeys() []string {
+	var out []string
+	for _, s := range settingsTable {
+		out = append(out, s.json)
+	}
+	return out
+}
+
+func abs(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(dir, p)
+}
+
+// absPaths makes a path or array of paths absolute against dir.
+func absPaths(v any, dir string) any {
+	switch x := v.(type) {
+	case string:
+		return abs(dir, x)
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			if s, ok := e.(string); ok {
+				out[i] = abs(dir, s)
+			} else {
+				out[i] = e
+			}
+		}
+		return out
+	}
+	return v
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

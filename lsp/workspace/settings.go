@@ -1,0 +1,295 @@
+// Package workspace decides what the language server analyzes: the
+// targets of a workspace (from augur.toml, or one per opened file that
+// defines main), their compile flags (from compile_commands.json, found as
+// clangd finds it) and the analysis settings (built-in defaults, then the
+// client's settings, then augur.toml). It knows nothing of LSP messages.
+package workspace
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Settings are the analysis options of a target. Their names mirror the
+// flags of `augur analyze`.
+type Settings struct {
+	Mp, Ma          int
+	Schedules       int
+	Seed            uint64
+	MemoryModel     string // "sc" or "weak"
+	MaxInstructions uint64
+	Timeout         time.Duration // of each execution
+	PreemptAccesses bool
+	SymArgs         []int
+	SymStdin        int
+	SymFiles        map[string]int
+	Searcher        string
+	MaxPaths        int
+	DetectOnly      bool
+	Classifier      string
+	Include         []string // -I directories
+	Define          []string // -D macros
+	Flags           []string // any other compiler flags
+	// CompileCommandsDir is where compile_commands.json is; empty: search
+	// from each source's directory upwards, as clangd does.
+	CompileCommandsDir string
+	// Debounce is how long the server waits after a save for another
+	// before it starts the analysis.
+	Debounce time.Duration
+}
+
+// Defaults are the built-in settings, those of `augur analyze`.
+func Defaults() Settings {
+	return Settings{Mp: 5, Ma: 2, Schedules: 5, Seed: 1, MemoryModel: "sc", MaxInstructions: 200_000_000,
+		Timeout: 30 * time.Second, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend",
+		Debounce: 200 * time.Millisecond}
+}
+
+// setting is one analysis option: its name in augur.toml (the CLI flag's),
+// its name in the client's JSON settings, what it means, and how to set it
+// from a decoded value (TOML or JSON).
+type setting struct {
+	toml, json string
+	doc        string
+	set        func(s *Settings, v any) error
+}
+
+// settingsTable lists every option; augur.toml, the client settings and
+// docs/configuration.md all follow it.
+var settingsTable = []setting{
+	{"mp", "mp", "primary paths explored with symbolic inputs when classifying (the paper's Mp)",
+		func(s *Settings, v any) error { return setInt(&s.Mp, v, 1) }},
+	{"ma", "ma", "post-race schedules tried per primary when classifying (the paper's Ma)",
+		func(s *Settings, v any) error { return setInt(&s.Ma, v, 1) }},
+	{"schedules", "schedules", "executions run by detection: round robin, lock-order reversals, then PCT",
+		func(s *Settings, v any) error { return setInt(&s.Schedules, v, 1) }},
+	{"seed", "seed", "seed of the random schedules",
+		func(s *Settings, v any) error {
+			var n int
+			err := setInt(&n, v, 0)
+			s.Seed = uint64(n)
+			return err
+		}},
+	{"memory-model", "memoryModel", `"sc" (sequential consistency) or "weak"`,
+		func(s *Settings, v any) error { return setChoice(&s.MemoryModel, v, "sc", "weak") }},
+	{"max-instructions", "maxInstructions", "instruction budget of each execution (0: none)",
+		func(s *Settings, v any) error {
+			var n int
+			err := setInt(&n, v, 0)
+			s.MaxInstructions = uint64(n)
+			return err
+		}},
+	{"timeout", "timeout", `wall-time budget of each execution, as "30s" or "2m" (0: none)`,
+		func(s *Settings, v any) error { return setDuration(&s.Timeout, v) }},
+	{"preempt-accesses", "preemptAccesses", "also switch threads at shared memory accesses (slower, more interleavings)",
+		func(s *Settings, v any) error { return setBool(&s.PreemptAccesses, v) }},
+	{"sym-arg", "symbolicArgs", "sizes of symbolic command-line arguments, one per argument, e.g. [8, 4]",
+		func(s *Settings, v any) error { return setInts(&s.SymArgs, v) }},
+	{"sym-stdin", "symbolicStdin", "bytes of symbolic standard input (0: none)",
+		func(s *Settings, v any) error { return setInt(&s.SymStdin, v, 0) }},
+	{"sym-file", "symbolicFiles", `symbolic files of the virtual file system, as ["NAME:SIZE", ...]`,
+		func(s *Settings, v any) error { return setSymFiles(&s.SymFiles, v) }},
+	{"searcher", "searcher", "path search with symbolic inputs: dfs, bfs, random-path or coverage",
+		func(s *Settings, v any) error {
+			return setChoice(&s.Searcher, v, "dfs", "bfs", "random-path", "coverage")
+		}},
+	{"max-paths", "maxPaths", "paths explored with symbolic inputs before stopping",
+		func(s *Settings, v any) error { return setInt(&s.MaxPaths, v, 1) }},
+	{"detect-only", "detectOnly", "detect races without classifying them",
+		func(s *Settings, v any) error { return setBool(&s.DetectOnly, v) }},
+	{"classifier", "classifier", `"portend", or "replay-analyzer" (the PLDI 2007 baseline)`,
+		func(s *Settings, v any) error { return setChoice(&s.Classifier, v, "portend", "replay-analyzer") }},
+	{"include", "include", "include directories (-I), relative to augur.toml's directory",
+		func(s *Settings, v any) error { return setStrings(&s.Include, v) }},
+	{"define", "define", `macros (-D), as ["NAME", "NAME=VALUE"]`,
+		func(s *Settings, v any) error { return setStrings(&s.Define, v) }},
+	{"flags", "flags", "other compiler flags, e.g. [\"-std=c11\"]",
+		func(s *Settings, v any) error { return setStrings(&s.Flags, v) }},
+	{"compile-commands-dir", "compileCommandsDir", "directory of compile_commands.json (default: searched like clangd)",
+		func(s *Settings, v any) error { return setString(&s.CompileCommandsDir, v) }},
+	{"debounce", "debounce", `wait after a save before analyzing, as "200ms"`,
+		func(s *Settings, v any) error { return setDuration(&s.Debounce, v) }},
+}
+
+// lookup finds a setting by its TOML or JSON name.
+func lookup(name string, json bool) *setting {
+	for i := range settingsTable {
+		s := &settingsTable[i]
+		if (!json && s.toml == name) || (json && s.json == name) {
+			return s
+		}
+	}
+	return nil
+}
+
+// ApplyJSON sets the options a client sent (initializationOptions or the
+// "augur" section of workspace/didChangeConfiguration), decoded from JSON
+// into a map. Unknown keys are returned as warnings, not errors: a newer
+// extension may send settings an older server does not know.
+func (s *Settings) ApplyJSON(m map[string]any) (warnings []string, err error) {
+	if inner, ok := m["augur"].(map[string]any); ok {
+		m = inner
+	}
+	for k, v := range m {
+		st := lookup(k, true)
+		if st == nil {
+			if !clientOnly[k] {
+				warnings = append(warnings, fmt.Sprintf("unknown setting augur.%s ignored", k))
+			}
+			continue
+		}
+		if v == nil {
+			continue
+		}
+		if err := st.set(s, v); err != nil {
+			return warnings, fmt.Errorf("setting augur.%s: %w", k, err)
+		}
+	}
+	return warnings, nil
+}
+
+// clientOnly are settings of the VS Code extension itself, sent along with
+// the rest, that the server has no use for.
+var clientOnly = map[string]bool{"path": true, "arguments": true, "trace": true}
+
+func setInt(dst *int, v any, lo int) error {
+	var n int64
+	switch x := v.(type) {
+	case int64:
+		n = x
+	case float64:
+		if x != math.Trunc(x) {
+			return fmt.Errorf("want an integer, got %v", x)
+		}
+		n = int64(x)
+	default:
+		return fmt.Errorf("want an integer, got %v", describe(v))
+	}
+	if n < int64(lo) {
+		return fmt.Errorf("want at least %d, got %d", lo, n)
+	}
+	*dst = int(n)
+	return nil
+}
+
+func setBool(dst *bool, v any) error {
+	b, ok := v.(bool)
+	if !ok {
+		return fmt.Errorf("want true or false, got %v", describe(v))
+	}
+	*dst = b
+	return nil
+}
+
+func setString(dst *string, v any) error {
+	s, ok := v.(string)
+	if !ok {
+		return fmt.Errorf("want a string, got %v", describe(v))
+	}
+	*dst = s
+	return nil
+}
+
+func setChoice(dst *string, v any, choices ...string) error {
+	var s string
+	if err := setString(&s, v); err != nil {
+		return err
+	}
+	for _, c := range choices {
+		if s == c {
+			*dst = s
+			return nil
+		}
+	}
+	return fmt.Errorf("want one of %s, got %q", strings.Join(choices, ", "), s)
+}
+
+func setDuration(dst *time.Duration, v any) error {
+	switch x := v.(type) {
+	case string:
+		d, err := time.ParseDuration(x)
+		if err != nil {
+			return fmt.Errorf("want a duration such as \"30s\", got %q", x)
+		}
+		*dst = d
+		return nil
+	case int64:
+		if x == 0 {
+			*dst = 0
+			return nil
+		}
+	case float64:
+		if x == 0 {
+			*dst = 0
+			return nil
+		}
+	}
+	return fmt.Errorf("want a duration such as \"30s\", got %v", describe(v))
+}
+
+func setStrings(dst *[]string, v any) error {
+	arr, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("want an array of strings, got %v", describe(v))
+	}
+	out := make([]string, len(arr))
+	for i, x := range arr {
+		if err := setString(&out[i], x); err != nil {
+			return fmt.Errorf("element %d: %w", i+1, err)
+		}
+	}
+	*dst = out
+	return nil
+}
+
+func setInts(dst *[]int, v any) error {
+	arr, ok := v.([]any)
+	if !ok {
+		return fmt.Errorf("want an array of integers, got %v", describe(v))
+	}
+	out := make([]int, len(arr))
+	for i, x := range arr {
+		if err := setInt(&out[i], x, 1); err != nil {
+			return fmt.Errorf("element %d: %w", i+1, err)
+		}
+	}
+	*dst = out
+	return nil
+}
+
+func setSymFiles(dst *map[string]int, v any) error {
+	var specs []string
+	if err := setStrings(&specs, v); err != nil {
+		return err
+	}
+	out := map[string]int{}
+	for _, spec := range specs {
+		name, size, ok := strings.Cut(spec, ":")
+		var n int
+		if _, err := fmt.Sscanf(size, "%d", &n); !ok || err != nil || n <= 0 || name == "" {
+			return fmt.Errorf("want \"NAME:SIZE\", got %q", spec)
+		}
+		out[name] = n
+	}
+	*dst = out
+	return nil
+}
+
+// describe names a decoded value's type for an error message.
+func describe(v any) string {
+	switch x := v.(type) {
+	case string:
+		return fmt.Sprintf("the string %q", x)
+	case bool:
+		return fmt.Sprintf("the boolean %v", x)
+	case int64, float64:
+		return fmt.Sprintf("the number %v", x)
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%v", v)
+}

@@ -1,0 +1,184 @@
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/vm"
+)
+
+// Workspace is one workspace folder: its configuration, the client's
+// settings and the compilation databases under it. It is safe for
+// concurrent use.
+type Workspace struct {
+	Root string
+
+	mu        sync.Mutex
+	client    Settings // defaults overridden by the client's settings
+	config    *Config
+	configErr error
+	compdbs   CompDBs
+}
+
+// New returns the workspace rooted at root, with augur.toml read.
+func New(root string) *Workspace {
+	w := &Workspace{Root: root, client: Defaults()}
+	w.ReloadConfig()
+	return w
+}
+
+// ReloadConfig reads augur.toml again (after it was saved or changed on
+// disk) and returns its error, if any; the error stays available from
+// ConfigError until the next reload.
+func (w *Workspace) ReloadConfig() error {
+	cfg, err := LoadConfig(w.Root)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.config, w.configErr = cfg, err
+	return err
+}
+
+// ConfigError is the error of the last reading of augur.toml.
+func (w *Workspace) ConfigError() error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.configErr
+}
+
+// ConfigPath is where augur.toml is (whether or not it exists).
+func (w *Workspace) ConfigPath() string { return filepath.Join(w.Root, ConfigName) }
+
+// SetClientSettings applies the client's settings over the defaults,
+// replacing earlier client settings. A bad value leaves the settings as
+// they were.
+func (w *Workspace) SetClientSettings(m map[string]any) (warnings []string, err error) {
+	s := Defaults()
+	warnings, err = s.ApplyJSON(m)
+	if err != nil {
+		return warnings, err
+	}
+	w.mu.Lock()
+	w.client = s
+	w.mu.Unlock()
+	return warnings, nil
+}
+
+// ClientSettings returns the defaults with the client's settings applied.
+func (w *Workspace) ClientSettings() Settings {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.client
+}
+
+// Targets returns every configured target (none without augur.toml).
+func (w *Workspace) Targets() []*Target {
+	w.mu.Lock()
+	cfg, base := w.config, w.client
+	w.mu.Unlock()
+	if cfg == nil {
+		return nil
+	}
+	return cfg.Targets(base)
+}
+
+// TargetsOf returns the targets file belongs to: the configured targets
+// listing it among their sources or, when augur.toml configures no
+// targets, the file's own target if its text defines main.
+func (w *Workspace) TargetsOf(file string, text []byte) []*Target {
+	configured := w.Targets()
+	if len(configured) == 0 {
+		if IsSource(file) && DefinesMain(text) {
+			return []*Target{ImplicitTarget(file, w.ClientSettings())}
+		}
+		return nil
+	}
+	var out []*Target
+	for _, t := range configured {
+		for _, s := range t.Sources {
+			if s == file {
+				out = append(out, t)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// HasTargets reports whether augur.toml configures targets.
+func (w *Workspace) HasTargets() bool { return len(w.Targets()) > 0 }
+
+// Plan is everything needed to build and analyze a target.
+type Plan struct {
+	Build   build.Options
+	Analyze analyzer.Options
+	// CompDBs are the compilation databases whose flags were used.
+	CompDBs []string
+}
+
+// Plan turns a target into build and analysis options: compile flags from
+// its settings and the compilation database, its inputs read from disk.
+func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
+	s := t.Settings
+	p := &Plan{Build: build.Options{CacheDir: cacheDir, FileFlags: map[string][]string{}}}
+	for _, dir := range s.Include {
+		p.Build.Flags = append(p.Build.Flags, "-I"+abs(w.Root, dir))
+	}
+	for _, d := range s.Define {
+		p.Build.Flags = append(p.Build.Flags, "-D"+d)
+	}
+	p.Build.Flags = append(p.Build.Flags, s.Flags...)
+	seen := map[string]bool{}
+	for _, src := range t.Sources {
+		db, err := w.compdbs.Find(src, s.CompileCommandsDir)
+		if err != nil {
+			return nil, fmt.Errorf("compilation database: %w", err)
+		}
+		if db == nil {
+			continue
+		}
+		if flags, ok := db.Flags(src); ok {
+			p.Build.FileFlags[src] = flags
+			if !seen[db.Path] {
+				seen[db.Path] = true
+				p.CompDBs = append(p.CompDBs, db.Path)
+			}
+		}
+	}
+	if s.MemoryModel == "weak" {
+		return nil, fmt.Errorf("memory model \"weak\" is not available in this version of augur; use \"sc\"")
+	}
+	argv0 := t.Argv0
+	if argv0 == "" {
+		argv0 = strings.TrimSuffix(filepath.Base(t.Sources[0]), filepath.Ext(t.Sources[0]))
+	}
+	run := vm.Config{Args: append([]string{argv0}, t.Args...), Env: os.Environ(), Stdin: []byte(t.Stdin),
+		Seed: s.Seed, MaxInstructions: s.MaxInstructions, Timeout: s.Timeout, PreemptAccesses: s.PreemptAccesses}
+	if t.StdinFile != "" {
+		data, err := os.ReadFile(t.StdinFile)
+		if err != nil {
+			return nil, fmt.Errorf("target %s: stdin-file: %w", t.Name, err)
+		}
+		run.Stdin = data
+	}
+	if len(t.Files) > 0 {
+		run.Files = map[string][]byte{}
+		for _, spec := range t.Files {
+			name, path, _ := strings.Cut(spec, "=")
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return nil, fmt.Errorf("target %s: files: %w", t.Name, err)
+			}
+			run.Files[name] = data
+		}
+	}
+	p.Analyze = analyzer.Options{Run: run, Sources: t.Sources, Schedules: s.Schedules, Seed: s.Seed,
+		DetectOnly: s.DetectOnly, Classifier: s.Classifier, Ma: s.Ma, Mp: s.Mp, SymArgs: s.SymArgs,
+		SymStdin: s.SymStdin, SymFiles: s.SymFiles, Searcher: s.Searcher, MaxPaths: s.MaxPaths,
+		ExploreTimeout: s.Timeout}
+	return p, nil
+}

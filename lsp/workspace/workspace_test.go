@@ -1,0 +1,266 @@
+package workspace
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+func write(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestParseTOML(t *testing.T) {
+	doc, err := parseTOML(`# settings
+mp = 3   # comment after a value
+timeout = "10s"
+preempt-accesses = true
+sym-arg = [
+  8,  # first
+  4,
+]
+'quoted key' = 'lit\eral'
+
+[[target]]
+name = "a \"b\" \u00e9"
+sources = ["x.c", "y.c"]
+
+[[target]]
+sources = []
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := doc.root.values
+	if root["mp"] != int64(3) || root["timeout"] != "10s" || root["preempt-accesses"] != true ||
+		!reflect.DeepEqual(root["sym-arg"], []any{int64(8), int64(4)}) || root["quoted key"] != `lit\eral` {
+		t.Errorf("root: %#v", root)
+	}
+	ts := doc.arrays["target"]
+	if len(ts) != 2 || ts[0].values["name"] != `a "b" é` || !reflect.DeepEqual(ts[0].values["sources"], []any{"x.c", "y.c"}) {
+		t.Errorf("targets: %#v", ts)
+	}
+}
+
+func TestParseTOMLErrors(t *testing.T) {
+	for src, want := range map[string]string{
+		"mp = ":                  "line 1: missing value",
+		"\n\nmp = 1.5":           "line 3: \"1.5\" is not an integer",
+		"a.b = 1":                "dotted keys",
+		"x = {a = 1}":            "inline tables",
+		"x = \"open":             "unterminated string",
+		"x = [1, 2":              "unterminated array",
+		"x = 1\nx = 2":           "line 2: key \"x\" is set twice",
+		"[t]\n[t]":               "table [t] is defined twice",
+		"x = 1 y":                "unexpected",
+		"x = \"\"\"long\"\"\"":   "multi-line strings",
+		"[[target]]\n[target]":   "already defined as an array",
+		"x = \"bad \\q escape\"": "unknown escape",
+		"= 3":                    "expected a key",
+	} {
+		_, err := parseTOML(src)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("parseTOML(%q) = %v, want an error containing %q", src, err, want)
+		}
+	}
+}
+
+// Settings come from the defaults, then the client, then the file's top
+// level, then the target's own table.
+func TestConfigPrecedence(t *testing.T) {
+	dir := t.TempDir()
+	cfg, err := ParseConfig(filepath.Join(dir, ConfigName), `
+mp = 3
+include = ["inc"]
+
+[[target]]
+name = "server"
+sources = ["src/server.c", "src/stats.c"]
+args = ["--port", "80"]
+stdin = "GET /\n"
+files = ["data/in.txt", "conf=etc/c.conf"]
+ma = 4
+
+[[target]]
+sources = ["tools/t.c"]
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := Defaults()
+	if _, err := base.ApplyJSON(map[string]any{"augur": map[string]any{"ma": 7.0, "mp": 9.0, "schedules": 3.0}}); err != nil {
+		t.Fatal(err)
+	}
+	ts := cfg.Targets(base)
+	if len(ts) != 2 {
+		t.Fatalf("%d targets", len(ts))
+	}
+	server, tool := ts[0], ts[1]
+	if server.Settings.Mp != 3 || server.Settings.Ma != 4 || server.Settings.Schedules != 3 {
+		t.Errorf("server settings mp %d ma %d schedules %d, want 3 4 3", server.Settings.Mp, server.Settings.Ma, server.Settings.Schedules)
+	}
+	if tool.Settings.Ma != 7 || tool.Name != "t" {
+		t.Errorf("tool: name %q ma %d, want t 7", tool.Name, tool.Settings.Ma)
+	}
+	wantSrc := []string{filepath.Join(dir, "src/server.c"), filepath.Join(dir, "src/stats.c")}
+	if !reflect.DeepEqual(server.Sources, wantSrc) || server.Stdin != "GET /\n" ||
+		!reflect.DeepEqual(server.Args, []string{"--port", "80"}) {
+		t.Errorf("server: %+v", server)
+	}
+	wantFiles := []string{"data/in.txt=" + filepath.Join(dir, "data/in.txt"), "conf=" + filepath.Join(dir, "etc/c.conf")}
+	if !reflect.DeepEqual(server.Files, wantFiles) {
+		t.Errorf("files %v, want %v", server.Files, wantFiles)
+	}
+	if !reflect.DeepEqual(server.Settings.Include, []string{filepath.Join(dir, "inc")}) {
+		t.Errorf("include %v", server.Settings.Include)
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	for text, want := range map[string]string{
+		"bogus = 1":                               `line 1: unknown key "bogus"`,
+		"mp = \"five\"":                           `mp: want an integer, got the string "five"`,
+		"memory-model = \"tso\"":                  `want one of sc, weak, got "tso"`,
+		"timeout = \"soon\"":                      "want a duration",
+		"[[target]]\nname = \"x\"":                "target 1: no sources",
+		"[[target]]\nsources = [\"a.c\"]\nmp = 0": "want at least 1",
+		"[analysis]\nmp = 1":                      "unknown table [analysis]",
+		"[[targets]]\nsources = [\"a.c\"]":        "want [[target]]",
+		"[[target]]\nsources=[\"a.c\"]\n[[target]]\nsources=[\"b/a.c\"]": `two targets are named "a"`,
+		"sym-file = [\"in\"]": `want "NAME:SIZE"`,
+	} {
+		_, err := ParseConfig("/w/augur.toml", text)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseConfig(%q) = %v, want an error containing %q", text, err, want)
+		}
+	}
+}
+
+func TestClientSettings(t *testing.T) {
+	var m map[string]any
+	if err := json.Unmarshal([]byte(`{"mp": 2, "memoryModel": "sc", "symbolicArgs": [8, 4], "timeout": "5s",
+		"path": "/usr/bin/augur", "brandNew": 1}`), &m); err != nil {
+		t.Fatal(err)
+	}
+	s := Defaults()
+	warnings, err := s.ApplyJSON(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Mp != 2 || !reflect.DeepEqual(s.SymArgs, []int{8, 4}) || s.Timeout != 5*time.Second {
+		t.Errorf("settings: %+v", s)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0], "augur.brandNew") {
+		t.Errorf("warnings: %v", warnings)
+	}
+	if _, err := s.ApplyJSON(map[string]any{"mp": 1.5}); err == nil || !strings.Contains(err.Error(), "augur.mp") {
+		t.Errorf("mp 1.5: %v", err)
+	}
+}
+
+// Without augur.toml an opened file that defines main is its own target;
+// with targets configured only their sources belong to them.
+func TestTargetsOf(t *testing.T) {
+	dir := t.TempDir()
+	w := New(dir)
+	main := filepath.Join(dir, "a.c")
+	if ts := w.TargetsOf(main, []byte("#include <stdio.h>\nint main(void) {\n}\n")); len(ts) != 1 || !ts[0].Implicit {
+		t.Errorf("implicit target: %+v", ts)
+	}
+	if ts := w.TargetsOf(filepath.Join(dir, "lib.c"), []byte("int helper(void) { return 1; }\n")); len(ts) != 0 {
+		t.Errorf("a file without main got targets: %+v", ts)
+	}
+	write(t, filepath.Join(dir, ConfigName), "[[target]]\nsources = [\"lib.c\", \"other.c\"]\n")
+	if err := w.ReloadConfig(); err != nil {
+		t.Fatal(err)
+	}
+	if ts := w.TargetsOf(filepath.Join(dir, "lib.c"), nil); len(ts) != 1 || ts[0].Name != "lib" {
+		t.Errorf("configured target: %+v", ts)
+	}
+	if ts := w.TargetsOf(main, []byte("int main(void) {}")); len(ts) != 0 {
+		t.Errorf("with targets configured, a.c (not listed) got %+v", ts)
+	}
+	write(t, filepath.Join(dir, ConfigName), "mp = oops\n")
+	if err := w.ReloadConfig(); err == nil || w.ConfigError() == nil {
+		t.Error("a broken augur.toml was accepted")
+	}
+}
+
+func TestDefinesMain(t *testing.T) {
+	for src, want := range map[string]bool{
+		"int main(void) {":                true,
+		"int main(int argc, char **argv)": true,
+		"static int main (void)":          true,
+		"  auto main() -> int {":          true,
+		"int domain(void) {":              false,
+		"// int main(void) in a comment?": false,
+		"int x = main_count();":           false,
+	} {
+		if got := DefinesMain([]byte(src)); got != want {
+			t.Errorf("DefinesMain(%q) = %v, want %v", src, got, want)
+		}
+	}
+}
+
+// The compilation database is found next to the file, in a parent, or in
+// a parent's build/ directory; its relevant flags come out absolute.
+func TestCompDB(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "src", "a.c")
+	write(t, src, "int main(void){}\n")
+	write(t, filepath.Join(dir, "build", CompDBName), `[
+ {"directory": "`+dir+`/build", "file": "../src/a.c",
+  "command": "cc -O2 -Wall -I../include -I /abs/inc -DFOO=1 -D BAR -std=c11 -o a.o -c ../src/a.c \"-DMSG=\\\"hi there\\\"\""}
+]`)
+	var dbs CompDBs
+	db, err := dbs.Find(src, "")
+	if err != nil || db == nil {
+		t.Fatalf("Find: %v, %v", db, err)
+	}
+	flags, ok := db.Flags(src)
+	want := []string{"-I" + filepath.Join(dir, "include"), "-I", "/abs/inc", "-DFOO=1", "-DBAR", "-std=c11", `-DMSG="hi there"`}
+	if !ok || !reflect.DeepEqual(flags, want) {
+		t.Errorf("flags %q, want %q", flags, want)
+	}
+	if db, _ := dbs.Find(src, filepath.Join(dir, "elsewhere")); db != nil {
+		t.Error("a configured directory without a database still found one")
+	}
+	w := New(dir)
+	plan, err := w.Plan(&Target{Name: "a", Sources: []string{src}, Settings: Defaults()}, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(plan.Build.FileFlags[src], want) || len(plan.CompDBs) != 1 {
+		t.Errorf("plan: %+v", plan.Build)
+	}
+}
+
+// Every key of augur.toml and every client setting is documented.
+func TestConfigurationIsDocumented(t *testing.T) {
+	data, err := os.ReadFile("../../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	targetKeys, settings := Keys()
+	for _, k := range append(targetKeys, settings...) {
+		if !strings.Contains(doc, "`"+k+"`") {
+			t.Errorf("docs/configuration.md does not document augur.toml key %q", k)
+		}
+	}
+	for _, k := range JSONKeys() {
+		if !strings.Contains(doc, "`augur."+k+"`") {
+			t.Errorf("docs/configuration.md does not document client setting augur.%s", k)
+		}
+	}
+}
