@@ -14,13 +14,21 @@ import (
 // runtime and lowers the linked result. Compile errors come back as
 // *build.CompileError values joined together.
 func LoadProgram(files []string, opts build.Options) (*ir.Program, error) {
+	prog, _, err := LoadProgramInputs(files, opts)
+	return prog, err
+}
+
+// LoadProgramInputs is LoadProgram that also returns the files the program
+// was compiled from (sources and the headers they include), so a caller
+// knows which saves concern it.
+func LoadProgramInputs(files []string, opts build.Options) (*ir.Program, []string, error) {
 	bc, err := build.Build(files, opts)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	prog, err := ir.Load(bc.All())
 	if err != nil {
-		return nil, fmt.Errorf("load program: %w", err)
+		return nil, nil, fmt.Errorf("load program: %w", err)
 	}
-	return prog, nil
+	return prog, bc.Inputs, nil
 }

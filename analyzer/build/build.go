@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	augurrt "augur/runtime"
 )
@@ -18,6 +19,10 @@ import (
 type Program struct {
 	Bitcode []string // user TUs, in command-line order
 	Runtime []string // runtime TUs
+	// Inputs are the files the user TUs were compiled from: sources and
+	// every header they include, absolute, so a caller knows which saves
+	// concern the program.
+	Inputs []string
 }
 
 // All returns the user bitcode followed by the runtime's.
@@ -52,6 +57,7 @@ func Build(files []string, opts Options) (*Program, error) {
 				continue
 			}
 			p.Bitcode = append(p.Bitcode, bc)
+			p.Inputs = appendNew(p.Inputs, dependencies(bc)...)
 		default:
 			errs = append(errs, fmt.Errorf("%s: not a C/C++ source (.c .cc .cpp .cxx) or LLVM IR (.bc .ll) file", f))
 		}
@@ -121,4 +127,37 @@ func materializeRuntime(opts Options) (string, error) {
 		return "", fmt.Errorf("augur runtime: %w", err)
 	}
 	return dir, nil
+}
+
+// dependencies lists the files a cached TU was compiled from, from its
+// manifest (one "hash path" line per file).
+func dependencies(bc string) []string {
+	data, err := os.ReadFile(strings.TrimSuffix(bc, ".bc") + ".deps")
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if _, path, ok := strings.Cut(line, " "); ok {
+			out = append(out, path)
+		}
+	}
+	return out
+}
+
+// appendNew appends the items not already in list.
+func appendNew(list []string, items ...string) []string {
+	for _, it := range items {
+		found := false
+		for _, x := range list {
+			if x == it {
+				found = true
+				break
+			}
+		}
+		if !found {
+			list = append(list, it)
+		}
+	}
+	return list
 }

@@ -158,6 +158,9 @@ func hashDeps(depfile string) (string, error) {
 	_, list, _ := strings.Cut(text, ":")
 	var b strings.Builder
 	for _, f := range strings.Fields(list) {
+		if a, err := filepath.Abs(f); err == nil {
+			f = a
+		}
 		sum, err := fileHash(f)
 		if err != nil {
 			return "", err
