@@ -19,8 +19,12 @@ func (v *Verdict) Consequence(base string) string {
 		if v.Order == "alternate" {
 			first, second = second, first
 		}
+		msg := v.Failure.Message
+		if base != "" {
+			msg = strings.ReplaceAll(msg, base+"/", "") // locations inside the message, as the rest
+		}
 		return fmt.Sprintf("When %s runs before %s, the program fails: %s at %s.", first, second,
-			v.Failure.Message, relPath(v.Failure.Loc.File, base)+fmt.Sprintf(":%d", v.Failure.Loc.Line))
+			msg, relPath(v.Failure.Loc.File, base)+fmt.Sprintf(":%d", v.Failure.Loc.Line))
 	case OutputDiffers:
 		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints.", where(r.First), where(r.Second), r.Object)
 	case Harmless:

@@ -3,6 +3,7 @@
 //	augur run [flags] FILES... [-- ARGS...]       interpret the program
 //	augur analyze [flags] FILES...                detect and classify races
 //	augur replay EVIDENCE                         replay a race's evidence
+//	augur lsp                                     the language server, on stdio
 //	augur version                                 print versions
 package main
 
@@ -19,6 +20,7 @@ commands:
                               find data races, deadlocks and lock-order inversions and
                               classify each race's consequence (text, JSON or SARIF report)
   replay EVIDENCE             re-execute a harmful race's evidence and show the interleaving
+  lsp                         run the language server on standard input and output
   version                     print augur's version and the toolchain it uses
 
 Run 'augur <command> -h' for a command's flags.
@@ -36,6 +38,8 @@ func main() {
 		os.Exit(analyzeCmd(os.Args[2:]))
 	case "replay":
 		os.Exit(replayCmd(os.Args[2:]))
+	case "lsp":
+		os.Exit(lspCmd(os.Args[2:]))
 	case "version", "--version":
 		os.Exit(versionCmd())
 	case "help", "-h", "--help":

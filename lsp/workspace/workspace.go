@@ -1,6 +1,8 @@
 package workspace
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,7 +91,12 @@ func (w *Workspace) Targets() []*Target {
 // TargetsOf returns the targets file belongs to: the configured targets
 // listing it among their sources or, when augur.toml configures no
 // targets, the file's own target if its text defines main.
+//
+// While augur.toml is broken, no file belongs to any target.
 func (w *Workspace) TargetsOf(file string, text []byte) []*Target {
+	if w.ConfigError() != nil {
+		return nil
+	}
 	configured := w.Targets()
 	if len(configured) == 0 {
 		if IsSource(file) && DefinesMain(text) {
@@ -118,7 +125,13 @@ type Plan struct {
 	Analyze analyzer.Options
 	// CompDBs are the compilation databases whose flags were used.
 	CompDBs []string
+	key     string
 }
+
+// Key fingerprints everything the plan's analysis depends on besides the
+// program's code: the target, its settings, flags and input contents. Two
+// plans with the same key on the same code give the same results.
+func (p *Plan) Key() string { return p.key }
 
 // Plan turns a target into build and analysis options: compile flags from
 // its settings and the compilation database, its inputs read from disk.
@@ -180,5 +193,12 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 		DetectOnly: s.DetectOnly, Classifier: s.Classifier, Ma: s.Ma, Mp: s.Mp, SymArgs: s.SymArgs,
 		SymStdin: s.SymStdin, SymFiles: s.SymFiles, Searcher: s.Searcher, MaxPaths: s.MaxPaths,
 		ExploreTimeout: s.Timeout}
+	h := sha256.New()
+	fmt.Fprintf(h, "%+v\x00%q\x00%v\x00%q\x00", *t, p.Build.Flags, p.Build.FileFlags, run.Stdin)
+	for _, spec := range t.Files {
+		name, _, _ := strings.Cut(spec, "=")
+		fmt.Fprintf(h, "%q=%x\x00", name, sha256.Sum256(run.Files[name]))
+	}
+	p.key = hex.EncodeToString(h.Sum(nil))
 	return p, nil
 }

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"augur/lsp"
+)
+
+// lspCmd serves the Language Server Protocol on standard input and output.
+func lspCmd(args []string) int {
+	fs := flag.NewFlagSet("lsp", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: augur lsp [flags]\n\nServes the Language Server Protocol on standard input and output; logs go to standard error.")
+		fs.PrintDefaults()
+	}
+	cacheDir := fs.String("cache-dir", "", "where bitcode, evidence and replay transcripts go (default: $AUGUR_CACHE_DIR or the user cache directory)")
+	workers := fs.Int("workers", 0, "races classified in parallel (default: one per CPU but one)")
+	// Editors often pass --stdio; standard input and output is what augur serves on anyway.
+	fs.Bool("stdio", true, "serve on standard input and output (the only transport)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fs.Usage()
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return lsp.Serve(ctx, os.Stdin, os.Stdout, lsp.Options{CacheDir: *cacheDir, Workers: *workers, Log: os.Stderr})
+}

@@ -1,0 +1,289 @@
+package lsp
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"augur/analyzer"
+	"augur/analyzer/evidence"
+	"augur/analyzer/report"
+)
+
+// The commands the server executes (workspace/executeCommand).
+const (
+	cmdReplay     = "augur.replayEvidence"
+	cmdOutputDiff = "augur.showOutputDifference"
+	cmdIgnore     = "augur.ignoreRace"
+	cmdAnalyzeNow = "augur.analyzeNow"
+)
+
+func commandNames() []string { return []string{cmdReplay, cmdOutputDiff, cmdIgnore, cmdAnalyzeNow} }
+
+// CodeAction offers, for each race in the range: replaying its evidence,
+// showing its output difference, ignoring it; and analyzing now.
+func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
+	path, err := filePath(params.TextDocument.URI)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	l := &lines{s: s}
+	sites := s.racesIn(path, l)
+	var actions []protocol.CommandOrCodeAction
+	quickfix := protocol.CodeActionKindQuickFix
+	seen := map[string]bool{}
+	for i := range sites {
+		site := &sites[i]
+		if site.rng.Start.Line < params.Range.Start.Line || site.rng.Start.Line > params.Range.End.Line {
+			continue
+		}
+		r := site.race
+		diag := []protocol.Diagnostic{s.raceDiagnostic(*site, l)}
+		if !seen[r.ID] {
+			seen[r.ID] = true
+			if r.Evidence != "" {
+				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Replay evidence of the race on %s", r.Object),
+					Kind: &quickfix, Diagnostics: diag,
+					Command: command("Replay evidence", cmdReplay, r.ID)})
+			}
+			if r.Category == "output-differs" && r.Evidence != "" {
+				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Show output difference of the race on %s", r.Object),
+					Kind: &quickfix, Diagnostics: diag,
+					Command: command("Show output difference", cmdOutputDiff, r.ID)})
+			}
+		}
+		if edit := s.ignoreEdit(path, int(site.rng.Start.Line)); edit != nil {
+			actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Ignore this race on %s (add augur:ignore)", r.Object),
+				Kind: &quickfix, Diagnostics: diag, Edit: edit})
+		}
+	}
+	s.mu.Unlock()
+	if len(s.targetsOfFile(path)) > 0 {
+		actions = append(actions, &protocol.CodeAction{Title: "Analyze now (augur)",
+			Command: command("Analyze now", cmdAnalyzeNow, string(params.TextDocument.URI))})
+	}
+	return actions, nil
+}
+
+// command builds a Command with string arguments.
+func command(title, name string, args ...string) protocol.Command {
+	c := protocol.Command{Title: title, Command: name}
+	for _, a := range args {
+		data, _ := json.Marshal(a)
+		c.Arguments = append(c.Arguments, data)
+	}
+	return c
+}
+
+// ignoreEdit inserts the ignore marker at the end of a line (0-based,
+// the editor's coordinates) of path; nil when it is already there.
+// Caller holds mu.
+func (s *Server) ignoreEdit(path string, line int) *protocol.WorkspaceEdit {
+	text := (&lines{s: s}).get(path, line)
+	if analyzer.HasIgnoreMarker([]byte(text)) {
+		return nil
+	}
+	insert := " // " + analyzer.IgnoreMarker
+	if strings.Contains(text, "//") {
+		insert = " " + analyzer.IgnoreMarker
+	}
+	end := protocol.Position{Line: uint32(line), Character: uint32(utf16Col(text, len(strings.TrimRight(text, " \t\r"))))}
+	end2 := protocol.Position{Line: uint32(line), Character: uint32(utf16Col(text, len(text)))}
+	return &protocol.WorkspaceEdit{Changes: map[uri.URI][]protocol.TextEdit{
+		uri.File(path): {{Range: protocol.Range{Start: end, End: end2}, NewText: insert}}}}
+}
+
+// targetsOfFile lists the targets a file belongs to or is built into.
+func (s *Server) targetsOfFile(path string) []*targetState {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*targetState
+	for _, ts := range s.sortedTargets() {
+		if contains(ts.target.Sources, path) || ts.snap != nil && contains(ts.snap.files, path) {
+			out = append(out, ts)
+		}
+	}
+	return out
+}
+
+// ExecuteCommand runs one of the server's commands.
+func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCommandParams) (protocol.LSPAny, error) {
+	args := make([]string, len(params.Arguments))
+	for i, a := range params.Arguments {
+		if err := json.Unmarshal(a, &args[i]); err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s: argument %d is not a string: %s", params.Command, i+1, a)
+		}
+	}
+	var result any
+	var err error
+	switch params.Command {
+	case cmdReplay, cmdOutputDiff:
+		if len(args) < 1 {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s needs a race id", params.Command)
+		}
+		result, err = s.showEvidence(ctx, args[0], params.Command == cmdOutputDiff)
+	case cmdIgnore:
+		if len(args) < 1 {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s needs a race id", params.Command)
+		}
+		result, err = s.ignoreRace(ctx, args[0])
+	case cmdAnalyzeNow:
+		result, err = s.analyzeNow(args)
+	default:
+		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "unknown command %q", params.Command)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(result)
+}
+
+// findRace locates a race of a complete analysis by id.
+func (s *Server) findRace(id string) (*targetState, *report.Race) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ts := range s.sortedTargets() {
+		if ts.snap == nil || ts.snap.report == nil {
+			continue
+		}
+		for i := range ts.snap.report.Races {
+			if r := &ts.snap.report.Races[i]; r.ID == id {
+				return ts, r
+			}
+		}
+	}
+	return nil, nil
+}
+
+// evidenceResult is what the evidence commands return.
+type evidenceResult struct {
+	Transcript string `json:"transcript"`
+	Reproduced bool   `json:"reproduced"`
+	Shown      bool   `json:"shown"`
+}
+
+// showEvidence replays a race's evidence (or renders its output
+// difference) into a Markdown file under the cache directory and asks the
+// client to show it.
+func (s *Server) showEvidence(ctx context.Context, id string, outputDiff bool) (*evidenceResult, error) {
+	ts, r := s.findRace(id)
+	if r == nil {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no race %s is known (it may have gone with the last save)", id)
+	}
+	if r.Evidence == "" {
+		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "race %s on %s (%s) has no evidence to replay: only spec-violated "+
+			"and output-differs races have one", id, r.Object, r.Category)
+	}
+	ev, err := evidence.Read(r.Evidence)
+	if err != nil {
+		return nil, fmt.Errorf("race %s: %w (save again to analyze the program as it is now)", id, err)
+	}
+	var buf bytes.Buffer
+	res := &evidenceResult{Reproduced: true}
+	name := "race-" + id
+	if outputDiff {
+		if ev.Category != "output-differs" {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "race %s is %s, not output-differs", id, ev.Category)
+		}
+		evidence.RenderOutputDifference(&buf, ev, evidence.Markdown)
+		name += "-output"
+	} else {
+		s.mu.Lock()
+		last := ts.last
+		s.mu.Unlock()
+		if last == nil {
+			return nil, fmt.Errorf("race %s: the analysis is still running; replay once it is done", id)
+		}
+		tr := evidence.Replay(last.prog, ev)
+		tr.Render(&buf, ev, s.ws.Root, evidence.Markdown)
+		res.Reproduced = tr.Reproduced
+	}
+	dir := filepath.Join(s.opts.CacheDir, "transcripts")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	res.Transcript = filepath.Join(dir, name+".md")
+	if err := os.WriteFile(res.Transcript, buf.Bytes(), 0o644); err != nil {
+		return nil, fmt.Errorf("transcript: %w", err)
+	}
+	s.mu.Lock()
+	canShow := s.showDocument
+	s.mu.Unlock()
+	if canShow {
+		yes := true
+		shown, err := s.client.ShowDocument(ctx, &protocol.ShowDocumentParams{URI: uri.File(res.Transcript), TakeFocus: &yes})
+		if err != nil {
+			s.logf(protocol.MessageTypeWarning, "showing %s: %v", res.Transcript, err)
+		} else {
+			res.Shown = shown.Success
+		}
+	}
+	return res, nil
+}
+
+// ignoreRace inserts the ignore marker on the line of the race's first
+// access (in the file as the editor has it) through workspace/applyEdit.
+func (s *Server) ignoreRace(ctx context.Context, id string) (bool, error) {
+	_, r := s.findRace(id)
+	if r == nil {
+		return false, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no race %s is known", id)
+	}
+	s.mu.Lock()
+	var edit *protocol.WorkspaceEdit
+	l := &lines{s: s}
+	for _, site := range s.racesIn(r.Accesses[0].File, l) {
+		if site.race.ID == id {
+			edit = s.ignoreEdit(r.Accesses[0].File, int(site.rng.Start.Line))
+			break
+		}
+	}
+	s.mu.Unlock()
+	if edit == nil {
+		return false, nil // already ignored
+	}
+	label := "augur: ignore race on " + r.Object
+	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: *edit})
+	if err != nil {
+		return false, fmt.Errorf("apply edit: %w", err)
+	}
+	return res.Applied, nil
+}
+
+// analyzeNow re-analyzes the targets of the given document URIs, or every
+// target without arguments.
+func (s *Server) analyzeNow(args []string) (any, error) {
+	if len(args) == 0 {
+		s.reanalyzeAll(0)
+		return nil, nil
+	}
+	for _, a := range args {
+		u, err := uri.Parse(a)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%q is not a document URI", a)
+		}
+		path, err := filePath(u)
+		if err != nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%v", err)
+		}
+		s.mu.Lock()
+		var text []byte
+		if d := s.docs[path]; d != nil {
+			text = []byte(d.text)
+		}
+		s.mu.Unlock()
+		if text == nil {
+			text, _ = os.ReadFile(path)
+		}
+		s.fileSaved(path, text, onDemand)
+	}
+	return nil, nil
+}

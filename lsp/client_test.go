@@ -1,0 +1,428 @@
+package lsp_test
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// This file is a small LSP client for the end-to-end tests: it starts
+// `augur lsp` as a process and speaks JSON-RPC to it over pipes, with its
+// own framing and plain JSON, so the tests check the wire, not the
+// server's libraries.
+
+var augurBin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "augur-lsp-test-")
+	if err != nil {
+		panic(err)
+	}
+	augurBin = filepath.Join(dir, "augur")
+	build := exec.Command("go", "build", "-tags=llvm14", "-o", augurBin, "augur/cmd/augur")
+	build.Stderr = os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building augur:", err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// message is any JSON-RPC message.
+type message struct {
+	ID     *json.RawMessage `json:"id,omitempty"`
+	Method string           `json:"method,omitempty"`
+	Params json.RawMessage  `json:"params,omitempty"`
+	Result json.RawMessage  `json:"result,omitempty"`
+	Error  *rpcError        `json:"error,omitempty"`
+}
+
+type rpcError struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+}
+
+// Diagnostic and friends are the parts of LSP the tests read.
+type Position struct {
+	Line      int `json:"line"`
+	Character int `json:"character"`
+}
+
+type Range struct {
+	Start Position `json:"start"`
+	End   Position `json:"end"`
+}
+
+type Diagnostic struct {
+	Range              Range           `json:"range"`
+	Severity           int             `json:"severity"`
+	Code               string          `json:"code"`
+	Source             string          `json:"source"`
+	Message            string          `json:"message"`
+	RelatedInformation []related       `json:"relatedInformation"`
+	Data               json.RawMessage `json:"data"`
+}
+
+type related struct {
+	Location struct {
+		URI   string `json:"uri"`
+		Range Range  `json:"range"`
+	} `json:"location"`
+	Message string `json:"message"`
+}
+
+// client is a test's connection to one server process.
+type client struct {
+	t      *testing.T
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	stderr bytes.Buffer
+	root   string
+	cache  string
+	tmp    string
+
+	mu       sync.Mutex
+	cond     *sync.Cond
+	nextID   int
+	replies  map[int]*message
+	diags    map[string][]Diagnostic // latest per URI
+	pubs     map[string]int          // publications per URI
+	progress []map[string]any        // $/progress values, in order
+	requests []*message              // requests the server sent us
+	logs     []string
+	closed   bool
+	exitErr  error
+	// applyEdit decides how the client answers workspace/applyEdit.
+	applied bool
+}
+
+// start launches `augur lsp` in a fresh workspace and initializes it with
+// the given initializationOptions (nil for none).
+func start(t *testing.T, root string, initOptions map[string]any, env ...string) *client {
+	t.Helper()
+	c := &client{t: t, root: root, cache: t.TempDir(), tmp: t.TempDir(), replies: map[int]*message{},
+		diags: map[string][]Diagnostic{}, pubs: map[string]int{}, applied: true}
+	c.cond = sync.NewCond(&c.mu)
+	c.cmd = exec.Command(augurBin, "lsp")
+	c.cmd.Env = append(append(os.Environ(), "AUGUR_CACHE_DIR="+c.cache, "TMPDIR="+c.tmp), env...)
+	c.cmd.Stderr = &c.stderr
+	var err error
+	c.stdin, err = c.cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := c.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go c.read(bufio.NewReader(stdout))
+	t.Cleanup(func() {
+		c.stdin.Close()
+		done := make(chan struct{})
+		go func() { c.cmd.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			c.cmd.Process.Kill()
+		}
+		if t.Failed() {
+			t.Logf("server log:\n%s", c.stderr.String())
+		}
+	})
+	params := map[string]any{
+		"processId": os.Getpid(),
+		"rootUri":   fileURI(root),
+		"capabilities": map[string]any{
+			"window": map[string]any{"workDoneProgress": true, "showDocument": map[string]any{"support": true}},
+			"workspace": map[string]any{"applyEdit": true},
+		},
+	}
+	if initOptions != nil {
+		params["initializationOptions"] = initOptions
+	}
+	var res struct {
+		Capabilities map[string]any `json:"capabilities"`
+		ServerInfo   struct {
+			Name string `json:"name"`
+		} `json:"serverInfo"`
+	}
+	if err := c.call("initialize", params, &res); err != nil {
+		t.Fatalf("initialize: %v", err)
+	}
+	if res.ServerInfo.Name != "augur" || res.Capabilities["hoverProvider"] != true {
+		t.Fatalf("initialize result: %+v", res)
+	}
+	c.notify("initialized", map[string]any{})
+	return c
+}
+
+func fileURI(path string) string { return "file://" + path }
+
+// read dispatches the server's messages.
+func (c *client) read(r *bufio.Reader) {
+	for {
+		body, err := readFrame(r)
+		if err != nil {
+			c.mu.Lock()
+			c.closed = true
+			c.cond.Broadcast()
+			c.mu.Unlock()
+			return
+		}
+		var m message
+		if err := json.Unmarshal(body, &m); err != nil {
+			c.t.Errorf("server sent invalid JSON: %s", body)
+			continue
+		}
+		c.mu.Lock()
+		switch {
+		case m.Method != "" && m.ID != nil:
+			c.requests = append(c.requests, &m)
+			c.answer(&m)
+		case m.Method == "textDocument/publishDiagnostics":
+			var p struct {
+				URI         string       `json:"uri"`
+				Diagnostics []Diagnostic `json:"diagnostics"`
+			}
+			json.Unmarshal(m.Params, &p)
+			c.diags[p.URI] = p.Diagnostics
+			c.pubs[p.URI]++
+		case m.Method == "$/progress":
+			var p struct {
+				Value map[string]any `json:"value"`
+			}
+			json.Unmarshal(m.Params, &p)
+			c.progress = append(c.progress, p.Value)
+		case m.Method == "window/logMessage" || m.Method == "window/showMessage":
+			var p struct {
+				Message string `json:"message"`
+			}
+			json.Unmarshal(m.Params, &p)
+			c.logs = append(c.logs, p.Message)
+		case m.Method == "":
+			var id int
+			if m.ID != nil {
+				json.Unmarshal(*m.ID, &id)
+			}
+			c.replies[id] = &m
+		}
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	}
+}
+
+// answer replies to a request from the server. Caller holds mu.
+func (c *client) answer(m *message) {
+	var result any
+	switch m.Method {
+	case "window/showDocument":
+		result = map[string]any{"success": true}
+	case "workspace/applyEdit":
+		result = map[string]any{"applied": c.applied}
+	}
+	go c.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+}
+
+func readFrame(r *bufio.Reader) ([]byte, error) {
+	length := -1
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
+			length, _ = strconv.Atoi(strings.TrimSpace(v))
+		}
+	}
+	body := make([]byte, length)
+	_, err := io.ReadFull(r, body)
+	return body, err
+}
+
+var sendMu sync.Mutex
+
+func (c *client) send(v any) {
+	data, err := json.Marshal(v)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.raw(fmt.Sprintf("Content-Length: %d\r\n\r\n%s", len(data), data))
+}
+
+// raw writes bytes as they are (for malformed messages).
+func (c *client) raw(s string) {
+	sendMu.Lock()
+	defer sendMu.Unlock()
+	c.stdin.Write([]byte(s))
+}
+
+func (c *client) notify(method string, params any) {
+	c.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+// call sends a request and waits for its response.
+func (c *client) call(method string, params, result any) error {
+	c.mu.Lock()
+	c.nextID++
+	id := c.nextID
+	c.mu.Unlock()
+	c.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	var reply *message
+	c.waitFor(fmt.Sprintf("the reply to %s", method), func() bool {
+		reply = c.replies[id]
+		return reply != nil
+	})
+	if reply.Error != nil {
+		return fmt.Errorf("%d: %s", reply.Error.Code, reply.Error.Message)
+	}
+	if result != nil {
+		return json.Unmarshal(reply.Result, result)
+	}
+	return nil
+}
+
+// waitFor blocks until cond (called with mu held) holds. The generous
+// limit only catches a server that never answers; no test depends on
+// how fast anything happens.
+func (c *client) waitFor(what string, cond func() bool) {
+	c.t.Helper()
+	deadline := time.Now().Add(120 * time.Second)
+	timer := time.AfterFunc(time.Until(deadline), func() {
+		c.mu.Lock()
+		c.cond.Broadcast()
+		c.mu.Unlock()
+	})
+	defer timer.Stop()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for !cond() {
+		if c.closed {
+			c.t.Fatalf("the server closed the connection while waiting for %s", what)
+		}
+		if time.Now().After(deadline) {
+			c.t.Fatalf("gave up waiting for %s", what)
+		}
+		c.cond.Wait()
+	}
+}
+
+// open sends didOpen for a file of the workspace, with its text on disk.
+func (c *client) open(path string) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{
+		"uri": fileURI(path), "languageId": "c", "version": 1, "text": string(data)}})
+}
+
+// save writes text to path and sends didSave.
+func (c *client) save(path, text string) {
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		c.t.Fatal(err)
+	}
+	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": fileURI(path)}})
+}
+
+// ends counts finished analyses (progress "end" reports). Caller holds mu.
+func (c *client) ends() int {
+	n := 0
+	for _, v := range c.progress {
+		if v["kind"] == "end" {
+			n++
+		}
+	}
+	return n
+}
+
+// waitAnalyses waits until n analyses have ended in total.
+func (c *client) waitAnalyses(n int) {
+	c.t.Helper()
+	c.waitFor(fmt.Sprintf("%d finished analyses", n), func() bool { return c.ends() >= n })
+}
+
+// diagnostics returns the latest diagnostics of path.
+func (c *client) diagnostics(path string) []Diagnostic {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]Diagnostic(nil), c.diags[fileURI(path)]...)
+}
+
+// lastEnd is the message of the latest progress end.
+func (c *client) lastEnd() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := len(c.progress) - 1; i >= 0; i-- {
+		if c.progress[i]["kind"] == "end" {
+			m, _ := c.progress[i]["message"].(string)
+			return m
+		}
+	}
+	return ""
+}
+
+// shutdown ends the session properly and returns the exit status.
+func (c *client) shutdown() int {
+	c.t.Helper()
+	if err := c.call("shutdown", nil, nil); err != nil {
+		c.t.Fatalf("shutdown: %v", err)
+	}
+	c.notify("exit", nil)
+	return c.wait()
+}
+
+// wait waits for the process to end and returns its status.
+func (c *client) wait() int {
+	c.t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- c.cmd.Wait() }()
+	select {
+	case err := <-done:
+		if ee, ok := err.(*exec.ExitError); ok {
+			return ee.ExitCode()
+		}
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		return 0
+	case <-time.After(30 * time.Second):
+		c.t.Fatal("the server did not exit within 30s of exit")
+	}
+	return -1
+}
+
+// workspaceWith copies testdata/lsp files into a fresh workspace.
+func workspaceWith(t *testing.T, files ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	dir, _ = filepath.EvalSymlinks(dir)
+	for _, f := range files {
+		data, err := os.ReadFile(filepath.Join("..", "testdata", "lsp", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}

@@ -1,0 +1,435 @@
+package lsp
+
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"augur/analyzer/build"
+	"augur/analyzer/report"
+)
+
+const (
+	sourceAugur = "augur"
+	sourceClang = "augur (clang)"
+	// classifying is the code of a race whose category is not known yet.
+	classifying = "classifying…"
+)
+
+// publishedSet is the hash of what a file was last sent, so an unchanged
+// set is not sent again.
+type publishedSet [32]byte
+
+// severityOf maps a race category to a diagnostic severity.
+func severityOf(category string) protocol.DiagnosticSeverity {
+	switch category {
+	case "spec-violated":
+		return protocol.DiagnosticSeverityError
+	case "output-differs":
+		return protocol.DiagnosticSeverityWarning
+	case "single-ordering":
+		return protocol.DiagnosticSeverityInformation
+	case "k-witness-harmless":
+		return protocol.DiagnosticSeverityHint
+	}
+	return protocol.DiagnosticSeverityInformation
+}
+
+// raceData is a race diagnostic's data: what code actions and commands
+// need to find the race again.
+type raceData struct {
+	RaceID   string `json:"raceId"`
+	Target   string `json:"target"`
+	Category string `json:"category"`
+	Access   int    `json:"access"`
+}
+
+// raceSite is one racing access as the editor shows it now.
+type raceSite struct {
+	ts       *targetState
+	race     *report.Race
+	access   int
+	rng      protocol.Range
+	category string // classifying… while the analysis runs
+}
+
+// lines reads source lines for ranges: from the open document when there
+// is one (its current text), else from disk.
+type lines struct {
+	s     *Server
+	files map[string][]string
+}
+
+func (l *lines) get(path string, line int) string {
+	if d := l.s.docs[path]; d != nil {
+		return d.line(line)
+	}
+	if l.files == nil {
+		l.files = map[string][]string{}
+	}
+	ls, ok := l.files[path]
+	if !ok {
+		data, _ := os.ReadFile(path)
+		ls = strings.Split(string(data), "\n")
+		l.files[path] = ls
+	}
+	if line >= 0 && line < len(ls) {
+		return strings.TrimSuffix(ls[line], "\r")
+	}
+	return ""
+}
+
+// place converts a 1-based line and byte column of path, in the
+// coordinates of the snapshot's build, to the editor's range of the
+// expression there. Caller holds mu.
+func (l *lines) place(sn *snapshot, path string, line, col int) protocol.Range {
+	n := max(line-1, 0)
+	if d := l.s.docs[path]; d != nil {
+		n = d.mapLine(n, sn.savedSeq[path])
+	}
+	text := l.get(path, n)
+	start, end := trimmed(text)
+	if col > 0 {
+		start, end = exprSpan(text, col)
+	}
+	return protocol.Range{Start: protocol.Position{Line: uint32(n), Character: uint32(utf16Col(text, start))},
+		End: protocol.Position{Line: uint32(n), Character: uint32(utf16Col(text, end))}}
+}
+
+// lineRange is the whole (non-blank) line.
+func (l *lines) lineRange(sn *snapshot, path string, line int) protocol.Range {
+	return l.place(sn, path, line, 0)
+}
+
+// racesIn lists the racing accesses in path, by target key then race
+// order. Caller holds mu.
+func (s *Server) racesIn(path string, l *lines) []raceSite {
+	var out []raceSite
+	for _, ts := range s.sortedTargets() {
+		sn := ts.snap
+		if sn == nil || sn.report == nil {
+			continue
+		}
+		for ri := range sn.report.Races {
+			r := &sn.report.Races[ri]
+			cat := r.Category
+			if cat == report.Unclassified && !sn.complete {
+				cat = classifying
+			}
+			for i, a := range r.Accesses {
+				if a.File != path {
+					continue
+				}
+				if i == 1 && sameSite(r.Accesses[0], a) {
+					continue // a statement racing with itself: one diagnostic
+				}
+				out = append(out, raceSite{ts: ts, race: r, access: i, rng: l.place(sn, path, a.Line, a.Column), category: cat})
+			}
+		}
+	}
+	return out
+}
+
+func sameSite(a, b report.Access) bool {
+	return a.File == b.File && a.Line == b.Line && a.Column == b.Column
+}
+
+// sortedTargets returns the targets in key order. Caller holds mu.
+func (s *Server) sortedTargets() []*targetState {
+	out := make([]*targetState, 0, len(s.targets))
+	for _, ts := range s.targets {
+		out = append(out, ts)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].key < out[j].key })
+	return out
+}
+
+// diagnostics computes path's diagnostics. Caller holds mu.
+func (s *Server) diagnostics(path string) []protocol.Diagnostic {
+	l := &lines{s: s}
+	var out []protocol.Diagnostic
+	if cp := s.configProblem; cp != nil && cp.path == path {
+		out = append(out, cp.diagnostic(l))
+	}
+	if s.notInTarget[path] {
+		msg := "augur: this file belongs to no target, so it is not analyzed: it defines no main function."
+		if s.ws != nil && s.ws.HasTargets() {
+			msg = "augur: this file belongs to no target, so it is not analyzed: no [[target]] in augur.toml lists it in its sources."
+		}
+		out = append(out, protocol.Diagnostic{Range: protocol.Range{}, Severity: protocol.DiagnosticSeverityInformation,
+			Source: protocol.NewOptional(sourceAugur), Code: protocol.String("no-target"), Message: protocol.String(msg)})
+	}
+	for _, site := range s.racesIn(path, l) {
+		out = append(out, s.raceDiagnostic(site, l))
+	}
+	for _, ts := range s.sortedTargets() {
+		sn := ts.snap
+		if sn == nil {
+			continue
+		}
+		for _, d := range sn.compile {
+			if d.File == path {
+				out = append(out, compileDiagnostic(d, sn, l))
+			}
+		}
+		if sn.err != "" && ts.target != nil && ts.target.Sources[0] == path {
+			out = append(out, protocol.Diagnostic{Severity: protocol.DiagnosticSeverityError,
+				Source: protocol.NewOptional(sourceAugur), Code: protocol.String("analysis-failed"),
+				Message: protocol.String(fmt.Sprintf("augur could not analyze target %s: %s", ts.target.Name, sn.err))})
+		}
+		if sn.report != nil {
+			for _, f := range sn.report.Failures {
+				if f.File == path {
+					out = append(out, failureDiagnostic(f, sn, l))
+				}
+			}
+			for _, inv := range sn.report.Inversions {
+				out = append(out, inversionDiagnostics(inv, path, sn, l)...)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i].Range.Start, out[j].Range.Start
+		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
+	})
+	return out
+}
+
+func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
+	r := site.race
+	me, other := r.Accesses[site.access], r.Accesses[1-site.access]
+	consequence := r.Consequence
+	if site.category == classifying {
+		consequence = "Classifying: augur is checking whether either order of the two accesses is harmful."
+	}
+	msg := fmt.Sprintf("Data race on %s: this %s by thread %d (in %s) is not ordered with the %s by thread %d in %s at %s:%d. %s",
+		r.Object, me.Kind, me.Thread, me.Function, other.Kind, other.Thread, other.Function, baseName(other.File), other.Line, consequence)
+	data, _ := json.Marshal(raceData{RaceID: r.ID, Target: site.ts.key, Category: site.category, Access: site.access})
+	d := protocol.Diagnostic{Range: site.rng, Severity: severityOf(site.category), Code: protocol.String(site.category),
+		Source: protocol.NewOptional(sourceAugur), Message: protocol.String(msg), Data: data}
+	d.RelatedInformation = []protocol.DiagnosticRelatedInformation{{
+		Location: protocol.Location{URI: uri.File(other.File), Range: l.place(site.ts.snap, other.File, other.Line, other.Column)},
+		Message:  fmt.Sprintf("the other access: %s of %s by thread %d in %s", other.Kind, r.Object, other.Thread, other.Function),
+	}}
+	return d
+}
+
+func compileDiagnostic(d build.Diagnostic, sn *snapshot, l *lines) protocol.Diagnostic {
+	sev := protocol.DiagnosticSeverityError
+	if d.Severity == "warning" {
+		sev = protocol.DiagnosticSeverityWarning
+	}
+	rng := l.lineRange(sn, d.File, d.Line)
+	text := l.get(d.File, int(rng.Start.Line))
+	if d.Column > 0 && d.Column <= len(text) {
+		c := uint32(utf16Col(text, d.Column-1))
+		rng.Start.Character, rng.End.Character = c, max(c+1, rng.End.Character)
+	}
+	return protocol.Diagnostic{Range: rng, Severity: sev, Source: protocol.NewOptional(sourceClang),
+		Message: protocol.String(d.Message)}
+}
+
+func failureDiagnostic(f report.Failure, sn *snapshot, l *lines) protocol.Diagnostic {
+	msg := fmt.Sprintf("augur: the program fails (%s) under schedule %s: %s", f.Kind, f.Schedule, f.Message)
+	if len(f.Inputs.Args) > 0 || f.Inputs.Stdin != "" {
+		msg += fmt.Sprintf(" (inputs: arguments %q", f.Inputs.Args)
+		if f.Inputs.Stdin != "" {
+			msg += fmt.Sprintf(", stdin %q", f.Inputs.Stdin)
+		}
+		msg += ")"
+	}
+	d := protocol.Diagnostic{Range: l.lineRange(sn, f.File, f.Line), Severity: protocol.DiagnosticSeverityError,
+		Code: protocol.String(f.Kind), Source: protocol.NewOptional(sourceAugur), Message: protocol.String(msg)}
+	for i, fr := range f.Stack {
+		if i == 0 || fr.File == "" || i > 6 {
+			continue
+		}
+		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: uri.File(fr.File), Range: l.lineRange(sn, fr.File, fr.Line)},
+			Message:  "called from " + fr.Function})
+	}
+	ids := make([]string, 0, len(f.Threads))
+	for id := range f.Threads {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		if st := f.Threads[id]; len(st) > 0 && st[0].File != "" {
+			d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
+				Location: protocol.Location{URI: uri.File(st[0].File), Range: l.lineRange(sn, st[0].File, st[0].Line)},
+				Message:  fmt.Sprintf("thread %s is blocked here, in %s", id, st[0].Function)})
+		}
+	}
+	return d
+}
+
+// inversionDiagnostics marks, in path, the second acquisition of each
+// side of a lock-order inversion (a potential deadlock).
+func inversionDiagnostics(inv report.Inversion, path string, sn *snapshot, l *lines) []protocol.Diagnostic {
+	var out []protocol.Diagnostic
+	sides := [][]report.Access{inv.First, inv.Second}
+	for i, side := range sides {
+		if len(side) < 2 || side[1].File != path {
+			continue
+		}
+		other := sides[1-i]
+		msg := fmt.Sprintf("augur: potential deadlock: thread %d takes %s while holding %s; thread %d takes them in the other order",
+			side[1].Thread, inv.Locks[1-i], inv.Locks[i], other[1].Thread)
+		d := protocol.Diagnostic{Range: l.lineRange(sn, path, side[1].Line), Severity: protocol.DiagnosticSeverityWarning,
+			Code: protocol.String("lock-order-inversion"), Source: protocol.NewOptional(sourceAugur), Message: protocol.String(msg)}
+		if len(other) > 1 && other[1].File != "" {
+			d.RelatedInformation = []protocol.DiagnosticRelatedInformation{{
+				Location: protocol.Location{URI: uri.File(other[1].File), Range: l.lineRange(sn, other[1].File, other[1].Line)},
+				Message:  "the other order"}}
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// publish sends path's diagnostics when they changed since the last time.
+func (s *Server) publish(path string) {
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	diags := s.diagnostics(path)
+	var version protocol.Optional[int32]
+	if d := s.docs[path]; d != nil {
+		version = protocol.NewOptional(d.version)
+	}
+	data, err := protocol.Marshal(diags)
+	if err != nil {
+		s.mu.Unlock()
+		s.logger.Printf("diagnostics for %s: %v", path, err)
+		return
+	}
+	sum := sha256.Sum256(data)
+	prev, sent := s.published[path]
+	if sent && publishedSet(sum) == prev || !sent && len(diags) == 0 {
+		s.mu.Unlock()
+		return
+	}
+	s.published[path] = publishedSet(sum)
+	s.pruneEdits()
+	s.mu.Unlock()
+	if diags == nil {
+		diags = []protocol.Diagnostic{}
+	}
+	_ = s.client.PublishDiagnostics(s.connCtx, &protocol.PublishDiagnosticsParams{URI: uri.File(path), Version: version,
+		Diagnostics: diags})
+}
+
+// publishAll republishes every file that has or had diagnostics.
+func (s *Server) publishAll() {
+	s.mu.Lock()
+	var files []string
+	for p := range s.published {
+		files = append(files, p)
+	}
+	for _, ts := range s.targets {
+		if ts.snap != nil {
+			files = append(files, ts.snap.files...)
+		}
+	}
+	for p := range s.notInTarget {
+		files = append(files, p)
+	}
+	s.mu.Unlock()
+	sort.Strings(files)
+	for _, f := range dedupe(files) {
+		s.publish(f)
+	}
+}
+
+// pruneEdits drops document edits older than every snapshot needs.
+// Caller holds mu.
+func (s *Server) pruneEdits() {
+	for path, d := range s.docs {
+		oldest := d.savedSeq
+		for _, ts := range s.targets {
+			if ts.snap != nil {
+				if seq, ok := ts.snap.savedSeq[path]; ok && seq < oldest {
+					oldest = seq
+				}
+			}
+		}
+		d.prune(oldest)
+	}
+}
+
+// configProblem is a broken augur.toml, shown as a diagnostic on it.
+type configProblem struct {
+	path string
+	line int // 1-based; 0 when unknown
+	msg  string
+}
+
+var lineOfError = regexp.MustCompile(`line (\d+): `)
+
+func (c *configProblem) diagnostic(l *lines) protocol.Diagnostic {
+	rng := protocol.Range{}
+	if c.line > 0 {
+		text := l.get(c.path, c.line-1)
+		rng = protocol.Range{Start: protocol.Position{Line: uint32(c.line - 1)},
+			End: protocol.Position{Line: uint32(c.line - 1), Character: uint32(utf16Col(text, len(text)))}}
+	}
+	return protocol.Diagnostic{Range: rng, Severity: protocol.DiagnosticSeverityError,
+		Source: protocol.NewOptional(sourceAugur), Code: protocol.String("config"),
+		Message: protocol.String("augur.toml: " + c.msg + "; no target is analyzed until it is fixed")}
+}
+
+// checkConfig shows (or clears) augur.toml's error.
+func (s *Server) checkConfig() {
+	s.mu.Lock()
+	ws := s.ws
+	if ws == nil {
+		s.mu.Unlock()
+		return
+	}
+	err := ws.ConfigError()
+	old := s.configProblem
+	s.configProblem = nil
+	if err != nil {
+		cp := &configProblem{path: ws.ConfigPath(), msg: strings.TrimPrefix(err.Error(), ws.ConfigPath()+": ")}
+		if m := lineOfError.FindStringSubmatch(cp.msg); m != nil {
+			cp.line, _ = strconv.Atoi(m[1])
+		}
+		s.configProblem = cp
+	}
+	s.mu.Unlock()
+	if err != nil || old != nil {
+		s.publish(ws.ConfigPath())
+	}
+}
+
+// configChanged re-reads augur.toml and re-analyzes with it.
+func (s *Server) configChanged() {
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	if ws == nil {
+		return
+	}
+	err := ws.ReloadConfig()
+	s.checkConfig()
+	if err != nil {
+		s.logf(protocol.MessageTypeError, "augur.toml: %v", err)
+		return
+	}
+	s.reanalyzeAll(0)
+}
+
+func baseName(p string) string {
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		return p[i+1:]
+	}
+	return p
+}

@@ -1,0 +1,180 @@
+package lsp
+
+// exprSpan returns the byte span [start, end) of the expression accessed
+// at 1-based byte column col of a source line. Debug locations point at an
+// access's expression for reads (`x` in `y = x + 1`) and at the operator
+// for writes (`=` in `x = 5`, `++` in `a[i]++`), so: from an identifier,
+// the span is the postfix chain that starts there (`s.arr[2]`, `p->next`);
+// from an assignment or increment operator, it is the operand (the chain
+// before it, or after a prefix `++`/`--`); otherwise the single character.
+// A column outside the line gives the line's non-blank text.
+func exprSpan(line string, col int) (int, int) {
+	i := col - 1
+	if i < 0 || i >= len(line) {
+		return trimmed(line)
+	}
+	if isIdent(line[i]) {
+		// Start at the beginning of the identifier the column falls in.
+		for i > 0 && isIdent(line[i-1]) {
+			i--
+		}
+		return i, chainEnd(line, i)
+	}
+	if op := operatorAt(line, i); op > 0 {
+		after := skipSpaces(line, i+op)
+		if isIncDec(line, i) && after < len(line) && isIdent(line[after]) && !operandBefore(line, i) {
+			return after, chainEnd(line, after) // ++x
+		}
+		if s := chainStart(line, i); s >= 0 {
+			return s, lastNonSpace(line, i) + 1
+		}
+	}
+	if line[i] == '*' { // *p = ...: the dereference
+		after := skipSpaces(line, i+1)
+		if after < len(line) && isIdent(line[after]) {
+			return i, chainEnd(line, after)
+		}
+	}
+	return i, i + 1
+}
+
+func isIdent(c byte) bool {
+	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// chainEnd extends an identifier at i over member accesses and subscripts.
+func chainEnd(line string, i int) int {
+	for i < len(line) && isIdent(line[i]) {
+		i++
+	}
+	for i < len(line) {
+		switch {
+		case line[i] == '.' && i+1 < len(line) && isIdent(line[i+1]):
+			i++
+		case line[i] == '-' && i+2 < len(line) && line[i+1] == '>' && isIdent(line[i+2]):
+			i += 2
+		case line[i] == '[':
+			depth := 0
+			j := i
+			for ; j < len(line); j++ {
+				if line[j] == '[' {
+					depth++
+				} else if line[j] == ']' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if j == len(line) {
+				return i
+			}
+			i = j + 1
+			continue
+		default:
+			return i
+		}
+		for i < len(line) && isIdent(line[i]) {
+			i++
+		}
+	}
+	return i
+}
+
+// chainStart finds the start of the postfix chain (possibly dereferenced)
+// that ends just before position i, or -1.
+func chainStart(line string, i int) int {
+	j := lastNonSpace(line, i)
+	if j < 0 {
+		return -1
+	}
+	for j >= 0 {
+		switch {
+		case line[j] == ']':
+			depth := 0
+			for ; j >= 0; j-- {
+				if line[j] == ']' {
+					depth++
+				} else if line[j] == '[' {
+					depth--
+					if depth == 0 {
+						break
+					}
+				}
+			}
+			if j < 0 {
+				return -1
+			}
+			j--
+		case isIdent(line[j]):
+			for j > 0 && isIdent(line[j-1]) {
+				j--
+			}
+			switch {
+			case j >= 1 && line[j-1] == '.':
+				j -= 2
+			case j >= 2 && line[j-1] == '>' && line[j-2] == '-':
+				j -= 3
+			case j >= 1 && line[j-1] == '*':
+				return j - 1
+			default:
+				return j
+			}
+		default:
+			return -1
+		}
+	}
+	return -1
+}
+
+// operatorAt returns the length of an assignment or increment operator
+// starting at i (=, op=, ++, --), or 0.
+func operatorAt(line string, i int) int {
+	rest := line[i:]
+	for _, op := range []string{"<<=", ">>=", "++", "--", "+=", "-=", "*=", "/=", "%=", "&=", "|=", "^="} {
+		if len(rest) >= len(op) && rest[:len(op)] == op {
+			return len(op)
+		}
+	}
+	if rest[0] == '=' && (len(rest) == 1 || rest[1] != '=') {
+		return 1
+	}
+	return 0
+}
+
+func isIncDec(line string, i int) bool {
+	return i+1 < len(line) && (line[i:i+2] == "++" || line[i:i+2] == "--")
+}
+
+// operandBefore reports whether an expression ends just before i.
+func operandBefore(line string, i int) bool {
+	j := lastNonSpace(line, i)
+	return j >= 0 && (isIdent(line[j]) || line[j] == ']' || line[j] == ')')
+}
+
+func lastNonSpace(line string, i int) int {
+	j := i - 1
+	for j >= 0 && (line[j] == ' ' || line[j] == '\t') {
+		j--
+	}
+	return j
+}
+
+func skipSpaces(line string, i int) int {
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	return i
+}
+
+// trimmed is the span of a line without its leading and trailing blanks.
+func trimmed(line string) (int, int) {
+	s, e := 0, len(line)
+	for s < e && (line[s] == ' ' || line[s] == '\t') {
+		s++
+	}
+	for e > s && (line[e-1] == ' ' || line[e-1] == '\t' || line[e-1] == '\r') {
+		e--
+	}
+	return s, e
+}

@@ -1,0 +1,82 @@
+package lsp
+
+import (
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+)
+
+func TestExprSpan(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		col  int
+		want string
+	}{
+		{"\tx = 5;", 4, "x"},                     // store: column at '='
+		{"\ts.a = x + 1;", 8, "x"},               // read: column at the identifier
+		{"\ts.a = x + 1;", 6, "s.a"},             // store to a member
+		{"\ts.arr[2]++;", 10, "s.arr[2]"},        // increment: column at '++'
+		{"\t++count;", 2, "count"},               // prefix increment
+		{"\tp->next->val += 2;", 15, "p->next->val"},
+		{"\t*p = 3;", 5, "*p"},
+		{"\tif (buf != NULL) {", 6, "buf"},
+		{"\tbuf[i + 1] = 0;", 13, "buf[i + 1]"},
+		{"\ttotal = total + a[i].v;", 18, "a[i].v"},
+		{"\tfree(buf);", 2, "free"},
+		{"\tfoo();", 40, "foo();"},               // column past the line: the whole statement
+		{"\tx == 1;", 4, "="},                    // a comparison is not an assignment
+	} {
+		s, e := exprSpan(c.line, c.col)
+		if got := c.line[s:e]; got != c.want {
+			t.Errorf("exprSpan(%q, %d) = %q, want %q", c.line, c.col, got, c.want)
+		}
+	}
+}
+
+func TestUTF16Columns(t *testing.T) {
+	line := "\tс = \"😀\"; x++;" // Cyrillic (2 bytes, 1 unit) and an emoji (4 bytes, 2 units)
+	b := strings.Index(line, "x")
+	u := utf16Col(line, b)
+	if u != 11 {
+		t.Errorf("utf16Col = %d, want 11", u)
+	}
+	if back := byteCol(line, u); back != b {
+		t.Errorf("byteCol(%d) = %d, want %d", u, back, b)
+	}
+}
+
+// Edits that add or remove lines move later lines; edits inside a line
+// move nothing; a line inside a replaced region goes to its start.
+func TestDocumentLineMap(t *testing.T) {
+	d := newDocument("/a.c", 1, "a\nb\nc\nd\ne\n")
+	d.saved()
+	at := func(l1, c1, l2, c2 uint32, text string) {
+		t.Helper()
+		err := d.applyChange(&protocol.TextDocumentContentChangePartial{
+			Range: protocol.Range{Start: protocol.Position{Line: l1, Character: c1}, End: protocol.Position{Line: l2, Character: c2}},
+			Text:  text})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	at(0, 0, 0, 0, "// new\n// lines\n") // two lines above everything
+	at(3, 1, 3, 1, "x")                   // typing inside old line b... now line 3
+	if got := d.mapLine(4, d.savedSeq); got != 6 {
+		t.Errorf("old line 4 is now %d, want 6", got)
+	}
+	at(4, 0, 6, 0, "") // delete old lines c and d (now 4 and 5)
+	if got := d.mapLine(4, d.savedSeq); got != 4 {
+		t.Errorf("old line 4 (e) is now %d, want 4", got)
+	}
+	if got := d.mapLine(3, d.savedSeq); got != 4 {
+		t.Errorf("deleted old line 3 is now %d, want the region start 4", got)
+	}
+	if d.text != "// new\n// lines\na\nbx\ne\n" {
+		t.Errorf("text = %q", d.text)
+	}
+	d.saved()
+	if got := d.mapLine(4, d.savedSeq); got != 4 {
+		t.Errorf("after save, line 4 maps to %d", got)
+	}
+}

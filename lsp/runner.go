@@ -1,0 +1,521 @@
+package lsp
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/ir"
+	"augur/analyzer/report"
+	"augur/lsp/workspace"
+)
+
+// targetState is what the server knows of one target: the analysis it
+// shows and the one it is running. Fields are guarded by Server.mu.
+type targetState struct {
+	key    string
+	target *workspace.Target
+	// gen counts scheduled analyses; only the newest may change the
+	// snapshot, so a late result of a canceled run is dropped.
+	gen    uint64
+	timer  *time.Timer
+	cancel context.CancelFunc
+	snap   *snapshot
+	// last is the last complete analysis, kept to reuse its results when
+	// a save leaves the code unchanged.
+	last *finished
+}
+
+// snapshot is the published state of a target's analysis.
+type snapshot struct {
+	report   *report.Report // races and failures; nil until detection is over
+	complete bool           // every race has its category
+	compile  []build.Diagnostic
+	err      string   // why the analysis failed, when not a compile error
+	files    []string // files the program was built from
+	// savedSeq is each open document's savedSeq when the build read it:
+	// the snapshot's line numbers are in that text's coordinates.
+	savedSeq map[string]uint64
+	reused   bool // carried over from the previous analysis (code unchanged)
+}
+
+// finished is a complete analysis and the program it ran on.
+type finished struct {
+	prog    *ir.Program
+	hash    string
+	planKey string
+	result  *analyzer.Result
+}
+
+// halt stops ts's pending analysis and cancels its running one. Caller
+// holds mu.
+func (s *Server) halt(ts *targetState) {
+	ts.gen++ // whatever still runs may no longer publish
+	if ts.timer != nil && ts.timer.Stop() {
+		s.analyses.Done() // the stopped run will never start
+	}
+	if ts.cancel != nil {
+		ts.cancel()
+		ts.cancel = nil
+	}
+}
+
+// targetKey identifies a target across saves.
+func targetKey(t *workspace.Target) string {
+	if t.Implicit {
+		return "file:" + t.Sources[0]
+	}
+	return "target:" + t.Name
+}
+
+// trigger is why a file's targets are looked at.
+type trigger int
+
+const (
+	onOpen trigger = iota // analyze targets not analyzed yet
+	onSave                // re-analyze after the debounce delay
+	onDemand              // "Analyze now": re-analyze at once
+)
+
+// fileSaved reacts to an open, a save or an "Analyze now" of path.
+func (s *Server) fileSaved(path string, text []byte, why trigger) {
+	opened := why == onOpen
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	if ws == nil {
+		return
+	}
+	if path == ws.ConfigPath() {
+		s.configChanged()
+		return
+	}
+	targets := ws.TargetsOf(path, text)
+	s.mu.Lock()
+	seen := map[string]bool{}
+	var run []*targetState
+	for _, t := range targets {
+		ts := s.targetFor(t)
+		seen[ts.key] = true
+		// Opening another file of a target already analyzed shows what
+		// is known; a save always re-analyzes.
+		if !opened || ts.snap == nil {
+			run = append(run, ts)
+		}
+	}
+	if !opened {
+		for _, ts := range s.targets { // targets that include the file as a header
+			if !seen[ts.key] && ts.snap != nil && contains(ts.snap.files, path) {
+				run = append(run, ts)
+			}
+		}
+	}
+	wasOut := s.notInTarget[path]
+	out := len(targets) == 0 && workspace.IsSource(path) && s.docs[path] != nil && !s.includedByTarget(path) &&
+		ws.ConfigError() == nil
+	if out {
+		s.notInTarget[path] = true
+	} else {
+		delete(s.notInTarget, path)
+	}
+	delay := ws.ClientSettings().Debounce
+	if why == onDemand {
+		delay = 0
+	}
+	for _, ts := range run {
+		s.schedule(ts, delay)
+	}
+	s.mu.Unlock()
+	if out || wasOut || len(run) == 0 {
+		s.publish(path)
+	}
+}
+
+// includedByTarget reports whether some target's program was built from
+// path (a header, or a source of a target in progress). Caller holds mu.
+func (s *Server) includedByTarget(path string) bool {
+	for _, ts := range s.targets {
+		if ts.snap != nil && contains(ts.snap.files, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// targetFor returns the state of target t, creating it, and updates its
+// definition (settings may have changed). Caller holds mu.
+func (s *Server) targetFor(t *workspace.Target) *targetState {
+	key := targetKey(t)
+	ts := s.targets[key]
+	if ts == nil {
+		ts = &targetState{key: key}
+		s.targets[key] = ts
+	}
+	ts.target = t
+	return ts
+}
+
+// schedule (re)starts the analysis of ts after delay, canceling the one
+// running: rapid saves cost one analysis. Caller holds mu.
+func (s *Server) schedule(ts *targetState, delay time.Duration) {
+	if s.ctx.Err() != nil {
+		return
+	}
+	s.halt(ts)
+	gen := ts.gen
+	s.analyses.Add(1)
+	ts.timer = time.AfterFunc(delay, func() {
+		defer s.analyses.Done()
+		s.mu.Lock()
+		if ts.gen != gen || s.ctx.Err() != nil {
+			s.mu.Unlock()
+			return
+		}
+		ctx, cancel := context.WithCancel(s.ctx)
+		ts.cancel = cancel
+		target := ts.target
+		s.mu.Unlock()
+		defer cancel()
+		s.analyze(ctx, ts, gen, target)
+	})
+}
+
+// reanalyzeAll schedules every known target again (new settings, a new
+// augur.toml, "Analyze now" without a file).
+func (s *Server) reanalyzeAll(delay time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ws == nil {
+		return
+	}
+	// Configured targets may have changed: rebuild their definitions.
+	fresh := map[string]*workspace.Target{}
+	for _, t := range s.ws.Targets() {
+		fresh[targetKey(t)] = t
+	}
+	base := s.ws.ClientSettings()
+	for key, ts := range s.targets {
+		switch {
+		case ts.target.Implicit && len(fresh) == 0:
+			ts.target = workspace.ImplicitTarget(ts.target.Sources[0], base)
+		case fresh[key] != nil:
+			ts.target = fresh[key]
+			delete(fresh, key)
+		default: // no longer a target
+			s.halt(ts)
+			delete(s.targets, key)
+			go s.publishAll()
+			continue
+		}
+		s.schedule(ts, delay)
+	}
+	// New configured targets with an open file start now.
+	for _, t := range fresh {
+		for _, src := range t.Sources {
+			if s.docs[src] != nil {
+				s.schedule(s.targetFor(t), delay)
+				break
+			}
+		}
+	}
+}
+
+// update changes ts's snapshot if gen is still the newest analysis and
+// publishes the files concerned. It reports whether it did.
+func (s *Server) update(ts *targetState, gen uint64, change func(*snapshot)) bool {
+	s.mu.Lock()
+	if ts.gen != gen {
+		s.mu.Unlock()
+		return false
+	}
+	before := []string(nil)
+	if ts.snap != nil {
+		before = ts.snap.files
+	}
+	next := &snapshot{}
+	if ts.snap != nil {
+		*next = *ts.snap
+	}
+	change(next)
+	ts.snap = next
+	files := append(append([]string(nil), before...), next.files...)
+	s.mu.Unlock()
+	for _, f := range dedupe(files) {
+		s.publish(f)
+	}
+	return true
+}
+
+// analyze builds and analyzes one target; it is run generation gen.
+func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *workspace.Target) {
+	p := s.beginProgress(t.Name)
+	end := "canceled"
+	defer func() { p.end(end) }()
+	defer func() {
+		if r := recover(); r != nil { // the analyzer recovers its own; this guards the server's code
+			s.logf(protocol.MessageTypeError, "internal error analyzing %s: %v", t.Name, r)
+			s.update(ts, gen, func(sn *snapshot) { sn.err = fmt.Sprintf("internal error: %v", r); sn.complete = true })
+			end = "failed"
+		}
+	}()
+	p.report("building", -1)
+	plan, err := s.ws.Plan(t, s.opts.CacheDir)
+	if err != nil {
+		s.update(ts, gen, func(sn *snapshot) {
+			*sn = snapshot{err: err.Error(), files: t.Sources, complete: true}
+		})
+		end = "failed: " + err.Error()
+		return
+	}
+	seqs := s.savedSeqs()
+	prog, inputs, err := analyzer.LoadProgramInputs(t.Sources, plan.Build)
+	if ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		diags, other := compileDiagnostics(err)
+		s.update(ts, gen, func(sn *snapshot) {
+			*sn = snapshot{compile: diags, err: other, files: dedupe(append(t.Sources, diagFiles(diags)...)),
+				savedSeq: seqs, complete: true}
+		})
+		end = "does not compile"
+		return
+	}
+	hash, key := prog.CodeHash(), plan.Key()
+	if reused := s.reuse(ts, gen, prog, hash, key, inputs, seqs); reused {
+		end = "code unchanged: results reused"
+		return
+	}
+	opts := plan.Analyze
+	opts.Workers = s.opts.Workers
+	opts.EvidenceDir = filepath.Join(s.opts.CacheDir, "evidence", shortHash(ts.key))
+	publishing := func(r *analyzer.Result, complete bool) {
+		rep := absolutize(r.Report(s.ws.Root), s.ws.Root)
+		s.update(ts, gen, func(sn *snapshot) {
+			*sn = snapshot{report: rep, complete: complete, files: inputs, savedSeq: seqs}
+		})
+	}
+	res, err := analyzer.Analyze(ctx, prog, opts, analyzer.Observer{
+		Progress: func(stage string, done, total int) { p.stage(stage, done, total) },
+		Detected: func(r *analyzer.Result) { publishing(r, false) },
+		Classified: func(r *analyzer.Result, i int) {
+			publishing(r, false)
+		},
+	})
+	if errors.Is(err, analyzer.ErrCanceled) || ctx.Err() != nil {
+		return
+	}
+	if err != nil {
+		s.logf(protocol.MessageTypeError, "analysis of %s failed: %v", t.Name, err)
+		s.update(ts, gen, func(sn *snapshot) {
+			*sn = snapshot{err: firstLine(err.Error()), files: inputs, savedSeq: seqs, complete: true}
+		})
+		end = "failed"
+		return
+	}
+	for _, w := range res.Warnings {
+		s.logf(protocol.MessageTypeWarning, "%s: %s", t.Name, w)
+	}
+	publishing(res, true)
+	s.mu.Lock()
+	if ts.gen == gen {
+		ts.last = &finished{prog: prog, hash: hash, planKey: key, result: res}
+	}
+	s.mu.Unlock()
+	end = summary(res.Report(""))
+	s.logf(protocol.MessageTypeLog, "%s: %s", t.Name, end)
+}
+
+// reuse carries the last complete analysis over to prog when the code and
+// the plan are unchanged (a save that moved comments or formatting): its
+// locations move, nothing is re-run.
+func (s *Server) reuse(ts *targetState, gen uint64, prog *ir.Program, hash, key string, inputs []string,
+	seqs map[string]uint64) bool {
+	s.mu.Lock()
+	last := ts.last
+	s.mu.Unlock()
+	if last == nil || last.hash != hash || last.planKey != key {
+		return false
+	}
+	m := ir.MapLocs(last.prog, prog)
+	if m == nil {
+		return false
+	}
+	res := last.result.Remap(m)
+	rep := absolutize(res.Report(s.ws.Root), s.ws.Root)
+	ok := s.update(ts, gen, func(sn *snapshot) {
+		*sn = snapshot{report: rep, complete: true, files: inputs, savedSeq: seqs, reused: true}
+	})
+	if ok {
+		s.mu.Lock()
+		if ts.gen == gen {
+			ts.last = &finished{prog: prog, hash: hash, planKey: key, result: res}
+		}
+		s.mu.Unlock()
+		s.logf(protocol.MessageTypeLog, "%s: code unchanged since the last analysis; results reused", ts.target.Name)
+	}
+	return ok
+}
+
+// savedSeqs records every open document's savedSeq.
+func (s *Server) savedSeqs() map[string]uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make(map[string]uint64, len(s.docs))
+	for p, d := range s.docs {
+		out[p] = d.savedSeq
+	}
+	return out
+}
+
+// compileDiagnostics splits a build error into clang's positioned
+// diagnostics and a message for anything else.
+func compileDiagnostics(err error) ([]build.Diagnostic, string) {
+	var diags []build.Diagnostic
+	var other []string
+	var walk func(error)
+	walk = func(e error) {
+		if joined, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, x := range joined.Unwrap() {
+				walk(x)
+			}
+			return
+		}
+		var ce *build.CompileError
+		if errors.As(e, &ce) {
+			n := 0
+			for _, d := range ce.Diagnostics {
+				if d.Severity != "note" {
+					if abs, err := filepath.Abs(d.File); err == nil {
+						d.File = abs
+					}
+					diags = append(diags, d)
+					n++
+				}
+			}
+			if n == 0 {
+				other = append(other, firstLine(ce.Output))
+			}
+			return
+		}
+		other = append(other, e.Error())
+	}
+	walk(err)
+	return diags, strings.Join(other, "; ")
+}
+
+func diagFiles(ds []build.Diagnostic) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, d.File)
+	}
+	return out
+}
+
+// summary says what an analysis found, for the end of its progress.
+func summary(rep *report.Report) string {
+	if len(rep.Races) == 0 {
+		return "no races"
+	}
+	counts := map[string]int{}
+	var order []string
+	for _, r := range rep.Races {
+		if counts[r.Category] == 0 {
+			order = append(order, r.Category)
+		}
+		counts[r.Category]++
+	}
+	parts := make([]string, len(order))
+	for i, c := range order {
+		parts[i] = fmt.Sprintf("%d %s", counts[c], c)
+	}
+	noun := "races"
+	if len(rep.Races) == 1 {
+		noun = "race"
+	}
+	return fmt.Sprintf("%d %s: %s", len(rep.Races), noun, strings.Join(parts, ", "))
+}
+
+func shortHash(s string) string {
+	h := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(h[:8])
+}
+
+func firstLine(s string) string {
+	s = strings.TrimSpace(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func dedupe(list []string) []string {
+	seen := map[string]bool{}
+	out := list[:0:0]
+	for _, x := range list {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// absolutize makes the report's paths absolute again: it is rendered
+// relative to the workspace root, so its sentences read well, but the
+// server matches its locations against absolute document paths.
+func absolutize(rep *report.Report, root string) *report.Report {
+	abs := func(p string) string {
+		if p == "" || filepath.IsAbs(p) {
+			return p
+		}
+		return filepath.Join(root, p)
+	}
+	accesses := func(as []report.Access) {
+		for i := range as {
+			as[i].File = abs(as[i].File)
+			for j := range as[i].Stack {
+				as[i].Stack[j].File = abs(as[i].Stack[j].File)
+			}
+		}
+	}
+	frames := func(fs []report.Frame) {
+		for i := range fs {
+			fs[i].File = abs(fs[i].File)
+		}
+	}
+	for i := range rep.Races {
+		accesses(rep.Races[i].Accesses)
+	}
+	for i := range rep.Failures {
+		f := &rep.Failures[i]
+		f.File = abs(f.File)
+		frames(f.Stack)
+		for _, st := range f.Threads {
+			frames(st)
+		}
+	}
+	for i := range rep.Inversions {
+		accesses(rep.Inversions[i].First)
+		accesses(rep.Inversions[i].Second)
+	}
+	return rep
+}

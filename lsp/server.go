@@ -1,0 +1,377 @@
+// Package lsp is augur's language server: it keeps the editor's view of a
+// workspace, rebuilds and re-analyzes targets when their files are saved,
+// and publishes races as diagnostics with hovers, code actions and
+// commands. It depends on the analyzer, never the other way round.
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"augur/analyzer/build"
+	"augur/analyzer/version"
+	"augur/lsp/workspace"
+)
+
+// Options configure a server.
+type Options struct {
+	// CacheDir holds compiled bitcode, evidence and replay transcripts
+	// (default: build.DefaultCacheDir(), under the user cache directory).
+	CacheDir string
+	// Workers classify races in parallel (default: one per CPU but one,
+	// which is left to the editor; at least one).
+	Workers int
+	// Log receives the server's own log (default: standard error).
+	Log io.Writer
+}
+
+type lifecycle int
+
+const (
+	stateNew lifecycle = iota
+	stateRunning
+	stateShutdown
+)
+
+// Server is the language server. Its exported methods implement
+// protocol.Server; those it does not embed answer "method not found".
+type Server struct {
+	protocol.UnimplementedServer
+
+	opts   Options
+	client protocol.Client
+	logger *log.Logger
+
+	// ctx ends at shutdown or exit; every analysis derives from it.
+	// connCtx is the connection's, which outlives shutdown (the reply to
+	// shutdown still has to be written).
+	ctx     context.Context
+	cancel  context.CancelFunc
+	connCtx context.Context
+	// analyses counts running analysis goroutines, so exit can wait for
+	// them to notice the cancellation.
+	analyses sync.WaitGroup
+	// exited is closed by the exit notification.
+	exited   chan struct{}
+	exitOnce sync.Once
+
+	// pubMu orders publications, so an older diagnostic set is never
+	// sent after a newer one for the same file.
+	pubMu sync.Mutex
+
+	mu            sync.Mutex
+	state         lifecycle
+	progress      bool // the client accepts server-created progress tokens
+	showDocument  bool // the client implements window/showDocument
+	ws            *workspace.Workspace
+	docs          map[string]*document     // open documents by path
+	targets       map[string]*targetState  // by target key
+	published     map[string]publishedSet  // what each file last got
+	notInTarget   map[string]bool          // open files that belong to no target
+	configProblem *configProblem           // a broken augur.toml, shown on the file
+}
+
+// Serve runs a server on the given streams (stdin and stdout for `augur
+// lsp`) until the client sends exit or closes the connection. It returns
+// the process exit status: 0 after shutdown then exit, 1 otherwise, as
+// the specification asks.
+func Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser, opts Options) int {
+	s := newServer(ctx, opts)
+	st := newStream(in, out, func(msg string) { s.logger.Print(msg) })
+	conn := jsonrpc2.NewConn(st, jsonrpc2.WithCodec(codec{}))
+	s.client = protocol.ClientDispatcher(conn)
+	conn.Go(s.connCtx, s.guard(s.cancelable(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler))))
+	select {
+	case <-s.exited:
+	case <-conn.Done():
+		s.logger.Print("the client closed the connection")
+	case <-ctx.Done():
+	}
+	s.stop()
+	// Closing our end of the streams ends the read loop when they are
+	// pipes; for a blocking standard input the process exit does it.
+	_ = st.Close()
+	s.mu.Lock()
+	clean := s.state == stateShutdown
+	s.mu.Unlock()
+	if clean {
+		return 0
+	}
+	return 1
+}
+
+func newServer(ctx context.Context, opts Options) *Server {
+	if opts.CacheDir == "" {
+		opts.CacheDir = build.DefaultCacheDir()
+	}
+	if opts.Workers <= 0 {
+		opts.Workers = max(1, runtime.NumCPU()-1)
+	}
+	if opts.Log == nil {
+		opts.Log = os.Stderr
+	}
+	s := &Server{opts: opts, logger: log.New(opts.Log, "augur lsp: ", log.LstdFlags|log.Lmicroseconds),
+		exited: make(chan struct{}), docs: map[string]*document{}, targets: map[string]*targetState{},
+		published: map[string]publishedSet{}, notInTarget: map[string]bool{}}
+	s.connCtx = ctx
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	return s
+}
+
+// stop cancels every analysis and waits (briefly) for them to end.
+func (s *Server) stop() {
+	s.cancel()
+	s.mu.Lock()
+	for _, t := range s.targets {
+		s.halt(t)
+	}
+	s.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		s.analyses.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		s.logger.Print("analyses did not stop within 5s of exit; leaving anyway")
+	}
+}
+
+func (s *Server) lifecycle() lifecycle {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+// logf writes to the server log and, once running, to the client's
+// output (window/logMessage).
+func (s *Server) logf(kind protocol.MessageType, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	s.logger.Print(msg)
+	if s.client != nil && s.lifecycle() != stateNew {
+		_ = s.client.LogMessage(s.connCtx, &protocol.LogMessageParams{Type: kind, Message: msg})
+	}
+}
+
+// Initialize records the client's capabilities and workspace, applies
+// its initializationOptions and announces what the server does.
+func (s *Server) Initialize(ctx context.Context, params *protocol.InitializeParams) (*protocol.InitializeResult, error) {
+	root := rootOf(params)
+	s.mu.Lock()
+	if s.state != stateNew {
+		s.mu.Unlock()
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "initialize was already called")
+	}
+	s.state = stateRunning
+	caps := params.Capabilities
+	if caps.Window != nil {
+		s.progress = caps.Window.WorkDoneProgress != nil && *caps.Window.WorkDoneProgress
+		s.showDocument = caps.Window.ShowDocument != nil && caps.Window.ShowDocument.Support
+	}
+	s.ws = workspace.New(root)
+	s.mu.Unlock()
+	if len(params.InitializationOptions) > 0 {
+		s.applySettings(json.RawMessage(params.InitializationOptions))
+	}
+	yes := true
+	incremental := protocol.TextDocumentSyncKindIncremental
+	return &protocol.InitializeResult{
+		Capabilities: protocol.ServerCapabilities{
+			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &incremental,
+				Save: &protocol.SaveOptions{}},
+			HoverProvider:          protocol.Boolean(true),
+			CodeActionProvider:     &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
+			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: commandNames()},
+		},
+		ServerInfo: protocol.ServerInfo{Name: "augur", Version: protocol.NewOptional(version.Version)},
+	}, nil
+}
+
+// rootOf picks the workspace root: the first workspace folder, else
+// rootUri, else rootPath, else the current directory.
+func rootOf(params *protocol.InitializeParams) string {
+	if folders, ok := params.WorkspaceFolders.Get(); ok && len(folders) > 0 {
+		return folders[0].URI.FsPath()
+	}
+	if params.RootURI != nil && !params.RootURI.IsZero() {
+		return params.RootURI.FsPath()
+	}
+	if p, ok := params.RootPath.Get(); ok && p != "" {
+		return p
+	}
+	wd, _ := os.Getwd()
+	return wd
+}
+
+// Initialized shows a broken augur.toml as soon as the client listens.
+func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
+	s.checkConfig()
+	return nil
+}
+
+// Shutdown stops every analysis; the server answers nothing else but
+// exit afterwards.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.stop()
+	s.mu.Lock()
+	s.state = stateShutdown
+	s.mu.Unlock()
+	return nil
+}
+
+// Exit ends Serve.
+func (s *Server) Exit(ctx context.Context) error {
+	s.exitOnce.Do(func() { close(s.exited) })
+	return nil
+}
+
+// DidChangeConfiguration applies the client's new settings and
+// re-analyzes the open targets with them.
+func (s *Server) DidChangeConfiguration(ctx context.Context, params *protocol.DidChangeConfigurationParams) error {
+	if s.applySettings(json.RawMessage(params.Settings)) {
+		s.reanalyzeAll(0)
+	}
+	return nil
+}
+
+// applySettings applies client settings (JSON); a bad value is shown to
+// the user and changes nothing. It reports whether settings changed.
+func (s *Server) applySettings(raw json.RawMessage) bool {
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		if string(raw) != "null" {
+			s.showError("augur: settings are not a JSON object: %s", raw)
+		}
+		return false
+	}
+	s.mu.Lock()
+	ws := s.ws
+	s.mu.Unlock()
+	warnings, err := ws.SetClientSettings(m)
+	for _, w := range warnings {
+		s.logf(protocol.MessageTypeWarning, "%s", w)
+	}
+	if err != nil {
+		s.showError("augur: %v", err)
+		return false
+	}
+	return true
+}
+
+// showError tells the user (window/showMessage) and logs.
+func (s *Server) showError(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	s.logger.Print(msg)
+	_ = s.client.ShowMessage(s.connCtx, &protocol.ShowMessageParams{Type: protocol.MessageTypeError, Message: msg})
+}
+
+// DidOpen starts tracking a document and analyzes its targets.
+func (s *Server) DidOpen(ctx context.Context, params *protocol.DidOpenTextDocumentParams) error {
+	path, err := filePath(params.TextDocument.URI)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	d := newDocument(path, params.TextDocument.Version, params.TextDocument.Text)
+	d.saved()
+	s.docs[path] = d
+	s.mu.Unlock()
+	s.fileSaved(path, []byte(params.TextDocument.Text), onOpen)
+	return nil
+}
+
+// DidChange applies edits and moves the file's diagnostics with them.
+func (s *Server) DidChange(ctx context.Context, params *protocol.DidChangeTextDocumentParams) error {
+	path, err := filePath(params.TextDocument.URI)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	d := s.docs[path]
+	if d == nil {
+		s.mu.Unlock()
+		return fmt.Errorf("didChange for %s, which is not open", path)
+	}
+	for _, ch := range params.ContentChanges {
+		if err := d.applyChange(ch); err != nil {
+			// The client's view and ours no longer agree: take the
+			// change as lost and ask for nothing more of this document's
+			// positions until it is saved or reopened.
+			s.mu.Unlock()
+			return fmt.Errorf("didChange for %s: %w", path, err)
+		}
+	}
+	d.version = params.TextDocument.Version
+	s.mu.Unlock()
+	s.publish(path)
+	return nil
+}
+
+// DidSave re-analyzes what the saved file belongs to.
+func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocumentParams) error {
+	path, err := filePath(params.TextDocument.URI)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	var text []byte
+	if d := s.docs[path]; d != nil {
+		if params.Text != nil {
+			d.setText(*params.Text)
+		}
+		d.saved()
+		text = []byte(d.text)
+	}
+	s.mu.Unlock()
+	if text == nil {
+		text, _ = os.ReadFile(path)
+	}
+	s.fileSaved(path, text, onSave)
+	return nil
+}
+
+// DidClose forgets the document; its diagnostics stay while some target
+// still holds it (a closed file's races are still races).
+func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocumentParams) error {
+	path, err := filePath(params.TextDocument.URI)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	delete(s.docs, path)
+	delete(s.notInTarget, path)
+	s.mu.Unlock()
+	s.publish(path)
+	return nil
+}
+
+// DidChangeWatchedFiles re-reads augur.toml when it changes on disk.
+func (s *Server) DidChangeWatchedFiles(ctx context.Context, params *protocol.DidChangeWatchedFilesParams) error {
+	for _, ev := range params.Changes {
+		if filepath.Base(ev.URI.FsPath()) == workspace.ConfigName {
+			s.configChanged()
+		}
+	}
+	return nil
+}
+
+// filePath converts a document URI to a clean absolute path.
+func filePath(u uri.URI) (string, error) {
+	if !u.IsFile() {
+		return "", fmt.Errorf("augur only analyzes files, not %s", u)
+	}
+	return filepath.Clean(u.FsPath()), nil
+}

@@ -1,0 +1,265 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+)
+
+// This file is the wire: LSP base-protocol framing that survives malformed
+// input, the codec, and the handler middleware that keeps the server up
+// whatever a client sends.
+
+// maxMessage bounds one message's body (64 MiB): a client that declares
+// more is answered with an error and its body skipped.
+const maxMessage = 64 << 20
+
+// stream reads LSP frames itself, so that a malformed frame (a bad header,
+// a body that is not JSON-RPC) is answered with a parse error and
+// skipped, rather than ending the connection as jsonrpc2's own reader
+// does. Writes go through jsonrpc2's header framing.
+type stream struct {
+	r   *bufio.Reader
+	in  io.Closer
+	out jsonrpc2.Stream
+	log func(string)
+}
+
+func newStream(in io.ReadCloser, out io.WriteCloser, log func(string)) *stream {
+	return &stream{r: bufio.NewReaderSize(in, 64<<10), in: in, out: jsonrpc2.NewHeaderStream(writeOnly{out}), log: log}
+}
+
+// writeOnly adapts a writer to the ReadWriteCloser the framer wants; the
+// framer is only ever asked to write.
+type writeOnly struct{ io.WriteCloser }
+
+func (writeOnly) Read([]byte) (int, error) { return 0, io.EOF }
+
+// errFrame is a framing error the stream can recover from.
+type errFrame struct{ msg string }
+
+func (e errFrame) Error() string { return e.msg }
+
+// Read returns the next well-formed message, answering malformed ones.
+func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+	for {
+		body, n, err := s.readFrame()
+		var fe errFrame
+		if errors.As(err, &fe) {
+			s.reject(ctx, fe.msg)
+			continue
+		}
+		if err != nil {
+			return nil, n, err
+		}
+		msg, err := jsonrpc2.DecodeMessage(body)
+		if err != nil {
+			s.reject(ctx, fmt.Sprintf("malformed JSON-RPC message: %v", err))
+			continue
+		}
+		return msg, n, nil
+	}
+}
+
+// reject answers a message that could not be read with a parse error
+// (its id is unknown, so the response has a null id, as JSON-RPC says).
+func (s *stream) reject(ctx context.Context, why string) {
+	if s.log != nil {
+		s.log("rejected a message: " + why)
+	}
+	_, _ = s.out.Write(ctx, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, jsonrpc2.NewError(jsonrpc2.ParseError, why)))
+}
+
+// readFrame reads headers up to the blank line, then Content-Length bytes.
+func (s *stream) readFrame() ([]byte, int64, error) {
+	length := -1
+	var read int64
+	sawHeader := false
+	for {
+		line, err := s.r.ReadString('\n')
+		read += int64(len(line))
+		if err != nil {
+			if err == io.EOF && !sawHeader && line == "" {
+				return nil, read, io.EOF
+			}
+			if err == io.EOF {
+				return nil, read, io.ErrUnexpectedEOF
+			}
+			return nil, read, err
+		}
+		line = strings.TrimRight(line, "\r\n")
+		if line == "" {
+			if !sawHeader {
+				continue // stray blank lines between messages
+			}
+			break
+		}
+		sawHeader = true
+		name, value, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, read, errFrame{fmt.Sprintf("malformed header line %q", line)}
+		}
+		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
+			n, err := strconv.Atoi(strings.TrimSpace(value))
+			if err != nil || n < 0 {
+				return nil, read, errFrame{fmt.Sprintf("bad Content-Length %q", strings.TrimSpace(value))}
+			}
+			length = n
+		}
+	}
+	if length < 0 {
+		return nil, read, errFrame{"message without a Content-Length header"}
+	}
+	if length > maxMessage {
+		if _, err := io.CopyN(io.Discard, s.r, int64(length)); err != nil {
+			return nil, read, io.ErrUnexpectedEOF
+		}
+		return nil, read + int64(length), errFrame{fmt.Sprintf("message of %d bytes is over the %d-byte limit", length, maxMessage)}
+	}
+	body := make([]byte, length)
+	if _, err := io.ReadFull(s.r, body); err != nil {
+		return nil, read, io.ErrUnexpectedEOF
+	}
+	return body, read + int64(length), nil
+}
+
+func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	return s.out.Write(ctx, msg)
+}
+
+func (s *stream) Close() error {
+	err := s.in.Close()
+	if e := s.out.Close(); err == nil {
+		err = e
+	}
+	return err
+}
+
+// codec marshals LSP payloads with the protocol package's union-aware
+// encoder, as protocol.NewServer's own (unexported) codec does.
+type codec struct{}
+
+func (codec) Marshal(v any) ([]byte, error) {
+	switch m := v.(type) {
+	case jsonrpc2.RawMessage:
+		if m == nil {
+			return []byte("null"), nil
+		}
+		return m, nil
+	case *jsonrpc2.RawMessage:
+		if m == nil || *m == nil {
+			return []byte("null"), nil
+		}
+		return *m, nil
+	}
+	return protocol.Marshal(v)
+}
+
+func (codec) Unmarshal(data []byte, v any) error {
+	if p, ok := v.(*jsonrpc2.RawMessage); ok {
+		*p = append(jsonrpc2.RawMessage(nil), data...)
+		return nil
+	}
+	return protocol.Unmarshal(data, v)
+}
+
+// guard wraps the protocol handler: a panic becomes an internal error (and
+// a log line) instead of a dead connection; a notification that fails
+// (bad parameters) is logged instead of failing the connection, as
+// jsonrpc2 would; requests other than initialize before initialize, and
+// any after shutdown, get the errors the specification names. Requests
+// that may call back into the client (executeCommand) run concurrently;
+// everything else runs in wire order, so edits are applied in sequence.
+func (s *Server) guard(next jsonrpc2.Handler) jsonrpc2.Handler {
+	return func(ctx context.Context, req *jsonrpc2.Request) (result any, err error) {
+		method := req.Method()
+		isCall := req.IsCall()
+		defer func() {
+			if p := recover(); p != nil {
+				s.logf(protocol.MessageTypeError, "internal error handling %s: %v\n%s", method, p, debug.Stack())
+				result = nil
+				err = jsonrpc2.Errorf(jsonrpc2.InternalError, "internal error handling %s: %v", method, p)
+			}
+			if err != nil && !isCall {
+				s.logf(protocol.MessageTypeWarning, "%s: %v", method, err)
+				err = nil
+			}
+		}()
+		switch state := s.lifecycle(); {
+		case method == protocol.MethodExit:
+		case state == stateNew && method != protocol.MethodInitialize:
+			if isCall {
+				return nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, "the server is not initialized yet")
+			}
+			return nil, nil // notifications before initialize are dropped
+		case state == stateShutdown:
+			if isCall {
+				return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shut down")
+			}
+			return nil, nil
+		}
+		if method == protocol.MethodWorkspaceExecuteCommand {
+			jsonrpc2.Async(ctx)
+		}
+		return next(ctx, req)
+	}
+}
+
+// cancelable supports $/cancelRequest. It does not use jsonrpc2's
+// CancelHandler: that derives a context.WithCancel from the pooled request
+// context, and the goroutine the context package starts to watch such a
+// parent can call its Done after the request was recycled, which panics
+// (jsonrpc2 v1.0.1). Here each call gets a context detached from the
+// request's (context.WithoutCancel: its Done is nil, so no watcher
+// goroutine), canceled by the server itself.
+func (s *Server) cancelable(next jsonrpc2.Handler) jsonrpc2.Handler {
+	var mu sync.Mutex
+	inflight := map[string]context.CancelFunc{}
+	key := func(id jsonrpc2.ID) string { return fmt.Sprint(id) }
+	return func(ctx context.Context, req *jsonrpc2.Request) (any, error) {
+		if req.Method() == protocol.MethodCancelRequest {
+			var p protocol.CancelParams
+			if err := protocol.Unmarshal(req.Params(), &p); err != nil {
+				return nil, err
+			}
+			var id jsonrpc2.ID
+			switch v := p.ID.(type) {
+			case protocol.Integer:
+				id = jsonrpc2.NewNumberID(int64(v))
+			case protocol.String:
+				id = jsonrpc2.NewStringID(string(v))
+			}
+			mu.Lock()
+			cancel := inflight[key(id)]
+			mu.Unlock()
+			if cancel != nil {
+				cancel()
+			}
+			return nil, nil
+		}
+		if !req.IsCall() {
+			return next(ctx, req)
+		}
+		k := key(req.ID())
+		cctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		mu.Lock()
+		inflight[k] = cancel
+		mu.Unlock()
+		defer func() {
+			mu.Lock()
+			delete(inflight, k)
+			mu.Unlock()
+			cancel()
+		}()
+		return next(cctx, req)
+	}
+}
