@@ -51,3 +51,30 @@ func HasIgnoreMarker(line []byte) bool {
 	before := line[:i]
 	return bytes.Contains(before, []byte("//")) || bytes.Contains(before, []byte("/*"))
 }
+
+// Reignore applies the `augur:ignore` comments as they are now (read
+// through read, nil for the disk) to a result carried over to an
+// unchanged program: races newly silenced leave it. ok is false when a
+// race silenced before no longer is: it was never classified, so the
+// result cannot stand in for a new analysis.
+func (res *Result) Reignore(read func(string) ([]byte, error)) (out *Result, ok bool) {
+	ig := newIgnorer(read)
+	for _, r := range res.Ignored {
+		if !ig.silences(r) {
+			return nil, false
+		}
+	}
+	c := *res
+	c.Races, c.Verdicts, c.Evidence = nil, nil, nil
+	c.Ignored = append([]*race.Race(nil), res.Ignored...)
+	for i, r := range res.Races {
+		if ig.silences(r) {
+			c.Ignored = append(c.Ignored, r)
+			continue
+		}
+		c.Races = append(c.Races, r)
+		c.Verdicts = append(c.Verdicts, res.Verdicts[i])
+		c.Evidence = append(c.Evidence, res.Evidence[i])
+	}
+	return &c, true
+}

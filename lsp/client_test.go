@@ -3,6 +3,7 @@ package lsp_test
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"augur/lsp"
 )
 
 // This file is a small LSP client for the end-to-end tests: it starts
@@ -106,15 +109,41 @@ type client struct {
 	exitErr  error
 	// applyEdit decides how the client answers workspace/applyEdit.
 	applied bool
+	// done delivers Serve's status in the in-process mode.
+	done chan int
+}
+
+func newClient(t *testing.T, root string) *client {
+	c := &client{t: t, root: root, cache: t.TempDir(), tmp: t.TempDir(), replies: map[int]*message{},
+		diags: map[string][]Diagnostic{}, pubs: map[string]int{}, applied: true}
+	c.cond = sync.NewCond(&c.mu)
+	return c
+}
+
+// startInProcess runs the server in this process, over pipes, so a test
+// can watch its goroutines.
+func startInProcess(t *testing.T, root string, initOptions map[string]any) *client {
+	t.Helper()
+	c := newClient(t, root)
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	c.stdin = fromClient
+	c.done = make(chan int, 1)
+	go func() {
+		c.done <- lsp.Serve(context.Background(), toServer, fromServer, lsp.Options{CacheDir: c.cache, Log: io.Discard})
+		fromServer.Close()
+	}()
+	go c.read(bufio.NewReader(toClient))
+	t.Cleanup(func() { fromClient.Close() })
+	c.initialize(initOptions)
+	return c
 }
 
 // start launches `augur lsp` in a fresh workspace and initializes it with
 // the given initializationOptions (nil for none).
 func start(t *testing.T, root string, initOptions map[string]any, env ...string) *client {
 	t.Helper()
-	c := &client{t: t, root: root, cache: t.TempDir(), tmp: t.TempDir(), replies: map[int]*message{},
-		diags: map[string][]Diagnostic{}, pubs: map[string]int{}, applied: true}
-	c.cond = sync.NewCond(&c.mu)
+	c := newClient(t, root)
 	c.cmd = exec.Command(augurBin, "lsp")
 	c.cmd.Env = append(append(os.Environ(), "AUGUR_CACHE_DIR="+c.cache, "TMPDIR="+c.tmp), env...)
 	c.cmd.Stderr = &c.stderr
@@ -144,11 +173,19 @@ func start(t *testing.T, root string, initOptions map[string]any, env ...string)
 			t.Logf("server log:\n%s", c.stderr.String())
 		}
 	})
+	c.initialize(initOptions)
+	return c
+}
+
+// initialize runs the initialize handshake.
+func (c *client) initialize(initOptions map[string]any) {
+	t := c.t
+	t.Helper()
 	params := map[string]any{
 		"processId": os.Getpid(),
-		"rootUri":   fileURI(root),
+		"rootUri":   fileURI(c.root),
 		"capabilities": map[string]any{
-			"window": map[string]any{"workDoneProgress": true, "showDocument": map[string]any{"support": true}},
+			"window":    map[string]any{"workDoneProgress": true, "showDocument": map[string]any{"support": true}},
 			"workspace": map[string]any{"applyEdit": true},
 		},
 	}
@@ -168,7 +205,6 @@ func start(t *testing.T, root string, initOptions map[string]any, env ...string)
 		t.Fatalf("initialize result: %+v", res)
 	}
 	c.notify("initialized", map[string]any{})
-	return c
 }
 
 func fileURI(path string) string { return "file://" + path }
@@ -393,6 +429,14 @@ func (c *client) shutdown() int {
 // wait waits for the process to end and returns its status.
 func (c *client) wait() int {
 	c.t.Helper()
+	if c.done != nil {
+		select {
+		case code := <-c.done:
+			return code
+		case <-time.After(30 * time.Second):
+			c.t.Fatal("Serve did not return within 30s of exit")
+		}
+	}
 	done := make(chan error, 1)
 	go func() { done <- c.cmd.Wait() }()
 	select {

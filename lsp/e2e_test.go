@@ -130,3 +130,296 @@ func TestOpenPublishesClassifiedRaces(t *testing.T) {
 		t.Errorf("exit status %d after shutdown and exit, want 0", code)
 	}
 }
+
+// lineOf returns the 0-based line of the first line of path containing s.
+func lineOf(t *testing.T, path, s string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, s) {
+			return i
+		}
+	}
+	t.Fatalf("%s has no line with %q", path, s)
+	return -1
+}
+
+func pos(path string, line, char int) map[string]any {
+	return map[string]any{"textDocument": map[string]any{"uri": fileURI(path)},
+		"position": map[string]any{"line": line, "character": char}}
+}
+
+type codeAction struct {
+	Title   string `json:"title"`
+	Kind    string `json:"kind"`
+	Command *struct {
+		Command   string            `json:"command"`
+		Arguments []json.RawMessage `json:"arguments"`
+	} `json:"command"`
+	Edit *struct {
+		Changes map[string][]struct {
+			Range   Range  `json:"range"`
+			NewText string `json:"newText"`
+		} `json:"changes"`
+	} `json:"edit"`
+}
+
+func (c *client) codeActions(path string, line int) []codeAction {
+	c.t.Helper()
+	var actions []codeAction
+	err := c.call("textDocument/codeAction", map[string]any{
+		"textDocument": map[string]any{"uri": fileURI(path)},
+		"range":        map[string]any{"start": map[string]any{"line": line, "character": 0}, "end": map[string]any{"line": line, "character": 0}},
+		"context":      map[string]any{"diagnostics": []any{}}}, &actions)
+	if err != nil {
+		c.t.Fatalf("codeAction: %v", err)
+	}
+	return actions
+}
+
+func findAction(actions []codeAction, prefix string) *codeAction {
+	for i := range actions {
+		if strings.HasPrefix(actions[i].Title, prefix) {
+			return &actions[i]
+		}
+	}
+	return nil
+}
+
+// Hover explains a race; code actions replay its evidence into a
+// transcript the client is asked to show, show an output difference,
+// insert augur:ignore (which the next analysis honours) and analyze now.
+func TestHoverCodeActionsAndCommands(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	path := filepath.Join(root, "account.c")
+	c := start(t, root, nil)
+	c.open(path)
+	c.waitAnalyses(1)
+
+	freeLine := lineOf(t, path, "receipt = NULL;")
+	var hover struct {
+		Contents struct {
+			Kind  string `json:"kind"`
+			Value string `json:"value"`
+		} `json:"contents"`
+		Range Range `json:"range"`
+	}
+	if err := c.call("textDocument/hover", pos(path, freeLine, 3), &hover); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"data race on `receipt`", "spec-violated", "**Consequence:** When teller",
+		"double free", "**Input:** arguments", "**Schedule:** thread", "**Explored:**", "Mp = 5", "augur replay "} {
+		if !strings.Contains(hover.Contents.Value, want) {
+			t.Errorf("hover lacks %q:\n%s", want, hover.Contents.Value)
+		}
+	}
+	if hover.Contents.Kind != "markdown" || hover.Range.Start.Line != freeLine {
+		t.Errorf("hover kind %q range %+v", hover.Contents.Kind, hover.Range)
+	}
+	var none json.RawMessage
+	if err := c.call("textDocument/hover", pos(path, 0, 0), &none); err != nil || string(none) != "null" {
+		t.Errorf("hover off any race: %s, %v", none, err)
+	}
+
+	// Replay evidence.
+	actions := c.codeActions(path, freeLine)
+	replay := findAction(actions, "Replay evidence")
+	if replay == nil || findAction(actions, "Ignore this race") == nil || findAction(actions, "Analyze now") == nil {
+		t.Fatalf("code actions on the free line: %+v", actions)
+	}
+	var res struct {
+		Transcript string `json:"transcript"`
+		Reproduced bool   `json:"reproduced"`
+		Shown      bool   `json:"shown"`
+	}
+	if err := c.call("workspace/executeCommand", map[string]any{"command": replay.Command.Command,
+		"arguments": replay.Command.Arguments}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Reproduced || !res.Shown || !strings.HasPrefix(res.Transcript, c.cache) || strings.HasPrefix(res.Transcript, root) {
+		t.Errorf("replay result %+v (cache %s)", res, c.cache)
+	}
+	transcript, _ := os.ReadFile(res.Transcript)
+	for _, want := range []string{"# augur replay: spec-violated race on `receipt`", "**racing**", "double free"} {
+		if !strings.Contains(string(transcript), want) {
+			t.Errorf("transcript lacks %q:\n%s", want, transcript)
+		}
+	}
+	c.mu.Lock()
+	showed := false
+	for _, r := range c.requests {
+		if r.Method == "window/showDocument" && strings.Contains(string(r.Params), res.Transcript) {
+			showed = true
+		}
+	}
+	c.mu.Unlock()
+	if !showed {
+		t.Error("the server did not ask the client to show the transcript")
+	}
+
+	// Show output difference, on the output-differs race.
+	balanceLine := lineOf(t, path, "balance = balance + amount")
+	diff := findAction(c.codeActions(path, balanceLine), "Show output difference")
+	if diff == nil {
+		t.Fatal("no Show output difference action on the output-differs race")
+	}
+	if err := c.call("workspace/executeCommand", map[string]any{"command": diff.Command.Command,
+		"arguments": diff.Command.Arguments}, &res); err != nil {
+		t.Fatal(err)
+	}
+	table, _ := os.ReadFile(res.Transcript)
+	if !strings.Contains(string(table), "| ≠ |") || !strings.Contains(string(table), "balance") {
+		t.Errorf("output difference:\n%s", table)
+	}
+
+	// Ignore: the action's edit appends the marker to the access line.
+	ignore := findAction(c.codeActions(path, balanceLine), "Ignore this race")
+	edits := ignore.Edit.Changes[fileURI(path)]
+	if len(edits) != 1 || edits[0].NewText != " augur:ignore" || edits[0].Range.Start.Line != balanceLine {
+		t.Fatalf("ignore edit: %+v", ignore.Edit)
+	}
+	// The same through the command, which asks the client to apply it.
+	var applied bool
+	args, _ := json.Marshal(mustRaceID(t, c, path, balanceLine))
+	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.ignoreRace",
+		"arguments": []json.RawMessage{args}}, &applied); err != nil || !applied {
+		t.Fatalf("ignoreRace: %v, applied %v", err, applied)
+	}
+	// Apply it as an editor would, save, and the race is gone.
+	src, _ := os.ReadFile(path)
+	lines := strings.Split(string(src), "\n")
+	lines[balanceLine] += edits[0].NewText
+	c.save(path, strings.Join(lines, "\n"))
+	c.waitAnalyses(2)
+	for _, d := range raceDiags(c.diagnostics(path)) {
+		if d.Range.Start.Line == balanceLine {
+			t.Errorf("the ignored race is still reported: %+v", d)
+		}
+	}
+	if n := len(raceDiags(c.diagnostics(path))); n != 3 {
+		t.Errorf("%d race diagnostics after ignoring one race, want 3 (receipt twice, audited)", n)
+	}
+
+	// Analyze now starts an analysis at once.
+	now := findAction(c.codeActions(path, freeLine), "Analyze now")
+	if err := c.call("workspace/executeCommand", map[string]any{"command": now.Command.Command,
+		"arguments": now.Command.Arguments}, nil); err != nil {
+		t.Fatal(err)
+	}
+	c.waitAnalyses(3)
+
+	// Unknown commands and bad arguments are errors, not crashes.
+	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.nope"}, nil); err == nil {
+		t.Error("an unknown command succeeded")
+	}
+	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.replayEvidence",
+		"arguments": []any{"no-such-race"}}, nil); err == nil || !strings.Contains(err.Error(), "no race") {
+		t.Errorf("replay of an unknown race: %v", err)
+	}
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+}
+
+// mustRaceID returns the race id of the diagnostic on a line.
+func mustRaceID(t *testing.T, c *client, path string, line int) string {
+	t.Helper()
+	for _, d := range raceDiags(c.diagnostics(path)) {
+		if d.Range.Start.Line == line {
+			var data dataField
+			json.Unmarshal(d.Data, &data)
+			return data.RaceID
+		}
+	}
+	t.Fatalf("no race diagnostic on line %d", line+1)
+	return ""
+}
+
+func change(c *client, path string, version, line int, text string) {
+	c.notify("textDocument/didChange", map[string]any{
+		"textDocument": map[string]any{"uri": fileURI(path), "version": version},
+		"contentChanges": []any{map[string]any{
+			"range": map[string]any{"start": map[string]any{"line": line, "character": 0},
+				"end": map[string]any{"line": line, "character": 0}},
+			"text": text}}})
+}
+
+func diagLines(ds []Diagnostic) []int {
+	var out []int
+	for _, d := range raceDiags(ds) {
+		out = append(out, d.Range.Start.Line)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// Typing moves the published diagnostics with the code; saving a change
+// that leaves the code as it was (comments, blank lines) reuses the
+// results without analyzing again, and an unchanged set is not sent again.
+func TestEditsMoveDiagnosticsAndCommentOnlySavesReuse(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	path := filepath.Join(root, "account.c")
+	c := start(t, root, nil)
+	c.open(path)
+	c.waitAnalyses(1)
+	before := diagLines(c.diagnostics(path))
+
+	change(c, path, 2, 0, "// Two new lines of comment\n// above everything.\n")
+	c.waitFor("diagnostics moved by two lines", func() bool {
+		now := diagLines(c.diags[fileURI(path)])
+		return len(now) == len(before) && now[0] == before[0]+2
+	})
+
+	src, _ := os.ReadFile(path)
+	c.save(path, "// Two new lines of comment\n// above everything.\n"+string(src))
+	c.waitAnalyses(2)
+	if end := c.lastEnd(); !strings.Contains(end, "results reused") {
+		t.Errorf("the comment-only save ended with %q, want results reused", end)
+	}
+	after := diagLines(c.diagnostics(path))
+	for i := range before {
+		if after[i] != before[i]+2 {
+			t.Errorf("after the save the diagnostics sit on lines %v, want %v moved by 2", after, before)
+			break
+		}
+	}
+	c.mu.Lock()
+	detecting := 0
+	for _, v := range c.progress {
+		if m, _ := v["message"].(string); strings.HasPrefix(m, "detecting") {
+			detecting++
+		}
+	}
+	pubs := c.pubs[fileURI(path)]
+	c.mu.Unlock()
+
+	// Saving again without any change: reused again, nothing re-sent.
+	c.save(path, "// Two new lines of comment\n// above everything.\n"+string(src))
+	c.waitAnalyses(3)
+	c.mu.Lock()
+	again := c.pubs[fileURI(path)]
+	detecting2 := 0
+	for _, v := range c.progress {
+		if m, _ := v["message"].(string); strings.HasPrefix(m, "detecting") {
+			detecting2++
+		}
+	}
+	c.mu.Unlock()
+	if again != pubs {
+		t.Errorf("an unchanged diagnostic set was published again (%d publications, then %d)", pubs, again)
+	}
+	if detecting2 != detecting {
+		t.Errorf("a save without code change ran detection again")
+	}
+
+	// A real change is analyzed again.
+	c.save(path, strings.Replace(string(src), "audited = 1;", "audited = 2;", 1))
+	c.waitAnalyses(4)
+	if end := c.lastEnd(); strings.Contains(end, "reused") || !strings.Contains(end, "3 races") {
+		t.Errorf("a code change ended with %q", end)
+	}
+	c.shutdown()
+}

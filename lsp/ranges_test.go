@@ -13,19 +13,19 @@ func TestExprSpan(t *testing.T) {
 		col  int
 		want string
 	}{
-		{"\tx = 5;", 4, "x"},                     // store: column at '='
-		{"\ts.a = x + 1;", 8, "x"},               // read: column at the identifier
-		{"\ts.a = x + 1;", 6, "s.a"},             // store to a member
-		{"\ts.arr[2]++;", 10, "s.arr[2]"},        // increment: column at '++'
-		{"\t++count;", 2, "count"},               // prefix increment
+		{"\tx = 5;", 4, "x"},              // store: column at '='
+		{"\ts.a = x + 1;", 8, "x"},        // read: column at the identifier
+		{"\ts.a = x + 1;", 6, "s.a"},      // store to a member
+		{"\ts.arr[2]++;", 10, "s.arr[2]"}, // increment: column at '++'
+		{"\t++count;", 2, "count"},        // prefix increment
 		{"\tp->next->val += 2;", 15, "p->next->val"},
 		{"\t*p = 3;", 5, "*p"},
 		{"\tif (buf != NULL) {", 6, "buf"},
 		{"\tbuf[i + 1] = 0;", 13, "buf[i + 1]"},
 		{"\ttotal = total + a[i].v;", 18, "a[i].v"},
 		{"\tfree(buf);", 2, "free"},
-		{"\tfoo();", 40, "foo();"},               // column past the line: the whole statement
-		{"\tx == 1;", 4, "="},                    // a comparison is not an assignment
+		{"\tfoo();", 40, "foo();"}, // column past the line: the whole statement
+		{"\tx == 1;", 4, "="},      // a comparison is not an assignment
 	} {
 		s, e := exprSpan(c.line, c.col)
 		if got := c.line[s:e]; got != c.want {
@@ -61,7 +61,7 @@ func TestDocumentLineMap(t *testing.T) {
 		}
 	}
 	at(0, 0, 0, 0, "// new\n// lines\n") // two lines above everything
-	at(3, 1, 3, 1, "x")                   // typing inside old line b... now line 3
+	at(3, 1, 3, 1, "x")                  // typing inside old line b... now line 3
 	if got := d.mapLine(4, d.savedSeq); got != 6 {
 		t.Errorf("old line 4 is now %d, want 6", got)
 	}

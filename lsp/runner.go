@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -81,9 +82,9 @@ func targetKey(t *workspace.Target) string {
 type trigger int
 
 const (
-	onOpen trigger = iota // analyze targets not analyzed yet
-	onSave                // re-analyze after the debounce delay
-	onDemand              // "Analyze now": re-analyze at once
+	onOpen   trigger = iota // analyze targets not analyzed yet
+	onSave                  // re-analyze after the debounce delay
+	onDemand                // "Analyze now": re-analyze at once
 )
 
 // fileSaved reacts to an open, a save or an "Analyze now" of path.
@@ -247,7 +248,7 @@ func (s *Server) update(ts *targetState, gen uint64, change func(*snapshot)) boo
 	}
 	change(next)
 	ts.snap = next
-	files := append(append([]string(nil), before...), next.files...)
+	files := append(append(append([]string(nil), before...), next.files...), ts.target.Sources...)
 	s.mu.Unlock()
 	for _, f := range dedupe(files) {
 		s.publish(f)
@@ -267,6 +268,11 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 			end = "failed"
 		}
 	}()
+	if os.Getenv("AUGUR_LSP_TEST_PANIC") != "" {
+		// The tests set this to check that the server survives a bug in
+		// an analysis.
+		panic("AUGUR_LSP_TEST_PANIC is set")
+	}
 	p.report("building", -1)
 	plan, err := s.ws.Plan(t, s.opts.CacheDir)
 	if err != nil {
@@ -350,9 +356,12 @@ func (s *Server) reuse(ts *targetState, gen uint64, prog *ir.Program, hash, key 
 	if m == nil {
 		return false
 	}
-	res := last.result.Remap(m)
+	res, ok := last.result.Remap(m).Reignore(nil)
+	if !ok {
+		return false // a race is no longer ignored: it needs classifying
+	}
 	rep := absolutize(res.Report(s.ws.Root), s.ws.Root)
-	ok := s.update(ts, gen, func(sn *snapshot) {
+	ok = s.update(ts, gen, func(sn *snapshot) {
 		*sn = snapshot{report: rep, complete: true, files: inputs, savedSeq: seqs, reused: true}
 	})
 	if ok {

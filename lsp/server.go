@@ -76,11 +76,11 @@ type Server struct {
 	progress      bool // the client accepts server-created progress tokens
 	showDocument  bool // the client implements window/showDocument
 	ws            *workspace.Workspace
-	docs          map[string]*document     // open documents by path
-	targets       map[string]*targetState  // by target key
-	published     map[string]publishedSet  // what each file last got
-	notInTarget   map[string]bool          // open files that belong to no target
-	configProblem *configProblem           // a broken augur.toml, shown on the file
+	docs          map[string]*document    // open documents by path
+	targets       map[string]*targetState // by target key
+	published     map[string]publishedSet // what each file last got
+	notInTarget   map[string]bool         // open files that belong to no target
+	configProblem *configProblem          // a broken augur.toml, shown on the file
 }
 
 // Serve runs a server on the given streams (stdin and stdout for `augur

@@ -1,0 +1,258 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Saves in quick succession cost at most one analysis each, the stale
+// ones are canceled, and what stays published is the last save's result.
+func TestRapidSavesKeepTheLastResult(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	path := filepath.Join(root, "account.c")
+	c := start(t, root, map[string]any{"debounce": "0s"})
+	c.open(path)
+	src, _ := os.ReadFile(path)
+	text := string(src)
+	// Three different programs, saved back to back; the last one has no
+	// audited race at all, so its diagnostics are the two accesses of
+	// balance and the two of receipt.
+	c.save(path, strings.Replace(text, "audited = 1;", "audited = 3;", 1))
+	c.save(path, strings.Replace(text, "audited = 1;", "audited = 4;", 1))
+	last := strings.Replace(text, "\taudited = 1; // race: audited k-witness-harmless\n", "", 1)
+	c.save(path, last)
+	// Wait until every analysis begun has ended.
+	c.waitFor("every analysis to end", func() bool {
+		begun := 0
+		for _, v := range c.progress {
+			if v["kind"] == "begin" {
+				begun++
+			}
+		}
+		return begun > 0 && c.ends() == begun && len(raceDiags(c.diags[fileURI(path)])) == 4
+	})
+	for _, d := range raceDiags(c.diagnostics(path)) {
+		if strings.Contains(d.Message, "audited") {
+			t.Errorf("a stale result is still published: %s", d.Message)
+		}
+		if d.Code == "classifying…" {
+			t.Errorf("a race is still classifying after every analysis ended: %s", d.Message)
+		}
+	}
+	c.mu.Lock()
+	var ends []string
+	for _, v := range c.progress {
+		if v["kind"] == "end" {
+			ends = append(ends, v["message"].(string))
+		}
+	}
+	c.mu.Unlock()
+	t.Logf("analyses ended: %q", ends)
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+}
+
+func diagWithCode(ds []Diagnostic, code string) *Diagnostic {
+	for i := range ds {
+		if ds[i].Code == code {
+			return &ds[i]
+		}
+	}
+	return nil
+}
+
+// A file in no target, one that does not compile, a program that never
+// ends, and a broken augur.toml each get a clear diagnostic.
+func TestBadInputsBecomeDiagnostics(t *testing.T) {
+	root := workspaceWith(t, "nomain.c", "broken.c", "loop.c")
+	c := start(t, root, map[string]any{"maxInstructions": 2_000_000})
+
+	nomain := filepath.Join(root, "nomain.c")
+	c.open(nomain)
+	c.waitFor("the no-target diagnostic", func() bool { return diagWithCode(c.diags[fileURI(nomain)], "no-target") != nil })
+	d := diagWithCode(c.diagnostics(nomain), "no-target")
+	if d.Severity != 3 || !strings.Contains(d.Message, "belongs to no target") {
+		t.Errorf("no-target diagnostic: %+v", d)
+	}
+
+	broken := filepath.Join(root, "broken.c")
+	c.open(broken)
+	c.waitFor("clang's error", func() bool { return len(c.diags[fileURI(broken)]) > 0 })
+	ds := c.diagnostics(broken)
+	if len(ds) == 0 || ds[0].Source != "augur (clang)" || ds[0].Severity != 1 || ds[0].Range.Start.Line != 5 ||
+		!strings.Contains(ds[0].Message, "undeclared_value") {
+		t.Errorf("compile error diagnostics: %+v", ds)
+	}
+
+	loop := filepath.Join(root, "loop.c")
+	c.open(loop)
+	c.waitFor("the hang", func() bool { return diagWithCode(c.diags[fileURI(loop)], "hang") != nil })
+	hang := diagWithCode(c.diagnostics(loop), "hang")
+	if hang.Severity != 1 || !strings.Contains(hang.Message, "instruction budget") {
+		t.Errorf("hang diagnostic: %+v", hang)
+	}
+
+	// A broken augur.toml is shown on its line, and analyses wait for it.
+	cfg := filepath.Join(root, "augur.toml")
+	os.WriteFile(cfg, []byte("[[target]]\nsources = [\"loop.c\"]\nmp = \"many\"\n"), 0o644)
+	c.open(cfg)
+	c.waitFor("the augur.toml error", func() bool { return diagWithCode(c.diags[fileURI(cfg)], "config") != nil })
+	cd := diagWithCode(c.diagnostics(cfg), "config")
+	if cd.Range.Start.Line != 2 || !strings.Contains(cd.Message, "want an integer") {
+		t.Errorf("augur.toml diagnostic: %+v", cd)
+	}
+	c.save(cfg, "[[target]]\nsources = [\"loop.c\"]\n")
+	c.waitFor("the augur.toml error to clear", func() bool { return diagWithCode(c.diags[fileURI(cfg)], "config") == nil })
+	// With a target configured, nomain.c is still in none; the message says why.
+	c.save(nomain, "int twice(int x) { return x + x; }\n")
+	c.waitFor("the configured no-target message", func() bool {
+		d := diagWithCode(c.diags[fileURI(nomain)], "no-target")
+		return d != nil && strings.Contains(d.Message, "augur.toml")
+	})
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+}
+
+// A panic in an analysis is reported on the file and the server keeps
+// answering.
+func TestAnalysisPanicIsReported(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	path := filepath.Join(root, "account.c")
+	c := start(t, root, nil, "AUGUR_LSP_TEST_PANIC=1")
+	c.open(path)
+	c.waitFor("the internal error diagnostic", func() bool {
+		d := diagWithCode(c.diags[fileURI(path)], "analysis-failed")
+		return d != nil && strings.Contains(d.Message, "internal error")
+	})
+	var hover json.RawMessage
+	if err := c.call("textDocument/hover", pos(path, 14, 3), &hover); err != nil {
+		t.Fatalf("hover after a panic: %v", err)
+	}
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+}
+
+// Malformed messages are answered with errors and the server stays up.
+func TestMalformedMessages(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	c := start(t, root, nil)
+	c.raw("Content-Length: 9\r\n\r\n{not json")
+	c.waitFor("the parse error", func() bool { r := c.replies[0]; return r != nil && r.Error != nil })
+	if e := c.replies[0].Error; e.Code != -32700 {
+		t.Errorf("error %+v, want a parse error (-32700)", e)
+	}
+	delete(c.replies, 0)
+	c.raw("Content-Length: lots\r\n\r\n")
+	c.waitFor("the header error", func() bool { r := c.replies[0]; return r != nil && r.Error != nil })
+	c.raw("X-Nothing: here\r\n\r\n")
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": 5}) // bad params on a notification
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": "file:///not/open.c", "version": 2},
+		"contentChanges": []any{}})
+	if err := c.call("no/such/method", map[string]any{}, nil); err == nil || !strings.Contains(err.Error(), "-32601") {
+		t.Errorf("unknown method: %v", err)
+	}
+	if err := c.call("textDocument/hover", map[string]any{"textDocument": 7}, nil); err == nil {
+		t.Error("hover with bad params succeeded")
+	}
+	var hover json.RawMessage
+	if err := c.call("textDocument/hover", pos(filepath.Join(root, "account.c"), 0, 0), &hover); err != nil {
+		t.Fatalf("the server stopped answering: %v", err)
+	}
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+}
+
+// Shutting down in the middle of an analysis is prompt, leaves no
+// temporary file behind, and exit ends the process with status 0; exit
+// without shutdown ends it with status 1.
+func TestShutdownDuringAnalysis(t *testing.T) {
+	root := workspaceWith(t, "slow.c")
+	path := filepath.Join(root, "slow.c")
+	c := start(t, root, map[string]any{"maxInstructions": 0, "timeout": "0"})
+	c.open(path)
+	c.waitFor("the analysis to be detecting", func() bool {
+		for _, v := range c.progress {
+			if m, _ := v["message"].(string); strings.HasPrefix(m, "detecting") {
+				return true
+			}
+		}
+		return false
+	})
+	began := time.Now()
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit status %d after shutdown and exit, want 0", code)
+	}
+	t.Logf("shutdown and exit took %v in the middle of an analysis", time.Since(began))
+	left, _ := os.ReadDir(c.tmp)
+	for _, e := range left {
+		t.Errorf("left behind in TMPDIR: %s", e.Name())
+	}
+
+	c2 := start(t, root, nil)
+	c2.notify("exit", nil)
+	if code := c2.wait(); code != 1 {
+		t.Errorf("exit without shutdown: status %d, want 1", code)
+	}
+}
+
+// Requests before initialize and after shutdown get the errors the
+// specification names.
+func TestLifecycleErrors(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	c := start(t, root, nil)
+	if err := c.call("initialize", map[string]any{"capabilities": map[string]any{}}, nil); err == nil {
+		t.Error("a second initialize succeeded")
+	}
+	if err := c.call("shutdown", nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.call("textDocument/hover", pos(filepath.Join(root, "account.c"), 0, 0), nil); err == nil ||
+		!strings.Contains(err.Error(), "-32600") {
+		t.Errorf("hover after shutdown: %v", err)
+	}
+	c.notify("exit", nil)
+	if code := c.wait(); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+}
+
+// The in-process server leaves no goroutine behind once it has exited,
+// even when it exits in the middle of an analysis.
+func TestNoGoroutineLeak(t *testing.T) {
+	root := workspaceWith(t, "account.c", "slow.c")
+	baseline := runtime.NumGoroutine()
+	c := startInProcess(t, root, map[string]any{"maxInstructions": 0, "timeout": "0"})
+	c.open(filepath.Join(root, "account.c"))
+	c.waitAnalyses(1)
+	c.open(filepath.Join(root, "slow.c"))
+	c.waitFor("slow.c's analysis to start", func() bool {
+		begun := 0
+		for _, v := range c.progress {
+			if v["kind"] == "begin" {
+				begun++
+			}
+		}
+		return begun >= 2
+	})
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+	c.stdin.Close()
+	deadline := time.Now().Add(30 * time.Second)
+	for runtime.NumGoroutine() > baseline+1 && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > baseline+1 {
+		buf := make([]byte, 1<<20)
+		t.Errorf("%d goroutines after exit, %d before start:\n%s", n, baseline, buf[:runtime.Stack(buf, true)])
+	}
+}
