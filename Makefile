@@ -10,7 +10,7 @@ export GOFLAGS := -tags=llvm14
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X augur/analyzer/version.Version=$(VERSION)
 
-.PHONY: all setup build test vet demo bench clean
+.PHONY: all setup build test vet demo bench clean vsix ext-test
 
 all: build
 
@@ -23,8 +23,21 @@ build: setup
 vet: setup
 	@$(GO) vet ./...
 
-test: setup vet
+# The Go tests (the language server's start `augur lsp` themselves), then
+# the extension's unit tests and its flows through vscode-jsonrpc against the
+# binary just built, then the installable .vsix.
+test: setup vet build
 	$(GO) test -count=1 ./...
+	@$(MAKE) --no-print-directory ext-test vsix
+
+ext-test: build
+	cd vscode-extension && AUGUR_BIN=$(CURDIR)/bin/augur npm test --silent
+
+# An installable VS Code extension: compiled with tsc, packaged with vsce.
+vsix: setup
+	cd vscode-extension && npx --no-install vsce package --allow-missing-repository --skip-license \
+		-o $(CURDIR)/bin/augur.vsix >/dev/null
+	@echo "built bin/augur.vsix (install: code --install-extension bin/augur.vsix)"
 
 demo: build
 	@echo '$$ augur run testdata/demo/bank.c'
@@ -40,4 +53,4 @@ bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
 clean:
-	rm -rf bin
+	rm -rf bin vscode-extension/out

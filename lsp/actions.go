@@ -18,12 +18,15 @@ import (
 	"augur/analyzer/report"
 )
 
-// The commands the server executes (workspace/executeCommand).
+// The commands the server executes (workspace/executeCommand). They are
+// named apart from the VS Code extension's own augur.* commands, which
+// call them: vscode-languageclient registers every server command with
+// VS Code, and two registrations of one name fail.
 const (
-	cmdReplay     = "augur.replayEvidence"
-	cmdOutputDiff = "augur.showOutputDifference"
-	cmdIgnore     = "augur.ignoreRace"
-	cmdAnalyzeNow = "augur.analyzeNow"
+	cmdReplay     = "augur.server.replayEvidence"
+	cmdOutputDiff = "augur.server.showOutputDifference"
+	cmdIgnore     = "augur.server.ignoreRace"
+	cmdAnalyzeNow = "augur.server.analyzeNow"
 )
 
 func commandNames() []string { return []string{cmdReplay, cmdOutputDiff, cmdIgnore, cmdAnalyzeNow} }

@@ -284,7 +284,7 @@ func TestHoverCodeActionsAndCommands(t *testing.T) {
 	// The same through the command, which asks the client to apply it.
 	var applied bool
 	args, _ := json.Marshal(mustRaceID(t, c, path, balanceLine))
-	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.ignoreRace",
+	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.server.ignoreRace",
 		"arguments": []json.RawMessage{args}}, &applied); err != nil || !applied {
 		t.Fatalf("ignoreRace: %v, applied %v", err, applied)
 	}
@@ -315,7 +315,7 @@ func TestHoverCodeActionsAndCommands(t *testing.T) {
 	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.nope"}, nil); err == nil {
 		t.Error("an unknown command succeeded")
 	}
-	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.replayEvidence",
+	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.server.replayEvidence",
 		"arguments": []any{"no-such-race"}}, nil); err == nil || !strings.Contains(err.Error(), "no race") {
 		t.Errorf("replay of an unknown race: %v", err)
 	}

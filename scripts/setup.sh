@@ -1,41 +1,69 @@
 #!/usr/bin/env bash
-# Installs the system packages augur needs, and nothing else from outside the
-# package registries. Idempotent: when everything is present it prints nothing
-# and exits 0. Go modules come from the module proxy through `go build`, and
-# the VS Code extension's packages from npm through its own Makefile target.
+# Installs what augur needs, and nothing from outside the package registries:
+# Debian packages with apt-get, the VS Code extension's npm packages with
+# `npm ci` (from its package-lock.json). Idempotent: when everything is present
+# it prints nothing and exits 0. Go modules come from the module proxy through
+# `go build`.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind)
+# clang and LLVM build and load programs; z3 solves path constraints;
+# valgrind (Helgrind) and neovim are a baseline and a client of the tests.
+packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind neovim)
 
-missing=()
-for p in "${packages[@]}"; do
-	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-		missing+=("$p")
-	fi
-done
-[ ${#missing[@]} -eq 0 ] && exit 0
+apt_deps() {
+	local missing=() p
+	for p in "${packages[@]}"; do
+		if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+			missing+=("$p")
+		fi
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
 
-echo "augur setup: installing ${missing[*]}" >&2
-if ! command -v apt-get >/dev/null 2>&1; then
-	echo "augur setup: apt-get not found; install ${missing[*]} with your system's package manager" >&2
-	exit 1
-fi
-sudo=""
-if [ "$(id -u)" -ne 0 ]; then
-	if command -v sudo >/dev/null 2>&1; then
-		sudo="sudo"
-	else
-		echo "augur setup: need root (or sudo) to install ${missing[*]}" >&2
+	echo "augur setup: installing ${missing[*]}" >&2
+	if ! command -v apt-get >/dev/null 2>&1; then
+		echo "augur setup: apt-get not found; install ${missing[*]} with your system's package manager" >&2
 		exit 1
 	fi
-fi
-export DEBIAN_FRONTEND=noninteractive
-if ! $sudo apt-get update -qq >/dev/null; then
-	echo "augur setup: apt-get update failed; cannot install ${missing[*]}" >&2
-	exit 1
-fi
-if ! $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
-	echo "augur setup: apt-get install ${missing[*]} failed" >&2
-	exit 1
-fi
-echo "augur setup: done" >&2
+	local sudo=""
+	if [ "$(id -u)" -ne 0 ]; then
+		if command -v sudo >/dev/null 2>&1; then
+			sudo="sudo"
+		else
+			echo "augur setup: need root (or sudo) to install ${missing[*]}" >&2
+			exit 1
+		fi
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	if ! $sudo apt-get update -qq >/dev/null; then
+		echo "augur setup: apt-get update failed; cannot install ${missing[*]}" >&2
+		exit 1
+	fi
+	if ! $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null; then
+		echo "augur setup: apt-get install ${missing[*]} failed" >&2
+		exit 1
+	fi
+	echo "augur setup: done" >&2
+}
+
+# npm_deps installs the extension's packages when package-lock.json changed
+# since the last install.
+npm_deps() {
+	local dir=vscode-extension
+	local stamp=$dir/node_modules/.augur-lock want
+	want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+	[ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ] && return 0
+	if ! command -v npm >/dev/null 2>&1; then
+		echo "augur setup: npm not found; install Node.js 20 or later (with npm) for the VS Code extension" >&2
+		exit 1
+	fi
+	echo "augur setup: installing the VS Code extension's npm packages" >&2
+	if ! (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1); then
+		echo "augur setup: npm ci in $dir failed; run it there to see why" >&2
+		exit 1
+	fi
+	echo "$want" >"$stamp"
+}
+
+apt_deps
+npm_deps

@@ -1,0 +1,89 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// A real third-party editor as the client: Neovim's built-in LSP client,
+// headless, opens a program, receives augur's diagnostics, saves a
+// comment-only change and receives them moved.
+func TestNeovimClient(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Fatal("nvim is not installed: `make setup` installs Debian's neovim for this test")
+	}
+	root := workspaceWith(t, "account.c")
+	file := filepath.Join(root, "account.c")
+	out := filepath.Join(t.TempDir(), "diagnostics.json")
+	script, _ := filepath.Abs("../testdata/lsp/nvim_client.lua")
+	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile "+script)
+	cmd.Env = append(os.Environ(), "AUGUR_BIN="+augurBin, "AUGUR_FILE="+file, "AUGUR_OUT="+out,
+		"AUGUR_CACHE_DIR="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
+	cmd.Dir = root
+	done := make(chan error, 1)
+	var output []byte
+	go func() {
+		var err error
+		output, err = cmd.CombinedOutput()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("nvim: %v\n%s", err, output)
+		}
+	case <-time.After(5 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("nvim did not finish in 5 minutes")
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
+	}
+	var res struct {
+		Error  *string `json:"error"`
+		Phases []struct {
+			Name        string `json:"name"`
+			Diagnostics []struct {
+				Lnum     int    `json:"lnum"`
+				Col      int    `json:"col"`
+				Severity int    `json:"severity"`
+				Code     string `json:"code"`
+				Source   string `json:"source"`
+				Message  string `json:"message"`
+			} `json:"diagnostics"`
+		} `json:"phases"`
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	if res.Error != nil {
+		t.Fatalf("the Neovim script failed: %s\n%s", *res.Error, output)
+	}
+	if len(res.Phases) != 2 {
+		t.Fatalf("phases: %+v", res.Phases)
+	}
+	want := expectations(t, filepath.Join("..", "testdata", "lsp", "account.c"))
+	for i, phase := range res.Phases {
+		got := map[int]string{}
+		for _, d := range phase.Diagnostics {
+			if d.Source != "augur" {
+				continue
+			}
+			got[d.Lnum-i] = d.Code // the save added one line at the top
+		}
+		for line, cat := range want {
+			if got[line] != cat {
+				t.Errorf("%s: Neovim shows %q on line %d, want %q (all: %v)", phase.Name, got[line], line+1+i, cat, got)
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("%s: Neovim shows diagnostics on %d lines, want %d: %v", phase.Name, len(got), len(want), got)
+		}
+	}
+}

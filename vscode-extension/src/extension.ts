@@ -1,0 +1,241 @@
+// The VS Code client of `augur lsp`: it starts the server for C and C++
+// files, passes the analysis settings, shows the analysis state in the
+// status bar, restarts a crashed server a few times, and adds the augur.*
+// commands.
+import * as vscode from 'vscode';
+import {
+  CloseAction,
+  ErrorAction,
+  LanguageClient,
+  LanguageClientOptions,
+  ServerOptions,
+  State,
+  Trace,
+  TransportKind,
+  WorkDoneProgress,
+  WorkDoneProgressCreateRequest,
+} from 'vscode-languageclient/node';
+
+import { raceAt, RaceDiagnostic } from './races';
+import { RestartPolicy } from './restarts';
+import { analysisSettings, serverCommand, SettingsReader, traceLevel } from './settings';
+import { ProgressValue, StatusModel } from './status';
+
+/** The server's own commands, which the extension's commands call. */
+export const serverCommands = {
+  replay: 'augur.server.replayEvidence',
+  analyzeNow: 'augur.server.analyzeNow',
+};
+
+/** The parts of a language client the extension uses (tests fake it). */
+export interface Client {
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  readonly state: State;
+  onDidChangeState: vscode.Event<{ oldState: State; newState: State }>;
+  sendRequest<R>(method: string, params: unknown): Promise<R>;
+  onRequest(method: string, handler: (params: any) => unknown): vscode.Disposable;
+  onProgress(type: typeof WorkDoneProgress.type, token: string | number, handler: (v: any) => void): vscode.Disposable;
+  setTrace(trace: Trace): Promise<void>;
+}
+
+/** Makes a client; the real one is a LanguageClient over stdio. */
+export type ClientFactory = (server: ServerOptions, options: LanguageClientOptions) => Client;
+
+const defaultFactory: ClientFactory = (server, options) =>
+  new LanguageClient('augur', 'augur', server, options) as unknown as Client;
+
+/** The extension's state while it is active. */
+export class AugurExtension {
+  client: Client | undefined;
+  readonly status = new StatusModel();
+  readonly restarts = new RestartPolicy();
+  private item: vscode.StatusBarItem;
+  private output: vscode.OutputChannel;
+
+  constructor(
+    private readonly api: typeof vscode,
+    private readonly context: vscode.ExtensionContext,
+    private readonly factory: ClientFactory = defaultFactory,
+  ) {
+    this.output = api.window.createOutputChannel('augur');
+    this.item = api.window.createStatusBarItem(api.StatusBarAlignment.Left, 0);
+    this.item.command = 'augur.analyzeNow';
+    context.subscriptions.push(this.output, this.item);
+    const reg = (name: string, fn: (...args: any[]) => unknown) =>
+      context.subscriptions.push(api.commands.registerCommand(name, fn));
+    reg('augur.restart', () => this.restart());
+    reg('augur.analyzeNow', (uri?: string) => this.analyzeNow(uri));
+    reg('augur.replayEvidence', (raceId?: string) => this.replayEvidence(raceId));
+    context.subscriptions.push(
+      api.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('augur.path') || e.affectsConfiguration('augur.arguments')) {
+          void this.restart();
+        } else if (e.affectsConfiguration('augur.trace.server') && this.client) {
+          void this.client.setTrace(Trace.fromString(traceLevel(this.reader())));
+        }
+      }),
+    );
+    this.render();
+  }
+
+  /** Reads the augur section of the settings. */
+  reader(): SettingsReader {
+    const cfg = this.api.workspace.getConfiguration('augur');
+    return <T>(key: string, fallback: T) => cfg.get<T>(key, fallback) as T;
+  }
+
+  /** Starts the server. */
+  async start(): Promise<void> {
+    const read = this.reader();
+    const cmd = serverCommand(read);
+    const server: ServerOptions = { command: cmd.command, args: cmd.args, transport: TransportKind.stdio };
+    const options: LanguageClientOptions = {
+      documentSelector: [
+        { scheme: 'file', language: 'c' },
+        { scheme: 'file', language: 'cpp' },
+      ],
+      initializationOptions: analysisSettings(read),
+      synchronize: { configurationSection: 'augur' },
+      outputChannel: this.output as vscode.LogOutputChannel,
+      errorHandler: {
+        error: () => ({ action: ErrorAction.Continue }),
+        closed: () => {
+          const d = this.restarts.closed();
+          if (!d.restart) {
+            this.status.serverStopped(d.message ?? 'stopped');
+            this.render();
+            void this.api.window.showErrorMessage(d.message ?? 'The augur language server stopped.');
+            return { action: CloseAction.DoNotRestart, handled: true };
+          }
+          return { action: CloseAction.Restart, handled: true };
+        },
+      },
+    };
+    const client = this.factory(server, options);
+    this.client = client;
+    this.context.subscriptions.push(
+      client.onDidChangeState((e) => {
+        if (e.newState === State.Running) {
+          this.watchProgress(client);
+        }
+      }),
+    );
+    try {
+      await client.start();
+      await client.setTrace(Trace.fromString(traceLevel(read)));
+    } catch (err) {
+      const why = err instanceof Error ? err.message : String(err);
+      this.status.serverStopped(`could not start ${cmd.command}: ${why}`);
+      this.render();
+      void this.api.window.showErrorMessage(
+        `augur: could not start the language server (${cmd.command} ${cmd.args.join(' ')}): ${why}. ` +
+          'Set augur.path to the augur binary.',
+      );
+      return;
+    }
+    this.watchProgress(client);
+  }
+
+  /**
+   * Takes over the server's progress reports (window/workDoneProgress/create
+   * and $/progress) to show them in the status bar. The language client's
+   * own progress feature registers the same request at each start, so
+   * this runs after each start.
+   */
+  watchProgress(client: Client): void {
+    client.onRequest(WorkDoneProgressCreateRequest.method, (params: { token: string | number }) => {
+      const token = params.token;
+      const sub = client.onProgress(WorkDoneProgress.type, token, (value: ProgressValue) => {
+        this.status.progress(String(token), value);
+        this.render();
+        if (value.kind === 'end') {
+          sub.dispose();
+        }
+      });
+      return null;
+    });
+  }
+
+  /** Shows the status model in the status bar item. */
+  render(): void {
+    const v = this.status.view();
+    this.item.text = v.text;
+    this.item.tooltip = v.tooltip;
+    this.item.show();
+  }
+
+  /** Stops and starts the server again ("augur: Restart"). */
+  async restart(): Promise<void> {
+    this.restarts.reset();
+    this.status.serverStopped('');
+    this.render();
+    const old = this.client;
+    this.client = undefined;
+    if (old && old.state === State.Running) {
+      try {
+        await old.stop();
+      } catch {
+        // It is being replaced anyway.
+      }
+    }
+    await this.start();
+  }
+
+  /** Re-analyzes the active file's targets (or every target) at once. */
+  async analyzeNow(uri?: string): Promise<void> {
+    if (!this.client) {
+      return;
+    }
+    const doc = uri ?? this.api.window.activeTextEditor?.document.uri.toString();
+    await this.client.sendRequest('workspace/executeCommand', {
+      command: serverCommands.analyzeNow,
+      arguments: doc ? [doc] : [],
+    });
+  }
+
+  /**
+   * Replays a race's evidence: the race given (from a code action), or
+   * the one at the cursor. The server writes the transcript and asks
+   * VS Code to open it.
+   */
+  async replayEvidence(raceId?: string): Promise<void> {
+    if (!this.client) {
+      return;
+    }
+    let id = raceId;
+    const editor = this.api.window.activeTextEditor;
+    if (!id && editor) {
+      const diags = this.api.languages.getDiagnostics(editor.document.uri) as unknown as RaceDiagnostic[];
+      id = raceAt(diags, editor.selection.active);
+    }
+    if (!id) {
+      void this.api.window.showInformationMessage('augur: there is no race at the cursor to replay.');
+      return;
+    }
+    try {
+      await this.client.sendRequest('workspace/executeCommand', { command: serverCommands.replay, arguments: [id] });
+    } catch (err) {
+      void this.api.window.showErrorMessage(`augur: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    if (this.client && this.client.state === State.Running) {
+      await this.client.stop();
+    }
+  }
+}
+
+let active: AugurExtension | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<AugurExtension> {
+  active = new AugurExtension(vscode, context);
+  await active.start();
+  return active;
+}
+
+export async function deactivate(): Promise<void> {
+  await active?.dispose();
+  active = undefined;
+}

@@ -1,0 +1,126 @@
+// A stand-in for the `vscode` module, enough for the extension and the
+// language client library to load and for the tests to watch what the
+// extension does. VS Code itself cannot run here.
+import Module = require('module');
+
+type Listener<T> = (e: T) => unknown;
+
+export class EventEmitter<T> {
+  private listeners: Listener<T>[] = [];
+  event = (l: Listener<T>) => {
+    this.listeners.push(l);
+    return { dispose: () => (this.listeners = this.listeners.filter((x) => x !== l)) };
+  };
+  fire(e: T): void {
+    for (const l of [...this.listeners]) l(e);
+  }
+  dispose(): void {
+    this.listeners = [];
+  }
+}
+
+export class Disposable {
+  constructor(private fn: () => void = () => {}) {}
+  static from(...ds: { dispose(): unknown }[]): Disposable {
+    return new Disposable(() => ds.forEach((d) => d.dispose()));
+  }
+  dispose(): void {
+    this.fn();
+  }
+}
+
+/** Everything the tests can inspect or set. */
+export const state = {
+  commands: new Map<string, (...args: any[]) => unknown>(),
+  settings: {} as Record<string, unknown>,
+  errors: [] as string[],
+  infos: [] as string[],
+  statusItems: [] as { text: string; tooltip: string; command?: string; shown: boolean }[],
+  diagnostics: [] as unknown[],
+  activeEditor: undefined as unknown,
+  configListeners: new EventEmitter<{ affectsConfiguration(s: string): boolean }>(),
+  reset(): void {
+    this.commands.clear();
+    this.settings = {};
+    this.errors = [];
+    this.infos = [];
+    this.statusItems = [];
+    this.diagnostics = [];
+    this.activeEditor = undefined;
+    this.configListeners = new EventEmitter();
+  },
+};
+
+const handler: ProxyHandler<any> = {
+  // Enums and classes the library touches at load time but the tests do
+  // not care about resolve to inert objects.
+  get(target, prop) {
+    if (prop in target) return target[prop];
+    if (typeof prop === 'symbol' || prop === 'then') return undefined;
+    return new Proxy(class {}, handler);
+  },
+};
+
+const api: any = {
+  // Makes TypeScript's __importStar hand out the proxy itself, so every
+  // name the library reads goes through the handler above.
+  __esModule: true,
+  EventEmitter,
+  Disposable,
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  Uri: {
+    parse: (s: string) => ({ toString: () => s, fsPath: s.replace(/^file:\/\//, ''), scheme: 'file' }),
+    file: (p: string) => ({ toString: () => 'file://' + p, fsPath: p, scheme: 'file' }),
+  },
+  window: {
+    createOutputChannel: () => ({ append() {}, appendLine() {}, show() {}, dispose() {}, info() {}, warn() {}, error() {}, trace() {}, debug() {} }),
+    createStatusBarItem: () => {
+      const item = { text: '', tooltip: '', command: undefined as string | undefined, shown: false, show() { this.shown = true; }, hide() {}, dispose() {} };
+      state.statusItems.push(item);
+      return item;
+    },
+    showErrorMessage: async (m: string) => {
+      state.errors.push(m);
+      return undefined;
+    },
+    showInformationMessage: async (m: string) => {
+      state.infos.push(m);
+      return undefined;
+    },
+    get activeTextEditor() {
+      return state.activeEditor;
+    },
+  },
+  commands: {
+    registerCommand: (name: string, fn: (...args: any[]) => unknown) => {
+      if (state.commands.has(name)) throw new Error(`command ${name} already exists`);
+      state.commands.set(name, fn);
+      return new Disposable(() => state.commands.delete(name));
+    },
+    executeCommand: async (name: string, ...args: unknown[]) => state.commands.get(name)?.(...args),
+  },
+  workspace: {
+    getConfiguration: (section: string) => ({
+      get: <T>(key: string, fallback: T) => {
+        const full = `${section}.${key}`;
+        return (full in state.settings ? state.settings[full] : fallback) as T;
+      },
+    }),
+    onDidChangeConfiguration: (l: Listener<{ affectsConfiguration(s: string): boolean }>) => state.configListeners.event(l),
+  },
+  languages: {
+    getDiagnostics: () => state.diagnostics,
+  },
+};
+
+/** Makes require('vscode') return the stand-in. */
+export function install(): void {
+  const m = Module as any;
+  const load = m._load;
+  m._load = function (request: string, ...rest: unknown[]) {
+    if (request === 'vscode') return vscodeMock;
+    return load.call(this, request, ...rest);
+  };
+}
+
+export const vscodeMock = new Proxy(api, handler);

@@ -1,0 +1,74 @@
+// Unit tests of the extension's own logic, without VS Code.
+import { test } from 'node:test';
+import * as assert from 'node:assert/strict';
+
+import { raceAt } from '../races';
+import { RestartPolicy } from '../restarts';
+import { analysisSettings, serverCommand, traceLevel } from '../settings';
+import { StatusModel } from '../status';
+
+const reader = (values: Record<string, unknown>) => <T>(key: string, fallback: T) =>
+  (key in values ? values[key] : fallback) as T;
+
+test('the server command is augur lsp plus the extra arguments', () => {
+  assert.deepEqual(serverCommand(reader({})), { command: 'augur', args: ['lsp'] });
+  assert.deepEqual(serverCommand(reader({ path: '/opt/augur/bin/augur', arguments: ['--workers', '1', 7] })), {
+    command: '/opt/augur/bin/augur',
+    args: ['lsp', '--workers', '1'],
+  });
+  assert.deepEqual(serverCommand(reader({ path: '  ' })), { command: 'augur', args: ['lsp'] });
+});
+
+test('analysis settings go to the server, the extension settings do not', () => {
+  const s = analysisSettings(reader({ mp: 3, ma: 4, memoryModel: 'weak', symbolicArgs: [8], path: 'x', arguments: ['y'] }));
+  assert.deepEqual(s, { mp: 3, ma: 4, memoryModel: 'weak', symbolicArgs: [8] });
+  assert.equal(traceLevel(reader({ 'trace.server': 'verbose' })), 'verbose');
+  assert.equal(traceLevel(reader({ 'trace.server': 'loud' })), 'off');
+});
+
+test('a crashing server is restarted a few times, then left stopped with a reason', () => {
+  let now = 0;
+  const p = new RestartPolicy(3, 60_000, () => now);
+  for (let i = 0; i < 3; i++) {
+    now += 1000;
+    assert.equal(p.closed().restart, true, `crash ${i + 1}`);
+  }
+  now += 1000;
+  const d = p.closed('exit status 2');
+  assert.equal(d.restart, false);
+  assert.match(d.message ?? '', /stopped 4 times .* exit status 2/);
+  // Crashes far apart are forgiven.
+  now += 120_000;
+  assert.equal(p.closed().restart, true);
+  p.reset();
+});
+
+test('the status follows the progress reports', () => {
+  const s = new StatusModel();
+  assert.match(s.view().text, /augur/);
+  s.progress('a', { kind: 'begin', title: 'augur: account.c', message: 'starting' });
+  s.progress('a', { kind: 'report', message: 'detecting: schedule 2/5', percentage: 8 });
+  assert.equal(s.view().text, '$(sync~spin) augur: detecting: schedule 2/5 8%');
+  assert.equal(s.view().busy, true);
+  s.progress('b', { kind: 'begin', title: 'augur: other.c', message: 'classifying race 1/2' });
+  assert.match(s.view().text, /classifying race 1\/2 \(\+1 more\)/);
+  s.progress('b', { kind: 'end', message: 'canceled' });
+  s.progress('a', { kind: 'end', message: '3 races: 1 spec-violated, 2 output-differs' });
+  assert.equal(s.view().busy, false);
+  assert.match(s.view().tooltip, /account.c: 3 races/);
+  s.serverStopped('it crashed');
+  assert.equal(s.view().text, '$(error) augur: stopped');
+});
+
+test('the race at the cursor is found among the diagnostics', () => {
+  const d = (line: number, from: number, to: number, id?: string, source = 'augur') => ({
+    source,
+    range: { start: { line, character: from }, end: { line, character: to } },
+    data: id ? { raceId: id } : undefined,
+  });
+  const diags = [d(3, 0, 5, undefined), d(4, 1, 8, 'r1'), d(4, 11, 18, 'r2'), d(6, 0, 3, 'r3', 'clangd')];
+  assert.equal(raceAt(diags, { line: 4, character: 12 }), 'r2');
+  assert.equal(raceAt(diags, { line: 4, character: 9 }), 'r1'); // on the line, in neither range
+  assert.equal(raceAt(diags, { line: 3, character: 1 }), undefined);
+  assert.equal(raceAt(diags, { line: 6, character: 1 }), undefined);
+});
