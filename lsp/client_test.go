@@ -88,7 +88,7 @@ type related struct {
 
 // client is a test's connection to one server process.
 type client struct {
-	t      *testing.T
+	t      testing.TB
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
 	stderr bytes.Buffer
@@ -113,7 +113,7 @@ type client struct {
 	done chan int
 }
 
-func newClient(t *testing.T, root string) *client {
+func newClient(t testing.TB, root string) *client {
 	c := &client{t: t, root: root, cache: t.TempDir(), tmp: t.TempDir(), replies: map[int]*message{},
 		diags: map[string][]Diagnostic{}, pubs: map[string]int{}, applied: true}
 	c.cond = sync.NewCond(&c.mu)
@@ -122,7 +122,7 @@ func newClient(t *testing.T, root string) *client {
 
 // startInProcess runs the server in this process, over pipes, so a test
 // can watch its goroutines.
-func startInProcess(t *testing.T, root string, initOptions map[string]any) *client {
+func startInProcess(t testing.TB, root string, initOptions map[string]any) *client {
 	t.Helper()
 	c := newClient(t, root)
 	toServer, fromClient := io.Pipe()
@@ -141,7 +141,7 @@ func startInProcess(t *testing.T, root string, initOptions map[string]any) *clie
 
 // start launches `augur lsp` in a fresh workspace and initializes it with
 // the given initializationOptions (nil for none).
-func start(t *testing.T, root string, initOptions map[string]any, env ...string) *client {
+func start(t testing.TB, root string, initOptions map[string]any, env ...string) *client {
 	t.Helper()
 	c := newClient(t, root)
 	c.cmd = exec.Command(augurBin, "lsp")
@@ -186,7 +186,7 @@ func (c *client) initialize(initOptions map[string]any) {
 		"rootUri":   fileURI(c.root),
 		"capabilities": map[string]any{
 			"window":    map[string]any{"workDoneProgress": true, "showDocument": map[string]any{"support": true}},
-			"workspace": map[string]any{"applyEdit": true},
+			"workspace": map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}},
 		},
 	}
 	if initOptions != nil {
@@ -455,7 +455,7 @@ func (c *client) wait() int {
 }
 
 // workspaceWith copies testdata/lsp files into a fresh workspace.
-func workspaceWith(t *testing.T, files ...string) string {
+func workspaceWith(t testing.TB, files ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	dir, _ = filepath.EvalSymlinks(dir)

@@ -109,6 +109,21 @@ func TestBadInputsBecomeDiagnostics(t *testing.T) {
 	}
 	c.save(cfg, "[[target]]\nsources = [\"loop.c\"]\n")
 	c.waitFor("the augur.toml error to clear", func() bool { return diagWithCode(c.diags[fileURI(cfg)], "config") == nil })
+	// A change made outside the editor arrives through the file watcher
+	// the server registered.
+	c.waitFor("the file watcher registration", func() bool {
+		for _, r := range c.requests {
+			if r.Method == "client/registerCapability" && strings.Contains(string(r.Params), "augur.toml") {
+				return true
+			}
+		}
+		return false
+	})
+	os.WriteFile(cfg, []byte("[[target]]\nsources = [\"loop.c\"]\nbogus = 1\n"), 0o644)
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": fileURI(cfg), "type": 2}}})
+	c.waitFor("the watched augur.toml error", func() bool { return diagWithCode(c.diags[fileURI(cfg)], "config") != nil })
+	c.save(cfg, "[[target]]\nsources = [\"loop.c\"]\n")
+	c.waitFor("the augur.toml error to clear again", func() bool { return diagWithCode(c.diags[fileURI(cfg)], "config") == nil })
 	// With a target configured, nomain.c is still in none; the message says why.
 	c.save(nomain, "int twice(int x) { return x + x; }\n")
 	c.waitFor("the configured no-target message", func() bool {

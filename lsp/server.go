@@ -74,6 +74,7 @@ type Server struct {
 	mu            sync.Mutex
 	state         lifecycle
 	progress      bool // the client accepts server-created progress tokens
+	watch         bool // the client registers file watchers on request
 	showDocument  bool // the client implements window/showDocument
 	ws            *workspace.Workspace
 	docs          map[string]*document    // open documents by path
@@ -177,6 +178,9 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	}
 	s.state = stateRunning
 	caps := params.Capabilities
+	if w := caps.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
+		s.watch = *w.DidChangeWatchedFiles.DynamicRegistration
+	}
 	if caps.Window != nil {
 		s.progress = caps.Window.WorkDoneProgress != nil && *caps.Window.WorkDoneProgress
 		s.showDocument = caps.Window.ShowDocument != nil && caps.Window.ShowDocument.Support
@@ -216,11 +220,43 @@ func rootOf(params *protocol.InitializeParams) string {
 	return wd
 }
 
-// Initialized shows a broken augur.toml as soon as the client listens.
+// Initialized shows a broken augur.toml as soon as the client listens, and
+// asks the client to report changes to augur.toml and compilation
+// databases made outside the editor.
 func (s *Server) Initialized(ctx context.Context, params *protocol.InitializedParams) error {
 	s.checkConfig()
+	s.mu.Lock()
+	watch := s.watch
+	s.mu.Unlock()
+	if watch {
+		go s.registerWatchers()
+	}
 	return nil
 }
+
+// registerWatchers registers file watchers for the files that change
+// targets and flags. It runs on its own goroutine: it waits for the
+// client's answer, which the read loop must be free to deliver.
+func (s *Server) registerWatchers() {
+	opts := protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{
+		{GlobPattern: protocol.Pattern("**/" + workspace.ConfigName)},
+		{GlobPattern: protocol.Pattern("**/" + workspace.CompDBName)},
+	}}
+	data, err := protocol.Marshal(opts)
+	if err == nil {
+		ctx, cancel := context.WithTimeout(s.connCtx, 10*time.Second)
+		defer cancel()
+		err = s.client.RegisterCapability(ctx, &protocol.RegistrationParams{Registrations: []protocol.Registration{{
+			ID: "augur-watch", Method: protocol.MethodWorkspaceDidChangeWatchedFiles, RegisterOptions: data}}})
+	}
+	if err != nil {
+		s.logger.Printf("file watchers not registered: %v", err)
+	}
+}
+
+// SetTrace accepts the client's trace level; the server logs to its
+// standard error whatever the level.
+func (s *Server) SetTrace(ctx context.Context, params *protocol.SetTraceParams) error { return nil }
 
 // Shutdown stops every analysis; the server answers nothing else but
 // exit afterwards.
@@ -358,12 +394,23 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 	return nil
 }
 
-// DidChangeWatchedFiles re-reads augur.toml when it changes on disk.
+// DidChangeWatchedFiles re-reads augur.toml when it changes on disk, and
+// re-analyzes when a compilation database does.
 func (s *Server) DidChangeWatchedFiles(ctx context.Context, params *protocol.DidChangeWatchedFilesParams) error {
+	config, compdb := false, false
 	for _, ev := range params.Changes {
-		if filepath.Base(ev.URI.FsPath()) == workspace.ConfigName {
-			s.configChanged()
+		switch filepath.Base(ev.URI.FsPath()) {
+		case workspace.ConfigName:
+			config = true
+		case workspace.CompDBName:
+			compdb = true
 		}
+	}
+	switch {
+	case config:
+		s.configChanged()
+	case compdb:
+		s.reanalyzeAll(0)
 	}
 	return nil
 }
