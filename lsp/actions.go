@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"go.lsp.dev/jsonrpc2"
@@ -111,7 +112,7 @@ func (s *Server) targetsOfFile(path string) []*targetState {
 	defer s.mu.Unlock()
 	var out []*targetState
 	for _, ts := range s.sortedTargets() {
-		if contains(ts.target.Sources, path) || ts.snap != nil && contains(ts.snap.files, path) {
+		if slices.Contains(ts.target.Sources, path) || ts.snap != nil && slices.Contains(ts.snap.files, path) {
 			out = append(out, ts)
 		}
 	}

@@ -1,34 +1,36 @@
 package lsp_test
 
 import (
-	"bufio"
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"testing"
-)
 
-var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)\s+(\S+)`)
+	"augur/internal/testutil"
+)
 
 // expectations reads the `// race: NAME CATEGORY` annotations of a file:
 // 0-based line -> category.
 func expectations(t *testing.T, path string) map[int]string {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	out := map[int]string{}
-	sc := bufio.NewScanner(f)
-	for n := 0; sc.Scan(); n++ {
-		if m := raceComment.FindStringSubmatch(sc.Text()); m != nil {
-			out[n] = m[2]
-		}
+	for _, a := range testutil.RaceAnnotations(t, path) {
+		out[a.Line-1] = a.Category
 	}
 	return out
+}
+
+// analyzed starts a server on a workspace holding a copy of a testdata/lsp
+// program, opens it and waits for its first analysis to end.
+func analyzed(t *testing.T, name string) (*client, string) {
+	t.Helper()
+	root := workspaceWith(t, name)
+	path := filepath.Join(root, name)
+	c := start(t, root, nil)
+	c.open(path)
+	c.waitAnalyses(1)
+	return c, path
 }
 
 var severities = map[string]int{"spec-violated": 1, "output-differs": 2, "single-ordering": 3, "k-witness-harmless": 4}
@@ -53,11 +55,7 @@ func raceDiags(ds []Diagnostic) []Diagnostic {
 // one diagnostic per racing access with the category as code and
 // severity, on the accessed expression, pointing at the other access.
 func TestOpenPublishesClassifiedRaces(t *testing.T) {
-	root := workspaceWith(t, "account.c")
-	path := filepath.Join(root, "account.c")
-	c := start(t, root, nil)
-	c.open(path)
-	c.waitAnalyses(1)
+	c, path := analyzed(t, "account.c")
 
 	c.mu.Lock()
 	var stages []string
@@ -193,11 +191,7 @@ func findAction(actions []codeAction, prefix string) *codeAction {
 // transcript the client is asked to show, show an output difference,
 // insert augur:ignore (which the next analysis honours) and analyze now.
 func TestHoverCodeActionsAndCommands(t *testing.T) {
-	root := workspaceWith(t, "account.c")
-	path := filepath.Join(root, "account.c")
-	c := start(t, root, nil)
-	c.open(path)
-	c.waitAnalyses(1)
+	c, path := analyzed(t, "account.c")
 
 	freeLine := lineOf(t, path, "receipt = NULL;")
 	var hover struct {
@@ -239,7 +233,7 @@ func TestHoverCodeActionsAndCommands(t *testing.T) {
 		"arguments": replay.Command.Arguments}, &res); err != nil {
 		t.Fatal(err)
 	}
-	if !res.Reproduced || !res.Shown || !strings.HasPrefix(res.Transcript, c.cache) || strings.HasPrefix(res.Transcript, root) {
+	if !res.Reproduced || !res.Shown || !strings.HasPrefix(res.Transcript, c.cache) || strings.HasPrefix(res.Transcript, c.root) {
 		t.Errorf("replay result %+v (cache %s)", res, c.cache)
 	}
 	transcript, _ := os.ReadFile(res.Transcript)
@@ -360,11 +354,7 @@ func diagLines(ds []Diagnostic) []int {
 // that leaves the code as it was (comments, blank lines) reuses the
 // results without analyzing again, and an unchanged set is not sent again.
 func TestEditsMoveDiagnosticsAndCommentOnlySavesReuse(t *testing.T) {
-	root := workspaceWith(t, "account.c")
-	path := filepath.Join(root, "account.c")
-	c := start(t, root, nil)
-	c.open(path)
-	c.waitAnalyses(1)
+	c, path := analyzed(t, "account.c")
 	before := diagLines(c.diagnostics(path))
 
 	change(c, path, 2, 0, "// Two new lines of comment\n// above everything.\n")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -115,7 +116,7 @@ func (s *Server) fileSaved(path string, text []byte, why trigger) {
 	}
 	if !opened {
 		for _, ts := range s.targets { // targets that include the file as a header
-			if !seen[ts.key] && ts.snap != nil && contains(ts.snap.files, path) {
+			if !seen[ts.key] && ts.snap != nil && slices.Contains(ts.snap.files, path) {
 				run = append(run, ts)
 			}
 		}
@@ -145,7 +146,7 @@ func (s *Server) fileSaved(path string, text []byte, why trigger) {
 // path (a header, or a source of a target in progress). Caller holds mu.
 func (s *Server) includedByTarget(path string) bool {
 	for _, ts := range s.targets {
-		if ts.snap != nil && contains(ts.snap.files, path) {
+		if ts.snap != nil && slices.Contains(ts.snap.files, path) {
 			return true
 		}
 	}
@@ -465,15 +466,6 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func dedupe(list []string) []string {

@@ -397,7 +397,7 @@ func ClassifyEach(prog *ir.Program, races []*race.Race, opts Options, workers in
 			defer wg.Done()
 			for i := range next {
 				v := Classify(prog, races[i], opts)
-				if isCanceled(opts.Run.Cancel) {
+				if opts.Run.Canceled() {
 					// Runs cut short by cancellation prove nothing.
 					v = (&Verdict{Race: races[i], Stage: v.Stage}).unclassified("classification was canceled")
 				}
@@ -441,14 +441,4 @@ func UsesSymbolicInputs(prog *ir.Program) bool {
 		}
 	}
 	return false
-}
-
-// isCanceled reports whether the cancel channel (nil: never) is closed.
-func isCanceled(c <-chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
 }

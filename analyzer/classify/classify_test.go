@@ -1,10 +1,7 @@
 package classify_test
 
 import (
-	"bufio"
-	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
 
@@ -20,22 +17,12 @@ var cacheDir string
 
 func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 
-var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)\s+(\S+)`)
-
 // expected returns, per source line, the category its race annotation
 // expects.
 func expected(t *testing.T, path string) map[int]string {
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
 	out := map[int]string{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		if m := raceComment.FindStringSubmatch(sc.Text()); m != nil {
-			out[n] = m[2]
-		}
+	for _, a := range testutil.RaceAnnotations(t, path) {
+		out[a.Line] = a.Category
 	}
 	return out
 }

@@ -127,7 +127,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			res.Stats.StoppedBy = fmt.Sprintf("path budget (%d)", opts.MaxPaths)
 			break
 		}
-		if canceled(opts.Run.Cancel) {
+		if opts.Run.Canceled() {
 			res.Stats.StoppedBy = "cancellation"
 			break
 		}
@@ -252,14 +252,4 @@ func (in Inputs) SortedVars() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// canceled reports whether the cancel channel (nil: never) is closed.
-func canceled(c <-chan struct{}) bool {
-	select {
-	case <-c:
-		return true
-	default:
-		return false
-	}
 }

@@ -65,6 +65,17 @@ type Config struct {
 	Files map[string][]byte
 }
 
+// Canceled reports whether Cancel is closed: the caller of a series of
+// executions stops starting new ones.
+func (c *Config) Canceled() bool {
+	select {
+	case <-c.Cancel: // a nil channel is never ready
+		return true
+	default:
+		return false
+	}
+}
+
 // OutputEvent is one piece of program output with the stack that wrote it.
 // Output computed from symbolic inputs also keeps its terms: the format,
 // one term per argument (nil for concrete ones) and the path constraint

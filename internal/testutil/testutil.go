@@ -1,11 +1,13 @@
 // Package testutil holds what several packages' tests share: a compile
-// cache for the whole test binary, and locating a race's accesses in a test
-// program.
+// cache for the whole test binary, reading a test program's race
+// expectations, and locating a race's accesses in it.
 package testutil
 
 import (
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"augur/analyzer/race"
@@ -34,4 +36,31 @@ func LineIn(e race.Endpoint, file string) int {
 		}
 	}
 	return 0
+}
+
+// raceComment is a race expectation in a test program: `// race: NAME
+// CATEGORY` on both endpoint lines of one expected race.
+var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)(?:\s+(\S+))?`)
+
+// RaceAnnotation is one race expectation comment.
+type RaceAnnotation struct {
+	Line     int // 1-based
+	Name     string
+	Category string // empty when the comment names no category
+}
+
+// RaceAnnotations reads the race expectation comments of a test program.
+func RaceAnnotations(t testing.TB, path string) []RaceAnnotation {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []RaceAnnotation
+	for i, line := range strings.Split(string(data), "\n") {
+		if m := raceComment.FindStringSubmatch(line); m != nil {
+			out = append(out, RaceAnnotation{Line: i + 1, Name: m[1], Category: m[2]})
+		}
+	}
+	return out
 }

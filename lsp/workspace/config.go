@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -112,7 +113,7 @@ func ParseConfig(path, text string) (*Config, error) {
 func settingsOf(tab *tomlTable, extra []string, dir string) ([]func(*Settings) error, error) {
 	var out []func(*Settings) error
 	for _, k := range tab.keys {
-		if contains(extra, k) {
+		if slices.Contains(extra, k) {
 			continue
 		}
 		st := lookup(k, false)
@@ -266,13 +267,4 @@ func absPaths(v any, dir string) any {
 		return out
 	}
 	return v
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
