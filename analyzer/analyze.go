@@ -34,7 +34,11 @@ type Options struct {
 	// Classifier is "portend" (the default) or "replay-analyzer" (the
 	// PLDI 2007 baseline).
 	Classifier string
-	Ma, Mp     int // post-race schedules per primary; primary paths (multipath)
+	// MemoryModel is "sc" (sequential consistency, the default) or "weak"
+	// (Portend+'s weak ordering): classification and the exploration of
+	// inputs then follow every value the model lets a read return.
+	MemoryModel string
+	Ma, Mp      int // post-race schedules per primary; primary paths (multipath)
 	// SymArgs, SymStdin and SymFiles make inputs symbolic (see vm.Config).
 	SymArgs  []int
 	SymStdin int
@@ -100,6 +104,13 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	if opts.Schedules == 0 {
 		opts.Schedules = 5
 	}
+	switch opts.MemoryModel {
+	case "":
+		opts.MemoryModel = "sc"
+	case "sc", "weak":
+	default:
+		return nil, fmt.Errorf("unknown memory model %q (want sc or weak)", opts.MemoryModel)
+	}
 	cfg := opts.Run
 	cfg.Cancel = ctx.Done()
 	// The seed of each symbolic argument is the argument given in its
@@ -144,7 +155,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	if opts.symbolic() {
 		progress("exploring", 0, 1)
 		ex, err := symex.Explore(prog, symex.Options{Run: opts.symbolicRun(false), Searcher: opts.Searcher,
-			Seed: opts.Seed, MaxPaths: opts.MaxPaths, Timeout: opts.ExploreTimeout})
+			Seed: opts.Seed, MaxPaths: opts.MaxPaths, Timeout: opts.ExploreTimeout, Weak: opts.MemoryModel == "weak"})
 		if err != nil {
 			return nil, err
 		}
@@ -184,9 +195,12 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 	switch opts.Classifier {
 	case "", "portend":
 		copts := classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed,
-			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog)}
+			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog), Weak: opts.MemoryModel == "weak"}
 		classify.ClassifyEach(prog, res.Races, copts, opts.Workers, record)
 	case "replay-analyzer":
+		if opts.MemoryModel == "weak" {
+			return fmt.Errorf("the replay-analyzer baseline supports sequential consistency only")
+		}
 		for i, r := range res.Races {
 			if ctx.Err() != nil {
 				break

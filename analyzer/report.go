@@ -1,6 +1,8 @@
 package analyzer
 
 import (
+	"strings"
+
 	"augur/analyzer/classify"
 	"augur/analyzer/race"
 	"augur/analyzer/report"
@@ -22,6 +24,7 @@ func (res *Result) Report(base string) *report.Report {
 		rep.AddExploration(res.Exploration, base)
 	}
 	rep.Stats.Ignored = len(res.Ignored)
+	rep.MemoryModel = res.Options.MemoryModel
 	if res.Elapsed > 0 {
 		rep.Stats.Seconds = res.Elapsed.Seconds()
 	}
@@ -39,6 +42,15 @@ func (res *Result) classification(i int, base string) report.Classification {
 	c.Schedule = v.Interleaving(base)
 	if v.Category == classify.SpecViolated || v.Category == classify.OutputDiffers {
 		c.Inputs = res.inputs(v)
+	}
+	c.Outputs = v.AllOutputs
+	for _, ch := range v.WeakChoices {
+		wr := report.WeakRead{Thread: ch.Thread, Object: ch.Object, At: rel(ch.ReadAt, base), Value: ch.Value,
+			WrittenAt: rel(ch.Read.At, base)}
+		for _, m := range ch.Missed {
+			wr.Missed = append(wr.Missed, rel(m.At, base))
+		}
+		c.WeakReads = append(c.WeakReads, wr)
 	}
 	return c
 }
@@ -61,4 +73,12 @@ func (res *Result) Race(id string) (*race.Race, int) {
 		}
 	}
 	return nil, -1
+}
+
+// rel makes a location relative to base when it lies inside it.
+func rel(loc, base string) string {
+	if base != "" && strings.HasPrefix(loc, base+"/") {
+		return loc[len(base)+1:]
+	}
+	return loc
 }

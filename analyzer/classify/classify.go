@@ -51,6 +51,10 @@ type Options struct {
 	Mp int
 	// Symbolic turns multipath on.
 	Symbolic bool
+	// Weak classifies under the weak memory model: from the race on, reads
+	// return any value the model allows, each in a state of its own, and
+	// both orders are judged on all their states.
+	Weak bool
 }
 
 // Verdict is the classification of one race.
@@ -79,6 +83,17 @@ type Verdict struct {
 	// Inputs are the concrete inputs of the harmful execution when
 	// multipath found it on another input than the recorded one.
 	Inputs *symex.Inputs
+	// MemoryModel is "sc" or "weak". Under the weak model, WeakChoices
+	// are the reads of the harmful execution that returned an older value
+	// than the latest (a replay repeats them), WeakObserved the writes of
+	// other threads it did see (to explain the consequence), AllOutputs
+	// every distinct output the explored executions printed, and States
+	// how many executions were explored.
+	MemoryModel  string
+	WeakChoices  []vm.WeakChoice
+	WeakObserved []vm.WeakWrite
+	AllOutputs   []string
+	States       int
 }
 
 // errEnforce marks an alternate order that could not be reached.
@@ -93,7 +108,10 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if opts.BudgetFactor == 0 {
 		opts.BudgetFactor = 5
 	}
-	v := &Verdict{Race: r, Stage: "single-pre/single-post"}
+	v := &Verdict{Race: r, Stage: "single-pre/single-post", MemoryModel: "sc"}
+	if opts.Weak {
+		v.MemoryModel = "weak"
+	}
 	if r.Trace == nil {
 		return v.unclassified("the race has no recorded schedule to replay")
 	}
@@ -128,7 +146,7 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 			}
 			continue
 		}
-		if v.judge(primary, alt) {
+		if v.judgePair(opts, primary, alt) {
 			if i > 0 {
 				v.Stage = fmt.Sprintf("multischedule (post-race schedule %d of %d)", i+1, opts.Ma)
 			}
@@ -138,6 +156,10 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	}
 	v.Category = Harmless
 	v.Reason = fmt.Sprintf("both orders ran to the same outcome and output under %d post-race schedules", v.K)
+	if opts.Weak {
+		v.Reason = fmt.Sprintf("both orders reached the same outcomes and outputs under %d post-race schedules, "+
+			"%d executions in all with every value the weak memory model lets each read return", v.K, v.States)
+	}
 	if v.K > 1 {
 		v.Stage = "multischedule"
 	}
@@ -177,6 +199,9 @@ func replayConfig(r *race.Race, opts Options) vm.Config {
 	cfg := opts.Run
 	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
 	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}}
+	if opts.Weak {
+		cfg.Weak = &vm.Weak{MaxForks: maxWeakStates}
+	}
 	return cfg
 }
 
@@ -216,6 +241,7 @@ func runPrimary(m *vm.Machine, r *race.Race, post postSchedule, budget uint64) o
 	}
 	m.StopBefore(nil)
 	actions := post.apply(m)
+	m.SetWeakReads(true) // from the race on, reads may return older values (weak model only)
 	res := m.Run()
 	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{r.FirstAt, r.SecondAt}, spawned: m.Spawned(), m: m}
 }
@@ -270,6 +296,7 @@ func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, bud
 	secondAt := vm.StopPoint{Thread: other, Count: m.ThreadCount(other), Loc: r.SecondLoc}
 	actions = append(actions, post.apply(m)...)
 	m.SetMaxInstructions(budget)
+	m.SetWeakReads(true)
 	res = m.Run()
 	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{secondAt, r.FirstAt}, spawned: m.Spawned(), m: m}, nil
 }
@@ -278,6 +305,9 @@ func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, bud
 // verdict; it reports whether the verdict is final.
 func (v *Verdict) judge(p, a outcome) bool {
 	v.Outputs = [2][]vm.OutputEvent{p.res.Output, a.res.Output}
+	v.addOutput(p.res.Output)
+	v.addOutput(a.res.Output)
+	v.States += 2
 	for _, o := range []struct {
 		name string
 		out  outcome

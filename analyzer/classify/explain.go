@@ -13,6 +13,7 @@ func (v *Verdict) Consequence(base string) string {
 	where := func(e race.Endpoint) string {
 		return fmt.Sprintf("%s (%s:%d)", e.Function, relPath(e.Loc.File, base), e.Loc.Line)
 	}
+	needs := v.weakNote(base)
 	switch v.Category {
 	case SpecViolated:
 		first, second := where(r.First), where(r.Second)
@@ -23,10 +24,10 @@ func (v *Verdict) Consequence(base string) string {
 		if base != "" {
 			msg = strings.ReplaceAll(msg, base+"/", "") // locations inside the message, as the rest
 		}
-		return fmt.Sprintf("When %s runs before %s, the program fails: %s at %s.", first, second,
-			msg, relPath(v.Failure.Loc.File, base)+fmt.Sprintf(":%d", v.Failure.Loc.Line))
+		return fmt.Sprintf("When %s runs before %s, the program fails: %s at %s.%s", first, second,
+			msg, relPath(v.Failure.Loc.File, base)+fmt.Sprintf(":%d", v.Failure.Loc.Line), needs)
 	case OutputDiffers:
-		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints.", where(r.First), where(r.Second), r.Object)
+		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints.%s", where(r.First), where(r.Second), r.Object, needs)
 	case Harmless:
 		return fmt.Sprintf("Both orders of the accesses to %s gave the same result in %d tries; likely harmless.", r.Object, v.K)
 	case SingleOrdering:
@@ -80,4 +81,38 @@ func verb(e race.Endpoint) string {
 		return "frees"
 	}
 	return "does an " + k + " of"
+}
+
+// weakNote says, for a consequence found under the weak memory model
+// with reads that returned older values, which store had to become
+// visible late: " It needs the weak memory model: only if the store to x
+// at a.c:4 becomes visible after the store to y at a.c:5." Empty when the
+// consequence needs no such read.
+func (v *Verdict) weakNote(base string) string {
+	if len(v.WeakChoices) == 0 {
+		return ""
+	}
+	c := v.WeakChoices[0]
+	at := func(s string) string {
+		if s == "" {
+			return "its initialization"
+		}
+		return relPath(s, base)
+	}
+	for i := len(c.Missed) - 1; i >= 0; i-- {
+		m := c.Missed[i]
+		for _, o := range v.WeakObserved {
+			if o.Object != c.Object && o.Thread == m.Thread && o.Seq > m.Seq {
+				return fmt.Sprintf(" It needs the weak memory model: only if the store to %s at %s becomes visible after "+
+					"the store to %s at %s.", c.Object, at(m.At), o.Object, at(o.At))
+			}
+		}
+	}
+	m := c.Missed[len(c.Missed)-1]
+	read := "its initial value"
+	if c.Read.Thread >= 0 {
+		read = "the value stored at " + at(c.Read.At)
+	}
+	return fmt.Sprintf(" It needs the weak memory model: only if thread %d's read of %s at %s misses the store of %d at %s "+
+		"and returns %d (%s).", c.Thread, c.Object, at(c.ReadAt), m.Value, at(m.At), c.Value, read)
 }

@@ -38,6 +38,11 @@ type Evidence struct {
 	// Points are the two racing accesses, in the order they happen.
 	Points   [2]vm.StopPoint `json:"points"`
 	Expected Expected        `json:"expected"`
+	// MemoryModel is "weak" when the execution ran under the weak memory
+	// model; WeakReads are then its reads that returned an older value
+	// than the latest store, which a replay makes again.
+	MemoryModel string          `json:"memory_model,omitempty"`
+	WeakReads   []vm.WeakChoice `json:"weak_reads,omitempty"`
 }
 
 // Program identifies the analyzed program.
@@ -123,6 +128,9 @@ func FromVerdict(v *classify.Verdict, files []string, cfg vm.Config) (*Evidence,
 		Inputs:   Inputs{Argv: cfg.Args, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions},
 		Category: string(v.Category), Order: v.Order, Reason: v.Reason, Schedule: v.Trace,
 		Actions: v.Actions, Points: v.Points}
+	if v.MemoryModel == "weak" {
+		ev.MemoryModel, ev.WeakReads = "weak", v.WeakChoices
+	}
 	if len(cfg.Files) > 0 {
 		ev.Inputs.Files = map[string]string{}
 		for n, d := range cfg.Files {

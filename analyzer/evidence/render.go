@@ -71,12 +71,20 @@ func (r *renderer) header(ev *Evidence) {
 		if ev.Inputs.Stdin != "" {
 			fmt.Fprintf(r.w, "- stdin: `%q`\n", ev.Inputs.Stdin)
 		}
-		fmt.Fprintf(r.w, "- program: %s\n\n", strings.Join(ev.Program.Files, ", "))
+		fmt.Fprintf(r.w, "- program: %s\n", strings.Join(ev.Program.Files, ", "))
+		for _, wr := range ev.WeakReads {
+			fmt.Fprintf(r.w, "- weak memory: %s\n", r.weakRead(wr))
+		}
+		r.w.Write([]byte("\n"))
 		fmt.Fprintf(r.w, "| step | thread | location | source | event |\n|---|---|---|---|---|\n")
 		return
 	}
 	fmt.Fprintf(r.w, "augur replay: %s race on %s (%s order)\n", ev.Category, ev.Race.Object, ev.Order)
-	fmt.Fprintf(r.w, "  %s\n  inputs: %q\n\n", ev.Reason, ev.Inputs.Argv[1:])
+	fmt.Fprintf(r.w, "  %s\n  inputs: %q\n", ev.Reason, ev.Inputs.Argv[1:])
+	for _, wr := range ev.WeakReads {
+		fmt.Fprintf(r.w, "  weak memory: %s\n", r.weakRead(wr))
+	}
+	fmt.Fprintln(r.w)
 	fmt.Fprintf(r.w, "%-5s %-6s %-28s %-40s %s\n", "step", "thread", "location", "source", "event")
 }
 
@@ -136,6 +144,28 @@ func (r *renderer) outcome(ev *Evidence, tr *Transcript) {
 		}
 	}
 	fmt.Fprintln(r.w)
+}
+
+// weakRead describes a read that returned an older value.
+func (r *renderer) weakRead(c vm.WeakChoice) string {
+	from := "its initial value"
+	if c.Read.At != "" {
+		from = "the store at " + r.relLoc(c.Read.At)
+	}
+	var missed []string
+	for _, m := range c.Missed {
+		missed = append(missed, fmt.Sprintf("%d at %s", m.Value, r.relLoc(m.At)))
+	}
+	return fmt.Sprintf("thread %d read %s = %d at %s (%s), not the later store(s) of %s", c.Thread, c.Object, c.Value,
+		r.relLoc(c.ReadAt), from, strings.Join(missed, ", "))
+}
+
+// relLoc makes a file:line:col location relative to the base.
+func (r *renderer) relLoc(loc string) string {
+	if r.base != "" && strings.HasPrefix(loc, r.base+"/") {
+		return loc[len(r.base)+1:]
+	}
+	return loc
 }
 
 // outputTable shows the harmful order's stdout beside the other order's.

@@ -95,6 +95,11 @@ func Replay(prog *ir.Program, ev *Evidence) *Transcript {
 			cfg.Files[n] = []byte(d)
 		}
 	}
+	if ev.MemoryModel == "weak" {
+		// Reads return the latest value but where the evidence says they
+		// returned an older one.
+		cfg.Weak = &vm.Weak{Choices: ev.WeakReads}
+	}
 	cfg.Policy = &logger{Policy: &sched.Replay{Trace: ev.Schedule}, steps: &tr.Steps, prog: prog}
 	mk := &marker{points: ev.Points, steps: &tr.Steps}
 	cfg.Monitor = mk

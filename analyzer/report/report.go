@@ -15,11 +15,13 @@ import (
 
 // Report is the JSON report, version 1.
 type Report struct {
-	Version    int         `json:"version"`
-	Races      []Race      `json:"races"`
-	Failures   []Failure   `json:"failures"`
-	Inversions []Inversion `json:"lock_order_inversions"`
-	Stats      Stats       `json:"stats"`
+	Version int `json:"version"`
+	// MemoryModel is the model races were classified under: "sc" or "weak".
+	MemoryModel string      `json:"memory_model"`
+	Races       []Race      `json:"races"`
+	Failures    []Failure   `json:"failures"`
+	Inversions  []Inversion `json:"lock_order_inversions"`
+	Stats       Stats       `json:"stats"`
 }
 
 // Race is one distinct race.
@@ -38,6 +40,27 @@ type Race struct {
 	// Inputs are the inputs of that execution (harmful races).
 	Schedule string  `json:"schedule,omitempty"`
 	Inputs   *Inputs `json:"inputs,omitempty"`
+	// Outputs are the distinct standard outputs the executions explored
+	// while classifying printed (at most MaxOutputs), sorted.
+	Outputs []string `json:"outputs,omitempty"`
+	// WeakReads are the reads of the harmful execution that returned an
+	// older value than the latest store (weak memory model only).
+	WeakReads []WeakRead `json:"weak_reads,omitempty"`
+}
+
+// MaxOutputs bounds the outputs a race lists.
+const MaxOutputs = 32
+
+// WeakRead is a read that returned an older value than the latest store.
+type WeakRead struct {
+	Thread int    `json:"thread"`
+	Object string `json:"object"`
+	At     string `json:"at"`
+	Value  uint64 `json:"value"`
+	// WrittenAt is where the value read was stored ("" for the initial
+	// value); Missed where the newer stores it did not see were.
+	WrittenAt string   `json:"written_at,omitempty"`
+	Missed    []string `json:"missed"`
 }
 
 // Access is one endpoint of a race.
@@ -117,7 +140,7 @@ const Unclassified = "unclassified"
 // FromDetection builds a report from detection results. Paths are made
 // relative to base when they are inside it.
 func FromDetection(res *race.Result, args []string, base string) *Report {
-	r := &Report{Version: 1, Races: []Race{}, Failures: []Failure{}, Inversions: []Inversion{}}
+	r := &Report{Version: 1, MemoryModel: "sc", Races: []Race{}, Failures: []Failure{}, Inversions: []Inversion{}}
 	for _, x := range res.Races {
 		r.Races = append(r.Races, Race{
 			ID: x.ID, Category: Unclassified, Object: x.Object, Instances: x.Instances,
@@ -156,6 +179,8 @@ type Classification struct {
 	Evidence    string
 	Schedule    string
 	Inputs      *Inputs
+	Outputs     []string
+	WeakReads   []WeakRead
 }
 
 // Classify sets the category of the race with the given id.
@@ -165,6 +190,10 @@ func (r *Report) Classify(id string, c Classification) {
 			x := &r.Races[i]
 			x.Category, x.K, x.Stage, x.Reason, x.Evidence = c.Category, c.K, c.Stage, c.Reason, c.Evidence
 			x.Schedule, x.Inputs = c.Schedule, c.Inputs
+			x.Outputs, x.WeakReads = c.Outputs, c.WeakReads
+			if len(x.Outputs) > MaxOutputs {
+				x.Outputs = x.Outputs[:MaxOutputs]
+			}
 			if c.Consequence != "" {
 				x.Consequence = c.Consequence
 			}

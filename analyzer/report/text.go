@@ -29,6 +29,21 @@ func WriteText(w io.Writer, r *Report) error {
 		if x.Stage != "" {
 			fmt.Fprintf(&b, "  Decided by: %s (k=%d): %s\n", x.Stage, x.K, x.Reason)
 		}
+		if len(x.Outputs) > 1 {
+			fmt.Fprintf(&b, "  Outputs seen (%s memory model):", r.MemoryModel)
+			for _, o := range x.Outputs {
+				fmt.Fprintf(&b, " %q", o)
+			}
+			b.WriteString("\n")
+		}
+		for _, wr := range x.WeakReads {
+			from := "its initial value"
+			if wr.WrittenAt != "" {
+				from = "the store at " + wr.WrittenAt
+			}
+			fmt.Fprintf(&b, "  Weak read: thread %d read %s = %d at %s (%s), missing the stores at %s\n",
+				wr.Thread, wr.Object, wr.Value, wr.At, from, strings.Join(wr.Missed, ", "))
+		}
 		if x.Evidence != "" {
 			fmt.Fprintf(&b, "  Replay: augur replay %s\n", x.Evidence)
 		}

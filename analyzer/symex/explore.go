@@ -30,6 +30,16 @@ type Options struct {
 	SolverTimeout time.Duration
 	// MaxMemory stops exploring when the Go heap exceeds it (0: 4 GiB).
 	MaxMemory uint64
+	// Weak explores under the weak memory model: a read with several
+	// visible values forks like a symbolic branch.
+	Weak bool
+	// AllSchedules forks at every scheduling decision (switching threads
+	// at shared accesses too), so every interleaving is explored, within
+	// MaxForks.
+	AllSchedules bool
+	// MaxForks bounds the states weak reads and schedule forks create
+	// (0: 100,000 each).
+	MaxForks int
 }
 
 // Inputs are the concrete inputs of a path.
@@ -69,11 +79,16 @@ type Stats struct {
 	// PointerTargetsGivenUp counts symbolic pointers with more possible
 	// target objects than were followed.
 	PointerTargetsGivenUp int
-	Instructions          uint64
-	Elapsed               time.Duration
-	StoppedBy             string // "" when every path was explored
-	PeakLive              int    // most pending states at once
-	PeakHeap              uint64 // Go heap in use when PeakLive was reached (sampled)
+	// WeakForks and ScheduleForks count the states forked at reads with
+	// several visible values and at scheduling decisions.
+	WeakForks     int
+	ScheduleForks int
+	StaleReads    int
+	Instructions  uint64
+	Elapsed       time.Duration
+	StoppedBy     string // "" when every path was explored
+	PeakLive      int    // most pending states at once
+	PeakHeap      uint64 // Go heap in use when PeakLive was reached (sampled)
 }
 
 // Result is what an exploration found.
@@ -113,10 +128,26 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	// after each fork and rejoins the queue, so breadth-first really
 	// explores level by level.
 	cfg.PauseAtFork = opts.Searcher != "" && opts.Searcher != "dfs"
+	maxForks := opts.MaxForks
+	if maxForks == 0 {
+		maxForks = 100000
+	}
+	var weak *vm.Weak
+	var schedules *vm.ScheduleForks
+	if opts.Weak {
+		weak = &vm.Weak{MaxForks: maxForks}
+		cfg.Weak = weak
+	}
+	if opts.AllSchedules {
+		schedules = &vm.ScheduleForks{MaxForks: maxForks}
+		cfg.ScheduleForks = schedules
+		cfg.PreemptAccesses = true
+	}
 	root, err := vm.New(prog, cfg)
 	if err != nil {
 		return nil, err
 	}
+	root.SetWeakReads(opts.Weak)
 	start := time.Now()
 	res := &Result{Symbolic: sym}
 	search.Add(root)
@@ -182,6 +213,14 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	st.Paths = len(res.Paths)
 	st.Forks, st.ForksRefused, st.FloatConcretized = sym.Stats.Forks, sym.Stats.ForksRefused, sym.Stats.FloatConcretized
 	st.PointerTargetsGivenUp = sym.Stats.PointerTargetsGivenUp
+	if weak != nil {
+		st.WeakForks, st.StaleReads = weak.Stats.Forks, weak.Stats.StaleReads
+		st.ForksRefused += weak.Stats.ForksRefused
+	}
+	if schedules != nil {
+		st.ScheduleForks = schedules.Forks
+		st.ForksRefused += schedules.ForksRefused
+	}
 	st.Queries, st.Z3Calls, st.CacheHits, st.ModelHits, st.SolverTimeouts = sym.S.Stats.Queries, sym.S.Stats.Z3Calls,
 		sym.S.Stats.CacheHits, sym.S.Stats.ModelHits, sym.S.Stats.Timeouts
 	st.Elapsed = time.Since(start)

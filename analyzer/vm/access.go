@@ -28,11 +28,21 @@ func (m *Machine) load(t *Thread, in *ir.Inst, addr uint64, dst []Value) error {
 			kind = AtomicRead
 		}
 		m.note(t, o, off, uint64(in.Imm), kind, in.Ordering, in.Loc)
-		if acquires(in.Ordering) {
-			m.atomicSync(t, Acquire, addr, in.Loc)
-		}
+	}
+	if acquires(in.Ordering) {
+		m.atomicSync(t, Acquire, addr, in.Loc)
 	}
 	b := o.bytes[off:]
+	if m.weak != nil && in.Ordering == ir.NotAtomic && in.Layout == nil && in.Raw && o.sym == nil && buffered(o) {
+		v, handled, err := m.weak.read(m, t, o, off, uint64(in.Imm), ir.LoadLE(b, int(in.Imm)), in.Loc)
+		if err != nil {
+			return err
+		}
+		if handled {
+			dst[0] = Value{Bits: v}
+			return nil
+		}
+	}
 	if in.Layout == nil {
 		dst[0] = Value{Bits: ir.GetScalar(b, in.Ty)}
 		if o.sym != nil && m.sym != nil {
@@ -80,15 +90,24 @@ func (m *Machine) store(t *Thread, in *ir.Inst, addr uint64, src []Value) error 
 			}
 		}
 	}
+	if releases(in.Ordering) {
+		m.atomicSync(t, Release, addr, in.Loc)
+	}
 	if m.mon != nil {
 		kind := Write
 		if in.Ordering != ir.NotAtomic {
 			kind = AtomicWrite
 		}
-		if releases(in.Ordering) {
-			m.atomicSync(t, Release, addr, in.Loc)
-		}
 		m.noteAddr(t, addr, uint64(in.Imm), kind, in.Ordering, in.Loc)
+	}
+	if m.weak != nil && buffered(o) {
+		if in.Ordering == ir.NotAtomic && in.Layout == nil && in.Raw && src[0].Sym == nil && o.sym == nil {
+			old := ir.LoadLE(b, int(in.Imm))
+			ir.PutScalar(b, in.Ty, src[0].Bits)
+			m.weak.write(m, t.ID, o, off, uint64(in.Imm), old, src[0].Bits, in.Loc)
+			return nil
+		}
+		m.weak.forget(o, off, uint64(in.Imm)) // atomic, aggregate or symbolic: sequentially consistent
 	}
 	if in.Layout == nil {
 		ir.PutScalar(b, in.Ty, src[0].Bits)
@@ -108,7 +127,21 @@ func releases(o ir.Ordering) bool { return o == ir.Release || o == ir.AcqRel || 
 // atomicSync reports the synchronization of an atomic access at addr: the
 // location's release clock.
 func (m *Machine) atomicSync(t *Thread, op SyncOp, addr uint64, loc ir.LocID) {
-	m.mon.Sync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{keyAtomic, addr}, Site: m.site(t, loc)})
+	if m.mon == nil && m.weak == nil {
+		return
+	}
+	m.emitSync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{keyAtomic, addr}, Site: m.site(t, loc)})
+}
+
+// emitSync hands a synchronization event to the weak memory model's clocks
+// and to the monitor, whichever the run has.
+func (m *Machine) emitSync(ev SyncEvent) {
+	if m.weak != nil {
+		m.weak.sync(ev)
+	}
+	if m.mon != nil {
+		m.mon.Sync(ev)
+	}
 }
 
 // noteAddr reports an access at an address already checked valid.
@@ -120,10 +153,17 @@ func (m *Machine) noteAddr(t *Thread, addr, size uint64, kind AccessKind, ord ir
 // noteRMW reports an atomic read-modify-write with its synchronization:
 // acquire before, release (merging, to continue release sequences) after.
 func (m *Machine) noteRMW(t *Thread, in *ir.Inst, addr uint64, ord ir.Ordering) {
-	if m.mon == nil {
+	if m.weak != nil {
+		if o := m.mem.Object(uint32(addr >> ir.AddrShift)); o != nil && buffered(o) {
+			m.weak.forget(o, addr&(1<<ir.AddrShift-1), uint64(in.Imm))
+		}
+	}
+	if m.mon == nil && m.weak == nil {
 		return
 	}
-	m.noteAddr(t, addr, uint64(in.Imm), AtomicRMW, ord, in.Loc)
+	if m.mon != nil {
+		m.noteAddr(t, addr, uint64(in.Imm), AtomicRMW, ord, in.Loc)
+	}
 	if acquires(ord) {
 		m.atomicSync(t, Acquire, addr, in.Loc)
 	}

@@ -44,9 +44,9 @@ func (m *Machine) exec(t *Thread) error {
 	// preempt makes every access to memory another thread can reach a
 	// preemption point (Config.PreemptAccesses); it disables the fast paths.
 	preempt := m.cfg.PreemptAccesses
-	// checked turns the fast paths off (access preemption needs the slow
-	// paths); a monitor sees accesses from both.
-	checked := preempt
+	// checked turns the fast paths off (access preemption and the weak
+	// memory model need the slow paths); a monitor sees accesses from both.
+	checked := preempt || m.weak != nil
 	mon := m.mon
 	for {
 		in := &insts[pc]
@@ -181,9 +181,14 @@ func (m *Machine) exec(t *Thread) error {
 					return err
 				}
 			} else {
-				m.insts = n // load reports the access with the thread's count
+				// load reports the access with the thread's count, and a
+				// weak read may fork the state here.
+				m.insts, fr.pc = n, pc
 				if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
 					m.insts, fr.pc = n, pc
+					if err == errPaused {
+						m.insts = n - 1 // the load runs (and counts) again on resume
+					}
 					return err
 				}
 			}
@@ -429,11 +434,11 @@ func (m *Machine) exec(t *Thread) error {
 			m.insts, fr.pc = n, pc
 			return errPreempt // atomics are preemption points
 		case ir.OpFence:
-			if m.mon != nil && in.Ordering != ir.Monotonic {
+			if (m.mon != nil || m.weak != nil) && in.Ordering != ir.Monotonic {
 				// Fences order through one global clock: sound for the
 				// release/acquire patterns, coarser than C11.
-				m.mon.Sync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{keyFence, 0}, Site: m.site(t, in.Loc)})
-				m.mon.Sync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{keyFence, 0}, Site: m.site(t, in.Loc)})
+				m.emitSync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{keyFence, 0}, Site: m.site(t, in.Loc)})
+				m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{keyFence, 0}, Site: m.site(t, in.Loc)})
 			}
 			pc++
 		case ir.OpUnreachable:

@@ -33,6 +33,13 @@ func (m *Machine) fork() *Machine {
 			c.cur = c.threads[i]
 		}
 	}
+	if c.cur != nil {
+		// The slice the current thread is in has not been added to its
+		// count yet (the run loop adds it when the slice ends); the fork
+		// starts a slice of its own from here.
+		c.cur.count += m.insts - m.sliceStart
+		c.sliceStart = m.insts
+	}
 	c.sync = m.sync.fork()
 	c.files = m.files.fork(&c)
 	c.output = m.output[:len(m.output):len(m.output)] // appends copy
@@ -54,6 +61,9 @@ func (m *Machine) fork() *Machine {
 	c.spawned, c.pendingFail = nil, nil // the parent's forks are not the child's
 	if m.sym != nil {
 		c.sym = m.sym.fork()
+	}
+	if m.weak != nil {
+		c.weak = m.weak.fork()
 	}
 	c.errStrings = make(map[int]uint64, len(m.errStrings))
 	for k, v := range m.errStrings {

@@ -57,6 +57,14 @@ type Config struct {
 	// path's generated inputs reproduces it.
 	Inputs  map[string]uint64
 	Timeout time.Duration
+	// Weak, when set, runs the program under the weak memory model (see
+	// weak.go); nil is sequential consistency.
+	Weak *Weak
+	// ScheduleForks, when set, forks the state at every scheduling
+	// decision with several runnable threads, one state per thread the
+	// policy did not pick: an explorer then covers every interleaving (of
+	// the preemption points the run has), within the budget.
+	ScheduleForks *ScheduleForks
 	// Cancel, when closed, stops the execution at its next budget check
 	// with TermCanceled (a language server dropping an outdated analysis).
 	Cancel <-chan struct{}
@@ -199,6 +207,12 @@ type Machine struct {
 	callLoc ir.LocID
 	// sym is the symbolic part of the state, nil for a concrete run.
 	sym *symState
+	// weak is the weak-memory part of the state, nil under sequential
+	// consistency.
+	weak *weakState
+	// forcedNext is the thread a schedule fork runs at its first
+	// scheduling decision, -1 when none.
+	forcedNext int
 	// spawned are the states forked off while this one ran.
 	spawned  []*Machine
 	forkSite ir.LocID
@@ -227,7 +241,7 @@ type Machine struct {
 // main thread positioned at the runtime's entry point (after static
 // constructors).
 func New(prog *ir.Program, cfg Config) (*Machine, error) {
-	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic},
+	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, forcedNext: -1,
 		policy: cfg.Policy, sync: newSyncTable(), mon: cfg.Monitor, stacks: newStackTable()}
 	if m.policy == nil {
 		m.policy = sched.RoundRobin{}
@@ -235,6 +249,9 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	m.trace = &sched.Trace{Policy: m.policy.Name(), Seed: cfg.Seed}
 	if cfg.Symbolic != nil {
 		m.sym = &symState{Symbolic: cfg.Symbolic}
+	}
+	if cfg.Weak != nil {
+		m.weak = newWeakState(cfg.Weak)
 	}
 	m.nextCheck = budgetCheckEvery
 	if cfg.MaxInstructions != 0 && cfg.MaxInstructions < budgetCheckEvery {
@@ -537,13 +554,61 @@ func (m *Machine) reschedule() *Termination {
 	if len(m.cur.frames) > 0 {
 		p.Loc = m.prog.Loc(m.cur.curLoc()).String()
 	}
+	if m.forcedNext >= 0 {
+		next := m.forcedNext
+		m.forcedNext = -1
+		m.trace.Record(p, next)
+		m.cur = m.threads[next]
+		return nil
+	}
 	next, err := m.policy.Pick(p, run)
 	if err != nil {
 		return &Termination{Kind: TermReplay, Message: err.Error(), Err: err}
 	}
+	if sf := m.cfg.ScheduleForks; sf != nil && len(run) > 1 {
+		m.forkSchedules(sf, next, run)
+	}
 	m.trace.Record(p, next)
 	m.cur = m.threads[next]
 	return nil
+}
+
+// ScheduleForks bounds the states schedule forking creates; one is shared
+// by every state of an exploration.
+type ScheduleForks struct {
+	MaxForks     int
+	Forks        int
+	ForksRefused int
+}
+
+// forkSchedules spawns, at a scheduling decision where the policy picked
+// pick, one state per other runnable thread; each makes this decision
+// again, choosing its thread, when it first runs.
+func (m *Machine) forkSchedules(sf *ScheduleForks, pick int, run []int) {
+	for _, t := range run {
+		if t == pick {
+			continue
+		}
+		if sf.Forks >= sf.MaxForks {
+			sf.ForksRefused++
+			continue
+		}
+		sf.Forks++
+		child := m.fork()
+		child.forcedNext = t
+		child.yieldFirst = true
+		child.forkSite = m.cur.curLocOr0()
+		m.spawned = append(m.spawned, child)
+	}
+}
+
+// curLocOr0 is the location of the thread's current instruction, or 0
+// once it has exited.
+func (t *Thread) curLocOr0() ir.LocID {
+	if len(t.frames) == 0 {
+		return 0
+	}
+	return t.curLoc()
 }
 
 func (t *Thread) curLoc() ir.LocID {

@@ -192,10 +192,10 @@ func (m *Machine) noteRange(t *Thread, addr, size uint64, kind AccessKind, loc i
 // syncEvent reports a synchronization operation of thread t to the
 // monitor, if any, at the current call.
 func (m *Machine) syncEvent(t *Thread, op SyncOp, kind waitKind, addr uint64) {
-	if m.mon == nil {
+	if m.mon == nil && m.weak == nil {
 		return
 	}
-	m.mon.Sync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{kind, addr}, Site: m.site(t, m.callLoc)})
+	m.emitSync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{kind, addr}, Site: m.site(t, m.callLoc)})
 }
 
 // noteNative reports an access the modeled libc makes to program memory on

@@ -164,8 +164,8 @@ func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermCrash, SIGSEGV, "pthread_create: start routine 0x%x is not a function of the program", a[2].Bits)
 	}
 	nt := m.newThread()
-	if m.mon != nil {
-		m.mon.Sync(SyncEvent{Op: Fork, Thread: t.ID, Other: nt.ID, Site: m.site(t, in.Loc)})
+	if m.mon != nil || m.weak != nil {
+		m.emitSync(SyncEvent{Op: Fork, Thread: t.ID, Other: nt.ID, Site: m.site(t, in.Loc)})
 	}
 	if err := m.pushFrame(nt, fn, []Value{a[3]}, nil, -2, in.Loc); err != nil {
 		return err
@@ -202,8 +202,8 @@ func pthreadJoin(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return errBlock
 	}
 	th.joined = true
-	if m.mon != nil {
-		m.mon.Sync(SyncEvent{Op: JoinThread, Thread: t.ID, Other: th.ID, Site: m.site(t, in.Loc)})
+	if m.mon != nil || m.weak != nil {
+		m.emitSync(SyncEvent{Op: JoinThread, Thread: t.ID, Other: th.ID, Site: m.site(t, in.Loc)})
 	}
 	if a[1].Bits != 0 {
 		if err := m.writeUint(a[1].Bits, 8, th.exitVal); err != nil {

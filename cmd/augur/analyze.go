@@ -20,6 +20,7 @@ func analyzeCmd(args []string) int {
 	detectOnly := fs.Bool("detect-only", false, "detect races without classifying them (category unclassified)")
 	ma := fs.Int("ma", 2, "post-race schedules per primary when classifying (the paper's Ma)")
 	mp := fs.Int("mp", 5, "primary paths explored with symbolic inputs when classifying (the paper's Mp)")
+	memoryModel := fs.String("memory-model", "sc", "memory model of the classification: sc (sequential consistency) or weak (Portend+'s weak ordering)")
 	classifier := fs.String("classifier", "portend", "portend, or replay-analyzer (the PLDI 2007 baseline: compares state after both orders)")
 	schedules := fs.Int("schedules", 5, "executions to run: round robin, lock-order reversals, then PCT schedules")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at shared memory accesses (slower, more interleavings)")
@@ -36,6 +37,10 @@ func analyzeCmd(args []string) int {
 	files, progArgs, code := parseFiles(fs, args)
 	if code != 0 {
 		return code
+	}
+	if *memoryModel != "sc" && *memoryModel != "weak" {
+		fmt.Fprintf(os.Stderr, "augur: unknown memory model %q (want sc or weak)\n", *memoryModel)
+		return 2
 	}
 	if *classifier != "portend" && *classifier != "replay-analyzer" {
 		fmt.Fprintf(os.Stderr, "augur: unknown classifier %q (want portend or replay-analyzer)\n", *classifier)
@@ -67,7 +72,7 @@ func analyzeCmd(args []string) int {
 	cfg.PreemptAccesses = *preemptAccesses
 	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{
 		Run: cfg, Sources: files, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
-		Classifier: *classifier, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
+		Classifier: *classifier, MemoryModel: *memoryModel, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
 		Searcher: *searcher, MaxPaths: *maxPaths, ExploreTimeout: pf.timeout.d, EvidenceDir: *evidenceDir,
 	}, analyzer.Observer{})
 	if err != nil {

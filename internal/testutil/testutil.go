@@ -39,14 +39,18 @@ func LineIn(e race.Endpoint, file string) int {
 }
 
 // raceComment is a race expectation in a test program: `// race: NAME
-// CATEGORY` on both endpoint lines of one expected race.
-var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)(?:\s+(\S+))?`)
+// CATEGORY [WEAK-CATEGORY]` on both endpoint lines of one expected race.
+var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)(?:\s+(\S+))?(?:\s+(\S+))?`)
 
 // RaceAnnotation is one race expectation comment.
 type RaceAnnotation struct {
 	Line     int // 1-based
 	Name     string
 	Category string // empty when the comment names no category
+	// Weak is the category under the weak memory model, when the comment
+	// names a second one (testdata/weak); Category is then sequential
+	// consistency's.
+	Weak string
 }
 
 // RaceAnnotations reads the race expectation comments of a test program.
@@ -59,7 +63,7 @@ func RaceAnnotations(t testing.TB, path string) []RaceAnnotation {
 	var out []RaceAnnotation
 	for i, line := range strings.Split(string(data), "\n") {
 		if m := raceComment.FindStringSubmatch(line); m != nil {
-			out = append(out, RaceAnnotation{Line: i + 1, Name: m[1], Category: m[2]})
+			out = append(out, RaceAnnotation{Line: i + 1, Name: m[1], Category: m[2], Weak: m[3]})
 		}
 	}
 	return out

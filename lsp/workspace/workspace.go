@@ -162,9 +162,6 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 			}
 		}
 	}
-	if s.MemoryModel == "weak" {
-		return nil, fmt.Errorf("memory model \"weak\" is not available in this version of augur; use \"sc\"")
-	}
 	argv0 := t.Argv0
 	if argv0 == "" {
 		argv0 = strings.TrimSuffix(filepath.Base(t.Sources[0]), filepath.Ext(t.Sources[0]))
@@ -190,7 +187,7 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 		}
 	}
 	p.Analyze = analyzer.Options{Run: run, Sources: t.Sources, Schedules: s.Schedules, Seed: s.Seed,
-		DetectOnly: s.DetectOnly, Classifier: s.Classifier, Ma: s.Ma, Mp: s.Mp, SymArgs: s.SymArgs,
+		DetectOnly: s.DetectOnly, Classifier: s.Classifier, MemoryModel: s.MemoryModel, Ma: s.Ma, Mp: s.Mp, SymArgs: s.SymArgs,
 		SymStdin: s.SymStdin, SymFiles: s.SymFiles, Searcher: s.Searcher, MaxPaths: s.MaxPaths,
 		ExploreTimeout: s.Timeout}
 	h := sha256.New()

@@ -1,0 +1,139 @@
+package classify
+
+import (
+	"fmt"
+	"sort"
+
+	"augur/analyzer/vm"
+)
+
+// maxWeakStates bounds the executions one race's classification forks at
+// weak reads (shared by all its pairs).
+const maxWeakStates = 4096
+
+// maxWeakPaths bounds the executions of one order judged per pair.
+const maxWeakPaths = 512
+
+// judgePair judges one primary/alternate pair under the run's memory
+// model.
+func (v *Verdict) judgePair(opts Options, p, a outcome) bool {
+	if opts.Weak {
+		return v.judgeWeak(p, a)
+	}
+	return v.judge(p, a)
+}
+
+// weakPath is one execution of an order: the order's own run or a state
+// it forked at a weak read.
+type weakPath struct {
+	m   *vm.Machine
+	res *vm.Result
+	out string // stdout then stderr
+}
+
+// explore runs every state an order forked (and theirs), up to
+// maxWeakPaths, and returns all its executions, the order's own first.
+func exploreOrder(o outcome) []weakPath {
+	paths := []weakPath{{m: o.m, res: o.res, out: printed(o.res.Output)}}
+	work := append([]*vm.Machine(nil), o.spawned...)
+	for len(work) > 0 && len(paths) < maxWeakPaths {
+		s := work[0]
+		work = work[1:]
+		res := s.Run()
+		work = append(work, s.Spawned()...)
+		paths = append(paths, weakPath{m: s, res: res, out: printed(res.Output)})
+	}
+	return paths
+}
+
+func printed(evs []vm.OutputEvent) string {
+	s := streams(evs)
+	return string(s[0]) + "\x00" + string(s[1])
+}
+
+// judgeWeak judges a pair under the weak memory model: either order
+// failing in any of its executions is spec-violated; the orders differ in
+// output when the sets of outputs their executions print differ.
+func (v *Verdict) judgeWeak(p, a outcome) bool {
+	orders := []struct {
+		name  string
+		out   outcome
+		paths []weakPath
+	}{{"alternate", a, exploreOrder(a)}, {"primary", p, exploreOrder(p)}}
+	for _, o := range orders {
+		v.States += len(o.paths)
+		for _, path := range o.paths {
+			v.addOutput(path.res.Output)
+		}
+	}
+	if len(v.Outputs[0]) == 0 && len(v.Outputs[1]) == 0 {
+		v.Outputs = [2][]vm.OutputEvent{p.res.Output, a.res.Output}
+	}
+	for _, o := range orders {
+		for _, path := range o.paths {
+			if t := path.res.Term; harmful(t) {
+				v.Category, v.Failure, v.Order = SpecViolated, t, o.name
+				v.setEvidence(outcome{res: path.res, actions: o.out.actions, points: o.out.points})
+				v.setWeak(path.m)
+				if o.name == "primary" {
+					v.Outputs[0] = path.res.Output
+				} else {
+					v.Outputs[1] = path.res.Output
+				}
+				v.Reason = fmt.Sprintf("the %s order ends in %s: %s", o.name, t.Kind, t.Message)
+				if len(v.WeakChoices) > 0 {
+					v.Reason += " (under the weak memory model: some reads returned older values)"
+				}
+				return true
+			}
+		}
+	}
+	sets := [2]map[string]bool{{}, {}}
+	for i, o := range orders {
+		for _, path := range o.paths {
+			sets[i][path.out] = true
+		}
+	}
+	// An output one order can print and the other cannot.
+	for i, o := range orders {
+		for _, path := range o.paths {
+			if sets[1-i][path.out] {
+				continue
+			}
+			v.Category, v.Order = OutputDiffers, o.name
+			v.setEvidence(outcome{res: path.res, actions: o.out.actions, points: o.out.points})
+			v.setWeak(path.m)
+			other := orders[1-i].paths[0].res.Output
+			if o.name == "alternate" {
+				v.Outputs = [2][]vm.OutputEvent{other, path.res.Output}
+			} else {
+				v.Outputs = [2][]vm.OutputEvent{path.res.Output, other}
+			}
+			v.Reason = fmt.Sprintf("the %s order can print output the other order cannot (%d and %d distinct outputs)",
+				o.name, len(sets[i]), len(sets[1-i]))
+			return true
+		}
+	}
+	return false
+}
+
+// setWeak keeps the weak-memory choices of the harmful execution.
+func (v *Verdict) setWeak(m *vm.Machine) {
+	if m == nil {
+		return
+	}
+	v.WeakChoices = m.WeakChoices()
+	v.WeakObserved = m.WeakObserved()
+}
+
+// addOutput records a distinct stdout of an explored execution.
+func (v *Verdict) addOutput(evs []vm.OutputEvent) {
+	out := string(streams(evs)[0])
+	i := sort.SearchStrings(v.AllOutputs, out)
+	if i < len(v.AllOutputs) && v.AllOutputs[i] == out {
+		return
+	}
+	v.AllOutputs = append(v.AllOutputs, "")
+	copy(v.AllOutputs[i+1:], v.AllOutputs[i:])
+	v.AllOutputs[i] = out
+}

@@ -1,0 +1,81 @@
+package symex_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/symex"
+	"augur/analyzer/vm"
+)
+
+// outcomesRe reads a litmus program's allowed outcomes per model:
+//
+//	outcomes sc: 0,0 0,1 1,1
+var outcomesRe = regexp.MustCompile(`outcomes (sc|weak): (.*)`)
+
+// Exploring every schedule of a litmus program finds exactly the outcomes
+// its comment allows under each memory model: all of them (state
+// coverage 100%) and nothing else.
+func TestLitmusOutcomes(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/weak/*.c")
+	n := 0
+	for _, path := range files {
+		src, _ := os.ReadFile(path)
+		allowed := map[string][]string{}
+		for _, m := range outcomesRe.FindAllStringSubmatch(string(src), -1) {
+			allowed[m[1]] = strings.Fields(m[2])
+		}
+		if len(allowed) == 0 {
+			continue
+		}
+		n++
+		prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, model := range []string{"sc", "weak"} {
+			res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"litmus"}, MaxInstructions: 1_000_000},
+				AllSchedules: true, Weak: model == "weak", MaxPaths: 100000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Stats.StoppedBy != "" || res.Stats.ForksRefused > 0 {
+				t.Fatalf("%s %s: exploration incomplete: %s, %d forks refused", filepath.Base(path), model,
+					res.Stats.StoppedBy, res.Stats.ForksRefused)
+			}
+			seen := map[string]bool{}
+			for _, p := range res.Paths {
+				if p.Term.Kind != vm.TermExit {
+					t.Errorf("%s %s: a path ended in %s: %s", filepath.Base(path), model, p.Term.Kind, p.Term.Message)
+					continue
+				}
+				var out strings.Builder
+				for _, e := range p.Output {
+					out.Write(e.Data)
+				}
+				seen[strings.TrimSpace(out.String())] = true
+			}
+			var got []string
+			for o := range seen {
+				got = append(got, o)
+			}
+			sort.Strings(got)
+			want := append([]string(nil), allowed[model]...)
+			sort.Strings(want)
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("%s under %s: explored outcomes %v, want exactly %v", filepath.Base(path), model, got, want)
+			}
+			t.Logf("%s %-4s: %d paths, %d schedule forks, %d weak forks, %d stale reads: %v",
+				filepath.Base(path), model, res.Stats.Paths, res.Stats.ScheduleForks, res.Stats.WeakForks, res.Stats.StaleReads, got)
+		}
+	}
+	if n < 3 {
+		t.Fatalf("only %d litmus programs", n)
+	}
+}

@@ -1,0 +1,581 @@
+package vm
+
+import (
+	"fmt"
+	"sort"
+	"sync/atomic"
+
+	"augur/analyzer/ir"
+)
+
+// Weak memory (Portend+'s SMCM, section 4.5 of the paper). Under
+// sequential consistency a read returns the last write. Under the weak
+// model a read R of a location may return any earlier write A to it unless
+// some write B to it has A happens-before B happens-before R; a thread
+// that reads a location again with no write to it in between reads the
+// same value (write buffering). Happens-before comes from this state's own
+// vector clocks, kept from the synchronization events the execution makes
+// (independently of any monitor), shared copy-on-write between forked
+// states.
+//
+// What is buffered: plain scalar loads and stores (up to 8 bytes, at the
+// size they were written) of globals and heap objects. Atomic accesses keep
+// their ordering semantics: an atomic write makes the location sequentially
+// consistent again (its history is dropped) and atomic loads read the
+// latest value; acquire and release create happens-before edges that
+// restrict what plain reads may see. Stack objects, aggregates and
+// accesses of another size than the location's writes read the latest
+// value. A read that can return several values forks the state once per
+// value (like a symbolic branch); the state that forks keeps the latest
+// value, which is the sequentially consistent one.
+
+// Weak configures the weak memory model of a run; nil means sequential
+// consistency. One Weak is shared by every state of one exploration.
+type Weak struct {
+	// MaxForks bounds the states reads may fork; past it a read returns
+	// the latest value (and Stats.ForksRefused counts it).
+	MaxForks int
+	// Choices replays recorded read-value choices: the read by Thread as
+	// its Count-th instruction returns Value instead of the latest value.
+	Choices []WeakChoice
+	Stats   WeakStats
+}
+
+// WeakStats count the weak model's work.
+type WeakStats struct {
+	Forks        int // states forked at reads with several visible values
+	ForksRefused int
+	StaleReads   int // reads that returned an older value than the latest
+}
+
+// WeakChoice is a read that returned an older value than the last write:
+// what evidence records so a replay reproduces it.
+type WeakChoice struct {
+	Thread int      `json:"thread"`
+	Count  uint64   `json:"count"` // the thread's instruction count at the read
+	Loc    ir.LocID `json:"-"`
+	Value  uint64   `json:"value"`
+	Object string   `json:"object"`
+	ReadAt string   `json:"read_at"`
+	// Read is the write the value came from; Missed are the newer writes
+	// the read did not see (the newest last).
+	Read   WeakWrite   `json:"read"`
+	Missed []WeakWrite `json:"missed"`
+}
+
+// WeakWrite describes a buffered write for explanations.
+type WeakWrite struct {
+	Object string   `json:"object,omitempty"`
+	Thread int      `json:"thread"` // -1: the initial contents
+	Seq    uint64   `json:"seq"`    // order among this execution's writes
+	Loc    ir.LocID `json:"-"`
+	At     string   `json:"at,omitempty"`
+	Value  uint64   `json:"value"`
+}
+
+// staleRereads bounds how often a thread re-reads the same stale value
+// with no write in between (a spin loop on a flag): past it the latest
+// write becomes visible, as a real store buffer drains in bounded time.
+// Without it every spin on a stale value would look like a hang.
+const staleRereads = 64
+
+// weakVC is a vector clock; a clock is never changed once another part of
+// the state may hold it (it is replaced), so clocks are shared freely.
+type weakVC []uint64
+
+func (v weakVC) get(t int) uint64 {
+	if t >= 0 && t < len(v) {
+		return v[t]
+	}
+	return 0
+}
+
+func (v weakVC) with(t int, c uint64) weakVC {
+	n := make(weakVC, max(len(v), t+1))
+	copy(n, v)
+	n[t] = c
+	return n
+}
+
+func (v weakVC) join(o weakVC) weakVC {
+	n := make(weakVC, max(len(v), len(o)))
+	copy(n, v)
+	for i, c := range o {
+		if c > n[i] {
+			n[i] = c
+		}
+	}
+	return n
+}
+
+// hbClocks are the happens-before clocks of one execution state: each
+// thread's and each synchronization object's.
+type hbClocks struct {
+	threads map[int]weakVC
+	syncs   map[SyncKey]weakVC
+}
+
+func (h *hbClocks) clone() *hbClocks {
+	c := &hbClocks{threads: make(map[int]weakVC, len(h.threads)), syncs: make(map[SyncKey]weakVC, len(h.syncs))}
+	for k, v := range h.threads {
+		c.threads[k] = v
+	}
+	for k, v := range h.syncs {
+		c.syncs[k] = v
+	}
+	return c
+}
+
+// wWrite is one buffered write.
+type wWrite struct {
+	val    uint64
+	thread int    // -1: a value that happens before every access (initial contents)
+	epoch  uint64 // the writer's own clock when it wrote
+	vc     weakVC // the writer's clock when it wrote
+	seq    uint64 // order of the writes to this location
+	loc    ir.LocID
+}
+
+// readBinding is the last value a thread read from a location.
+type readBinding struct {
+	seq     uint64 // the write read
+	nwrites uint64 // the location's write count then
+	rereads int
+}
+
+// wBuf is the write history of one location.
+type wBuf struct {
+	size    uint64
+	writes  []wWrite // in the order they ran
+	nwrites uint64   // writes ever made
+	reads   map[int]readBinding
+	gen     uint64 // the weakState generation that may change it in place
+}
+
+type bufKey struct {
+	obj uint32
+	off uint64
+}
+
+// weakState is the weak-memory part of one execution state.
+type weakState struct {
+	*Weak
+	hb      *hbClocks
+	hbOwned bool
+	bufs    map[bufKey]*wBuf
+	bufsOwn bool
+	gen     uint64
+	// reads makes loads choose among visible values (and fork); off, they
+	// read the latest value and only keep the bookkeeping.
+	reads bool
+	// forced is the value a fork must read when it re-executes its load.
+	forced *forcedRead
+	// choices are this state's stale reads, in order; observed are the
+	// writes of other threads its reads returned (the latest 64), to
+	// explain a stale read by what the thread did see.
+	choices  []WeakChoice
+	observed []WeakWrite
+	seq      uint64
+}
+
+const maxObserved = 64
+
+type forcedRead struct {
+	thread int
+	key    bufKey
+	seq    uint64
+}
+
+// weakGen numbers weak states, so a history knows which state may change
+// it in place. Classification runs races on several goroutines.
+var weakGen atomic.Uint64
+
+// maxHistory bounds the writes kept per location: older ones are dropped
+// (they can no longer be read), so a loop that writes a shared variable
+// does not make every later read fork a thousand ways.
+const maxHistory = 16
+
+func newWeakState(w *Weak) *weakState {
+	return &weakState{Weak: w, hb: &hbClocks{threads: map[int]weakVC{0: weakVC{1}}, syncs: map[SyncKey]weakVC{}},
+		hbOwned: true, bufs: map[bufKey]*wBuf{}, bufsOwn: true, gen: weakGen.Add(1)}
+}
+
+// fork shares everything copy-on-write: neither side copies clocks or
+// histories until it changes them.
+func (w *weakState) fork() *weakState {
+	c := *w
+	c.gen = weakGen.Add(1)
+	c.hbOwned, c.bufsOwn = false, false
+	w.hbOwned, w.bufsOwn = false, false
+	w.gen = weakGen.Add(1)
+	c.choices = w.choices[:len(w.choices):len(w.choices)]
+	c.observed = w.observed[:len(w.observed):len(w.observed)]
+	c.forced = nil
+	return &c
+}
+
+func (w *weakState) clocks() *hbClocks {
+	if !w.hbOwned {
+		w.hb = w.hb.clone()
+		w.hbOwned = true
+	}
+	return w.hb
+}
+
+// clock is thread t's vector clock.
+func (w *weakState) clock(t int) weakVC {
+	if c, ok := w.hb.threads[t]; ok {
+		return c
+	}
+	return weakVC{}.with(t, 1)
+}
+
+// sync applies a synchronization event to the clocks, with the rules of
+// the race detector (race.Detector.Sync).
+func (w *weakState) sync(ev SyncEvent) {
+	if ev.Op == LockAcquired || ev.Op == LockReleased {
+		return
+	}
+	h := w.clocks()
+	c := w.clock(ev.Thread)
+	switch ev.Op {
+	case Acquire:
+		if l, ok := h.syncs[ev.Key]; ok {
+			c = c.join(l)
+		}
+	case Release:
+		h.syncs[ev.Key] = c
+		c = c.with(ev.Thread, c.get(ev.Thread)+1)
+	case ReleaseMerge:
+		h.syncs[ev.Key] = h.syncs[ev.Key].join(c)
+		c = c.with(ev.Thread, c.get(ev.Thread)+1)
+	case Fork:
+		h.threads[ev.Other] = c.with(ev.Other, 1)
+		c = c.with(ev.Thread, c.get(ev.Thread)+1)
+	case JoinThread:
+		c = c.join(w.clock(ev.Other))
+	}
+	h.threads[ev.Thread] = c
+}
+
+// buffered reports whether accesses to o are kept in write histories.
+func buffered(o *Object) bool { return o.Kind == ObjGlobal || o.Kind == ObjHeap }
+
+// buf returns the history of a location for changing it, or nil.
+func (w *weakState) buf(k bufKey) *wBuf {
+	b := w.bufs[k]
+	if b == nil || b.gen == w.gen {
+		return b
+	}
+	if !w.bufsOwn {
+		m := make(map[bufKey]*wBuf, len(w.bufs))
+		for k, v := range w.bufs {
+			m[k] = v
+		}
+		w.bufs, w.bufsOwn = m, true
+	}
+	c := &wBuf{size: b.size, writes: append([]wWrite(nil), b.writes...), nwrites: b.nwrites, gen: w.gen,
+		reads: make(map[int]readBinding, len(b.reads))}
+	for t, r := range b.reads {
+		c.reads[t] = r
+	}
+	w.bufs[k] = c
+	return c
+}
+
+// setBuf installs a new history (or removes one: nil).
+func (w *weakState) setBuf(k bufKey, b *wBuf) {
+	if !w.bufsOwn {
+		m := make(map[bufKey]*wBuf, len(w.bufs))
+		for k, v := range w.bufs {
+			m[k] = v
+		}
+		w.bufs, w.bufsOwn = m, true
+	}
+	if b == nil {
+		delete(w.bufs, k)
+		return
+	}
+	b.gen = w.gen
+	w.bufs[k] = b
+}
+
+// forget drops the histories that overlap [off, off+size) of o: the
+// location is sequentially consistent from here (an atomic write, a write
+// of another size).
+func (w *weakState) forget(o *Object, off, size uint64) {
+	for k, b := range w.bufs {
+		if k.obj == o.ID && k.off < off+size && off < k.off+b.size {
+			w.setBuf(k, nil)
+		}
+	}
+}
+
+// hbWrite reports whether write a happens before write b.
+func (w *weakState) hbWrite(a, b *wWrite) bool {
+	switch {
+	case a.thread == -1:
+		return b.thread != -1 || a.seq < b.seq
+	case b.thread == -1:
+		return false
+	case a.thread == b.thread:
+		return a.seq < b.seq
+	}
+	return a.epoch <= b.vc.get(a.thread)
+}
+
+// hbRead reports whether write b happens before a read by thread t whose
+// clock is c.
+func hbRead(b *wWrite, t int, c weakVC) bool {
+	return b.thread == -1 || b.thread == t || b.epoch <= c.get(b.thread)
+}
+
+// write records a plain store of val by thread t (whose clock is c) to a
+// location, after memory holds it; old is what the location held before.
+func (w *weakState) write(m *Machine, t int, o *Object, off, size, old, val uint64, loc ir.LocID) {
+	k := bufKey{o.ID, off}
+	b := w.buf(k)
+	if b != nil && b.size != size {
+		w.forget(o, off, size)
+		b = nil
+	}
+	if b == nil {
+		w.forget(o, off, size) // overlapping histories of other sizes
+		w.seq++
+		b = &wBuf{size: size, reads: map[int]readBinding{}, nwrites: 1,
+			writes: []wWrite{{val: old, thread: -1, seq: w.seq}}}
+		w.setBuf(k, b)
+	}
+	c := w.clock(t)
+	w.seq++
+	nw := wWrite{val: val, thread: t, epoch: c.get(t), vc: c, seq: w.seq, loc: loc}
+	b.nwrites++
+	// Compression and pruning: an earlier write that happens before this
+	// one is redundant when it holds the same value, and invisible for
+	// ever once this one happens before every live thread.
+	hidesAll := m.hiddenFromAll(w, &nw)
+	keep := b.writes[:0]
+	for i := range b.writes {
+		a := &b.writes[i]
+		if w.hbWrite(a, &nw) && (a.val == val || hidesAll) {
+			continue
+		}
+		keep = append(keep, *a)
+	}
+	if len(keep) >= maxHistory {
+		keep = append(keep[:0], keep[len(keep)-maxHistory+1:]...)
+	}
+	b.writes = append(keep, nw)
+}
+
+// hiddenFromAll reports whether write b happens before every live
+// thread's current point, so nothing older than it can be read any more.
+func (m *Machine) hiddenFromAll(w *weakState, b *wWrite) bool {
+	for _, th := range m.threads {
+		if th.status == exited {
+			continue
+		}
+		if !hbRead(b, th.ID, w.clock(th.ID)) {
+			return false
+		}
+	}
+	return true
+}
+
+// read returns the value a plain load by thread t of [off, off+size) of o
+// reads, given that memory holds cur (the latest value). It may fork the
+// state, once per other visible value; handled is false when the location
+// has no history (the load reads memory as usual).
+func (w *weakState) read(m *Machine, t *Thread, o *Object, off, size, cur uint64, loc ir.LocID) (val uint64, handled bool, err error) {
+	k := bufKey{o.ID, off}
+	b := w.bufs[k]
+	if b == nil || b.size != size {
+		return cur, false, nil
+	}
+	b = w.buf(k)
+	if last := b.writes[len(b.writes)-1]; last.val != cur {
+		// Memory was written by a path that is not buffered (the modeled
+		// libc): from here the location reads its latest value.
+		w.setBuf(k, nil)
+		return cur, false, nil
+	}
+	if f := w.forced; f != nil && f.thread == t.ID && f.key == k {
+		w.forced = nil
+		return w.take(m, t, b, f.seq, loc, o)
+	}
+	count := m.ThreadCount(t.ID)
+	for _, ch := range w.Choices {
+		if ch.Thread == t.ID && ch.Count == count {
+			for i := len(b.writes) - 1; i >= 0; i-- {
+				if b.writes[i].val == ch.Value {
+					return w.take(m, t, b, b.writes[i].seq, loc, o)
+				}
+			}
+			return 0, true, terminate(TermReplay, 0, "replay: the read of %s by thread %d cannot return %d any more",
+				o.Name, t.ID, ch.Value)
+		}
+	}
+	if rb, ok := b.reads[t.ID]; ok && rb.nwrites == b.nwrites {
+		// Write buffering: no write since this thread's last read.
+		latest := b.writes[len(b.writes)-1].seq
+		if rb.seq == latest || rb.rereads < staleRereads {
+			for _, x := range b.writes {
+				if x.seq == rb.seq {
+					rb.rereads++
+					b.reads[t.ID] = rb
+					return x.val, true, nil
+				}
+			}
+		}
+	}
+	vis := w.visible(b, t.ID)
+	latest := vis[len(vis)-1]
+	forked := false
+	if w.reads {
+		// One state per other value, latest first; the state itself keeps
+		// the latest (sequentially consistent) value.
+		seen := map[uint64]bool{latest.val: true}
+		for i := len(vis) - 2; i >= 0; i-- {
+			x := vis[i]
+			if seen[x.val] {
+				continue
+			}
+			seen[x.val] = true
+			if w.Stats.Forks >= w.MaxForks {
+				w.Stats.ForksRefused++
+				continue
+			}
+			w.Stats.Forks++
+			child := m.fork()
+			child.forkSite = loc
+			// The load runs again in the child, and counts again.
+			child.insts--
+			child.cur.count--
+			child.weak.forced = &forcedRead{thread: t.ID, key: k, seq: x.seq}
+			m.spawned = append(m.spawned, child)
+			forked = true
+		}
+	}
+	val, handled, err = w.take(m, t, b, latest.seq, loc, o)
+	if forked && m.cfg.PauseAtFork {
+		// The load runs again on resume and reads the same value: this
+		// thread's binding now says so.
+		return 0, true, errPaused
+	}
+	return val, handled, err
+}
+
+// take makes thread t read write seq of b.
+func (w *weakState) take(m *Machine, t *Thread, b *wBuf, seq uint64, loc ir.LocID, o *Object) (uint64, bool, error) {
+	var x *wWrite
+	for i := range b.writes {
+		if b.writes[i].seq == seq {
+			x = &b.writes[i]
+		}
+	}
+	if x == nil {
+		return 0, true, fmt.Errorf("weak memory: write %d of %s is gone", seq, o.Name)
+	}
+	b.reads[t.ID] = readBinding{seq: seq, nwrites: b.nwrites}
+	desc := func(x *wWrite) WeakWrite {
+		return WeakWrite{Object: o.Name, Thread: x.thread, Seq: x.seq, Loc: x.loc, Value: x.val}
+	}
+	if x.thread != t.ID && x.thread != -1 {
+		if len(w.observed) >= maxObserved {
+			w.observed = append(w.observed[:0:0], w.observed[1:]...)
+		}
+		w.observed = append(w.observed, desc(x))
+	}
+	if last := &b.writes[len(b.writes)-1]; last.seq != seq {
+		w.Stats.StaleReads++
+		ch := WeakChoice{Thread: t.ID, Count: m.ThreadCount(t.ID), Loc: loc, Value: x.val, Object: o.Name, Read: desc(x)}
+		for i := range b.writes {
+			if b.writes[i].seq > seq {
+				ch.Missed = append(ch.Missed, desc(&b.writes[i]))
+			}
+		}
+		w.choices = append(w.choices, ch)
+	}
+	return x.val, true, nil
+}
+
+// visible returns the writes a read by thread t may return, oldest first
+// (never empty: the latest write is always visible).
+func (w *weakState) visible(b *wBuf, t int) []*wWrite {
+	c := w.clock(t)
+	var out []*wWrite
+	for i := range b.writes {
+		a := &b.writes[i]
+		hidden := false
+		for j := i + 1; j < len(b.writes) && !hidden; j++ {
+			bb := &b.writes[j]
+			hidden = w.hbWrite(a, bb) && hbRead(bb, t, c)
+		}
+		if !hidden {
+			out = append(out, a)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
+	return out
+}
+
+// SetWeakReads turns read-value choices on or off for the rest of the run
+// (classification turns them on once the race has happened). Bookkeeping
+// runs either way when the run has a weak memory model.
+func (m *Machine) SetWeakReads(on bool) {
+	if m.weak != nil {
+		m.weak.reads = on
+	}
+}
+
+// WeakChoices returns the stale reads this state made, in order, with
+// their locations spelled out.
+func (m *Machine) WeakChoices() []WeakChoice {
+	if m.weak == nil {
+		return nil
+	}
+	out := make([]WeakChoice, len(m.weak.choices))
+	for i, c := range m.weak.choices {
+		c.ReadAt = m.locString(c.Loc)
+		c.Read = m.spell(c.Read)
+		c.Missed = append([]WeakWrite(nil), c.Missed...)
+		for j := range c.Missed {
+			c.Missed[j] = m.spell(c.Missed[j])
+		}
+		out[i] = c
+	}
+	return out
+}
+
+// WeakObserved returns the latest writes of other threads this state's
+// reads returned.
+func (m *Machine) WeakObserved() []WeakWrite {
+	if m.weak == nil {
+		return nil
+	}
+	out := make([]WeakWrite, len(m.weak.observed))
+	for i, x := range m.weak.observed {
+		out[i] = m.spell(x)
+	}
+	return out
+}
+
+// WeakStats returns the counters of the run's weak memory model.
+func (m *Machine) WeakStats() WeakStats {
+	if m.weak == nil {
+		return WeakStats{}
+	}
+	return m.weak.Stats
+}
+
+func (m *Machine) spell(x WeakWrite) WeakWrite {
+	x.At = m.locString(x.Loc)
+	return x
+}
+
+func (m *Machine) locString(id ir.LocID) string {
+	if id == 0 {
+		return ""
+	}
+	return m.prog.Loc(id).String()
+}
