@@ -42,7 +42,7 @@ func allowed(t *testing.T, name, model string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := regexp.MustCompile(`(?:outputs|outcomes) `+model+`: (.*)`).FindStringSubmatch(string(src))
+	m := regexp.MustCompile(`(?:outputs|outcomes) ` + model + `: (.*)`).FindStringSubmatch(string(src))
 	if m == nil {
 		t.Fatalf("%s states no outputs under %s", name, model)
 	}
