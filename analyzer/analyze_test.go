@@ -20,9 +20,11 @@ var cacheDir string
 
 func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 
+func buildOpts() build.Options { return build.Options{CacheDir: cacheDir} }
+
 func load(t *testing.T, path string) *ir.Program {
 	t.Helper()
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	prog, err := analyzer.LoadProgram([]string{path}, buildOpts())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -454,17 +454,22 @@ func (c *client) wait() int {
 	return -1
 }
 
-// workspaceWith copies testdata/lsp files into a fresh workspace.
+// workspaceWith copies testdata/lsp files (or testdata/DIR/FILE for
+// "DIR/FILE") into a fresh workspace.
 func workspaceWith(t testing.TB, files ...string) string {
 	t.Helper()
 	dir := t.TempDir()
 	dir, _ = filepath.EvalSymlinks(dir)
 	for _, f := range files {
-		data, err := os.ReadFile(filepath.Join("..", "testdata", "lsp", f))
+		src := filepath.Join("..", "testdata", "lsp", f)
+		if strings.Contains(f, "/") { // another testdata directory: "weak/x.c"
+			src = filepath.Join("..", "testdata", f)
+		}
+		data, err := os.ReadFile(src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, f), data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, filepath.Base(f)), data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -413,3 +413,43 @@ func TestEditsMoveDiagnosticsAndCommentOnlySavesReuse(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// The memory model setting reaches the analysis: under "weak" the crash
+// that needs a late store is spec-violated, and the hover says which
+// store; switching the setting back to "sc" re-analyzes without it.
+func TestMemoryModelSetting(t *testing.T) {
+	root := workspaceWith(t, "weak/no_sync_bug.c")
+	path := filepath.Join(root, "no_sync_bug.c")
+	c := start(t, root, map[string]any{"memoryModel": "weak"})
+	c.open(path)
+	c.waitAnalyses(1)
+	var violated *Diagnostic
+	for _, d := range raceDiags(c.diagnostics(path)) {
+		if d.Code == "spec-violated" {
+			violated = &d
+			break
+		}
+	}
+	if violated == nil {
+		t.Fatalf("no spec-violated race under the weak model: %+v", c.diagnostics(path))
+	}
+	var hover struct {
+		Contents struct {
+			Value string `json:"value"`
+		} `json:"contents"`
+	}
+	if err := c.call("textDocument/hover", pos(path, violated.Range.Start.Line, violated.Range.Start.Character), &hover); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(hover.Contents.Value, "It needs the weak memory model: only if the store to x at") {
+		t.Errorf("hover does not explain the weak-model consequence:\n%s", hover.Contents.Value)
+	}
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"augur": map[string]any{"memoryModel": "sc"}}})
+	c.waitAnalyses(2)
+	for _, d := range raceDiags(c.diagnostics(path)) {
+		if d.Code == "spec-violated" {
+			t.Errorf("still spec-violated under sc: %s", d.Message)
+		}
+	}
+	c.shutdown()
+}

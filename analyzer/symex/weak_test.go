@@ -79,3 +79,58 @@ func TestLitmusOutcomes(t *testing.T) {
 		t.Fatalf("only %d litmus programs", n)
 	}
 }
+
+// The weak model's bookkeeping, program by program (testdata/weak/vm):
+// identical stores compress to one history entry, re-reads return the
+// same value, a join hides everything older, a spin on a stale flag ends.
+// Each program is explored depth-first and breadth-first (states pause at
+// every fork), which must agree.
+func TestWeakBookkeeping(t *testing.T) {
+	wantForks := map[string]int{"compress.c": 1, "reread.c": 1, "joined.c": 0}
+	for _, name := range []string{"compress.c", "reread.c", "joined.c", "spin.c"} {
+		path := "../../testdata/weak/vm/" + name
+		src, _ := os.ReadFile(path)
+		m := outcomesRe.FindStringSubmatch(string(src))
+		if m == nil {
+			t.Fatalf("%s: no outcomes line", name)
+		}
+		want := strings.Fields(m[2])
+		if name == "reread.c" {
+			want = []string{"0 0", "2 2"}
+		}
+		sort.Strings(want)
+		prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, searcher := range []string{"dfs", "bfs"} {
+			res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"w"}, MaxInstructions: 10_000_000},
+				Weak: true, Searcher: searcher})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := map[string]bool{}
+			for _, p := range res.Paths {
+				if p.Term.Kind != vm.TermExit {
+					t.Errorf("%s (%s): a path ended in %s: %s", name, searcher, p.Term.Kind, p.Term.Message)
+				}
+				var out strings.Builder
+				for _, e := range p.Output {
+					out.Write(e.Data)
+				}
+				seen[strings.TrimSpace(out.String())] = true
+			}
+			var got []string
+			for o := range seen {
+				got = append(got, o)
+			}
+			sort.Strings(got)
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("%s (%s): outputs %q, want %q", name, searcher, got, want)
+			}
+			if w, ok := wantForks[name]; ok && res.Stats.WeakForks != w {
+				t.Errorf("%s (%s): %d weak forks, want %d", name, searcher, res.Stats.WeakForks, w)
+			}
+		}
+	}
+}
