@@ -26,22 +26,33 @@ func (v *Verdict) judgePair(opts Options, p, a outcome) bool {
 // weakPath is one execution of an order: the order's own run or a state
 // it forked at a weak read.
 type weakPath struct {
-	m   *vm.Machine
-	res *vm.Result
-	out string // stdout then stderr
+	res      *vm.Result
+	out      string // stdout then stderr
+	choices  []vm.WeakChoice
+	observed []vm.WeakWrite
 }
 
-// explore runs every state an order forked (and theirs), up to
+// exploreOrder runs every state an order forked (and theirs), up to
 // maxWeakPaths, and returns all its executions, the order's own first.
+// It keeps what judging needs of each, not the states themselves, so the
+// memory of an execution goes as soon as it ends.
 func exploreOrder(o outcome) []weakPath {
-	paths := []weakPath{{m: o.m, res: o.res, out: printed(o.res.Output)}}
+	path := func(m *vm.Machine, res *vm.Result) weakPath {
+		p := weakPath{res: res, out: printed(res.Output)}
+		if m != nil {
+			p.choices, p.observed = m.WeakChoices(), m.WeakObserved()
+		}
+		return p
+	}
+	paths := []weakPath{path(o.m, o.res)}
 	work := append([]*vm.Machine(nil), o.spawned...)
 	for len(work) > 0 && len(paths) < maxWeakPaths {
 		s := work[0]
+		work[0] = nil
 		work = work[1:]
 		res := s.Run()
 		work = append(work, s.Spawned()...)
-		paths = append(paths, weakPath{m: s, res: res, out: printed(res.Output)})
+		paths = append(paths, path(s, res))
 	}
 	return paths
 }
@@ -74,7 +85,7 @@ func (v *Verdict) judgeWeak(p, a outcome) bool {
 			if t := path.res.Term; harmful(t) {
 				v.Category, v.Failure, v.Order = SpecViolated, t, o.name
 				v.setEvidence(outcome{res: path.res, actions: o.out.actions, points: o.out.points})
-				v.setWeak(path.m)
+				v.WeakChoices, v.WeakObserved = path.choices, path.observed
 				if o.name == "primary" {
 					v.Outputs[0] = path.res.Output
 				} else {
@@ -102,7 +113,7 @@ func (v *Verdict) judgeWeak(p, a outcome) bool {
 			}
 			v.Category, v.Order = OutputDiffers, o.name
 			v.setEvidence(outcome{res: path.res, actions: o.out.actions, points: o.out.points})
-			v.setWeak(path.m)
+			v.WeakChoices, v.WeakObserved = path.choices, path.observed
 			other := orders[1-i].paths[0].res.Output
 			if o.name == "alternate" {
 				v.Outputs = [2][]vm.OutputEvent{other, path.res.Output}
@@ -115,15 +126,6 @@ func (v *Verdict) judgeWeak(p, a outcome) bool {
 		}
 	}
 	return false
-}
-
-// setWeak keeps the weak-memory choices of the harmful execution.
-func (v *Verdict) setWeak(m *vm.Machine) {
-	if m == nil {
-		return
-	}
-	v.WeakChoices = m.WeakChoices()
-	v.WeakObserved = m.WeakObserved()
 }
 
 // addOutput records a distinct stdout of an explored execution.
