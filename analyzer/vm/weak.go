@@ -428,6 +428,7 @@ func (w *weakState) read(m *Machine, t *Thread, o *Object, off, size, cur uint64
 			}
 		}
 	}
+	w.prune(m, b)
 	vis := w.visible(b, t.ID)
 	latest := vis[len(vis)-1]
 	forked := false
@@ -497,6 +498,28 @@ func (w *weakState) take(m *Machine, t *Thread, b *wBuf, seq uint64, loc ir.LocI
 		w.choices = append(w.choices, ch)
 	}
 	return x.val, true, nil
+}
+
+// prune drops the writes no live thread can read any more: those a later
+// write hides from everyone, now that threads may have synchronized since
+// it was written.
+func (w *weakState) prune(m *Machine, b *wBuf) {
+	if len(b.writes) < 2 {
+		return
+	}
+	latest := b.writes[len(b.writes)-1]
+	if !m.hiddenFromAll(w, &latest) {
+		return // the common case while threads run unsynchronized
+	}
+	// Everything that happens before the latest write is hidden by it from
+	// every thread; concurrent writes stay readable.
+	keep := b.writes[:0]
+	for i := range b.writes[:len(b.writes)-1] {
+		if !w.hbWrite(&b.writes[i], &latest) {
+			keep = append(keep, b.writes[i])
+		}
+	}
+	b.writes = append(keep, latest)
 }
 
 // visible returns the writes a read by thread t may return, oldest first

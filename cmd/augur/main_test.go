@@ -280,3 +280,35 @@ func TestSymbolicStdinFailureReplays(t *testing.T) {
 		t.Fatalf("replay: exit %d\n%s", code, errOut)
 	}
 }
+
+// --memory-model weak reaches classification and the JSON report; an
+// unknown model is a usage error.
+func TestAnalyzeMemoryModel(t *testing.T) {
+	out, errOut, code := augur(t, "", "analyze", "--memory-model", "weak", "--format", "json", "../../testdata/weak/no_sync_bug.c")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		MemoryModel string `json:"memory_model"`
+		Races       []struct {
+			Category  string            `json:"category"`
+			WeakReads []json.RawMessage `json:"weak_reads"`
+		} `json:"races"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	violated := 0
+	for _, r := range rep.Races {
+		if r.Category == "spec-violated" && len(r.WeakReads) > 0 {
+			violated++
+		}
+	}
+	if rep.MemoryModel != "weak" || violated == 0 {
+		t.Errorf("memory model %q, %d spec-violated races with weak reads: %s", rep.MemoryModel, violated, out)
+	}
+	if _, errOut, code := augur(t, "", "analyze", "--memory-model", "tso", "../../testdata/weak/sync.c"); code != 2 ||
+		!strings.Contains(errOut, "unknown memory model") {
+		t.Errorf("--memory-model tso: exit %d, %s", code, errOut)
+	}
+}
