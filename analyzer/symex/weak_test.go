@@ -49,23 +49,7 @@ func TestLitmusOutcomes(t *testing.T) {
 				t.Fatalf("%s %s: exploration incomplete: %s, %d forks refused", filepath.Base(path), model,
 					res.Stats.StoppedBy, res.Stats.ForksRefused)
 			}
-			seen := map[string]bool{}
-			for _, p := range res.Paths {
-				if p.Term.Kind != vm.TermExit {
-					t.Errorf("%s %s: a path ended in %s: %s", filepath.Base(path), model, p.Term.Kind, p.Term.Message)
-					continue
-				}
-				var out strings.Builder
-				for _, e := range p.Output {
-					out.Write(e.Data)
-				}
-				seen[strings.TrimSpace(out.String())] = true
-			}
-			var got []string
-			for o := range seen {
-				got = append(got, o)
-			}
-			sort.Strings(got)
+			got := outputsOf(t, res, filepath.Base(path)+" "+model)
 			want := append([]string(nil), allowed[model]...)
 			sort.Strings(want)
 			if strings.Join(got, " ") != strings.Join(want, " ") {
@@ -109,22 +93,7 @@ func TestWeakBookkeeping(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			seen := map[string]bool{}
-			for _, p := range res.Paths {
-				if p.Term.Kind != vm.TermExit {
-					t.Errorf("%s (%s): a path ended in %s: %s", name, searcher, p.Term.Kind, p.Term.Message)
-				}
-				var out strings.Builder
-				for _, e := range p.Output {
-					out.Write(e.Data)
-				}
-				seen[strings.TrimSpace(out.String())] = true
-			}
-			var got []string
-			for o := range seen {
-				got = append(got, o)
-			}
-			sort.Strings(got)
+			got := outputsOf(t, res, name+" "+searcher)
 			if strings.Join(got, "|") != strings.Join(want, "|") {
 				t.Errorf("%s (%s): outputs %q, want %q", name, searcher, got, want)
 			}
@@ -133,4 +102,28 @@ func TestWeakBookkeeping(t *testing.T) {
 			}
 		}
 	}
+}
+
+// outputsOf returns the distinct outputs of an exploration's paths,
+// sorted, failing the test on a path that did not exit.
+func outputsOf(t *testing.T, res *symex.Result, what string) []string {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, p := range res.Paths {
+		if p.Term.Kind != vm.TermExit {
+			t.Errorf("%s: a path ended in %s: %s", what, p.Term.Kind, p.Term.Message)
+			continue
+		}
+		var out strings.Builder
+		for _, e := range p.Output {
+			out.Write(e.Data)
+		}
+		seen[strings.TrimSpace(out.String())] = true
+	}
+	var got []string
+	for o := range seen {
+		got = append(got, o)
+	}
+	sort.Strings(got)
+	return got
 }
