@@ -48,6 +48,9 @@ demo: build
 	@bin/augur analyze --evidence-dir bin/evidence testdata/classify/double_free.c
 	@echo '$$ augur replay bin/evidence/race-*.json'
 	@bin/augur replay bin/evidence/race-*.json
+	@echo
+	@echo '$$ augur analyze --memory-model weak testdata/weak/no_sync_bug.c   # a crash only a weak memory model allows'
+	@bin/augur analyze --memory-model weak testdata/weak/no_sync_bug.c | head -20
 
 bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
