@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what augur needs, and nothing from outside the package registries:
 # Debian packages with apt-get, the VS Code extension's npm packages with
-# `npm ci` (from its package-lock.json). Idempotent: when everything is present
+# `npm ci --ignore-scripts` (from its package-lock.json; none of them needs
+# its install script). Idempotent: when everything is present
 # it prints nothing and exits 0. Go modules come from the module proxy through
 # `go build`.
 set -euo pipefail
@@ -58,7 +59,7 @@ npm_deps() {
 		exit 1
 	fi
 	echo "augur setup: installing the VS Code extension's npm packages" >&2
-	if ! (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error >/dev/null 2>&1); then
+	if ! (cd "$dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >/dev/null 2>&1); then
 		echo "augur setup: npm ci in $dir failed; run it there to see why" >&2
 		exit 1
 	fi
