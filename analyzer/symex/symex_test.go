@@ -157,3 +157,31 @@ func TestSearchersAgree(t *testing.T) {
 		}
 	}
 }
+
+// A state forked in the middle of an instruction, or paused after a fork
+// (every searcher but dfs pauses), runs that instruction again: it must
+// count once, so each path's instruction count is the count of a concrete
+// run on the path's inputs, whatever the searcher.
+func TestForkedPathsCountLikeConcreteRuns(t *testing.T) {
+	path := "../../testdata/symex/path_count.c"
+	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, searcher := range []string{"dfs", "bfs"} {
+		res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"p"}}, Searcher: searcher})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range res.Paths {
+			m, err := vm.New(prog, vm.Config{Args: []string{"p"}, Inputs: p.Inputs.Vars})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if run := m.Run(); run.Instructions != p.Instructions {
+				t.Errorf("%s: a path counted %d instructions, the concrete run of its inputs %v counts %d",
+					searcher, p.Instructions, p.Inputs.Vars, run.Instructions)
+			}
+		}
+	}
+}

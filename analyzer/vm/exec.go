@@ -186,9 +186,6 @@ func (m *Machine) exec(t *Thread) error {
 				m.insts, fr.pc = n, pc
 				if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
 					m.insts, fr.pc = n, pc
-					if err == errPaused {
-						m.insts = n - 1 // the load runs (and counts) again on resume
-					}
 					return err
 				}
 			}

@@ -22,6 +22,18 @@ type Forker interface {
 	Fork() sched.Policy
 }
 
+// forkAgain returns a fork made in the middle of an instruction (a
+// symbolic branch, a symbolic address, a weak read) that executes that
+// instruction again when it runs, deciding it the way its fork made it:
+// the instruction is taken out of the fork's counts so it counts once.
+func (m *Machine) forkAgain() *Machine {
+	c := m.fork()
+	c.insts--
+	c.cur.count--
+	c.forkSite = m.curLoc()
+	return c
+}
+
 // fork returns an independent copy of m positioned where m is.
 func (m *Machine) fork() *Machine {
 	c := *m

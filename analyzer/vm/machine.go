@@ -461,6 +461,11 @@ func (m *Machine) loop() *Termination {
 		t := m.cur
 		m.sliceStart = m.insts
 		err := m.exec(t)
+		if err == errPaused && !m.atStop {
+			// Paused after a fork in the middle of an instruction: it runs
+			// again on resume, so it must not count yet.
+			m.insts--
+		}
 		t.count += m.insts - m.sliceStart
 		m.sliceStart = m.insts
 		var te *termError

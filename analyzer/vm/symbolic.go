@@ -173,8 +173,7 @@ func (m *Machine) decide(c *expr.Expr) (bool, *Machine, error) {
 		return prefer, nil, nil
 	}
 	s.Stats.Forks++
-	child := m.fork()
-	child.forkSite = m.curLoc()
+	child := m.forkAgain()
 	if prefer {
 		s.pc = append(s.pc, c)
 		child.sym.pc = append(child.sym.pc, notC)

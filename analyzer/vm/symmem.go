@@ -54,8 +54,7 @@ func (m *Machine) symSwitch(in *ir.Inst, v Value) (int, error) {
 				continue
 			}
 			s.Stats.Forks++
-			child := m.fork()
-			child.forkSite = m.curLoc()
+			child := m.forkAgain()
 			child.sym.pc = append(child.sym.pc, a.cond)
 			m.spawned = append(m.spawned, child)
 		}
@@ -136,8 +135,7 @@ func (m *Machine) symTarget(v Value, size uint64) (*Object, *expr.Expr, error) {
 				continue
 			}
 			s.Stats.Forks++
-			child := m.fork()
-			child.forkSite = m.curLoc()
+			child := m.forkAgain()
 			child.sym.pc = append(child.sym.pc, b.Binary(expr.Eq, idTerm, b.Constant(id, idTerm.Width)))
 			m.spawned = append(m.spawned, child)
 		}

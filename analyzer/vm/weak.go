@@ -447,11 +447,7 @@ func (w *weakState) read(m *Machine, t *Thread, o *Object, off, size, cur uint64
 				continue
 			}
 			w.Stats.Forks++
-			child := m.fork()
-			child.forkSite = loc
-			// The load runs again in the child, and counts again.
-			child.insts--
-			child.cur.count--
+			child := m.forkAgain()
 			child.weak.forced = &forcedRead{thread: t.ID, key: k, seq: x.seq}
 			m.spawned = append(m.spawned, child)
 			forked = true
