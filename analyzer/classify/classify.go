@@ -131,15 +131,7 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	}
 	gap := max(probe.Instructions()-start, 1000)
 	for i := 0; i < opts.Ma; i++ {
-		// Post-race schedules: round robin at synchronization points first,
-		// then seeded random choices at every preemption point, shared
-		// accesses included.
-		post := postSchedule{}
-		if i > 0 {
-			post = postSchedule{seed: opts.Seed + uint64(i), random: true}
-		}
-		primary := runPrimary(checkpoint.Fork(), r, post, cfg.MaxInstructions)
-		alt, err := runAlternate(checkpoint.Fork(), r, post, opts.BudgetFactor*gap, cfg.MaxInstructions)
+		primary, alt, err := runPair(checkpoint, r, opts, i, gap, cfg.MaxInstructions)
 		if err != nil {
 			if i == 0 {
 				return v.singleOrdering(err)
@@ -191,6 +183,21 @@ func (p postSchedule) apply(m *vm.Machine) []Action {
 	}
 	m.SetPolicy(sched.RoundRobin{})
 	return nil
+}
+
+// runPair runs both orders of r from the checkpoint under the i-th
+// post-race schedule: round robin at synchronization points first, then
+// seeded random choices at every preemption point, shared accesses
+// included. gap is how far the primary goes from the first access to the
+// second; the alternate may take BudgetFactor times that to get there.
+func runPair(ckpt *vm.Machine, r *race.Race, opts Options, i int, gap, budget uint64) (primary, alt outcome, err error) {
+	post := postSchedule{}
+	if i > 0 {
+		post = postSchedule{seed: opts.Seed + uint64(i), random: true}
+	}
+	primary = runPrimary(ckpt.Fork(), r, post, budget)
+	alt, err = runAlternate(ckpt.Fork(), r, post, opts.BudgetFactor*gap, budget)
+	return primary, alt, err
 }
 
 // replayConfig is the execution template of a race's replays: the

@@ -29,20 +29,7 @@ func expected(t *testing.T, path string) map[int]string {
 
 // classifyFile detects and classifies the races of a program.
 func classifyFile(t *testing.T, path string) []*classify.Verdict {
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 20_000_000}
-	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []*classify.Verdict
-	for _, r := range res.Races {
-		out = append(out, classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Symbolic: classify.UsesSymbolicInputs(prog)}))
-	}
-	return out
+	return classifyFileMa(t, path, 0)
 }
 
 // TestCategories classifies every annotated race of testdata/race and
@@ -225,6 +212,8 @@ func TestMultischedule(t *testing.T) {
 	}
 }
 
+// classifyFileMa is classifyFile with ma post-race schedules (0: the
+// default).
 func classifyFileMa(t *testing.T, path string, ma int) []*classify.Verdict {
 	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
@@ -237,7 +226,8 @@ func classifyFileMa(t *testing.T, path string, ma int) []*classify.Verdict {
 	}
 	var out []*classify.Verdict
 	for _, r := range res.Races {
-		out = append(out, classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Ma: ma}))
+		out = append(out, classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Ma: ma,
+			Symbolic: classify.UsesSymbolicInputs(prog)}))
 	}
 	return out
 }

@@ -64,12 +64,7 @@ func classifyMultipath(prog *ir.Program, r *race.Race, opts Options, v *Verdict)
 		}
 		gap := max(probe.Instructions()-start, 1000)
 		for i := 0; i < opts.Ma; i++ {
-			post := postSchedule{}
-			if i > 0 {
-				post = postSchedule{seed: opts.Seed + uint64(i), random: true}
-			}
-			primary := runPrimary(ckpt.Fork(), r, post, cfg.MaxInstructions)
-			alt, err := runAlternate(ckpt.Fork(), r, post, opts.BudgetFactor*gap, cfg.MaxInstructions)
+			primary, alt, err := runPair(ckpt, r, opts, i, gap, cfg.MaxInstructions)
 			if err != nil {
 				if j == 0 && i == 0 {
 					return v.singleOrdering(err)
