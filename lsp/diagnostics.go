@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
@@ -62,29 +63,51 @@ type raceSite struct {
 }
 
 // lines reads source lines for ranges: from the open document when there
-// is one (its current text), else from disk.
+// is one (its current text), else from the file on disk, through the
+// server's cache. Callers hold mu.
 type lines struct {
-	s     *Server
-	files map[string][]string
+	s *Server
 }
 
 func (l *lines) get(path string, line int) string {
 	if d := l.s.docs[path]; d != nil {
 		return d.line(line)
 	}
-	if l.files == nil {
-		l.files = map[string][]string{}
-	}
-	ls, ok := l.files[path]
-	if !ok {
-		data, _ := os.ReadFile(path)
-		ls = strings.Split(string(data), "\n")
-		l.files[path] = ls
-	}
+	ls := l.s.diskLines(path)
 	if line >= 0 && line < len(ls) {
 		return strings.TrimSuffix(ls[line], "\r")
 	}
 	return ""
+}
+
+// diskFile is a file's lines as last read, with what says whether they
+// are still current.
+type diskFile struct {
+	mod   time.Time
+	size  int64
+	lines []string
+}
+
+// diskLines returns the lines of a file that is not open, reading it
+// again only when it changed on disk: every publication needs them, and
+// a file's diagnostics are computed each time any of its races changes.
+// Caller holds mu.
+func (s *Server) diskLines(path string) []string {
+	st, err := os.Stat(path)
+	if err != nil {
+		delete(s.disk, path)
+		return nil
+	}
+	if f, ok := s.disk[path]; ok && f.mod.Equal(st.ModTime()) && f.size == st.Size() {
+		return f.lines
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	f := diskFile{mod: st.ModTime(), size: st.Size(), lines: strings.Split(string(data), "\n")}
+	s.disk[path] = f
+	return f.lines
 }
 
 // place converts a 1-based line and byte column of path, in the

@@ -50,6 +50,27 @@ type snapshot struct {
 	reused   bool // carried over from the previous analysis (code unchanged)
 }
 
+// mentioned lists the files the snapshot has diagnostics in.
+func (sn *snapshot) mentioned() []string {
+	out := diagFiles(sn.compile)
+	if rep := sn.report; rep != nil {
+		for _, r := range rep.Races {
+			for _, a := range r.Accesses {
+				out = append(out, a.File)
+			}
+		}
+		for _, f := range rep.Failures {
+			out = append(out, f.File)
+		}
+		for _, inv := range rep.Inversions {
+			for _, a := range append(inv.First[:len(inv.First):len(inv.First)], inv.Second...) {
+				out = append(out, a.File)
+			}
+		}
+	}
+	return out
+}
+
 // finished is a complete analysis and the program it ran on.
 type finished struct {
 	prog    *ir.Program
@@ -239,17 +260,18 @@ func (s *Server) update(ts *targetState, gen uint64, change func(*snapshot)) boo
 		s.mu.Unlock()
 		return false
 	}
-	before := []string(nil)
-	if ts.snap != nil {
-		before = ts.snap.files
-	}
+	// The files whose diagnostics may change: those the old and the new
+	// snapshot have diagnostics in, and the sources (where a failed
+	// analysis is reported). Not every header the program includes.
+	files := append([]string(nil), ts.target.Sources...)
 	next := &snapshot{}
 	if ts.snap != nil {
 		*next = *ts.snap
+		files = append(files, ts.snap.mentioned()...)
 	}
 	change(next)
 	ts.snap = next
-	files := append(append(append([]string(nil), before...), next.files...), ts.target.Sources...)
+	files = append(files, next.mentioned()...)
 	s.mu.Unlock()
 	for _, f := range dedupe(files) {
 		s.publish(f)
@@ -305,11 +327,12 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 	opts := plan.Analyze
 	opts.Workers = s.opts.Workers
 	opts.EvidenceDir = filepath.Join(s.opts.CacheDir, "evidence", shortHash(ts.key))
-	publishing := func(r *analyzer.Result, complete bool) {
+	publishing := func(r *analyzer.Result, complete bool) *report.Report {
 		rep := absolutize(r.Report(s.ws.Root), s.ws.Root)
 		s.update(ts, gen, func(sn *snapshot) {
 			*sn = snapshot{report: rep, complete: complete, files: inputs, savedSeq: seqs}
 		})
+		return rep
 	}
 	res, err := analyzer.Analyze(ctx, prog, opts, analyzer.Observer{
 		Progress: func(stage string, done, total int) { p.stage(stage, done, total) },
@@ -332,13 +355,13 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 	for _, w := range res.Warnings {
 		s.logf(protocol.MessageTypeWarning, "%s: %s", t.Name, w)
 	}
-	publishing(res, true)
+	rep := publishing(res, true)
 	s.mu.Lock()
 	if ts.gen == gen {
 		ts.last = &finished{prog: prog, hash: hash, planKey: key, result: res}
 	}
 	s.mu.Unlock()
-	end = summary(res.Report(""))
+	end = summary(rep)
 	s.logf(protocol.MessageTypeLog, "%s: %s", t.Name, end)
 }
 

@@ -81,6 +81,7 @@ type Server struct {
 	targets       map[string]*targetState // by target key
 	published     map[string]publishedSet // what each file last got
 	notInTarget   map[string]bool         // open files that belong to no target
+	disk          map[string]diskFile     // lines of files not open, for ranges
 	configProblem *configProblem          // a broken augur.toml, shown on the file
 }
 
@@ -125,7 +126,7 @@ func newServer(ctx context.Context, opts Options) *Server {
 	}
 	s := &Server{opts: opts, logger: log.New(opts.Log, "augur lsp: ", log.LstdFlags|log.Lmicroseconds),
 		exited: make(chan struct{}), docs: map[string]*document{}, targets: map[string]*targetState{},
-		published: map[string]publishedSet{}, notInTarget: map[string]bool{}}
+		published: map[string]publishedSet{}, notInTarget: map[string]bool{}, disk: map[string]diskFile{}}
 	s.connCtx = ctx
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	return s
