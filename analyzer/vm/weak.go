@@ -304,6 +304,21 @@ func (w *weakState) setBuf(k bufKey, b *wBuf) {
 // location is sequentially consistent from here (an atomic write, a write
 // of another size).
 func (w *weakState) forget(o *Object, off, size uint64) {
+	if len(w.bufs) == 0 {
+		return
+	}
+	if size <= 64 {
+		// A history covers at most 8 bytes, so only the keys from 7 bytes
+		// before off can overlap: look them up rather than scan every
+		// history on each atomic store.
+		for p := off - min(off, 7); p < off+size; p++ {
+			k := bufKey{o.ID, p}
+			if b, ok := w.bufs[k]; ok && p+b.size > off {
+				w.setBuf(k, nil)
+			}
+		}
+		return
+	}
 	for k, b := range w.bufs {
 		if k.obj == o.ID && k.off < off+size && off < k.off+b.size {
 			w.setBuf(k, nil)
