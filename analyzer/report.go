@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"augur/analyzer/classify"
-	"augur/analyzer/race"
 	"augur/analyzer/report"
 )
 
@@ -63,16 +62,6 @@ func (res *Result) inputs(v *classify.Verdict) *report.Inputs {
 	}
 	run := res.Options.Run
 	return &report.Inputs{Args: run.Args[1:], Stdin: string(run.Stdin)}
-}
-
-// Race returns the race with the given id and its index, or nil.
-func (res *Result) Race(id string) (*race.Race, int) {
-	for i, r := range res.Races {
-		if r.ID == id {
-			return r, i
-		}
-	}
-	return nil, -1
 }
 
 // rel makes a location relative to base when it lies inside it.

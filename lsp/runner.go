@@ -305,6 +305,9 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		end = "failed: " + err.Error()
 		return
 	}
+	for _, db := range plan.CompDBs {
+		s.logger.Printf("%s: compile flags from %s", t.Name, db)
+	}
 	seqs := s.savedSeqs()
 	prog, inputs, err := analyzer.LoadProgramInputs(t.Sources, plan.Build)
 	if ctx.Err() != nil {

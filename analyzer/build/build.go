@@ -78,16 +78,6 @@ func Build(files []string, opts Options) (*Program, error) {
 	return p, nil
 }
 
-// IncludeDir returns the directory holding augur.h, for callers (such as the
-// language server) that pass it to clang themselves.
-func IncludeDir(opts Options) (string, error) {
-	dir, err := materializeRuntime(opts)
-	if err != nil {
-		return "", err
-	}
-	return filepath.Join(dir, "include"), nil
-}
-
 // materializeRuntime writes the embedded runtime sources to a directory named
 // by their content hash, so compiled runtime bitcode is cached like user code.
 func materializeRuntime(opts Options) (string, error) {

@@ -594,14 +594,6 @@ func (m *Machine) WeakObserved() []WeakWrite {
 	return out
 }
 
-// WeakStats returns the counters of the run's weak memory model.
-func (m *Machine) WeakStats() WeakStats {
-	if m.weak == nil {
-		return WeakStats{}
-	}
-	return m.weak.Stats
-}
-
 func (m *Machine) spell(x WeakWrite) WeakWrite {
 	x.At = m.locString(x.Loc)
 	return x
