@@ -100,7 +100,7 @@ func TestClassificationIsDeterministic(t *testing.T) {
 			for _, v := range classifyFile(t, f) {
 				b.WriteString(string(v.Category) + "|" + v.Reason + "|" + v.Stage + "\n")
 				if v.Trace != nil {
-					for _, e := range v.Trace.Events {
+					for _, e := range v.Trace.Events() {
 						b.WriteString(e.Loc + ">" + string(rune('0'+e.Next)))
 					}
 				}

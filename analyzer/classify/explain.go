@@ -60,7 +60,7 @@ func (v *Verdict) Interleaving(base string) string {
 		}
 		line := first + ", then " + second
 		if v.Trace != nil {
-			line += fmt.Sprintf("; the rest follows a recorded schedule of %d decisions", len(v.Trace.Events))
+			line += fmt.Sprintf("; the rest follows a recorded schedule of %d decisions", v.Trace.Len())
 		}
 		return line
 	case Harmless:

@@ -12,6 +12,7 @@ package ir
 
 import (
 	"fmt"
+	"sync"
 
 	"augur/analyzer/bitvec"
 )
@@ -342,6 +343,11 @@ type Program struct {
 	NumStatic  uint32
 	byName     map[string]*Function
 	globalName map[string]*Global
+	// locStrings are Locs rendered as text, made once on first use: every
+	// scheduling decision names its location, and formatting it each time
+	// would allocate per decision.
+	locStringsOnce sync.Once
+	locStrings     []string
 }
 
 // Func returns the function named name, or nil.
@@ -352,3 +358,15 @@ func (p *Program) GlobalByName(name string) *Global { return p.globalName[name] 
 
 // Loc returns the location with the given id.
 func (p *Program) Loc(id LocID) Loc { return p.Locs[id] }
+
+// LocString returns the location with the given id as text, shared by every
+// caller (the same string each time).
+func (p *Program) LocString(id LocID) string {
+	p.locStringsOnce.Do(func() {
+		p.locStrings = make([]string, len(p.Locs))
+		for i, l := range p.Locs {
+			p.locStrings[i] = l.String()
+		}
+	})
+	return p.locStrings[id]
+}

@@ -103,7 +103,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 			return nil, ErrCanceled
 		}
 		if i == 0 {
-			steps = len(run.Trace.Events) + 1
+			steps = run.Trace.Len() + 1
 			reversals = sched.Reversals(run.Trace, (opts.Schedules-1+1)/2)
 		}
 		res.Instructions += run.Instructions

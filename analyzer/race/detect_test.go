@@ -61,7 +61,7 @@ func TestDeadlockIsAFailure(t *testing.T) {
 	if len(res.Failures) == 0 || res.Failures[0].Kind != vm.TermDeadlock || len(res.Failures[0].Threads) != 2 {
 		t.Fatalf("failures: %+v", res.Failures)
 	}
-	if res.Failures[0].Trace == nil || len(res.Failures[0].Trace.Events) == 0 {
+	if res.Failures[0].Trace == nil || res.Failures[0].Trace.Len() == 0 {
 		t.Fatal("deadlock failure without a trace to replay it")
 	}
 }

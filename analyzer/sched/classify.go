@@ -9,7 +9,8 @@ import "errors"
 type ReplayPrefix struct {
 	Trace    *Trace
 	Fallback Policy
-	next     int
+	cur      Cursor
+	begun    bool
 	off      bool
 }
 
@@ -29,10 +30,12 @@ func (r *ReplayPrefix) Fork() Policy {
 
 // Pick implements Policy.
 func (r *ReplayPrefix) Pick(p Point, runnable []int) (int, error) {
-	if !r.off && r.next < len(r.Trace.Events) {
-		ev := r.Trace.Events[r.next]
-		r.next++
-		if ev.Thread == p.Thread && ev.Loc == p.Loc {
+	if !r.begun {
+		r.cur, r.begun = r.Trace.Cursor(), true
+	}
+	if !r.off {
+		ev, ok := r.cur.Next()
+		if ok && ev.Thread == p.Thread && ev.Loc == p.Loc {
 			for _, t := range runnable {
 				if t == ev.Next {
 					return t, nil

@@ -2,29 +2,34 @@ package sched
 
 import "fmt"
 
-// Postpone replays the first len(Prefix) decisions of a recorded schedule,
+// Postpone replays the first Prefix decisions of a recorded schedule,
 // then keeps Thread from running for as long as any other thread can: it
 // reverses the order in which Thread reaches its next synchronization
 // relative to the others (Carril and Tichy's interleaving generation: from
 // one trace, schedules that acquire the same locks in another order).
 type Postpone struct {
-	Prefix []int // the chosen thread of each replayed decision
+	Trace  *Trace // the recorded schedule whose prefix is replayed
+	Prefix int    // how many of its decisions
 	Thread int
-	step   int
+	cur    Cursor
+	begun  bool
 }
 
 func (p *Postpone) Name() string {
-	return fmt.Sprintf("postpone thread %d after %d decisions", p.Thread, len(p.Prefix))
+	return fmt.Sprintf("postpone thread %d after %d decisions", p.Thread, p.Prefix)
 }
 
 // Pick implements Policy.
 func (p *Postpone) Pick(pt Point, runnable []int) (int, error) {
-	p.step++
-	if p.step <= len(p.Prefix) {
-		want := p.Prefix[p.step-1]
-		for _, t := range runnable {
-			if t == want {
-				return t, nil
+	if !p.begun {
+		p.cur, p.begun = p.Trace.Cursor(), true
+	}
+	if p.cur.Index() < p.Prefix {
+		if ev, ok := p.cur.Next(); ok {
+			for _, t := range runnable {
+				if t == ev.Next {
+					return t, nil
+				}
 			}
 		}
 	}
@@ -50,34 +55,34 @@ var lockCalls = map[string]bool{"pthread_mutex_lock": true, "pthread_mutex_trylo
 // Reversals derives up to max Postpone schedules from a trace: for each
 // lock acquisition (first the ones at distinct places), postpone the
 // acquiring thread from the decision that last chose it before the
-// acquisition.
+// acquisition. It reads the trace once; the schedules share it.
 func Reversals(t *Trace, max int) []*Postpone {
-	var out []*Postpone
+	if max <= 0 {
+		return nil
+	}
+	var out, later []*Postpone
 	seen := map[string]bool{}
-	var later []*Postpone
-	for i, ev := range t.Events {
-		if ev.Thread < 0 || !lockCalls[ev.What] {
-			continue
+	lastChose := map[int]int{} // thread -> index of the latest decision that chose it
+	c := t.Cursor()
+	for i := 0; ; i++ {
+		ev, ok := c.Next()
+		if !ok || len(out) >= max {
+			break
 		}
-		j := i - 1
-		for j >= 0 && t.Events[j].Next != ev.Thread {
-			j--
+		if ev.Thread >= 0 && lockCalls[ev.What] {
+			if j, ok := lastChose[ev.Thread]; ok {
+				p := &Postpone{Trace: t, Prefix: j, Thread: ev.Thread}
+				key := fmt.Sprintf("%d@%s", ev.Thread, ev.Loc)
+				switch {
+				case !seen[key]:
+					seen[key] = true
+					out = append(out, p)
+				case len(later) < max:
+					later = append(later, p)
+				}
+			}
 		}
-		if j < 0 {
-			continue
-		}
-		prefix := make([]int, j)
-		for k := 0; k < j; k++ {
-			prefix[k] = t.Events[k].Next
-		}
-		p := &Postpone{Prefix: prefix, Thread: ev.Thread}
-		key := fmt.Sprintf("%d@%s", ev.Thread, ev.Loc)
-		if seen[key] {
-			later = append(later, p)
-			continue
-		}
-		seen[key] = true
-		out = append(out, p)
+		lastChose[ev.Next] = i
 	}
 	out = append(out, later...)
 	if len(out) > max {

@@ -6,10 +6,8 @@
 package sched
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 )
 
 // Point describes one preemption point: the thread that reached it and where.
@@ -75,80 +73,34 @@ func (r *Random) Pick(p Point, runnable []int) (int, error) {
 // recorded choice is not runnable).
 type Replay struct {
 	Trace *Trace
-	next  int
+	cur   Cursor
+	begun bool
 }
 
 func (*Replay) Name() string { return "replay" }
 
 // Pick implements Policy.
 func (r *Replay) Pick(p Point, runnable []int) (int, error) {
-	if r.next >= len(r.Trace.Events) {
-		return 0, fmt.Errorf("replay: execution reached more preemption points than the %d recorded (at %s)", len(r.Trace.Events), p.Loc)
+	if !r.begun {
+		r.cur, r.begun = r.Trace.Cursor(), true
 	}
-	ev := r.Trace.Events[r.next]
-	r.next++
+	i := r.cur.Index()
+	ev, ok := r.cur.Next()
+	if !ok {
+		if r.Trace.Truncated() {
+			return 0, fmt.Errorf("replay: the recorded schedule stops after %d decisions (its limit; %d more were not recorded), at %s",
+				r.Trace.Len(), r.Trace.Dropped(), p.Loc)
+		}
+		return 0, fmt.Errorf("replay: execution reached more preemption points than the %d recorded (at %s)", r.Trace.Len(), p.Loc)
+	}
 	if ev.Thread != p.Thread || ev.Loc != p.Loc {
 		return 0, fmt.Errorf("replay: diverged at decision %d: recorded thread %d at %s, got thread %d at %s",
-			r.next-1, ev.Thread, ev.Loc, p.Thread, p.Loc)
+			i, ev.Thread, ev.Loc, p.Thread, p.Loc)
 	}
 	for _, t := range runnable {
 		if t == ev.Next {
 			return t, nil
 		}
 	}
-	return 0, fmt.Errorf("replay: decision %d: recorded thread %d is not runnable", r.next-1, ev.Next)
-}
-
-// Event is one recorded decision.
-type Event struct {
-	Thread int    `json:"thread"` // who reached the point (-1: it exited or blocked)
-	Loc    string `json:"loc"`
-	What   string `json:"what"`
-	Insts  uint64 `json:"insts"`
-	Next   int    `json:"next"` // the thread chosen to run
-}
-
-// Trace is the schedule of one execution.
-type Trace struct {
-	Policy string  `json:"policy"`
-	Seed   uint64  `json:"seed"`
-	Events []Event `json:"events"`
-}
-
-// Record appends a decision.
-func (t *Trace) Record(p Point, next int) {
-	t.Events = append(t.Events, Event{Thread: p.Thread, Loc: p.Loc, What: p.What, Insts: p.Insts, Next: next})
-}
-
-// WriteFile saves the trace as JSON.
-func (t *Trace) WriteFile(path string) error {
-	data, err := json.MarshalIndent(t, "", " ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(data, '\n'), 0o644)
-}
-
-// ReadFile loads a trace written by WriteFile.
-func ReadFile(path string) (*Trace, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("read trace: %w", err)
-	}
-	var t Trace
-	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, fmt.Errorf("read trace %s: %w", path, err)
-	}
-	return &t, nil
-}
-
-// MapLocs returns a copy of the trace with every event's location passed
-// through f (results carried over to a program whose lines moved).
-func (t *Trace) MapLocs(f func(string) string) *Trace {
-	c := &Trace{Policy: t.Policy, Seed: t.Seed, Events: make([]Event, len(t.Events))}
-	for i, e := range t.Events {
-		e.Loc = f(e.Loc)
-		c.Events[i] = e
-	}
-	return c
+	return 0, fmt.Errorf("replay: decision %d: recorded thread %d is not runnable", i, ev.Next)
 }

@@ -56,9 +56,7 @@ func (m *Machine) fork() *Machine {
 	c.files = m.files.fork(&c)
 	c.output = m.output[:len(m.output):len(m.output)] // appends copy
 	c.inputs = m.inputs[:len(m.inputs):len(m.inputs)]
-	tr := *m.trace
-	tr.Events = m.trace.Events[:len(m.trace.Events):len(m.trace.Events)]
-	c.trace = &tr
+	c.trace = m.trace.Fork()
 	if f, ok := m.policy.(Forker); ok {
 		c.policy = f.Fork()
 	}

@@ -246,7 +246,7 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	if m.policy == nil {
 		m.policy = sched.RoundRobin{}
 	}
-	m.trace = &sched.Trace{Policy: m.policy.Name(), Seed: cfg.Seed}
+	m.trace = sched.NewTrace(m.policy.Name(), cfg.Seed)
 	if cfg.Symbolic != nil {
 		m.sym = &symState{Symbolic: cfg.Symbolic}
 	}
@@ -365,7 +365,7 @@ func (m *Machine) setupArgs() (argc, argv, envp uint64, err error) {
 		for i, n := range m.cfg.SymArgs {
 			o := m.mem.alloc(ObjGlobal, uint64(n)+1, fmt.Sprintf("argv[%d]", i+1), 0, 0)
 			copy(o.bytes[:n], args[i+1])
-			ir.PutScalar(m.mem.objs[argv>>ir.AddrShift].bytes[8*(i+1):], ir.Scalar{Kind: ir.KPtr, Bits: 64}, ir.Addr(o.ID, 0))
+			ir.PutScalar(m.mem.Object(uint32(argv >> ir.AddrShift)).bytes[8*(i+1):], ir.Scalar{Kind: ir.KPtr, Bits: 64}, ir.Addr(o.ID, 0))
 			if err := m.makeSymbolic(ir.Addr(o.ID, 0), uint64(n), fmt.Sprintf("arg%d", i+1)); err != nil {
 				return 0, 0, 0, err
 			}
@@ -557,7 +557,7 @@ func (m *Machine) reschedule() *Termination {
 		p.Thread = -1
 	}
 	if len(m.cur.frames) > 0 {
-		p.Loc = m.prog.Loc(m.cur.curLoc()).String()
+		p.Loc = m.prog.LocString(m.cur.curLoc())
 	}
 	if m.forcedNext >= 0 {
 		next := m.forcedNext
@@ -785,15 +785,15 @@ func (m *Machine) StateHash(threads ...int) uint64 {
 		h ^= x
 		h *= 1099511628211
 	}
-	for _, o := range m.mem.objs {
-		if o == nil || o.Freed || o.Kind == ObjFunc {
-			continue
+	m.mem.each(func(o *Object) {
+		if o.Freed || o.Kind == ObjFunc {
+			return
 		}
 		mix(uint64(o.ID))
 		for _, b := range o.bytes {
 			mix(uint64(b))
 		}
-	}
+	})
 	for _, tid := range threads {
 		mix(m.StateDigest(tid))
 	}

@@ -41,11 +41,11 @@ func TestSameSeedSameSchedule(t *testing.T) {
 	prog := loadSched(t)
 	out1, r1 := runWith(t, prog, sched.NewRandom(7))
 	out2, r2 := runWith(t, prog, sched.NewRandom(7))
-	if out1 != out2 || !reflect.DeepEqual(r1.Trace, r2.Trace) {
-		t.Fatalf("seed 7 twice: %q vs %q, traces equal: %v", out1, out2, reflect.DeepEqual(r1.Trace, r2.Trace))
+	if out1 != out2 || !reflect.DeepEqual(r1.Trace.Events(), r2.Trace.Events()) {
+		t.Fatalf("seed 7 twice: %q vs %q, traces equal: %v", out1, out2, reflect.DeepEqual(r1.Trace.Events(), r2.Trace.Events()))
 	}
-	if len(r1.Trace.Events) < 30 {
-		t.Fatalf("only %d scheduling decisions recorded", len(r1.Trace.Events))
+	if r1.Trace.Len() < 30 {
+		t.Fatalf("only %d scheduling decisions recorded", r1.Trace.Len())
 	}
 	// Different seeds explore different interleavings of the critical sections.
 	outputs := map[string]bool{}
@@ -75,9 +75,13 @@ func TestReplayReproducesRun(t *testing.T) {
 	if got != want {
 		t.Fatalf("replay printed %q, recorded run printed %q", got, want)
 	}
-	for i := range rec.Trace.Events {
-		if rec.Trace.Events[i] != rep.Trace.Events[i] {
-			t.Fatalf("decision %d differs: %+v vs %+v", i, rec.Trace.Events[i], rep.Trace.Events[i])
+	recEvents, repEvents := rec.Trace.Events(), rep.Trace.Events()
+	if len(recEvents) != len(repEvents) {
+		t.Fatalf("replay made %d decisions, the recorded run %d", len(repEvents), len(recEvents))
+	}
+	for i := range recEvents {
+		if recEvents[i] != repEvents[i] {
+			t.Fatalf("decision %d differs: %+v vs %+v", i, recEvents[i], repEvents[i])
 		}
 	}
 }
@@ -87,8 +91,10 @@ func TestReplayReproducesRun(t *testing.T) {
 func TestReplayDivergence(t *testing.T) {
 	prog := loadSched(t)
 	_, rec := runWith(t, prog, sched.NewRandom(3))
-	rec.Trace.Events[5].Next = (rec.Trace.Events[5].Next + 1) % 4
-	m, err := vm.New(prog, vm.Config{Args: []string{"interleave"}, Policy: &sched.Replay{Trace: rec.Trace}})
+	events := rec.Trace.Events()
+	events[5].Next = (events[5].Next + 1) % 4
+	tampered := sched.FromEvents(rec.Trace.Policy, rec.Trace.Seed, events)
+	m, err := vm.New(prog, vm.Config{Args: []string{"interleave"}, Policy: &sched.Replay{Trace: tampered}})
 	if err != nil {
 		t.Fatal(err)
 	}

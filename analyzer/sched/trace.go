@@ -1,0 +1,421 @@
+package sched
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+)
+
+// Event is one recorded decision.
+type Event struct {
+	Thread int    `json:"thread"` // who reached the point (-1: it exited or blocked)
+	Loc    string `json:"loc"`
+	What   string `json:"what"`
+	// Insts is the global instruction count at the decision. It is
+	// informational (replay checks Thread and Loc): inside a repeated
+	// stretch of the trace it is extrapolated from the first repetitions.
+	Insts uint64 `json:"insts"`
+	Next  int    `json:"next"` // the thread chosen to run
+}
+
+// same reports whether two events are the same decision (the instruction
+// counts aside).
+func (e *Event) same(o *Event) bool {
+	return e.Thread == o.Thread && e.Next == o.Next && e.Loc == o.Loc && e.What == o.What
+}
+
+// DefaultLimit is how many distinct events a trace stores before it stops
+// recording (about 56 MiB): repeated stretches cost nothing, so only a long
+// schedule without repetition (a random one) reaches it.
+const DefaultLimit = 1 << 20
+
+// maxPeriod is the longest loop of decisions the trace folds into a
+// repetition.
+const maxPeriod = 4096
+
+// run is a stretch of a trace: the events ev[lo:hi] occurring reps times in
+// a row. stride is how far the instruction count moves per repetition.
+type run struct {
+	lo, hi int
+	reps   int
+	stride uint64
+}
+
+// Trace is the schedule of one execution: every scheduling decision in
+// order. It is stored compactly: a stretch that repeats (a spin loop, the
+// steady state of a producer and a consumer) is kept once with its count,
+// so a trace grows with what the schedule does new, not with how long it
+// runs. A trace stores at most Limit distinct events; after that it stops
+// recording and says so (Truncated), and a replay past that point
+// diverges with a message that says why.
+type Trace struct {
+	Policy string
+	Seed   uint64
+	// Limit caps the events stored (0: DefaultLimit).
+	Limit int
+
+	ev   []Event
+	runs []run
+	// n is how many decisions the trace holds; dropped how many were not
+	// recorded once the limit was reached.
+	n       int
+	dropped int
+	// While the last run repeats, pos counts the events of its next
+	// repetition seen so far and partial holds them.
+	partial []Event
+	// last maps a decision to its latest index in ev within the open
+	// literal run; period is the candidate loop length the trace is
+	// checking and match how many trailing events agree with it.
+	last   map[Event]int
+	period int
+	match  int
+	// shared is set when a fork shares the slices: the next change copies.
+	shared bool
+}
+
+// NewTrace returns an empty trace of a policy and seed.
+func NewTrace(policy string, seed uint64) *Trace { return &Trace{Policy: policy, Seed: seed} }
+
+// Len returns the number of decisions recorded.
+func (t *Trace) Len() int { return t.n }
+
+// Dropped returns how many decisions were not recorded because the trace
+// reached its limit.
+func (t *Trace) Dropped() int { return t.dropped }
+
+// Truncated reports whether the trace stopped recording at its limit.
+func (t *Trace) Truncated() bool { return t.dropped > 0 }
+
+// Stored returns how many events the trace keeps in memory.
+func (t *Trace) Stored() int { return len(t.ev) + len(t.partial) }
+
+// Bytes estimates the memory the trace holds.
+func (t *Trace) Bytes() uint64 {
+	return uint64(cap(t.ev)+cap(t.partial))*56 + uint64(cap(t.runs))*32 + uint64(len(t.last))*80
+}
+
+func (t *Trace) limit() int {
+	if t.Limit > 0 {
+		return t.Limit
+	}
+	return DefaultLimit
+}
+
+// Record appends a decision.
+func (t *Trace) Record(p Point, next int) {
+	t.Append(Event{Thread: p.Thread, Loc: p.Loc, What: p.What, Insts: p.Insts, Next: next})
+}
+
+// Append adds one event at the end of the trace.
+func (t *Trace) Append(e Event) {
+	if t.dropped > 0 {
+		t.dropped++
+		return
+	}
+	if t.shared {
+		t.unshare()
+	}
+	if k := len(t.runs); k > 0 && t.runs[k-1].reps > 1 {
+		r := &t.runs[k-1]
+		body := t.ev[r.lo:r.hi]
+		if pos := len(t.partial); body[pos].same(&e) {
+			t.partial = append(t.partial, e)
+			t.n++
+			if len(t.partial) == len(body) {
+				r.reps++
+				t.partial = t.partial[:0]
+			}
+			return
+		}
+		// The loop ended: what it matched of a repetition becomes literal.
+		pend := t.partial
+		t.partial = nil
+		t.beginLiteral()
+		for i, x := range pend {
+			t.n--
+			if !t.appendLiteral(x) {
+				rest := len(pend) - i - 1 // counted as recorded, now dropped
+				t.n -= rest
+				t.dropped += rest + 1 // and e
+				return
+			}
+		}
+	}
+	t.appendLiteral(e)
+}
+
+// beginLiteral opens a new literal run after a repeated one.
+func (t *Trace) beginLiteral() {
+	t.runs = append(t.runs, run{lo: len(t.ev), hi: len(t.ev), reps: 1})
+	clear(t.last)
+	t.period, t.match = 0, 0
+}
+
+// appendLiteral stores e at the end of the open literal run, folding the
+// run's tail into a repetition when its last 2*period events are one
+// stretch twice. It reports false once the limit stopped the recording.
+func (t *Trace) appendLiteral(e Event) bool {
+	if len(t.ev) >= t.limit() {
+		t.dropped++
+		return false
+	}
+	if len(t.runs) == 0 || t.runs[len(t.runs)-1].reps > 1 {
+		t.beginLiteral()
+	}
+	r := &t.runs[len(t.runs)-1]
+	i := len(t.ev)
+	t.ev = append(t.ev, e)
+	r.hi++
+	t.n++
+	key := e
+	key.Insts = 0
+	if t.last == nil {
+		t.last = map[Event]int{}
+	}
+	// Does e continue the candidate loop?
+	if t.period > 0 && i-t.period >= r.lo && t.ev[i-t.period].same(&e) {
+		t.match++
+	} else {
+		t.period, t.match = 0, 0
+		if j, ok := t.last[key]; ok && j >= r.lo && i-j <= maxPeriod {
+			t.period, t.match = i-j, 1
+		}
+	}
+	if len(t.last) >= 4*maxPeriod {
+		clear(t.last) // older entries are farther back than any period
+	}
+	t.last[key] = i
+	if t.period > 0 && t.match == t.period && i+1-2*t.period >= r.lo {
+		t.fold()
+	}
+	return true
+}
+
+// fold turns the last 2*period events of the literal run into a run of
+// one body repeated twice.
+func (t *Trace) fold() {
+	p := t.period
+	r := &t.runs[len(t.runs)-1]
+	end := len(t.ev)
+	lo := end - 2*p
+	stride := t.ev[end-p].Insts - t.ev[lo].Insts
+	r.hi = lo
+	if r.hi == r.lo {
+		t.runs = t.runs[:len(t.runs)-1]
+	}
+	t.ev = t.ev[:end-p]
+	t.runs = append(t.runs, run{lo: lo, hi: end - p, reps: 2, stride: stride})
+	clear(t.last)
+	t.period, t.match = 0, 0
+}
+
+// unshare copies the slices a fork shares before the trace changes.
+func (t *Trace) unshare() {
+	t.ev = append(make([]Event, 0, len(t.ev)+64), t.ev...)
+	t.runs = append([]run(nil), t.runs...)
+	t.partial = append([]Event(nil), t.partial...)
+	last := make(map[Event]int, len(t.last))
+	for k, v := range t.last {
+		last[k] = v
+	}
+	t.last = last
+	t.shared = false
+}
+
+// Fork returns a copy of the trace that shares its storage until either
+// side records again.
+func (t *Trace) Fork() *Trace {
+	t.shared = true
+	c := *t
+	return &c
+}
+
+// Cursor reads a trace's decisions in order. It is a value: copying it
+// (a forked policy) copies the position.
+type Cursor struct {
+	t        *Trace
+	run, rep int
+	k        int // index in the run's body, or in partial after the runs
+	i        int // decisions read
+}
+
+// Cursor returns a cursor at the first decision.
+func (t *Trace) Cursor() Cursor { return Cursor{t: t} }
+
+// Index returns how many decisions the cursor has read.
+func (c *Cursor) Index() int { return c.i }
+
+// Next returns the next decision, or false at the end of the trace.
+func (c *Cursor) Next() (Event, bool) {
+	t := c.t
+	if t == nil {
+		return Event{}, false
+	}
+	for c.run < len(t.runs) {
+		r := &t.runs[c.run]
+		if c.k < r.hi-r.lo {
+			e := t.ev[r.lo+c.k]
+			e.Insts += uint64(c.rep) * r.stride
+			c.k++
+			c.i++
+			return e, true
+		}
+		c.k = 0
+		c.rep++
+		if c.rep >= r.reps {
+			c.rep = 0
+			c.run++
+		}
+	}
+	if c.k < len(t.partial) {
+		e := t.partial[c.k]
+		c.k++
+		c.i++
+		return e, true
+	}
+	return Event{}, false
+}
+
+// Events returns every decision, expanded (for tests and small traces).
+func (t *Trace) Events() []Event {
+	out := make([]Event, 0, t.n)
+	c := t.Cursor()
+	for e, ok := c.Next(); ok; e, ok = c.Next() {
+		out = append(out, e)
+	}
+	return out
+}
+
+// FromEvents builds a trace holding events.
+func FromEvents(policy string, seed uint64, events []Event) *Trace {
+	t := NewTrace(policy, seed)
+	t.Limit = max(len(events), 1)
+	for _, e := range events {
+		t.Append(e)
+	}
+	t.Limit = 0
+	return t
+}
+
+// MapLocs returns a copy of the trace with every event's location passed
+// through f (results carried over to a program whose lines moved).
+func (t *Trace) MapLocs(f func(string) string) *Trace {
+	c := *t
+	c.ev = make([]Event, len(t.ev))
+	for i, e := range t.ev {
+		e.Loc = f(e.Loc)
+		c.ev[i] = e
+	}
+	c.partial = make([]Event, len(t.partial))
+	for i, e := range t.partial {
+		e.Loc = f(e.Loc)
+		c.partial[i] = e
+	}
+	c.runs = append([]run(nil), t.runs...)
+	c.last, c.period, c.match, c.shared = nil, 0, 0, false
+	return &c
+}
+
+// jsonEvent is an event as written to a file. The last event of a
+// repeated stretch carries Period (the stretch's length) and Repeat (how
+// many more times the stretch occurs).
+type jsonEvent struct {
+	Event
+	Period int `json:"period,omitempty"`
+	Repeat int `json:"repeat,omitempty"`
+}
+
+type jsonTrace struct {
+	Policy  string      `json:"policy"`
+	Seed    uint64      `json:"seed"`
+	Events  []jsonEvent `json:"events"`
+	Dropped int         `json:"dropped,omitempty"`
+}
+
+// MarshalJSON writes the trace with its repetitions folded.
+func (t *Trace) MarshalJSON() ([]byte, error) {
+	jt := jsonTrace{Policy: t.Policy, Seed: t.Seed, Events: make([]jsonEvent, 0, t.Stored()), Dropped: t.dropped}
+	for _, r := range t.runs {
+		for i := r.lo; i < r.hi; i++ {
+			jt.Events = append(jt.Events, jsonEvent{Event: t.ev[i]})
+		}
+		if r.reps > 1 {
+			last := &jt.Events[len(jt.Events)-1]
+			last.Period, last.Repeat = r.hi-r.lo, r.reps-1
+		}
+	}
+	for _, e := range t.partial {
+		jt.Events = append(jt.Events, jsonEvent{Event: e})
+	}
+	return json.Marshal(jt)
+}
+
+// UnmarshalJSON reads a trace written by MarshalJSON (or an older,
+// unfolded one).
+func (t *Trace) UnmarshalJSON(data []byte) error {
+	var jt jsonTrace
+	if err := json.Unmarshal(data, &jt); err != nil {
+		return err
+	}
+	*t = Trace{Policy: jt.Policy, Seed: jt.Seed}
+	for i, je := range jt.Events {
+		if je.Repeat < 0 || je.Period < 0 || (je.Repeat > 0) != (je.Period > 0) {
+			return fmt.Errorf("schedule event %d: bad repetition (period %d, repeat %d)", i, je.Period, je.Repeat)
+		}
+		if je.Period > 0 {
+			if err := t.appendRepeated(je, i); err != nil {
+				return err
+			}
+			continue
+		}
+		t.ev = append(t.ev, je.Event)
+		if len(t.runs) == 0 || t.runs[len(t.runs)-1].reps > 1 {
+			t.runs = append(t.runs, run{lo: len(t.ev) - 1, hi: len(t.ev) - 1, reps: 1})
+		}
+		t.runs[len(t.runs)-1].hi++
+		t.n++
+	}
+	t.dropped = jt.Dropped
+	return nil
+}
+
+// appendRepeated reads the last event of a repeated stretch: the stretch
+// becomes a run of its own.
+func (t *Trace) appendRepeated(je jsonEvent, i int) error {
+	lit := len(t.runs) - 1
+	if lit < 0 || t.runs[lit].reps > 1 || t.runs[lit].hi-t.runs[lit].lo < je.Period-1 {
+		return fmt.Errorf("schedule event %d: repeats %d events, fewer precede it", i, je.Period)
+	}
+	t.ev = append(t.ev, je.Event)
+	hi := len(t.ev)
+	lo := hi - je.Period
+	t.runs[lit].hi = lo
+	if t.runs[lit].hi == t.runs[lit].lo {
+		t.runs = t.runs[:lit]
+	}
+	t.runs = append(t.runs, run{lo: lo, hi: hi, reps: 1 + je.Repeat})
+	t.n += 1 + je.Period*je.Repeat
+	return nil
+}
+
+// WriteFile saves the trace as JSON.
+func (t *Trace) WriteFile(path string) error {
+	data, err := json.MarshalIndent(t, "", " ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(data, '\n'), 0o644)
+}
+
+// ReadFile loads a trace written by WriteFile.
+func ReadFile(path string) (*Trace, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("read trace: %w", err)
+	}
+	var t Trace
+	if err := json.Unmarshal(data, &t); err != nil {
+		return nil, fmt.Errorf("read trace %s: %w", path, err)
+	}
+	return &t, nil
+}

@@ -1,0 +1,221 @@
+package sched
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// ev makes a decision at a numbered location.
+func ev(thread, loc, next int, insts uint64) Event {
+	return Event{Thread: thread, Loc: fmt.Sprintf("f.c:%d:1", loc), What: "x", Insts: insts, Next: next}
+}
+
+// sameDecisions compares two event lists without their instruction
+// counts, which repeated stretches extrapolate.
+func sameDecisions(t *testing.T, got, want []Event) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("got %d decisions, want %d", len(got), len(want))
+	}
+	for i := range got {
+		if !got[i].same(&want[i]) {
+			t.Fatalf("decision %d: got %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+// A trace stores a loop of decisions once, whatever its period, and still
+// reads back every decision in order.
+func TestTraceFoldsLoops(t *testing.T) {
+	for _, period := range []int{1, 2, 3, 7, 100} {
+		t.Run(fmt.Sprint("period", period), func(t *testing.T) {
+			tr := NewTrace("round-robin", 1)
+			var want []Event
+			add := func(e Event) {
+				tr.Append(e)
+				want = append(want, e)
+			}
+			for i := 0; i < 5; i++ { // a prologue
+				add(ev(0, 1000+i, 0, uint64(i)))
+			}
+			for i := 0; i < 100_000; i++ { // the loop
+				add(ev(i%period%2, i%period, (i+1)%period%2, uint64(10+i)))
+			}
+			for i := 0; i < 3; i++ { // an epilogue
+				add(ev(1, 2000+i, 0, 0))
+			}
+			if tr.Len() != len(want) {
+				t.Fatalf("Len %d, want %d", tr.Len(), len(want))
+			}
+			if tr.Stored() > 5+3+2*period {
+				t.Errorf("stores %d events for a loop of period %d", tr.Stored(), period)
+			}
+			sameDecisions(t, tr.Events(), want)
+		})
+	}
+}
+
+// A loop that stops in the middle of a repetition keeps the decisions it
+// made in that repetition.
+func TestTracePartialRepetition(t *testing.T) {
+	tr := NewTrace("round-robin", 1)
+	var want []Event
+	for i := 0; i < 10; i++ {
+		for _, l := range []int{1, 2, 3} {
+			e := ev(0, l, 0, 0)
+			tr.Append(e)
+			want = append(want, e)
+		}
+	}
+	for _, e := range []Event{ev(0, 1, 0, 0), ev(0, 2, 0, 0), ev(1, 9, 0, 0)} {
+		tr.Append(e)
+		want = append(want, e)
+	}
+	sameDecisions(t, tr.Events(), want)
+}
+
+// Instruction counts inside a repeated stretch follow its stride.
+func TestTraceExtrapolatesInsts(t *testing.T) {
+	tr := NewTrace("round-robin", 1)
+	for i := 0; i < 50; i++ {
+		tr.Append(ev(0, 1, 0, uint64(100+7*i)))
+	}
+	for i, e := range tr.Events() {
+		if e.Insts != uint64(100+7*i) {
+			t.Fatalf("decision %d: insts %d, want %d", i, e.Insts, 100+7*i)
+		}
+	}
+}
+
+// A schedule that never repeats stops at the limit and says so; a replay
+// of it explains the divergence.
+func TestTraceLimit(t *testing.T) {
+	tr := NewTrace("random", 1)
+	tr.Limit = 100
+	for i := 0; i < 250; i++ {
+		tr.Append(ev(0, i, 0, 0))
+	}
+	if tr.Len() != 100 || tr.Dropped() != 150 || !tr.Truncated() {
+		t.Fatalf("Len %d, Dropped %d; want 100 and 150", tr.Len(), tr.Dropped())
+	}
+	r := &Replay{Trace: tr}
+	for i := 0; i < 100; i++ {
+		if _, err := r.Pick(Point{Thread: 0, Loc: fmt.Sprintf("f.c:%d:1", i)}, []int{0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := r.Pick(Point{Thread: 0, Loc: "f.c:100:1"}, []int{0})
+	if err == nil || !strings.Contains(err.Error(), "its limit") {
+		t.Fatalf("replay past the limit: %v", err)
+	}
+}
+
+// The file form keeps loops folded and reads back the same decisions;
+// an unfolded file (older augur) reads too.
+func TestTraceJSONRoundTrip(t *testing.T) {
+	tr := NewTrace("pct", 9)
+	for i := 0; i < 3; i++ {
+		tr.Append(ev(0, 100+i, 1, 0))
+	}
+	for i := 0; i < 1000; i++ {
+		tr.Append(ev(i%2, 5+i%2, (i+1)%2, 0))
+	}
+	tr.Append(ev(1, 7, 0, 0))
+	data, err := json.Marshal(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(data) > 2000 {
+		t.Errorf("a folded trace of %d decisions takes %d bytes", tr.Len(), len(data))
+	}
+	var back Trace
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Policy != "pct" || back.Seed != 9 || back.Len() != tr.Len() {
+		t.Fatalf("read back %s/%d with %d decisions", back.Policy, back.Seed, back.Len())
+	}
+	sameDecisions(t, back.Events(), tr.Events())
+
+	old := `{"policy":"round-robin","seed":1,"events":[{"thread":0,"loc":"a.c:1:1","what":"x","insts":3,"next":1},{"thread":1,"loc":"a.c:2:1","what":"y","insts":9,"next":0}]}`
+	var o Trace
+	if err := json.Unmarshal([]byte(old), &o); err != nil {
+		t.Fatal(err)
+	}
+	if got := o.Events(); len(got) != 2 || got[1].Insts != 9 || got[1].What != "y" {
+		t.Fatalf("old trace read as %+v", got)
+	}
+	for _, bad := range []string{
+		`{"events":[{"thread":0,"next":0,"period":3,"repeat":2}]}`,
+		`{"events":[{"thread":0,"next":0,"period":1,"repeat":-1}]}`,
+		`{"events":[{"thread":0,"next":0,"repeat":4}]}`,
+	} {
+		if err := json.Unmarshal([]byte(bad), &o); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+// A fork shares the recorded decisions, and what either side records
+// afterwards stays its own, folds included.
+func TestTraceForkIsolation(t *testing.T) {
+	parent := NewTrace("round-robin", 1)
+	for i := 0; i < 10; i++ {
+		parent.Append(ev(0, i%2, 0, 0))
+	}
+	before := parent.Events()
+	child := parent.Fork()
+	for i := 0; i < 5; i++ {
+		child.Append(ev(1, 50+i, 1, 0))
+		parent.Append(ev(0, i%2, 0, 0))
+	}
+	sameDecisions(t, child.Events()[:len(before)], before)
+	if got := child.Events(); got[len(got)-1].Loc != "f.c:54:1" || len(got) != 15 {
+		t.Fatalf("child: %d decisions ending %+v", len(got), got[len(got)-1])
+	}
+	if got := parent.Events(); len(got) != 15 || got[len(got)-1].Loc != "f.c:0:1" {
+		t.Fatalf("parent: %d decisions ending %+v", len(got), got[len(got)-1])
+	}
+}
+
+// Reversals reads a long trace once and shares it: the schedules it
+// derives hold no copies of the prefix.
+func TestReversalsShareTrace(t *testing.T) {
+	tr := NewTrace("round-robin", 1)
+	var flat []Event
+	for i := 0; i < 20_000; i++ {
+		e := Event{Thread: i % 2, Loc: fmt.Sprintf("q.c:%d:1", i), What: "pthread_mutex_lock", Next: (i + 1) % 2}
+		tr.Append(e)
+		flat = append(flat, e)
+	}
+	rs := Reversals(tr, 3)
+	if len(rs) != 3 {
+		t.Fatalf("%d reversals, want 3", len(rs))
+	}
+	for _, r := range rs {
+		if r.Trace != tr {
+			t.Fatal("a reversal copied the trace")
+		}
+	}
+	// The first lock acquisition by thread 1 (decision 1) is postponed
+	// from the decision that chose thread 1 (decision 0).
+	if rs[0].Thread != 1 || rs[0].Prefix != 0 {
+		t.Fatalf("first reversal: thread %d after %d decisions", rs[0].Thread, rs[0].Prefix)
+	}
+	if rs[1].Thread != 0 || rs[1].Prefix != 1 {
+		t.Fatalf("second reversal: thread %d after %d decisions", rs[1].Thread, rs[1].Prefix)
+	}
+	// Postpone replays exactly its prefix, then keeps its thread back.
+	p := &Postpone{Trace: tr, Prefix: 4, Thread: 0}
+	for i := 0; i < 4; i++ {
+		got, _ := p.Pick(Point{Thread: flat[i].Thread}, []int{0, 1})
+		if got != flat[i].Next {
+			t.Fatalf("decision %d: chose %d, recorded %d", i, got, flat[i].Next)
+		}
+	}
+	if got, _ := p.Pick(Point{Thread: 1}, []int{0, 1}); got != 1 {
+		t.Fatalf("after the prefix: chose %d, want the other thread", got)
+	}
+}
