@@ -28,19 +28,70 @@ type sharedRead struct {
 	count uint64
 }
 
-// objShadow is the shadow of one object, created on its first access.
+// objShadow is the shadow of one object, created on its first access. It
+// keeps one cell per granule of 1<<shift bytes: as long as every access
+// covers whole granules, the bytes of a granule share one history, so a
+// cell holds exactly what a shadow per byte would hold for each of them.
+// The first access picks the granule (8 bytes for a pointer, 4 for an
+// int); an access that splits a granule splits every cell into smaller
+// ones first (see refine), so the detector finds the same races as one
+// with a shadow per byte, at a fraction of the memory.
 type objShadow struct {
 	serial uint64
+	size   uint64
+	shift  uint8
 	hot    []hot
 	sites  []sites
-	shared map[uint64][]sharedRead // by offset, for bytes marked concurrentReads
+	shared map[uint64][]sharedRead // by cell, for cells marked concurrentReads
+}
+
+// granuleShift returns the largest granule (as a shift, at most 3: 8
+// bytes) that an access of size bytes at off covers whole, in an object
+// of objSize bytes: the access starts on a granule and ends on one or at
+// the object's end.
+func granuleShift(off, size, objSize uint64, max uint8) uint8 {
+	sh := max
+	for sh > 0 {
+		g := uint64(1) << sh
+		if off%g == 0 && ((off+size)%g == 0 || off+size >= objSize) {
+			break
+		}
+		sh--
+	}
+	return sh
+}
+
+func newObjShadow(serial, size uint64, shift uint8) *objShadow {
+	n := (size + 1<<shift - 1) >> shift
+	return &objShadow{serial: serial, size: size, shift: shift, hot: make([]hot, n), sites: make([]sites, n)}
+}
+
+// refine splits every cell into cells of 1<<shift bytes, each a copy of
+// the one it came from.
+func (sh *objShadow) refine(shift uint8) {
+	f := uint64(1) << (sh.shift - shift)
+	n := (sh.size + 1<<shift - 1) >> shift
+	hots, sts := make([]hot, n), make([]sites, n)
+	for i := uint64(0); i < n; i++ {
+		hots[i], sts[i] = sh.hot[i/f], sh.sites[i/f]
+	}
+	var shared map[uint64][]sharedRead
+	if len(sh.shared) > 0 {
+		shared = map[uint64][]sharedRead{}
+		for c, rs := range sh.shared {
+			for i := c * f; i < (c+1)*f && i < n; i++ {
+				shared[i] = append([]sharedRead(nil), rs...)
+			}
+		}
+	}
+	sh.hot, sh.sites, sh.shared, sh.shift = hots, sts, shared, shift
 }
 
 // Detector is a vm.Monitor that finds data races in one execution.
 type Detector struct {
 	clocks  []VC // per thread
 	syncs   map[vm.SyncKey]VC
-	shadows []*objShadow // by object id
+	shadows []*shadowPage // by object id, paged like the VM's object table
 	found   map[pairKey]*Race
 	order   []*Race
 	locks   *lockGraph
@@ -103,17 +154,60 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 	}
 }
 
-// shadow returns the shadow of the accessed object.
-func (d *Detector) shadow(o *vm.Object) *objShadow {
-	for int(o.ID) >= len(d.shadows) {
+// shadowPage holds the shadows of 1<<shadowPageBits consecutive object
+// ids; n counts those in use, and a page with none is dropped, so shadow
+// follows the objects the program holds, not every id it ever allocated.
+type shadowPage struct {
+	s [1 << shadowPageBits]*objShadow
+	n int
+}
+
+const shadowPageBits = 10
+
+// shadow returns the shadow of the accessed object, made on first access
+// (or when the id now names a newer object), with cells no larger than the
+// access at off of size bytes covers whole.
+func (d *Detector) shadow(o *vm.Object, off, size uint64) *objShadow {
+	pg := int(o.ID >> shadowPageBits)
+	for pg >= len(d.shadows) {
 		d.shadows = append(d.shadows, nil)
 	}
-	s := d.shadows[o.ID]
+	p := d.shadows[pg]
+	if p == nil {
+		p = &shadowPage{}
+		d.shadows[pg] = p
+	}
+	slot := &p.s[o.ID&(1<<shadowPageBits-1)]
+	s := *slot
 	if s == nil || s.serial != o.Serial {
-		s = &objShadow{serial: o.Serial, hot: make([]hot, o.Size), sites: make([]sites, o.Size)}
-		d.shadows[o.ID] = s
+		if s == nil {
+			p.n++
+		}
+		s = newObjShadow(o.Serial, o.Size, granuleShift(off, size, o.Size, 3))
+		*slot = s
+	} else if s.shift > 0 {
+		if g := granuleShift(off, size, o.Size, s.shift); g < s.shift {
+			s.refine(g)
+		}
 	}
 	return s
+}
+
+// drop forgets the shadow of a freed object: any later access to it is a
+// use after free the VM stops at, so nothing can race with it any more.
+func (d *Detector) drop(o *vm.Object) {
+	pg := int(o.ID >> shadowPageBits)
+	if pg >= len(d.shadows) || d.shadows[pg] == nil {
+		return
+	}
+	p := d.shadows[pg]
+	if slot := &p.s[o.ID&(1<<shadowPageBits-1)]; *slot != nil {
+		*slot = nil
+		p.n--
+		if p.n == 0 {
+			d.shadows[pg] = nil
+		}
+	}
 }
 
 // Access implements vm.Monitor: the FastTrack read and write rules, byte by
@@ -123,21 +217,25 @@ func (d *Detector) shadow(o *vm.Object) *objShadow {
 func (d *Detector) Access(a *vm.Access) {
 	c := *d.clock(a.Thread)
 	e := mkEpoch(a.Thread, c.get(a.Thread)).withKind(a.Kind)
-	sh := d.shadow(a.Obj)
-	end := min(a.Off+a.Size, uint64(len(sh.hot)))
+	sh := d.shadow(a.Obj, a.Off, a.Size)
+	first := a.Off >> sh.shift
+	end := min((a.Off+a.Size+1<<sh.shift-1)>>sh.shift, uint64(len(sh.hot)))
 	d.reportedNow = d.reportedNow[:0]
 	if a.Kind.IsWrite() {
 		ownRead := (e &^ (0xff << kindShift)).withKind(vm.Read) // a plain read by this thread, this epoch
-		for i := a.Off; i < end; i++ {
+		for i := first; i < end; i++ {
 			x := &sh.hot[i]
 			if x.w == e && (x.r == 0 || x.r == ownRead) {
 				continue // this thread wrote (and maybe read) it in this epoch
 			}
 			d.write(sh, i, a, e, c)
 		}
+		if a.Kind == vm.Free {
+			d.drop(a.Obj)
+		}
 		return
 	}
-	for i := a.Off; i < end; i++ {
+	for i := first; i < end; i++ {
 		if sh.hot[i].r == e {
 			continue
 		}
@@ -151,44 +249,48 @@ func conflict(prev, cur vm.AccessKind) bool {
 	return (prev.IsWrite() || cur.IsWrite()) && !(prev.IsAtomic() && cur.IsAtomic())
 }
 
-func (d *Detector) read(sh *objShadow, off uint64, a *vm.Access, e epoch, c VC) {
-	x, st := &sh.hot[off], &sh.sites[off]
+// read applies FastTrack's read rule to cell i of sh.
+func (d *Detector) read(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC) {
+	x, st := &sh.hot[i], &sh.sites[i]
+	off := max(i<<sh.shift, a.Off) // the first byte of the access in the cell
 	if x.w != 0 && !x.w.before(c) && conflict(x.w.kind(), a.Kind) {
 		d.report(a, off, x.w.tid(), st.w, x.w.kind(), st.wCount)
 	}
 	switch {
 	case x.r == concurrentReads:
-		reads := sh.shared[off]
-		for i := range reads {
-			if reads[i].e.tid() == a.Thread {
-				reads[i] = sharedRead{e, a.Site, a.Count}
+		reads := sh.shared[i]
+		for k := range reads {
+			if reads[k].e.tid() == a.Thread {
+				reads[k] = sharedRead{e, a.Site, a.Count}
 				return
 			}
 		}
-		sh.shared[off] = append(reads, sharedRead{e, a.Site, a.Count})
+		sh.shared[i] = append(reads, sharedRead{e, a.Site, a.Count})
 	case x.r == 0 || x.r.before(c) || x.r.tid() == a.Thread:
 		x.r, st.r, st.rCount = e, a.Site, a.Count
 	default: // concurrent with the previous read: keep both
 		if sh.shared == nil {
 			sh.shared = map[uint64][]sharedRead{}
 		}
-		sh.shared[off] = []sharedRead{{x.r, st.r, st.rCount}, {e, a.Site, a.Count}}
+		sh.shared[i] = []sharedRead{{x.r, st.r, st.rCount}, {e, a.Site, a.Count}}
 		x.r = concurrentReads
 	}
 }
 
-func (d *Detector) write(sh *objShadow, off uint64, a *vm.Access, e epoch, c VC) {
-	x, st := &sh.hot[off], &sh.sites[off]
+// write applies FastTrack's write rule to cell i of sh.
+func (d *Detector) write(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC) {
+	x, st := &sh.hot[i], &sh.sites[i]
+	off := max(i<<sh.shift, a.Off) // the first byte of the access in the cell
 	if x.w != 0 && !x.w.before(c) && conflict(x.w.kind(), a.Kind) {
 		d.report(a, off, x.w.tid(), st.w, x.w.kind(), st.wCount)
 	}
 	if x.r == concurrentReads {
-		for _, r := range sh.shared[off] {
+		for _, r := range sh.shared[i] {
 			if !r.e.before(c) && conflict(r.e.kind(), a.Kind) {
 				d.report(a, off, r.e.tid(), r.site, r.e.kind(), r.count)
 			}
 		}
-		delete(sh.shared, off)
+		delete(sh.shared, i)
 	} else if x.r != 0 && !x.r.before(c) && conflict(x.r.kind(), a.Kind) {
 		d.report(a, off, x.r.tid(), st.r, x.r.kind(), st.rCount)
 	}

@@ -162,8 +162,8 @@ func (m *Machine) exec(t *Thread) error {
 			if in.Raw && !checked {
 				// Fast path of Memory.resolve, inlined: a live object and an
 				// access within its read limit.
-				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
-					if o := m.mem.objs[id]; o != nil && o.sym == nil {
+				if pg := addr >> (ir.AddrShift + pageBits); pg < uint64(len(m.mem.pages)) && m.mem.pages[pg] != nil {
+					if o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]; o != nil && o.sym == nil {
 						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.readLimit {
 							if mon != nil {
 								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack},
@@ -210,8 +210,8 @@ func (m *Machine) exec(t *Thread) error {
 			if in.Raw && !checked && get(regs, in.A).Sym == nil {
 				// Fast path of Memory.writeSlice, inlined: a live object this
 				// state owns and an access within its write limit.
-				if id := addr >> ir.AddrShift; id < uint64(len(m.mem.objs)) {
-					if o := m.mem.objs[id]; o != nil && o.gen == m.mem.gen && o.sym == nil {
+				if pg := addr >> (ir.AddrShift + pageBits); pg < uint64(len(m.mem.pages)) && m.mem.pages[pg] != nil {
+					if o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]; o != nil && o.gen == m.mem.gen && o.sym == nil {
 						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.writeLimit {
 							if mon != nil {
 								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack},
@@ -463,7 +463,7 @@ func (m *Machine) accessPoint(t *Thread, addr uint64) bool {
 	if o == nil || o.Kind == ObjFunc || o.Kind == ObjTLS {
 		return false
 	}
-	if (o.Kind == ObjStack || o.Kind == ObjVarargs) && o.Thread == t.ID {
+	if (o.Kind == ObjStack || o.Kind == ObjVarargs) && int(o.Thread) == t.ID {
 		return false
 	}
 	if t.atomicDepth > 0 {

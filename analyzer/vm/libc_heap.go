@@ -22,6 +22,8 @@ func (m *Machine) free(t *Thread, p uint64, site ir.LocID, what string) error {
 	o := m.mem.Object(uint32(p >> ir.AddrShift))
 	off := p & (1<<ir.AddrShift - 1)
 	switch {
+	case o == nil && m.mem.WasFreed(uint32(p>>ir.AddrShift)):
+		return terminate(TermCrash, SIGABRT, "double free of a heap object freed earlier (0x%x)", p)
 	case o == nil || o.Kind != ObjHeap:
 		return terminate(TermCrash, SIGABRT, "%s of a pointer that was not allocated on the heap (0x%x, %s)", what, p, m.DescribeAddr(p))
 	case o.Freed:
@@ -40,6 +42,7 @@ func (m *Machine) free(t *Thread, p uint64, site ir.LocID, what string) error {
 	o.bytes = nil
 	o.sym = nil
 	o.setLimits()
+	m.mem.retire(o)
 	return nil
 }
 

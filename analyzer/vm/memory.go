@@ -27,19 +27,19 @@ func (k ObjKind) String() string { return objKindNames[k] }
 // Object is one allocation. Its bytes are shared between forked states until
 // one of them writes (copy on write, keyed by the owning memory's generation).
 type Object struct {
-	ID uint32
+	ID       uint32
+	Kind     ObjKind
+	Freed    bool
+	ReadOnly bool
+	Thread   int32    // allocating thread
+	Site     ir.LocID // allocation site
+	FreeSite ir.LocID
 	// Serial numbers allocations uniquely within an execution: a reused
 	// stack id gets a new serial, so per-object analysis state keyed by id
 	// can tell a new object from the old one.
-	Serial   uint64
-	Size     uint64
-	Kind     ObjKind
-	Name     string   // global name, or a description for dynamic objects
-	Site     ir.LocID // allocation site
-	Thread   int      // allocating thread
-	Freed    bool
-	ReadOnly bool
-	FreeSite ir.LocID
+	Serial uint64
+	Size   uint64
+	Name   string // global name, or a description for dynamic objects
 	// readLimit and writeLimit are the sizes a read or a write may reach: the
 	// object's size, or 0 when such accesses are invalid (freed, code,
 	// read-only). One comparison then accepts every valid access; only a
@@ -52,16 +52,53 @@ type Object struct {
 }
 
 // Memory is the address space of one execution state: object id -> object.
+//
+// The table is paged so that it follows what the program holds, not what
+// it has done: heap ids are never reused (a dangling pointer is always
+// caught), so a page whose objects are all gone is dropped, and a freed
+// object stays in the table (as a tombstone with no bytes, naming its
+// free site) only while it is among the last quarantineSize frees; after
+// that a bit per id remembers that it was freed.
 type Memory struct {
 	serial uint64
-	objs   []*Object
+	pages  []*objPage
 	gen    uint64
 	nextID uint32
 	// stackFree holds ids of stack objects whose frames returned; they are
 	// reused so loops of calls do not grow the table. Heap ids are never
 	// reused, so a dangling heap pointer is always caught.
 	stackFree []uint32
+	// freed has a bit per heap id ever freed; quarantine holds the ids of
+	// the latest frees, whose tombstones stay in the table.
+	freed      []uint64
+	quarantine []uint32
+	qHead      int
+	// live is the bytes the program's live objects hold, objects how many
+	// there are: what the memory budget measures.
+	live    uint64
+	objects int
 }
+
+// Object tables are paged: page id>>pageBits holds ids of the same high
+// bits. objPage.n counts its entries in use.
+const (
+	pageBits = 10
+	pageSize = 1 << pageBits
+	pageMask = pageSize - 1
+)
+
+type objPage struct {
+	objs [pageSize]*Object
+	n    int
+}
+
+// quarantineSize is how many freed heap objects keep their tombstones,
+// for messages that say where a double-freed object was first freed.
+const quarantineSize = 1 << 16
+
+// ObjectOverhead is what an object costs beyond its bytes (its record in
+// the table), as the memory budget counts it.
+const ObjectOverhead = 160
 
 // genCounter numbers memory generations; executions in different
 // goroutines (parallel classification) draw from it concurrently.
@@ -71,18 +108,89 @@ func newGen() uint64 { return genCounter.Add(1) }
 
 // Fork returns a copy of m that shares every object copy-on-write.
 func (m *Memory) Fork() *Memory {
-	c := &Memory{objs: append([]*Object(nil), m.objs...), gen: newGen(), nextID: m.nextID, serial: m.serial,
-		stackFree: append([]uint32(nil), m.stackFree...)}
+	c := *m
+	c.pages = make([]*objPage, len(m.pages))
+	for i, p := range m.pages {
+		if p != nil {
+			cp := *p
+			c.pages[i] = &cp
+		}
+	}
+	c.gen = newGen()
+	c.stackFree = append([]uint32(nil), m.stackFree...)
+	c.freed = append([]uint64(nil), m.freed...)
+	c.quarantine = append([]uint32(nil), m.quarantine...)
 	m.gen = newGen() // objects now shared: the parent must copy before writing too
-	return c
+	return &c
 }
 
-// Object returns the live or freed object with id, or nil.
+// Object returns the live object with id, or the tombstone of a freed
+// one still in quarantine, or nil.
 func (m *Memory) Object(id uint32) *Object {
-	if int(id) < len(m.objs) {
-		return m.objs[id]
+	if pg := int(id >> pageBits); pg < len(m.pages) {
+		if p := m.pages[pg]; p != nil {
+			return p.objs[id&pageMask]
+		}
 	}
 	return nil
+}
+
+// set installs o (or nil) as the object with id.
+func (m *Memory) set(id uint32, o *Object) {
+	pg := int(id >> pageBits)
+	for pg >= len(m.pages) {
+		m.pages = append(m.pages, nil)
+	}
+	p := m.pages[pg]
+	if p == nil {
+		if o == nil {
+			return
+		}
+		p = &objPage{}
+		m.pages[pg] = p
+	}
+	old := p.objs[id&pageMask]
+	p.objs[id&pageMask] = o
+	switch {
+	case old == nil && o != nil:
+		p.n++
+	case old != nil && o == nil:
+		p.n--
+		if p.n == 0 {
+			m.pages[pg] = nil
+		}
+	}
+}
+
+// each calls f with every object in the table, in id order.
+func (m *Memory) each(f func(*Object)) {
+	for _, p := range m.pages {
+		if p == nil {
+			continue
+		}
+		for _, o := range p.objs {
+			if o != nil {
+				f(o)
+			}
+		}
+	}
+}
+
+// WasFreed reports whether id is a heap object the program freed.
+func (m *Memory) WasFreed(id uint32) bool {
+	w := int(id / 64)
+	return w < len(m.freed) && m.freed[w]&(1<<(id%64)) != 0
+}
+
+// Live returns the bytes the program's live objects hold and how many
+// objects there are.
+func (m *Memory) Live() (bytes uint64, objects int) { return m.live, m.objects }
+
+// Footprint is the memory budget's measure of the address space: the
+// live bytes plus the cost of each object's record.
+func (m *Memory) Footprint() uint64 {
+	return m.live + uint64(m.objects)*ObjectOverhead + uint64(len(m.quarantine))*ObjectOverhead +
+		uint64(len(m.freed))*8
 }
 
 // alloc creates an object of size bytes.
@@ -96,14 +204,32 @@ func (m *Memory) alloc(kind ObjKind, size uint64, name string, site ir.LocID, th
 		m.nextID++
 	}
 	m.serial++
-	o := &Object{ID: id, Serial: m.serial, Size: size, Kind: kind, Name: name, Site: site, Thread: thread,
+	o := &Object{ID: id, Serial: m.serial, Size: size, Kind: kind, Name: name, Site: site, Thread: int32(thread),
 		bytes: make([]byte, size), gen: m.gen}
 	o.setLimits()
-	for int(id) >= len(m.objs) {
-		m.objs = append(m.objs, nil)
-	}
-	m.objs[id] = o
+	m.set(id, o)
+	m.live += size
+	m.objects++
 	return o
+}
+
+// retire takes a heap object out of the live ones once it is freed: its
+// tombstone stays for the quarantine, then only its freed bit.
+func (m *Memory) retire(o *Object) {
+	m.live -= o.Size
+	m.objects--
+	w := int(o.ID / 64)
+	for w >= len(m.freed) {
+		m.freed = append(m.freed, 0)
+	}
+	m.freed[w] |= 1 << (o.ID % 64)
+	if len(m.quarantine) < quarantineSize {
+		m.quarantine = append(m.quarantine, o.ID)
+		return
+	}
+	m.set(m.quarantine[m.qHead], nil)
+	m.quarantine[m.qHead] = o.ID
+	m.qHead = (m.qHead + 1) % quarantineSize
 }
 
 // setLimits derives the access limits from the object's state; call it after
@@ -123,16 +249,19 @@ func (m *Memory) place(o *Object) {
 	m.serial++
 	o.Serial = m.serial
 	o.setLimits()
-	for int(o.ID) >= len(m.objs) {
-		m.objs = append(m.objs, nil)
-	}
 	o.gen = m.gen
-	m.objs[o.ID] = o
+	m.set(o.ID, o)
+	m.live += o.Size
+	m.objects++
 }
 
 // releaseStack frees a stack object when its frame returns.
 func (m *Memory) releaseStack(id uint32) {
-	m.objs[id] = nil
+	if o := m.Object(id); o != nil {
+		m.live -= o.Size
+		m.objects--
+	}
+	m.set(id, nil)
 	m.stackFree = append(m.stackFree, id)
 }
 
@@ -147,7 +276,7 @@ func (m *Memory) writable(o *Object) *Object {
 		c.sym = append([]*expr.Expr(nil), o.sym...)
 	}
 	c.gen = m.gen
-	m.objs[o.ID] = &c
+	m.pages[o.ID>>pageBits].objs[o.ID&pageMask] = &c
 	return &c
 }
 
@@ -168,6 +297,8 @@ func (e *AccessError) Error() string {
 	}
 	id, off := uint32(e.Addr>>ir.AddrShift), e.Addr&(1<<ir.AddrShift-1)
 	switch {
+	case e.Object == nil && e.Kind == "use after free":
+		return fmt.Sprintf("%s: %s of %d bytes at offset %d of a heap object freed earlier", e.Kind, verb, e.Size, off)
 	case e.Object == nil && id == 0:
 		return fmt.Sprintf("%s: %s of %d bytes at address 0x%x", e.Kind, verb, e.Size, e.Addr)
 	case e.Object == nil:
@@ -194,8 +325,8 @@ func (o *Object) describe() string {
 func (m *Memory) resolve(addr, size uint64, write bool) (*Object, uint64, error) {
 	id := uint32(addr >> ir.AddrShift)
 	off := addr & (1<<ir.AddrShift - 1)
-	if int(id) < len(m.objs) {
-		if o := m.objs[id]; o != nil {
+	if pg := int(id >> pageBits); pg < len(m.pages) && m.pages[pg] != nil {
+		if o := m.pages[pg].objs[id&pageMask]; o != nil {
 			limit := o.readLimit
 			if write {
 				limit = o.writeLimit
@@ -212,7 +343,11 @@ func (m *Memory) resolve(addr, size uint64, write bool) (*Object, uint64, error)
 func (m *Memory) accessError(addr, size uint64, write bool) (*Object, uint64, error) {
 	id := uint32(addr >> ir.AddrShift)
 	off := addr & (1<<ir.AddrShift - 1)
-	if int(id) >= len(m.objs) || m.objs[id] == nil {
+	o := m.Object(id)
+	if o == nil && m.WasFreed(id) {
+		return nil, 0, &AccessError{Kind: "use after free", Addr: addr, Size: size, Write: write}
+	}
+	if o == nil {
 		kind := "wild pointer"
 		if id == 0 {
 			kind = "null pointer dereference"
@@ -222,7 +357,6 @@ func (m *Memory) accessError(addr, size uint64, write bool) (*Object, uint64, er
 		}
 		return nil, 0, &AccessError{Kind: kind, Addr: addr, Size: size, Write: write}
 	}
-	o := m.objs[id]
 	switch {
 	case o.Freed:
 		return nil, 0, &AccessError{Kind: "use after free", Addr: addr, Size: size, Write: write, Object: o}
