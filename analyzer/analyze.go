@@ -55,6 +55,13 @@ type Options struct {
 	// ReadFile reads a source file to look for `augur:ignore` comments
 	// (nil: the file on disk).
 	ReadFile func(path string) ([]byte, error)
+	// Timeout is the wall-time budget of the whole analysis (0: none);
+	// Deadline, when set, is when it runs out (a caller that also counts
+	// the build sets it before building), otherwise Analyze starts the
+	// clock. When it runs out the analysis stops and keeps what it found
+	// (Result.Stopped).
+	Timeout  time.Duration
+	Deadline time.Time
 }
 
 // Observer is told how an analysis progresses. Every callback runs on the
@@ -85,6 +92,20 @@ type Result struct {
 	// Warnings are problems that did not stop the analysis (evidence that
 	// could not be written), one sentence each.
 	Warnings []string
+	// Stopped is set when the analysis ran out of its time budget before
+	// it was done, with what it was doing then: the results are partial.
+	Stopped *Stop
+}
+
+// Stop says how an analysis was cut short by a budget.
+type Stop struct {
+	Budget  vm.Budget
+	Message string
+	// Stage is what the analysis was doing: "detecting" (Done of Total
+	// schedules ran), "classifying" (Done of Total races classified) or
+	// "exploring".
+	Stage       string
+	Done, Total int
 }
 
 // ErrCanceled is returned when the analysis's context ends before it does.
@@ -113,6 +134,10 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	}
 	cfg := opts.Run
 	cfg.Cancel = ctx.Done()
+	if opts.Timeout > 0 && opts.Deadline.IsZero() {
+		opts.Deadline = start.Add(opts.Timeout)
+	}
+	cfg.Deadline, cfg.TimeBudget = opts.Deadline, opts.Timeout
 	// The seed of each symbolic argument is the argument given in its
 	// place, or the empty string: detection runs on that seed.
 	for len(cfg.Args) < 1+len(opts.SymArgs) {
@@ -134,6 +159,9 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		return nil, err
 	}
 	res = &Result{Detection: det, Options: &opts}
+	if t := det.Stopped; t != nil {
+		res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "detecting", Done: det.Schedules, Total: opts.Schedules}
+	}
 	ignore := newIgnorer(opts.ReadFile)
 	for _, r := range det.Races {
 		if ignore.silences(r) {
@@ -147,15 +175,22 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	if obs.Detected != nil {
 		obs.Detected(res)
 	}
-	if !opts.DetectOnly && len(res.Races) > 0 {
+	if !opts.DetectOnly && len(res.Races) > 0 && res.Stopped == nil {
 		if err := res.classify(ctx, prog, progress, obs.Classified); err != nil {
 			return nil, err
 		}
 	}
-	if opts.symbolic() {
+	if opts.symbolic() && res.Stopped == nil {
 		progress("exploring", 0, 1)
+		timeout := opts.ExploreTimeout
+		if !opts.Deadline.IsZero() {
+			left := time.Until(opts.Deadline)
+			if timeout == 0 || left < timeout {
+				timeout = max(left, time.Millisecond)
+			}
+		}
 		ex, err := symex.Explore(prog, symex.Options{Run: opts.symbolicRun(false), Searcher: opts.Searcher,
-			Seed: opts.Seed, MaxPaths: opts.MaxPaths, Timeout: opts.ExploreTimeout, Weak: opts.MemoryModel == "weak"})
+			Seed: opts.Seed, MaxPaths: opts.MaxPaths, Timeout: timeout, Weak: opts.MemoryModel == "weak"})
 		if err != nil {
 			return nil, err
 		}
@@ -163,6 +198,9 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 			return nil, ErrCanceled
 		}
 		res.Exploration = ex
+		if t := opts.Run.Expired(); t != nil && res.Stopped == nil {
+			res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "exploring"}
+		}
 		progress("exploring", 1, 1)
 	}
 	res.Elapsed = time.Since(start)
@@ -192,6 +230,26 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 		}
 		progress("classifying", done, n)
 	}
+	defer func() {
+		// Verdicts left undecided by the time budget say so; the analysis
+		// is partial from the first of them.
+		var stop *classify.Verdict
+		decided := 0
+		for _, v := range res.Verdicts {
+			switch {
+			case v == nil:
+			case v.Budget == vm.BudgetTime:
+				if stop == nil {
+					stop = v
+				}
+			default:
+				decided++
+			}
+		}
+		if stop != nil && res.Stopped == nil {
+			res.Stopped = &Stop{Budget: stop.Budget, Message: stop.BudgetMessage, Stage: "classifying", Done: decided, Total: n}
+		}
+	}()
 	switch opts.Classifier {
 	case "", "portend":
 		copts := classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed,

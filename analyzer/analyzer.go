@@ -4,6 +4,7 @@
 package analyzer
 
 import (
+	"context"
 	"fmt"
 
 	"augur/analyzer/build"
@@ -14,15 +15,15 @@ import (
 // runtime and lowers the linked result. Compile errors come back as
 // *build.CompileError values joined together.
 func LoadProgram(files []string, opts build.Options) (*ir.Program, error) {
-	prog, _, err := LoadProgramInputs(files, opts)
+	prog, _, err := LoadProgramInputs(context.Background(), files, opts)
 	return prog, err
 }
 
 // LoadProgramInputs is LoadProgram that also returns the files the program
 // was compiled from (sources and the headers they include), so a caller
-// knows which saves concern it.
-func LoadProgramInputs(files []string, opts build.Options) (*ir.Program, []string, error) {
-	bc, err := build.Build(files, opts)
+// knows which saves concern it. Compiles stop when ctx ends.
+func LoadProgramInputs(ctx context.Context, files []string, opts build.Options) (*ir.Program, []string, error) {
+	bc, err := build.Build(ctx, files, opts)
 	if err != nil {
 		return nil, nil, err
 	}

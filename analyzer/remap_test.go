@@ -10,6 +10,7 @@ import (
 	"augur/analyzer"
 	"augur/analyzer/evidence"
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // copyWith writes src, passed through edit, to dir/name and returns its path.
@@ -72,7 +73,7 @@ func TestRemapAfterCommentOnlyEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr := evidence.Replay(after, ev); !tr.Reproduced {
+	if tr := evidence.Replay(after, ev, vm.Limits{}); !tr.Reproduced {
 		t.Fatalf("remapped evidence did not replay: %s", tr.Mismatch)
 	}
 	// The failure happens inside free: the crash is found at the reflowed

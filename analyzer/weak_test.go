@@ -13,6 +13,7 @@ import (
 	"augur/analyzer"
 	"augur/analyzer/evidence"
 	"augur/analyzer/report"
+	"augur/analyzer/vm"
 	"augur/internal/testutil"
 )
 
@@ -121,7 +122,7 @@ func TestWeakCrashes(t *testing.T) {
 			if ev.MemoryModel != "weak" || len(ev.WeakReads) == 0 {
 				t.Errorf("%s: evidence does not record the weak reads", name)
 			}
-			if tr := evidence.Replay(prog, ev); !tr.Reproduced || tr.Result.Term.Kind.String() != "crash" {
+			if tr := evidence.Replay(prog, ev, vm.Limits{}); !tr.Reproduced || tr.Result.Term.Kind.String() != "crash" {
 				t.Errorf("%s: the weak evidence does not replay the crash: %s", name, tr.Mismatch)
 			}
 		}

@@ -17,6 +17,7 @@ import (
 	"augur/analyzer"
 	"augur/analyzer/evidence"
 	"augur/analyzer/report"
+	"augur/analyzer/vm"
 )
 
 // The commands the server executes (workspace/executeCommand). They are
@@ -207,7 +208,9 @@ func (s *Server) showEvidence(ctx context.Context, id string, outputDiff bool) (
 		if last == nil {
 			return nil, fmt.Errorf("race %s: the analysis is still running; replay once it is done", id)
 		}
-		tr := evidence.Replay(last.prog, ev)
+		// The replay runs under the target's budgets and stops with the request.
+		run := last.result.Options
+		tr := evidence.Replay(last.prog, ev, vm.Limits{Timeout: run.Timeout, MaxMemory: run.Run.MaxMemory, Cancel: ctx.Done()})
 		tr.Render(&buf, ev, s.ws.Root, evidence.Markdown)
 		res.Reproduced = tr.Reproduced
 	}

@@ -16,6 +16,7 @@ import (
 
 	"augur/analyzer/build"
 	"augur/analyzer/report"
+	"augur/lsp/workspace"
 )
 
 const (
@@ -203,6 +204,9 @@ func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 				out = append(out, compileDiagnostic(d, sn, l))
 			}
 		}
+		if sn.stopped != nil && ts.target != nil && ts.target.Sources[0] == path {
+			out = append(out, stoppedDiagnostic(ts.target.Name, sn.stopped))
+		}
 		if sn.err != "" && ts.target != nil && ts.target.Sources[0] == path {
 			out = append(out, protocol.Diagnostic{Severity: protocol.DiagnosticSeverityError,
 				Source: protocol.NewOptional(sourceAugur), Code: protocol.String("analysis-failed"),
@@ -260,8 +264,34 @@ func compileDiagnostic(d build.Diagnostic, sn *snapshot, l *lines) protocol.Diag
 		Message: protocol.String(d.Message)}
 }
 
+// stoppedDiagnostic says, on a target's first line, that its analysis
+// ran out of a budget and the results shown are partial, and which
+// setting gives it more.
+func stoppedDiagnostic(target string, st *report.Stopped) protocol.Diagnostic {
+	msg := fmt.Sprintf("augur: the analysis of %s is incomplete: %s while %s", target, st.Message, st.Stage)
+	if st.Total > 0 {
+		noun := "schedules ran"
+		if st.Stage == "classifying" {
+			noun = "races classified"
+		}
+		msg += fmt.Sprintf(" (%d of %d %s)", st.Done, st.Total, noun)
+	}
+	msg += ". The diagnostics shown are what it found until then; " + workspace.RaiseHint(st.Budget) + " to let it finish."
+	return protocol.Diagnostic{Severity: protocol.DiagnosticSeverityWarning, Source: protocol.NewOptional(sourceAugur),
+		Code: protocol.String("incomplete"), Message: protocol.String(msg)}
+}
+
 func failureDiagnostic(f report.Failure, sn *snapshot, l *lines) protocol.Diagnostic {
 	msg := fmt.Sprintf("augur: the program fails (%s) under schedule %s: %s", f.Kind, f.Schedule, f.Message)
+	sev := protocol.DiagnosticSeverityError
+	if f.Budget != "" {
+		if f.Kind != "hang" {
+			// The program needs more than augur gives it: not a bug it has.
+			msg = fmt.Sprintf("augur stopped the program under schedule %s: %s", f.Schedule, f.Message)
+			sev = protocol.DiagnosticSeverityWarning
+		}
+		msg += ". " + workspace.RaiseHint(f.Budget) + " to give it more."
+	}
 	if len(f.Inputs.Args) > 0 || f.Inputs.Stdin != "" {
 		msg += fmt.Sprintf(" (inputs: arguments %q", f.Inputs.Args)
 		if f.Inputs.Stdin != "" {
@@ -269,7 +299,7 @@ func failureDiagnostic(f report.Failure, sn *snapshot, l *lines) protocol.Diagno
 		}
 		msg += ")"
 	}
-	d := protocol.Diagnostic{Range: l.lineRange(sn, f.File, f.Line), Severity: protocol.DiagnosticSeverityError,
+	d := protocol.Diagnostic{Range: l.lineRange(sn, f.File, f.Line), Severity: sev,
 		Code: protocol.String(f.Kind), Source: protocol.NewOptional(sourceAugur), Message: protocol.String(msg)}
 	for i, fr := range f.Stack {
 		if i == 0 || fr.File == "" || i > 6 {

@@ -42,8 +42,11 @@ type snapshot struct {
 	report   *report.Report // races and failures; nil until detection is over
 	complete bool           // every race has its category
 	compile  []build.Diagnostic
-	err      string   // why the analysis failed, when not a compile error
-	files    []string // files the program was built from
+	err      string // why the analysis failed, when not a compile error
+	// stopped says how a budget cut the analysis short (the report's, or
+	// the build's when compiling ran out of time).
+	stopped *report.Stopped
+	files   []string // files the program was built from
 	// savedSeq is each open document's savedSeq when the build read it:
 	// the snapshot's line numbers are in that text's coordinates.
 	savedSeq map[string]uint64
@@ -309,8 +312,26 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		s.logger.Printf("%s: compile flags from %s", t.Name, db)
 	}
 	seqs := s.savedSeqs()
-	prog, inputs, err := analyzer.LoadProgramInputs(t.Sources, plan.Build)
+	// The time budget counts from here: compiling is part of it.
+	opts := plan.Analyze
+	buildCtx := ctx
+	if opts.Timeout > 0 {
+		opts.Deadline = time.Now().Add(opts.Timeout)
+		var cancel context.CancelFunc
+		buildCtx, cancel = context.WithDeadline(ctx, opts.Deadline)
+		defer cancel()
+	}
+	prog, inputs, err := analyzer.LoadProgramInputs(buildCtx, t.Sources, plan.Build)
 	if ctx.Err() != nil {
+		return
+	}
+	if buildCtx.Err() != nil {
+		msg := fmt.Sprintf("the time budget of %s ran out while compiling", opts.Timeout)
+		s.update(ts, gen, func(sn *snapshot) {
+			*sn = snapshot{stopped: &report.Stopped{Budget: "time", Message: msg, Stage: "compiling"}, files: t.Sources,
+				savedSeq: seqs, complete: true}
+		})
+		end = "stopped: " + msg
 		return
 	}
 	if err != nil {
@@ -327,13 +348,12 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		end = "code unchanged: results reused"
 		return
 	}
-	opts := plan.Analyze
 	opts.Workers = s.opts.Workers
 	opts.EvidenceDir = filepath.Join(s.opts.CacheDir, "evidence", shortHash(ts.key))
 	publishing := func(r *analyzer.Result, complete bool) *report.Report {
 		rep := absolutize(r.Report(s.ws.Root), s.ws.Root)
 		s.update(ts, gen, func(sn *snapshot) {
-			*sn = snapshot{report: rep, complete: complete, files: inputs, savedSeq: seqs}
+			*sn = snapshot{report: rep, complete: complete, files: inputs, savedSeq: seqs, stopped: rep.Stopped}
 		})
 		return rep
 	}
@@ -359,12 +379,17 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		s.logf(protocol.MessageTypeWarning, "%s: %s", t.Name, w)
 	}
 	rep := publishing(res, true)
+	if rep.Stopped != nil {
+		end = fmt.Sprintf("incomplete (%s budget): %s", rep.Stopped.Budget, summary(rep))
+	}
 	s.mu.Lock()
 	if ts.gen == gen {
 		ts.last = &finished{prog: prog, hash: hash, planKey: key, result: res}
 	}
 	s.mu.Unlock()
-	end = summary(rep)
+	if rep.Stopped == nil {
+		end = summary(rep)
+	}
 	s.logf(protocol.MessageTypeLog, "%s: %s", t.Name, end)
 }
 

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -31,7 +32,7 @@ func (p *Program) All() []string { return append(append([]string{}, p.Bitcode...
 // Build compiles every source in files (bitcode inputs are taken as they are)
 // and the runtime. All compile errors are returned together, joined, so a
 // caller can show each file's diagnostics.
-func Build(files []string, opts Options) (*Program, error) {
+func Build(ctx context.Context, files []string, opts Options) (*Program, error) {
 	if len(files) == 0 {
 		return nil, errors.New("no input files")
 	}
@@ -51,7 +52,7 @@ func Build(files []string, opts Options) (*Program, error) {
 			}
 			p.Bitcode = append(p.Bitcode, f)
 		case IsSource(f):
-			bc, err := CompileTU(f, opts, include)
+			bc, err := CompileTU(ctx, f, opts, include)
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -65,11 +66,11 @@ func Build(files []string, opts Options) (*Program, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	rtOpts := Options{CacheDir: opts.CacheDir} // user flags do not apply to the runtime
+	rtOpts := Options{CacheDir: opts.CacheDir, CompileTimeout: opts.CompileTimeout, MaxMemory: opts.MaxMemory} // user flags do not apply to the runtime
 	entries, _ := filepath.Glob(filepath.Join(rtSrc, "libc", "*.c"))
 	sort.Strings(entries)
 	for _, src := range entries {
-		bc, err := CompileTU(src, rtOpts, include)
+		bc, err := CompileTU(ctx, src, rtOpts, include)
 		if err != nil {
 			return nil, fmt.Errorf("augur runtime: %w", err)
 		}

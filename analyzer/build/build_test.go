@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ func TestCompileErrorIsStructured(t *testing.T) {
 	dir := t.TempDir()
 	src := filepath.Join(dir, "bad.c")
 	write(t, src, "int main(void) {\n\tint x = ;\n\treturn undefined_name;\n}\n")
-	_, err := Build([]string{src}, Options{CacheDir: t.TempDir()})
+	_, err := Build(context.Background(), []string{src}, Options{CacheDir: t.TempDir()})
 	var ce *CompileError
 	if !errors.As(err, &ce) {
 		t.Fatalf("want *CompileError, got %v", err)
@@ -55,12 +56,12 @@ func TestCacheReusesAndInvalidatesOnHeader(t *testing.T) {
 	hdr := filepath.Join(dir, "value.h")
 	write(t, hdr, "#define VALUE 1\n")
 	write(t, src, "#include \"value.h\"\nint main(void) { return VALUE; }\n")
-	bc1, err := CompileTU(src, Options{CacheDir: cache}, "")
+	bc1, err := CompileTU(context.Background(), src, Options{CacheDir: cache}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	st1, _ := os.Stat(bc1)
-	bc2, err := CompileTU(src, Options{CacheDir: cache}, "")
+	bc2, err := CompileTU(context.Background(), src, Options{CacheDir: cache}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +71,7 @@ func TestCacheReusesAndInvalidatesOnHeader(t *testing.T) {
 	}
 	a, _ := os.ReadFile(bc1)
 	write(t, hdr, "#define VALUE 2\n")
-	bc3, err := CompileTU(src, Options{CacheDir: cache}, "")
+	bc3, err := CompileTU(context.Background(), src, Options{CacheDir: cache}, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func TestCacheReusesAndInvalidatesOnHeader(t *testing.T) {
 }
 
 func TestRejectsUnknownInputs(t *testing.T) {
-	_, err := Build([]string{"notes.txt"}, Options{CacheDir: t.TempDir()})
+	_, err := Build(context.Background(), []string{"notes.txt"}, Options{CacheDir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "not a C/C++ source") {
 		t.Fatalf("got %v", err)
 	}

@@ -1,13 +1,16 @@
 package build
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 )
 
 // Options control how translation units are compiled.
@@ -19,6 +22,24 @@ type Options struct {
 	// FileFlags are flags for one source only, by its absolute path (from a
 	// compilation database), applied after Flags.
 	FileFlags map[string][]string
+	// CompileTimeout bounds each clang run (0: DefaultCompileTimeout), and
+	// MaxMemory its address space (0: DefaultCompileMemory; at least 1 GiB,
+	// which clang needs to start on large headers).
+	CompileTimeout time.Duration
+	MaxMemory      uint64
+}
+
+// limits are the resource limits of one compile.
+func (o Options) limits() limits {
+	lim := limits{timeout: o.CompileTimeout, memory: o.MaxMemory, output: maxCompileOutput, fileBytes: maxCompileFile}
+	if lim.timeout <= 0 {
+		lim.timeout = DefaultCompileTimeout
+	}
+	if lim.memory == 0 {
+		lim.memory = DefaultCompileMemory
+	}
+	lim.memory = max(lim.memory, 1<<30)
+	return lim
 }
 
 // DefaultCacheDir is $AUGUR_CACHE_DIR, or augur/ under the user cache directory.
@@ -79,7 +100,7 @@ func compileArgs(src string, includeDir string, extra []string) []string {
 // CompileTU compiles one source file to bitcode, reusing the cached result when
 // the source, the flags, the compiler and every header it included are
 // unchanged. A source that does not compile yields a *CompileError.
-func CompileTU(src string, opts Options, includeDir string) (string, error) {
+func CompileTU(ctx context.Context, src string, opts Options, includeDir string) (string, error) {
 	clang, err := FindClang()
 	if err != nil {
 		return "", err
@@ -126,8 +147,15 @@ func CompileTU(src string, opts Options, includeDir string) (string, error) {
 	// messages) read as in a native build; the key above uses the absolute
 	// path, so a relative name cannot alias another file.
 	full := append(append([]string{}, args...), "-MD", "-MF", dep, "-o", out, src)
-	output, runErr := clang.run(full...)
+	output, runErr := clang.run(ctx, opts.limits(), full...)
 	if runErr != nil {
+		if ctx.Err() != nil {
+			return "", fmt.Errorf("compile %s: %w", src, runErr)
+		}
+		if errors.Is(runErr, ErrCompileLimit) {
+			return "", &CompileError{File: src, Diagnostics: []Diagnostic{{File: src, Line: 1, Column: 1, Severity: "error",
+				Message: fmt.Sprintf("augur stopped the compile: %v", runErr)}}, Output: string(output), Limit: true}
+		}
 		var exitErr interface{ ExitCode() int }
 		if errors.As(runErr, &exitErr) {
 			return "", &CompileError{File: src, Diagnostics: parseDiagnostics(string(output)), Output: string(output)}
@@ -170,13 +198,26 @@ func hashDeps(depfile string) (string, error) {
 	return b.String(), nil
 }
 
+// fileHash hashes a file a compile read. A file that is not a regular
+// file (a device such as /dev/zero, a pipe) is named, not read: reading it
+// might never end, and clang read it as what it is at the moment anyway.
 func fileHash(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
 	if err != nil {
 		return "", err
 	}
-	s := sha256.Sum256(data)
-	return hex.EncodeToString(s[:]), nil
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	if !st.Mode().IsRegular() {
+		fmt.Fprintf(h, "special file %s %v", path, st.Mode())
+	} else if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // depsUnchanged reports whether every file in a manifest still has its hash.

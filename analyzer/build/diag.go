@@ -26,6 +26,9 @@ type CompileError struct {
 	File        string
 	Diagnostics []Diagnostic
 	Output      string // the compiler's output as printed
+	// Limit is set when augur stopped the compiler (time or memory limit)
+	// rather than the compiler failing on the source.
+	Limit bool
 }
 
 func (e *CompileError) Error() string {

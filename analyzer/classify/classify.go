@@ -7,7 +7,6 @@
 package classify
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"runtime"
@@ -94,6 +93,11 @@ type Verdict struct {
 	WeakObserved []vm.WeakWrite
 	AllOutputs   []string
 	States       int
+	// Budget is set when the verdict is unclassified because an execution
+	// ran out of the analysis's time or memory budget; BudgetMessage says
+	// which and how.
+	Budget        vm.Budget
+	BudgetMessage string
 }
 
 // errEnforce marks an alternate order that could not be reached.
@@ -120,6 +124,9 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	}
 	checkpoint, cfg, reason := replayToRace(prog, r, opts)
 	if checkpoint == nil {
+		if t := opts.Run.Expired(); t != nil {
+			return v.stoppedVerdict(t)
+		}
 		return v.unclassified(reason)
 	}
 	// How far the primary goes from the first access to the second.
@@ -127,7 +134,10 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	start := probe.Instructions()
 	probe.StopBefore(&r.SecondAt)
 	if res := probe.Run(); res.Term.Kind != vm.TermPaused {
-		return v.unclassified(fmt.Sprintf("replay ended (%s) before the second racing access", res.Term.Kind))
+		if stopped(res.Term) {
+			return v.stoppedVerdict(res.Term)
+		}
+		return v.unclassified(replayEnded(res.Term, "second"))
 	}
 	gap := max(probe.Instructions()-start, 1000)
 	for i := 0; i < opts.Ma; i++ {
@@ -223,9 +233,17 @@ func replayToRace(prog *ir.Program, r *race.Race, opts Options) (*vm.Machine, vm
 	}
 	m.StopBefore(&r.FirstAt)
 	if res := m.Run(); res.Term.Kind != vm.TermPaused {
-		return nil, cfg, fmt.Sprintf("replay ended (%s) before the first racing access", res.Term.Kind)
+		return nil, cfg, replayEnded(res.Term, "first")
 	}
 	return m, cfg, ""
+}
+
+// replayEnded says why a replay stopped before the racing access which.
+func replayEnded(t *vm.Termination, which string) string {
+	if t.Kind == vm.TermBudget {
+		return fmt.Sprintf("replay ran out of budget before the %s racing access: %s", which, t.Message)
+	}
+	return fmt.Sprintf("replay ended (%s) before the %s racing access", t.Kind, which)
 }
 
 // outcome is how one order ended.
@@ -281,7 +299,7 @@ func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, bud
 	case res.Term.Kind == vm.TermPaused:
 	case res.Term.Kind == vm.TermReplay && errors.Is(res.Term.Err, sched.ErrHeld):
 		return outcome{}, waits("blocks")
-	case res.Term.Kind == vm.TermBudget:
+	case res.Term.Kind == vm.TermBudget && res.Term.Budget.Hang():
 		return outcome{}, waits(fmt.Sprintf("runs %d instructions without reaching its racing access", gapBudget))
 	default: // failed on the way: the alternate order is harmful
 		return outcome{res: res, actions: actions, points: [2]vm.StopPoint{r.SecondAt, r.FirstAt}}, nil
@@ -311,6 +329,10 @@ func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, bud
 // judge compares one primary/alternate pair and records a harmful
 // verdict; it reports whether the verdict is final.
 func (v *Verdict) judge(p, a outcome) bool {
+	if t := stoppedBy(p, a); t != nil {
+		v.stoppedVerdict(t)
+		return true
+	}
 	v.Outputs = [2][]vm.OutputEvent{p.res.Output, a.res.Output}
 	v.addOutput(p.res.Output)
 	v.addOutput(a.res.Output)
@@ -326,7 +348,7 @@ func (v *Verdict) judge(p, a outcome) bool {
 			return true
 		}
 	}
-	if o1, o2 := streams(p.res.Output), streams(a.res.Output); !bytes.Equal(o1[0], o2[0]) || !bytes.Equal(o1[1], o2[1]) {
+	if p.res.Digest != a.res.Digest {
 		v.Category, v.Order = OutputDiffers, "alternate"
 		v.setEvidence(a)
 		v.Reason = "the two orders print different output"
@@ -342,13 +364,40 @@ func (v *Verdict) setEvidence(o outcome) {
 
 // harmful reports the terminations that violate the program's
 // specification: crashes, memory errors, failed asserts, aborts, deadlocks
-// and hangs (an exhausted budget).
+// and hangs (an exhausted instruction budget).
 func harmful(t *vm.Termination) bool {
 	switch t.Kind {
-	case vm.TermCrash, vm.TermAssert, vm.TermAbort, vm.TermDeadlock, vm.TermBudget:
+	case vm.TermCrash, vm.TermAssert, vm.TermAbort, vm.TermDeadlock:
 		return true
+	case vm.TermBudget:
+		return t.Budget.Hang()
 	}
 	return false
+}
+
+// stopped reports an execution the analysis's own limits cut short (its
+// time or memory budget, or a cancellation): it says nothing about the
+// program, so no verdict may rest on it.
+func stopped(t *vm.Termination) bool {
+	return t.Kind == vm.TermCanceled || (t.Kind == vm.TermBudget && !t.Budget.Hang())
+}
+
+// stoppedBy returns the first of the outcomes' executions the analysis's
+// limits cut short, or nil.
+func stoppedBy(outs ...outcome) *vm.Termination {
+	for _, o := range outs {
+		if o.res != nil && stopped(o.res.Term) {
+			return o.res.Term
+		}
+	}
+	return nil
+}
+
+// stoppedVerdict leaves v unclassified because the execution ending in t
+// was cut short by a budget.
+func (v *Verdict) stoppedVerdict(t *vm.Termination) *Verdict {
+	v.Budget, v.BudgetMessage = t.Budget, t.Message
+	return v.unclassified("the analysis stopped before deciding: " + t.Message)
 }
 
 func streams(evs []vm.OutputEvent) [2][]byte {
@@ -433,7 +482,13 @@ func ClassifyEach(prog *ir.Program, races []*race.Race, opts Options, workers in
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				v := Classify(prog, races[i], opts)
+				var v *Verdict
+				if t := opts.Run.Expired(); t != nil {
+					// The time budget ran out before this race's turn.
+					v = (&Verdict{Race: races[i], Stage: "not started"}).stoppedVerdict(t)
+				} else {
+					v = Classify(prog, races[i], opts)
+				}
 				if opts.Run.Canceled() {
 					// Runs cut short by cancellation prove nothing.
 					v = (&Verdict{Race: races[i], Stage: v.Stage}).unclassified("classification was canceled")

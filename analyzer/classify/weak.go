@@ -27,7 +27,7 @@ func (v *Verdict) judgePair(opts Options, p, a outcome) bool {
 // it forked at a weak read.
 type weakPath struct {
 	res      *vm.Result
-	out      string // stdout then stderr
+	out      vm.OutputDigest // what it printed, stdout and stderr
 	choices  []vm.WeakChoice
 	observed []vm.WeakWrite
 }
@@ -38,7 +38,7 @@ type weakPath struct {
 // memory of an execution goes as soon as it ends.
 func exploreOrder(o outcome) []weakPath {
 	path := func(m *vm.Machine, res *vm.Result) weakPath {
-		p := weakPath{res: res, out: printed(res.Output)}
+		p := weakPath{res: res, out: res.Digest}
 		if m != nil {
 			p.choices, p.observed = m.WeakChoices(), m.WeakObserved()
 		}
@@ -57,11 +57,6 @@ func exploreOrder(o outcome) []weakPath {
 	return paths
 }
 
-func printed(evs []vm.OutputEvent) string {
-	s := streams(evs)
-	return string(s[0]) + "\x00" + string(s[1])
-}
-
 // judgeWeak judges a pair under the weak memory model: either order
 // failing in any of its executions is spec-violated; the orders differ in
 // output when the sets of outputs their executions print differ.
@@ -71,6 +66,14 @@ func (v *Verdict) judgeWeak(p, a outcome) bool {
 		out   outcome
 		paths []weakPath
 	}{{"alternate", a, exploreOrder(a)}, {"primary", p, exploreOrder(p)}}
+	for _, o := range orders {
+		for _, path := range o.paths {
+			if stopped(path.res.Term) {
+				v.stoppedVerdict(path.res.Term)
+				return true
+			}
+		}
+	}
 	for _, o := range orders {
 		v.States += len(o.paths)
 		for _, path := range o.paths {
@@ -99,7 +102,7 @@ func (v *Verdict) judgeWeak(p, a outcome) bool {
 			}
 		}
 	}
-	sets := [2]map[string]bool{{}, {}}
+	sets := [2]map[vm.OutputDigest]bool{{}, {}}
 	for i, o := range orders {
 		for _, path := range o.paths {
 			sets[i][path.out] = true

@@ -53,7 +53,7 @@ func TestHarmfulVerdictsReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tr := evidence.Replay(prog, back)
+			tr := evidence.Replay(prog, back, vm.Limits{})
 			if !tr.Reproduced {
 				t.Errorf("%s: %s race on %s did not replay: %s", filepath.Base(f), v.Category, r.Object, tr.Mismatch)
 				continue
@@ -117,7 +117,7 @@ func TestMultipathEvidenceReplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr := evidence.Replay(prog, ev); !tr.Reproduced {
+	if tr := evidence.Replay(prog, ev, vm.Limits{}); !tr.Reproduced {
 		t.Fatalf("did not replay: %s", tr.Mismatch)
 	}
 }

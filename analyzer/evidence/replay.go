@@ -83,12 +83,12 @@ func (k *marker) Access(a *vm.Access) {
 
 func (k *marker) Sync(vm.SyncEvent) {}
 
-// Replay re-executes the evidence's execution of prog and checks its
-// outcome.
-func Replay(prog *ir.Program, ev *Evidence) *Transcript {
+// Replay re-executes the evidence's execution of prog under lim (the
+// caller's time and memory budgets) and checks its outcome.
+func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 	tr := &Transcript{}
 	cfg := vm.Config{Args: ev.Inputs.Argv, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions,
-		Inputs: ev.Inputs.Vars}
+		Inputs: ev.Inputs.Vars, Limits: lim}
 	if len(ev.Inputs.Files) > 0 {
 		cfg.Files = map[string][]byte{}
 		for n, d := range ev.Inputs.Files {

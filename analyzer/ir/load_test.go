@@ -1,6 +1,7 @@
 package ir_test
 
 import (
+	"context"
 	"testing"
 
 	"augur/analyzer/build"
@@ -8,7 +9,7 @@ import (
 )
 
 func TestLoadDemo(t *testing.T) {
-	prog, err := build.Build([]string{"../../testdata/demo/bank.c"}, build.Options{CacheDir: t.TempDir()})
+	prog, err := build.Build(context.Background(), []string{"../../testdata/demo/bank.c"}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,6 +46,7 @@ type Failure struct {
 	Stack    []vm.StackFrame
 	Threads  map[int][]vm.StackFrame // deadlocks: every blocked thread
 	Schedule string                  // which schedule: "round-robin" or "pct seed N"
+	Budget   vm.Budget               // the budget a TermBudget failure exhausted
 	Trace    *sched.Trace            // replays the failure
 }
 
@@ -57,6 +58,10 @@ type Result struct {
 	Schedules    int
 	Instructions uint64
 	Elapsed      time.Duration
+	// Stopped is set when the analysis's time budget ran out during
+	// detection: the races found until then are kept, Schedules counts the
+	// executions that ran (the last one cut short).
+	Stopped *vm.Termination
 }
 
 // Detect runs prog under opts.Schedules schedules with a race detector and
@@ -75,7 +80,12 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	seenFail := map[string]bool{}
 	steps := 0
 	var reversals []*sched.Postpone
+	ran := 0
 	for i := 0; i < opts.Schedules; i++ {
+		if t := opts.Run.Expired(); t != nil {
+			res.Stopped = t
+			break
+		}
 		cfg := opts.Run
 		cfg.Stdout, cfg.Stderr, cfg.StdoutLineBuffered = nil, nil, false
 		name := "round-robin"
@@ -102,6 +112,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 		if run.Term.Kind == vm.TermCanceled {
 			return nil, ErrCanceled
 		}
+		ran++
 		if i == 0 {
 			steps = run.Trace.Len() + 1
 			reversals = sched.Reversals(run.Trace, (opts.Schedules-1+1)/2)
@@ -120,17 +131,21 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 				res.Inversions = append(res.Inversions, inv)
 			}
 		}
+		if t := run.Term; t.Kind == vm.TermBudget && t.Budget == vm.BudgetTime {
+			res.Stopped = t // the analysis's clock, not the program: no failure
+			break
+		}
 		if t := run.Term; t.Kind != vm.TermExit {
 			key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)
 			if !seenFail[key] {
 				seenFail[key] = true
 				res.Failures = append(res.Failures, &Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc, Thread: t.Thread,
-					Stack: t.Stack, Threads: t.Threads, Schedule: name, Trace: run.Trace})
+					Stack: t.Stack, Threads: t.Threads, Schedule: name, Trace: run.Trace, Budget: t.Budget})
 			}
 		}
 	}
 	res.Races = Merge(races...)
-	res.Schedules = opts.Schedules
+	res.Schedules = ran
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

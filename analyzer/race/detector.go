@@ -61,6 +61,9 @@ func granuleShift(off, size, objSize uint64, max uint8) uint8 {
 	return sh
 }
 
+// bytes is the memory the shadow holds.
+func (sh *objShadow) bytes() uint64 { return shadowBytes + uint64(len(sh.hot))*cellBytes }
+
 func newObjShadow(serial, size uint64, shift uint8) *objShadow {
 	n := (size + 1<<shift - 1) >> shift
 	return &objShadow{serial: serial, size: size, shift: shift, hot: make([]hot, n), sites: make([]sites, n)}
@@ -101,6 +104,25 @@ type Detector struct {
 	// reportedNow holds the earlier sites already reported during the
 	// current access, so a race counts one instance per access, not per byte.
 	reportedNow []vm.Site
+	// shadowBytes is the memory the live shadows hold (for the budget).
+	shadowBytes uint64
+}
+
+// Costs of shadow memory: per cell (hot and cold halves) and per object.
+const (
+	cellBytes   = 48
+	shadowBytes = 96
+)
+
+// Footprint implements vm.Sizer: the memory the detector holds, its
+// shadows and clocks.
+func (d *Detector) Footprint() uint64 {
+	n := d.shadowBytes + uint64(len(d.shadows))*8
+	for _, c := range d.clocks {
+		n += uint64(cap(c)) * 8
+	}
+	n += uint64(len(d.syncs)) * (48 + 8*uint64(len(d.clocks)))
+	return n + uint64(len(d.order))*512
 }
 
 // New returns a detector for one execution. Bind must be called with the
@@ -183,11 +205,17 @@ func (d *Detector) shadow(o *vm.Object, off, size uint64) *objShadow {
 		if s == nil {
 			p.n++
 		}
+		if s != nil {
+			d.shadowBytes -= s.bytes()
+		}
 		s = newObjShadow(o.Serial, o.Size, granuleShift(off, size, o.Size, 3))
+		d.shadowBytes += s.bytes()
 		*slot = s
 	} else if s.shift > 0 {
 		if g := granuleShift(off, size, o.Size, s.shift); g < s.shift {
+			d.shadowBytes -= s.bytes()
 			s.refine(g)
+			d.shadowBytes += s.bytes()
 		}
 	}
 	return s
@@ -202,6 +230,7 @@ func (d *Detector) drop(o *vm.Object) {
 	}
 	p := d.shadows[pg]
 	if slot := &p.s[o.ID&(1<<shadowPageBits-1)]; *slot != nil {
+		d.shadowBytes -= (*slot).bytes()
 		*slot = nil
 		p.n--
 		if p.n == 0 {

@@ -22,6 +22,20 @@ type Report struct {
 	Failures    []Failure   `json:"failures"`
 	Inversions  []Inversion `json:"lock_order_inversions"`
 	Stats       Stats       `json:"stats"`
+	// Stopped is set when the analysis ran out of its time budget before
+	// it was done: everything above is what it found until then.
+	Stopped *Stopped `json:"stopped,omitempty"`
+}
+
+// Stopped says how a budget cut the analysis short.
+type Stopped struct {
+	Budget  string `json:"budget"` // "time" (or "memory")
+	Message string `json:"message"`
+	// Stage is what the analysis was doing: detecting, classifying or
+	// exploring; Done of Total schedules ran, or races were classified.
+	Stage string `json:"stage"`
+	Done  int    `json:"done,omitempty"`
+	Total int    `json:"total,omitempty"`
 }
 
 // Race is one distinct race.
@@ -85,8 +99,11 @@ type Frame struct {
 
 // Failure is an execution that did not end normally.
 type Failure struct {
-	Kind     string             `json:"kind"`
-	Message  string             `json:"message"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+	// Budget is the budget an execution ran out of: "instructions" (kind
+	// hang: the program may loop forever) or "memory" (kind budget).
+	Budget   string             `json:"budget,omitempty"`
 	File     string             `json:"file"`
 	Line     int                `json:"line"`
 	Thread   int                `json:"thread"`
@@ -149,7 +166,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 		})
 	}
 	for _, f := range res.Failures {
-		fl := Failure{Kind: failureKind(f), Message: f.Message, File: rel(f.Loc.File, base), Line: f.Loc.Line,
+		fl := Failure{Kind: failureKind(f), Message: f.Message, Budget: f.Budget.String(), File: rel(f.Loc.File, base), Line: f.Loc.Line,
 			Thread: f.Thread, Stack: frames(f.Stack, base), Schedule: f.Schedule, Inputs: Inputs{Args: args}}
 		if len(f.Threads) > 0 {
 			fl.Threads = map[string][]Frame{}
@@ -214,8 +231,8 @@ func (r *Report) AddExploration(res *symex.Result, base string) {
 			continue
 		}
 		seen[key] = true
-		r.Failures = append(r.Failures, Failure{Kind: failureKind(&race.Failure{Kind: t.Kind, Message: t.Message}),
-			Message: t.Message, File: rel(t.Loc.File, base), Line: t.Loc.Line, Thread: t.Thread,
+		r.Failures = append(r.Failures, Failure{Kind: failureKind(&race.Failure{Kind: t.Kind, Message: t.Message, Budget: t.Budget}),
+			Message: t.Message, Budget: t.Budget.String(), File: rel(t.Loc.File, base), Line: t.Loc.Line, Thread: t.Thread,
 			Stack: frames(t.Stack, base), Schedule: "round-robin, symbolic inputs",
 			Inputs: Inputs{Args: p.Inputs.Args, Stdin: p.Inputs.Stdin, Files: p.Inputs.Files, Vars: p.Inputs.Vars}})
 	}
@@ -266,7 +283,10 @@ func failureKind(f *race.Failure) string {
 	case vm.TermDeadlock:
 		return "deadlock"
 	case vm.TermBudget:
-		return "hang"
+		if f.Budget == vm.BudgetInstructions {
+			return "hang"
+		}
+		return "budget"
 	case vm.TermUnsupported:
 		return "unsupported"
 	case vm.TermCrash:

@@ -51,6 +51,9 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	for _, f := range r.Failures {
 		fmt.Fprintf(&b, "ERROR: augur: %s: %s (schedule: %s)\n", f.Kind, f.Message, f.Schedule)
+		if flag := BudgetFlags[f.Budget]; flag != "" {
+			fmt.Fprintf(&b, "  (the %s budget: raise %s to give the program more)\n", f.Budget, flag)
+		}
 		if len(f.Threads) > 0 {
 			ids := make([]int, 0, len(f.Threads))
 			for id := range f.Threads {
@@ -109,12 +112,26 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		b.WriteString("\n")
 	}
+	if st := r.Stopped; st != nil {
+		fmt.Fprintf(&b, "INCOMPLETE: augur: the analysis stopped early: %s while %s", st.Message, st.Stage)
+		if st.Total > 0 {
+			noun := "schedules ran"
+			if st.Stage == "classifying" {
+				noun = "races classified"
+			}
+			fmt.Fprintf(&b, " (%d of %d %s)", st.Done, st.Total, noun)
+		}
+		fmt.Fprintf(&b, "; what it found until then is above. Raise %s to let it finish.\n", BudgetFlags[st.Budget])
+	}
 	fmt.Fprintf(&b, "SUMMARY: augur: %d race%s, %d failure%s, %d lock-order inversion%s in %d schedule%s (%d instructions, %.2fs)\n",
 		len(r.Races), plural(len(r.Races)), len(r.Failures), plural(len(r.Failures)), len(r.Inversions), plural(len(r.Inversions)),
 		r.Stats.Schedules, plural(r.Stats.Schedules), r.Stats.Instructions, r.Stats.Seconds)
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// BudgetFlags are the command-line flags that raise each budget.
+var BudgetFlags = map[string]string{"instructions": "--max-instructions", "time": "--timeout", "memory": "--max-memory"}
 
 func writeFrames(b *strings.Builder, st []Frame) {
 	for i, f := range st {

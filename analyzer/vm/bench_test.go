@@ -2,6 +2,7 @@ package vm_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -115,7 +116,7 @@ func BenchmarkLoadLower(b *testing.B) {
 		b.Fatal(err)
 	}
 	start := time.Now()
-	bc, err := build.Build([]string{src}, build.Options{CacheDir: dir})
+	bc, err := build.Build(context.Background(), []string{src}, build.Options{CacheDir: dir})
 	if err != nil {
 		b.Fatal(err)
 	}

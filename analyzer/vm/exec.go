@@ -1,8 +1,6 @@
 package vm
 
 import (
-	"time"
-
 	"augur/analyzer/ir"
 )
 
@@ -549,27 +547,4 @@ func (m *Machine) phiMoves(regs []Value, e *ir.Edge) {
 		}
 		m.argBuf = tmp[:0]
 	}
-}
-
-// checkBudget runs every budgetCheckEvery instructions and when the
-// instruction budget is reached; it sets the next check point.
-func (m *Machine) checkBudget() error {
-	m.nextCheck = m.insts + budgetCheckEvery
-	if lim := m.cfg.MaxInstructions; lim != 0 && m.nextCheck > lim+1 {
-		m.nextCheck = lim + 1
-	}
-	if m.cfg.MaxInstructions != 0 && m.insts > m.cfg.MaxInstructions {
-		return terminate(TermBudget, 0, "instruction budget of %d exhausted (the program may loop forever; raise --max-instructions)", m.cfg.MaxInstructions)
-	}
-	if !m.deadline.IsZero() && time.Now().After(m.deadline) {
-		return terminate(TermBudget, 0, "time budget of %s exhausted (the program may loop forever; raise --timeout)", m.cfg.Timeout)
-	}
-	if m.cfg.Cancel != nil {
-		select {
-		case <-m.cfg.Cancel:
-			return terminate(TermCanceled, 0, "analysis canceled")
-		default:
-		}
-	}
-	return nil
 }

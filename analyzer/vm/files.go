@@ -112,8 +112,7 @@ func (ft *fileTable) write(t *Thread, f *vfile, b []byte) {
 		return
 	}
 	if f.fd == 1 || f.fd == 2 {
-		ft.m.output = append(ft.m.output, OutputEvent{Stream: f.fd, Data: append([]byte(nil), b...),
-			Thread: t.ID, Stack: ft.m.stack(t)})
+		ft.m.noteOutput(t, f.fd, b)
 	}
 	f.pending = append(f.pending, b...)
 	switch f.mode {
@@ -128,6 +127,36 @@ func (ft *fileTable) write(t *Thread, f *vfile, b []byte) {
 			ft.flushN(f, len(f.pending)/stdioBufSize*stdioBufSize)
 		}
 	}
+}
+
+// footprint is the bytes the virtual file system and the streams' buffers
+// hold.
+func (ft *fileTable) footprint() uint64 {
+	var n uint64
+	for _, d := range ft.fs {
+		n += uint64(cap(d))
+	}
+	for _, f := range ft.byFD {
+		n += uint64(cap(f.pending))
+	}
+	return n
+}
+
+// noteOutput records b, printed by t on stream 1 or 2, in the digest and,
+// while under Config.MaxOutput, as an event.
+func (m *Machine) noteOutput(t *Thread, stream int, b []byte) {
+	m.digest.add(stream, b)
+	max := m.cfg.MaxOutput
+	if max == 0 {
+		max = DefaultMaxOutput
+	}
+	if m.outOmit > 0 || m.outKept+len(b) > max || len(m.output) >= maxOutputEvents {
+		m.outOmit += uint64(len(b))
+		return
+	}
+	m.outKept += len(b)
+	m.output = append(m.output, OutputEvent{Stream: stream, Data: append([]byte(nil), b...),
+		Thread: t.ID, Stack: m.stack(t)})
 }
 
 // writeStream writes to fd 1 or 2 through its stdio stream.

@@ -6,12 +6,24 @@ import (
 
 // malloc returns a new heap object of n bytes. Heap ids are never reused, so
 // any later access through a dangling pointer is reported as use after free.
-func (m *Machine) malloc(t *Thread, n uint64, site ir.LocID) uint64 {
+// An allocation that would take the execution past its memory budget ends
+// it (a budget termination), so a runaway allocation loop stops at once.
+func (m *Machine) malloc(t *Thread, n uint64, site ir.LocID) (uint64, error) {
 	if n > 1<<31 {
-		return 0 // larger than augur's object size limit: allocation fails like out of memory
+		return 0, nil // larger than augur's object size limit: allocation fails like out of memory
+	}
+	if err := m.allocBudget(n); err != nil {
+		return 0, err
 	}
 	o := m.mem.alloc(ObjHeap, n, "", site, t.ID)
-	return ir.Addr(o.ID, 0)
+	return ir.Addr(o.ID, 0), nil
+}
+
+// mallocTo allocates n bytes and sets the call's result to the pointer.
+func (m *Machine) mallocTo(t *Thread, n uint64, site ir.LocID, res []Value) error {
+	p, err := m.malloc(t, n, site)
+	setRes(res, p)
+	return err
 }
 
 // free releases the heap object at p.
@@ -48,17 +60,14 @@ func (m *Machine) free(t *Thread, p uint64, site ir.LocID, what string) error {
 
 func init() {
 	mallocFn := func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, m.malloc(t, a[0].Bits, in.Loc))
-		return nil
+		return m.mallocTo(t, a[0].Bits, in.Loc, res)
 	}
 	register(mallocFn, "malloc", "valloc", "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, m.malloc(t, a[0].Bits, in.Loc))
-		return nil
+		return m.mallocTo(t, a[0].Bits, in.Loc, res)
 	}, "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, m.malloc(t, a[1].Bits, in.Loc))
-		return nil
+		return m.mallocTo(t, a[1].Bits, in.Loc, res)
 	}, "aligned_alloc", "memalign")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		n, sz := a[0].Bits, a[1].Bits
@@ -66,19 +75,20 @@ func init() {
 			setRes(res, 0)
 			return nil
 		}
-		setRes(res, m.malloc(t, n*sz, in.Loc)) // new objects are zeroed
-		return nil
+		return m.mallocTo(t, n*sz, in.Loc, res) // new objects are zeroed
 	}, "calloc")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		p := m.malloc(t, a[2].Bits, in.Loc)
+		p, err := m.malloc(t, a[2].Bits, in.Loc)
+		if err != nil {
+			return err
+		}
 		setRes(res, 0)
 		return m.writeUint(a[0].Bits, 8, p)
 	}, "posix_memalign")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		p, n := a[0].Bits, a[1].Bits
 		if p == 0 {
-			setRes(res, m.malloc(t, n, in.Loc))
-			return nil
+			return m.mallocTo(t, n, in.Loc, res)
 		}
 		o := m.mem.Object(uint32(p >> ir.AddrShift))
 		if o == nil || o.Kind != ObjHeap || o.Freed || p&(1<<ir.AddrShift-1) != 0 {
@@ -88,7 +98,10 @@ func init() {
 			setRes(res, 0)
 			return m.free(t, p, in.Loc, "realloc")
 		}
-		q := m.malloc(t, n, in.Loc)
+		q, err := m.malloc(t, n, in.Loc)
+		if err != nil {
+			return err
+		}
 		if err := m.copyMem(q, p, min(n, o.Size)); err != nil {
 			return err
 		}

@@ -55,8 +55,9 @@ type Config struct {
 	// Inputs gives concrete values to named inputs in a concrete run
 	// (augur_make_symbolic bytes, __VERIFIER_nondet_* results): replaying a
 	// path's generated inputs reproduces it.
-	Inputs  map[string]uint64
-	Timeout time.Duration
+	Inputs map[string]uint64
+	// Limits are the time and memory budgets and the cancellation.
+	Limits
 	// Weak, when set, runs the program under the weak memory model (see
 	// weak.go); nil is sequential consistency.
 	Weak *Weak
@@ -65,23 +66,66 @@ type Config struct {
 	// policy did not pick: an explorer then covers every interleaving (of
 	// the preemption points the run has), within the budget.
 	ScheduleForks *ScheduleForks
-	// Cancel, when closed, stops the execution at its next budget check
-	// with TermCanceled (a language server dropping an outdated analysis).
-	Cancel <-chan struct{}
 	// Files seeds the virtual file system: path -> contents. The program
 	// never touches the real disk.
 	Files map[string][]byte
+	// MaxOutput bounds the program output an execution keeps as events
+	// (Result.Output), in bytes: 0 is DefaultMaxOutput, a negative value
+	// keeps none. Output past it still reaches Stdout and Stderr and still
+	// counts in Result.Digest, which compares whole outputs exactly.
+	MaxOutput int
 }
+
+// Limits are the budgets an execution runs under beyond its instruction
+// count. They belong to whoever runs it (a command, the language server),
+// not to the program's inputs: evidence records the inputs and the
+// instruction budget, a replay takes its limits from the caller.
+type Limits struct {
+	// Timeout bounds this execution's wall time (0: none). Deadline, when
+	// set, is when the whole analysis the execution belongs to must stop,
+	// and TimeBudget that budget's length, for messages. Either ends the
+	// execution as a budget termination (BudgetTime).
+	Timeout    time.Duration
+	Deadline   time.Time
+	TimeBudget time.Duration
+	// MaxMemory bounds what the execution holds, with what the analysis
+	// keeps for it (see Machine.Footprint), in bytes (0: none).
+	MaxMemory uint64
+	// Cancel, when closed, stops the execution at its next budget check
+	// with TermCanceled (a language server dropping an outdated analysis).
+	Cancel <-chan struct{}
+}
+
+// DefaultMaxOutput is how much output an execution keeps as events.
+const DefaultMaxOutput = 1 << 20
+
+// maxOutputEvents bounds the number of output events kept, each of which
+// holds the stack that printed it.
+const maxOutputEvents = 1 << 16
 
 // Canceled reports whether Cancel is closed: the caller of a series of
 // executions stops starting new ones.
-func (c *Config) Canceled() bool {
+func (c *Limits) Canceled() bool {
 	select {
 	case <-c.Cancel: // a nil channel is never ready
 		return true
 	default:
 		return false
 	}
+}
+
+// Expired returns the termination of an execution started now when the
+// analysis's deadline has passed (Deadline), or nil: a caller about to
+// start executions stops instead.
+func (c *Limits) Expired() *Termination {
+	if c.Deadline.IsZero() || time.Now().Before(c.Deadline) {
+		return nil
+	}
+	msg := "time budget exhausted"
+	if c.TimeBudget > 0 {
+		msg = fmt.Sprintf("time budget of %s exhausted", durationText(c.TimeBudget))
+	}
+	return &Termination{Kind: TermBudget, Budget: BudgetTime, Message: msg}
 }
 
 // OutputEvent is one piece of program output with the stack that wrote it.
@@ -108,11 +152,39 @@ type InputEvent struct {
 	Loc    ir.Loc
 }
 
+// OutputDigest fingerprints everything an execution printed on stdout
+// (index 0) and stderr (index 1): two executions printed the same bytes
+// when their digests are equal, however much they printed.
+type OutputDigest struct {
+	Len  [2]uint64
+	Hash [2]uint64 // FNV-1a of the stream's bytes
+}
+
+// add accounts for b written on stream (1 or 2).
+func (d *OutputDigest) add(stream int, b []byte) {
+	i := stream - 1
+	h := d.Hash[i]
+	if d.Len[i] == 0 {
+		h = 14695981039346656037
+	}
+	for _, c := range b {
+		h ^= uint64(c)
+		h *= 1099511628211
+	}
+	d.Hash[i] = h
+	d.Len[i] += uint64(len(b))
+}
+
 // Result is the outcome of an execution.
 type Result struct {
-	Term         *Termination
-	Trace        *sched.Trace
-	Output       []OutputEvent
+	Term  *Termination
+	Trace *sched.Trace
+	// Output is what the program printed, as events, up to
+	// Config.MaxOutput bytes; OutputOmitted counts the bytes past that.
+	Output        []OutputEvent
+	OutputOmitted uint64
+	// Digest fingerprints all of the output, omitted bytes included.
+	Digest       OutputDigest
 	Inputs       []InputEvent
 	Instructions uint64
 	Threads      int // threads created, main included
@@ -192,6 +264,9 @@ type Machine struct {
 	trace     *sched.Trace
 	natives   []native // by function id
 	output    []OutputEvent
+	outKept   int // bytes of output in output
+	outOmit   uint64
+	digest    OutputDigest
 	inputs    []InputEvent
 	files     *fileTable
 	sync      *syncTable
@@ -259,6 +334,9 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	}
 	if cfg.Timeout > 0 {
 		m.deadline = time.Now().Add(cfg.Timeout)
+	}
+	if !cfg.Deadline.IsZero() && (m.deadline.IsZero() || cfg.Deadline.Before(m.deadline)) {
+		m.deadline = cfg.Deadline
 	}
 	for _, f := range prog.Funcs {
 		m.mem.place(&Object{ID: f.ID, Size: 1, Kind: ObjFunc, Name: f.Name, ReadOnly: true})
@@ -445,7 +523,8 @@ func (m *Machine) Run() (res *Result) {
 }
 
 func (m *Machine) result(t *Termination) *Result {
-	return &Result{Term: t, Trace: m.trace, Output: m.output, Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads)}
+	return &Result{Term: t, Trace: m.trace, Output: m.output, OutputOmitted: m.outOmit, Digest: m.digest,
+		Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads)}
 }
 
 // loop runs threads until termination, consulting the policy at every

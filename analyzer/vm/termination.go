@@ -16,7 +16,7 @@ const (
 	TermAssert                      // failed assert() or augur_assert
 	TermAbort                       // abort()
 	TermDeadlock                    // every live thread blocked
-	TermBudget                      // instruction or time budget exhausted
+	TermBudget                      // instruction, time or memory budget exhausted (Termination.Budget)
 	TermUnsupported                 // the program used something augur does not model
 	TermReplay                      // the schedule diverged from the trace being replayed
 	TermSolver                      // a solver query on this path timed out or failed
@@ -49,6 +49,8 @@ type Termination struct {
 	Threads map[int][]StackFrame
 	// Err is the scheduling policy's error for TermReplay terminations.
 	Err error
+	// Budget says which budget a TermBudget termination exhausted.
+	Budget Budget
 }
 
 // Signals a native run would die of.
@@ -59,6 +61,10 @@ const (
 	SIGSEGV = 11
 )
 
+// ExitBudget is the exit status of an execution a budget stopped, like
+// timeout(1)'s.
+const ExitBudget = 124
+
 // ExitCode is the status a native process would report: its exit status, or
 // 128+signal for a signal death. Budget and unsupported terminations, which
 // a native run does not have, map to 124 (like timeout(1)) and 125.
@@ -67,7 +73,7 @@ func (t *Termination) ExitCode() int {
 	case TermExit:
 		return t.Status
 	case TermBudget:
-		return 124
+		return ExitBudget
 	case TermUnsupported, TermReplay, TermSolver:
 		return 125
 	case TermPruned:

@@ -195,6 +195,14 @@ var weakGen atomic.Uint64
 // does not make every later read fork a thousand ways.
 const maxHistory = 16
 
+// footprint estimates the memory the state's histories and clocks hold:
+// a history keeps at most maxHistory writes, each with its writer's clock.
+func (w *weakState) footprint() uint64 {
+	n := uint64(len(w.hb.threads)+len(w.hb.syncs)) * 96
+	n += uint64(len(w.bufs)) * (128 + 4*(64+8*uint64(len(w.hb.threads)))) // about 4 writes kept per location
+	return n + uint64(len(w.choices)+len(w.observed))*128
+}
+
 func newWeakState(w *Weak) *weakState {
 	return &weakState{Weak: w, hb: &hbClocks{threads: map[int]weakVC{0: weakVC{1}}, syncs: map[SyncKey]weakVC{}},
 		hbOwned: true, bufs: map[bufKey]*wBuf{}, bufsOwn: true, gen: weakGen.Add(1)}

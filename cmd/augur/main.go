@@ -10,6 +10,7 @@ package main
 import (
 	"fmt"
 	"os"
+	"runtime/debug"
 )
 
 const usage = `usage: augur <command> [flags] [arguments]
@@ -26,7 +27,19 @@ commands:
 Run 'augur <command> -h' for a command's flags.
 `
 
+// exitBudget is the exit status of a command a budget stopped before it
+// was done: an analysis with partial results (its report says how far it
+// got), or a build that ran out of time.
+const exitBudget = 4
+
 func main() {
+	if os.Getenv("GOGC") == "" {
+		// The interpreted program's objects are long-lived Go objects: a
+		// heap allowed to grow to twice the live data before a collection
+		// makes the resident size follow peaks loosely, at no measurable
+		// speed gain (binary-trees: same time, 142 MB instead of 166 MB).
+		debug.SetGCPercent(50)
+	}
 	if len(os.Args) < 2 {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)

@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
+	"time"
 
 	"augur/analyzer"
 	"augur/analyzer/build"
@@ -21,21 +24,36 @@ type programFlags struct {
 	argv0              *string
 	maxInsts           *uint64
 	timeout            *flagDuration
+	maxMemory          *flagSize
 	seed               *uint64
+	// start is when the command started: the time budget counts from it,
+	// the build included.
+	start time.Time
 	inputs             map[string]uint64 // replayed input values (run --inputs)
 	stdin              []byte            // replayed standard input
 	files              map[string]string // replayed file contents
 }
 
+// budgets are a command's default budgets.
+type budgets struct {
+	maxInsts  uint64
+	timeout   time.Duration
+	maxMemory uint64
+}
+
+// DefaultMaxMemory is the memory budget of every command: what a developer
+// laptop can give an analysis without swapping.
+const DefaultMaxMemory = 4 << 30
+
 // newCommand returns the flag set of a command that takes program files,
 // with the program flags registered.
-func newCommand(name, usage string, defaultMaxInsts uint64) (*flag.FlagSet, *programFlags) {
+func newCommand(name, usage string, def budgets) (*flag.FlagSet, *programFlags) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, usage)
 		fs.PrintDefaults()
 	}
-	return fs, addProgramFlags(fs, defaultMaxInsts)
+	return fs, addProgramFlags(fs, def)
 }
 
 // parseFiles parses a command's arguments: flags, files and, after "--",
@@ -52,23 +70,48 @@ func parseFiles(fs *flag.FlagSet, args []string) (files, progArgs []string, code
 	return files, progArgs, 0
 }
 
-func addProgramFlags(fs *flag.FlagSet, defaultMaxInsts uint64) *programFlags {
+func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
 	p := &programFlags{
-		argv0:    fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)"),
-		maxInsts: fs.Uint64("max-instructions", defaultMaxInsts, "stop an execution after this many instructions (0: no limit)"),
-		seed:     fs.Uint64("seed", 1, "seed of the random schedules"),
-		timeout:  &flagDuration{},
+		argv0:     fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)"),
+		maxInsts:  fs.Uint64("max-instructions", def.maxInsts, "stop an execution after this many instructions (0: no limit)"),
+		seed:      fs.Uint64("seed", 1, "seed of the random schedules"),
+		timeout:   &flagDuration{def.timeout},
+		maxMemory: &flagSize{def.maxMemory},
+		start:     time.Now(),
 	}
-	fs.Var(p.timeout, "timeout", "stop after this much wall time (0: no limit)")
+	fs.Var(p.timeout, "timeout", "wall-time budget of the whole command, compiling included (0: no limit)")
+	fs.Var(p.maxMemory, "max-memory", "memory budget of an execution, with what the analysis keeps for it, e.g. 512MiB or 4GiB (0: no limit)")
 	fs.Var(&p.incs, "I", "add an include directory (repeatable)")
 	fs.Var(&p.defs, "D", "define a macro (repeatable)")
 	fs.Var(&p.vfiles, "file", "make a real file readable by the program: PATH, or NAME=PATH to show it as NAME (repeatable); the program never touches the real disk")
 	return p
 }
 
+// limits are the time and memory budgets of the command's executions.
+func (p *programFlags) limits() vm.Limits {
+	lim := vm.Limits{MaxMemory: p.maxMemory.n, TimeBudget: p.timeout.d}
+	if p.timeout.d > 0 {
+		lim.Deadline = p.start.Add(p.timeout.d)
+	}
+	return lim
+}
+
+// context is the command's context: it ends at the time budget.
+func (p *programFlags) context() (context.Context, context.CancelFunc) {
+	if p.timeout.d > 0 {
+		return context.WithDeadline(context.Background(), p.start.Add(p.timeout.d))
+	}
+	return context.WithCancel(context.Background())
+}
+
 // load builds the program and the execution configuration. On failure it
-// has printed the reason and returns the exit status to use.
+// has printed the reason and returns the exit status to use: 1, or
+// exitBudget when the time budget ran out while compiling.
 func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, int) {
+	if p.maxMemory.n > 0 {
+		// The garbage collector works harder as the heap nears the budget.
+		debug.SetMemoryLimit(int64(p.maxMemory.n) + 256<<20)
+	}
 	seeded, err := readSeedFiles(p.vfiles)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
@@ -84,7 +127,13 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	for _, d := range p.defs {
 		flags = append(flags, "-D"+d)
 	}
-	prog, err := analyzer.LoadProgram(files, build.Options{Flags: flags})
+	ctx, cancel := p.context()
+	defer cancel()
+	prog, _, err := analyzer.LoadProgramInputs(ctx, files, build.Options{Flags: flags, MaxMemory: p.maxMemory.n})
+	if err != nil && ctx.Err() == context.DeadlineExceeded {
+		fmt.Fprintf(os.Stderr, "augur: time budget of %s exhausted while compiling (raise --timeout)\n", p.timeout.d)
+		return nil, vm.Config{}, exitBudget
+	}
 	if err != nil {
 		var ce *build.CompileError
 		if errors.As(err, &ce) {
@@ -103,7 +152,7 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		Env:             os.Environ(),
 		Seed:            *p.seed,
 		MaxInstructions: *p.maxInsts,
-		Timeout:         p.timeout.d,
+		Limits:          p.limits(),
 		Files:           seeded,
 		Inputs:          p.inputs,
 	}, 0

@@ -1,19 +1,30 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
+	"time"
 
 	"augur/analyzer"
 	"augur/analyzer/build"
 	"augur/analyzer/evidence"
+	"augur/analyzer/vm"
 )
 
 // replayCmd re-executes a race's evidence and prints the interleaving.
 func replayCmd(args []string) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.Usage = func() { fmt.Fprintln(os.Stderr, "usage: augur replay EVIDENCE") }
+	fs.Usage = func() {
+		fmt.Fprintln(os.Stderr, "usage: augur replay [flags] EVIDENCE")
+		fs.PrintDefaults()
+	}
+	timeout := &flagDuration{5 * time.Minute}
+	maxMemory := &flagSize{DefaultMaxMemory}
+	fs.Var(timeout, "timeout", "wall-time budget of the replay, compiling included (0: no limit)")
+	fs.Var(maxMemory, "max-memory", "memory budget of the replayed execution, e.g. 512MiB (0: no limit)")
+	start := time.Now()
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
@@ -26,12 +37,20 @@ func replayCmd(args []string) int {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return 1
 	}
-	prog, err := analyzer.LoadProgram(ev.Program.Files, build.Options{})
+	lim := vm.Limits{MaxMemory: maxMemory.n, TimeBudget: timeout.d}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if timeout.d > 0 {
+		lim.Deadline = start.Add(timeout.d)
+		ctx, cancel = context.WithDeadline(ctx, lim.Deadline)
+		defer cancel()
+	}
+	prog, _, err := analyzer.LoadProgramInputs(ctx, ev.Program.Files, build.Options{MaxMemory: maxMemory.n})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return 1
 	}
-	tr := evidence.Replay(prog, ev)
+	tr := evidence.Replay(prog, ev, lim)
 	cwd, _ := os.Getwd()
 	tr.Render(os.Stdout, ev, cwd, evidence.Text)
 	if !tr.Reproduced {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 
 	"augur/analyzer/report"
 
@@ -12,7 +13,8 @@ import (
 )
 
 func runCmd(args []string) int {
-	fs, pf := newCommand("run", "usage: augur run [flags] FILES... [-- ARGS...]", 0)
+	fs, pf := newCommand("run", "usage: augur run [flags] FILES... [-- ARGS...]",
+		budgets{timeout: 5 * time.Minute, maxMemory: DefaultMaxMemory})
 	schedule := fs.String("schedule", "round-robin", "thread schedule: round-robin or random")
 	traceOut := fs.String("trace", "", "write the schedule trace to this file")
 	replay := fs.String("replay", "", "follow the schedule trace in this file")
@@ -53,6 +55,9 @@ func runCmd(args []string) int {
 		pf.files = in.Files
 	}
 	prog, cfg, code := pf.load(files, progArgs)
+	if code == exitBudget {
+		return vm.ExitBudget // a budget stopped it, as it would have stopped the program
+	}
 	if code != 0 {
 		return code
 	}
@@ -65,6 +70,7 @@ func runCmd(args []string) int {
 	cfg.StdoutLineBuffered = isTerminal(os.Stdout)
 	cfg.Policy = policy
 	cfg.PreemptAccesses = *preemptAccesses
+	cfg.MaxOutput = -1 // the output goes to the terminal as it is flushed; nothing needs it kept
 	m, err := vm.New(prog, cfg)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
@@ -78,6 +84,9 @@ func runCmd(args []string) int {
 	}
 	if res.Term.Kind != vm.TermExit {
 		fmt.Fprint(os.Stderr, res.Term.Report())
+		if flag := report.BudgetFlags[res.Term.Budget.String()]; res.Term.Kind == vm.TermBudget && flag != "" {
+			fmt.Fprintf(os.Stderr, "  (raise %s to give the program more)\n", flag)
+		}
 	}
 	return res.Term.ExitCode()
 }

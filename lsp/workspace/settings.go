@@ -10,6 +10,8 @@ import (
 	"math"
 	"strings"
 	"time"
+
+	"augur/internal/bytesize"
 )
 
 // Settings are the analysis options of a target. Their names mirror the
@@ -20,7 +22,8 @@ type Settings struct {
 	Seed            uint64
 	MemoryModel     string // "sc" or "weak"
 	MaxInstructions uint64
-	Timeout         time.Duration // of each execution
+	Timeout         time.Duration // of the whole analysis of a save, compiling included
+	MaxMemory       uint64        // of each execution, with what the analysis keeps for it
 	PreemptAccesses bool
 	SymArgs         []int
 	SymStdin        int
@@ -43,7 +46,7 @@ type Settings struct {
 // Defaults are the built-in settings, those of `augur analyze`.
 func Defaults() Settings {
 	return Settings{Mp: 5, Ma: 2, Schedules: 5, Seed: 1, MemoryModel: "sc", MaxInstructions: 200_000_000,
-		Timeout: 30 * time.Second, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend",
+		Timeout: time.Minute, MaxMemory: 4 << 30, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend",
 		Debounce: 200 * time.Millisecond}
 }
 
@@ -81,8 +84,10 @@ var settingsTable = []setting{
 			s.MaxInstructions = uint64(n)
 			return err
 		}},
-	{"timeout", "timeout", `wall-time budget of each execution, as "30s" or "2m" (0: none)`,
+	{"timeout", "timeout", `wall-time budget of the analysis of a save, compiling included, as "60s" or "2m" (0: none); past it the results found so far are shown`,
 		func(s *Settings, v any) error { return setDuration(&s.Timeout, v) }},
+	{"max-memory", "maxMemory", `memory budget of each execution, with what the analysis keeps for it, as "512MiB" or "4GiB" (0: none)`,
+		func(s *Settings, v any) error { return setSize(&s.MaxMemory, v) }},
 	{"preempt-accesses", "preemptAccesses", "also switch threads at shared memory accesses (slower, more interleavings)",
 		func(s *Settings, v any) error { return setBool(&s.PreemptAccesses, v) }},
 	{"sym-arg", "symbolicArgs", "sizes of symbolic command-line arguments, one per argument, e.g. [8, 4]",
@@ -111,6 +116,20 @@ var settingsTable = []setting{
 		func(s *Settings, v any) error { return setString(&s.CompileCommandsDir, v) }},
 	{"debounce", "debounce", `wait after a save before analyzing, as "200ms"`,
 		func(s *Settings, v any) error { return setDuration(&s.Debounce, v) }},
+}
+
+// budgetSettings are the settings (augur.toml names) that raise each
+// budget a report names: "instructions", "time", "memory".
+var budgetSettings = map[string]string{"instructions": "max-instructions", "time": "timeout", "memory": "max-memory"}
+
+// RaiseHint tells an editor user how to raise a budget: the client
+// setting and the augur.toml key, never a command-line flag.
+func RaiseHint(budget string) string {
+	st := lookup(budgetSettings[budget], false)
+	if st == nil {
+		return "raise the budget in the settings"
+	}
+	return fmt.Sprintf("raise augur.%s in the editor's settings (%s in augur.toml)", st.json, st.toml)
 }
 
 // lookup finds a setting by its TOML or JSON name.
@@ -227,6 +246,26 @@ func setDuration(dst *time.Duration, v any) error {
 		}
 	}
 	return fmt.Errorf("want a duration such as \"30s\", got %v", describe(v))
+}
+
+func setSize(dst *uint64, v any) error {
+	switch x := v.(type) {
+	case string:
+		n, err := bytesize.Parse(x)
+		if err != nil {
+			return err
+		}
+		*dst = n
+		return nil
+	case int64, float64:
+		var n int
+		if err := setInt(&n, v, 0); err != nil {
+			return err
+		}
+		*dst = uint64(n)
+		return nil
+	}
+	return fmt.Errorf("want a size such as \"4GiB\", got %v", describe(v))
 }
 
 func setStrings(dst *[]string, v any) error {

@@ -137,7 +137,7 @@ func (p *Plan) Key() string { return p.key }
 // its settings and the compilation database, its inputs read from disk.
 func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	s := t.Settings
-	p := &Plan{Build: build.Options{CacheDir: cacheDir, FileFlags: map[string][]string{}}}
+	p := &Plan{Build: build.Options{CacheDir: cacheDir, FileFlags: map[string][]string{}, MaxMemory: s.MaxMemory}}
 	for _, dir := range s.Include {
 		p.Build.Flags = append(p.Build.Flags, "-I"+abs(w.Root, dir))
 	}
@@ -167,7 +167,8 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 		argv0 = strings.TrimSuffix(filepath.Base(t.Sources[0]), filepath.Ext(t.Sources[0]))
 	}
 	run := vm.Config{Args: append([]string{argv0}, t.Args...), Env: os.Environ(), Stdin: []byte(t.Stdin),
-		Seed: s.Seed, MaxInstructions: s.MaxInstructions, Timeout: s.Timeout, PreemptAccesses: s.PreemptAccesses}
+		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses,
+		Limits: vm.Limits{MaxMemory: s.MaxMemory}}
 	if t.StdinFile != "" {
 		data, err := os.ReadFile(t.StdinFile)
 		if err != nil {
@@ -189,7 +190,7 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	p.Analyze = analyzer.Options{Run: run, Sources: t.Sources, Schedules: s.Schedules, Seed: s.Seed,
 		DetectOnly: s.DetectOnly, Classifier: s.Classifier, MemoryModel: s.MemoryModel, Ma: s.Ma, Mp: s.Mp, SymArgs: s.SymArgs,
 		SymStdin: s.SymStdin, SymFiles: s.SymFiles, Searcher: s.Searcher, MaxPaths: s.MaxPaths,
-		ExploreTimeout: s.Timeout}
+		Timeout: s.Timeout}
 	h := sha256.New()
 	fmt.Fprintf(h, "%+v\x00%q\x00%v\x00%q\x00", *t, p.Build.Flags, p.Build.FileFlags, run.Stdin)
 	for _, spec := range t.Files {

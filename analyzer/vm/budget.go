@@ -1,0 +1,165 @@
+package vm
+
+import (
+	"fmt"
+
+	"augur/internal/bytesize"
+	"runtime/metrics"
+	"time"
+)
+
+// Budget names the resource an execution ran out of.
+type Budget uint8
+
+const (
+	NoBudget Budget = iota
+	// BudgetInstructions: the execution ran Config.MaxInstructions
+	// instructions (the program may loop forever: a hang).
+	BudgetInstructions
+	// BudgetTime: the wall-time budget (Config.Timeout or
+	// Config.Deadline) ran out; the analysis, not the program, stops.
+	BudgetTime
+	// BudgetMemory: the execution, with what the analysis keeps of it,
+	// grew past Config.MaxMemory.
+	BudgetMemory
+)
+
+var budgetNames = [...]string{"", "instructions", "time", "memory"}
+
+func (b Budget) String() string { return budgetNames[b] }
+
+// Hang reports whether running out of b says something about the
+// program (it may loop forever) rather than about the analysis's limits.
+func (b Budget) Hang() bool { return b == BudgetInstructions }
+
+// budgetTerm ends an execution for having exhausted budget b.
+func budgetTerm(b Budget, format string, args ...any) error {
+	return &termError{&Termination{Kind: TermBudget, Budget: b, Message: fmt.Sprintf(format, args...)}}
+}
+
+// checkBudget runs every budgetCheckEvery instructions and when the
+// instruction budget is reached; it sets the next check point.
+func (m *Machine) checkBudget() error {
+	m.nextCheck = m.insts + budgetCheckEvery
+	if lim := m.cfg.MaxInstructions; lim != 0 && m.nextCheck > lim+1 {
+		m.nextCheck = lim + 1
+	}
+	if m.cfg.MaxInstructions != 0 && m.insts > m.cfg.MaxInstructions {
+		return budgetTerm(BudgetInstructions, "instruction budget of %d exhausted (the program may loop forever)", m.cfg.MaxInstructions)
+	}
+	if !m.deadline.IsZero() && time.Now().After(m.deadline) {
+		return m.timeTerm()
+	}
+	if m.cfg.Cancel != nil {
+		select {
+		case <-m.cfg.Cancel:
+			return terminate(TermCanceled, 0, "analysis canceled")
+		default:
+		}
+	}
+	return m.checkMemory()
+}
+
+// timeTerm is the termination of an execution past its deadline: the
+// whole analysis's (Config.Deadline) or its own (Config.Timeout).
+func (m *Machine) timeTerm() error {
+	if t := m.cfg.Expired(); t != nil {
+		return &termError{t}
+	}
+	return budgetTerm(BudgetTime, "time budget of %s exhausted", durationText(m.cfg.Timeout))
+}
+
+// durationText renders a budget in the units a user would give it.
+func durationText(d time.Duration) string {
+	if d >= time.Second {
+		return d.Round(100 * time.Millisecond).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// checkMemory ends the execution when what it holds passes
+// Config.MaxMemory. Two measures are checked: the execution's own
+// footprint (the program's objects, threads and output, and what the
+// analysis keeps for it: trace, shadow, histories), which is
+// deterministic; and, as a backstop for what that does not count, the
+// live Go heap of the whole process after the last collection.
+func (m *Machine) checkMemory() error {
+	max := m.cfg.MaxMemory
+	if max == 0 {
+		return nil
+	}
+	if fp := m.Footprint(); fp > max {
+		bytes, objs := m.mem.Live()
+		return budgetTerm(BudgetMemory, "memory budget of %s exhausted: the execution holds %s (the program's %d objects hold %s)",
+			bytesize.Format(max), bytesize.Format(fp), objs, bytesize.Format(bytes))
+	}
+	if live := heapLive(); live > max+heapSlack {
+		return budgetTerm(BudgetMemory, "memory budget of %s exhausted: augur's heap holds %s", bytesize.Format(max), bytesize.Format(live))
+	}
+	return nil
+}
+
+// heapSlack is how far the process heap may exceed the memory budget
+// before the backstop stops an execution: the program's loaded code and
+// the server's caches are not the execution's doing.
+const heapSlack = 256 << 20
+
+var heapSample = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+
+// heapLive returns the bytes of live heap the last garbage collection
+// found, for the whole process.
+func heapLive() uint64 {
+	s := []metrics.Sample{heapSample[0]}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return s[0].Value.Uint64()
+}
+
+// Footprint estimates the memory an execution holds: the program's
+// objects with their records, its threads, the output and files it
+// wrote, and what the analysis keeps for it (the schedule trace, the
+// monitor's shadow, the weak memory model's histories).
+func (m *Machine) Footprint() uint64 {
+	fp := m.mem.Footprint() + m.trace.Bytes() + uint64(m.outKept) + uint64(len(m.output))*outputEventOverhead +
+		m.files.footprint()
+	for _, t := range m.threads {
+		fp += threadOverhead + uint64(cap(t.regs))*16 + uint64(cap(t.frames))*72
+	}
+	if s, ok := m.mon.(Sizer); ok {
+		fp += s.Footprint()
+	}
+	if m.weak != nil {
+		fp += m.weak.footprint()
+	}
+	return fp
+}
+
+// Sizer is a Monitor that can say how much memory it holds for the
+// execution it watches; the memory budget counts it.
+type Sizer interface {
+	Footprint() uint64
+}
+
+// Costs the footprint counts beyond raw bytes.
+const (
+	threadOverhead      = 256
+	outputEventOverhead = 160
+)
+
+// allocBudget checks, before an allocation of size bytes, that the
+// program's memory stays within the budget: a single huge allocation
+// ends the execution at once instead of at the next periodic check.
+func (m *Machine) allocBudget(size uint64) error {
+	max := m.cfg.MaxMemory
+	if max == 0 || size < 1<<20 {
+		return nil
+	}
+	if fp := m.Footprint() + size; fp > max {
+		bytes, objs := m.mem.Live()
+		return budgetTerm(BudgetMemory, "memory budget of %s exhausted: allocating %s more, the execution would hold %s (the program's %d objects hold %s)",
+			bytesize.Format(max), bytesize.Format(size), bytesize.Format(fp), objs, bytesize.Format(bytes))
+	}
+	return nil
+}
