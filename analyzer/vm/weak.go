@@ -2,7 +2,6 @@ package vm
 
 import (
 	"fmt"
-	"sort"
 	"sync/atomic"
 
 	"augur/analyzer/ir"
@@ -111,15 +110,20 @@ func (v weakVC) join(o weakVC) weakVC {
 // hbClocks are the happens-before clocks of one execution state: each
 // thread's and each synchronization object's.
 type hbClocks struct {
-	threads map[int]weakVC
+	threads []weakVC // by thread id; nil: the thread has no clock yet
 	syncs   map[SyncKey]weakVC
 }
 
-func (h *hbClocks) clone() *hbClocks {
-	c := &hbClocks{threads: make(map[int]weakVC, len(h.threads)), syncs: make(map[SyncKey]weakVC, len(h.syncs))}
-	for k, v := range h.threads {
-		c.threads[k] = v
+// setThread sets thread t's clock.
+func (h *hbClocks) setThread(t int, c weakVC) {
+	for t >= len(h.threads) {
+		h.threads = append(h.threads, nil)
 	}
+	h.threads[t] = c
+}
+
+func (h *hbClocks) clone() *hbClocks {
+	c := &hbClocks{threads: append([]weakVC(nil), h.threads...), syncs: make(map[SyncKey]weakVC, len(h.syncs))}
 	for k, v := range h.syncs {
 		c.syncs[k] = v
 	}
@@ -136,26 +140,70 @@ type wWrite struct {
 	loc    ir.LocID
 }
 
-// readBinding is the last value a thread read from a location.
+// readBinding is the last value a thread read from (or wrote to) a
+// location, and how far along the location's writes it has come.
 type readBinding struct {
 	seq     uint64 // the write read
 	nwrites uint64 // the location's write count then
 	rereads int
+	// floor is coherence: the thread has seen (read or written) the write
+	// with this seq, so it can never read an older one of this location.
+	floor uint64
 }
 
 // wBuf is the write history of one location.
 type wBuf struct {
 	size    uint64
 	writes  []wWrite // in the order they ran
+	base    []wWrite // the array writes slides along (see push)
 	nwrites uint64   // writes ever made
-	reads   map[int]readBinding
-	gen     uint64 // the weakState generation that may change it in place
+	reads   []readBinding // by thread id; the zero binding: not bound
+	gen     uint64        // the weakState generation that may change it in place
 }
 
-type bufKey struct {
-	obj uint32
-	off uint64
+// push appends a write, dropping the oldest past maxHistory. The
+// history slides along a backing array of twice that size and moves back
+// to its start only when it reaches the end: a location written in a loop
+// costs a copy of the history every maxHistory writes, not every write.
+func (b *wBuf) push(nw wWrite) {
+	if len(b.writes) >= maxHistory {
+		b.writes = b.writes[len(b.writes)-maxHistory+1:]
+	}
+	if len(b.writes) == cap(b.writes) {
+		if cap(b.base) < 2*maxHistory {
+			b.base = make([]wWrite, 2*maxHistory)
+		}
+		n := copy(b.base, b.writes)
+		b.writes = b.base[:n]
+	}
+	b.writes = append(b.writes, nw)
 }
+
+// binding returns thread t's binding to the location, and whether it has
+// one.
+func (b *wBuf) binding(t int) (readBinding, bool) {
+	if t < len(b.reads) && b.reads[t].nwrites != 0 {
+		return b.reads[t], true
+	}
+	return readBinding{}, false
+}
+
+// bind sets thread t's binding.
+func (b *wBuf) bind(t int, rb readBinding) {
+	for t >= len(b.reads) {
+		b.reads = append(b.reads, readBinding{})
+	}
+	b.reads[t] = rb
+}
+
+// bufKey names a location: object id and offset packed in a word (an
+// object is smaller than 4 GiB), so history lookups hash one integer.
+type bufKey uint64
+
+func keyOf(obj uint32, off uint64) bufKey { return bufKey(uint64(obj)<<32 | off) }
+
+func (k bufKey) obj() uint32 { return uint32(k >> 32) }
+func (k bufKey) off() uint64 { return uint64(k) & (1<<32 - 1) }
 
 // weakState is the weak-memory part of one execution state.
 type weakState struct {
@@ -164,6 +212,9 @@ type weakState struct {
 	hbOwned bool
 	bufs    map[bufKey]*wBuf
 	bufsOwn bool
+	// lastK and lastB remember the last history looked up (see buf).
+	lastK bufKey
+	lastB *wBuf
 	gen     uint64
 	// reads makes loads choose among visible values (and fork); off, they
 	// read the latest value and only keep the bookkeeping.
@@ -204,7 +255,7 @@ func (w *weakState) footprint() uint64 {
 }
 
 func newWeakState(w *Weak) *weakState {
-	return &weakState{Weak: w, hb: &hbClocks{threads: map[int]weakVC{0: weakVC{1}}, syncs: map[SyncKey]weakVC{}},
+	return &weakState{Weak: w, hb: &hbClocks{threads: []weakVC{{1}}, syncs: map[SyncKey]weakVC{}},
 		hbOwned: true, bufs: map[bufKey]*wBuf{}, bufsOwn: true, gen: weakGen.Add(1)}
 }
 
@@ -219,6 +270,7 @@ func (w *weakState) fork() *weakState {
 	c.choices = w.choices[:len(w.choices):len(w.choices)]
 	c.observed = w.observed[:len(w.observed):len(w.observed)]
 	c.forced = nil
+	c.lastB, w.lastB = nil, nil
 	return &c
 }
 
@@ -232,8 +284,8 @@ func (w *weakState) clocks() *hbClocks {
 
 // clock is thread t's vector clock.
 func (w *weakState) clock(t int) weakVC {
-	if c, ok := w.hb.threads[t]; ok {
-		return c
+	if t < len(w.hb.threads) && w.hb.threads[t] != nil {
+		return w.hb.threads[t]
 	}
 	return weakVC{}.with(t, 1)
 }
@@ -258,21 +310,37 @@ func (w *weakState) sync(ev SyncEvent) {
 		h.syncs[ev.Key] = h.syncs[ev.Key].join(c)
 		c = c.with(ev.Thread, c.get(ev.Thread)+1)
 	case Fork:
-		h.threads[ev.Other] = c.with(ev.Other, 1)
+		h.setThread(ev.Other, c.with(ev.Other, 1))
 		c = c.with(ev.Thread, c.get(ev.Thread)+1)
 	case JoinThread:
 		c = c.join(w.clock(ev.Other))
 	}
-	h.threads[ev.Thread] = c
+	h.setThread(ev.Thread, c)
 }
 
 // buffered reports whether accesses to o are kept in write histories.
 func buffered(o *Object) bool { return o.Kind == ObjGlobal || o.Kind == ObjHeap }
 
-// buf returns the history of a location for changing it, or nil.
+// peek returns the history of a location, to read, or nil.
+func (w *weakState) peek(k bufKey) *wBuf {
+	if w.lastB != nil && w.lastK == k {
+		return w.lastB
+	}
+	return w.bufs[k]
+}
+
+// buf returns the history of a location for changing it, or nil. The last
+// one returned is remembered: a load and a store of one location in a
+// row look it up once.
 func (w *weakState) buf(k bufKey) *wBuf {
+	if w.lastB != nil && w.lastK == k && w.lastB.gen == w.gen {
+		return w.lastB
+	}
 	b := w.bufs[k]
 	if b == nil || b.gen == w.gen {
+		if b != nil {
+			w.lastK, w.lastB = k, b
+		}
 		return b
 	}
 	if !w.bufsOwn {
@@ -282,12 +350,10 @@ func (w *weakState) buf(k bufKey) *wBuf {
 		}
 		w.bufs, w.bufsOwn = m, true
 	}
-	c := &wBuf{size: b.size, writes: append([]wWrite(nil), b.writes...), nwrites: b.nwrites, gen: w.gen,
-		reads: make(map[int]readBinding, len(b.reads))}
-	for t, r := range b.reads {
-		c.reads[t] = r
-	}
+	c := &wBuf{size: b.size, writes: append(make([]wWrite, 0, maxHistory), b.writes...), nwrites: b.nwrites, gen: w.gen,
+		reads: append([]readBinding(nil), b.reads...)}
 	w.bufs[k] = c
+	w.lastK, w.lastB = k, c
 	return c
 }
 
@@ -299,6 +365,9 @@ func (w *weakState) setBuf(k bufKey, b *wBuf) {
 			m[k] = v
 		}
 		w.bufs, w.bufsOwn = m, true
+	}
+	if w.lastK == k {
+		w.lastB = nil
 	}
 	if b == nil {
 		delete(w.bufs, k)
@@ -320,7 +389,7 @@ func (w *weakState) forget(o *Object, off, size uint64) {
 		// before off can overlap: look them up rather than scan every
 		// history on each atomic store.
 		for p := off - min(off, 7); p < off+size; p++ {
-			k := bufKey{o.ID, p}
+			k := keyOf(o.ID, p)
 			if b, ok := w.bufs[k]; ok && p+b.size > off {
 				w.setBuf(k, nil)
 			}
@@ -328,7 +397,7 @@ func (w *weakState) forget(o *Object, off, size uint64) {
 		return
 	}
 	for k, b := range w.bufs {
-		if k.obj == o.ID && k.off < off+size && off < k.off+b.size {
+		if k.obj() == o.ID && k.off() < off+size && off < k.off()+b.size {
 			w.setBuf(k, nil)
 		}
 	}
@@ -356,7 +425,7 @@ func hbRead(b *wWrite, t int, c weakVC) bool {
 // write records a plain store of val by thread t (whose clock is c) to a
 // location, after memory holds it; old is what the location held before.
 func (w *weakState) write(m *Machine, t int, o *Object, off, size, old, val uint64, loc ir.LocID) {
-	k := bufKey{o.ID, off}
+	k := keyOf(o.ID, off)
 	b := w.buf(k)
 	if b != nil && b.size != size {
 		w.forget(o, off, size)
@@ -365,8 +434,7 @@ func (w *weakState) write(m *Machine, t int, o *Object, off, size, old, val uint
 	if b == nil {
 		w.forget(o, off, size) // overlapping histories of other sizes
 		w.seq++
-		b = &wBuf{size: size, reads: map[int]readBinding{}, nwrites: 1,
-			writes: []wWrite{{val: old, thread: -1, seq: w.seq}}}
+		b = &wBuf{size: size, nwrites: 1, writes: append(make([]wWrite, 0, maxHistory), wWrite{val: old, thread: -1, seq: w.seq})}
 		w.setBuf(k, b)
 	}
 	c := w.clock(t)
@@ -377,18 +445,26 @@ func (w *weakState) write(m *Machine, t int, o *Object, off, size, old, val uint
 	// one is redundant when it holds the same value, and invisible for
 	// ever once this one happens before every live thread.
 	hidesAll := m.hiddenFromAll(w, &nw)
-	keep := b.writes[:0]
+	drop := -1 // the first write to drop, if any
 	for i := range b.writes {
-		a := &b.writes[i]
-		if w.hbWrite(a, &nw) && (a.val == val || hidesAll) {
-			continue
+		if a := &b.writes[i]; w.hbWrite(a, &nw) && (a.val == val || hidesAll) {
+			drop = i
+			break
 		}
-		keep = append(keep, *a)
 	}
-	if len(keep) >= maxHistory {
-		keep = append(keep[:0], keep[len(keep)-maxHistory+1:]...)
+	if drop >= 0 {
+		keep := b.writes[:drop]
+		for i := drop + 1; i < len(b.writes); i++ {
+			if a := &b.writes[i]; !(w.hbWrite(a, &nw) && (a.val == val || hidesAll)) {
+				keep = append(keep, *a)
+			}
+		}
+		b.writes = keep
 	}
-	b.writes = append(keep, nw)
+	b.push(nw)
+	// The writer has seen its own write: it reads it (or a later one) from
+	// here on.
+	b.bind(t, readBinding{seq: nw.seq, nwrites: b.nwrites, floor: nw.seq})
 }
 
 // hiddenFromAll reports whether write b happens before every live
@@ -410,8 +486,8 @@ func (m *Machine) hiddenFromAll(w *weakState, b *wWrite) bool {
 // state, once per other visible value; handled is false when the location
 // has no history (the load reads memory as usual).
 func (w *weakState) read(m *Machine, t *Thread, o *Object, off, size, cur uint64, loc ir.LocID) (val uint64, handled bool, err error) {
-	k := bufKey{o.ID, off}
-	b := w.bufs[k]
+	k := keyOf(o.ID, off)
+	b := w.peek(k)
 	if b == nil || b.size != size {
 		return cur, false, nil
 	}
@@ -438,14 +514,21 @@ func (w *weakState) read(m *Machine, t *Thread, o *Object, off, size, cur uint64
 				o.Name, t.ID, ch.Value)
 		}
 	}
-	if rb, ok := b.reads[t.ID]; ok && rb.nwrites == b.nwrites {
+	rb, bound := b.binding(t.ID)
+	if bound && rb.floor == b.writes[len(b.writes)-1].seq {
+		// Coherence: the thread has seen the latest write already, so it
+		// is the only one it may read (the common case of a thread working
+		// on a location alone).
+		return w.take(m, t, b, rb.floor, loc, o)
+	}
+	if bound && rb.nwrites == b.nwrites {
 		// Write buffering: no write since this thread's last read.
 		latest := b.writes[len(b.writes)-1].seq
 		if rb.seq == latest || rb.rereads < staleRereads {
 			for _, x := range b.writes {
 				if x.seq == rb.seq {
 					rb.rereads++
-					b.reads[t.ID] = rb
+					b.bind(t.ID, rb)
 					return x.val, true, nil
 				}
 			}
@@ -472,9 +555,20 @@ func (w *weakState) read(m *Machine, t *Thread, o *Object, off, size, cur uint64
 			w.Stats.Forks++
 			child := m.forkAgain()
 			child.weak.forced = &forcedRead{thread: t.ID, key: k, seq: x.seq}
+			if m.cfg.PreemptAccesses && t.atomicDepth == 0 {
+				// This thread was granted the access it makes again: the
+				// fork makes it at once rather than yielding before it a
+				// second time (which would let other threads run first,
+				// and schedule forks there lose the forced value).
+				child.cur.accessGranted = true
+			}
 			m.spawned = append(m.spawned, child)
 			forked = true
 		}
+	}
+	if forked {
+		// The forks share b now: this state changes its own copy.
+		b = w.buf(k)
 	}
 	val, handled, err = w.take(m, t, b, latest.seq, loc, o)
 	if forked && m.cfg.PauseAtFork {
@@ -488,15 +582,17 @@ func (w *weakState) read(m *Machine, t *Thread, o *Object, off, size, cur uint64
 // take makes thread t read write seq of b.
 func (w *weakState) take(m *Machine, t *Thread, b *wBuf, seq uint64, loc ir.LocID, o *Object) (uint64, bool, error) {
 	var x *wWrite
-	for i := range b.writes {
+	for i := len(b.writes) - 1; i >= 0; i-- { // the latest is the usual one
 		if b.writes[i].seq == seq {
 			x = &b.writes[i]
+			break
 		}
 	}
 	if x == nil {
 		return 0, true, fmt.Errorf("weak memory: write %d of %s is gone", seq, o.Name)
 	}
-	b.reads[t.ID] = readBinding{seq: seq, nwrites: b.nwrites}
+	old, _ := b.binding(t.ID)
+	b.bind(t.ID, readBinding{seq: seq, nwrites: b.nwrites, floor: max(seq, old.floor)})
 	desc := func(x *wWrite) WeakWrite {
 		return WeakWrite{Object: o.Name, Thread: x.thread, Seq: x.seq, Loc: x.loc, Value: x.val}
 	}
@@ -542,12 +638,19 @@ func (w *weakState) prune(m *Machine, b *wBuf) {
 }
 
 // visible returns the writes a read by thread t may return, oldest first
-// (never empty: the latest write is always visible).
+// (never empty: the latest write is always visible). b.writes is in seq
+// order, which is the location's coherence order: the writes older than
+// the last one the thread saw are not visible to it.
 func (w *weakState) visible(b *wBuf, t int) []*wWrite {
 	c := w.clock(t)
+	rb, _ := b.binding(t)
+	floor := rb.floor
 	var out []*wWrite
 	for i := range b.writes {
 		a := &b.writes[i]
+		if a.seq < floor {
+			continue
+		}
 		hidden := false
 		for j := i + 1; j < len(b.writes) && !hidden; j++ {
 			bb := &b.writes[j]
@@ -557,7 +660,6 @@ func (w *weakState) visible(b *wBuf, t int) []*wWrite {
 			out = append(out, a)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].seq < out[j].seq })
 	return out
 }
 
