@@ -154,9 +154,9 @@ type readBinding struct {
 // wBuf is the write history of one location.
 type wBuf struct {
 	size    uint64
-	writes  []wWrite // in the order they ran
-	base    []wWrite // the array writes slides along (see push)
-	nwrites uint64   // writes ever made
+	writes  []wWrite      // in the order they ran
+	base    []wWrite      // the array writes slides along (see push)
+	nwrites uint64        // writes ever made
 	reads   []readBinding // by thread id; the zero binding: not bound
 	gen     uint64        // the weakState generation that may change it in place
 }
@@ -215,7 +215,7 @@ type weakState struct {
 	// lastK and lastB remember the last history looked up (see buf).
 	lastK bufKey
 	lastB *wBuf
-	gen     uint64
+	gen   uint64
 	// reads makes loads choose among visible values (and fork); off, they
 	// read the latest value and only keep the bookkeeping.
 	reads bool

@@ -28,10 +28,10 @@ type programFlags struct {
 	seed               *uint64
 	// start is when the command started: the time budget counts from it,
 	// the build included.
-	start time.Time
-	inputs             map[string]uint64 // replayed input values (run --inputs)
-	stdin              []byte            // replayed standard input
-	files              map[string]string // replayed file contents
+	start  time.Time
+	inputs map[string]uint64 // replayed input values (run --inputs)
+	stdin  []byte            // replayed standard input
+	files  map[string]string // replayed file contents
 }
 
 // budgets are a command's default budgets.
