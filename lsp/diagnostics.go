@@ -264,6 +264,13 @@ func compileDiagnostic(d build.Diagnostic, sn *snapshot, l *lines) protocol.Diag
 		Message: protocol.String(d.Message)}
 }
 
+func capitalize(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
 // stoppedDiagnostic says, on a target's first line, that its analysis
 // ran out of a budget and the results shown are partial, and which
 // setting gives it more.
@@ -290,7 +297,7 @@ func failureDiagnostic(f report.Failure, sn *snapshot, l *lines) protocol.Diagno
 			msg = fmt.Sprintf("augur stopped the program under schedule %s: %s", f.Schedule, f.Message)
 			sev = protocol.DiagnosticSeverityWarning
 		}
-		msg += ". " + workspace.RaiseHint(f.Budget) + " to give it more."
+		msg += ". " + capitalize(workspace.RaiseHint(f.Budget)) + " to give it more."
 	}
 	if len(f.Inputs.Args) > 0 || f.Inputs.Stdin != "" {
 		msg += fmt.Sprintf(" (inputs: arguments %q", f.Inputs.Args)

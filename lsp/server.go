@@ -101,7 +101,7 @@ func Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser, opts Optio
 		s.logger.Print("the client closed the connection")
 	case <-ctx.Done():
 	}
-	s.stop()
+	s.stop(5 * time.Second)
 	// Closing our end of the streams ends the read loop when they are
 	// pipes; for a blocking standard input the process exit does it.
 	_ = st.Close()
@@ -132,8 +132,8 @@ func newServer(ctx context.Context, opts Options) *Server {
 	return s
 }
 
-// stop cancels every analysis and waits (briefly) for them to end.
-func (s *Server) stop() {
+// stop cancels every analysis and waits up to wait for them to end.
+func (s *Server) stop(wait time.Duration) {
 	s.cancel()
 	s.mu.Lock()
 	for _, t := range s.targets {
@@ -147,8 +147,8 @@ func (s *Server) stop() {
 	}()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
-		s.logger.Print("analyses did not stop within 5s of exit; leaving anyway")
+	case <-time.After(wait):
+		s.logger.Printf("analyses did not stop within %s of the request to stop; going on", wait)
 	}
 }
 
@@ -259,10 +259,13 @@ func (s *Server) registerWatchers() {
 // standard error whatever the level.
 func (s *Server) SetTrace(ctx context.Context, params *protocol.SetTraceParams) error { return nil }
 
-// Shutdown stops every analysis; the server answers nothing else but
-// exit afterwards.
+// Shutdown cancels every analysis and answers within half a second: an
+// analysis stops at its next budget check (within a millisecond of
+// interpretation), the compiler's process group is killed, Z3 is
+// interrupted; exit waits for any straggler. The server answers nothing
+// but exit afterwards.
 func (s *Server) Shutdown(ctx context.Context) error {
-	s.stop()
+	s.stop(500 * time.Millisecond)
 	s.mu.Lock()
 	s.state = stateShutdown
 	s.mu.Unlock()

@@ -27,7 +27,9 @@ func classifyMultipath(prog *ir.Program, r *race.Race, opts Options, v *Verdict)
 		opts.Mp = 5
 	}
 	v.Stage = "multipath"
-	sym := vm.NewSymbolic(solver.New(5 * time.Second))
+	slv := solver.New(5 * time.Second)
+	slv.Cancel = opts.Run.Cancel
+	sym := vm.NewSymbolic(slv)
 	cfg := replayConfig(r, opts)
 	cfg.Symbolic = sym
 	cfg.PauseAtFork = true

@@ -211,7 +211,7 @@ func (d *Detector) shadow(o *vm.Object, off, size uint64) *objShadow {
 		s = newObjShadow(o.Serial, o.Size, granuleShift(off, size, o.Size, 3))
 		d.shadowBytes += s.bytes()
 		*slot = s
-	} else if s.shift > 0 {
+	} else if s.shift > 0 && (off|size)&(1<<s.shift-1) != 0 {
 		if g := granuleShift(off, size, o.Size, s.shift); g < s.shift {
 			d.shadowBytes -= s.bytes()
 			s.refine(g)

@@ -37,6 +37,10 @@ type Solver struct {
 	cache  map[string]result
 	models []expr.Assignment // recent satisfying assignments, newest last
 	Stats  Stats
+	// Cancel, when closed, interrupts the Z3 call in progress, which then
+	// fails with ErrTimeout: a canceled analysis does not wait out a hard
+	// query.
+	Cancel <-chan struct{}
 }
 
 type result struct {
@@ -134,7 +138,9 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 	}
 	s.Stats.Z3Calls++
 	start := time.Now()
+	stop := s.interruptOnCancel()
 	sat, model, err := s.be.check(conds, vars)
+	stop()
 	s.Stats.Z3Time += time.Since(start)
 	if err != nil {
 		s.Stats.Timeouts++
@@ -148,6 +154,28 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 		}
 	}
 	return sat, model, nil
+}
+
+// interruptOnCancel interrupts Z3 if Cancel closes before the returned
+// function is called.
+func (s *Solver) interruptOnCancel() func() {
+	if s.Cancel == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		select {
+		case <-s.Cancel:
+			s.be.ctx.Interrupt()
+		case <-done:
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished // no interrupt may reach a later query
+	}
 }
 
 func satisfies(a expr.Assignment, conds []*expr.Expr) bool {

@@ -117,7 +117,9 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	sym := vm.NewSymbolic(solver.New(opts.SolverTimeout))
+	slv := solver.New(opts.SolverTimeout)
+	slv.Cancel = opts.Run.Cancel
+	sym := vm.NewSymbolic(slv)
 	if opts.MaxLive > 0 {
 		sym.MaxForks = opts.MaxLive * 4
 	}

@@ -67,7 +67,7 @@ func (m *Machine) fork() *Machine {
 			c.mon = nil
 		}
 	}
-	c.argBuf, c.callBuf = nil, nil
+	c.argBuf, c.callBuf, c.runBuf = nil, nil, nil
 	c.spawned, c.pendingFail = nil, nil // the parent's forks are not the child's
 	if m.sym != nil {
 		c.sym = m.sym.fork()

@@ -272,6 +272,7 @@ type Machine struct {
 	sync      *syncTable
 	clock     int64   // virtual time in nanoseconds
 	argBuf    []Value // scratch for parallel phi moves
+	runBuf    []int   // scratch for the runnable threads of a decision
 	callBuf   []Value // scratch for call arguments
 	nextKey   uint64
 	mon       Monitor
@@ -547,21 +548,26 @@ func (m *Machine) loop() *Termination {
 		}
 		t.count += m.insts - m.sliceStart
 		m.sliceStart = m.insts
-		var te *termError
-		switch {
-		case err == errPaused:
-			m.paused = true
-			return &Termination{Kind: TermPaused, Message: "paused after a fork"}
-		case err == nil || err == errPreempt:
-		case errors.As(err, &te):
-			return m.finish(te.t)
-		default:
-			return m.finish(&Termination{Kind: TermUnsupported, Message: err.Error()})
+		if err != nil && err != errPreempt {
+			if err == errPaused {
+				m.paused = true
+				return &Termination{Kind: TermPaused, Message: "paused after a fork"}
+			}
+			return m.finish(termOf(err))
 		}
 		if term := m.reschedule(); term != nil {
 			return m.finish(term)
 		}
 	}
+}
+
+// termOf is the termination an error from exec carries.
+func termOf(err error) *Termination {
+	var te *termError
+	if errors.As(err, &te) {
+		return te.t
+	}
+	return &Termination{Kind: TermUnsupported, Message: err.Error()}
 }
 
 // finish completes a termination with the position of the current thread.
@@ -602,12 +608,13 @@ var errPreempt = errors.New("preempt")
 
 // reschedule asks the policy which thread runs next.
 func (m *Machine) reschedule() *Termination {
-	var run []int
+	run := m.runBuf[:0]
 	for _, t := range m.threads {
 		if t.status == runnable {
 			run = append(run, t.ID)
 		}
 	}
+	m.runBuf = run[:0]
 	if len(run) == 0 {
 		if t := m.expireTimedWait(); t != nil {
 			run = append(run, t.ID)

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"augur/internal/bytesize"
+)
+
+// measurement is one process run: wall time and peak resident memory.
+type measurement struct {
+	wall time.Duration
+	rss  uint64
+	out  string
+}
+
+// peakRSSSource is a tiny C program that runs a command and prints its
+// peak resident memory. A process started from Go would count the Go
+// process's own pages in its peak (it is cloned from it before it
+// execs); one forked from this small program counts what it uses itself.
+const peakRSSSource = `#include <stdio.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+int main(int argc, char **argv) {
+	pid_t pid = fork();
+	if (pid == 0) {
+		int fd = dup(2);
+		(void)fd;
+		execvp(argv[1], argv + 1);
+		_exit(127);
+	}
+	int status;
+	struct rusage ru;
+	wait4(pid, &status, 0, &ru);
+	fprintf(stderr, "peak-rss-kb %ld\n", ru.ru_maxrss);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+`
+
+var peakRSSBin string
+
+// measure runs a command and returns its wall time and peak resident
+// memory (the largest of it and its children: the benchmarks warm augur's
+// bitcode cache first, so no clang runs while they measure).
+func measure(b *testing.B, name string, args ...string) measurement {
+	b.Helper()
+	if peakRSSBin == "" {
+		dir, err := os.MkdirTemp("", "augur-peakrss-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		src := filepath.Join(dir, "peakrss.c")
+		os.WriteFile(src, []byte(peakRSSSource), 0o644)
+		peakRSSBin = filepath.Join(dir, "peakrss")
+		if out, err := exec.Command("clang-14", "-O1", "-o", peakRSSBin, src).CombinedOutput(); err != nil {
+			b.Fatalf("build peakrss: %v\n%s", err, out)
+		}
+	}
+	cmd := exec.Command(peakRSSBin, append([]string{name}, args...)...)
+	cmd.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+benchCache)
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		b.Fatal(err)
+	}
+	m := measurement{wall: wall, out: out.String()}
+	if i := strings.LastIndex(errOut.String(), "peak-rss-kb "); i >= 0 {
+		var kb uint64
+		fmt.Sscanf(errOut.String()[i:], "peak-rss-kb %d", &kb)
+		m.rss = kb << 10
+	}
+	return m
+}
+
+var benchCache = filepath.Join(os.TempDir(), "augur-bench-cache")
+
+// medianOf runs a command n times and returns the median wall time and
+// the median peak RSS (separately).
+func medianOf(b *testing.B, n int, name string, args ...string) measurement {
+	b.Helper()
+	var walls []time.Duration
+	var rsss []uint64
+	var last measurement
+	for i := 0; i < n; i++ {
+		last = measure(b, name, args...)
+		walls = append(walls, last.wall)
+		rsss = append(rsss, last.rss)
+	}
+	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
+	sort.Slice(rsss, func(i, j int) bool { return rsss[i] < rsss[j] })
+	return measurement{wall: walls[n/2], rss: rsss[n/2], out: last.out}
+}
+
+// BenchmarkResources measures, on four programs that once drove augur's
+// memory up with what they did rather than what they held (a
+// producer/consumer ring of 100,000 items, a mutex-heavy parallel sum,
+// binary-trees of depth 16, two spinning threads), the peak resident
+// memory and time of the native build, of `augur run` and of detection
+// (`augur analyze --detect-only --schedules 1`), medians of three runs
+// each, interleaved. Targets: detect RSS <= 2x run RSS; run RSS <= 10x
+// native above augur's fixed floor (its RSS running an empty program);
+// detect time <= 2x run time.
+func BenchmarkResources(b *testing.B) {
+	const n = 3
+	dir := b.TempDir()
+	empty := filepath.Join(dir, "empty.c")
+	os.WriteFile(empty, []byte("int main(void) { return 0; }\n"), 0o644)
+	measure(b, augurBin, "run", empty) // warm the cache: no clang in what is measured
+	floor := medianOf(b, n, augurBin, "run", empty)
+	fmt.Printf("resources: augur's floor (run of an empty program): %s\n", bytesize.Format(floor.rss))
+	ok := true
+	for _, name := range []string{"ring", "parallel_sum", "binary_trees", "spin"} {
+		src := filepath.Join("..", "..", "testdata", "bench", name+".c")
+		bin := filepath.Join(dir, name)
+		if out, err := exec.Command("clang-14", "-O0", "-pthread", "-o", bin, src).CombinedOutput(); err != nil {
+			b.Fatalf("native build of %s: %v\n%s", name, err, out)
+		}
+		measure(b, augurBin, "run", src) // warm the bitcode cache
+		native := medianOf(b, n, bin)
+		run := medianOf(b, n, augurBin, "run", src)
+		det := medianOf(b, n, augurBin, "analyze", "--detect-only", "--schedules", "1", src)
+		if run.out != native.out {
+			b.Fatalf("%s: augur run printed %q, native %q", name, run.out, native.out)
+		}
+		detRSS := float64(det.rss) / float64(run.rss)
+		runRSS := float64(int64(run.rss)-int64(floor.rss)) / float64(native.rss)
+		detTime := det.wall.Seconds() / run.wall.Seconds()
+		fmt.Printf("resources %-13s native %7s %9v | run %9s %9v | detect %9s %9v | detect/run RSS %.2fx (<= 2x), "+
+			"(run-floor)/native RSS %.1fx (<= 10x), detect/run time %.2fx (<= 2x)\n",
+			name, bytesize.Format(native.rss), native.wall.Round(time.Millisecond), bytesize.Format(run.rss),
+			run.wall.Round(time.Millisecond), bytesize.Format(det.rss), det.wall.Round(time.Millisecond), detRSS, runRSS, detTime)
+		b.ReportMetric(detRSS, name+"-detect/run-rss")
+		b.ReportMetric(detTime, name+"-detect/run-time")
+		if detRSS > 2 || runRSS > 10 || detTime > 2 {
+			ok = false
+		}
+	}
+	if !ok {
+		fmt.Println("resources: a target was missed (see above)")
+	}
+	b.ReportMetric(0, "ns/op")
+	for i := 0; i < b.N; i++ {
+	}
+}
+
+// BenchmarkWeakVersusSCCounter classifies the lost-update counter (two
+// threads, 100,000 unlocked increments each) under the weak memory model
+// and under sequential consistency, whole `augur analyze` runs, median of
+// five each, interleaved (target: weak <= 3x sc).
+func BenchmarkWeakVersusSCCounter(b *testing.B) {
+	src := filepath.Join("..", "..", "testdata", "bench", "lost_update.c")
+	measure(b, augurBin, "analyze", "--detect-only", src) // warm the cache
+	var sc, weak []time.Duration
+	for i := 0; i < 5; i++ {
+		sc = append(sc, measure(b, augurBin, "analyze", src).wall)
+		weak = append(weak, measure(b, augurBin, "analyze", "--memory-model", "weak", src).wall)
+	}
+	med := func(ds []time.Duration) time.Duration {
+		sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+		return ds[len(ds)/2]
+	}
+	ratio := med(weak).Seconds() / med(sc).Seconds()
+	fmt.Printf("weak/sc on the lost-update counter: sc %v, weak %v, ratio %.2fx (target <= 3x)\n",
+		med(sc).Round(time.Millisecond), med(weak).Round(time.Millisecond), ratio)
+	b.ReportMetric(ratio, "weak/sc")
+	b.ReportMetric(0, "ns/op")
+	for i := 0; i < b.N; i++ {
+	}
+}
+
+// BenchmarkSpinUnderDefaults analyzes a program that spins for ever with
+// every setting at its default: it must end with a budget report (a hang)
+// within the default time budget, using under 1 GB.
+func BenchmarkSpinUnderDefaults(b *testing.B) {
+	src := filepath.Join("..", "..", "testdata", "budget", "spin_forever.c")
+	measure(b, augurBin, "analyze", "--detect-only", "--max-instructions", "1000", src) // warm the cache
+	m := measure(b, augurBin, "analyze", src)
+	hang := strings.Contains(m.out, "ERROR: augur: hang: instruction budget")
+	fmt.Printf("spin under defaults: ended in %v (default time budget 10m) with a hang report: %v, peak RSS %s (target < 1 GB)\n",
+		m.wall.Round(time.Millisecond), hang, bytesize.Format(m.rss))
+	if !hang || m.rss >= 1<<30 || m.wall >= 10*time.Minute {
+		b.Errorf("spin under defaults: hang reported %v, %s, %v", hang, bytesize.Format(m.rss), m.wall)
+	}
+	b.ReportMetric(float64(m.rss)/(1<<20), "MiB")
+	b.ReportMetric(0, "ns/op")
+	for i := 0; i < b.N; i++ {
+	}
+}

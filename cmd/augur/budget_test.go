@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"augur/internal/bytesize"
+)
+
+// budgetCase is one expectation written in a testdata/budget program:
+//
+//	augur ARGS => exit N: TEXT; rss < SIZE
+//
+// The command, run on the file, must exit with N, print TEXT (on either
+// stream) and peak below SIZE of resident memory.
+type budgetCase struct {
+	args   []string
+	exit   int
+	text   string
+	maxRSS uint64
+}
+
+var budgetLine = regexp.MustCompile(`^\s*\*?\s*augur (.+?) => exit (\d+): (.+?)(?:; rss < (\S+))?$`)
+
+func budgetCases(t *testing.T, path string) []budgetCase {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []budgetCase
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		m := budgetLine.FindStringSubmatch(sc.Text())
+		if m == nil {
+			continue
+		}
+		c := budgetCase{args: strings.Fields(m[1]), text: m[3]}
+		c.exit, _ = strconv.Atoi(m[2])
+		if m[4] != "" {
+			if c.maxRSS, err = bytesize.Parse(m[4]); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		t.Fatalf("%s: no expectation line", path)
+	}
+	return out
+}
+
+// runMeasured runs augur and returns its output, exit status and peak
+// resident memory (its own: clang's is not counted).
+func runMeasured(t *testing.T, args ...string) (out string, code int, rss uint64) {
+	t.Helper()
+	cmd := exec.Command(augurBin, args...)
+	cmd.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+filepath.Join(os.TempDir(), "augur-cli-test-cache"))
+	var so, se bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &limitedWriter{w: &so, n: 1 << 20}, &limitedWriter{w: &se, n: 1 << 20}
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = uint64(ru.Maxrss) << 10
+	}
+	return so.String() + se.String(), code, rss
+}
+
+// limitedWriter keeps the first n bytes: a program that prints for ever
+// must not fill the test's memory.
+type limitedWriter struct {
+	w *bytes.Buffer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if room := l.n - l.w.Len(); room > 0 {
+		l.w.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
+}
+
+// TestBudgets runs every expectation of testdata/budget: each budget
+// (instructions, time, memory) stops a program that would run away, with
+// the exit status and message the file states, within the memory it
+// states.
+func TestBudgets(t *testing.T) {
+	files, _ := filepath.Glob("../../testdata/budget/*.c")
+	if len(files) < 4 {
+		t.Fatalf("%d programs in testdata/budget", len(files))
+	}
+	for _, path := range files {
+		for _, c := range budgetCases(t, path) {
+			name := filepath.Base(path) + " " + strings.Join(c.args, " ")
+			t.Run(name, func(t *testing.T) {
+				args := append(append([]string(nil), c.args...), path)
+				out, code, rss := runMeasured(t, args...)
+				if code != c.exit || !strings.Contains(out, c.text) {
+					t.Fatalf("exit %d, want %d with %q in:\n%s", code, c.exit, c.text, tail(out, 3000))
+				}
+				if c.maxRSS > 0 && rss > c.maxRSS {
+					t.Errorf("peak RSS %s, want below %s", bytesize.Format(rss), bytesize.Format(c.maxRSS))
+				}
+				t.Logf("exit %d, peak RSS %s", code, bytesize.Format(rss))
+			})
+		}
+	}
+}
+
+func tail(s string, n int) string {
+	if len(s) > n {
+		return "..." + s[len(s)-n:]
+	}
+	return s
+}
+
+// A compiler that never finishes (its source includes a FIFO nobody
+// writes to) is stopped by the time budget, which counts compiling.
+func TestBudgetStopsTheCompiler(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "never")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	src := filepath.Join(dir, "blocked.c")
+	os.WriteFile(src, []byte("#include \""+fifo+"\"\nint main(void) { return 0; }\n"), 0o644)
+	for _, c := range []struct {
+		cmd  string
+		exit int
+	}{{"run", 124}, {"analyze", exitBudget}} {
+		out, code, _ := runMeasured(t, c.cmd, "--timeout", "1s", src)
+		if code != c.exit || !strings.Contains(out, "time budget of 1s exhausted while compiling (raise --timeout)") {
+			t.Errorf("%s: exit %d, want %d:\n%s", c.cmd, code, c.exit, out)
+		}
+	}
+}
