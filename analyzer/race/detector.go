@@ -1,6 +1,7 @@
 package race
 
 import (
+	"augur/analyzer/ir"
 	"augur/analyzer/vm"
 )
 
@@ -92,8 +93,10 @@ func (sh *objShadow) refine(shift uint8) {
 
 // Detector is a vm.Monitor that finds data races in one execution.
 type Detector struct {
-	clocks  []VC // per thread
+	clocks  []VC // per thread; nil once joined
 	syncs   map[vm.SyncKey]VC
+	// syncsIn lists the sync keys in each object, to drop them with it.
+	syncsIn map[uint32][]vm.SyncKey
 	shadows []*shadowPage // by object id, paged like the VM's object table
 	found   map[pairKey]*Race
 	order   []*Race
@@ -154,10 +157,19 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 			c.join(l)
 		}
 	case vm.Release:
-		d.syncs[ev.Key] = c.clone()
+		// The key's clock is the detector's own (acquires copy out of it),
+		// so it is overwritten in place rather than reallocated.
+		l, ok := d.syncs[ev.Key]
+		if !ok {
+			d.indexSync(ev.Key)
+		}
+		d.syncs[ev.Key] = append(l[:0], *c...)
 		c.set(ev.Thread, c.get(ev.Thread)+1)
 	case vm.ReleaseMerge:
-		l := d.syncs[ev.Key]
+		l, ok := d.syncs[ev.Key]
+		if !ok {
+			d.indexSync(ev.Key)
+		}
 		l.join(*c)
 		d.syncs[ev.Key] = l
 		c.set(ev.Thread, c.get(ev.Thread)+1)
@@ -169,6 +181,11 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 		c.set(ev.Thread, c.get(ev.Thread)+1)
 	case vm.JoinThread:
 		c.join(d.clocks[ev.Other])
+		// Nothing learns from a joined thread again: its clock can go
+		// (with thousands of threads, clocks are most of the detector).
+		if ev.Other < len(d.clocks) {
+			d.clocks[ev.Other] = nil
+		}
 	case vm.LockAcquired:
 		d.locks.acquired(ev.Thread, ev.Key, ev.Site)
 	case vm.LockReleased:
@@ -221,9 +238,28 @@ func (d *Detector) shadow(o *vm.Object, off, size uint64) *objShadow {
 	return s
 }
 
-// drop forgets the shadow of a freed object: any later access to it is a
-// use after free the VM stops at, so nothing can race with it any more.
+// indexSync notes a sync key that lives in a heap or global object, so
+// the key's clock goes when the object is freed.
+func (d *Detector) indexSync(k vm.SyncKey) {
+	if id := uint32(k.Addr >> ir.AddrShift); id != 0 {
+		if d.syncsIn == nil {
+			d.syncsIn = map[uint32][]vm.SyncKey{}
+		}
+		d.syncsIn[id] = append(d.syncsIn[id], k)
+	}
+}
+
+// drop forgets the shadow of a freed object, and the clocks of the
+// synchronization objects (mutexes, atomics) it held: any later access to
+// it is a use after free the VM stops at, so nothing can race with it or
+// synchronize through it any more.
 func (d *Detector) drop(o *vm.Object) {
+	if keys, ok := d.syncsIn[o.ID]; ok {
+		for _, k := range keys {
+			delete(d.syncs, k)
+		}
+		delete(d.syncsIn, o.ID)
+	}
 	pg := int(o.ID >> shadowPageBits)
 	if pg >= len(d.shadows) || d.shadows[pg] == nil {
 		return

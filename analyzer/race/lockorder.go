@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"strings"
 
 	"augur/analyzer/ir"
 	"augur/analyzer/vm"
@@ -35,8 +36,29 @@ type edge struct {
 type lockGraph struct {
 	holding map[int][]held
 	edges   map[[2]vm.SyncKey][]edge
+	// seen holds the edges recorded, so a lock pair taken in a loop adds
+	// one edge, not one per acquisition (the scan for inversions was
+	// quadratic in the acquisitions).
+	seen map[edgeKey]bool
 	found   map[[2]vm.SyncKey]bool
 	pending [][2]edgeRef // inversions found, reported when a machine is bound
+}
+
+// edgeKey identifies an edge: the pair, the thread, both sites and the
+// gate locks.
+type edgeKey struct {
+	from, to         vm.SyncKey
+	thread           int
+	fromSite, toSite vm.Site
+	gates            string
+}
+
+func gatesKey(gates []vm.SyncKey) string {
+	var b strings.Builder
+	for _, g := range gates {
+		fmt.Fprintf(&b, "%d:%x,", g.Kind, g.Addr)
+	}
+	return b.String()
 }
 
 type edgeRef struct {
@@ -45,7 +67,8 @@ type edgeRef struct {
 }
 
 func newLockGraph() *lockGraph {
-	return &lockGraph{holding: map[int][]held{}, edges: map[[2]vm.SyncKey][]edge{}, found: map[[2]vm.SyncKey]bool{}}
+	return &lockGraph{holding: map[int][]held{}, edges: map[[2]vm.SyncKey][]edge{}, found: map[[2]vm.SyncKey]bool{},
+		seen: map[edgeKey]bool{}}
 }
 
 func (g *lockGraph) acquired(t int, k vm.SyncKey, site vm.Site) {
@@ -62,6 +85,11 @@ func (g *lockGraph) acquired(t int, k vm.SyncKey, site vm.Site) {
 		}
 		e := edge{thread: t, fromSite: h.site, toSite: site, gates: gates}
 		fwd := [2]vm.SyncKey{h.key, k}
+		ek := edgeKey{h.key, k, t, h.site, site, gatesKey(gates)}
+		if g.seen[ek] {
+			continue // the same edge again: it found whatever it could the first time
+		}
+		g.seen[ek] = true
 		g.edges[fwd] = append(g.edges[fwd], e)
 		rev := [2]vm.SyncKey{k, h.key}
 		pair := fwd
