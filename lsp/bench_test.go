@@ -209,3 +209,55 @@ func saveLatencies(b *testing.B, root, path string, runs int, debounce string) (
 	c.shutdown()
 	return first, final, idle
 }
+
+// BenchmarkShutdownLatency measures how long the server takes to answer
+// shutdown in the middle of an analysis, at each stage an analysis can be
+// in: compiling (clang blocked on a FIFO), detecting (a long execution)
+// and classifying (long executions of both orders of a race). Median of
+// three per stage; the target is under a second.
+func BenchmarkShutdownLatency(b *testing.B) {
+	stages := []struct {
+		name, file, stage string
+		settings          map[string]any
+	}{
+		{"compiling", "", "building", map[string]any{"timeout": "0"}},
+		{"detecting", "slow.c", "detecting", map[string]any{"maxInstructions": 0, "timeout": "0"}},
+		{"classifying", "budget/slow_analysis.c", "classifying", map[string]any{"maxInstructions": 30_000_000, "timeout": "0"}},
+	}
+	for _, st := range stages {
+		var lat []time.Duration
+		for i := 0; i < 3; i++ {
+			var root, path string
+			if st.file == "" {
+				root = workspaceWith(b)
+				path = fifoSource(b, root)
+			} else {
+				root = workspaceWith(b, st.file)
+				path = filepath.Join(root, filepath.Base(st.file))
+			}
+			c := start(b, root, st.settings)
+			c.open(path)
+			c.waitFor("the "+st.stage+" stage", func() bool {
+				for _, v := range c.progress {
+					if m, _ := v["message"].(string); strings.HasPrefix(m, st.stage) {
+						return true
+					}
+				}
+				return false
+			})
+			began := time.Now()
+			if err := c.call("shutdown", nil, nil); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(began))
+			c.notify("exit", nil)
+			c.wait()
+		}
+		sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+		fmt.Printf("shutdown while %s: median %v (of %v; target < 1s)\n", st.name, lat[1].Round(time.Millisecond), lat)
+		b.ReportMetric(float64(lat[1].Microseconds())/1000, st.name+"-ms")
+	}
+	b.ReportMetric(0, "ns/op")
+	for i := 0; i < b.N; i++ {
+	}
+}

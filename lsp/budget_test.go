@@ -14,7 +14,9 @@ import (
 
 // blockedSource writes a source whose compile never ends (it includes a
 // FIFO nobody writes to) into dir and returns its path.
-func blockedSource(t *testing.T, dir string) string {
+func blockedSource(t *testing.T, dir string) string { return fifoSource(t, dir) }
+
+func fifoSource(t testing.TB, dir string) string {
 	t.Helper()
 	fifo := filepath.Join(dir, "never.h")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
