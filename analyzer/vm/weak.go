@@ -169,7 +169,7 @@ func (b *wBuf) push(nw wWrite) {
 	if len(b.writes) >= maxHistory {
 		b.writes = b.writes[len(b.writes)-maxHistory+1:]
 	}
-	if len(b.writes) == cap(b.writes) {
+	if len(b.writes) == cap(b.writes) && len(b.writes) >= maxHistory-1 {
 		if cap(b.base) < 2*maxHistory {
 			b.base = make([]wWrite, 2*maxHistory)
 		}
@@ -350,7 +350,7 @@ func (w *weakState) buf(k bufKey) *wBuf {
 		}
 		w.bufs, w.bufsOwn = m, true
 	}
-	c := &wBuf{size: b.size, writes: append(make([]wWrite, 0, maxHistory), b.writes...), nwrites: b.nwrites, gen: w.gen,
+	c := &wBuf{size: b.size, writes: append([]wWrite(nil), b.writes...), nwrites: b.nwrites, gen: w.gen,
 		reads: append([]readBinding(nil), b.reads...)}
 	w.bufs[k] = c
 	w.lastK, w.lastB = k, c
@@ -434,7 +434,7 @@ func (w *weakState) write(m *Machine, t int, o *Object, off, size, old, val uint
 	if b == nil {
 		w.forget(o, off, size) // overlapping histories of other sizes
 		w.seq++
-		b = &wBuf{size: size, nwrites: 1, writes: append(make([]wWrite, 0, maxHistory), wWrite{val: old, thread: -1, seq: w.seq})}
+		b = &wBuf{size: size, nwrites: 1, writes: []wWrite{{val: old, thread: -1, seq: w.seq}}}
 		w.setBuf(k, b)
 	}
 	c := w.clock(t)

@@ -2,10 +2,7 @@ package main
 
 import (
 	"bufio"
-	"bytes"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -60,41 +57,6 @@ func budgetCases(t *testing.T, path string) []budgetCase {
 	return out
 }
 
-// runMeasured runs augur and returns its output, exit status and peak
-// resident memory (its own: clang's is not counted).
-func runMeasured(t *testing.T, args ...string) (out string, code int, rss uint64) {
-	t.Helper()
-	cmd := exec.Command(augurBin, args...)
-	cmd.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+filepath.Join(os.TempDir(), "augur-cli-test-cache"))
-	var so, se bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &limitedWriter{w: &so, n: 1 << 20}, &limitedWriter{w: &se, n: 1 << 20}
-	err := cmd.Run()
-	var ee *exec.ExitError
-	if errors.As(err, &ee) {
-		code = ee.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		rss = uint64(ru.Maxrss) << 10
-	}
-	return so.String() + se.String(), code, rss
-}
-
-// limitedWriter keeps the first n bytes: a program that prints for ever
-// must not fill the test's memory.
-type limitedWriter struct {
-	w *bytes.Buffer
-	n int
-}
-
-func (l *limitedWriter) Write(p []byte) (int, error) {
-	if room := l.n - l.w.Len(); room > 0 {
-		l.w.Write(p[:min(room, len(p))])
-	}
-	return len(p), nil
-}
-
 // TestBudgets runs every expectation of testdata/budget: each budget
 // (instructions, time, memory) stops a program that would run away, with
 // the exit status and message the file states, within the memory it
@@ -109,7 +71,8 @@ func TestBudgets(t *testing.T) {
 			name := filepath.Base(path) + " " + strings.Join(c.args, " ")
 			t.Run(name, func(t *testing.T) {
 				args := append(append([]string(nil), c.args...), path)
-				out, code, rss := runMeasured(t, args...)
+				r := runAugur(t, "", args...)
+				out, code, rss := r.stdout+r.stderr, r.code, r.rss
 				if code != c.exit || !strings.Contains(out, c.text) {
 					t.Fatalf("exit %d, want %d with %q in:\n%s", code, c.exit, c.text, tail(out, 3000))
 				}
@@ -143,7 +106,8 @@ func TestBudgetStopsTheCompiler(t *testing.T) {
 		cmd  string
 		exit int
 	}{{"run", 124}, {"analyze", exitBudget}} {
-		out, code, _ := runMeasured(t, c.cmd, "--timeout", "1s", src)
+		r := runAugur(t, "", c.cmd, "--timeout", "1s", src)
+		out, code := r.stdout+r.stderr, r.code
 		if code != c.exit || !strings.Contains(out, "time budget of 1s exhausted while compiling (raise --timeout)") {
 			t.Errorf("%s: exit %d, want %d:\n%s", c.cmd, code, c.exit, out)
 		}

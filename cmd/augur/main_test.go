@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -32,19 +33,53 @@ func TestMain(m *testing.M) {
 
 func augur(t *testing.T, stdin string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
+	r := runAugur(t, stdin, args...)
+	return r.stdout, r.stderr, r.code
+}
+
+// augurRun is what one run of the augur binary did.
+type augurRun struct {
+	stdout, stderr string
+	code           int
+	rss            uint64 // peak resident memory, in bytes
+}
+
+// runAugur runs the augur binary with stdin, keeping the first megabyte of
+// each output stream (a program that prints for ever must not fill the
+// test's memory).
+func runAugur(t *testing.T, stdin string, args ...string) augurRun {
+	t.Helper()
 	cmd := exec.Command(augurBin, args...)
 	cmd.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+filepath.Join(os.TempDir(), "augur-cli-test-cache"))
 	cmd.Stdin = strings.NewReader(stdin)
 	var so, se bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &so, &se
+	cmd.Stdout, cmd.Stderr = &limitedWriter{w: &so, n: 1 << 20}, &limitedWriter{w: &se, n: 1 << 20}
 	err := cmd.Run()
+	r := augurRun{}
 	var ee *exec.ExitError
 	if errors.As(err, &ee) {
-		code = ee.ExitCode()
+		r.code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return so.String(), se.String(), code
+	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		r.rss = uint64(ru.Maxrss) << 10
+	}
+	r.stdout, r.stderr = so.String(), se.String()
+	return r
+}
+
+// limitedWriter keeps the first n bytes written to it.
+type limitedWriter struct {
+	w *bytes.Buffer
+	n int
+}
+
+func (l *limitedWriter) Write(p []byte) (int, error) {
+	if room := l.n - l.w.Len(); room > 0 {
+		l.w.Write(p[:min(room, len(p))])
+	}
+	return len(p), nil
 }
 
 func TestRunPassesArgsAndExitStatus(t *testing.T) {
