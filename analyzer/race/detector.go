@@ -93,8 +93,8 @@ func (sh *objShadow) refine(shift uint8) {
 
 // Detector is a vm.Monitor that finds data races in one execution.
 type Detector struct {
-	clocks  []VC // per thread; nil once joined
-	syncs   map[vm.SyncKey]VC
+	clocks []VC // per thread; nil once joined
+	syncs  map[vm.SyncKey]VC
 	// syncsIn lists the sync keys in each object, to drop them with it.
 	syncsIn map[uint32][]vm.SyncKey
 	shadows []*shadowPage // by object id, paged like the VM's object table

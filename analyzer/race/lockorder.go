@@ -39,7 +39,7 @@ type lockGraph struct {
 	// seen holds the edges recorded, so a lock pair taken in a loop adds
 	// one edge, not one per acquisition (the scan for inversions was
 	// quadratic in the acquisitions).
-	seen map[edgeKey]bool
+	seen    map[edgeKey]bool
 	found   map[[2]vm.SyncKey]bool
 	pending [][2]edgeRef // inversions found, reported when a machine is bound
 }
