@@ -2,10 +2,10 @@ package vm
 
 import (
 	"fmt"
-
-	"augur/internal/bytesize"
 	"runtime/metrics"
 	"time"
+
+	"augur/internal/bytesize"
 )
 
 // Budget names the resource an execution ran out of.

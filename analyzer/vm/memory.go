@@ -70,9 +70,10 @@ type Memory struct {
 	stackFree []uint32
 	// freed has a bit per heap id ever freed; quarantine holds the ids of
 	// the latest frees, whose tombstones stay in the table.
-	freed      []uint64
-	quarantine []uint32
-	qHead      int
+	freed       []uint64
+	quarantine  []uint32
+	qHead       int
+	freesShared bool // freed and quarantine are shared with a fork
 	// live is the bytes the program's live objects hold, objects how many
 	// there are: what the memory budget measures.
 	live    uint64
@@ -118,8 +119,8 @@ func (m *Memory) Fork() *Memory {
 	}
 	c.gen = newGen()
 	c.stackFree = append([]uint32(nil), m.stackFree...)
-	c.freed = append([]uint64(nil), m.freed...)
-	c.quarantine = append([]uint32(nil), m.quarantine...)
+	// The record of frees is shared until either side frees again.
+	m.freesShared, c.freesShared = true, true
 	m.gen = newGen() // objects now shared: the parent must copy before writing too
 	return &c
 }
@@ -218,6 +219,11 @@ func (m *Memory) alloc(kind ObjKind, size uint64, name string, site ir.LocID, th
 func (m *Memory) retire(o *Object) {
 	m.live -= o.Size
 	m.objects--
+	if m.freesShared {
+		m.freed = append([]uint64(nil), m.freed...)
+		m.quarantine = append([]uint32(nil), m.quarantine...)
+		m.freesShared = false
+	}
 	w := int(o.ID / 64)
 	for w >= len(m.freed) {
 		m.freed = append(m.freed, 0)
