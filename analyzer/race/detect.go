@@ -137,6 +137,9 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 		}
 		if t := run.Term; t.Kind != vm.TermExit {
 			key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)
+			if t.Kind == vm.TermBudget {
+				key = fmt.Sprintf("%s|%s|%s", t.Kind, t.Budget, t.Loc) // its message counts what it held
+			}
 			if !seenFail[key] {
 				seenFail[key] = true
 				res.Failures = append(res.Failures, &Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc, Thread: t.Thread,

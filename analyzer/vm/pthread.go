@@ -167,6 +167,14 @@ func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	if m.mon != nil || m.weak != nil {
 		m.emitSync(SyncEvent{Op: Fork, Thread: t.ID, Other: nt.ID, Site: m.site(t, in.Loc)})
 	}
+	if nt.ID%64 == 0 {
+		// A thread costs its clock in the analysis, as large as the
+		// threads there are: thousands of them grow memory faster than
+		// the periodic check sees.
+		if err := m.checkMemory(); err != nil {
+			return err
+		}
+	}
 	if err := m.pushFrame(nt, fn, []Value{a[3]}, nil, -2, in.Loc); err != nil {
 		return err
 	}
