@@ -117,6 +117,11 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 	if extra := opts.FileFlags[abs]; len(extra) > 0 {
 		flags = append(append([]string(nil), flags...), extra...)
 	}
+	if err := CheckFlags(flags); err != nil {
+		// Whoever filled the options should have refused it with a
+		// message of their own; this is the last line of defense.
+		return "", fmt.Errorf("compile %s: refused compiler flag: %w", src, err)
+	}
 	args := compileArgs(abs, includeDir, flags)
 	h := sha256.New()
 	cwd, _ := os.Getwd()

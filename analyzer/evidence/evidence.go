@@ -53,7 +53,8 @@ type Program struct {
 
 // Inputs are the program's inputs.
 type Inputs struct {
-	Argv            []string          `json:"argv"` // argv[0] included
+	Argv            []string          `json:"argv"`          // argv[0] included
+	Env             []string          `json:"env,omitempty"` // the program's environment (absent: augur's default)
 	Stdin           string            `json:"stdin,omitempty"`
 	Files           map[string]string `json:"files,omitempty"`
 	Vars            map[string]uint64 `json:"vars,omitempty"` // values of named inputs (multipath witnesses)
@@ -125,7 +126,7 @@ func FromVerdict(v *classify.Verdict, files []string, cfg vm.Config) (*Evidence,
 		return nil, err
 	}
 	ev := &Evidence{Version: 1, Program: Program{Files: abs, Hash: hash},
-		Inputs:   Inputs{Argv: cfg.Args, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions},
+		Inputs:   Inputs{Argv: cfg.Args, Env: cfg.Env, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions},
 		Category: string(v.Category), Order: v.Order, Reason: v.Reason, Schedule: v.Trace,
 		Actions: v.Actions, Points: v.Points}
 	if v.MemoryModel == "weak" {

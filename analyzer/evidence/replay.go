@@ -87,7 +87,7 @@ func (k *marker) Sync(vm.SyncEvent) {}
 // caller's time and memory budgets) and checks its outcome.
 func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 	tr := &Transcript{}
-	cfg := vm.Config{Args: ev.Inputs.Argv, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions,
+	cfg := vm.Config{Args: ev.Inputs.Argv, Env: ev.Inputs.Env, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions,
 		Inputs: ev.Inputs.Vars, Limits: lim}
 	if len(ev.Inputs.Files) > 0 {
 		cfg.Files = map[string][]byte{}

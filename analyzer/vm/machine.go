@@ -17,7 +17,7 @@ import (
 // Config describes one execution.
 type Config struct {
 	Args  []string // argv, argv[0] included
-	Env   []string // environment, "NAME=value"
+	Env   []string // environment, "NAME=value"; nil is DefaultEnv (never the host's)
 	Stdin []byte   // program input
 	// StdinReader, when set, supplies more input after Stdin, read only as
 	// the program asks for it (interactive use of `augur run`).
@@ -450,7 +450,11 @@ func (m *Machine) setupArgs() (argc, argv, envp uint64, err error) {
 			}
 		}
 	}
-	return uint64(len(args)), argv, vec("environ", m.cfg.Env), nil
+	env := m.cfg.Env
+	if env == nil {
+		env = DefaultEnv
+	}
+	return uint64(len(args)), argv, vec("environ", env), nil
 }
 
 // pushFrame enters fn on thread t with the given flattened arguments.

@@ -21,6 +21,7 @@ import (
 // program: compiler flags, the virtual file system, argv[0] and budgets.
 type programFlags struct {
 	incs, defs, vfiles stringList
+	env                stringList
 	argv0              *string
 	maxInsts           *uint64
 	timeout            *flagDuration
@@ -83,6 +84,7 @@ func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
 	fs.Var(p.maxMemory, "max-memory", "memory budget of an execution, with what the analysis keeps for it, e.g. 512MiB or 4GiB (0: no limit)")
 	fs.Var(&p.incs, "I", "add an include directory (repeatable)")
 	fs.Var(&p.defs, "D", "define a macro (repeatable)")
+	fs.Var(&p.env, "env", "set NAME=VALUE in the program's environment, or NAME to pass the host's value (repeatable); the program sees only augur's small default environment and these, never the host's")
 	fs.Var(&p.vfiles, "file", "make a real file readable by the program: PATH, or NAME=PATH to show it as NAME (repeatable); the program never touches the real disk")
 	return p
 }
@@ -143,19 +145,38 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		}
 		return nil, vm.Config{}, 1
 	}
+	env, err := p.environment()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: --env: %v\n", err)
+		return nil, vm.Config{}, 2
+	}
 	name := *p.argv0
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
 	}
 	return prog, vm.Config{
 		Args:            append([]string{name}, progArgs...),
-		Env:             os.Environ(),
+		Env:             env,
 		Seed:            *p.seed,
 		MaxInstructions: *p.maxInsts,
 		Limits:          p.limits(),
 		Files:           seeded,
 		Inputs:          p.inputs,
 	}, 0
+}
+
+// environment is the program's environment: augur's default with the
+// --env entries set; a bare NAME takes the host's value, by the user's
+// explicit choice.
+func (p *programFlags) environment() ([]string, error) {
+	extra := make([]string, len(p.env))
+	for i, e := range p.env {
+		if !strings.Contains(e, "=") {
+			e += "=" + os.Getenv(e)
+		}
+		extra[i] = e
+	}
+	return vm.Environment(extra)
 }
 
 // readSeedFiles reads the files named by --file into the virtual file

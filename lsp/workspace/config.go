@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"augur/analyzer/vm"
 )
 
 // ConfigName is the workspace configuration file, at the workspace root.
@@ -31,6 +33,9 @@ type Target struct {
 	// Files are the virtual file system's seeds: "PATH" or "NAME=PATH",
 	// PATH absolute.
 	Files []string
+	// Env sets NAME=VALUE entries in the program's environment, over
+	// augur's default one (the host's is never seen).
+	Env []string
 	// Settings are the analysis options for this target.
 	Settings Settings
 	// Implicit marks a target made for an opened file that defines main
@@ -54,7 +59,7 @@ type targetSpec struct {
 }
 
 // targetKeys are the keys of a [[target]] table that are not settings.
-var targetKeys = []string{"name", "sources", "args", "argv0", "stdin", "stdin-file", "files"}
+var targetKeys = []string{"name", "sources", "args", "argv0", "stdin", "stdin-file", "files", "env"}
 
 // LoadConfig reads dir/augur.toml; it returns nil, nil when there is none.
 func LoadConfig(dir string) (*Config, error) {
@@ -155,13 +160,17 @@ func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
 		return nil
 	}
 	for _, step := range []error{str("name", &t.Name), strs("sources", &t.Sources), strs("args", &t.Args),
-		str("argv0", &t.Argv0), str("stdin", &t.Stdin), str("stdin-file", &t.StdinFile), strs("files", &t.Files)} {
+		str("argv0", &t.Argv0), str("stdin", &t.Stdin), str("stdin-file", &t.StdinFile), strs("files", &t.Files),
+		strs("env", &t.Env)} {
 		if step != nil {
 			return spec, step
 		}
 	}
 	if len(t.Sources) == 0 {
 		return spec, fmt.Errorf("no sources (want sources = [\"main.c\", ...])")
+	}
+	if _, err := vm.Environment(t.Env); err != nil {
+		return spec, fmt.Errorf("line %d: env: %w (a workspace sets values; it cannot read the host's)", tab.lines["env"], err)
 	}
 	for i, s := range t.Sources {
 		t.Sources[i] = abs(dir, s)
@@ -171,6 +180,10 @@ func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
 	}
 	if t.StdinFile != "" {
 		t.StdinFile = abs(dir, t.StdinFile)
+		if !inside(dir, t.StdinFile) {
+			return spec, fmt.Errorf("line %d: stdin-file: %s is outside the workspace; a workspace may give its program only its own files",
+				tab.lines["stdin-file"], t.StdinFile)
+		}
 	}
 	for i, f := range t.Files {
 		if name, path, ok := strings.Cut(f, "="); ok {
@@ -178,10 +191,27 @@ func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
 		} else {
 			t.Files[i] = f + "=" + abs(dir, f) // the program opens it by the name written
 		}
+		if _, path, _ := strings.Cut(t.Files[i], "="); !inside(dir, path) {
+			return spec, fmt.Errorf("line %d: files: %s is outside the workspace; a workspace may give its program only its own files",
+				tab.lines["files"], path)
+		}
 	}
 	var err error
 	spec.set, err = settingsOf(tab, targetKeys, dir)
 	return spec, err
+}
+
+// inside reports whether path lies in dir (after cleaning; a symbolic
+// link inside the workspace that points out is followed).
+func inside(dir, path string) bool {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real
+	}
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
 // Targets returns the configured targets with their settings: base (the

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"augur/analyzer/build"
 	"augur/internal/bytesize"
 )
 
@@ -110,8 +111,8 @@ var settingsTable = []setting{
 		func(s *Settings, v any) error { return setStrings(&s.Include, v) }},
 	{"define", "define", `macros (-D), as ["NAME", "NAME=VALUE"]`,
 		func(s *Settings, v any) error { return setStrings(&s.Define, v) }},
-	{"flags", "flags", "other compiler flags, e.g. [\"-std=c11\"]",
-		func(s *Settings, v any) error { return setStrings(&s.Flags, v) }},
+	{"flags", "flags", "other compiler flags that change how the source is parsed (include paths, macros, -std=, warnings, target features), e.g. [\"-std=c11\"]; others are refused",
+		func(s *Settings, v any) error { return setFlags(&s.Flags, v) }},
 	{"compile-commands-dir", "compileCommandsDir", "directory of compile_commands.json (default: searched like clangd)",
 		func(s *Settings, v any) error { return setString(&s.CompileCommandsDir, v) }},
 	{"debounce", "debounce", `wait after a save before analyzing, as "200ms"`,
@@ -266,6 +267,21 @@ func setSize(dst *uint64, v any) error {
 		return nil
 	}
 	return fmt.Errorf("want a size such as \"4GiB\", got %v", describe(v))
+}
+
+// setFlags sets compiler flags, refusing any that does more than change
+// how the source is parsed (see build.CheckFlags): a workspace must not be
+// able to make clang load a plugin or write a file.
+func setFlags(dst *[]string, v any) error {
+	var flags []string
+	if err := setStrings(&flags, v); err != nil {
+		return err
+	}
+	if err := build.CheckFlags(flags); err != nil {
+		return fmt.Errorf("flag %d refused: %w", err.(*build.FlagError).Index+1, err)
+	}
+	*dst = flags
+	return nil
 }
 
 func setStrings(dst *[]string, v any) error {

@@ -166,7 +166,11 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	if argv0 == "" {
 		argv0 = strings.TrimSuffix(filepath.Base(t.Sources[0]), filepath.Ext(t.Sources[0]))
 	}
-	run := vm.Config{Args: append([]string{argv0}, t.Args...), Env: os.Environ(), Stdin: []byte(t.Stdin),
+	env, err := vm.Environment(t.Env)
+	if err != nil {
+		return nil, fmt.Errorf("target %s: %w", t.Name, err)
+	}
+	run := vm.Config{Args: append([]string{argv0}, t.Args...), Env: env, Stdin: []byte(t.Stdin),
 		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses,
 		Limits: vm.Limits{MaxMemory: s.MaxMemory}}
 	if t.StdinFile != "" {
