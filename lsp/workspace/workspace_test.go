@@ -137,12 +137,12 @@ func TestConfigErrors(t *testing.T) {
 		"[analysis]\nmp = 1":                      "unknown table [analysis]",
 		"[[targets]]\nsources = [\"a.c\"]":        "want [[target]]",
 		"[[target]]\nsources=[\"a.c\"]\n[[target]]\nsources=[\"b/a.c\"]": `two targets are named "a"`,
-		"sym-file = [\"in\"]": `want "NAME:SIZE"`,
-		"\nflags = [\"-fplugin=/tmp/evil.so\"]":         `line 2: flags: flag 1 refused: "-fplugin=/tmp/evil.so" is not allowed`,
+		"sym-file = [\"in\"]":                   `want "NAME:SIZE"`,
+		"\nflags = [\"-fplugin=/tmp/evil.so\"]": `line 2: flags: flag 1 refused: "-fplugin=/tmp/evil.so" is not allowed`,
 		"[[target]]\nsources = [\"a.c\"]\nflags = [\"-Wall\", \"-MJ\", \"/tmp/x.json\"]": `line 3: flags: flag 2 refused`,
-		"flags = [\"@/tmp/more-flags\"]":               `reads more flags from a file`,
-		"[[target]]\nsources = [\"a.c\"]\nfiles = [\"key=/root/.ssh/id_rsa\"]": `line 3: files: /root/.ssh/id_rsa is outside the workspace`,
-		"[[target]]\nsources = [\"a.c\"]\nstdin-file = \"../../etc/passwd\"":   `line 3: stdin-file: /etc/passwd is outside the workspace`,
+		"flags = [\"@/tmp/more-flags\"]":                                                 `reads more flags from a file`,
+		"[[target]]\nsources = [\"a.c\"]\nfiles = [\"key=/root/.ssh/id_rsa\"]":           `line 3: files: /root/.ssh/id_rsa is outside the workspace`,
+		"[[target]]\nsources = [\"a.c\"]\nstdin-file = \"../../etc/passwd\"":             `line 3: stdin-file: /etc/passwd is outside the workspace`,
 	} {
 		_, err := ParseConfig("/w/augur.toml", text)
 		if err == nil || !strings.Contains(err.Error(), want) {
