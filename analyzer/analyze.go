@@ -286,7 +286,9 @@ func (res *Result) writeEvidence(i int) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(dir, "race-"+res.Races[i].ID+".json")
+	// The program's key in the name: one evidence directory serves many
+	// programs, and a race of one must never overwrite another's.
+	path := filepath.Join(dir, "race-"+res.Races[i].ID+"-"+evidence.ProgramKey(res.Options.Sources)+".json")
 	if err := ev.Write(path); err != nil {
 		return "", err
 	}

@@ -194,7 +194,7 @@ func (s *Server) showEvidence(ctx context.Context, id string, outputDiff bool) (
 	}
 	var buf bytes.Buffer
 	res := &evidenceResult{Reproduced: true}
-	name := "race-" + id
+	name := "race-" + id + "-" + shortHash(ts.key) // races of two targets may share an id
 	if outputDiff {
 		if ev.Category != "output-differs" {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "race %s is %s, not output-differs", id, ev.Category)

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"augur/analyzer/classify"
 	"augur/analyzer/sched"
@@ -88,6 +89,23 @@ type Expected struct {
 	Stderr      string `json:"stderr"`
 	// OtherStdout is what the other order printed (output-differs).
 	OtherStdout string `json:"other_stdout,omitempty"`
+}
+
+// ProgramKey names a program by where its sources are, not by what they
+// hold: the same for every version of the program (its evidence files
+// replace their older selves), different for another program (whose
+// evidence must not replace this one's).
+func ProgramKey(files []string) string {
+	abs := make([]string, len(files))
+	for i, f := range files {
+		if a, err := filepath.Abs(f); err == nil {
+			f = a
+		}
+		abs[i] = f
+	}
+	sort.Strings(abs)
+	h := sha256.Sum256([]byte(strings.Join(abs, "\x00")))
+	return hex.EncodeToString(h[:4])
 }
 
 // Hash fingerprints the program's sources and the augur that ran them.

@@ -348,6 +348,10 @@ type Program struct {
 	// would allocate per decision.
 	locStringsOnce sync.Once
 	locStrings     []string
+	// funcAt maps a location to the function whose code holds it, made
+	// once on first use.
+	funcAtOnce sync.Once
+	funcAt     map[LocID]*Function
 }
 
 // Func returns the function named name, or nil.
@@ -358,6 +362,24 @@ func (p *Program) GlobalByName(name string) *Global { return p.globalName[name] 
 
 // Loc returns the location with the given id.
 func (p *Program) Loc(id LocID) Loc { return p.Locs[id] }
+
+// FuncAt returns the function whose instructions carry location id, or
+// nil.
+func (p *Program) FuncAt(id LocID) *Function {
+	p.funcAtOnce.Do(func() {
+		p.funcAt = map[LocID]*Function{}
+		for _, f := range p.Funcs {
+			for i := range f.Insts {
+				if l := f.Insts[i].Loc; l != 0 {
+					if _, ok := p.funcAt[l]; !ok {
+						p.funcAt[l] = f
+					}
+				}
+			}
+		}
+	})
+	return p.funcAt[id]
+}
 
 // LocString returns the location with the given id as text, shared by every
 // caller (the same string each time).

@@ -35,6 +35,9 @@ var kindNames = map[vm.AccessKind]string{vm.Read: "read", vm.Write: "write", vm.
 type Race struct {
 	ID        string
 	Object    string // how a developer names the memory
+	// ObjectKey names the memory for the race's identity: stable across
+	// runs and edits (see StableID).
+	ObjectKey string
 	Offset    uint64 // offset of the first racing byte in the object
 	Size      uint64 // bytes of the later access
 	ObjSize   uint64
@@ -52,28 +55,40 @@ type Race struct {
 }
 
 // pairKey identifies a race within one execution: both endpoints,
-// unordered, each as its source line and call stack. The load and the store
-// of `x++` share a line, so a statement racing with itself is one race.
+// unordered, each as its instruction's source location (file, line and
+// column) and call stack, and the memory they race on, as the object it
+// is (a global by name, a heap or stack object by its allocation site):
+// `a++; b++;` on one line are two races, and the load and the store of
+// `x++`, which share a location, make one.
 type pairKey struct {
-	a, b lineSite
+	a, b siteKey
+	obj  objKey
 }
 
-type lineSite struct {
-	file  string
-	line  int
+type siteKey struct {
+	loc   ir.LocID
 	stack vm.StackID
 }
 
-func orderedPair(x, y lineSite) pairKey {
-	if x.file > y.file || (x.file == y.file && (x.line > y.line || (x.line == y.line && x.stack > y.stack))) {
-		x, y = y, x
-	}
-	return pairKey{x, y}
+// objKey names an object the same way in every execution.
+type objKey struct {
+	kind vm.ObjKind
+	name string   // globals and thread-locals
+	site ir.LocID // allocated objects
 }
 
-func (d *Detector) lineSite(s vm.Site) lineSite {
-	loc := d.m.Program().Loc(s.Loc)
-	return lineSite{loc.File, loc.Line, s.Stack}
+func objKeyOf(o *vm.Object) objKey {
+	if o.Kind == vm.ObjHeap || o.Kind == vm.ObjStack {
+		return objKey{kind: o.Kind, site: o.Site}
+	}
+	return objKey{kind: o.Kind, name: o.Name}
+}
+
+func orderedPair(x, y siteKey, obj objKey) pairKey {
+	if x.loc > y.loc || (x.loc == y.loc && x.stack > y.stack) {
+		x, y = y, x
+	}
+	return pairKey{x, y, obj}
 }
 
 // report records a race between the current access a (at byte off) and an
@@ -85,7 +100,7 @@ func (d *Detector) report(a *vm.Access, off uint64, prevThread int, prevSite vm.
 		}
 	}
 	d.reportedNow = append(d.reportedNow, prevSite)
-	key := orderedPair(d.lineSite(a.Site), d.lineSite(prevSite))
+	key := orderedPair(siteKey{a.Site.Loc, a.Site.Stack}, siteKey{prevSite.Loc, prevSite.Stack}, objKeyOf(a.Obj))
 	if r, ok := d.found[key]; ok {
 		r.Instances++
 		// Classification replays one instance; prefer one where data flows
@@ -101,6 +116,7 @@ func (d *Detector) report(a *vm.Access, off uint64, prevThread int, prevSite vm.
 	}
 	r := &Race{
 		Object:    describeObject(d.m, a.Obj, off),
+		ObjectKey: d.objectKey(a.Obj),
 		Offset:    off,
 		Size:      a.Size,
 		ObjSize:   a.Obj.Size,
@@ -158,11 +174,36 @@ func describeObject(m *vm.Machine, o *vm.Object, off uint64) string {
 	return fmt.Sprintf("%s object (offset %d)", o.Kind, off)
 }
 
-// StableID is a race's identity across runs and edits: a hash of its two
-// endpoints, each described by the functions on its stack and its line
-// relative to the start of its function. Editing other
-// functions, or inserting lines above the racing ones, leaves it unchanged.
-func StableID(r *Race) string { return pairID(endpointKey(r.First), endpointKey(r.Second)) }
+// objectKey describes an object the way a race's identity needs: a global
+// by kind and name, an allocated object by the function that allocated it
+// and the allocation's place relative to that function's start (so lines
+// inserted above do not change it).
+func (d *Detector) objectKey(o *vm.Object) string {
+	if (o.Kind == vm.ObjHeap || o.Kind == vm.ObjStack) && d.m != nil && o.Site != 0 {
+		prog := d.m.Program()
+		l := prog.Loc(o.Site)
+		if fn := prog.FuncAt(o.Site); fn != nil {
+			return fmt.Sprintf("%s@%s:%s+%d:%d", o.Kind, filepath.Base(l.File), fn.Name, l.Line-fn.Loc.Line, l.Col)
+		}
+		return fmt.Sprintf("%s@%s:%d:%d", o.Kind, filepath.Base(l.File), l.Line, l.Col)
+	}
+	return o.Kind.String() + ":" + o.Name
+}
+
+// StableID is a race's identity across runs and edits: a hash of the
+// memory it races on (ObjectKey) and its two endpoints, each described by
+// its file's name, the functions on its stack, and its line (relative to
+// the start of its function) and column. Editing other functions, or
+// inserting lines above the racing ones, leaves it unchanged; two
+// accesses on one line, or two objects, are two races.
+func StableID(r *Race) string {
+	a, b := endpointKey(r.First), endpointKey(r.Second)
+	if a > b {
+		a, b = b, a
+	}
+	h := sha256.Sum256([]byte(r.ObjectKey + "\x00" + a + "\x00" + b))
+	return hex.EncodeToString(h[:6])
+}
 
 // pairID hashes an unordered pair of keys into a short identifier.
 func pairID(a, b string) string {
@@ -173,19 +214,54 @@ func pairID(a, b string) string {
 	return hex.EncodeToString(h[:6])
 }
 
+// statementKey groups the races that are one statement racing with
+// another on the same bytes, whichever instructions of them: the load and
+// the store of `balance = balance + amount` (a write racing with a read,
+// and with a write, at two columns) make one race, while `a++; b++;` (two
+// objects) and `s.f++; s.g++;` (two fields) make two each.
+func statementKey(r *Race) string {
+	a, b := lineKey(r.First), lineKey(r.Second)
+	if a > b {
+		a, b = b, a
+	}
+	return fmt.Sprintf("%s\x00%d\x00%s\x00%s", r.ObjectKey, r.Offset, a, b)
+}
+
+func lineKey(e Endpoint) string {
+	var fns []string
+	for _, f := range e.Stack {
+		fns = append(fns, f.Function)
+	}
+	return fmt.Sprintf("%s|%s|%d", filepath.Base(e.Loc.File), strings.Join(fns, "<"), e.Loc.Line-e.FuncLine)
+}
+
+// representsBetter orders the races of one statement: the one that
+// stands for them is a write racing with a read (data flows through it,
+// which is the order ad hoc synchronization depends on), then the one
+// with the smallest id, so the choice is the same in every run.
+func representsBetter(x, y *Race) bool {
+	flows := func(r *Race) bool { return r.First.Kind.IsWrite() != r.Second.Kind.IsWrite() }
+	if flows(x) != flows(y) {
+		return flows(x)
+	}
+	return x.ID < y.ID
+}
+
 func endpointKey(e Endpoint) string {
 	var fns []string
 	for _, f := range e.Stack {
 		fns = append(fns, f.Function)
 	}
-	return fmt.Sprintf("%s|%d", strings.Join(fns, "<"), e.Loc.Line-e.FuncLine)
+	return fmt.Sprintf("%s|%s|%d:%d", filepath.Base(e.Loc.File), strings.Join(fns, "<"), e.Loc.Line-e.FuncLine, e.Loc.Col)
 }
 
 // Merge combines the races of several executions by stable id, adding up
-// instances; the result is sorted by the first endpoint's position.
+// instances, then folds the races of one statement with itself into one
+// (see statementKey); the result is sorted by the first endpoint's
+// position.
 func Merge(runs ...[]*Race) []*Race {
 	byID := map[string]*Race{}
-	var out []*Race
+	var all []*Race
 	for _, rs := range runs {
 		for _, r := range rs {
 			if x, ok := byID[r.ID]; ok {
@@ -194,8 +270,27 @@ func Merge(runs ...[]*Race) []*Race {
 			}
 			c := *r
 			byID[r.ID] = &c
-			out = append(out, &c)
+			all = append(all, &c)
 		}
+	}
+	groups := map[string][]*Race{}
+	var keys []string
+	for _, r := range all {
+		k := statementKey(r)
+		if groups[k] == nil {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], r)
+	}
+	out := make([]*Race, 0, len(keys))
+	for _, k := range keys {
+		g := groups[k]
+		sort.SliceStable(g, func(i, j int) bool { return representsBetter(g[i], g[j]) })
+		rep := g[0]
+		for _, r := range g[1:] {
+			rep.Instances += r.Instances
+		}
+		out = append(out, rep)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i].First.Loc, out[j].First.Loc

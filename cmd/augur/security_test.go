@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,5 +32,46 @@ int main(void) {
 	}
 	if _, errOut, code := augur(t, "", "run", "--env", "=x", src); code != 2 || !strings.Contains(errOut, "want NAME=VALUE") {
 		t.Errorf("bad --env: exit %d, %s", code, errOut)
+	}
+}
+
+// Two programs whose races share an id (the same file name and code in
+// two directories) keep their own evidence in one evidence directory; a
+// program analyzed again replaces its own.
+func TestEvidenceOfTwoProgramsDoesNotCollide(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/classify/double_free.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	evDir := filepath.Join(root, "evidence")
+	var ids []string
+	for _, d := range []string{"one", "two", "one"} {
+		path := filepath.Join(root, d, "prog.c")
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		os.WriteFile(path, src, 0o644)
+		out, errOut, code := augur(t, "", "analyze", "--format", "json", "--evidence-dir", evDir, path)
+		if code != 0 {
+			t.Fatalf("analyze %s: exit %d\n%s", d, code, errOut)
+		}
+		var rep struct {
+			Races []struct{ ID, Evidence string }
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Races) == 0 || rep.Races[0].Evidence == "" {
+			t.Fatalf("analyze %s: %v\n%s", d, err, out)
+		}
+		ids = append(ids, rep.Races[0].ID)
+	}
+	if ids[0] != ids[1] {
+		t.Fatalf("the same code in two directories got ids %s and %s; the test needs them equal", ids[0], ids[1])
+	}
+	files, _ := filepath.Glob(filepath.Join(evDir, "race-*.json"))
+	if len(files) != 2 {
+		t.Fatalf("evidence files %v, want one per program", files)
+	}
+	for _, f := range files {
+		if _, errOut, code := augur(t, "", "replay", f); code != 0 {
+			t.Errorf("replay %s: exit %d\n%s", f, code, errOut)
+		}
 	}
 }

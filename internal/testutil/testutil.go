@@ -40,6 +40,7 @@ func LineIn(e race.Endpoint, file string) int {
 
 // raceComment is a race expectation in a test program: `// race: NAME
 // CATEGORY [WEAK-CATEGORY]` on both endpoint lines of one expected race.
+// A line with two races (`a++; b++;`) carries two such comments.
 var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)(?:\s+(\S+))?(?:\s+(\S+))?`)
 
 // RaceAnnotation is one race expectation comment.
@@ -62,7 +63,7 @@ func RaceAnnotations(t testing.TB, path string) []RaceAnnotation {
 	}
 	var out []RaceAnnotation
 	for i, line := range strings.Split(string(data), "\n") {
-		if m := raceComment.FindStringSubmatch(line); m != nil {
+		for _, m := range raceComment.FindAllStringSubmatch(line, -1) {
 			out = append(out, RaceAnnotation{Line: i + 1, Name: m[1], Category: m[2], Weak: m[3]})
 		}
 	}
