@@ -33,8 +33,8 @@ var kindNames = map[vm.AccessKind]string{vm.Read: "read", vm.Write: "write", vm.
 // Race is a distinct data race: an unordered pair of access sites on the
 // same object, with the number of times it was seen.
 type Race struct {
-	ID        string
-	Object    string // how a developer names the memory
+	ID     string
+	Object string // how a developer names the memory
 	// ObjectKey names the memory for the race's identity: stable across
 	// runs and edits (see StableID).
 	ObjectKey string
