@@ -262,6 +262,10 @@ func (s *Server) ignoreRace(ctx context.Context, id string) (bool, error) {
 	if err != nil {
 		return false, fmt.Errorf("apply edit: %w", err)
 	}
+	if res == nil {
+		// A client may answer null; the edit was then not applied.
+		return false, nil
+	}
 	return res.Applied, nil
 }
 

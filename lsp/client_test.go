@@ -107,8 +107,10 @@ type client struct {
 	logs     []string
 	closed   bool
 	exitErr  error
-	// applyEdit decides how the client answers workspace/applyEdit.
-	applied bool
+	// applied decides how the client answers workspace/applyEdit;
+	// applyNull makes it answer null, as some clients do.
+	applied   bool
+	applyNull bool
 	// done delivers Serve's status in the in-process mode.
 	done chan int
 }
@@ -269,7 +271,9 @@ func (c *client) answer(m *message) {
 	case "window/showDocument":
 		result = map[string]any{"success": true}
 	case "workspace/applyEdit":
-		result = map[string]any{"applied": c.applied}
+		if !c.applyNull {
+			result = map[string]any{"applied": c.applied}
+		}
 	}
 	go c.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
 }

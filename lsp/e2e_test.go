@@ -282,6 +282,15 @@ func TestHoverCodeActionsAndCommands(t *testing.T) {
 		"arguments": []json.RawMessage{args}}, &applied); err != nil || !applied {
 		t.Fatalf("ignoreRace: %v, applied %v", err, applied)
 	}
+	// A client that answers applyEdit with null did not apply it; the
+	// server says so and stays up (it once dereferenced the null).
+	c.mu.Lock()
+	c.applyNull = true
+	c.mu.Unlock()
+	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.server.ignoreRace",
+		"arguments": []json.RawMessage{args}}, &applied); err != nil || applied {
+		t.Fatalf("ignoreRace answered null: %v, applied %v", err, applied)
+	}
 	// Apply it as an editor would, save, and the race is gone.
 	src, _ := os.ReadFile(path)
 	lines := strings.Split(string(src), "\n")

@@ -224,12 +224,9 @@ func Read(path string) (*Evidence, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read evidence: %w", err)
 	}
-	var ev Evidence
-	if err := json.Unmarshal(data, &ev); err != nil {
+	ev, err := Decode(data)
+	if err != nil {
 		return nil, fmt.Errorf("read evidence %s: %w", path, err)
-	}
-	if ev.Version != 1 || ev.Schedule == nil {
-		return nil, fmt.Errorf("read evidence %s: not augur race evidence (version %d)", path, ev.Version)
 	}
 	hash, err := Hash(ev.Program.Files)
 	if err != nil {
@@ -238,5 +235,57 @@ func Read(path string) (*Evidence, error) {
 	if hash != ev.Program.Hash {
 		return nil, fmt.Errorf("evidence %s was made for another version of %v (or of augur); analyze the program again", path, ev.Program.Files)
 	}
+	return ev, nil
+}
+
+// Decode reads evidence from its JSON form and checks that it is whole:
+// every field a replay relies on is there and holds a value augur knows.
+// It does not look at the program (Read does).
+func Decode(data []byte) (*Evidence, error) {
+	var ev Evidence
+	if err := json.Unmarshal(data, &ev); err != nil {
+		return nil, err
+	}
+	if err := ev.check(); err != nil {
+		return nil, err
+	}
 	return &ev, nil
+}
+
+// check validates decoded evidence.
+func (ev *Evidence) check() error {
+	switch {
+	case ev.Version != 1:
+		return fmt.Errorf("not augur race evidence (version %d, want 1)", ev.Version)
+	case ev.Schedule == nil:
+		return fmt.Errorf("no schedule")
+	case len(ev.Program.Files) == 0:
+		return fmt.Errorf("no program files")
+	case len(ev.Inputs.Argv) == 0:
+		return fmt.Errorf("no argv (the program's name at least)")
+	case ev.Category != string(classify.SpecViolated) && ev.Category != string(classify.OutputDiffers):
+		return fmt.Errorf("category %q: evidence is for spec-violated and output-differs races", ev.Category)
+	case ev.Order != "primary" && ev.Order != "alternate":
+		return fmt.Errorf("order %q: want primary or alternate", ev.Order)
+	case ev.MemoryModel != "" && ev.MemoryModel != "weak":
+		return fmt.Errorf("memory model %q: want weak or none", ev.MemoryModel)
+	case !sched.KnownPolicy(ev.Schedule.Policy):
+		return fmt.Errorf("schedule policy %q is not one augur records", ev.Schedule.Policy)
+	case !vm.KnownTermination(ev.Expected.Termination):
+		return fmt.Errorf("expected termination %q is not one augur knows", ev.Expected.Termination)
+	}
+	for i, a := range ev.Actions {
+		if a.Do != "yield" && a.Do != "preempt-accesses" {
+			return fmt.Errorf("action %d: %q: want yield or preempt-accesses", i+1, a.Do)
+		}
+		if a.At.Thread < 0 {
+			return fmt.Errorf("action %d: thread %d", i+1, a.At.Thread)
+		}
+	}
+	for i, p := range ev.Points {
+		if p.Thread < 0 {
+			return fmt.Errorf("racing access %d: thread %d", i+1, p.Thread)
+		}
+	}
+	return nil
 }

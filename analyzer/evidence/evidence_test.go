@@ -80,7 +80,9 @@ func TestChangedProgramIsRefused(t *testing.T) {
 	src := filepath.Join(dir, "p.c")
 	os.WriteFile(src, []byte("int main(void) { return 0; }\n"), 0o644)
 	hash, _ := evidence.Hash([]string{src})
-	ev := &evidence.Evidence{Version: 1, Program: evidence.Program{Files: []string{src}, Hash: hash}, Schedule: &schedTrace}
+	ev := &evidence.Evidence{Version: 1, Program: evidence.Program{Files: []string{src}, Hash: hash}, Schedule: &schedTrace,
+		Inputs: evidence.Inputs{Argv: []string{"p"}}, Category: "spec-violated", Order: "alternate",
+		Expected: evidence.Expected{Termination: "crash"}}
 	path := filepath.Join(dir, "e.json")
 	if err := ev.Write(path); err != nil {
 		t.Fatal(err)
@@ -119,5 +121,37 @@ func TestMultipathEvidenceReplays(t *testing.T) {
 	}
 	if tr := evidence.Replay(prog, ev, vm.Limits{}); !tr.Reproduced {
 		t.Fatalf("did not replay: %s", tr.Mismatch)
+	}
+}
+
+// Evidence that lacks what a replay needs, or holds values augur does not
+// know, is refused with the reason, never half-replayed (an evidence file
+// without argv once crashed the transcript).
+func TestDecodeRefusesIncompleteEvidence(t *testing.T) {
+	good := `{"version":1,"program":{"files":["/p.c"],"hash":"x"},"inputs":{"argv":["p"],"max_instructions":0},
+		"category":"spec-violated","order":"alternate","schedule":{"policy":"round-robin","seed":1,"events":[]},
+		"actions":[{"at":{"Thread":1,"Count":3,"Loc":0},"do":"yield"}],"expected":{"termination":"crash","stdout":"","stderr":""}}`
+	if _, err := evidence.Decode([]byte(good)); err != nil {
+		t.Fatalf("good evidence refused: %v", err)
+	}
+	for change, want := range map[[2]string]string{
+		{`"argv":["p"]`, `"argv":[]`}:                         "no argv",
+		{`"inputs":{"argv":["p"],`, `"inputs":{`}:             "no argv",
+		{`"version":1`, `"version":7`}:                        "version 7",
+		{`"do":"yield"`, `"do":"teleport"`}:                   `"teleport": want yield or preempt-accesses`,
+		{`"policy":"round-robin"`, `"policy":"chaos"`}:        `policy "chaos"`,
+		{`"category":"spec-violated"`, `"category":"benign"`}: `category "benign"`,
+		{`"order":"alternate"`, `"order":"sideways"`}:         `order "sideways"`,
+		{`"termination":"crash"`, `"termination":"meltdown"`}: `"meltdown"`,
+		{`"files":["/p.c"]`, `"files":[]`}:                    "no program files",
+		{`"schedule":{"policy":"round-robin","seed":1,"events":[]},`, ``}: "no schedule",
+	} {
+		bad := strings.Replace(good, change[0], change[1], 1)
+		if bad == good {
+			t.Fatalf("test change %q does not apply", change[0])
+		}
+		if _, err := evidence.Decode([]byte(bad)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("with %s: %v, want an error containing %q", change[1], err, want)
+		}
 	}
 }

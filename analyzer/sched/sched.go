@@ -8,6 +8,7 @@ package sched
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 )
 
 // Point describes one preemption point: the thread that reached it and where.
@@ -23,6 +24,16 @@ type Point struct {
 type Policy interface {
 	Pick(p Point, runnable []int) (int, error)
 	Name() string
+}
+
+// KnownPolicy reports whether a trace's policy name is one augur's
+// policies record.
+func KnownPolicy(name string) bool {
+	switch name {
+	case "round-robin", "random", "pct", "replay", "replay-prefix", "hold", "only":
+		return true
+	}
+	return strings.HasPrefix(name, "postpone thread ")
 }
 
 // RoundRobin switches to the next runnable thread after the current one, in

@@ -92,7 +92,7 @@ func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value) (done bool, err erro
 		rv = append(rv, get(regs, offset(in.A, k)))
 	}
 	for _, id := range fr.allocas {
-		m.mem.releaseStack(id)
+		m.releaseAlloca(t, id)
 	}
 	if fr.varargs != 0 {
 		m.mem.releaseStack(fr.varargs)
@@ -160,7 +160,7 @@ func (m *Machine) threadExit(t *Thread, v uint64) {
 	for len(t.frames) > 0 {
 		fr := &t.frames[len(t.frames)-1]
 		for _, id := range fr.allocas {
-			m.mem.releaseStack(id)
+			m.releaseAlloca(t, id)
 		}
 		t.frames = t.frames[:len(t.frames)-1]
 	}

@@ -369,9 +369,13 @@ func (m *Machine) exec(t *Thread) error {
 			pc++
 		case ir.OpAlloca:
 			count := get(regs, in.A).Bits & ir.Mask(in.Src.Bits)
-			o := m.mem.alloc(ObjStack, uint64(in.Imm)*count, "", in.Loc, t.ID)
-			fr.allocas = append(fr.allocas, o.ID)
-			regs[in.Dst] = Value{Bits: ir.Addr(o.ID, 0)}
+			id, err := m.alloca(t, uint64(in.Imm), count, in.Loc)
+			if err != nil {
+				m.insts, fr.pc = n, pc
+				return err
+			}
+			fr.allocas = append(fr.allocas, id)
+			regs[in.Dst] = Value{Bits: ir.Addr(id, 0)}
 			pc++
 		case ir.OpCall:
 			m.insts, fr.pc = n, pc

@@ -72,7 +72,7 @@ func init() {
 		keep := int(a[0].Bits)
 		if keep <= len(fr.allocas) {
 			for _, id := range fr.allocas[keep:] {
-				m.mem.releaseStack(id)
+				m.releaseAlloca(t, id)
 			}
 			fr.allocas = fr.allocas[:keep]
 		}

@@ -242,6 +242,9 @@ type Thread struct {
 	// atomicDepth counts the __VERIFIER_atomic sections the thread is in;
 	// inside one it is never preempted at accesses.
 	atomicDepth int
+	// stackBytes is what the thread's live stack allocations hold (see
+	// StackLimit).
+	stackBytes uint64
 	// count is how many instructions the thread executed before the current
 	// scheduling slice. (Thread, count) names a point of execution that is
 	// the same in every schedule, unlike the global instruction count.
@@ -341,6 +344,9 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	}
 	for _, f := range prog.Funcs {
 		m.mem.place(&Object{ID: f.ID, Size: 1, Kind: ObjFunc, Name: f.Name, ReadOnly: true})
+	}
+	if err := checkGlobals(prog, cfg.MaxMemory); err != nil {
+		return nil, err
 	}
 	for _, g := range prog.Globals {
 		if g.ThreadLocal {

@@ -30,6 +30,16 @@ var termNames = [...]string{"exit", "crash", "assert", "abort", "deadlock", "bud
 
 func (k TermKind) String() string { return termNames[k] }
 
+// KnownTermination reports whether name is a termination kind's name.
+func KnownTermination(name string) bool {
+	for _, n := range termNames {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
 // Frame is one entry of a reported call stack.
 type StackFrame struct {
 	Function string

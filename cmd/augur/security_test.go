@@ -75,3 +75,21 @@ func TestEvidenceOfTwoProgramsDoesNotCollide(t *testing.T) {
 		}
 	}
 }
+
+// A program whose global cannot be laid out gets a clear error, not a
+// crash of augur.
+func TestHugeGlobalIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	huge := filepath.Join(dir, "huge.c")
+	os.WriteFile(huge, []byte("static char big[64UL << 30];\nint main(void) { big[5] = 1; return big[5]; }\n"), 0o644)
+	_, errOut, code := augur(t, "", "run", huge)
+	if code != 1 || !strings.Contains(errOut, "global big is 64.0 GiB: larger than the 4.0 GiB augur can represent") {
+		t.Errorf("64 GiB global: exit %d\n%s", code, errOut)
+	}
+	big := filepath.Join(dir, "big.c")
+	os.WriteFile(big, []byte("static char big[2UL << 30];\nint main(void) { big[5] = 1; return big[5]; }\n"), 0o644)
+	_, errOut, code = augur(t, "", "run", "--max-memory", "1GiB", big)
+	if code != 1 || !strings.Contains(errOut, "globals need 2.0 GiB, more than the memory budget of 1.0 GiB") {
+		t.Errorf("2 GiB global under a 1 GiB budget: exit %d\n%s", code, errOut)
+	}
+}
