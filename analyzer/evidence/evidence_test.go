@@ -135,15 +135,15 @@ func TestDecodeRefusesIncompleteEvidence(t *testing.T) {
 		t.Fatalf("good evidence refused: %v", err)
 	}
 	for change, want := range map[[2]string]string{
-		{`"argv":["p"]`, `"argv":[]`}:                         "no argv",
-		{`"inputs":{"argv":["p"],`, `"inputs":{`}:             "no argv",
-		{`"version":1`, `"version":7`}:                        "version 7",
-		{`"do":"yield"`, `"do":"teleport"`}:                   `"teleport": want yield or preempt-accesses`,
-		{`"policy":"round-robin"`, `"policy":"chaos"`}:        `policy "chaos"`,
-		{`"category":"spec-violated"`, `"category":"benign"`}: `category "benign"`,
-		{`"order":"alternate"`, `"order":"sideways"`}:         `order "sideways"`,
-		{`"termination":"crash"`, `"termination":"meltdown"`}: `"meltdown"`,
-		{`"files":["/p.c"]`, `"files":[]`}:                    "no program files",
+		{`"argv":["p"]`, `"argv":[]`}:                                     "no argv",
+		{`"inputs":{"argv":["p"],`, `"inputs":{`}:                         "no argv",
+		{`"version":1`, `"version":7`}:                                    "version 7",
+		{`"do":"yield"`, `"do":"teleport"`}:                               `"teleport": want yield or preempt-accesses`,
+		{`"policy":"round-robin"`, `"policy":"chaos"`}:                    `policy "chaos"`,
+		{`"category":"spec-violated"`, `"category":"benign"`}:             `category "benign"`,
+		{`"order":"alternate"`, `"order":"sideways"`}:                     `order "sideways"`,
+		{`"termination":"crash"`, `"termination":"meltdown"`}:             `"meltdown"`,
+		{`"files":["/p.c"]`, `"files":[]`}:                                "no program files",
 		{`"schedule":{"policy":"round-robin","seed":1,"events":[]},`, ``}: "no schedule",
 	} {
 		bad := strings.Replace(good, change[0], change[1], 1)
