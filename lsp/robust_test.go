@@ -167,6 +167,26 @@ func TestMalformedMessages(t *testing.T) {
 	delete(c.replies, 0)
 	c.raw("Content-Length: lots\r\n\r\n")
 	c.waitFor("the header error", func() bool { r := c.replies[0]; return r != nil && r.Error != nil })
+	// A bad Content-Length followed by its body: the server skips the body
+	// and reads the next message (it once lost its place for good).
+	delete(c.replies, 0)
+	c.raw("Content-Length: 5x\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":77,\"method\":\"shutdown\"}")
+	c.waitFor("the second header error", func() bool { r := c.replies[0]; return r != nil && r.Error != nil })
+	var hover0 json.RawMessage
+	if err := c.call("textDocument/hover", pos(filepath.Join(root, "account.c"), 0, 0), &hover0); err != nil {
+		t.Fatalf("after a bad Content-Length: %v", err)
+	}
+	c.mu.Lock()
+	_, answered := c.replies[77]
+	c.mu.Unlock()
+	if answered {
+		t.Error("the body of a frame with a bad Content-Length was run as a message")
+	}
+	// Params that are JSON but do not fit the method are invalid params.
+	if err := c.call("textDocument/hover", pos(filepath.Join(root, "account.c"), -1, 0), nil); err == nil ||
+		!strings.Contains(err.Error(), "-32602") {
+		t.Errorf("a negative position: %v, want invalid params (-32602)", err)
+	}
 	c.raw("X-Nothing: here\r\n\r\n")
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": 5}) // bad params on a notification
 	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": "file:///not/open.c", "version": 2},

@@ -32,6 +32,10 @@ type stream struct {
 	in  io.Closer
 	out jsonrpc2.Stream
 	log func(string)
+	// resync is set after a frame whose length is unknown (a bad or
+	// missing Content-Length): the reader skips to the next
+	// "Content-Length:" it sees, wherever it stands, and starts there.
+	resync bool
 }
 
 func newStream(in io.ReadCloser, out io.WriteCloser, log func(string)) *stream {
@@ -79,6 +83,9 @@ func (s *stream) reject(ctx context.Context, why string) {
 	_, _ = s.out.Write(ctx, jsonrpc2.NewResponse(jsonrpc2.ID{}, nil, jsonrpc2.NewError(jsonrpc2.ParseError, why)))
 }
 
+// contentLength is the header that starts every frame.
+const contentLength = "content-length:"
+
 // readFrame reads headers up to the blank line, then Content-Length bytes.
 func (s *stream) readFrame() ([]byte, int64, error) {
 	length := -1
@@ -87,6 +94,16 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 	for {
 		line, err := s.r.ReadString('\n')
 		read += int64(len(line))
+		if s.resync && err == nil {
+			// Skip what is left of the broken frame, its body included
+			// (a body often has no newline, so the next frame's header
+			// may follow it on the same line).
+			i := strings.Index(strings.ToLower(line), contentLength)
+			if i < 0 {
+				continue
+			}
+			line, s.resync = line[i:], false
+		}
 		if err != nil {
 			if err == io.EOF && !sawHeader && line == "" {
 				return nil, read, io.EOF
@@ -106,17 +123,20 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 		sawHeader = true
 		name, value, ok := strings.Cut(line, ":")
 		if !ok {
+			s.resync = true
 			return nil, read, errFrame{fmt.Sprintf("malformed header line %q", line)}
 		}
 		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
 			n, err := strconv.Atoi(strings.TrimSpace(value))
 			if err != nil || n < 0 {
+				s.resync = true
 				return nil, read, errFrame{fmt.Sprintf("bad Content-Length %q", strings.TrimSpace(value))}
 			}
 			length = n
 		}
 	}
 	if length < 0 {
+		s.resync = true
 		return nil, read, errFrame{"message without a Content-Length header"}
 	}
 	if length > maxMessage {
@@ -210,7 +230,15 @@ func (s *Server) guard(next jsonrpc2.Handler) jsonrpc2.Handler {
 		if method == protocol.MethodWorkspaceExecuteCommand {
 			jsonrpc2.Async(ctx)
 		}
-		return next(ctx, req)
+		result, err = next(ctx, req)
+		if errors.Is(err, jsonrpc2.ErrParse) {
+			// The message was JSON (the stream parsed it); what failed is
+			// fitting its params to the method's (a negative line, a
+			// string for a number): JSON-RPC calls that invalid params.
+			why := strings.TrimPrefix(err.Error(), jsonrpc2.ErrParse.Error()+": ")
+			err = jsonrpc2.Errorf(jsonrpc2.InvalidParams, "invalid params for %s: %s", method, why)
+		}
+		return result, err
 	}
 }
 

@@ -19,6 +19,7 @@ import (
 // augur's runtime, ready to be linked by the loader.
 type Program struct {
 	Bitcode []string // user TUs, in command-line order
+	Sources []string // what each of Bitcode was built from (the file given)
 	Runtime []string // runtime TUs
 	// Inputs are the files the user TUs were compiled from: sources and
 	// every header they include, absolute, so a caller knows which saves
@@ -28,6 +29,19 @@ type Program struct {
 
 // All returns the user bitcode followed by the runtime's.
 func (p *Program) All() []string { return append(append([]string{}, p.Bitcode...), p.Runtime...) }
+
+// Names maps each bitcode file to what a message should call it: the
+// source it was compiled from, or augur's runtime.
+func (p *Program) Names() map[string]string {
+	names := map[string]string{}
+	for i, bc := range p.Bitcode {
+		names[bc] = p.Sources[i]
+	}
+	for _, bc := range p.Runtime {
+		names[bc] = "augur's runtime"
+	}
+	return names
+}
 
 // Build compiles every source in files (bitcode inputs are taken as they are)
 // and the runtime. All compile errors are returned together, joined, so a
@@ -51,6 +65,7 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 				continue
 			}
 			p.Bitcode = append(p.Bitcode, f)
+			p.Sources = append(p.Sources, f)
 		case IsSource(f):
 			bc, err := CompileTU(ctx, f, opts, include)
 			if err != nil {
@@ -58,6 +73,7 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 				continue
 			}
 			p.Bitcode = append(p.Bitcode, bc)
+			p.Sources = append(p.Sources, f)
 			p.Inputs = appendNew(p.Inputs, dependencies(bc)...)
 		default:
 			errs = append(errs, fmt.Errorf("%s: not a C/C++ source (.c .cc .cpp .cxx) or LLVM IR (.bc .ll) file", f))

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -85,5 +86,41 @@ func TestRejectsUnknownInputs(t *testing.T) {
 	_, err := Build(context.Background(), []string{"notes.txt"}, Options{CacheDir: t.TempDir()})
 	if err == nil || !strings.Contains(err.Error(), "not a C/C++ source") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// A source and a header whose paths hold spaces (and a '#' and a '$')
+// build, and a change to the header is seen: the dependency file escapes
+// them and augur reads the escapes.
+func TestPathsWithSpaces(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "my project #1 $x")
+	os.MkdirAll(dir, 0o755)
+	hdr := filepath.Join(dir, "the config.h")
+	src := filepath.Join(dir, "main file.c")
+	os.WriteFile(hdr, []byte("#define ANSWER 42\n"), 0o644)
+	os.WriteFile(src, []byte("#include \"the config.h\"\nint main(void) { return ANSWER; }\n"), 0o644)
+	cache := t.TempDir()
+	p, err := Build(context.Background(), []string{src}, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, in := range p.Inputs {
+		found = found || in == hdr
+	}
+	if !found {
+		t.Fatalf("inputs %q lack the header %q", p.Inputs, hdr)
+	}
+	before, _ := os.ReadFile(p.Bitcode[0])
+	os.WriteFile(hdr, []byte("#define ANSWER 43\n"), 0o644)
+	q, err := Build(context.Background(), []string{src}, Options{CacheDir: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := os.ReadFile(q.Bitcode[0]); bytes.Equal(before, after) {
+		t.Error("a change to the header reused the old bitcode")
+	}
+	if got := depPrerequisites("out.bc: a\\ b.c c\\#d.h e$$f.h \\\n  g.h\n"); strings.Join(got, "|") != "a b.c|c#d.h|e$f.h|g.h" {
+		t.Errorf("depPrerequisites: %q", got)
 	}
 }

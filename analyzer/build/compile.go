@@ -180,6 +180,53 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 	return bc, nil
 }
 
+// depPrerequisites returns the files a make-style dependency file (as
+// clang's -MD writes it) lists after its target: words separated by
+// unescaped blanks, continued over lines ending in a backslash, with "\ "
+// for a space, "\#" for '#' and "$$" for '$' in a name.
+func depPrerequisites(text string) []string {
+	text = strings.ReplaceAll(text, "\\\r\n", " ")
+	text = strings.ReplaceAll(text, "\\\n", " ")
+	var words []string
+	var cur strings.Builder
+	inWord := false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c == '\\' && i+1 < len(text) && (text[i+1] == ' ' || text[i+1] == '#' || text[i+1] == '\\'):
+			cur.WriteByte(text[i+1])
+			i++
+			inWord = true
+		case c == '$' && i+1 < len(text) && text[i+1] == '$':
+			cur.WriteByte('$')
+			i++
+			inWord = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			if inWord {
+				words = append(words, cur.String())
+				cur.Reset()
+				inWord = false
+			}
+		default:
+			cur.WriteByte(c)
+			inWord = true
+		}
+	}
+	if inWord {
+		words = append(words, cur.String())
+	}
+	// The first word ending in ':' (or a lone ':') ends the targets.
+	for i, w := range words {
+		if w == ":" {
+			return words[i+1:]
+		}
+		if strings.HasSuffix(w, ":") {
+			return words[i+1:]
+		}
+	}
+	return nil
+}
+
 // hashDeps reads a make-style dependency file and returns a manifest of
 // "hash path" lines for every file it names.
 func hashDeps(depfile string) (string, error) {
@@ -187,10 +234,8 @@ func hashDeps(depfile string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("read dependencies: %w", err)
 	}
-	text := strings.ReplaceAll(string(data), "\\\n", " ")
-	_, list, _ := strings.Cut(text, ":")
 	var b strings.Builder
-	for _, f := range strings.Fields(list) {
+	for _, f := range depPrerequisites(string(data)) {
 		if a, err := filepath.Abs(f); err == nil {
 			f = a
 		}

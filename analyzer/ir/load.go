@@ -32,16 +32,25 @@ func ptrKey(v llvm.Value) unsafe.Pointer { return unsafe.Pointer(v.C) }
 // Load reads and links the bitcode files (.bc or textual .ll) and lowers the
 // result. Functions and globals get object ids in module order, so the same
 // inputs always produce the same addresses.
-func Load(paths []string) (*Program, error) {
+func Load(paths []string) (*Program, error) { return LoadNamed(paths, nil) }
+
+// LoadNamed is Load with the names messages give the files (the sources
+// augur compiled them from), by path.
+func LoadNamed(paths []string, names map[string]string) (*Program, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("load: no bitcode")
 	}
 	ctx := llvm.NewContext()
+	diag := catchDiagnostics(ctx)
+	defer diag.free()
 	defer ctx.Dispose()
 	var mod llvm.Module
 	for i, p := range paths {
-		m, err := parse(ctx, p)
+		m, err := parse(ctx, p, names[p], diag)
 		if err != nil {
+			if i > 0 {
+				mod.Dispose()
+			}
 			return nil, err
 		}
 		if i == 0 {
@@ -49,7 +58,11 @@ func Load(paths []string) (*Program, error) {
 			continue
 		}
 		if err := llvm.LinkModules(mod, m); err != nil {
-			return nil, fmt.Errorf("link %s: %w", p, err)
+			mod.Dispose()
+			if e := diag.take(); e != nil {
+				err = e
+			}
+			return nil, fmt.Errorf("link %s: %w", nameOf(p, names), err)
 		}
 	}
 	defer mod.Dispose()
@@ -92,23 +105,34 @@ func promoteLocals(mod llvm.Module) error {
 	return nil
 }
 
-func parse(ctx llvm.Context, path string) (llvm.Module, error) {
+func parse(ctx llvm.Context, path, name string, diag *diagnostics) (llvm.Module, error) {
+	if name == "" {
+		name = path
+	}
 	if strings.HasSuffix(path, ".ll") {
 		buf, err := llvm.NewMemoryBufferFromFile(path)
 		if err != nil {
-			return llvm.Module{}, fmt.Errorf("load %s: %w", path, err)
+			return llvm.Module{}, fmt.Errorf("load %s: %w", name, err)
 		}
 		m, err := (&ctx).ParseIR(buf)
 		if err != nil {
-			return llvm.Module{}, fmt.Errorf("load %s: %w", path, err)
+			return llvm.Module{}, fmt.Errorf("load %s: %w", name, err)
 		}
 		return m, nil
 	}
-	m, err := ctx.ParseBitcodeFile(path)
+	m, err := parseBitcodeFile(ctx, path, diag)
 	if err != nil {
-		return llvm.Module{}, fmt.Errorf("load %s: %w", path, err)
+		return llvm.Module{}, fmt.Errorf("load %s: %w", name, err)
 	}
 	return m, nil
+}
+
+// nameOf is how messages call a bitcode file.
+func nameOf(path string, names map[string]string) string {
+	if n := names[path]; n != "" {
+		return n
+	}
+	return path
 }
 
 func (l *loader) lowerModule() error {

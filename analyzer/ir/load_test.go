@@ -2,6 +2,9 @@ package ir_test
 
 import (
 	"context"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"augur/analyzer/build"
@@ -33,5 +36,32 @@ func TestLoadDemo(t *testing.T) {
 	g := p.GlobalByName("balance")
 	if g == nil || g.Size != 64 {
 		t.Fatalf("balance: %+v", g)
+	}
+}
+
+// Bitcode LLVM cannot read, and modules it cannot link, are errors that
+// name the file; LLVM's default handling of them (print and exit the
+// process) would have ended this test, and the language server with it.
+func TestBadBitcodeIsAnError(t *testing.T) {
+	dir := t.TempDir()
+	junk := filepath.Join(dir, "junk.bc")
+	os.WriteFile(junk, []byte("this is not bitcode"), 0o644)
+	if _, err := ir.Load([]string{junk}); err == nil || !strings.Contains(err.Error(), "load "+junk+": ") {
+		t.Errorf("junk bitcode: %v", err)
+	}
+	truncated := filepath.Join(dir, "cut.bc")
+	os.WriteFile(truncated, []byte("BC\xc0\xde\x35\x14\x00\x00\x05\x00\x00\x00"), 0o644)
+	if _, err := ir.Load([]string{truncated}); err == nil || !strings.Contains(err.Error(), "cut.bc") {
+		t.Errorf("truncated bitcode: %v", err)
+	}
+	a, b := filepath.Join(dir, "a.c"), filepath.Join(dir, "b.c")
+	os.WriteFile(a, []byte("int x = 1;\nint main(void) { return x; }\n"), 0o644)
+	os.WriteFile(b, []byte("int x = 2;\n"), 0o644)
+	prog, err := build.Build(context.Background(), []string{a, b}, build.Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ir.LoadNamed(prog.All(), prog.Names()); err == nil || !strings.Contains(err.Error(), "link "+b+": Linking globals named 'x'") {
+		t.Errorf("two definitions of x: %v", err)
 	}
 }

@@ -15,6 +15,25 @@ func init() {
 		status := int(a[0].Bits & 0xff)
 		return &termError{&Termination{Kind: TermExit, Status: status, Message: fmt.Sprintf("exit status %d", status)}}
 	}, "__augur_exit")
+	// __augur_fini runs the program's destructors (llvm.global_dtors),
+	// once, after exit()'s handlers: it pushes them all on the calling
+	// thread and is called again when they have returned.
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		if m.finiDone {
+			return nil
+		}
+		m.finiDone = true
+		ds := m.destructors()
+		if len(ds) == 0 {
+			return nil
+		}
+		for i := len(ds) - 1; i >= 0; i-- { // the first to run ends on top
+			if err := m.pushFrame(t, ds[i], nil, nil, -2, in.Loc); err != nil {
+				return err
+			}
+		}
+		return errPushed
+	}, "__augur_fini")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		status := int(a[0].Bits & 0xff)
 		return &termError{&Termination{Kind: TermExit, Status: status, Message: fmt.Sprintf("_exit status %d", status)}}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -312,6 +313,8 @@ type Machine struct {
 	// Symbolic.freshName does for a symbolic one, so replayed values find
 	// their input.
 	inputNames map[string]int
+	// finiDone is set once exit() has run the destructors.
+	finiDone bool
 	// errStrings holds the strerror texts handed out, one object per code.
 	errStrings map[int]uint64
 }
@@ -387,9 +390,21 @@ func (m *Machine) newThread() *Thread {
 	return t
 }
 
-// constructors reads llvm.global_ctors: {i32 priority, void()* fn, i8* data}.
-func (m *Machine) constructors() []*ir.Function {
-	g := m.prog.GlobalByName("llvm.global_ctors")
+// constructors reads llvm.global_ctors: {i32 priority, void()* fn, i8*
+// data}, in the order they run (priority, then definition).
+func (m *Machine) constructors() []*ir.Function { return m.structors("llvm.global_ctors") }
+
+// destructors reads llvm.global_dtors (__attribute__((destructor))), in
+// the order they run at exit: the reverse of constructors', higher
+// priorities first, later definitions first.
+func (m *Machine) destructors() []*ir.Function {
+	ds := m.structors("llvm.global_dtors")
+	slices.Reverse(ds)
+	return ds
+}
+
+func (m *Machine) structors(name string) []*ir.Function {
+	g := m.prog.GlobalByName(name)
 	if g == nil || g.Init == nil {
 		return nil
 	}

@@ -1,12 +1,15 @@
 /* Program entry, exit and process-wide state for programs run by augur.
  * The VM starts the main thread in __augur_start after running the static
- * constructors; exit() runs the atexit handlers in reverse order, flushes
- * stdio and ends the execution through the VM's __augur_exit. */
+ * constructors; exit() runs the atexit handlers in reverse order, then the
+ * destructors (__attribute__((destructor)), through the VM's __augur_fini,
+ * as glibc runs .fini_array after them), flushes stdio and ends the
+ * execution through the VM's __augur_exit. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 void __augur_exit(int status) __attribute__((noreturn));
+void __augur_fini(void);
 int main(int argc, char **argv, char **envp);
 
 /* The three standard streams. The VM knows them by this array's address. */
@@ -59,6 +62,7 @@ void exit(int status) {
 		else
 			((void (*)(void))handlers[nhandlers].fn)();
 	}
+	__augur_fini();
 	__augur_exit(status);
 }
 

@@ -1,0 +1,24 @@
+/* Constructors and destructors with priorities, and atexit handlers: the
+ * order glibc runs them in (constructors by priority before main, atexit
+ * handlers last-registered first, then destructors in reverse). */
+#include <stdio.h>
+#include <stdlib.h>
+
+__attribute__((constructor(102))) static void late_ctor(void) { printf("constructor 102\n"); }
+__attribute__((constructor(101))) static void early_ctor(void) { printf("constructor 101\n"); }
+__attribute__((constructor)) static void plain_ctor(void) { printf("constructor\n"); }
+
+__attribute__((destructor(101))) static void last_dtor(void) { printf("destructor 101\n"); }
+__attribute__((destructor(102))) static void first_dtor(void) { printf("destructor 102\n"); }
+__attribute__((destructor)) static void plain_dtor(void) { printf("destructor\n"); }
+__attribute__((destructor)) static void plain_dtor2(void) { printf("destructor 2\n"); }
+
+static void handler1(void) { printf("atexit 1\n"); }
+static void handler2(void) { printf("atexit 2\n"); }
+
+int main(void) {
+	atexit(handler1);
+	atexit(handler2);
+	printf("main\n");
+	return 3;
+}
