@@ -10,7 +10,7 @@ export GOFLAGS := -tags=llvm14
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X augur/analyzer/version.Version=$(VERSION)
 
-.PHONY: all setup build test vet demo bench clean vsix ext-test
+.PHONY: all setup build test vet demo bench clean vsix ext-test fuzz
 
 all: build
 
@@ -23,12 +23,18 @@ build: setup
 vet: setup
 	@$(GO) vet ./...
 
-# The Go tests (the language server's start `augur lsp` themselves), then
-# the extension's unit tests and its flows through vscode-jsonrpc against the
+# The Go tests (the language server's start `augur lsp` themselves), ten
+# seconds of each fuzz target, then the extension's unit tests and its flows through vscode-jsonrpc against the
 # binary just built, then the installable .vsix.
 test: setup vet build
 	$(GO) test -count=1 ./...
+	@bash scripts/fuzz.sh 10s
 	@$(MAKE) --no-print-directory ext-test vsix
+
+# The fuzz targets (loader and interpreter, evidence decoder, LSP
+# transport) for longer than make test gives them.
+fuzz: setup
+	@bash scripts/fuzz.sh $${FUZZTIME:-5m}
 
 ext-test: build
 	cd vscode-extension && AUGUR_BIN=$(CURDIR)/bin/augur npm test --silent

@@ -36,6 +36,8 @@ type stream struct {
 	// missing Content-Length): the reader skips to the next
 	// "Content-Length:" it sees, wherever it stands, and starts there.
 	resync bool
+	// pending is a header line already read, to be read again first.
+	pending string
 }
 
 func newStream(in io.ReadCloser, out io.WriteCloser, log func(string)) *stream {
@@ -86,19 +88,55 @@ func (s *stream) reject(ctx context.Context, why string) {
 // contentLength is the header that starts every frame.
 const contentLength = "content-length:"
 
+// indexHeader finds "Content-Length:" in line, in any case, as bytes (the
+// line may not be UTF-8, and lowering it as text would move the index).
+func indexHeader(line string) int {
+	for i := 0; i+len(contentLength) <= len(line); i++ {
+		j := 0
+		for ; j < len(contentLength); j++ {
+			c := line[i+j]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			if c != contentLength[j] {
+				break
+			}
+		}
+		if j == len(contentLength) {
+			return i
+		}
+	}
+	return -1
+}
+
 // readFrame reads headers up to the blank line, then Content-Length bytes.
 func (s *stream) readFrame() ([]byte, int64, error) {
 	length := -1
 	var read int64
 	sawHeader := false
 	for {
-		line, err := s.r.ReadString('\n')
-		read += int64(len(line))
+		var line string
+		var err error
+		if s.pending != "" {
+			line, s.pending = s.pending, ""
+		} else {
+			line, err = s.r.ReadString('\n')
+			read += int64(len(line))
+		}
+		if !s.resync && err == nil {
+			// Junk glued to a frame's header (a body without a newline
+			// runs into the next frame's first line): answer the frame
+			// broken so far, keep the header.
+			if i := indexHeader(line); i > 0 && strings.TrimSpace(line[:i]) != "" {
+				s.pending = line[i:]
+				return nil, read, errFrame{fmt.Sprintf("garbage before a frame: %q", line[:i])}
+			}
+		}
 		if s.resync && err == nil {
 			// Skip what is left of the broken frame, its body included
 			// (a body often has no newline, so the next frame's header
 			// may follow it on the same line).
-			i := strings.Index(strings.ToLower(line), contentLength)
+			i := indexHeader(line)
 			if i < 0 {
 				continue
 			}

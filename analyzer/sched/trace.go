@@ -383,15 +383,21 @@ func (t *Trace) UnmarshalJSON(data []byte) error {
 // becomes a run of its own.
 func (t *Trace) appendRepeated(je jsonEvent, i int) error {
 	lit := len(t.runs) - 1
-	if lit < 0 || t.runs[lit].reps > 1 || t.runs[lit].hi-t.runs[lit].lo < je.Period-1 {
+	have := 0 // literal events just before this one
+	if lit >= 0 && t.runs[lit].reps == 1 {
+		have = t.runs[lit].hi - t.runs[lit].lo
+	}
+	if have < je.Period-1 {
 		return fmt.Errorf("schedule event %d: repeats %d events, fewer precede it", i, je.Period)
 	}
 	t.ev = append(t.ev, je.Event)
 	hi := len(t.ev)
 	lo := hi - je.Period
-	t.runs[lit].hi = lo
-	if t.runs[lit].hi == t.runs[lit].lo {
-		t.runs = t.runs[:lit]
+	if je.Period > 1 {
+		t.runs[lit].hi = lo
+		if t.runs[lit].hi == t.runs[lit].lo {
+			t.runs = t.runs[:lit]
+		}
 	}
 	t.runs = append(t.runs, run{lo: lo, hi: hi, reps: 1 + je.Repeat})
 	t.n += 1 + je.Period*je.Repeat

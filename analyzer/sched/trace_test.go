@@ -112,6 +112,26 @@ func TestTraceLimit(t *testing.T) {
 	}
 }
 
+// A trace that begins with a repetition (a spin from the first decision)
+// reads back from its file form.
+func TestTraceJSONStartingWithALoop(t *testing.T) {
+	for _, period := range []int{1, 2} {
+		tr := NewTrace("round-robin", 1)
+		for i := 0; i < 20; i++ {
+			tr.Append(ev(i%period, i%period, 0, 0))
+		}
+		data, err := json.Marshal(tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Trace
+		if err := json.Unmarshal(data, &back); err != nil {
+			t.Fatalf("period %d: %v\n%s", period, err, data)
+		}
+		sameDecisions(t, back.Events(), tr.Events())
+	}
+}
+
 // The file form keeps loops folded and reads back the same decisions;
 // an unfolded file (older augur) reads too.
 func TestTraceJSONRoundTrip(t *testing.T) {
