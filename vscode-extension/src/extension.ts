@@ -21,6 +21,9 @@ import { RestartPolicy } from './restarts';
 import { analysisSettings, serverCommand, SettingsReader, traceLevel } from './settings';
 import { ProgressValue, StatusModel } from './status';
 
+/** Settings an untrusted workspace may not set (package.json lists them too). */
+export const restrictedSettings = ['path', 'arguments'];
+
 /** The server's own commands, which the extension's commands call. */
 export const serverCommands = {
   replay: 'augur.server.replayEvidence',
@@ -68,6 +71,8 @@ export class AugurExtension {
     reg('augur.analyzeNow', (uri?: string) => this.analyzeNow(uri));
     reg('augur.replayEvidence', (raceId?: string) => this.replayEvidence(raceId));
     context.subscriptions.push(
+      // Trust granted: the workspace's own settings of the server apply now.
+      api.workspace.onDidGrantWorkspaceTrust(() => void this.restart()),
       api.workspace.onDidChangeConfiguration((e) => {
         if (e.affectsConfiguration('augur.path') || e.affectsConfiguration('augur.arguments')) {
           void this.restart();
@@ -79,10 +84,23 @@ export class AugurExtension {
     this.render();
   }
 
-  /** Reads the augur section of the settings. */
+  /**
+   * Reads the augur section of the settings. In a workspace the user has
+   * not trusted, the settings that choose what runs (the server binary and
+   * its arguments) come from the user's own settings only: opening a
+   * cloned repository must not run a program it names. (VS Code enforces
+   * the same through restrictedConfigurations; this does not rely on it.)
+   */
   reader(): SettingsReader {
     const cfg = this.api.workspace.getConfiguration('augur');
-    return <T>(key: string, fallback: T) => cfg.get<T>(key, fallback) as T;
+    const trusted = this.api.workspace.isTrusted !== false;
+    return <T>(key: string, fallback: T) => {
+      if (!trusted && restrictedSettings.includes(key)) {
+        const v = cfg.inspect<T>(key)?.globalValue;
+        return (v === undefined ? fallback : v) as T;
+      }
+      return cfg.get<T>(key, fallback) as T;
+    };
   }
 
   /** Starts the server. */

@@ -140,6 +140,32 @@ test('a binary that cannot start is reported with the setting to fix', async () 
   assert.equal(state.statusItems[0].text, '$(error) augur: stopped');
 });
 
+test('an untrusted workspace cannot choose the server binary or its arguments', async () => {
+  state.settings = { 'augur.path': '/usr/local/bin/augur' };
+  state.workspaceSettings = { 'augur.path': '/tmp/evil', 'augur.arguments': ['--evil'], 'augur.mp': 4 };
+  state.trusted = false;
+  const e = new ext.AugurExtension(vscodeMock, context(), factory);
+  await e.start();
+  assert.equal(clients[0].server.command, '/usr/local/bin/augur');
+  assert.deepEqual(clients[0].server.args, ['lsp']);
+  assert.deepEqual(clients[0].options.initializationOptions, { mp: 4 }, 'analysis settings still apply');
+  // Once the user trusts the workspace, its settings start the server.
+  state.trusted = true;
+  state.trustGranted.fire();
+  await new Promise((r) => setImmediate(r));
+  await new Promise((r) => setImmediate(r));
+  assert.equal(clients.length, 2);
+  assert.equal(clients[1].server.command, '/tmp/evil');
+});
+
+test('package.json declares what an untrusted workspace may not set', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pkg = require('../../package.json');
+  const ut = pkg.capabilities?.untrustedWorkspaces;
+  assert.equal(ut?.supported, 'limited');
+  assert.deepEqual([...ut.restrictedConfigurations].sort(), ext.restrictedSettings.map((k) => 'augur.' + k).sort());
+});
+
 test('changing augur.path restarts the server', async () => {
   const e = new ext.AugurExtension(vscodeMock, context(), factory);
   await e.start();

@@ -33,6 +33,11 @@ export class Disposable {
 export const state = {
   commands: new Map<string, (...args: any[]) => unknown>(),
   settings: {} as Record<string, unknown>,
+  // Settings written in the workspace (.vscode/settings.json): they win
+  // over the user's, but not where an untrusted workspace may not set them.
+  workspaceSettings: {} as Record<string, unknown>,
+  trusted: true,
+  trustGranted: new EventEmitter<void>(),
   errors: [] as string[],
   infos: [] as string[],
   statusItems: [] as { text: string; tooltip: string; command?: string; shown: boolean }[],
@@ -42,6 +47,9 @@ export const state = {
   reset(): void {
     this.commands.clear();
     this.settings = {};
+    this.workspaceSettings = {};
+    this.trusted = true;
+    this.trustGranted = new EventEmitter();
     this.errors = [];
     this.infos = [];
     this.statusItems = [];
@@ -103,9 +111,18 @@ const api: any = {
     getConfiguration: (section: string) => ({
       get: <T>(key: string, fallback: T) => {
         const full = `${section}.${key}`;
+        if (full in state.workspaceSettings) return state.workspaceSettings[full] as T;
         return (full in state.settings ? state.settings[full] : fallback) as T;
       },
+      inspect: (key: string) => {
+        const full = `${section}.${key}`;
+        return { key: full, globalValue: state.settings[full], workspaceValue: state.workspaceSettings[full] };
+      },
     }),
+    get isTrusted() {
+      return state.trusted;
+    },
+    onDidGrantWorkspaceTrust: (l: Listener<void>) => state.trustGranted.event(l),
     onDidChangeConfiguration: (l: Listener<{ affectsConfiguration(s: string): boolean }>) => state.configListeners.event(l),
   },
   languages: {
