@@ -139,6 +139,16 @@ func (l *loader) constBytes(v llvm.Value, t llvm.Type, b []byte) error {
 		}
 		return nil
 	}
+	if isWide(t) && kindOf(v) == kindConstantInt {
+		words, err := wideConst(v)
+		if err != nil {
+			return err
+		}
+		n := int(l.td.TypeStoreSize(t))
+		StoreLE(b, 8, words[0])
+		StoreLE(b[8:], n-8, words[1])
+		return nil
+	}
 	s, err := scalarOf(t)
 	if err != nil {
 		return err
@@ -158,6 +168,9 @@ func (l *loader) constFlat(v llvm.Value) ([]uint64, error) {
 	if !isAggregate(t) {
 		x, err := l.constScalar(v)
 		return []uint64{x}, err
+	}
+	if isWide(t) && kindOf(v) == kindConstantInt {
+		return wideConst(v)
 	}
 	fs, err := l.fields(t)
 	if err != nil {

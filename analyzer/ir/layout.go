@@ -59,6 +59,14 @@ func (l *loader) fields(t llvm.Type) ([]Field, error) {
 			}
 			return nil
 		}
+		if isWide(t) {
+			fs, err := wideFields(t.IntTypeWidth())
+			for _, f := range fs {
+				f.Off += uint32(off)
+				out = append(out, f)
+			}
+			return err
+		}
 		s, err := scalarOf(t)
 		if err != nil {
 			return err
@@ -77,9 +85,11 @@ func (l *loader) fields(t llvm.Type) ([]Field, error) {
 	return out, nil
 }
 
+// isAggregate reports whether values of t span several registers: structs,
+// arrays, and integers wider than 64 bits (see wide.go).
 func isAggregate(t llvm.Type) bool {
 	k := t.TypeKind()
-	return k == llvm.StructTypeKind || k == llvm.ArrayTypeKind
+	return k == llvm.StructTypeKind || k == llvm.ArrayTypeKind || isWide(t)
 }
 
 // fieldIndex returns the index of the first flattened field of the member

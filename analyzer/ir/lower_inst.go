@@ -30,6 +30,16 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 		if out.N, err = fl.count(t); err != nil {
 			return err
 		}
+	}
+	if in.OperandsCount() > 0 {
+		if done, err := fl.lowerWide(in, op, out); done || err != nil {
+			return err
+		}
+	}
+	if t := in.Type(); t.TypeKind() != llvm.VoidTypeKind {
+		if out.N, err = fl.count(t); err != nil {
+			return err
+		}
 		if !isAggregate(t) {
 			if out.Ty, err = scalarOf(t); err != nil {
 				return err

@@ -113,13 +113,20 @@ const (
 	OpFence
 	OpTLSAddr // Dst = this thread's instance of thread-local global Imm&0xffffffff, plus Imm>>32
 	OpFail    // stop the execution: Program.Messages[Imm] (unsupported construct)
+	// Wide integers (65 to 128 bits, two slots each, low word first; see
+	// wide.go): binary op Sub on A, B; predicate Sub on A, B (Src the
+	// width); cast Sub from Src to Ty (either may be narrow).
+	OpWide
+	OpWideCmp
+	OpWideCast
 )
 
 var opNames = [...]string{OpInvalid: "invalid", OpRet: "ret", OpBr: "br", OpCondBr: "br", OpSwitch: "switch",
 	OpUnreachable: "unreachable", OpBin: "binop", OpFBin: "fbinop", OpFNeg: "fneg", OpICmp: "icmp",
 	OpFCmp: "fcmp", OpCast: "cast", OpSelect: "select", OpMove: "move", OpAlloca: "alloca",
 	OpLoad: "load", OpStore: "store", OpGEP: "getelementptr", OpCall: "call",
-	OpAtomicRMW: "atomicrmw", OpCmpXchg: "cmpxchg", OpFence: "fence", OpTLSAddr: "tlsaddr", OpFail: "unsupported"}
+	OpAtomicRMW: "atomicrmw", OpCmpXchg: "cmpxchg", OpFence: "fence", OpTLSAddr: "tlsaddr", OpFail: "unsupported",
+	OpWide: "wide binop", OpWideCmp: "wide icmp", OpWideCast: "wide cast"}
 
 func (o Op) String() string {
 	if int(o) < len(opNames) {

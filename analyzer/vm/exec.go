@@ -443,6 +443,21 @@ func (m *Machine) exec(t *Thread) error {
 		case ir.OpUnreachable:
 			m.insts, fr.pc = n, pc
 			return terminate(TermCrash, SIGILL, "reached unreachable code (a function without return fell off its end, or __builtin_unreachable)")
+		case ir.OpWide, ir.OpWideCmp, ir.OpWideCast:
+			m.insts, fr.pc = n, pc
+			var err error
+			switch in.Op {
+			case ir.OpWide:
+				err = m.wideBin(in, regs)
+			case ir.OpWideCmp:
+				err = m.wideCmp(in, regs)
+			default:
+				err = m.wideCast(in, regs)
+			}
+			if err != nil {
+				return err
+			}
+			pc++
 		case ir.OpFail:
 			m.insts, fr.pc = n, pc
 			return unsupported("%s", m.prog.Messages[in.Imm])
