@@ -151,3 +151,26 @@ func TestShutdownDuringCompile(t *testing.T) {
 	}
 	t.Logf("shutdown and exit took %v while clang was blocked", time.Since(began))
 }
+
+// A workspace whose augur.toml asks clang to load a plugin or write a
+// file gets a diagnostic on that line, and clang never runs with it.
+func TestWorkspaceCannotPassDangerousFlags(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	marker := filepath.Join(root, "written.json")
+	cfg := filepath.Join(root, "augur.toml")
+	os.WriteFile(cfg, []byte("[[target]]\nsources = [\"account.c\"]\nflags = [\"-MJ\", \""+marker+"\"]\n"), 0o644)
+	c := start(t, root, nil)
+	c.open(cfg)
+	c.open(filepath.Join(root, "account.c"))
+	c.waitFor("the refused flag", func() bool { return diagWithCode(c.diags[fileURI(cfg)], "config") != nil })
+	d := diagWithCode(c.diagnostics(cfg), "config")
+	if d.Range.Start.Line != 2 || !strings.Contains(d.Message, `"-MJ" is not allowed`) {
+		t.Errorf("config diagnostic: %+v", d)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("clang ran with -MJ and wrote its file")
+	}
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+}
