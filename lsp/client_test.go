@@ -126,13 +126,20 @@ func newClient(t testing.TB, root string) *client {
 // can watch its goroutines.
 func startInProcess(t testing.TB, root string, initOptions map[string]any) *client {
 	t.Helper()
+	return startInProcessWith(t, root, initOptions, lsp.Options{})
+}
+
+// startInProcessWith is startInProcess with server options (test seams).
+func startInProcessWith(t testing.TB, root string, initOptions map[string]any, opts lsp.Options) *client {
+	t.Helper()
 	c := newClient(t, root)
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
 	c.stdin = fromClient
 	c.done = make(chan int, 1)
 	go func() {
-		c.done <- lsp.Serve(context.Background(), toServer, fromServer, lsp.Options{CacheDir: c.cache, Log: io.Discard})
+		opts.CacheDir, opts.Log = c.cache, io.Discard
+		c.done <- lsp.Serve(context.Background(), toServer, fromServer, opts)
 		fromServer.Close()
 	}()
 	go c.read(bufio.NewReader(toClient))

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"augur/lsp"
 )
 
 // Saves in quick succession cost at most one analysis each, the stale
@@ -140,11 +142,11 @@ func TestBadInputsBecomeDiagnostics(t *testing.T) {
 func TestAnalysisPanicIsReported(t *testing.T) {
 	root := workspaceWith(t, "account.c")
 	path := filepath.Join(root, "account.c")
-	c := start(t, root, nil, "AUGUR_LSP_TEST_PANIC=1")
+	c := startInProcessWith(t, root, nil, lsp.Options{BeforeAnalysis: func(string) { panic("a bug in an analysis") }})
 	c.open(path)
 	c.waitFor("the internal error diagnostic", func() bool {
 		d := diagWithCode(c.diags[fileURI(path)], "analysis-failed")
-		return d != nil && strings.Contains(d.Message, "internal error")
+		return d != nil && strings.Contains(d.Message, "internal error") && strings.Contains(d.Message, "a bug in an analysis")
 	})
 	var hover json.RawMessage
 	if err := c.call("textDocument/hover", pos(path, 14, 3), &hover); err != nil {

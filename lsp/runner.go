@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -294,10 +293,8 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 			end = "failed"
 		}
 	}()
-	if os.Getenv("AUGUR_LSP_TEST_PANIC") != "" {
-		// The tests set this to check that the server survives a bug in
-		// an analysis.
-		panic("AUGUR_LSP_TEST_PANIC is set")
+	if hook := s.opts.BeforeAnalysis; hook != nil {
+		hook(t.Name)
 	}
 	p.report("building", -1)
 	plan, err := s.ws.Plan(t, s.opts.CacheDir)

@@ -35,6 +35,10 @@ type Options struct {
 	Workers int
 	// Log receives the server's own log (default: standard error).
 	Log io.Writer
+	// BeforeAnalysis, when set, is called as each analysis starts, with
+	// the target's name: a seam for tests (one that panics shows the
+	// server survives a bug in an analysis).
+	BeforeAnalysis func(target string)
 }
 
 type lifecycle int

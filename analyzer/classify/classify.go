@@ -400,16 +400,6 @@ func (v *Verdict) stoppedVerdict(t *vm.Termination) *Verdict {
 	return v.unclassified("the analysis stopped before deciding: " + t.Message)
 }
 
-func streams(evs []vm.OutputEvent) [2][]byte {
-	var out [2][]byte
-	for _, e := range evs {
-		if e.Stream == 1 || e.Stream == 2 {
-			out[e.Stream-1] = append(out[e.Stream-1], e.Data...)
-		}
-	}
-	return out
-}
-
 func (v *Verdict) unclassified(reason string) *Verdict {
 	v.Category, v.Reason = Unclassified, reason
 	return v

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"augur/analyzer/ir"
 	"augur/analyzer/race"
 )
 
@@ -11,7 +12,7 @@ import (
 func (v *Verdict) Consequence(base string) string {
 	r := v.Race
 	where := func(e race.Endpoint) string {
-		return fmt.Sprintf("%s (%s:%d)", e.Function, relPath(e.Loc.File, base), e.Loc.Line)
+		return fmt.Sprintf("%s (%s:%d)", e.Function, ir.RelPath(e.Loc.File, base), e.Loc.Line)
 	}
 	needs := v.weakNote(base)
 	switch v.Category {
@@ -25,7 +26,7 @@ func (v *Verdict) Consequence(base string) string {
 			msg = strings.ReplaceAll(msg, base+"/", "") // locations inside the message, as the rest
 		}
 		return fmt.Sprintf("When %s runs before %s, the program fails: %s at %s.%s", first, second,
-			msg, relPath(v.Failure.Loc.File, base)+fmt.Sprintf(":%d", v.Failure.Loc.Line), needs)
+			msg, ir.RelPath(v.Failure.Loc.File, base)+fmt.Sprintf(":%d", v.Failure.Loc.Line), needs)
 	case OutputDiffers:
 		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints.%s", where(r.First), where(r.Second), r.Object, needs)
 	case Harmless:
@@ -36,13 +37,6 @@ func (v *Verdict) Consequence(base string) string {
 	return "Not classified: " + v.Reason
 }
 
-func relPath(p, base string) string {
-	if base != "" && strings.HasPrefix(p, base+"/") {
-		return p[len(base)+1:]
-	}
-	return p
-}
-
 // Interleaving describes, in one line, the order of the racing accesses
 // in the execution that showed the verdict: the harmful order for
 // spec-violated and output-differs, both orders otherwise.
@@ -50,7 +44,7 @@ func (v *Verdict) Interleaving(base string) string {
 	r := v.Race
 	step := func(e race.Endpoint) string {
 		return fmt.Sprintf("thread %d %s %s in %s (%s:%d)", e.Thread, verb(e), r.Object, e.Function,
-			relPath(e.Loc.File, base), e.Loc.Line)
+			ir.RelPath(e.Loc.File, base), e.Loc.Line)
 	}
 	first, second := step(r.First), step(r.Second)
 	switch v.Category {
@@ -97,7 +91,7 @@ func (v *Verdict) weakNote(base string) string {
 		if s == "" {
 			return "its initialization"
 		}
-		return relPath(s, base)
+		return ir.RelPath(s, base)
 	}
 	for i := len(c.Missed) - 1; i >= 0; i-- {
 		m := c.Missed[i]

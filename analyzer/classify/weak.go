@@ -133,7 +133,8 @@ func (v *Verdict) judgeWeak(p, a outcome) bool {
 
 // addOutput records a distinct stdout of an explored execution.
 func (v *Verdict) addOutput(evs []vm.OutputEvent) {
-	out := string(streams(evs)[0])
+	stdout, _ := vm.Streams(evs)
+	out := string(stdout)
 	i := sort.SearchStrings(v.AllOutputs, out)
 	if i < len(v.AllOutputs) && v.AllOutputs[i] == out {
 		return

@@ -194,15 +194,7 @@ func FromVerdict(v *classify.Verdict, files []string, cfg vm.Config) (*Evidence,
 }
 
 func streams(evs []vm.OutputEvent) (string, string) {
-	var o, e []byte
-	for _, x := range evs {
-		switch x.Stream {
-		case 1:
-			o = append(o, x.Data...)
-		case 2:
-			e = append(e, x.Data...)
-		}
-	}
+	o, e := vm.Streams(evs)
 	return string(o), string(e)
 }
 

@@ -12,6 +12,7 @@ package ir
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"augur/analyzer/bitvec"
@@ -293,6 +294,16 @@ type Loc struct {
 	File string
 	Line int
 	Col  int
+}
+
+// RelPath makes a path, or a location written "path:line:col", relative
+// to base when it lies inside it; reports name files relative to the
+// workspace or the current directory this way.
+func RelPath(p, base string) string {
+	if base != "" && strings.HasPrefix(p, base+"/") {
+		return p[len(base)+1:]
+	}
+	return p
 }
 
 func (l Loc) String() string {

@@ -319,7 +319,7 @@ func (d *Detector) read(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC) {
 	x, st := &sh.hot[i], &sh.sites[i]
 	off := max(i<<sh.shift, a.Off) // the first byte of the access in the cell
 	if x.w != 0 && !x.w.before(c) && conflict(x.w.kind(), a.Kind) {
-		d.report(a, off, x.w.tid(), st.w, x.w.kind(), st.wCount)
+		d.record(a, off, x.w.tid(), st.w, x.w.kind(), st.wCount)
 	}
 	switch {
 	case x.r == concurrentReads:
@@ -347,17 +347,17 @@ func (d *Detector) write(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC) {
 	x, st := &sh.hot[i], &sh.sites[i]
 	off := max(i<<sh.shift, a.Off) // the first byte of the access in the cell
 	if x.w != 0 && !x.w.before(c) && conflict(x.w.kind(), a.Kind) {
-		d.report(a, off, x.w.tid(), st.w, x.w.kind(), st.wCount)
+		d.record(a, off, x.w.tid(), st.w, x.w.kind(), st.wCount)
 	}
 	if x.r == concurrentReads {
 		for _, r := range sh.shared[i] {
 			if !r.e.before(c) && conflict(r.e.kind(), a.Kind) {
-				d.report(a, off, r.e.tid(), r.site, r.e.kind(), r.count)
+				d.record(a, off, r.e.tid(), r.site, r.e.kind(), r.count)
 			}
 		}
 		delete(sh.shared, i)
 	} else if x.r != 0 && !x.r.before(c) && conflict(x.r.kind(), a.Kind) {
-		d.report(a, off, x.r.tid(), st.r, x.r.kind(), st.rCount)
+		d.record(a, off, x.r.tid(), st.r, x.r.kind(), st.rCount)
 	}
 	x.w, st.w, st.wCount = e, a.Site, a.Count
 	x.r, st.r = 0, vm.Site{}

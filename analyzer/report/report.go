@@ -5,9 +5,9 @@ package report
 
 import (
 	"fmt"
-	"path/filepath"
 	"strings"
 
+	"augur/analyzer/ir"
 	"augur/analyzer/race"
 	"augur/analyzer/symex"
 	"augur/analyzer/vm"
@@ -166,7 +166,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 		})
 	}
 	for _, f := range res.Failures {
-		fl := Failure{Kind: failureKind(f), Message: f.Message, Budget: f.Budget.String(), File: rel(f.Loc.File, base), Line: f.Loc.Line,
+		fl := Failure{Kind: failureKind(f), Message: f.Message, Budget: f.Budget.String(), File: ir.RelPath(f.Loc.File, base), Line: f.Loc.Line,
 			Thread: f.Thread, Stack: frames(f.Stack, base), Schedule: f.Schedule, Inputs: Inputs{Args: args}}
 		if len(f.Threads) > 0 {
 			fl.Threads = map[string][]Frame{}
@@ -232,7 +232,7 @@ func (r *Report) AddExploration(res *symex.Result, base string) {
 		}
 		seen[key] = true
 		r.Failures = append(r.Failures, Failure{Kind: failureKind(&race.Failure{Kind: t.Kind, Message: t.Message, Budget: t.Budget}),
-			Message: t.Message, Budget: t.Budget.String(), File: rel(t.Loc.File, base), Line: t.Loc.Line, Thread: t.Thread,
+			Message: t.Message, Budget: t.Budget.String(), File: ir.RelPath(t.Loc.File, base), Line: t.Loc.Line, Thread: t.Thread,
 			Stack: frames(t.Stack, base), Schedule: "round-robin, symbolic inputs",
 			Inputs: Inputs{Args: p.Inputs.Args, Stdin: p.Inputs.Stdin, Files: p.Inputs.Files, Vars: p.Inputs.Vars}})
 	}
@@ -254,11 +254,11 @@ func detectionConsequence(x *race.Race, base string) string {
 }
 
 func shortLoc(e race.Endpoint, base string) string {
-	return fmt.Sprintf("%s:%d", rel(e.Loc.File, base), e.Loc.Line)
+	return fmt.Sprintf("%s:%d", ir.RelPath(e.Loc.File, base), e.Loc.Line)
 }
 
 func access(e race.Endpoint, size uint64, base string) Access {
-	return Access{File: rel(e.Loc.File, base), Line: e.Loc.Line, Column: e.Loc.Col, Kind: e.KindName(), Size: size,
+	return Access{File: ir.RelPath(e.Loc.File, base), Line: e.Loc.Line, Column: e.Loc.Col, Kind: e.KindName(), Size: size,
 		Thread: e.Thread, Function: e.Function, Stack: frames(e.Stack, base)}
 }
 
@@ -270,7 +270,7 @@ func frames(st []vm.StackFrame, base string) []Frame {
 		if strings.HasPrefix(f.Function, "__augur_") {
 			continue
 		}
-		out = append(out, Frame{Function: f.Function, File: rel(f.Loc.File, base), Line: f.Loc.Line, Column: f.Loc.Col})
+		out = append(out, Frame{Function: f.Function, File: ir.RelPath(f.Loc.File, base), Line: f.Loc.Line, Column: f.Loc.Col})
 	}
 	return out
 }
@@ -298,15 +298,4 @@ func failureKind(f *race.Failure) string {
 		}
 	}
 	return "crash"
-}
-
-// rel makes path relative to base when it lies inside it.
-func rel(path, base string) string {
-	if base == "" || path == "" {
-		return path
-	}
-	if r, err := filepath.Rel(base, path); err == nil && !strings.HasPrefix(r, "..") {
-		return r
-	}
-	return path
 }

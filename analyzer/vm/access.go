@@ -2,7 +2,6 @@ package vm
 
 import (
 	"errors"
-	"math"
 
 	"augur/analyzer/ir"
 )
@@ -264,5 +263,3 @@ func (m *Machine) tlsAddr(t *Thread, gid uint32) (uint64, error) {
 	t.tls[gid] = o.ID
 	return ir.Addr(o.ID, 0), nil
 }
-
-var _ = math.Float64bits

@@ -153,6 +153,19 @@ type InputEvent struct {
 	Loc    ir.Loc
 }
 
+// Streams returns what output events wrote on stdout and on stderr.
+func Streams(evs []OutputEvent) (stdout, stderr []byte) {
+	for _, e := range evs {
+		switch e.Stream {
+		case 1:
+			stdout = append(stdout, e.Data...)
+		case 2:
+			stderr = append(stderr, e.Data...)
+		}
+	}
+	return stdout, stderr
+}
+
 // OutputDigest fingerprints everything an execution printed on stdout
 // (index 0) and stderr (index 1): two executions printed the same bytes
 // when their digests are equal, however much they printed.

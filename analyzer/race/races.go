@@ -91,9 +91,9 @@ func orderedPair(x, y siteKey, obj objKey) pairKey {
 	return pairKey{x, y, obj}
 }
 
-// report records a race between the current access a (at byte off) and an
+// record records a race between the current access a (at byte off) and an
 // earlier access by thread prevThread at prevSite.
-func (d *Detector) report(a *vm.Access, off uint64, prevThread int, prevSite vm.Site, prevKind vm.AccessKind, prevCount uint64) {
+func (d *Detector) record(a *vm.Access, off uint64, prevThread int, prevSite vm.Site, prevKind vm.AccessKind, prevCount uint64) {
 	for _, s := range d.reportedNow {
 		if s == prevSite {
 			return

@@ -1,9 +1,8 @@
 package analyzer
 
 import (
-	"strings"
-
 	"augur/analyzer/classify"
+	"augur/analyzer/ir"
 	"augur/analyzer/report"
 )
 
@@ -47,10 +46,10 @@ func (res *Result) classification(i int, base string) report.Classification {
 	}
 	c.Outputs = v.AllOutputs
 	for _, ch := range v.WeakChoices {
-		wr := report.WeakRead{Thread: ch.Thread, Object: ch.Object, At: rel(ch.ReadAt, base), Value: ch.Value,
-			WrittenAt: rel(ch.Read.At, base)}
+		wr := report.WeakRead{Thread: ch.Thread, Object: ch.Object, At: ir.RelPath(ch.ReadAt, base), Value: ch.Value,
+			WrittenAt: ir.RelPath(ch.Read.At, base)}
 		for _, m := range ch.Missed {
-			wr.Missed = append(wr.Missed, rel(m.At, base))
+			wr.Missed = append(wr.Missed, ir.RelPath(m.At, base))
 		}
 		c.WeakReads = append(c.WeakReads, wr)
 	}
@@ -65,12 +64,4 @@ func (res *Result) inputs(v *classify.Verdict) *report.Inputs {
 	}
 	run := res.Options.Run
 	return &report.Inputs{Args: run.Args[1:], Stdin: string(run.Stdin)}
-}
-
-// rel makes a location relative to base when it lies inside it.
-func rel(loc, base string) string {
-	if base != "" && strings.HasPrefix(loc, base+"/") {
-		return loc[len(base)+1:]
-	}
-	return loc
 }
