@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"time"
 
+	"augur/analyzer/category"
 	"augur/analyzer/classify"
 	"augur/analyzer/evidence"
 	"augur/analyzer/ir"
@@ -279,7 +280,7 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 // leaves the race its category; only the replay file is missing.
 func (res *Result) writeEvidence(i int) (string, error) {
 	v, dir := res.Verdicts[i], res.Options.EvidenceDir
-	if dir == "" || v == nil || (v.Category != classify.SpecViolated && v.Category != classify.OutputDiffers) {
+	if dir == "" || v == nil || !category.Of(v.Category).Harmful {
 		return "", nil
 	}
 	ev, err := evidence.FromVerdict(v, res.Options.Sources, res.Options.Run)

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"augur/analyzer/category"
 	"augur/analyzer/classify"
 	"augur/analyzer/ir"
 	"augur/analyzer/report"
@@ -41,7 +42,7 @@ func (res *Result) classification(i int, base string) report.Classification {
 		return c
 	}
 	c.Schedule = v.Interleaving(base)
-	if v.Category == classify.SpecViolated || v.Category == classify.OutputDiffers {
+	if category.Of(v.Category).Harmful {
 		c.Inputs = res.inputs(v)
 	}
 	c.Outputs = v.AllOutputs

@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"augur/analyzer/build"
+	"augur/analyzer/category"
 	"augur/analyzer/report"
 	"augur/lsp/workspace"
 )
@@ -31,18 +32,11 @@ const (
 type publishedSet [32]byte
 
 // severityOf maps a race category to a diagnostic severity.
-func severityOf(category string) protocol.DiagnosticSeverity {
-	switch category {
-	case "spec-violated":
-		return protocol.DiagnosticSeverityError
-	case "output-differs":
-		return protocol.DiagnosticSeverityWarning
-	case "single-ordering":
+func severityOf(c string) protocol.DiagnosticSeverity {
+	if c == classifying {
 		return protocol.DiagnosticSeverityInformation
-	case "k-witness-harmless":
-		return protocol.DiagnosticSeverityHint
 	}
-	return protocol.DiagnosticSeverityInformation
+	return protocol.DiagnosticSeverity(category.Named(c).Severity)
 }
 
 // raceData is a race diagnostic's data: what code actions and commands

@@ -7,22 +7,17 @@ import (
 
 	"go.lsp.dev/protocol"
 
+	"augur/analyzer/category"
 	"augur/analyzer/report"
 	"augur/lsp/workspace"
 )
 
 // categoryMeaning says what a category means, for hovers.
-var categoryMeaning = map[string]string{
-	"spec-violated": "Some order of these two accesses makes the program fail: a crash, a memory error, a failed " +
-		"assertion, a deadlock or a hang. Fix it.",
-	"output-differs": "The two orders of these accesses make the program print different output. Unless every " +
-		"such output is acceptable, order the accesses.",
-	"k-witness-harmless": "Both orders of these accesses gave the same outcome in every execution augur compared. " +
-		"Probably harmless, though not proven: more paths or schedules could still tell them apart.",
-	"single-ordering": "Only one order of these accesses is possible in practice (the program orders them by " +
-		"itself, with a flag, a spin loop or a join), so the race cannot change the outcome.",
-	classifying:    "augur is still classifying this race: it will run both orders of the accesses and compare the outcomes.",
-	"unclassified": "augur could not classify this race.",
+func categoryMeaning(c string) string {
+	if c == classifying {
+		return "augur is still classifying this race: it will run both orders of the accesses and compare the outcomes."
+	}
+	return category.Named(c).Meaning
 }
 
 // Hover explains the race under the cursor.
@@ -68,7 +63,7 @@ func hoverText(site *raceSite, t *workspace.Target) string {
 	me, other := r.Accesses[site.access], r.Accesses[1-site.access]
 	var b strings.Builder
 	fmt.Fprintf(&b, "**augur: data race on `%s`** — %s\n\n", r.Object, site.category)
-	meaning := categoryMeaning[site.category]
+	meaning := categoryMeaning(site.category)
 	if site.category == report.Unclassified && r.Reason != "" {
 		meaning += " " + r.Reason
 	}
@@ -119,9 +114,9 @@ func describeInputs(in *report.Inputs) string {
 func explored(r *report.Race, t *workspace.Target) string {
 	var b strings.Builder
 	switch r.Category {
-	case "k-witness-harmless":
+	case string(category.Harmless):
 		fmt.Fprintf(&b, "k = %d: %d pairs of executions (each order of the accesses once per pair) agreed", r.K, r.K)
-	case "spec-violated", "output-differs":
+	case string(category.SpecViolated), string(category.OutputDiffers):
 		fmt.Fprintf(&b, "found at pair %d of the executions compared (each pair runs both orders)", r.K+1)
 	default:
 		fmt.Fprintf(&b, "k = %d", r.K)

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"sync"
 
+	"augur/analyzer/category"
 	"augur/analyzer/ir"
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
@@ -20,16 +21,17 @@ import (
 	"augur/analyzer/vm"
 )
 
-// Category is a race's classification.
-type Category string
+// Category is a race's classification; package category holds what is
+// known about each.
+type Category = category.Category
 
-// The categories of design.md.
+// The categories, as the classifier names them.
 const (
-	SpecViolated   Category = "spec-violated"
-	OutputDiffers  Category = "output-differs"
-	Harmless       Category = "k-witness-harmless"
-	SingleOrdering Category = "single-ordering"
-	Unclassified   Category = "unclassified"
+	SpecViolated   = category.SpecViolated
+	OutputDiffers  = category.OutputDiffers
+	Harmless       = category.Harmless
+	SingleOrdering = category.SingleOrdering
+	Unclassified   = category.Unclassified
 )
 
 // Options configure classification.

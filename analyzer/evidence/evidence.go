@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 
+	"augur/analyzer/category"
 	"augur/analyzer/classify"
 	"augur/analyzer/sched"
 	"augur/analyzer/version"
@@ -255,7 +256,7 @@ func (ev *Evidence) check() error {
 		return fmt.Errorf("no program files")
 	case len(ev.Inputs.Argv) == 0:
 		return fmt.Errorf("no argv (the program's name at least)")
-	case ev.Category != string(classify.SpecViolated) && ev.Category != string(classify.OutputDiffers):
+	case !category.Named(ev.Category).Harmful:
 		return fmt.Errorf("category %q: evidence is for spec-violated and output-differs races", ev.Category)
 	case ev.Order != "primary" && ev.Order != "alternate":
 		return fmt.Errorf("order %q: want primary or alternate", ev.Order)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 
+	"augur/analyzer/category"
 	"augur/analyzer/ir"
 	"augur/analyzer/race"
 	"augur/analyzer/symex"
@@ -152,7 +153,7 @@ type Stats struct {
 }
 
 // Unclassified is the category of races detection has not classified.
-const Unclassified = "unclassified"
+const Unclassified = string(category.Unclassified)
 
 // FromDetection builds a report from detection results. Paths are made
 // relative to base when they are inside it.

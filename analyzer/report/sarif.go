@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"augur/analyzer/category"
 	"augur/analyzer/version"
 )
 
@@ -92,10 +93,6 @@ type sarifThreadFlowLocation struct {
 	Location sarifLocation `json:"location"`
 }
 
-// ruleLevels maps race categories to SARIF levels (design.md's severities).
-var ruleLevels = map[string]string{"spec-violated": "error", "output-differs": "warning",
-	"k-witness-harmless": "note", "single-ordering": "note", Unclassified: "warning"}
-
 func loc(file string, line, col int, msg string) sarifLocation {
 	l := sarifLocation{PhysicalLocation: sarifPhysicalLocation{ArtifactLocation: sarifArtifact{URI: file},
 		Region: sarifRegion{StartLine: max(line, 1), StartColumn: col}}}
@@ -125,7 +122,7 @@ func WriteSARIF(w io.Writer, r *Report) error {
 	for _, x := range r.Races {
 		first, second := x.Accesses[0], x.Accesses[1]
 		results = append(results, sarifResult{
-			RuleID: "data-race", Level: ruleLevels[x.Category],
+			RuleID: "data-race", Level: category.Named(x.Category).SARIF,
 			Message:          sarifMessage{fmt.Sprintf("Data race on %s (%s): %s", x.Object, x.Category, x.Consequence)},
 			Locations:        []sarifLocation{accessLoc(second)},
 			RelatedLocations: []sarifLocation{withID(accessLoc(first), 1)},
