@@ -154,7 +154,7 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 	switch ev.Op {
 	case vm.Acquire:
 		if l, ok := d.syncs[ev.Key]; ok {
-			c.join(l)
+			c.Join(l)
 		}
 	case vm.Release:
 		// The key's clock is the detector's own (acquires copy out of it),
@@ -164,23 +164,23 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 			d.indexSync(ev.Key)
 		}
 		d.syncs[ev.Key] = append(l[:0], *c...)
-		c.set(ev.Thread, c.get(ev.Thread)+1)
+		c.Set(ev.Thread, c.Get(ev.Thread)+1)
 	case vm.ReleaseMerge:
 		l, ok := d.syncs[ev.Key]
 		if !ok {
 			d.indexSync(ev.Key)
 		}
-		l.join(*c)
+		l.Join(*c)
 		d.syncs[ev.Key] = l
-		c.set(ev.Thread, c.get(ev.Thread)+1)
+		c.Set(ev.Thread, c.Get(ev.Thread)+1)
 	case vm.Fork:
 		child := d.clock(ev.Other)
-		*child = d.clocks[ev.Thread].clone()
-		child.set(ev.Other, 1)
+		*child = d.clocks[ev.Thread].Clone()
+		child.Set(ev.Other, 1)
 		c = d.clock(ev.Thread) // d.clocks may have grown
-		c.set(ev.Thread, c.get(ev.Thread)+1)
+		c.Set(ev.Thread, c.Get(ev.Thread)+1)
 	case vm.JoinThread:
-		c.join(d.clocks[ev.Other])
+		c.Join(d.clocks[ev.Other])
 		// Nothing learns from a joined thread again: its clock can go
 		// (with thousands of threads, clocks are most of the detector).
 		if ev.Other < len(d.clocks) {
@@ -281,7 +281,7 @@ func (d *Detector) drop(o *vm.Object) {
 // synchronization) in one comparison per byte.
 func (d *Detector) Access(a *vm.Access) {
 	c := *d.clock(a.Thread)
-	e := mkEpoch(a.Thread, c.get(a.Thread)).withKind(a.Kind)
+	e := mkEpoch(a.Thread, c.Get(a.Thread)).withKind(a.Kind)
 	sh := d.shadow(a.Obj, a.Off, a.Size)
 	first := a.Off >> sh.shift
 	end := min((a.Off+a.Size+1<<sh.shift-1)>>sh.shift, uint64(len(sh.hot)))

@@ -5,40 +5,14 @@
 // a vector clock only while reads are concurrent.
 package race
 
-import "augur/analyzer/vm"
+import (
+	"augur/analyzer/memmodel"
+	"augur/analyzer/vm"
+)
 
-// VC is a vector clock indexed by thread id.
-type VC []uint64
-
-// get returns the clock of thread t.
-func (v VC) get(t int) uint64 {
-	if t < len(v) {
-		return v[t]
-	}
-	return 0
-}
-
-// set stores c as the clock of thread t, growing v as needed.
-func (v *VC) set(t int, c uint64) {
-	for len(*v) <= t {
-		*v = append(*v, 0)
-	}
-	(*v)[t] = c
-}
-
-// join makes v the element-wise maximum of v and o.
-func (v *VC) join(o VC) {
-	for len(*v) < len(o) {
-		*v = append(*v, 0)
-	}
-	for i, c := range o {
-		if c > (*v)[i] {
-			(*v)[i] = c
-		}
-	}
-}
-
-func (v VC) clone() VC { return append(VC(nil), v...) }
+// VC is the vector clock the detector keeps per thread and per sync
+// object, the same type the weak memory model keeps.
+type VC = memmodel.VC
 
 // epoch packs a thread id and its clock, and in shadow memory the kind of
 // the access: kind<<56 | tid<<40 | clock. 0 means "none".
@@ -59,4 +33,4 @@ func (e epoch) kind() vm.AccessKind            { return vm.AccessKind(e >> kindS
 
 // before reports whether the access at e happens before a thread whose
 // vector clock is v.
-func (e epoch) before(v VC) bool { return e == 0 || e.clock() <= v.get(e.tid()) }
+func (e epoch) before(v VC) bool { return e == 0 || e.clock() <= v.Get(e.tid()) }

@@ -33,7 +33,7 @@ func (m *Machine) load(t *Thread, in *ir.Inst, addr uint64, dst []Value) error {
 	}
 	b := o.bytes[off:]
 	if m.weak != nil && in.Ordering == ir.NotAtomic && in.Layout == nil && in.Raw && o.sym == nil && buffered(o) {
-		v, handled, err := m.weak.read(m, t, o, off, uint64(in.Imm), ir.LoadLE(b, int(in.Imm)), in.Loc)
+		v, handled, err := m.weakRead(t, o, off, uint64(in.Imm), ir.LoadLE(b, int(in.Imm)), in.Loc)
 		if err != nil {
 			return err
 		}
@@ -103,10 +103,10 @@ func (m *Machine) store(t *Thread, in *ir.Inst, addr uint64, src []Value) error 
 		if in.Ordering == ir.NotAtomic && in.Layout == nil && in.Raw && src[0].Sym == nil && o.sym == nil {
 			old := ir.LoadLE(b, int(in.Imm))
 			ir.PutScalar(b, in.Ty, src[0].Bits)
-			m.weak.write(m, t.ID, o, off, uint64(in.Imm), old, src[0].Bits, in.Loc)
+			m.weak.Write(t.ID, o.ID, off, uint64(in.Imm), old, src[0].Bits, in.Loc)
 			return nil
 		}
-		m.weak.forget(o, off, uint64(in.Imm)) // atomic, aggregate or symbolic: sequentially consistent
+		m.weak.Forget(o.ID, off, uint64(in.Imm)) // atomic, aggregate or symbolic: sequentially consistent
 	}
 	if in.Layout == nil {
 		ir.PutScalar(b, in.Ty, src[0].Bits)
@@ -129,14 +129,14 @@ func (m *Machine) atomicSync(t *Thread, op SyncOp, addr uint64, loc ir.LocID) {
 	if m.mon == nil && m.weak == nil {
 		return
 	}
-	m.emitSync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{keyAtomic, addr}, Site: m.site(t, loc)})
+	m.emitSync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{Kind: keyAtomic, Addr: addr}, Site: m.site(t, loc)})
 }
 
 // emitSync hands a synchronization event to the weak memory model's clocks
 // and to the monitor, whichever the run has.
 func (m *Machine) emitSync(ev SyncEvent) {
 	if m.weak != nil {
-		m.weak.sync(ev)
+		m.weak.Sync(ev.Op, ev.Thread, ev.Other, ev.Key)
 	}
 	if m.mon != nil {
 		m.mon.Sync(ev)
@@ -154,7 +154,7 @@ func (m *Machine) noteAddr(t *Thread, addr, size uint64, kind AccessKind, ord ir
 func (m *Machine) noteRMW(t *Thread, in *ir.Inst, addr uint64, ord ir.Ordering) {
 	if m.weak != nil {
 		if o := m.mem.Object(uint32(addr >> ir.AddrShift)); o != nil && buffered(o) {
-			m.weak.forget(o, addr&(1<<ir.AddrShift-1), uint64(in.Imm))
+			m.weak.Forget(o.ID, addr&(1<<ir.AddrShift-1), uint64(in.Imm))
 		}
 	}
 	if m.mon == nil && m.weak == nil {

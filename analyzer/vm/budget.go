@@ -131,7 +131,7 @@ func (m *Machine) Footprint() uint64 {
 		fp += s.Footprint()
 	}
 	if m.weak != nil {
-		fp += m.weak.footprint()
+		fp += m.weak.Footprint()
 	}
 	return fp
 }

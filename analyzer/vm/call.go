@@ -166,6 +166,9 @@ func (m *Machine) threadExit(t *Thread, v uint64) {
 	}
 	t.regs = t.regs[:0]
 	t.status = exited
+	if m.weak != nil {
+		m.weak.ThreadExited(t.ID)
+	}
 	t.exitVal = v
 	m.sync.wake(waitKey{kind: waitJoin, addr: uint64(t.ID)}, m)
 }

@@ -436,8 +436,8 @@ func (m *Machine) exec(t *Thread) error {
 			if (m.mon != nil || m.weak != nil) && in.Ordering != ir.Monotonic {
 				// Fences order through one global clock: sound for the
 				// release/acquire patterns, coarser than C11.
-				m.emitSync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{keyFence, 0}, Site: m.site(t, in.Loc)})
-				m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{keyFence, 0}, Site: m.site(t, in.Loc)})
+				m.emitSync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{Kind: keyFence}, Site: m.site(t, in.Loc)})
+				m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyFence}, Site: m.site(t, in.Loc)})
 			}
 			pc++
 		case ir.OpUnreachable:

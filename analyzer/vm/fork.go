@@ -73,7 +73,7 @@ func (m *Machine) fork() *Machine {
 		c.sym = m.sym.fork()
 	}
 	if m.weak != nil {
-		c.weak = m.weak.fork()
+		c.weak = m.weak.Fork()
 	}
 	c.errStrings = make(map[int]uint64, len(m.errStrings))
 	for k, v := range m.errStrings {

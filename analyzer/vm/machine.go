@@ -1,7 +1,6 @@
 package vm
 
 import (
-	"augur/analyzer/expr"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,9 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"augur/analyzer/expr"
+	"augur/analyzer/memmodel"
 
 	"augur/analyzer/ir"
 	"augur/analyzer/sched"
@@ -302,7 +304,7 @@ type Machine struct {
 	sym *symState
 	// weak is the weak-memory part of the state, nil under sequential
 	// consistency.
-	weak *weakState
+	weak *memmodel.State
 	// forcedNext is the thread a schedule fork runs at its first
 	// scheduling decision, -1 when none.
 	forcedNext int
@@ -346,7 +348,7 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 		m.sym = &symState{Symbolic: cfg.Symbolic}
 	}
 	if cfg.Weak != nil {
-		m.weak = newWeakState(cfg.Weak)
+		m.weak = memmodel.NewState(cfg.Weak)
 	}
 	m.nextCheck = budgetCheckEvery
 	if cfg.MaxInstructions != 0 && cfg.MaxInstructions < budgetCheckEvery {

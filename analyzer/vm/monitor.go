@@ -1,6 +1,9 @@
 package vm
 
-import "augur/analyzer/ir"
+import (
+	"augur/analyzer/ir"
+	"augur/analyzer/memmodel"
+)
 
 // A Monitor observes an execution: every memory access the program makes
 // (loads, stores, atomics, and the memory the modeled libc reads or writes
@@ -53,35 +56,25 @@ type Access struct {
 }
 
 // SyncOp is a synchronization operation.
-type SyncOp uint8
+type SyncOp = memmodel.SyncOp
 
+// The synchronization operations (see memmodel.SyncOp).
 const (
-	// Acquire: the thread learns everything released to Key.
-	Acquire SyncOp = iota
-	// Release: Key now holds exactly what the thread knows (mutex unlock).
-	Release
-	// ReleaseMerge: Key accumulates what the thread knows (semaphore post,
-	// barrier arrival, read unlock).
-	ReleaseMerge
-	// Fork: thread Other starts, knowing everything Thread knows.
-	Fork
-	// JoinThread: Thread learns everything the exited thread Other knew.
-	JoinThread
-	// LockAcquired and LockReleased report mutual-exclusion locks being
-	// taken and released (for lock-order analysis); they imply nothing for
-	// happens-before beyond the Acquire/Release events sent with them.
-	LockAcquired
-	LockReleased
+	Acquire      = memmodel.Acquire
+	Release      = memmodel.Release
+	ReleaseMerge = memmodel.ReleaseMerge
+	Fork         = memmodel.Fork
+	JoinThread   = memmodel.JoinThread
+	LockAcquired = memmodel.LockAcquired
+	LockReleased = memmodel.LockReleased
 )
 
 // MutexKey is the kind of the sync keys of pthread mutexes.
 const MutexKey = waitMutex
 
-// SyncKey names a synchronization object: its kind and address.
-type SyncKey struct {
-	Kind waitKind
-	Addr uint64
-}
+// SyncKey names a synchronization object: its kind (a waitKind) and
+// address.
+type SyncKey = memmodel.SyncKey
 
 // Sync key kinds beyond the wait queues: the release side of read locks, the
 // release sequence of an atomic location, fences, and __VERIFIER_atomic.
@@ -195,7 +188,7 @@ func (m *Machine) syncEvent(t *Thread, op SyncOp, kind waitKind, addr uint64) {
 	if m.mon == nil && m.weak == nil {
 		return
 	}
-	m.emitSync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{kind, addr}, Site: m.site(t, m.callLoc)})
+	m.emitSync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{Kind: kind, Addr: addr}, Site: m.site(t, m.callLoc)})
 }
 
 // noteNative reports an access the modeled libc makes to program memory on

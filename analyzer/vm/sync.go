@@ -1,7 +1,8 @@
 package vm
 
-// waitKind classifies what a blocked thread waits for.
-type waitKind uint8
+// waitKind classifies what a blocked thread waits for; it is also the
+// Kind of a SyncKey.
+type waitKind = uint8
 
 const (
 	waitMutex waitKind = iota
