@@ -12,6 +12,7 @@ import (
 	"augur/analyzer/classify"
 	"augur/analyzer/evidence"
 	"augur/analyzer/ir"
+	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
 	"augur/analyzer/symex"
 	"augur/analyzer/vm"
@@ -35,10 +36,10 @@ type Options struct {
 	// Classifier is "portend" (the default) or "replay-analyzer" (the
 	// PLDI 2007 baseline).
 	Classifier string
-	// MemoryModel is "sc" (sequential consistency, the default) or "weak"
+	// MemoryModel is sequential consistency (the default) or weak
 	// (Portend+'s weak ordering): classification and the exploration of
 	// inputs then follow every value the model lets a read return.
-	MemoryModel string
+	MemoryModel memmodel.Model
 	Ma, Mp      int // post-race schedules per primary; primary paths (multipath)
 	// SymArgs, SymStdin and SymFiles make inputs symbolic (see vm.Config).
 	SymArgs  []int
@@ -126,13 +127,6 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	if opts.Schedules == 0 {
 		opts.Schedules = 5
 	}
-	switch opts.MemoryModel {
-	case "":
-		opts.MemoryModel = "sc"
-	case "sc", "weak":
-	default:
-		return nil, fmt.Errorf("unknown memory model %q (want sc or weak)", opts.MemoryModel)
-	}
 	cfg := opts.Run
 	cfg.Cancel = ctx.Done()
 	if opts.Timeout > 0 && opts.Deadline.IsZero() {
@@ -191,7 +185,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 			}
 		}
 		ex, err := symex.Explore(prog, symex.Options{Run: opts.symbolicRun(false), Searcher: opts.Searcher,
-			Seed: opts.Seed, MaxPaths: opts.MaxPaths, Timeout: timeout, Weak: opts.MemoryModel == "weak"})
+			Seed: opts.Seed, MaxPaths: opts.MaxPaths, Timeout: timeout, Model: opts.MemoryModel})
 		if err != nil {
 			return nil, err
 		}
@@ -254,10 +248,10 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 	switch opts.Classifier {
 	case "", "portend":
 		copts := classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed,
-			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog), Weak: opts.MemoryModel == "weak"}
+			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog), Model: opts.MemoryModel}
 		classify.ClassifyEach(prog, res.Races, copts, opts.Workers, record)
 	case "replay-analyzer":
-		if opts.MemoryModel == "weak" {
+		if opts.MemoryModel == memmodel.Weak {
 			return fmt.Errorf("the replay-analyzer baseline supports sequential consistency only")
 		}
 		for i, r := range res.Races {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"augur/analyzer"
+	"augur/analyzer/memmodel"
 )
 
 // peakHeap runs f while sampling the Go heap's live objects, and returns
@@ -77,7 +78,7 @@ func BenchmarkWeakVersusSC(b *testing.B) {
 			states := 0
 			for i := 0; i < runs; i++ {
 				opts := options(path)
-				opts.MemoryModel = model
+				opts.MemoryModel, _ = memmodel.Parse(model)
 				var res *analyzer.Result
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)

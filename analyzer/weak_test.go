@@ -12,6 +12,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/evidence"
+	"augur/analyzer/memmodel"
 	"augur/analyzer/report"
 	"augur/analyzer/vm"
 	"augur/internal/testutil"
@@ -24,14 +25,14 @@ func analyzeModel(t *testing.T, name, model string) *report.Report {
 	path := filepath.Join("..", "testdata", "weak", name)
 	prog := load(t, path)
 	opts := options(path)
-	opts.MemoryModel = model
+	opts.MemoryModel, _ = memmodel.Parse(model)
 	opts.EvidenceDir = t.TempDir()
 	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	rep := res.Report("")
-	if rep.MemoryModel != model {
+	if rep.MemoryModel.String() != model {
 		t.Errorf("report says memory model %q, want %q", rep.MemoryModel, model)
 	}
 	return rep
@@ -119,7 +120,7 @@ func TestWeakCrashes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if ev.MemoryModel != "weak" || len(ev.WeakReads) == 0 {
+			if ev.MemoryModel != memmodel.Weak || len(ev.WeakReads) == 0 {
 				t.Errorf("%s: evidence does not record the weak reads", name)
 			}
 			if tr := evidence.Replay(prog, ev, vm.Limits{}); !tr.Reproduced || tr.Result.Term.Kind.String() != "crash" {

@@ -15,6 +15,7 @@ import (
 
 	"augur/analyzer/category"
 	"augur/analyzer/ir"
+	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
 	"augur/analyzer/symex"
@@ -52,10 +53,10 @@ type Options struct {
 	Mp int
 	// Symbolic turns multipath on.
 	Symbolic bool
-	// Weak classifies under the weak memory model: from the race on, reads
+	// Model is the memory model to classify under. Under the weak model: from the race on, reads
 	// return any value the model allows, each in a state of its own, and
 	// both orders are judged on all their states.
-	Weak bool
+	Model memmodel.Model
 }
 
 // Verdict is the classification of one race.
@@ -84,13 +85,14 @@ type Verdict struct {
 	// Inputs are the concrete inputs of the harmful execution when
 	// multipath found it on another input than the recorded one.
 	Inputs *symex.Inputs
-	// MemoryModel is "sc" or "weak". Under the weak model, WeakChoices
+	// MemoryModel is the model the race was classified under. Under the
+	// weak model, WeakChoices
 	// are the reads of the harmful execution that returned an older value
 	// than the latest (a replay repeats them), WeakObserved the writes of
 	// other threads it did see (to explain the consequence), AllOutputs
 	// every distinct output the explored executions printed, and States
 	// how many executions were explored.
-	MemoryModel  string
+	MemoryModel  memmodel.Model
 	WeakChoices  []vm.WeakChoice
 	WeakObserved []vm.WeakWrite
 	AllOutputs   []string
@@ -114,10 +116,7 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if opts.BudgetFactor == 0 {
 		opts.BudgetFactor = 5
 	}
-	v := &Verdict{Race: r, Stage: "single-pre/single-post", MemoryModel: "sc"}
-	if opts.Weak {
-		v.MemoryModel = "weak"
-	}
+	v := &Verdict{Race: r, Stage: "single-pre/single-post", MemoryModel: opts.Model}
 	if r.Trace == nil {
 		return v.unclassified("the race has no recorded schedule to replay")
 	}
@@ -160,7 +159,7 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	}
 	v.Category = Harmless
 	v.Reason = fmt.Sprintf("both orders ran to the same outcome and output under %d post-race schedules", v.K)
-	if opts.Weak {
+	if opts.Model == memmodel.Weak {
 		v.Reason = fmt.Sprintf("both orders reached the same outcomes and outputs under %d post-race schedules, "+
 			"%d executions in all with every value the weak memory model lets each read return", v.K, v.States)
 	}
@@ -218,7 +217,7 @@ func replayConfig(r *race.Race, opts Options) vm.Config {
 	cfg := opts.Run
 	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
 	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}}
-	if opts.Weak {
+	if opts.Model == memmodel.Weak {
 		cfg.Weak = &vm.Weak{MaxForks: maxWeakStates}
 	}
 	return cfg

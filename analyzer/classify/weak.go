@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"augur/analyzer/memmodel"
 	"augur/analyzer/vm"
 )
 
@@ -17,7 +18,7 @@ const maxWeakPaths = 512
 // judgePair judges one primary/alternate pair under the run's memory
 // model.
 func (v *Verdict) judgePair(opts Options, p, a outcome) bool {
-	if opts.Weak {
+	if opts.Model == memmodel.Weak {
 		return v.judgeWeak(p, a)
 	}
 	return v.judge(p, a)

@@ -16,6 +16,7 @@ import (
 
 	"augur/analyzer/category"
 	"augur/analyzer/classify"
+	"augur/analyzer/memmodel"
 	"augur/analyzer/sched"
 	"augur/analyzer/version"
 	"augur/analyzer/vm"
@@ -43,7 +44,7 @@ type Evidence struct {
 	// MemoryModel is "weak" when the execution ran under the weak memory
 	// model; WeakReads are then its reads that returned an older value
 	// than the latest store, which a replay makes again.
-	MemoryModel string          `json:"memory_model,omitempty"`
+	MemoryModel memmodel.Model  `json:"memory_model,omitempty"`
 	WeakReads   []vm.WeakChoice `json:"weak_reads,omitempty"`
 }
 
@@ -148,8 +149,8 @@ func FromVerdict(v *classify.Verdict, files []string, cfg vm.Config) (*Evidence,
 		Inputs:   Inputs{Argv: cfg.Args, Env: cfg.Env, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions},
 		Category: string(v.Category), Order: v.Order, Reason: v.Reason, Schedule: v.Trace,
 		Actions: v.Actions, Points: v.Points}
-	if v.MemoryModel == "weak" {
-		ev.MemoryModel, ev.WeakReads = "weak", v.WeakChoices
+	if v.MemoryModel == memmodel.Weak {
+		ev.MemoryModel, ev.WeakReads = memmodel.Weak, v.WeakChoices
 	}
 	if len(cfg.Files) > 0 {
 		ev.Inputs.Files = map[string]string{}
@@ -260,8 +261,6 @@ func (ev *Evidence) check() error {
 		return fmt.Errorf("category %q: evidence is for spec-violated and output-differs races", ev.Category)
 	case ev.Order != "primary" && ev.Order != "alternate":
 		return fmt.Errorf("order %q: want primary or alternate", ev.Order)
-	case ev.MemoryModel != "" && ev.MemoryModel != "weak":
-		return fmt.Errorf("memory model %q: want weak or none", ev.MemoryModel)
 	case !sched.KnownPolicy(ev.Schedule.Policy):
 		return fmt.Errorf("schedule policy %q is not one augur records", ev.Schedule.Policy)
 	case !vm.KnownTermination(ev.Expected.Termination):

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/memmodel"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
 )
@@ -95,7 +96,7 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 			cfg.Files[n] = []byte(d)
 		}
 	}
-	if ev.MemoryModel == "weak" {
+	if ev.MemoryModel == memmodel.Weak {
 		// Reads return the latest value but where the evidence says they
 		// returned an older one.
 		cfg.Weak = &vm.Weak{Choices: ev.WeakReads}

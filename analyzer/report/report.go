@@ -9,6 +9,7 @@ import (
 
 	"augur/analyzer/category"
 	"augur/analyzer/ir"
+	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
 	"augur/analyzer/symex"
 	"augur/analyzer/vm"
@@ -18,11 +19,11 @@ import (
 type Report struct {
 	Version int `json:"version"`
 	// MemoryModel is the model races were classified under: "sc" or "weak".
-	MemoryModel string      `json:"memory_model"`
-	Races       []Race      `json:"races"`
-	Failures    []Failure   `json:"failures"`
-	Inversions  []Inversion `json:"lock_order_inversions"`
-	Stats       Stats       `json:"stats"`
+	MemoryModel memmodel.Model `json:"memory_model"`
+	Races       []Race         `json:"races"`
+	Failures    []Failure      `json:"failures"`
+	Inversions  []Inversion    `json:"lock_order_inversions"`
+	Stats       Stats          `json:"stats"`
 	// Stopped is set when the analysis ran out of its time budget before
 	// it was done: everything above is what it found until then.
 	Stopped *Stopped `json:"stopped,omitempty"`
@@ -158,7 +159,7 @@ const Unclassified = string(category.Unclassified)
 // FromDetection builds a report from detection results. Paths are made
 // relative to base when they are inside it.
 func FromDetection(res *race.Result, args []string, base string) *Report {
-	r := &Report{Version: 1, MemoryModel: "sc", Races: []Race{}, Failures: []Failure{}, Inversions: []Inversion{}}
+	r := &Report{Version: 1, MemoryModel: memmodel.SC, Races: []Race{}, Failures: []Failure{}, Inversions: []Inversion{}}
 	for _, x := range res.Races {
 		r.Races = append(r.Races, Race{
 			ID: x.ID, Category: Unclassified, Object: x.Object, Instances: x.Instances,

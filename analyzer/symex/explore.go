@@ -9,6 +9,7 @@ import (
 
 	"augur/analyzer/expr"
 	"augur/analyzer/ir"
+	"augur/analyzer/memmodel"
 	"augur/analyzer/solver"
 	"augur/analyzer/vm"
 )
@@ -32,7 +33,7 @@ type Options struct {
 	MaxMemory uint64
 	// Weak explores under the weak memory model: a read with several
 	// visible values forks like a symbolic branch.
-	Weak bool
+	Model memmodel.Model
 	// AllSchedules forks at every scheduling decision (switching threads
 	// at shared accesses too), so every interleaving is explored, within
 	// MaxForks.
@@ -136,7 +137,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	}
 	var weak *vm.Weak
 	var schedules *vm.ScheduleForks
-	if opts.Weak {
+	if opts.Model == memmodel.Weak {
 		weak = &vm.Weak{MaxForks: maxForks}
 		cfg.Weak = weak
 	}
@@ -149,7 +150,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	root.SetWeakReads(opts.Weak)
+	root.SetWeakReads(opts.Model == memmodel.Weak)
 	start := time.Now()
 	res := &Result{Symbolic: sym}
 	search.Add(root)

@@ -10,6 +10,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/memmodel"
 	"augur/analyzer/symex"
 	"augur/analyzer/vm"
 )
@@ -41,7 +42,7 @@ func TestLitmusOutcomes(t *testing.T) {
 		}
 		for _, model := range []string{"sc", "weak"} {
 			res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"litmus"}, MaxInstructions: 1_000_000},
-				AllSchedules: true, Weak: model == "weak", MaxPaths: 100000})
+				AllSchedules: true, Model: modelOf(model), MaxPaths: 100000})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +90,7 @@ func TestWeakBookkeeping(t *testing.T) {
 		}
 		for _, searcher := range []string{"dfs", "bfs"} {
 			res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"w"}, MaxInstructions: 10_000_000},
-				Weak: true, Searcher: searcher})
+				Model: memmodel.Weak, Searcher: searcher})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -126,4 +127,9 @@ func outputsOf(t *testing.T, res *symex.Result, what string) []string {
 	}
 	sort.Strings(got)
 	return got
+}
+
+func modelOf(name string) memmodel.Model {
+	m, _ := memmodel.Parse(name)
+	return m
 }

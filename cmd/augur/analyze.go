@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"augur/analyzer"
+	"augur/analyzer/memmodel"
 	"augur/analyzer/report"
 )
 
@@ -40,8 +41,9 @@ func analyzeCmd(args []string) int {
 	if code != 0 {
 		return code
 	}
-	if *memoryModel != "sc" && *memoryModel != "weak" {
-		fmt.Fprintf(os.Stderr, "augur: unknown memory model %q (want sc or weak)\n", *memoryModel)
+	model, err := memmodel.Parse(*memoryModel)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return 2
 	}
 	if *classifier != "portend" && *classifier != "replay-analyzer" {
@@ -74,7 +76,7 @@ func analyzeCmd(args []string) int {
 	cfg.PreemptAccesses = *preemptAccesses
 	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{
 		Run: cfg, Sources: files, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
-		Classifier: *classifier, MemoryModel: *memoryModel, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
+		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
 		Timeout: pf.timeout.d, Deadline: cfg.Deadline,
 	}, analyzer.Observer{})

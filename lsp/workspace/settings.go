@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"augur/analyzer/build"
+	"augur/analyzer/memmodel"
 	"augur/internal/bytesize"
 )
 
@@ -21,7 +22,7 @@ type Settings struct {
 	Mp, Ma          int
 	Schedules       int
 	Seed            uint64
-	MemoryModel     string // "sc" or "weak"
+	MemoryModel     memmodel.Model
 	MaxInstructions uint64
 	Timeout         time.Duration // of the whole analysis of a save, compiling included
 	MaxMemory       uint64        // of each execution, with what the analysis keeps for it
@@ -46,7 +47,7 @@ type Settings struct {
 
 // Defaults are the built-in settings, those of `augur analyze`.
 func Defaults() Settings {
-	return Settings{Mp: 5, Ma: 2, Schedules: 5, Seed: 1, MemoryModel: "sc", MaxInstructions: 200_000_000,
+	return Settings{Mp: 5, Ma: 2, Schedules: 5, Seed: 1, MemoryModel: memmodel.SC, MaxInstructions: 200_000_000,
 		Timeout: time.Minute, MaxMemory: 4 << 30, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend",
 		Debounce: 200 * time.Millisecond}
 }
@@ -77,7 +78,14 @@ var settingsTable = []setting{
 			return err
 		}},
 	{"memory-model", "memoryModel", `"sc" (sequential consistency) or "weak"`,
-		func(s *Settings, v any) error { return setChoice(&s.MemoryModel, v, "sc", "weak") }},
+		func(s *Settings, v any) error {
+			var name string
+			if err := setChoice(&name, v, "sc", "weak"); err != nil {
+				return err
+			}
+			s.MemoryModel, _ = memmodel.Parse(name)
+			return nil
+		}},
 	{"max-instructions", "maxInstructions", "instruction budget of each execution (0: none)",
 		func(s *Settings, v any) error {
 			var n int
