@@ -177,23 +177,25 @@ type Action struct {
 	Do string       `json:"do"`
 }
 
-// postSchedule is the schedule both orders of a pair follow after the race.
+// postSchedule is the schedule both orders of a pair follow after the
+// race: step i of the post-race plan.
 type postSchedule struct {
-	random bool
-	seed   uint64
+	plan *sched.Plan
+	i    int
 }
 
-// apply sets m's schedule for the rest of its run and returns the action
-// that starts access preemption, if it does.
+// apply sets m's schedule for the rest of its run (a policy of its own,
+// so both orders make the same choices) and returns the action that
+// starts access preemption, if it does.
 func (p postSchedule) apply(m *vm.Machine) []Action {
-	if p.random {
-		m.SetPolicy(sched.NewRandom(p.seed))
-		m.SetPreemptAccesses(true)
-		cur := m.Current()
-		return []Action{{At: vm.StopPoint{Thread: cur, Count: m.ThreadCount(cur)}, Do: "preempt-accesses"}}
+	step := p.plan.Step(p.i, nil)
+	m.SetPolicy(step.Policy)
+	if !step.PreemptAccesses {
+		return nil
 	}
-	m.SetPolicy(sched.RoundRobin{})
-	return nil
+	m.SetPreemptAccesses(true)
+	cur := m.Current()
+	return []Action{{At: vm.StopPoint{Thread: cur, Count: m.ThreadCount(cur)}, Do: "preempt-accesses"}}
 }
 
 // runPair runs both orders of r from the checkpoint under the i-th
@@ -202,10 +204,7 @@ func (p postSchedule) apply(m *vm.Machine) []Action {
 // included. gap is how far the primary goes from the first access to the
 // second; the alternate may take BudgetFactor times that to get there.
 func runPair(ckpt *vm.Machine, r *race.Race, opts Options, i int, gap, budget uint64) (primary, alt outcome, err error) {
-	post := postSchedule{}
-	if i > 0 {
-		post = postSchedule{seed: opts.Seed + uint64(i), random: true}
-	}
+	post := postSchedule{plan: sched.PostRacePlan(opts.Ma, opts.Seed), i: i}
 	primary = runPrimary(ckpt.Fork(), r, post, budget)
 	alt, err = runAlternate(ckpt.Fork(), r, post, opts.BudgetFactor*gap, budget)
 	return primary, alt, err

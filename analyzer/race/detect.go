@@ -78,8 +78,9 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	var races [][]*Race
 	seenInv := map[string]bool{}
 	seenFail := map[string]bool{}
-	steps := 0
-	var reversals []*sched.Postpone
+	plan := sched.DetectionPlan(opts.Schedules, opts.Seed)
+	plan.Depth = opts.Depth
+	var first *sched.Trace
 	ran := 0
 	for i := 0; i < opts.Schedules; i++ {
 		if t := opts.Run.Expired(); t != nil {
@@ -88,18 +89,9 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 		}
 		cfg := opts.Run
 		cfg.Stdout, cfg.Stderr, cfg.StdoutLineBuffered = nil, nil, false
-		name := "round-robin"
-		switch {
-		case i == 0:
-			cfg.Policy = sched.RoundRobin{}
-		case i-1 < len(reversals):
-			cfg.Policy = reversals[i-1]
-			name = reversals[i-1].Name()
-		default:
-			seed := opts.Seed + uint64(i)
-			cfg.Policy = sched.NewPCT(seed, opts.Depth, steps)
-			name = fmt.Sprintf("pct seed %d", seed)
-		}
+		step := plan.Step(i, first)
+		cfg.Policy = step.Policy
+		name := step.Name
 		d := New()
 		d.mutexBlind = opts.MutexBlind
 		cfg.Monitor = d
@@ -114,8 +106,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 		}
 		ran++
 		if i == 0 {
-			steps = run.Trace.Len() + 1
-			reversals = sched.Reversals(run.Trace, (opts.Schedules-1+1)/2)
+			first = run.Trace
 		}
 		res.Instructions += run.Instructions
 		for _, r := range d.Races() {

@@ -6,7 +6,6 @@
 package sched
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"strings"
 )
@@ -24,6 +23,13 @@ type Point struct {
 type Policy interface {
 	Pick(p Point, runnable []int) (int, error)
 	Name() string
+}
+
+// Forker is a policy with state a forked execution must copy (its
+// generator, its place in a trace): the fork continues with a copy that
+// makes the same future choices.
+type Forker interface {
+	Fork() Policy
 }
 
 // KnownPolicy reports whether a trace's policy name is one augur's
@@ -77,41 +83,4 @@ func (*Random) Name() string { return "random" }
 // Pick implements Policy.
 func (r *Random) Pick(p Point, runnable []int) (int, error) {
 	return runnable[r.rng.IntN(len(runnable))], nil
-}
-
-// Replay follows a recorded trace decision by decision and fails when the
-// execution diverges from it (a different thread reaches a point, or the
-// recorded choice is not runnable).
-type Replay struct {
-	Trace *Trace
-	cur   Cursor
-	begun bool
-}
-
-func (*Replay) Name() string { return "replay" }
-
-// Pick implements Policy.
-func (r *Replay) Pick(p Point, runnable []int) (int, error) {
-	if !r.begun {
-		r.cur, r.begun = r.Trace.Cursor(), true
-	}
-	i := r.cur.Index()
-	ev, ok := r.cur.Next()
-	if !ok {
-		if r.Trace.Truncated() {
-			return 0, fmt.Errorf("replay: the recorded schedule stops after %d decisions (its limit; %d more were not recorded), at %s",
-				r.Trace.Len(), r.Trace.Dropped(), p.Loc)
-		}
-		return 0, fmt.Errorf("replay: execution reached more preemption points than the %d recorded (at %s)", r.Trace.Len(), p.Loc)
-	}
-	if ev.Thread != p.Thread || ev.Loc != p.Loc {
-		return 0, fmt.Errorf("replay: diverged at decision %d: recorded thread %d at %s, got thread %d at %s",
-			i, ev.Thread, ev.Loc, p.Thread, p.Loc)
-	}
-	for _, t := range runnable {
-		if t == ev.Next {
-			return t, nil
-		}
-	}
-	return 0, fmt.Errorf("replay: decision %d: recorded thread %d is not runnable", i, ev.Next)
 }

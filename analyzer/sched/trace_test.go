@@ -239,3 +239,36 @@ func TestReversalsShareTrace(t *testing.T) {
 		t.Fatalf("after the prefix: chose %d, want the other thread", got)
 	}
 }
+
+// Policies by name, and the two plans' steps.
+func TestNewAndPlans(t *testing.T) {
+	for _, name := range []string{"round-robin", "random", "pct"} {
+		p, err := New(name, 4)
+		if err != nil || p.Name() != name {
+			t.Errorf("New(%q): %v, %v", name, p, err)
+		}
+	}
+	if _, err := New("fair", 1); err == nil {
+		t.Error("New accepted an unknown schedule")
+	}
+	post := PostRacePlan(3, 10)
+	if s := post.Step(0, nil); s.Name != "round-robin" || s.PreemptAccesses {
+		t.Errorf("post-race step 0: %+v", s)
+	}
+	if s := post.Step(2, nil); s.Name != "random seed 12" || !s.PreemptAccesses {
+		t.Errorf("post-race step 2: %+v", s)
+	}
+	tr := NewTrace("round-robin", 1)
+	for i := 0; i < 6; i++ {
+		tr.Append(Event{Thread: i % 2, Loc: fmt.Sprintf("m.c:%d:1", i), What: "pthread_mutex_lock", Next: (i + 1) % 2})
+	}
+	det := DetectionPlan(5, 1)
+	names := []string{det.Step(0, nil).Name}
+	for i := 1; i < 5; i++ {
+		names = append(names, det.Step(i, tr).Name)
+	}
+	want := "round-robin|postpone thread 1 after 0 decisions|postpone thread 0 after 1 decisions|pct seed 4|pct seed 5"
+	if got := strings.Join(names, "|"); got != want {
+		t.Errorf("detection plan %s, want %s", got, want)
+	}
+}

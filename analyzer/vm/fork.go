@@ -17,11 +17,6 @@ type ForkableMonitor interface {
 	Fork() Monitor
 }
 
-// Forker is a scheduling policy with state that a fork must copy.
-type Forker interface {
-	Fork() sched.Policy
-}
-
 // forkAgain returns a fork made in the middle of an instruction (a
 // symbolic branch, a symbolic address, a weak read) that executes that
 // instruction again when it runs, deciding it the way its fork made it:
@@ -57,7 +52,7 @@ func (m *Machine) fork() *Machine {
 	c.output = m.output[:len(m.output):len(m.output)] // appends copy
 	c.inputs = m.inputs[:len(m.inputs):len(m.inputs)]
 	c.trace = m.trace.Fork()
-	if f, ok := m.policy.(Forker); ok {
+	if f, ok := m.policy.(sched.Forker); ok {
 		c.policy = f.Fork()
 	}
 	if m.mon != nil {

@@ -15,7 +15,7 @@ import (
 func runCmd(args []string) int {
 	fs, pf := newCommand("run", "usage: augur run [flags] FILES... [-- ARGS...]",
 		budgets{timeout: 5 * time.Minute, maxMemory: DefaultMaxMemory})
-	schedule := fs.String("schedule", "round-robin", "thread schedule: round-robin or random")
+	schedule := fs.String("schedule", "round-robin", "thread schedule: round-robin, random or pct (random and pct follow --seed)")
 	traceOut := fs.String("trace", "", "write the schedule trace to this file")
 	replay := fs.String("replay", "", "follow the schedule trace in this file")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at memory accesses other threads can reach")
@@ -33,13 +33,13 @@ func runCmd(args []string) int {
 			return 2
 		}
 		policy = &sched.Replay{Trace: tr}
-	case *schedule == "round-robin":
-		policy = sched.RoundRobin{}
-	case *schedule == "random":
-		policy = sched.NewRandom(*pf.seed)
 	default:
-		fmt.Fprintf(os.Stderr, "augur: unknown schedule %q (want round-robin or random)\n", *schedule)
-		return 2
+		p, err := sched.New(*schedule, *pf.seed)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+			return 2
+		}
+		policy = p
 	}
 	if *inputsFile != "" {
 		in, err := readInputs(*inputsFile)

@@ -1,0 +1,45 @@
+package sched
+
+import "errors"
+
+// ErrHeld is returned by Hold when only the held thread could run: the
+// order the hold enforces cannot be reached.
+var ErrHeld = errors.New("only the held thread can run")
+
+// Hold runs every thread but Thread, with Fallback choosing among them, and
+// refuses (ErrHeld) when Thread is the only one that can run.
+type Hold struct {
+	Thread   int
+	Fallback Policy
+}
+
+func (*Hold) Name() string { return "hold" }
+
+// Pick implements Policy.
+func (h *Hold) Pick(p Point, runnable []int) (int, error) {
+	var others []int
+	for _, t := range runnable {
+		if t != h.Thread {
+			others = append(others, t)
+		}
+	}
+	if len(others) == 0 {
+		return 0, ErrHeld
+	}
+	return h.Fallback.Pick(p, others)
+}
+
+// Only runs Thread alone and refuses (ErrHeld) when it cannot run.
+type Only struct{ Thread int }
+
+func (*Only) Name() string { return "only" }
+
+// Pick implements Policy.
+func (o *Only) Pick(p Point, runnable []int) (int, error) {
+	for _, t := range runnable {
+		if t == o.Thread {
+			return t, nil
+		}
+	}
+	return 0, ErrHeld
+}

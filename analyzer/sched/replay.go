@@ -1,0 +1,85 @@
+package sched
+
+import "fmt"
+
+// Replay follows a recorded trace decision by decision and fails when the
+// execution diverges from it (a different thread reaches a point, or the
+// recorded choice is not runnable).
+type Replay struct {
+	Trace *Trace
+	cur   Cursor
+	begun bool
+}
+
+func (*Replay) Name() string { return "replay" }
+
+// Pick implements Policy.
+func (r *Replay) Pick(p Point, runnable []int) (int, error) {
+	if !r.begun {
+		r.cur, r.begun = r.Trace.Cursor(), true
+	}
+	i := r.cur.Index()
+	ev, ok := r.cur.Next()
+	if !ok {
+		if r.Trace.Truncated() {
+			return 0, fmt.Errorf("replay: the recorded schedule stops after %d decisions (its limit; %d more were not recorded), at %s",
+				r.Trace.Len(), r.Trace.Dropped(), p.Loc)
+		}
+		return 0, fmt.Errorf("replay: execution reached more preemption points than the %d recorded (at %s)", r.Trace.Len(), p.Loc)
+	}
+	if ev.Thread != p.Thread || ev.Loc != p.Loc {
+		return 0, fmt.Errorf("replay: diverged at decision %d: recorded thread %d at %s, got thread %d at %s",
+			i, ev.Thread, ev.Loc, p.Thread, p.Loc)
+	}
+	for _, t := range runnable {
+		if t == ev.Next {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("replay: decision %d: recorded thread %d is not runnable", i, ev.Next)
+}
+
+// ReplayPrefix follows a recorded trace while the execution matches it and
+// hands over to Fallback for good at the first decision that does not (or
+// when the trace ends): the execution before a race replays exactly, the
+// execution after it may go where it goes.
+type ReplayPrefix struct {
+	Trace    *Trace
+	Fallback Policy
+	cur      Cursor
+	begun    bool
+	off      bool
+}
+
+func (*ReplayPrefix) Name() string { return "replay-prefix" }
+
+// Diverged reports whether the execution has left the recorded trace.
+func (r *ReplayPrefix) Diverged() bool { return r.off }
+
+// Fork copies the policy for a forked execution.
+func (r *ReplayPrefix) Fork() Policy {
+	c := *r
+	if f, ok := r.Fallback.(Forker); ok {
+		c.Fallback = f.Fork()
+	}
+	return &c
+}
+
+// Pick implements Policy.
+func (r *ReplayPrefix) Pick(p Point, runnable []int) (int, error) {
+	if !r.begun {
+		r.cur, r.begun = r.Trace.Cursor(), true
+	}
+	if !r.off {
+		ev, ok := r.cur.Next()
+		if ok && ev.Thread == p.Thread && ev.Loc == p.Loc {
+			for _, t := range runnable {
+				if t == ev.Next {
+					return t, nil
+				}
+			}
+		}
+	}
+	r.off = true
+	return r.Fallback.Pick(p, runnable)
+}
