@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 
 	"augur/analyzer/category"
@@ -513,14 +512,4 @@ func ClassifyEach(prog *ir.Program, races []*race.Race, opts Options, workers in
 // UsesSymbolicInputs reports whether the program marks inputs symbolic
 // itself (augur_make_symbolic, klee_make_symbolic, __VERIFIER_nondet_*), so
 // classification should explore paths (multipath).
-func UsesSymbolicInputs(prog *ir.Program) bool {
-	for _, f := range prog.Funcs {
-		if !f.Decl {
-			continue
-		}
-		if f.Name == "augur_make_symbolic" || f.Name == "klee_make_symbolic" || strings.HasPrefix(f.Name, "__VERIFIER_nondet_") {
-			return true
-		}
-	}
-	return false
-}
+func UsesSymbolicInputs(prog *ir.Program) bool { return vm.MarksInputs(prog) }

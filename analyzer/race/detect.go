@@ -79,7 +79,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	seenInv := map[string]bool{}
 	seenFail := map[string]bool{}
 	plan := sched.DetectionPlan(opts.Schedules, opts.Seed)
-	plan.Depth = opts.Depth
+	plan.Depth, plan.Acquires = opts.Depth, vm.AcquiresAt
 	var first *sched.Trace
 	ran := 0
 	for i := 0; i < opts.Schedules; i++ {

@@ -46,6 +46,10 @@ type Plan struct {
 	Reversals bool
 	Random    bool
 
+	// Acquires says which calls are acquisitions worth reversing (by the
+	// name a trace records after them); the interpreter's models know.
+	Acquires func(what string) bool
+
 	reversals []*Postpone
 	steps     int
 }
@@ -73,8 +77,8 @@ func (p *Plan) Step(i int, first *Trace) Schedule {
 	}
 	if first != nil && p.steps == 0 {
 		p.steps = first.Len() + 1
-		if p.Reversals {
-			p.reversals = Reversals(first, p.Runs/2)
+		if p.Reversals && p.Acquires != nil {
+			p.reversals = Reversals(first, p.Runs/2, p.Acquires)
 		}
 	}
 	if k := i - 1; k < len(p.reversals) {

@@ -46,17 +46,11 @@ func (p *Postpone) Pick(pt Point, runnable []int) (int, error) {
 	return RoundRobin{}.Pick(pt, others)
 }
 
-// lockCalls are the calls after which a thread holds a lock or has passed
-// an ordering point worth reversing.
-var lockCalls = map[string]bool{"pthread_mutex_lock": true, "pthread_mutex_trylock": true,
-	"pthread_mutex_timedlock": true, "pthread_rwlock_rdlock": true, "pthread_rwlock_wrlock": true,
-	"pthread_spin_lock": true, "sem_wait": true, "pthread_cond_wait": true, "pthread_cond_timedwait": true}
-
 // Reversals derives up to max Postpone schedules from a trace: for each
 // lock acquisition (first the ones at distinct places), postpone the
 // acquiring thread from the decision that last chose it before the
 // acquisition. It reads the trace once; the schedules share it.
-func Reversals(t *Trace, max int) []*Postpone {
+func Reversals(t *Trace, max int, acquires func(what string) bool) []*Postpone {
 	if max <= 0 {
 		return nil
 	}
@@ -69,7 +63,7 @@ func Reversals(t *Trace, max int) []*Postpone {
 		if !ok || len(out) >= max {
 			break
 		}
-		if ev.Thread >= 0 && lockCalls[ev.What] {
+		if ev.Thread >= 0 && acquires(ev.What) {
 			if j, ok := lastChose[ev.Thread]; ok {
 				p := &Postpone{Trace: t, Prefix: j, Thread: ev.Thread}
 				key := fmt.Sprintf("%d@%s", ev.Thread, ev.Loc)

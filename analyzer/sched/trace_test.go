@@ -210,7 +210,7 @@ func TestReversalsShareTrace(t *testing.T) {
 		tr.Append(e)
 		flat = append(flat, e)
 	}
-	rs := Reversals(tr, 3)
+	rs := Reversals(tr, 3, func(w string) bool { return w == "pthread_mutex_lock" })
 	if len(rs) != 3 {
 		t.Fatalf("%d reversals, want 3", len(rs))
 	}
@@ -263,6 +263,7 @@ func TestNewAndPlans(t *testing.T) {
 		tr.Append(Event{Thread: i % 2, Loc: fmt.Sprintf("m.c:%d:1", i), What: "pthread_mutex_lock", Next: (i + 1) % 2})
 	}
 	det := DetectionPlan(5, 1)
+	det.Acquires = func(w string) bool { return w == "pthread_mutex_lock" }
 	names := []string{det.Step(0, nil).Name}
 	for i := 1; i < 5; i++ {
 		names = append(names, det.Step(i, tr).Name)

@@ -48,11 +48,11 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (pushed 
 		}
 		return true, nil
 	}
-	nat := m.natives[callee.ID]
-	if nat == nil {
+	model := m.natives[callee.ID]
+	if model == nil {
 		return false, unsupported("call to external function '%s', which augur does not model", callee.Name)
 	}
-	if m.sym != nil && !symbolicNatives[callee.Name] {
+	if m.sym != nil && !model.Symbolic {
 		if err := m.concreteArgs(args, in.ArgTys); err != nil {
 			return false, err
 		}
@@ -63,7 +63,7 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (pushed 
 	}
 	depth := len(t.frames)
 	m.callLoc = in.Loc
-	switch err := nat(m, t, in, args, res); err {
+	switch err := model.fn(m, t, in, args, res); err {
 	case nil:
 		fr.pc++
 		return false, nil

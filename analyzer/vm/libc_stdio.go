@@ -140,11 +140,13 @@ func init() {
 			return nil
 		}
 	}
-	register(printfTo(0, false), "printf")
+	// printf keeps symbolic arguments as terms of its output event; its
+	// format and stream are made concrete by the model itself.
+	register(printfTo(0, false), "printf").symbolic()
 	register(printfTo(0, true), "vprintf")
-	register(printfTo(1, false), "fprintf")
+	register(printfTo(1, false), "fprintf").symbolic()
 	register(printfTo(1, true), "vfprintf")
-	register(printfTo(2, false), "dprintf")
+	register(printfTo(2, false), "dprintf").symbolic()
 	register(printfTo(2, true), "vdprintf")
 	sprintf := func(bounded, va bool) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {

@@ -14,14 +14,6 @@ import (
 // __VERIFIER_assume, assume_abort_if_not and reach_error. In a concrete run
 // inputs keep their concrete contents and assumptions are checked.
 
-// symbolicNatives take symbolic arguments as they are; every other model
-// gets concrete ones.
-var symbolicNatives = map[string]bool{"augur_assume": true, "klee_assume": true, "__VERIFIER_assume": true,
-	"assume_abort_if_not": true, "augur_assert": true,
-	// printf keeps symbolic arguments as terms of its output event; its
-	// format and stream are made concrete by the model itself.
-	"printf": true, "fprintf": true, "dprintf": true}
-
 // inputName returns the name of the next input called name: name, then
 // name_2, name_3...
 func (m *Machine) inputName(name string) string {
@@ -103,10 +95,10 @@ func init() {
 			return err
 		}
 		return m.makeSymbolic(a[0].Bits, a[1].Bits, name)
-	}, "augur_make_symbolic", "klee_make_symbolic")
+	}, "augur_make_symbolic", "klee_make_symbolic").input()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.assume(a[0], in.ArgTys[0].Bits)
-	}, "augur_assume", "klee_assume", "__VERIFIER_assume", "assume_abort_if_not")
+	}, "augur_assume", "klee_assume", "__VERIFIER_assume", "assume_abort_if_not").symbolic()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		msg := ""
 		if len(a) > 1 {
@@ -139,7 +131,7 @@ func init() {
 			child.pendingFail = fail
 		}
 		return nil
-	}, "augur_assert")
+	}, "augur_assert").symbolic()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermAssert, SIGABRT, "reach_error() called: the program reached its error location")
 	}, "reach_error", "__VERIFIER_error")
@@ -165,6 +157,6 @@ func init() {
 	}
 	for _, ty := range []string{"int", "uint", "char", "uchar", "short", "ushort", "long", "ulong", "longlong",
 		"ulonglong", "bool", "pointer", "size_t", "u32", "u16", "u8", "unsigned", "float", "double"} {
-		register(nondet, "__VERIFIER_nondet_"+ty)
+		register(nondet, "__VERIFIER_nondet_"+ty).input()
 	}
 }

@@ -281,7 +281,7 @@ type Machine struct {
 	deadline  time.Time
 	policy    sched.Policy
 	trace     *sched.Trace
-	natives   []native // by function id
+	natives   []*Model // by function id
 	output    []OutputEvent
 	outKept   int // bytes of output in output
 	outOmit   uint64

@@ -1,26 +1,78 @@
 package vm
 
 import (
+	"sort"
 	"strings"
 
 	"augur/analyzer/ir"
 )
 
+// Model is what augur knows of one external function (or intrinsic): the
+// Go code that models it and how the rest of augur must treat a call to
+// it. The registry is the one table of them: a new model, with its
+// traits, is added in one place (see register).
+type Model struct {
+	Name string
+	fn   native
+	// Symbolic models take symbolic arguments as they are (assumptions,
+	// printf's terms); every other model gets them made concrete first.
+	Symbolic bool
+	// Input models make program inputs symbolic (augur_make_symbolic,
+	// __VERIFIER_nondet_*): a program that calls one has inputs to
+	// explore even without --sym-* flags.
+	Input bool
+	// Sync is the synchronization the call does: Acquires for a call after
+	// which the thread holds a lock or has passed an ordering point (what
+	// lock-order reversals reorder), Releases for one that lets others go.
+	Sync SyncRole
+}
+
+// SyncRole is the synchronization a modeled call performs.
+type SyncRole uint8
+
+const (
+	NoSync SyncRole = iota
+	Acquires
+	Releases
+)
+
 // registry maps external function and intrinsic names to their models.
 // Overloaded intrinsics are registered by their base name ("llvm.memcpy" for
 // "llvm.memcpy.p0i8.p0i8.i64").
-var registry = map[string]native{}
+var registry = map[string]*Model{}
 
-func register(f native, names ...string) {
-	for _, n := range names {
-		registry[n] = f
+// register adds the model f under each name and returns the entries, so
+// traits can follow: register(f, "pthread_mutex_lock").acquires().
+func register(f native, names ...string) models {
+	out := make(models, len(names))
+	for i, n := range names {
+		e := &Model{Name: n, fn: f}
+		registry[n] = e
+		out[i] = e
 	}
+	return out
 }
 
-// lookupNative finds the model for a declared function name.
-func lookupNative(name string) native {
-	if f, ok := registry[name]; ok {
-		return f
+// models are registry entries just added, to give traits to.
+type models []*Model
+
+func (ms models) symbolic() models { return ms.set(func(m *Model) { m.Symbolic = true }) }
+func (ms models) input() models    { return ms.set(func(m *Model) { m.Input = true }) }
+func (ms models) acquires() models { return ms.set(func(m *Model) { m.Sync = Acquires }) }
+func (ms models) releases() models { return ms.set(func(m *Model) { m.Sync = Releases }) }
+
+func (ms models) set(f func(*Model)) models {
+	for _, m := range ms {
+		f(m)
+	}
+	return ms
+}
+
+// Lookup returns the model of a function name, or nil when augur does not
+// model it.
+func Lookup(name string) *Model {
+	if m, ok := registry[name]; ok {
+		return m
 	}
 	if strings.HasPrefix(name, "llvm.") {
 		for s := name; ; {
@@ -29,21 +81,50 @@ func lookupNative(name string) native {
 				break
 			}
 			s = s[:i]
-			if f, ok := registry[s]; ok {
-				return f
+			if m, ok := registry[s]; ok {
+				return m
 			}
 		}
 	}
 	return nil
 }
 
+// AcquiresAt reports whether a call to name is an acquisition (a lock,
+// a semaphore wait, a condition wait): the scheduling decision after it is
+// one lock-order reversals reorder.
+func AcquiresAt(name string) bool {
+	m := Lookup(name)
+	return m != nil && m.Sync == Acquires
+}
+
+// MarksInputs reports whether prog calls a model that makes inputs
+// symbolic, so classification should explore paths (multipath).
+func MarksInputs(prog *ir.Program) bool {
+	for _, f := range prog.Funcs {
+		if m := Lookup(f.Name); f.Decl && m != nil && m.Input {
+			return true
+		}
+	}
+	return false
+}
+
+// Models returns every model, sorted by name.
+func Models() []*Model {
+	out := make([]*Model, 0, len(registry))
+	for _, m := range registry {
+		out = append(out, m)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
 // resolveNatives binds every declaration of prog to its model, once per
 // program, so calls dispatch by function id.
-func resolveNatives(prog *ir.Program) []native {
-	out := make([]native, len(prog.FuncOf))
+func resolveNatives(prog *ir.Program) []*Model {
+	out := make([]*Model, len(prog.FuncOf))
 	for _, f := range prog.Funcs {
 		if f.Decl {
-			out[f.ID] = lookupNative(f.Name)
+			out[f.ID] = Lookup(f.Name)
 		}
 	}
 	return out

@@ -120,10 +120,10 @@ func init() {
 	}, "pthread_mutexattr_settype")
 
 	register(mutexInit, "pthread_mutex_init")
-	register(mutexLockFn(lockBlock), "pthread_mutex_lock")
-	register(mutexLockFn(lockTry), "pthread_mutex_trylock")
-	register(mutexLockFn(lockTimed), "pthread_mutex_timedlock")
-	register(mutexUnlock, "pthread_mutex_unlock")
+	register(mutexLockFn(lockBlock), "pthread_mutex_lock").acquires()
+	register(mutexLockFn(lockTry), "pthread_mutex_trylock").acquires()
+	register(mutexLockFn(lockTimed), "pthread_mutex_timedlock").acquires()
+	register(mutexUnlock, "pthread_mutex_unlock").releases()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		l, err := m.syncRead(a[0].Bits+mutexLock, 4)
 		if err != nil {
@@ -137,18 +137,18 @@ func init() {
 	}, "pthread_mutex_destroy")
 
 	register(zeroing(48), "pthread_cond_init")
-	register(condWait(false), "pthread_cond_wait")
-	register(condWait(true), "pthread_cond_timedwait")
+	register(condWait(false), "pthread_cond_wait").acquires()
+	register(condWait(true), "pthread_cond_timedwait").acquires()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.sync.wakeOne(waitKey{waitCond, a[0].Bits}, m)
 		setRes(res, 0)
 		return errYield
-	}, "pthread_cond_signal")
+	}, "pthread_cond_signal").releases()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.sync.wake(waitKey{waitCond, a[0].Bits}, m)
 		setRes(res, 0)
 		return errYield
-	}, "pthread_cond_broadcast")
+	}, "pthread_cond_broadcast").releases()
 
 	register(barrierInit, "pthread_barrier_init")
 	register(barrierWait, "pthread_barrier_wait")

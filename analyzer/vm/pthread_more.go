@@ -62,9 +62,9 @@ func registerRWLock() {
 			return errYield
 		}
 	}
-	register(rd(false), "pthread_rwlock_rdlock", "pthread_rwlock_timedrdlock")
+	register(rd(false), "pthread_rwlock_rdlock", "pthread_rwlock_timedrdlock").acquires()
 	register(rd(true), "pthread_rwlock_tryrdlock")
-	register(wr(false), "pthread_rwlock_wrlock", "pthread_rwlock_timedwrlock")
+	register(wr(false), "pthread_rwlock_wrlock", "pthread_rwlock_timedwrlock").acquires()
 	register(wr(true), "pthread_rwlock_trywrlock")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, 0)
@@ -99,7 +99,7 @@ func registerRWLock() {
 		}
 		m.sync.wake(waitKey{waitRWLock, l}, m)
 		return errYield
-	}, "pthread_rwlock_unlock")
+	}, "pthread_rwlock_unlock").releases()
 }
 
 // Spinlocks: an int, 0 free, else the owner's thread id. A spinning thread
@@ -129,7 +129,7 @@ func registerSpin() {
 			return errYield
 		}
 	}
-	register(lock(false), "pthread_spin_lock")
+	register(lock(false), "pthread_spin_lock").acquires()
 	register(lock(true), "pthread_spin_trylock")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, 0)
@@ -144,7 +144,7 @@ func registerSpin() {
 		}
 		m.sync.wake(waitKey{waitSpin, a[0].Bits}, m)
 		return errYield
-	}, "pthread_spin_unlock")
+	}, "pthread_spin_unlock").releases()
 }
 
 // Thread-specific data. Destructors registered with pthread_key_create are
@@ -213,7 +213,7 @@ func init() {
 			return errYield
 		}
 	}
-	register(wait(lockBlock), "sem_wait")
+	register(wait(lockBlock), "sem_wait").acquires()
 	register(wait(lockTry), "sem_trywait")
 	register(wait(lockTimed), "sem_timedwait", "sem_clockwait")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
@@ -236,7 +236,7 @@ func init() {
 		m.sync.wakeOne(waitKey{waitSem, s}, m)
 		setRes(res, 0)
 		return errYield
-	}, "sem_post")
+	}, "sem_post").releases()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		v, err := m.syncRead(a[0].Bits, 4)
 		if err != nil {
