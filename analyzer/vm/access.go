@@ -171,18 +171,39 @@ func (m *Machine) noteRMW(t *Thread, in *ir.Inst, addr uint64, ord ir.Ordering) 
 	}
 }
 
-func (m *Machine) atomicRMW(t *Thread, in *ir.Inst, regs []Value) error {
-	addr := get(regs, in.A).Bits
+// atomic executes an atomicrmw or a cmpxchg: read the old value, write the
+// new one, with the access and its synchronization reported once for both.
+func (m *Machine) atomic(t *Thread, in *ir.Inst, regs []Value) error {
+	addr, x := get(regs, in.A).Bits, get(regs, in.B).Bits
 	b, err := m.mem.writeSlice(addr, uint64(in.Imm))
 	if err != nil {
 		return memErr(err)
 	}
 	m.noteRMW(t, in, addr, in.Ordering)
 	old := ir.GetScalar(b, in.Ty)
-	x := get(regs, in.B).Bits
-	w := in.Ty.Bits
+	if in.Op == ir.OpCmpXchg {
+		swapped := old == x
+		if swapped {
+			ir.PutScalar(b, in.Ty, get(regs, in.C).Bits)
+		}
+		regs[in.Dst] = Value{Bits: old}
+		regs[in.Dst+1] = Value{Bits: b2u(swapped)}
+		return nil
+	}
+	r, err := rmw(int(in.Sub), old, x, in.Ty)
+	if err != nil {
+		return err
+	}
+	ir.PutScalar(b, in.Ty, r)
+	regs[in.Dst] = Value{Bits: old}
+	return nil
+}
+
+// rmw computes the value an atomicrmw of operation op stores.
+func rmw(op int, old, x uint64, ty ir.Scalar) (uint64, error) {
+	w := ty.Bits
 	var r uint64
-	switch int(in.Sub) {
+	switch op {
 	case ir.RMWXchg:
 		r = x
 	case ir.RMWAdd:
@@ -199,50 +220,27 @@ func (m *Machine) atomicRMW(t *Thread, in *ir.Inst, regs []Value) error {
 		r = old ^ x
 	case ir.RMWMax, ir.RMWMin:
 		a, c := ir.SExt(old, w), ir.SExt(x, w)
-		if (a > c) == (int(in.Sub) == ir.RMWMax) {
+		if (a > c) == (op == ir.RMWMax) {
 			r = old
 		} else {
 			r = x
 		}
 	case ir.RMWUMax, ir.RMWUMin:
-		if (old > x) == (int(in.Sub) == ir.RMWUMax) {
+		if (old > x) == (op == ir.RMWUMax) {
 			r = old
 		} else {
 			r = x
 		}
 	case ir.RMWFAdd, ir.RMWFSub:
-		f, g := toFloat(old, in.Ty.Kind), toFloat(x, in.Ty.Kind)
-		if int(in.Sub) == ir.RMWFSub {
+		f, g := toFloat(old, ty.Kind), toFloat(x, ty.Kind)
+		if op == ir.RMWFSub {
 			g = -g
 		}
-		r = fromFloat(f+g, in.Ty.Kind)
+		return fromFloat(f+g, ty.Kind), nil
 	default:
-		return unsupported("atomicrmw operation %d", in.Sub)
+		return 0, unsupported("atomicrmw operation %d", op)
 	}
-	if in.Ty.Kind == ir.KInt {
-		r &= ir.Mask(w)
-	}
-	ir.PutScalar(b, in.Ty, r)
-	regs[in.Dst] = Value{Bits: old}
-	return nil
-}
-
-func (m *Machine) cmpXchg(t *Thread, in *ir.Inst, regs []Value) error {
-	addr := get(regs, in.A).Bits
-	b, err := m.mem.writeSlice(addr, uint64(in.Imm))
-	if err != nil {
-		return memErr(err)
-	}
-	m.noteRMW(t, in, addr, in.Ordering)
-	old := ir.GetScalar(b, in.Ty)
-	var ok uint64
-	if old == get(regs, in.B).Bits {
-		ir.PutScalar(b, in.Ty, get(regs, in.C).Bits)
-		ok = 1
-	}
-	regs[in.Dst] = Value{Bits: old}
-	regs[in.Dst+1] = Value{Bits: ok}
-	return nil
+	return r & ir.Mask(w), nil
 }
 
 // tlsAddr returns thread t's instance of thread-local global gid, creating it

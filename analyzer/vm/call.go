@@ -23,16 +23,21 @@ var (
 	// errPushed: the native entered a program function on this thread; the
 	// call completes when that function returns.
 	errPushed = errors.New("pushed")
+	// errRetry: the call has not completed and is a preemption point; it
+	// runs again when the thread is next scheduled (a timed lock giving the
+	// owner one chance to release).
+	errRetry = errors.New("retry")
 )
 
-// call executes a call instruction. pushed reports whether a new frame is now
-// on top of t's stack.
-func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (pushed bool, err error) {
+// call executes a call instruction: it enters a program function, or runs
+// the function's model and turns how the model ended into how the step
+// ends. This is the one place the models' control errors are read.
+func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd, *Termination) {
 	callee := in.Callee
 	if callee == nil {
 		addr := get(regs, in.A).Bits
 		if callee = m.funcAt(addr); callee == nil {
-			return false, terminate(TermCrash, SIGSEGV, "call through invalid function pointer 0x%x", addr)
+			return ended(terminate(TermCrash, SIGSEGV, "call through invalid function pointer 0x%x", addr))
 		}
 	}
 	// Arguments are gathered in a reused buffer: pushFrame copies them into
@@ -44,42 +49,41 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (pushed 
 	m.callBuf = args[:0]
 	if !callee.Decl {
 		if err := m.pushFrame(t, callee, args, in.ArgTys, in.Dst, in.Loc); err != nil {
-			return false, err
+			return ended(err)
 		}
-		return true, nil
+		return stepNext, nil
 	}
 	model := m.natives[callee.ID]
 	if model == nil {
-		return false, unsupported("call to external function '%s', which augur does not model", callee.Name)
+		return ended(unsupported("call to external function '%s', which augur does not model", callee.Name))
 	}
 	if m.sym != nil && !model.Symbolic {
 		if err := m.concreteArgs(args, in.ArgTys); err != nil {
-			return false, err
+			return ended(err)
 		}
 	}
 	var res []Value
 	if in.Dst >= 0 {
 		res = regs[in.Dst : in.Dst+in.N]
 	}
-	depth := len(t.frames)
 	m.callLoc = in.Loc
 	switch err := model.fn(m, t, in, args, res); err {
 	case nil:
 		fr.pc++
-		return false, nil
+		return stepNext, nil
 	case errYield:
 		fr.pc++
-		return false, errPreempt
+		return stepSwitch, nil
 	case errBlock:
 		t.status = blocked
-		return false, errPreempt
-	case errExited:
-		return false, errPreempt
+		return stepSwitch, nil
+	case errExited, errRetry:
+		return stepSwitch, nil
 	case errPushed:
 		// fr.pc stays on the call; the pushed frame's return completes it.
-		return len(t.frames) > depth, nil
+		return stepNext, nil
 	default:
-		return false, err
+		return ended(err)
 	}
 }
 

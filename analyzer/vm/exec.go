@@ -11,22 +11,57 @@ const budgetCheckEvery = 1 << 16
 // included, see ir.Operand).
 func get(regs []Value, o ir.Operand) Value { return regs[o] }
 
-// exec runs thread t until it reaches a preemption point (errPreempt), blocks
-// or exits (errPreempt), or the execution terminates (*termError).
-func (m *Machine) exec(t *Thread) error {
+// A stepEnd is how an instruction leaves the thread that ran it, and how a
+// slice (exec) ends.
+type stepEnd uint8
+
+const (
+	// stepNext: the thread goes on with its next instruction.
+	stepNext stepEnd = iota
+	// stepSwitch: a preemption point, a blocked call or the thread's exit;
+	// the policy picks the thread that runs next.
+	stepSwitch
+	// stepPause: the state stopped where its owner asked (StopBefore) or
+	// after a fork (Config.PauseAtFork); Run resumes it.
+	stepPause
+	// stepTerm: the execution terminated.
+	stepTerm
+)
+
+// ended turns an error from the interpreter's helpers into how the step
+// ends: errPaused, returned from deep inside (a fork of a symbolic branch or
+// a weak read), pauses; anything else terminates.
+func ended(err error) (stepEnd, *Termination) {
+	if err == errPaused {
+		return stepPause, nil
+	}
+	return stepTerm, termOf(err)
+}
+
+// exec runs thread t until its slice ends (see stepEnd); the Termination is
+// set when it ends with stepTerm.
+//
+// exec is the interpreter's hot loop and longer than the functions around
+// it for that reason: the instructions that dominate every program
+// (integer arithmetic and comparisons, concrete loads and stores to live
+// objects, address arithmetic, branches, moves, casts) run inline on
+// locals, and everything else, including every symbolic or checked variant
+// of those, goes through step, which is the reference semantics. A fast path
+// that does not apply falls through to step rather than handling the case
+// itself, so each instruction's full meaning is written once.
+func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	if t.status != runnable || len(t.frames) == 0 {
-		return errPreempt
+		return stepSwitch, nil
 	}
 	if m.pendingFail != nil { // a fork made to take a failing alternative
 		err := m.pendingFail
 		m.pendingFail = nil
-		return err
+		return ended(err)
 	}
 	// The current frame, its code and registers, the program counter and
 	// the instruction count live in locals while the thread runs, so the hot
 	// loop touches no memory but the instruction and its operands. pc and n
-	// are stored back (fr.pc, m.insts) before anything that reads them:
-	// calls, returns, and every exit from this function.
+	// are stored back (fr.pc, m.insts) before step and before every return.
 	fr, insts, regs, pc := top(t)
 	n, limit := m.insts, m.nextCheck
 	stopAt := ^uint64(0) // global count at which this thread reaches m.stop
@@ -39,12 +74,11 @@ func (m *Machine) exec(t *Thread) error {
 			limit = min(limit, stopAt)
 		}
 	}
-	// preempt makes every access to memory another thread can reach a
-	// preemption point (Config.PreemptAccesses); it disables the fast paths.
-	preempt := m.cfg.PreemptAccesses
-	// checked turns the fast paths off (access preemption and the weak
-	// memory model need the slow paths); a monitor sees accesses from both.
-	checked := preempt || m.weak != nil
+	// fast turns the inline paths on; access preemption and the weak memory
+	// model need every access to go through step. A monitor sees accesses
+	// from both.
+	fast := !m.cfg.PreemptAccesses && m.weak == nil
+	concrete := m.sym == nil
 	mon := m.mon
 	for {
 		in := &insts[pc]
@@ -52,38 +86,25 @@ func (m *Machine) exec(t *Thread) error {
 		if stopLoc != 0 && in.Loc == stopLoc && t.count+(n-1-m.sliceStart) >= m.stop.Count {
 			m.insts, fr.pc = n-1, pc
 			m.atStop = true
-			return errPaused
+			return stepPause, nil
 		}
 		if n >= limit {
 			if n >= stopAt { // reached the stop point: before executing in
 				m.insts, fr.pc = n-1, pc
 				m.atStop = true
-				return errPaused
+				return stepPause, nil
 			}
 			m.insts, fr.pc = n, pc
 			if err := m.checkBudget(); err != nil {
-				return err
+				return ended(err)
 			}
 			limit = min(m.nextCheck, stopAt)
-		}
-		if m.sym != nil && needsConcrete[in.Op] {
-			m.insts, fr.pc = n, pc
-			if err := m.concreteOperands(in, regs); err != nil {
-				return err
-			}
 		}
 		switch in.Op {
 		case ir.OpBin:
 			av, bv := get(regs, in.A), get(regs, in.B)
 			if av.Sym != nil || bv.Sym != nil {
-				m.insts, fr.pc = n, pc
-				r, err := m.symBin(t, in, av, bv)
-				if err != nil {
-					return err
-				}
-				regs[in.Dst] = r
-				pc++
-				continue
+				break
 			}
 			a, b := av.Bits, bv.Bits
 			var r uint64
@@ -101,20 +122,18 @@ func (m *Machine) exec(t *Thread) error {
 			case ir.BinXor:
 				r = a ^ b
 			default:
-				var err error
-				if r, err = intBin(in.Sub, a, b, in.Ty.Bits); err != nil {
-					m.insts, fr.pc = n, pc
-					return err
+				var ok bool
+				if r, ok = ir.EvalBin(in.Sub, a, b, in.Ty.Bits); !ok {
+					goto slow // a division by zero or overflow: step reports it
 				}
 			}
 			regs[in.Dst] = Value{Bits: r & in.Mask}
 			pc++
+			continue
 		case ir.OpICmp:
 			av, bv := get(regs, in.A), get(regs, in.B)
 			if av.Sym != nil || bv.Sym != nil {
-				regs[in.Dst] = m.symCmp(in, av, bv)
-				pc++
-				continue
+				break
 			}
 			a, b := av.Bits, bv.Bits
 			var c bool
@@ -132,185 +151,84 @@ func (m *Machine) exec(t *Thread) error {
 			default:
 				c = icmp(in.Sub, a, b, in.Src.Bits)
 			}
-			var r uint64
-			if c {
-				r = 1
-			}
-			regs[in.Dst] = Value{Bits: r}
+			regs[in.Dst] = Value{Bits: b2u(c)}
 			pc++
+			continue
 		case ir.OpLoad:
-			addr := get(regs, in.A).Bits
-			if av := get(regs, in.A); av.Sym != nil {
-				m.insts, fr.pc = n, pc
-				v, concrete, done, err := m.symLoad(in, av)
-				if err != nil {
-					return err
-				}
-				if done {
-					regs[in.Dst] = v
-					pc++
-					continue
-				}
-				addr = concrete
+			av := get(regs, in.A)
+			if !fast || !in.Raw || av.Sym != nil {
+				break
 			}
-			if preempt && m.accessPoint(t, addr) {
-				m.insts, fr.pc = n-1, pc // the access runs (and counts) when the thread resumes
-				return errPreempt
-			}
-			if in.Raw && !checked {
-				// Fast path of Memory.resolve, inlined: a live object and an
-				// access within its read limit.
-				if pg := addr >> (ir.AddrShift + pageBits); pg < uint64(len(m.mem.pages)) && m.mem.pages[pg] != nil {
-					if o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]; o != nil && o.sym == nil {
-						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.readLimit {
-							if mon != nil {
-								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack},
-									Count: t.count + (n - 1 - m.sliceStart)}
-								mon.Access(&m.acc)
-							}
-							regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
-							pc++
-							continue
+			// Memory.resolve, inlined: a live object and an access within
+			// its read limit.
+			addr := av.Bits
+			if pg := addr >> (ir.AddrShift + pageBits); pg < uint64(len(m.mem.pages)) && m.mem.pages[pg] != nil {
+				if o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]; o != nil && o.sym == nil {
+					if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.readLimit {
+						if mon != nil {
+							m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack},
+								Count: t.count + (n - 1 - m.sliceStart)}
+							mon.Access(&m.acc)
 						}
+						regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
+						pc++
+						continue
 					}
 				}
-				if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
-					m.insts, fr.pc = n, pc
-					return err
-				}
-			} else {
-				// load reports the access with the thread's count, and a
-				// weak read may fork the state here.
-				m.insts, fr.pc = n, pc
-				if err := m.load(t, in, addr, regs[in.Dst:in.Dst+in.N]); err != nil {
-					m.insts, fr.pc = n, pc
-					return err
-				}
-			}
-			pc++
-			if in.Yield {
-				m.insts, fr.pc = n, pc
-				return errPreempt
 			}
 		case ir.OpStore:
-			if preempt && m.accessPoint(t, get(regs, in.B).Bits) {
-				m.insts, fr.pc = n-1, pc // the access runs (and counts) when the thread resumes
-				return errPreempt
+			av, v := get(regs, in.B), get(regs, in.A)
+			if !fast || !in.Raw || av.Sym != nil || v.Sym != nil {
+				break
 			}
-			addr := get(regs, in.B).Bits
-			if av := get(regs, in.B); av.Sym != nil {
-				m.insts, fr.pc = n, pc
-				var err error
-				if addr, err = m.concreteAddr(av, uint64(in.Imm)); err != nil {
-					return err
-				}
-			}
-			if in.Raw && !checked && get(regs, in.A).Sym == nil {
-				// Fast path of Memory.writeSlice, inlined: a live object this
-				// state owns and an access within its write limit.
-				if pg := addr >> (ir.AddrShift + pageBits); pg < uint64(len(m.mem.pages)) && m.mem.pages[pg] != nil {
-					if o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]; o != nil && o.gen == m.mem.gen && o.sym == nil {
-						if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.writeLimit {
-							if mon != nil {
-								m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack},
-									Count: t.count + (n - 1 - m.sliceStart)}
-								mon.Access(&m.acc)
-							}
-							ir.StoreLE(o.bytes[off:], int(in.Imm), get(regs, in.A).Bits)
-							pc++
-							continue
+			// Memory.writeSlice, inlined: a live object this state owns and
+			// an access within its write limit.
+			addr := av.Bits
+			if pg := addr >> (ir.AddrShift + pageBits); pg < uint64(len(m.mem.pages)) && m.mem.pages[pg] != nil {
+				if o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]; o != nil && o.gen == m.mem.gen && o.sym == nil {
+					if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.writeLimit {
+						if mon != nil {
+							m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack},
+								Count: t.count + (n - 1 - m.sliceStart)}
+							mon.Access(&m.acc)
 						}
+						ir.StoreLE(o.bytes[off:], int(in.Imm), v.Bits)
+						pc++
+						continue
 					}
 				}
-			}
-			src := regs[in.A : in.A+1]
-			if in.Layout != nil {
-				src = regs[in.A : in.A+ir.Operand(in.N)]
-			}
-			m.insts = n
-			if err := m.store(t, in, addr, src); err != nil {
-				m.insts, fr.pc = n, pc
-				return err
-			}
-			pc++
-			if in.Yield {
-				m.insts, fr.pc = n, pc
-				return errPreempt
 			}
 		case ir.OpGEP:
-			if m.sym != nil && m.gepSymbolic(in, regs) {
-				regs[in.Dst] = m.symGEP(in, regs)
-				pc++
-				continue
+			if !concrete && m.gepSymbolic(in, regs) {
+				break
 			}
-			addr := get(regs, in.A).Bits + uint64(in.Imm)
-			for i := range in.Terms {
-				term := &in.Terms[i]
-				idx := ir.SExt(get(regs, term.Index).Bits, uint16(term.Width))
-				addr += uint64(idx * term.Scale)
-			}
-			regs[in.Dst] = Value{Bits: addr}
+			regs[in.Dst] = Value{Bits: gep(in, regs)}
 			pc++
+			continue
 		case ir.OpBr:
-			if e := &in.Targets[0]; len(e.Moves) == 0 {
-				pc = e.PC
-			} else {
-				m.phiMoves(regs, e)
-				pc = e.PC
-			}
-		case ir.OpCondBr:
-			e := &in.Targets[1]
-			if cv := get(regs, in.A); cv.Sym != nil {
-				m.insts, fr.pc = n, pc
-				taken, _, err := m.decide(cv.Sym)
-				if err != nil {
-					return err
-				}
-				if taken {
-					e = &in.Targets[0]
-				}
-			} else if cv.Bits&1 != 0 {
-				e = &in.Targets[0]
-			}
-			if len(e.Moves) == 0 {
-				pc = e.PC
-			} else {
-				m.phiMoves(regs, e)
-				pc = e.PC
-			}
-		case ir.OpSwitch:
 			e := &in.Targets[0]
-			if sv := get(regs, in.A); sv.Sym != nil {
-				m.insts, fr.pc = n, pc
-				idx, err := m.symSwitch(in, sv)
-				if err != nil {
-					return err
-				}
-				e = &in.Targets[idx]
-			} else {
-				for _, c := range in.Cases {
-					if c.Value == sv.Bits {
-						e = &in.Targets[c.Target]
-						break
-					}
-				}
-			}
 			if len(e.Moves) > 0 {
 				m.phiMoves(regs, e)
 			}
 			pc = e.PC
-		case ir.OpCast:
-			if sv := get(regs, in.A); sv.Sym != nil {
-				m.insts, fr.pc = n, pc
-				r, err := m.symCast(in, sv)
-				if err != nil {
-					return err
-				}
-				regs[in.Dst] = r
-				pc++
-				continue
+			continue
+		case ir.OpCondBr:
+			cv := get(regs, in.A)
+			if cv.Sym != nil {
+				break
 			}
-			v := get(regs, in.A).Bits
+			e := &in.Targets[1-cv.Bits&1]
+			if len(e.Moves) > 0 {
+				m.phiMoves(regs, e)
+			}
+			pc = e.PC
+			continue
+		case ir.OpCast:
+			sv := get(regs, in.A)
+			if sv.Sym != nil {
+				break
+			}
+			v := sv.Bits
 			switch in.Sub {
 			case ir.CastZExt, ir.CastTrunc, ir.CastPtrToInt, ir.CastIntToPtr:
 				v &= in.Mask
@@ -321,218 +239,35 @@ func (m *Machine) exec(t *Thread) error {
 			}
 			regs[in.Dst] = Value{Bits: v}
 			pc++
-		case ir.OpSelect:
-			src := in.C
-			if cv := get(regs, in.A); cv.Sym != nil {
-				if in.N == 1 && (in.Ty.Kind == ir.KInt || in.Ty.Kind == ir.KPtr) {
-					b := m.sym.B
-					regs[in.Dst] = value(b.Ite(cv.Sym, m.term(get(regs, in.B), in.Ty.Bits), m.term(get(regs, in.C), in.Ty.Bits)))
-					pc++
-					continue
-				}
-				m.insts, fr.pc = n, pc
-				c, err := m.concretize(cv, 1)
-				if err != nil {
-					return err
-				}
-				if c != 0 {
-					src = in.B
-				}
-			} else if cv.Bits&1 != 0 {
-				src = in.B
-			}
-			for k := int32(0); k < in.N; k++ {
-				regs[in.Dst+k] = get(regs, offset(src, k))
-			}
-			pc++
+			continue
 		case ir.OpMove:
 			for k := int32(0); k < in.N; k++ {
 				regs[in.Dst+k] = get(regs, offset(in.A, k))
 			}
 			pc++
-		case ir.OpFBin:
-			k := in.Ty.Kind
-			r := fbin(in.Sub, toFloat(get(regs, in.A).Bits, k), toFloat(get(regs, in.B).Bits, k), k)
-			regs[in.Dst] = Value{Bits: fromFloat(r, k)}
-			pc++
-		case ir.OpFNeg:
-			k := in.Ty.Kind
-			regs[in.Dst] = Value{Bits: fromFloat(-toFloat(get(regs, in.A).Bits, k), k)}
-			pc++
-		case ir.OpFCmp:
-			var r uint64
-			k := in.Src.Kind
-			if fcmp(in.Sub, toFloat(get(regs, in.A).Bits, k), toFloat(get(regs, in.B).Bits, k)) {
-				r = 1
-			}
-			regs[in.Dst] = Value{Bits: r}
-			pc++
-		case ir.OpAlloca:
-			count := get(regs, in.A).Bits & ir.Mask(in.Src.Bits)
-			id, err := m.alloca(t, uint64(in.Imm), count, in.Loc)
-			if err != nil {
-				m.insts, fr.pc = n, pc
-				return err
-			}
-			fr.allocas = append(fr.allocas, id)
-			regs[in.Dst] = Value{Bits: ir.Addr(id, 0)}
-			pc++
-		case ir.OpCall:
-			m.insts, fr.pc = n, pc
-			pushed, err := m.call(t, fr, in, regs)
-			if pushed {
-				fr, insts, regs, pc = top(t)
-			} else {
-				pc = fr.pc // a completed call advanced it
-			}
-			if err != nil {
-				m.insts, fr.pc = n, pc
-				return err
-			}
-		case ir.OpRet:
-			done, err := m.ret(t, in, regs)
-			if err != nil {
-				m.insts, fr.pc = n, pc
-				return err
-			}
-			if done {
-				m.insts, fr.pc = n, pc
-				return errPreempt // the thread exited
-			}
-			fr, insts, regs, pc = top(t)
-		case ir.OpTLSAddr:
-			addr, err := m.tlsAddr(t, uint32(in.Imm))
-			if err != nil {
-				m.insts, fr.pc = n, pc
-				return err
-			}
-			regs[in.Dst] = Value{Bits: addr + uint64(in.Imm>>32)}
-			pc++
-		case ir.OpAtomicRMW:
-			if preempt && m.accessPoint(t, get(regs, in.A).Bits) {
-				m.insts, fr.pc = n-1, pc // the access runs (and counts) when the thread resumes
-				return errPreempt
-			}
-			if err := m.atomicRMW(t, in, regs); err != nil {
-				m.insts, fr.pc = n, pc
-				return err
-			}
-			pc++
-			m.insts, fr.pc = n, pc
-			return errPreempt // atomics are preemption points
-		case ir.OpCmpXchg:
-			if preempt && m.accessPoint(t, get(regs, in.A).Bits) {
-				m.insts, fr.pc = n-1, pc // the access runs (and counts) when the thread resumes
-				return errPreempt
-			}
-			if err := m.cmpXchg(t, in, regs); err != nil {
-				m.insts, fr.pc = n, pc
-				return err
-			}
-			pc++
-			m.insts, fr.pc = n, pc
-			return errPreempt // atomics are preemption points
-		case ir.OpFence:
-			if (m.mon != nil || m.weak != nil) && in.Ordering != ir.Monotonic {
-				// Fences order through one global clock: sound for the
-				// release/acquire patterns, coarser than C11.
-				m.emitSync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{Kind: keyFence}, Site: m.site(t, in.Loc)})
-				m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyFence}, Site: m.site(t, in.Loc)})
-			}
-			pc++
-		case ir.OpUnreachable:
-			m.insts, fr.pc = n, pc
-			return terminate(TermCrash, SIGILL, "reached unreachable code (a function without return fell off its end, or __builtin_unreachable)")
-		case ir.OpWide, ir.OpWideCmp, ir.OpWideCast:
-			m.insts, fr.pc = n, pc
-			var err error
-			switch in.Op {
-			case ir.OpWide:
-				err = m.wideBin(in, regs)
-			case ir.OpWideCmp:
-				err = m.wideCmp(in, regs)
-			default:
-				err = m.wideCast(in, regs)
-			}
-			if err != nil {
-				return err
-			}
-			pc++
-		case ir.OpFail:
-			m.insts, fr.pc = n, pc
-			return unsupported("%s", m.prog.Messages[in.Imm])
-		default:
-			m.insts, fr.pc = n, pc
-			return unsupported("instruction %s", in.Op)
+			continue
 		}
+	slow:
+		m.insts, fr.pc = n, pc
+		if end, term := m.step(t, fr, in, regs); end != stepNext {
+			return end, term
+		}
+		fr, insts, regs, pc = top(t)
+		n = m.insts
 	}
 }
 
 func offset(o ir.Operand, k int32) ir.Operand { return o + ir.Operand(k) }
 
-// accessPoint reports whether an access at addr is a preemption point that
-// has not been taken yet. The first time a thread reaches such an access it
-// yields (the access runs when the thread is scheduled again); the second
-// time it proceeds. Accesses to the thread's own stack, thread-locals and
-// argument areas, and invalid accesses, are not points.
-func (m *Machine) accessPoint(t *Thread, addr uint64) bool {
-	o := m.mem.Object(uint32(addr >> ir.AddrShift))
-	if o == nil || o.Kind == ObjFunc || o.Kind == ObjTLS {
-		return false
+// gep computes a concrete address: base + offset + sum(sext(index)*scale).
+func gep(in *ir.Inst, regs []Value) uint64 {
+	addr := get(regs, in.A).Bits + uint64(in.Imm)
+	for i := range in.Terms {
+		term := &in.Terms[i]
+		idx := ir.SExt(get(regs, term.Index).Bits, uint16(term.Width))
+		addr += uint64(idx * term.Scale)
 	}
-	if (o.Kind == ObjStack || o.Kind == ObjVarargs) && int(o.Thread) == t.ID {
-		return false
-	}
-	if t.atomicDepth > 0 {
-		return false
-	}
-	if t.accessGranted {
-		t.accessGranted = false
-		return false
-	}
-	t.accessGranted = true
-	return true
-}
-
-// needsConcrete marks the operations that compute on concrete bits only: a
-// symbolic operand is made concrete (under a constraint) before they run.
-var needsConcrete = [...]bool{ir.OpFBin: true, ir.OpFNeg: true, ir.OpFCmp: true, ir.OpAlloca: true,
-	ir.OpAtomicRMW: true, ir.OpCmpXchg: true, ir.OpCall: true, ir.OpFail: false}
-
-// concreteOperands replaces symbolic operands of in with concrete values.
-// For calls only the callee is made concrete here; arguments are, for
-// modeled functions, in call.
-func (m *Machine) concreteOperands(in *ir.Inst, regs []Value) error {
-	fix := func(o ir.Operand, w uint16) error {
-		if v := regs[o]; v.Sym != nil {
-			if in.Op == ir.OpFBin || in.Op == ir.OpFNeg || in.Op == ir.OpFCmp {
-				m.sym.Stats.FloatConcretized++
-			}
-			x, err := m.concretize(v, v.Sym.Width)
-			if err != nil {
-				return err
-			}
-			regs[o] = Value{Bits: x}
-		}
-		return nil
-	}
-	switch in.Op {
-	case ir.OpCall:
-		if in.Callee == nil {
-			return fix(in.A, 64)
-		}
-		return nil
-	case ir.OpFNeg, ir.OpAlloca:
-		return fix(in.A, 64)
-	case ir.OpCmpXchg:
-		if err := fix(in.C, 64); err != nil {
-			return err
-		}
-	}
-	if err := fix(in.A, 64); err != nil {
-		return err
-	}
-	return fix(in.B, 64)
+	return addr
 }
 
 // top returns the top frame of t with its code, registers and pc.

@@ -580,20 +580,20 @@ func (m *Machine) loop() *Termination {
 	for {
 		t := m.cur
 		m.sliceStart = m.insts
-		err := m.exec(t)
-		if err == errPaused && !m.atStop {
+		end, term := m.exec(t)
+		if end == stepPause && !m.atStop {
 			// Paused after a fork in the middle of an instruction: it runs
 			// again on resume, so it must not count yet.
 			m.insts--
 		}
 		t.count += m.insts - m.sliceStart
 		m.sliceStart = m.insts
-		if err != nil && err != errPreempt {
-			if err == errPaused {
-				m.paused = true
-				return &Termination{Kind: TermPaused, Message: "paused after a fork"}
-			}
-			return m.finish(termOf(err))
+		switch end {
+		case stepPause:
+			m.paused = true
+			return &Termination{Kind: TermPaused, Message: "paused after a fork"}
+		case stepTerm:
+			return m.finish(term)
 		}
 		if term := m.reschedule(); term != nil {
 			return m.finish(term)
@@ -642,9 +642,6 @@ func (m *Machine) stack(t *Thread) []StackFrame {
 	}
 	return out
 }
-
-// errPreempt ends a thread's slice at a preemption point.
-var errPreempt = errors.New("preempt")
 
 // reschedule asks the policy which thread runs next.
 func (m *Machine) reschedule() *Termination {

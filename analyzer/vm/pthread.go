@@ -313,7 +313,7 @@ func mutexLockFn(mode lockMode) native {
 			case mode == lockTimed:
 				// Give the owner one chance to release it, then time out.
 				t.phase = 1
-				return errPreempt
+				return errRetry
 			}
 			m.sync.block(t, waitKey{waitMutex, mu}, m.mutexWait(mu))
 			return errBlock

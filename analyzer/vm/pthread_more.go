@@ -199,7 +199,7 @@ func init() {
 					return errYield
 				case mode == lockTimed:
 					t.phase = 1
-					return errPreempt
+					return errRetry
 				}
 				m.sync.block(t, waitKey{waitSem, s}, "semaphore at "+m.DescribeAddr(s))
 				return errBlock
