@@ -148,7 +148,7 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 			}
 			continue
 		}
-		if v.judgePair(opts, primary, alt) {
+		if v.judge(judging{model: opts.Model}, primary, alt) {
 			if i > 0 {
 				v.Stage = fmt.Sprintf("multischedule (post-race schedule %d of %d)", i+1, opts.Ma)
 			}
@@ -323,42 +323,6 @@ func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, bud
 	m.SetWeakReads(true)
 	res = m.Run()
 	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{secondAt, r.FirstAt}, spawned: m.Spawned(), m: m}, nil
-}
-
-// judge compares one primary/alternate pair and records a harmful
-// verdict; it reports whether the verdict is final.
-func (v *Verdict) judge(p, a outcome) bool {
-	if t := stoppedBy(p, a); t != nil {
-		v.stoppedVerdict(t)
-		return true
-	}
-	v.Outputs = [2][]vm.OutputEvent{p.res.Output, a.res.Output}
-	v.addOutput(p.res.Output)
-	v.addOutput(a.res.Output)
-	v.States += 2
-	for _, o := range []struct {
-		name string
-		out  outcome
-	}{{"alternate", a}, {"primary", p}} {
-		if t := o.out.res.Term; harmful(t) {
-			v.Category, v.Failure, v.Order = SpecViolated, t, o.name
-			v.setEvidence(o.out)
-			v.Reason = fmt.Sprintf("the %s order ends in %s: %s", o.name, t.Kind, t.Message)
-			return true
-		}
-	}
-	if p.res.Digest != a.res.Digest {
-		v.Category, v.Order = OutputDiffers, "alternate"
-		v.setEvidence(a)
-		v.Reason = "the two orders print different output"
-		return true
-	}
-	return false
-}
-
-// setEvidence keeps what replaying the harmful execution needs.
-func (v *Verdict) setEvidence(o outcome) {
-	v.Trace, v.Actions, v.Points = o.res.Trace, o.actions, o.points
 }
 
 // harmful reports the terminations that violate the program's

@@ -8,7 +8,6 @@ import (
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
 	"augur/analyzer/solver"
-	"augur/analyzer/symex"
 	"augur/analyzer/vm"
 )
 
@@ -73,7 +72,7 @@ func classifyMultipath(prog *ir.Program, r *race.Race, opts Options, v *Verdict)
 				}
 				continue
 			}
-			if v.judgeSymbolic(sym, cfg, primary, alt) {
+			if v.judge(judging{model: opts.Model, sym: sym, cfg: cfg}, primary, alt) {
 				v.Stage = fmt.Sprintf("multipath (primary path %d of %d, post-race schedule %d of %d)", j+1, len(primaries), i+1, opts.Ma)
 				return v
 			}
@@ -89,61 +88,4 @@ func classifyMultipath(prog *ir.Program, r *race.Race, opts Options, v *Verdict)
 func diverged(m *vm.Machine) bool {
 	rp, ok := m.Policy().(*sched.ReplayPrefix)
 	return ok && rp.Diverged()
-}
-
-// judgeSymbolic is judge for symbolic states: a failure on any path of
-// either order (its own, or one it forked after the race) is
-// spec-violated; outputs differ when the solver finds an input on which
-// they do.
-func (v *Verdict) judgeSymbolic(sym *vm.Symbolic, cfg vm.Config, p, a outcome) bool {
-	for _, o := range []struct {
-		name string
-		out  outcome
-	}{{"alternate", a}, {"primary", p}} {
-		paths := []struct {
-			m   *vm.Machine
-			res *vm.Result
-		}{{o.out.m, o.out.res}}
-		for _, s := range o.out.spawned {
-			if len(paths) > maxSpawnedPaths {
-				break
-			}
-			paths = append(paths, struct {
-				m   *vm.Machine
-				res *vm.Result
-			}{s, s.Run()})
-		}
-		for _, path := range paths {
-			if stopped(path.res.Term) {
-				v.stoppedVerdict(path.res.Term)
-				return true
-			}
-		}
-		for _, path := range paths {
-			if t := path.res.Term; harmful(t) {
-				v.Category, v.Failure, v.Order = SpecViolated, t, o.name
-				v.setEvidence(outcome{res: path.res, actions: o.out.actions, points: o.out.points})
-				v.Reason = fmt.Sprintf("the %s order ends in %s: %s", o.name, t.Kind, t.Message)
-				if in, err := symex.InputsOf(sym, path.m, cfg); err == nil {
-					v.Inputs = &in
-					v.Reason += fmt.Sprintf(" (with inputs %q)", in.Args)
-				}
-				return true
-			}
-		}
-	}
-	same, err := symex.SameOutput(sym, p.res.Output, a.res.Output)
-	if p.res.OutputOmitted > 0 || a.res.OutputOmitted > 0 {
-		// The events stop at the output cap: compare what was printed
-		// concretely, all of it.
-		same, err = p.res.Digest == a.res.Digest, nil
-	}
-	if err == nil && !same {
-		v.Category, v.Order = OutputDiffers, "alternate"
-		v.setEvidence(a)
-		v.Outputs = [2][]vm.OutputEvent{p.res.Output, a.res.Output}
-		v.Reason = "the two orders print different output for some input"
-		return true
-	}
-	return false
 }

@@ -1,0 +1,243 @@
+package classify
+
+import (
+	"fmt"
+	"sort"
+
+	"augur/analyzer/memmodel"
+	"augur/analyzer/symex"
+	"augur/analyzer/vm"
+)
+
+// Judging a pair of orders (section 4 of the Portend+ paper) is an ordered
+// list of checks. Each order's checks are asked of the alternate first, then
+// of the primary; the pair's checks follow; the first check that decides
+// makes the verdict. A new check is added to orderChecks or pairChecks, and
+// nowhere else: it sees every execution of the pair whatever the memory
+// model or input mode.
+
+// orderChecks are asked of each order of a pair.
+var orderChecks = []func(*pair, *order) bool{
+	cutShort, // an execution the analysis's own budget stopped: no verdict
+	fails,    // an execution that violates the specification: spec-violated
+}
+
+// pairChecks are asked of the pair once neither order has decided.
+var pairChecks = []func(*pair) bool{
+	outputsDiffer, // output one order prints and the other cannot: output-differs
+}
+
+// judging is how the pairs of one classification are judged: under which
+// memory model, and with which symbolic state (multipath), if any.
+type judging struct {
+	model memmodel.Model
+	sym   *vm.Symbolic
+	cfg   vm.Config // the symbolic runs' template, to recover inputs
+}
+
+// execution is one run of an order: the order's own, or a state it forked
+// after the race (a weak read's older value, a symbolic branch's other side).
+type execution struct {
+	m        *vm.Machine // kept only where inputs must be recovered from it
+	res      *vm.Result
+	choices  []vm.WeakChoice
+	observed []vm.WeakWrite
+}
+
+// order is one order of a pair with all its executions.
+type order struct {
+	name  string // "alternate" or "primary"
+	out   outcome
+	execs []execution // the order's own run first
+}
+
+// pair is what the checks look at.
+type pair struct {
+	v      *Verdict
+	j      judging
+	orders [2]order // the alternate, then the primary
+}
+
+// judge runs the checks on one primary/alternate pair and reports whether
+// the verdict is final.
+func (v *Verdict) judge(j judging, p, a outcome) bool {
+	pr := &pair{v: v, j: j, orders: [2]order{
+		{name: "alternate", out: a, execs: j.executions(a)},
+		{name: "primary", out: p, execs: j.executions(p)},
+	}}
+	pr.record()
+	for i := range pr.orders {
+		for _, check := range orderChecks {
+			if check(pr, &pr.orders[i]) {
+				return true
+			}
+		}
+	}
+	for _, check := range pairChecks {
+		if check(pr) {
+			return true
+		}
+	}
+	return false
+}
+
+// executions runs what an order forked after the race and returns all its
+// executions: under the weak model every state its reads forked (and
+// theirs), with symbolic inputs the paths it forked, up to a bound each.
+func (j judging) executions(o outcome) []execution {
+	own := execution{m: o.m, res: o.res}
+	switch {
+	case j.sym != nil:
+		out := []execution{own}
+		for _, s := range o.spawned {
+			if len(out) > maxSpawnedPaths {
+				break
+			}
+			out = append(out, execution{m: s, res: s.Run()})
+		}
+		return out
+	case j.model == memmodel.Weak:
+		return exploreOrder(o)
+	}
+	return []execution{own}
+}
+
+// record counts the pair's executions and keeps the distinct outputs they
+// printed (concrete runs only: a symbolic run's output is terms), and the
+// outputs of the pair's own runs.
+func (pr *pair) record() {
+	v := pr.v
+	v.Outputs = [2][]vm.OutputEvent{pr.orders[1].out.res.Output, pr.orders[0].out.res.Output}
+	for _, o := range pr.orders {
+		v.States += len(o.execs)
+		if pr.j.sym != nil {
+			continue
+		}
+		for _, e := range o.execs {
+			v.addOutput(e.res.Output)
+		}
+	}
+}
+
+// cutShort decides when an execution of o was stopped by the analysis's
+// time or memory budget: nothing can be said of the race then.
+func cutShort(pr *pair, o *order) bool {
+	for _, e := range o.execs {
+		if stopped(e.res.Term) {
+			pr.v.stoppedVerdict(e.res.Term)
+			return true
+		}
+	}
+	return false
+}
+
+// fails decides spec-violated when an execution of o crashes, fails an
+// assertion, aborts, deadlocks or hangs; that execution is the evidence.
+func fails(pr *pair, o *order) bool {
+	v := pr.v
+	for _, e := range o.execs {
+		t := e.res.Term
+		if !harmful(t) {
+			continue
+		}
+		v.Category, v.Failure, v.Order = SpecViolated, t, o.name
+		v.setEvidence(o, e)
+		v.Reason = fmt.Sprintf("the %s order ends in %s: %s", o.name, t.Kind, t.Message)
+		if len(v.WeakChoices) > 0 {
+			v.Reason += " (under the weak memory model: some reads returned older values)"
+		}
+		if pr.j.sym != nil {
+			if in, err := symex.InputsOf(pr.j.sym, e.m, pr.j.cfg); err == nil {
+				v.Inputs = &in
+				v.Reason += fmt.Sprintf(" (with inputs %q)", in.Args)
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// outputsDiffer decides output-differs when one order can print output the
+// other cannot: compared as terms under the path constraints with symbolic
+// inputs, as sets of outputs when an order has several executions (the weak
+// model), else byte for byte.
+func outputsDiffer(pr *pair) bool {
+	a, p := &pr.orders[0], &pr.orders[1]
+	switch {
+	case pr.j.sym != nil:
+		same, err := symex.SameOutput(pr.j.sym, p.out.res.Output, a.out.res.Output)
+		if p.out.res.OutputOmitted > 0 || a.out.res.OutputOmitted > 0 {
+			// The events stop at the output cap: compare what was printed
+			// concretely, all of it.
+			same, err = p.out.res.Digest == a.out.res.Digest, nil
+		}
+		if err != nil || same {
+			return false
+		}
+		pr.v.Category = OutputDiffers
+		pr.v.setEvidence(a, a.execs[0])
+		pr.v.Reason = "the two orders print different output for some input"
+		return true
+	case pr.j.model == memmodel.Weak:
+		return outputSetsDiffer(pr)
+	}
+	if p.out.res.Digest == a.out.res.Digest {
+		return false
+	}
+	pr.v.Category = OutputDiffers
+	pr.v.setEvidence(a, a.execs[0])
+	pr.v.Reason = "the two orders print different output"
+	return true
+}
+
+// outputSetsDiffer finds an execution whose output the other order prints
+// in none of its executions.
+func outputSetsDiffer(pr *pair) bool {
+	sets := [2]map[vm.OutputDigest]bool{{}, {}}
+	for i, o := range pr.orders {
+		for _, e := range o.execs {
+			sets[i][e.res.Digest] = true
+		}
+	}
+	for i := range pr.orders {
+		o := &pr.orders[i]
+		for _, e := range o.execs {
+			if sets[1-i][e.res.Digest] {
+				continue
+			}
+			v := pr.v
+			v.Category = OutputDiffers
+			v.setEvidence(o, e)
+			v.Reason = fmt.Sprintf("the %s order can print output the other order cannot (%d and %d distinct outputs)",
+				o.name, len(sets[i]), len(sets[1-i]))
+			return true
+		}
+	}
+	return false
+}
+
+// setEvidence keeps what replaying the harmful execution e of order o
+// needs, and its output as that order's.
+func (v *Verdict) setEvidence(o *order, e execution) {
+	v.Order = o.name
+	v.Trace, v.Actions, v.Points = e.res.Trace, o.out.actions, o.out.points
+	v.WeakChoices, v.WeakObserved = e.choices, e.observed
+	if o.name == "primary" {
+		v.Outputs[0] = e.res.Output
+	} else {
+		v.Outputs[1] = e.res.Output
+	}
+}
+
+// addOutput records a distinct stdout of an explored execution.
+func (v *Verdict) addOutput(evs []vm.OutputEvent) {
+	stdout, _ := vm.Streams(evs)
+	out := string(stdout)
+	i := sort.SearchStrings(v.AllOutputs, out)
+	if i < len(v.AllOutputs) && v.AllOutputs[i] == out {
+		return
+	}
+	v.AllOutputs = append(v.AllOutputs, "")
+	copy(v.AllOutputs[i+1:], v.AllOutputs[i:])
+	v.AllOutputs[i] = out
+}
