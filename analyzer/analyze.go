@@ -245,28 +245,39 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 			res.Stopped = &Stop{Budget: stop.Budget, Message: stop.BudgetMessage, Stage: "classifying", Done: decided, Total: n}
 		}
 	}()
-	switch opts.Classifier {
-	case "", "portend":
-		copts := classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed,
-			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog), Model: opts.MemoryModel}
-		classify.ClassifyEach(prog, res.Races, copts, opts.Workers, record)
-	case "replay-analyzer":
-		if opts.MemoryModel == memmodel.Weak {
-			return fmt.Errorf("the replay-analyzer baseline supports sequential consistency only")
-		}
-		for i, r := range res.Races {
-			if ctx.Err() != nil {
-				break
-			}
-			record(i, classify.ReplayAnalyzer(prog, r, classify.Options{Run: opts.Run}))
-		}
-	default:
-		return fmt.Errorf("unknown classifier %q (want portend or replay-analyzer)", opts.Classifier)
+	jobs, err := res.jobs(prog)
+	if err != nil {
+		return err
 	}
+	classify.ClassifyEach(prog, jobs, opts.Workers, ctx.Done(), record)
 	if ctx.Err() != nil {
 		return ErrCanceled
 	}
 	return nil
+}
+
+// jobs are the classification jobs of the result's races: plain data, so
+// the same job could be run by another process holding the program.
+func (res *Result) jobs(prog *ir.Program) ([]classify.Job, error) {
+	opts := res.Options
+	copts := classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed,
+		Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog), Model: opts.MemoryModel}
+	switch opts.Classifier {
+	case "", "portend":
+	case "replay-analyzer":
+		if opts.MemoryModel == memmodel.Weak {
+			return nil, fmt.Errorf("the replay-analyzer baseline supports sequential consistency only")
+		}
+		copts = classify.Options{Run: opts.Run}
+	default:
+		return nil, fmt.Errorf("unknown classifier %q (want portend or replay-analyzer)", opts.Classifier)
+	}
+	ref := classify.RefOf(prog)
+	jobs := make([]classify.Job, len(res.Races))
+	for i, r := range res.Races {
+		jobs[i] = classify.NewJob(ref, r, copts, opts.Classifier)
+	}
+	return jobs, nil
 }
 
 // writeEvidence saves the evidence of race i when it is harmful and an
@@ -277,7 +288,7 @@ func (res *Result) writeEvidence(i int) (string, error) {
 	if dir == "" || v == nil || !category.Of(v.Category).Harmful {
 		return "", nil
 	}
-	ev, err := evidence.FromVerdict(v, res.Options.Sources, res.Options.Run)
+	ev, err := evidence.FromVerdict(res.Races[i], v, res.Options.Sources, res.Options.Run)
 	if err != nil {
 		return "", err
 	}

@@ -37,11 +37,11 @@ func (res *Result) Report(base string) *report.Report {
 func (res *Result) classification(i int, base string) report.Classification {
 	v := res.Verdicts[i]
 	c := report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage, Reason: v.Reason,
-		Consequence: v.Consequence(base), Evidence: res.Evidence[i]}
+		Consequence: v.Consequence(res.Races[i], base), Evidence: res.Evidence[i]}
 	if v.Category == classify.Unclassified {
 		return c
 	}
-	c.Schedule = v.Interleaving(base)
+	c.Schedule = v.Interleaving(res.Races[i], base)
 	if category.Of(v.Category).Harmful {
 		c.Inputs = res.inputs(v)
 	}
@@ -65,4 +65,24 @@ func (res *Result) inputs(v *classify.Verdict) *report.Inputs {
 	}
 	run := res.Options.Run
 	return &report.Inputs{Args: run.Args[1:], Stdin: string(run.Stdin)}
+}
+
+// Relocate returns a copy of the result for a program whose code is the
+// same as the analyzed one's and whose locations m maps (ir.MapLocs): a
+// save that only moved comments, blank lines or formatting. Every location
+// in it moves (ir.Relocate); the evidence of harmful races is written
+// again, since it names the sources' new contents. The receiver is left
+// unchanged.
+func (res *Result) Relocate(m *ir.LocMap) *Result {
+	out := ir.Relocate(res, m)
+	out.Warnings = append([]string(nil), res.Warnings...)
+	out.Evidence = make([]string, len(res.Evidence))
+	for i := range out.Verdicts {
+		path, err := out.writeEvidence(i)
+		if err != nil {
+			out.Warnings = append(out.Warnings, "evidence for race "+out.Races[i].ID+": "+err.Error())
+		}
+		out.Evidence[i] = path
+	}
+	return out
 }

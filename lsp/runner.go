@@ -405,7 +405,7 @@ func (s *Server) reuse(ts *targetState, gen uint64, prog *ir.Program, hash, key 
 	if m == nil {
 		return false
 	}
-	res, ok := last.result.Remap(m).Reignore(nil)
+	res, ok := last.result.Relocate(m).Reignore(nil)
 	if !ok {
 		return false // a race is no longer ignored: it needs classifying
 	}

@@ -79,6 +79,16 @@ func Of(c Category) Info {
 	return table[len(table)-1]
 }
 
+// Known reports whether c is one of the categories.
+func Known(c Category) bool {
+	for _, i := range table {
+		if i.Category == c {
+			return true
+		}
+	}
+	return false
+}
+
 // Named is Of for a category's name.
 func Named(name string) Info { return Of(Category(name)) }
 

@@ -9,8 +9,6 @@ package classify
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"augur/analyzer/category"
 	"augur/analyzer/ir"
@@ -58,32 +56,35 @@ type Options struct {
 	Model memmodel.Model
 }
 
-// Verdict is the classification of one race.
+// Verdict is the classification of one race, as plain data: it refers to
+// its race by id and holds no pointer into the analysis that made it, so
+// it can be encoded (EncodeVerdict) and made in another process.
 type Verdict struct {
-	Race     *race.Race
-	Category Category
-	K        int    // primary/alternate pairs that agreed (k-witness-harmless)
-	Stage    string // which stage decided
-	Reason   string // why, in a sentence
+	RaceID   string   `json:"race"`
+	Category Category `json:"category"`
+	K        int      `json:"k"`                 // primary/alternate pairs that agreed (k-witness-harmless)
+	Stage    string   `json:"stage"`             // which stage decided
+	Reason   string   `json:"reason" loc:"text"` // why, in a sentence
 	// Failure is the failing outcome of a spec-violated race, in Order
 	// ("primary" or "alternate").
-	Failure *vm.Termination
-	Order   string
-	// Outputs are the primary's and the alternate's outputs of the pair
-	// that differed (output-differs), or of the first pair.
-	Outputs [2][]vm.OutputEvent
+	Failure *vm.Termination `json:"failure,omitempty"`
+	Order   string          `json:"order,omitempty"`
+	// Outputs are what the primary and the alternate printed in the pair
+	// that decided (for a harmful verdict: the harmful execution's output
+	// on its side), or in the last pair.
+	Outputs [2]Printed `json:"outputs"`
 	// Trace is the schedule of the harmful execution: replaying it
 	// reproduces Failure or the differing output (the evidence).
-	Trace *sched.Trace
+	Trace *sched.Trace `json:"trace,omitempty"`
 	// Actions are what the harmful execution did to its scheduling beyond
 	// its policy's decisions, in order: a replay must do the same there.
-	Actions []Action
+	Actions []Action `json:"actions,omitempty"`
 	// Points are where the two racing accesses happen in the harmful
 	// execution, in the order they happen there.
-	Points [2]vm.StopPoint
+	Points [2]vm.StopPoint `json:"points"`
 	// Inputs are the concrete inputs of the harmful execution when
 	// multipath found it on another input than the recorded one.
-	Inputs *symex.Inputs
+	Inputs *symex.Inputs `json:"inputs,omitempty"`
 	// MemoryModel is the model the race was classified under. Under the
 	// weak model, WeakChoices
 	// are the reads of the harmful execution that returned an older value
@@ -91,16 +92,28 @@ type Verdict struct {
 	// other threads it did see (to explain the consequence), AllOutputs
 	// every distinct output the explored executions printed, and States
 	// how many executions were explored.
-	MemoryModel  memmodel.Model
-	WeakChoices  []vm.WeakChoice
-	WeakObserved []vm.WeakWrite
-	AllOutputs   []string
-	States       int
+	MemoryModel  memmodel.Model  `json:"memory_model"`
+	WeakChoices  []vm.WeakChoice `json:"weak_choices,omitempty"`
+	WeakObserved []vm.WeakWrite  `json:"weak_observed,omitempty"`
+	AllOutputs   []string        `json:"all_outputs,omitempty"`
+	States       int             `json:"states,omitempty"`
 	// Budget is set when the verdict is unclassified because an execution
 	// ran out of the analysis's time or memory budget; BudgetMessage says
 	// which and how.
-	Budget        vm.Budget
-	BudgetMessage string
+	Budget        vm.Budget `json:"budget,omitempty"`
+	BudgetMessage string    `json:"budget_message,omitempty"`
+}
+
+// Printed is what an execution wrote on its standard output and error.
+type Printed struct {
+	Stdout string `json:"stdout,omitempty"`
+	Stderr string `json:"stderr,omitempty"`
+}
+
+// printed collects an execution's output events.
+func printed(evs []vm.OutputEvent) Printed {
+	out, errOut := vm.Streams(evs)
+	return Printed{Stdout: string(out), Stderr: string(errOut)}
 }
 
 // errEnforce marks an alternate order that could not be reached.
@@ -115,7 +128,7 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if opts.BudgetFactor == 0 {
 		opts.BudgetFactor = 5
 	}
-	v := &Verdict{Race: r, Stage: "single-pre/single-post", MemoryModel: opts.Model}
+	v := &Verdict{RaceID: r.ID, Stage: "single-pre/single-post", MemoryModel: opts.Model}
 	if r.Trace == nil {
 		return v.unclassified("the race has no recorded schedule to replay")
 	}
@@ -406,72 +419,6 @@ func (s *spinWatch) Access(a *vm.Access) {
 }
 
 func (s *spinWatch) Sync(vm.SyncEvent) {}
-
-// ClassifyAll classifies independent races in parallel on workers
-// goroutines (0: one per CPU); each verdict depends only on its race, so
-// the result is the same as classifying them one after the other.
-func ClassifyAll(prog *ir.Program, races []*race.Race, opts Options, workers int) []*Verdict {
-	return ClassifyEach(prog, races, opts, workers, nil)
-}
-
-// ClassifyEach is ClassifyAll that also calls each (when set) on the
-// calling goroutine as every verdict arrives, so a caller can show
-// results before the last race is done. Once opts.Run.Cancel closes, no
-// further race is started and those races' verdicts stay nil.
-func ClassifyEach(prog *ir.Program, races []*race.Race, opts Options, workers int, each func(i int, v *Verdict)) []*Verdict {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	out := make([]*Verdict, len(races))
-	next := make(chan int)
-	type done struct {
-		i int
-		v *Verdict
-	}
-	results := make(chan done)
-	var wg sync.WaitGroup
-	for w := 0; w < min(workers, len(races)); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				var v *Verdict
-				if t := opts.Run.Expired(); t != nil {
-					// The time budget ran out before this race's turn.
-					v = (&Verdict{Race: races[i], Stage: "not started"}).stoppedVerdict(t)
-				} else {
-					v = Classify(prog, races[i], opts)
-				}
-				if opts.Run.Canceled() {
-					// Runs cut short by cancellation prove nothing.
-					v = (&Verdict{Race: races[i], Stage: v.Stage}).unclassified("classification was canceled")
-				}
-				results <- done{i, v}
-			}
-		}()
-	}
-	go func() {
-		defer close(next)
-		for i := range races {
-			select {
-			case next <- i:
-			case <-opts.Run.Cancel: // nil channel when not set: never ready
-				return
-			}
-		}
-	}()
-	go func() {
-		wg.Wait()
-		close(results)
-	}()
-	for d := range results {
-		out[d.i] = d.v
-		if each != nil {
-			each(d.i, d.v)
-		}
-	}
-	return out
-}
 
 // UsesSymbolicInputs reports whether the program marks inputs symbolic
 // itself (augur_make_symbolic, klee_make_symbolic, __VERIFIER_nondet_*), so

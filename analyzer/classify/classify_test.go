@@ -28,8 +28,14 @@ func expected(t *testing.T, path string) map[int]string {
 }
 
 // classifyFile detects and classifies the races of a program.
-func classifyFile(t *testing.T, path string) []*classify.Verdict {
+func classifyFile(t *testing.T, path string) []classified {
 	return classifyFileMa(t, path, 0)
+}
+
+// classified is a race with its verdict.
+type classified struct {
+	*classify.Verdict
+	Race *race.Race
 }
 
 // TestCategories classifies every annotated race of testdata/race and
@@ -214,7 +220,7 @@ func TestMultischedule(t *testing.T) {
 
 // classifyFileMa is classifyFile with ma post-race schedules (0: the
 // default).
-func classifyFileMa(t *testing.T, path string, ma int) []*classify.Verdict {
+func classifyFileMa(t *testing.T, path string, ma int) []classified {
 	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
@@ -224,10 +230,10 @@ func classifyFileMa(t *testing.T, path string, ma int) []*classify.Verdict {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []*classify.Verdict
+	var out []classified
 	for _, r := range res.Races {
-		out = append(out, classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Ma: ma,
-			Symbolic: classify.UsesSymbolicInputs(prog)}))
+		out = append(out, classified{classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Ma: ma,
+			Symbolic: classify.UsesSymbolicInputs(prog)}), r})
 	}
 	return out
 }

@@ -8,9 +8,8 @@ import (
 	"augur/analyzer/race"
 )
 
-// Consequence is one sentence a developer can act on.
-func (v *Verdict) Consequence(base string) string {
-	r := v.Race
+// Consequence is one sentence a developer can act on, about race r.
+func (v *Verdict) Consequence(r *race.Race, base string) string {
 	where := func(e race.Endpoint) string {
 		return fmt.Sprintf("%s (%s:%d)", e.Function, ir.RelPath(e.Loc.File, base), e.Loc.Line)
 	}
@@ -39,9 +38,8 @@ func (v *Verdict) Consequence(base string) string {
 
 // Interleaving describes, in one line, the order of the racing accesses
 // in the execution that showed the verdict: the harmful order for
-// spec-violated and output-differs, both orders otherwise.
-func (v *Verdict) Interleaving(base string) string {
-	r := v.Race
+// spec-violated and output-differs, both orders otherwise. r is the race.
+func (v *Verdict) Interleaving(r *race.Race, base string) string {
 	step := func(e race.Endpoint) string {
 		return fmt.Sprintf("thread %d %s %s in %s (%s:%d)", e.Thread, verb(e), r.Object, e.Function,
 			ir.RelPath(e.Loc.File, base), e.Loc.Line)

@@ -107,7 +107,7 @@ func (j judging) executions(o outcome) []execution {
 // outputs of the pair's own runs.
 func (pr *pair) record() {
 	v := pr.v
-	v.Outputs = [2][]vm.OutputEvent{pr.orders[1].out.res.Output, pr.orders[0].out.res.Output}
+	v.Outputs = [2]Printed{printed(pr.orders[1].out.res.Output), printed(pr.orders[0].out.res.Output)}
 	for _, o := range pr.orders {
 		v.States += len(o.execs)
 		if pr.j.sym != nil {
@@ -223,16 +223,15 @@ func (v *Verdict) setEvidence(o *order, e execution) {
 	v.Trace, v.Actions, v.Points = e.res.Trace, o.out.actions, o.out.points
 	v.WeakChoices, v.WeakObserved = e.choices, e.observed
 	if o.name == "primary" {
-		v.Outputs[0] = e.res.Output
+		v.Outputs[0] = printed(e.res.Output)
 	} else {
-		v.Outputs[1] = e.res.Output
+		v.Outputs[1] = printed(e.res.Output)
 	}
 }
 
 // addOutput records a distinct stdout of an explored execution.
 func (v *Verdict) addOutput(evs []vm.OutputEvent) {
-	stdout, _ := vm.Streams(evs)
-	out := string(stdout)
+	out := printed(evs).Stdout
 	i := sort.SearchStrings(v.AllOutputs, out)
 	if i < len(v.AllOutputs) && v.AllOutputs[i] == out {
 		return

@@ -27,7 +27,7 @@ func ReplayAnalyzer(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if opts.BudgetFactor == 0 {
 		opts.BudgetFactor = 5
 	}
-	v := &Verdict{Race: r, Stage: "replay-analyzer"}
+	v := &Verdict{RaceID: r.ID, Stage: "replay-analyzer"}
 	if r.Trace == nil {
 		return v.unclassified("the race has no recorded schedule to replay")
 	}

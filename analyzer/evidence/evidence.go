@@ -17,6 +17,7 @@ import (
 	"augur/analyzer/category"
 	"augur/analyzer/classify"
 	"augur/analyzer/memmodel"
+	"augur/analyzer/race"
 	"augur/analyzer/sched"
 	"augur/analyzer/version"
 	"augur/analyzer/vm"
@@ -127,9 +128,9 @@ func Hash(files []string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:24], nil
 }
 
-// FromVerdict builds the evidence of a spec-violated or output-differs
-// verdict for the program files, run with cfg.
-func FromVerdict(v *classify.Verdict, files []string, cfg vm.Config) (*Evidence, error) {
+// FromVerdict builds the evidence of race r's spec-violated or
+// output-differs verdict for the program files, run with cfg.
+func FromVerdict(r *race.Race, v *classify.Verdict, files []string, cfg vm.Config) (*Evidence, error) {
 	if v.Trace == nil {
 		return nil, fmt.Errorf("verdict %s has no schedule to replay", v.Category)
 	}
@@ -171,7 +172,6 @@ func FromVerdict(v *classify.Verdict, files []string, cfg vm.Config) (*Evidence,
 			ev.Inputs.Files[n] = d
 		}
 	}
-	r := v.Race
 	place := func(e interface{ KindName() string }, fn, file string, line, thread int) AccessPlace {
 		return AccessPlace{Function: fn, File: file, Line: line, Thread: thread, Kind: e.KindName()}
 	}
@@ -182,15 +182,14 @@ func FromVerdict(v *classify.Verdict, files []string, cfg vm.Config) (*Evidence,
 	if v.Order == "primary" {
 		harmful, other = other, harmful
 	}
-	out, errOut := streams(harmful)
-	ev.Expected = Expected{Termination: "exit", Stdout: out, Stderr: errOut}
+	ev.Expected = Expected{Termination: "exit", Stdout: harmful.Stdout, Stderr: harmful.Stderr}
 	if v.Failure != nil {
 		ev.Expected.Termination = v.Failure.Kind.String()
 		ev.Expected.Message = v.Failure.Message
 		ev.Expected.File, ev.Expected.Line = v.Failure.Loc.File, v.Failure.Loc.Line
 	}
 	if v.Category == classify.OutputDiffers {
-		ev.Expected.OtherStdout, _ = streams(other)
+		ev.Expected.OtherStdout = other.Stdout
 	}
 	return ev, nil
 }

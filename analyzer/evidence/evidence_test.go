@@ -41,7 +41,7 @@ func TestHarmfulVerdictsReplay(t *testing.T) {
 			if v.Category != classify.SpecViolated && v.Category != classify.OutputDiffers {
 				continue
 			}
-			ev, err := evidence.FromVerdict(v, []string{f}, cfg)
+			ev, err := evidence.FromVerdict(r, v, []string{f}, cfg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -111,11 +111,12 @@ func TestMultipathEvidenceReplays(t *testing.T) {
 	if err != nil || len(res.Races) != 1 {
 		t.Fatalf("%v %d", err, len(res.Races))
 	}
-	v := classify.Classify(prog, res.Races[0], classify.Options{Run: cfg, Seed: 1, Symbolic: true})
+	r := res.Races[0]
+	v := classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Symbolic: true})
 	if v.Category != classify.SpecViolated {
 		t.Fatalf("%s: %s", v.Category, v.Reason)
 	}
-	ev, err := evidence.FromVerdict(v, []string{f}, cfg)
+	ev, err := evidence.FromVerdict(r, v, []string{f}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

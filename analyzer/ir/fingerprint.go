@@ -52,6 +52,34 @@ func (p *Program) CodeHash() string {
 	return hex.EncodeToString(w.h.Sum(nil))
 }
 
+// Key fingerprints the program whole: its code (CodeHash) and every source
+// location it carries. Two programs with the same key give the same
+// results, locations included, so a result made for one (in another
+// process, say) is a result for the other. It is computed once.
+func (p *Program) Key() string {
+	p.keyOnce.Do(func() {
+		w := &hasher{h: sha256.New()}
+		w.str(p.CodeHash())
+		loc := func(l Loc) {
+			w.str(l.File)
+			w.int(int64(l.Line))
+			w.int(int64(l.Col))
+		}
+		w.int(int64(len(p.Locs)))
+		for _, l := range p.Locs {
+			loc(l)
+		}
+		for _, f := range p.Funcs {
+			loc(f.Loc)
+		}
+		for _, g := range p.Globals {
+			loc(g.Loc)
+		}
+		p.key = hex.EncodeToString(w.h.Sum(nil))
+	})
+	return p.key
+}
+
 // hasher writes values unambiguously (lengths before contents).
 type hasher struct {
 	h   hash.Hash

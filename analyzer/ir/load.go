@@ -86,6 +86,7 @@ func LoadNamed(paths []string, names map[string]string) (*Program, error) {
 	if err := l.lowerModule(); err != nil {
 		return nil, err
 	}
+	l.prog.Bitcode, l.prog.Names = append([]string(nil), paths...), names
 	return l.prog, nil
 }
 

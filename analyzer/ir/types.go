@@ -356,9 +356,16 @@ type Program struct {
 	// FuncOf and GlobalOf map the static object ids (1 to NumStatic-1) to
 	// their function or global; ids from NumStatic on are free for the VM's
 	// dynamic objects.
-	FuncOf     []*Function
-	GlobalOf   []*Global
-	NumStatic  uint32
+	FuncOf    []*Function
+	GlobalOf  []*Global
+	NumStatic uint32
+	// Bitcode are the files the program was loaded from, in link order, and
+	// Names the source each was compiled from (LoadNamed): loading them
+	// again gives the same program, in this process or another.
+	Bitcode    []string
+	Names      map[string]string
+	keyOnce    sync.Once
+	key        string
 	byName     map[string]*Function
 	globalName map[string]*Global
 	// locStrings are Locs rendered as text, made once on first use: every

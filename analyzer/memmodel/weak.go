@@ -56,7 +56,7 @@ type Choice struct {
 	Loc    ir.LocID `json:"-"`
 	Value  uint64   `json:"value"`
 	Object string   `json:"object"`
-	ReadAt string   `json:"read_at"`
+	ReadAt string   `json:"read_at" loc:"text"`
 	// Read is the write the value came from; Missed are the newer writes
 	// the read did not see (the newest last).
 	Read   Write   `json:"read"`
@@ -69,7 +69,7 @@ type Write struct {
 	Thread int      `json:"thread"` // -1: the initial contents
 	Seq    uint64   `json:"seq"`    // order among this execution's writes
 	Loc    ir.LocID `json:"-"`
-	At     string   `json:"at,omitempty"`
+	At     string   `json:"at,omitempty" loc:"text"`
 	Value  uint64   `json:"value"`
 }
 

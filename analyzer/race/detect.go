@@ -40,7 +40,7 @@ var ErrCanceled = errors.New("detection canceled")
 // construct, found under some schedule.
 type Failure struct {
 	Kind     vm.TermKind
-	Message  string
+	Message  string `loc:"text"` // may name locations (ir.Relocate)
 	Loc      ir.Loc
 	Thread   int
 	Stack    []vm.StackFrame

@@ -15,12 +15,12 @@ import (
 
 // Endpoint is one side of a race: an access with its thread and stack.
 type Endpoint struct {
-	Thread   int
-	Kind     vm.AccessKind
-	Loc      ir.Loc
-	Function string
-	FuncLine int             // first line of Function, for position-independent identity
-	Stack    []vm.StackFrame // innermost first
+	Thread   int             `json:"thread"`
+	Kind     vm.AccessKind   `json:"kind"`
+	Loc      ir.Loc          `json:"loc"`
+	Function string          `json:"function"`
+	FuncLine int             `json:"func_line"` // first line of Function, for position-independent identity
+	Stack    []vm.StackFrame `json:"stack"`     // innermost first
 }
 
 // KindName is "read", "write", "atomic read", "atomic write", "atomic
@@ -33,25 +33,26 @@ var kindNames = map[vm.AccessKind]string{vm.Read: "read", vm.Write: "write", vm.
 // Race is a distinct data race: an unordered pair of access sites on the
 // same object, with the number of times it was seen.
 type Race struct {
-	ID     string
-	Object string // how a developer names the memory
+	ID     string `json:"id"`
+	Object string `json:"object"` // how a developer names the memory
 	// ObjectKey names the memory for the race's identity: stable across
 	// runs and edits (see StableID).
-	ObjectKey string
-	Offset    uint64 // offset of the first racing byte in the object
-	Size      uint64 // bytes of the later access
-	ObjSize   uint64
-	First     Endpoint // the earlier access
-	Second    Endpoint // the access that revealed the race
-	Instances int
+	ObjectKey string   `json:"object_key"`
+	Offset    uint64   `json:"offset"` // offset of the first racing byte in the object
+	Size      uint64   `json:"size"`   // bytes of the later access
+	ObjSize   uint64   `json:"object_size"`
+	First     Endpoint `json:"first"`  // the earlier access
+	Second    Endpoint `json:"second"` // the access that revealed the race
+	Instances int      `json:"instances"`
 	// FirstAt and SecondAt are where the two accesses of the first instance
 	// happened, as points that replay under any schedule; Trace is the
 	// schedule of the execution that found it (with Args, its input).
-	FirstAt, SecondAt vm.StopPoint
+	FirstAt  vm.StopPoint `json:"first_at"`
+	SecondAt vm.StopPoint `json:"second_at"`
 	// SecondLoc is the instruction location of the second access, for
 	// finding it again in another order.
-	SecondLoc ir.LocID
-	Trace     *sched.Trace
+	SecondLoc ir.LocID     `json:"second_loc"`
+	Trace     *sched.Trace `json:"trace"`
 }
 
 // pairKey identifies a race within one execution: both endpoints,

@@ -297,6 +297,9 @@ func FromEvents(policy string, seed uint64, events []Event) *Trace {
 	return t
 }
 
+// Relocate is MapLocs for ir.Relocate, which moves a result's locations.
+func (t *Trace) Relocate(text func(string) string) any { return t.MapLocs(text) }
+
 // MapLocs returns a copy of the trace with every event's location passed
 // through f (results carried over to a program whose lines moved).
 func (t *Trace) MapLocs(f func(string) string) *Trace {

@@ -28,6 +28,19 @@ var budgetNames = [...]string{"", "instructions", "time", "memory"}
 
 func (b Budget) String() string { return budgetNames[b] }
 
+// MarshalText and UnmarshalText encode a budget by its name.
+func (b Budget) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
+
+func (b *Budget) UnmarshalText(t []byte) error {
+	for i, n := range budgetNames {
+		if n == string(t) {
+			*b = Budget(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown budget %q", t)
+}
+
 // Hang reports whether running out of b says something about the
 // program (it may loop forever) rather than about the analysis's limits.
 func (b Budget) Hang() bool { return b == BudgetInstructions }

@@ -30,6 +30,19 @@ var termNames = [...]string{"exit", "crash", "assert", "abort", "deadlock", "bud
 
 func (k TermKind) String() string { return termNames[k] }
 
+// MarshalText and UnmarshalText encode a kind by its name.
+func (k TermKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+func (k *TermKind) UnmarshalText(b []byte) error {
+	for i, n := range termNames {
+		if n == string(b) {
+			*k = TermKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown termination kind %q", b)
+}
+
 // KnownTermination reports whether name is a termination kind's name.
 func KnownTermination(name string) bool {
 	for _, n := range termNames {
@@ -42,25 +55,26 @@ func KnownTermination(name string) bool {
 
 // Frame is one entry of a reported call stack.
 type StackFrame struct {
-	Function string
-	Loc      ir.Loc
+	Function string `json:"function"`
+	Loc      ir.Loc `json:"loc"`
 }
 
 // Termination is how and where an execution ended.
 type Termination struct {
-	Kind    TermKind
-	Status  int    // exit status for TermExit
-	Signal  int    // the signal a native run would die of (SIGSEGV, SIGABRT, ...), 0 if none
-	Message string // what happened, for a human
-	Thread  int
-	Loc     ir.Loc
-	Stack   []StackFrame // innermost first
+	Kind    TermKind     `json:"kind"`
+	Status  int          `json:"status,omitempty"`             // exit status for TermExit
+	Signal  int          `json:"signal,omitempty"`             // the signal a native run would die of (SIGSEGV, SIGABRT, ...), 0 if none
+	Message string       `json:"message,omitempty" loc:"text"` // what happened, for a human
+	Thread  int          `json:"thread"`
+	Loc     ir.Loc       `json:"loc"`
+	Stack   []StackFrame `json:"stack,omitempty"` // innermost first
 	// Threads holds every live thread's stack for deadlocks.
-	Threads map[int][]StackFrame
-	// Err is the scheduling policy's error for TermReplay terminations.
-	Err error
+	Threads map[int][]StackFrame `json:"threads,omitempty"`
+	// Err is the scheduling policy's error for TermReplay terminations; it
+	// stays in the process that ran the execution.
+	Err error `json:"-"`
 	// Budget says which budget a TermBudget termination exhausted.
-	Budget Budget
+	Budget Budget `json:"budget,omitempty"`
 }
 
 // Signals a native run would die of.

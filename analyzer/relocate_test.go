@@ -30,7 +30,7 @@ func copyWith(t *testing.T, src, dir, name string, edit func(string) string) str
 // A save that only adds comments and blank lines and reflows a statement
 // leaves the code hash alone; the remapped result points at the new
 // lines, and its rewritten evidence replays on the edited program.
-func TestRemapAfterCommentOnlyEdit(t *testing.T) {
+func TestRelocateAfterCommentOnlyEdit(t *testing.T) {
 	dir := t.TempDir()
 	src := "../testdata/classify/double_free.c"
 	path := copyWith(t, src, dir, "p.c", func(s string) string { return s })
@@ -58,7 +58,7 @@ func TestRemapAfterCommentOnlyEdit(t *testing.T) {
 	if m == nil {
 		t.Fatal("MapLocs refused programs with the same code")
 	}
-	moved := res.Remap(m).Report("")
+	moved := res.Relocate(m).Report("")
 	marked := annotatedLines(t, path)
 	for i, a := range moved.Races[0].Accesses {
 		if !marked[a.Line] || a.Line == old.Races[0].Accesses[i].Line {

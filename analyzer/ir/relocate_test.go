@@ -1,0 +1,42 @@
+package ir
+
+import "testing"
+
+type relocInner struct {
+	At   Loc
+	ID   LocID
+	Note string `loc:"text"`
+	Data string // not tagged: program output, left alone
+}
+
+type relocOuter struct {
+	A, B    *relocInner // the same pointer twice
+	List    []relocInner
+	ByID    map[int][]relocInner
+	Plain   []string
+	private Loc
+}
+
+// TestRelocate moves Locs, LocIDs and tagged text everywhere in a value,
+// keeps shared pointers shared and leaves the original alone.
+func TestRelocate(t *testing.T) {
+	from, to := Loc{File: "a.c", Line: 3, Col: 5}, Loc{File: "a.c", Line: 7, Col: 5}
+	m := &LocMap{Locs: map[Loc]Loc{from: to}, IDs: map[LocID]LocID{4: 9}}
+	in := &relocInner{At: from, ID: 4, Note: "freed at a.c:3:5, then", Data: "a.c:3:5"}
+	v := relocOuter{A: in, B: in, List: []relocInner{*in}, ByID: map[int][]relocInner{1: {*in}}, Plain: []string{"a.c:3:5"}, private: from}
+	got := Relocate(v, m)
+	if got.A != got.B || got.A == in {
+		t.Fatalf("shared pointer: %p %p (original %p)", got.A, got.B, in)
+	}
+	for _, x := range []relocInner{*got.A, got.List[0], got.ByID[1][0]} {
+		if x.At != to || x.ID != 9 || x.Note != "freed at a.c:7:5, then" || x.Data != "a.c:3:5" {
+			t.Errorf("not relocated: %+v", x)
+		}
+	}
+	if got.Plain[0] != "a.c:3:5" || got.private != from {
+		t.Errorf("untagged text or unexported field moved: %q %v", got.Plain[0], got.private)
+	}
+	if in.At != from || v.List[0].ID != 4 || v.ByID[1][0].Note != "freed at a.c:3:5, then" {
+		t.Errorf("the original changed: %+v", v)
+	}
+}
