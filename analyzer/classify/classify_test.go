@@ -8,6 +8,7 @@ import (
 	"augur/analyzer"
 	"augur/analyzer/build"
 	"augur/analyzer/classify"
+	"augur/analyzer/ir"
 	"augur/analyzer/race"
 	"augur/analyzer/vm"
 	"augur/internal/testutil"
@@ -221,6 +222,19 @@ func TestMultischedule(t *testing.T) {
 // classifyFileMa is classifyFile with ma post-race schedules (0: the
 // default).
 func classifyFileMa(t *testing.T, path string, ma int) []classified {
+	prog, cfg, races := detectFile(t, path)
+	var out []classified
+	for _, r := range races {
+		out = append(out, classified{classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Ma: ma,
+			Symbolic: classify.UsesSymbolicInputs(prog)}), r})
+	}
+	return out
+}
+
+// detectFile loads a test program and detects its races, with the
+// execution template the tests classify them with.
+func detectFile(t *testing.T, path string) (*ir.Program, vm.Config, []*race.Race) {
+	t.Helper()
 	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
@@ -230,10 +244,5 @@ func classifyFileMa(t *testing.T, path string, ma int) []classified {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []classified
-	for _, r := range res.Races {
-		out = append(out, classified{classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Ma: ma,
-			Symbolic: classify.UsesSymbolicInputs(prog)}), r})
-	}
-	return out
+	return prog, cfg, res.Races
 }

@@ -22,21 +22,13 @@ import (
 // jobs.
 func jobsOf(t *testing.T, path string, model memmodel.Model) ([]classify.Job, []*race.Race) {
 	t.Helper()
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 20_000_000}
-	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog, cfg, races := detectFile(t, path)
 	opts := classify.Options{Run: cfg, Seed: 1, Symbolic: classify.UsesSymbolicInputs(prog), Model: model}
 	var jobs []classify.Job
-	for _, r := range res.Races {
+	for _, r := range races {
 		jobs = append(jobs, classify.NewJob(classify.RefOf(prog), r, opts, ""))
 	}
-	return jobs, res.Races
+	return jobs, races
 }
 
 // TestVerdictFromAnotherProcess runs classification jobs in this process

@@ -31,15 +31,7 @@ func (b Budget) String() string { return budgetNames[b] }
 // MarshalText and UnmarshalText encode a budget by its name.
 func (b Budget) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
 
-func (b *Budget) UnmarshalText(t []byte) error {
-	for i, n := range budgetNames {
-		if n == string(t) {
-			*b = Budget(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown budget %q", t)
-}
+func (b *Budget) UnmarshalText(t []byte) error { return byName(b, budgetNames[:], t, "budget") }
 
 // Hang reports whether running out of b says something about the
 // program (it may loop forever) rather than about the analysis's limits.

@@ -33,14 +33,17 @@ func (k TermKind) String() string { return termNames[k] }
 // MarshalText and UnmarshalText encode a kind by its name.
 func (k TermKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-func (k *TermKind) UnmarshalText(b []byte) error {
-	for i, n := range termNames {
+func (k *TermKind) UnmarshalText(b []byte) error { return byName(k, termNames[:], b, "termination kind") }
+
+// byName sets *v to the value whose name (names[value]) is b.
+func byName[T ~uint8](v *T, names []string, b []byte, what string) error {
+	for i, n := range names {
 		if n == string(b) {
-			*k = TermKind(i)
+			*v = T(i)
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown termination kind %q", b)
+	return fmt.Errorf("unknown %s %q", what, b)
 }
 
 // KnownTermination reports whether name is a termination kind's name.
