@@ -33,7 +33,9 @@ func (k TermKind) String() string { return termNames[k] }
 // MarshalText and UnmarshalText encode a kind by its name.
 func (k TermKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
-func (k *TermKind) UnmarshalText(b []byte) error { return byName(k, termNames[:], b, "termination kind") }
+func (k *TermKind) UnmarshalText(b []byte) error {
+	return byName(k, termNames[:], b, "termination kind")
+}
 
 // byName sets *v to the value whose name (names[value]) is b.
 func byName[T ~uint8](v *T, names []string, b []byte, what string) error {
