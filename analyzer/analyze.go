@@ -260,10 +260,11 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 // the same job could be run by another process holding the program.
 func (res *Result) jobs(prog *ir.Program) ([]classify.Job, error) {
 	opts := res.Options
-	copts := classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed,
-		Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog), Model: opts.MemoryModel}
+	var copts classify.Options
 	switch opts.Classifier {
 	case "", "portend":
+		copts = classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed,
+			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog), Model: opts.MemoryModel}
 	case "replay-analyzer":
 		if opts.MemoryModel == memmodel.Weak {
 			return nil, fmt.Errorf("the replay-analyzer baseline supports sequential consistency only")

@@ -376,16 +376,14 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		s.logf(protocol.MessageTypeWarning, "%s: %s", t.Name, w)
 	}
 	rep := publishing(res, true)
-	if rep.Stopped != nil {
-		end = fmt.Sprintf("incomplete (%s budget): %s", rep.Stopped.Budget, summary(rep))
-	}
 	s.mu.Lock()
 	if ts.gen == gen {
 		ts.last = &finished{prog: prog, hash: hash, planKey: key, result: res}
 	}
 	s.mu.Unlock()
-	if rep.Stopped == nil {
-		end = summary(rep)
+	end = summary(rep)
+	if rep.Stopped != nil {
+		end = fmt.Sprintf("incomplete (%s budget): %s", rep.Stopped.Budget, end)
 	}
 	s.logf(protocol.MessageTypeLog, "%s: %s", t.Name, end)
 }

@@ -217,9 +217,6 @@ func depPrerequisites(text string) []string {
 	}
 	// The first word ending in ':' (or a lone ':') ends the targets.
 	for i, w := range words {
-		if w == ":" {
-			return words[i+1:]
-		}
 		if strings.HasSuffix(w, ":") {
 			return words[i+1:]
 		}

@@ -198,20 +198,16 @@ func (d *Detector) objectKey(o *vm.Object) string {
 // inserting lines above the racing ones, leaves it unchanged; two
 // accesses on one line, or two objects, are two races.
 func StableID(r *Race) string {
-	a, b := endpointKey(r.First), endpointKey(r.Second)
-	if a > b {
-		a, b = b, a
-	}
-	h := sha256.Sum256([]byte(r.ObjectKey + "\x00" + a + "\x00" + b))
-	return hex.EncodeToString(h[:6])
+	return pairID(endpointKey(r.First), endpointKey(r.Second), r.ObjectKey)
 }
 
-// pairID hashes an unordered pair of keys into a short identifier.
-func pairID(a, b string) string {
+// pairID hashes an unordered pair of keys, after the parts they share
+// (such as the object), into a short identifier.
+func pairID(a, b string, shared ...string) string {
 	if a > b {
 		a, b = b, a
 	}
-	h := sha256.Sum256([]byte(a + "\x00" + b))
+	h := sha256.Sum256([]byte(strings.Join(append(shared, a, b), "\x00")))
 	return hex.EncodeToString(h[:6])
 }
 
@@ -228,6 +224,8 @@ func statementKey(r *Race) string {
 	return fmt.Sprintf("%s\x00%d\x00%s\x00%s", r.ObjectKey, r.Offset, a, b)
 }
 
+// lineKey is an endpoint's statement: its file, the functions on its
+// stack and its line relative to the start of its function.
 func lineKey(e Endpoint) string {
 	var fns []string
 	for _, f := range e.Stack {
@@ -248,13 +246,8 @@ func representsBetter(x, y *Race) bool {
 	return x.ID < y.ID
 }
 
-func endpointKey(e Endpoint) string {
-	var fns []string
-	for _, f := range e.Stack {
-		fns = append(fns, f.Function)
-	}
-	return fmt.Sprintf("%s|%s|%d:%d", filepath.Base(e.Loc.File), strings.Join(fns, "<"), e.Loc.Line-e.FuncLine, e.Loc.Col)
-}
+// endpointKey is an endpoint's instruction: its statement and column.
+func endpointKey(e Endpoint) string { return fmt.Sprintf("%s:%d", lineKey(e), e.Loc.Col) }
 
 // Merge combines the races of several executions by stable id, adding up
 // instances, then folds the races of one statement with itself into one

@@ -60,8 +60,8 @@ type Trace struct {
 	// recorded once the limit was reached.
 	n       int
 	dropped int
-	// While the last run repeats, pos counts the events of its next
-	// repetition seen so far and partial holds them.
+	// While the last run repeats, partial holds the events of its next
+	// repetition seen so far.
 	partial []Event
 	// last maps a decision to its latest index in ev within the open
 	// literal run; period is the candidate loop length the trace is

@@ -55,12 +55,8 @@ func (m *Machine) checkBudget() error {
 	if !m.deadline.IsZero() && time.Now().After(m.deadline) {
 		return m.timeTerm()
 	}
-	if m.cfg.Cancel != nil {
-		select {
-		case <-m.cfg.Cancel:
-			return terminate(TermCanceled, 0, "analysis canceled")
-		default:
-		}
+	if m.cfg.Canceled() {
+		return terminate(TermCanceled, 0, "analysis canceled")
 	}
 	return m.checkMemory()
 }
@@ -93,28 +89,25 @@ func (m *Machine) checkMemory() error {
 	if max == 0 {
 		return nil
 	}
-	if fp := m.Footprint(); fp > max {
-		bytes, objs := m.mem.Live()
-		return budgetTerm(BudgetMemory, "memory budget of %s exhausted: the execution holds %s (the program's %d objects hold %s)",
-			bytesize.Format(max), bytesize.Format(fp), objs, bytesize.Format(bytes))
+	if err := m.memoryFits(0); err != nil {
+		return err
 	}
-	if live := heapLive(); live > max+heapSlack {
+	if live := heapLive(); live > max+HeapSlack {
 		return budgetTerm(BudgetMemory, "memory budget of %s exhausted: augur's heap holds %s", bytesize.Format(max), bytesize.Format(live))
 	}
 	return nil
 }
 
-// heapSlack is how far the process heap may exceed the memory budget
+// HeapSlack is how far the process heap may exceed the memory budget
 // before the backstop stops an execution: the program's loaded code and
-// the server's caches are not the execution's doing.
-const heapSlack = 256 << 20
-
-var heapSample = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+// the server's caches are not the execution's doing. A command sets its
+// Go memory limit at the budget plus this slack.
+const HeapSlack = 256 << 20
 
 // heapLive returns the bytes of live heap the last garbage collection
 // found, for the whole process.
 func heapLive() uint64 {
-	s := []metrics.Sample{heapSample[0]}
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -157,14 +150,25 @@ const (
 // program's memory stays within the budget: a single huge allocation
 // ends the execution at once instead of at the next periodic check.
 func (m *Machine) allocBudget(size uint64) error {
-	max := m.cfg.MaxMemory
-	if max == 0 || size < 1<<20 {
+	if m.cfg.MaxMemory == 0 || size < 1<<20 {
 		return nil
 	}
-	if fp := m.Footprint() + size; fp > max {
-		bytes, objs := m.mem.Live()
-		return budgetTerm(BudgetMemory, "memory budget of %s exhausted: allocating %s more, the execution would hold %s (the program's %d objects hold %s)",
-			bytesize.Format(max), bytesize.Format(size), bytesize.Format(fp), objs, bytesize.Format(bytes))
+	return m.memoryFits(size)
+}
+
+// memoryFits ends the execution when its footprint, with size bytes more
+// about to be allocated, passes the memory budget.
+func (m *Machine) memoryFits(size uint64) error {
+	max := m.cfg.MaxMemory
+	fp := m.Footprint() + size
+	if fp <= max {
+		return nil
 	}
-	return nil
+	bytes, objs := m.mem.Live()
+	holds := "the execution holds " + bytesize.Format(fp)
+	if size > 0 {
+		holds = fmt.Sprintf("allocating %s more, the execution would hold %s", bytesize.Format(size), bytesize.Format(fp))
+	}
+	return budgetTerm(BudgetMemory, "memory budget of %s exhausted: %s (the program's %d objects hold %s)",
+		bytesize.Format(max), holds, objs, bytesize.Format(bytes))
 }

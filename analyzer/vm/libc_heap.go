@@ -62,10 +62,10 @@ func init() {
 	mallocFn := func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.mallocTo(t, a[0].Bits, in.Loc, res)
 	}
-	register(mallocFn, "malloc", "valloc", "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		return m.mallocTo(t, a[0].Bits, in.Loc, res)
-	}, "_ZnwmSt11align_val_t", "_ZnamSt11align_val_t")
+	// The aligned operator new variants take the size first as well; every
+	// object is aligned enough.
+	register(mallocFn, "malloc", "valloc", "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t",
+		"_ZnwmSt11align_val_t", "_ZnamSt11align_val_t")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.mallocTo(t, a[1].Bits, in.Loc, res)
 	}, "aligned_alloc", "memalign")

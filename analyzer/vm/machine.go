@@ -11,9 +11,8 @@ import (
 	"time"
 
 	"augur/analyzer/expr"
-	"augur/analyzer/memmodel"
-
 	"augur/analyzer/ir"
+	"augur/analyzer/memmodel"
 	"augur/analyzer/sched"
 )
 

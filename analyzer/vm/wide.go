@@ -55,14 +55,21 @@ func signed(n *big.Int, w uint16) *big.Int {
 	return new(big.Int).Sub(n, new(big.Int).Lsh(big.NewInt(1), uint(w)))
 }
 
+// wideOperands reads the two w-bit operands of a wide operation.
+func (m *Machine) wideOperands(regs []Value, in *ir.Inst, w uint16) (a, b *big.Int, err error) {
+	if a, err = m.wideIn(regs, in.A, w); err != nil {
+		return nil, nil, err
+	}
+	if b, err = m.wideIn(regs, in.B, w); err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
 // wideBin executes OpWide.
 func (m *Machine) wideBin(in *ir.Inst, regs []Value) error {
 	w := in.Ty.Bits
-	a, err := m.wideIn(regs, in.A, w)
-	if err != nil {
-		return err
-	}
-	b, err := m.wideIn(regs, in.B, w)
+	a, b, err := m.wideOperands(regs, in, w)
 	if err != nil {
 		return err
 	}
@@ -123,11 +130,7 @@ func (m *Machine) wideBin(in *ir.Inst, regs []Value) error {
 // wideCmp executes OpWideCmp.
 func (m *Machine) wideCmp(in *ir.Inst, regs []Value) error {
 	w := in.Src.Bits
-	a, err := m.wideIn(regs, in.A, w)
-	if err != nil {
-		return err
-	}
-	b, err := m.wideIn(regs, in.B, w)
+	a, b, err := m.wideOperands(regs, in, w)
 	if err != nil {
 		return err
 	}
@@ -153,10 +156,7 @@ func (m *Machine) wideCmp(in *ir.Inst, regs []Value) error {
 	case ir.ICmpULE, ir.ICmpSLE:
 		r = c <= 0
 	}
-	regs[in.Dst] = Value{}
-	if r {
-		regs[in.Dst].Bits = 1
-	}
+	regs[in.Dst] = Value{Bits: b2u(r)}
 	return nil
 }
 

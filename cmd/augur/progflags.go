@@ -112,7 +112,7 @@ func (p *programFlags) context() (context.Context, context.CancelFunc) {
 func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, int) {
 	if p.maxMemory.n > 0 {
 		// The garbage collector works harder as the heap nears the budget.
-		debug.SetMemoryLimit(int64(p.maxMemory.n) + 256<<20)
+		debug.SetMemoryLimit(int64(p.maxMemory.n) + vm.HeapSlack)
 	}
 	seeded, err := readSeedFiles(p.vfiles)
 	if err != nil {
