@@ -3,7 +3,9 @@ package sched
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 )
 
 // Event is one recorded decision.
@@ -69,8 +71,9 @@ type Trace struct {
 	last   map[Event]int
 	period int
 	match  int
-	// shared is set when a fork shares the slices: the next change copies.
-	shared bool
+	// keep is how many events of ev a fork shares: ev is copied before
+	// one of them would be overwritten (see fold).
+	keep int
 }
 
 // NewTrace returns an empty trace of a policy and seed.
@@ -111,9 +114,6 @@ func (t *Trace) Append(e Event) {
 	if t.dropped > 0 {
 		t.dropped++
 		return
-	}
-	if t.shared {
-		t.unshare()
 	}
 	if k := len(t.runs); k > 0 && t.runs[k-1].reps > 1 {
 		r := &t.runs[k-1]
@@ -203,30 +203,31 @@ func (t *Trace) fold() {
 	if r.hi == r.lo {
 		t.runs = t.runs[:len(t.runs)-1]
 	}
-	t.ev = t.ev[:end-p]
+	if end-p < t.keep {
+		// The next append would overwrite events a fork still reads.
+		t.ev = append(make([]Event, 0, end-p+64), t.ev[:end-p]...)
+		t.keep = 0
+	} else {
+		t.ev = t.ev[:end-p]
+	}
 	t.runs = append(t.runs, run{lo: lo, hi: end - p, reps: 2, stride: stride})
 	clear(t.last)
 	t.period, t.match = 0, 0
 }
 
-// unshare copies the slices a fork shares before the trace changes.
-func (t *Trace) unshare() {
-	t.ev = append(make([]Event, 0, len(t.ev)+64), t.ev...)
-	t.runs = append([]run(nil), t.runs...)
-	t.partial = append([]Event(nil), t.partial...)
-	last := make(map[Event]int, len(t.last))
-	for k, v := range t.last {
-		last[k] = v
-	}
-	t.last = last
-	t.shared = false
-}
-
-// Fork returns a copy of the trace that shares its storage until either
-// side records again.
+// Fork returns a copy of the trace. The events recorded so far are shared:
+// neither side writes over them (appending past a full slice copies it, and
+// fold copies before truncating into them); what either side changes in
+// place, the runs, the partial repetition and the map of recent events,
+// the copy gets its own of, so the trace that goes on recording copies
+// nothing.
 func (t *Trace) Fork() *Trace {
-	t.shared = true
 	c := *t
+	c.ev = t.ev[:len(t.ev):len(t.ev)]
+	c.runs = slices.Clone(t.runs)
+	c.partial = slices.Clone(t.partial)
+	c.last = maps.Clone(t.last)
+	t.keep, c.keep = len(t.ev), len(t.ev)
 	return &c
 }
 
@@ -315,7 +316,7 @@ func (t *Trace) MapLocs(f func(string) string) *Trace {
 		c.partial[i] = e
 	}
 	c.runs = append([]run(nil), t.runs...)
-	c.last, c.period, c.match, c.shared = nil, 0, 0, false
+	c.last, c.period, c.match, c.keep = nil, 0, 0, 0
 	return &c
 }
 

@@ -273,3 +273,52 @@ func TestNewAndPlans(t *testing.T) {
 		t.Errorf("detection plan %s, want %s", got, want)
 	}
 }
+
+// A fork shares the events recorded so far; whichever side goes on, and
+// folds a loop back into the shared events, each reads exactly what a
+// trace that recorded its decisions alone would, stored the same way.
+func TestTraceForkFoldsIntoSharedEvents(t *testing.T) {
+	events := func(locs ...int) []Event {
+		out := make([]Event, len(locs))
+		for i, l := range locs {
+			out[i] = ev(l%2, l, 0, uint64(10*i))
+		}
+		return out
+	}
+	// A literal stretch, then a loop of period 3 whose second round ends
+	// after the fork: the fold then drops events both sides share.
+	// (The parent's slice has room to grow in place at every fork point.)
+	prefix := []int{10, 11, 12, 13, 14, 15, 0, 1, 2, 0, 1}
+	for _, forkAt := range []int{9, 10, 11} {
+		a := events(append(append([]int(nil), prefix...), 2, 30, 31, 32, 33, 34, 35, 36)...)
+		b := events(append(append([]int(nil), prefix[:forkAt]...), 40, 41, 42, 43, 44, 45, 46, 47, 48, 49)...)
+		parent := NewTrace("round-robin", 1)
+		for _, e := range a[:forkAt] {
+			parent.Append(e)
+		}
+		child := parent.Fork()
+		// The parent runs on first, as a forked state's parent does.
+		for _, e := range a[forkAt:] {
+			parent.Append(e)
+		}
+		for _, e := range b[forkAt:] {
+			child.Append(e)
+		}
+		for _, side := range []struct {
+			name string
+			tr   *Trace
+			want []Event
+		}{{"parent", parent, a}, {"child", child, b}} {
+			alone := NewTrace("round-robin", 1)
+			for _, e := range side.want {
+				alone.Append(e)
+			}
+			sameDecisions(t, side.tr.Events(), side.want)
+			got, _ := json.Marshal(side.tr)
+			want, _ := json.Marshal(alone)
+			if string(got) != string(want) {
+				t.Errorf("fork at %d, %s: stored as\n%s\nalone:\n%s", forkAt, side.name, got, want)
+			}
+		}
+	}
+}

@@ -83,7 +83,7 @@ type Memory struct {
 // Object tables are paged: page id>>pageBits holds ids of the same high
 // bits. objPage.n counts its entries in use.
 const (
-	pageBits = 10
+	pageBits = 6
 	pageSize = 1 << pageBits
 	pageMask = pageSize - 1
 )
@@ -91,6 +91,9 @@ const (
 type objPage struct {
 	objs [pageSize]*Object
 	n    int
+	// gen is the generation of the memory that may change the page in
+	// place; forks share pages and copy one before changing it.
+	gen uint64
 }
 
 // quarantineSize is how many freed heap objects keep their tombstones,
@@ -110,13 +113,9 @@ func newGen() uint64 { return genCounter.Add(1) }
 // Fork returns a copy of m that shares every object copy-on-write.
 func (m *Memory) Fork() *Memory {
 	c := *m
-	c.pages = make([]*objPage, len(m.pages))
-	for i, p := range m.pages {
-		if p != nil {
-			cp := *p
-			c.pages[i] = &cp
-		}
-	}
+	// Pages are shared too: both sides get a new generation, so either
+	// copies a page before changing it (see page).
+	c.pages = append([]*objPage(nil), m.pages...)
 	c.gen = newGen()
 	c.stackFree = append([]uint32(nil), m.stackFree...)
 	// The record of frees is shared until either side frees again.
@@ -142,12 +141,12 @@ func (m *Memory) set(id uint32, o *Object) {
 	for pg >= len(m.pages) {
 		m.pages = append(m.pages, nil)
 	}
-	p := m.pages[pg]
+	p := m.page(pg)
 	if p == nil {
 		if o == nil {
 			return
 		}
-		p = &objPage{}
+		p = &objPage{gen: m.gen}
 		m.pages[pg] = p
 	}
 	old := p.objs[id&pageMask]
@@ -161,6 +160,19 @@ func (m *Memory) set(id uint32, o *Object) {
 			m.pages[pg] = nil
 		}
 	}
+}
+
+// page returns page pg for changing, copied first when a fork shares it
+// (nil when there is none).
+func (m *Memory) page(pg int) *objPage {
+	p := m.pages[pg]
+	if p != nil && p.gen != m.gen {
+		cp := *p
+		cp.gen = m.gen
+		p = &cp
+		m.pages[pg] = p
+	}
+	return p
 }
 
 // each calls f with every object in the table, in id order.
@@ -282,7 +294,7 @@ func (m *Memory) writable(o *Object) *Object {
 		c.sym = append([]*expr.Expr(nil), o.sym...)
 	}
 	c.gen = m.gen
-	m.pages[o.ID>>pageBits].objs[o.ID&pageMask] = &c
+	m.page(int(o.ID >> pageBits)).objs[o.ID&pageMask] = &c
 	return &c
 }
 
