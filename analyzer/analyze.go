@@ -264,7 +264,7 @@ func (res *Result) jobs(prog *ir.Program) ([]classify.Job, error) {
 	switch opts.Classifier {
 	case "", "portend":
 		copts = classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed,
-			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog), Model: opts.MemoryModel}
+			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog, opts.Run.Undefined), Model: opts.MemoryModel}
 	case "replay-analyzer":
 		if opts.MemoryModel == memmodel.Weak {
 			return nil, fmt.Errorf("the replay-analyzer baseline supports sequential consistency only")

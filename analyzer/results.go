@@ -24,7 +24,7 @@ func (res *Result) Report(base string) *report.Report {
 	}
 	rep.Stats.Ignored = len(res.Ignored)
 	if st := res.Stopped; st != nil {
-		rep.Stopped = &report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total}
+		rep.SetStopped(&report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total})
 	}
 	rep.MemoryModel = res.Options.MemoryModel
 	if res.Elapsed > 0 {

@@ -170,6 +170,14 @@ func (s *Server) sortedTargets() []*targetState {
 	return out
 }
 
+// name is the target's name for messages.
+func (ts *targetState) name() string {
+	if ts.target == nil {
+		return "this program"
+	}
+	return ts.target.Name
+}
+
 // diagnostics computes path's diagnostics. Caller holds mu.
 func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 	l := &lines{s: s}
@@ -210,6 +218,11 @@ func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 			for _, f := range sn.report.Failures {
 				if f.File == path {
 					out = append(out, failureDiagnostic(f, sn, l))
+				}
+			}
+			for _, g := range sn.report.Incomplete {
+				if g.Kind == report.GapUnsupported && g.File == path {
+					out = append(out, gapDiagnostic(g, ts.name(), sn, l))
 				}
 			}
 			for _, inv := range sn.report.Inversions {
@@ -279,6 +292,29 @@ func stoppedDiagnostic(target string, st *report.Stopped) protocol.Diagnostic {
 	}
 	msg += ". The diagnostics shown are what it found until then; " + workspace.RaiseHint(st.Budget) + " to let it finish."
 	return protocol.Diagnostic{Severity: protocol.DiagnosticSeverityWarning, Source: protocol.NewOptional(sourceAugur),
+		Code: protocol.String("incomplete"), Message: protocol.String(msg)}
+}
+
+// gapDiagnostic marks a call augur could not follow: the executions that
+// reached it stopped there, so the target's results cover only what came
+// before. It names the function and says how to go on past it.
+func gapDiagnostic(g report.Gap, target string, sn *snapshot, l *lines) protocol.Diagnostic {
+	rng := l.lineRange(sn, g.File, g.Line)
+	text := l.get(g.File, int(rng.Start.Line))
+	if g.Column > 0 && g.Column <= len(text) {
+		rng.Start.Character = uint32(utf16Col(text, g.Column-1))
+	}
+	what := g.Message
+	if g.Function != "" {
+		what = fmt.Sprintf("augur cannot follow this call to '%s': it is declared but defined nowhere in the program, "+
+			"and augur has no model of it", g.Function)
+	}
+	msg := fmt.Sprintf("%s. The analysis of %s is incomplete: executions stop here, and races after this point are not reported.",
+		what, target)
+	if g.Function != "" {
+		msg += ` Compile its definition in, or set augur.undefined to "havoc" (undefined = "havoc" in augur.toml) to let it return unconstrained values.`
+	}
+	return protocol.Diagnostic{Range: rng, Severity: protocol.DiagnosticSeverityWarning, Source: protocol.NewOptional(sourceAugur),
 		Code: protocol.String("incomplete"), Message: protocol.String(msg)}
 }
 

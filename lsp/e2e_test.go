@@ -462,3 +462,49 @@ func TestMemoryModelSetting(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// A call to a function defined nowhere is a warning at the call naming it,
+// and the progress says the analysis is incomplete, never "no races"; with
+// undefined = havoc the analysis goes on past it and finds the race.
+func TestUndefinedFunctionIsIncompleteAtTheCall(t *testing.T) {
+	root := workspaceWith(t, "incomplete/undefined_call.c")
+	path := filepath.Join(root, "undefined_call.c")
+	c := start(t, root, nil)
+	c.open(path)
+	c.waitAnalyses(1)
+	var gap *Diagnostic
+	for _, d := range c.diagnostics(path) {
+		if d.Code == "incomplete" {
+			gap = &d
+		}
+	}
+	if gap == nil || gap.Severity != 2 || gap.Range.Start.Line != 22 || !strings.Contains(gap.Message, "'checksum'") ||
+		!strings.Contains(gap.Message, `"havoc"`) {
+		t.Fatalf("want a warning at line 23 naming checksum: %+v", c.diagnostics(path))
+	}
+	if len(raceDiags(c.diagnostics(path))) != 0 {
+		t.Fatalf("races past a call augur could not follow: %+v", c.diagnostics(path))
+	}
+	c.mu.Lock()
+	var said []string
+	for _, v := range c.progress {
+		if m, ok := v["message"].(string); ok {
+			said = append(said, m)
+		}
+	}
+	c.mu.Unlock()
+	if last := said[len(said)-1]; !strings.Contains(last, "incomplete (augur could not follow the call to 'checksum'") {
+		t.Errorf("progress ended %q, want it to say the analysis is incomplete", last)
+	}
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"augur": map[string]any{"undefined": "havoc"}}})
+	c.waitAnalyses(2)
+	for _, d := range c.diagnostics(path) {
+		if d.Code == "incomplete" {
+			t.Errorf("still incomplete under havoc: %s", d.Message)
+		}
+	}
+	if len(raceDiags(c.diagnostics(path))) == 0 {
+		t.Errorf("no race found past the havocked call: %+v", c.diagnostics(path))
+	}
+	c.shutdown()
+}

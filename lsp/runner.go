@@ -384,6 +384,8 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 	end = summary(rep)
 	if rep.Stopped != nil {
 		end = fmt.Sprintf("incomplete (%s budget): %s", rep.Stopped.Budget, end)
+	} else if !rep.Complete() {
+		end = fmt.Sprintf("incomplete (%s): %s found in the part augur could follow", rep.GapSummary(), end)
 	}
 	s.logf(protocol.MessageTypeLog, "%s: %s", t.Name, end)
 }
@@ -559,6 +561,9 @@ func absolutize(rep *report.Report, root string) *report.Report {
 		for _, st := range f.Threads {
 			frames(st)
 		}
+	}
+	for i := range rep.Incomplete {
+		rep.Incomplete[i].File = abs(rep.Incomplete[i].File)
 	}
 	for i := range rep.Inversions {
 		accesses(rep.Inversions[i].First)

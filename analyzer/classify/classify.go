@@ -423,4 +423,6 @@ func (s *spinWatch) Sync(vm.SyncEvent) {}
 // UsesSymbolicInputs reports whether the program marks inputs symbolic
 // itself (augur_make_symbolic, klee_make_symbolic, __VERIFIER_nondet_*), so
 // classification should explore paths (multipath).
-func UsesSymbolicInputs(prog *ir.Program) bool { return vm.MarksInputs(prog) }
+func UsesSymbolicInputs(prog *ir.Program, undefined vm.UndefinedPolicy) bool {
+	return vm.MarksInputs(prog, undefined)
+}

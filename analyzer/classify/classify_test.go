@@ -226,7 +226,7 @@ func classifyFileMa(t *testing.T, path string, ma int) []classified {
 	var out []classified
 	for _, r := range races {
 		out = append(out, classified{classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Ma: ma,
-			Symbolic: classify.UsesSymbolicInputs(prog)}), r})
+			Symbolic: classify.UsesSymbolicInputs(prog, vm.UndefinedStop)}), r})
 	}
 	return out
 }

@@ -23,7 +23,7 @@ import (
 func jobsOf(t *testing.T, path string, model memmodel.Model) ([]classify.Job, []*race.Race) {
 	t.Helper()
 	prog, cfg, races := detectFile(t, path)
-	opts := classify.Options{Run: cfg, Seed: 1, Symbolic: classify.UsesSymbolicInputs(prog), Model: model}
+	opts := classify.Options{Run: cfg, Seed: 1, Symbolic: classify.UsesSymbolicInputs(prog, vm.UndefinedStop), Model: model}
 	var jobs []classify.Job
 	for _, r := range races {
 		jobs = append(jobs, classify.NewJob(classify.RefOf(prog), r, opts, ""))

@@ -24,6 +24,7 @@ var orderChecks = []func(*pair, *order) bool{
 
 // pairChecks are asked of the pair once neither order has decided.
 var pairChecks = []func(*pair) bool{
+	unfollowed,    // an execution augur could not follow to its end: no verdict
 	outputsDiffer, // output one order prints and the other cannot: output-differs
 }
 
@@ -126,6 +127,23 @@ func cutShort(pr *pair, o *order) bool {
 		if stopped(e.res.Term) {
 			pr.v.stoppedVerdict(e.res.Term)
 			return true
+		}
+	}
+	return false
+}
+
+// unfollowed decides when an execution of either order stopped at
+// something augur does not model (a call to an undefined function): what
+// the program does after it is unknown, so neither "same outcome" nor
+// "different output" can be said. A failure in the other order was
+// already decided by fails, which comes first.
+func unfollowed(pr *pair) bool {
+	for _, o := range pr.orders {
+		for _, e := range o.execs {
+			if t := e.res.Term; t.Kind == vm.TermUnsupported {
+				pr.v.unclassified(fmt.Sprintf("augur could not follow the %s order to its end: %s", o.name, t.Message))
+				return true
+			}
 		}
 	}
 	return false

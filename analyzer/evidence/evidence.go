@@ -63,6 +63,9 @@ type Inputs struct {
 	Files           map[string]string `json:"files,omitempty"`
 	Vars            map[string]uint64 `json:"vars,omitempty"` // values of named inputs (multipath witnesses)
 	MaxInstructions uint64            `json:"max_instructions"`
+	// Undefined is "havoc" when calls to undefined functions returned
+	// unconstrained values (their values are in Vars); absent: stop.
+	Undefined vm.UndefinedPolicy `json:"undefined,omitempty"`
 }
 
 // Race names the race.
@@ -147,7 +150,8 @@ func FromVerdict(r *race.Race, v *classify.Verdict, files []string, cfg vm.Confi
 		return nil, err
 	}
 	ev := &Evidence{Version: 1, Program: Program{Files: abs, Hash: hash},
-		Inputs:   Inputs{Argv: cfg.Args, Env: cfg.Env, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions},
+		Inputs: Inputs{Argv: cfg.Args, Env: cfg.Env, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions,
+			Undefined: cfg.Undefined},
 		Category: string(v.Category), Order: v.Order, Reason: v.Reason, Schedule: v.Trace,
 		Actions: v.Actions, Points: v.Points}
 	if v.MemoryModel == memmodel.Weak {

@@ -3,6 +3,7 @@ package race
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"augur/analyzer/ir"
@@ -47,6 +48,7 @@ type Failure struct {
 	Threads  map[int][]vm.StackFrame // deadlocks: every blocked thread
 	Schedule string                  // which schedule: "round-robin" or "pct seed N"
 	Budget   vm.Budget               // the budget a TermBudget failure exhausted
+	Function string                  // the unmodeled function a TermUnsupported failure called
 	Trace    *sched.Trace            // replays the failure
 }
 
@@ -62,6 +64,9 @@ type Result struct {
 	// detection: the races found until then are kept, Schedules counts the
 	// executions that ran (the last one cut short).
 	Stopped *vm.Termination
+	// Havoc lists the undefined functions some schedule called under
+	// vm.UndefinedHavoc, sorted.
+	Havoc []string
 }
 
 // Detect runs prog under opts.Schedules schedules with a race detector and
@@ -109,6 +114,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 			first = run.Trace
 		}
 		res.Instructions += run.Instructions
+		res.Havoc = union(res.Havoc, run.Havoc)
 		for _, r := range d.Races() {
 			r.Trace = run.Trace
 		}
@@ -134,7 +140,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 			if !seenFail[key] {
 				seenFail[key] = true
 				res.Failures = append(res.Failures, &Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc, Thread: t.Thread,
-					Stack: t.Stack, Threads: t.Threads, Schedule: name, Trace: run.Trace, Budget: t.Budget})
+					Stack: t.Stack, Threads: t.Threads, Schedule: name, Trace: run.Trace, Budget: t.Budget, Function: t.Function})
 			}
 		}
 	}
@@ -142,4 +148,21 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	res.Schedules = ran
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// union merges two sorted lists of names.
+func union(a, b []string) []string {
+	if len(b) == 0 {
+		return a
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range append(append([]string(nil), a...), b...) {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

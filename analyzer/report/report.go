@@ -27,6 +27,12 @@ type Report struct {
 	// Stopped is set when the analysis ran out of its time budget before
 	// it was done: everything above is what it found until then.
 	Stopped *Stopped `json:"stopped,omitempty"`
+	// Incomplete lists what kept the analysis from seeing the whole
+	// program (see Gap); absent when it saw all of it.
+	Incomplete []Gap `json:"incomplete,omitempty"`
+	// Havoc lists the undefined functions whose calls returned
+	// unconstrained values (--undefined=havoc).
+	Havoc []string `json:"havoc,omitempty"`
 }
 
 // Stopped says how a budget cut the analysis short.
@@ -167,7 +173,12 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 			Accesses:    []Access{access(x.First, 0, base), access(x.Second, x.Size, base)},
 		})
 	}
+	r.Havoc = res.Havoc
 	for _, f := range res.Failures {
+		if f.Kind == vm.TermUnsupported {
+			r.addUnsupported(&vm.Termination{Kind: f.Kind, Message: f.Message, Loc: f.Loc, Function: f.Function}, f.Schedule, base)
+			continue
+		}
 		fl := Failure{Kind: failureKind(f), Message: f.Message, Budget: f.Budget.String(), File: ir.RelPath(f.Loc.File, base), Line: f.Loc.Line,
 			Thread: f.Thread, Stack: frames(f.Stack, base), Schedule: f.Schedule, Inputs: Inputs{Args: args}}
 		if len(f.Threads) > 0 {
@@ -233,6 +244,10 @@ func (r *Report) AddExploration(res *symex.Result, base string) {
 			continue
 		}
 		seen[key] = true
+		if t.Kind == vm.TermUnsupported {
+			r.addUnsupported(t, "round-robin, symbolic inputs", base)
+			continue
+		}
 		r.Failures = append(r.Failures, Failure{Kind: failureKind(&race.Failure{Kind: t.Kind, Message: t.Message, Budget: t.Budget}),
 			Message: t.Message, Budget: t.Budget.String(), File: ir.RelPath(t.Loc.File, base), Line: t.Loc.Line, Thread: t.Thread,
 			Stack: frames(t.Stack, base), Schedule: "round-robin, symbolic inputs",

@@ -20,8 +20,30 @@ type sarifLog struct {
 }
 
 type sarifRun struct {
-	Tool    sarifTool     `json:"tool"`
-	Results []sarifResult `json:"results"`
+	Tool        sarifTool         `json:"tool"`
+	Invocations []sarifInvocation `json:"invocations"`
+	Results     []sarifResult     `json:"results"`
+	// Properties carry "incomplete": true when the analysis did not see
+	// the whole program (Report.Incomplete).
+	Properties map[string]any `json:"properties,omitempty"`
+}
+
+// sarifInvocation says how the run went; its notifications are the gaps
+// that left the analysis incomplete.
+type sarifInvocation struct {
+	ExecutionSuccessful bool                `json:"executionSuccessful"`
+	Notifications       []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+}
+
+type sarifNotification struct {
+	Level      string          `json:"level"`
+	Message    sarifMessage    `json:"message"`
+	Locations  []sarifLocation `json:"locations,omitempty"`
+	Descriptor sarifReference  `json:"descriptor"`
+}
+
+type sarifReference struct {
+	ID string `json:"id"`
 }
 
 type sarifTool struct {
@@ -117,6 +139,9 @@ func WriteSARIF(w io.Writer, r *Report) error {
 		{ID: "failure", Name: "ExecutionFailure", ShortDescription: sarifMessage{"Crash, assertion failure, deadlock or hang"},
 			FullDescription: sarifMessage{"An execution of the program under some schedule did not end normally."},
 			DefaultConfig:   sarifConfig{"error"}},
+		{ID: "incomplete", Name: "AnalysisIncomplete", ShortDescription: sarifMessage{"Analysis incomplete"},
+			FullDescription: sarifMessage{"augur could not follow the program past this point (a call to a function it cannot see or model, or a budget ran out): races beyond it are not reported."},
+			DefaultConfig:   sarifConfig{"warning"}},
 	}
 	results := []sarifResult{}
 	for _, x := range r.Races {
@@ -147,12 +172,26 @@ func WriteSARIF(w io.Writer, r *Report) error {
 			Message:   sarifMessage{fmt.Sprintf("%s: %s (schedule %s)", f.Kind, f.Message, f.Schedule)},
 			Locations: []sarifLocation{loc(f.File, f.Line, 0, "")}})
 	}
-	log := sarifLog{
-		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
-		Version: "2.1.0",
-		Runs: []sarifRun{{Tool: sarifTool{Driver: sarifDriver{Name: "augur", Version: version.Version,
-			Rules: rules}}, Results: results}},
+	inv := sarifInvocation{ExecutionSuccessful: true}
+	for _, g := range r.Incomplete {
+		n := sarifNotification{Level: "warning", Message: sarifMessage{g.Message}, Descriptor: sarifReference{"incomplete"}}
+		if g.File != "" {
+			n.Locations = []sarifLocation{loc(g.File, g.Line, g.Column, "")}
+			msg := "Analysis incomplete: " + g.Message
+			if h := unsupportedHint(g); h != "" {
+				msg += "; " + h
+			}
+			results = append(results, sarifResult{RuleID: "incomplete", Level: "warning",
+				Message: sarifMessage{msg + "."}, Locations: n.Locations})
+		}
+		inv.Notifications = append(inv.Notifications, n)
 	}
+	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "augur", Version: version.Version, Rules: rules}},
+		Invocations: []sarifInvocation{inv}, Results: results}
+	if !r.Complete() {
+		run.Properties = map[string]any{"incomplete": true}
+	}
+	log := sarifLog{Schema: "https://json.schemastore.org/sarif-2.1.0.json", Version: "2.1.0", Runs: []sarifRun{run}}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)

@@ -123,6 +123,26 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(&b, "; what it found until then is above. Raise %s to let it finish.\n", BudgetFlags[st.Budget])
 	}
+	for _, g := range r.Incomplete {
+		if g.Kind != GapUnsupported {
+			continue
+		}
+		fmt.Fprintf(&b, "INCOMPLETE: augur: %s", g.Message)
+		if g.File != "" {
+			fmt.Fprintf(&b, " at %s:%d:%d", g.File, g.Line, g.Column)
+		}
+		if g.Schedule != "" {
+			fmt.Fprintf(&b, " (schedule: %s)", g.Schedule)
+		}
+		b.WriteString("; the executions that reached it stopped there")
+		if h := unsupportedHint(g); h != "" {
+			b.WriteString(". " + capitalize(h))
+		}
+		b.WriteString(".\n")
+	}
+	if len(r.Havoc) > 0 {
+		fmt.Fprintf(&b, "HAVOC: calls to these undefined functions returned unconstrained values: %s\n", strings.Join(r.Havoc, ", "))
+	}
 	fmt.Fprintf(&b, "SUMMARY: augur: %d race%s, %d failure%s, %d lock-order inversion%s in %d schedule%s (%d instructions, %.2fs)\n",
 		len(r.Races), plural(len(r.Races)), len(r.Failures), plural(len(r.Failures)), len(r.Inversions), plural(len(r.Inversions)),
 		r.Stats.Schedules, plural(r.Stats.Schedules), r.Stats.Instructions, r.Stats.Seconds)

@@ -53,18 +53,22 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		}
 		return stepNext, nil
 	}
+	var res []Value
+	if in.Dst >= 0 {
+		res = regs[in.Dst : in.Dst+in.N]
+	}
 	model := m.natives[callee.ID]
 	if model == nil {
-		return ended(unsupported("call to external function '%s', which augur does not model", callee.Name))
+		if err := m.callUndefined(t, in, callee, res); err != nil {
+			return ended(err)
+		}
+		fr.pc++
+		return stepNext, nil
 	}
 	if m.sym != nil && !model.Symbolic {
 		if err := m.concreteArgs(args, in.ArgTys); err != nil {
 			return ended(err)
 		}
-	}
-	var res []Value
-	if in.Dst >= 0 {
-		res = regs[in.Dst : in.Dst+in.N]
 	}
 	m.callLoc = in.Loc
 	switch err := model.fn(m, t, in, args, res); err {

@@ -70,6 +70,10 @@ func (m *Machine) fork() *Machine {
 	if m.weak != nil {
 		c.weak = m.weak.Fork()
 	}
+	c.inputNames = make(map[string]int, len(m.inputNames))
+	for k, v := range m.inputNames {
+		c.inputNames[k] = v
+	}
 	c.errStrings = make(map[int]uint64, len(m.errStrings))
 	for k, v := range m.errStrings {
 		c.errStrings[k] = v

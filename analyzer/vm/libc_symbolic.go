@@ -16,10 +16,11 @@ import (
 
 // inputName returns the name of the next input called name: name, then
 // name_2, name_3...
+//
+// The count is the execution's own, forked with it: after a fork each
+// state's n-th input of a name is the same variable, so the two orders of a
+// race that read the same input see the same value.
 func (m *Machine) inputName(name string) string {
-	if m.sym != nil {
-		return m.sym.freshName(name)
-	}
 	if m.inputNames == nil {
 		m.inputNames = map[string]int{}
 	}

@@ -58,6 +58,9 @@ type Config struct {
 	// (augur_make_symbolic bytes, __VERIFIER_nondet_* results): replaying a
 	// path's generated inputs reproduces it.
 	Inputs map[string]uint64
+	// Undefined is what a call to a declared but undefined, unmodeled
+	// function does: stop (the default) or havoc.
+	Undefined UndefinedPolicy
 	// Limits are the time and memory budgets and the cancellation.
 	Limits
 	// Weak, when set, runs the program under the weak memory model (see
@@ -203,6 +206,9 @@ type Result struct {
 	Inputs       []InputEvent
 	Instructions uint64
 	Threads      int // threads created, main included
+	// Havoc lists the undefined functions this execution called under
+	// UndefinedHavoc, sorted.
+	Havoc []string
 }
 
 type threadStatus uint8
@@ -323,10 +329,12 @@ type Machine struct {
 	// pendingFail, when set, is how this state ends as soon as it runs: a
 	// fork created for a failing alternative (a divisor that is zero).
 	pendingFail error
-	// inputNames numbers the named inputs of a concrete run, as
-	// Symbolic.freshName does for a symbolic one, so replayed values find
+	// inputNames numbers the named inputs of this execution (forked with
+	// it), symbolic and concrete runs alike, so replayed values find
 	// their input.
 	inputNames map[string]int
+	// havocked lists the undefined functions havocked so far, sorted.
+	havocked []string
 	// finiDone is set once exit() has run the destructors.
 	finiDone bool
 	// errStrings holds the strerror texts handed out, one object per code.
@@ -564,7 +572,7 @@ func (m *Machine) Run() (res *Result) {
 
 func (m *Machine) result(t *Termination) *Result {
 	return &Result{Term: t, Trace: m.trace, Output: m.output, OutputOmitted: m.outOmit, Digest: m.digest,
-		Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads)}
+		Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads), Havoc: m.havocked}
 }
 
 // loop runs threads until termination, consulting the policy at every

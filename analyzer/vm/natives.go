@@ -98,10 +98,14 @@ func AcquiresAt(name string) bool {
 }
 
 // MarksInputs reports whether prog calls a model that makes inputs
-// symbolic, so classification should explore paths (multipath).
-func MarksInputs(prog *ir.Program) bool {
+// symbolic, so classification should explore paths (multipath). Under
+// UndefinedHavoc an undefined function's result is such an input too.
+func MarksInputs(prog *ir.Program, undefined UndefinedPolicy) bool {
 	for _, f := range prog.Funcs {
 		if m := Lookup(f.Name); f.Decl && m != nil && m.Input {
+			return true
+		}
+		if undefined == UndefinedHavoc && Havocable(f) {
 			return true
 		}
 	}

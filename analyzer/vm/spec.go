@@ -21,6 +21,7 @@ type Spec struct {
 	SymFiles           map[string]int    `json:"sym_files,omitempty"`
 	Inputs             map[string]uint64 `json:"inputs,omitempty"`
 	MaxOutput          int               `json:"max_output,omitempty"`
+	Undefined          UndefinedPolicy   `json:"undefined,omitempty"`
 	// Timeout, Deadline, TimeBudget and MaxMemory are the Limits that
 	// travel: a deadline is a point in time, so machines that share one
 	// must have synchronized clocks.
@@ -34,7 +35,7 @@ type Spec struct {
 func (c *Config) Spec() Spec {
 	return Spec{Args: c.Args, Env: c.Env, Stdin: c.Stdin, Files: c.Files, StdoutLineBuffered: c.StdoutLineBuffered,
 		Seed: c.Seed, MaxInstructions: c.MaxInstructions, PreemptAccesses: c.PreemptAccesses,
-		SymArgs: c.SymArgs, SymStdin: c.SymStdin, SymFiles: c.SymFiles, Inputs: c.Inputs, MaxOutput: c.MaxOutput,
+		SymArgs: c.SymArgs, SymStdin: c.SymStdin, SymFiles: c.SymFiles, Inputs: c.Inputs, MaxOutput: c.MaxOutput, Undefined: c.Undefined,
 		Timeout: c.Timeout, Deadline: c.Deadline, TimeBudget: c.TimeBudget, MaxMemory: c.MaxMemory}
 }
 
@@ -43,6 +44,6 @@ func (c *Config) Spec() Spec {
 func (s Spec) Config() Config {
 	return Config{Args: s.Args, Env: s.Env, Stdin: s.Stdin, Files: s.Files, StdoutLineBuffered: s.StdoutLineBuffered,
 		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses,
-		SymArgs: s.SymArgs, SymStdin: s.SymStdin, SymFiles: s.SymFiles, Inputs: s.Inputs, MaxOutput: s.MaxOutput,
+		SymArgs: s.SymArgs, SymStdin: s.SymStdin, SymFiles: s.SymFiles, Inputs: s.Inputs, MaxOutput: s.MaxOutput, Undefined: s.Undefined,
 		Limits: Limits{Timeout: s.Timeout, Deadline: s.Deadline, TimeBudget: s.TimeBudget, MaxMemory: s.MaxMemory}}
 }

@@ -2,7 +2,6 @@ package vm
 
 import (
 	"errors"
-	"fmt"
 
 	"augur/analyzer/expr"
 	"augur/analyzer/ir"
@@ -21,7 +20,6 @@ type Symbolic struct {
 	// Stats.ForksRefused counts the paths given up.
 	MaxForks int
 	Stats    SymStats
-	names    map[string]int
 }
 
 // SymStats count symbolic work for reports.
@@ -39,17 +37,7 @@ type SymStats struct {
 
 // NewSymbolic returns the shared state of an exploration.
 func NewSymbolic(s *solver.Solver) *Symbolic {
-	return &Symbolic{B: expr.NewBuilder(), S: s, Seed: expr.Assignment{}, MaxForks: 100000, names: map[string]int{}}
-}
-
-// freshName returns name, or name_2, name_3... when it was used already, so
-// every symbolic input is its own variable.
-func (s *Symbolic) freshName(name string) string {
-	s.names[name]++
-	if n := s.names[name]; n > 1 {
-		return fmt.Sprintf("%s_%d", name, n)
-	}
-	return name
+	return &Symbolic{B: expr.NewBuilder(), S: s, Seed: expr.Assignment{}, MaxForks: 100000}
 }
 
 // symState is one state's symbolic part: its path constraint.

@@ -80,6 +80,9 @@ type Termination struct {
 	Err error `json:"-"`
 	// Budget says which budget a TermBudget termination exhausted.
 	Budget Budget `json:"budget,omitempty"`
+	// Function names the external function a TermUnsupported termination
+	// called, when a call is what augur could not follow.
+	Function string `json:"function,omitempty"`
 }
 
 // Signals a native run would die of.

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+
+	"augur/analyzer/report"
 )
 
 const usage = `usage: augur <command> [flags] [arguments]
@@ -27,10 +29,11 @@ commands:
 Run 'augur <command> -h' for a command's flags.
 `
 
-// exitBudget is the exit status of a command a budget stopped before it
-// was done: an analysis with partial results (its report says how far it
-// got), or a build that ran out of time.
-const exitBudget = 4
+// exitBudget is the exit status of a command that could not finish its
+// analysis: a budget stopped it (its report says how far it got), a build
+// ran out of time, or executions stopped at calls augur cannot follow
+// (report.ExitIncomplete; the report lists them under "incomplete").
+const exitBudget = report.ExitIncomplete
 
 func main() {
 	if os.Getenv("GOGC") == "" {

@@ -347,3 +347,54 @@ func TestAnalyzeMemoryModel(t *testing.T) {
 		t.Errorf("--memory-model tso: exit %d, %s", code, errOut)
 	}
 }
+
+func TestAnalyzeUndefinedFunctionIsIncomplete(t *testing.T) {
+	type gapReport struct {
+		Races []struct {
+			Object string `json:"object"`
+		} `json:"races"`
+		Failures   []any `json:"failures"`
+		Incomplete []struct {
+			Kind     string `json:"kind"`
+			Function string `json:"function"`
+			Line     int    `json:"line"`
+		} `json:"incomplete"`
+		Havoc []string `json:"havoc"`
+	}
+	src := "../../testdata/incomplete/undefined_call.c"
+	out, errOut, code := augur(t, "", "analyze", "--format", "json", src)
+	if code != exitBudget {
+		t.Fatalf("exit %d, want %d (incomplete): %s", code, exitBudget, errOut)
+	}
+	var rep gapReport
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rep.Incomplete) != 1 || rep.Incomplete[0].Kind != "unsupported" || rep.Incomplete[0].Function != "checksum" ||
+		rep.Incomplete[0].Line != 23 || len(rep.Failures) != 0 || len(rep.Races) != 0 {
+		t.Fatalf("want one unsupported gap at checksum's call, no failure, no race: %s", out)
+	}
+	text, _, _ := augur(t, "", "analyze", src)
+	if !strings.Contains(text, "INCOMPLETE: augur: call to external function 'checksum'") || !strings.Contains(text, "--undefined=havoc") {
+		t.Errorf("text report does not say the analysis is incomplete:\n%s", text)
+	}
+	sarif, _, _ := augur(t, "", "analyze", "--format", "sarif", src)
+	if !strings.Contains(sarif, `"incomplete": true`) || !strings.Contains(sarif, `"ruleId": "incomplete"`) {
+		t.Errorf("SARIF does not mark the run incomplete:\n%s", sarif)
+	}
+
+	out, errOut, code = augur(t, "", "analyze", "--undefined=havoc", "--format", "json", src)
+	if code != 0 {
+		t.Fatalf("havoc: exit %d: %s", code, errOut)
+	}
+	rep = gapReport{}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Incomplete) != 0 || len(rep.Havoc) != 1 || rep.Havoc[0] != "checksum" || len(rep.Races) != 1 || rep.Races[0].Object != "total" {
+		t.Fatalf("havoc: want the race on total and checksum listed as havocked: %s", out)
+	}
+	if _, errOut, code := augur(t, "", "analyze", "--undefined=maybe", src); code != 2 || !strings.Contains(errOut, "stop or havoc") {
+		t.Errorf("bad --undefined: exit %d: %s", code, errOut)
+	}
+}

@@ -27,6 +27,7 @@ type programFlags struct {
 	timeout            *flagDuration
 	maxMemory          *flagSize
 	seed               *uint64
+	undefined          *string
 	// start is when the command started: the time budget counts from it,
 	// the build included.
 	start  time.Time
@@ -76,6 +77,7 @@ func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
 		argv0:     fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)"),
 		maxInsts:  fs.Uint64("max-instructions", def.maxInsts, "stop an execution after this many instructions (0: no limit)"),
 		seed:      fs.Uint64("seed", 1, "seed of the random schedules"),
+		undefined: fs.String("undefined", "stop", "what a call to a function declared but defined nowhere does: stop (the analysis is incomplete there) or havoc (it returns an unconstrained value, symbolic when exploring)"),
 		timeout:   &flagDuration{def.timeout},
 		maxMemory: &flagSize{def.maxMemory},
 		start:     time.Now(),
@@ -150,6 +152,11 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		fmt.Fprintf(os.Stderr, "augur: --env: %v\n", err)
 		return nil, vm.Config{}, 2
 	}
+	undefined, err := vm.ParseUndefined(*p.undefined)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: --undefined: %v\n", err)
+		return nil, vm.Config{}, 2
+	}
 	name := *p.argv0
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
@@ -162,6 +169,7 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		Limits:          p.limits(),
 		Files:           seeded,
 		Inputs:          p.inputs,
+		Undefined:       undefined,
 	}, 0
 }
 

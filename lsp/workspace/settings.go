@@ -13,6 +13,7 @@ import (
 
 	"augur/analyzer/build"
 	"augur/analyzer/memmodel"
+	"augur/analyzer/vm"
 	"augur/internal/bytesize"
 )
 
@@ -27,6 +28,7 @@ type Settings struct {
 	Timeout         time.Duration // of the whole analysis of a save, compiling included
 	MaxMemory       uint64        // of each execution, with what the analysis keeps for it
 	PreemptAccesses bool
+	Undefined       vm.UndefinedPolicy // calls to declared but undefined functions
 	SymArgs         []int
 	SymStdin        int
 	SymFiles        map[string]int
@@ -99,6 +101,15 @@ var settingsTable = []setting{
 		func(s *Settings, v any) error { return setSize(&s.MaxMemory, v) }},
 	{"preempt-accesses", "preemptAccesses", "also switch threads at shared memory accesses (slower, more interleavings)",
 		func(s *Settings, v any) error { return setBool(&s.PreemptAccesses, v) }},
+	{"undefined", "undefined", `what a call to a function declared but defined nowhere does: "stop" (the analysis is incomplete there) or "havoc" (it returns an unconstrained value)`,
+		func(s *Settings, v any) error {
+			var name string
+			if err := setChoice(&name, v, "stop", "havoc"); err != nil {
+				return err
+			}
+			s.Undefined, _ = vm.ParseUndefined(name)
+			return nil
+		}},
 	{"sym-arg", "symbolicArgs", "sizes of symbolic command-line arguments, one per argument, e.g. [8, 4]",
 		func(s *Settings, v any) error { return setInts(&s.SymArgs, v) }},
 	{"sym-stdin", "symbolicStdin", "bytes of symbolic standard input (0: none)",

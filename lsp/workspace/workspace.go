@@ -172,7 +172,7 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	}
 	run := vm.Config{Args: append([]string{argv0}, t.Args...), Env: env, Stdin: []byte(t.Stdin),
 		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses,
-		Limits: vm.Limits{MaxMemory: s.MaxMemory}}
+		Undefined: s.Undefined, Limits: vm.Limits{MaxMemory: s.MaxMemory}}
 	if t.StdinFile != "" {
 		data, err := os.ReadFile(t.StdinFile)
 		if err != nil {

@@ -1,0 +1,86 @@
+package report
+
+import (
+	"fmt"
+
+	"augur/analyzer/ir"
+	"augur/analyzer/vm"
+)
+
+// Gap is something that kept the analysis from seeing the whole program: a
+// call augur could not follow (an undefined function, something it does
+// not model) or a budget that ran out. A report with gaps is incomplete:
+// "no races" in it means "none found in the part augur saw", and the CLI
+// exits with ExitIncomplete so CI does not take it for a clean result.
+type Gap struct {
+	Kind string `json:"kind"` // "unsupported" or "budget"
+	// Function is the function whose call augur could not follow.
+	Function string `json:"function,omitempty"`
+	Message  string `json:"message"`
+	File     string `json:"file,omitempty"`
+	Line     int    `json:"line,omitempty"`
+	Column   int    `json:"column,omitempty"`
+	// Schedule is the schedule under which the execution stopped there.
+	Schedule string `json:"schedule,omitempty"`
+}
+
+// Gap kinds.
+const (
+	GapUnsupported = "unsupported"
+	GapBudget      = "budget"
+)
+
+// ExitIncomplete is the CLI's exit status for an incomplete analysis.
+const ExitIncomplete = 4
+
+// addUnsupported records a gap for an execution that ended at something
+// augur does not model, once per message and place.
+func (r *Report) addUnsupported(t *vm.Termination, schedule, base string) {
+	g := Gap{Kind: GapUnsupported, Function: t.Function, Message: t.Message, File: ir.RelPath(t.Loc.File, base),
+		Line: t.Loc.Line, Column: t.Loc.Col, Schedule: schedule}
+	for _, o := range r.Incomplete {
+		if o.Kind == g.Kind && o.Message == g.Message && o.File == g.File && o.Line == g.Line && o.Column == g.Column {
+			return
+		}
+	}
+	r.Incomplete = append(r.Incomplete, g)
+}
+
+// SetStopped records that a budget cut the analysis short.
+func (r *Report) SetStopped(st *Stopped) {
+	r.Stopped = st
+	r.Incomplete = append(r.Incomplete, Gap{Kind: GapBudget,
+		Message: fmt.Sprintf("the %s budget ran out while %s: %s", st.Budget, st.Stage, st.Message)})
+}
+
+// Complete reports whether the analysis saw the whole program.
+func (r *Report) Complete() bool { return len(r.Incomplete) == 0 }
+
+// GapSummary says in one sentence why the analysis is incomplete, for the
+// text report's last line and the editor's progress.
+func (r *Report) GapSummary() string {
+	if r.Complete() {
+		return ""
+	}
+	g := r.Incomplete[0]
+	s := g.Message
+	if g.Kind == GapUnsupported && g.Function != "" {
+		s = fmt.Sprintf("augur could not follow the call to '%s'", g.Function)
+		if g.File != "" {
+			s += fmt.Sprintf(" at %s:%d", g.File, g.Line)
+		}
+	}
+	if n := len(r.Incomplete) - 1; n > 0 {
+		s += fmt.Sprintf(" (and %d more)", n)
+	}
+	return s
+}
+
+// unsupportedHint is the advice given with an unsupported gap.
+func unsupportedHint(g Gap) string {
+	if g.Function == "" {
+		return ""
+	}
+	return fmt.Sprintf("'%s' is declared but defined nowhere in the program and augur has no model of it; "+
+		"compile its definition in, or pass --undefined=havoc to let its calls return unconstrained values", g.Function)
+}

@@ -1,0 +1,50 @@
+package vm_test
+
+import (
+	"bytes"
+	"reflect"
+	"testing"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/vm"
+)
+
+// Under UndefinedHavoc, calls to declared but undefined functions return
+// an integer input, a pointer to fresh zeroed memory, or nothing, and the
+// result lists them; under UndefinedStop the first such call ends the run
+// as unsupported, naming the function.
+func TestUndefinedFunctions(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/incomplete/havoc_results.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := vm.Undefined(prog); !reflect.DeepEqual(got, []string{"log_event", "lookup", "read_sensor"}) {
+		t.Errorf("Undefined = %v", got)
+	}
+	run := func(cfg vm.Config) (string, *vm.Result) {
+		var out bytes.Buffer
+		cfg.Args, cfg.Stdout = []string{"havoc"}, &out
+		m, err := vm.New(prog, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := m.Run()
+		return out.String(), res
+	}
+	_, res := run(vm.Config{})
+	if res.Term.Kind != vm.TermUnsupported || res.Term.Function != "read_sensor" || res.Term.Loc.Line != 13 {
+		t.Fatalf("stop: %s", res.Term.Report())
+	}
+	out, res := run(vm.Config{Undefined: vm.UndefinedHavoc})
+	if res.Term.Kind != vm.TermExit || out != "r=0 v=42 p0=0 p4095=0 len=0\n" {
+		t.Fatalf("havoc: %q, %s", out, res.Term.Report())
+	}
+	if !reflect.DeepEqual(res.Havoc, []string{"log_event", "lookup", "read_sensor"}) {
+		t.Errorf("Havoc = %v", res.Havoc)
+	}
+	out, res = run(vm.Config{Undefined: vm.UndefinedHavoc, Inputs: map[string]uint64{"havoc_read_sensor": 7}})
+	if out != "r=7 v=42 p0=0 p4095=0 len=0\n" || res.Term.Status != 7 {
+		t.Errorf("replayed input: %q, %s", out, res.Term.Report())
+	}
+}
