@@ -7,7 +7,8 @@ package runtime
 
 import "embed"
 
-// Files holds the C sources (libc/*.c) and the headers (include/*.h).
+// Files holds the C sources (libc/*.c), the C++ runtime linked into C++
+// programs (cxx/*.cc) and the headers (include/*.h).
 //
-//go:embed libc/*.c include/*.h
+//go:embed libc/*.c include/*.h cxx/*.cc
 var Files embed.FS

@@ -84,6 +84,10 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 	}
 	rtOpts := Options{CacheDir: opts.CacheDir, CompileTimeout: opts.CompileTimeout, MaxMemory: opts.MaxMemory} // user flags do not apply to the runtime
 	entries, _ := filepath.Glob(filepath.Join(rtSrc, "libc", "*.c"))
+	if anyCXX(files) {
+		cxx, _ := filepath.Glob(filepath.Join(rtSrc, "cxx", "*.cc"))
+		entries = append(entries, cxx...)
+	}
 	sort.Strings(entries)
 	for _, src := range entries {
 		bc, err := CompileTU(ctx, src, rtOpts, include)
@@ -93,6 +97,17 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 		p.Runtime = append(p.Runtime, bc)
 	}
 	return p, nil
+}
+
+// anyCXX reports whether a C++ source is among files: the program then
+// links augur's C++ runtime (runtime/cxx) too.
+func anyCXX(files []string) bool {
+	for _, f := range files {
+		if isCXX(f) {
+			return true
+		}
+	}
+	return false
 }
 
 // materializeRuntime writes the embedded runtime sources to a directory named

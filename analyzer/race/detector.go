@@ -280,6 +280,9 @@ func (d *Detector) drop(o *vm.Object) {
 // common case (a thread touching memory it touched since its last
 // synchronization) in one comparison per byte.
 func (d *Detector) Access(a *vm.Access) {
+	if a.Obj.Unwatched {
+		return
+	}
 	c := *d.clock(a.Thread)
 	e := mkEpoch(a.Thread, c.Get(a.Thread)).withKind(a.Kind)
 	sh := d.shadow(a.Obj, a.Off, a.Size)

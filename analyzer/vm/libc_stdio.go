@@ -543,7 +543,7 @@ func init() {
 		}
 		setRes(res, uint64(m.files.position(f)))
 		return nil
-	}, "ftell", "ftello")
+	}, "ftell", "ftello", "ftello64")
 	seek := func(m *Machine, t *Thread, f *vfile, off int64, whence uint64) uint64 {
 		m.files.flush(f)
 		f.unget, f.eof = 0, false
@@ -574,7 +574,7 @@ func init() {
 		}
 		setRes(res, seek(m, t, f, int64(a[1].Bits), a[2].Bits&0xffffffff))
 		return nil
-	}, "fseek", "fseeko")
+	}, "fseek", "fseeko", "fseeko64")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {

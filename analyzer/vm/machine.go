@@ -377,7 +377,7 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 		if g.ThreadLocal {
 			continue
 		}
-		o := &Object{ID: g.ID, Size: g.Size, Kind: ObjGlobal, Name: g.Name, ReadOnly: g.Constant}
+		o := &Object{ID: g.ID, Size: g.Size, Kind: ObjGlobal, Name: g.Name, ReadOnly: g.Constant, Unwatched: unwatched(g.Name)}
 		o.bytes = make([]byte, g.Size)
 		copy(o.bytes, g.Init)
 		m.mem.place(o)

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"fmt"
+	"strings"
 	"sync/atomic"
 
 	"augur/analyzer/expr"
@@ -40,6 +41,10 @@ type Object struct {
 	Serial uint64
 	Size   uint64
 	Name   string // global name, or a description for dynamic objects
+	// Unwatched objects are the runtime's own, synchronized by what augur
+	// models rather than by the program (see unwatched): race detection
+	// skips their accesses.
+	Unwatched bool
 	// readLimit and writeLimit are the sizes a read or a write may reach: the
 	// object's size, or 0 when such accesses are invalid (freed, code,
 	// read-only). One comparison then accepts every valid access; only a
@@ -437,4 +442,16 @@ func (m *Memory) ReadCString(addr uint64, max int) (string, error) {
 		}
 	}
 	return "", &AccessError{Kind: "out of bounds " + o.Kind.String() + " access (unterminated string)", Addr: addr + uint64(len(b)), Size: 1, Object: o}
+}
+
+// unwatched reports whether a global is one whose concurrent use is not a
+// data race by the library's specification though its code is interpreted:
+// the C++ standard streams (cout, cerr, clog) and the stdio buffers behind
+// them, which the C++ runtime names __augur_sync_*.
+func unwatched(name string) bool {
+	switch name {
+	case "_ZSt4cout", "_ZSt4cerr", "_ZSt4clog":
+		return true
+	}
+	return strings.HasPrefix(name, "__augur_sync_")
 }

@@ -122,7 +122,7 @@ func init() {
 	register(mutexInit, "pthread_mutex_init")
 	register(mutexLockFn(lockBlock), "pthread_mutex_lock").acquires()
 	register(mutexLockFn(lockTry), "pthread_mutex_trylock").acquires()
-	register(mutexLockFn(lockTimed), "pthread_mutex_timedlock").acquires()
+	register(mutexLockFn(lockTimed), "pthread_mutex_timedlock", "pthread_mutex_clocklock").acquires()
 	register(mutexUnlock, "pthread_mutex_unlock").releases()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		l, err := m.syncRead(a[0].Bits+mutexLock, 4)
@@ -138,7 +138,7 @@ func init() {
 
 	register(zeroing(48), "pthread_cond_init")
 	register(condWait(false), "pthread_cond_wait").acquires()
-	register(condWait(true), "pthread_cond_timedwait").acquires()
+	register(condWait(true), "pthread_cond_timedwait", "pthread_cond_clockwait").acquires()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.sync.wakeOne(waitKey{waitCond, a[0].Bits}, m)
 		setRes(res, 0)

@@ -62,9 +62,9 @@ func registerRWLock() {
 			return errYield
 		}
 	}
-	register(rd(false), "pthread_rwlock_rdlock", "pthread_rwlock_timedrdlock").acquires()
+	register(rd(false), "pthread_rwlock_rdlock", "pthread_rwlock_timedrdlock", "pthread_rwlock_clockrdlock").acquires()
 	register(rd(true), "pthread_rwlock_tryrdlock")
-	register(wr(false), "pthread_rwlock_wrlock", "pthread_rwlock_timedwrlock").acquires()
+	register(wr(false), "pthread_rwlock_wrlock", "pthread_rwlock_timedwrlock", "pthread_rwlock_clockwrlock").acquires()
 	register(wr(true), "pthread_rwlock_trywrlock")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, 0)

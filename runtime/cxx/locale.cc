@@ -1,0 +1,323 @@
+// The non-template core of libstdc++'s locales and stream bases, written
+// for augur: the "C" locale only, with the facets output streams use
+// (ctype<char>, numpunct<char>, num_put<char>), and ios_base. The facets'
+// own behavior (number formatting, padding, grouping) is libstdc++'s
+// template code, instantiated in iostream.cc, so output matches a native
+// build's byte for byte.
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <ios>
+#include <locale>
+#include <ostream>
+
+extern "C" {
+// The C library's per-thread locale switch, which libstdc++ calls around
+// vsnprintf; augur's C library has the "C" locale only.
+__locale_t __uselocale(__locale_t l) { return l; }
+}
+
+namespace std _GLIBCXX_VISIBILITY(default) {
+
+// locale::id numbers facet kinds as they are first used; iostream.cc
+// numbers the standard ones before main, so no two threads ever race here.
+_Atomic_word locale::id::_S_refcount;
+size_t locale::id::_M_id() const throw() {
+	if (!_M_index)
+		_M_index = 1 + __atomic_fetch_add(&_S_refcount, 1, __ATOMIC_RELAXED);
+	return _M_index - 1;
+}
+
+locale::facet::~facet() {}
+__c_locale locale::facet::_S_get_c_locale() { return nullptr; }
+const char *locale::facet::_S_get_c_name() throw() { return "C"; }
+
+// The one locale: "C", built on first use (before main, by ios_base::Init).
+static const size_t facetSlots = 64;
+static locale::_Impl *classicImpl;
+
+locale::_Impl::_Impl(size_t refs) throw()
+    : _M_refcount(refs), _M_facets(new const facet *[facetSlots]()), _M_facets_size(facetSlots),
+      _M_caches(new const facet *[facetSlots]()), _M_names(new char *[_S_categories_size]()) {
+	static char c[] = "C";
+	for (size_t i = 0; i < _S_categories_size; i++)
+		_M_names[i] = c;
+	// Facets with a reference of their own: never destroyed.
+	_M_install_facet(&std::ctype<char>::id, new std::ctype<char>(nullptr, false, 1));
+	_M_install_facet(&std::numpunct<char>::id, new std::numpunct<char>(1));
+	_M_install_facet(&std::num_put<char>::id, new std::num_put<char>(1));
+}
+
+locale::_Impl::~_Impl() throw() {
+	delete[] _M_facets;
+	delete[] _M_caches;
+	delete[] _M_names;
+}
+
+void locale::_Impl::_M_install_facet(const locale::id *id, const facet *f) {
+	size_t i = id->_M_id();
+	if (i < _M_facets_size && f) {
+		f->_M_add_reference();
+		_M_facets[i] = f;
+	}
+}
+
+void locale::_Impl::_M_install_cache(const facet *cache, size_t index) {
+	if (index < _M_facets_size && !_M_caches[index]) {
+		cache->_M_add_reference();
+		_M_caches[index] = cache;
+	} else {
+		delete cache;
+	}
+}
+
+locale::locale() throw() {
+	if (!classicImpl)
+		classicImpl = new _Impl(1);
+	_M_impl = classicImpl;
+	_M_impl->_M_add_reference();
+}
+locale::locale(const locale &other) throw() : _M_impl(other._M_impl) { _M_impl->_M_add_reference(); }
+locale::~locale() throw() { _M_impl->_M_remove_reference(); }
+const locale &locale::operator=(const locale &other) throw() {
+	other._M_impl->_M_add_reference();
+	_M_impl->_M_remove_reference();
+	_M_impl = other._M_impl;
+	return *this;
+}
+const locale &locale::classic() {
+	static locale *c = new locale();
+	return *c;
+}
+bool locale::operator==(const locale &other) const throw() { return _M_impl == other._M_impl; }
+
+// ctype<char> classifies with the C library's table, as glibc's does.
+locale::id ctype<char>::id;
+const size_t ctype<char>::table_size;
+const ctype_base::mask *ctype<char>::classic_table() throw() { return *__ctype_b_loc(); }
+
+ctype<char>::ctype(const mask *table, bool del, size_t refs)
+    : facet(refs), _M_c_locale_ctype(nullptr), _M_del(table != nullptr && del), _M_toupper(nullptr),
+      _M_tolower(nullptr), _M_table(table ? table : classic_table()), _M_widen_ok(0), _M_narrow_ok(0) {
+	// Filled now rather than on first use, so that threads sharing the
+	// facet never race to fill them.
+	_M_widen_init();
+	_M_narrow_init();
+}
+
+ctype<char>::ctype(__c_locale, const mask *table, bool del, size_t refs) : ctype(table, del, refs) {}
+
+ctype<char>::~ctype() {
+	if (_M_del)
+		delete[] _M_table;
+}
+
+char ctype<char>::do_toupper(char c) const { return (char)::toupper((unsigned char)c); }
+char ctype<char>::do_tolower(char c) const { return (char)::tolower((unsigned char)c); }
+const char *ctype<char>::do_toupper(char *lo, const char *hi) const {
+	for (; lo < hi; ++lo)
+		*lo = do_toupper(*lo);
+	return hi;
+}
+const char *ctype<char>::do_tolower(char *lo, const char *hi) const {
+	for (; lo < hi; ++lo)
+		*lo = do_tolower(*lo);
+	return hi;
+}
+
+void ctype<char>::_M_widen_init() const {
+	for (size_t i = 0; i < sizeof _M_widen; ++i)
+		_M_widen[i] = (char)i;
+	_M_widen_ok = 1; // do_widen is the identity: widen may use the table
+}
+
+void ctype<char>::_M_narrow_init() const {
+	for (size_t i = 0; i < sizeof _M_narrow; ++i)
+		_M_narrow[i] = (char)i;
+	_M_narrow_ok = 1;
+}
+
+// numpunct<char> of the "C" locale: '.', no grouping, "true"/"false".
+namespace __cxx11 {
+template <> void numpunct<char>::_M_initialize_numpunct(__c_locale) {
+	if (!_M_data)
+		_M_data = new __numpunct_cache<char>;
+	_M_data->_M_grouping = "";
+	_M_data->_M_grouping_size = 0;
+	_M_data->_M_use_grouping = false;
+	_M_data->_M_decimal_point = '.';
+	_M_data->_M_thousands_sep = ',';
+	for (size_t i = 0; i < __num_base::_S_oend; ++i)
+		_M_data->_M_atoms_out[i] = __num_base::_S_atoms_out[i];
+	for (size_t i = 0; i < __num_base::_S_iend; ++i)
+		_M_data->_M_atoms_in[i] = __num_base::_S_atoms_in[i];
+	_M_data->_M_truename = "true";
+	_M_data->_M_truename_size = 4;
+	_M_data->_M_falsename = "false";
+	_M_data->_M_falsename_size = 5;
+}
+
+template <> numpunct<char>::~numpunct() { delete _M_data; }
+} // namespace __cxx11
+
+const char *__num_base::_S_atoms_out = "-+xX0123456789abcdef0123456789ABCDEF";
+const char *__num_base::_S_atoms_in = "-+xX0123456789abcdefABCDEF";
+
+// _S_format_float builds the printf conversion a float is formatted with
+// from the stream's flags ([facet.num.put.virtuals], table 88).
+void __num_base::_S_format_float(const ios_base &io, char *fptr, char mod) throw() {
+	ios_base::fmtflags flags = io.flags();
+	ios_base::fmtflags field = flags & ios_base::floatfield;
+	*fptr++ = '%';
+	if (flags & ios_base::showpos)
+		*fptr++ = '+';
+	if (flags & ios_base::showpoint)
+		*fptr++ = '#';
+	if (field != (ios_base::fixed | ios_base::scientific)) { // hexfloat has no precision
+		*fptr++ = '.';
+		*fptr++ = '*';
+	}
+	if (mod)
+		*fptr++ = mod;
+	bool upper = flags & ios_base::uppercase;
+	if (field == ios_base::fixed)
+		*fptr++ = 'f';
+	else if (field == ios_base::scientific)
+		*fptr++ = upper ? 'E' : 'e';
+	else if (field == (ios_base::fixed | ios_base::scientific))
+		*fptr++ = upper ? 'A' : 'a';
+	else
+		*fptr++ = upper ? 'G' : 'g';
+	*fptr = '\0';
+}
+
+// Conversions num_get uses to read floating-point numbers: strtod and
+// friends of the C locale, with libstdc++'s rules for bad and out-of-range
+// input (the value 0, or the largest finite value, and failbit).
+template <typename T> static void toFloat(const char *s, T &v, ios_base::iostate &err, T (*conv)(const char *, char **),
+                                          T huge, T max) {
+	char *end;
+	T x = conv(s, &end);
+	if (end == s || *end != '\0') {
+		v = 0;
+		err = ios_base::failbit;
+	} else if (x == huge || x == -huge) {
+		v = x > 0 ? max : -max;
+		err = ios_base::failbit;
+	} else {
+		v = x;
+	}
+}
+
+template <> void __convert_to_v(const char *s, float &v, ios_base::iostate &err, const __c_locale &) throw() {
+	toFloat<float>(s, v, err, strtof, __builtin_huge_valf(), __FLT_MAX__);
+}
+template <> void __convert_to_v(const char *s, double &v, ios_base::iostate &err, const __c_locale &) throw() {
+	toFloat<double>(s, v, err, strtod, __builtin_huge_val(), __DBL_MAX__);
+}
+template <> void __convert_to_v(const char *s, long double &v, ios_base::iostate &err, const __c_locale &) throw() {
+	toFloat<long double>(s, v, err, strtold, __builtin_huge_vall(), __LDBL_MAX__);
+}
+
+// The "C" locale has no grouping, so any digits verify.
+bool __verify_grouping(const char *, size_t, const string &) throw() { return true; }
+
+// ios_base: the formatting state every stream has.
+ios_base::ios_base() throw()
+    : _M_callbacks(nullptr), _M_word_zero(), _M_word_size(_S_local_word_size), _M_word(_M_local_word) {}
+
+ios_base::~ios_base() {
+	_M_call_callbacks(erase_event);
+	_M_dispose_callbacks();
+	if (_M_word != _M_local_word)
+		delete[] _M_word;
+}
+
+void ios_base::_M_init() throw() {
+	_M_precision = 6;
+	_M_width = 0;
+	_M_flags = skipws | dec;
+	_M_ios_locale = locale();
+}
+
+void ios_base::register_callback(event_callback fn, int index) {
+	_M_callbacks = new _Callback_list(fn, index, _M_callbacks);
+}
+
+void ios_base::_M_call_callbacks(event ev) throw() {
+	for (_Callback_list *p = _M_callbacks; p; p = p->_M_next)
+		(*p->_M_fn)(ev, *this, p->_M_index);
+}
+
+void ios_base::_M_dispose_callbacks() throw() {
+	_Callback_list *p = _M_callbacks;
+	while (p && p->_M_remove_reference() == 0) {
+		_Callback_list *next = p->_M_next;
+		delete p;
+		p = next;
+	}
+	_M_callbacks = nullptr;
+}
+
+locale ios_base::imbue(const locale &loc) throw() {
+	locale old = _M_ios_locale;
+	_M_ios_locale = loc;
+	_M_call_callbacks(imbue_event);
+	return old;
+}
+
+int ios_base::xalloc() throw() {
+	static _Atomic_word next = 4; // libstdc++ keeps the first indices
+	return __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED);
+}
+
+ios_base::_Words &ios_base::_M_grow_words(int ix, bool iword) {
+	if (ix < 0 || ix >= 1 << 20) {
+		_M_word_zero = _Words();
+		_M_streambuf_state |= badbit;
+		return _M_word_zero;
+	}
+	if (ix >= _M_word_size) {
+		int size = ix + 1;
+		_Words *words = new _Words[size];
+		for (int i = 0; i < _M_word_size; i++)
+			words[i] = _M_word[i];
+		if (_M_word != _M_local_word)
+			delete[] _M_word;
+		_M_word = words;
+		_M_word_size = size;
+	}
+	(void)iword;
+	return _M_word[ix];
+}
+
+void ios_base::_M_move(ios_base &rhs) throw() {
+	_M_precision = rhs._M_precision;
+	_M_width = rhs._M_width;
+	_M_flags = rhs._M_flags;
+	_M_exception = rhs._M_exception;
+	_M_streambuf_state = rhs._M_streambuf_state;
+	_M_callbacks = rhs._M_callbacks;
+	rhs._M_callbacks = nullptr;
+	if (rhs._M_word == rhs._M_local_word) {
+		_M_word = _M_local_word;
+		_M_word_size = _S_local_word_size;
+		for (int i = 0; i < _S_local_word_size; i++)
+			_M_local_word[i] = rhs._M_local_word[i];
+	} else {
+		_M_word = rhs._M_word;
+		_M_word_size = rhs._M_word_size;
+		rhs._M_word = rhs._M_local_word;
+		rhs._M_word_size = _S_local_word_size;
+	}
+	_M_ios_locale = rhs._M_ios_locale;
+}
+
+void ios_base::_M_swap(ios_base &rhs) throw() {
+	ios_base tmp;
+	tmp._M_move(*this);
+	_M_move(rhs);
+	rhs._M_move(tmp);
+}
+
+} // namespace std

@@ -1,0 +1,132 @@
+// The out-of-line parts of libstdc++'s thread support (what libstdc++.so
+// holds for <thread>, <condition_variable>, <mutex> and <future>), written
+// for augur over the POSIX calls it models. Everything else of those
+// headers is template or inline code the program compiles itself.
+#include <cerrno>
+#include <chrono>
+#include <condition_variable>
+#include <future>
+#include <mutex>
+#include <pthread.h>
+#include <thread>
+#include <time.h>
+
+namespace std _GLIBCXX_VISIBILITY(default) {
+
+// std::thread: a started thread owns its _State; the new thread runs it
+// and frees it, as libstdc++'s execute_native_thread_routine does.
+static void *run_state(void *p) {
+	thread::_State_ptr state{static_cast<thread::_State *>(p)};
+	state->_M_run();
+	return nullptr;
+}
+
+thread::_State::~_State() = default;
+
+void thread::_M_start_thread(_State_ptr state, void (*)()) {
+	int err = pthread_create(&_M_id._M_thread, nullptr, &run_state, state.get());
+	if (err)
+		__throw_system_error(err);
+	state.release();
+}
+
+void thread::join() {
+	int err = EINVAL;
+	if (_M_id != id())
+		err = pthread_join(_M_id._M_thread, nullptr);
+	if (err)
+		__throw_system_error(err);
+	_M_id = id();
+}
+
+void thread::detach() {
+	int err = EINVAL;
+	if (_M_id != id())
+		err = pthread_detach(_M_id._M_thread);
+	if (err)
+		__throw_system_error(err);
+	_M_id = id();
+}
+
+// The number of processors augur reports: fixed, so that every run of a
+// program sizes its thread pools the same way.
+unsigned int thread::hardware_concurrency() noexcept { return 4; }
+
+// std::condition_variable wraps a pthread condition variable.
+condition_variable::condition_variable() noexcept = default;
+condition_variable::~condition_variable() noexcept = default;
+void condition_variable::wait(unique_lock<mutex> &lock) { _M_cond.wait(*lock.mutex()); }
+void condition_variable::notify_one() noexcept { _M_cond.notify_one(); }
+void condition_variable::notify_all() noexcept { _M_cond.notify_all(); }
+
+// The clocks read the virtual clock clock_gettime models.
+namespace chrono {
+inline namespace _V2 {
+static long long nanos(clockid_t clock) {
+	timespec ts;
+	clock_gettime(clock, &ts);
+	return (long long)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+system_clock::time_point system_clock::now() noexcept {
+	return time_point(duration_cast<duration>(nanoseconds(nanos(CLOCK_REALTIME))));
+}
+steady_clock::time_point steady_clock::now() noexcept {
+	return time_point(duration_cast<duration>(nanoseconds(nanos(CLOCK_MONOTONIC))));
+}
+} // namespace _V2
+} // namespace chrono
+
+// std::call_once passes its callable through these thread-locals to the
+// function pthread_once calls.
+__thread void *__once_callable;
+__thread void (*__once_call)();
+
+// __atomic_futex_unsigned (std::future's state) waits for a word to change.
+// A futex is modeled by one mutex and condition variable for all words:
+// notify wakes every waiter, each rechecks its own word.
+static pthread_mutex_t futex_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t futex_cond = PTHREAD_COND_INITIALIZER;
+
+static bool futex_wait(unsigned *addr, unsigned val, bool has_timeout, clockid_t clock, chrono::seconds s,
+                       chrono::nanoseconds ns) {
+	timespec deadline{(time_t)s.count(), (long)ns.count()};
+	bool ok = true;
+	pthread_mutex_lock(&futex_lock);
+	while (__atomic_load_n(addr, __ATOMIC_ACQUIRE) == val) {
+		if (!has_timeout) {
+			pthread_cond_wait(&futex_cond, &futex_lock);
+		} else if (pthread_cond_clockwait(&futex_cond, &futex_lock, clock, &deadline) == ETIMEDOUT) {
+			ok = false;
+			break;
+		}
+	}
+	pthread_mutex_unlock(&futex_lock);
+	return ok;
+}
+
+bool __atomic_futex_unsigned_base::_M_futex_wait_until(unsigned *addr, unsigned val, bool has_timeout,
+                                                       chrono::seconds s, chrono::nanoseconds ns) {
+	return futex_wait(addr, val, has_timeout, CLOCK_REALTIME, s, ns);
+}
+
+bool __atomic_futex_unsigned_base::_M_futex_wait_until_steady(unsigned *addr, unsigned val, bool has_timeout,
+                                                              chrono::seconds s, chrono::nanoseconds ns) {
+	return futex_wait(addr, val, has_timeout, CLOCK_MONOTONIC, s, ns);
+}
+
+void __atomic_futex_unsigned_base::_M_futex_notify_all(unsigned *) {
+	pthread_mutex_lock(&futex_lock);
+	pthread_cond_broadcast(&futex_cond);
+	pthread_mutex_unlock(&futex_lock);
+}
+
+__future_base::_Result_base::_Result_base() = default;
+__future_base::_Result_base::~_Result_base() = default;
+
+} // namespace std
+
+// pthread_once's routine for std::call_once.
+extern "C" void __once_proxy() {
+	void (*call)() = std::__once_call;
+	call();
+}
