@@ -27,6 +27,7 @@ func (res *Result) Report(base string) *report.Report {
 		rep.SetStopped(&report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total})
 	}
 	rep.MemoryModel = res.Options.MemoryModel
+	rep.Demangle()
 	if res.Elapsed > 0 {
 		rep.Stats.Seconds = res.Elapsed.Seconds()
 	}

@@ -44,8 +44,7 @@ type classified struct {
 func TestCategories(t *testing.T) {
 	var files []string
 	for _, dir := range []string{"../../testdata/race", "../../testdata/classify"} {
-		fs, _ := filepath.Glob(dir + "/*.c")
-		files = append(files, fs...)
+		files = append(files, testutil.Programs(dir)...)
 	}
 	for _, f := range files {
 		f := f
@@ -53,7 +52,7 @@ func TestCategories(t *testing.T) {
 		if len(want) == 0 {
 			continue
 		}
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".c"), func(t *testing.T) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
 			verdicts := classifyFile(t, f)
 			if len(verdicts) == 0 {

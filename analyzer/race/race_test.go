@@ -78,13 +78,13 @@ func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 // 1:1 against its // race: comments: every expected race is reported with
 // both endpoint lines, and nothing else is.
 func TestAnnotatedRaces(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/race/*.c")
+	files := testutil.Programs("../../testdata/race")
 	if len(files) == 0 {
 		t.Fatal("no programs in testdata/race")
 	}
 	for _, f := range files {
 		f := f
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".c"), func(t *testing.T) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
 			ex := readExpectations(t, f)
 			res := detect(t, f, 5)
@@ -134,15 +134,14 @@ func TestAnnotatedRaces(t *testing.T) {
 // Every program of the differential corpus is correctly synchronized (their
 // output does not depend on the schedule), so none may report a race.
 func TestNoFalsePositivesOnCorpus(t *testing.T) {
-	files, _ := filepath.Glob("../../testdata/run/*.c")
-	files = append(files, "../../testdata/demo/bank.c")
+	files := append(testutil.Programs("../../testdata/run"), "../../testdata/demo/bank.c")
 	for _, f := range files {
 		f := f
 		src, _ := os.ReadFile(f)
-		if !strings.Contains(string(src), "pthread") {
+		if !strings.Contains(string(src), "pthread") && !strings.Contains(string(src), "std::thread") {
 			continue
 		}
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".c"), func(t *testing.T) {
+		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
 			res := detect(t, f, 3)
 			for _, r := range res.Races {

@@ -149,6 +149,12 @@ func init() {
 		return nil
 	}, "llvm.objectsize")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.prefetch")
+	// __builtin_constant_p of a value the optimizer did not fold: false,
+	// as LLVM lowers it when it cannot prove a constant (libstdc++ asks).
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		return nil
+	}, "llvm.is.constant")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		w := uint64(in.ArgTys[0].Bits)
 		x, y, s := a[0].Bits, a[1].Bits, a[2].Bits%w

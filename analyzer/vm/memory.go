@@ -446,11 +446,11 @@ func (m *Memory) ReadCString(addr uint64, max int) (string, error) {
 
 // unwatched reports whether a global is one whose concurrent use is not a
 // data race by the library's specification though its code is interpreted:
-// the C++ standard streams (cout, cerr, clog) and the stdio buffers behind
+// the C++ standard streams (cin, cout, cerr, clog) and the stdio buffers behind
 // them, which the C++ runtime names __augur_sync_*.
 func unwatched(name string) bool {
 	switch name {
-	case "_ZSt4cout", "_ZSt4cerr", "_ZSt4clog":
+	case "_ZSt3cin", "_ZSt4cout", "_ZSt4cerr", "_ZSt4clog":
 		return true
 	}
 	return strings.HasPrefix(name, "__augur_sync_")

@@ -122,13 +122,13 @@ func (t *Termination) ExitCode() int {
 // Report renders the termination like a sanitizer report.
 func (t *Termination) Report() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "augur: %s: %s\n", t.Kind, t.Message)
+	fmt.Fprintf(&b, "augur: %s: %s\n", t.Kind, ir.Readable(t.Message))
 	if t.Kind == TermExit {
 		return b.String()
 	}
 	writeStack := func(stack []StackFrame) {
 		for i, f := range stack {
-			fmt.Fprintf(&b, "    #%d %s %s\n", i, f.Function, f.Loc)
+			fmt.Fprintf(&b, "    #%d %s %s\n", i, ir.ReadableName(f.Function), f.Loc)
 		}
 	}
 	if t.Kind == TermDeadlock {

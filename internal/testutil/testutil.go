@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"testing"
 
@@ -67,5 +68,14 @@ func RaceAnnotations(t testing.TB, path string) []RaceAnnotation {
 			out = append(out, RaceAnnotation{Line: i + 1, Name: m[1], Category: m[2], Weak: m[3]})
 		}
 	}
+	return out
+}
+
+// Programs lists the C and C++ test programs in dir (*.c, *.cpp), sorted.
+func Programs(dir string) []string {
+	c, _ := filepath.Glob(filepath.Join(dir, "*.c"))
+	cpp, _ := filepath.Glob(filepath.Join(dir, "*.cpp"))
+	out := append(c, cpp...)
+	sort.Strings(out)
 	return out
 }

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <pthread.h>
 #include <typeinfo>
 
 extern "C" {
@@ -19,6 +20,50 @@ void *__dso_handle = &__dso_handle;
 // reference counts when it is set. augur says "threaded" always, so every
 // run of a program takes the same path.
 char __libc_single_threaded = 0;
+}
+
+// Function-local statics (Itanium C++ ABI 3.3.2). The guard's first byte
+// says "initialized" and is read by the program's inline fast path with
+// acquire order; the second says "being initialized". A thread that finds
+// another initializing waits for it, as glibc's futex-based guard does:
+// an initializer may block or be preempted, and must run once.
+static pthread_mutex_t guardLock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t guardDone = PTHREAD_COND_INITIALIZER;
+
+extern "C" int __cxa_guard_acquire(long long *guard) {
+	char *g = reinterpret_cast<char *>(guard);
+	if (__atomic_load_n(g, __ATOMIC_ACQUIRE))
+		return 0;
+	pthread_mutex_lock(&guardLock);
+	int first = 0;
+	for (;;) {
+		if (__atomic_load_n(g, __ATOMIC_ACQUIRE))
+			break;
+		if (!g[1]) {
+			g[1] = 1;
+			first = 1;
+			break;
+		}
+		pthread_cond_wait(&guardDone, &guardLock);
+	}
+	pthread_mutex_unlock(&guardLock);
+	return first;
+}
+
+extern "C" void __cxa_guard_release(long long *guard) {
+	char *g = reinterpret_cast<char *>(guard);
+	pthread_mutex_lock(&guardLock);
+	g[1] = 0;
+	__atomic_store_n(g, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&guardDone);
+	pthread_mutex_unlock(&guardLock);
+}
+
+extern "C" void __cxa_guard_abort(long long *guard) {
+	pthread_mutex_lock(&guardLock);
+	reinterpret_cast<char *>(guard)[1] = 0;
+	pthread_cond_broadcast(&guardDone);
+	pthread_mutex_unlock(&guardLock);
 }
 
 // The vtables of the type_info classes. Type information objects point at

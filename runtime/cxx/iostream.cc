@@ -1,13 +1,16 @@
-// The standard output streams and the instantiations of libstdc++'s stream
+// The standard streams and the instantiations of libstdc++'s stream
 // templates that libstdc++.so would hold (the headers declare them extern,
 // so a program's own code never instantiates them). cout, cerr and clog
 // write through stdio_sync_filebuf to the C library's stdout and stderr,
 // as libstdc++'s do while synchronized with stdio: output interleaves with
-// printf exactly as in a native run.
+// printf exactly as in a native run; cin reads stdin the same way.
 //
 // This file must not include <iostream>: it defines cout, cerr and clog
 // itself, as raw storage the streams are constructed in by ios_base::Init.
+// (cin, cout, cerr and clog; the wide streams are not provided.)
 #include <ext/stdio_sync_filebuf.h>
+#include <iomanip>
+#include <istream>
 #include <locale>
 #include <new>
 #include <ostream>
@@ -38,6 +41,12 @@ template ostream &operator<<(ostream &, const char *);
 template ostream &operator<<(ostream &, const unsigned char *);
 template ostream &operator<<(ostream &, const signed char *);
 template streamsize __copy_streambufs(streambuf *, streambuf *);
+template ostream &operator<<(ostream &, _Setfill<char>);
+template ostream &operator<<(ostream &, _Setiosflags);
+template ostream &operator<<(ostream &, _Resetiosflags);
+template ostream &operator<<(ostream &, _Setbase);
+template ostream &operator<<(ostream &, _Setprecision);
+template ostream &operator<<(ostream &, _Setw);
 
 // ostream << streambuf* copies character by character (libstdc++'s
 // specialization copies whole buffers; the output is the same).
@@ -57,6 +66,34 @@ template <> streamsize __copy_streambufs_eof(streambuf *in, streambuf *out, bool
 // Without exceptions no exception is ever in flight (ostream::sentry asks).
 bool uncaught_exception() noexcept { return false; }
 int uncaught_exceptions() noexcept { return 0; }
+
+template class basic_istream<char>;
+template istream &istream::_M_extract(long &);
+template istream &istream::_M_extract(unsigned long &);
+template istream &istream::_M_extract(long long &);
+template istream &istream::_M_extract(unsigned long long &);
+template istream &istream::_M_extract(unsigned short &);
+template istream &istream::_M_extract(unsigned int &);
+template istream &istream::_M_extract(bool &);
+template istream &istream::_M_extract(float &);
+template istream &istream::_M_extract(double &);
+template istream &istream::_M_extract(long double &);
+template istream &istream::_M_extract(void *&);
+template istream &operator>>(istream &, char &);
+template istream &operator>>(istream &, unsigned char &);
+template istream &operator>>(istream &, signed char &);
+template istream &operator>>(istream &, char *);
+template istream &ws(istream &);
+template istream &getline(istream &, string &);
+template istream &operator>>(istream &, _Setfill<char>);
+template istream &operator>>(istream &, _Setiosflags);
+template istream &operator>>(istream &, _Resetiosflags);
+template istream &operator>>(istream &, _Setbase);
+template istream &operator>>(istream &, _Setprecision);
+template istream &operator>>(istream &, _Setw);
+template class basic_iostream<char>;
+template class __cxx11::basic_istringstream<char>;
+template class __cxx11::basic_stringstream<char>;
 
 template class num_put<char>;
 template class num_get<char>;
@@ -79,7 +116,7 @@ template class __cxx11::basic_ostringstream<char>;
 template class __gnu_cxx::stdio_sync_filebuf<char>;
 
 // The streams and their buffers. The race detector does not watch objects
-// named _ZSt4cout, _ZSt4cerr, _ZSt4clog or __augur_sync_*: the standard
+// named _ZSt3cin, _ZSt4cout, _ZSt4cerr, _ZSt4clog or __augur_sync_*: the standard
 // says concurrent use of the standard streams is not a data race
 // ([iostream.objects.overview]), and libstdc++'s stdio_sync_filebuf makes
 // it so through stdio's own locking, which augur models as one step.
@@ -88,6 +125,8 @@ extern "C" {
 alignas(std::ostream) char cout_storage[sizeof(std::ostream)] __asm__("_ZSt4cout");
 alignas(std::ostream) char cerr_storage[sizeof(std::ostream)] __asm__("_ZSt4cerr");
 alignas(std::ostream) char clog_storage[sizeof(std::ostream)] __asm__("_ZSt4clog");
+alignas(std::istream) char cin_storage[sizeof(std::istream)] __asm__("_ZSt3cin");
+alignas(SyncBuf) char in_buf_storage[sizeof(SyncBuf)] __asm__("__augur_sync_stdin_buf");
 alignas(SyncBuf) char out_buf_storage[sizeof(SyncBuf)] __asm__("__augur_sync_stdout_buf");
 alignas(SyncBuf) char err_buf_storage[sizeof(SyncBuf)] __asm__("__augur_sync_stderr_buf");
 }
@@ -106,11 +145,14 @@ bool ios_base::Init::_S_synced_with_stdio = true;
 ios_base::Init::Init() {
 	if (__atomic_fetch_add(&_S_refcount, 1, __ATOMIC_ACQ_REL) != 0)
 		return;
+	SyncBuf *in = new (in_buf_storage) SyncBuf(stdin);
 	SyncBuf *out = new (out_buf_storage) SyncBuf(stdout);
 	SyncBuf *err = new (err_buf_storage) SyncBuf(stderr);
 	ostream *cout = new (cout_storage) ostream(out);
 	ostream *cerr = new (cerr_storage) ostream(err);
 	ostream *clog = new (clog_storage) ostream(err);
+	istream *cin = new (cin_storage) istream(in);
+	cin->tie(cout);
 	cerr->setf(ios_base::unitbuf);
 	cerr->tie(cout);
 	clog->tie(cout);
@@ -120,6 +162,7 @@ ios_base::Init::Init() {
 	cout->fill();
 	cerr->fill();
 	clog->fill();
+	cin->fill();
 }
 
 ios_base::Init::~Init() {

@@ -1,6 +1,6 @@
 // The non-template core of libstdc++'s locales and stream bases, written
 // for augur: the "C" locale only, with the facets output streams use
-// (ctype<char>, numpunct<char>, num_put<char>), and ios_base. The facets'
+// (ctype<char>, numpunct<char>, num_put<char>, num_get<char>), and ios_base. The facets'
 // own behavior (number formatting, padding, grouping) is libstdc++'s
 // template code, instantiated in iostream.cc, so output matches a native
 // build's byte for byte.
@@ -46,6 +46,7 @@ locale::_Impl::_Impl(size_t refs) throw()
 	_M_install_facet(&std::ctype<char>::id, new std::ctype<char>(nullptr, false, 1));
 	_M_install_facet(&std::numpunct<char>::id, new std::numpunct<char>(1));
 	_M_install_facet(&std::num_put<char>::id, new std::num_put<char>(1));
+	_M_install_facet(&std::num_get<char>::id, new std::num_get<char>(1));
 }
 
 locale::_Impl::~_Impl() throw() {
@@ -138,7 +139,7 @@ void ctype<char>::_M_narrow_init() const {
 }
 
 // numpunct<char> of the "C" locale: '.', no grouping, "true"/"false".
-namespace __cxx11 {
+inline namespace __cxx11 {
 template <> void numpunct<char>::_M_initialize_numpunct(__c_locale) {
 	if (!_M_data)
 		_M_data = new __numpunct_cache<char>;

@@ -15,7 +15,7 @@ namespace std _GLIBCXX_VISIBILITY(default) {
 
 // std::thread: a started thread owns its _State; the new thread runs it
 // and frees it, as libstdc++'s execute_native_thread_routine does.
-static void *run_state(void *p) {
+extern "C" void *__augur_run_thread(void *p) {
 	thread::_State_ptr state{static_cast<thread::_State *>(p)};
 	state->_M_run();
 	return nullptr;
@@ -24,7 +24,7 @@ static void *run_state(void *p) {
 thread::_State::~_State() = default;
 
 void thread::_M_start_thread(_State_ptr state, void (*)()) {
-	int err = pthread_create(&_M_id._M_thread, nullptr, &run_state, state.get());
+	int err = pthread_create(&_M_id._M_thread, nullptr, &__augur_run_thread, state.get());
 	if (err)
 		__throw_system_error(err);
 	state.release();

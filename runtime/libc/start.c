@@ -86,8 +86,3 @@ char *getenv(const char *name) {
 	return NULL;
 }
 
-/* C++ function-local statics: the VM runs one thread at a time and a guard's
- * initializer cannot block, so a plain flag is exact. */
-int __cxa_guard_acquire(long long *guard) { return *(char *)guard == 0; }
-void __cxa_guard_release(long long *guard) { *(char *)guard = 1; }
-void __cxa_guard_abort(long long *guard) { (void)guard; }
