@@ -24,6 +24,9 @@ func (h *Hold) Pick(p Point, runnable []int) (int, error) {
 		}
 	}
 	if len(others) == 0 {
+		if s := p.sleeperOtherThan(h.Thread); s >= 0 {
+			return s, nil
+		}
 		return 0, ErrHeld
 	}
 	return h.Fallback.Pick(p, others)
@@ -36,10 +39,8 @@ func (*Only) Name() string { return "only" }
 
 // Pick implements Policy.
 func (o *Only) Pick(p Point, runnable []int) (int, error) {
-	for _, t := range runnable {
-		if t == o.Thread {
-			return t, nil
-		}
+	if p.CanRun(o.Thread, runnable) {
+		return o.Thread, nil
 	}
 	return 0, ErrHeld
 }

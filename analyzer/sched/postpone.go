@@ -25,12 +25,8 @@ func (p *Postpone) Pick(pt Point, runnable []int) (int, error) {
 		p.cur, p.begun = p.Trace.Cursor(), true
 	}
 	if p.cur.Index() < p.Prefix {
-		if ev, ok := p.cur.Next(); ok {
-			for _, t := range runnable {
-				if t == ev.Next {
-					return t, nil
-				}
-			}
+		if ev, ok := p.cur.Next(); ok && pt.CanRun(ev.Next, runnable) {
+			return ev.Next, nil
 		}
 	}
 	// Round robin among the others; Thread only when nothing else can run.
@@ -41,6 +37,9 @@ func (p *Postpone) Pick(pt Point, runnable []int) (int, error) {
 		}
 	}
 	if len(others) == 0 {
+		if s := pt.sleeperOtherThan(p.Thread); s >= 0 {
+			return s, nil
+		}
 		return runnable[0], nil
 	}
 	return RoundRobin{}.Pick(pt, others)

@@ -31,10 +31,8 @@ func (r *Replay) Pick(p Point, runnable []int) (int, error) {
 		return 0, fmt.Errorf("replay: diverged at decision %d: recorded thread %d at %s, got thread %d at %s",
 			i, ev.Thread, ev.Loc, p.Thread, p.Loc)
 	}
-	for _, t := range runnable {
-		if t == ev.Next {
-			return t, nil
-		}
+	if p.CanRun(ev.Next, runnable) {
+		return ev.Next, nil
 	}
 	return 0, fmt.Errorf("replay: decision %d: recorded thread %d is not runnable", i, ev.Next)
 }
@@ -72,12 +70,8 @@ func (r *ReplayPrefix) Pick(p Point, runnable []int) (int, error) {
 	}
 	if !r.off {
 		ev, ok := r.cur.Next()
-		if ok && ev.Thread == p.Thread && ev.Loc == p.Loc {
-			for _, t := range runnable {
-				if t == ev.Next {
-					return t, nil
-				}
-			}
+		if ok && ev.Thread == p.Thread && ev.Loc == p.Loc && p.CanRun(ev.Next, runnable) {
+			return ev.Next, nil
 		}
 	}
 	r.off = true

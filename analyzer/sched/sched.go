@@ -16,6 +16,37 @@ type Point struct {
 	Loc    string // source location of the point (file:line:col)
 	What   string // what the thread did: "pthread_mutex_lock", "thread exit", ...
 	Insts  uint64 // instructions executed so far, all threads together
+	// Sleeping are the threads blocked in a sleep, earliest deadline
+	// first. A policy may pick one instead of a runnable thread: it wakes
+	// at once, with virtual time moved to its deadline, since any other
+	// thread may be slower than a sleep. Policies that keep a thread
+	// waiting (Hold, Postpone) use them before giving up.
+	Sleeping []int
+}
+
+// CanRun reports whether t may be picked at p: it is runnable, or sleeping.
+func (p Point) CanRun(t int, runnable []int) bool {
+	for _, r := range runnable {
+		if r == t {
+			return true
+		}
+	}
+	for _, r := range p.Sleeping {
+		if r == t {
+			return true
+		}
+	}
+	return false
+}
+
+// sleeperOtherThan is the first sleeping thread that is not t, or -1.
+func (p Point) sleeperOtherThan(t int) int {
+	for _, s := range p.Sleeping {
+		if s != t {
+			return s
+		}
+	}
+	return -1
 }
 
 // Policy chooses the next thread among the runnable ones (sorted ascending,

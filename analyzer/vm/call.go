@@ -27,6 +27,9 @@ var (
 	// runs again when the thread is next scheduled (a timed lock giving the
 	// owner one chance to release).
 	errRetry = errors.New("retry")
+	// errJumped: the native moved the thread to another instruction and
+	// frame (longjmp); it set the program counter itself.
+	errJumped = errors.New("jumped")
 )
 
 // call executes a call instruction: it enters a program function, or runs
@@ -83,8 +86,9 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		return stepSwitch, nil
 	case errExited, errRetry:
 		return stepSwitch, nil
-	case errPushed:
-		// fr.pc stays on the call; the pushed frame's return completes it.
+	case errPushed, errJumped:
+		// errPushed: fr.pc stays on the call; the pushed frame's return
+		// completes it. errJumped: longjmp set the target frame's pc.
 		return stepNext, nil
 	default:
 		return ended(err)
@@ -99,19 +103,8 @@ func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value) (done bool, err erro
 	for k := int32(0); k < in.N; k++ {
 		rv = append(rv, get(regs, offset(in.A, k)))
 	}
-	for _, id := range fr.allocas {
-		m.releaseAlloca(t, id)
-	}
-	if fr.varargs != 0 {
-		m.mem.releaseStack(fr.varargs)
-	}
 	retDst := fr.retDst
-	if fr.atomic {
-		t.atomicDepth--
-		m.syncEvent(t, Release, keyVerifier, 0)
-	}
-	t.regs = t.regs[:fr.base]
-	t.frames = t.frames[:len(t.frames)-1]
+	m.dropFrame(t)
 	if len(t.frames) == 0 {
 		var v uint64
 		if len(rv) > 0 {

@@ -3,6 +3,7 @@ package vm
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"augur/analyzer/ir"
 )
@@ -53,6 +54,11 @@ func init() {
 		}
 		f, n := parseCFloat(s)
 		setRes(res, fromFloat(f, in.Ty.Kind))
+		if outOfRange(s, f, in.Ty.Kind) {
+			if err := m.setErrno(t, ERANGE); err != nil {
+				return err
+			}
+		}
 		if len(a) > 1 && a[1].Bits != 0 {
 			end := a[0].Bits + uint64(n)
 			return m.writeUint(a[1].Bits, 8, end)
@@ -77,6 +83,38 @@ func parseCFloat(s string) (float64, int) {
 		}
 	}
 	return best, bestN
+}
+
+// outOfRange reports what strtod sets ERANGE for: a number whose value
+// overflows the result type, or underflows to zero from nonzero digits;
+// an infinity written out is no error.
+func outOfRange(s string, f float64, kind ir.Kind) bool {
+	if kind == ir.KF32 {
+		f = float64(float32(f))
+	}
+	t := strings.ToLower(strings.TrimLeft(s, " \t\n\v\f\r+-"))
+	if math.IsInf(f, 0) {
+		return !strings.HasPrefix(t, "inf")
+	}
+	if f != 0 {
+		return false
+	}
+	digits, stop := "123456789", "e"
+	if strings.HasPrefix(t, "0x") {
+		t, digits, stop = t[2:], "123456789abcdef", "p"
+	}
+	if i := strings.IndexAny(t, stop); i >= 0 {
+		t = t[:i]
+	}
+	for _, c := range t {
+		if strings.ContainsRune(digits, c) {
+			return true
+		}
+		if c != '.' && c != '0' {
+			break
+		}
+	}
+	return false
 }
 
 func isRange(err error) bool {

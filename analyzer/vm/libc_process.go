@@ -3,6 +3,7 @@ package vm
 import (
 	"fmt"
 	"path"
+	"sort"
 
 	"augur/analyzer/ir"
 )
@@ -63,6 +64,12 @@ func init() {
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermCrash, SIGABRT, "stack smashing detected")
 	}, "__stack_chk_fail")
+	// The runtime's raise() ends the process here for a signal whose
+	// default action is to terminate it.
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		sig := int(a[0].Bits & 0x7f) // like abort, a signal death does not flush stdio
+		return terminate(TermCrash, sig, "the program raised signal %d (%s), whose default action ends the process", sig, signalName(sig))
+	}, "__augur_signal_exit")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		addr, err := m.errnoAddr(t)
 		setRes(res, addr)
@@ -103,14 +110,17 @@ func init() {
 	}, "clock")
 	sleep := func(unit int64) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			m.clock += int64(a[0].Bits&0xffffffff) * unit
 			setRes(res, 0)
-			return errYield
+			return m.sleep(t, int64(a[0].Bits&0xffffffff)*unit)
 		}
 	}
 	register(sleep(1e9), "sleep")
 	register(sleep(1e3), "usleep")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, 0)
+		if t.phase != 0 {
+			return m.sleep(t, 0)
+		}
 		s, err := m.readUint(a[0].Bits, 8)
 		if err != nil {
 			return err
@@ -119,10 +129,90 @@ func init() {
 		if err != nil {
 			return err
 		}
-		m.clock += int64(s)*1e9 + int64(ns)
-		setRes(res, 0)
-		return errYield
+		return m.sleep(t, int64(s)*1e9+int64(ns))
 	}, "nanosleep")
+}
+
+// sleep blocks t for d nanoseconds of virtual time. The thread wakes when
+// the clock reaches its deadline: the clock advances with every instruction
+// run and, when every thread waits, jumps to the earliest deadline, so
+// threads that sleep less wake first, as they do natively. A sleep is a
+// two-step call: the first step blocks, the second (after the wake) returns.
+func (m *Machine) sleep(t *Thread, d int64) error {
+	if t.phase == 1 {
+		t.phase = 0
+		return errYield
+	}
+	t.phase = 1
+	t.wakeAt = m.now() + max(d, 1)
+	t.sleptAt = m.insts
+	t.status = blocked
+	t.waitDesc = "the end of a sleep"
+	m.sleepers++
+	return errBlock
+}
+
+// sleeping lists the sleeping threads, earliest deadline first (for
+// sched.Point), or nil when none sleeps.
+func (m *Machine) sleeping() []int {
+	if m.sleepers == 0 {
+		return nil
+	}
+	var out []*Thread
+	for _, t := range m.threads {
+		if t.wakeAt != 0 {
+			out = append(out, t)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].wakeAt < out[j].wakeAt })
+	ids := make([]int, len(out))
+	for i, t := range out {
+		ids[i] = t.ID
+	}
+	return ids
+}
+
+// wakeEarly ends t's sleep because the policy chose it: virtual time moves
+// to its deadline (the others were slower than the sleep).
+func (m *Machine) wakeEarly(t *Thread) {
+	if now := m.now(); t.wakeAt > now {
+		m.clock += t.wakeAt - now
+	}
+	t.wakeAt, t.status, t.waitDesc = 0, runnable, ""
+	m.sleepers--
+}
+
+// sleepPatience is how many instructions the other threads may run while
+// a thread sleeps before virtual time jumps to its deadline anyway: a
+// thread that spins until a sleeper wakes would otherwise run one
+// instruction per virtual nanosecond of the sleep (a billion for sleep(1)).
+const sleepPatience = 100_000
+
+// wakeSleepers makes runnable the sleeping threads whose deadline has
+// passed. With advance set (no thread can run), or when the earliest
+// sleeper has waited sleepPatience instructions, virtual time first jumps
+// to the earliest deadline; it returns the threads woken.
+func (m *Machine) wakeSleepers(advance bool) []int {
+	now := m.now()
+	var first *Thread
+	for _, t := range m.threads {
+		if t.wakeAt != 0 && (first == nil || t.wakeAt < first.wakeAt) {
+			first = t
+		}
+	}
+	if first != nil && (advance || m.insts-first.sleptAt >= sleepPatience) && first.wakeAt > now {
+		m.clock += first.wakeAt - now
+		now = first.wakeAt
+	}
+	var woken []int
+	for _, t := range m.threads {
+		if t.wakeAt != 0 && t.wakeAt <= now {
+			t.wakeAt, t.status, t.waitDesc = 0, runnable, ""
+			m.sleepers--
+			woken = append(woken, t.ID)
+		}
+	}
+	return woken
 }
 
 // virtualEpoch is the wall-clock instant every execution starts at
@@ -144,4 +234,14 @@ func (m *Machine) progName() string {
 		return "a.out"
 	}
 	return path.Base(m.cfg.Args[0])
+}
+
+// signalName is a signal's name, as strsignal's abbreviation.
+func signalName(sig int) string {
+	names := map[int]string{1: "SIGHUP", 2: "SIGINT", 3: "SIGQUIT", 4: "SIGILL", 5: "SIGTRAP", 6: "SIGABRT", 7: "SIGBUS",
+		8: "SIGFPE", 9: "SIGKILL", 10: "SIGUSR1", 11: "SIGSEGV", 12: "SIGUSR2", 13: "SIGPIPE", 14: "SIGALRM", 15: "SIGTERM"}
+	if n, ok := names[sig]; ok {
+		return n
+	}
+	return fmt.Sprintf("signal %d", sig)
 }

@@ -237,6 +237,9 @@ type frame struct {
 	// atomic marks a __VERIFIER_atomic_* function: it runs without
 	// preemption and as one critical section.
 	atomic bool
+	// serial numbers activations within the execution, so longjmp can
+	// tell the activation setjmp ran in from a later one at its depth.
+	serial uint64
 }
 
 // Thread is one thread of the program.
@@ -256,7 +259,12 @@ type Thread struct {
 	// thread is blocked, it times out instead of the program deadlocking.
 	timedWait bool
 	timedOut  bool
-	keys      map[uint64]uint64 // pthread_key_t -> value
+	// wakeAt is the virtual time a sleeping thread (sleep, usleep,
+	// nanosleep) is blocked until; 0 when it is not sleeping.
+	wakeAt int64
+	// sleptAt is the instruction count when the sleep began.
+	sleptAt uint64
+	keys    map[uint64]uint64 // pthread_key_t -> value
 	// accessGranted: the thread yielded at the access it is about to make
 	// and now makes it (see accessPoint).
 	accessGranted bool
@@ -335,6 +343,12 @@ type Machine struct {
 	inputNames map[string]int
 	// havocked lists the undefined functions havocked so far, sorted.
 	havocked []string
+	// sleepers counts the threads blocked in a sleep (Thread.wakeAt).
+	sleepers int
+	// jumps are the setjmp calls made so far (see setjmp.go); frameSerial
+	// numbers activations.
+	jumps       []jumpTarget
+	frameSerial uint64
 	// finiDone is set once exit() has run the destructors.
 	finiDone bool
 	// errStrings holds the strerror texts handed out, one object per code.
@@ -524,7 +538,8 @@ func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []i
 		n = len(args)
 	}
 	copy(t.regs[base:base+n], args[:n])
-	fr := frame{fn: fn, base: base, retDst: retDst, callSite: site}
+	m.frameSerial++
+	fr := frame{fn: fn, base: base, retDst: retDst, callSite: site, serial: m.frameSerial}
 	if m.mon != nil {
 		var parent StackID
 		if len(t.frames) > 0 {
@@ -652,6 +667,9 @@ func (m *Machine) stack(t *Thread) []StackFrame {
 
 // reschedule asks the policy which thread runs next.
 func (m *Machine) reschedule() *Termination {
+	if m.sleepers > 0 {
+		m.wakeSleepers(false)
+	}
 	run := m.runBuf[:0]
 	for _, t := range m.threads {
 		if t.status == runnable {
@@ -659,6 +677,9 @@ func (m *Machine) reschedule() *Termination {
 		}
 	}
 	m.runBuf = run[:0]
+	if len(run) == 0 && m.sleepers > 0 {
+		run = append(run, m.wakeSleepers(true)...)
+	}
 	if len(run) == 0 {
 		if t := m.expireTimedWait(); t != nil {
 			run = append(run, t.ID)
@@ -682,7 +703,7 @@ func (m *Machine) reschedule() *Termination {
 		return &Termination{Kind: TermDeadlock, Signal: 0, Threads: live,
 			Message: fmt.Sprintf("all %d live threads are blocked", len(live))}
 	}
-	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat()}
+	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat(), Sleeping: m.sleeping()}
 	if m.cur.status != runnable {
 		p.Thread = -1
 	}
@@ -699,6 +720,9 @@ func (m *Machine) reschedule() *Termination {
 	next, err := m.policy.Pick(p, run)
 	if err != nil {
 		return &Termination{Kind: TermReplay, Message: err.Error(), Err: err}
+	}
+	if t := m.threads[next]; t.wakeAt != 0 {
+		m.wakeEarly(t)
 	}
 	if sf := m.cfg.ScheduleForks; sf != nil && len(run) > 1 {
 		m.forkSchedules(sf, next, run)

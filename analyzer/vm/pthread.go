@@ -72,8 +72,8 @@ func init() {
 		return errYield
 	}, "sched_yield", "pthread_yield")
 
-	// Attributes: pthread_attr_t holds the detach state at offset 0;
-	// everything else (stack size, scheduling) has no meaning here.
+	// Thread attributes are plain data, handled by the runtime
+	// (runtime/libc/pthread_attr.c): the detach state is at offset 0.
 	zeroing := func(size uint64) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			setRes(res, 0)
@@ -84,10 +84,7 @@ func init() {
 		setRes(res, 0)
 		return nil
 	}
-	register(zeroing(56), "pthread_attr_init")
-	register(ok, "pthread_attr_destroy", "pthread_attr_setstacksize", "pthread_attr_setscope",
-		"pthread_attr_setschedpolicy", "pthread_attr_setschedparam", "pthread_attr_setinheritsched",
-		"pthread_attr_setguardsize", "pthread_mutexattr_destroy", "pthread_mutexattr_setpshared",
+	register(ok, "pthread_mutexattr_destroy", "pthread_mutexattr_setpshared",
 		"pthread_mutexattr_setprotocol", "pthread_mutexattr_setrobust", "pthread_condattr_init",
 		"pthread_condattr_destroy", "pthread_condattr_setpshared", "pthread_condattr_setclock",
 		"pthread_rwlockattr_init", "pthread_rwlockattr_destroy", "pthread_rwlockattr_setpshared",
@@ -95,17 +92,13 @@ func init() {
 		"pthread_cond_destroy", "pthread_barrier_destroy", "pthread_rwlock_destroy", "pthread_spin_destroy",
 		"pthread_setname_np", "pthread_setschedparam", "pthread_setcancelstate", "pthread_setcanceltype")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, 0)
-		return m.syncWrite(a[0].Bits, 4, a[1].Bits)
-	}, "pthread_attr_setdetachstate")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		v, err := m.syncRead(a[0].Bits, 4)
 		setRes(res, 0)
 		if err != nil {
 			return err
 		}
 		return m.writeUint(a[1].Bits, 4, v)
-	}, "pthread_attr_getdetachstate", "pthread_mutexattr_gettype")
+	}, "pthread_mutexattr_gettype")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, 0)
 		return m.syncWrite(a[0].Bits, 4, 0)

@@ -2,12 +2,15 @@ package vm_test
 
 import (
 	"bytes"
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"augur/analyzer"
 	"augur/analyzer/build"
 	"augur/analyzer/vm"
+	"augur/internal/testutil"
 )
 
 // Under UndefinedHavoc, calls to declared but undefined functions return
@@ -46,5 +49,42 @@ func TestUndefinedFunctions(t *testing.T) {
 	out, res = run(vm.Config{Undefined: vm.UndefinedHavoc, Inputs: map[string]uint64{"havoc_read_sensor": 7}})
 	if out != "r=7 v=42 p0=0 p4095=0 len=0\n" || res.Term.Status != 7 {
 		t.Errorf("replayed input: %q, %s", out, res.Term.Report())
+	}
+}
+
+// Network and process calls fail inside augur's sandbox the way refused
+// real calls do; testdata/sandbox programs list their expected output.
+func TestSandboxedCalls(t *testing.T) {
+	files := testutil.Programs("../../testdata/sandbox")
+	if len(files) == 0 {
+		t.Fatal("no programs in testdata/sandbox")
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, block, ok := strings.Cut(string(src), "expect-stdout:\n")
+		if !ok {
+			t.Fatalf("%s: no expect-stdout block", f)
+		}
+		block, _, _ = strings.Cut(block, "*/")
+		var want strings.Builder
+		for _, line := range strings.Split(strings.TrimRight(block, " \n"), "\n") {
+			want.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, " *"), " ") + "\n")
+		}
+		prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		m, err := vm.New(prog, vm.Config{Args: []string{"sandbox"}, Stdout: &out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := m.Run()
+		if res.Term.Kind != vm.TermExit || out.String() != want.String() {
+			t.Errorf("%s: %s\ngot:\n%s\nwant:\n%s", f, res.Term.Report(), out.String(), want.String())
+		}
 	}
 }

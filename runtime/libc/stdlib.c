@@ -2,6 +2,7 @@
  * accesses are interpreted like the program's own. Weak so a program may
  * define its own. */
 #include <ctype.h>
+#include <inttypes.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -73,6 +74,9 @@ WEAK unsigned long long strtoull(const char *s, char **end, int base) {
 }
 
 WEAK unsigned long strtoul(const char *s, char **end, int base) { return strtoull(s, end, base); }
+WEAK intmax_t strtoimax(const char *s, char **end, int base) { return strtoll(s, end, base); }
+WEAK uintmax_t strtoumax(const char *s, char **end, int base) { return strtoull(s, end, base); }
+WEAK long double strtold(const char *s, char **end) { return strtod(s, end); }
 WEAK int atoi(const char *s) { return (int)strtol(s, NULL, 10); }
 WEAK long atol(const char *s) { return strtol(s, NULL, 10); }
 WEAK long long atoll(const char *s) { return strtoll(s, NULL, 10); }
