@@ -148,7 +148,8 @@ func init() {
 		}
 		return nil
 	}, "llvm.objectsize")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.prefetch")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.prefetch",
+		"llvm.experimental.noalias.scope.decl")
 	// __builtin_constant_p of a value the optimizer did not fold: false,
 	// as LLVM lowers it when it cannot prove a constant (libstdc++ asks).
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {

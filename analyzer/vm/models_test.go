@@ -57,10 +57,16 @@ func modelsDoc() string {
 	var b strings.Builder
 	b.WriteString(`# Modeled functions
 
-augur interprets the program's own code and models the C library, POSIX
-threads and LLVM intrinsics it calls. A call to a function that is neither
-defined in the program nor listed here stops the run with the error "call to
-external function 'NAME', which augur does not model".
+augur interprets the program's own code. The C library, POSIX threads and
+LLVM intrinsics it calls are served two ways: the functions listed here are
+models in the interpreter (analyzer/vm), for what needs the machine
+(threads and synchronization, memory, files, time, formatted I/O); the rest
+of the library is augur's runtime, C and C++ compiled to bitcode with the
+program (runtime/libc, runtime/cxx; see libc.md and cxx.md). A call to a
+function that is in neither stops that execution with "call to external
+function 'NAME', which augur does not model", and the analysis is reported
+incomplete at the call, unless --undefined=havoc lets it return an
+unconstrained value.
 
 This list is generated from the model table (analyzer/vm/natives.go); a test
 fails when it is stale.

@@ -205,7 +205,10 @@ const (
 	EAGAIN    = 11
 	ENOMEM    = 12
 	EBUSY     = 16
+	EEXIST    = 17
+	EISDIR    = 21
 	EINVAL    = 22
+	ESPIPE    = 29
 	ERANGE    = 34
 	EDEADLK   = 35
 	ETIMEDOUT = 110

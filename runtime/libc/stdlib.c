@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <errno.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,12 +95,26 @@ WEAK ldiv_t ldiv(long n, long d) {
 	return r;
 }
 
-/* glibc's rand(): the TYPE_3 additive feedback generator, so programs print
- * the same numbers as natively. */
+/* glibc's rand() and random(): the TYPE_3 additive feedback generator, so
+ * programs print the same numbers as natively. Like glibc's, the state is
+ * behind a lock: threads that call rand() do not race inside the library. */
 static int rand_state[34];
 static int rand_i, rand_seeded;
+static pthread_mutex_t rand_lock = PTHREAD_MUTEX_INITIALIZER;
 
-WEAK void srand(unsigned seed) {
+static int next_rand(void) {
+	/* r[i] = r[i-31] + r[i-3]; the ring holds r[i-34..i-1] and slot k
+	 * receives r[i]. */
+	int k = rand_i;
+	unsigned a = (unsigned)rand_state[(k + 3) % 34];  /* r[k-31] */
+	unsigned b = (unsigned)rand_state[(k + 31) % 34]; /* r[k-3] */
+	unsigned n = a + b;
+	rand_state[k] = (int)n;
+	rand_i = (k + 1) % 34;
+	return (int)(n >> 1);
+}
+
+static void seed_rand(unsigned seed) {
 	int *r = rand_state;
 	if (seed == 0)
 		seed = 1;
@@ -116,22 +131,26 @@ WEAK void srand(unsigned seed) {
 	rand_i = 0;
 	rand_seeded = 1;
 	for (int i = 34; i < 344; i++)
-		(void)rand();
+		(void)next_rand();
+}
+
+WEAK void srand(unsigned seed) {
+	pthread_mutex_lock(&rand_lock);
+	seed_rand(seed);
+	pthread_mutex_unlock(&rand_lock);
 }
 
 WEAK int rand(void) {
+	pthread_mutex_lock(&rand_lock);
 	if (!rand_seeded)
-		srand(1);
-	/* r[i] = r[i-31] + r[i-3]; the ring holds r[i-34..i-1] and slot k
-	 * (= i mod 34) is overwritten with r[i]. */
-	int k = rand_i;
-	unsigned a = (unsigned)rand_state[(k + 3) % 34];  /* r[k-31] */
-	unsigned b = (unsigned)rand_state[(k + 31) % 34]; /* r[k-3] */
-	unsigned n = a + b;
-	rand_state[k] = (int)n;
-	rand_i = (k + 1) % 34;
-	return (int)(n >> 1);
+		seed_rand(1);
+	int r = next_rand();
+	pthread_mutex_unlock(&rand_lock);
+	return r;
 }
+
+WEAK void srandom(unsigned seed) { srand(seed); }
+WEAK long random(void) { return rand(); }
 
 WEAK int rand_r(unsigned *seed) {
 	/* glibc's rand_r: three rounds of an LCG. */

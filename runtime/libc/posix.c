@@ -1,0 +1,391 @@
+/* Assorted POSIX and GNU functions that are plain computation over program
+ * memory (strings, paths, the environment) or that the sandbox answers
+ * without a system (terminals, the system log, dynamic loading,
+ * directories). Functions found missing most often in a corpus of real
+ * programs (docs/libc.md) come first. */
+#define _GNU_SOURCE
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define WEAK __attribute__((weak))
+
+extern char **environ;
+
+WEAK char *strsep(char **sp, const char *delim) {
+	char *s = *sp;
+	if (!s)
+		return NULL;
+	char *end = s + strcspn(s, delim);
+	if (*end) {
+		*end = '\0';
+		*sp = end + 1;
+	} else {
+		*sp = NULL;
+	}
+	return s;
+}
+
+WEAK char *strcasestr(const char *hay, const char *needle) {
+	size_t n = strlen(needle);
+	for (; *hay; hay++)
+		if (strncasecmp(hay, needle, n) == 0)
+			return (char *)hay;
+	return n == 0 ? (char *)hay : NULL;
+}
+
+WEAK char *strchrnul(const char *s, int c) {
+	while (*s && *s != (char)c)
+		s++;
+	return (char *)s;
+}
+
+WEAK void *memrchr(const void *s, int c, size_t n) {
+	const unsigned char *p = s;
+	while (n--)
+		if (p[n] == (unsigned char)c)
+			return (void *)(p + n);
+	return NULL;
+}
+
+WEAK void *mempcpy(void *dst, const void *src, size_t n) { return (char *)memcpy(dst, src, n) + n; }
+
+/* POSIX basename and dirname may modify their argument; GNU basename
+ * (string.h with _GNU_SOURCE) does not and keeps a trailing slash's empty
+ * name. */
+WEAK char *__xpg_basename(char *path) {
+	static char dot[] = ".";
+	if (!path || !*path)
+		return dot;
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		path[--n] = '\0';
+	char *slash = strrchr(path, '/');
+	return slash && slash[1] ? slash + 1 : path;
+}
+
+WEAK char *basename(const char *path) {
+	char *slash = strrchr(path, '/');
+	return (char *)(slash ? slash + 1 : path);
+}
+
+WEAK char *dirname(char *path) {
+	static char dot[] = ".";
+	if (!path || !*path)
+		return dot;
+	size_t n = strlen(path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	while (n > 0 && path[n - 1] != '/')
+		n--;
+	if (n == 0)
+		return dot;
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	path[n] = '\0';
+	return path;
+}
+
+/* The environment: setenv and friends replace environ with a copy the
+ * first time, so the VM's initial array is never written. */
+static pthread_mutex_t env_lock = PTHREAD_MUTEX_INITIALIZER;
+static char **own_env;
+
+static int env_index(const char *name, size_t n) {
+	for (int i = 0; environ && environ[i]; i++)
+		if (strncmp(environ[i], name, n) == 0 && environ[i][n] == '=')
+			return i;
+	return -1;
+}
+
+static int env_put(char *entry, size_t n, int overwrite) {
+	int i = env_index(entry, n);
+	if (i >= 0) {
+		if (overwrite)
+			environ[i] = entry;
+		return 0;
+	}
+	int count = 0;
+	while (environ && environ[count])
+		count++;
+	char **fresh = malloc((size_t)(count + 2) * sizeof *fresh);
+	if (!fresh) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (int k = 0; k < count; k++)
+		fresh[k] = environ[k];
+	fresh[count] = entry;
+	fresh[count + 1] = NULL;
+	free(own_env);
+	environ = own_env = fresh;
+	return 0;
+}
+
+WEAK int setenv(const char *name, const char *value, int overwrite) {
+	size_t n = strlen(name);
+	if (n == 0 || strchr(name, '=')) {
+		errno = EINVAL;
+		return -1;
+	}
+	char *entry = malloc(n + strlen(value) + 2);
+	if (!entry) {
+		errno = ENOMEM;
+		return -1;
+	}
+	sprintf(entry, "%s=%s", name, value);
+	pthread_mutex_lock(&env_lock);
+	int r = env_put(entry, n, overwrite);
+	pthread_mutex_unlock(&env_lock);
+	return r;
+}
+
+WEAK int putenv(char *entry) {
+	char *eq = strchr(entry, '=');
+	if (!eq)
+		return unsetenv(entry);
+	pthread_mutex_lock(&env_lock);
+	int r = env_put(entry, (size_t)(eq - entry), 1);
+	pthread_mutex_unlock(&env_lock);
+	return r;
+}
+
+WEAK int unsetenv(const char *name) {
+	size_t n = strlen(name);
+	if (n == 0 || strchr(name, '=')) {
+		errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&env_lock);
+	int i;
+	while ((i = env_index(name, n)) >= 0)
+		for (; environ[i]; i++)
+			environ[i] = environ[i + 1];
+	pthread_mutex_unlock(&env_lock);
+	return 0;
+}
+
+WEAK int clearenv(void) {
+	static char *empty[1];
+	environ = empty;
+	return 0;
+}
+
+WEAK char *secure_getenv(const char *name) { return getenv(name); }
+
+/* strerror_r: the GNU form returns the message; the POSIX form copies it. */
+WEAK char *strerror_r(int e, char *buf, size_t n) {
+	(void)buf;
+	(void)n;
+	return strerror(e);
+}
+WEAK int __xpg_strerror_r(int e, char *buf, size_t n) {
+	const char *msg = strerror(e);
+	if (strlen(msg) >= n)
+		return ERANGE;
+	strcpy(buf, msg);
+	return 0;
+}
+
+/* No terminal: standard streams are pipes, as in a test harness. */
+WEAK int isatty(int fd) {
+	errno = ENOTTY;
+	return 0;
+}
+WEAK char *ttyname(int fd) {
+	errno = ENOTTY;
+	return NULL;
+}
+
+/* The working directory is the root of the virtual file system. */
+WEAK char *getcwd(char *buf, size_t n) {
+	if (!buf) {
+		buf = malloc(n ? n : 2);
+		if (!buf)
+			return NULL;
+		n = n ? n : 2;
+	}
+	if (n < 2) {
+		errno = ERANGE;
+		return NULL;
+	}
+	strcpy(buf, "/");
+	return buf;
+}
+WEAK int chdir(const char *path) { return 0; }
+
+/* Directories: the virtual file system has file names only; mkdir
+ * succeeds, listing a directory finds nothing. */
+WEAK int mkdir(const char *path, mode_t mode) { return 0; }
+WEAK int rmdir(const char *path) { return 0; }
+WEAK int chmod(const char *path, mode_t mode) { return access(path, F_OK); }
+WEAK int fchmod(int fd, mode_t mode) { return 0; }
+WEAK mode_t umask(mode_t mask) { return 022; }
+WEAK DIR *opendir(const char *name) {
+	errno = ENOENT;
+	return NULL;
+}
+WEAK struct dirent *readdir(DIR *d) {
+	errno = EBADF;
+	return NULL;
+}
+WEAK int closedir(DIR *d) {
+	errno = EBADF;
+	return -1;
+}
+
+/* The system log goes nowhere: the sandbox has no syslog daemon. */
+WEAK void openlog(const char *ident, int option, int facility) {}
+WEAK void syslog(int priority, const char *format, ...) {}
+WEAK void vsyslog(int priority, const char *format, va_list ap) {}
+WEAK void closelog(void) {}
+
+/* No dynamic loading in the sandbox. */
+static const char *dl_error;
+WEAK void *dlopen(const char *file, int mode) {
+	dl_error = "dynamic loading is not available in augur's sandbox";
+	return NULL;
+}
+WEAK void *dlsym(void *handle, const char *name) {
+	dl_error = "dynamic loading is not available in augur's sandbox";
+	return NULL;
+}
+WEAK int dlclose(void *handle) { return 0; }
+WEAK char *dlerror(void) {
+	const char *e = dl_error;
+	dl_error = NULL;
+	return (char *)e;
+}
+
+/* pthread_kill delivers to the calling process, as raise does. */
+WEAK int pthread_kill(pthread_t thread, int sig) {
+	if (sig == 0)
+		return 0;
+	return raise(sig) == 0 ? 0 : errno;
+}
+
+WEAK void *reallocarray(void *p, size_t n, size_t size) {
+	if (size && n > (size_t)-1 / size) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	return realloc(p, n * size);
+}
+
+/* Gather and scatter I/O, one buffer at a time. */
+WEAK ssize_t writev(int fd, const struct iovec *iov, int n) {
+	ssize_t total = 0;
+	for (int i = 0; i < n; i++) {
+		ssize_t w = write(fd, iov[i].iov_base, iov[i].iov_len);
+		if (w < 0)
+			return total ? total : w;
+		total += w;
+	}
+	return total;
+}
+WEAK ssize_t readv(int fd, const struct iovec *iov, int n) {
+	ssize_t total = 0;
+	for (int i = 0; i < n; i++) {
+		ssize_t r = read(fd, iov[i].iov_base, iov[i].iov_len);
+		if (r < 0)
+			return total ? total : r;
+		total += r;
+		if ((size_t)r < iov[i].iov_len)
+			break;
+	}
+	return total;
+}
+
+/* Durability and ownership mean nothing in the virtual file system. */
+WEAK int fsync(int fd) { return 0; }
+WEAK int fdatasync(int fd) { return 0; }
+WEAK void sync(void) {}
+WEAK int chown(const char *path, uid_t u, gid_t g) { return access(path, F_OK); }
+WEAK int fchown(int fd, uid_t u, gid_t g) { return 0; }
+
+/* realpath of an absolute or relative name: "." and ".." resolved against
+ * the root (the working directory); the file must exist. */
+WEAK char *realpath(const char *path, char *out) {
+	char buf[4096];
+	size_t n = 0;
+	buf[n++] = '/';
+	for (const char *p = path; *p;) {
+		while (*p == '/')
+			p++;
+		const char *e = strchrnul(p, '/');
+		size_t len = (size_t)(e - p);
+		if (len == 0)
+			break;
+		if (len == 1 && p[0] == '.') {
+		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (n > 1 && buf[n - 1] != '/')
+				n--;
+			if (n > 1)
+				n--;
+			while (n > 1 && buf[n - 1] != '/')
+				n--;
+		} else {
+			if (n + len + 2 > sizeof buf) {
+				errno = ENAMETOOLONG;
+				return NULL;
+			}
+			if (buf[n - 1] != '/')
+				buf[n++] = '/';
+			memcpy(buf + n, p, len);
+			n += len;
+		}
+		p = e;
+	}
+	if (n > 1 && buf[n - 1] == '/')
+		n--;
+	buf[n] = '\0';
+	if (access(buf, F_OK) != 0 && access(buf + 1, F_OK) != 0 && strcmp(buf, "/") != 0)
+		return NULL;
+	if (!out)
+		return strdup(buf);
+	return strcpy(out, buf);
+}
+
+/* Terminals: the streams are not terminals. */
+WEAK int tcgetattr(int fd, struct termios *t) {
+	errno = ENOTTY;
+	return -1;
+}
+WEAK int tcsetattr(int fd, int act, const struct termios *t) {
+	errno = ENOTTY;
+	return -1;
+}
+WEAK int ioctl(int fd, unsigned long request, ...) {
+	errno = ENOTTY;
+	return -1;
+}
+
+/* daemon() forks, which the sandbox refuses. */
+WEAK int daemon(int nochdir, int noclose) {
+	errno = EAGAIN;
+	return -1;
+}
+
+WEAK sighandler_t __sysv_signal(int sig, sighandler_t h) { return signal(sig, h); }
+WEAK sighandler_t sysv_signal(int sig, sighandler_t h) { return signal(sig, h); }
+
+/* sigwait waits for a signal from outside, which never comes: the thread
+ * blocks for good (a program that joins it deadlocks, as natively it
+ * would hang). */
+WEAK int sigwait(const sigset_t *set, int *sig) {
+	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
+	pthread_mutex_lock(&m);
+	for (;;)
+		pthread_cond_wait(&never, &m);
+}
