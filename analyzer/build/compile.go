@@ -86,8 +86,7 @@ func isCXX(path string) bool { return IsSource(path) && strings.ToLower(filepath
 // checked variants (__printf_chk, ...) are not part of the modeled libc.
 func compileArgs(src string, includeDir string, extra []string) []string {
 	args := []string{"-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone",
-		"-fno-color-diagnostics", "-fno-stack-protector", "-U_FORTIFY_SOURCE", "-D__AUGUR__=1",
-		"-fno-exceptions"}
+		"-fno-color-diagnostics", "-fno-stack-protector", "-U_FORTIFY_SOURCE", "-D__AUGUR__=1"}
 	if includeDir != "" {
 		args = append(args, "-I", includeDir)
 	}

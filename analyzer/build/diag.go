@@ -61,16 +61,7 @@ func parseDiagnostics(out string) []Diagnostic {
 		if sev == "fatal error" {
 			sev = "error"
 		}
-		ds = append(ds, Diagnostic{File: m[1], Line: ln, Column: col, Severity: sev, Message: explain(m[5])})
+		ds = append(ds, Diagnostic{File: m[1], Line: ln, Column: col, Severity: sev, Message: m[5]})
 	}
 	return ds
-}
-
-// explain adds what augur means to clang messages its own flags cause.
-func explain(msg string) string {
-	if strings.Contains(msg, "with exceptions disabled") {
-		return msg + " (augur compiles C++ without exceptions and cannot analyze throw and catch yet: " +
-			"errors the library reports end the program as an uncaught exception does; see docs/cxx.md)"
-	}
-	return msg
 }

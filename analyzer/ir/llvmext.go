@@ -119,3 +119,6 @@ const (
 	opAtomicCmpXchg = llvm.Opcode(C.LLVMAtomicCmpXchg)
 	opFence         = llvm.Opcode(C.LLVMFence)
 )
+
+// isCleanup reports whether a landingpad instruction has the cleanup flag.
+func isCleanup(v llvm.Value) bool { return C.LLVMIsCleanup(cval(v)) != 0 }

@@ -195,6 +195,31 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 		}
 	case llvm.Call:
 		return fl.lowerCall(in, out)
+	case llvm.Invoke:
+		// A call whose unwind edge is Targets[0], then the branch to its
+		// normal destination.
+		out.Targets = []Edge{fl.edge(bi, successor(in, 1))}
+		if err := fl.lowerCall(in, out); err != nil {
+			return err
+		}
+		fl.emit(Inst{Op: OpBr, Dst: -1, Targets: []Edge{fl.edge(bi, successor(in, 0))}})
+		return nil
+	case llvm.LandingPad:
+		out.Op = OpLandingPad
+		if isCleanup(in) {
+			out.Imm |= LandingCleanup
+		}
+		for i := 0; i < in.OperandsCount(); i++ {
+			c := in.Operand(i)
+			if c.Type().TypeKind() == llvm.ArrayTypeKind {
+				out.Imm |= LandingFilter
+				continue
+			}
+			out.Args = append(out.Args, fl.operand(c))
+		}
+	case llvm.Resume:
+		out.Op, out.Dst, out.N = OpResume, -1, 2
+		out.A = fl.operand(in.Operand(0))
 	case opAtomicRMW:
 		out.Op, out.Sub = OpAtomicRMW, uint8(atomicRMWOp(in))
 		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
@@ -229,7 +254,7 @@ func (fl *fnLowerer) lowerCall(in llvm.Value, out Inst) error {
 	switch kindOf(callee) {
 	case kindFunction:
 		out.Callee = fl.l.prog.FuncOf[fl.l.ids[ptrKey(callee)]]
-		if skippedIntrinsic(out.Callee.Name) {
+		if skippedIntrinsic(out.Callee.Name) && len(out.Targets) == 0 {
 			return nil
 		}
 	case kindInlineAsm:
@@ -252,6 +277,9 @@ func (fl *fnLowerer) lowerCall(in llvm.Value, out Inst) error {
 	}
 	out.Imm = int64(fixed)
 	nargs := in.OperandsCount() - 1
+	if in.InstructionOpcode() == llvm.Invoke {
+		nargs -= 2 // the normal and unwind destinations
+	}
 	for i := 0; i < nargs; i++ {
 		a := in.Operand(i)
 		fs, err := fl.l.fields(a.Type())

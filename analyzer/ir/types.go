@@ -114,12 +114,22 @@ const (
 	OpFence
 	OpTLSAddr // Dst = this thread's instance of thread-local global Imm&0xffffffff, plus Imm>>32
 	OpFail    // stop the execution: Program.Messages[Imm] (unsupported construct)
+	// Exceptions. An OpCall with one Target is an invoke: Targets[0] is its
+	// unwind edge, and the instruction after it is the branch to its
+	// normal destination. OpLandingPad starts an unwind destination: Dst
+	// (two slots) receives the exception object and the selector; Args are
+	// its catch clauses' type_info pointers (a null one catches all); Imm
+	// has LandingCleanup and LandingFilter. OpResume continues unwinding
+	// with the exception in A.
+	OpLandingPad
+	OpResume
 	// Wide integers (65 to 128 bits, two slots each, low word first; see
 	// wide.go): binary op Sub on A, B; predicate Sub on A, B (Src the
 	// width); cast Sub from Src to Ty (either may be narrow).
 	OpWide
 	OpWideCmp
 	OpWideCast
+	NumOps // the number of operations, for tables indexed by Op
 )
 
 var opNames = [...]string{OpInvalid: "invalid", OpRet: "ret", OpBr: "br", OpCondBr: "br", OpSwitch: "switch",
@@ -127,7 +137,14 @@ var opNames = [...]string{OpInvalid: "invalid", OpRet: "ret", OpBr: "br", OpCond
 	OpFCmp: "fcmp", OpCast: "cast", OpSelect: "select", OpMove: "move", OpAlloca: "alloca",
 	OpLoad: "load", OpStore: "store", OpGEP: "getelementptr", OpCall: "call",
 	OpAtomicRMW: "atomicrmw", OpCmpXchg: "cmpxchg", OpFence: "fence", OpTLSAddr: "tlsaddr", OpFail: "unsupported",
+	OpLandingPad: "landingpad", OpResume: "resume",
 	OpWide: "wide binop", OpWideCmp: "wide icmp", OpWideCast: "wide cast"}
+
+// Landing pad flags (Inst.Imm of OpLandingPad).
+const (
+	LandingCleanup = 1 << iota // the pad runs cleanups (destructors) for any exception
+	LandingFilter              // the pad has an exception specification: it handles any exception (to terminate)
+)
 
 func (o Op) String() string {
 	if int(o) < len(opNames) {

@@ -97,7 +97,7 @@ func runNative(t *testing.T, c diffCase, dir string) outcome {
 	}
 	args := append([]string{"-g", "-O0", "-fno-stack-protector", "-U_FORTIFY_SOURCE", "-w", "-o", bin}, c.sources...)
 	if compiler == "clang++-14" {
-		args = append(args, "-std=c++17", "-fno-exceptions")
+		args = append(args, "-std=c++17")
 	}
 	args = append(args, "-lpthread", "-lm")
 	if out, err := exec.Command(compiler, args...).CombinedOutput(); err != nil {

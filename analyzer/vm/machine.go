@@ -259,6 +259,8 @@ type Thread struct {
 	// thread is blocked, it times out instead of the program deadlocking.
 	timedWait bool
 	timedOut  bool
+	// exc is the C++ exception the thread is unwinding with (except.go).
+	exc excState
 	// wakeAt is the virtual time a sleeping thread (sleep, usleep,
 	// nanosleep) is blocked until; 0 when it is not sleeping.
 	wakeAt int64
@@ -632,6 +634,18 @@ func termOf(err error) *Termination {
 	return &Termination{Kind: TermUnsupported, Message: err.Error()}
 }
 
+// inRuntime reports whether a source file is one of augur's runtime's (the
+// build materializes them under a runtime-HASH directory).
+func inRuntime(file string) bool {
+	i := strings.Index(file, "/runtime-")
+	if i < 0 {
+		return false
+	}
+	rest := file[i+len("/runtime-"):]
+	j := strings.IndexByte(rest, '/')
+	return j > 0 && (strings.HasPrefix(rest[j:], "/libc/") || strings.HasPrefix(rest[j:], "/cxx/"))
+}
+
 // finish completes a termination with the position of the current thread.
 func (m *Machine) finish(t *Termination) *Termination {
 	if t.Kind == TermExit {
@@ -643,6 +657,14 @@ func (m *Machine) finish(t *Termination) *Termination {
 		t.Stack = m.stack(m.cur)
 		if len(t.Stack) > 0 {
 			t.Loc = t.Stack[0].Loc
+		}
+		// A failure inside augur's runtime is located at the program's
+		// call into it: that is the line the user can act on.
+		for _, f := range t.Stack {
+			if !inRuntime(f.Loc.File) {
+				t.Loc = f.Loc
+				break
+			}
 		}
 	}
 	if t.Kind == TermBudget {

@@ -50,6 +50,15 @@ func (m *Machine) step(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		return ended(terminate(TermCrash, SIGILL, "reached unreachable code (a function without return fell off its end, or __builtin_unreachable)"))
 	case ir.OpFail:
 		return ended(unsupported("%s", m.prog.Messages[in.Imm]))
+	case ir.OpLandingPad:
+		m.landing(t, in, regs)
+		fr.pc++
+		return stepNext, nil
+	case ir.OpResume:
+		if err := m.resume(t, in, regs); err != errJumped {
+			return ended(err)
+		}
+		return stepNext, nil
 	}
 	if err := m.compute(t, fr, in, regs); err != nil {
 		return ended(err)
@@ -298,8 +307,8 @@ func (m *Machine) accessPoint(t *Thread, addr uint64) bool {
 
 // needsConcrete marks the operations that compute on concrete bits only: a
 // symbolic operand is made concrete (under a constraint) before they run.
-var needsConcrete = [...]bool{ir.OpFBin: true, ir.OpFNeg: true, ir.OpFCmp: true, ir.OpAlloca: true,
-	ir.OpAtomicRMW: true, ir.OpCmpXchg: true, ir.OpCall: true, ir.OpFail: false}
+var needsConcrete = [ir.NumOps]bool{ir.OpFBin: true, ir.OpFNeg: true, ir.OpFCmp: true, ir.OpAlloca: true,
+	ir.OpAtomicRMW: true, ir.OpCmpXchg: true, ir.OpCall: true}
 
 // concreteOperands replaces symbolic operands of in with concrete values.
 // For calls only the callee is made concrete here; arguments are, for

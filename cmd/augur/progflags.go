@@ -219,12 +219,6 @@ func compileOutput(err error) string {
 		}
 		if errors.As(e, &ce) {
 			b.WriteString(ce.Output)
-			for _, d := range ce.Diagnostics {
-				if strings.Contains(d.Message, "augur compiles C++ without exceptions") {
-					fmt.Fprintf(&b, "augur: note: %s:%d: augur compiles C++ without exceptions and cannot analyze throw and catch yet (see docs/cxx.md)\n", d.File, d.Line)
-					break
-				}
-			}
 			return
 		}
 		fmt.Fprintf(&b, "augur: %v\n", e)

@@ -1,16 +1,19 @@
 // The C++ ABI support libstdc++ and libsupc++ provide out of line, written
-// for augur: run-time type information and dynamic_cast, the functions the
-// library calls to throw (augur compiles C++ without exceptions, so a throw
-// ends the program the way an uncaught exception does natively: the
-// verbose terminate handler's message, then abort), and a few globals of
-// the C library's C++ support.
+// for augur: run-time type information and dynamic_cast, function-local
+// statics, the functions the library calls to throw, and a few globals of
+// the C library's C++ support. Exceptions themselves are in except.cc.
 #include <cstdarg>
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <functional>
+#include <future>
+#include <new>
 #include <pthread.h>
+#include <stdexcept>
+#include <system_error>
 #include <typeinfo>
 
 extern "C" {
@@ -130,13 +133,6 @@ const void *find(const TypeInfo *type, const char *obj, const TypeInfo *want) {
 	return nullptr;
 }
 
-[[noreturn]] void uncaught(const char *type, const char *what) {
-	fprintf(stderr, "terminate called after throwing an instance of '%s'\n", type);
-	if (what)
-		fprintf(stderr, "  what():  %s\n", what);
-	abort();
-}
-
 } // namespace
 
 extern "C" void *__dynamic_cast(const void *src, const void *, const void *dst, ptrdiff_t) {
@@ -147,11 +143,16 @@ extern "C" void *__dynamic_cast(const void *src, const void *, const void *dst, 
 	return const_cast<void *>(find(whole, obj, static_cast<const TypeInfo *>(dst)));
 }
 
-extern "C" [[noreturn]] void __cxa_bad_cast() { uncaught("std::bad_cast", "std::bad_cast"); }
-extern "C" [[noreturn]] void __cxa_bad_typeid() { uncaught("std::bad_typeid", "std::bad_typeid"); }
-extern "C" [[noreturn]] void __cxa_throw_bad_array_new_length() {
-	uncaught("std::bad_array_new_length", "std::bad_array_new_length");
+// find for the rest of the runtime (except.cc: is an exception a
+// std::exception?).
+extern "C" const void *__augur_find_base(const std::type_info *type, const void *obj, const std::type_info *want) {
+	return find(reinterpret_cast<const TypeInfo *>(type), static_cast<const char *>(obj),
+	            reinterpret_cast<const TypeInfo *>(want));
 }
+
+extern "C" [[noreturn]] void __cxa_bad_cast() { throw std::bad_cast(); }
+extern "C" [[noreturn]] void __cxa_bad_typeid() { throw std::bad_typeid(); }
+extern "C" [[noreturn]] void __cxa_throw_bad_array_new_length() { throw std::bad_array_new_length(); }
 
 namespace std _GLIBCXX_VISIBILITY(default) {
 
@@ -161,28 +162,24 @@ bool type_info::__is_function_p() const { return false; }
 bool type_info::__do_catch(const type_info *thrown, void **, unsigned) const { return *this == *thrown; }
 bool type_info::__do_upcast(const __cxxabiv1::__class_type_info *, void **) const { return false; }
 
-void terminate() noexcept {
-	fputs("terminate called without an active exception\n", stderr);
-	abort();
-}
-
-void __throw_bad_alloc() { uncaught("std::bad_alloc", "std::bad_alloc"); }
-void __throw_bad_array_new_length() { uncaught("std::bad_array_new_length", "std::bad_array_new_length"); }
-void __throw_bad_cast() { uncaught("std::bad_cast", "std::bad_cast"); }
-void __throw_bad_typeid() { uncaught("std::bad_typeid", "std::bad_typeid"); }
-void __throw_bad_function_call() { uncaught("std::bad_function_call", "bad_function_call"); }
-void __throw_logic_error(const char *s) { uncaught("std::logic_error", s); }
-void __throw_domain_error(const char *s) { uncaught("std::domain_error", s); }
-void __throw_invalid_argument(const char *s) { uncaught("std::invalid_argument", s); }
-void __throw_length_error(const char *s) { uncaught("std::length_error", s); }
-void __throw_out_of_range(const char *s) { uncaught("std::out_of_range", s); }
-void __throw_runtime_error(const char *s) { uncaught("std::runtime_error", s); }
-void __throw_range_error(const char *s) { uncaught("std::range_error", s); }
-void __throw_overflow_error(const char *s) { uncaught("std::overflow_error", s); }
-void __throw_underflow_error(const char *s) { uncaught("std::underflow_error", s); }
-void __throw_ios_failure(const char *s) { uncaught("std::ios_base::failure[abi:cxx11]", s); }
-void __throw_ios_failure(const char *s, int) { uncaught("std::ios_base::failure[abi:cxx11]", s); }
-void __throw_system_error(int e) { uncaught("std::system_error", strerror(e)); }
+// The library's error paths throw the standard exceptions.
+void __throw_bad_alloc() { throw bad_alloc(); }
+void __throw_bad_array_new_length() { throw bad_array_new_length(); }
+void __throw_bad_cast() { throw bad_cast(); }
+void __throw_bad_typeid() { throw bad_typeid(); }
+void __throw_bad_function_call() { throw bad_function_call(); }
+void __throw_bad_exception() { throw bad_exception(); }
+void __throw_logic_error(const char *s) { throw logic_error(s); }
+void __throw_domain_error(const char *s) { throw domain_error(s); }
+void __throw_invalid_argument(const char *s) { throw invalid_argument(s); }
+void __throw_length_error(const char *s) { throw length_error(s); }
+void __throw_out_of_range(const char *s) { throw out_of_range(s); }
+void __throw_runtime_error(const char *s) { throw runtime_error(s); }
+void __throw_range_error(const char *s) { throw range_error(s); }
+void __throw_overflow_error(const char *s) { throw overflow_error(s); }
+void __throw_underflow_error(const char *s) { throw underflow_error(s); }
+void __throw_system_error(int e) { throw system_error(error_code(e, generic_category())); }
+void __throw_future_error(int code) { throw future_error(future_errc(code)); }
 
 void __throw_out_of_range_fmt(const char *fmt, ...) {
 	char buf[512];
@@ -190,22 +187,7 @@ void __throw_out_of_range_fmt(const char *fmt, ...) {
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	uncaught("std::out_of_range", buf);
+	throw out_of_range(buf);
 }
-
-void __throw_future_error(int code) {
-	static const char *const messages[] = {"std::future_error: Unknown error",
-	                                       "std::future_error: Future already retrieved",
-	                                       "std::future_error: Promise already satisfied",
-	                                       "std::future_error: No associated state", "std::future_error: Broken promise"};
-	uncaught("std::future_error", messages[code >= 1 && code <= 4 ? code : 0]);
-}
-
-// Without exceptions no exception_ptr ever holds an exception.
-namespace __exception_ptr {
-void exception_ptr::_M_addref() noexcept {}
-void exception_ptr::_M_release() noexcept {}
-} // namespace __exception_ptr
-void rethrow_exception(exception_ptr) { terminate(); }
 
 } // namespace std

@@ -63,10 +63,6 @@ template <> streamsize __copy_streambufs_eof(streambuf *in, streambuf *out, bool
 	return n;
 }
 
-// Without exceptions no exception is ever in flight (ostream::sentry asks).
-bool uncaught_exception() noexcept { return false; }
-int uncaught_exceptions() noexcept { return 0; }
-
 template class basic_istream<char>;
 template istream &istream::_M_extract(long &);
 template istream &istream::_M_extract(unsigned long &);
