@@ -85,33 +85,22 @@ func fail(m *Machine, t *Thread, res []Value, errno int) error {
 }
 
 func init() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		path, err := m.cstring(a[0].Bits)
-		if err != nil {
+	// open(path, flags), openat(dir, path, flags), creat(path): the path
+	// and the flags come from different arguments.
+	opener := func(pathArg int, flags func(a []Value) uint64) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			path, err := m.cstring(a[pathArg].Bits)
+			if err != nil {
+				return err
+			}
+			fd, err := m.openFile(t, path, flags(a))
+			setRes(res, uint64(int64(fd)))
 			return err
 		}
-		fd, err := m.openFile(t, path, a[1].Bits)
-		setRes(res, uint64(int64(fd)))
-		return err
-	}, "open", "open64", "__open_2", "__open64_2")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		path, err := m.cstring(a[1].Bits)
-		if err != nil {
-			return err
-		}
-		fd, err := m.openFile(t, path, a[2].Bits)
-		setRes(res, uint64(int64(fd)))
-		return err
-	}, "openat", "openat64")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		path, err := m.cstring(a[0].Bits)
-		if err != nil {
-			return err
-		}
-		fd, err := m.openFile(t, path, oWronly|oCreat|oTrunc)
-		setRes(res, uint64(int64(fd)))
-		return err
-	}, "creat", "creat64")
+	}
+	register(opener(0, func(a []Value) uint64 { return a[1].Bits }), "open", "open64", "__open_2", "__open64_2")
+	register(opener(1, func(a []Value) uint64 { return a[2].Bits }), "openat", "openat64")
+	register(opener(0, func([]Value) uint64 { return oWronly | oCreat | oTrunc }), "creat", "creat64")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil {

@@ -15,6 +15,21 @@ const istream::int_type endOfFile = Traits::eof();
 bool isSpace(istream &in, istream::int_type c) {
 	return use_facet<ctype<char>>(in.getloc()).is(ctype_base::space, Traits::to_char_type(c));
 }
+
+// extractWord reads up to max characters that are not white space (the
+// sentry has skipped the leading ones), handing each to put. It returns
+// how many it read and sets atEnd when the input ended after them.
+template <typename Put> size_t extractWord(istream &in, size_t max, bool &atEnd, Put put) {
+	size_t n = 0;
+	istream::int_type c = in.rdbuf()->sgetc();
+	while (n < max && c != endOfFile && !isSpace(in, c)) {
+		put(Traits::to_char_type(c));
+		++n;
+		c = in.rdbuf()->snextc();
+	}
+	atEnd = c == endOfFile;
+	return n;
+}
 } // namespace
 
 // in >> str: skip white space, then read a word (at most width() chars).
@@ -25,14 +40,9 @@ template <> istream &operator>>(istream &in, string &str) {
 	if (ok) {
 		str.erase();
 		streamsize w = in.width();
-		size_t n = w > 0 ? size_t(w) : str.max_size();
-		istream::int_type c = in.rdbuf()->sgetc();
-		while (extracted < n && c != endOfFile && !isSpace(in, c)) {
-			str += Traits::to_char_type(c);
-			++extracted;
-			c = in.rdbuf()->snextc();
-		}
-		if (c == endOfFile)
+		bool atEnd;
+		extracted = extractWord(in, w > 0 ? size_t(w) : str.max_size(), atEnd, [&str](char ch) { str += ch; });
+		if (atEnd)
 			err |= ios_base::eofbit;
 		in.width(0);
 	}
@@ -87,13 +97,9 @@ void __istream_extract(istream &in, char *s, streamsize num) {
 		streamsize w = in.width();
 		if (0 < w && w < num)
 			num = w;
-		istream::int_type c = in.rdbuf()->sgetc();
-		while (extracted < num - 1 && c != endOfFile && !isSpace(in, c)) {
-			*s++ = Traits::to_char_type(c);
-			++extracted;
-			c = in.rdbuf()->snextc();
-		}
-		if (extracted < num - 1 && c == endOfFile)
+		bool atEnd;
+		extracted = extractWord(in, size_t(num - 1), atEnd, [&s](char ch) { *s++ = ch; });
+		if (extracted < num - 1 && atEnd)
 			err |= ios_base::eofbit;
 		*s = 0;
 		in.width(0);
