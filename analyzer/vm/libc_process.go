@@ -139,6 +139,9 @@ func init() {
 // threads that sleep less wake first, as they do natively. A sleep is a
 // two-step call: the first step blocks, the second (after the wake) returns.
 func (m *Machine) sleep(t *Thread, d int64) error {
+	if err, ok := m.cancelPoint(t); ok {
+		return err
+	}
 	if t.phase == 1 {
 		t.phase = 0
 		return errYield

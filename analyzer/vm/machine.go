@@ -261,6 +261,11 @@ type Thread struct {
 	timedOut  bool
 	// exc is the C++ exception the thread is unwinding with (except.go).
 	exc excState
+	// Cancellation (cancel.go): a pending request, the cancel state, the
+	// cleanup buffers registered (innermost last), and whether the thread
+	// is running them on its way out.
+	cancelPending, cancelDisabled, exiting bool
+	cleanup                                []uint64
 	// wakeAt is the virtual time a sleeping thread (sleep, usleep,
 	// nanosleep) is blocked until; 0 when it is not sleeping.
 	wakeAt int64

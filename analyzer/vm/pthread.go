@@ -46,8 +46,7 @@ func init() {
 	register(pthreadCreate, "pthread_create")
 	register(pthreadJoin, "pthread_join")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		m.threadExit(t, a[0].Bits)
-		return errExited
+		return m.exitThread(t, a[0].Bits) // after the cleanup handlers
 	}, "pthread_exit")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, tid(t))
@@ -90,7 +89,7 @@ func init() {
 		"pthread_rwlockattr_init", "pthread_rwlockattr_destroy", "pthread_rwlockattr_setpshared",
 		"pthread_barrierattr_init", "pthread_barrierattr_destroy", "pthread_barrierattr_setpshared",
 		"pthread_cond_destroy", "pthread_barrier_destroy", "pthread_rwlock_destroy", "pthread_spin_destroy",
-		"pthread_setname_np", "pthread_setschedparam", "pthread_setcancelstate", "pthread_setcanceltype")
+		"pthread_setname_np", "pthread_setschedparam")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		v, err := m.syncRead(a[0].Bits, 4)
 		setRes(res, 0)
@@ -186,6 +185,9 @@ func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 }
 
 func pthreadJoin(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	if err, ok := m.cancelPoint(t); ok {
+		return err
+	}
 	th := m.threadByID(a[0].Bits)
 	switch {
 	case th == nil:
@@ -376,6 +378,9 @@ func condWait(timed bool) native {
 	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		cv, mu := a[0].Bits, a[1].Bits
 		if t.phase == 0 {
+			if err, ok := m.cancelPoint(t); ok {
+				return err
+			}
 			code, err := m.release(t, mu)
 			if err != nil {
 				return err
@@ -398,6 +403,10 @@ func condWait(timed bool) native {
 		if busy {
 			m.sync.block(t, waitKey{waitMutex, mu}, m.mutexWait(mu))
 			return errBlock
+		}
+		// The mutex is held again: a cancellation acts now, as POSIX says.
+		if err, ok := m.cancelPoint(t); ok {
+			return err
 		}
 		t.phase = 0
 		t.timedWait = false

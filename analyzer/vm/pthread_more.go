@@ -180,6 +180,11 @@ func registerKeys() {
 func init() {
 	wait := func(mode lockMode) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			if mode != lockTry {
+				if err, ok := m.cancelPoint(t); ok {
+					return err
+				}
+			}
 			s := a[0].Bits
 			v, err := m.syncRead(s, 4)
 			if err != nil {
