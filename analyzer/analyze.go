@@ -175,7 +175,10 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 			return nil, err
 		}
 	}
-	if opts.symbolic() && res.Stopped == nil {
+	// Inputs are explored when flags make some symbolic, and when the
+	// program reads inputs itself (__VERIFIER_nondet_*, augur_make_symbolic,
+	// or undefined functions under --undefined=havoc).
+	if (opts.symbolic() || classify.UsesSymbolicInputs(prog, opts.Run.Undefined)) && res.Stopped == nil {
 		progress("exploring", 0, 1)
 		timeout := opts.ExploreTimeout
 		if !opts.Deadline.IsZero() {

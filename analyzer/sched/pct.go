@@ -14,6 +14,7 @@ type PCT struct {
 	prio    map[int]int
 	changes map[int]int // decision index -> low priority to assign
 	step    int
+	demoted int // the last priority given a thread preempted at a time slice (below 0)
 }
 
 // NewPCT returns a PCT policy of the given depth for executions of about
@@ -44,6 +45,13 @@ func (p *PCT) Pick(pt Point, runnable []int) (int, error) {
 	}
 	if low, ok := p.changes[p.step]; ok && pt.Thread >= 0 {
 		p.prio[pt.Thread] = low
+	}
+	if pt.What == WhatTimeSlice && pt.Thread >= 0 {
+		// A thread that ran a whole slice without synchronizing is
+		// spinning, or computing: below every other thread it cannot
+		// starve the one it waits for.
+		p.demoted--
+		p.prio[pt.Thread] = p.demoted
 	}
 	best := runnable[0]
 	for _, t := range runnable[1:] {

@@ -24,6 +24,10 @@ type Point struct {
 	Sleeping []int
 }
 
+// WhatTimeSlice is Point.What when the thread was preempted for running a
+// whole time slice without a preemption point.
+const WhatTimeSlice = "time slice"
+
 // CanRun reports whether t may be picked at p: it is runnable, or sleeping.
 func (p Point) CanRun(t int, runnable []int) bool {
 	for _, r := range runnable {

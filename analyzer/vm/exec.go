@@ -7,6 +7,23 @@ import (
 // budgetCheckEvery is how many instructions run between wall-clock checks.
 const budgetCheckEvery = 1 << 16
 
+// timeSlice is how many instructions a thread runs after being scheduled,
+// without reaching a preemption point, before the scheduler takes the
+// processor from it: without it a thread spinning on a plain variable
+// would starve the thread that is to set it. It counts the thread's own
+// instructions (Thread.count), so the point is the same in a forked
+// execution and in a replay from the start.
+const timeSlice = 1 << 17
+
+// sliceEnd is the global instruction count at which t's time slice ends.
+func (m *Machine) sliceEnd(t *Thread) uint64 {
+	used := t.count - t.sliceBase // before this run of exec
+	if used >= timeSlice {
+		return m.sliceStart + 1
+	}
+	return m.sliceStart + (timeSlice - used)
+}
+
 // get reads an operand: every operand is a slot of the frame (constants
 // included, see ir.Operand).
 func get(regs []Value, o ir.Operand) Value { return regs[o] }
@@ -64,6 +81,8 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	// are stored back (fr.pc, m.insts) before step and before every return.
 	fr, insts, regs, pc := top(t)
 	n, limit := m.insts, m.nextCheck
+	sliceAt := m.sliceEnd(t)
+	limit = min(limit, sliceAt)
 	stopAt := ^uint64(0) // global count at which this thread reaches m.stop
 	var stopLoc ir.LocID // or the location where it stops
 	if m.stop != nil && m.stop.Thread == t.ID {
@@ -98,7 +117,18 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			if err := m.checkBudget(); err != nil {
 				return ended(err)
 			}
-			limit = min(m.nextCheck, stopAt)
+			if n >= sliceAt {
+				if m.othersCanRun(t) {
+					// The thread ran a whole time slice without reaching a
+					// preemption point (a spin on a plain variable): it is
+					// preempted, as an operating system would, before in.
+					m.insts, m.sliceEnded = n-1, true
+					return stepSwitch, nil
+				}
+				t.sliceBase = t.count + (n - 1 - m.sliceStart) // alone: a new slice
+				sliceAt = m.sliceEnd(t)
+			}
+			limit = min(m.nextCheck, stopAt, sliceAt)
 		}
 		switch in.Op {
 		case ir.OpBin:

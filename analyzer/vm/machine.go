@@ -281,6 +281,9 @@ type Thread struct {
 	// stackBytes is what the thread's live stack allocations hold (see
 	// StackLimit).
 	stackBytes uint64
+	// sliceBase is count when the scheduler last chose the thread: its
+	// time slice runs from there (exec.go).
+	sliceBase uint64
 	// count is how many instructions the thread executed before the current
 	// scheduling slice. (Thread, count) names a point of execution that is
 	// the same in every schedule, unlike the global instruction count.
@@ -352,6 +355,9 @@ type Machine struct {
 	havocked []string
 	// sleepers counts the threads blocked in a sleep (Thread.wakeAt).
 	sleepers int
+	// sliceEnded is set when the current thread was preempted for running
+	// a whole time slice (exec.go); the next scheduling point says so.
+	sliceEnded bool
 	// jumps are the setjmp calls made so far (see setjmp.go); frameSerial
 	// numbers activations.
 	jumps       []jumpTarget
@@ -692,6 +698,17 @@ func (m *Machine) stack(t *Thread) []StackFrame {
 	return out
 }
 
+// othersCanRun reports whether a thread other than t could run now or
+// after a sleep.
+func (m *Machine) othersCanRun(t *Thread) bool {
+	for _, o := range m.threads {
+		if o != t && (o.status == runnable || o.wakeAt != 0) {
+			return true
+		}
+	}
+	return false
+}
+
 // reschedule asks the policy which thread runs next.
 func (m *Machine) reschedule() *Termination {
 	if m.sleepers > 0 {
@@ -731,6 +748,9 @@ func (m *Machine) reschedule() *Termination {
 			Message: fmt.Sprintf("all %d live threads are blocked", len(live))}
 	}
 	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat(), Sleeping: m.sleeping()}
+	if m.sliceEnded {
+		p.What, m.sliceEnded = sched.WhatTimeSlice, false
+	}
 	if m.cur.status != runnable {
 		p.Thread = -1
 	}
@@ -742,6 +762,7 @@ func (m *Machine) reschedule() *Termination {
 		m.forcedNext = -1
 		m.trace.Record(p, next)
 		m.cur = m.threads[next]
+		m.cur.sliceBase = m.cur.count
 		return nil
 	}
 	next, err := m.policy.Pick(p, run)
@@ -756,6 +777,7 @@ func (m *Machine) reschedule() *Termination {
 	}
 	m.trace.Record(p, next)
 	m.cur = m.threads[next]
+	m.cur.sliceBase = m.cur.count
 	return nil
 }
 

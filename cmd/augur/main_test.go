@@ -398,3 +398,18 @@ func TestAnalyzeUndefinedFunctionIsIncomplete(t *testing.T) {
 		t.Errorf("bad --undefined: exit %d: %s", code, errOut)
 	}
 }
+
+// A program that reads its inputs through __VERIFIER_nondet_* has them
+// explored without any --sym-* flag: the failure needs x=7 and y=29.
+func TestNondetInputsAreExploredWithoutFlags(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "nondet.c")
+	prog := "#include <assert.h>\nextern int __VERIFIER_nondet_int(void);\n" +
+		"int main(void) { int x = __VERIFIER_nondet_int(), y = __VERIFIER_nondet_int(); if (x == 7 && y == 29) assert(0); return 0; }\n"
+	if err := os.WriteFile(src, []byte(prog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, _ := augur(t, "", "analyze", src)
+	if !strings.Contains(out, "assertion `0' failed") || !strings.Contains(out, "nondet_int=7 nondet_int_2=29") {
+		t.Fatalf("the failing inputs were not found:\n%s%s", out, errOut)
+	}
+}
