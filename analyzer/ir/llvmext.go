@@ -6,11 +6,13 @@ package ir
 
 /*
 #cgo CPPFLAGS: -I/usr/lib/llvm-14/include
+#include <stdlib.h>
 #include <llvm-c/Core.h>
 */
 import "C"
 
 import (
+	"strings"
 	"unsafe"
 
 	"tinygo.org/x/go-llvm"
@@ -122,3 +124,26 @@ const (
 
 // isCleanup reports whether a landingpad instruction has the cleanup flag.
 func isCleanup(v llvm.Value) bool { return C.LLVMIsCleanup(cval(v)) != 0 }
+
+// fenceOrdering returns a fence instruction's ordering. LLVM 14's
+// LLVMGetOrdering does not know fences (it answers "monotonic" for every
+// one), so the ordering is read from the instruction's text. A fence
+// limited to the thread itself (syncscope("singlethread"), from
+// atomic_signal_fence) orders nothing between threads: relaxed.
+func fenceOrdering(v llvm.Value) Ordering {
+	cs := C.LLVMPrintValueToString(cval(v))
+	text := C.GoString(cs)
+	C.LLVMDisposeMessage(cs)
+	if strings.Contains(text, "singlethread") {
+		return Monotonic
+	}
+	for _, o := range []struct {
+		word string
+		ord  Ordering
+	}{{" seq_cst", SeqCst}, {" acq_rel", AcqRel}, {" acquire", Acquire}, {" release", Release}} {
+		if strings.Contains(text, o.word) {
+			return o.ord
+		}
+	}
+	return Monotonic
+}

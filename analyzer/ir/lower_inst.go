@@ -235,7 +235,7 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 		out.Imm = int64(out.Ty.Size())
 	case opFence:
 		out.Op, out.Dst = OpFence, -1
-		out.Ordering = orderings[in.Ordering()]
+		out.Ordering = fenceOrdering(in)
 	default:
 		return fmt.Errorf("instruction %s is not supported", opcodeName(op))
 	}

@@ -281,8 +281,8 @@ type Thread struct {
 	// stackBytes is what the thread's live stack allocations hold (see
 	// StackLimit).
 	stackBytes uint64
-	// sliceBase is count when the scheduler last chose the thread: its
-	// time slice runs from there (exec.go).
+	// sliceBase is count when the thread last took the processor from
+	// another: its time slice runs from there (exec.go).
 	sliceBase uint64
 	// count is how many instructions the thread executed before the current
 	// scheduling slice. (Thread, count) names a point of execution that is
@@ -761,8 +761,7 @@ func (m *Machine) reschedule() *Termination {
 		next := m.forcedNext
 		m.forcedNext = -1
 		m.trace.Record(p, next)
-		m.cur = m.threads[next]
-		m.cur.sliceBase = m.cur.count
+		m.switchTo(m.threads[next], p.What == sched.WhatTimeSlice)
 		return nil
 	}
 	next, err := m.policy.Pick(p, run)
@@ -776,9 +775,20 @@ func (m *Machine) reschedule() *Termination {
 		m.forkSchedules(sf, next, run)
 	}
 	m.trace.Record(p, next)
-	m.cur = m.threads[next]
-	m.cur.sliceBase = m.cur.count
+	m.switchTo(m.threads[next], p.What == sched.WhatTimeSlice)
 	return nil
+}
+
+// switchTo makes t the running thread. Its time slice starts anew when it
+// takes the processor from another thread, or when the previous slice
+// ended and it was chosen again; a thread the policy keeps choosing at its
+// own preemption points (spinning on an atomic) uses up its slice like one
+// that never reaches one.
+func (m *Machine) switchTo(t *Thread, sliceEnded bool) {
+	if t != m.cur || sliceEnded {
+		t.sliceBase = t.count
+	}
+	m.cur = t
 }
 
 // ScheduleForks bounds the states schedule forking creates; one is shared
