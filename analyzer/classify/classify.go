@@ -132,6 +132,13 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if r.Trace == nil {
 		return v.unclassified("the race has no recorded schedule to replay")
 	}
+	deeper := ""
+	if opts.Ma > 1 && opts.Ma < deepMa { // Ma 1 asks for round robin alone
+		if where := steering(prog, r); where != "" {
+			opts.Ma = deepMa
+			deeper = fmt.Sprintf(", %d rather than the usual because the value read is %s", deepMa, where)
+		}
+	}
 	if opts.Symbolic {
 		return classifyMultipath(prog, r, opts, v)
 	}
@@ -163,14 +170,14 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 		}
 		if v.judge(judging{model: opts.Model}, primary, alt) {
 			if i > 0 {
-				v.Stage = fmt.Sprintf("multischedule (post-race schedule %d of %d)", i+1, opts.Ma)
+				v.Stage = fmt.Sprintf("multischedule (post-race schedule %d of %d%s)", i+1, opts.Ma, deeper)
 			}
 			return v
 		}
 		v.K++
 	}
 	v.Category = Harmless
-	v.Reason = fmt.Sprintf("both orders ran to the same outcome and output under %d post-race schedules", v.K)
+	v.Reason = fmt.Sprintf("both orders ran to the same outcome and output under %d post-race schedules%s", v.K, deeper)
 	if opts.Model == memmodel.Weak {
 		v.Reason = fmt.Sprintf("both orders reached the same outcomes and outputs under %d post-race schedules, "+
 			"%d executions in all with every value the weak memory model lets each read return", v.K, v.States)
