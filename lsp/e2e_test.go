@@ -508,3 +508,26 @@ func TestUndefinedFunctionIsIncompleteAtTheCall(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// A C++ program is analyzed like a C one: std::thread, lambdas and the
+// standard streams run, and its race is a diagnostic with C++ names.
+func TestCppProgramGetsRaceDiagnostics(t *testing.T) {
+	root := workspaceWith(t, "race/cpp_counter.cpp")
+	path := filepath.Join(root, "cpp_counter.cpp")
+	c := start(t, root, nil)
+	c.open(path)
+	c.waitAnalyses(1)
+	races := raceDiags(c.diagnostics(path))
+	if len(races) == 0 {
+		t.Fatalf("no race diagnostics for a racy C++ program: %+v", c.diagnostics(path))
+	}
+	for _, d := range c.diagnostics(path) {
+		if d.Code == "incomplete" || d.Code == "analysis-failed" {
+			t.Errorf("C++ analysis incomplete: %s", d.Message)
+		}
+	}
+	if d := races[0]; d.Range.Start.Line != 15 || !strings.Contains(d.Message, "main::$_0::operator()") {
+		t.Errorf("race diagnostic at line %d: %s", d.Range.Start.Line+1, d.Message)
+	}
+	c.shutdown()
+}
