@@ -60,17 +60,7 @@ func (m *Machine) interrupt(t *Thread) {
 	if t.status != blocked {
 		return
 	}
-	for k, q := range m.sync.waiters {
-		for i, id := range q {
-			if id == t.ID {
-				m.sync.waiters[k] = append(q[:i:i], q[i+1:]...)
-				if len(m.sync.waiters[k]) == 0 {
-					delete(m.sync.waiters, k)
-				}
-				break
-			}
-		}
-	}
+	m.sync.remove(t.ID)
 	if t.wakeAt != 0 {
 		t.wakeAt = 0
 		m.sleepers--

@@ -866,17 +866,7 @@ func (t *Thread) lastWhat() string {
 func (m *Machine) expireTimedWait() *Thread {
 	for _, t := range m.threads {
 		if t.status == blocked && t.timedWait {
-			for k, q := range m.sync.waiters {
-				for i, id := range q {
-					if id == t.ID {
-						m.sync.waiters[k] = append(q[:i:i], q[i+1:]...)
-						if len(m.sync.waiters[k]) == 0 {
-							delete(m.sync.waiters, k)
-						}
-						break
-					}
-				}
-			}
+			m.sync.remove(t.ID)
 			t.status = runnable
 			t.timedOut = true
 			return t

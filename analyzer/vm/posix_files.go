@@ -158,30 +158,27 @@ func init() {
 	}
 	register(fstat(0, 1), "fstat", "fstat64")
 	register(fstat(1, 2), "__fxstat", "__fxstat64")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		path, err := m.cstring(a[0].Bits)
-		if err != nil {
-			return err
+	// onFile runs do on the existing file named by argument 0; a missing
+	// one is ENOENT.
+	onFile := func(do func(m *Machine, path string)) native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			path, err := m.cstring(a[0].Bits)
+			if err != nil {
+				return err
+			}
+			if _, ok := m.files.fs[path]; !ok {
+				return fail(m, t, res, ENOENT)
+			}
+			do(m, path)
+			setRes(res, 0)
+			return nil
 		}
-		if _, ok := m.files.fs[path]; !ok {
-			return fail(m, t, res, ENOENT)
-		}
-		setRes(res, 0)
-		return nil
-	}, "access", "euidaccess", "eaccess")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		path, err := m.cstring(a[0].Bits)
-		if err != nil {
-			return err
-		}
-		if _, ok := m.files.fs[path]; !ok {
-			return fail(m, t, res, ENOENT)
-		}
+	}
+	register(onFile(func(*Machine, string) {}), "access", "euidaccess", "eaccess")
+	register(onFile(func(m *Machine, path string) {
 		delete(m.files.fs, path)
 		delete(m.files.fsSym, path)
-		setRes(res, 0)
-		return nil
-	}, "unlink", "remove")
+	}), "unlink", "remove")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		from, err := m.cstring(a[0].Bits)
 		if err != nil {

@@ -65,6 +65,22 @@ func (s *syncTable) wakeOne(k waitKey, m *Machine) bool {
 	return true
 }
 
+// remove takes thread id off every queue it waits on (a timeout, a
+// cancellation).
+func (s *syncTable) remove(id int) {
+	for k, q := range s.waiters {
+		for i, w := range q {
+			if w == id {
+				s.waiters[k] = append(q[:i:i], q[i+1:]...)
+				if len(s.waiters[k]) == 0 {
+					delete(s.waiters, k)
+				}
+				break
+			}
+		}
+	}
+}
+
 // fork returns an independent copy for a forked execution state.
 func (s *syncTable) fork() *syncTable {
 	c := newSyncTable()

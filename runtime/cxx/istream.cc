@@ -30,6 +30,14 @@ template <typename Put> size_t extractWord(istream &in, size_t max, bool &atEnd,
 	atEnd = c == endOfFile;
 	return n;
 }
+
+// finish sets the stream's state after an extraction of n characters.
+void finish(istream &in, size_t n, ios_base::iostate err) {
+	if (!n)
+		err |= ios_base::failbit;
+	if (err)
+		in.setstate(err);
+}
 } // namespace
 
 // in >> str: skip white space, then read a word (at most width() chars).
@@ -46,10 +54,7 @@ template <> istream &operator>>(istream &in, string &str) {
 			err |= ios_base::eofbit;
 		in.width(0);
 	}
-	if (!extracted)
-		err |= ios_base::failbit;
-	if (err)
-		in.setstate(err);
+	finish(in, extracted, err);
 	return in;
 }
 
@@ -81,10 +86,7 @@ template <> istream &getline(istream &in, string &str, char delim) {
 			c = in.rdbuf()->snextc();
 		}
 	}
-	if (!extracted)
-		err |= ios_base::failbit;
-	if (err)
-		in.setstate(err);
+	finish(in, extracted, err);
 	return in;
 }
 
@@ -104,10 +106,7 @@ void __istream_extract(istream &in, char *s, streamsize num) {
 		*s = 0;
 		in.width(0);
 	}
-	if (!extracted)
-		err |= ios_base::failbit;
-	if (err)
-		in.setstate(err);
+	finish(in, size_t(extracted), err);
 }
 
 // in.getline(s, n, delim): at most n-1 chars, then the terminator; a full
