@@ -18,6 +18,9 @@ const timeSlice = 1 << 17
 // sliceEnd is the global instruction count at which t's time slice ends.
 func (m *Machine) sliceEnd(t *Thread) uint64 {
 	used := t.count - t.sliceBase // before this run of exec
+	if t.sliceBase > t.count {
+		used = 0 // renewed inside exec, not yet counted
+	}
 	if used >= timeSlice {
 		return m.sliceStart + 1
 	}
@@ -126,7 +129,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 					return stepSwitch, nil
 				}
 				t.sliceBase = t.count + (n - 1 - m.sliceStart) // alone: a new slice
-				sliceAt = m.sliceEnd(t)
+				sliceAt = n - 1 + timeSlice
 			}
 			limit = min(m.nextCheck, stopAt, sliceAt)
 		}
