@@ -12,8 +12,13 @@ const budgetCheckEvery = 1 << 16
 // processor from it: without it a thread spinning on a plain variable
 // would starve the thread that is to set it. It counts the thread's own
 // instructions (Thread.count), so the point is the same in a forked
-// execution and in a replay from the start.
-const timeSlice = 1 << 17
+// execution and in a replay from the start. It is long enough that a
+// thread's ordinary computation between synchronizations runs in one slice
+// (each extra preemption multiplies the interleavings, and the states the
+// weak memory model explores: 1<<17 made the lost-update benchmark's weak
+// classification 10x slower) and short enough that a spin lets the others
+// run within milliseconds.
+const timeSlice = 1 << 20
 
 // sliceEnd is the global instruction count at which t's time slice ends.
 func (m *Machine) sliceEnd(t *Thread) uint64 {
