@@ -127,6 +127,19 @@ func (l *lines) lineRange(sn *snapshot, path string, line int) protocol.Range {
 	return l.place(sn, path, line, 0)
 }
 
+// fromColumn is the range of a line from a 1-based byte column (a
+// compiler's or a call's) to the line's end; the whole line when the
+// column is unknown.
+func (l *lines) fromColumn(sn *snapshot, path string, line, col int) protocol.Range {
+	rng := l.lineRange(sn, path, line)
+	text := l.get(path, int(rng.Start.Line))
+	if col > 0 && col <= len(text) {
+		c := uint32(utf16Col(text, col-1))
+		rng.Start.Character, rng.End.Character = c, max(c+1, rng.End.Character)
+	}
+	return rng
+}
+
 // racesIn lists the racing accesses in path, by target key then race
 // order. Caller holds mu.
 func (s *Server) racesIn(path string, l *lines) []raceSite {
@@ -261,12 +274,7 @@ func compileDiagnostic(d build.Diagnostic, sn *snapshot, l *lines) protocol.Diag
 	if d.Severity == "warning" {
 		sev = protocol.DiagnosticSeverityWarning
 	}
-	rng := l.lineRange(sn, d.File, d.Line)
-	text := l.get(d.File, int(rng.Start.Line))
-	if d.Column > 0 && d.Column <= len(text) {
-		c := uint32(utf16Col(text, d.Column-1))
-		rng.Start.Character, rng.End.Character = c, max(c+1, rng.End.Character)
-	}
+	rng := l.fromColumn(sn, d.File, d.Line, d.Column)
 	return protocol.Diagnostic{Range: rng, Severity: sev, Source: protocol.NewOptional(sourceClang),
 		Message: protocol.String(d.Message)}
 }
@@ -299,11 +307,7 @@ func stoppedDiagnostic(target string, st *report.Stopped) protocol.Diagnostic {
 // reached it stopped there, so the target's results cover only what came
 // before. It names the function and says how to go on past it.
 func gapDiagnostic(g report.Gap, target string, sn *snapshot, l *lines) protocol.Diagnostic {
-	rng := l.lineRange(sn, g.File, g.Line)
-	text := l.get(g.File, int(rng.Start.Line))
-	if g.Column > 0 && g.Column <= len(text) {
-		rng.Start.Character = uint32(utf16Col(text, g.Column-1))
-	}
+	rng := l.fromColumn(sn, g.File, g.Line, g.Column)
 	what := g.Message
 	if g.Function != "" {
 		what = fmt.Sprintf("augur cannot follow this call to '%s': it is declared but defined nowhere in the program, "+

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"augur/analyzer/ir"
-	"augur/analyzer/vm"
 )
 
 // Gap is something that kept the analysis from seeing the whole program: a
@@ -34,10 +33,11 @@ const (
 const ExitIncomplete = 4
 
 // addUnsupported records a gap for an execution that ended at something
-// augur does not model, once per message and place.
-func (r *Report) addUnsupported(t *vm.Termination, schedule, base string) {
-	g := Gap{Kind: GapUnsupported, Function: t.Function, Message: t.Message, File: ir.RelPath(t.Loc.File, base),
-		Line: t.Loc.Line, Column: t.Loc.Col, Schedule: schedule}
+// augur does not model (function, when it was a call), once per message
+// and place.
+func (r *Report) addUnsupported(function, message string, loc ir.Loc, schedule, base string) {
+	g := Gap{Kind: GapUnsupported, Function: function, Message: message, File: ir.RelPath(loc.File, base),
+		Line: loc.Line, Column: loc.Col, Schedule: schedule}
 	for _, o := range r.Incomplete {
 		if o.Kind == g.Kind && o.Message == g.Message && o.File == g.File && o.Line == g.Line && o.Column == g.Column {
 			return

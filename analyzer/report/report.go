@@ -176,7 +176,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 	r.Havoc = res.Havoc
 	for _, f := range res.Failures {
 		if f.Kind == vm.TermUnsupported {
-			r.addUnsupported(&vm.Termination{Kind: f.Kind, Message: f.Message, Loc: f.Loc, Function: f.Function}, f.Schedule, base)
+			r.addUnsupported(f.Function, f.Message, f.Loc, f.Schedule, base)
 			continue
 		}
 		fl := Failure{Kind: failureKind(f), Message: f.Message, Budget: f.Budget.String(), File: ir.RelPath(f.Loc.File, base), Line: f.Loc.Line,
@@ -245,7 +245,7 @@ func (r *Report) AddExploration(res *symex.Result, base string) {
 		}
 		seen[key] = true
 		if t.Kind == vm.TermUnsupported {
-			r.addUnsupported(t, "round-robin, symbolic inputs", base)
+			r.addUnsupported(t.Function, t.Message, t.Loc, "round-robin, symbolic inputs", base)
 			continue
 		}
 		r.Failures = append(r.Failures, Failure{Kind: failureKind(&race.Failure{Kind: t.Kind, Message: t.Message, Budget: t.Budget}),

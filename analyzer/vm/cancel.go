@@ -62,8 +62,7 @@ func (m *Machine) interrupt(t *Thread) {
 	}
 	m.sync.remove(t.ID)
 	if t.wakeAt != 0 {
-		t.wakeAt = 0
-		m.sleepers--
+		m.endSleep(t)
 	}
 	t.status, t.waitDesc = runnable, ""
 }

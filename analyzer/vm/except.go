@@ -185,16 +185,19 @@ const (
 	tiPointer
 )
 
+// typeInfoVtables names the vtable of each type_info kind, by kind.
+var typeInfoVtables = [...]string{tiClass: "_ZTVN10__cxxabiv117__class_type_infoE",
+	tiSingle: "_ZTVN10__cxxabiv120__si_class_type_infoE", tiMultiple: "_ZTVN10__cxxabiv121__vmi_class_type_infoE",
+	tiPointer: "_ZTVN10__cxxabiv119__pointer_type_infoE"}
+
 func (m *Machine) typeKindOf(ti uint64) typeKind {
 	vptr, err := m.syncRead(ti, 8)
 	if err != nil {
 		return tiOther
 	}
-	for kind, name := range map[typeKind]string{tiClass: "_ZTVN10__cxxabiv117__class_type_infoE",
-		tiSingle: "_ZTVN10__cxxabiv120__si_class_type_infoE", tiMultiple: "_ZTVN10__cxxabiv121__vmi_class_type_infoE",
-		tiPointer: "_ZTVN10__cxxabiv119__pointer_type_infoE"} {
-		if g := m.prog.GlobalByName(name); g != nil && vptr == ir.Addr(g.ID, 16) {
-			return kind
+	for kind, name := range typeInfoVtables {
+		if g := m.prog.GlobalByName(name); name != "" && g != nil && vptr == ir.Addr(g.ID, 16) {
+			return typeKind(kind)
 		}
 	}
 	return tiOther

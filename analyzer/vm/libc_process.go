@@ -181,6 +181,11 @@ func (m *Machine) wakeEarly(t *Thread) {
 	if now := m.now(); t.wakeAt > now {
 		m.clock += t.wakeAt - now
 	}
+	m.endSleep(t)
+}
+
+// endSleep makes a sleeping thread runnable.
+func (m *Machine) endSleep(t *Thread) {
 	t.wakeAt, t.status, t.waitDesc = 0, runnable, ""
 	m.sleepers--
 }
@@ -210,8 +215,7 @@ func (m *Machine) wakeSleepers(advance bool) []int {
 	var woken []int
 	for _, t := range m.threads {
 		if t.wakeAt != 0 && t.wakeAt <= now {
-			t.wakeAt, t.status, t.waitDesc = 0, runnable, ""
-			m.sleepers--
+			m.endSleep(t)
 			woken = append(woken, t.ID)
 		}
 	}
