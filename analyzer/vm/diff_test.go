@@ -135,7 +135,8 @@ func runAugur(t *testing.T, c diffCase, cache string) (outcome, *vm.Result) {
 	}
 	var so, se bytes.Buffer
 	m, err := vm.New(prog, vm.Config{Args: append([]string{c.name}, c.args...), Stdin: []byte(c.stdin),
-		Stdout: &so, Stderr: &se, MaxInstructions: 500_000_000, Files: c.files})
+		Stdout: &so, Stderr: &se, MaxInstructions: 500_000_000, Files: c.files,
+		Limits: vm.Limits{MaxMemory: 1 << 30}})
 	if err != nil {
 		t.Fatalf("augur: %v", err)
 	}

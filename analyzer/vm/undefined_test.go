@@ -28,6 +28,7 @@ func TestUndefinedFunctions(t *testing.T) {
 	run := func(cfg vm.Config) (string, *vm.Result) {
 		var out bytes.Buffer
 		cfg.Args, cfg.Stdout = []string{"havoc"}, &out
+		cfg.MaxInstructions, cfg.MaxMemory = 10_000_000, 256<<20
 		m, err := vm.New(prog, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -78,7 +79,8 @@ func TestSandboxedCalls(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		m, err := vm.New(prog, vm.Config{Args: []string{"sandbox"}, Stdout: &out})
+		m, err := vm.New(prog, vm.Config{Args: []string{"sandbox"}, Stdout: &out, MaxInstructions: 10_000_000,
+			Limits: vm.Limits{MaxMemory: 256 << 20}})
 		if err != nil {
 			t.Fatal(err)
 		}
