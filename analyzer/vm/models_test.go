@@ -45,6 +45,14 @@ func TestModelTraits(t *testing.T) {
 			t.Errorf("%s acquires", n)
 		}
 	}
+	for _, n := range []string{"pthread_cond_signal", "pthread_cond_broadcast", "sem_post", "pthread_mutex_lock"} {
+		if !ReordersAt(n) {
+			t.Errorf("%s is not reordered by interleaving generation", n)
+		}
+	}
+	if ReordersAt("pthread_mutex_unlock") {
+		t.Errorf("pthread_mutex_unlock is reordered")
+	}
 	if m := Lookup("llvm.memcpy.p0i8.p0i8.i64"); m == nil || m.Name != "llvm.memcpy" {
 		t.Errorf("overloaded intrinsic resolves to %v", m)
 	}
@@ -90,6 +98,8 @@ fails when it is stale.
 		func(m *Model) bool { return m.Sync == Acquires })
 	section("Releases", "These let other threads go.",
 		func(m *Model) bool { return m.Sync == Releases })
+	section("Wake-ups", "These let other threads go and wake a waiter; interleaving generation moves them too, so a waiter can arrive after its wake-up.",
+		func(m *Model) bool { return m.Sync == Signals })
 	section("Inputs", "These make program memory symbolic input; a program that calls one has its paths explored.",
 		func(m *Model) bool { return m.Input })
 	section("Symbolic arguments", "These take symbolic arguments as they are; every other model gets concrete values.",

@@ -23,7 +23,10 @@ type Model struct {
 	Input bool
 	// Sync is the synchronization the call does: Acquires for a call after
 	// which the thread holds a lock or has passed an ordering point (what
-	// lock-order reversals reorder), Releases for one that lets others go.
+	// lock-order reversals reorder), Releases for one that lets others go,
+	// Signals for one that wakes a waiter (a condition signal, a semaphore
+	// post: interleaving generation also moves these, so a waiter can
+	// arrive after its wake-up).
 	Sync SyncRole
 }
 
@@ -34,6 +37,7 @@ const (
 	NoSync SyncRole = iota
 	Acquires
 	Releases
+	Signals
 )
 
 // registry maps external function and intrinsic names to their models.
@@ -60,6 +64,7 @@ func (ms models) symbolic() models { return ms.set(func(m *Model) { m.Symbolic =
 func (ms models) input() models    { return ms.set(func(m *Model) { m.Input = true }) }
 func (ms models) acquires() models { return ms.set(func(m *Model) { m.Sync = Acquires }) }
 func (ms models) releases() models { return ms.set(func(m *Model) { m.Sync = Releases }) }
+func (ms models) signals() models  { return ms.set(func(m *Model) { m.Sync = Signals }) }
 
 func (ms models) set(f func(*Model)) models {
 	for _, m := range ms {
@@ -95,6 +100,14 @@ func Lookup(name string) *Model {
 func AcquiresAt(name string) bool {
 	m := Lookup(name)
 	return m != nil && m.Sync == Acquires
+}
+
+// ReordersAt reports whether the scheduling decision after a call to name
+// is one interleaving generation reorders: an acquisition, or a wake-up
+// (condition signal or broadcast, semaphore post).
+func ReordersAt(name string) bool {
+	m := Lookup(name)
+	return m != nil && (m.Sync == Acquires || m.Sync == Signals)
 }
 
 // MarksInputs reports whether prog calls a model that makes inputs

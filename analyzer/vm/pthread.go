@@ -135,12 +135,12 @@ func init() {
 		m.sync.wakeOne(waitKey{waitCond, a[0].Bits}, m)
 		setRes(res, 0)
 		return errYield
-	}, "pthread_cond_signal").releases()
+	}, "pthread_cond_signal").signals()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.sync.wake(waitKey{waitCond, a[0].Bits}, m)
 		setRes(res, 0)
 		return errYield
-	}, "pthread_cond_broadcast").releases()
+	}, "pthread_cond_broadcast").signals()
 
 	register(barrierInit, "pthread_barrier_init")
 	register(barrierWait, "pthread_barrier_wait")

@@ -241,7 +241,7 @@ func init() {
 		m.sync.wakeOne(waitKey{waitSem, s}, m)
 		setRes(res, 0)
 		return errYield
-	}, "sem_post").releases()
+	}, "sem_post").signals()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		v, err := m.syncRead(a[0].Bits, 4)
 		if err != nil {
