@@ -13,14 +13,28 @@ import (
 
 // Options configure detection over several schedules.
 type Options struct {
-	// Schedules is how many executions to run (at least 1): round robin
-	// first; then schedules that reverse the order of lock acquisitions
-	// seen in it (at most half of the rest); then PCT schedules seeded from
-	// Seed.
+	// Schedules is how many executions the base plan runs (at least 1):
+	// round robin first; then schedules that reorder the acquisitions and
+	// wake-ups seen in it (at most half of the rest); then PCT schedules
+	// seeded from Seed.
 	Schedules int
 	Seed      uint64
 	// Depth is the PCT bug depth (default 3).
 	Depth int
+	// Directed is how many race-directed executions may follow the base
+	// plan, one per potential race (Candidate) its executions saw, minus
+	// the executions Inputs take (0: Schedules; negative: none). The
+	// whole plan runs at most Schedules+Directed executions.
+	Directed int
+	// Inputs are other inputs worth running the program on, from an
+	// exploration of its symbolic inputs: each gets a round-robin
+	// execution (at most half of Directed's), and races and candidates
+	// found there carry them.
+	Inputs []*Inputs
+	// Prior is what earlier analyses of the same program learned
+	// (History): the pairs that were races, tried first, and the pairs
+	// already tried in vain, not tried again.
+	Prior *Prior
 	// Run is the template of every execution: arguments, input, budgets.
 	// Its Policy and Monitor are set per schedule; its output is discarded.
 	Run vm.Config
@@ -29,9 +43,43 @@ type Options struct {
 	// them single-ordering).
 	MutexBlind bool
 	// Progress, when set, is told after each execution how many of the
-	// Schedules have run.
+	// executions planned so far have run.
 	Progress func(done, total int)
 }
+
+// Prior is what earlier detections of a program found, for the next one
+// to build on (see History).
+type Prior struct {
+	// Confirmed are potential races that became races under race-directed
+	// scheduling: they are directed first, so the race is found again.
+	Confirmed []*Candidate
+	// Tried are ids of candidates already directed without a race.
+	Tried map[string]bool
+	// Offset moves the seeds of the random schedules, so each analysis
+	// tries schedules the earlier ones did not.
+	Offset uint64
+}
+
+// Technique is how detection first found a race.
+type Technique string
+
+// The techniques, in the order the plan runs them.
+const (
+	ByRoundRobin Technique = "round-robin"
+	// ByReversal is interleaving generation from one trace (Carril and
+	// Tichy, shared/papers/003_*): the round-robin trace replayed with one
+	// acquisition or wake-up postponed.
+	ByReversal Technique = "sync-reversal"
+	ByPCT      Technique = "pct"
+	// ByInputs is an execution on inputs the exploration of symbolic
+	// inputs found.
+	ByInputs Technique = "inputs"
+	// ByDirected is race-directed scheduling (shared/papers/004_*).
+	ByDirected Technique = "race-directed"
+)
+
+// Techniques lists them in plan order.
+var Techniques = []Technique{ByRoundRobin, ByReversal, ByPCT, ByInputs, ByDirected}
 
 // ErrCanceled is returned when Run.Cancel closes during detection.
 var ErrCanceled = errors.New("detection canceled")
@@ -50,6 +98,7 @@ type Failure struct {
 	Budget   vm.Budget               // the budget a TermBudget failure exhausted
 	Function string                  // the unmodeled function a TermUnsupported failure called
 	Trace    *sched.Trace            // replays the failure
+	Inputs   *Inputs                 // the inputs it happened on, when not the analysis's own
 }
 
 // Result is what detection found across all schedules.
@@ -67,10 +116,19 @@ type Result struct {
 	// Havoc lists the undefined functions some schedule called under
 	// vm.UndefinedHavoc, sorted.
 	Havoc []string
+	// Runs counts the executions of each technique, Found the races each
+	// found first.
+	Runs, Found map[Technique]int
+	// Candidates are the potential races no execution confirmed; Directed
+	// the ids of those race-directed scheduling tried (confirmed or not).
+	Candidates []*Candidate
+	Directed   []string
+	// Confirmed are the candidates race-directed scheduling made races.
+	Confirmed []*Candidate
 }
 
-// Detect runs prog under opts.Schedules schedules with a race detector and
-// merges what they find. It is deterministic for a given Seed.
+// Detect runs prog under the plan opts describe with a race detector and
+// merges what the executions find. It is deterministic for given options.
 func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	if opts.Schedules < 1 {
 		opts.Schedules = 1
@@ -78,76 +136,223 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	if opts.Depth == 0 {
 		opts.Depth = 3
 	}
-	start := time.Now()
-	res := &Result{}
-	var races [][]*Race
-	seenInv := map[string]bool{}
-	seenFail := map[string]bool{}
-	plan := sched.DetectionPlan(opts.Schedules, opts.Seed)
-	plan.Depth, plan.Acquires = opts.Depth, vm.AcquiresAt
+	if opts.Directed == 0 {
+		opts.Directed = opts.Schedules
+	}
+	if opts.Prior == nil {
+		opts.Prior = &Prior{}
+	}
+	d := &detection{prog: prog, opts: opts, res: &Result{Runs: map[Technique]int{}, Found: map[Technique]int{}},
+		seenInv: map[string]bool{}, seenFail: map[string]bool{}, seenCand: map[string]bool{}, raced: map[string]bool{}}
+	d.total = opts.Schedules
+	err := d.base()
+	if err == nil {
+		err = d.inputs()
+	}
+	if err == nil {
+		err = d.directed()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return d.finish(), nil
+}
+
+// detection is one Detect in progress.
+type detection struct {
+	prog  *ir.Program
+	opts  Options
+	res   *Result
+	start time.Time
+	races [][]*Race
+	// seenInv, seenFail and seenCand deduplicate what executions report;
+	// raced holds the candidate ids of the races found.
+	seenInv, seenFail, seenCand, raced map[string]bool
+	cands                              []*Candidate
+	total, ran                         int
+	stop                               bool
+}
+
+// base runs the base plan: round robin, sync reversals, PCT.
+func (d *detection) base() error {
+	d.start = time.Now()
+	plan := sched.DetectionPlan(d.opts.Schedules, d.opts.Seed+d.opts.Prior.Offset)
+	plan.Depth, plan.Acquires = d.opts.Depth, vm.ReordersAt
 	var first *sched.Trace
-	ran := 0
-	for i := 0; i < opts.Schedules; i++ {
-		if t := opts.Run.Expired(); t != nil {
-			res.Stopped = t
-			break
-		}
-		cfg := opts.Run
-		cfg.Stdout, cfg.Stderr, cfg.StdoutLineBuffered = nil, nil, false
+	for i := 0; i < d.opts.Schedules && !d.stop; i++ {
 		step := plan.Step(i, first)
-		cfg.Policy = step.Policy
-		name := step.Name
-		d := New()
-		d.mutexBlind = opts.MutexBlind
-		cfg.Monitor = d
-		m, err := vm.New(prog, cfg)
+		tech := ByPCT
+		switch step.Policy.(type) {
+		case sched.RoundRobin:
+			tech = ByRoundRobin
+		case *sched.Postpone:
+			tech = ByReversal
+		}
+		cfg := d.opts.Run
+		cfg.Policy, cfg.PreemptAccesses = step.Policy, step.PreemptAccesses
+		run, err := d.run(cfg, step.Name, tech, nil)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		d.Bind(m)
-		run := m.Run()
-		if run.Term.Kind == vm.TermCanceled {
-			return nil, ErrCanceled
-		}
-		ran++
-		if i == 0 {
+		if i == 0 && run != nil {
 			first = run.Trace
 		}
-		res.Instructions += run.Instructions
-		res.Havoc = union(res.Havoc, run.Havoc)
-		for _, r := range d.Races() {
-			r.Trace = run.Trace
-		}
-		races = append(races, d.Races())
-		if opts.Progress != nil {
-			opts.Progress(i+1, opts.Schedules)
-		}
-		for _, inv := range d.Inversions() {
-			if !seenInv[inv.ID] {
-				seenInv[inv.ID] = true
-				res.Inversions = append(res.Inversions, inv)
-			}
-		}
-		if t := run.Term; t.Kind == vm.TermBudget && t.Budget == vm.BudgetTime {
-			res.Stopped = t // the analysis's clock, not the program: no failure
+	}
+	return nil
+}
+
+// extra is how many executions may follow the base plan.
+func (d *detection) extra() int { return max(d.opts.Directed, 0) }
+
+// inputs runs the program once, round robin, on each of the other inputs
+// (at most half the extra executions).
+func (d *detection) inputs() error {
+	n := min(len(d.opts.Inputs), (d.extra()+1)/2)
+	d.total += n
+	for _, in := range d.opts.Inputs[:n] {
+		if d.stop {
 			break
 		}
-		if t := run.Term; t.Kind != vm.TermExit {
-			key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)
-			if t.Kind == vm.TermBudget {
-				key = fmt.Sprintf("%s|%s|%s", t.Kind, t.Budget, t.Loc) // its message counts what it held
-			}
-			if !seenFail[key] {
-				seenFail[key] = true
-				res.Failures = append(res.Failures, &Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc, Thread: t.Thread,
-					Stack: t.Stack, Threads: t.Threads, Schedule: name, Trace: run.Trace, Budget: t.Budget, Function: t.Function})
-			}
+		cfg := in.Apply(d.opts.Run)
+		cfg.Policy = sched.RoundRobin{}
+		if _, err := d.run(cfg, "round-robin on inputs "+in.String(), ByInputs, in); err != nil {
+			return err
 		}
 	}
-	res.Races = Merge(races...)
-	res.Schedules = ran
-	res.Elapsed = time.Since(start)
-	return res, nil
+	return nil
+}
+
+// directed spends the rest of the extra executions on race-directed
+// scheduling: the pairs earlier analyses confirmed first, then the
+// potential races of this one in the order they were seen, skipping the
+// pairs that are races already and those tried before in vain.
+func (d *detection) directed() error {
+	budget := d.extra() - (d.total - d.opts.Schedules)
+	var queue []*Candidate
+	queued := map[string]bool{}
+	for _, c := range append(append([]*Candidate(nil), d.opts.Prior.Confirmed...), d.cands...) {
+		if queued[c.ID] || d.raced[c.ID] || (d.opts.Prior.Tried[c.ID] && !d.confirmedBefore(c.ID)) {
+			continue
+		}
+		queued[c.ID] = true
+		queue = append(queue, c)
+	}
+	if len(queue) > budget {
+		queue = queue[:max(budget, 0)]
+	}
+	d.total += len(queue)
+	for _, c := range queue {
+		if d.stop {
+			break
+		}
+		if d.raced[c.ID] { // an earlier directed execution found it
+			d.res.Directed = append(d.res.Directed, c.ID)
+			continue
+		}
+		cfg := c.Inputs.Apply(d.opts.Run)
+		cfg.Policy, cfg.PreemptAccesses = sched.NewDirected(c.A, c.B), true
+		if _, err := d.run(cfg, "race-directed "+c.A+" / "+c.B, ByDirected, c.Inputs); err != nil {
+			return err
+		}
+		d.res.Directed = append(d.res.Directed, c.ID)
+		if d.raced[c.ID] {
+			d.res.Confirmed = append(d.res.Confirmed, c)
+		}
+	}
+	return nil
+}
+
+func (d *detection) confirmedBefore(id string) bool {
+	for _, c := range d.opts.Prior.Confirmed {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// run runs one execution under cfg's policy with a detector and merges
+// what it found. It returns nil when the execution was not run (the time
+// budget had run out).
+func (d *detection) run(cfg vm.Config, name string, tech Technique, in *Inputs) (*vm.Result, error) {
+	res := d.res
+	if t := d.opts.Run.Expired(); t != nil {
+		res.Stopped, d.stop = t, true
+		return nil, nil
+	}
+	cfg.Stdout, cfg.Stderr, cfg.StdoutLineBuffered = nil, nil, false
+	det := New()
+	det.mutexBlind = d.opts.MutexBlind
+	cfg.Monitor = det
+	m, err := vm.New(d.prog, cfg)
+	if err != nil {
+		return nil, err
+	}
+	det.Bind(m)
+	run := m.Run()
+	if run.Term.Kind == vm.TermCanceled {
+		return nil, ErrCanceled
+	}
+	d.ran++
+	res.Runs[tech]++
+	res.Instructions += run.Instructions
+	res.Havoc = union(res.Havoc, run.Havoc)
+	for _, r := range det.Races() {
+		r.Trace, r.Inputs, r.Technique = run.Trace, in, tech
+		d.raced[RaceCandidateID(r)] = true
+	}
+	d.races = append(d.races, det.Races())
+	for _, c := range det.Candidates() {
+		if !d.seenCand[c.ID] {
+			d.seenCand[c.ID] = true
+			c.Inputs = in
+			d.cands = append(d.cands, c)
+		}
+	}
+	if d.opts.Progress != nil {
+		d.opts.Progress(d.ran, d.total)
+	}
+	for _, inv := range det.Inversions() {
+		if !d.seenInv[inv.ID] {
+			d.seenInv[inv.ID] = true
+			res.Inversions = append(res.Inversions, inv)
+		}
+	}
+	if t := run.Term; t.Kind == vm.TermBudget && t.Budget == vm.BudgetTime {
+		res.Stopped, d.stop = t, true // the analysis's clock, not the program: no failure
+		return run, nil
+	}
+	if t := run.Term; t.Kind != vm.TermExit {
+		key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)
+		if t.Kind == vm.TermBudget {
+			key = fmt.Sprintf("%s|%s|%s", t.Kind, t.Budget, t.Loc) // its message counts what it held
+		}
+		if !d.seenFail[key] {
+			d.seenFail[key] = true
+			res.Failures = append(res.Failures, &Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc, Thread: t.Thread,
+				Stack: t.Stack, Threads: t.Threads, Schedule: name, Trace: run.Trace, Budget: t.Budget, Function: t.Function,
+				Inputs: in})
+		}
+	}
+	return run, nil
+}
+
+// finish merges the races of every execution and counts what each
+// technique found first.
+func (d *detection) finish() *Result {
+	res := d.res
+	res.Races = Merge(d.races...)
+	for _, r := range res.Races {
+		res.Found[r.Technique]++
+	}
+	for _, c := range d.cands {
+		if !d.raced[c.ID] {
+			res.Candidates = append(res.Candidates, c)
+		}
+	}
+	res.Schedules = d.ran
+	res.Elapsed = time.Since(d.start)
+	return res
 }
 
 // union merges two sorted lists of names.

@@ -21,6 +21,7 @@ const concurrentReads = ^epoch(0)
 type sites struct {
 	w, r           vm.Site
 	wCount, rCount uint64 // the accessing thread's instruction count
+	wLS, rLS       uint32 // the locks the accessing thread held (interned; see candidates.go)
 }
 
 type sharedRead struct {
@@ -109,11 +110,21 @@ type Detector struct {
 	reportedNow []vm.Site
 	// shadowBytes is the memory the live shadows hold (for the budget).
 	shadowBytes uint64
+
+	// Potential races (candidates.go): each thread's held locks, interned;
+	// how each thread was created; the candidates seen.
+	locksets []uint32
+	dirty    []bool
+	lsIndex  map[string]uint32
+	lsets    [][]vm.SyncKey
+	births   map[int]born
+	cands    []*Candidate
+	candSeen map[string]bool
 }
 
 // Costs of shadow memory: per cell (hot and cold halves) and per object.
 const (
-	cellBytes   = 48
+	cellBytes   = 56
 	shadowBytes = 96
 )
 
@@ -174,6 +185,10 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 		d.syncs[ev.Key] = l
 		c.Set(ev.Thread, c.Get(ev.Thread)+1)
 	case vm.Fork:
+		if d.births == nil {
+			d.births = map[int]born{}
+		}
+		d.births[ev.Other] = born{parent: ev.Thread, clock: c.Get(ev.Thread)}
 		child := d.clock(ev.Other)
 		*child = d.clocks[ev.Thread].Clone()
 		child.Set(ev.Other, 1)
@@ -188,8 +203,10 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 		}
 	case vm.LockAcquired:
 		d.locks.acquired(ev.Thread, ev.Key, ev.Site)
+		d.lockChanged(ev.Thread)
 	case vm.LockReleased:
 		d.locks.released(ev.Thread, ev.Key)
+		d.lockChanged(ev.Thread)
 	}
 }
 
@@ -289,6 +306,7 @@ func (d *Detector) Access(a *vm.Access) {
 	first := a.Off >> sh.shift
 	end := min((a.Off+a.Size+1<<sh.shift-1)>>sh.shift, uint64(len(sh.hot)))
 	d.reportedNow = d.reportedNow[:0]
+	ls := d.locksetOf(a.Thread)
 	if a.Kind.IsWrite() {
 		ownRead := (e &^ (0xff << kindShift)).withKind(vm.Read) // a plain read by this thread, this epoch
 		for i := first; i < end; i++ {
@@ -296,7 +314,7 @@ func (d *Detector) Access(a *vm.Access) {
 			if x.w == e && (x.r == 0 || x.r == ownRead) {
 				continue // this thread wrote (and maybe read) it in this epoch
 			}
-			d.write(sh, i, a, e, c)
+			d.write(sh, i, a, e, c, ls)
 		}
 		if a.Kind == vm.Free {
 			d.drop(a.Obj)
@@ -307,7 +325,7 @@ func (d *Detector) Access(a *vm.Access) {
 		if sh.hot[i].r == e {
 			continue
 		}
-		d.read(sh, i, a, e, c)
+		d.read(sh, i, a, e, c, ls)
 	}
 }
 
@@ -318,12 +336,10 @@ func conflict(prev, cur vm.AccessKind) bool {
 }
 
 // read applies FastTrack's read rule to cell i of sh.
-func (d *Detector) read(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC) {
+func (d *Detector) read(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC, ls uint32) {
 	x, st := &sh.hot[i], &sh.sites[i]
 	off := max(i<<sh.shift, a.Off) // the first byte of the access in the cell
-	if x.w != 0 && !x.w.before(c) && conflict(x.w.kind(), a.Kind) {
-		d.record(a, off, x.w.tid(), st.w, x.w.kind(), st.wCount)
-	}
+	d.check(a, off, x.w, st.w, st.wCount, st.wLS, c, ls)
 	switch {
 	case x.r == concurrentReads:
 		reads := sh.shared[i]
@@ -335,7 +351,7 @@ func (d *Detector) read(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC) {
 		}
 		sh.shared[i] = append(reads, sharedRead{e, a.Site, a.Count})
 	case x.r == 0 || x.r.before(c) || x.r.tid() == a.Thread:
-		x.r, st.r, st.rCount = e, a.Site, a.Count
+		x.r, st.r, st.rCount, st.rLS = e, a.Site, a.Count, ls
 	default: // concurrent with the previous read: keep both
 		if sh.shared == nil {
 			sh.shared = map[uint64][]sharedRead{}
@@ -346,12 +362,10 @@ func (d *Detector) read(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC) {
 }
 
 // write applies FastTrack's write rule to cell i of sh.
-func (d *Detector) write(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC) {
+func (d *Detector) write(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC, ls uint32) {
 	x, st := &sh.hot[i], &sh.sites[i]
 	off := max(i<<sh.shift, a.Off) // the first byte of the access in the cell
-	if x.w != 0 && !x.w.before(c) && conflict(x.w.kind(), a.Kind) {
-		d.record(a, off, x.w.tid(), st.w, x.w.kind(), st.wCount)
-	}
+	d.check(a, off, x.w, st.w, st.wCount, st.wLS, c, ls)
 	if x.r == concurrentReads {
 		for _, r := range sh.shared[i] {
 			if !r.e.before(c) && conflict(r.e.kind(), a.Kind) {
@@ -359,9 +373,25 @@ func (d *Detector) write(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC) {
 			}
 		}
 		delete(sh.shared, i)
-	} else if x.r != 0 && !x.r.before(c) && conflict(x.r.kind(), a.Kind) {
-		d.record(a, off, x.r.tid(), st.r, x.r.kind(), st.rCount)
+	} else {
+		d.check(a, off, x.r, st.r, st.rCount, st.rLS, c, ls)
 	}
-	x.w, st.w, st.wCount = e, a.Site, a.Count
+	x.w, st.w, st.wCount, st.wLS = e, a.Site, a.Count, ls
 	x.r, st.r = 0, vm.Site{}
+}
+
+// check compares the current access a (clock c, lockset ls) with an
+// earlier one, prev at site (made when its thread had run count
+// instructions, under lockset prevLS): concurrent and conflicting, it is a
+// race; ordered, by another thread and conflicting, it may be a potential
+// race (candidate).
+func (d *Detector) check(a *vm.Access, off uint64, prev epoch, site vm.Site, count uint64, prevLS uint32, c VC, ls uint32) {
+	if prev == 0 || prev.tid() == a.Thread || !conflict(prev.kind(), a.Kind) {
+		return
+	}
+	if !prev.before(c) {
+		d.record(a, off, prev.tid(), site, prev.kind(), count)
+		return
+	}
+	d.candidate(a, off, prev, site, ls, prevLS)
 }

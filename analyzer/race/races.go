@@ -53,6 +53,11 @@ type Race struct {
 	// finding it again in another order.
 	SecondLoc ir.LocID     `json:"second_loc"`
 	Trace     *sched.Trace `json:"trace"`
+	// Inputs are the inputs of the execution that found it when they are
+	// not the analysis's own (nil otherwise): Trace replays under them.
+	Inputs *Inputs `json:"inputs,omitempty"`
+	// Technique is how detection first found it (see Technique).
+	Technique Technique `json:"technique,omitempty"`
 }
 
 // pairKey identifies a race within one execution: both endpoints,
@@ -279,8 +284,10 @@ func Merge(runs ...[]*Race) []*Race {
 	out := make([]*Race, 0, len(keys))
 	for _, k := range keys {
 		g := groups[k]
+		earliest := g[0].Technique // the runs came in plan order
 		sort.SliceStable(g, func(i, j int) bool { return representsBetter(g[i], g[j]) })
 		rep := g[0]
+		rep.Technique = earliest
 		for _, r := range g[1:] {
 			rep.Instances += r.Instances
 		}
