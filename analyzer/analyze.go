@@ -11,6 +11,7 @@ import (
 	"augur/analyzer/category"
 	"augur/analyzer/classify"
 	"augur/analyzer/evidence"
+	"augur/analyzer/history"
 	"augur/analyzer/ir"
 	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
@@ -29,7 +30,10 @@ type Options struct {
 	// Sources are the program's files, named in evidence so a replay
 	// rebuilds the same program.
 	Sources   []string
-	Schedules int // detection executions (default 5)
+	Schedules int // base detection executions (default 5)
+	// Directed bounds the executions after the base ones: on explored
+	// inputs and race-directed (0: Schedules; negative: none).
+	Directed int
 	Seed      uint64
 	// DetectOnly leaves every race unclassified.
 	DetectOnly bool
@@ -57,6 +61,12 @@ type Options struct {
 	// ReadFile reads a source file to look for `augur:ignore` comments
 	// (nil: the file on disk).
 	ReadFile func(path string) ([]byte, error)
+	// History, when set, is the file where the analyses of this program
+	// keep what they learned (analyzer/history): each analysis tries new
+	// schedules, keeps the races earlier ones found, and adds up k.
+	// Results then depend on the analyses before; "" (the command line's
+	// default) keeps every analysis independent.
+	History string
 	// Timeout is the wall-time budget of the whole analysis (0: none);
 	// Deadline, when set, is when it runs out (a caller that also counts
 	// the build sets it before building), otherwise Analyze starts the
@@ -144,8 +154,28 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 			obs.Progress(stage, done, total)
 		}
 	}
+	res = &Result{Options: &opts}
+	// Inputs are explored when flags make some symbolic, and when the
+	// program reads inputs itself (__VERIFIER_nondet_*, augur_make_symbolic,
+	// or undefined functions under --undefined=havoc). The exploration
+	// comes first: the failures it finds are reported, and the inputs of
+	// its paths are where detection looks for races the seed input hides.
+	if opts.symbolic() || classify.UsesSymbolicInputs(prog, opts.Run.Undefined) {
+		if err := res.explore(ctx, prog, progress); err != nil {
+			return nil, err
+		}
+	}
+	if res.Stopped != nil {
+		res.Elapsed = time.Since(start)
+		return res, nil
+	}
+	prior, hist, err := history.Open(opts.History, prog, opts.Schedules)
+	if err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
+	}
 	progress("detecting", 0, opts.Schedules)
-	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Seed: opts.Seed, Run: cfg,
+	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
+		Inputs: raceInputs(res.Exploration), Prior: prior,
 		Progress: func(done, total int) { progress("detecting", done, total) }})
 	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
 		return nil, ErrCanceled
@@ -153,7 +183,8 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	if err != nil {
 		return nil, err
 	}
-	res = &Result{Detection: det, Options: &opts}
+	hist.Recall(det)
+	res.Detection = det
 	if t := det.Stopped; t != nil {
 		res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "detecting", Done: det.Schedules, Total: opts.Schedules}
 	}
@@ -171,43 +202,50 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		obs.Detected(res)
 	}
 	if !opts.DetectOnly && len(res.Races) > 0 && res.Stopped == nil {
-		if err := res.classify(ctx, prog, progress, obs.Classified); err != nil {
+		if err := res.classify(ctx, prog, progress, obs.Classified, hist); err != nil {
 			return nil, err
 		}
 	}
-	// Inputs are explored when flags make some symbolic, and when the
-	// program reads inputs itself (__VERIFIER_nondet_*, augur_make_symbolic,
-	// or undefined functions under --undefined=havoc).
-	if (opts.symbolic() || classify.UsesSymbolicInputs(prog, opts.Run.Undefined)) && res.Stopped == nil {
-		progress("exploring", 0, 1)
-		timeout := opts.ExploreTimeout
-		if !opts.Deadline.IsZero() {
-			left := time.Until(opts.Deadline)
-			if timeout == 0 || left < timeout {
-				timeout = max(left, time.Millisecond)
-			}
-		}
-		ex, err := symex.Explore(prog, symex.Options{Run: opts.symbolicRun(false), Searcher: opts.Searcher,
-			Seed: opts.Seed, MaxPaths: opts.MaxPaths, Timeout: timeout, Model: opts.MemoryModel})
-		if err != nil {
-			return nil, err
-		}
-		if ctx.Err() != nil {
-			return nil, ErrCanceled
-		}
-		res.Exploration = ex
-		if t := opts.Run.Expired(); t != nil && res.Stopped == nil {
-			res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "exploring"}
-		}
-		progress("exploring", 1, 1)
+	if err := hist.Save(res.Races, res.Verdicts); err != nil {
+		res.Warnings = append(res.Warnings, err.Error())
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
 
+// explore searches the input space (symex) for failures, and for the
+// inputs detection then tries.
+func (res *Result) explore(ctx context.Context, prog *ir.Program, progress func(string, int, int)) error {
+	opts := res.Options
+	progress("exploring", 0, 1)
+	timeout := opts.ExploreTimeout
+	if !opts.Deadline.IsZero() {
+		left := time.Until(opts.Deadline)
+		if timeout == 0 || left < timeout {
+			timeout = max(left, time.Millisecond)
+		}
+	}
+	ex, err := symex.Explore(prog, symex.Options{Run: opts.symbolicRun(false), Searcher: opts.Searcher,
+		Seed: opts.Seed, MaxPaths: opts.MaxPaths, Timeout: timeout, Model: opts.MemoryModel})
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil {
+		return ErrCanceled
+	}
+	res.Exploration = ex
+	if t := opts.Run.Expired(); t != nil {
+		res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "exploring"}
+	}
+	progress("exploring", 1, 1)
+	return nil
+}
+
 // classify decides every race's category, reporting each as it arrives.
+// A race history knows gets the verdicts of earlier analyses added to its
+// own (hist.Merge).
 func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func(string, int, int),
-	each func(*Result, int)) error {
+	each func(*Result, int), hist *history.History) error {
 	opts := res.Options
 	n := len(res.Races)
 	done := 0
@@ -216,7 +254,7 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 		if ctx.Err() != nil {
 			return
 		}
-		res.Verdicts[i] = v
+		res.Verdicts[i] = hist.Merge(res.Races[i], v)
 		path, err := res.writeEvidence(i)
 		if err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for race %s: %v", res.Races[i].ID, err))
@@ -320,4 +358,23 @@ func (o *Options) symbolicRun(preempt bool) vm.Config {
 		cfg.PreemptAccesses = false
 	}
 	return cfg
+}
+
+// maxRaceInputs bounds the explored inputs detection is offered.
+const maxRaceInputs = 16
+
+// raceInputs are the inputs of the explored paths that reach
+// memory-touching instructions the seed input's path does not
+// (symex.SelectInputs): where detection looks for races other inputs
+// reach.
+func raceInputs(ex *symex.Result) []*race.Inputs {
+	if ex == nil {
+		return nil
+	}
+	var out []*race.Inputs
+	for _, p := range symex.SelectInputs(ex.Paths, maxRaceInputs) {
+		in := race.Inputs(p.Inputs)
+		out = append(out, &in)
+	}
+	return out
 }

@@ -129,6 +129,13 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 		opts.BudgetFactor = 5
 	}
 	v := &Verdict{RaceID: r.ID, Stage: "single-pre/single-post", MemoryModel: opts.Model}
+	if r.Inputs != nil {
+		// Found on other inputs than the analysis's (explored ones): its
+		// schedule replays there (replayConfig), and its evidence must
+		// say so.
+		in := symex.Inputs(*r.Inputs)
+		v.Inputs = &in
+	}
 	if r.Trace == nil {
 		return v.unclassified("the race has no recorded schedule to replay")
 	}
@@ -229,10 +236,11 @@ func runPair(ckpt *vm.Machine, r *race.Race, opts Options, i int, gap, budget ui
 	return primary, alt, err
 }
 
-// replayConfig is the execution template of a race's replays: the
-// recorded schedule, then round robin; no output, no monitor.
+// replayConfig is the execution template of a race's replays: the inputs
+// and the recorded schedule of the execution that found it, then round
+// robin; no output, no monitor.
 func replayConfig(r *race.Race, opts Options) vm.Config {
-	cfg := opts.Run
+	cfg := r.Inputs.Apply(opts.Run)
 	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
 	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}}
 	if opts.Model == memmodel.Weak {

@@ -76,10 +76,13 @@ const (
 	ByInputs Technique = "inputs"
 	// ByDirected is race-directed scheduling (shared/papers/004_*).
 	ByDirected Technique = "race-directed"
+	// ByHistory is a race an earlier analysis of the same program found
+	// and this one did not (analyzer/history).
+	ByHistory Technique = "history"
 )
 
 // Techniques lists them in plan order.
-var Techniques = []Technique{ByRoundRobin, ByReversal, ByPCT, ByInputs, ByDirected}
+var Techniques = []Technique{ByRoundRobin, ByReversal, ByPCT, ByInputs, ByDirected, ByHistory}
 
 // ErrCanceled is returned when Run.Cancel closes during detection.
 var ErrCanceled = errors.New("detection canceled")

@@ -120,6 +120,10 @@ type Detector struct {
 	births   map[int]born
 	cands    []*Candidate
 	candSeen map[string]bool
+
+	// frees remembers the latest frees (afterfree.go).
+	frees     map[uint32]freeRecord
+	freeOrder []uint32
 }
 
 // Costs of shadow memory: per cell (hot and cold halves) and per object.
@@ -301,6 +305,10 @@ func (d *Detector) Access(a *vm.Access) {
 		return
 	}
 	c := *d.clock(a.Thread)
+	if a.Obj.Freed {
+		d.afterFree(a, c)
+		return
+	}
 	e := mkEpoch(a.Thread, c.Get(a.Thread)).withKind(a.Kind)
 	sh := d.shadow(a.Obj, a.Off, a.Size)
 	first := a.Off >> sh.shift
@@ -318,6 +326,7 @@ func (d *Detector) Access(a *vm.Access) {
 		}
 		if a.Kind == vm.Free {
 			d.drop(a.Obj)
+			d.rememberFree(a, e)
 		}
 		return
 	}

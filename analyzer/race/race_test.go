@@ -88,34 +88,7 @@ func TestAnnotatedRaces(t *testing.T) {
 			t.Parallel()
 			ex := readExpectations(t, f)
 			res := detect(t, f, 5)
-			got := map[[2]int][]*race.Race{}
-			for _, r := range res.Races {
-				a, b := testutil.LineIn(r.First, f), testutil.LineIn(r.Second, f)
-				if a > b {
-					a, b = b, a
-				}
-				got[[2]int{a, b}] = append(got[[2]int{a, b}], r)
-			}
-			want := map[[2]int][]string{}
-			for name, ls := range ex.races {
-				if ls[0] > ls[1] {
-					ls[0], ls[1] = ls[1], ls[0]
-				}
-				want[ls] = append(want[ls], name)
-			}
-			for ls, names := range want {
-				if len(got[ls]) != len(names) {
-					t.Errorf("races %v (lines %d and %d): %d reported, want %d", names, ls[0], ls[1], len(got[ls]), len(names))
-				}
-			}
-			for ls, rs := range got {
-				if _, ok := want[ls]; !ok {
-					for _, r := range rs {
-						t.Errorf("unexpected race on %s: %s at line %d vs %s at line %d", r.Object,
-							r.First.KindName(), ls[0], r.Second.KindName(), ls[1])
-					}
-				}
-			}
+			testutil.CheckRaces(t, f, res.Races)
 			var inv []string
 			for _, i := range res.Inversions {
 				names := []string{i.LockA, i.LockB}

@@ -68,6 +68,9 @@ type Race struct {
 	// WeakReads are the reads of the harmful execution that returned an
 	// older value than the latest store (weak memory model only).
 	WeakReads []WeakRead `json:"weak_reads,omitempty"`
+	// FoundBy is the detection technique that found the race first
+	// (round-robin, sync-reversal, pct, inputs, race-directed, history).
+	FoundBy string `json:"found_by,omitempty"`
 }
 
 // MaxOutputs bounds the outputs a race lists.
@@ -157,6 +160,19 @@ type Stats struct {
 	ForksRefused int `json:"forks_refused,omitempty"`
 	// Ignored counts races silenced by `augur:ignore` comments.
 	Ignored int `json:"ignored,omitempty"`
+	// Techniques says, for each detection technique that ran, how many
+	// executions it ran and how many races it found first.
+	Techniques map[string]Technique `json:"techniques,omitempty"`
+	// Candidates counts the potential races no execution confirmed;
+	// Directed, the potential races race-directed scheduling tried.
+	Candidates int `json:"candidates,omitempty"`
+	Directed   int `json:"directed,omitempty"`
+}
+
+// Technique is what one detection technique did.
+type Technique struct {
+	Runs  int `json:"runs"`
+	Races int `json:"races"`
 }
 
 // Unclassified is the category of races detection has not classified.
@@ -171,6 +187,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 			ID: x.ID, Category: Unclassified, Object: x.Object, Instances: x.Instances,
 			Consequence: detectionConsequence(x, base),
 			Accesses:    []Access{access(x.First, 0, base), access(x.Second, x.Size, base)},
+			FoundBy:     string(x.Technique),
 		})
 	}
 	r.Havoc = res.Havoc
@@ -194,7 +211,16 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 			First:  []Access{access(inv.First[0], 0, base), access(inv.First[1], 0, base)},
 			Second: []Access{access(inv.Second[0], 0, base), access(inv.Second[1], 0, base)}})
 	}
-	r.Stats = Stats{Instructions: res.Instructions, Paths: 1, Schedules: res.Schedules, Seconds: res.Elapsed.Seconds()}
+	r.Stats = Stats{Instructions: res.Instructions, Paths: 1, Schedules: res.Schedules, Seconds: res.Elapsed.Seconds(),
+		Candidates: len(res.Candidates), Directed: len(res.Directed)}
+	for _, t := range race.Techniques {
+		if res.Runs[t] > 0 || res.Found[t] > 0 {
+			if r.Stats.Techniques == nil {
+				r.Stats.Techniques = map[string]Technique{}
+			}
+			r.Stats.Techniques[string(t)] = Technique{Runs: res.Runs[t], Races: res.Found[t]}
+		}
+	}
 	return r
 }
 

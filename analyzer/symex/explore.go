@@ -58,6 +58,8 @@ type Path struct {
 	Output       []vm.OutputEvent
 	Constraints  []*expr.Expr
 	Instructions uint64
+	// Coverage is what the path touched in memory (SelectInputs).
+	Coverage Coverage
 }
 
 // Failed reports whether the path ended in a failure (not exit, not pruned).
@@ -127,6 +129,9 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	cfg := opts.Run
 	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.StdoutLineBuffered = nil, nil, nil, false
 	cfg.Symbolic = sym
+	if cfg.Monitor == nil {
+		cfg.Monitor = newAccessCoverage(prog)
+	}
 	// Searchers other than depth-first interleave states: a state pauses
 	// after each fork and rejoins the queue, so breadth-first really
 	// explores level by level.
@@ -204,6 +209,9 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			continue
 		}
 		p := &Path{Term: run.Term, Output: run.Output, Constraints: m.PathConstraint(), Instructions: run.Instructions}
+		if c, ok := m.Monitor().(*accessCoverage); ok {
+			p.Coverage = c.keys()
+		}
 		if p.Inputs, err = InputsOf(sym, m, cfg); err != nil {
 			p.Term = &vm.Termination{Kind: vm.TermSolver, Message: err.Error()}
 		}

@@ -15,11 +15,24 @@ func memErr(err error) error {
 	return err
 }
 
+// failedAccess turns an access error into a crash termination. A use
+// after free of an object still in the quarantine is shown to the monitor
+// first, as an access to the freed object: when the free and the use are
+// concurrent, that is a data race (whose one order crashes), and the
+// detector can only see it now.
+func (m *Machine) failedAccess(t *Thread, err error, addr, size uint64, kind AccessKind, loc ir.LocID) error {
+	var ae *AccessError
+	if m.mon != nil && errors.As(err, &ae) && ae.Object != nil && ae.Object.Freed {
+		m.note(t, ae.Object, addr&(1<<ir.AddrShift-1), size, kind, ir.NotAtomic, loc)
+	}
+	return memErr(err)
+}
+
 // load reads the value of a load instruction from addr into dst.
 func (m *Machine) load(t *Thread, in *ir.Inst, addr uint64, dst []Value) error {
 	o, off, err := m.mem.resolve(addr, uint64(in.Imm), false)
 	if err != nil {
-		return memErr(err)
+		return m.failedAccess(t, err, addr, uint64(in.Imm), Read, in.Loc)
 	}
 	if m.mon != nil {
 		kind := Read
@@ -74,7 +87,7 @@ func (m *Machine) load(t *Thread, in *ir.Inst, addr uint64, dst []Value) error {
 func (m *Machine) store(t *Thread, in *ir.Inst, addr uint64, src []Value) error {
 	o, off, err := m.mem.resolve(addr, uint64(in.Imm), true)
 	if err != nil {
-		return memErr(err)
+		return m.failedAccess(t, err, addr, uint64(in.Imm), Write, in.Loc)
 	}
 	if o.gen != m.mem.gen {
 		o = m.mem.writable(o)

@@ -152,7 +152,7 @@ func init() {
 			setRes(res, 0) // floating-point nondet values stay concrete
 			return nil
 		}
-		m.sym.Seed[name] = 0
+		m.sym.Seed[name] = m.cfg.Inputs[name] // the replayed value, if any, is the path to follow first
 		res[0] = Value{Sym: m.sym.B.Variable(name, w)}
 		return nil
 	}

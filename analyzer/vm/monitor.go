@@ -14,6 +14,10 @@ type Monitor interface {
 	Sync(ev SyncEvent)
 }
 
+// Monitor returns the execution's monitor (nil without one); a fork has
+// its own copy (ForkableMonitor).
+func (m *Machine) Monitor() Monitor { return m.mon }
+
 // AccessKind says what an access does.
 type AccessKind uint8
 

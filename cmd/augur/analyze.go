@@ -25,7 +25,9 @@ func analyzeCmd(args []string) int {
 	mp := fs.Int("mp", 5, "primary paths explored with symbolic inputs when classifying (the paper's Mp)")
 	memoryModel := fs.String("memory-model", "sc", "memory model of the classification: sc (sequential consistency) or weak (Portend+'s weak ordering)")
 	classifier := fs.String("classifier", "portend", "portend, or replay-analyzer (the PLDI 2007 baseline: compares state after both orders)")
-	schedules := fs.Int("schedules", 5, "executions to run: round robin, lock-order reversals, then PCT schedules")
+	schedules := fs.Int("schedules", 5, "base executions to run: round robin, reversals of its acquisitions and wake-ups, then PCT schedules")
+	directed := fs.Int("directed", -1, "race-directed executions after them, one per potential race (default: as many as --schedules; 0: none)")
+	historyFile := fs.String("history", "", "keep what analyses of this program learned in this file, and build on it: new schedules each run, known races kept, k added up")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at shared memory accesses (slower, more interleavings)")
 	failOn := fs.String("fail-on", "", "exit 3 when races of these categories (comma-separated) are found")
 	var symArgs intList
@@ -78,7 +80,7 @@ func analyzeCmd(args []string) int {
 		Run: cfg, Sources: files, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
 		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
-		Timeout: pf.timeout.d, Deadline: cfg.Deadline,
+		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,
 	}, analyzer.Observer{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
@@ -167,4 +169,16 @@ func (l *intList) Set(s string) error {
 	}
 	*l = append(*l, n)
 	return nil
+}
+
+// directedRuns maps --directed to analyzer.Options.Directed: negative
+// (the flag's default) is the analyzer's default, 0 is none.
+func directedRuns(n int) int {
+	switch {
+	case n < 0:
+		return 0
+	case n == 0:
+		return -1
+	}
+	return n
 }

@@ -42,7 +42,7 @@ func LineIn(e race.Endpoint, file string) int {
 // raceComment is a race expectation in a test program: `// race: NAME
 // CATEGORY [WEAK-CATEGORY]` on both endpoint lines of one expected race.
 // A line with two races (`a++; b++;`) carries two such comments.
-var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)(?:\s+(\S+))?(?:\s+(\S+))?`)
+var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)(?:\s+([^\s/]\S*))?(?:\s+([^\s/]\S*))?`)
 
 // RaceAnnotation is one race expectation comment.
 type RaceAnnotation struct {
@@ -78,4 +78,53 @@ func Programs(dir string) []string {
 	out := append(c, cpp...)
 	sort.Strings(out)
 	return out
+}
+
+// RacePairs reads a test program's expected races as unordered pairs of
+// endpoint lines (equal for a race of a line with itself), with how many
+// races each pair holds.
+func RacePairs(t testing.TB, path string) map[[2]int]int {
+	t.Helper()
+	lines := map[string][]int{}
+	for _, a := range RaceAnnotations(t, path) {
+		lines[a.Name] = append(lines[a.Name], a.Line)
+	}
+	want := map[[2]int]int{}
+	for name, ls := range lines {
+		switch len(ls) {
+		case 1:
+			want[[2]int{ls[0], ls[0]}]++
+		case 2:
+			want[[2]int{min(ls[0], ls[1]), max(ls[0], ls[1])}]++
+		default:
+			t.Fatalf("%s: race %s annotated on %d lines, want 1 or 2", path, name, len(ls))
+		}
+	}
+	return want
+}
+
+// CheckRaces matches the races found in the program at path 1:1 against
+// its `// race:` comments: every expected race reported with both endpoint
+// lines, and nothing else.
+func CheckRaces(t testing.TB, path string, races []*race.Race) {
+	t.Helper()
+	want := RacePairs(t, path)
+	got := map[[2]int][]*race.Race{}
+	for _, r := range races {
+		a, b := LineIn(r.First, path), LineIn(r.Second, path)
+		got[[2]int{min(a, b), max(a, b)}] = append(got[[2]int{min(a, b), max(a, b)}], r)
+	}
+	for ls, n := range want {
+		if len(got[ls]) != n {
+			t.Errorf("%s: lines %d and %d: %d races reported, want %d", filepath.Base(path), ls[0], ls[1], len(got[ls]), n)
+		}
+	}
+	for ls, rs := range got {
+		if _, ok := want[ls]; !ok {
+			for _, r := range rs {
+				t.Errorf("%s: unexpected race on %s: %s at line %d vs %s at line %d", filepath.Base(path), r.Object,
+					r.First.KindName(), ls[0], r.Second.KindName(), ls[1])
+			}
+		}
+	}
 }

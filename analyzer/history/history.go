@@ -1,0 +1,237 @@
+// Package history keeps what the analyses of one program learned, so the
+// next analysis of the same program builds on it instead of starting over
+// (after AtexRace's history across executions, shared/papers/002_*): the
+// language server analyzes a program on every save, and each save should
+// try schedules the earlier ones did not, keep the races they found, and
+// let a harmless verdict's k grow with every analysis that agrees.
+//
+// A history belongs to one program fingerprint (ir.Program.Key: code and
+// source locations). Any edit that changes the program drops it: the
+// schedules and pairs it holds name locations that would no longer mean
+// the same thing.
+package history
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"augur/analyzer/category"
+	"augur/analyzer/classify"
+	"augur/analyzer/ir"
+	"augur/analyzer/race"
+)
+
+// version is the file format's version; a file of another is ignored.
+const version = 1
+
+// maxTried bounds the candidate ids a history keeps as tried.
+const maxTried = 4096
+
+// record is the file's content.
+type record struct {
+	Version int    `json:"version"`
+	Program string `json:"program"` // ir.Program.Key
+	// Analyses counts the analyses that contributed.
+	Analyses int `json:"analyses"`
+	// Offset is where the next analysis's random schedules start: past
+	// every seed an earlier one used.
+	Offset    uint64            `json:"offset"`
+	Confirmed []*race.Candidate `json:"confirmed,omitempty"`
+	Tried     []string          `json:"tried,omitempty"`
+	Races     []*known          `json:"races,omitempty"`
+}
+
+// known is a race an earlier analysis found, with its latest verdict.
+type known struct {
+	Race    *race.Race        `json:"race"`
+	Verdict *classify.Verdict `json:"verdict,omitempty"`
+	// Analyses counts the analyses whose verdicts make up Verdict.
+	Analyses int `json:"analyses"`
+}
+
+// History is the history of one program during one analysis. A nil
+// *History is valid and remembers nothing.
+type History struct {
+	path string
+	rec  record
+	step uint64 // how far Offset moves per analysis
+	det  *race.Result
+}
+
+// Open reads the history at path for prog, or starts an empty one when
+// there is none or it belongs to another program. schedules is the
+// analysis's number of base schedules (how far the seeds move). It returns
+// what detection should know (nil for an empty history). path "" turns
+// history off (nil, nil).
+func Open(path string, prog *ir.Program, schedules int) (*race.Prior, *History, error) {
+	if path == "" {
+		return nil, nil, nil
+	}
+	h := &History{path: path, rec: record{Version: version, Program: prog.Key()}, step: uint64(max(schedules, 1))}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, h, nil
+	}
+	if err != nil {
+		return nil, h, fmt.Errorf("read history %s: %w", path, err)
+	}
+	var rec record
+	if err := json.Unmarshal(data, &rec); err != nil || rec.Version != version || rec.Program != prog.Key() {
+		return nil, h, nil // another program, or an older format: start over
+	}
+	h.rec = rec
+	tried := map[string]bool{}
+	for _, id := range rec.Tried {
+		tried[id] = true
+	}
+	return &race.Prior{Confirmed: rec.Confirmed, Tried: tried, Offset: rec.Offset}, h, nil
+}
+
+// Recall adds to det the races earlier analyses found that this one did
+// not (race.ByHistory): the program is the same, so their schedules
+// replay, and a race once found stays known.
+func (h *History) Recall(det *race.Result) {
+	if h == nil {
+		return
+	}
+	h.det = det
+	found := map[string]bool{}
+	for _, r := range det.Races {
+		found[r.ID] = true
+		found[race.RaceCandidateID(r)] = true
+	}
+	for _, k := range h.rec.Races {
+		if found[k.Race.ID] || found[race.RaceCandidateID(k.Race)] {
+			continue
+		}
+		r := *k.Race
+		r.Technique = race.ByHistory
+		det.Races = append(det.Races, &r)
+		det.Found[race.ByHistory]++
+	}
+}
+
+// Merge returns the verdict of r to report, given this analysis's v: the
+// earlier verdicts' k added to a harmless one's (k grows with each
+// analysis that agrees), and a harmful verdict an earlier analysis proved
+// kept when this one's post-race schedules did not show the harm again.
+func (h *History) Merge(r *race.Race, v *classify.Verdict) *classify.Verdict {
+	if h == nil || v == nil {
+		return v
+	}
+	k := h.find(r.ID)
+	if k == nil || k.Verdict == nil {
+		return v
+	}
+	old := k.Verdict
+	switch {
+	case category.Of(old.Category).Harmful && !category.Of(v.Category).Harmful:
+		kept := *old
+		kept.RaceID = v.RaceID
+		return &kept
+	case old.Category == classify.Harmless && v.Category == classify.Harmless:
+		merged := *v
+		merged.K = v.K + old.K
+		merged.Reason = fmt.Sprintf("%s; with the %d of %d earlier analyses of this program, k is %d",
+			v.Reason, old.K, k.Analyses, merged.K)
+		return &merged
+	case v.Category == classify.Unclassified && old.Category != classify.Unclassified:
+		kept := *old
+		kept.RaceID = v.RaceID
+		return &kept
+	}
+	return v
+}
+
+func (h *History) find(id string) *known {
+	for _, k := range h.rec.Races {
+		if k.Race.ID == id {
+			return k
+		}
+	}
+	return nil
+}
+
+// Save records this analysis: its races with their verdicts (as Merge
+// returned them), the pairs race-directed scheduling tried and confirmed,
+// and the seeds it used. It writes the file atomically.
+func (h *History) Save(races []*race.Race, verdicts []*classify.Verdict) error {
+	if h == nil {
+		return nil
+	}
+	rec := &h.rec
+	rec.Analyses++
+	rec.Offset += h.step
+	if det := h.det; det != nil {
+		rec.Tried = appendNew(rec.Tried, det.Directed...)
+		if len(rec.Tried) > maxTried {
+			rec.Tried = rec.Tried[len(rec.Tried)-maxTried:]
+		}
+		for _, c := range det.Confirmed {
+			if !hasCandidate(rec.Confirmed, c.ID) {
+				rec.Confirmed = append(rec.Confirmed, c)
+			}
+		}
+	}
+	for i, r := range races {
+		if i >= len(verdicts) || verdicts[i] == nil || r.Trace == nil {
+			continue
+		}
+		if k := h.find(r.ID); k != nil {
+			k.Race, k.Verdict = r, verdicts[i]
+			k.Analyses++
+			continue
+		}
+		rec.Races = append(rec.Races, &known{Race: r, Verdict: verdicts[i], Analyses: 1})
+	}
+	data, err := json.Marshal(rec)
+	if err != nil {
+		return fmt.Errorf("save history: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(h.path), 0o755); err != nil {
+		return fmt.Errorf("save history: %w", err)
+	}
+	tmp := h.path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return fmt.Errorf("save history: %w", err)
+	}
+	if err := os.Rename(tmp, h.path); err != nil {
+		return fmt.Errorf("save history: %w", err)
+	}
+	return nil
+}
+
+// Analyses is how many analyses the history holds (before this one).
+func (h *History) Analyses() int {
+	if h == nil {
+		return 0
+	}
+	return h.rec.Analyses
+}
+
+func appendNew(list []string, add ...string) []string {
+	seen := make(map[string]bool, len(list))
+	for _, s := range list {
+		seen[s] = true
+	}
+	for _, s := range add {
+		if !seen[s] {
+			seen[s] = true
+			list = append(list, s)
+		}
+	}
+	return list
+}
+
+func hasCandidate(cs []*race.Candidate, id string) bool {
+	for _, c := range cs {
+		if c.ID == id {
+			return true
+		}
+	}
+	return false
+}
