@@ -34,7 +34,7 @@ type Options struct {
 	// Directed bounds the executions after the base ones: on explored
 	// inputs and race-directed (0: Schedules; negative: none).
 	Directed int
-	Seed      uint64
+	Seed     uint64
 	// DetectOnly leaves every race unclassified.
 	DetectOnly bool
 	// Classifier is "portend" (the default) or "replay-analyzer" (the
