@@ -2,10 +2,14 @@ package analyzer
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
+	"sort"
+	"strings"
 	"time"
 
 	"augur/analyzer/category"
@@ -169,10 +173,11 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
-	prior, hist, err := history.Open(opts.History, prog, opts.Schedules)
+	prior, hist, err := history.Open(opts.History, prog, opts.Schedules, opts.settingsKey())
 	if err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
+	opts.Seed += hist.Offset() // new schedules, in detection and classification alike
 	progress("detecting", 0, opts.Schedules)
 	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
 		Inputs: raceInputs(res.Exploration), Prior: prior,
@@ -377,4 +382,26 @@ func raceInputs(ex *symex.Result) []*race.Inputs {
 		out = append(out, &in)
 	}
 	return out
+}
+
+// settingsKey fingerprints the options verdicts depend on besides the
+// program and the schedules: a history made under others does not apply.
+func (o *Options) settingsKey() string {
+	h := sha256.New()
+	r := o.Run
+	fmt.Fprintf(h, "%q\x00%q\x00%q\x00%v\x00%d\x00%v\x00%v\x00%s\x00%d\x00%d\x00%s\x00%d\x00%v\x00",
+		r.Args, r.Env, r.Stdin, r.Inputs, r.MaxInstructions, r.PreemptAccesses, r.Undefined,
+		o.MemoryModel, o.Ma, o.Mp, o.Classifier, o.SymStdin, o.SymArgs)
+	names := make([]string, 0, len(r.Files)+len(o.SymFiles))
+	for n := range r.Files {
+		names = append(names, n)
+	}
+	for n := range o.SymFiles {
+		names = append(names, "sym:"+n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(h, "%q=%x,%d\x00", n, sha256.Sum256(r.Files[strings.TrimPrefix(n, "sym:")]), o.SymFiles[strings.TrimPrefix(n, "sym:")])
+	}
+	return hex.EncodeToString(h.Sum(nil)[:16])
 }

@@ -22,7 +22,7 @@ func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 
 func buildOpts() build.Options { return build.Options{CacheDir: cacheDir} }
 
-func load(t *testing.T, path string) *ir.Program {
+func load(t testing.TB, path string) *ir.Program {
 	t.Helper()
 	prog, err := analyzer.LoadProgram([]string{path}, buildOpts())
 	if err != nil {

@@ -2,12 +2,14 @@ package analyzer_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"augur/analyzer"
 	"augur/analyzer/classify"
+	"augur/analyzer/history"
 	"augur/analyzer/race"
 )
 
@@ -64,5 +66,65 @@ func TestHistoryAcrossAnalyses(t *testing.T) {
 		if r.Technique == race.ByHistory {
 			t.Fatalf("a race of handoff.c was recalled for counter.c")
 		}
+	}
+}
+
+// After an edit elsewhere in the program, a known race is still known: its
+// statements, found again relative to their functions, are the first pair
+// race-directed scheduling aims at, and its verdict merges with the new
+// one. An edit of a function that holds it forgets it.
+func TestHistoryAcrossEdits(t *testing.T) {
+	src, err := os.ReadFile("../testdata/race/handoff.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path, hist := filepath.Join(dir, "handoff.c"), filepath.Join(dir, "history.json")
+	analyze := func(text string, schedules int) *analyzer.Result {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		opts := options(path)
+		opts.Schedules, opts.History = schedules, hist
+		res, err := analyzer.Analyze(context.Background(), load(t, path), opts, analyzer.Observer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := analyze(string(src), 5)
+	if len(first.Races) != 1 {
+		t.Fatalf("first analysis: %d races", len(first.Races))
+	}
+	id := first.Races[0].ID
+	// Lines and a function added above the racing ones: another program,
+	// the same racing functions.
+	edited := strings.Replace(string(src), "static void *producer", "static int unrelated(int x) {\n\treturn x * 3;\n}\n\nstatic void *producer", 1)
+	second := analyze(edited, 1)
+	if len(second.Races) != 1 || second.Races[0].ID != id {
+		t.Fatalf("after an edit elsewhere: %d races", len(second.Races))
+	}
+	det := second.Detection
+	want := race.RaceCandidateID(second.Races[0])
+	if len(det.Directed) == 0 || det.Directed[0] != want || len(det.Confirmed) == 0 {
+		t.Fatalf("the known race was not the first pair directed: directed %v, want %s first", det.Directed, want)
+	}
+	// The producer changes: the race it held is forgotten.
+	changed := strings.Replace(edited, "data = 42;", "data = 43;", 1)
+	if err := os.WriteFile(path, []byte(changed), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := options(path)
+	opts.History = hist
+	prior, _, err := history.Open(hist, load(t, path), 1, analyzer.SettingsKey(&opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prior == nil {
+		t.Fatal("the history was lost")
+	}
+	for _, c := range prior.Confirmed {
+		t.Errorf("the pair %s / %s of changed code is still known", c.A, c.B)
 	}
 }

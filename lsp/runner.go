@@ -347,6 +347,9 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 	}
 	opts.Workers = s.opts.Workers
 	opts.EvidenceDir = filepath.Join(s.opts.CacheDir, "evidence", shortHash(ts.key))
+	if plan.History {
+		opts.History = filepath.Join(s.opts.CacheDir, "history", shortHash(ts.key)+".json")
+	}
 	publishing := func(r *analyzer.Result, complete bool) *report.Report {
 		rep := absolutize(r.Report(s.ws.Root), s.ws.Root)
 		s.update(ts, gen, func(sn *snapshot) {

@@ -120,8 +120,79 @@ func printed(evs []vm.OutputEvent) Printed {
 var errEnforce = errors.New("alternate order cannot be enforced")
 
 // Classify decides the category of race r, found in an execution of prog
-// with opts.Run's inputs and r.Trace's schedule.
+// with opts.Run's inputs (or r's own) and r.Trace's schedule. When that
+// occurrence shows no harm, the race's other occurrences (r.Alternates,
+// from other executions) are classified in turn, each under round robin
+// after the race (Ma 1): the first harmful verdict is the race's, and the
+// pairs of harmless ones add up to its k. The reason says which
+// occurrence decided and why it was tried.
 func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
+	first := classifyOne(prog, r.At(0), opts)
+	if len(r.Alternates) == 0 || category.Of(first.Category).Harmful || first.Budget != 0 {
+		return first
+	}
+	n := len(r.Alternates) + 1
+	var kept *Verdict // the harmless verdict to report, when one is
+	if first.Category == Harmless {
+		kept = first
+	}
+	others := 0 // harmless occurrences added to kept's k
+	one := opts
+	one.Ma = 1
+	for i := 1; i < n; i++ {
+		inst := r.At(i)
+		w := classifyOne(prog, inst, one)
+		why := fmt.Sprintf("occurrence %d of %d (from the %s execution%s), tried because the first %s", i+1, n,
+			inst.Technique, onInputs(inst), shownNoHarm(first))
+		switch {
+		case category.Of(w.Category).Harmful:
+			w.Stage += "; " + why
+			w.Reason = why + ": " + w.Reason
+			return w
+		case w.Budget != 0:
+			return first // out of time: the first verdict stands
+		case w.Category != Harmless:
+			continue // unclassified or single-ordering there: it tells nothing more
+		case kept == nil:
+			kept = w
+			kept.Reason = why + ": " + kept.Reason
+		default:
+			kept.K += w.K
+			others++
+		}
+	}
+	if kept == nil {
+		return first
+	}
+	if others > 0 {
+		kept.Reason = fmt.Sprintf("%s; %d other occurrence(s) of the race, from other executions, showed no harm either (k counts their pairs too)",
+			kept.Reason, others)
+	}
+	return kept
+}
+
+// onInputs names the inputs an occurrence was found on, when not the
+// analysis's own.
+func onInputs(r *race.Race) string {
+	if r.Inputs == nil {
+		return ""
+	}
+	return " on inputs " + r.Inputs.String()
+}
+
+// shownNoHarm says why a first verdict led to the other occurrences.
+func shownNoHarm(v *Verdict) string {
+	switch v.Category {
+	case SingleOrdering:
+		return "could not enforce the other order"
+	case Unclassified:
+		return "could not be classified (" + v.Reason + ")"
+	}
+	return "showed no harm"
+}
+
+// classifyOne classifies one occurrence of a race.
+func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if opts.Ma < 1 {
 		opts.Ma = 2
 	}

@@ -5,10 +5,20 @@
 // try schedules the earlier ones did not, keep the races they found, and
 // let a harmless verdict's k grow with every analysis that agrees.
 //
-// A history belongs to one program fingerprint (ir.Program.Key: code and
-// source locations). Any edit that changes the program drops it: the
-// schedules and pairs it holds name locations that would no longer mean
-// the same thing.
+// A history belongs to one program (a target of the workspace, or the file
+// the command line names), across edits. What it holds is kept as long as
+// it still means the same thing:
+//
+//   - the seeds used so far, always: the next analysis starts past them;
+//   - a known race, while the functions of its two accesses are the same
+//     code (ir.Program.FuncHash): its id is stable across edits elsewhere,
+//     so its verdict merges with the next one's. In the very same program
+//     (ir.Program.Key) its schedule replays, and a race this analysis did
+//     not find is added back (Recall); after an edit elsewhere, its two
+//     statements, found again relative to their functions, are the first
+//     pair race-directed scheduling aims at;
+//   - the potential races tried and confirmed, in the very same program
+//     only: they name source locations.
 package history
 
 import (
@@ -35,6 +45,10 @@ const maxTried = 4096
 type record struct {
 	Version int    `json:"version"`
 	Program string `json:"program"` // ir.Program.Key
+	// Settings fingerprints what else the verdicts depend on (the memory
+	// model, the inputs, the classifier): a history made under other
+	// settings is not used.
+	Settings string `json:"settings"`
 	// Analyses counts the analyses that contributed.
 	Analyses int `json:"analyses"`
 	// Offset is where the next analysis's random schedules start: past
@@ -51,27 +65,34 @@ type known struct {
 	Verdict *classify.Verdict `json:"verdict,omitempty"`
 	// Analyses counts the analyses whose verdicts make up Verdict.
 	Analyses int `json:"analyses"`
+	// Funcs fingerprints the code of the functions of the two accesses
+	// (ir.Program.FuncHash): the race is known while they stay the same.
+	Funcs [2]string `json:"funcs"`
 }
 
 // History is the history of one program during one analysis. A nil
 // *History is valid and remembers nothing.
 type History struct {
 	path string
+	prog *ir.Program
 	rec  record
 	step uint64 // how far Offset moves per analysis
+	same bool   // the history was made by this very program
 	det  *race.Result
 }
 
-// Open reads the history at path for prog, or starts an empty one when
-// there is none or it belongs to another program. schedules is the
-// analysis's number of base schedules (how far the seeds move). It returns
-// what detection should know (nil for an empty history). path "" turns
-// history off (nil, nil).
-func Open(path string, prog *ir.Program, schedules int) (*race.Prior, *History, error) {
+// Open reads the history at path for prog analyzed under settings (a
+// fingerprint of everything else verdicts depend on), or starts an empty
+// one when there is none, it is of another format or was made under other
+// settings. schedules is the analysis's number of base schedules (how far
+// the seeds move). It returns what detection should know (nil when
+// nothing). path "" turns history off (nil, nil, nil).
+func Open(path string, prog *ir.Program, schedules int, settings string) (*race.Prior, *History, error) {
 	if path == "" {
 		return nil, nil, nil
 	}
-	h := &History{path: path, rec: record{Version: version, Program: prog.Key()}, step: uint64(max(schedules, 1))}
+	h := &History{path: path, prog: prog, rec: record{Version: version, Settings: settings}, step: uint64(max(schedules, 1))}
+	defer func() { h.rec.Program = prog.Key() }()
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, h, nil
@@ -80,15 +101,54 @@ func Open(path string, prog *ir.Program, schedules int) (*race.Prior, *History, 
 		return nil, h, fmt.Errorf("read history %s: %w", path, err)
 	}
 	var rec record
-	if err := json.Unmarshal(data, &rec); err != nil || rec.Version != version || rec.Program != prog.Key() {
-		return nil, h, nil // another program, or an older format: start over
+	if err := json.Unmarshal(data, &rec); err != nil || rec.Version != version || rec.Settings != settings {
+		return nil, h, nil // an older format, a damaged file or other settings: start over
 	}
+	h.same = rec.Program == prog.Key()
+	if !h.same {
+		rec.Confirmed, rec.Tried = nil, nil
+	}
+	var kept []*known
+	for _, k := range rec.Races {
+		if k.Race != nil && k.Funcs == h.funcs(k.Race) {
+			kept = append(kept, k)
+		}
+	}
+	rec.Races = kept
 	h.rec = rec
-	tried := map[string]bool{}
+	prior := &race.Prior{Confirmed: rec.Confirmed, Tried: map[string]bool{}}
 	for _, id := range rec.Tried {
-		tried[id] = true
+		prior.Tried[id] = true
 	}
-	return &race.Prior{Confirmed: rec.Confirmed, Tried: tried, Offset: rec.Offset}, h, nil
+	if !h.same {
+		for _, k := range kept {
+			if c := target(k.Race, prog); c != nil {
+				prior.Confirmed = append(prior.Confirmed, c)
+			}
+		}
+	}
+	return prior, h, nil
+}
+
+// funcs fingerprints the functions of r's two accesses in the program.
+func (h *History) funcs(r *race.Race) [2]string {
+	return [2]string{h.prog.FuncHash(r.First.Function), h.prog.FuncHash(r.Second.Function)}
+}
+
+// target is the pair of statements of a known race in prog, found again
+// relative to the start of their functions, for race-directed scheduling;
+// nil when a function is gone.
+func target(r *race.Race, prog *ir.Program) *race.Candidate {
+	var locs [2]ir.Loc
+	for i, e := range []race.Endpoint{r.First, r.Second} {
+		fn := prog.Func(e.Function)
+		if fn == nil || e.FuncLine == 0 {
+			return nil
+		}
+		locs[i] = ir.Loc{File: e.Loc.File, Line: fn.Loc.Line + e.Loc.Line - e.FuncLine, Col: e.Loc.Col}
+	}
+	return &race.Candidate{ID: race.CandidateID(locs[0], locs[1], r.ObjectKey), Object: r.Object,
+		A: locs[0].String(), B: locs[1].String(), AKind: r.First.Kind, BKind: r.Second.Kind, Inputs: r.Inputs}
 }
 
 // Recall adds to det the races earlier analyses found that this one did
@@ -99,6 +159,9 @@ func (h *History) Recall(det *race.Result) {
 		return
 	}
 	h.det = det
+	if !h.same {
+		return // the schedules would not replay; race-directed runs aimed at them
+	}
 	found := map[string]bool{}
 	for _, r := range det.Races {
 		found[r.ID] = true
@@ -182,11 +245,11 @@ func (h *History) Save(races []*race.Race, verdicts []*classify.Verdict) error {
 			continue
 		}
 		if k := h.find(r.ID); k != nil {
-			k.Race, k.Verdict = r, verdicts[i]
+			k.Race, k.Verdict, k.Funcs = r, verdicts[i], h.funcs(r)
 			k.Analyses++
 			continue
 		}
-		rec.Races = append(rec.Races, &known{Race: r, Verdict: verdicts[i], Analyses: 1})
+		rec.Races = append(rec.Races, &known{Race: r, Verdict: verdicts[i], Analyses: 1, Funcs: h.funcs(r)})
 	}
 	data, err := json.Marshal(rec)
 	if err != nil {
@@ -203,6 +266,16 @@ func (h *History) Save(races []*race.Race, verdicts []*classify.Verdict) error {
 		return fmt.Errorf("save history: %w", err)
 	}
 	return nil
+}
+
+// Offset is how far this analysis's seeds move past the earlier ones':
+// added to the seed, it makes the random schedules of detection and of
+// classification ones no earlier analysis ran.
+func (h *History) Offset() uint64 {
+	if h == nil {
+		return 0
+	}
+	return h.rec.Offset
 }
 
 // Analyses is how many analyses the history holds (before this one).

@@ -52,6 +52,34 @@ func (p *Program) CodeHash() string {
 	return hex.EncodeToString(w.h.Sum(nil))
 }
 
+// FuncHash fingerprints one function's code (not its locations), or ""
+// when the program has no function of that name: a result about code in
+// the function holds as long as the hash does. References to other
+// functions and globals are by id, so an edit that renumbers them changes
+// it too, which errs on the safe side; callees are hashed by name, so
+// functions added or removed elsewhere do not.
+func (p *Program) FuncHash(name string) string {
+	f := p.Func(name)
+	if f == nil {
+		return ""
+	}
+	w := &hasher{h: sha256.New(), calleeNames: true}
+	w.str(f.Name)
+	w.bool(f.Decl)
+	w.bool(f.Variadic)
+	w.scalars(f.Params)
+	w.scalars(f.Ret)
+	w.int(int64(f.NumSlots))
+	w.int(int64(f.FrameSize))
+	for _, c := range f.Consts {
+		w.int(int64(c))
+	}
+	for i := range f.Insts {
+		w.inst(&f.Insts[i])
+	}
+	return hex.EncodeToString(w.h.Sum(nil)[:12])
+}
+
 // Key fingerprints the program whole: its code (CodeHash) and every source
 // location it carries. Two programs with the same key give the same
 // results, locations included, so a result made for one (in another
@@ -84,6 +112,8 @@ func (p *Program) Key() string {
 type hasher struct {
 	h   hash.Hash
 	buf [8]byte
+	// calleeNames hashes direct callees by name rather than id (FuncHash).
+	calleeNames bool
 }
 
 func (w *hasher) int(v int64) {
@@ -163,7 +193,9 @@ func (w *hasher) inst(in *Inst) {
 		w.int(int64(c.Value))
 		w.int(int64(c.Target))
 	}
-	if in.Callee != nil {
+	if in.Callee != nil && w.calleeNames {
+		w.str(in.Callee.Name)
+	} else if in.Callee != nil {
 		w.int(int64(in.Callee.ID))
 	} else {
 		w.int(-1)

@@ -143,7 +143,7 @@ func (d *Detector) candidate(a *vm.Access, off uint64, prev epoch, prevSite vm.S
 	}
 	prog := d.m.Program()
 	la, lb := prog.Loc(prevSite.Loc), prog.Loc(a.Site.Loc)
-	id := candidateID(la, lb, d.objectKey(a.Obj))
+	id := CandidateID(la, lb, d.objectKey(a.Obj))
 	if d.candSeen[id] {
 		return
 	}
@@ -155,16 +155,16 @@ func (d *Detector) candidate(a *vm.Access, off uint64, prev epoch, prevSite vm.S
 		A: prog.LocString(prevSite.Loc), B: prog.LocString(a.Site.Loc), AKind: prev.kind(), BKind: a.Kind})
 }
 
-// candidateID names a pair of statements (by file and line) on an object,
-// unordered: a race between the same statements has the same id
-// (RaceCandidateID), whichever of their instructions raced.
-func candidateID(a, b ir.Loc, object string) string {
+// CandidateID names a pair of statements (by file and line) on an object
+// (by its ObjectKey), unordered: a race between the same statements has
+// the same id (RaceCandidateID), whichever of their instructions raced.
+func CandidateID(a, b ir.Loc, object string) string {
 	return pairID(fmt.Sprintf("%s:%d", a.File, a.Line), fmt.Sprintf("%s:%d", b.File, b.Line), "candidate", object)
 }
 
 // RaceCandidateID is the candidate id of a race's statements: a candidate
 // with it has been confirmed.
-func RaceCandidateID(r *Race) string { return candidateID(r.First.Loc, r.Second.Loc, r.ObjectKey) }
+func RaceCandidateID(r *Race) string { return CandidateID(r.First.Loc, r.Second.Loc, r.ObjectKey) }
 
 // Candidates returns the potential races of the execution, in the order
 // they were seen.

@@ -55,9 +55,6 @@ type Prior struct {
 	Confirmed []*Candidate
 	// Tried are ids of candidates already directed without a race.
 	Tried map[string]bool
-	// Offset moves the seeds of the random schedules, so each analysis
-	// tries schedules the earlier ones did not.
-	Offset uint64
 }
 
 // Technique is how detection first found a race.
@@ -179,7 +176,7 @@ type detection struct {
 // base runs the base plan: round robin, sync reversals, PCT.
 func (d *detection) base() error {
 	d.start = time.Now()
-	plan := sched.DetectionPlan(d.opts.Schedules, d.opts.Seed+d.opts.Prior.Offset)
+	plan := sched.DetectionPlan(d.opts.Schedules, d.opts.Seed)
 	plan.Depth, plan.Acquires = d.opts.Depth, vm.ReordersAt
 	var first *sched.Trace
 	for i := 0; i < d.opts.Schedules && !d.stop; i++ {

@@ -58,6 +58,75 @@ type Race struct {
 	Inputs *Inputs `json:"inputs,omitempty"`
 	// Technique is how detection first found it (see Technique).
 	Technique Technique `json:"technique,omitempty"`
+	// Alternates are other occurrences of the race, from other
+	// executions (other schedules, inputs or techniques), at most
+	// MaxAlternates: classification tries them when the first shows no
+	// harm, since one occurrence of a race can be harmless where another
+	// is not.
+	Alternates []Instance `json:"alternates,omitempty"`
+}
+
+// Instance is one occurrence of a race, with what it takes to replay it.
+type Instance struct {
+	First     Endpoint     `json:"first"`
+	Second    Endpoint     `json:"second"`
+	FirstAt   vm.StopPoint `json:"first_at"`
+	SecondAt  vm.StopPoint `json:"second_at"`
+	SecondLoc ir.LocID     `json:"second_loc"`
+	Trace     *sched.Trace `json:"trace"`
+	Inputs    *Inputs      `json:"inputs,omitempty"`
+	Technique Technique    `json:"technique,omitempty"`
+}
+
+// MaxAlternates bounds the other occurrences a race keeps.
+const MaxAlternates = 2
+
+// instance is r's own occurrence.
+func (r *Race) instance() Instance {
+	return Instance{First: r.First, Second: r.Second, FirstAt: r.FirstAt, SecondAt: r.SecondAt, SecondLoc: r.SecondLoc,
+		Trace: r.Trace, Inputs: r.Inputs, Technique: r.Technique}
+}
+
+// At returns the race as its i-th occurrence: 0 is its own, 1 to
+// len(Alternates) the others. The copy keeps the race's identity.
+func (r *Race) At(i int) *Race {
+	c := *r
+	if i > 0 {
+		in := r.Alternates[i-1]
+		c.First, c.Second, c.FirstAt, c.SecondAt, c.SecondLoc = in.First, in.Second, in.FirstAt, in.SecondAt, in.SecondLoc
+		c.Trace, c.Inputs, c.Technique = in.Trace, in.Inputs, in.Technique
+	}
+	c.Alternates = nil
+	return &c
+}
+
+// addAlternate keeps o's occurrence as one of r's alternates when it is
+// from another execution and there is room; one on other inputs, or
+// found by another technique, replaces one that is neither.
+func (r *Race) addAlternate(o *Race) {
+	if o.Trace == r.Trace {
+		return
+	}
+	for _, a := range r.Alternates {
+		if a.Trace == o.Trace {
+			return
+		}
+	}
+	differs := func(in Instance) bool { return in.Inputs != r.Inputs || in.Technique != r.Technique }
+	in := o.instance()
+	if len(r.Alternates) < MaxAlternates {
+		r.Alternates = append(r.Alternates, in)
+		return
+	}
+	if !differs(in) {
+		return
+	}
+	for i, a := range r.Alternates {
+		if !differs(a) {
+			r.Alternates[i] = in
+			return
+		}
+	}
 }
 
 // pairKey identifies a race within one execution: both endpoints,
@@ -265,6 +334,7 @@ func Merge(runs ...[]*Race) []*Race {
 		for _, r := range rs {
 			if x, ok := byID[r.ID]; ok {
 				x.Instances += r.Instances
+				x.addAlternate(r)
 				continue
 			}
 			c := *r
@@ -290,6 +360,11 @@ func Merge(runs ...[]*Race) []*Race {
 		rep.Technique = earliest
 		for _, r := range g[1:] {
 			rep.Instances += r.Instances
+			rep.addAlternate(r)
+			for _, a := range r.Alternates {
+				rep.addAlternate(&Race{First: a.First, Second: a.Second, FirstAt: a.FirstAt, SecondAt: a.SecondAt,
+					SecondLoc: a.SecondLoc, Trace: a.Trace, Inputs: a.Inputs, Technique: a.Technique})
+			}
 		}
 		out = append(out, rep)
 	}

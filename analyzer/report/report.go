@@ -198,6 +198,9 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 		}
 		fl := Failure{Kind: failureKind(f), Message: f.Message, Budget: f.Budget.String(), File: ir.RelPath(f.Loc.File, base), Line: f.Loc.Line,
 			Thread: f.Thread, Stack: frames(f.Stack, base), Schedule: f.Schedule, Inputs: Inputs{Args: args}}
+		if in := f.Inputs; in != nil { // found on an explored input
+			fl.Inputs = Inputs(*in)
+		}
 		if len(f.Threads) > 0 {
 			fl.Threads = map[string][]Frame{}
 			for id, st := range f.Threads {
@@ -263,9 +266,13 @@ func (r *Report) Classify(id string, c Classification) {
 // the first path that reached it.
 func (r *Report) AddExploration(res *symex.Result, base string) {
 	seen := map[string]bool{}
+	for _, f := range r.Failures { // detection found it already, on the same explored input
+		seen[fmt.Sprintf("%s|%s|%s:%d", f.Kind, f.Message, f.File, f.Line)] = true
+	}
 	for _, p := range res.Failures {
 		t := p.Term
-		key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)
+		kind := failureKind(&race.Failure{Kind: t.Kind, Message: t.Message, Budget: t.Budget})
+		key := fmt.Sprintf("%s|%s|%s:%d", kind, t.Message, ir.RelPath(t.Loc.File, base), t.Loc.Line)
 		if seen[key] {
 			continue
 		}
@@ -274,10 +281,10 @@ func (r *Report) AddExploration(res *symex.Result, base string) {
 			r.addUnsupported(t.Function, t.Message, t.Loc, "round-robin, symbolic inputs", base)
 			continue
 		}
-		r.Failures = append(r.Failures, Failure{Kind: failureKind(&race.Failure{Kind: t.Kind, Message: t.Message, Budget: t.Budget}),
+		r.Failures = append(r.Failures, Failure{Kind: kind,
 			Message: t.Message, Budget: t.Budget.String(), File: ir.RelPath(t.Loc.File, base), Line: t.Loc.Line, Thread: t.Thread,
 			Stack: frames(t.Stack, base), Schedule: "round-robin, symbolic inputs",
-			Inputs: Inputs{Args: p.Inputs.Args, Stdin: p.Inputs.Stdin, Files: p.Inputs.Files, Vars: p.Inputs.Vars}})
+			Inputs: Inputs(p.Inputs)})
 	}
 	r.Stats.Paths = res.Stats.Paths
 	r.Stats.Instructions += res.Stats.Instructions

@@ -35,10 +35,14 @@ type Settings struct {
 	Searcher        string
 	MaxPaths        int
 	DetectOnly      bool
-	Classifier      string
-	Include         []string // -I directories
-	Define          []string // -D macros
-	Flags           []string // any other compiler flags
+	// Directed is how many race-directed executions follow the base
+	// schedules (0: none); History keeps what earlier saves learned.
+	Directed   int
+	History    bool
+	Classifier string
+	Include    []string // -I directories
+	Define     []string // -D macros
+	Flags      []string // any other compiler flags
 	// CompileCommandsDir is where compile_commands.json is; empty: search
 	// from each source's directory upwards, as clangd does.
 	CompileCommandsDir string
@@ -49,7 +53,7 @@ type Settings struct {
 
 // Defaults are the built-in settings, those of `augur analyze`.
 func Defaults() Settings {
-	return Settings{Mp: 5, Ma: 2, Schedules: 5, Seed: 1, MemoryModel: memmodel.SC, MaxInstructions: 200_000_000,
+	return Settings{Mp: 5, Ma: 2, Schedules: 5, Directed: 5, History: true, Seed: 1, MemoryModel: memmodel.SC, MaxInstructions: 200_000_000,
 		Timeout: time.Minute, MaxMemory: 4 << 30, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend",
 		Debounce: 200 * time.Millisecond}
 }
@@ -70,8 +74,12 @@ var settingsTable = []setting{
 		func(s *Settings, v any) error { return setInt(&s.Mp, v, 1) }},
 	{"ma", "ma", "post-race schedules tried per primary when classifying (the paper's Ma)",
 		func(s *Settings, v any) error { return setInt(&s.Ma, v, 1) }},
-	{"schedules", "schedules", "executions run by detection: round robin, lock-order reversals, then PCT",
+	{"schedules", "schedules", "base executions run by detection: round robin, reversals of its acquisitions and wake-ups, then PCT",
 		func(s *Settings, v any) error { return setInt(&s.Schedules, v, 1) }},
+	{"directed", "directed", "executions after the base ones: on explored inputs, then race-directed at potential races (0: none)",
+		func(s *Settings, v any) error { return setInt(&s.Directed, v, 0) }},
+	{"history", "history", "build on what earlier saves of a program learned: new schedules each save, known races kept, k added up",
+		func(s *Settings, v any) error { return setBool(&s.History, v) }},
 	{"seed", "seed", "seed of the random schedules",
 		func(s *Settings, v any) error {
 			var n int

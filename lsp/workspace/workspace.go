@@ -123,6 +123,9 @@ func (w *Workspace) HasTargets() bool { return len(w.Targets()) > 0 }
 type Plan struct {
 	Build   build.Options
 	Analyze analyzer.Options
+	// History says whether the server keeps a history for the target
+	// (Analyze.History is set by the server, which owns the cache).
+	History bool
 	// CompDBs are the compilation databases whose flags were used.
 	CompDBs []string
 	key     string
@@ -194,7 +197,11 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	p.Analyze = analyzer.Options{Run: run, Sources: t.Sources, Schedules: s.Schedules, Seed: s.Seed,
 		DetectOnly: s.DetectOnly, Classifier: s.Classifier, MemoryModel: s.MemoryModel, Ma: s.Ma, Mp: s.Mp, SymArgs: s.SymArgs,
 		SymStdin: s.SymStdin, SymFiles: s.SymFiles, Searcher: s.Searcher, MaxPaths: s.MaxPaths,
-		Timeout: s.Timeout}
+		Timeout: s.Timeout, Directed: s.Directed}
+	if s.Directed == 0 {
+		p.Analyze.Directed = -1 // none
+	}
+	p.History = s.History
 	h := sha256.New()
 	fmt.Fprintf(h, "%+v\x00%q\x00%v\x00%q\x00", *t, p.Build.Flags, p.Build.FileFlags, run.Stdin)
 	for _, spec := range t.Files {

@@ -24,8 +24,8 @@ export function serverCommand(read: SettingsReader): ServerCommand {
  * the extension itself (path, arguments, trace) stay here.
  */
 export const analysisKeys = [
-  'mp', 'ma', 'memoryModel', 'undefined', 'symbolicArgs', 'schedules', 'maxInstructions', 'timeout', 'maxMemory',
-  'debounce',
+  'mp', 'ma', 'memoryModel', 'undefined', 'symbolicArgs', 'schedules', 'directed', 'history', 'maxInstructions',
+  'timeout', 'maxMemory', 'debounce',
 ] as const;
 
 export function analysisSettings(read: SettingsReader): Record<string, unknown> {
