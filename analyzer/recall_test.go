@@ -32,3 +32,39 @@ func TestRecallCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestRecallCategories classifies the races of testdata/recall, each
+// found by whichever technique reaches it (on explored inputs, under
+// race-directed scheduling), and checks the category its annotation
+// names: a race found on other inputs or with access preemption must
+// replay there for classification to judge it.
+func TestRecallCategories(t *testing.T) {
+	for _, f := range testutil.Programs("../testdata/recall") {
+		f := f
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			want := map[int]string{}
+			for _, a := range testutil.RaceAnnotations(t, f) {
+				want[a.Line] = a.Category
+			}
+			opts := options(f)
+			opts.Run.MaxMemory = 1 << 30
+			res, err := analyzer.Analyze(context.Background(), load(t, f), opts, analyzer.Observer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Races) == 0 {
+				t.Fatal("no race found")
+			}
+			for i, r := range res.Races {
+				cat, ok := want[testutil.LineIn(r.Second, f)]
+				if !ok {
+					cat = want[testutil.LineIn(r.First, f)]
+				}
+				if v := res.Verdicts[i]; string(v.Category) != cat {
+					t.Errorf("race on %s (found by %s): %s (%s: %s), want %s", r.Object, r.Technique, v.Category, v.Stage, v.Reason, cat)
+				}
+			}
+		})
+	}
+}

@@ -83,8 +83,13 @@ type Verdict struct {
 	// execution, in the order they happen there.
 	Points [2]vm.StopPoint `json:"points"`
 	// Inputs are the concrete inputs of the harmful execution when
-	// multipath found it on another input than the recorded one.
+	// multipath found it on another input than the recorded one, or the
+	// race was found on one.
 	Inputs *symex.Inputs `json:"inputs,omitempty"`
+	// PreemptAccesses is set when the execution switched threads at
+	// shared accesses from its start (its race was found so): a replay
+	// must too.
+	PreemptAccesses bool `json:"preempt_accesses,omitempty"`
 	// MemoryModel is the model the race was classified under. Under the
 	// weak model, WeakChoices
 	// are the reads of the harmful execution that returned an older value
@@ -199,7 +204,8 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if opts.BudgetFactor == 0 {
 		opts.BudgetFactor = 5
 	}
-	v := &Verdict{RaceID: r.ID, Stage: "single-pre/single-post", MemoryModel: opts.Model}
+	v := &Verdict{RaceID: r.ID, Stage: "single-pre/single-post", MemoryModel: opts.Model,
+		PreemptAccesses: opts.Run.PreemptAccesses || r.PreemptAccesses}
 	if r.Inputs != nil {
 		// Found on other inputs than the analysis's (explored ones): its
 		// schedule replays there (replayConfig), and its evidence must
@@ -312,6 +318,7 @@ func runPair(ckpt *vm.Machine, r *race.Race, opts Options, i int, gap, budget ui
 // robin; no output, no monitor.
 func replayConfig(r *race.Race, opts Options) vm.Config {
 	cfg := r.Inputs.Apply(opts.Run)
+	cfg.PreemptAccesses = cfg.PreemptAccesses || r.PreemptAccesses
 	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
 	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}}
 	if opts.Model == memmodel.Weak {

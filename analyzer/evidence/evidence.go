@@ -66,6 +66,9 @@ type Inputs struct {
 	// Undefined is "havoc" when calls to undefined functions returned
 	// unconstrained values (their values are in Vars); absent: stop.
 	Undefined vm.UndefinedPolicy `json:"undefined,omitempty"`
+	// PreemptAccesses is set when threads switched at shared accesses
+	// from the start (the schedule has those points).
+	PreemptAccesses bool `json:"preempt_accesses,omitempty"`
 }
 
 // Race names the race.
@@ -151,7 +154,7 @@ func FromVerdict(r *race.Race, v *classify.Verdict, files []string, cfg vm.Confi
 	}
 	ev := &Evidence{Version: 1, Program: Program{Files: abs, Hash: hash},
 		Inputs: Inputs{Argv: cfg.Args, Env: cfg.Env, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions,
-			Undefined: cfg.Undefined},
+			Undefined: cfg.Undefined, PreemptAccesses: cfg.PreemptAccesses || v.PreemptAccesses},
 		Category: string(v.Category), Order: v.Order, Reason: v.Reason, Schedule: v.Trace,
 		Actions: v.Actions, Points: v.Points}
 	if v.MemoryModel == memmodel.Weak {

@@ -298,7 +298,7 @@ func (d *detection) run(cfg vm.Config, name string, tech Technique, in *Inputs) 
 	res.Instructions += run.Instructions
 	res.Havoc = union(res.Havoc, run.Havoc)
 	for _, r := range det.Races() {
-		r.Trace, r.Inputs, r.Technique = run.Trace, in, tech
+		r.Trace, r.Inputs, r.Technique, r.PreemptAccesses = run.Trace, in, tech, cfg.PreemptAccesses
 		d.raced[RaceCandidateID(r)] = true
 	}
 	d.races = append(d.races, det.Races())

@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/race"
 	"augur/analyzer/vm"
 )
 
@@ -84,5 +87,43 @@ func TestDetectionIsDeterministic(t *testing.T) {
 	a, b := summary(), summary()
 	if a != b || a == "" {
 		t.Fatalf("two runs differ or found nothing:\n%s\n---\n%s", a, b)
+	}
+}
+
+// A pair ordered only by the accident of a lock hand-off is a potential
+// race, and race-directed scheduling makes it a race; pairs ordered by a
+// lock both hold, or by creating or joining a thread, are not potential
+// races at all.
+func TestPotentialRacesAndDirectedRuns(t *testing.T) {
+	run := func(path string, directed int) *race.Result {
+		t.Helper()
+		prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := race.Detect(prog, race.Options{Schedules: 5, Directed: directed, Seed: 1,
+			Run: vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 50_000_000}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	base := run("../../testdata/recall/lock_iteration.c", -1)
+	if len(base.Races) != 0 || len(base.Candidates) == 0 {
+		t.Fatalf("base plan: %d races, %d potential races; want the race hidden and a potential race", len(base.Races), len(base.Candidates))
+	}
+	full := run("../../testdata/recall/lock_iteration.c", 0)
+	if len(full.Races) != 1 || full.Races[0].Technique != race.ByDirected || len(full.Confirmed) != 1 || full.Runs[race.ByDirected] == 0 {
+		t.Fatalf("whole plan: %d races, confirmed %d, runs %v", len(full.Races), len(full.Confirmed), full.Runs)
+	}
+	if !full.Races[0].PreemptAccesses {
+		t.Fatal("a race found under access preemption does not say so (its schedule would not replay)")
+	}
+	locked := run("../../testdata/run/mutex_counter.c", 0)
+	for _, c := range locked.Candidates {
+		t.Errorf("potential race in a program whose accesses share a lock or are ordered by join: %s %s / %s", c.Object, c.A, c.B)
+	}
+	if locked.Runs[race.ByDirected] != 0 {
+		t.Errorf("%d race-directed runs with no potential race", locked.Runs[race.ByDirected])
 	}
 }

@@ -58,6 +58,10 @@ type Race struct {
 	Inputs *Inputs `json:"inputs,omitempty"`
 	// Technique is how detection first found it (see Technique).
 	Technique Technique `json:"technique,omitempty"`
+	// PreemptAccesses is set when the execution that found it switched
+	// threads at shared accesses too (race-directed runs do): Trace
+	// replays only with the same preemption points.
+	PreemptAccesses bool `json:"preempt_accesses,omitempty"`
 	// Alternates are other occurrences of the race, from other
 	// executions (other schedules, inputs or techniques), at most
 	// MaxAlternates: classification tries them when the first shows no
@@ -76,6 +80,8 @@ type Instance struct {
 	Trace     *sched.Trace `json:"trace"`
 	Inputs    *Inputs      `json:"inputs,omitempty"`
 	Technique Technique    `json:"technique,omitempty"`
+	// PreemptAccesses is Race.PreemptAccesses of this occurrence.
+	PreemptAccesses bool `json:"preempt_accesses,omitempty"`
 }
 
 // MaxAlternates bounds the other occurrences a race keeps.
@@ -84,7 +90,7 @@ const MaxAlternates = 2
 // instance is r's own occurrence.
 func (r *Race) instance() Instance {
 	return Instance{First: r.First, Second: r.Second, FirstAt: r.FirstAt, SecondAt: r.SecondAt, SecondLoc: r.SecondLoc,
-		Trace: r.Trace, Inputs: r.Inputs, Technique: r.Technique}
+		Trace: r.Trace, Inputs: r.Inputs, Technique: r.Technique, PreemptAccesses: r.PreemptAccesses}
 }
 
 // At returns the race as its i-th occurrence: 0 is its own, 1 to
@@ -94,7 +100,7 @@ func (r *Race) At(i int) *Race {
 	if i > 0 {
 		in := r.Alternates[i-1]
 		c.First, c.Second, c.FirstAt, c.SecondAt, c.SecondLoc = in.First, in.Second, in.FirstAt, in.SecondAt, in.SecondLoc
-		c.Trace, c.Inputs, c.Technique = in.Trace, in.Inputs, in.Technique
+		c.Trace, c.Inputs, c.Technique, c.PreemptAccesses = in.Trace, in.Inputs, in.Technique, in.PreemptAccesses
 	}
 	c.Alternates = nil
 	return &c
@@ -363,7 +369,7 @@ func Merge(runs ...[]*Race) []*Race {
 			rep.addAlternate(r)
 			for _, a := range r.Alternates {
 				rep.addAlternate(&Race{First: a.First, Second: a.Second, FirstAt: a.FirstAt, SecondAt: a.SecondAt,
-					SecondLoc: a.SecondLoc, Trace: a.Trace, Inputs: a.Inputs, Technique: a.Technique})
+					SecondLoc: a.SecondLoc, Trace: a.Trace, Inputs: a.Inputs, Technique: a.Technique, PreemptAccesses: a.PreemptAccesses})
 			}
 		}
 		out = append(out, rep)

@@ -17,3 +17,41 @@ func TestPCTDemotesAtTimeSlice(t *testing.T) {
 		}
 	}
 }
+
+// Race-directed scheduling holds a thread at one statement of the pair
+// until another thread reaches the other, then runs the waiter and the
+// arrival back to back; a waiter whose partner cannot come is let go.
+func TestDirectedBringsThePairTogether(t *testing.T) {
+	d := NewDirected("a.c:10:3", "a.c:20:5")
+	both := []int{1, 2}
+	// Thread 1 reaches the first statement: it waits, thread 2 runs.
+	if got, _ := d.Pick(Point{Thread: 1, Loc: "a.c:10:3"}, both); got != 2 {
+		t.Fatalf("thread 1 at its statement was not held: picked %d", got)
+	}
+	// Thread 2 elsewhere: still not thread 1.
+	if got, _ := d.Pick(Point{Thread: 2, Loc: "a.c:15:1"}, both); got != 2 {
+		t.Fatalf("picked %d while thread 1 waits for its partner", got)
+	}
+	// Thread 2 reaches the second: thread 1 accesses first, 2 right after.
+	if got, _ := d.Pick(Point{Thread: 2, Loc: "a.c:20:5"}, both); got != 1 {
+		t.Fatalf("at the brink picked %d, want the waiter 1", got)
+	}
+	if got, _ := d.Pick(Point{Thread: 1, Loc: "a.c:11:1"}, both); got != 2 || d.Met != 1 {
+		t.Fatalf("after the waiter picked %d (met %d), want 2 at once", got, d.Met)
+	}
+	// A waiter alone is let go rather than deadlock the run.
+	lone := NewDirected("a.c:10:3", "a.c:20:5")
+	if got, _ := lone.Pick(Point{Thread: 1, Loc: "a.c:10:3"}, []int{1}); got != 1 {
+		t.Fatalf("a lone waiter was not let go: picked %d", got)
+	}
+	// Patience: a waiter is let go after Patience decisions.
+	p := &Directed{Targets: [2]string{"a.c:10:3", "a.c:20:5"}, Patience: 3}
+	p.Pick(Point{Thread: 1, Loc: "a.c:10:3"}, both)
+	var got int
+	for i := 0; i < 5; i++ {
+		got, _ = p.Pick(Point{Thread: 2, Loc: "a.c:15:1"}, both)
+	}
+	if got != 1 {
+		t.Fatalf("the waiter was held past its patience")
+	}
+}
