@@ -85,11 +85,34 @@ func hoverText(site *raceSite, t *workspace.Target) string {
 	if r.Instances > 1 {
 		fmt.Fprintf(&b, "- **Seen:** %d times across the detection schedules\n", r.Instances)
 	}
+	if how := foundBy(r.FoundBy); how != "" {
+		fmt.Fprintf(&b, "- **Found by:** %s\n", how)
+	}
 	if r.Evidence != "" {
 		fmt.Fprintf(&b, "\n**Replay:** use the code action *Replay evidence* (it replays this exact interleaving and "+
 			"opens its transcript), or run `augur replay %s` in a terminal.\n", r.Evidence)
 	}
 	return b.String()
+}
+
+// foundBy explains a detection technique to someone who has not read
+// docs/detection.md.
+func foundBy(t string) string {
+	switch t {
+	case "round-robin":
+		return "the round-robin schedule"
+	case "sync-reversal":
+		return "a schedule that postpones one thread's lock acquisition or wake-up (interleaving generation)"
+	case "pct":
+		return "a randomized (PCT) schedule"
+	case "inputs":
+		return "a run on an input the exploration of inputs found"
+	case "race-directed":
+		return "race-directed scheduling: a schedule that held one thread at its access until the other reached its own"
+	case "history":
+		return "an earlier analysis of this program (the history across saves)"
+	}
+	return t
 }
 
 func describeAccess(a report.Access) string {

@@ -19,20 +19,7 @@ func (p *Program) CodeHash() string {
 	for _, f := range p.Funcs {
 		w.str(f.Name)
 		w.int(int64(f.ID))
-		w.bool(f.Decl)
-		w.bool(f.Variadic)
-		w.scalars(f.Params)
-		w.scalars(f.Ret)
-		w.int(int64(f.NumSlots))
-		w.int(int64(f.FrameSize))
-		w.int(int64(len(f.Consts)))
-		for _, c := range f.Consts {
-			w.int(int64(c))
-		}
-		w.int(int64(len(f.Insts)))
-		for i := range f.Insts {
-			w.inst(&f.Insts[i])
-		}
+		w.function(f)
 	}
 	w.int(int64(len(p.Globals)))
 	for _, g := range p.Globals {
@@ -65,18 +52,7 @@ func (p *Program) FuncHash(name string) string {
 	}
 	w := &hasher{h: sha256.New(), calleeNames: true}
 	w.str(f.Name)
-	w.bool(f.Decl)
-	w.bool(f.Variadic)
-	w.scalars(f.Params)
-	w.scalars(f.Ret)
-	w.int(int64(f.NumSlots))
-	w.int(int64(f.FrameSize))
-	for _, c := range f.Consts {
-		w.int(int64(c))
-	}
-	for i := range f.Insts {
-		w.inst(&f.Insts[i])
-	}
+	w.function(f)
 	return hex.EncodeToString(w.h.Sum(nil)[:12])
 }
 
@@ -151,6 +127,25 @@ func (w *hasher) operands(ops []Operand) {
 }
 
 // inst hashes every field of an instruction but its location.
+// function writes a function's code: its signature, frame, constants and
+// instructions.
+func (w *hasher) function(f *Function) {
+	w.bool(f.Decl)
+	w.bool(f.Variadic)
+	w.scalars(f.Params)
+	w.scalars(f.Ret)
+	w.int(int64(f.NumSlots))
+	w.int(int64(f.FrameSize))
+	w.int(int64(len(f.Consts)))
+	for _, c := range f.Consts {
+		w.int(int64(c))
+	}
+	w.int(int64(len(f.Insts)))
+	for i := range f.Insts {
+		w.inst(&f.Insts[i])
+	}
+}
+
 func (w *hasher) inst(in *Inst) {
 	w.int(int64(in.Op)<<24 | int64(in.Sub)<<16 | int64(in.Ordering)<<8 | int64(in.Ordering2))
 	w.bool(in.Volatile)

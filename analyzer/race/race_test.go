@@ -1,7 +1,6 @@
 package race_test
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,43 +16,23 @@ import (
 	"augur/internal/testutil"
 )
 
-// expectation is what a test program's comments promise.
-type expectation struct {
-	races      map[string][2]int // name -> the two endpoint lines (equal for a one-line race)
-	inversions []string          // pairs of lock names, "a b"
-}
-
-var raceComment = regexp.MustCompile(`//\s*race:\s*(\S+)`)
 var invComment = regexp.MustCompile(`//\s*inversion:\s*(\S+)\s+(\S+)`)
 
-func readExpectations(t testing.TB, path string) expectation {
-	f, err := os.Open(path)
+// expectedInversions reads a test program's `// inversion: A B` comments:
+// the lock-order inversions it expects, each a pair of lock names in
+// sorted order.
+func expectedInversions(t testing.TB, path string) []string {
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	ex := expectation{races: map[string][2]int{}}
-	lines := map[string][]int{}
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		for _, m := range raceComment.FindAllStringSubmatch(sc.Text(), -1) {
-			lines[m[1]] = append(lines[m[1]], n)
-		}
-		if m := invComment.FindStringSubmatch(sc.Text()); m != nil {
-			ex.inversions = append(ex.inversions, m[1]+" "+m[2])
+	var out []string
+	for _, line := range strings.Split(string(data), "\n") {
+		if m := invComment.FindStringSubmatch(line); m != nil {
+			out = append(out, m[1]+" "+m[2])
 		}
 	}
-	for name, ls := range lines {
-		switch len(ls) {
-		case 1:
-			ex.races[name] = [2]int{ls[0], ls[0]}
-		case 2:
-			ex.races[name] = [2]int{ls[0], ls[1]}
-		default:
-			t.Fatalf("%s: race %s annotated on %d lines, want 1 or 2", path, name, len(ls))
-		}
-	}
-	return ex
+	return out
 }
 
 func detect(t *testing.T, path string, schedules int) *race.Result {
@@ -86,7 +65,6 @@ func TestAnnotatedRaces(t *testing.T) {
 		f := f
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			ex := readExpectations(t, f)
 			res := detect(t, f, 5)
 			testutil.CheckRaces(t, f, res.Races)
 			var inv []string
@@ -96,9 +74,10 @@ func TestAnnotatedRaces(t *testing.T) {
 				inv = append(inv, strings.Join(names, " "))
 			}
 			sort.Strings(inv)
-			sort.Strings(ex.inversions)
-			if fmt.Sprint(inv) != fmt.Sprint(ex.inversions) {
-				t.Errorf("inversions %v, want %v", inv, ex.inversions)
+			want := expectedInversions(t, f)
+			sort.Strings(want)
+			if fmt.Sprint(inv) != fmt.Sprint(want) {
+				t.Errorf("inversions %v, want %v", inv, want)
 			}
 		})
 	}

@@ -37,31 +37,14 @@ type Race struct {
 	Object string `json:"object"` // how a developer names the memory
 	// ObjectKey names the memory for the race's identity: stable across
 	// runs and edits (see StableID).
-	ObjectKey string   `json:"object_key"`
-	Offset    uint64   `json:"offset"` // offset of the first racing byte in the object
-	Size      uint64   `json:"size"`   // bytes of the later access
-	ObjSize   uint64   `json:"object_size"`
-	First     Endpoint `json:"first"`  // the earlier access
-	Second    Endpoint `json:"second"` // the access that revealed the race
-	Instances int      `json:"instances"`
-	// FirstAt and SecondAt are where the two accesses of the first instance
-	// happened, as points that replay under any schedule; Trace is the
-	// schedule of the execution that found it (with Args, its input).
-	FirstAt  vm.StopPoint `json:"first_at"`
-	SecondAt vm.StopPoint `json:"second_at"`
-	// SecondLoc is the instruction location of the second access, for
-	// finding it again in another order.
-	SecondLoc ir.LocID     `json:"second_loc"`
-	Trace     *sched.Trace `json:"trace"`
-	// Inputs are the inputs of the execution that found it when they are
-	// not the analysis's own (nil otherwise): Trace replays under them.
-	Inputs *Inputs `json:"inputs,omitempty"`
-	// Technique is how detection first found it (see Technique).
-	Technique Technique `json:"technique,omitempty"`
-	// PreemptAccesses is set when the execution that found it switched
-	// threads at shared accesses too (race-directed runs do): Trace
-	// replays only with the same preemption points.
-	PreemptAccesses bool `json:"preempt_accesses,omitempty"`
+	ObjectKey string `json:"object_key"`
+	Offset    uint64 `json:"offset"` // offset of the first racing byte in the object
+	Size      uint64 `json:"size"`   // bytes of the later access
+	ObjSize   uint64 `json:"object_size"`
+	Instances int    `json:"instances"`
+	// Instance is the occurrence the race is reported and first
+	// classified with.
+	Instance
 	// Alternates are other occurrences of the race, from other
 	// executions (other schedules, inputs or techniques), at most
 	// MaxAlternates: classification tries them when the first shows no
@@ -72,58 +55,59 @@ type Race struct {
 
 // Instance is one occurrence of a race, with what it takes to replay it.
 type Instance struct {
-	First     Endpoint     `json:"first"`
-	Second    Endpoint     `json:"second"`
-	FirstAt   vm.StopPoint `json:"first_at"`
-	SecondAt  vm.StopPoint `json:"second_at"`
+	First  Endpoint `json:"first"`  // the earlier access
+	Second Endpoint `json:"second"` // the access that revealed the race
+	// FirstAt and SecondAt are where the two accesses happened, as points
+	// that replay under any schedule; Trace is the schedule of the
+	// execution that found it.
+	FirstAt  vm.StopPoint `json:"first_at"`
+	SecondAt vm.StopPoint `json:"second_at"`
+	// SecondLoc is the instruction location of the second access, for
+	// finding it again in another order.
 	SecondLoc ir.LocID     `json:"second_loc"`
 	Trace     *sched.Trace `json:"trace"`
-	Inputs    *Inputs      `json:"inputs,omitempty"`
-	Technique Technique    `json:"technique,omitempty"`
-	// PreemptAccesses is Race.PreemptAccesses of this occurrence.
+	// Inputs are the inputs of the execution that found it when they are
+	// not the analysis's own (nil otherwise): Trace replays under them.
+	Inputs *Inputs `json:"inputs,omitempty"`
+	// Technique is how detection found it (see Technique).
+	Technique Technique `json:"technique,omitempty"`
+	// PreemptAccesses is set when the execution that found it switched
+	// threads at shared accesses too (race-directed runs do): Trace
+	// replays only with the same preemption points.
 	PreemptAccesses bool `json:"preempt_accesses,omitempty"`
 }
 
 // MaxAlternates bounds the other occurrences a race keeps.
 const MaxAlternates = 2
 
-// instance is r's own occurrence.
-func (r *Race) instance() Instance {
-	return Instance{First: r.First, Second: r.Second, FirstAt: r.FirstAt, SecondAt: r.SecondAt, SecondLoc: r.SecondLoc,
-		Trace: r.Trace, Inputs: r.Inputs, Technique: r.Technique, PreemptAccesses: r.PreemptAccesses}
-}
-
 // At returns the race as its i-th occurrence: 0 is its own, 1 to
 // len(Alternates) the others. The copy keeps the race's identity.
 func (r *Race) At(i int) *Race {
 	c := *r
 	if i > 0 {
-		in := r.Alternates[i-1]
-		c.First, c.Second, c.FirstAt, c.SecondAt, c.SecondLoc = in.First, in.Second, in.FirstAt, in.SecondAt, in.SecondLoc
-		c.Trace, c.Inputs, c.Technique, c.PreemptAccesses = in.Trace, in.Inputs, in.Technique, in.PreemptAccesses
+		c.Instance = r.Alternates[i-1]
 	}
 	c.Alternates = nil
 	return &c
 }
 
-// addAlternate keeps o's occurrence as one of r's alternates when it is
-// from another execution and there is room; one on other inputs, or
-// found by another technique, replaces one that is neither.
-func (r *Race) addAlternate(o *Race) {
-	if o.Trace == r.Trace {
+// addAlternate keeps an occurrence as one of r's alternates when it is
+// from another execution and there is room; one on other inputs, or found
+// by another technique, replaces one that is neither.
+func (r *Race) addAlternate(in Instance) {
+	if in.Trace == r.Trace {
 		return
 	}
 	for _, a := range r.Alternates {
-		if a.Trace == o.Trace {
+		if a.Trace == in.Trace {
 			return
 		}
 	}
-	differs := func(in Instance) bool { return in.Inputs != r.Inputs || in.Technique != r.Technique }
-	in := o.instance()
 	if len(r.Alternates) < MaxAlternates {
 		r.Alternates = append(r.Alternates, in)
 		return
 	}
+	differs := func(x Instance) bool { return x.Inputs != r.Inputs || x.Technique != r.Technique }
 	if !differs(in) {
 		return
 	}
@@ -201,12 +185,14 @@ func (d *Detector) record(a *vm.Access, off uint64, prevThread int, prevSite vm.
 		Offset:    off,
 		Size:      a.Size,
 		ObjSize:   a.Obj.Size,
-		First:     d.endpoint(prevThread, prevKind, prevSite),
-		Second:    d.endpoint(a.Thread, a.Kind, a.Site),
 		Instances: 1,
-		FirstAt:   vm.StopPoint{Thread: prevThread, Count: prevCount},
-		SecondAt:  vm.StopPoint{Thread: a.Thread, Count: a.Count},
-		SecondLoc: a.Site.Loc,
+		Instance: Instance{
+			First:     d.endpoint(prevThread, prevKind, prevSite),
+			Second:    d.endpoint(a.Thread, a.Kind, a.Site),
+			FirstAt:   vm.StopPoint{Thread: prevThread, Count: prevCount},
+			SecondAt:  vm.StopPoint{Thread: a.Thread, Count: a.Count},
+			SecondLoc: a.Site.Loc,
+		},
 	}
 	r.ID = StableID(r)
 	d.found[key] = r
@@ -340,7 +326,7 @@ func Merge(runs ...[]*Race) []*Race {
 		for _, r := range rs {
 			if x, ok := byID[r.ID]; ok {
 				x.Instances += r.Instances
-				x.addAlternate(r)
+				x.addAlternate(r.Instance)
 				continue
 			}
 			c := *r
@@ -366,10 +352,9 @@ func Merge(runs ...[]*Race) []*Race {
 		rep.Technique = earliest
 		for _, r := range g[1:] {
 			rep.Instances += r.Instances
-			rep.addAlternate(r)
+			rep.addAlternate(r.Instance)
 			for _, a := range r.Alternates {
-				rep.addAlternate(&Race{First: a.First, Second: a.Second, FirstAt: a.FirstAt, SecondAt: a.SecondAt,
-					SecondLoc: a.SecondLoc, Trace: a.Trace, Inputs: a.Inputs, Technique: a.Technique, PreemptAccesses: a.PreemptAccesses})
+				rep.addAlternate(a)
 			}
 		}
 		out = append(out, rep)

@@ -25,7 +25,11 @@ func WriteText(w io.Writer, r *Report) error {
 			fmt.Fprintf(&b, "  %s%s by thread %d:\n", what, size, a.Thread)
 			writeFrames(&b, a.Stack)
 		}
-		fmt.Fprintf(&b, "  Instances: %d\n  %s\n", x.Instances, x.Consequence)
+		found := ""
+		if x.FoundBy != "" {
+			found = " (found by " + x.FoundBy + ")"
+		}
+		fmt.Fprintf(&b, "  Instances: %d%s\n  %s\n", x.Instances, found, x.Consequence)
 		if x.Stage != "" {
 			fmt.Fprintf(&b, "  Decided by: %s (k=%d): %s\n", x.Stage, x.K, x.Reason)
 		}
