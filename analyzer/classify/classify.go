@@ -130,12 +130,14 @@ var errEnforce = errors.New("alternate order cannot be enforced")
 // from other executions) are classified in turn, each under round robin
 // after the race (Ma 1): the first harmful verdict is the race's, and the
 // pairs of harmless ones add up to its k. The reason says which
-// occurrence decided and why it was tried.
+// occurrence decided and why it was tried (see worthTrying for which
+// are).
 func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	first := classifyOne(prog, r.At(0), opts)
 	if len(r.Alternates) == 0 || category.Of(first.Category).Harmful || first.Budget != 0 {
 		return first
 	}
+	steers := steering(prog, r) != ""
 	n := len(r.Alternates) + 1
 	var kept *Verdict // the harmless verdict to report, when one is
 	if first.Category == Harmless {
@@ -146,6 +148,9 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	one.Ma = 1
 	for i := 1; i < n; i++ {
 		inst := r.At(i)
+		if !worthTrying(inst, r, steers) {
+			continue
+		}
 		w := classifyOne(prog, inst, one)
 		why := fmt.Sprintf("occurrence %d of %d (from the %s execution%s), tried because the first %s", i+1, n,
 			inst.Technique, onInputs(inst), shownNoHarm(first))
@@ -174,6 +179,17 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 			kept.Reason, others)
 	}
 	return kept
+}
+
+// worthTrying says whether an occurrence of race r can show what the
+// first could not, for the cost of classifying it: it is on other inputs,
+// or race-directed scheduling found it (its accesses ran back to back),
+// or the racing value steers an access (a bounds check, an index, a
+// pointer), whose harm hides in one narrow interleaving. Another base
+// schedule's occurrence of a race whose value steers nothing is the same
+// race again.
+func worthTrying(inst, r *race.Race, steers bool) bool {
+	return steers || inst.Inputs != r.Inputs || (inst.Technique == race.ByDirected && r.Technique != race.ByDirected)
 }
 
 // onInputs names the inputs an occurrence was found on, when not the
