@@ -128,3 +128,43 @@ func TestHistoryAcrossEdits(t *testing.T) {
 		t.Errorf("the pair %s / %s of changed code is still known", c.A, c.B)
 	}
 }
+
+// A function's fingerprint does not move when another function, with
+// string literals of its own, is added before it (objects are renumbered),
+// and moves when the function itself changes.
+func TestFuncHashIgnoresEditsElsewhere(t *testing.T) {
+	src, err := os.ReadFile("../testdata/lsp/account.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "account.c")
+	hashes := func(text string) map[string]string {
+		t.Helper()
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		prog := load(t, path)
+		out := map[string]string{}
+		for _, f := range prog.Funcs {
+			if !f.Decl {
+				out[f.Name] = prog.FuncHash(f.Name)
+			}
+		}
+		return out
+	}
+	before := hashes(string(src))
+	added := hashes("#include <stdio.h>\nstatic int early(int x) { printf(\"early %d\\n\", x); return x; }\n" + string(src) +
+		"\nint late_helper(int x) { return early(x) + 1; }\n")
+	for name, h := range before {
+		if added[name] != h {
+			t.Errorf("%s: fingerprint changed when other functions were added", name)
+		}
+	}
+	changed := hashes(strings.Replace(string(src), "audited = 1;", "audited = 2;", 1))
+	if changed["teller"] == before["teller"] {
+		t.Error("teller's fingerprint did not change with its code")
+	}
+	if changed["main"] != before["main"] {
+		t.Error("main's fingerprint changed with teller's code")
+	}
+}

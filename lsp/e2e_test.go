@@ -531,3 +531,44 @@ func TestCppProgramGetsRaceDiagnostics(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// The server keeps a history per target under its cache (docs/detection.md):
+// a save that changes code elsewhere is analyzed anew and builds on it, so
+// the races stay, and the history counts both analyses.
+func TestHistoryAcrossSaves(t *testing.T) {
+	c, path := analyzed(t, "account.c")
+	first := raceDiags(c.diagnostics(path))
+	if len(first) == 0 {
+		t.Fatal("no race diagnostics")
+	}
+	files, _ := filepath.Glob(filepath.Join(c.cache, "history", "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("history files: %v", files)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.save(path, string(src)+"\nint unused_helper(int x) { return x + 1; }\n")
+	c.waitAnalyses(2)
+	if got := raceDiags(c.diagnostics(path)); len(got) != len(first) {
+		t.Errorf("after a save elsewhere: %d race diagnostics, want %d", len(got), len(first))
+	}
+	var hist struct {
+		Analyses int `json:"analyses"`
+		Races    []struct {
+			Analyses int `json:"analyses"`
+		} `json:"races"`
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &hist); err != nil {
+		t.Fatal(err)
+	}
+	if hist.Analyses != 2 || len(hist.Races) == 0 || hist.Races[0].Analyses != 2 {
+		t.Errorf("history after two analyses: %+v", hist)
+	}
+	c.shutdown()
+}

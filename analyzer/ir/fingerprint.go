@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"hash"
+	"strings"
 )
 
 // CodeHash fingerprints everything about the program that can change how
@@ -50,7 +51,7 @@ func (p *Program) FuncHash(name string) string {
 	if f == nil {
 		return ""
 	}
-	w := &hasher{h: sha256.New(), calleeNames: true}
+	w := &hasher{h: sha256.New(), calleeNames: true, objects: p.objectNames()}
 	w.str(f.Name)
 	w.function(f)
 	return hex.EncodeToString(w.h.Sum(nil)[:12])
@@ -88,8 +89,11 @@ func (p *Program) Key() string {
 type hasher struct {
 	h   hash.Hash
 	buf [8]byte
-	// calleeNames hashes direct callees by name rather than id (FuncHash).
+	// calleeNames hashes direct callees by name rather than id, and
+	// objects names the functions and globals whose addresses appear as
+	// constants (FuncHash).
 	calleeNames bool
+	objects     map[uint32]string
 }
 
 func (w *hasher) int(v int64) {
@@ -138,6 +142,11 @@ func (w *hasher) function(f *Function) {
 	w.int(int64(f.FrameSize))
 	w.int(int64(len(f.Consts)))
 	for _, c := range f.Consts {
+		if name, ok := w.objects[uint32(c>>AddrShift)]; ok {
+			w.str(name) // the address of a named object, plus an offset
+			w.int(int64(c & (1<<AddrShift - 1)))
+			continue
+		}
 		w.int(int64(c))
 	}
 	w.int(int64(len(f.Insts)))
@@ -147,6 +156,13 @@ func (w *hasher) function(f *Function) {
 }
 
 func (w *hasher) inst(in *Inst) {
+	if name, ok := w.objects[uint32(in.Imm)]; ok && in.Op == OpTLSAddr {
+		// A thread-local's id, named (FuncHash).
+		c := *in
+		c.Imm >>= 32
+		w.str(name)
+		in = &c
+	}
 	w.int(int64(in.Op)<<24 | int64(in.Sub)<<16 | int64(in.Ordering)<<8 | int64(in.Ordering2))
 	w.bool(in.Volatile)
 	w.bool(in.Yield)
@@ -253,4 +269,23 @@ func (m *LocMap) ID(id LocID) LocID {
 		return n
 	}
 	return id
+}
+
+// objectNames names each function and global by its object id, for
+// FuncHash: functions and globals by name, string literals (which clang
+// names .str, .str.1, ... in the order it meets them) by their contents.
+func (p *Program) objectNames() map[uint32]string {
+	names := make(map[uint32]string, len(p.Funcs)+len(p.Globals))
+	for _, f := range p.Funcs {
+		names[f.ID] = "func " + f.Name
+	}
+	for _, g := range p.Globals {
+		if g.Constant && g.Init != nil && strings.HasPrefix(g.Name, ".str") {
+			names[g.ID] = "const " + string(g.Init)
+		} else {
+			names[g.ID] = "global " + g.Name
+		}
+	}
+	delete(names, 0) // the null object: a constant 0 is a number
+	return names
 }
