@@ -78,11 +78,16 @@ func (d *document) offset(p protocol.Position) (int, error) {
 func (d *document) applyChange(ch protocol.TextDocumentContentChangeEvent) error {
 	switch c := ch.(type) {
 	case *protocol.TextDocumentContentChangeWholeDocument:
+		// Formatters and reloads from disk send the whole text: how lines
+		// moved is found by comparing the two texts line by line.
 		d.seq++
-		// Nothing says how lines moved: treat the whole file as replaced.
-		old := len(d.lines)
+		delta := 0 // lines the earlier hunks added, so each hunk is in the coordinates of the moment
+		for _, h := range diffLines(splitLines(d.text), splitLines(c.Text)) {
+			grow := (h.newEnd - h.newStart) - (h.oldEnd - h.oldStart)
+			d.edits = append(d.edits, lineEdit{seq: d.seq, start: h.oldStart + delta, end: h.oldEnd + delta, delta: grow})
+			delta += grow
+		}
 		d.setText(c.Text)
-		d.edits = append(d.edits, lineEdit{seq: d.seq, start: 0, end: old - 1, delta: len(d.lines) - old})
 		return nil
 	case *protocol.TextDocumentContentChangePartial:
 		from, err := d.offset(c.Range.Start)

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,5 +79,50 @@ func TestDocumentLineMap(t *testing.T) {
 	d.saved()
 	if got := d.mapLine(4, d.savedSeq); got != 4 {
 		t.Errorf("after save, line 4 maps to %d", got)
+	}
+}
+
+// A whole-document change (a formatter, a reload from disk) moves lines by
+// what the texts share, not to the top: lines kept stay findable.
+func TestWholeDocumentChangeMapsLines(t *testing.T) {
+	d := newDocument("/a.c", 1, "a\nb\nc\nd\ne\nf\n")
+	d.saved()
+	whole := func(text string) {
+		t.Helper()
+		if err := d.applyChange(&protocol.TextDocumentContentChangeWholeDocument{Text: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Two lines inserted at the top, c deleted, e rewritten, a line added
+	// after f.
+	whole("x\ny\na\nb\nd\nE\nf\ng\n")
+	for old, want := range map[int]int{0: 2, 1: 3, 3: 4, 5: 6, 2: 4} {
+		if got := d.mapLine(old, d.savedSeq); got != want {
+			t.Errorf("old line %d is now %d, want %d", old, got, want)
+		}
+	}
+	// The same text again moves nothing.
+	d.saved()
+	whole(d.text)
+	if got := d.mapLine(5, d.savedSeq); got != 5 {
+		t.Errorf("an identical text moved line 5 to %d", got)
+	}
+}
+
+func TestDiffLines(t *testing.T) {
+	for _, c := range []struct {
+		old, new string
+		want     []hunk
+	}{
+		{"a\nb\nc", "a\nb\nc", nil},
+		{"a\nb\nc", "a\nX\nb\nc", []hunk{{1, 1, 1, 2}}},
+		{"a\nb\nc", "a\nc", []hunk{{1, 2, 1, 1}}},
+		{"a\nb\nc\nd", "a\nB\nc\nD", []hunk{{1, 2, 1, 2}, {3, 4, 3, 4}}},
+		{"", "a\nb", []hunk{{0, 1, 0, 2}}}, // an empty document has one empty line
+	} {
+		got := diffLines(splitLines(c.old), splitLines(c.new))
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("diff %q -> %q = %v, want %v", c.old, c.new, got, c.want)
+		}
 	}
 }

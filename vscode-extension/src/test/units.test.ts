@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 
 import { raceAt } from '../races';
 import { RestartPolicy } from '../restarts';
-import { analysisSettings, serverCommand, traceLevel } from '../settings';
+import { analysisKeys, analysisSettings, serverCommand, traceLevel } from '../settings';
 import { StatusModel } from '../status';
 
 const reader = (values: Record<string, unknown>) => <T>(key: string, fallback: T) =>
@@ -71,4 +71,25 @@ test('the race at the cursor is found among the diagnostics', () => {
   assert.equal(raceAt(diags, { line: 4, character: 9 }), 'r1'); // on the line, in neither range
   assert.equal(raceAt(diags, { line: 3, character: 1 }), undefined);
   assert.equal(raceAt(diags, { line: 6, character: 1 }), undefined);
+});
+
+test('every client setting docs/configuration.md documents is declared and sent to the server', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as typeof import('node:fs');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const path = require('node:path') as typeof import('node:path');
+  const doc = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pkg = require('../../package.json');
+  const declared = Object.keys(pkg.contributes.configuration.properties);
+  const documented = new Set<string>();
+  for (const m of doc.matchAll(/\| `(augur\.[A-Za-z.]+)` \|$/gm)) {
+    documented.add(m[1]);
+  }
+  assert.ok(documented.size >= 20, `only ${documented.size} client settings found in the table`);
+  for (const name of documented) {
+    assert.ok(declared.includes(name), `${name} is documented but not declared in package.json`);
+    assert.ok((analysisKeys as readonly string[]).includes(name.slice('augur.'.length)),
+      `${name} is documented but not sent to the server`);
+  }
 });
