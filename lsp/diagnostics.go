@@ -198,9 +198,12 @@ func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 	if cp := s.configProblem; cp != nil && cp.path == path {
 		out = append(out, cp.diagnostic(l))
 	}
-	if s.notInTarget[path] {
+	if s.notInTarget[path] && !s.includedByTarget(path) { // an analysis since may have included it
 		msg := "augur: this file belongs to no target, so it is not analyzed: it defines no main function."
-		if s.ws != nil && s.ws.HasTargets() {
+		switch {
+		case workspace.IsHeader(path):
+			msg = "augur: this header belongs to no analyzed program yet: it is analyzed as part of the programs that include it, once one is open or saved."
+		case s.ws != nil && s.ws.HasTargets():
 			msg = "augur: this file belongs to no target, so it is not analyzed: no [[target]] in augur.toml lists it in its sources."
 		}
 		out = append(out, protocol.Diagnostic{Range: protocol.Range{}, Severity: protocol.DiagnosticSeverityInformation,

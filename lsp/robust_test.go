@@ -293,3 +293,34 @@ func TestNoGoroutineLeak(t *testing.T) {
 		t.Errorf("%d goroutines after exit, %d before start:\n%s", n, baseline, buf[:runtime.Stack(buf, true)])
 	}
 }
+
+// A header opened on its own gets the no-target note; once a program that
+// includes it is analyzed, the note goes.
+func TestHeaderAloneThenIncluded(t *testing.T) {
+	root := t.TempDir()
+	root, _ = filepath.EvalSymlinks(root)
+	header, prog := filepath.Join(root, "counter.h"), filepath.Join(root, "main.c")
+	files := map[string]string{
+		header: "static int hits;\nstatic void bump(void) { hits++; }\n",
+		prog: "#include <pthread.h>\n#include \"counter.h\"\nstatic void *w(void *a) { bump(); return a; }\n" +
+			"int main(void) { pthread_t t; pthread_create(&t, 0, w, 0); bump(); pthread_join(t, 0); return hits; }\n",
+	}
+	for p, text := range files {
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := start(t, root, nil)
+	c.open(header)
+	c.waitFor("the header's no-target note", func() bool { return diagWithCode(c.diags[fileURI(header)], "no-target") != nil })
+	if d := diagWithCode(c.diagnostics(header), "no-target"); !strings.Contains(d.Message, "header") {
+		t.Errorf("header note: %s", d.Message)
+	}
+	c.open(prog)
+	c.waitAnalyses(1)
+	c.waitFor("the header's race and no note", func() bool {
+		ds := c.diags[fileURI(header)]
+		return diagWithCode(ds, "no-target") == nil && len(ds) > 0
+	})
+	c.shutdown()
+}
