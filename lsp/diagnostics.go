@@ -225,10 +225,14 @@ func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 		if sn.stopped != nil && ts.target != nil && ts.target.Sources[0] == path {
 			out = append(out, stoppedDiagnostic(ts.target.Name, sn.stopped))
 		}
-		if sn.err != "" && ts.target != nil && ts.target.Sources[0] == path {
-			out = append(out, protocol.Diagnostic{Severity: protocol.DiagnosticSeverityError,
+		if sn.err != "" && ts.target != nil && sn.errPath(ts.target) == path {
+			d := protocol.Diagnostic{Severity: protocol.DiagnosticSeverityError,
 				Source: protocol.NewOptional(sourceAugur), Code: protocol.String("analysis-failed"),
-				Message: protocol.String(fmt.Sprintf("augur could not analyze target %s: %s", ts.target.Name, sn.err))})
+				Message: protocol.String(fmt.Sprintf("augur could not analyze target %s: %s", ts.target.Name, sn.err))}
+			if at := sn.errAt; at != nil && at.Line > 0 {
+				d.Range = l.fromColumn(sn, at.File, at.Line, 0)
+			}
+			out = append(out, d)
 		}
 		if sn.report != nil {
 			for _, f := range sn.report.Failures {

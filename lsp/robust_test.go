@@ -324,3 +324,28 @@ func TestHeaderAloneThenIncluded(t *testing.T) {
 	})
 	c.shutdown()
 }
+
+// A source augur.toml lists that does not exist is reported on the line of
+// augur.toml that lists it, not on line 1 of some other file.
+func TestMissingSourceOnItsConfigLine(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	config := filepath.Join(root, "augur.toml")
+	text := "# a program with a source not written yet\n\n[[target]]\nname = \"bank\"\nsources = [\"account.c\", \"missing.c\"]\n"
+	if err := os.WriteFile(config, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c := start(t, root, nil)
+	c.open(config)
+	c.open(filepath.Join(root, "account.c"))
+	c.waitFor("the missing source's diagnostic", func() bool { return diagWithCode(c.diags[fileURI(config)], "analysis-failed") != nil })
+	d := diagWithCode(c.diagnostics(config), "analysis-failed")
+	if d.Range.Start.Line != 4 || !strings.Contains(d.Message, "missing.c does not exist") {
+		t.Errorf("missing source diagnostic at line %d: %s", d.Range.Start.Line, d.Message)
+	}
+	for _, x := range c.diagnostics(filepath.Join(root, "account.c")) {
+		if x.Code == "analysis-failed" {
+			t.Errorf("the missing source is reported in account.c: %s", x.Message)
+		}
+	}
+	c.shutdown()
+}

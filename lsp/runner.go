@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -42,6 +43,10 @@ type snapshot struct {
 	complete bool           // every race has its category
 	compile  []build.Diagnostic
 	err      string // why the analysis failed, when not a compile error
+	// errAt is where err is shown (file and 1-based line) when not on the
+	// target's first source: a source augur.toml lists that does not
+	// exist is shown on that augur.toml line.
+	errAt *build.Diagnostic
 	// stopped says how a budget cut the analysis short (the report's, or
 	// the build's when compiling ran out of time).
 	stopped *report.Stopped
@@ -52,9 +57,21 @@ type snapshot struct {
 	reused   bool // carried over from the previous analysis (code unchanged)
 }
 
+// errPath is the file that shows the snapshot's err: where errAt says,
+// or the target's first source.
+func (sn *snapshot) errPath(t *workspace.Target) string {
+	if sn.errAt != nil {
+		return sn.errAt.File
+	}
+	return t.Sources[0]
+}
+
 // mentioned lists the files the snapshot has diagnostics in.
 func (sn *snapshot) mentioned() []string {
 	out := diagFiles(sn.compile)
+	if sn.errAt != nil {
+		out = append(out, sn.errAt.File)
+	}
 	if rep := sn.report; rep != nil {
 		for _, r := range rep.Races {
 			for _, a := range r.Accesses {
@@ -297,6 +314,15 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		hook(t.Name)
 	}
 	p.report("building", -1)
+	if missing := missingSource(t); missing != "" {
+		at := &build.Diagnostic{File: s.ws.ConfigPath(), Line: t.SourcesLine}
+		msg := fmt.Sprintf("its source %s does not exist", ir.RelPath(missing, s.ws.Root))
+		s.update(ts, gen, func(sn *snapshot) {
+			*sn = snapshot{err: msg, errAt: at, complete: true}
+		})
+		end = "failed: " + msg
+		return
+	}
 	plan, err := s.ws.Plan(t, s.opts.CacheDir)
 	if err != nil {
 		s.update(ts, gen, func(sn *snapshot) {
@@ -573,4 +599,18 @@ func absolutize(rep *report.Report, root string) *report.Report {
 		accesses(rep.Inversions[i].Second)
 	}
 	return rep
+}
+
+// missingSource returns the first source an augur.toml target lists that
+// does not exist, or "".
+func missingSource(t *workspace.Target) string {
+	if t.SourcesLine == 0 {
+		return ""
+	}
+	for _, src := range t.Sources {
+		if _, err := os.Stat(src); err != nil {
+			return src
+		}
+	}
+	return ""
 }

@@ -20,8 +20,11 @@ const ConfigName = "augur.toml"
 type Target struct {
 	// Name identifies the target in messages and progress reports.
 	Name string
-	// Sources are the program's translation units, absolute.
-	Sources []string
+	// Sources are the program's translation units, absolute;
+	// SourcesLine is the line of augur.toml that lists them (0 for a
+	// target augur made from an open file).
+	Sources     []string
+	SourcesLine int
 	// Args are the program's arguments (argv[1:]); Argv0 its argv[0]
 	// (default: the first source's base name without extension).
 	Args  []string
@@ -175,6 +178,7 @@ func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
 	for i, s := range t.Sources {
 		t.Sources[i] = abs(dir, s)
 	}
+	t.SourcesLine = tab.lines["sources"]
 	if t.Name == "" {
 		t.Name = strings.TrimSuffix(filepath.Base(t.Sources[0]), filepath.Ext(t.Sources[0]))
 	}
