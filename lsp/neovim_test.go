@@ -87,3 +87,53 @@ func TestNeovimClient(t *testing.T) {
 		}
 	}
 }
+
+// The Neovim set-up docs/neovim.lua gives users (the README points at it)
+// works in the Neovim `make setup` installs: opening a C file starts augur
+// and its diagnostics arrive.
+func TestNeovimSetupFromDocs(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Fatal("nvim is not installed: `make setup` installs Debian's neovim for this test")
+	}
+	root := workspaceWith(t, "account.c")
+	out := filepath.Join(t.TempDir(), "result.json")
+	setup, _ := filepath.Abs("../docs/neovim.lua")
+	wait, _ := filepath.Abs("../testdata/lsp/nvim_wait.lua")
+	cmd := exec.Command(nvim, "--headless", "-i", "NONE", "-u", setup, "-c", "filetype on", "-c", "edit account.c",
+		"-c", "luafile "+wait)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(augurBin)+string(os.PathListSeparator)+os.Getenv("PATH"),
+		"AUGUR_OUT="+out, "AUGUR_CACHE_DIR="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
+	done := make(chan error, 1)
+	var output []byte
+	go func() {
+		var err error
+		output, err = cmd.CombinedOutput()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("nvim: %v\n%s", err, output)
+		}
+	case <-time.After(3 * time.Minute):
+		cmd.Process.Kill()
+		t.Fatal("nvim did not finish in 3 minutes")
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
+	}
+	var res struct {
+		Settled bool `json:"settled"`
+		Count   int  `json:"count"`
+		Clients int  `json:"clients"`
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	if !res.Settled || res.Count == 0 || res.Clients != 1 {
+		t.Fatalf("with docs/neovim.lua: %+v\n%s", res, output)
+	}
+}

@@ -1,0 +1,17 @@
+-- Waits for augur's diagnostics in the current buffer of a Neovim set up
+-- by docs/neovim.lua, then writes how many arrived to AUGUR_OUT and quits.
+-- Run by lsp/neovim_test.go.
+local out = os.getenv('AUGUR_OUT')
+local buf = vim.api.nvim_get_current_buf()
+local ok = vim.wait(120000, function()
+  local ds = vim.diagnostic.get(buf)
+  if #ds == 0 then return false end
+  for _, d in ipairs(ds) do
+    if d.code == 'classifying…' then return false end
+  end
+  return true
+end, 100)
+local f = io.open(out, 'w')
+f:write(vim.fn.json_encode({ settled = ok, count = #vim.diagnostic.get(buf), clients = #vim.lsp.get_active_clients() }))
+f:close()
+vim.cmd('qa!')
