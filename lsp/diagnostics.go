@@ -264,8 +264,15 @@ func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
 	if site.category == classifying {
 		consequence = "Classifying: augur is checking whether either order of the two accesses is harmful."
 	}
-	msg := fmt.Sprintf("Data race on %s: this %s by thread %d (in %s) is not ordered with the %s by thread %d in %s at %s:%d. %s",
-		r.Object, me.Kind, me.Thread, me.Function, other.Kind, other.Thread, other.Function, baseName(other.File), other.Line, consequence)
+	// The diagnostic sits on this access: the message names the other
+	// one and the consequence, with file names as the editor shows them;
+	// the hover has the rest.
+	msg := fmt.Sprintf("Data race on %s with the %s in %s (%s:%d, thread %d; this %s is thread %d's). %s",
+		r.Object, other.Kind, other.Function, baseName(other.File), other.Line, other.Thread, me.Kind, me.Thread,
+		shortPaths(consequence))
+	if s.configProblem != nil {
+		msg += " (From the last analysis: augur.toml has an error, and nothing is analyzed again until it is fixed.)"
+	}
 	data, _ := json.Marshal(raceData{RaceID: r.ID, Target: site.ts.key, Category: site.category, Access: site.access})
 	d := protocol.Diagnostic{Range: site.rng, Severity: severityOf(site.category), Code: protocol.String(site.category),
 		Source: protocol.NewOptional(sourceAugur), Message: protocol.String(msg), Data: data}
@@ -505,9 +512,21 @@ func (s *Server) checkConfig() {
 		}
 		s.configProblem = cp
 	}
+	// Race diagnostics say they are stale while the file is broken.
+	var stale []string
+	if (err != nil) != (old != nil) {
+		for _, ts := range s.targets {
+			if ts.snap != nil {
+				stale = append(stale, ts.snap.mentioned()...)
+			}
+		}
+	}
 	s.mu.Unlock()
 	if err != nil || old != nil {
 		s.publish(ws.ConfigPath())
+	}
+	for _, f := range dedupe(stale) {
+		s.publish(f)
 	}
 }
 
@@ -534,3 +553,11 @@ func baseName(p string) string {
 	}
 	return p
 }
+
+// sourcePath matches a source file's path before a line number, for
+// shortPaths.
+var sourcePath = regexp.MustCompile(`(?:[^\s(),:]+/)+([^\s/(),:]+\.(?:c|cc|cpp|cxx|h|hh|hpp|hxx)):(\d)`)
+
+// shortPaths writes the files a message names by their base names: in an
+// editor the file is a click away, and the message stays short.
+func shortPaths(msg string) string { return sourcePath.ReplaceAllString(msg, "$1:$2") }

@@ -126,3 +126,11 @@ func TestDiffLines(t *testing.T) {
 		}
 	}
 }
+
+func TestShortPaths(t *testing.T) {
+	in := "When release (testdata/classify/double_free.c:11) runs before release (/abs/dir/double_free.c:13), the program fails: double free of heap object allocated at src/x.cpp:19:8."
+	want := "When release (double_free.c:11) runs before release (double_free.c:13), the program fails: double free of heap object allocated at x.cpp:19:8."
+	if got := shortPaths(in); got != want {
+		t.Errorf("shortPaths:\n got %s\nwant %s", got, want)
+	}
+}

@@ -349,3 +349,29 @@ func TestMissingSourceOnItsConfigLine(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// While augur.toml is broken, the races of the last analysis stay, marked
+// as from that analysis; fixing the file takes the mark away.
+func TestStaleRacesMarkedWhileConfigBroken(t *testing.T) {
+	c, path := analyzed(t, "account.c")
+	root := filepath.Dir(path)
+	cfg := filepath.Join(root, "augur.toml")
+	stale := func() bool {
+		ds := raceDiags(c.diags[fileURI(path)])
+		for _, d := range ds {
+			if !strings.Contains(d.Message, "From the last analysis") {
+				return false
+			}
+		}
+		return len(ds) > 0
+	}
+	os.WriteFile(cfg, []byte("[[target]]\nsources = [\"account.c\"]\nmp = \"many\"\n"), 0o644)
+	c.open(cfg)
+	c.waitFor("the races marked stale", stale)
+	c.save(cfg, "[[target]]\nsources = [\"account.c\"]\n")
+	c.waitFor("the stale mark to go", func() bool {
+		ds := raceDiags(c.diags[fileURI(path)])
+		return len(ds) > 0 && !strings.Contains(ds[0].Message, "From the last analysis")
+	})
+	c.shutdown()
+}

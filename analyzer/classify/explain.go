@@ -24,8 +24,11 @@ func (v *Verdict) Consequence(r *race.Race, base string) string {
 		if base != "" {
 			msg = strings.ReplaceAll(msg, base+"/", "") // locations inside the message, as the rest
 		}
-		return fmt.Sprintf("When %s runs before %s, the program fails: %s at %s.%s", first, second,
-			msg, ir.RelPath(v.Failure.Loc.File, base)+fmt.Sprintf(":%d", v.Failure.Loc.Line), needs)
+		at := ir.RelPath(v.Failure.Loc.File, base) + fmt.Sprintf(":%d", v.Failure.Loc.Line)
+		if !mentions(msg, at) {
+			msg += " at " + at
+		}
+		return fmt.Sprintf("When %s runs before %s, the program fails: %s.%s", first, second, msg, needs)
 	case OutputDiffers:
 		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints.%s", where(r.First), where(r.Second), r.Object, needs)
 	case Harmless:
@@ -107,4 +110,21 @@ func (v *Verdict) weakNote(base string) string {
 	}
 	return fmt.Sprintf(" It needs the weak memory model: only if thread %d's read of %s at %s misses the store of %d at %s "+
 		"and returns %d (%s).", c.Thread, c.Object, at(c.ReadAt), m.Value, at(m.At), c.Value, read)
+}
+
+// mentions reports whether msg names the place file:line already (as
+// file:line or file:line:col), so a sentence does not say it twice.
+func mentions(msg, at string) bool {
+	for i := strings.Index(msg, at); i >= 0; {
+		end := i + len(at)
+		if end == len(msg) || msg[end] < '0' || msg[end] > '9' {
+			return true
+		}
+		j := strings.Index(msg[end:], at)
+		if j < 0 {
+			break
+		}
+		i = end + j
+	}
+	return false
 }
