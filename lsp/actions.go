@@ -174,6 +174,9 @@ type evidenceResult struct {
 	Transcript string `json:"transcript"`
 	Reproduced bool   `json:"reproduced"`
 	Shown      bool   `json:"shown"`
+	// Summary says in a sentence what the replay showed; a client that
+	// could not open the transcript is also sent it as a message.
+	Summary string `json:"summary"`
 }
 
 // showEvidence replays a race's evidence (or renders its output
@@ -201,6 +204,8 @@ func (s *Server) showEvidence(ctx context.Context, id string, outputDiff bool) (
 		}
 		evidence.RenderOutputDifference(&buf, ev, evidence.Markdown)
 		name += "-output"
+		res.Summary = fmt.Sprintf("augur: the two orders of race %s on %s print different output: %s in one order, %s in the other.",
+			id, r.Object, firstOutputLine(ev.Expected.Stdout), firstOutputLine(ev.Expected.OtherStdout))
 	} else {
 		s.mu.Lock()
 		last := ts.last
@@ -213,6 +218,11 @@ func (s *Server) showEvidence(ctx context.Context, id string, outputDiff bool) (
 		tr := evidence.Replay(last.prog, ev, vm.Limits{Timeout: run.Timeout, MaxMemory: run.Run.MaxMemory, Cancel: ctx.Done()})
 		tr.Render(&buf, ev, s.ws.Root, evidence.Markdown)
 		res.Reproduced = tr.Reproduced
+		if tr.Reproduced {
+			res.Summary = fmt.Sprintf("augur: the replay of race %s on %s reproduced it: %s.", id, r.Object, shortPaths(r.Consequence))
+		} else {
+			res.Summary = fmt.Sprintf("augur: the replay of race %s on %s did not reproduce it: %s.", id, r.Object, tr.Mismatch)
+		}
 	}
 	dir := filepath.Join(s.opts.CacheDir, "transcripts")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -234,7 +244,26 @@ func (s *Server) showEvidence(ctx context.Context, id string, outputDiff bool) (
 			res.Shown = shown.Success
 		}
 	}
+	if !res.Shown {
+		// Every client shows a message: the summary, and where the whole
+		// transcript is.
+		_ = s.client.ShowMessage(ctx, &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo,
+			Message: res.Summary + " The step-by-step transcript is in " + res.Transcript + "."})
+	}
 	return res, nil
+}
+
+// firstOutputLine quotes the first line of a program's output, marking
+// what follows.
+func firstOutputLine(out string) string {
+	if out == "" {
+		return "nothing"
+	}
+	line, rest, _ := strings.Cut(out, "\n")
+	if strings.TrimSpace(rest) != "" {
+		return fmt.Sprintf("%q and more", line)
+	}
+	return fmt.Sprintf("%q", line)
 }
 
 // ignoreRace inserts the ignore marker on the line of the race's first

@@ -95,6 +95,8 @@ type client struct {
 	root   string
 	cache  string
 	tmp    string
+	// noShowDocument leaves window/showDocument out of the capabilities.
+	noShowDocument bool
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -152,7 +154,20 @@ func startInProcessWith(t testing.TB, root string, initOptions map[string]any, o
 // the given initializationOptions (nil for none).
 func start(t testing.TB, root string, initOptions map[string]any, env ...string) *client {
 	t.Helper()
+	return startClient(t, newClient(t, root), initOptions, env...)
+}
+
+// startPlain is start for a client that cannot open documents on the
+// server's request (no window/showDocument), as many editors' clients.
+func startPlain(t testing.TB, root string) *client {
+	t.Helper()
 	c := newClient(t, root)
+	c.noShowDocument = true
+	return startClient(t, c, nil)
+}
+
+func startClient(t testing.TB, c *client, initOptions map[string]any, env ...string) *client {
+	t.Helper()
 	c.cmd = exec.Command(augurBin, "lsp")
 	c.cmd.Env = append(append(os.Environ(), "AUGUR_CACHE_DIR="+c.cache, "TMPDIR="+c.tmp), env...)
 	c.cmd.Stderr = &c.stderr
@@ -190,11 +205,15 @@ func start(t testing.TB, root string, initOptions map[string]any, env ...string)
 func (c *client) initialize(initOptions map[string]any) {
 	t := c.t
 	t.Helper()
+	window := map[string]any{"workDoneProgress": true, "showDocument": map[string]any{"support": true}}
+	if c.noShowDocument {
+		delete(window, "showDocument")
+	}
 	params := map[string]any{
 		"processId": os.Getpid(),
 		"rootUri":   fileURI(c.root),
 		"capabilities": map[string]any{
-			"window":    map[string]any{"workDoneProgress": true, "showDocument": map[string]any{"support": true}},
+			"window":    window,
 			"workspace": map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}},
 		},
 	}

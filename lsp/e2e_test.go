@@ -572,3 +572,57 @@ func TestHistoryAcrossSaves(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// A client that cannot open documents on request still sees what a replay
+// and an output difference showed: the server sends it the summary and
+// the transcript's path as a message.
+func TestReplayFallsBackToAMessage(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	path := filepath.Join(root, "account.c")
+	c := startPlain(t, root)
+	c.open(path)
+	c.waitAnalyses(1)
+	run := func(title string, line int) (summary string) {
+		t.Helper()
+		a := findAction(c.codeActions(path, line), title)
+		if a == nil {
+			t.Fatalf("no %q action on line %d", title, line+1)
+		}
+		var res struct {
+			Transcript string `json:"transcript"`
+			Shown      bool   `json:"shown"`
+			Summary    string `json:"summary"`
+		}
+		if err := c.call("workspace/executeCommand", map[string]any{"command": a.Command.Command,
+			"arguments": a.Command.Arguments}, &res); err != nil {
+			t.Fatal(err)
+		}
+		if res.Shown || res.Summary == "" {
+			t.Errorf("%s: %+v", title, res)
+		}
+		c.waitFor("the message with the transcript", func() bool {
+			for _, m := range c.logs {
+				if strings.Contains(m, res.Summary) && strings.Contains(m, res.Transcript) {
+					return true
+				}
+			}
+			return false
+		})
+		return res.Summary
+	}
+	if s := run("Replay evidence", lineOf(t, path, "receipt = NULL;")); !strings.Contains(s, "reproduced it") ||
+		!strings.Contains(s, "double free") {
+		t.Errorf("replay summary: %s", s)
+	}
+	if s := run("Show output difference", lineOf(t, path, "balance = balance + amount")); !strings.Contains(s, "print different output") {
+		t.Errorf("output difference summary: %s", s)
+	}
+	c.mu.Lock()
+	for _, r := range c.requests {
+		if r.Method == "window/showDocument" {
+			t.Errorf("showDocument sent to a client without it")
+		}
+	}
+	c.mu.Unlock()
+	c.shutdown()
+}
