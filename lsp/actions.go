@@ -29,9 +29,21 @@ const (
 	cmdOutputDiff = "augur.server.showOutputDifference"
 	cmdIgnore     = "augur.server.ignoreRace"
 	cmdAnalyzeNow = "augur.server.analyzeNow"
+	cmdTimeline   = "augur.server.showInterleaving"
 )
 
-func commandNames() []string { return []string{cmdReplay, cmdOutputDiff, cmdIgnore, cmdAnalyzeNow} }
+func commandNames() []string {
+	return []string{cmdReplay, cmdOutputDiff, cmdIgnore, cmdAnalyzeNow, cmdTimeline}
+}
+
+// evidenceView is what an evidence command shows of a race's evidence.
+type evidenceView int
+
+const (
+	viewTranscript evidenceView = iota // the replay, step by step (Markdown)
+	viewOutputDiff                     // the two orders' outputs side by side (Markdown)
+	viewTimeline                       // the replay drawn as one lane per thread (HTML)
+)
 
 // CodeAction offers, for each race in the range: replaying its evidence,
 // showing its output difference, ignoring it; and analyzing now.
@@ -59,6 +71,11 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Replay evidence of the race on %s", r.Object),
 					Kind: &quickfix, Diagnostics: diag,
 					Command: command("Replay evidence", cmdReplay, r.ID)})
+			}
+			if r.Evidence != "" {
+				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Show interleaving of the race on %s", r.Object),
+					Kind: &quickfix, Diagnostics: diag,
+					Command: command("Show interleaving", cmdTimeline, r.ID)})
 			}
 			if r.Category == "output-differs" && r.Evidence != "" {
 				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Show output difference of the race on %s", r.Object),
@@ -131,11 +148,12 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 	var result any
 	var err error
 	switch params.Command {
-	case cmdReplay, cmdOutputDiff:
+	case cmdReplay, cmdOutputDiff, cmdTimeline:
 		if len(args) < 1 {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s needs a race id", params.Command)
 		}
-		result, err = s.showEvidence(ctx, args[0], params.Command == cmdOutputDiff)
+		view := map[string]evidenceView{cmdReplay: viewTranscript, cmdOutputDiff: viewOutputDiff, cmdTimeline: viewTimeline}
+		result, err = s.showEvidence(ctx, args[0], view[params.Command])
 	case cmdIgnore:
 		if len(args) < 1 {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s needs a race id", params.Command)
@@ -179,10 +197,12 @@ type evidenceResult struct {
 	Summary string `json:"summary"`
 }
 
-// showEvidence replays a race's evidence (or renders its output
-// difference) into a Markdown file under the cache directory and asks the
-// client to show it.
-func (s *Server) showEvidence(ctx context.Context, id string, outputDiff bool) (*evidenceResult, error) {
+// showEvidence replays a race's evidence into a Markdown transcript or an
+// HTML timeline (or renders its output difference) under the cache
+// directory and asks the client to show it: a timeline in the client's
+// own view when it has one (the VS Code extension's webview), otherwise in
+// an external program (a browser).
+func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView) (*evidenceResult, error) {
 	ts, r := s.findRace(id)
 	if r == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no race %s is known (it may have gone with the last save)", id)
@@ -198,7 +218,8 @@ func (s *Server) showEvidence(ctx context.Context, id string, outputDiff bool) (
 	var buf bytes.Buffer
 	res := &evidenceResult{Reproduced: true}
 	name := "race-" + id + "-" + shortHash(ts.key) // races of two targets may share an id
-	if outputDiff {
+	ext := ".md"
+	if view == viewOutputDiff {
 		if ev.Category != "output-differs" {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "race %s is %s, not output-differs", id, ev.Category)
 		}
@@ -216,7 +237,14 @@ func (s *Server) showEvidence(ctx context.Context, id string, outputDiff bool) (
 		// The replay runs under the target's budgets and stops with the request.
 		run := last.result.Options
 		tr := evidence.Replay(last.prog, ev, vm.Limits{Timeout: run.Timeout, MaxMemory: run.Run.MaxMemory, Cancel: ctx.Done()})
-		tr.Render(&buf, ev, s.ws.Root, evidence.Markdown)
+		if view == viewTimeline {
+			if err := tr.Timeline(&buf, ev, s.ws.Root, evidence.HTML); err != nil {
+				return nil, err
+			}
+			name, ext = name+"-interleaving", ".html"
+		} else {
+			tr.Render(&buf, ev, s.ws.Root, evidence.Markdown)
+		}
 		res.Reproduced = tr.Reproduced
 		if tr.Reproduced {
 			res.Summary = fmt.Sprintf("augur: the replay of race %s on %s reproduced it: %s.", id, r.Object, shortPaths(r.Consequence))
@@ -228,16 +256,24 @@ func (s *Server) showEvidence(ctx context.Context, id string, outputDiff bool) (
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
-	res.Transcript = filepath.Join(dir, name+".md")
+	res.Transcript = filepath.Join(dir, name+ext)
 	if err := os.WriteFile(res.Transcript, buf.Bytes(), 0o644); err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
 	s.mu.Lock()
-	canShow := s.showDocument
+	canShow, ownView := s.showDocument, s.timelineView
 	s.mu.Unlock()
+	if view == viewTimeline && ownView {
+		res.Shown = true // the client shows it in its own view
+		return res, nil
+	}
 	if canShow {
 		yes := true
-		shown, err := s.client.ShowDocument(ctx, &protocol.ShowDocumentParams{URI: uri.File(res.Transcript), TakeFocus: &yes})
+		show := &protocol.ShowDocumentParams{URI: uri.File(res.Transcript), TakeFocus: &yes}
+		if view == viewTimeline {
+			show.External = &yes // a page, for a browser
+		}
+		shown, err := s.client.ShowDocument(ctx, show)
 		if err != nil {
 			s.logf(protocol.MessageTypeWarning, "showing %s: %v", res.Transcript, err)
 		} else {

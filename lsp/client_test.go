@@ -95,8 +95,10 @@ type client struct {
 	root   string
 	cache  string
 	tmp    string
-	// noShowDocument leaves window/showDocument out of the capabilities.
+	// noShowDocument leaves window/showDocument out of the capabilities;
+	// timelineView declares that the client shows timelines itself.
 	noShowDocument bool
+	timelineView   bool
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -209,13 +211,17 @@ func (c *client) initialize(initOptions map[string]any) {
 	if c.noShowDocument {
 		delete(window, "showDocument")
 	}
+	caps := map[string]any{
+		"window":    window,
+		"workspace": map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}},
+	}
+	if c.timelineView {
+		caps["experimental"] = map[string]any{"augurTimelineView": true}
+	}
 	params := map[string]any{
-		"processId": os.Getpid(),
-		"rootUri":   fileURI(c.root),
-		"capabilities": map[string]any{
-			"window":    window,
-			"workspace": map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}},
-		},
+		"processId":    os.Getpid(),
+		"rootUri":      fileURI(c.root),
+		"capabilities": caps,
 	}
 	if initOptions != nil {
 		params["initializationOptions"] = initOptions

@@ -626,3 +626,49 @@ func TestReplayFallsBackToAMessage(t *testing.T) {
 	c.mu.Unlock()
 	c.shutdown()
 }
+
+// "Show interleaving" writes the race's replay as an HTML timeline (one
+// lane per thread, the racing accesses marked) and asks the client to open
+// it in an external program; a client with its own timeline view (the VS
+// Code extension) is left to show it.
+func TestShowInterleaving(t *testing.T) {
+	for _, own := range []bool{false, true} {
+		root := workspaceWith(t, "account.c")
+		path := filepath.Join(root, "account.c")
+		c := newClient(t, root)
+		c.timelineView = own
+		c = startClient(t, c, nil)
+		c.open(path)
+		c.waitAnalyses(1)
+		a := findAction(c.codeActions(path, lineOf(t, path, "receipt = NULL;")), "Show interleaving")
+		if a == nil {
+			t.Fatal("no Show interleaving action on the spec-violated race")
+		}
+		var res struct {
+			Transcript string `json:"transcript"`
+			Shown      bool   `json:"shown"`
+			Reproduced bool   `json:"reproduced"`
+		}
+		if err := c.call("workspace/executeCommand", map[string]any{"command": a.Command.Command,
+			"arguments": a.Command.Arguments}, &res); err != nil {
+			t.Fatal(err)
+		}
+		page, _ := os.ReadFile(res.Transcript)
+		if !strings.HasSuffix(res.Transcript, ".html") || !res.Reproduced || !strings.Contains(string(page), `class="step racing"`) ||
+			strings.Count(string(page), `class="lane"`) < 2 {
+			t.Fatalf("timeline %s (%+v):\n%.2000s", res.Transcript, res, page)
+		}
+		c.mu.Lock()
+		external := false
+		for _, r := range c.requests {
+			if r.Method == "window/showDocument" && strings.Contains(string(r.Params), `"external":true`) {
+				external = true
+			}
+		}
+		c.mu.Unlock()
+		if external == own {
+			t.Errorf("own view %v: external showDocument sent %v", own, external)
+		}
+		c.shutdown()
+	}
+}

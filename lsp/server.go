@@ -75,11 +75,15 @@ type Server struct {
 	// sent after a newer one for the same file.
 	pubMu sync.Mutex
 
-	mu            sync.Mutex
-	state         lifecycle
-	progress      bool // the client accepts server-created progress tokens
-	watch         bool // the client registers file watchers on request
-	showDocument  bool // the client implements window/showDocument
+	mu           sync.Mutex
+	state        lifecycle
+	progress     bool // the client accepts server-created progress tokens
+	watch        bool // the client registers file watchers on request
+	showDocument bool // the client implements window/showDocument
+	// timelineView: the client shows interleaving timelines itself
+	// (experimental capability "augurTimelineView", the VS Code
+	// extension's webview), so the server does not open them.
+	timelineView  bool
 	ws            *workspace.Workspace
 	docs          map[string]*document    // open documents by path
 	targets       map[string]*targetState // by target key
@@ -189,6 +193,12 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	if caps.Window != nil {
 		s.progress = caps.Window.WorkDoneProgress != nil && *caps.Window.WorkDoneProgress
 		s.showDocument = caps.Window.ShowDocument != nil && caps.Window.ShowDocument.Support
+	}
+	var exp struct {
+		TimelineView bool `json:"augurTimelineView"`
+	}
+	if len(caps.Experimental) > 0 && json.Unmarshal(caps.Experimental, &exp) == nil {
+		s.timelineView = exp.TimelineView
 	}
 	s.ws = workspace.New(root)
 	s.mu.Unlock()

@@ -9,8 +9,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # clang and LLVM build and load programs; z3 solves path constraints;
-# valgrind (Helgrind) and neovim are a baseline and a client of the tests.
-packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind neovim)
+# valgrind (Helgrind) and neovim are a baseline and a client of the tests;
+# chromium renders the interleaving timeline in its test.
+packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind neovim chromium)
 
 apt_deps() {
 	local missing=() p

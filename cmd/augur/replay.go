@@ -24,12 +24,18 @@ func replayCmd(args []string) int {
 	maxMemory := &flagSize{DefaultMaxMemory}
 	fs.Var(timeout, "timeout", "wall-time budget of the replay, compiling included (0: no limit)")
 	fs.Var(maxMemory, "max-memory", "memory budget of the replayed execution, e.g. 512MiB (0: no limit)")
+	format := fs.String("format", "text", "text (a transcript), or html or svg: the interleaving drawn as one lane per thread")
+	out := fs.String("o", "", "write the transcript or picture to this file instead of standard output")
 	start := time.Now()
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
+		return 2
+	}
+	if *format != "text" && *format != evidence.HTML && *format != evidence.SVG {
+		fmt.Fprintf(os.Stderr, "augur: unknown format %q (want text, html or svg)\n", *format)
 		return 2
 	}
 	ev, err := evidence.Read(fs.Arg(0))
@@ -52,7 +58,22 @@ func replayCmd(args []string) int {
 	}
 	tr := evidence.Replay(prog, ev, lim)
 	cwd, _ := os.Getwd()
-	tr.Render(os.Stdout, ev, cwd, evidence.Text)
+	w := os.Stdout
+	if *out != "" {
+		f, err := os.Create(*out)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+			return 1
+		}
+		defer f.Close()
+		w = f
+	}
+	if *format == "text" {
+		tr.Render(w, ev, cwd, evidence.Text)
+	} else if err := tr.Timeline(w, ev, cwd, *format); err != nil {
+		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+		return 1
+	}
 	if !tr.Reproduced {
 		return 1
 	}
