@@ -27,7 +27,7 @@ vet: setup
 # seconds of each fuzz target, then the extension's unit tests and its flows through vscode-jsonrpc against the
 # binary just built, then the installable .vsix.
 test: setup vet build
-	$(GO) test -count=1 ./...
+	AUGUR_SCREENSHOT_DIR=$(CURDIR)/bin/screenshots $(GO) test -count=1 ./...
 	@bash scripts/fuzz.sh 10s
 	@$(MAKE) --no-print-directory ext-test vsix
 
