@@ -108,6 +108,7 @@ test('open, classify, hover, code actions, replay and shutdown through vscode-js
       'augur.server.analyzeNow',
       'augur.server.ignoreRace',
       'augur.server.replayEvidence',
+      'augur.server.showInterleaving',
       'augur.server.showOutputDifference',
     ]);
     await s.conn.sendNotification('initialized', {});
