@@ -226,7 +226,7 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 		evidence.RenderOutputDifference(&buf, ev, evidence.Markdown)
 		name += "-output"
 		res.Summary = fmt.Sprintf("augur: the two orders of race %s on %s print different output: %s in one order, %s in the other.",
-			id, r.Object, firstOutputLine(ev.Expected.Stdout), firstOutputLine(ev.Expected.OtherStdout))
+			id, r.Object, evidence.FirstLine(ev.Expected.Stdout), evidence.FirstLine(ev.Expected.OtherStdout))
 	} else {
 		s.mu.Lock()
 		last := ts.last
@@ -287,19 +287,6 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 			Message: res.Summary + " The step-by-step transcript is in " + res.Transcript + "."})
 	}
 	return res, nil
-}
-
-// firstOutputLine quotes the first line of a program's output, marking
-// what follows.
-func firstOutputLine(out string) string {
-	if out == "" {
-		return "nothing"
-	}
-	line, rest, _ := strings.Cut(out, "\n")
-	if strings.TrimSpace(rest) != "" {
-		return fmt.Sprintf("%q and more", line)
-	}
-	return fmt.Sprintf("%q", line)
 }
 
 // ignoreRace inserts the ignore marker on the line of the race's first

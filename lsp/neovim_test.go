@@ -25,22 +25,7 @@ func TestNeovimClient(t *testing.T) {
 	cmd.Env = append(os.Environ(), "AUGUR_BIN="+augurBin, "AUGUR_FILE="+file, "AUGUR_OUT="+out,
 		"AUGUR_CACHE_DIR="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
 	cmd.Dir = root
-	done := make(chan error, 1)
-	var output []byte
-	go func() {
-		var err error
-		output, err = cmd.CombinedOutput()
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("nvim: %v\n%s", err, output)
-		}
-	case <-time.After(5 * time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("nvim did not finish in 5 minutes")
-	}
+	output := runNvim(t, cmd, 5*time.Minute)
 	data, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
@@ -105,22 +90,7 @@ func TestNeovimSetupFromDocs(t *testing.T) {
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "PATH="+filepath.Dir(augurBin)+string(os.PathListSeparator)+os.Getenv("PATH"),
 		"AUGUR_OUT="+out, "AUGUR_CACHE_DIR="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
-	done := make(chan error, 1)
-	var output []byte
-	go func() {
-		var err error
-		output, err = cmd.CombinedOutput()
-		done <- err
-	}()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Fatalf("nvim: %v\n%s", err, output)
-		}
-	case <-time.After(3 * time.Minute):
-		cmd.Process.Kill()
-		t.Fatal("nvim did not finish in 3 minutes")
-	}
+	output := runNvim(t, cmd, 3*time.Minute)
 	data, err := os.ReadFile(out)
 	if err != nil {
 		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
@@ -136,4 +106,27 @@ func TestNeovimSetupFromDocs(t *testing.T) {
 	if !res.Settled || res.Count == 0 || res.Clients != 1 {
 		t.Fatalf("with docs/neovim.lua: %+v\n%s", res, output)
 	}
+}
+
+// runNvim runs a headless Neovim and returns what it printed, failing the
+// test when it fails or outlives limit (it is killed then).
+func runNvim(t *testing.T, cmd *exec.Cmd, limit time.Duration) []byte {
+	t.Helper()
+	done := make(chan error, 1)
+	var output []byte
+	go func() {
+		var err error
+		output, err = cmd.CombinedOutput()
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("nvim: %v\n%s", err, output)
+		}
+	case <-time.After(limit):
+		cmd.Process.Kill()
+		t.Fatalf("nvim did not finish in %v", limit)
+	}
+	return output
 }

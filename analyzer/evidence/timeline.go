@@ -252,7 +252,7 @@ func (r *renderer) outcomeLines(ev *Evidence, tr *Transcript) (this, other strin
 		t := tr.Result.Term
 		this = fmt.Sprintf("%s: %s", t.Kind, strings.ReplaceAll(t.Message, r.base+"/", ""))
 	case tr.Result != nil:
-		this = "exit " + fmt.Sprint(tr.Result.Term.Status) + ", printing " + firstLine(ev.Expected.Stdout)
+		this = "exit " + fmt.Sprint(tr.Result.Term.Status) + ", printing " + FirstLine(ev.Expected.Stdout)
 	default:
 		this = ev.Expected.Termination
 	}
@@ -260,18 +260,20 @@ func (r *renderer) outcomeLines(ev *Evidence, tr *Transcript) (this, other strin
 		this += " (not reproduced: " + tr.Mismatch + ")"
 	}
 	if ev.Category == "output-differs" {
-		return this, "prints " + firstLine(ev.Expected.OtherStdout)
+		return this, "prints " + FirstLine(ev.Expected.OtherStdout)
 	}
 	return this, "runs to its end"
 }
 
-func firstLine(s string) string {
-	if s == "" {
+// FirstLine quotes the first line of a program's output, marking what
+// follows, for a sentence about it ("nothing" when it printed nothing).
+func FirstLine(out string) string {
+	if out == "" {
 		return "nothing"
 	}
-	line, rest, _ := strings.Cut(s, "\n")
+	line, rest, _ := strings.Cut(out, "\n")
 	if strings.TrimSpace(rest) != "" {
-		return fmt.Sprintf("%q, ...", line)
+		return fmt.Sprintf("%q and more", line)
 	}
 	return fmt.Sprintf("%q", line)
 }

@@ -99,9 +99,8 @@ func analyzeCmd(args []string) int {
 	}
 	var w io.Writer = os.Stdout
 	if *out != "" {
-		f, err := os.Create(*out)
+		f, err := createOutput(*out)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 			return 1
 		}
 		defer f.Close()

@@ -60,9 +60,8 @@ func replayCmd(args []string) int {
 	cwd, _ := os.Getwd()
 	w := os.Stdout
 	if *out != "" {
-		f, err := os.Create(*out)
+		f, err := createOutput(*out)
 		if err != nil {
-			fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 			return 1
 		}
 		defer f.Close()
@@ -78,4 +77,14 @@ func replayCmd(args []string) int {
 		return 1
 	}
 	return 0
+}
+
+// createOutput creates the file -o names, saying why on standard error
+// when it cannot.
+func createOutput(path string) (*os.File, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+	}
+	return f, err
 }
