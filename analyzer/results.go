@@ -45,6 +45,7 @@ func (res *Result) classification(i int, base string) report.Classification {
 	c.Schedule = v.Interleaving(res.Races[i], base)
 	if category.Of(v.Category).Harmful {
 		c.Inputs = res.inputs(v)
+		c.Failure = report.RaceFailureOf(v.Failure, base)
 	}
 	c.Outputs = v.AllOutputs
 	for _, ch := range v.WeakChoices {

@@ -74,7 +74,10 @@ type Diagnostic struct {
 	Code               string          `json:"code"`
 	Source             string          `json:"source"`
 	Message            string          `json:"message"`
-	RelatedInformation []related       `json:"relatedInformation"`
+	CodeDescription    *struct {
+		Href string `json:"href"`
+	} `json:"codeDescription"`
+	RelatedInformation []related `json:"relatedInformation"`
 	Data               json.RawMessage `json:"data"`
 }
 
@@ -170,7 +173,8 @@ func startPlain(t testing.TB, root string) *client {
 
 func startClient(t testing.TB, c *client, initOptions map[string]any, env ...string) *client {
 	t.Helper()
-	c.cmd = exec.Command(augurBin, "lsp")
+	docs, _ := filepath.Abs(filepath.Join("..", "docs"))
+	c.cmd = exec.Command(augurBin, "lsp", "--docs", docs)
 	c.cmd.Env = append(append(os.Environ(), "AUGUR_CACHE_DIR="+c.cache, "TMPDIR="+c.tmp), env...)
 	c.cmd.Stderr = &c.stderr
 	var err error

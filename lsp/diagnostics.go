@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"os"
 	"regexp"
@@ -255,32 +254,6 @@ func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 		return a.Line < b.Line || a.Line == b.Line && a.Character < b.Character
 	})
 	return out
-}
-
-func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
-	r := site.race
-	me, other := r.Accesses[site.access], r.Accesses[1-site.access]
-	consequence := r.Consequence
-	if site.category == classifying {
-		consequence = "Classifying: augur is checking whether either order of the two accesses is harmful."
-	}
-	// The diagnostic sits on this access: the message names the other
-	// one and the consequence, with file names as the editor shows them;
-	// the hover has the rest.
-	msg := fmt.Sprintf("Data race on %s with the %s in %s (%s:%d, thread %d; this %s is thread %d's). %s",
-		r.Object, other.Kind, other.Function, baseName(other.File), other.Line, other.Thread, me.Kind, me.Thread,
-		shortPaths(consequence))
-	if s.configProblem != nil {
-		msg += " (From the last analysis: augur.toml has an error, and nothing is analyzed again until it is fixed.)"
-	}
-	data, _ := json.Marshal(raceData{RaceID: r.ID, Target: site.ts.key, Category: site.category, Access: site.access})
-	d := protocol.Diagnostic{Range: site.rng, Severity: severityOf(site.category), Code: protocol.String(site.category),
-		Source: protocol.NewOptional(sourceAugur), Message: protocol.String(msg), Data: data}
-	d.RelatedInformation = []protocol.DiagnosticRelatedInformation{{
-		Location: protocol.Location{URI: uri.File(other.File), Range: l.place(site.ts.snap, other.File, other.Line, other.Column)},
-		Message:  fmt.Sprintf("the other access: %s of %s by thread %d in %s", other.Kind, r.Object, other.Thread, other.Function),
-	}}
-	return d
 }
 
 func compileDiagnostic(d build.Diagnostic, sn *snapshot, l *lines) protocol.Diagnostic {

@@ -39,6 +39,9 @@ type Options struct {
 	// the target's name: a seam for tests (one that panics shows the
 	// server survives a bug in an analysis).
 	BeforeAnalysis func(target string)
+	// DocsDir is the directory of augur's documentation, which race
+	// diagnostics link to (codeDescription); none when empty.
+	DocsDir string
 }
 
 type lifecycle int

@@ -41,7 +41,10 @@ type Race struct {
 	Offset    uint64 `json:"offset"` // offset of the first racing byte in the object
 	Size      uint64 `json:"size"`   // bytes of the later access
 	ObjSize   uint64 `json:"object_size"`
-	Instances int    `json:"instances"`
+	// Allocated is where a heap or stack object was allocated (nil for
+	// globals), for an editor to point at.
+	Allocated *ir.Loc `json:"allocated,omitempty"`
+	Instances int     `json:"instances"`
 	// Instance is the occurrence the race is reported and first
 	// classified with.
 	Instance
@@ -185,6 +188,7 @@ func (d *Detector) record(a *vm.Access, off uint64, prevThread int, prevSite vm.
 		Offset:    off,
 		Size:      a.Size,
 		ObjSize:   a.Obj.Size,
+		Allocated: allocated(d.m, a.Obj),
 		Instances: 1,
 		Instance: Instance{
 			First:     d.endpoint(prevThread, prevKind, prevSite),
@@ -216,6 +220,16 @@ func (d *Detector) endpoint(thread int, kind vm.AccessKind, site vm.Site) Endpoi
 
 // Races returns the distinct races found, in the order they were found.
 func (d *Detector) Races() []*Race { return d.order }
+
+// allocated is where o was allocated, when it is a heap or stack object
+// whose site is known.
+func allocated(m *vm.Machine, o *vm.Object) *ir.Loc {
+	if m == nil || o.Site == 0 || (o.Kind != vm.ObjHeap && o.Kind != vm.ObjStack) {
+		return nil
+	}
+	l := m.Program().Loc(o.Site)
+	return &l
+}
 
 // describeObject names memory the way a developer would.
 func describeObject(m *vm.Machine, o *vm.Object, off uint64) string {

@@ -12,6 +12,10 @@ func (r *Report) Demangle() {
 		for j := range x.WeakReads {
 			x.WeakReads[j].Object = ir.Readable(x.WeakReads[j].Object)
 		}
+		if f := x.Failure; f != nil {
+			f.Message = ir.Readable(f.Message)
+			demangleFrames(f.Stack)
+		}
 	}
 	for i := range r.Failures {
 		f := &r.Failures[i]

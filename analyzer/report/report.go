@@ -71,6 +71,24 @@ type Race struct {
 	// FoundBy is the detection technique that found the race first
 	// (round-robin, sync-reversal, pct, inputs, race-directed, history).
 	FoundBy string `json:"found_by,omitempty"`
+	// Allocated is where the racing heap or stack object was allocated.
+	Allocated *Frame `json:"allocated,omitempty"`
+	// Failure is where the harmful order of a spec-violated race failed,
+	// with the stack, and for a use after free or a double free where the
+	// memory was freed.
+	Failure *RaceFailure `json:"failure,omitempty"`
+}
+
+// RaceFailure is where a spec-violated race's failing execution ended.
+type RaceFailure struct {
+	Kind    string  `json:"kind"`
+	Message string  `json:"message"`
+	File    string  `json:"file"`
+	Line    int     `json:"line"`
+	Column  int     `json:"column,omitempty"`
+	Thread  int     `json:"thread"`
+	Stack   []Frame `json:"stack,omitempty"`
+	Freed   *Frame  `json:"freed,omitempty"`
 }
 
 // MaxOutputs bounds the outputs a race lists.
@@ -102,7 +120,7 @@ type Access struct {
 
 // Frame is one stack frame.
 type Frame struct {
-	Function string `json:"function"`
+	Function string `json:"function,omitempty"`
 	File     string `json:"file"`
 	Line     int    `json:"line"`
 	Column   int    `json:"column,omitempty"`
@@ -188,6 +206,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 			Consequence: detectionConsequence(x, base),
 			Accesses:    []Access{access(x.First, 0, base), access(x.Second, x.Size, base)},
 			FoundBy:     string(x.Technique),
+			Allocated:   place(x.Allocated, base),
 		})
 	}
 	r.Havoc = res.Havoc
@@ -240,6 +259,7 @@ type Classification struct {
 	Inputs      *Inputs
 	Outputs     []string
 	WeakReads   []WeakRead
+	Failure     *RaceFailure
 }
 
 // Classify sets the category of the race with the given id.
@@ -249,7 +269,7 @@ func (r *Report) Classify(id string, c Classification) {
 			x := &r.Races[i]
 			x.Category, x.K, x.Stage, x.Reason, x.Evidence = c.Category, c.K, c.Stage, c.Reason, c.Evidence
 			x.Schedule, x.Inputs = c.Schedule, c.Inputs
-			x.Outputs, x.WeakReads = c.Outputs, c.WeakReads
+			x.Outputs, x.WeakReads, x.Failure = c.Outputs, c.WeakReads, c.Failure
 			if len(x.Outputs) > MaxOutputs {
 				x.Outputs = x.Outputs[:MaxOutputs]
 			}
@@ -310,6 +330,24 @@ func shortLoc(e race.Endpoint, base string) string {
 func access(e race.Endpoint, size uint64, base string) Access {
 	return Access{File: ir.RelPath(e.Loc.File, base), Line: e.Loc.Line, Column: e.Loc.Col, Kind: e.KindName(), Size: size,
 		Thread: e.Thread, Function: e.Function, Stack: frames(e.Stack, base)}
+}
+
+// place is a location as a frame without a function, nil when unknown.
+func place(l *ir.Loc, base string) *Frame {
+	if l == nil || l.File == "" {
+		return nil
+	}
+	return &Frame{File: ir.RelPath(l.File, base), Line: l.Line, Column: l.Col}
+}
+
+// RaceFailureOf is a failing termination in the report's terms.
+func RaceFailureOf(t *vm.Termination, base string) *RaceFailure {
+	if t == nil || t.Loc.File == "" {
+		return nil
+	}
+	f := failureKind(&race.Failure{Kind: t.Kind, Message: t.Message, Budget: t.Budget})
+	return &RaceFailure{Kind: f, Message: t.Message, File: ir.RelPath(t.Loc.File, base), Line: t.Loc.Line,
+		Column: t.Loc.Col, Thread: t.Thread, Stack: frames(t.Stack, base), Freed: place(t.Freed, base)}
 }
 
 // frames converts a stack for the report, leaving out the runtime's entry

@@ -25,6 +25,9 @@ func (m *Machine) failedAccess(t *Thread, err error, addr, size uint64, kind Acc
 	if m.mon != nil && errors.As(err, &ae) && ae.Object != nil && ae.Object.Freed {
 		m.note(t, ae.Object, addr&(1<<ir.AddrShift-1), size, kind, ir.NotAtomic, loc)
 	}
+	if errors.As(err, &ae) && ae.Object != nil && ae.Object.Freed {
+		return m.freedAt(memErr(err), ae.Object)
+	}
 	return memErr(err)
 }
 

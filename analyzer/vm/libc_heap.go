@@ -43,7 +43,7 @@ func (m *Machine) free(t *Thread, p uint64, site ir.LocID, what string) error {
 		if o.FreeSite != 0 {
 			msg += ", first freed at " + m.prog.Loc(o.FreeSite).String()
 		}
-		return terminate(TermCrash, SIGABRT, "%s", msg)
+		return m.freedAt(terminate(TermCrash, SIGABRT, "%s", msg), o)
 	case off != 0:
 		return terminate(TermCrash, SIGABRT, "%s of a pointer %d bytes inside %s", what, off, m.DescribeAddr(p))
 	}

@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -83,6 +84,9 @@ type Termination struct {
 	// Function names the external function a TermUnsupported termination
 	// called, when a call is what augur could not follow.
 	Function string `json:"function,omitempty"`
+	// Freed is where the memory a use after free or a double free
+	// touched was freed, so an editor can point at the free too.
+	Freed *ir.Loc `json:"freed,omitempty"`
 }
 
 // Signals a native run would die of.
@@ -159,6 +163,17 @@ func maxKey(m map[int][]StackFrame) int {
 type termError struct{ t *Termination }
 
 func (e *termError) Error() string { return e.t.Message }
+
+// freedAt records, on the crash err, where the freed object o it touched
+// was freed.
+func (m *Machine) freedAt(err error, o *Object) error {
+	var te *termError
+	if o != nil && o.FreeSite != 0 && errors.As(err, &te) {
+		l := m.prog.Loc(o.FreeSite)
+		te.t.Freed = &l
+	}
+	return err
+}
 
 func terminate(kind TermKind, signal int, format string, args ...any) error {
 	return &termError{&Termination{Kind: kind, Signal: signal, Message: fmt.Sprintf(format, args...)}}

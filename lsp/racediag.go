@@ -1,0 +1,101 @@
+package lsp
+
+import (
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+	"go.lsp.dev/uri"
+
+	"augur/analyzer/category"
+	"augur/analyzer/report"
+)
+
+// maxStackNotes bounds the caller frames each access lists among a race
+// diagnostic's related information: a short stack, as clangd gives.
+const maxStackNotes = 3
+
+// raceDiagnostic is the diagnostic of one racing access. Its message names
+// the other access and the consequence; its code is the category, linked
+// to the category's documentation; its related information points at
+// everything else the race involves: the other access, where the object
+// was allocated, where the harmful order fails and where it freed the
+// memory, and the callers of both accesses.
+func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
+	r := site.race
+	me, other := r.Accesses[site.access], r.Accesses[1-site.access]
+	consequence := r.Consequence
+	if site.category == classifying {
+		consequence = "Classifying: augur is checking whether either order of the two accesses is harmful."
+	}
+	msg := fmt.Sprintf("Data race on %s with the %s in %s (%s:%d, thread %d; this %s is thread %d's). %s",
+		r.Object, other.Kind, other.Function, baseName(other.File), other.Line, other.Thread, me.Kind, me.Thread,
+		shortPaths(consequence))
+	if s.configProblem != nil {
+		msg += " (From the last analysis: augur.toml has an error, and nothing is analyzed again until it is fixed.)"
+	}
+	data, _ := json.Marshal(raceData{RaceID: r.ID, Target: site.ts.key, Category: site.category, Access: site.access})
+	d := protocol.Diagnostic{Range: site.rng, Severity: severityOf(site.category), Code: protocol.String(site.category),
+		Source: protocol.NewOptional(sourceAugur), Message: protocol.String(msg), Data: data}
+	if href := s.categoryDoc(site.category); href != "" {
+		d.CodeDescription = protocol.CodeDescription{Href: uri.URI(href)}
+	}
+	d.RelatedInformation = raceRelated(r, site, l)
+	return d
+}
+
+// raceRelated lists the places a race diagnostic points at, each once.
+func raceRelated(r *report.Race, site raceSite, l *lines) []protocol.DiagnosticRelatedInformation {
+	sn := site.ts.snap
+	me, other := r.Accesses[site.access], r.Accesses[1-site.access]
+	var out []protocol.DiagnosticRelatedInformation
+	seen := map[string]bool{}
+	add := func(file string, line, col int, msg string) {
+		key := fmt.Sprintf("%s:%d:%s", file, line, msg)
+		if file == "" || line <= 0 || seen[key] {
+			return
+		}
+		seen[key] = true
+		out = append(out, protocol.DiagnosticRelatedInformation{
+			Location: protocol.Location{URI: uri.File(file), Range: l.place(sn, file, line, col)}, Message: msg})
+	}
+	add(other.File, other.Line, other.Column,
+		fmt.Sprintf("the other access: %s of %s by thread %d in %s", other.Kind, r.Object, other.Thread, other.Function))
+	if f := r.Failure; f != nil {
+		add(f.File, f.Line, f.Column, fmt.Sprintf("the harmful order fails here, in thread %d: %s", f.Thread, shortPaths(f.Message)))
+		if fr := f.Freed; fr != nil {
+			add(fr.File, fr.Line, fr.Column, "the memory is freed here")
+		}
+	}
+	if a := r.Allocated; a != nil {
+		add(a.File, a.Line, a.Column, "the racing object is allocated here")
+	}
+	callers := func(acc report.Access, who string) {
+		for i, fr := range acc.Stack {
+			if i == 0 || i > maxStackNotes {
+				continue
+			}
+			add(fr.File, fr.Line, fr.Column, fmt.Sprintf("%s: %s is called here, from %s", who, acc.Stack[i-1].Function, fr.Function))
+		}
+	}
+	callers(me, "this access")
+	callers(other, "the other access")
+	return out
+}
+
+// categoryDoc is the address of a category's documentation, or "" when
+// the server does not know where its documentation is.
+func (s *Server) categoryDoc(c string) string {
+	if s.opts.DocsDir == "" || c == classifying {
+		return ""
+	}
+	doc := category.Of(category.Category(c)).Doc
+	file, anchor, _ := strings.Cut(doc, "#")
+	href := string(uri.File(filepath.Join(s.opts.DocsDir, file)))
+	if anchor != "" {
+		href += "#" + anchor
+	}
+	return href
+}

@@ -1,0 +1,100 @@
+package lsp_test
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A race diagnostic carries what clangd users expect of a diagnostic: its
+// category as code, linked to the category's documentation, and related
+// information for every place the race involves — the other access, the
+// allocation, where the harmful order fails, where it freed the memory,
+// and who called the racing functions.
+func TestRaceDiagnosticsPointAtEverythingTheRaceInvolves(t *testing.T) {
+	c, path := analyzed(t, "retire.c")
+	want := expectations(t, path)
+	got := map[int]Diagnostic{}
+	for _, d := range raceDiags(c.diagnostics(path)) {
+		got[d.Range.Start.Line] = d
+	}
+	for line, cat := range want {
+		d, ok := got[line]
+		if !ok {
+			t.Fatalf("no diagnostic on line %d (%s)", line+1, cat)
+		}
+		if d.Code != cat {
+			t.Errorf("line %d: code %q, want %q", line+1, d.Code, cat)
+		}
+		checkCategoryLink(t, d)
+	}
+
+	// The read of the freed job (line 35): every place, each once.
+	related := relatedAt(got[34])
+	for _, want := range []string{
+		"27 the other access: free of heap object",
+		"19 the racing object is allocated here",
+		"35 the harmful order fails here, in thread 1: use after free",
+		"27 the memory is freed here",
+		"46 this access: peek is called here, from reporter",
+		"40 the other access: retire is called here, from finisher",
+	} {
+		found := false
+		for _, r := range related {
+			found = found || strings.HasPrefix(r, want)
+		}
+		if !found {
+			t.Errorf("the use's related information lacks %q; it is:\n%s", want, strings.Join(related, "\n"))
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range related {
+		if seen[r] {
+			t.Errorf("related information repeats %q", r)
+		}
+		seen[r] = true
+	}
+	// The other race (on the pointer) has no failure and no allocation:
+	// a global.
+	for _, r := range relatedAt(got[31]) {
+		if strings.Contains(r, "allocated") || strings.Contains(r, "fails") {
+			t.Errorf("the race on current points at %q", r)
+		}
+	}
+}
+
+// relatedAt renders a diagnostic's related information as "LINE message",
+// with 1-based lines.
+func relatedAt(d Diagnostic) []string {
+	var out []string
+	for _, r := range d.RelatedInformation {
+		out = append(out, fmt.Sprintf("%d %s", r.Location.Range.Start.Line+1, r.Message))
+	}
+	return out
+}
+
+// checkCategoryLink checks that a race diagnostic links to its category's
+// section of docs/categories.md, and that the section exists.
+func checkCategoryLink(t *testing.T, d Diagnostic) {
+	t.Helper()
+	if d.CodeDescription == nil {
+		t.Errorf("%s diagnostic has no codeDescription", d.Code)
+		return
+	}
+	u, err := url.Parse(d.CodeDescription.Href)
+	if err != nil || u.Scheme != "file" || u.Fragment != d.Code {
+		t.Errorf("codeDescription %q: want a file URI with the fragment %q", d.CodeDescription.Href, d.Code)
+		return
+	}
+	doc, err := os.ReadFile(u.Path)
+	if err != nil || filepath.Base(u.Path) != "categories.md" {
+		t.Errorf("codeDescription %q: %v", d.CodeDescription.Href, err)
+		return
+	}
+	if !strings.Contains(string(doc), "\n## "+d.Code+"\n") {
+		t.Errorf("%s has no section %q", u.Path, d.Code)
+	}
+}
