@@ -69,15 +69,15 @@ type Range struct {
 }
 
 type Diagnostic struct {
-	Range              Range           `json:"range"`
-	Severity           int             `json:"severity"`
-	Code               string          `json:"code"`
-	Source             string          `json:"source"`
-	Message            string          `json:"message"`
-	CodeDescription    *struct {
+	Range           Range  `json:"range"`
+	Severity        int    `json:"severity"`
+	Code            string `json:"code"`
+	Source          string `json:"source"`
+	Message         string `json:"message"`
+	CodeDescription *struct {
 		Href string `json:"href"`
 	} `json:"codeDescription"`
-	RelatedInformation []related `json:"relatedInformation"`
+	RelatedInformation []related       `json:"relatedInformation"`
 	Data               json.RawMessage `json:"data"`
 }
 
@@ -102,6 +102,11 @@ type client struct {
 	// timelineView declares that the client shows timelines itself.
 	noShowDocument bool
 	timelineView   bool
+	// pulls declares pull diagnostics (textDocument/diagnostic with
+	// workspace/diagnostic/refresh), as VS Code's client does.
+	pulls bool
+	// caps are the server's capabilities.
+	caps map[string]any
 
 	mu       sync.Mutex
 	cond     *sync.Cond
@@ -222,6 +227,10 @@ func (c *client) initialize(initOptions map[string]any) {
 	if c.timelineView {
 		caps["experimental"] = map[string]any{"augurTimelineView": true}
 	}
+	if c.pulls {
+		caps["textDocument"] = map[string]any{"diagnostic": map[string]any{"relatedDocumentSupport": false}}
+		caps["workspace"].(map[string]any)["diagnostics"] = map[string]any{"refreshSupport": true}
+	}
 	params := map[string]any{
 		"processId":    os.Getpid(),
 		"rootUri":      fileURI(c.root),
@@ -242,6 +251,7 @@ func (c *client) initialize(initOptions map[string]any) {
 	if res.ServerInfo.Name != "augur" || res.Capabilities["hoverProvider"] != true {
 		t.Fatalf("initialize result: %+v", res)
 	}
+	c.caps = res.Capabilities
 	c.notify("initialized", map[string]any{})
 }
 

@@ -392,6 +392,13 @@ func (s *Server) publish(path string) {
 		s.logger.Printf("diagnostics for %s: %v", path, err)
 		return
 	}
+	if s.pulls(path) {
+		// The client pulls this document: tell it when to, and push
+		// nothing (which clears what was pushed while it was closed).
+		s.pulledChanged(path, resultID(data))
+		diags = nil
+		data = []byte("[]")
+	}
 	sum := sha256.Sum256(data)
 	prev, sent := s.published[path]
 	if sent && publishedSet(sum) == prev || !sent && len(diags) == 0 {

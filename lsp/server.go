@@ -87,6 +87,7 @@ type Server struct {
 	// (experimental capability "augurTimelineView", the VS Code
 	// extension's webview), so the server does not open them.
 	timelineView  bool
+	pull          pullState
 	ws            *workspace.Workspace
 	docs          map[string]*document    // open documents by path
 	targets       map[string]*targetState // by target key
@@ -137,7 +138,7 @@ func newServer(ctx context.Context, opts Options) *Server {
 	}
 	s := &Server{opts: opts, logger: log.New(opts.Log, "augur lsp: ", log.LstdFlags|log.Lmicroseconds),
 		exited: make(chan struct{}), docs: map[string]*document{}, targets: map[string]*targetState{},
-		published: map[string]publishedSet{}, notInTarget: map[string]bool{}, disk: map[string]diskFile{}}
+		published: map[string]publishedSet{}, pull: pullState{given: map[string]string{}}, notInTarget: map[string]bool{}, disk: map[string]diskFile{}}
 	s.connCtx = ctx
 	s.ctx, s.cancel = context.WithCancel(ctx)
 	return s
@@ -203,6 +204,8 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	if len(caps.Experimental) > 0 && json.Unmarshal(caps.Experimental, &exp) == nil {
 		s.timelineView = exp.TimelineView
 	}
+	s.pull.on = pullCapable(caps)
+	pull := s.pull.on
 	s.ws = workspace.New(root)
 	s.mu.Unlock()
 	if len(params.InitializationOptions) > 0 {
@@ -210,6 +213,11 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	}
 	yes := true
 	incremental := protocol.TextDocumentSyncKindIncremental
+	var pullProvider protocol.DiagnosticProvider
+	if pull {
+		// A save of one file changes the races of others.
+		pullProvider = &protocol.DiagnosticOptions{InterFileDependencies: true}
+	}
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{
 			TextDocumentSync: &protocol.TextDocumentSyncOptions{OpenClose: &yes, Change: &incremental,
@@ -217,6 +225,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 			HoverProvider:          protocol.Boolean(true),
 			CodeActionProvider:     &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: commandNames()},
+			DiagnosticProvider:     pullProvider,
 		},
 		ServerInfo: protocol.ServerInfo{Name: "augur", Version: protocol.NewOptional(version.Version)},
 	}, nil
@@ -410,6 +419,7 @@ func (s *Server) DidClose(ctx context.Context, params *protocol.DidCloseTextDocu
 	s.mu.Lock()
 	delete(s.docs, path)
 	delete(s.notInTarget, path)
+	delete(s.pull.given, path)
 	s.mu.Unlock()
 	s.publish(path)
 	return nil
