@@ -15,6 +15,7 @@ import (
 	"go.lsp.dev/uri"
 
 	"augur/analyzer"
+	"augur/analyzer/category"
 	"augur/analyzer/evidence"
 	"augur/analyzer/report"
 	"augur/analyzer/vm"
@@ -67,20 +68,9 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		diag := []protocol.Diagnostic{s.raceDiagnostic(*site, l)}
 		if !seen[r.ID] {
 			seen[r.ID] = true
-			if r.Evidence != "" {
-				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Replay evidence of the race on %s", r.Object),
-					Kind: &quickfix, Diagnostics: diag,
-					Command: command("Replay evidence", cmdReplay, r.ID)})
-			}
-			if r.Evidence != "" {
-				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Show interleaving of the race on %s", r.Object),
-					Kind: &quickfix, Diagnostics: diag,
-					Command: command("Show interleaving", cmdTimeline, r.ID)})
-			}
-			if r.Category == "output-differs" && r.Evidence != "" {
-				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Show output difference of the race on %s", r.Object),
-					Kind: &quickfix, Diagnostics: diag,
-					Command: command("Show output difference", cmdOutputDiff, r.ID)})
+			for _, c := range evidenceCommands(r) {
+				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("%s of the race on %s", c.Title, r.Object),
+					Kind: &quickfix, Diagnostics: diag, Command: c})
 			}
 		}
 		if edit := s.ignoreEdit(path, int(site.rng.Start.Line)); edit != nil {
@@ -94,6 +84,19 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			Command: command("Analyze now", cmdAnalyzeNow, string(params.TextDocument.URI))})
 	}
 	return actions, nil
+}
+
+// evidenceCommands are the commands that show a race's evidence, for its
+// code actions and its code lenses: none until it has evidence.
+func evidenceCommands(r *report.Race) []protocol.Command {
+	if r.Evidence == "" {
+		return nil
+	}
+	out := []protocol.Command{command("Replay evidence", cmdReplay, r.ID), command("Show interleaving", cmdTimeline, r.ID)}
+	if r.Category == string(category.OutputDiffers) {
+		out = append(out, command("Show output difference", cmdOutputDiff, r.ID))
+	}
+	return out
 }
 
 // command builds a Command with string arguments.

@@ -222,7 +222,8 @@ func (c *client) initialize(initOptions map[string]any) {
 	}
 	caps := map[string]any{
 		"window":    window,
-		"workspace": map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}},
+		"workspace": map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
+			"codeLens": map[string]any{"refreshSupport": true}},
 	}
 	if c.timelineView {
 		caps["experimental"] = map[string]any{"augurTimelineView": true}

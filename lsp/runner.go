@@ -291,6 +291,7 @@ func (s *Server) update(ts *targetState, gen uint64, change func(*snapshot)) boo
 	change(next)
 	ts.snap = next
 	files = append(files, next.mentioned()...)
+	s.lensesChanged()
 	s.mu.Unlock()
 	for _, f := range dedupe(files) {
 		s.publish(f)

@@ -88,6 +88,9 @@ type Server struct {
 	// extension's webview), so the server does not open them.
 	timelineView  bool
 	pull          pullState
+	// lensRefresh: the client accepts workspace/codeLens/refresh;
+	// lensRefreshing: one is about to be sent.
+	lensRefresh, lensRefreshing bool
 	ws            *workspace.Workspace
 	docs          map[string]*document    // open documents by path
 	targets       map[string]*targetState // by target key
@@ -205,6 +208,9 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		s.timelineView = exp.TimelineView
 	}
 	s.pull.on = pullCapable(caps)
+	if w := caps.Workspace; w != nil && w.CodeLens != nil && w.CodeLens.RefreshSupport != nil {
+		s.lensRefresh = *w.CodeLens.RefreshSupport
+	}
 	pull := s.pull.on
 	s.ws = workspace.New(root)
 	s.mu.Unlock()
@@ -226,6 +232,7 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 			CodeActionProvider:     &protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.CodeActionKindQuickFix}},
 			ExecuteCommandProvider: protocol.ExecuteCommandOptions{Commands: commandNames()},
 			DiagnosticProvider:     pullProvider,
+			CodeLensProvider:       &protocol.CodeLensOptions{},
 		},
 		ServerInfo: protocol.ServerInfo{Name: "augur", Version: protocol.NewOptional(version.Version)},
 	}, nil

@@ -1,0 +1,76 @@
+package lsp_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+	"testing"
+)
+
+type codeLens struct {
+	Range   Range `json:"range"`
+	Command struct {
+		Title     string            `json:"title"`
+		Command   string            `json:"command"`
+		Arguments []json.RawMessage `json:"arguments"`
+	} `json:"command"`
+}
+
+// Code lenses sit on the racing lines of races with evidence, one per
+// command that shows it; the server asks for them again after an
+// analysis, and a lens's command runs as it is.
+func TestCodeLensesOnRacingLines(t *testing.T) {
+	c, path := analyzed(t, "retire.c")
+	var lenses []codeLens
+	if err := c.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": fileURI(path)}}, &lenses); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range lenses {
+		got = append(got, fmt.Sprintf("%d %s", l.Range.Start.Line+1, l.Command.Title))
+	}
+	sort.Strings(got)
+	want := []string{
+		"27 Replay evidence (spec-violated race on heap object allocated at retire.c:19 (8 bytes, offset 0))",
+		"27 Show interleaving (spec-violated race on heap object allocated at retire.c:19 (8 bytes, offset 0))",
+		"28 Replay evidence (output-differs race on current)",
+		"28 Show interleaving (output-differs race on current)",
+		"28 Show output difference (output-differs race on current)",
+		"32 Replay evidence (output-differs race on current)",
+		"32 Show interleaving (output-differs race on current)",
+		"32 Show output difference (output-differs race on current)",
+		"35 Replay evidence (spec-violated race on heap object allocated at retire.c:19 (8 bytes, offset 0))",
+		"35 Show interleaving (spec-violated race on heap object allocated at retire.c:19 (8 bytes, offset 0))",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("lenses:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	c.mu.Lock()
+	refreshed := false
+	for _, r := range c.requests {
+		refreshed = refreshed || r.Method == "workspace/codeLens/refresh"
+	}
+	c.mu.Unlock()
+	if !refreshed {
+		t.Error("the server never asked the client to refresh its code lenses")
+	}
+	lens := lenses[0]
+	for _, l := range lenses {
+		if strings.HasPrefix(l.Command.Title, "Replay evidence (spec") {
+			lens = l
+		}
+	}
+	var res struct {
+		Transcript string `json:"transcript"`
+		Reproduced bool   `json:"reproduced"`
+	}
+	if err := c.call("workspace/executeCommand", map[string]any{"command": lens.Command.Command,
+		"arguments": lens.Command.Arguments}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := os.ReadFile(res.Transcript); err != nil || !res.Reproduced || !strings.Contains(string(data), "use after free") {
+		t.Errorf("replay from the lens: %+v %v\n%.1500s", res, err, data)
+	}
+}
