@@ -17,6 +17,8 @@ import {
 } from 'vscode-languageclient/node';
 
 import { raceAt, RaceDiagnostic } from './races';
+import { raceIdOfNode, RacesView } from './racesView';
+import { timelineCapability, TimelineView } from './timeline';
 import { RestartPolicy } from './restarts';
 import { analysisSettings, serverCommand, SettingsReader, traceLevel } from './settings';
 import { ProgressValue, StatusModel } from './status';
@@ -28,7 +30,16 @@ export const restrictedSettings = ['path', 'arguments'];
 export const serverCommands = {
   replay: 'augur.server.replayEvidence',
   analyzeNow: 'augur.server.analyzeNow',
+  timeline: 'augur.server.showInterleaving',
 };
+
+/** What the server's evidence commands answer. */
+interface EvidenceResult {
+  transcript?: string;
+  shown?: boolean;
+  reproduced?: boolean;
+  summary?: string;
+}
 
 /** The parts of a language client the extension uses (tests fake it). */
 export interface Client {
@@ -40,6 +51,7 @@ export interface Client {
   onRequest(method: string, handler: (params: any) => unknown): vscode.Disposable;
   onProgress(type: typeof WorkDoneProgress.type, token: string | number, handler: (v: any) => void): vscode.Disposable;
   setTrace(trace: Trace): Promise<void>;
+  registerFeature(feature: typeof timelineCapability): void;
 }
 
 /** Makes a client; the real one is a LanguageClient over stdio. */
@@ -53,6 +65,8 @@ export class AugurExtension {
   client: Client | undefined;
   readonly status = new StatusModel();
   readonly restarts = new RestartPolicy();
+  readonly races: RacesView;
+  readonly timeline: TimelineView;
   private item: vscode.StatusBarItem;
   private output: vscode.OutputChannel;
 
@@ -69,7 +83,12 @@ export class AugurExtension {
       context.subscriptions.push(api.commands.registerCommand(name, fn));
     reg('augur.restart', () => this.restart());
     reg('augur.analyzeNow', (uri?: string) => this.analyzeNow(uri));
-    reg('augur.replayEvidence', (raceId?: string) => this.replayEvidence(raceId));
+    reg('augur.replayEvidence', (race?: unknown) => this.replayEvidence(raceIdOfNode(race) ?? (race as string | undefined)));
+    reg('augur.showInterleaving', (race?: unknown) => this.showInterleaving(raceIdOfNode(race) ?? (race as string | undefined)));
+    reg('augur.refreshRaces', () => this.races.refresh());
+    this.races = new RacesView(api);
+    this.races.register(context);
+    this.timeline = new TimelineView(api);
     context.subscriptions.push(
       // Trust granted: the workspace's own settings of the server apply now.
       api.workspace.onDidGrantWorkspaceTrust(() => void this.restart()),
@@ -115,6 +134,17 @@ export class AugurExtension {
       ],
       initializationOptions: analysisSettings(read),
       synchronize: { configurationSection: 'augur' },
+      middleware: {
+        // Code lenses and code actions run the server's commands through
+        // here: a timeline the server wrote is shown in the webview.
+        executeCommand: async (command, args, next) => {
+          const res = (await next(command, args)) as EvidenceResult | undefined;
+          if (command === serverCommands.timeline) {
+            this.showTimeline(res);
+          }
+          return res;
+        },
+      },
       outputChannel: this.output as vscode.LogOutputChannel,
       errorHandler: {
         error: () => ({ action: ErrorAction.Continue }),
@@ -131,6 +161,7 @@ export class AugurExtension {
       },
     };
     const client = this.factory(server, options);
+    client.registerFeature(timelineCapability);
     this.client = client;
     this.context.subscriptions.push(
       client.onDidChangeState((e) => {
@@ -213,13 +244,27 @@ export class AugurExtension {
   }
 
   /**
-   * Replays a race's evidence: the race given (from a code action), or
-   * the one at the cursor. The server writes the transcript and asks
-   * VS Code to open it.
+   * Replays a race's evidence: the race given (from a code action or the
+   * races view), or the one at the cursor. The server writes the
+   * transcript and asks VS Code to open it.
    */
   async replayEvidence(raceId?: string): Promise<void> {
+    await this.evidence(serverCommands.replay, raceId, 'replay');
+  }
+
+  /**
+   * Shows a race's interleaving timeline (the race given, or the one at
+   * the cursor) in the webview.
+   */
+  async showInterleaving(raceId?: string): Promise<void> {
+    const res = await this.evidence(serverCommands.timeline, raceId, 'show the interleaving of');
+    this.showTimeline(res);
+  }
+
+  /** Runs one of the server's evidence commands on a race. */
+  private async evidence(command: string, raceId: string | undefined, verb: string): Promise<EvidenceResult | undefined> {
     if (!this.client) {
-      return;
+      return undefined;
     }
     let id = raceId;
     const editor = this.api.window.activeTextEditor;
@@ -228,13 +273,26 @@ export class AugurExtension {
       id = raceAt(diags, editor.selection.active);
     }
     if (!id) {
-      void this.api.window.showInformationMessage('augur: there is no race at the cursor to replay.');
+      void this.api.window.showInformationMessage(`augur: there is no race at the cursor to ${verb}.`);
+      return undefined;
+    }
+    try {
+      return await this.client.sendRequest<EvidenceResult>('workspace/executeCommand', { command, arguments: [id] });
+    } catch (err) {
+      void this.api.window.showErrorMessage(`augur: ${err instanceof Error ? err.message : String(err)}`);
+      return undefined;
+    }
+  }
+
+  /** Opens a timeline the server wrote in the webview. */
+  showTimeline(res: EvidenceResult | undefined): void {
+    if (!res?.transcript || !res.transcript.endsWith('.html')) {
       return;
     }
     try {
-      await this.client.sendRequest('workspace/executeCommand', { command: serverCommands.replay, arguments: [id] });
+      this.timeline.show(res.transcript, 'augur: interleaving');
     } catch (err) {
-      void this.api.window.showErrorMessage(`augur: ${err instanceof Error ? err.message : String(err)}`);
+      void this.api.window.showErrorMessage(`augur: cannot show ${res.transcript}: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 

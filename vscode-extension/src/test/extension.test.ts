@@ -3,6 +3,10 @@
 import { test, beforeEach } from 'node:test';
 import * as assert from 'node:assert/strict';
 
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
 import { install, state, vscodeMock, EventEmitter } from './mockVscode';
 install();
 
@@ -20,7 +24,13 @@ class FakeClient {
   stateEvents = new EventEmitter<{ oldState: number; newState: number }>();
   onDidChangeState = this.stateEvents.event as any;
   failStart = '';
+  features: any[] = [];
+  // answer is what sendRequest resolves to.
+  answer: unknown = null;
   constructor(public server: any, public options: any) {}
+  registerFeature(f: any) {
+    this.features.push(f);
+  }
   async start() {
     if (this.failStart) throw new Error(this.failStart);
     this.state = lc.State.Running;
@@ -32,7 +42,7 @@ class FakeClient {
   async setTrace() {}
   async sendRequest(method: string, params: any) {
     this.requests.push({ method, params });
-    return null;
+    return this.answer;
   }
   onRequest(method: string, h: (p: any) => unknown) {
     this.handlers.set(method, h);
@@ -64,7 +74,13 @@ test('activation registers the commands and starts augur lsp with the settings',
   state.settings = { 'augur.path': '/usr/local/bin/augur', 'augur.arguments': ['--workers', '1'], 'augur.mp': 3, 'augur.memoryModel': 'weak' };
   const e = new ext.AugurExtension(vscodeMock, context(), factory);
   await e.start();
-  assert.deepEqual([...state.commands.keys()].sort(), ['augur.analyzeNow', 'augur.replayEvidence', 'augur.restart']);
+  assert.deepEqual([...state.commands.keys()].sort(), [
+    'augur.analyzeNow',
+    'augur.refreshRaces',
+    'augur.replayEvidence',
+    'augur.restart',
+    'augur.showInterleaving',
+  ]);
   const c = clients[0];
   assert.equal(c.server.command, '/usr/local/bin/augur');
   assert.deepEqual(c.server.args, ['lsp', '--workers', '1']);
@@ -173,4 +189,155 @@ test('changing augur.path restarts the server', async () => {
   await new Promise((r) => setImmediate(r));
   await new Promise((r) => setImmediate(r));
   assert.equal(clients.length, 2);
+});
+
+test('package.json declares every command the extension registers', async () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pkg = require('../../package.json');
+  new ext.AugurExtension(vscodeMock, context(), factory);
+  const declared = pkg.contributes.commands.map((c: { command: string }) => c.command).sort();
+  assert.deepEqual(declared, [...state.commands.keys()].sort());
+});
+
+// A diagnostic as vscode-languageclient hands it out: the code is an
+// object once the server links it to documentation; the category is in data.
+function raceDiag(line: number, id: string, category: string, message = `Data race on x with the write in f (a.c:${line + 9}, thread 2; this read is thread 1's). Details.`) {
+  return {
+    source: 'augur',
+    range: { start: { line, character: 2 }, end: { line, character: 5 } },
+    code: { value: category, target: { toString: () => 'file:///docs/categories.md#' + category } },
+    message,
+    data: { raceId: id, category, target: 't', access: 0 },
+  };
+}
+
+test('the races view groups the races by category and file, follows the diagnostics, and counts the harmful ones', async () => {
+  const e = new ext.AugurExtension(vscodeMock, context(), factory);
+  await e.start();
+  const view = state.treeViews.find((v) => v.id === 'augur.races');
+  assert.ok(view, 'no augur.races tree view');
+  assert.equal(view!.provider.getChildren().length, 0);
+  assert.match(view!.message ?? '', /No races/);
+
+  const a = vscodeMock.Uri.file('/w/a.c');
+  const b = vscodeMock.Uri.file('/w/lib/b.c');
+  state.allDiagnostics = [
+    [a, [raceDiag(9, 'r1', 'k-witness-harmless'), raceDiag(3, 'r2', 'spec-violated'), raceDiag(12, 'r2', 'spec-violated'),
+      { source: 'augur (clang)', range: { start: { line: 1, character: 0 } }, message: 'error', data: undefined }]],
+    [b, [raceDiag(4, 'r3', 'output-differs'), raceDiag(7, 'r4', 'spec-violated')]],
+  ];
+  state.diagnosticsChanged.fire({});
+  const cats = view!.provider.getChildren();
+  const label = (n: any) => view!.provider.getTreeItem(n).label;
+  assert.deepEqual(cats.map(label), ['spec-violated (2)', 'output-differs (1)', 'k-witness-harmless (1)']);
+  assert.deepEqual(view!.badge, { value: 3, tooltip: '3 harmful races' });
+  assert.equal(view!.message, undefined);
+  const files = view!.provider.getChildren(cats[0]);
+  assert.deepEqual(files.map(label), ['a.c', 'lib/b.c']);
+  const races = view!.provider.getChildren(files[0]);
+  assert.deepEqual(races.map(label), [
+    "4: Data race on x with the write in f (a.c:12, thread 2; this read is thread 1's).",
+    "13: Data race on x with the write in f (a.c:21, thread 2; this read is thread 1's).",
+  ]);
+  const item = view!.provider.getTreeItem(races[1]);
+  assert.equal(item.contextValue, 'race');
+  assert.equal(item.command.command, 'vscode.open');
+  assert.equal(item.command.arguments[0].toString(), 'file:///w/a.c');
+  assert.equal(item.command.arguments[1].selection.start.line, 12);
+
+  // The context menu's commands take the node.
+  await state.commands.get('augur.replayEvidence')!(races[1]);
+  await state.commands.get('augur.showInterleaving')!(races[0]);
+  assert.deepEqual(clients[0].requests.slice(-2), [
+    { method: 'workspace/executeCommand', params: { command: 'augur.server.replayEvidence', arguments: ['r2'] } },
+    { method: 'workspace/executeCommand', params: { command: 'augur.server.showInterleaving', arguments: ['r2'] } },
+  ]);
+
+  state.allDiagnostics = [];
+  state.diagnosticsChanged.fire({});
+  assert.equal(view!.provider.getChildren().length, 0);
+  assert.equal(view!.badge, undefined);
+});
+
+// A page like the one the server writes (analyzer/evidence/timeline.go).
+const page = `<!DOCTYPE html><html><head><meta charset="utf-8"><style>.lane{}</style></head><body>
+<svg><g class="lane"></g><g class="lane"></g><a class="step" href="file:///w/a.c#L12" data-file="/w/a.c" data-line="12"><rect class="racing"/></a></svg>
+</body></html>`;
+
+test('the server leaves timelines to the extension, which shows them in a webview whose steps open their lines', async () => {
+  const e = new ext.AugurExtension(vscodeMock, context(), factory);
+  await e.start();
+  const c = clients[0];
+  const caps: any = { experimental: { other: 1 } };
+  for (const f of c.features) f.fillClientCapabilities(caps);
+  assert.deepEqual(caps.experimental, { other: 1, augurTimelineView: true });
+
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'augur-timeline-'));
+  const transcript = path.join(dir, 'r2.html');
+  fs.writeFileSync(transcript, page);
+  // A code lens or code action runs the server's command through the middleware.
+  const res = await c.options.middleware.executeCommand('augur.server.showInterleaving', ['r2'], async () => ({ transcript, shown: false }));
+  assert.equal(res.transcript, transcript);
+  assert.equal(state.panels.length, 1);
+  const panel = state.panels[0];
+  assert.equal(panel.viewType, 'augur.timeline');
+  assert.equal(panel.options.enableScripts, true);
+  const html = panel.webview.html;
+  assert.match(html, /<head><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'nonce-([\w-]+)';">/);
+  const nonce = /nonce-([\w-]+)/.exec(html)![1];
+  assert.ok(html.includes(`<script nonce="${nonce}">`), 'the click script does not carry the nonce');
+  assert.ok(html.indexOf('<script') < html.indexOf('</body>'), 'the script is not inside the body');
+  assert.equal((html.match(/class="lane"/g) ?? []).length, 2);
+
+  // A click on a step: the page posts its file and line.
+  panel.received.fire({ open: '/w/a.c', line: 12 });
+  panel.received.fire({ open: 'relative.c', line: 3 });
+  panel.received.fire({ open: '/w/a.c', line: 0 });
+  await new Promise((r) => setImmediate(r));
+  assert.equal(state.shownDocuments.length, 1, 'invalid messages from the page must be ignored');
+  assert.equal(state.shownDocuments[0].uri.fsPath, '/w/a.c');
+  assert.equal(state.shownDocuments[0].options.selection.start.line, 11);
+
+  // Other server commands pass through untouched; the same panel is reused.
+  await c.options.middleware.executeCommand('augur.server.replayEvidence', ['r2'], async () => ({ transcript: '/x.md' }));
+  c.answer = { transcript, shown: false };
+  await state.commands.get('augur.showInterleaving')!('r2');
+  assert.equal(state.panels.length, 1);
+  assert.equal(panel.revealed, 2);
+  fs.rmSync(dir, { recursive: true });
+});
+
+test('the bundle (dist/extension.js, what the .vsix ships) needs nothing but vscode and Node', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Module = require('node:module');
+  const requested: string[] = [];
+  const load = Module._load;
+  Module._load = function (request: string, ...rest: unknown[]) {
+    requested.push(request);
+    return load.call(this, request, ...rest);
+  };
+  let bundle: any;
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    bundle = require('../../dist/extension.js');
+  } finally {
+    Module._load = load;
+  }
+  assert.equal(typeof bundle.activate, 'function');
+  assert.equal(typeof bundle.deactivate, 'function');
+  const outside = requested.filter((r) => r !== 'vscode' && !Module.isBuiltin(r) && !r.endsWith('dist/extension.js'));
+  assert.deepEqual(outside, [], 'the bundle loads modules that the .vsix does not ship');
+});
+
+test('the .vsix ships the bundle and no node_modules', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const cp = require('node:child_process') as typeof import('node:child_process');
+  const root = path.join(__dirname, '..', '..');
+  const r = cp.spawnSync('npx', ['--no-install', 'vsce', 'ls', '--no-dependencies'], { cwd: root, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const files = r.stdout.split('\n').filter((l) => l.trim() !== '');
+  assert.ok(files.includes('dist/extension.js'), files.join(', '));
+  assert.ok(files.includes('schemas/augur.toml.schema.json'), files.join(', '));
+  assert.deepEqual(files.filter((f) => f.startsWith('node_modules/') || f.startsWith('out/') || f.startsWith('src/')), []);
+  assert.ok(files.length <= 20, `${files.length} files in the .vsix`);
 });

@@ -29,6 +29,49 @@ export class Disposable {
   }
 }
 
+/** A webview panel as the tests see it. */
+export class MockPanel {
+  readonly received = new EventEmitter<unknown>();
+  readonly disposed = new EventEmitter<void>();
+  revealed = 0;
+  webview = {
+    html: '',
+    onDidReceiveMessage: (l: Listener<unknown>) => this.received.event(l),
+  };
+  constructor(public viewType: string, public title: string, public options: any) {}
+  onDidDispose(l: Listener<void>) {
+    return this.disposed.event(l);
+  }
+  reveal(): void {
+    this.revealed++;
+  }
+  dispose(): void {
+    this.disposed.fire();
+  }
+}
+
+class TreeItem {
+  description?: string;
+  tooltip?: string;
+  contextValue?: string;
+  command?: any;
+  resourceUri?: any;
+  constructor(public label: string, public collapsibleState: number) {}
+}
+
+class Position {
+  constructor(public line: number, public character: number) {}
+}
+
+class Range {
+  start: Position;
+  end: Position;
+  constructor(a: any, b: any, c?: number, d?: number) {
+    this.start = typeof a === 'number' ? new Position(a, b) : a;
+    this.end = typeof a === 'number' ? new Position(c!, d!) : b;
+  }
+}
+
 /** Everything the tests can inspect or set. */
 export const state = {
   commands: new Map<string, (...args: any[]) => unknown>(),
@@ -42,6 +85,12 @@ export const state = {
   infos: [] as string[],
   statusItems: [] as { text: string; tooltip: string; command?: string; shown: boolean }[],
   diagnostics: [] as unknown[],
+  // Every file's diagnostics, as getDiagnostics() with no argument gives them.
+  allDiagnostics: [] as [unknown, unknown[]][],
+  diagnosticsChanged: new EventEmitter<unknown>(),
+  treeViews: [] as { id: string; provider: any; badge?: { value: number; tooltip: string }; message?: string }[],
+  panels: [] as MockPanel[],
+  shownDocuments: [] as { uri: any; options: any }[],
   activeEditor: undefined as unknown,
   configListeners: new EventEmitter<{ affectsConfiguration(s: string): boolean }>(),
   reset(): void {
@@ -54,6 +103,11 @@ export const state = {
     this.infos = [];
     this.statusItems = [];
     this.diagnostics = [];
+    this.allDiagnostics = [];
+    this.diagnosticsChanged = new EventEmitter();
+    this.treeViews = [];
+    this.panels = [];
+    this.shownDocuments = [];
     this.activeEditor = undefined;
     this.configListeners = new EventEmitter();
   },
@@ -76,6 +130,11 @@ const api: any = {
   EventEmitter,
   Disposable,
   StatusBarAlignment: { Left: 1, Right: 2 },
+  TreeItem,
+  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+  Position,
+  Range,
+  ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
   Uri: {
     parse: (s: string) => ({ toString: () => s, fsPath: s.replace(/^file:\/\//, ''), scheme: 'file' }),
     file: (p: string) => ({ toString: () => 'file://' + p, fsPath: p, scheme: 'file' }),
@@ -97,6 +156,20 @@ const api: any = {
     },
     get activeTextEditor() {
       return state.activeEditor;
+    },
+    createTreeView: (id: string, options: { treeDataProvider: any }) => {
+      const view = { id, provider: options.treeDataProvider, badge: undefined, message: undefined, dispose() {} };
+      state.treeViews.push(view);
+      return view;
+    },
+    createWebviewPanel: (viewType: string, title: string, _column: number, options: any) => {
+      const panel = new MockPanel(viewType, title, options);
+      state.panels.push(panel);
+      return panel;
+    },
+    showTextDocument: async (uri: any, options: any) => {
+      state.shownDocuments.push({ uri, options });
+      return undefined;
     },
   },
   commands: {
@@ -124,9 +197,11 @@ const api: any = {
     },
     onDidGrantWorkspaceTrust: (l: Listener<void>) => state.trustGranted.event(l),
     onDidChangeConfiguration: (l: Listener<{ affectsConfiguration(s: string): boolean }>) => state.configListeners.event(l),
+    asRelativePath: (uri: any) => String(uri.fsPath ?? uri).replace(/^\/w\//, ''),
   },
   languages: {
-    getDiagnostics: () => state.diagnostics,
+    getDiagnostics: (uri?: unknown) => (uri === undefined ? state.allDiagnostics : state.diagnostics),
+    onDidChangeDiagnostics: (l: Listener<unknown>) => state.diagnosticsChanged.event(l),
   },
 };
 
