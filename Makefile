@@ -39,9 +39,10 @@ fuzz: setup
 ext-test: build
 	cd vscode-extension && AUGUR_BIN=$(CURDIR)/bin/augur npm test --silent
 
-# An installable VS Code extension: compiled with tsc, packaged with vsce.
+# An installable VS Code extension: checked with tsc, bundled with esbuild (the npm dependencies are inside
+# dist/extension.js, so none ships as node_modules), packaged with vsce.
 vsix: setup
-	cd vscode-extension && npx --no-install vsce package --allow-missing-repository --skip-license \
+	cd vscode-extension && npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license \
 		-o $(CURDIR)/bin/augur.vsix >/dev/null
 	@echo "built bin/augur.vsix (install: code --install-extension bin/augur.vsix)"
 
@@ -62,4 +63,4 @@ bench: setup
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./...
 
 clean:
-	rm -rf bin vscode-extension/out
+	rm -rf bin vscode-extension/out vscode-extension/dist

@@ -5,6 +5,7 @@ import * as assert from 'node:assert/strict';
 import { raceAt } from '../races';
 import { RestartPolicy } from '../restarts';
 import { analysisKeys, analysisSettings, serverCommand, traceLevel } from '../settings';
+import { tomlKeys, tomlSchema } from '../schema';
 import { StatusModel } from '../status';
 
 const reader = (values: Record<string, unknown>) => <T>(key: string, fallback: T) =>
@@ -92,4 +93,54 @@ test('every client setting docs/configuration.md documents is declared and sent 
     assert.ok((analysisKeys as readonly string[]).includes(name.slice('augur.'.length)),
       `${name} is documented but not sent to the server`);
   }
+});
+
+test('schemas/augur.toml.schema.json is the schema made from package.json and docs/configuration.md', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as typeof import('node:fs');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const path = require('node:path') as typeof import('node:path');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pkg = require('../../package.json');
+  const doc = fs.readFileSync(path.join(__dirname, '..', '..', '..', 'docs', 'configuration.md'), 'utf8');
+  const want = tomlSchema(pkg, doc);
+  const file = path.join(__dirname, '..', '..', 'schemas', 'augur.toml.schema.json');
+  if (process.env.AUGUR_UPDATE_SCHEMA) {
+    fs.writeFileSync(file, JSON.stringify(want, null, 2) + '\n');
+  }
+  assert.equal(tomlKeys(doc).size, analysisKeys.length, 'every analysis setting has an augur.toml key in the table');
+  assert.deepEqual(JSON.parse(fs.readFileSync(file, 'utf8')), want,
+    'the schema is stale: run AUGUR_UPDATE_SCHEMA=1 npm test in vscode-extension');
+  assert.deepEqual(pkg.contributes.tomlValidation, [{ fileMatch: 'augur.toml', url: './schemas/augur.toml.schema.json' }]);
+  const props = (want.properties as Record<string, any>);
+  assert.deepEqual(props['memory-model'].enum, ['sc', 'weak']);
+  assert.deepEqual(props.timeout.type, ['string', 'integer']);
+  assert.deepEqual(props.target.items.required, ['sources']);
+});
+
+test('the walkthrough names files and commands that exist', () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('node:fs') as typeof import('node:fs');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const path = require('node:path') as typeof import('node:path');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pkg = require('../../package.json');
+  const root = path.join(__dirname, '..', '..');
+  const ours = new Set<string>(pkg.contributes.commands.map((c: { command: string }) => c.command));
+  const builtin = new Set(['workbench.action.openSettings', 'workbench.action.openWalkthrough', 'augur.races.focus']);
+  const [w] = pkg.contributes.walkthroughs;
+  assert.ok(w.steps.length >= 4);
+  for (const step of w.steps) {
+    const md = path.join(root, step.media.markdown);
+    assert.ok(fs.existsSync(md), `${step.id}: ${md} does not exist`);
+    const text = step.description + fs.readFileSync(md, 'utf8');
+    for (const m of text.matchAll(/command:([\w.]+)/g)) {
+      assert.ok(ours.has(m[1]) || builtin.has(m[1]), `${step.id} runs ${m[1]}, which nothing declares`);
+    }
+    for (const ev of step.completionEvents ?? []) {
+      const cmd = /^onCommand:(.*)$/.exec(ev);
+      assert.ok(!cmd || ours.has(cmd[1]), `${step.id} completes on ${ev}, which nothing declares`);
+    }
+  }
+  assert.ok(fs.existsSync(path.join(root, pkg.contributes.viewsContainers.activitybar[0].icon)));
 });
