@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -129,4 +130,102 @@ func runNvim(t *testing.T, cmd *exec.Cmd, limit time.Duration) []byte {
 		t.Fatalf("nvim did not finish in %v", limit)
 	}
 	return output
+}
+
+// The editor flows of issue 16 in a real third-party client, Neovim 0.7
+// headless (testdata/lsp/nvim_editor.lua): a header opened alone gets the
+// no-target note, which goes when the program that includes it is
+// analyzed; a whole-document change moves the race with its line; Replay
+// evidence in a client that cannot show documents arrives as a message
+// naming the transcript; and the racing line has code lenses.
+func TestNeovimEditorFlows(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Fatal("nvim is not installed: `make setup` installs Debian's neovim for this test")
+	}
+	root := workspaceWith(t, "counter.h", "counter_main.c")
+	out := filepath.Join(t.TempDir(), "flows.json")
+	script, _ := filepath.Abs("../testdata/lsp/nvim_editor.lua")
+	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile "+script)
+	cmd.Env = append(os.Environ(), "AUGUR_BIN="+augurBin, "AUGUR_ROOT="+root, "AUGUR_OUT="+out,
+		"AUGUR_CACHE_DIR="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
+	cmd.Dir = root
+	output := runNvim(t, cmd, 5*time.Minute)
+	data, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
+	}
+	type diag struct {
+		Lnum    int    `json:"lnum"`
+		Code    string `json:"code"`
+		Message string `json:"message"`
+	}
+	var res struct {
+		Error  *string `json:"error"`
+		Phases []struct {
+			Name        string `json:"name"`
+			Diagnostics []diag `json:"diagnostics"`
+		} `json:"phases"`
+		Messages []string `json:"messages"`
+		Replay   struct {
+			Shown      bool   `json:"shown"`
+			Reproduced bool   `json:"reproduced"`
+			Transcript string `json:"transcript"`
+		} `json:"replay"`
+		Lenses []struct {
+			Lnum  int    `json:"lnum"`
+			Title string `json:"title"`
+		} `json:"lenses"`
+	}
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatalf("%v: %s", err, data)
+	}
+	if res.Error != nil {
+		t.Fatalf("the Neovim script failed: %s\nphases: %+v\n%s", *res.Error, res.Phases, output)
+	}
+	raceLine := -1
+	for line := range expectations(t, filepath.Join("..", "testdata", "lsp", "counter.h")) {
+		raceLine = line
+	}
+	phase := func(name string) []diag {
+		for _, p := range res.Phases {
+			if p.Name == name {
+				return p.Diagnostics
+			}
+		}
+		t.Fatalf("no phase %q", name)
+		return nil
+	}
+	if h := phase("header"); len(h) != 1 || h[0].Code != "no-target" || !strings.Contains(h[0].Message, "header") {
+		t.Errorf("the header opened alone shows %+v, want the no-target note for headers", h)
+	}
+	for name, line := range map[string]int{"included": raceLine, "changed": raceLine + 1} {
+		ds := phase(name)
+		if len(ds) != 1 || ds[0].Code != "output-differs" || ds[0].Lnum != line {
+			t.Errorf("%s: %+v, want one output-differs race on line %d", name, ds, line+1)
+		}
+	}
+	if res.Replay.Shown || !res.Replay.Reproduced {
+		t.Errorf("replay result %+v: want reproduced and not shown (Neovim 0.7 cannot show documents)", res.Replay)
+	}
+	found := false
+	for _, m := range res.Messages {
+		if strings.Contains(m, "replay of race") && strings.Contains(m, res.Replay.Transcript) {
+			found = true
+		}
+	}
+	if _, err := os.Stat(res.Replay.Transcript); err != nil || !found {
+		t.Errorf("no message naming the transcript %s (%v); messages: %q", res.Replay.Transcript, err, res.Messages)
+	}
+	titles := map[string]bool{}
+	for _, l := range res.Lenses {
+		if l.Lnum == raceLine+1 {
+			titles[strings.SplitN(l.Title, " (", 2)[0]] = true
+		}
+	}
+	for _, want := range []string{"Replay evidence", "Show interleaving", "Show output difference"} {
+		if !titles[want] {
+			t.Errorf("no %q lens on the racing line; lenses: %+v", want, res.Lenses)
+		}
+	}
 }
