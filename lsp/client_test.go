@@ -221,7 +221,7 @@ func (c *client) initialize(initOptions map[string]any) {
 		delete(window, "showDocument")
 	}
 	caps := map[string]any{
-		"window":    window,
+		"window": window,
 		"workspace": map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
 			"codeLens": map[string]any{"refreshSupport": true}},
 	}

@@ -86,18 +86,18 @@ type Server struct {
 	// timelineView: the client shows interleaving timelines itself
 	// (experimental capability "augurTimelineView", the VS Code
 	// extension's webview), so the server does not open them.
-	timelineView  bool
-	pull          pullState
+	timelineView bool
+	pull         pullState
 	// lensRefresh: the client accepts workspace/codeLens/refresh;
 	// lensRefreshing: one is about to be sent.
 	lensRefresh, lensRefreshing bool
-	ws            *workspace.Workspace
-	docs          map[string]*document    // open documents by path
-	targets       map[string]*targetState // by target key
-	published     map[string]publishedSet // what each file last got
-	notInTarget   map[string]bool         // open files that belong to no target
-	disk          map[string]diskFile     // lines of files not open, for ranges
-	configProblem *configProblem          // a broken augur.toml, shown on the file
+	ws                          *workspace.Workspace
+	docs                        map[string]*document    // open documents by path
+	targets                     map[string]*targetState // by target key
+	published                   map[string]publishedSet // what each file last got
+	notInTarget                 map[string]bool         // open files that belong to no target
+	disk                        map[string]diskFile     // lines of files not open, for ranges
+	configProblem               *configProblem          // a broken augur.toml, shown on the file
 }
 
 // Serve runs a server on the given streams (stdin and stdout for `augur
