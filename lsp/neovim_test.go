@@ -14,23 +14,8 @@ import (
 // headless, opens a program, receives augur's diagnostics, saves a
 // comment-only change and receives them moved.
 func TestNeovimClient(t *testing.T) {
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		t.Fatal("nvim is not installed: `make setup` installs Debian's neovim for this test")
-	}
 	root := workspaceWith(t, "account.c")
-	file := filepath.Join(root, "account.c")
-	out := filepath.Join(t.TempDir(), "diagnostics.json")
-	script, _ := filepath.Abs("../testdata/lsp/nvim_client.lua")
-	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile "+script)
-	cmd.Env = append(os.Environ(), "AUGUR_BIN="+augurBin, "AUGUR_FILE="+file, "AUGUR_OUT="+out,
-		"AUGUR_CACHE_DIR="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
-	cmd.Dir = root
-	output := runNvim(t, cmd, 5*time.Minute)
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
-	}
+	data, output := nvimScript(t, root, "nvim_client.lua", "AUGUR_FILE="+filepath.Join(root, "account.c"))
 	var res struct {
 		Error  *string `json:"error"`
 		Phases []struct {
@@ -109,6 +94,30 @@ func TestNeovimSetupFromDocs(t *testing.T) {
 	}
 }
 
+// nvimScript runs a Lua script of testdata/lsp in a headless Neovim
+// without user configuration, in the workspace root, with AUGUR_BIN,
+// AUGUR_ROOT and AUGUR_OUT set (and env), and returns the JSON the script
+// wrote to AUGUR_OUT and what Neovim printed.
+func nvimScript(t *testing.T, root, script string, env ...string) (result, output []byte) {
+	t.Helper()
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Fatal("nvim is not installed: `make setup` installs Debian's neovim for this test")
+	}
+	out := filepath.Join(t.TempDir(), "result.json")
+	path, _ := filepath.Abs(filepath.Join("..", "testdata", "lsp", script))
+	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile "+path)
+	cmd.Env = append(append(os.Environ(), "AUGUR_BIN="+augurBin, "AUGUR_ROOT="+root, "AUGUR_OUT="+out,
+		"AUGUR_CACHE_DIR="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir()), env...)
+	cmd.Dir = root
+	output = runNvim(t, cmd, 5*time.Minute)
+	result, err = os.ReadFile(out)
+	if err != nil {
+		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
+	}
+	return result, output
+}
+
 // runNvim runs a headless Neovim and returns what it printed, failing the
 // test when it fails or outlives limit (it is killed then).
 func runNvim(t *testing.T, cmd *exec.Cmd, limit time.Duration) []byte {
@@ -139,22 +148,8 @@ func runNvim(t *testing.T, cmd *exec.Cmd, limit time.Duration) []byte {
 // evidence in a client that cannot show documents arrives as a message
 // naming the transcript; and the racing line has code lenses.
 func TestNeovimEditorFlows(t *testing.T) {
-	nvim, err := exec.LookPath("nvim")
-	if err != nil {
-		t.Fatal("nvim is not installed: `make setup` installs Debian's neovim for this test")
-	}
 	root := workspaceWith(t, "counter.h", "counter_main.c")
-	out := filepath.Join(t.TempDir(), "flows.json")
-	script, _ := filepath.Abs("../testdata/lsp/nvim_editor.lua")
-	cmd := exec.Command(nvim, "--headless", "-u", "NONE", "-i", "NONE", "-c", "luafile "+script)
-	cmd.Env = append(os.Environ(), "AUGUR_BIN="+augurBin, "AUGUR_ROOT="+root, "AUGUR_OUT="+out,
-		"AUGUR_CACHE_DIR="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
-	cmd.Dir = root
-	output := runNvim(t, cmd, 5*time.Minute)
-	data, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
-	}
+	data, output := nvimScript(t, root, "nvim_editor.lua")
 	type diag struct {
 		Lnum    int    `json:"lnum"`
 		Code    string `json:"code"`

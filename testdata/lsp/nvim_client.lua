@@ -6,16 +6,8 @@
 --   AUGUR_BIN=... AUGUR_FILE=... AUGUR_OUT=... nvim --headless -u NONE -c 'luafile nvim_client.lua'
 local augur = os.getenv('AUGUR_BIN')
 local file = os.getenv('AUGUR_FILE')
-local out = os.getenv('AUGUR_OUT')
-local result = { phases = {} }
-
-local function finish(err)
-  result.error = err
-  local f = io.open(out, 'w')
-  f:write(vim.fn.json_encode(result))
-  f:close()
-  vim.cmd('qa!')
-end
+local R = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/nvim_result.lua')
+local result, finish = R.result, R.finish
 
 vim.cmd('set noswapfile')
 vim.cmd('edit ' .. vim.fn.fnameescape(file))

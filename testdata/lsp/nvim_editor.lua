@@ -13,16 +13,9 @@
 -- It writes what Neovim saw as JSON to AUGUR_OUT.
 local augur = os.getenv('AUGUR_BIN')
 local root = os.getenv('AUGUR_ROOT')
-local out = os.getenv('AUGUR_OUT')
-local result = { phases = {}, messages = {} }
-
-local function finish(err)
-  result.error = err
-  local f = io.open(out, 'w')
-  f:write(vim.fn.json_encode(result))
-  f:close()
-  vim.cmd('qa!')
-end
+local R = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/nvim_result.lua')
+local result, finish = R.result, R.finish
+result.messages = {}
 
 -- Keep every window/showMessage (and still show it as Neovim does).
 local show = vim.lsp.handlers['window/showMessage']
