@@ -104,6 +104,12 @@ func (j Job) Run(prog *ir.Program, cancel <-chan struct{}) *Verdict {
 	return v
 }
 
+// GaveUp is the verdict of a job that was never run to the end, for the
+// reason given (no worker could finish it, say): unclassified.
+func GaveUp(j Job, reason string) *Verdict {
+	return (&Verdict{RaceID: j.Race.ID, Stage: "not started", MemoryModel: j.Options.Model}).unclassified(reason)
+}
+
 // ClassifyAll classifies independent races in parallel on workers
 // goroutines (0: one per CPU); each verdict depends only on its race, so
 // the result is the same as classifying them one after the other.

@@ -1,0 +1,214 @@
+package farm
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"augur/analyzer/classify"
+	"augur/analyzer/ir"
+)
+
+// jobMessage is a job as it travels: which run and which of its jobs, the
+// program (in the bitcode store), and the job encoded by classify with its
+// program reference reduced to the fingerprint.
+type jobMessage struct {
+	Run     string          `json:"run"`
+	Index   int             `json:"index"`
+	Program Program         `json:"program"`
+	Job     json.RawMessage `json:"job"`
+}
+
+// resultMessage is a verdict as it travels back.
+type resultMessage struct {
+	Run     string          `json:"run"`
+	Index   int             `json:"index"`
+	Worker  string          `json:"worker"`
+	Verdict json.RawMessage `json:"verdict"`
+}
+
+// Classify farms the jobs, all for prog, out to the workers and returns
+// their verdicts in job order. each, when set, is called on the calling
+// goroutine as each verdict arrives, once per job however often a job
+// was classified. A job that MaxDeliver workers took and none finished is
+// given up: its verdict is unclassified and says why. When ctx ends, the
+// run's remaining jobs are withdrawn, their verdicts stay nil, and the
+// error is ctx's.
+func (f *Farm) Classify(ctx context.Context, prog *ir.Program, jobs []classify.Job, each func(i int, v *classify.Verdict)) ([]*classify.Verdict, error) {
+	out := make([]*classify.Verdict, len(jobs))
+	if len(jobs) == 0 {
+		return out, nil
+	}
+	run := newRunID()
+	program, err := f.upload(ctx, classify.RefOf(prog))
+	if err != nil {
+		return out, err
+	}
+	defer f.forget(run)
+
+	// Listen before publishing: verdicts may come back at once.
+	results := make(chan resultMessage, 64)
+	cons, err := f.js.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{
+		FilterSubjects: []string{resultSubject + "." + run}})
+	if err != nil {
+		return out, fmt.Errorf("results of run %s: %w", run, err)
+	}
+	cc, err := cons.Consume(func(m jetstream.Msg) {
+		var r resultMessage
+		if json.Unmarshal(m.Data(), &r) == nil && r.Run == run {
+			select {
+			case results <- r:
+			case <-ctx.Done():
+			}
+		}
+	})
+	if err != nil {
+		return out, fmt.Errorf("results of run %s: %w", run, err)
+	}
+	defer cc.Stop()
+	given := newGivenUp()
+	sub, err := f.nc.Subscribe(maxDeliveriesAdvisory, given.note)
+	if err != nil {
+		return out, fmt.Errorf("advisories: %w", err)
+	}
+	defer sub.Unsubscribe()
+
+	seqs, err := f.publish(ctx, run, program, jobs)
+	if err != nil {
+		return out, err
+	}
+	given.watch(seqs)
+	done := 0
+	for done < len(jobs) {
+		select {
+		case r := <-results:
+			if r.Index < 0 || r.Index >= len(jobs) || out[r.Index] != nil {
+				continue // a job classified twice: the same verdict again
+			}
+			v, err := classify.DecodeVerdict(r.Verdict)
+			if err != nil || v.RaceID != jobs[r.Index].Race.ID {
+				v = classify.GaveUp(jobs[r.Index], fmt.Sprintf("worker %s sent a verdict augur cannot read: %v", r.Worker, err))
+			}
+			out[r.Index] = v
+			done++
+			if each != nil {
+				each(r.Index, v)
+			}
+		case i := <-given.c:
+			if out[i] != nil {
+				continue
+			}
+			out[i] = classify.GaveUp(jobs[i], fmt.Sprintf("no worker finished classifying this race: it was delivered %d times", f.cfg.MaxDeliver))
+			done++
+			if each != nil {
+				each(i, out[i])
+			}
+		case <-ctx.Done():
+			return out, ctx.Err()
+		}
+	}
+	return out, nil
+}
+
+// publish puts the run's jobs in the job stream and returns the stream
+// sequence of each. A publication that fails (the server restarting) is
+// tried again until ctx ends; the message id makes a retry that did
+// arrive the first time count once.
+func (f *Farm) publish(ctx context.Context, run string, program Program, jobs []classify.Job) (map[uint64]int, error) {
+	seqs := map[uint64]int{}
+	for i, j := range jobs {
+		j.Program = classify.ProgramRef{Key: program.Key}
+		enc, err := classify.EncodeJob(j)
+		if err != nil {
+			return nil, fmt.Errorf("job %d: %w", i, err)
+		}
+		data, err := json.Marshal(jobMessage{Run: run, Index: i, Program: program, Job: enc})
+		if err != nil {
+			return nil, err
+		}
+		for {
+			ack, err := f.js.Publish(ctx, jobSubject+"."+run, data, jetstream.WithMsgID(fmt.Sprintf("%s.%d", run, i)))
+			if err == nil {
+				seqs[ack.Sequence] = i
+				break
+			}
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return seqs, nil
+}
+
+// forget withdraws what is left of a run: its jobs no worker took yet, and
+// its verdicts.
+func (f *Farm) forget(run string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if s, err := f.js.Stream(ctx, JobStream); err == nil {
+		_ = s.Purge(ctx, jetstream.WithPurgeSubject(jobSubject+"."+run))
+	}
+	if s, err := f.js.Stream(ctx, ResultStream); err == nil {
+		_ = s.Purge(ctx, jetstream.WithPurgeSubject(resultSubject+"."+run))
+	}
+}
+
+// maxDeliveriesAdvisory is where JetStream says a job reached MaxDeliver.
+const maxDeliveriesAdvisory = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + JobStream + "." + WorkerGroup
+
+// givenUp turns max-deliveries advisories into the indexes of this run's
+// jobs that were given up.
+type givenUp struct {
+	mu      sync.Mutex
+	seqs    map[uint64]int // stream sequence -> job index, once published
+	pending []uint64       // advisories that came before watch
+	c       chan int
+}
+
+func newGivenUp() *givenUp { return &givenUp{c: make(chan int, 1024)} }
+
+func (g *givenUp) note(m *nats.Msg) {
+	var a struct {
+		StreamSeq uint64 `json:"stream_seq"`
+	}
+	if json.Unmarshal(m.Data, &a) != nil {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.seqs == nil {
+		g.pending = append(g.pending, a.StreamSeq)
+		return
+	}
+	if i, ok := g.seqs[a.StreamSeq]; ok {
+		g.c <- i
+	}
+}
+
+func (g *givenUp) watch(seqs map[uint64]int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.seqs = seqs
+	for _, s := range g.pending {
+		if i, ok := seqs[s]; ok {
+			g.c <- i
+		}
+	}
+	g.pending = nil
+}
+
+// newRunID names a run: random, so runs of several coordinators on one
+// server never mix. Verdicts do not depend on it.
+func newRunID() string {
+	var b [8]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,177 @@
+// Package farm classifies races on many processes or machines through NATS
+// JetStream, and on one machine through the same code with an embedded
+// NATS server.
+//
+// Each race's classification is an independent job (classify.Job), as the
+// Portend+ paper notes; a verdict depends only on its job. A coordinator
+// (Classify) puts a run's program into a JetStream object store once,
+// content-addressed, and its jobs into a work-queue stream; workers (Work,
+// `augur worker`) pull jobs from one durable consumer with explicit acks,
+// load the program once per process, classify, publish each verdict to a
+// results stream and only then ack. A worker that dies leaves its job
+// unacknowledged, and JetStream delivers it again after the ack wait; a
+// worker working on a long job says so (in progress) so it is not
+// redelivered early. Verdicts are deterministic, so a job classified twice
+// gives the same verdict twice, and the coordinator keeps one per job.
+// The results stream keeps verdicts while the server restarts or the
+// coordinator reconnects.
+//
+// Without a server URL, Embedded starts nats-server inside the process
+// (no listening port, JetStream in a temporary directory) and runs the
+// workers as goroutines: one implementation serves one machine and many.
+package farm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// The JetStream names a farm uses. Jobs of run R go to "augur.jobs.R",
+// their verdicts to "augur.results.R".
+const (
+	JobStream     = "AUGUR_JOBS"
+	ResultStream  = "AUGUR_RESULTS"
+	WorkerGroup   = "augur-workers"
+	BitcodeBucket = "augur-bitcode"
+	jobSubject    = "augur.jobs"
+	resultSubject = "augur.results"
+)
+
+// Config tunes a farm's streams; the zero value is the default.
+type Config struct {
+	// AckWait is how long a delivered job may go without an ack or an
+	// in-progress notice before JetStream delivers it to another worker
+	// (default 30s). Workers send in-progress notices every third of it.
+	AckWait time.Duration
+	// MaxDeliver bounds the deliveries of one job (default 5): a job that
+	// every worker dies on is given up and reported unclassified.
+	MaxDeliver int
+}
+
+func (c Config) withDefaults() Config {
+	if c.AckWait <= 0 {
+		c.AckWait = 30 * time.Second
+	}
+	if c.MaxDeliver <= 0 {
+		c.MaxDeliver = 5
+	}
+	return c
+}
+
+// Farm is a connection to a NATS server with the farm's streams.
+type Farm struct {
+	nc     *nats.Conn
+	js     jetstream.JetStream
+	cfg    Config
+	server *server.Server // the embedded server, nil when connected to one
+	dir    string         // the embedded server's JetStream directory
+}
+
+// Connect connects to the NATS server at url (nats://HOST:PORT) and makes
+// sure the farm's streams, consumer and object store exist. The
+// connection reconnects by itself while the server restarts.
+func Connect(ctx context.Context, url string, cfg Config) (*Farm, error) {
+	nc, err := nats.Connect(url, nats.Name("augur"), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond),
+		nats.RetryOnFailedConnect(true))
+	if err != nil {
+		return nil, fmt.Errorf("connect to %s: %w", url, err)
+	}
+	f, err := setUp(ctx, nc, cfg)
+	if err != nil {
+		nc.Close()
+		return nil, fmt.Errorf("%s: %w", url, err)
+	}
+	return f, nil
+}
+
+// Embedded starts a NATS server with JetStream inside this process, reachable
+// only from it, and connects to it.
+func Embedded(ctx context.Context, cfg Config) (*Farm, error) {
+	dir, err := os.MkdirTemp("", "augur-farm-")
+	if err != nil {
+		return nil, fmt.Errorf("embedded NATS server: %w", err)
+	}
+	ns, err := server.NewServer(&server.Options{ServerName: "augur-embedded", DontListen: true, JetStream: true,
+		StoreDir: dir, NoLog: true, NoSigs: true})
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, fmt.Errorf("embedded NATS server: %w", err)
+	}
+	ns.Start()
+	if !ns.ReadyForConnections(10 * time.Second) {
+		ns.Shutdown()
+		os.RemoveAll(dir)
+		return nil, errors.New("embedded NATS server: not ready after 10s")
+	}
+	nc, err := nats.Connect("", nats.InProcessServer(ns))
+	if err == nil {
+		var f *Farm
+		if f, err = setUp(ctx, nc, cfg); err == nil {
+			f.server, f.dir = ns, dir
+			return f, nil
+		}
+		nc.Close()
+	}
+	ns.Shutdown()
+	os.RemoveAll(dir)
+	return nil, fmt.Errorf("embedded NATS server: %w", err)
+}
+
+// setUp creates (or updates) the streams, the workers' consumer and the
+// bitcode store.
+func setUp(ctx context.Context, nc *nats.Conn, cfg Config) (*Farm, error) {
+	cfg = cfg.withDefaults()
+	js, err := jetstream.New(nc)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: JobStream, Subjects: []string{jobSubject + ".>"},
+		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute}); err != nil {
+		return nil, fmt.Errorf("stream %s: %w", JobStream, err)
+	}
+	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: ResultStream, Subjects: []string{resultSubject + ".>"},
+		Retention: jetstream.LimitsPolicy, Storage: jetstream.FileStorage, MaxAge: 24 * time.Hour,
+		Duplicates: 10 * time.Minute}); err != nil {
+		return nil, fmt.Errorf("stream %s: %w", ResultStream, err)
+	}
+	if _, err := js.CreateOrUpdateConsumer(ctx, JobStream, jetstream.ConsumerConfig{Durable: WorkerGroup,
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait, MaxDeliver: cfg.MaxDeliver,
+		MaxAckPending: 10000}); err != nil {
+		return nil, fmt.Errorf("consumer %s: %w", WorkerGroup, err)
+	}
+	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: BitcodeBucket,
+		Storage: jetstream.FileStorage}); err != nil {
+		return nil, fmt.Errorf("object store %s: %w", BitcodeBucket, err)
+	}
+	return &Farm{nc: nc, js: js, cfg: cfg}, nil
+}
+
+// Close closes the connection, and stops the embedded server if there is one.
+func (f *Farm) Close() {
+	f.nc.Close()
+	if f.server != nil {
+		f.server.Shutdown()
+		f.server.WaitForShutdown()
+		os.RemoveAll(f.dir)
+	}
+}
+
+// Objects counts the bitcode files in the store.
+func (f *Farm) Objects(ctx context.Context) (int, error) {
+	obs, err := f.js.ObjectStore(ctx, BitcodeBucket)
+	if err != nil {
+		return 0, err
+	}
+	list, err := obs.List(ctx)
+	if errors.Is(err, jetstream.ErrNoObjectsFound) {
+		return 0, nil
+	}
+	return len(list), err
+}

@@ -1,0 +1,144 @@
+package farm_test
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/classify"
+	"augur/analyzer/farm"
+	"augur/analyzer/ir"
+	"augur/analyzer/memmodel"
+	"augur/analyzer/race"
+	"augur/analyzer/vm"
+)
+
+// jobsOf detects a test program's races and makes their classification
+// jobs, as the analyzer does.
+func jobsOf(t testing.TB, path string, model memmodel.Model) (*ir.Program, []classify.Job) {
+	t.Helper()
+	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 20_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}}
+	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := classify.Options{Run: cfg, Seed: 1, Symbolic: classify.UsesSymbolicInputs(prog, vm.UndefinedStop), Model: model}
+	var jobs []classify.Job
+	for _, r := range res.Races {
+		jobs = append(jobs, classify.NewJob(classify.RefOf(prog), r, opts, ""))
+	}
+	if len(jobs) == 0 {
+		t.Fatalf("%s: no race", path)
+	}
+	return prog, jobs
+}
+
+// encoded is each verdict's encoding, for byte-for-byte comparison.
+func encoded(t testing.TB, vs []*classify.Verdict) [][]byte {
+	t.Helper()
+	out := make([][]byte, len(vs))
+	for i, v := range vs {
+		if v == nil {
+			t.Fatalf("verdict %d missing", i)
+		}
+		data, err := classify.EncodeVerdict(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = data
+	}
+	return out
+}
+
+func sameVerdicts(t testing.TB, what string, got, want [][]byte) {
+	t.Helper()
+	for i := range want {
+		if !bytes.Equal(got[i], want[i]) {
+			t.Errorf("%s: verdict %d differs:\n got %s\nwant %s", what, i, got[i], want[i])
+		}
+	}
+}
+
+var cases = []struct {
+	file  string
+	model memmodel.Model
+}{
+	{"../../testdata/classify/double_free.c", memmodel.SC},          // spec-violated
+	{"../../testdata/classify/multischedule_output.c", memmodel.SC}, // output-differs, harmless
+	{"../../testdata/classify/loop_alt.c", memmodel.SC},             // single-ordering
+	{"../../testdata/classify/overflow_other_input.c", memmodel.SC}, // multipath
+	{"../../testdata/weak/sb.c", memmodel.Weak},
+}
+
+// The embedded farm (a NATS server in the process, workers as goroutines)
+// gives the verdicts of the in-process pool, byte for byte, and calls
+// each once per job.
+func TestEmbeddedFarmGivesThePoolsVerdicts(t *testing.T) {
+	for _, c := range cases {
+		t.Run(filepath.Base(c.file), func(t *testing.T) {
+			prog, jobs := jobsOf(t, c.file, c.model)
+			want := encoded(t, classify.ClassifyEach(prog, jobs, 2, nil, nil))
+			calls := map[int]int{}
+			got, err := farm.ClassifyLocal(context.Background(), prog, jobs, 2, func(i int, v *classify.Verdict) { calls[i]++ })
+			if err != nil {
+				t.Fatal(err)
+			}
+			sameVerdicts(t, "embedded farm", encoded(t, got), want)
+			for i := range jobs {
+				if calls[i] != 1 {
+					t.Errorf("each called %d times for job %d", calls[i], i)
+				}
+			}
+		})
+	}
+}
+
+// A worker that has not seen the program downloads its bitcode from the
+// object store once (content-addressed), loads it, checks its
+// fingerprint, and gives the same verdicts; a second run of the same
+// program uploads nothing new.
+func TestWorkerDownloadsTheProgramOnce(t *testing.T) {
+	prog, jobs := jobsOf(t, "../../testdata/classify/double_free.c", memmodel.SC)
+	want := encoded(t, classify.ClassifyEach(prog, jobs, 1, nil, nil))
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	f, err := farm.Embedded(ctx, farm.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	cache := t.TempDir()
+	wctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- f.Work(wctx, farm.WorkerOptions{Jobs: 2, CacheDir: cache}) }()
+	for run := 0; run < 2; run++ {
+		got, err := f.Classify(ctx, prog, jobs, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sameVerdicts(t, "downloaded program", encoded(t, got), want)
+	}
+	stop()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join(cache, "*.bc"))
+	if len(files) != len(prog.Bitcode) {
+		t.Errorf("the worker's cache holds %d bitcode files, want %d (one per file of the program)", len(files), len(prog.Bitcode))
+	}
+	objects, err := f.Objects(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if objects != len(prog.Bitcode) {
+		t.Errorf("the store holds %d objects after two runs, want %d", objects, len(prog.Bitcode))
+	}
+}
