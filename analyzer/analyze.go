@@ -15,6 +15,7 @@ import (
 	"augur/analyzer/category"
 	"augur/analyzer/classify"
 	"augur/analyzer/evidence"
+	"augur/analyzer/farm"
 	"augur/analyzer/history"
 	"augur/analyzer/ir"
 	"augur/analyzer/memmodel"
@@ -62,6 +63,12 @@ type Options struct {
 	EvidenceDir string
 	// Workers classify races in parallel (0: one per CPU).
 	Workers int
+	// Farm is where classification jobs run: "" in a pool of Workers
+	// goroutines; FarmEmbedded through a NATS server embedded in the
+	// process, with Workers worker goroutines (the code path of a farm of
+	// machines, analyzer/farm); or a NATS URL (nats://HOST:PORT), whose
+	// `augur worker` processes run them.
+	Farm string
 	// ReadFile reads a source file to look for `augur:ignore` comments
 	// (nil: the file on disk).
 	ReadFile func(path string) ([]byte, error)
@@ -295,11 +302,45 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 	if err != nil {
 		return err
 	}
-	classify.ClassifyEach(prog, jobs, opts.Workers, ctx.Done(), record)
+	if opts.Farm == "" {
+		classify.ClassifyEach(prog, jobs, opts.Workers, ctx.Done(), record)
+	} else if err := farmOut(ctx, prog, jobs, *opts, record); err != nil && ctx.Err() == nil {
+		return err
+	}
 	if ctx.Err() != nil {
 		return ErrCanceled
 	}
 	return nil
+}
+
+// FarmEmbedded is the Farm of an analysis that classifies through a NATS
+// server embedded in its own process.
+const FarmEmbedded = "embedded"
+
+// farmGrace is how long a farm's coordinator waits for verdicts past the
+// analysis's deadline: the workers' executions stop at that deadline
+// themselves (it travels in each job), so only their last messages are
+// still on the way.
+const farmGrace = 30 * time.Second
+
+// farmOut classifies the jobs through a farm (analyzer/farm).
+func farmOut(ctx context.Context, prog *ir.Program, jobs []classify.Job, opts Options, record func(int, *classify.Verdict)) error {
+	if !opts.Deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, opts.Deadline.Add(farmGrace))
+		defer cancel()
+	}
+	if opts.Farm == FarmEmbedded {
+		_, err := farm.ClassifyLocal(ctx, prog, jobs, opts.Workers, record)
+		return err
+	}
+	f, err := farm.Connect(ctx, opts.Farm, farm.Config{})
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	_, err = f.Classify(ctx, prog, jobs, record)
+	return err
 }
 
 // jobs are the classification jobs of the result's races: plain data, so

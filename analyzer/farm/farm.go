@@ -53,6 +53,11 @@ type Config struct {
 	// MaxDeliver bounds the deliveries of one job (default 5): a job that
 	// every worker dies on is given up and reported unclassified.
 	MaxDeliver int
+	// Configure sets the workers' consumer to AckWait and MaxDeliver.
+	// Workers (and the embedded farm) do; a coordinator takes the
+	// consumer as it finds it, and creates it with these values only
+	// when there is none.
+	Configure bool
 }
 
 func (c Config) withDefaults() Config {
@@ -98,6 +103,7 @@ func Embedded(ctx context.Context, cfg Config) (*Farm, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded NATS server: %w", err)
 	}
+	cfg.Configure = true
 	ns, err := server.NewServer(&server.Options{ServerName: "augur-embedded", DontListen: true, JetStream: true,
 		StoreDir: dir, NoLog: true, NoSigs: true})
 	if err != nil {
@@ -141,10 +147,19 @@ func setUp(ctx context.Context, nc *nats.Conn, cfg Config) (*Farm, error) {
 		Duplicates: 10 * time.Minute}); err != nil {
 		return nil, fmt.Errorf("stream %s: %w", ResultStream, err)
 	}
-	if _, err := js.CreateOrUpdateConsumer(ctx, JobStream, jetstream.ConsumerConfig{Durable: WorkerGroup,
-		AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait, MaxDeliver: cfg.MaxDeliver,
-		MaxAckPending: 10000}); err != nil {
+	cc := jetstream.ConsumerConfig{Durable: WorkerGroup, AckPolicy: jetstream.AckExplicitPolicy, AckWait: cfg.AckWait,
+		MaxDeliver: cfg.MaxDeliver, MaxAckPending: 10000}
+	var cons jetstream.Consumer
+	if cfg.Configure {
+		cons, err = js.CreateOrUpdateConsumer(ctx, JobStream, cc)
+	} else if cons, err = js.Consumer(ctx, JobStream, WorkerGroup); errors.Is(err, jetstream.ErrConsumerNotFound) {
+		cons, err = js.CreateConsumer(ctx, JobStream, cc)
+	}
+	if err != nil {
 		return nil, fmt.Errorf("consumer %s: %w", WorkerGroup, err)
+	}
+	if info := cons.CachedInfo(); info != nil {
+		cfg.AckWait, cfg.MaxDeliver = info.Config.AckWait, info.Config.MaxDeliver
 	}
 	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: BitcodeBucket,
 		Storage: jetstream.FileStorage}); err != nil {

@@ -22,7 +22,6 @@ func ClassifyLocal(ctx context.Context, prog *ir.Program, jobs []classify.Job, w
 	if err != nil {
 		return make([]*classify.Verdict, len(jobs)), err
 	}
-	defer f.Close()
 	wctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -32,7 +31,8 @@ func ClassifyLocal(ctx context.Context, prog *ir.Program, jobs []classify.Job, w
 			programs: []*ir.Program{prog}})
 	}()
 	out, err := f.Classify(ctx, prog, jobs, each)
-	stop()
+	stop() // ends the workers' pulls at once
 	wg.Wait()
+	f.Close()
 	return out, err
 }

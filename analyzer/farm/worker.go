@@ -3,11 +3,13 @@ package farm
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"sync"
 	"time"
 
+	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"augur/analyzer/classify"
@@ -70,49 +72,31 @@ func (f *Farm) Work(ctx context.Context, opts WorkerOptions) error {
 		}
 		time.Sleep(200 * time.Millisecond) // the server may be restarting
 	}
-	slots := make(chan struct{}, jobs)
+	// Each of the jobs slots pulls one job at a time, so the worker never
+	// holds more than jobs unacknowledged, and a job is taken as soon as
+	// a slot is free.
 	var wg sync.WaitGroup
-	defer wg.Wait()
-	for {
-		// Wait for room for one job, then take what else there is room for.
-		select {
-		case slots <- struct{}{}:
-		case <-ctx.Done():
-			return nil
-		}
-		n := 1
-	more:
-		for n < jobs {
-			select {
-			case slots <- struct{}{}:
-				n++
-			default:
-				break more
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				pull, cancel := context.WithTimeout(ctx, 5*time.Second)
+				m, err := cons.Next(jetstream.FetchContext(pull))
+				cancel()
+				if err != nil {
+					if ctx.Err() == nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, nats.ErrTimeout) &&
+						!errors.Is(err, jetstream.ErrNoMessages) {
+						time.Sleep(100 * time.Millisecond) // the server may be restarting
+					}
+					continue
+				}
+				f.handle(ctx, m, ps, opts)
 			}
-		}
-		batch, err := cons.Fetch(n, jetstream.FetchMaxWait(time.Second))
-		got := 0
-		if err == nil {
-			for m := range batch.Messages() {
-				got++
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					defer func() { <-slots }()
-					f.handle(ctx, m, ps, opts)
-				}()
-			}
-		}
-		for ; got < n; got++ {
-			<-slots
-		}
-		if ctx.Err() != nil {
-			return nil
-		}
-		if err != nil {
-			time.Sleep(100 * time.Millisecond) // the server may be restarting
-		}
+		}()
 	}
+	wg.Wait()
+	return nil
 }
 
 // handle classifies one job: it says the job is in progress while it

@@ -39,6 +39,7 @@ func analyzeCmd(args []string) int {
 	maxPaths := fs.Int("max-paths", 1000, "stop exploring symbolic inputs after this many paths")
 	evidenceDir := fs.String("evidence-dir", "", "write each failure's inputs here as a file augur run --inputs replays")
 	out := fs.String("o", "", "write the report to this file instead of standard output")
+	workers := fs.String("workers", "", "classify on the `augur worker` processes of this NATS server (nats://HOST:PORT; docs/scale-out.md); default: in this process, through an embedded NATS server")
 	files, progArgs, code := parseFiles(fs, args)
 	if code != 0 {
 		return code
@@ -81,6 +82,7 @@ func analyzeCmd(args []string) int {
 		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
 		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,
+		Farm: farmOf(*workers),
 	}, analyzer.Observer{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
@@ -180,4 +182,12 @@ func directedRuns(n int) int {
 		return -1
 	}
 	return n
+}
+
+// farmOf is where analyze classifies: the embedded farm, or the one at url.
+func farmOf(url string) string {
+	if url == "" {
+		return analyzer.FarmEmbedded
+	}
+	return url
 }

@@ -24,6 +24,7 @@ commands:
                               classify each race's consequence (text, JSON or SARIF report)
   replay EVIDENCE             re-execute a harmful race's evidence and show the interleaving
   lsp                         run the language server on standard input and output
+  worker nats://HOST:PORT     classify races for analyze --workers on other machines
   version                     print augur's version and the toolchain it uses
 
 Run 'augur <command> -h' for a command's flags.
@@ -56,6 +57,8 @@ func main() {
 		os.Exit(replayCmd(os.Args[2:]))
 	case "lsp":
 		os.Exit(lspCmd(os.Args[2:]))
+	case "worker":
+		os.Exit(workerCmd(os.Args[2:]))
 	case "version", "--version":
 		os.Exit(versionCmd())
 	case "help", "-h", "--help":
