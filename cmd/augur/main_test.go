@@ -16,6 +16,10 @@ var augurBin string
 
 // TestMain builds the augur binary once; the tests run it as a user would.
 func TestMain(m *testing.M) {
+	if spec := os.Getenv(natsEnv); spec != "" {
+		serveNATS(spec) // a NATS server process for the farm tests
+		return
+	}
 	dir, err := os.MkdirTemp("", "augur-cli-")
 	if err != nil {
 		panic(err)
