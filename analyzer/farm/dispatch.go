@@ -73,12 +73,14 @@ func (f *Farm) Classify(ctx context.Context, prog *ir.Program, jobs []classify.J
 		return out, fmt.Errorf("results of run %s: %w", run, err)
 	}
 	defer cc.Stop()
-	given := newGivenUp()
-	sub, err := f.nc.Subscribe(maxDeliveriesAdvisory, given.note)
-	if err != nil {
-		return out, fmt.Errorf("advisories: %w", err)
+	given := newGivenUp(len(jobs))
+	for _, subject := range []string{maxDeliveriesAdvisory, terminatedAdvisory} {
+		sub, err := f.nc.Subscribe(subject, given.note)
+		if err != nil {
+			return out, fmt.Errorf("advisories: %w", err)
+		}
+		defer sub.Unsubscribe()
 	}
-	defer sub.Unsubscribe()
 
 	seqs, err := f.publish(ctx, run, program, jobs)
 	if err != nil {
@@ -101,11 +103,16 @@ func (f *Farm) Classify(ctx context.Context, prog *ir.Program, jobs []classify.J
 			if each != nil {
 				each(r.Index, v)
 			}
-		case i := <-given.c:
+		case g := <-given.c:
+			i := g.index
 			if out[i] != nil {
 				continue
 			}
-			out[i] = classify.GaveUp(jobs[i], fmt.Sprintf("no worker finished classifying this race: it was delivered %d times", f.cfg.MaxDeliver))
+			why := fmt.Sprintf("no worker finished classifying this race: it was delivered %d times", f.cfg.MaxDeliver)
+			if g.refused {
+				why = "a worker refused the job (an augur worker of another version?)"
+			}
+			out[i] = classify.GaveUp(jobs[i], why)
 			done++
 			if each != nil {
 				each(i, out[i])
@@ -161,19 +168,32 @@ func (f *Farm) forget(run string) {
 	}
 }
 
-// maxDeliveriesAdvisory is where JetStream says a job reached MaxDeliver.
-const maxDeliveriesAdvisory = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + JobStream + "." + WorkerGroup
+// Where JetStream says a job reached MaxDeliver, or that a worker refused
+// it for good (it cannot decode it).
+const (
+	maxDeliveriesAdvisory = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + JobStream + "." + WorkerGroup
+	terminatedAdvisory    = "$JS.EVENT.ADVISORY.CONSUMER.MSG_TERMINATED." + JobStream + "." + WorkerGroup
+)
 
-// givenUp turns max-deliveries advisories into the indexes of this run's
-// jobs that were given up.
+// givenUp turns advisories into this run's jobs that were given up.
 type givenUp struct {
 	mu      sync.Mutex
 	seqs    map[uint64]int // stream sequence -> job index, once published
-	pending []uint64       // advisories that came before watch
-	c       chan int
+	pending []advisory     // advisories that came before watch
+	c       chan gaveUp
 }
 
-func newGivenUp() *givenUp { return &givenUp{c: make(chan int, 1024)} }
+type advisory struct {
+	seq     uint64
+	refused bool
+}
+
+type gaveUp struct {
+	index   int
+	refused bool // a worker refused it; else it was delivered too often
+}
+
+func newGivenUp(jobs int) *givenUp { return &givenUp{c: make(chan gaveUp, jobs)} }
 
 func (g *givenUp) note(m *nats.Msg) {
 	var a struct {
@@ -182,14 +202,23 @@ func (g *givenUp) note(m *nats.Msg) {
 	if json.Unmarshal(m.Data, &a) != nil {
 		return
 	}
+	adv := advisory{seq: a.StreamSeq, refused: m.Subject == terminatedAdvisory}
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.seqs == nil {
-		g.pending = append(g.pending, a.StreamSeq)
+		g.pending = append(g.pending, adv)
 		return
 	}
-	if i, ok := g.seqs[a.StreamSeq]; ok {
-		g.c <- i
+	g.send(adv)
+}
+
+// send passes on an advisory about one of this run's jobs. Caller holds mu.
+func (g *givenUp) send(a advisory) {
+	if i, ok := g.seqs[a.seq]; ok {
+		select {
+		case g.c <- gaveUp{i, a.refused}:
+		default: // already given up: one advisory per job is enough
+		}
 	}
 }
 
@@ -197,10 +226,8 @@ func (g *givenUp) watch(seqs map[uint64]int) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.seqs = seqs
-	for _, s := range g.pending {
-		if i, ok := seqs[s]; ok {
-			g.c <- i
-		}
+	for _, a := range g.pending {
+		g.send(a)
 	}
 	g.pending = nil
 }

@@ -3,7 +3,9 @@ package farm_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -140,5 +142,65 @@ func TestWorkerDownloadsTheProgramOnce(t *testing.T) {
 	}
 	if objects != len(prog.Bitcode) {
 		t.Errorf("the store holds %d objects after two runs, want %d", objects, len(prog.Bitcode))
+	}
+}
+
+// A load of 1,000 generated jobs (one race of a small program, a thousand
+// times) goes through an embedded farm with two workers within a time
+// bound: every job gets exactly one verdict, the pool's.
+func TestLoadOfAThousandJobs(t *testing.T) {
+	prog, base := jobsOf(t, "../../testdata/race/counter.c", memmodel.SC)
+	want := encoded(t, classify.ClassifyEach(prog, base[:1], 1, nil, nil))[0]
+	jobs := make([]classify.Job, 1000)
+	for i := range jobs {
+		jobs[i] = base[0]
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	start := time.Now()
+	calls := make([]int, len(jobs))
+	got, err := farm.ClassifyLocal(ctx, prog, jobs, 2, func(i int, v *classify.Verdict) { calls[i]++ })
+	if err != nil {
+		t.Fatalf("after %v: %v", time.Since(start), err)
+	}
+	for i, data := range encoded(t, got) {
+		if !bytes.Equal(data, want) || calls[i] != 1 {
+			t.Fatalf("job %d: %d calls, verdict %s, want %s", i, calls[i], data, want)
+		}
+	}
+	t.Logf("%d jobs in %v (%.0f jobs/s)", len(jobs), time.Since(start), float64(len(jobs))/time.Since(start).Seconds())
+}
+
+// A job no worker can finish is given up and reported unclassified with
+// the reason, instead of leaving the run waiting: one that a worker
+// refuses (it cannot decode it: another augur version, say), and one
+// whose program no worker can load, after MaxDeliver deliveries.
+func TestJobsNoWorkerCanFinishAreGivenUp(t *testing.T) {
+	prog, jobs := jobsOf(t, "../../testdata/classify/double_free.c", memmodel.SC)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	f, err := farm.Embedded(ctx, farm.Config{MaxDeliver: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	notADir := filepath.Join(t.TempDir(), "file")
+	if err := os.WriteFile(notADir, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go f.Work(wctx, farm.WorkerOptions{CacheDir: filepath.Join(notADir, "cache")}) // cannot download anything
+
+	refused := jobs[0]
+	refused.Options.Classifier = "a classifier of a newer augur"
+	got, err := f.Classify(ctx, prog, []classify.Job{refused, jobs[0]}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{"refused the job", "delivered 2 times"} {
+		if v := got[i]; v == nil || v.Category != classify.Unclassified || !strings.Contains(v.Reason, want) {
+			t.Errorf("job %d: %+v, want unclassified because %q", i, v, want)
+		}
 	}
 }
