@@ -190,3 +190,24 @@ func (f *Farm) Objects(ctx context.Context) (int, error) {
 	}
 	return len(list), err
 }
+
+// QueueState is what the workers' consumer holds: jobs delivered and not
+// yet acknowledged, and jobs no worker has taken yet. Scale workers on
+// Waiting.
+type QueueState struct {
+	Unacknowledged int
+	Waiting        uint64
+}
+
+// Queue reports the state of the job queue.
+func (f *Farm) Queue(ctx context.Context) (QueueState, error) {
+	cons, err := f.js.Consumer(ctx, JobStream, WorkerGroup)
+	if err != nil {
+		return QueueState{}, err
+	}
+	info, err := cons.Info(ctx)
+	if err != nil {
+		return QueueState{}, err
+	}
+	return QueueState{Unacknowledged: info.NumAckPending, Waiting: info.NumPending}, nil
+}

@@ -204,3 +204,47 @@ func TestJobsNoWorkerCanFinishAreGivenUp(t *testing.T) {
 		}
 	}
 }
+
+// A worker holds at most its Jobs unacknowledged jobs; the rest wait in
+// the queue for other workers.
+func TestAWorkerHoldsAtMostItsJobs(t *testing.T) {
+	prog, base := jobsOf(t, "../../testdata/classify/double_free.c", memmodel.SC)
+	jobs := make([]classify.Job, 12)
+	for i := range jobs {
+		jobs[i] = base[0]
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	f, err := farm.Embedded(ctx, farm.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go f.Work(wctx, farm.WorkerOptions{Jobs: 2, Delay: 100 * time.Millisecond, CacheDir: t.TempDir()})
+	done := make(chan error, 1)
+	go func() {
+		_, err := f.Classify(ctx, prog, jobs, nil)
+		done <- err
+	}()
+	most, waited := 0, uint64(0)
+	for {
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+			if most > 2 || most == 0 || waited == 0 {
+				t.Errorf("at most %d unacknowledged (want 1 or 2) and at most %d waiting (want some)", most, waited)
+			}
+			return
+		case <-time.After(20 * time.Millisecond):
+			q, err := f.Queue(ctx)
+			if err != nil {
+				continue
+			}
+			most, waited = max(most, q.Unacknowledged), max(waited, q.Waiting)
+		}
+	}
+}

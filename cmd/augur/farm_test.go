@@ -194,11 +194,12 @@ func comparable(t *testing.T, out string) map[string]any {
 func TestFarmSurvivesAWorkerKilledASlowWorkerAndAServerRestart(t *testing.T) {
 	const races = 8
 	prog := racingCounters(t, races)
-	single := runAugur(t, "", "analyze", "--format", "json", prog)
+	singleEvidence, farmEvidence := t.TempDir(), t.TempDir()
+	single := runAugur(t, "", "analyze", "--format", "json", "--evidence-dir", singleEvidence, prog)
 	if single.code != 0 {
 		t.Fatalf("single-machine run: exit %d\n%s", single.code, single.stderr)
 	}
-	want := comparable(t, single.stdout)
+	want := comparable(t, strings.ReplaceAll(single.stdout, singleEvidence, "EVIDENCE"))
 	if n := len(want["races"].([]any)); n != races {
 		t.Fatalf("the single-machine run found %d races, want %d", n, races)
 	}
@@ -211,7 +212,7 @@ func TestFarmSurvivesAWorkerKilledASlowWorkerAndAServerRestart(t *testing.T) {
 		w.waitLine(t, regexp.MustCompile(`taking jobs from`), time.Minute)
 	}
 
-	coord := exec.Command(augurBin, "analyze", "--format", "json", "--workers", nats.url(), prog)
+	coord := exec.Command(augurBin, "analyze", "--format", "json", "--evidence-dir", farmEvidence, "--workers", nats.url(), prog)
 	coord.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+t.TempDir())
 	var stdout, stderr bytes.Buffer
 	coord.Stdout, coord.Stderr = &stdout, io.MultiWriter(&stderr)
@@ -240,11 +241,23 @@ func TestFarmSurvivesAWorkerKilledASlowWorkerAndAServerRestart(t *testing.T) {
 		coord.Process.Kill()
 		t.Fatalf("analyze --workers did not finish\n%s\nworkers:\n%s\n%s", stderr.String(), slow.logged(), fast.logged())
 	}
-	got := comparable(t, stdout.String())
+	got := comparable(t, strings.ReplaceAll(stdout.String(), farmEvidence, "EVIDENCE"))
 	wantJSON, _ := json.MarshalIndent(want, "", " ")
 	gotJSON, _ := json.MarshalIndent(got, "", " ")
 	if !bytes.Equal(wantJSON, gotJSON) {
 		t.Errorf("the farm's report differs from the single-machine one:\n%s\nwant:\n%s", gotJSON, wantJSON)
+	}
+	// The evidence is the same, file for file and byte for byte.
+	files, _ := filepath.Glob(filepath.Join(singleEvidence, "*.json"))
+	if len(files) == 0 {
+		t.Error("the single-machine run wrote no evidence")
+	}
+	for _, f := range files {
+		a, _ := os.ReadFile(f)
+		b, err := os.ReadFile(filepath.Join(farmEvidence, filepath.Base(f)))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("evidence %s differs between the runs (%v)", filepath.Base(f), err)
+		}
 	}
 	// The job the doomed worker held was done by another.
 	again := regexp.MustCompile(`run ` + started[1] + ` job ` + started[2] + `: started`)
