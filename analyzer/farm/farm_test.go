@@ -69,6 +69,20 @@ func sameVerdicts(t testing.TB, what string, got, want [][]byte) {
 	}
 }
 
+// embedded starts an embedded farm for a test, with a context that bounds
+// the test's time; both end with the test.
+func embedded(t *testing.T, cfg farm.Config) (context.Context, *farm.Farm) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	f, err := farm.Embedded(ctx, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.Close)
+	return ctx, f
+}
+
 var cases = []struct {
 	file  string
 	model memmodel.Model
@@ -110,13 +124,7 @@ func TestEmbeddedFarmGivesThePoolsVerdicts(t *testing.T) {
 func TestWorkerDownloadsTheProgramOnce(t *testing.T) {
 	prog, jobs := jobsOf(t, "../../testdata/classify/double_free.c", memmodel.SC)
 	want := encoded(t, classify.ClassifyEach(prog, jobs, 1, nil, nil))
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	f, err := farm.Embedded(ctx, farm.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	ctx, f := embedded(t, farm.Config{})
 	cache := t.TempDir()
 	wctx, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
@@ -177,13 +185,7 @@ func TestLoadOfAThousandJobs(t *testing.T) {
 // whose program no worker can load, after MaxDeliver deliveries.
 func TestJobsNoWorkerCanFinishAreGivenUp(t *testing.T) {
 	prog, jobs := jobsOf(t, "../../testdata/classify/double_free.c", memmodel.SC)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	f, err := farm.Embedded(ctx, farm.Config{MaxDeliver: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	ctx, f := embedded(t, farm.Config{MaxDeliver: 2})
 	notADir := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(notADir, nil, 0o644); err != nil {
 		t.Fatal(err)
@@ -213,13 +215,7 @@ func TestAWorkerHoldsAtMostItsJobs(t *testing.T) {
 	for i := range jobs {
 		jobs[i] = base[0]
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	f, err := farm.Embedded(ctx, farm.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	ctx, f := embedded(t, farm.Config{})
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	go f.Work(wctx, farm.WorkerOptions{Jobs: 2, Delay: 100 * time.Millisecond, CacheDir: t.TempDir()})

@@ -40,8 +40,7 @@ func (f *Farm) upload(ctx context.Context, ref classify.ProgramRef) (Program, er
 		if err != nil {
 			return Program{}, fmt.Errorf("upload program %.12s: %w", ref.Key, err)
 		}
-		sum := sha256.Sum256(data)
-		name := hex.EncodeToString(sum[:])
+		name := contentName(data)
 		if _, err := obs.GetInfo(ctx, name); errors.Is(err, jetstream.ErrObjectNotFound) {
 			if _, err := obs.PutBytes(ctx, name, data); err != nil {
 				return Program{}, fmt.Errorf("upload program %.12s: %s: %w", ref.Key, path, err)
@@ -127,7 +126,7 @@ func (ps *programs) load(ctx context.Context, f *Farm, p Program) (*ir.Program, 
 			if err != nil {
 				return nil, fmt.Errorf("download program %.12s: %s: %w", p.Key, name, err)
 			}
-			if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != name {
+			if contentName(data) != name {
 				return nil, fmt.Errorf("download program %.12s: %s arrived with other contents", p.Key, name)
 			}
 			tmp := path + ".tmp"
@@ -153,6 +152,11 @@ func hasContent(path, name string) bool {
 	if err != nil {
 		return false
 	}
+	return contentName(data) == name
+}
+
+// contentName names bitcode in the store: the SHA-256 of its contents.
+func contentName(data []byte) string {
 	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:]) == name
+	return hex.EncodeToString(sum[:])
 }
