@@ -58,6 +58,9 @@ type Config struct {
 	// consumer as it finds it, and creates it with these values only
 	// when there is none.
 	Configure bool
+	// memory keeps the streams and the bitcode in memory rather than on
+	// disk: the embedded farm lives as long as its process.
+	memory bool
 }
 
 func (c Config) withDefaults() Config {
@@ -103,7 +106,7 @@ func Embedded(ctx context.Context, cfg Config) (*Farm, error) {
 	if err != nil {
 		return nil, fmt.Errorf("embedded NATS server: %w", err)
 	}
-	cfg.Configure = true
+	cfg.Configure, cfg.memory = true, true
 	ns, err := server.NewServer(&server.Options{ServerName: "augur-embedded", DontListen: true, JetStream: true,
 		StoreDir: dir, NoLog: true, NoSigs: true})
 	if err != nil {
@@ -138,12 +141,16 @@ func setUp(ctx context.Context, nc *nats.Conn, cfg Config) (*Farm, error) {
 	if err != nil {
 		return nil, err
 	}
+	storage := jetstream.FileStorage
+	if cfg.memory {
+		storage = jetstream.MemoryStorage
+	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: JobStream, Subjects: []string{jobSubject + ".>"},
-		Retention: jetstream.WorkQueuePolicy, Storage: jetstream.FileStorage, Duplicates: 10 * time.Minute}); err != nil {
+		Retention: jetstream.WorkQueuePolicy, Storage: storage, Duplicates: 10 * time.Minute}); err != nil {
 		return nil, fmt.Errorf("stream %s: %w", JobStream, err)
 	}
 	if _, err := js.CreateOrUpdateStream(ctx, jetstream.StreamConfig{Name: ResultStream, Subjects: []string{resultSubject + ".>"},
-		Retention: jetstream.LimitsPolicy, Storage: jetstream.FileStorage, MaxAge: 24 * time.Hour,
+		Retention: jetstream.LimitsPolicy, Storage: storage, MaxAge: 24 * time.Hour,
 		Duplicates: 10 * time.Minute}); err != nil {
 		return nil, fmt.Errorf("stream %s: %w", ResultStream, err)
 	}
@@ -162,7 +169,7 @@ func setUp(ctx context.Context, nc *nats.Conn, cfg Config) (*Farm, error) {
 		cfg.AckWait, cfg.MaxDeliver = info.Config.AckWait, info.Config.MaxDeliver
 	}
 	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: BitcodeBucket,
-		Storage: jetstream.FileStorage}); err != nil {
+		Storage: storage}); err != nil {
 		return nil, fmt.Errorf("object store %s: %w", BitcodeBucket, err)
 	}
 	return &Farm{nc: nc, js: js, cfg: cfg}, nil
