@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -37,21 +36,9 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 }
 
 // lensesChanged asks a client that accepts it to ask for code lenses
-// again, after an analysis changed the races. Requests are coalesced:
-// one is in flight at a time. Caller holds mu.
+// again, after an analysis changed the races. Caller holds mu.
 func (s *Server) lensesChanged() {
-	if !s.lensRefresh || s.lensRefreshing {
-		return
+	if s.lensRefresh != nil {
+		s.refresh(s.lensRefresh)
 	}
-	s.lensRefreshing = true
-	go func() {
-		s.mu.Lock()
-		s.lensRefreshing = false
-		s.mu.Unlock()
-		ctx, cancel := context.WithTimeout(s.connCtx, 10*time.Second)
-		defer cancel()
-		if err := s.client.CodeLensRefresh(ctx); err != nil {
-			s.logger.Printf("workspace/codeLens/refresh: %v", err)
-		}
-	}()
 }

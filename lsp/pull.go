@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"time"
 
 	"go.lsp.dev/protocol"
 )
@@ -24,8 +23,8 @@ type pullState struct {
 	on bool // the client pulls, and accepts refresh requests
 	// given is the result id each open document last pulled.
 	given map[string]string
-	// refreshing is set while a refresh request is about to be sent.
-	refreshing bool
+	// refresh asks the client to pull again.
+	refresh *refresher
 }
 
 // pullCapable says whether the client's capabilities let the server rely
@@ -51,25 +50,10 @@ func resultID(data []byte) string {
 // pulled another set. Caller holds mu.
 func (s *Server) pulledChanged(path, id string) {
 	given, ok := s.pull.given[path]
-	if !ok || given == id || s.pull.refreshing {
+	if !ok || given == id {
 		return // not pulled yet (the client pulls on open), or up to date
 	}
-	s.pull.refreshing = true
-	go s.refreshPulls()
-}
-
-// refreshPulls sends workspace/diagnostic/refresh. It runs on its own
-// goroutine: the read loop must be free to deliver the client's answer.
-// Changes after the flag is cleared ask for another refresh.
-func (s *Server) refreshPulls() {
-	s.mu.Lock()
-	s.pull.refreshing = false
-	s.mu.Unlock()
-	ctx, cancel := context.WithTimeout(s.connCtx, 10*time.Second)
-	defer cancel()
-	if err := s.client.DiagnosticRefresh(ctx); err != nil {
-		s.logger.Printf("workspace/diagnostic/refresh: %v", err)
-	}
+	s.refresh(s.pull.refresh)
 }
 
 // Diagnostic answers a pull: the document's diagnostics, or "unchanged"

@@ -88,16 +88,16 @@ type Server struct {
 	// extension's webview), so the server does not open them.
 	timelineView bool
 	pull         pullState
-	// lensRefresh: the client accepts workspace/codeLens/refresh;
-	// lensRefreshing: one is about to be sent.
-	lensRefresh, lensRefreshing bool
-	ws                          *workspace.Workspace
-	docs                        map[string]*document    // open documents by path
-	targets                     map[string]*targetState // by target key
-	published                   map[string]publishedSet // what each file last got
-	notInTarget                 map[string]bool         // open files that belong to no target
-	disk                        map[string]diskFile     // lines of files not open, for ranges
-	configProblem               *configProblem          // a broken augur.toml, shown on the file
+	// lensRefresh asks for code lenses again; nil when the client does
+	// not accept workspace/codeLens/refresh.
+	lensRefresh   *refresher
+	ws            *workspace.Workspace
+	docs          map[string]*document    // open documents by path
+	targets       map[string]*targetState // by target key
+	published     map[string]publishedSet // what each file last got
+	notInTarget   map[string]bool         // open files that belong to no target
+	disk          map[string]diskFile     // lines of files not open, for ranges
+	configProblem *configProblem          // a broken augur.toml, shown on the file
 }
 
 // Serve runs a server on the given streams (stdin and stdout for `augur
@@ -208,8 +208,11 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 		s.timelineView = exp.TimelineView
 	}
 	s.pull.on = pullCapable(caps)
+	s.pull.refresh = &refresher{method: protocol.MethodWorkspaceDiagnosticRefresh, send: s.client.DiagnosticRefresh}
 	if w := caps.Workspace; w != nil && w.CodeLens != nil && w.CodeLens.RefreshSupport != nil {
-		s.lensRefresh = *w.CodeLens.RefreshSupport
+		if *w.CodeLens.RefreshSupport {
+			s.lensRefresh = &refresher{method: protocol.MethodWorkspaceCodeLensRefresh, send: s.client.CodeLensRefresh}
+		}
 	}
 	pull := s.pull.on
 	s.ws = workspace.New(root)
