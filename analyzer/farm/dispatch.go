@@ -88,35 +88,35 @@ func (f *Farm) Classify(ctx context.Context, prog *ir.Program, jobs []classify.J
 	}
 	given.watch(seqs)
 	done := 0
+	// settle takes job i's first verdict; later ones are the same again.
+	settle := func(i int, v func() *classify.Verdict) {
+		if i < 0 || i >= len(jobs) || out[i] != nil {
+			return
+		}
+		out[i] = v()
+		done++
+		if each != nil {
+			each(i, out[i])
+		}
+	}
 	for done < len(jobs) {
 		select {
 		case r := <-results:
-			if r.Index < 0 || r.Index >= len(jobs) || out[r.Index] != nil {
-				continue // a job classified twice: the same verdict again
-			}
-			v, err := classify.DecodeVerdict(r.Verdict)
-			if err != nil || v.RaceID != jobs[r.Index].Race.ID {
-				v = classify.GaveUp(jobs[r.Index], fmt.Sprintf("worker %s sent a verdict augur cannot read: %v", r.Worker, err))
-			}
-			out[r.Index] = v
-			done++
-			if each != nil {
-				each(r.Index, v)
-			}
+			settle(r.Index, func() *classify.Verdict {
+				v, err := classify.DecodeVerdict(r.Verdict)
+				if err != nil || v.RaceID != jobs[r.Index].Race.ID {
+					v = classify.GaveUp(jobs[r.Index], fmt.Sprintf("worker %s sent a verdict augur cannot read: %v", r.Worker, err))
+				}
+				return v
+			})
 		case g := <-given.c:
-			i := g.index
-			if out[i] != nil {
-				continue
-			}
-			why := fmt.Sprintf("no worker finished classifying this race: it was delivered %d times", f.cfg.MaxDeliver)
-			if g.refused {
-				why = "a worker refused the job (an augur worker of another version?)"
-			}
-			out[i] = classify.GaveUp(jobs[i], why)
-			done++
-			if each != nil {
-				each(i, out[i])
-			}
+			settle(g.index, func() *classify.Verdict {
+				if g.refused {
+					return classify.GaveUp(jobs[g.index], "a worker refused the job (an augur worker of another version?)")
+				}
+				return classify.GaveUp(jobs[g.index],
+					fmt.Sprintf("no worker finished classifying this race: it was delivered %d times", f.cfg.MaxDeliver))
+			})
 		case <-ctx.Done():
 			return out, ctx.Err()
 		}

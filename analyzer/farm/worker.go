@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"augur/analyzer/build"
 	"augur/analyzer/classify"
 	"augur/analyzer/ir"
 )
@@ -22,8 +24,8 @@ type WorkerOptions struct {
 	// the most it holds unacknowledged: it fetches only what it has room
 	// for, and the rest stays in the queue for other workers.
 	Jobs int
-	// CacheDir keeps downloaded bitcode (default: a directory under the
-	// user cache directory).
+	// CacheDir keeps downloaded bitcode (default: farm/ in augur's cache
+	// directory, build.DefaultCacheDir).
 	CacheDir string
 	// Name identifies the worker in logs and verdict messages (default:
 	// host name and process id).
@@ -51,11 +53,7 @@ func (f *Farm) Work(ctx context.Context, opts WorkerOptions) error {
 		opts.Log = func(string, ...any) {}
 	}
 	if opts.CacheDir == "" {
-		dir, err := os.UserCacheDir()
-		if err != nil {
-			dir = os.TempDir()
-		}
-		opts.CacheDir = dir + "/augur/farm"
+		opts.CacheDir = filepath.Join(build.DefaultCacheDir(), "farm")
 	}
 	ps := newPrograms(opts.CacheDir)
 	for _, p := range opts.programs {

@@ -24,7 +24,7 @@ func workerCmd(args []string) int {
 		fs.PrintDefaults()
 	}
 	jobs := fs.Int("jobs", 1, "jobs run at once, and so the most this worker holds unacknowledged")
-	cacheDir := fs.String("cache-dir", "", "where downloaded bitcode is kept (default: augur/farm in the user cache directory)")
+	cacheDir := fs.String("cache-dir", "", "where downloaded bitcode is kept (default: farm/ in $AUGUR_CACHE_DIR or the user cache directory's augur/)")
 	name := fs.String("name", "", "this worker's name in logs and verdicts (default: host name and process id)")
 	ackWait := &flagDuration{d: 30 * time.Second}
 	fs.Var(ackWait, "ack-wait", "how long a job may go unacknowledged before another worker gets it (workers say a long job is in progress every third of it)")
