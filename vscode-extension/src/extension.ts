@@ -68,14 +68,16 @@ export class AugurExtension {
   readonly races: RacesView;
   readonly timeline: TimelineView;
   private item: vscode.StatusBarItem;
-  private output: vscode.OutputChannel;
+  private output: vscode.LogOutputChannel;
 
   constructor(
     private readonly api: typeof vscode,
     private readonly context: vscode.ExtensionContext,
     private readonly factory: ClientFactory = defaultFactory,
   ) {
-    this.output = api.window.createOutputChannel('augur');
+    // vscode-languageclient 11 logs through the channel's error/warn/info
+    // methods and follows its log level: only a log channel has them.
+    this.output = api.window.createOutputChannel('augur', { log: true });
     this.item = api.window.createStatusBarItem(api.StatusBarAlignment.Left, 0);
     this.item.command = 'augur.analyzeNow';
     context.subscriptions.push(this.output, this.item);
@@ -145,7 +147,7 @@ export class AugurExtension {
           return res;
         },
       },
-      outputChannel: this.output as vscode.LogOutputChannel,
+      outputChannel: this.output,
       errorHandler: {
         error: () => ({ action: ErrorAction.Continue }),
         closed: () => {
@@ -177,10 +179,8 @@ export class AugurExtension {
       const why = err instanceof Error ? err.message : String(err);
       this.status.serverStopped(`could not start ${cmd.command}: ${why}`);
       this.render();
-      void this.api.window.showErrorMessage(
-        `augur: could not start the language server (${cmd.command} ${cmd.args.join(' ')}): ${why}. ` +
-          'Set augur.path to the augur binary.',
-      );
+      this.output.error(`could not start ${cmd.command} ${cmd.args.join(' ')}: ${why}`);
+      void this.api.window.showErrorMessage(startFailure(cmd.command, cmd.args, why));
       return;
     }
     this.watchProgress(client);
@@ -301,6 +301,19 @@ export class AugurExtension {
       await this.client.stop();
     }
   }
+}
+
+/**
+ * The message for a server that did not start. Only a binary that could not
+ * be run is fixed by augur.path; anything else is the server's or the
+ * client's own failure, and the output channel has the details.
+ */
+export function startFailure(command: string, args: string[], why: string): string {
+  const what = `augur: could not start the language server (${[command, ...args].join(' ')}): ${why}.`;
+  if (/\b(ENOENT|EACCES|ENOEXEC)\b/.test(why)) {
+    return `${what} Set augur.path to the augur binary (a path, or a name on PATH).`;
+  }
+  return `${what} See the augur output channel for details; "augur: Restart the language server" tries again.`;
 }
 
 let active: AugurExtension | undefined;

@@ -156,6 +156,28 @@ test('a binary that cannot start is reported with the setting to fix', async () 
   assert.equal(state.statusItems[0].text, '$(error) augur: stopped');
 });
 
+test('a server that fails for another reason does not send the user to augur.path', async () => {
+  const e = new ext.AugurExtension(vscodeMock, context(), (s, o) => {
+    const c = factory(s, o);
+    c.failStart = 'Server initialization failed.';
+    return c;
+  });
+  await e.start();
+  assert.doesNotMatch(state.errors[0], /augur\.path/);
+  assert.match(state.errors[0], /could not start the language server .*initialization failed.*output channel/);
+});
+
+test('the language client gets a log output channel, as vscode-languageclient 11 requires', async () => {
+  const e = new ext.AugurExtension(vscodeMock, context(), factory);
+  await e.start();
+  assert.deepEqual(state.outputChannels, [{ name: 'augur', log: true }]);
+  const ch = clients[0].options.outputChannel;
+  // The client calls these at start: a plain OutputChannel lacks them and
+  // the server never starts (the bug a real VS Code showed).
+  assert.equal(typeof ch.error, 'function');
+  assert.equal(typeof ch.onDidChangeLogLevel, 'function');
+});
+
 test('an untrusted workspace cannot choose the server binary or its arguments', async () => {
   state.settings = { 'augur.path': '/usr/local/bin/augur' };
   state.workspaceSettings = { 'augur.path': '/tmp/evil', 'augur.arguments': ['--evil'], 'augur.mp': 4 };

@@ -84,6 +84,7 @@ export const state = {
   errors: [] as string[],
   infos: [] as string[],
   statusItems: [] as { text: string; tooltip: string; command?: string; shown: boolean }[],
+  outputChannels: [] as { name: string; log: boolean }[],
   diagnostics: [] as unknown[],
   // Every file's diagnostics, as getDiagnostics() with no argument gives them.
   allDiagnostics: [] as [unknown, unknown[]][],
@@ -102,6 +103,7 @@ export const state = {
     this.errors = [];
     this.infos = [];
     this.statusItems = [];
+    this.outputChannels = [];
     this.diagnostics = [];
     this.allDiagnostics = [];
     this.diagnosticsChanged = new EventEmitter();
@@ -140,7 +142,17 @@ const api: any = {
     file: (p: string) => ({ toString: () => 'file://' + p, fsPath: p, scheme: 'file' }),
   },
   window: {
-    createOutputChannel: () => ({ append() {}, appendLine() {}, show() {}, dispose() {}, info() {}, warn() {}, error() {}, trace() {}, debug() {} }),
+    // As in VS Code: a plain channel has no log methods; { log: true } makes
+    // a LogOutputChannel, which vscode-languageclient needs for its output.
+    createOutputChannel: (name: string, options?: { log?: boolean } | string) => {
+      const plain = { name, append() {}, appendLine() {}, replace() {}, clear() {}, show() {}, hide() {}, dispose() {} };
+      if (typeof options !== 'object' || !options.log) {
+        state.outputChannels.push({ name, log: false });
+        return plain;
+      }
+      state.outputChannels.push({ name, log: true });
+      return { ...plain, logLevel: 2, onDidChangeLogLevel: () => ({ dispose() {} }), trace() {}, debug() {}, info() {}, warn() {}, error() {} };
+    },
     createStatusBarItem: () => {
       const item = { text: '', tooltip: '', command: undefined as string | undefined, shown: false, show() { this.shown = true; }, hide() {}, dispose() {} };
       state.statusItems.push(item);
