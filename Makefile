@@ -10,7 +10,7 @@ export GOFLAGS := -tags=llvm14
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X augur/analyzer/version.Version=$(VERSION)
 
-.PHONY: all setup build test vet demo bench clean vsix ext-test fuzz
+.PHONY: all setup build test vet demo bench clean vsix ext-test ext-e2e fuzz
 
 all: build
 
@@ -29,7 +29,7 @@ vet: setup
 test: setup vet build
 	AUGUR_SCREENSHOT_DIR=$(CURDIR)/bin/screenshots $(GO) test -count=1 ./...
 	@bash scripts/fuzz.sh 10s
-	@$(MAKE) --no-print-directory ext-test vsix
+	@$(MAKE) --no-print-directory ext-test vsix ext-e2e
 
 # The fuzz targets (loader and interpreter, evidence decoder, LSP
 # transport) for longer than make test gives them.
@@ -39,9 +39,16 @@ fuzz: setup
 ext-test: build
 	cd vscode-extension && AUGUR_BIN=$(CURDIR)/bin/augur npm test --silent
 
+# The extension in a real VS Code: the .vsix just built installed into
+# code-server (make setup installs it) and driven through headless Chromium.
+ext-e2e: build vsix
+	cd vscode-extension/e2e && AUGUR_BIN=$(CURDIR)/bin/augur AUGUR_VSIX=$(CURDIR)/bin/augur.vsix \
+		AUGUR_SCREENSHOT_DIR=$(CURDIR)/bin/screenshots node --test --test-reporter=spec vscode.test.mjs
+
 # An installable VS Code extension: checked with tsc, bundled with esbuild (the npm dependencies are inside
 # dist/extension.js, so none ships as node_modules), packaged with vsce.
 vsix: setup
+	@mkdir -p bin
 	cd vscode-extension && npx --no-install vsce package --no-dependencies --allow-missing-repository --skip-license \
 		-o $(CURDIR)/bin/augur.vsix >/dev/null
 	@echo "built bin/augur.vsix (install: code --install-extension bin/augur.vsix)"

@@ -2,7 +2,9 @@
 # Installs what augur needs, and nothing from outside the package registries:
 # Debian packages with apt-get, the VS Code extension's npm packages with
 # `npm ci --ignore-scripts` (from its package-lock.json; none of them needs
-# its install script). Idempotent: when everything is present
+# its install script), and a real VS Code for the extension's end-to-end test
+# (code-server, through vscode-extension/e2e/install.sh). Idempotent: when
+# everything is present
 # it prints nothing and exits 0. Go modules come from the module proxy through
 # `go build`.
 set -euo pipefail
@@ -10,8 +12,10 @@ cd "$(dirname "$0")/.."
 
 # clang and LLVM build and load programs; z3 solves path constraints;
 # valgrind (Helgrind) and neovim are a baseline and a client of the tests;
-# chromium renders the interleaving timeline in its test.
-packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind neovim chromium)
+# chromium renders the interleaving timeline in its test and drives the real
+# VS Code (code-server) of the extension's end-to-end test, whose search
+# needs ripgrep.
+packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind neovim chromium ripgrep)
 
 apt_deps() {
 	local missing=() p
@@ -69,3 +73,4 @@ npm_deps() {
 
 apt_deps
 npm_deps
+bash vscode-extension/e2e/install.sh

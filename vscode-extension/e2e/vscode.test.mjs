@@ -1,0 +1,275 @@
+// The extension in a real VS Code: code-server (VS Code 1.100) with the
+// freshly built bin/augur.vsix installed, driven through headless Chromium
+// as a user would drive it. It opens a racy C file, edits and saves it, and
+// checks what the user sees: the squiggles and their severities, the hover,
+// the code lenses, the Problems entries with their related locations, the
+// Races view with its badge, and the interleaving timeline in its webview.
+// Screenshots of each step go to $AUGUR_SCREENSHOT_DIR (make test: bin/screenshots).
+//
+// Nothing here sleeps for a fixed time: every step waits for what the user
+// would wait for, with a deadline long enough for a loaded machine.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '..', '..');
+const require = createRequire(import.meta.url);
+
+const augur = process.env.AUGUR_BIN ?? path.join(repo, 'bin', 'augur');
+const vsix = process.env.AUGUR_VSIX ?? path.join(repo, 'bin', 'augur.vsix');
+const shots = process.env.AUGUR_SCREENSHOT_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'augur-shots-'));
+const program = path.join(repo, 'testdata', 'vscode', 'ledger.c');
+const entry = path.join(here, 'node_modules', 'code-server', 'out', 'node', 'entry.js');
+const chromium = process.env.AUGUR_CHROMIUM ?? '/usr/bin/chromium';
+
+// Long enough for an analysis on a busy two-core machine; a failure names
+// what did not appear.
+const patience = Number(process.env.AUGUR_E2E_PATIENCE ?? 180_000);
+
+let tmp;
+let server;
+let browser;
+let page;
+let serverLog = '';
+
+/**
+ * The expectations written in the program: each `// race: NAME CATEGORY`
+ * comment, with its 1-based line (a line may hold several).
+ */
+function expectations(file) {
+  const want = [];
+  fs.readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((text, i) => {
+      for (const m of text.matchAll(/\/\/ race: (\S+) (\S+)/g)) {
+        want.push({ line: i + 1, name: m[1], category: m[2] });
+      }
+    });
+  return want;
+}
+
+/** code-server's command line with this test's own user data and extensions. */
+function codeServer(args) {
+  return [entry, '--user-data-dir', path.join(tmp, 'user'), '--extensions-dir', path.join(tmp, 'extensions'), ...args];
+}
+
+async function shot(name) {
+  fs.mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: path.join(shots, `vscode-${name}.png`) });
+}
+
+/** Starts code-server on a free port and resolves with its address. */
+function startServer(workspace) {
+  return new Promise((resolve, reject) => {
+    server = spawn(
+      process.execPath,
+      codeServer([
+        '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
+        '--disable-workspace-trust', '--disable-getting-started-override', workspace,
+      ]),
+      { env: { ...process.env, AUGUR_CACHE_DIR: path.join(tmp, 'cache'), XDG_CONFIG_HOME: path.join(tmp, 'config') }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const timer = setTimeout(() => reject(new Error(`code-server did not start:\n${serverLog}`)), 60_000);
+    const read = (chunk) => {
+      serverLog += chunk.toString();
+      const m = /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(serverLog);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
+    };
+    server.stdout.on('data', read);
+    server.stderr.on('data', read);
+    server.on('exit', (code) => reject(new Error(`code-server exited (${code}):\n${serverLog}`)));
+  });
+}
+
+before(async () => {
+  assert.ok(fs.existsSync(entry), `code-server is not installed: make setup runs ${path.join(here, 'install.sh')}`);
+  assert.ok(fs.existsSync(vsix), `${vsix} is missing: make vsix builds it`);
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'augur-vscode-'));
+  const workspace = path.join(tmp, 'workspace');
+  fs.mkdirSync(workspace);
+  fs.copyFileSync(program, path.join(workspace, 'ledger.c'));
+  const settings = path.join(tmp, 'user', 'User');
+  fs.mkdirSync(settings, { recursive: true });
+  fs.writeFileSync(
+    path.join(settings, 'settings.json'),
+    JSON.stringify({
+      'augur.path': augur,
+      'workbench.startupEditor': 'none',
+      'workbench.tips.enabled': false,
+      'security.workspace.trust.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'extensions.autoCheckUpdates': false,
+      'extensions.autoUpdate': false,
+      'editor.hover.delay': 100,
+      'editor.stickyScroll.enabled': false,
+      'window.autoDetectColorScheme': false,
+      'workbench.colorTheme': 'Default Dark Modern',
+    }),
+  );
+  const out = execFileSync(process.execPath, codeServer(['--install-extension', vsix]), { encoding: 'utf8' });
+  assert.match(out, /successfully installed/, out);
+
+  const url = await startServer(workspace);
+  const { chromium: driver } = require('playwright-core');
+  browser = await driver.launch({
+    executablePath: chromium,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  page = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+  await page.goto(`${url}/?folder=${encodeURIComponent(workspace)}`);
+  await page.waitForSelector('.monaco-workbench', { timeout: patience });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  if (tmp) {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+});
+
+/** The editor's visible line whose text contains `text` (the first). */
+function viewLine(text) {
+  return page.locator('.editor-instance .view-line', { hasText: text }).first();
+}
+
+/**
+ * Waits for what the user should see; when it does not come, the failure
+ * quotes VS Code's notifications (a server that did not start says why
+ * there) and keeps a screenshot.
+ */
+async function expectVisible(locator, what) {
+  try {
+    await locator.waitFor({ timeout: patience });
+  } catch (err) {
+    await shot('failed');
+    const notes = await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
+    throw new Error(`${what} did not appear within ${patience / 1000} s; notifications: ${JSON.stringify(notes)}`, { cause: err });
+  }
+}
+
+/** Moves the cursor to a line (1-based), which scrolls it into view. */
+async function goToLine(n) {
+  await page.locator('.editor-instance .monaco-editor').first().click();
+  await page.keyboard.press('Control+G');
+  await page.keyboard.type(String(n));
+  await page.keyboard.press('Enter');
+}
+
+/** Hovers the given word on line n (1-based) and returns the hover's text. */
+async function hoverOn(n, word) {
+  await goToLine(n);
+  const text = fs.readFileSync(program, 'utf8').split('\n')[n - 1].trim();
+  const line = viewLine(text.slice(0, 20));
+  const span = line.locator('span span', { hasText: word }).first();
+  await page.mouse.move(0, 0);
+  await span.hover();
+  const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
+  await hover.waitFor({ timeout: 30_000 });
+  return hover.innerText();
+}
+
+/** Waits for the timeline webview and returns the frame that holds its page. */
+async function timelineFrame() {
+  const deadline = Date.now() + patience;
+  while (Date.now() < deadline) {
+    for (const f of page.frames()) {
+      if (await f.locator('.timeline, .lane, [data-file]').count().catch(() => 0)) {
+        return f;
+      }
+    }
+    await page.waitForTimeout(250);
+  }
+  throw new Error('the timeline webview did not appear');
+}
+
+const want = expectations(program);
+const count = (category) => want.filter((w) => w.category === category).length;
+const races = (category) => new Set(want.filter((w) => w.category === category).map((w) => w.name)).size;
+
+test('the extension starts and a save shows the squiggles, Errors for spec-violated and Warnings for output-differs', async () => {
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'ledger.c' }).dblclick({ timeout: patience });
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  await editor.waitFor({ timeout: patience });
+  // An edit and a save, as a user makes them.
+  await editor.click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('// saved from the end-to-end test\n');
+  await page.keyboard.press('Control+S');
+  // The status bar counts the diagnostics: one per racing access.
+  await expectVisible(
+    page.locator(`#status\\.problems[aria-label="Errors: ${count('spec-violated')}, Warnings: ${count('output-differs')}"]`),
+    `${count('spec-violated')} errors and ${count('output-differs')} warnings`,
+  );
+  await goToLine(43);
+  assert.ok(await page.locator('.squiggly-error').count() >= 1, 'no error squiggle');
+  assert.ok(await page.locator('.squiggly-warning').count() >= 1, 'no warning squiggle');
+  await shot('1-squiggles');
+  const status = await page.locator('#status\\.augur, .statusbar-item', { hasText: 'augur' }).first().innerText();
+  assert.match(status, /augur/);
+});
+
+test('the Problems panel lists each race with its category and related locations', async () => {
+  await page.keyboard.press('Control+Shift+M');
+  const panel = page.locator('.markers-panel');
+  await panel.waitFor({ timeout: 30_000 });
+  const rows = page.locator('.markers-panel .monaco-list-row');
+  await rows.first().waitFor({ timeout: 30_000 });
+  await shot('2-problems');
+  const text = (await rows.allInnerTexts()).join('\n');
+  assert.match(text, /spec-violated/);
+  assert.match(text, /\[Ln 43, Col 2\]/);
+  // Related information: the other access, the allocation, the free.
+  assert.match(text, /ledger\.c\s*\[Ln 38, Col \d+\]\s*:\s*.*allocated here/);
+  assert.match(text, /ledger\.c\s*\[Ln 43, Col 2\]\s*:\s*.*freed here/);
+  await page.keyboard.press('Control+Shift+M'); // hides the panel again
+});
+
+test('the hover on a racing access says what goes wrong and how to see it', async () => {
+  const hover = await hoverOn(43, 'free');
+  await shot('3-hover');
+  assert.match(hover, /spec-violated/);
+  assert.match(hover, /use after free/);
+  assert.match(hover, /[Rr]eplay/);
+  await page.keyboard.press('Escape');
+});
+
+test('the racing line has code lenses, and Show interleaving opens the timeline webview', async () => {
+  await goToLine(43);
+  const lenses = page.locator('.contentWidgets .codelens-decoration a:visible');
+  const lens = lenses.filter({ hasText: 'Show interleaving' }).last();
+  await lens.waitFor({ timeout: patience });
+  const texts = await lenses.allInnerTexts();
+  assert.ok(texts.some((t) => /Replay evidence/.test(t)), `lenses: ${texts}`);
+  await lens.click({ timeout: patience });
+  const frame = await timelineFrame();
+  await shot('4-timeline');
+  const body = await frame.locator('body').innerText();
+  assert.match(body, /thread 0/);
+  assert.match(body, /free\(book\)/);
+  assert.match(body, /use after free/);
+});
+
+test('the Races view groups the races by category, with a badge counting the harmful ones', async () => {
+  const container = page.locator('.activitybar .action-item[aria-label^="augur"]');
+  const harmful = races('spec-violated') + races('output-differs');
+  assert.equal(await container.locator('.badge').innerText(), String(harmful));
+  await container.click();
+  const tree = page.locator('.pane-body .monaco-list-row');
+  await tree.filter({ hasText: 'output-differs' }).waitFor({ timeout: 30_000 });
+  await shot('5-races');
+  const text = (await tree.allInnerTexts()).join('\n');
+  assert.match(text, new RegExp(`spec-violated \\(${races('spec-violated')}\\)`));
+  assert.match(text, new RegExp(`output-differs \\(${races('output-differs')}\\)`));
+});
