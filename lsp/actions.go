@@ -250,9 +250,9 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 		}
 		res.Reproduced = tr.Reproduced
 		if tr.Reproduced {
-			res.Summary = fmt.Sprintf("augur: the replay of race %s on %s reproduced it: %s.", id, r.Object, shortPaths(r.Consequence))
+			res.Summary = fmt.Sprintf("augur: the replay of race %s on %s reproduced it: %s", id, r.Object, sentence(shortPaths(r.Consequence)))
 		} else {
-			res.Summary = fmt.Sprintf("augur: the replay of race %s on %s did not reproduce it: %s.", id, r.Object, tr.Mismatch)
+			res.Summary = fmt.Sprintf("augur: the replay of race %s on %s did not reproduce it: %s", id, r.Object, sentence(tr.Mismatch))
 		}
 	}
 	dir := filepath.Join(s.opts.CacheDir, "transcripts")
@@ -280,7 +280,8 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 		if err != nil {
 			s.logf(protocol.MessageTypeWarning, "showing %s: %v", res.Transcript, err)
 		} else {
-			res.Shown = shown.Success
+			// A null result is a client's way of saying nothing: not shown.
+			res.Shown = shown != nil && shown.Success
 		}
 	}
 	if !res.Shown {

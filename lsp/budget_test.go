@@ -118,6 +118,9 @@ timeout = "1s"
 		d := diagWithCode(c.diags[fileURI(blocked)], "incomplete")
 		return d != nil && strings.Contains(d.Message, "while compiling")
 	})
+	if d := diagWithCode(c.diagnostics(blocked), "incomplete"); strings.Count(d.Message, "while compiling") != 1 {
+		t.Errorf("the compile stopped by the time budget: %q", d.Message)
+	}
 	answers(blocked)
 
 	if rss := c.peakRSS(); rss > 1<<30 {

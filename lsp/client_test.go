@@ -123,6 +123,8 @@ type client struct {
 	// applyNull makes it answer null, as some clients do.
 	applied   bool
 	applyNull bool
+	// showNull makes it answer window/showDocument with null.
+	showNull bool
 	// done delivers Serve's status in the in-process mode.
 	done chan int
 }
@@ -316,7 +318,9 @@ func (c *client) answer(m *message) {
 	var result any
 	switch m.Method {
 	case "window/showDocument":
-		result = map[string]any{"success": true}
+		if !c.showNull {
+			result = map[string]any{"success": true}
+		}
 	case "workspace/applyEdit":
 		if !c.applyNull {
 			result = map[string]any{"applied": c.applied}

@@ -541,3 +541,13 @@ var sourcePath = regexp.MustCompile(`(?:[^\s(),:]+/)+([^\s/(),:]+\.(?:c|cc|cpp|c
 // shortPaths writes the files a message names by their base names: in an
 // editor the file is a click away, and the message stays short.
 func shortPaths(msg string) string { return sourcePath.ReplaceAllString(msg, "$1:$2") }
+
+// sentence ends s with exactly one full stop, so that text which already
+// ends a sentence (a consequence, a mismatch) is not given a second.
+func sentence(s string) string {
+	s = strings.TrimRight(strings.TrimSpace(s), ".")
+	if strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
+}

@@ -573,13 +573,25 @@ func TestHistoryAcrossSaves(t *testing.T) {
 	c.shutdown()
 }
 
-// A client that cannot open documents on request still sees what a replay
-// and an output difference showed: the server sends it the summary and
-// the transcript's path as a message.
+// A client that cannot open documents on request, or that answers
+// window/showDocument with null, still sees what a replay and an output
+// difference showed: the server sends it the summary and the transcript's
+// path as a message.
 func TestReplayFallsBackToAMessage(t *testing.T) {
-	root := workspaceWith(t, "account.c")
+	t.Run("no showDocument", func(t *testing.T) {
+		root := workspaceWith(t, "account.c")
+		replayFallsBack(t, root, startPlain(t, root), false)
+	})
+	t.Run("showDocument answered null", func(t *testing.T) {
+		root := workspaceWith(t, "account.c")
+		c := newClient(t, root)
+		c.showNull = true
+		replayFallsBack(t, root, startClient(t, c, nil), true)
+	})
+}
+
+func replayFallsBack(t *testing.T, root string, c *client, canShow bool) {
 	path := filepath.Join(root, "account.c")
-	c := startPlain(t, root)
 	c.open(path)
 	c.waitAnalyses(1)
 	run := func(title string, line int) (summary string) {
@@ -597,7 +609,7 @@ func TestReplayFallsBackToAMessage(t *testing.T) {
 			"arguments": a.Command.Arguments}, &res); err != nil {
 			t.Fatal(err)
 		}
-		if res.Shown || res.Summary == "" {
+		if res.Shown || res.Summary == "" || strings.Contains(res.Summary, "..") {
 			t.Errorf("%s: %+v", title, res)
 		}
 		c.waitFor("the message with the transcript", func() bool {
@@ -619,7 +631,7 @@ func TestReplayFallsBackToAMessage(t *testing.T) {
 	}
 	c.mu.Lock()
 	for _, r := range c.requests {
-		if r.Method == "window/showDocument" {
+		if r.Method == "window/showDocument" && !canShow {
 			t.Errorf("showDocument sent to a client without it")
 		}
 	}

@@ -244,7 +244,7 @@ func (s *Server) reanalyzeAll(delay time.Duration) {
 	for _, t := range s.ws.Targets() {
 		fresh[targetKey(t)] = t
 	}
-	base := s.ws.ClientSettings()
+	base := s.ws.ImplicitSettings()
 	for key, ts := range s.targets {
 		switch {
 		case ts.target.Implicit && len(fresh) == 0:
@@ -350,7 +350,7 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		return
 	}
 	if buildCtx.Err() != nil {
-		msg := fmt.Sprintf("the time budget of %s ran out while compiling", opts.Timeout)
+		msg := fmt.Sprintf("the time budget of %s ran out", opts.Timeout)
 		s.update(ts, gen, func(sn *snapshot) {
 			*sn = snapshot{stopped: &report.Stopped{Budget: "time", Message: msg, Stage: "compiling"}, files: t.Sources,
 				savedSeq: seqs, complete: true}

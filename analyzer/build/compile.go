@@ -84,11 +84,19 @@ func isCXX(path string) bool { return IsSource(path) && strings.ToLower(filepath
 // no optimization (so every source-level access is an instruction), and no
 // optnone so later passes may run. _FORTIFY_SOURCE is undefined because its
 // checked variants (__printf_chk, ...) are not part of the modeled libc.
+// RuntimeSourceDir is what debug information and messages call the
+// directory of augur's runtime sources.
+const RuntimeSourceDir = "augur-runtime"
+
 func compileArgs(src string, includeDir string, extra []string) []string {
 	args := []string{"-c", "-emit-llvm", "-g", "-O0", "-Xclang", "-disable-O0-optnone",
 		"-fno-color-diagnostics", "-fno-stack-protector", "-U_FORTIFY_SOURCE", "-D__AUGUR__=1"}
 	if includeDir != "" {
-		args = append(args, "-I", includeDir)
+		// The runtime's sources live in the cache under a hashed name; its
+		// debug information calls them augur-runtime/... instead, so that a
+		// stack frame in the runtime reads the same on every machine
+		// (vm.inRuntime knows the name).
+		args = append(args, "-I", includeDir, "-fdebug-prefix-map="+filepath.Dir(includeDir)+"="+RuntimeSourceDir)
 	}
 	if isCXX(src) {
 		args = append(args, "-x", "c++", "-std=c++17")

@@ -248,9 +248,9 @@ func describeObject(m *vm.Machine, o *vm.Object, off uint64) string {
 	case vm.ObjTLS:
 		return "thread-local " + o.Name + field
 	case vm.ObjHeap:
-		return fmt.Sprintf("heap object%s (%d bytes, offset %d)", at, o.Size, off)
+		return fmt.Sprintf("heap object%s (%s, offset %d)", at, vm.Bytes(o.Size), off)
 	case vm.ObjStack:
-		return fmt.Sprintf("stack object%s (%d bytes, offset %d)", at, o.Size, off)
+		return fmt.Sprintf("stack object%s (%s, offset %d)", at, vm.Bytes(o.Size), off)
 	}
 	return fmt.Sprintf("%s object (offset %d)", o.Kind, off)
 }

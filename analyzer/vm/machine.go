@@ -645,9 +645,14 @@ func termOf(err error) *Termination {
 	return &Termination{Kind: TermUnsupported, Message: err.Error()}
 }
 
-// inRuntime reports whether a source file is one of augur's runtime's (the
-// build materializes them under a runtime-HASH directory).
+// inRuntime reports whether a source file is one of augur's runtime's: the
+// build names them augur-runtime/libc/... and augur-runtime/cxx/... in the
+// debug information (build.RuntimeSourceDir); older bitcode has the
+// runtime-HASH directory they are materialized in.
 func inRuntime(file string) bool {
+	if strings.HasPrefix(file, "augur-runtime/libc/") || strings.HasPrefix(file, "augur-runtime/cxx/") {
+		return true
+	}
 	i := strings.Index(file, "/runtime-")
 	if i < 0 {
 		return false

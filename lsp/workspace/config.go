@@ -218,14 +218,25 @@ func inside(dir, path string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }
 
+// TopSettings returns base (the defaults and the client's settings) with
+// the file's top-level settings applied: what every target starts from,
+// the targets augur makes for open files included.
+func (c *Config) TopSettings(base Settings) Settings {
+	top := base
+	if c == nil {
+		return top
+	}
+	for _, set := range c.set {
+		_ = set(&top) // checked when parsed
+	}
+	return top
+}
+
 // Targets returns the configured targets with their settings: base (the
 // defaults and the client's settings), then the file's top-level
 // settings, then the target's own.
 func (c *Config) Targets(base Settings) []*Target {
-	top := base
-	for _, set := range c.set {
-		_ = set(&top) // checked when parsed
-	}
+	top := c.TopSettings(base)
 	out := make([]*Target, 0, len(c.targets))
 	for _, spec := range c.targets {
 		t := spec.t

@@ -1,32 +1,34 @@
 package workspace
 
 import (
+	"errors"
 	"fmt"
-	"strconv"
+	"regexp"
+	"slices"
+	"sort"
 	"strings"
+
+	"github.com/pelletier/go-toml/v2"
+	"github.com/pelletier/go-toml/v2/unstable"
 )
 
-// This file reads the part of TOML (v1.0) that augur.toml needs: comments,
-// `key = value` pairs, `[table]` headers and `[[array-of-tables]]` headers,
-// with basic and literal strings, integers, booleans and (possibly
-// multi-line) arrays of those. Anything else (dotted keys, inline tables,
-// floats, dates, multi-line strings) is refused with its line number, not
-// misread.
+// This file reads augur.toml with go-toml (all of TOML 1.0: dotted keys,
+// inline tables, floats, dates, multi-line strings) and gives the rest of
+// the package what it checks: each table's keys in file order, their
+// values, and the line that set each key, so that augur's own checks of
+// keys and values can name the line.
 
-// tomlTable is one table: its keys in file order and their values
-// (string, int64, bool or []any).
+// tomlTable is one table: its keys in file order and their values as
+// go-toml decodes them (string, int64, float64, bool, []any,
+// map[string]any, or a date/time type).
 type tomlTable struct {
 	keys   []string
 	values map[string]any
 	lines  map[string]int // where each key was set, for error messages
 }
 
-func newTable() *tomlTable {
-	return &tomlTable{values: map[string]any{}, lines: map[string]int{}}
-}
-
-// tomlDoc is a parsed file: the root table, named tables and arrays of
-// tables.
+// tomlDoc is a parsed file: the root table, other tables (which augur.toml
+// does not use, but a user may write) and arrays of tables.
 type tomlDoc struct {
 	root   *tomlTable
 	tables map[string]*tomlTable
@@ -35,290 +37,143 @@ type tomlDoc struct {
 
 // parseTOML parses src; errors name the line.
 func parseTOML(src string) (*tomlDoc, error) {
-	doc := &tomlDoc{root: newTable(), tables: map[string]*tomlTable{}, arrays: map[string][]*tomlTable{}}
-	cur := doc.root
-	p := &tomlParser{src: src, line: 1}
-	for {
-		p.skipBlank()
-		if p.eof() {
-			return doc, nil
-		}
-		switch {
-		case strings.HasPrefix(p.rest(), "[["):
-			p.pos += 2
-			name, err := p.key()
-			if err != nil {
-				return nil, err
-			}
-			if !p.consume("]]") {
-				return nil, p.errorf("expected ]] after [[%s", name)
-			}
-			if _, ok := doc.tables[name]; ok {
-				return nil, p.errorf("[[%s]] was already defined as a table [%s]", name, name)
-			}
-			cur = newTable()
-			doc.arrays[name] = append(doc.arrays[name], cur)
-		case p.peek() == '[':
-			p.pos++
-			name, err := p.key()
-			if err != nil {
-				return nil, err
-			}
-			if !p.consume("]") {
-				return nil, p.errorf("expected ] after [%s", name)
-			}
-			if _, ok := doc.tables[name]; ok {
-				return nil, p.errorf("table [%s] is defined twice", name)
-			}
-			if _, ok := doc.arrays[name]; ok {
-				return nil, p.errorf("[%s] was already defined as an array of tables [[%s]]", name, name)
-			}
-			cur = newTable()
-			doc.tables[name] = cur
-		default:
-			line := p.line
-			k, err := p.key()
-			if err != nil {
-				return nil, err
-			}
-			p.skipSpace()
-			if !p.consume("=") {
-				return nil, p.errorf("expected = after key %q", k)
-			}
-			p.skipSpace()
-			v, err := p.value()
-			if err != nil {
-				return nil, err
-			}
-			if _, dup := cur.values[k]; dup {
-				return nil, fmt.Errorf("line %d: key %q is set twice in the same table", line, k)
-			}
-			cur.keys = append(cur.keys, k)
-			cur.values[k] = v
-			cur.lines[k] = line
-		}
-		if err := p.endOfLine(); err != nil {
-			return nil, err
-		}
+	var data map[string]any
+	if err := toml.Unmarshal([]byte(src), &data); err != nil {
+		return nil, syntaxError(src, err)
 	}
-}
-
-type tomlParser struct {
-	src  string
-	pos  int
-	line int
-}
-
-func (p *tomlParser) eof() bool    { return p.pos >= len(p.src) }
-func (p *tomlParser) rest() string { return p.src[p.pos:] }
-
-func (p *tomlParser) peek() byte {
-	if p.eof() {
-		return 0
-	}
-	return p.src[p.pos]
-}
-
-func (p *tomlParser) errorf(format string, args ...any) error {
-	return fmt.Errorf("line %d: %s", p.line, fmt.Sprintf(format, args...))
-}
-
-func (p *tomlParser) consume(s string) bool {
-	if strings.HasPrefix(p.rest(), s) {
-		p.pos += len(s)
-		return true
-	}
-	return false
-}
-
-func (p *tomlParser) skipSpace() {
-	for !p.eof() && (p.peek() == ' ' || p.peek() == '\t') {
-		p.pos++
-	}
-}
-
-// skipBlank skips spaces, newlines and comments.
-func (p *tomlParser) skipBlank() {
-	for !p.eof() {
-		switch c := p.peek(); {
-		case c == ' ' || c == '\t' || c == '\r':
-			p.pos++
-		case c == '\n':
-			p.pos++
-			p.line++
-		case c == '#':
-			for !p.eof() && p.peek() != '\n' {
-				p.pos++
-			}
-		default:
-			return
-		}
-	}
-}
-
-// endOfLine accepts trailing spaces and a comment before the newline.
-func (p *tomlParser) endOfLine() error {
-	p.skipSpace()
-	if p.peek() == '#' {
-		for !p.eof() && p.peek() != '\n' {
-			p.pos++
-		}
-	}
-	p.consume("\r")
-	if p.eof() || p.peek() == '\n' {
-		return nil
-	}
-	return p.errorf("unexpected %q after the value", p.rest()[:min(10, len(p.rest()))])
-}
-
-func isBareKey(c byte) bool {
-	return c == '_' || c == '-' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// key reads a bare or quoted key; dotted keys are refused.
-func (p *tomlParser) key() (string, error) {
-	p.skipSpace()
-	var k string
-	switch p.peek() {
-	case '"', '\'':
-		s, err := p.str()
-		if err != nil {
-			return "", err
-		}
-		k = s
-	default:
-		start := p.pos
-		for !p.eof() && isBareKey(p.peek()) {
-			p.pos++
-		}
-		if p.pos == start {
-			return "", p.errorf("expected a key, found %q", p.rest()[:min(10, len(p.rest()))])
-		}
-		k = p.src[start:p.pos]
-	}
-	p.skipSpace()
-	if p.peek() == '.' {
-		return "", p.errorf("dotted keys (%s.…) are not supported in augur.toml; use a [table] header", k)
-	}
-	return k, nil
-}
-
-// value reads a string, integer, boolean or array.
-func (p *tomlParser) value() (any, error) {
-	switch c := p.peek(); {
-	case c == '"' || c == '\'':
-		if strings.HasPrefix(p.rest(), `"""`) || strings.HasPrefix(p.rest(), "'''") {
-			return nil, p.errorf("multi-line strings are not supported in augur.toml")
-		}
-		return p.str()
-	case c == '[':
-		return p.array()
-	case c == '{':
-		return nil, p.errorf("inline tables are not supported in augur.toml; use a [table] header")
-	case strings.HasPrefix(p.rest(), "true"):
-		p.pos += 4
-		return true, nil
-	case strings.HasPrefix(p.rest(), "false"):
-		p.pos += 5
-		return false, nil
-	case c == '+' || c == '-' || c >= '0' && c <= '9':
-		start := p.pos
-		p.pos++
-		for !p.eof() && (isBareKey(p.peek()) || p.peek() == '.' || p.peek() == '+' || p.peek() == ':') {
-			p.pos++
-		}
-		text := strings.ReplaceAll(p.src[start:p.pos], "_", "")
-		n, err := strconv.ParseInt(text, 0, 64)
-		if err != nil {
-			return nil, p.errorf("%q is not an integer (floats and dates are not supported in augur.toml)", p.src[start:p.pos])
-		}
-		return n, nil
-	case c == 0 || c == '\n':
-		return nil, p.errorf("missing value")
-	}
-	return nil, p.errorf("unexpected %q: want a string, integer, boolean or array", p.rest()[:min(10, len(p.rest()))])
-}
-
-// array reads [v, v, ...], across lines, with comments and a trailing
-// comma allowed.
-func (p *tomlParser) array() ([]any, error) {
-	p.pos++ // [
-	out := []any{}
-	for {
-		p.skipBlank()
-		if p.consume("]") {
-			return out, nil
-		}
-		if p.eof() {
-			return nil, p.errorf("unterminated array")
-		}
-		v, err := p.value()
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-		p.skipBlank()
-		if p.eof() {
-			return nil, p.errorf("unterminated array")
-		}
-		if p.consume(",") {
-			continue
-		}
-		if p.consume("]") {
-			return out, nil
-		}
-		return nil, p.errorf("expected , or ] in array")
-	}
-}
-
-// str reads a basic ("...", with escapes) or literal ('...') string.
-func (p *tomlParser) str() (string, error) {
-	quote := p.peek()
-	p.pos++
-	var b strings.Builder
-	for {
-		if p.eof() || p.peek() == '\n' {
-			return "", p.errorf("unterminated string")
-		}
-		c := p.peek()
-		p.pos++
-		switch {
-		case c == quote:
-			return b.String(), nil
-		case c == '\\' && quote == '"':
-			if p.eof() {
-				return "", p.errorf("unterminated string")
-			}
-			e := p.peek()
-			p.pos++
-			switch e {
-			case 'n':
-				b.WriteByte('\n')
-			case 't':
-				b.WriteByte('\t')
-			case 'r':
-				b.WriteByte('\r')
-			case '"', '\\':
-				b.WriteByte(e)
-			case 'u', 'U':
-				n := 4
-				if e == 'U' {
-					n = 8
+	lines, order := keyLines(src)
+	doc := &tomlDoc{root: &tomlTable{values: map[string]any{}, lines: map[string]int{}},
+		tables: map[string]*tomlTable{}, arrays: map[string][]*tomlTable{}}
+	for _, k := range order[""] {
+		v := data[k]
+		switch x := v.(type) {
+		case []any:
+			if tables, ok := allTables(x); ok {
+				for i, m := range tables {
+					doc.arrays[k] = append(doc.arrays[k], tableOf(m, fmt.Sprintf("%s.%d.", k, i), lines[k], lines, order))
 				}
-				if p.pos+n > len(p.src) {
-					return "", p.errorf("short \\%c escape", e)
-				}
-				r, err := strconv.ParseUint(p.src[p.pos:p.pos+n], 16, 32)
-				if err != nil {
-					return "", p.errorf("bad \\%c escape", e)
-				}
-				b.WriteRune(rune(r))
-				p.pos += n
-			default:
-				return "", p.errorf("unknown escape \\%c", e)
+				continue
 			}
-		default:
-			b.WriteByte(c)
+		case map[string]any:
+			if lookup(k, false) == nil { // a setting given a table is the setting's error
+				doc.tables[k] = tableOf(x, k+".", lines[k], lines, order)
+				continue
+			}
+		}
+		doc.root.keys = append(doc.root.keys, k)
+		doc.root.values[k] = v
+		doc.root.lines[k] = lines[k]
+	}
+	return doc, nil
+}
+
+// allTables returns the elements of a non-empty array whose elements are
+// all tables: an array of tables, [[name]] or name = [{...}].
+func allTables(arr []any) ([]map[string]any, bool) {
+	out := make([]map[string]any, 0, len(arr))
+	for _, e := range arr {
+		m, ok := e.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, m)
+	}
+	return out, len(out) > 0
+}
+
+// tableOf makes the table at path (its keys' prefix in lines and order).
+// The keys of an inline table are not expressions of their own: they come
+// after the others, sorted, on the line of the key that holds the table.
+func tableOf(m map[string]any, path string, line int, lines map[string]int, order map[string][]string) *tomlTable {
+	t := &tomlTable{values: map[string]any{}, lines: map[string]int{}}
+	keys := order[path]
+	var inline []string
+	for k := range m {
+		if !slices.Contains(keys, k) {
+			inline = append(inline, k)
 		}
 	}
+	sort.Strings(inline)
+	for _, k := range append(slices.Clone(keys), inline...) {
+		t.keys = append(t.keys, k)
+		t.values[k] = m[k]
+		t.lines[k] = line
+		if l, ok := lines[path+k]; ok {
+			t.lines[k] = l
+		}
+	}
+	return t
+}
+
+// keyLines walks the document's expressions and returns the line of each
+// key's first mention, by its path ("timeout", "target.0.name"; a dotted
+// key's parts are joined the same way), and each table's top-level keys in
+// file order, by the table's path prefix ("" for the root, "target.0.").
+func keyLines(src string) (map[string]int, map[string][]string) {
+	lines, order := map[string]int{}, map[string][]string{}
+	counts := map[string]int{}
+	var p unstable.Parser
+	p.Reset([]byte(src))
+	note := func(prefix string, parts []string, line int) {
+		for i := range parts {
+			path := prefix + strings.Join(parts[:i+1], ".")
+			if _, ok := lines[path]; ok {
+				continue
+			}
+			lines[path] = line
+			parent := prefix
+			if i > 0 {
+				parent = prefix + strings.Join(parts[:i], ".") + "."
+			}
+			order[parent] = append(order[parent], parts[i])
+		}
+	}
+	prefix := ""
+	for p.NextExpression() {
+		e := p.Expression()
+		var parts []string
+		line := 0
+		for it := e.Key(); it.Next(); {
+			k := it.Node()
+			parts = append(parts, string(k.Data))
+			if line == 0 {
+				line = p.Shape(k.Raw).Start.Line
+			}
+		}
+		switch e.Kind {
+		case unstable.Table:
+			note("", parts, line)
+			prefix = strings.Join(parts, ".") + "."
+		case unstable.ArrayTable:
+			name := strings.Join(parts, ".")
+			note("", parts, line)
+			prefix = fmt.Sprintf("%s.%d.", name, counts[name])
+			counts[name]++
+		case unstable.KeyValue:
+			note(prefix, parts, line)
+		}
+	}
+	return lines, order
+}
+
+// unquotedValue matches `key = value` where value is a word TOML does not
+// know (30s, 4GiB, sc): almost always a string without its quotes.
+var unquotedValue = regexp.MustCompile(`^\s*([A-Za-z0-9_.-]+)\s*=\s*([0-9]*[A-Za-z][A-Za-z0-9_.-]*|[0-9][0-9_.]*[A-Za-z]+[A-Za-z0-9]*)\s*(#.*)?$`)
+
+// syntaxError says what is wrong with a file go-toml refused, on its
+// line, with the likely fix when a value lacks its quotes.
+func syntaxError(src string, err error) error {
+	var de *toml.DecodeError
+	if !errors.As(err, &de) {
+		return err
+	}
+	row, col := de.Position()
+	msg := fmt.Sprintf("line %d, column %d: %s", row, col, strings.TrimPrefix(de.Error(), "toml: "))
+	all := strings.Split(src, "\n")
+	if row >= 1 && row <= len(all) {
+		if m := unquotedValue.FindStringSubmatch(all[row-1]); m != nil && m[2] != "true" && m[2] != "false" {
+			msg += fmt.Sprintf(" (TOML strings are quoted: %s = %q)", m[1], m[2])
+		}
+	}
+	return errors.New(msg)
 }

@@ -77,6 +77,16 @@ func (w *Workspace) ClientSettings() Settings {
 	return w.client
 }
 
+// ImplicitSettings are the settings of a target augur makes for an open
+// file: the client's, then augur.toml's top-level ones (a file without
+// [[target]] tables still sets them for every program).
+func (w *Workspace) ImplicitSettings() Settings {
+	w.mu.Lock()
+	cfg, base := w.config, w.client
+	w.mu.Unlock()
+	return cfg.TopSettings(base)
+}
+
 // Targets returns every configured target (none without augur.toml).
 func (w *Workspace) Targets() []*Target {
 	w.mu.Lock()
@@ -100,7 +110,7 @@ func (w *Workspace) TargetsOf(file string, text []byte) []*Target {
 	configured := w.Targets()
 	if len(configured) == 0 {
 		if IsSource(file) && DefinesMain(text) {
-			return []*Target{ImplicitTarget(file, w.ClientSettings())}
+			return []*Target{ImplicitTarget(file, w.ImplicitSettings())}
 		}
 		return nil
 	}

@@ -50,7 +50,7 @@ export class RacesView implements vscode.TreeDataProvider<Node> {
     this.tree = buildRaceTree(entries);
     if (this.view) {
       const harmful = harmfulCount(this.tree);
-      this.view.badge = harmful > 0 ? { value: harmful, tooltip: `${harmful} harmful races` } : undefined;
+      this.view.badge = harmful > 0 ? { value: harmful, tooltip: harmful === 1 ? '1 harmful race' : `${harmful} harmful races` } : undefined;
       this.view.message = this.tree.length === 0 ? 'No races in the files analyzed so far.' : undefined;
     }
     this.changed.fire(undefined);
