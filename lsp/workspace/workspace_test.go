@@ -96,10 +96,10 @@ func TestParseTOMLWhole(t *testing.T) {
 		t.Errorf("array of tables: %#v", m)
 	}
 	for src, want := range map[string]string{
-		"\n\nmp = 1.5":                      "line 3: mp: want an integer, got 1.5",
-		"timeout = 30":                      "line 1: timeout",
-		"a.b = 1":                           "unknown table [a]",
-		"mp = {a = 1}":                      "line 1: mp: want an integer, got an object",
+		"\n\nmp = 1.5": "line 3: mp: want an integer, got 1.5",
+		"timeout = 30": "line 1: timeout",
+		"a.b = 1":      "unknown table [a]",
+		"mp = {a = 1}": "line 1: mp: want an integer, got an object",
 		"[[target]]\nsources = [\"a.c\"]\nmp = 2.0": "", // a whole float is an integer
 	} {
 		_, err := ParseConfig("/w/augur.toml", src)
