@@ -2,9 +2,12 @@ package lsp_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -359,12 +362,62 @@ func diagLines(ds []Diagnostic) []int {
 	return out
 }
 
+// diagMessages lists the race diagnostics' messages in line order.
+func diagMessages(ds []Diagnostic) []string {
+	rs := raceDiags(ds)
+	sort.SliceStable(rs, func(i, j int) bool { return rs[i].Range.Start.Line < rs[j].Range.Start.Line })
+	var out []string
+	for _, d := range rs {
+		out = append(out, d.Message)
+	}
+	return out
+}
+
+// checkMessagesMoved checks that every line of file the messages name
+// moved by delta, and nothing else changed.
+func checkMessagesMoved(t *testing.T, file string, before, after []string, delta int) {
+	t.Helper()
+	at := regexp.MustCompile(regexp.QuoteMeta(file) + `:(\d+)`)
+	if len(after) != len(before) {
+		t.Fatalf("messages before and after: %q %q", before, after)
+	}
+	for i, m := range before {
+		want := at.ReplaceAllStringFunc(m, func(loc string) string {
+			n, _ := strconv.Atoi(strings.TrimPrefix(loc, file+":"))
+			return fmt.Sprintf("%s:%d", file, n+delta)
+		})
+		if after[i] != want {
+			t.Errorf("after a save that moved every line by %d:\n got %s\nwant %s", delta, after[i], want)
+		}
+	}
+}
+
+// A save that only moves lines moves the lines the messages name, the
+// racing object's allocation line among them (retire.c's race on a heap
+// object).
+func TestMovedLinesMoveTheMessages(t *testing.T) {
+	c, path := analyzed(t, "retire.c")
+	before := diagMessages(c.diagnostics(path))
+	if !strings.Contains(strings.Join(before, " "), "allocated at retire.c:") {
+		t.Fatalf("no message names the allocation: %q", before)
+	}
+	src, _ := os.ReadFile(path)
+	c.save(path, "// one line\n// and another\n"+string(src))
+	c.waitAnalyses(2)
+	if end := c.lastEnd(); !strings.Contains(end, "results reused") {
+		t.Errorf("the comment-only save ended with %q, want results reused", end)
+	}
+	checkMessagesMoved(t, "retire.c", before, diagMessages(c.diagnostics(path)), 2)
+	c.shutdown()
+}
+
 // Typing moves the published diagnostics with the code; saving a change
 // that leaves the code as it was (comments, blank lines) reuses the
 // results without analyzing again, and an unchanged set is not sent again.
 func TestEditsMoveDiagnosticsAndCommentOnlySavesReuse(t *testing.T) {
 	c, path := analyzed(t, "account.c")
 	before := diagLines(c.diagnostics(path))
+	beforeMsgs := diagMessages(c.diagnostics(path))
 
 	change(c, path, 2, 0, "// Two new lines of comment\n// above everything.\n")
 	c.waitFor("diagnostics moved by two lines", func() bool {
@@ -385,6 +438,9 @@ func TestEditsMoveDiagnosticsAndCommentOnlySavesReuse(t *testing.T) {
 			break
 		}
 	}
+	// The lines the messages name moved too (the reused results say what
+	// a fresh analysis would).
+	checkMessagesMoved(t, "account.c", beforeMsgs, diagMessages(c.diagnostics(path)), 2)
 	c.mu.Lock()
 	detecting := 0
 	for _, v := range c.progress {

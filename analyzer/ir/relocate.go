@@ -1,6 +1,8 @@
 package ir
 
 import (
+	"fmt"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"sync"
@@ -15,7 +17,7 @@ type Relocator interface {
 // Relocate returns a deep copy of v for a program whose code is the same
 // and whose locations m maps (MapLocs): a save that moved only comments,
 // blank lines or formatting. Every Loc and LocID in v moves, and so does
-// every "file:line:col" in string fields tagged `loc:"text"` (messages,
+// every "file:line:col" and "file:line" in string fields tagged `loc:"text"` (messages,
 // locations written as text); values that are Relocators move themselves.
 // It walks exported fields, so a result that is plain data needs no code
 // of its own to be moved. Pointers v shares stay shared in the copy; parts
@@ -23,8 +25,22 @@ type Relocator interface {
 // interfaces) are shared with v, not copied.
 func Relocate[T any](v T, m *LocMap) T {
 	r := &relocator{m: m, text: map[string]string{}, seen: map[uintptr]reflect.Value{}}
+	ambiguous := map[string]bool{}
 	for a, b := range m.Locs {
 		r.text[a.String()] = b.String()
+		// Messages also name a line without its column, by the file's
+		// path or its base name ("allocated at a.c:12"); a line that
+		// moved to two places is left as it is.
+		for _, f := range [][2]string{{a.File, b.File}, {filepath.Base(a.File), filepath.Base(b.File)}} {
+			from, to := fmt.Sprintf("%s:%d", f[0], a.Line), fmt.Sprintf("%s:%d", f[1], b.Line)
+			if old, ok := r.text[from]; ok && old != to {
+				ambiguous[from] = true
+			}
+			r.text[from] = to
+		}
+	}
+	for k := range ambiguous {
+		delete(r.text, k)
 	}
 	src := reflect.ValueOf(&v).Elem()
 	out := reflect.New(src.Type()).Elem()
@@ -42,12 +58,13 @@ var (
 	locType       = reflect.TypeFor[Loc]()
 	locIDType     = reflect.TypeFor[LocID]()
 	relocatorType = reflect.TypeFor[Relocator]()
-	// locText matches a location written into a message: file:line:col.
-	locText = regexp.MustCompile(`[^\s():,]+:\d+:\d+`)
+	// locText matches a location written into a message: file:line:col
+	// or file:line.
+	locText = regexp.MustCompile(`[^\s():,]+:\d+(?::\d+)?`)
 )
 
 // mapText moves the locations a message mentions ("double free of heap
-// object allocated at a.c:12:8").
+// object allocated at a.c:12:8", "main (a.c:12)").
 func (r *relocator) mapText(s string) string {
 	return locText.ReplaceAllStringFunc(s, func(l string) string {
 		if n, ok := r.text[l]; ok {

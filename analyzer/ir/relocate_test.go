@@ -20,23 +20,29 @@ type relocOuter struct {
 // TestRelocate moves Locs, LocIDs and tagged text everywhere in a value,
 // keeps shared pointers shared and leaves the original alone.
 func TestRelocate(t *testing.T) {
-	from, to := Loc{File: "a.c", Line: 3, Col: 5}, Loc{File: "a.c", Line: 7, Col: 5}
-	m := &LocMap{Locs: map[Loc]Loc{from: to}, IDs: map[LocID]LocID{4: 9}}
-	in := &relocInner{At: from, ID: 4, Note: "freed at a.c:3:5, then", Data: "a.c:3:5"}
+	from, to := Loc{File: "/w/a.c", Line: 3, Col: 5}, Loc{File: "/w/a.c", Line: 7, Col: 5}
+	// Line 4 holds two statements that moved apart: a message naming the
+	// line alone keeps it.
+	split1, split2 := Loc{File: "/w/a.c", Line: 4, Col: 1}, Loc{File: "/w/a.c", Line: 4, Col: 9}
+	m := &LocMap{Locs: map[Loc]Loc{from: to, split1: {File: "/w/a.c", Line: 8, Col: 1}, split2: {File: "/w/a.c", Line: 9, Col: 1}},
+		IDs: map[LocID]LocID{4: 9}}
+	note := "freed at /w/a.c:3:5, allocated at a.c:3, in f (/w/a.c:3), split a.c:4, unknown b.c:3"
+	in := &relocInner{At: from, ID: 4, Note: note, Data: "/w/a.c:3:5"}
 	v := relocOuter{A: in, B: in, List: []relocInner{*in}, ByID: map[int][]relocInner{1: {*in}}, Plain: []string{"a.c:3:5"}, private: from}
 	got := Relocate(v, m)
 	if got.A != got.B || got.A == in {
 		t.Fatalf("shared pointer: %p %p (original %p)", got.A, got.B, in)
 	}
 	for _, x := range []relocInner{*got.A, got.List[0], got.ByID[1][0]} {
-		if x.At != to || x.ID != 9 || x.Note != "freed at a.c:7:5, then" || x.Data != "a.c:3:5" {
+		if x.At != to || x.ID != 9 || x.Note != "freed at /w/a.c:7:5, allocated at a.c:7, in f (/w/a.c:7), split a.c:4, unknown b.c:3" ||
+			x.Data != "/w/a.c:3:5" {
 			t.Errorf("not relocated: %+v", x)
 		}
 	}
 	if got.Plain[0] != "a.c:3:5" || got.private != from {
 		t.Errorf("untagged text or unexported field moved: %q %v", got.Plain[0], got.private)
 	}
-	if in.At != from || v.List[0].ID != 4 || v.ByID[1][0].Note != "freed at a.c:3:5, then" {
+	if in.At != from || v.List[0].ID != 4 || v.ByID[1][0].Note != note {
 		t.Errorf("the original changed: %+v", v)
 	}
 }

@@ -34,7 +34,7 @@ var kindNames = map[vm.AccessKind]string{vm.Read: "read", vm.Write: "write", vm.
 // same object, with the number of times it was seen.
 type Race struct {
 	ID     string `json:"id"`
-	Object string `json:"object"` // how a developer names the memory
+	Object string `json:"object" loc:"text"` // how a developer names the memory (may name its allocation's line)
 	// ObjectKey names the memory for the race's identity: stable across
 	// runs and edits (see StableID).
 	ObjectKey string `json:"object_key"`
