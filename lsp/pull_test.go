@@ -83,3 +83,26 @@ func TestPullDiagnostics(t *testing.T) {
 		t.Errorf("exit status %d", got)
 	}
 }
+
+// A file closed while its first analysis runs (VS Code's preview tabs
+// close files this way) still gets its races when the analysis ends,
+// pushed since no one pulls them, whether or not the client pulls.
+func TestClosedDuringFirstAnalysis(t *testing.T) {
+	for _, pulls := range []bool{false, true} {
+		t.Run(map[bool]string{false: "push", true: "pull"}[pulls], func(t *testing.T) {
+			root := workspaceWith(t, "retire.c")
+			path := filepath.Join(root, "retire.c")
+			c := newClient(t, root)
+			c.pulls = pulls
+			startClient(t, c, nil)
+			c.open(path)
+			c.waitFor("the analysis to start", func() bool { return len(c.progress) > 0 })
+			c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": fileURI(path)}})
+			c.waitAnalyses(1)
+			c.waitFor("the closed file's races pushed", func() bool { return len(raceDiags(c.diags[fileURI(path)])) == 4 })
+			if got := c.shutdown(); got != 0 {
+				t.Errorf("exit status %d", got)
+			}
+		})
+	}
+}
