@@ -97,6 +97,7 @@ before(async () => {
   const workspace = path.join(tmp, 'workspace');
   fs.mkdirSync(workspace);
   fs.copyFileSync(program, path.join(workspace, 'ledger.c'));
+  fs.copyFileSync(path.join(repo, 'testdata', 'lsp', 'retire.c'), path.join(workspace, 'retire.c'));
   const settings = path.join(tmp, 'user', 'User');
   fs.mkdirSync(settings, { recursive: true });
   fs.writeFileSync(
@@ -272,4 +273,22 @@ test('the Races view groups the races by category, with a badge counting the har
   const text = (await tree.allInnerTexts()).join('\n');
   assert.match(text, new RegExp(`spec-violated \\(${races('spec-violated')}\\)`));
   assert.match(text, new RegExp(`output-differs \\(${races('output-differs')}\\)`));
+});
+
+test('a file shown in a preview tab and replaced while its first analysis runs still gets its races', async () => {
+  await page.keyboard.press('Control+Shift+E');
+  const row = (name) => page.locator('.explorer-folders-view .monaco-list-row', { hasText: name });
+  await row('retire.c').click(); // a single click opens a preview tab
+  await expectVisible(page.locator('.statusbar-item', { hasText: 'augur: ' }), 'the analysis of retire.c in the status bar');
+  await row('ledger.c').click(); // replaces the preview: VS Code closes retire.c
+  await expectVisible(page.locator('.statusbar-item', { hasText: /^\s*augur\s*$/ }), 'the end of the analysis');
+  // The Problems panel, filtered to retire.c, lists every racing access.
+  const accesses = expectations(path.join(repo, 'testdata', 'lsp', 'retire.c')).length;
+  await page.keyboard.press('Control+Shift+M');
+  await page.locator('[placeholder^="Filter (e.g."]').first().fill('retire.c');
+  const header = page.locator('.markers-panel .monaco-list-row').first().filter({ hasText: 'retire.c' });
+  await expectVisible(header, "retire.c's races in the Problems panel");
+  const title = await header.innerText();
+  await shot('6-closed-preview');
+  assert.match(title, new RegExp(`retire\\.c\\s*${accesses}`));
 });
