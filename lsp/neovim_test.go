@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -82,15 +83,19 @@ func TestNeovimSetupFromDocs(t *testing.T) {
 		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
 	}
 	var res struct {
-		Settled bool `json:"settled"`
-		Count   int  `json:"count"`
-		Clients int  `json:"clients"`
+		Settled bool     `json:"settled"`
+		Count   int      `json:"count"`
+		Clients int      `json:"clients"`
+		Lenses  []string `json:"lenses"`
 	}
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatalf("%v: %s", err, data)
 	}
 	if !res.Settled || res.Count == 0 || res.Clients != 1 {
 		t.Fatalf("with docs/neovim.lua: %+v\n%s", res, output)
+	}
+	if !slices.ContainsFunc(res.Lenses, func(s string) bool { return strings.HasPrefix(s, "Replay evidence") }) {
+		t.Errorf("docs/neovim.lua shows no Replay evidence code lens: %q", res.Lenses)
 	}
 }
 
