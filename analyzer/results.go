@@ -46,6 +46,10 @@ func (res *Result) classification(i int, base string) report.Classification {
 	if category.Of(v.Category).Harmful {
 		c.Inputs = res.inputs(v)
 		c.Failure = report.RaceFailureOf(v.Failure, base)
+		c.HarmfulOrder = []int{0, 1}
+		if v.Order == "alternate" {
+			c.HarmfulOrder = []int{1, 0}
+		}
 	}
 	c.Outputs = v.AllOutputs
 	for _, ch := range v.WeakChoices {

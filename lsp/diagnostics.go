@@ -108,17 +108,31 @@ func (s *Server) diskLines(path string) []string {
 // coordinates of the snapshot's build, to the editor's range of the
 // expression there. Caller holds mu.
 func (l *lines) place(sn *snapshot, path string, line, col int) protocol.Range {
-	n := max(line-1, 0)
-	if d := l.s.docs[path]; d != nil {
+	n, text, start, end := l.span(sn, path, line, col)
+	return protocol.Range{Start: protocol.Position{Line: uint32(n), Character: uint32(utf16Col(text, start))},
+		End: protocol.Position{Line: uint32(n), Character: uint32(utf16Col(text, end))}}
+}
+
+// expr is the source text place ranges over: the expression accessed at
+// line:col of path, as the editor has it now.
+func (l *lines) expr(sn *snapshot, path string, line, col int) string {
+	_, text, start, end := l.span(sn, path, line, col)
+	return strings.TrimSpace(text[start:end])
+}
+
+// span maps a 1-based line of the analyzed text to the editor's 0-based
+// line n, and finds the byte span of the expression at col in its text.
+func (l *lines) span(sn *snapshot, path string, line, col int) (n int, text string, start, end int) {
+	n = max(line-1, 0)
+	if d := l.s.docs[path]; d != nil && sn != nil {
 		n = d.mapLine(n, sn.savedSeq[path])
 	}
-	text := l.get(path, n)
-	start, end := trimmed(text)
+	text = l.get(path, n)
+	start, end = trimmed(text)
 	if col > 0 {
 		start, end = exprSpan(text, col)
 	}
-	return protocol.Range{Start: protocol.Position{Line: uint32(n), Character: uint32(utf16Col(text, start))},
-		End: protocol.Position{Line: uint32(n), Character: uint32(utf16Col(text, end))}}
+	return n, text, start, end
 }
 
 // lineRange is the whole (non-blank) line.

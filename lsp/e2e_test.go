@@ -207,10 +207,18 @@ func TestHoverCodeActionsAndCommands(t *testing.T) {
 	if err := c.call("textDocument/hover", pos(path, freeLine, 3), &hover); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"data race on `receipt`", "spec-violated", "**Consequence:** When teller",
-		"double free", "**Input:** arguments", "**Schedule:** thread", "**Explored:**", "Mp = 5", "augur replay "} {
+	t.Logf("hover:\n%s", hover.Contents.Value)
+	for _, want := range []string{"**augur: `receipt`** — a data race that can make the program fail (spec-violated)",
+		"**What goes wrong:** If ", "runs first, the program crashes at line ", ": double free",
+		"- **Order:** thread ", "**See it:**", "*Show interleaving*", "augur replay ", "**Fix:** Free the memory only after",
+		"*Details:* found by ", "Mp = 5"} {
 		if !strings.Contains(hover.Contents.Value, want) {
 			t.Errorf("hover lacks %q:\n%s", want, hover.Contents.Value)
+		}
+	}
+	for _, jargon := range []string{"post-race", "primary paths", "single-pre"} {
+		if i := strings.Index(hover.Contents.Value, "*Details:*"); strings.Contains(hover.Contents.Value[:i], jargon) {
+			t.Errorf("the hover speaks of %q before its details:\n%s", jargon, hover.Contents.Value)
 		}
 	}
 	if hover.Contents.Kind != "markdown" || hover.Range.Start.Line != freeLine {
@@ -377,14 +385,15 @@ func diagMessages(ds []Diagnostic) []string {
 // moved by delta, and nothing else changed.
 func checkMessagesMoved(t *testing.T, file string, before, after []string, delta int) {
 	t.Helper()
-	at := regexp.MustCompile(regexp.QuoteMeta(file) + `:(\d+)`)
+	at := regexp.MustCompile(`(` + regexp.QuoteMeta(file) + `:|line )(\d+)`)
 	if len(after) != len(before) {
 		t.Fatalf("messages before and after: %q %q", before, after)
 	}
 	for i, m := range before {
 		want := at.ReplaceAllStringFunc(m, func(loc string) string {
-			n, _ := strconv.Atoi(strings.TrimPrefix(loc, file+":"))
-			return fmt.Sprintf("%s:%d", file, n+delta)
+			sub := at.FindStringSubmatch(loc)
+			n, _ := strconv.Atoi(sub[2])
+			return fmt.Sprintf("%s%d", sub[1], n+delta)
 		})
 		if after[i] != want {
 			t.Errorf("after a save that moved every line by %d:\n got %s\nwant %s", delta, after[i], want)
@@ -398,16 +407,36 @@ func checkMessagesMoved(t *testing.T, file string, before, after []string, delta
 func TestMovedLinesMoveTheMessages(t *testing.T) {
 	c, path := analyzed(t, "retire.c")
 	before := diagMessages(c.diagnostics(path))
-	if !strings.Contains(strings.Join(before, " "), "allocated at retire.c:") {
-		t.Fatalf("no message names the allocation: %q", before)
+	allocated := func() (lines []int) {
+		for _, d := range raceDiags(c.diagnostics(path)) {
+			for _, ri := range d.RelatedInformation {
+				if strings.Contains(ri.Message, "allocated here") {
+					lines = append(lines, ri.Location.Range.Start.Line)
+				}
+			}
+		}
+		return lines
+	}
+	allocBefore := allocated()
+	if len(allocBefore) == 0 {
+		t.Fatalf("no diagnostic points at the allocation")
 	}
 	src, _ := os.ReadFile(path)
-	c.save(path, "// one line\n// and another\n"+string(src))
+	// The editor has the new text (a full change), then saves it.
+	text := "// one line\n// and another\n" + string(src)
+	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": fileURI(path), "version": 2},
+		"contentChanges": []map[string]any{{"text": text}}})
+	c.save(path, text)
 	c.waitAnalyses(2)
 	if end := c.lastEnd(); !strings.Contains(end, "results reused") {
 		t.Errorf("the comment-only save ended with %q, want results reused", end)
 	}
 	checkMessagesMoved(t, "retire.c", before, diagMessages(c.diagnostics(path)), 2)
+	for i, l := range allocated() {
+		if l != allocBefore[i]+2 {
+			t.Errorf("the allocation is at line %d after the save, want %d", l+1, allocBefore[i]+3)
+		}
+	}
 	c.shutdown()
 }
 

@@ -12,14 +12,6 @@ import (
 	"augur/lsp/workspace"
 )
 
-// categoryMeaning says what a category means, for hovers.
-func categoryMeaning(c string) string {
-	if c == classifying {
-		return "augur is still classifying this race: it will run both orders of the accesses and compare the outcomes."
-	}
-	return category.Named(c).Meaning
-}
-
 // Hover explains the race under the cursor.
 func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*protocol.Hover, error) {
 	path, err := filePath(params.TextDocument.URI)
@@ -32,7 +24,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 	if site == nil {
 		return nil, nil
 	}
-	md := hoverText(site, site.ts.target)
+	md := s.hoverText(site, &lines{s: s})
 	rng := site.rng
 	return &protocol.Hover{Contents: &protocol.MarkupContent{Kind: protocol.MarkupKindMarkdown, Value: md}, Range: &rng}, nil
 }
@@ -57,42 +49,99 @@ func (s *Server) siteAt(path string, pos protocol.Position) *raceSite {
 	return onLine
 }
 
-// hoverText is the Markdown explanation of one racing access.
-func hoverText(site *raceSite, t *workspace.Target) string {
+// hoverText is the Markdown explanation of one racing access: what goes
+// wrong and in which order, how to see it, how to fix it; the analysis's
+// own terms last, on one line. Caller holds mu.
+func (s *Server) hoverText(site *raceSite, l *lines) string {
 	r := site.race
-	me, other := r.Accesses[site.access], r.Accesses[1-site.access]
+	st := s.story(site, l)
 	var b strings.Builder
-	fmt.Fprintf(&b, "**augur: data race on `%s`** — %s\n\n", r.Object, site.category)
-	meaning := categoryMeaning(site.category)
-	if site.category == report.Unclassified && r.Reason != "" {
-		meaning += " " + r.Reason
+	fmt.Fprintf(&b, "**augur: %s** — %s (%s)\n\n", st.name, headline(site.category), site.category)
+	fmt.Fprintf(&b, "This %s in %s (%s) races with %s.\n\n", st.me.Kind, st.me.Function, st.at(st.me.File, st.me.Line),
+		st.access(st.other))
+	what := "**What goes wrong:** "
+	if site.category == string(category.Harmless) || site.category == string(category.SingleOrdering) {
+		what = "**What augur saw:** "
 	}
-	fmt.Fprintf(&b, "%s\n\n", meaning)
-	if site.category != classifying {
-		fmt.Fprintf(&b, "**Consequence:** %s\n\n", r.Consequence)
+	b.WriteString(what + st.consequence() + "\n\n")
+	if order := st.order(); order != "" {
+		fmt.Fprintf(&b, "- **Order:** %s\n", order)
 	}
-	fmt.Fprintf(&b, "- **This access:** %s\n", describeAccess(me))
-	fmt.Fprintf(&b, "- **Other access:** %s\n", describeAccess(other))
-	if in := r.Inputs; in != nil {
+	if in := r.Inputs; in != nil && !emptyInputs(in) {
 		fmt.Fprintf(&b, "- **Input:** %s\n", describeInputs(in))
 	}
-	if r.Schedule != "" {
-		fmt.Fprintf(&b, "- **Schedule:** %s\n", r.Schedule)
-	}
-	if site.category != classifying {
-		fmt.Fprintf(&b, "- **Explored:** %s\n", explored(r, t))
-	}
-	if r.Instances > 1 {
-		fmt.Fprintf(&b, "- **Seen:** %d times across the detection schedules\n", r.Instances)
-	}
-	if how := foundBy(r.FoundBy); how != "" {
-		fmt.Fprintf(&b, "- **Found by:** %s\n", how)
+	if site.category == string(category.OutputDiffers) && len(r.Outputs) >= 2 {
+		fmt.Fprintf(&b, "- **Output:** one order prints %s, the other %s\n", outputQuote(r.Outputs[0]), outputQuote(r.Outputs[1]))
 	}
 	if r.Evidence != "" {
-		fmt.Fprintf(&b, "\n**Replay:** use the code action *Replay evidence* (it replays this exact interleaving and "+
-			"opens its transcript), or run `augur replay %s` in a terminal.\n", r.Evidence)
+		fmt.Fprintf(&b, "\n**See it:** the code lens *Show interleaving* draws both threads step by step; *Replay evidence* "+
+			"runs this exact interleaving again (in a terminal: `augur replay %s`).\n", r.Evidence)
+	}
+	if fix := st.fix(); fix != "" {
+		fmt.Fprintf(&b, "\n**Fix:** %s\n", fix)
+	}
+	if site.category != classifying {
+		fmt.Fprintf(&b, "\n---\n*Details:* %s\n", details(r, site.ts.target))
 	}
 	return b.String()
+}
+
+// order says who did what first in the execution that shows the verdict.
+func (st raceStory) order() string {
+	r := st.site.race
+	first, ok := st.runsFirst()
+	if !ok {
+		return ""
+	}
+	a, c := r.Accesses[first], r.Accesses[1-first]
+	return fmt.Sprintf("thread %d (%s) %s, then thread %d (%s) %s", a.Thread, a.Function, verbOf(a.Kind), c.Thread,
+		c.Function, verbOf(c.Kind))
+}
+
+// verbOf turns an access kind into a verb.
+func verbOf(kind string) string {
+	switch kind {
+	case "read":
+		return "reads"
+	case "write":
+		return "writes"
+	case "free":
+		return "frees"
+	}
+	return "does a " + kind
+}
+
+// emptyInputs reports whether inputs are the program's plain defaults,
+// which need no mention.
+func emptyInputs(in *report.Inputs) bool {
+	return len(in.Args) == 0 && in.Stdin == "" && len(in.Files) == 0 && len(in.Vars) == 0
+}
+
+// outputQuote shows a program's output briefly, in code, its line ends
+// visible.
+func outputQuote(out string) string {
+	if out == "" {
+		return "nothing"
+	}
+	out = strings.ReplaceAll(strings.TrimSuffix(out, "\n"), "\n", " ⏎ ")
+	if r := []rune(out); len(r) > 60 {
+		out = string(r[:57]) + "…"
+	}
+	return "`" + strings.ReplaceAll(out, "`", "'") + "`"
+}
+
+// details is the analysis's account of the verdict, for those who want it:
+// how the race was found, how often, and what classification compared.
+func details(r *report.Race, t *workspace.Target) string {
+	var parts []string
+	if how := foundBy(r.FoundBy); how != "" {
+		parts = append(parts, "found by "+how)
+	}
+	if r.Instances > 1 {
+		parts = append(parts, fmt.Sprintf("seen %d times", r.Instances))
+	}
+	parts = append(parts, explored(r, t))
+	return strings.Join(parts, "; ") + "."
 }
 
 // foundBy explains a detection technique to someone who has not read
@@ -115,10 +164,6 @@ func foundBy(t string) string {
 	return t
 }
 
-func describeAccess(a report.Access) string {
-	return fmt.Sprintf("%s by thread %d in `%s` at %s:%d", a.Kind, a.Thread, a.Function, baseName(a.File), a.Line)
-}
-
 func describeInputs(in *report.Inputs) string {
 	parts := []string{fmt.Sprintf("arguments `%q`", in.Args)}
 	if in.Stdin != "" {
@@ -133,23 +178,23 @@ func describeInputs(in *report.Inputs) string {
 	return strings.Join(parts, ", ")
 }
 
-// explored says what classification compared: k and the budgets.
+// explored says what classification compared: k, the stage that decided
+// and the budgets (docs/categories.md explains them).
 func explored(r *report.Race, t *workspace.Target) string {
 	var b strings.Builder
 	switch r.Category {
 	case string(category.Harmless):
-		fmt.Fprintf(&b, "k = %d: %d pairs of executions (each order of the accesses once per pair) agreed", r.K, r.K)
+		fmt.Fprintf(&b, "both orders compared in %d %s (k = %d)", r.K, plural(r.K, "execution pair", "execution pairs"), r.K)
 	case string(category.SpecViolated), string(category.OutputDiffers):
-		fmt.Fprintf(&b, "found at pair %d of the executions compared (each pair runs both orders)", r.K+1)
+		fmt.Fprintf(&b, "shown by execution pair %d of those compared (k = %d)", r.K+1, r.K)
 	default:
 		fmt.Fprintf(&b, "k = %d", r.K)
 	}
-	if t != nil {
-		fmt.Fprintf(&b, "; budget: up to Mp = %d primary paths × Ma = %d post-race schedules, %d detection schedules",
-			t.Settings.Mp, t.Settings.Ma, t.Settings.Schedules)
-	}
 	if r.Stage != "" {
-		fmt.Fprintf(&b, "; decided by the %s stage", r.Stage)
+		fmt.Fprintf(&b, ", %s stage", r.Stage)
+	}
+	if t != nil {
+		fmt.Fprintf(&b, "; budget Mp = %d, Ma = %d, %d schedules", t.Settings.Mp, t.Settings.Ma, t.Settings.Schedules)
 	}
 	return b.String()
 }

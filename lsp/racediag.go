@@ -25,14 +25,7 @@ const maxStackNotes = 3
 // memory, and the callers of both accesses.
 func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
 	r := site.race
-	me, other := r.Accesses[site.access], r.Accesses[1-site.access]
-	consequence := r.Consequence
-	if site.category == classifying {
-		consequence = "Classifying: augur is checking whether either order of the two accesses is harmful."
-	}
-	msg := fmt.Sprintf("Data race on %s with the %s in %s (%s:%d, thread %d; this %s is thread %d's). %s",
-		r.Object, other.Kind, other.Function, baseName(other.File), other.Line, other.Thread, me.Kind, me.Thread,
-		shortPaths(consequence))
+	msg := s.story(&site, l).message()
 	if s.configProblem != nil {
 		msg += " (From the last analysis: augur.toml has an error, and nothing is analyzed again until it is fixed.)"
 	}

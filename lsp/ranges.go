@@ -4,7 +4,8 @@ package lsp
 // at 1-based byte column col of a source line. Debug locations point at an
 // access's expression for reads (`x` in `y = x + 1`) and at the operator
 // for writes (`=` in `x = 5`, `++` in `a[i]++`), so: from an identifier,
-// the span is the postfix chain that starts there (`s.arr[2]`, `p->next`);
+// the span is the postfix chain that starts there (`s.arr[2]`, `p->next`),
+// from its base when the column is a member's (`p->next` for `next`);
 // from an assignment or increment operator, it is the operand (the chain
 // before it, or after a prefix `++`/`--`); otherwise the single character.
 // A column outside the line gives the line's non-blank text.
@@ -18,7 +19,14 @@ func exprSpan(line string, col int) (int, int) {
 		for i > 0 && isIdent(line[i-1]) {
 			i--
 		}
-		return i, chainEnd(line, i)
+		end := chainEnd(line, i)
+		// A member's column (`id` in `j->id`): the chain from its base.
+		if i >= 1 && line[i-1] == '.' || i >= 2 && line[i-2:i] == "->" {
+			if s := chainStart(line, i+identLen(line[i:])); s >= 0 && line[s] != '*' {
+				return s, end
+			}
+		}
+		return i, end
 	}
 	if op := operatorAt(line, i); op > 0 {
 		after := skipSpaces(line, i+op)
@@ -36,6 +44,15 @@ func exprSpan(line string, col int) (int, int) {
 		}
 	}
 	return i, i + 1
+}
+
+// identLen is the length of the identifier s starts with.
+func identLen(s string) int {
+	n := 0
+	for n < len(s) && isIdent(s[n]) {
+		n++
+	}
+	return n
 }
 
 func isIdent(c byte) bool {

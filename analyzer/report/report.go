@@ -73,6 +73,10 @@ type Race struct {
 	FoundBy string `json:"found_by,omitempty"`
 	// Allocated is where the racing heap or stack object was allocated.
 	Allocated *Frame `json:"allocated,omitempty"`
+	// HarmfulOrder lists the accesses (indices into Accesses) in the order
+	// that showed the harm: the order that fails for spec-violated, the
+	// order of the evidence for output-differs.
+	HarmfulOrder []int `json:"harmful_order,omitempty"`
 	// Failure is where the harmful order of a spec-violated race failed,
 	// with the stack, and for a use after free or a double free where the
 	// memory was freed.
@@ -260,6 +264,8 @@ type Classification struct {
 	Outputs     []string
 	WeakReads   []WeakRead
 	Failure     *RaceFailure
+	// HarmfulOrder is Race.HarmfulOrder.
+	HarmfulOrder []int
 }
 
 // Classify sets the category of the race with the given id.
@@ -269,7 +275,7 @@ func (r *Report) Classify(id string, c Classification) {
 			x := &r.Races[i]
 			x.Category, x.K, x.Stage, x.Reason, x.Evidence = c.Category, c.K, c.Stage, c.Reason, c.Evidence
 			x.Schedule, x.Inputs = c.Schedule, c.Inputs
-			x.Outputs, x.WeakReads, x.Failure = c.Outputs, c.WeakReads, c.Failure
+			x.Outputs, x.WeakReads, x.Failure, x.HarmfulOrder = c.Outputs, c.WeakReads, c.Failure, c.HarmfulOrder
 			if len(x.Outputs) > MaxOutputs {
 				x.Outputs = x.Outputs[:MaxOutputs]
 			}

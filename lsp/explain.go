@@ -1,0 +1,205 @@
+package lsp
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"augur/analyzer/category"
+	"augur/analyzer/report"
+)
+
+// This file says a race in the user's words, for the diagnostic message
+// and the hover: which variable, the other access, what goes wrong and in
+// which order, and what to do. The analysis's own terms (stages, k, the
+// exploration budgets) stay in the hover's details line and in the JSON.
+
+// raceStory is what the editor says about one racing access.
+type raceStory struct {
+	site *raceSite
+	// name is what the source calls the racing memory (`book->entries`),
+	// or augur's description of it when no source text names it.
+	name string
+	me   report.Access
+	// other is the other access.
+	other report.Access
+	// here is the file of this access: places in it are "line N".
+	here string
+}
+
+// story gathers what the messages about site need. Caller holds mu.
+func (s *Server) story(site *raceSite, l *lines) raceStory {
+	r := site.race
+	st := raceStory{site: site, me: r.Accesses[site.access], other: r.Accesses[1-site.access]}
+	st.here = st.me.File
+	st.name = "`" + r.Object + "`"
+	// Name the memory by the expression a read or write of it spells out
+	// (`book->entries`, not "heap object allocated at ..."); a free's text
+	// is the call, not the object. A global already has its name: the
+	// text must start with it, or the editor's text is not the analyzed one.
+	global := ""
+	if isExpression(r.Object) {
+		global = r.Object
+	}
+	for _, a := range []report.Access{st.me, st.other} {
+		if a.Kind == "free" || a.File == "" {
+			continue
+		}
+		e := l.expr(site.ts.snap, a.File, a.Line, a.Column)
+		if isExpression(e) && (global == "" || e == global || strings.HasPrefix(e, global+".") || strings.HasPrefix(e, global+"[")) {
+			st.name = "`" + e + "`"
+			break
+		}
+	}
+	return st
+}
+
+// isExpression reports whether source text looks like the name of memory
+// (an identifier chain) rather than a statement or an operator.
+func isExpression(e string) bool {
+	if e == "" || len(e) > 60 || !isIdent(e[0]) {
+		return false
+	}
+	return !strings.ContainsAny(e, ";{}=")
+}
+
+// at names a place: "line N" in this access's file, "file.c:N" elsewhere.
+func (st raceStory) at(file string, line int) string {
+	if file == st.here || !filepath.IsAbs(file) && strings.HasSuffix(st.here, "/"+file) {
+		return fmt.Sprintf("line %d", line)
+	}
+	return fmt.Sprintf("%s:%d", baseName(file), line)
+}
+
+// access names an access: "the free in main (line 43)".
+func (st raceStory) access(a report.Access) string {
+	return fmt.Sprintf("the %s in %s (%s)", a.Kind, a.Function, st.at(a.File, a.Line))
+}
+
+// runsFirst is the index of the access the harmful order runs first, and
+// whether the report says which (older reports do not).
+func (st raceStory) runsFirst() (int, bool) {
+	r := st.site.race
+	if len(r.HarmfulOrder) != 2 {
+		return 0, false
+	}
+	return r.HarmfulOrder[0], true
+}
+
+// failure says how the harmful order fails, briefly: "crashes with a use
+// after free at line 33".
+func (st raceStory) failure() string {
+	f := st.site.race.Failure
+	if f == nil {
+		return "fails"
+	}
+	cause := f.Message
+	if i := strings.Index(cause, ": "); i > 0 {
+		cause = cause[:i]
+	}
+	for _, short := range []string{"double free", "use after free", "null pointer dereference"} {
+		if strings.HasPrefix(cause, short) {
+			cause = short
+		}
+	}
+	where := ""
+	if f.Line > 0 {
+		where = " at " + st.at(f.File, f.Line)
+	}
+	switch f.Kind {
+	case "assert":
+		return fmt.Sprintf("fails an assertion%s (%s)", where, shortPaths(cause))
+	case "deadlock":
+		return "deadlocks" + where
+	case "hang":
+		return "hangs (it runs past the instruction budget)" + where
+	case "memory-error", "crash":
+		return fmt.Sprintf("crashes%s: %s", where, shortPaths(cause))
+	}
+	return fmt.Sprintf("fails%s: %s", where, shortPaths(cause))
+}
+
+// consequence is what goes wrong, in one or two sentences.
+func (st raceStory) consequence() string {
+	r := st.site.race
+	switch st.site.category {
+	case classifying:
+		return "augur is checking whether either order of the two accesses is harmful."
+	case string(category.SpecViolated):
+		msg := "In one order of the two accesses the program " + st.failure() + "."
+		if first, ok := st.runsFirst(); ok {
+			msg = fmt.Sprintf("If %s runs first, the program %s.", st.access(r.Accesses[first]), st.failure())
+			if first == st.site.access {
+				msg = fmt.Sprintf("If this %s runs first, the program %s.", st.me.Kind, st.failure())
+			}
+		}
+		return msg + weakNote(r.Consequence)
+	case string(category.OutputDiffers):
+		return "The program prints different output depending on which runs first." + weakNote(r.Consequence)
+	case string(category.Harmless):
+		return fmt.Sprintf("Likely harmless: both orders gave the same result in %d %s.", r.K, plural(r.K, "try", "tries"))
+	case string(category.SingleOrdering):
+		return "Only one order of the two accesses can happen: " + sentence(r.Reason)
+	case report.Unclassified:
+		return "augur could not decide what this race does: " + sentence(r.Reason)
+	}
+	return sentence(shortPaths(r.Consequence))
+}
+
+// weakNote keeps the sentence of a consequence that says the harm needs
+// the weak memory model.
+func weakNote(consequence string) string {
+	if i := strings.Index(consequence, " It needs the weak memory model"); i >= 0 {
+		return shortPaths(consequence[i:])
+	}
+	return ""
+}
+
+// fix says what to do about the race.
+func (st raceStory) fix() string {
+	switch st.site.category {
+	case string(category.SpecViolated):
+		f := st.site.race.Failure
+		if st.me.Kind == "free" || st.other.Kind == "free" || f != nil && strings.Contains(f.Message, "free") {
+			return "Free the memory only after every thread that uses it is done with it (join them first), " +
+				"or guard the pointer and the free with one mutex."
+		}
+		return fmt.Sprintf("Hold the same mutex around both accesses to %s, or make it atomic.", st.name)
+	case string(category.OutputDiffers):
+		return "If the output must not depend on timing, order the two accesses: hold one mutex around both, " +
+			"or wait for the writer (join it, or signal a condition variable) before reading."
+	case string(category.Harmless), string(category.SingleOrdering):
+		return "Nothing to fix if this is intended; the quick fix *Ignore this race* silences it (`// augur:ignore`)."
+	}
+	return ""
+}
+
+// headline says what kind of race this is, for the hover's first line.
+func headline(c string) string {
+	switch c {
+	case string(category.SpecViolated):
+		return "a data race that can make the program fail"
+	case string(category.OutputDiffers):
+		return "a data race that changes the output"
+	case string(category.Harmless):
+		return "a data race that looks harmless"
+	case string(category.SingleOrdering):
+		return "a data race whose other order cannot happen"
+	case classifying:
+		return "a data race, being classified"
+	}
+	return "a data race"
+}
+
+// message is the diagnostic's text: the race, the other access and what
+// goes wrong, in a sentence or two.
+func (st raceStory) message() string {
+	return fmt.Sprintf("Data race on %s with %s. %s", st.name, st.access(st.other), st.consequence())
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
