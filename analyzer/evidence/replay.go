@@ -2,6 +2,7 @@ package evidence
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"augur/analyzer/ir"
 	"augur/analyzer/memmodel"
@@ -18,8 +19,30 @@ type Step struct {
 	Racing int // 1 or 2 for the racing accesses (in the order they happen), 0 otherwise
 }
 
+// Event is one thing a thread did that the timeline shows: a
+// synchronization, a free, a racing access (with the value it read or
+// wrote), or the failure that ended the run.
+type Event struct {
+	Thread   int
+	Loc      ir.Loc
+	Function string
+	// Op says what happened, as a verb phrase: "creates thread 2",
+	// "locks", "frees heap object ...", "reads", "writes", "fails".
+	Op string
+	// Value is what a racing access read or wrote, when it is a number.
+	Value  string
+	Racing int // 1 or 2 for the racing accesses, 0 otherwise
+	Failed bool
+}
+
+// maxEvents bounds the events a transcript keeps: a program that frees
+// or locks in a loop would otherwise fill the picture.
+const maxEvents = 2000
+
 // Transcript is what a replay did.
 type Transcript struct {
+	// Events are what the threads did, in execution order.
+	Events     []Event
 	Steps      []Step
 	Result     *vm.Result
 	Reproduced bool
@@ -56,15 +79,27 @@ func (l *logger) loc(s string) ir.Loc {
 	return l.locs[s]
 }
 
-// marker marks the racing accesses as they happen.
+// marker marks the racing accesses as they happen, and records the
+// events the timeline shows.
 type marker struct {
 	m      *vm.Machine
 	points [2]vm.StopPoint
 	steps  *[]Step
+	events *[]Event
 	done   [2]bool
+	// written is a racing write whose value is read back at the next
+	// event: the monitor hears of a store before it happens.
+	written *pendingWrite
+}
+
+type pendingWrite struct {
+	event int
+	addr  uint64
+	size  uint64
 }
 
 func (k *marker) Access(a *vm.Access) {
+	k.settle()
 	for i, p := range k.points {
 		at := a.Count == p.Count
 		if p.Loc != 0 { // the first access at that location from that point on
@@ -78,11 +113,132 @@ func (k *marker) Access(a *vm.Access) {
 			}
 			*k.steps = append(*k.steps, Step{Thread: a.Thread, Loc: k.m.Program().Loc(a.Site.Loc),
 				What: fmt.Sprintf("racing access %d: %s", i+1, kind), Racing: i + 1})
+			k.racing(a, i+1)
+			return
 		}
+	}
+	if a.Kind == vm.Free {
+		k.event(a.Thread, a.Site, "frees the memory allocated at "+k.allocation(a.Obj))
 	}
 }
 
-func (k *marker) Sync(vm.SyncEvent) {}
+// racing records a racing access with its value.
+func (k *marker) racing(a *vm.Access, n int) {
+	op := map[vm.AccessKind]string{vm.Read: "reads", vm.AtomicRead: "reads", vm.Write: "writes", vm.AtomicWrite: "writes",
+		vm.Free: "frees"}[a.Kind]
+	if op == "" {
+		op = "updates"
+	}
+	i := k.event(a.Thread, a.Site, op)
+	if i < 0 {
+		return
+	}
+	(*k.events)[i].Racing = n
+	addr := ir.Addr(a.Obj.ID, a.Off)
+	switch a.Kind {
+	case vm.Read, vm.AtomicRead:
+		(*k.events)[i].Value = k.value(addr, a.Size)
+	case vm.Write, vm.AtomicWrite:
+		k.written = &pendingWrite{event: i, addr: addr, size: a.Size}
+	}
+}
+
+// settle reads back the value of a racing write, which has happened by
+// the time anything else does.
+func (k *marker) settle() {
+	if w := k.written; w != nil {
+		k.written = nil
+		(*k.events)[w.event].Value = k.value(w.addr, w.size)
+	}
+}
+
+// value reads a number of size bytes at addr, as the program stored it.
+func (k *marker) value(addr, size uint64) string {
+	if size == 0 || size > 8 {
+		return ""
+	}
+	b, err := k.m.Memory().Read(addr, size)
+	if err != nil || uint64(len(b)) != size {
+		return ""
+	}
+	v := ir.LoadLE(b, int(size))
+	if size == 8 && v>>ir.AddrShift != 0 {
+		return "a non-NULL pointer"
+	}
+	if size == 8 && v == 0 {
+		return "0 (NULL)"
+	}
+	return fmt.Sprint(int64(v) << (64 - 8*size) >> (64 - 8*size))
+}
+
+// allocation names where o was allocated, for a free.
+func (k *marker) allocation(o *vm.Object) string {
+	if o == nil || o.Site == 0 {
+		return "elsewhere"
+	}
+	l := k.m.Program().Loc(o.Site)
+	return fmt.Sprintf("%s:%d", filepath.Base(l.File), l.Line)
+}
+
+// event appends an event of thread t at site and returns its index (-1
+// past maxEvents).
+func (k *marker) event(t int, site vm.Site, op string) int {
+	if len(*k.events) >= maxEvents {
+		return -1
+	}
+	e := Event{Thread: t, Loc: k.m.Program().Loc(site.Loc), Op: op}
+	if st := k.m.Stack(site); len(st) > 0 {
+		e.Function = st[0].Function
+	}
+	*k.events = append(*k.events, e)
+	return len(*k.events) - 1
+}
+
+func (k *marker) Sync(ev vm.SyncEvent) {
+	k.settle()
+	var op string
+	switch ev.Op {
+	case vm.Fork:
+		op = fmt.Sprintf("creates thread %d", ev.Other)
+	case vm.JoinThread:
+		op = fmt.Sprintf("joins thread %d", ev.Other)
+	case vm.LockAcquired:
+		op = "locks"
+	case vm.LockReleased:
+		op = "unlocks"
+	case vm.Acquire:
+		op = "waits for (acquires)"
+	case vm.Release:
+		op = "signals (releases)"
+	default:
+		return
+	}
+	// A lock sends Acquire with LockAcquired (and an unlock Release with
+	// LockReleased): one event for the statement, the more telling one.
+	if n := len(*k.events); n > 0 {
+		last := &(*k.events)[n-1]
+		if last.Thread == ev.Thread && last.Loc == k.m.Program().Loc(ev.Site.Loc) && last.Racing == 0 && !last.Failed {
+			if ev.Op == vm.LockAcquired || ev.Op == vm.LockReleased {
+				last.Op = op
+			}
+			return
+		}
+	}
+	k.event(ev.Thread, ev.Site, op)
+}
+
+// failed ends the events with how the run ended, when it failed.
+func (k *marker) failed(t *vm.Termination) {
+	k.settle()
+	if t.Kind == vm.TermExit || t.Kind == vm.TermPaused {
+		return
+	}
+	e := Event{Thread: t.Thread, Loc: t.Loc, Op: fmt.Sprintf("%s: %s", t.Kind, t.Message), Failed: true}
+	if len(t.Stack) > 0 {
+		e.Function = t.Stack[0].Function
+	}
+	*k.events = append(*k.events, e)
+}
 
 // Replay re-executes the evidence's execution of prog under lim (the
 // caller's time and memory budgets) and checks its outcome.
@@ -102,7 +258,7 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 		cfg.Weak = &vm.Weak{Choices: ev.WeakReads}
 	}
 	cfg.Policy = &logger{Policy: &sched.Replay{Trace: ev.Schedule}, steps: &tr.Steps, prog: prog}
-	mk := &marker{points: ev.Points, steps: &tr.Steps}
+	mk := &marker{points: ev.Points, steps: &tr.Steps, events: &tr.Events}
 	cfg.Monitor = mk
 	m, err := vm.New(prog, cfg)
 	if err != nil {
@@ -129,6 +285,7 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 		}
 	}
 	tr.Result = res()
+	mk.failed(tr.Result.Term)
 	tr.check(ev)
 	return tr
 }

@@ -4,18 +4,22 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"augur/analyzer/vm"
 )
 
-// The interleaving timeline: a replay drawn as one lane per thread, time
-// going down, each stretch of one thread's steps a box in its lane with
-// the source lines it ran, the two racing accesses marked, and the outcome
-// of the order at the bottom beside the other order's. `augur replay
-// --format svg|html` writes it; the VS Code extension shows the HTML in a
-// webview, and any other client can open the file.
+// The interleaving timeline: a replay drawn as one column per thread, time
+// going down, one row per thing a thread did (a synchronization, a free, a
+// racing access with the value it read or wrote, the failure), each with
+// its statement, function and line; the racing accesses and the failing
+// step marked, and the outcome of this order beside the other order's.
+// `augur replay --format svg|html` writes it; the VS Code extension shows
+// the HTML in a webview (in the editor's theme colours, through VS Code's
+// CSS variables, which a plain browser lacks and replaces by light ones),
+// and any other client can open the file.
 
 // Picture formats of a timeline.
 const (
@@ -23,223 +27,312 @@ const (
 	HTML = "html"
 )
 
-// maxBoxes bounds the boxes a timeline draws: a replay that switches
-// threads at every shared access can have thousands of steps, and the
-// stretches past the bound are summed up in one line.
-const maxBoxes = 300
+// maxRows bounds the rows a timeline draws: the rows around the racing
+// accesses and the end are kept, the rest summed up in one line.
+const maxRows = 300
 
-// box is a stretch of consecutive steps of one thread.
-type box struct {
-	thread     int
-	first, end int // step indexes [first, end)
-	lines      []string
-	racing     int // 1 or 2 when it holds a racing access
-	racingAt   string
-	file       string // the first step's file and line, for links
-	line       int
+// row is one event as the timeline shows it.
+type row struct {
+	Event
+	step int    // 1-based, counted over every event of the replay
+	code string // the statement's source text
+	at   string // "function · file:line"
 }
 
-// boxes groups a transcript's steps into stretches of one thread; a racing
-// access always starts a stretch of its own, so it stands out.
-func (r *renderer) boxes(tr *Transcript) []box {
-	var out []box
-	for i, s := range tr.Steps {
-		at := ""
-		if s.Loc.File != "" {
-			at = fmt.Sprintf("%s:%d", r.rel(s.Loc.File), s.Loc.Line)
+// rows turns the transcript's events into rows, keeping at most maxRows
+// (around the racing accesses and the end); elided counts the rest.
+func (r *renderer) rows(tr *Transcript) (out []row, elided int) {
+	all := make([]row, len(tr.Events))
+	for i, e := range tr.Events {
+		all[i] = row{Event: e, step: i + 1}
+		if e.Loc.File != "" {
+			all[i].code = strings.TrimSpace(r.src.line(e.Loc.File, e.Loc.Line))
+			all[i].at = fmt.Sprintf("%s:%d", r.show(e.Loc.File), e.Loc.Line)
 		}
-		last := len(out) - 1
-		if last < 0 || out[last].thread != s.Thread || s.Racing != 0 || out[last].racing != 0 {
-			out = append(out, box{thread: s.Thread, first: i, file: s.Loc.File, line: s.Loc.Line})
-			last++
-		}
-		b := &out[last]
-		b.end = i + 1
-		if s.Racing != 0 {
-			b.racing, b.racingAt = s.Racing, at
-		}
-		if at != "" && (len(b.lines) == 0 || b.lines[len(b.lines)-1] != at) {
-			b.lines = append(b.lines, at)
+		if e.Function != "" {
+			all[i].at = strings.TrimPrefix(e.Function+" · "+all[i].at, " · ")
 		}
 	}
-	return out
+	if len(all) <= maxRows {
+		return all, 0
+	}
+	keep := map[int]bool{}
+	for i, x := range all {
+		if x.Racing != 0 || x.Failed {
+			for j := max(i-maxRows/4, 0); j < min(i+maxRows/8, len(all)); j++ {
+				keep[j] = true
+			}
+		}
+	}
+	for j := max(len(all)-maxRows/4, 0); j < len(all); j++ {
+		keep[j] = true
+	}
+	for i, x := range all {
+		if keep[i] && len(out) < maxRows {
+			out = append(out, x)
+		} else {
+			elided++
+		}
+	}
+	return out, elided
 }
 
-// Timeline writes the replay tr of ev as a picture: format SVG or HTML
-// (an SVG inside a page, with each box linked to its source line). Paths
-// are shown relative to base when inside it.
+// show names a file for the picture: relative to base when inside it,
+// else its base name (a long absolute path would fill the column).
+func (r *renderer) show(file string) string {
+	if rel := r.rel(file); !filepath.IsAbs(rel) {
+		return rel
+	}
+	return filepath.Base(file)
+}
+
+// threadsOf lists the threads of rows in order, with the function each
+// first ran (thread 0 is main).
+func threadsOf(rows []row) (ids []int, fn map[int]string) {
+	fn = map[int]string{}
+	for _, x := range rows {
+		if x.Thread < 0 {
+			continue
+		}
+		if _, ok := fn[x.Thread]; !ok {
+			fn[x.Thread] = x.Function
+			ids = append(ids, x.Thread)
+		}
+	}
+	sort.Ints(ids)
+	return ids, fn
+}
+
+// Timeline writes the replay tr of ev as a picture: format SVG or HTML.
+// Paths are shown relative to base when inside it.
 func (tr *Transcript) Timeline(w io.Writer, ev *Evidence, base, format string) error {
 	r := renderer{base: base, src: sourceLines{}}
-	bs := r.boxes(tr)
-	var threads []int
-	seen := map[int]bool{}
-	for _, b := range bs {
-		if b.thread >= 0 && !seen[b.thread] {
-			seen[b.thread] = true
-			threads = append(threads, b.thread)
-		}
-	}
-	sort.Ints(threads)
-	lane := map[int]int{}
-	for i, t := range threads {
-		lane[t] = i
-	}
-	elided := 0
-	if len(bs) > maxBoxes {
-		// Keep the stretches around the racing accesses and the end.
-		keep := map[int]bool{}
-		for i, b := range bs {
-			if b.racing != 0 {
-				for j := max(i-maxBoxes/4, 0); j < min(i+maxBoxes/4, len(bs)); j++ {
-					keep[j] = true
-				}
-			}
-		}
-		for j := max(len(bs)-maxBoxes/4, 0); j < len(bs); j++ {
-			keep[j] = true
-		}
-		var kept []box
-		for i, b := range bs {
-			if keep[i] && len(kept) < maxBoxes {
-				kept = append(kept, b)
-			} else {
-				elided++
-			}
-		}
-		bs = kept
-	}
-	var svg strings.Builder
-	r.w = &svg
-	r.drawSVG(ev, tr, bs, threads, lane, elided, format == HTML)
+	rows, elided := r.rows(tr)
+	this, other := r.outcomeLines(ev, tr)
 	switch format {
 	case SVG:
-		_, err := io.WriteString(w, svg.String())
+		var b strings.Builder
+		r.w = &b
+		r.drawSVG(ev, rows, elided, this, other)
+		_, err := io.WriteString(w, b.String())
 		return err
 	case HTML:
-		_, err := fmt.Fprintf(w, `<!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>augur: %s race on %s</title>
-<style>
-body { font-family: sans-serif; margin: 16px; background: #fff; color: #222; }
-a.step { cursor: pointer; }
-a.step:hover rect { stroke-width: 3; }
-</style></head>
-<body>
-<h1>%s race on <code>%s</code></h1>
-<p>%s</p>
-%s
-</body></html>
-`, html.EscapeString(ev.Category), html.EscapeString(ev.Race.Object), html.EscapeString(ev.Category),
-			html.EscapeString(ev.Race.Object), html.EscapeString(ev.Reason), svg.String())
+		var b strings.Builder
+		r.w = &b
+		r.drawHTML(ev, rows, elided, this, other)
+		_, err := io.WriteString(w, b.String())
 		return err
 	}
 	return fmt.Errorf("unknown timeline format %q (want svg or html)", format)
 }
 
-// Layout of the picture, in pixels.
+// title says what the picture shows, in a line.
+func title(ev *Evidence) string {
+	switch ev.Category {
+	case "spec-violated":
+		return fmt.Sprintf("How the race on %s makes the program fail", ev.Race.Object)
+	case "output-differs":
+		return fmt.Sprintf("How the race on %s changes the output", ev.Race.Object)
+	}
+	return fmt.Sprintf("The race on %s", ev.Race.Object)
+}
+
+// pageStyle colours the page with VS Code's theme variables when it is in
+// a webview, and light colours elsewhere; the table fits its column.
+const pageStyle = `
+:root { color-scheme: light dark; }
+body { font-family: var(--vscode-font-family, sans-serif); font-size: var(--vscode-font-size, 13px);
+  color: var(--vscode-foreground, #222); background: var(--vscode-editor-background, #fff); margin: 12px; }
+h1 { font-size: 1.3em; margin: 0 0 4px; }
+p.lede { margin: 0 0 12px; color: var(--vscode-descriptionForeground, #57606a); }
+table.timeline { border-collapse: separate; border-spacing: 6px 4px; table-layout: fixed; width: 100%; }
+th { text-align: left; font-weight: 600; padding: 4px 8px; border-bottom: 2px solid var(--vscode-panel-border, #d0d7de); overflow-wrap: anywhere; }
+th.step, td.step { width: 3em; text-align: right; color: var(--vscode-descriptionForeground, #57606a); vertical-align: top; padding-top: 8px; }
+td { vertical-align: top; }
+.ev { border: 1px solid var(--vscode-panel-border, #8c959f); border-radius: 4px; padding: 4px 8px; overflow-wrap: anywhere;
+  background: var(--vscode-editorWidget-background, #fff); cursor: pointer; }
+.ev .op { font-weight: 600; }
+.ev code { font-family: var(--vscode-editor-font-family, monospace); display: block; white-space: pre-wrap; }
+.ev .at { font-size: 0.9em; color: var(--vscode-descriptionForeground, #57606a); }
+.ev .val { font-family: var(--vscode-editor-font-family, monospace); }
+.ev.racing { border: 2px solid #cf222e; background: var(--vscode-inputValidation-errorBackground, #ffebe9); }
+.ev.racing .op { color: var(--vscode-errorForeground, #cf222e); }
+.ev.failed { border: 2px solid #cf222e; background: #cf222e; color: #fff; }
+.ev.failed .at { color: #fff; }
+.outcome { margin-top: 12px; display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
+.outcome div { border: 1px solid #bf8700; border-radius: 4px; padding: 6px 8px; background: #fff8c5; color: #222; overflow-wrap: anywhere; }
+.elided { color: var(--vscode-descriptionForeground, #57606a); font-style: italic; }
+`
+
+// drawHTML writes the page: a table with a column per thread.
+func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other string) {
+	threads, fn := threadsOf(rows)
+	col := map[int]int{}
+	for i, t := range threads {
+		col[t] = i
+	}
+	esc := html.EscapeString
+	fmt.Fprintf(r.w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>augur: %s</title>\n<style>%s</style></head>\n<body>\n",
+		esc(title(ev)), pageStyle)
+	fmt.Fprintf(r.w, "<h1>%s</h1>\n<p class=\"lede\">%s race. %s</p>\n", esc(title(ev)), esc(ev.Category), esc(r.lede(ev)))
+	fmt.Fprint(r.w, "<table class=\"timeline\"><thead><tr><th class=\"step\">step</th>")
+	for _, t := range threads {
+		name := fmt.Sprintf("thread %d", t)
+		if fn[t] != "" {
+			name += " (" + fn[t] + ")"
+		}
+		fmt.Fprintf(r.w, "<th>%s</th>", esc(name))
+	}
+	fmt.Fprint(r.w, "</tr></thead>\n<tbody>\n")
+	if elided > 0 {
+		fmt.Fprintf(r.w, "<tr><td></td><td class=\"elided\" colspan=\"%d\">(%d earlier steps left out)</td></tr>\n", len(threads), elided)
+	}
+	for _, x := range rows {
+		c, ok := col[x.Thread]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(r.w, "<tr><td class=\"step\">%d</td>", x.step)
+		for i := 0; i < c; i++ {
+			fmt.Fprint(r.w, "<td></td>")
+		}
+		class, op := "ev", x.Op
+		switch {
+		case x.Failed:
+			class += " failed"
+			op = "fails: " + strings.ReplaceAll(x.Op, r.base+"/", "")
+		case x.Racing != 0:
+			class += " racing"
+			op = fmt.Sprintf("racing access %d: %s %s", x.Racing, x.Op, ev.Race.Object)
+		}
+		link := ""
+		if x.Loc.File != "" {
+			link = fmt.Sprintf(" data-file=\"%s\" data-line=\"%d\" title=\"open %s\"", esc(x.Loc.File), x.Loc.Line, esc(x.at))
+		}
+		fmt.Fprintf(r.w, "<td><div class=\"%s\"%s><span class=\"op\">%s</span>", class, link, esc(op))
+		if x.Value != "" {
+			verb := "value"
+			if x.Op == "reads" {
+				verb = "read"
+			} else if x.Op == "writes" {
+				verb = "wrote"
+			}
+			fmt.Fprintf(r.w, " <span class=\"val\">(%s %s)</span>", verb, esc(x.Value))
+		}
+		if x.code != "" {
+			fmt.Fprintf(r.w, "<code>%s</code>", esc(x.code))
+		}
+		fmt.Fprintf(r.w, "<span class=\"at\">%s</span></div></td>", esc(x.at))
+		for i := c + 1; i < len(threads); i++ {
+			fmt.Fprint(r.w, "<td></td>")
+		}
+		fmt.Fprint(r.w, "</tr>\n")
+	}
+	fmt.Fprint(r.w, "</tbody></table>\n")
+	fmt.Fprintf(r.w, "<div class=\"outcome\"><div><b>This order (%s):</b> %s</div><div><b>The other order:</b> %s</div></div>\n",
+		esc(ev.Order), esc(this), esc(other))
+	fmt.Fprint(r.w, "</body></html>\n")
+}
+
+// lede says what the picture shows, in a sentence.
+func (r *renderer) lede(ev *Evidence) string {
+	return "Each column is a thread, time goes down; each box is something the thread did, with its statement and line " +
+		"(click to open it). The racing accesses are in red."
+}
+
+// Layout of the SVG picture, in pixels.
 const (
-	laneWidth = 320
-	laneGap   = 24
+	laneWidth = 300
+	laneGap   = 16
 	margin    = 16
 	headerH   = 40
 	lineH     = 16
 	boxPad    = 6
+	stepW     = 36
 )
 
-// drawSVG draws the lanes, the boxes and the outcome.
-func (r *renderer) drawSVG(ev *Evidence, tr *Transcript, bs []box, threads []int, lane map[int]int, elided int, links bool) {
-	width := margin*2 + len(threads)*(laneWidth+laneGap)
-	y := headerH + margin
-	type placed struct {
-		box
-		y, h int
-	}
-	var ps []placed
-	for _, b := range bs {
-		n := min(len(b.lines), 4)
-		h := boxPad*2 + lineH*(1+n)
-		ps = append(ps, placed{b, y, h})
-		y += h + 8
-	}
-	outcomeY := y + 16
-	height := outcomeY + 4*lineH + margin*2
-	if elided > 0 {
-		height += lineH
-	}
-	fmt.Fprintf(r.w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="monospace" font-size="12">`+"\n", width, height)
-	fmt.Fprintf(r.w, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", width, height)
+// drawSVG draws the same picture as drawHTML as one SVG: lanes, a box per
+// row, and the outcome (light colours: an SVG has no theme).
+func (r *renderer) drawSVG(ev *Evidence, rows []row, elided int, this, other string) {
+	threads, fn := threadsOf(rows)
+	lane := map[int]int{}
 	for i, t := range threads {
-		x := margin + i*(laneWidth+laneGap)
-		fmt.Fprintf(r.w, `<rect class="lane" x="%d" y="%d" width="%d" height="%d" fill="#f4f6f8" stroke="#d0d7de"/>`+"\n",
-			x, margin, laneWidth, outcomeY-margin-8)
-		fmt.Fprintf(r.w, `<text x="%d" y="%d" font-size="14" font-weight="bold">thread %d</text>`+"\n", x+8, margin+22, t)
+		lane[t] = i
 	}
-	prevX, prevY := -1, 0
-	for _, p := range ps {
-		l, ok := lane[p.thread]
-		if !ok {
-			continue // a step of an exited thread
-		}
-		x := margin + l*(laneWidth+laneGap) + 8
-		w := laneWidth - 16
-		fill, stroke := "#ffffff", "#8c959f"
-		title := fmt.Sprintf("steps %d-%d", p.first+1, p.end)
-		if p.racing != 0 {
-			fill, stroke = "#ffebe9", "#cf222e"
-			title = fmt.Sprintf("racing access %d (step %d)", p.racing, p.first+1)
-		}
-		if prevX >= 0 && prevX != x {
-			// The scheduler switched threads here.
-			fmt.Fprintf(r.w, `<line x1="%d" y1="%d" x2="%d" y2="%d" stroke="#57606a" stroke-dasharray="4 3"/>`+"\n",
-				prevX+w/2, prevY, x+w/2, p.y)
-		}
-		if links && p.file != "" {
-			fmt.Fprintf(r.w, `<a class="step" href="%s" data-file="%s" data-line="%d">`, html.EscapeString(fileURL(p.file, p.line)),
-				html.EscapeString(p.file), p.line)
-		}
-		fmt.Fprintf(r.w, `<rect class="%s" x="%d" y="%d" width="%d" height="%d" rx="4" fill="%s" stroke="%s" stroke-width="%d"><title>%s</title></rect>`+"\n",
-			boxClass(p.racing), x, p.y, w, p.h, fill, stroke, 1+min(p.racing, 1), html.EscapeString(title))
-		head := title
-		if p.racing != 0 {
-			head = fmt.Sprintf("racing access %d: %s", p.racing, p.racingAt)
-		}
-		fmt.Fprintf(r.w, `<text x="%d" y="%d" font-weight="bold" fill="%s">%s</text>`+"\n", x+boxPad, p.y+boxPad+12, stroke,
-			html.EscapeString(head))
-		for i, line := range p.lines {
-			if i == 4 {
-				break
-			}
-			text := line
-			if file, n, ok := splitLoc(line); ok {
-				if code := r.src.line(r.abs(file), n); code != "" {
-					text = line + "  " + code
-				}
-			}
-			if i == 3 && len(p.lines) > 4 {
-				text = fmt.Sprintf("... and %d more lines", len(p.lines)-3)
-			}
-			fmt.Fprintf(r.w, `<text x="%d" y="%d">%s</text>`+"\n", x+boxPad, p.y+boxPad+12+lineH*(i+1), html.EscapeString(clip(text, 40)))
-		}
-		if links && p.file != "" {
-			fmt.Fprint(r.w, "</a>\n")
-		}
-		prevX, prevY = x, p.y+p.h
-	}
-	y = outcomeY
+	width := margin*2 + stepW + len(threads)*(laneWidth+laneGap)
+	boxH := boxPad*2 + lineH*3
+	y := headerH + margin
 	if elided > 0 {
-		fmt.Fprintf(r.w, `<text x="%d" y="%d" fill="#57606a">(%d stretches of steps before the race are left out)</text>`+"\n", margin, y, elided)
 		y += lineH
 	}
-	this, other := r.outcomeLines(ev, tr)
+	outcomeY := y + len(rows)*(boxH+6) + 16
+	height := outcomeY + 4*lineH + margin
+	esc := html.EscapeString
+	fmt.Fprintf(r.w, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="monospace" font-size="12">`+"\n", width, height)
+	fmt.Fprintf(r.w, `<rect width="%d" height="%d" fill="#ffffff"/>`+"\n", width, height)
+	fmt.Fprintf(r.w, `<title>%s</title>`+"\n", esc(title(ev)))
+	for i, t := range threads {
+		x := margin + stepW + i*(laneWidth+laneGap)
+		fmt.Fprintf(r.w, `<rect class="lane" x="%d" y="%d" width="%d" height="%d" fill="#f4f6f8" stroke="#d0d7de"/>`+"\n",
+			x, margin, laneWidth, outcomeY-margin-8)
+		name := fmt.Sprintf("thread %d", t)
+		if fn[t] != "" {
+			name += " (" + fn[t] + ")"
+		}
+		fmt.Fprintf(r.w, `<text x="%d" y="%d" font-size="14" font-weight="bold">%s</text>`+"\n", x+8, margin+22, esc(clip(name, 36)))
+	}
+	if elided > 0 {
+		fmt.Fprintf(r.w, `<text x="%d" y="%d" fill="#57606a">(%d earlier steps left out)</text>`+"\n", margin, headerH+margin+12, elided)
+	}
+	for _, x := range rows {
+		l, ok := lane[x.Thread]
+		if !ok {
+			continue
+		}
+		bx := margin + stepW + l*(laneWidth+laneGap) + 6
+		w := laneWidth - 12
+		fill, stroke, text := "#ffffff", "#8c959f", "#222222"
+		op := x.Op
+		switch {
+		case x.Failed:
+			fill, stroke, text = "#cf222e", "#cf222e", "#ffffff"
+			op = "fails: " + strings.ReplaceAll(x.Op, r.base+"/", "")
+		case x.Racing != 0:
+			fill, stroke, text = "#ffebe9", "#cf222e", "#cf222e"
+			op = fmt.Sprintf("racing access %d: %s %s", x.Racing, x.Op, ev.Race.Object)
+		}
+		if x.Value != "" {
+			op += " (" + x.Value + ")"
+		}
+		fmt.Fprintf(r.w, `<text x="%d" y="%d" fill="#57606a" text-anchor="end">%d</text>`+"\n", margin+stepW-6, y+boxPad+12, x.step)
+		fmt.Fprintf(r.w, `<rect class="%s" x="%d" y="%d" width="%d" height="%d" rx="4" fill="%s" stroke="%s" stroke-width="%d"/>`+"\n",
+			boxClass(x.Racing, x.Failed), bx, y, w, boxH, fill, stroke, 1+min(x.Racing+b2i(x.Failed), 1))
+		fmt.Fprintf(r.w, `<text x="%d" y="%d" font-weight="bold" fill="%s">%s</text>`+"\n", bx+boxPad, y+boxPad+12, text, esc(clip(op, 44)))
+		fmt.Fprintf(r.w, `<text x="%d" y="%d" fill="%s">%s</text>`+"\n", bx+boxPad, y+boxPad+12+lineH, text, esc(clip(x.code, 44)))
+		fmt.Fprintf(r.w, `<text x="%d" y="%d" fill="%s" font-size="11">%s</text>`+"\n", bx+boxPad, y+boxPad+12+2*lineH, text, esc(clip(x.at, 48)))
+		y += boxH + 6
+	}
+	y = outcomeY
 	fmt.Fprintf(r.w, `<rect class="outcome" x="%d" y="%d" width="%d" height="%d" rx="4" fill="#fff8c5" stroke="#bf8700"/>`+"\n",
 		margin, y, width-2*margin, 3*lineH+8)
-	fmt.Fprintf(r.w, `<text x="%d" y="%d" font-weight="bold">outcome of this order (%s): %s</text>`+"\n", margin+8, y+lineH,
-		html.EscapeString(ev.Order), html.EscapeString(clip(this, 100)))
-	fmt.Fprintf(r.w, `<text x="%d" y="%d">the other order: %s</text>`+"\n", margin+8, y+2*lineH+4, html.EscapeString(clip(other, 110)))
+	fmt.Fprintf(r.w, `<text x="%d" y="%d" font-weight="bold">this order (%s): %s</text>`+"\n", margin+8, y+lineH,
+		esc(ev.Order), esc(clip(this, (width-2*margin)/7-24)))
+	fmt.Fprintf(r.w, `<text x="%d" y="%d">the other order: %s</text>`+"\n", margin+8, y+2*lineH+4, esc(clip(other, (width-2*margin)/7-18)))
 	fmt.Fprint(r.w, "</svg>\n")
 }
 
-func boxClass(racing int) string {
-	if racing != 0 {
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func boxClass(racing int, failed bool) string {
+	switch {
+	case failed:
+		return "step failed"
+	case racing != 0:
 		return "step racing"
 	}
 	return "step"
@@ -279,36 +372,8 @@ func FirstLine(out string) string {
 }
 
 func clip(s string, n int) string {
-	if len(s) <= n {
+	if n < 4 || len(s) <= n {
 		return s
 	}
 	return s[:n-3] + "..."
-}
-
-// splitLoc splits "file:line".
-func splitLoc(loc string) (string, int, bool) {
-	i := strings.LastIndexByte(loc, ':')
-	if i < 0 {
-		return "", 0, false
-	}
-	var n int
-	if _, err := fmt.Sscan(loc[i+1:], &n); err != nil {
-		return "", 0, false
-	}
-	return loc[:i], n, true
-}
-
-// abs undoes rel for reading a source line.
-func (r *renderer) abs(p string) string {
-	if r.base != "" && !strings.HasPrefix(p, "/") {
-		return r.base + "/" + p
-	}
-	return p
-}
-
-// fileURL links a source line: a file URL with the line as its fragment,
-// which editors and the VS Code webview (through data-file and
-// data-line) open at that line.
-func fileURL(file string, line int) string {
-	return fmt.Sprintf("file://%s#L%d", file, line)
 }

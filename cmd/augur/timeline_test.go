@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -59,6 +61,23 @@ func TestReplayTimeline(t *testing.T) {
 	if _, errOut, code := augur(t, "", "replay", "--format", "html", "-o", page, evs[0]); code != 0 {
 		t.Fatalf("replay --format html: exit %d: %s", code, errOut)
 	}
+	checkTimelinePage(t, page)
+	// Evidence of a program named by its absolute path shows its source
+	// lines too, with short file names.
+	absDir := t.TempDir()
+	src, _ := filepath.Abs("../../testdata/classify/double_free.c")
+	if _, errOut, code := augur(t, "", "analyze", "--evidence-dir", absDir, src); code != 0 {
+		t.Fatalf("analyze: exit %d: %s", code, errOut)
+	}
+	absEvs, _ := filepath.Glob(filepath.Join(absDir, "race-*.json"))
+	absPage := filepath.Join(absDir, "timeline.html")
+	if len(absEvs) == 0 {
+		t.Fatal("no evidence written")
+	}
+	if _, errOut, code := augur(t, "", "replay", "--format", "html", "-o", absPage, absEvs[0]); code != 0 {
+		t.Fatalf("replay --format html: exit %d: %s", code, errOut)
+	}
+	checkTimelinePage(t, absPage)
 	chromium, err := exec.LookPath("chromium")
 	if err != nil {
 		t.Fatal("chromium is not installed: `make setup` installs Debian's chromium for this test")
@@ -90,6 +109,39 @@ func TestReplayTimeline(t *testing.T) {
 		os.WriteFile(shot, data, 0o644)
 	}
 	t.Logf("timeline screenshot: %s (%d racing-red and %d outcome-yellow pixels)", shot, red, yellow)
+}
+
+// checkTimelinePage checks what the timeline of double_free.c says: what
+// each thread did (thread 1 frees the buffer), the racing access with the
+// value it read, the failing step in a box of its own, steps numbered one
+// after another, and source text rather than long paths.
+func checkTimelinePage(t *testing.T, page string) {
+	t.Helper()
+	data, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := string(data)
+	for _, want := range []string{"frees the memory allocated at double_free.c:19", "<code>free(buf);</code>",
+		"racing access 1: reads buf", "(read a non-NULL pointer)", `class="ev failed"`, "fails: crash: double free",
+		"release · double_free.c:12", "var(--vscode-editor-background"} {
+		if !strings.Contains(doc, want) {
+			t.Errorf("%s lacks %q", page, want)
+		}
+	}
+	if strings.Contains(doc, "/…/") || strings.Contains(doc, "release · /") {
+		t.Errorf("%s shows absolute paths", page)
+	}
+	steps := regexp.MustCompile(`<td class="step">(\d+)</td>`).FindAllStringSubmatch(doc, -1)
+	for i, m := range steps {
+		if m[1] != strconv.Itoa(i+1) {
+			t.Errorf("step %d is numbered %s: the numbers jump", i+1, m[1])
+			break
+		}
+	}
+	if len(steps) < 4 {
+		t.Errorf("%d steps in %s", len(steps), page)
+	}
 }
 
 // countColor counts the pixels of img close to the color (r, g, b).
