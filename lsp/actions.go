@@ -66,15 +66,16 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		}
 		r := site.race
 		diag := []protocol.Diagnostic{s.raceDiagnostic(*site, l)}
+		name := s.story(site, l).name
 		if !seen[r.ID] {
 			seen[r.ID] = true
 			for _, c := range evidenceCommands(r) {
-				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("%s of the race on %s", c.Title, r.Object),
+				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("%s of the race on %s", c.Title, name),
 					Kind: &quickfix, Diagnostics: diag, Command: c})
 			}
 		}
 		if edit := s.ignoreEdit(path, int(site.rng.Start.Line)); edit != nil {
-			actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Ignore this race on %s (add augur:ignore)", r.Object),
+			actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("Ignore this race on %s (add augur:ignore)", name),
 				Kind: &quickfix, Diagnostics: diag, Edit: edit})
 		}
 	}

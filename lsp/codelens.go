@@ -19,16 +19,32 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	l := &lines{s: s}
+	sites := s.racesIn(path, l)
+	// A line's lenses are short ("Replay evidence"); only a line with
+	// several races names which race each is for.
+	races := map[uint32]map[string]bool{}
+	for _, site := range sites {
+		if site.race.Evidence != "" && site.category != classifying {
+			if races[site.rng.Start.Line] == nil {
+				races[site.rng.Start.Line] = map[string]bool{}
+			}
+			races[site.rng.Start.Line][site.race.ID] = true
+		}
+	}
 	lenses := []protocol.CodeLens{}
 	seen := map[string]bool{}
-	for _, site := range s.racesIn(path, &lines{s: s}) {
+	for i := range sites {
+		site := &sites[i]
 		key := fmt.Sprintf("%d %s", site.rng.Start.Line, site.race.ID)
 		if seen[key] || site.category == classifying {
 			continue
 		}
 		seen[key] = true
 		for _, c := range evidenceCommands(site.race) {
-			c.Title = fmt.Sprintf("%s (%s race on %s)", c.Title, site.category, site.race.Object)
+			if len(races[site.rng.Start.Line]) > 1 {
+				c.Title += " · " + s.story(site, l).name
+			}
 			lenses = append(lenses, protocol.CodeLens{Range: site.rng, Command: c})
 		}
 	}

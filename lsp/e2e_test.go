@@ -751,8 +751,8 @@ func TestShowInterleaving(t *testing.T) {
 			t.Fatal(err)
 		}
 		page, _ := os.ReadFile(res.Transcript)
-		if !strings.HasSuffix(res.Transcript, ".html") || !res.Reproduced || !strings.Contains(string(page), `class="step racing"`) ||
-			strings.Count(string(page), `class="lane"`) < 2 {
+		if !strings.HasSuffix(res.Transcript, ".html") || !res.Reproduced || !strings.Contains(string(page), `class="ev racing"`) ||
+			!strings.Contains(string(page), `<th>thread 1 (teller)</th>`) || !strings.Contains(string(page), "data-file=") {
 			t.Fatalf("timeline %s (%+v):\n%.2000s", res.Transcript, res, page)
 		}
 		c.mu.Lock()

@@ -46,7 +46,7 @@ func (r *renderer) rows(tr *Transcript) (out []row, elided int) {
 	for i, e := range tr.Events {
 		all[i] = row{Event: e, step: i + 1}
 		if e.Loc.File != "" {
-			all[i].code = strings.TrimSpace(r.src.line(e.Loc.File, e.Loc.Line))
+			all[i].code = withoutComment(strings.TrimSpace(r.src.line(e.Loc.File, e.Loc.Line)))
 			all[i].at = fmt.Sprintf("%s:%d", r.show(e.Loc.File), e.Loc.Line)
 		}
 		if e.Function != "" {
@@ -203,7 +203,7 @@ func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other st
 			op = "fails: " + strings.ReplaceAll(x.Op, r.base+"/", "")
 		case x.Racing != 0:
 			class += " racing"
-			op = fmt.Sprintf("racing access %d: %s %s", x.Racing, x.Op, ev.Race.Object)
+			op = fmt.Sprintf("racing access %d: %s %s", x.Racing, x.Op, shortObject(ev.Race.Object))
 		}
 		link := ""
 		if x.Loc.File != "" {
@@ -299,7 +299,7 @@ func (r *renderer) drawSVG(ev *Evidence, rows []row, elided int, this, other str
 			op = "fails: " + strings.ReplaceAll(x.Op, r.base+"/", "")
 		case x.Racing != 0:
 			fill, stroke, text = "#ffebe9", "#cf222e", "#cf222e"
-			op = fmt.Sprintf("racing access %d: %s %s", x.Racing, x.Op, ev.Race.Object)
+			op = fmt.Sprintf("racing access %d: %s %s", x.Racing, x.Op, shortObject(ev.Race.Object))
 		}
 		if x.Value != "" {
 			op += " (" + x.Value + ")"
@@ -319,6 +319,32 @@ func (r *renderer) drawSVG(ev *Evidence, rows []row, elided int, this, other str
 		esc(ev.Order), esc(clip(this, (width-2*margin)/7-24)))
 	fmt.Fprintf(r.w, `<text x="%d" y="%d">the other order: %s</text>`+"\n", margin+8, y+2*lineH+4, esc(clip(other, (width-2*margin)/7-18)))
 	fmt.Fprint(r.w, "</svg>\n")
+}
+
+// shortObject names the racing memory briefly inside a box: a variable by
+// its name, a heap or stack object as "it" (the title says which).
+func shortObject(o string) string {
+	if strings.HasPrefix(o, "heap object") || strings.HasPrefix(o, "stack object") {
+		return "it"
+	}
+	return o
+}
+
+// withoutComment drops a trailing // comment from a line of C (not one
+// inside a string literal).
+func withoutComment(line string) string {
+	inStr := false
+	for i := 0; i+1 < len(line); i++ {
+		switch {
+		case line[i] == '\\' && inStr:
+			i++
+		case line[i] == '"':
+			inStr = !inStr
+		case !inStr && line[i] == '/' && line[i+1] == '/':
+			return strings.TrimSpace(line[:i])
+		}
+	}
+	return line
 }
 
 func b2i(b bool) int {

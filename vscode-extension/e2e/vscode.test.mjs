@@ -186,7 +186,7 @@ async function timelineFrame() {
   const deadline = Date.now() + patience;
   while (Date.now() < deadline) {
     for (const f of page.frames()) {
-      if (await f.locator('.timeline, .lane, [data-file]').count().catch(() => 0)) {
+      if (await f.locator('table.timeline').count().catch(() => 0)) {
         return f;
       }
     }
@@ -257,9 +257,17 @@ test('the racing line has code lenses, and Show interleaving opens the timeline 
   const frame = await timelineFrame();
   await shot('4-timeline');
   const body = await frame.locator('body').innerText();
-  assert.match(body, /thread 0/);
-  assert.match(body, /free\(book\)/);
-  assert.match(body, /use after free/);
+  assert.match(body, /thread 0 \(main\)/);
+  assert.match(body, /free\(book\);/); // what main did, in its own words
+  assert.match(body, /racing access 1: /);
+  assert.match(body, /fails: crash: use after free/); // the failing step has a box
+  assert.doesNotMatch(body, /\/tmp\//, 'long paths in the timeline');
+  // It fits its column: no horizontal scrolling.
+  const fits = await frame.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1);
+  assert.ok(fits, 'the timeline is wider than its column');
+  // Dark theme: the page takes the editor's background, not white.
+  const bg = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.notEqual(bg, 'rgb(255, 255, 255)', 'a white page in a dark theme');
 });
 
 test('the Races view groups the races by category, with a badge counting the harmful ones', async () => {
