@@ -129,7 +129,8 @@ test('open, classify, hover, code actions, replay and shutdown through vscode-js
       position: { line, character: 3 },
     });
     assert.match(hover.contents.value, /spec-violated/);
-    assert.match(hover.contents.value, /\*\*Schedule:\*\*/);
+    assert.match(hover.contents.value, /\*\*What goes wrong:\*\* If .* runs first, the program crashes/);
+    assert.match(hover.contents.value, /\*\*Order:\*\* thread/);
 
     // Code actions, then the replay command; the server asks to show the transcript.
     const actions: any[] = await s.conn.sendRequest('textDocument/codeAction', {
