@@ -25,9 +25,9 @@ func TestExprSpan(t *testing.T) {
 		{"\tbuf[i + 1] = 0;", 13, "buf[i + 1]"},
 		{"\ttotal = total + a[i].v;", 18, "a[i].v"},
 		{"\tfree(buf);", 2, "free"},
-		{"\treturn j->id;", 12, "j->id"},                 // a member read: its column is the member's
+		{"\treturn j->id;", 12, "j->id"}, // a member read: its column is the member's
 		{"\tprintf(\"%d\", a[1].x);", 20, "a[1].x"},
-		{"\ty = (*p).v;", 11, "v"},                       // no chain to start from: the member alone
+		{"\ty = (*p).v;", 11, "v"}, // no chain to start from: the member alone
 		{"\tfoo();", 40, "foo();"}, // column past the line: the whole statement
 		{"\tx == 1;", 4, "="},      // a comparison is not an assignment
 	} {
