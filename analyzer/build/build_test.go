@@ -124,3 +124,37 @@ func TestPathsWithSpaces(t *testing.T) {
 		t.Errorf("depPrerequisites: %q", got)
 	}
 }
+
+// The compiler's version is asked once per compiler binary, not once per
+// process: the answer is kept in the cache directory while the binary is
+// unchanged, and asked again when it changes.
+func TestClangVersionIsCached(t *testing.T) {
+	t.Setenv("AUGUR_CACHE_DIR", t.TempDir())
+	dir := t.TempDir()
+	count := filepath.Join(dir, "count")
+	fake := filepath.Join(dir, "clang")
+	write := func(version string) {
+		script := "#!/bin/sh\necho run >> " + count + "\necho '" + version + "'\necho second line\n"
+		if err := os.WriteFile(fake, []byte(script), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runs := func() int {
+		data, _ := os.ReadFile(count)
+		return strings.Count(string(data), "run")
+	}
+	write("clang version 14.0.6")
+	for i := 0; i < 3; i++ {
+		v, err := clangVersion(fake)
+		if err != nil || v != "clang version 14.0.6" {
+			t.Fatalf("clangVersion = %q, %v", v, err)
+		}
+	}
+	if n := runs(); n != 1 {
+		t.Errorf("the compiler was asked its version %d times, want 1", n)
+	}
+	write("clang version 14.0.7 (a longer line, so the size changes)")
+	if v, _ := clangVersion(fake); v != "clang version 14.0.7 (a longer line, so the size changes)" || runs() != 2 {
+		t.Errorf("after the compiler changed: %q, %d runs", v, runs())
+	}
+}

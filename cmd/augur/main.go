@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"runtime/debug"
+	"runtime/pprof"
 
 	"augur/analyzer/report"
 )
@@ -48,23 +49,50 @@ func main() {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
 	}
+	os.Exit(profiled(os.Getenv("AUGUR_CPUPROFILE"), command))
+}
+
+// profiled runs cmd, writing a CPU profile to file when it is set (for
+// the engineers: AUGUR_CPUPROFILE=cpu.out augur analyze ...; go tool
+// pprof cpu.out).
+func profiled(file string, cmd func() int) int {
+	if file == "" {
+		return cmd()
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: AUGUR_CPUPROFILE: %v\n", err)
+		return cmd()
+	}
+	defer f.Close()
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(os.Stderr, "augur: AUGUR_CPUPROFILE: %v\n", err)
+		return cmd()
+	}
+	defer pprof.StopCPUProfile()
+	return cmd()
+}
+
+// command runs the command os.Args names and returns its exit status.
+func command() int {
 	switch os.Args[1] {
 	case "run":
-		os.Exit(runCmd(os.Args[2:]))
+		return runCmd(os.Args[2:])
 	case "analyze":
-		os.Exit(analyzeCmd(os.Args[2:]))
+		return analyzeCmd(os.Args[2:])
 	case "replay":
-		os.Exit(replayCmd(os.Args[2:]))
+		return replayCmd(os.Args[2:])
 	case "lsp":
-		os.Exit(lspCmd(os.Args[2:]))
+		return lspCmd(os.Args[2:])
 	case "worker":
-		os.Exit(workerCmd(os.Args[2:]))
+		return workerCmd(os.Args[2:])
 	case "version", "--version":
-		os.Exit(versionCmd())
+		return versionCmd()
 	case "help", "-h", "--help":
 		fmt.Print(usage)
+		return 0
 	default:
 		fmt.Fprintf(os.Stderr, "augur: unknown command %q\n\n%s", os.Args[1], usage)
-		os.Exit(2)
+		return 2
 	}
 }
