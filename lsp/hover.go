@@ -9,6 +9,7 @@ import (
 
 	"augur/analyzer/category"
 	"augur/analyzer/report"
+	"augur/analyzer/vm"
 	"augur/lsp/workspace"
 )
 
@@ -94,21 +95,8 @@ func (st raceStory) order() string {
 		return ""
 	}
 	a, c := r.Accesses[first], r.Accesses[1-first]
-	return fmt.Sprintf("thread %d (%s) %s, then thread %d (%s) %s", a.Thread, a.Function, verbOf(a.Kind), c.Thread,
-		c.Function, verbOf(c.Kind))
-}
-
-// verbOf turns an access kind into a verb.
-func verbOf(kind string) string {
-	switch kind {
-	case "read":
-		return "reads"
-	case "write":
-		return "writes"
-	case "free":
-		return "frees"
-	}
-	return "does a " + kind
+	return fmt.Sprintf("thread %d (%s) %s, then thread %d (%s) %s", a.Thread, a.Function, vm.Verb(a.Kind), c.Thread,
+		c.Function, vm.Verb(c.Kind))
 }
 
 // emptyInputs reports whether inputs are the program's plain defaults,

@@ -6,6 +6,7 @@ import (
 
 	"augur/analyzer/ir"
 	"augur/analyzer/race"
+	"augur/analyzer/vm"
 )
 
 // Consequence is one sentence a developer can act on, about race r.
@@ -71,18 +72,7 @@ func (v *Verdict) Interleaving(r *race.Race, base string) string {
 }
 
 // verb names an access kind as a verb.
-func verb(e race.Endpoint) string {
-	k := e.KindName()
-	switch k {
-	case "read":
-		return "reads"
-	case "write":
-		return "writes"
-	case "free":
-		return "frees"
-	}
-	return "does an " + k + " of"
-}
+func verb(e race.Endpoint) string { return vm.Verb(e.KindName()) }
 
 // weakNote says, for a consequence found under the weak memory model
 // with reads that returned older values, which store had to become

@@ -35,6 +35,21 @@ func (k AccessKind) IsWrite() bool {
 	return k == Write || k == AtomicWrite || k == AtomicRMW || k == Free
 }
 
+// Verb says what an access of the named kind ("read", "write", "free",
+// "atomic read", ...) does, as a verb for sentences about races: "reads",
+// "writes", "frees", "does an atomic read of".
+func Verb(kind string) string {
+	switch kind {
+	case "read":
+		return "reads"
+	case "write":
+		return "writes"
+	case "free":
+		return "frees"
+	}
+	return "does an " + kind + " of"
+}
+
 // IsAtomic reports whether the access is atomic.
 func (k AccessKind) IsAtomic() bool { return k == AtomicRead || k == AtomicWrite || k == AtomicRMW }
 
