@@ -1,4 +1,4 @@
-// expect: crash SIGSEGV "out of bounds stack access: write of 1 bytes at offset 8" line 7
+// expect: crash SIGSEGV "out of bounds stack access: write of 1 byte at offset 8" line 7
 #include <string.h>
 
 static void fill(const char *src) {
