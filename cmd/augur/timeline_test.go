@@ -160,3 +160,30 @@ func countColor(img image.Image, r, g, b uint8) int {
 }
 
 func near(a uint32, b uint8) bool { return a+8 >= uint32(b) && a <= uint32(b)+8 }
+
+// The text report names places relative to the working directory in
+// every line, the verdict's reason ("Decided by") included, even for a
+// program given by its absolute path.
+func TestReportPathsAreRelative(t *testing.T) {
+	dir := t.TempDir()
+	data, err := os.ReadFile("../../testdata/classify/double_free.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join(dir, "double_free.c")
+	if err := os.WriteFile(src, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(augurBin, "analyze", src)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+t.TempDir())
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), "Decided by") || !strings.Contains(string(out), "double_free.c:19") {
+		t.Fatalf("no verdict naming the allocation in the report:\n%s", out)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, dir) {
+			t.Errorf("an absolute path in %q", line)
+		}
+	}
+}
