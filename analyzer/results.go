@@ -4,13 +4,19 @@ import (
 	"augur/analyzer/category"
 	"augur/analyzer/classify"
 	"augur/analyzer/ir"
+	"augur/analyzer/race"
 	"augur/analyzer/report"
 )
 
 // Report renders the result as the report of design.md, with paths made
 // relative to base when they lie inside it.
 func (res *Result) Report(base string) *report.Report {
-	det := *res.Detection
+	// An analysis stopped while it explored inputs has not detected yet:
+	// its report holds the exploration's failures and why it stopped.
+	var det race.Result
+	if res.Detection != nil {
+		det = *res.Detection
+	}
 	det.Races = res.Races
 	args := res.Options.Run.Args
 	rep := report.FromDetection(&det, args[1:], base)
