@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"augur/analyzer/category"
@@ -136,12 +137,26 @@ var ErrCanceled = errors.New("analysis canceled")
 
 // Analyze runs the whole analysis of prog. It stops early, with
 // ErrCanceled, when ctx is done. A panic anywhere in the analysis is
-// recovered and returned as an error carrying its stack, so a long-lived
-// caller (the language server) survives it.
+// recovered, so a long-lived caller (the language server) survives it:
+// once something was found, the result keeps it and says it stopped
+// early (Stopped, with the panic and where it happened; its stack among
+// the warnings); before that, it is an error carrying the stack.
 func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) (res *Result, err error) {
+	// stage is what the analysis is doing, for a panic's report; progress
+	// may be reported from classification's goroutines.
+	var stage atomic.Value
+	stage.Store("starting")
 	defer func() {
 		if p := recover(); p != nil {
-			res, err = nil, fmt.Errorf("internal error in the analysis: %v\n%s", p, debug.Stack())
+			stack := debug.Stack()
+			if res == nil || res.Detection == nil && res.Exploration == nil {
+				res, err = nil, fmt.Errorf("internal error in the analysis: %v\n%s", p, stack)
+				return
+			}
+			now := stage.Load().(string)
+			res.Stopped = &Stop{Stage: now, Message: fmt.Sprintf("internal error in augur (please report it): %v", p)}
+			res.Warnings = append(res.Warnings, fmt.Sprintf("internal error while %s: %v\n%s", now, p, stack))
+			err = nil
 		}
 	}()
 	start := time.Now()
@@ -160,9 +175,10 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		cfg.Args = append(cfg.Args, "")
 	}
 	opts.Run = cfg
-	progress := func(stage string, done, total int) {
+	progress := func(now string, done, total int) {
+		stage.Store(now)
 		if obs.Progress != nil {
-			obs.Progress(stage, done, total)
+			obs.Progress(now, done, total)
 		}
 	}
 	res = &Result{Options: &opts}

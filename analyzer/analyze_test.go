@@ -12,6 +12,7 @@ import (
 	"augur/analyzer"
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
+	"augur/analyzer/report"
 	"augur/analyzer/vm"
 	"augur/internal/testutil"
 )
@@ -154,5 +155,30 @@ func TestPanicIsRecovered(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "internal error in the analysis: observer bug") ||
 		!strings.Contains(err.Error(), "goroutine") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// A panic in the middle of an analysis (here in the caller's observer,
+// after detection) keeps what was found: the races are reported, the
+// result says it stopped early and why, and no error loses them.
+func TestAPanicKeepsWhatWasFound(t *testing.T) {
+	prog := load(t, filepath.Join("..", "testdata", "classify", "double_free.c"))
+	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{Run: vm.Config{Args: []string{"double_free"}}},
+		analyzer.Observer{Detected: func(*analyzer.Result) { panic("an observer's bug") }})
+	if err != nil {
+		t.Fatalf("the panic lost the result: %v", err)
+	}
+	rep := res.Report("")
+	if len(rep.Races) == 0 || rep.Stopped == nil || !strings.Contains(rep.Stopped.Message, "internal error in augur") ||
+		!strings.Contains(rep.Stopped.Message, "an observer's bug") || rep.Complete() {
+		t.Fatalf("report after the panic: %d races, stopped %+v", len(rep.Races), rep.Stopped)
+	}
+	var text bytes.Buffer
+	if err := report.WriteText(&text, rep); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(text.String(), "INCOMPLETE: augur: the analysis stopped early: internal error in augur") ||
+		strings.Contains(text.String(), "Raise  to") {
+		t.Errorf("text report:\n%s", text.String())
 	}
 }

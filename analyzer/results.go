@@ -21,7 +21,7 @@ func (res *Result) Report(base string) *report.Report {
 	args := res.Options.Run.Args
 	rep := report.FromDetection(&det, args[1:], base)
 	for i, r := range res.Races {
-		if v := res.Verdicts[i]; v != nil {
+		if i < len(res.Verdicts) && res.Verdicts[i] != nil { // a stopped analysis may lack some
 			rep.Classify(r.ID, res.classification(i, base))
 		}
 	}

@@ -299,7 +299,11 @@ func stoppedDiagnostic(target string, st *report.Stopped) protocol.Diagnostic {
 		}
 		msg += fmt.Sprintf(" (%d of %d %s)", st.Done, st.Total, noun)
 	}
-	msg += ". The diagnostics shown are what it found until then; " + workspace.RaiseHint(st.Budget) + " to let it finish."
+	msg += ". The diagnostics shown are what it found until then"
+	if st.Budget != "" { // not an internal error, which no setting helps
+		msg += "; " + workspace.RaiseHint(st.Budget) + " to let it finish"
+	}
+	msg += "."
 	return protocol.Diagnostic{Severity: protocol.DiagnosticSeverityWarning, Source: protocol.NewOptional(sourceAugur),
 		Code: protocol.String("incomplete"), Message: protocol.String(msg)}
 }

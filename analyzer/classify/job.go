@@ -2,7 +2,10 @@ package classify
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"strings"
 	"sync"
 
 	"augur/analyzer/ir"
@@ -75,6 +78,44 @@ func NewJob(ref ProgramRef, r *race.Race, opts Options, classifier string) Job {
 // cancel, when closed, stops it: a verdict cut short by cancellation says
 // so and is unclassified.
 func (j Job) Run(prog *ir.Program, cancel <-chan struct{}) *Verdict {
+	id := ""
+	if j.Race != nil {
+		id = j.Race.ID
+	}
+	return safely(id, func() *Verdict { return j.run(prog, cancel) })
+}
+
+// safely returns classify's verdict, or, when it panics (a bug in augur),
+// an unclassified verdict for race id that says so: one race's failure
+// must not take the other races, or the process, with it.
+func safely(id string, classify func() *Verdict) (v *Verdict) {
+	defer func() {
+		if p := recover(); p != nil {
+			v = (&Verdict{RaceID: id, Stage: "internal error"}).unclassified(fmt.Sprintf(
+				"internal error in augur while classifying this race (please report it): %v%s", p, panicSite(debug.Stack())))
+		}
+	}()
+	return classify()
+}
+
+// panicSite names the function that panicked and its place, from the
+// stack a deferred recover sees: " in pkg.f (file.go:12)".
+func panicSite(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "panic(") && i+3 < len(lines) {
+			fn := lines[i+2]
+			if j := strings.LastIndexByte(fn, '('); j > 0 {
+				fn = fn[:j]
+			}
+			at, _, _ := strings.Cut(strings.TrimSpace(lines[i+3]), " ")
+			return fmt.Sprintf(" in %s (%s)", fn, filepath.Base(at))
+		}
+	}
+	return ""
+}
+
+func (j Job) run(prog *ir.Program, cancel <-chan struct{}) *Verdict {
 	o := j.Options
 	opts := Options{Run: o.Run.Config(), Ma: o.Ma, Mp: o.Mp, Seed: o.Seed, BudgetFactor: o.BudgetFactor,
 		Symbolic: o.Symbolic, Model: o.Model}

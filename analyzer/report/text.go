@@ -125,7 +125,11 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 			fmt.Fprintf(&b, " (%d of %d %s)", st.Done, st.Total, noun)
 		}
-		fmt.Fprintf(&b, "; what it found until then is above. Raise %s to let it finish.\n", BudgetFlags[st.Budget])
+		if flag := BudgetFlags[st.Budget]; flag != "" {
+			fmt.Fprintf(&b, "; what it found until then is above. Raise %s to let it finish.\n", flag)
+		} else {
+			b.WriteString("; what it found until then is above.\n")
+		}
 	}
 	for _, g := range r.Incomplete {
 		if g.Kind != GapUnsupported {
