@@ -23,12 +23,13 @@ build: setup
 vet: setup
 	@$(GO) vet ./...
 
-# The Go tests (the language server's start `augur lsp` themselves), ten
-# seconds of each fuzz target, then the extension's unit tests and its flows through vscode-jsonrpc against the
-# binary just built, then the installable .vsix.
+# The Go tests (the language server's start `augur lsp` themselves), about
+# ten seconds' worth of executions of each fuzz target, then the extension's
+# unit tests and its flows through vscode-jsonrpc against the binary just
+# built, the installable .vsix, and the .vsix in a real VS Code.
 test: setup vet build
 	AUGUR_SCREENSHOT_DIR=$(CURDIR)/bin/screenshots $(GO) test -count=1 ./...
-	@bash scripts/fuzz.sh 10s
+	@bash scripts/fuzz.sh quick
 	@$(MAKE) --no-print-directory ext-test vsix ext-e2e
 
 # The fuzz targets (loader and interpreter, evidence decoder, LSP
