@@ -417,6 +417,10 @@ func TestMovedLinesMoveTheMessages(t *testing.T) {
 		}
 		return lines
 	}
+	// The heap object is named by the expression that reads it.
+	if !strings.Contains(strings.Join(before, "\n"), "Data race on `j->id` with the free in retire") {
+		t.Errorf("the heap race is not named by its expression: %q", before)
+	}
 	allocBefore := allocated()
 	if len(allocBefore) == 0 {
 		t.Fatalf("no diagnostic points at the allocation")

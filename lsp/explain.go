@@ -3,6 +3,7 @@ package lsp
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"augur/analyzer/category"
@@ -38,8 +39,8 @@ func (s *Server) story(site *raceSite, l *lines) raceStory {
 	// is the call, not the object. A global already has its name: the
 	// text must start with it, or the editor's text is not the analyzed one.
 	global := ""
-	if isExpression(r.Object) {
-		global = r.Object
+	if m := globalName.FindStringSubmatch(r.Object); m != nil {
+		global = m[1]
 	}
 	for _, a := range []report.Access{st.me, st.other} {
 		if a.Kind == "free" || a.File == "" {
@@ -54,13 +55,32 @@ func (s *Server) story(site *raceSite, l *lines) raceStory {
 	return st
 }
 
+// globalName matches the report's name of a global (or thread-local)
+// variable, possibly with an offset into it: "total", "stats+8".
+var globalName = regexp.MustCompile(`^(?:thread-local )?([A-Za-z_][A-Za-z0-9_]*)(?:\+\d+)?$`)
+
 // isExpression reports whether source text looks like the name of memory
-// (an identifier chain) rather than a statement or an operator.
+// (an identifier chain: `p->next`, `s.arr[i + 1]`) rather than a statement,
+// a call or an operator.
 func isExpression(e string) bool {
 	if e == "" || len(e) > 60 || !isIdent(e[0]) {
 		return false
 	}
-	return !strings.ContainsAny(e, ";{}=")
+	depth := 0
+	for i := 0; i < len(e); i++ {
+		c := e[i]
+		switch {
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == ';' || c == '{' || c == '}' || c == '=' && depth == 0:
+			return false
+		case depth == 0 && !isIdent(c) && c != '.' && c != '-' && c != '>':
+			return false
+		}
+	}
+	return depth == 0
 }
 
 // at names a place: "line N" in this access's file, "file.c:N" elsewhere.

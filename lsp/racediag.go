@@ -25,7 +25,8 @@ const maxStackNotes = 3
 // memory, and the callers of both accesses.
 func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
 	r := site.race
-	msg := s.story(&site, l).message()
+	st := s.story(&site, l)
+	msg := st.message()
 	if s.configProblem != nil {
 		msg += " (From the last analysis: augur.toml has an error, and nothing is analyzed again until it is fixed.)"
 	}
@@ -35,12 +36,13 @@ func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
 	if href := s.categoryDoc(site.category); href != "" {
 		d.CodeDescription = protocol.CodeDescription{Href: uri.URI(href)}
 	}
-	d.RelatedInformation = raceRelated(r, site, l)
+	d.RelatedInformation = raceRelated(r, site, l, st.name)
 	return d
 }
 
-// raceRelated lists the places a race diagnostic points at, each once.
-func raceRelated(r *report.Race, site raceSite, l *lines) []protocol.DiagnosticRelatedInformation {
+// raceRelated lists the places a race diagnostic points at, each once;
+// name is what the messages call the racing memory.
+func raceRelated(r *report.Race, site raceSite, l *lines, name string) []protocol.DiagnosticRelatedInformation {
 	sn := site.ts.snap
 	me, other := r.Accesses[site.access], r.Accesses[1-site.access]
 	var out []protocol.DiagnosticRelatedInformation
@@ -55,7 +57,7 @@ func raceRelated(r *report.Race, site raceSite, l *lines) []protocol.DiagnosticR
 			Location: protocol.Location{URI: uri.File(file), Range: l.place(sn, file, line, col)}, Message: msg})
 	}
 	add(other.File, other.Line, other.Column,
-		fmt.Sprintf("the other access: %s of %s by thread %d in %s", other.Kind, r.Object, other.Thread, other.Function))
+		fmt.Sprintf("the other access: %s of %s by thread %d in %s", other.Kind, name, other.Thread, other.Function))
 	if f := r.Failure; f != nil {
 		add(f.File, f.Line, f.Column, fmt.Sprintf("the harmful order fails here, in thread %d: %s", f.Thread, shortPaths(f.Message)))
 		if fr := f.Freed; fr != nil {

@@ -35,7 +35,7 @@ func TestRaceDiagnosticsPointAtEverythingTheRaceInvolves(t *testing.T) {
 	// The read of the freed job (line 35): every place, each once.
 	related := relatedAt(got[34])
 	for _, want := range []string{
-		"27 the other access: free of heap object",
+		"27 the other access: free of `j->id`",
 		"19 the racing object is allocated here",
 		"35 the harmful order fails here, in thread 1: use after free",
 		"27 the memory is freed here",

@@ -239,8 +239,14 @@ test('the Problems panel lists each race with its category and related locations
 
 test('the hover on a racing access says what goes wrong and how to see it', async () => {
   const hover = await hoverOn(43, 'free');
+  // Let the hover finish fading in before the screenshot.
+  await page.waitForFunction(() => {
+    const h = document.querySelector('.monaco-hover:not(.hidden)');
+    return h && getComputedStyle(h).opacity === '1';
+  }, null, { timeout: 30_000 });
   await shot('3-hover');
   assert.match(hover, /spec-violated/);
+  assert.match(hover, /book->entries/, 'the heap object is named by its expression');
   assert.match(hover, /use after free/);
   assert.match(hover, /[Rr]eplay/);
   await page.keyboard.press('Escape');
