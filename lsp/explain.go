@@ -146,14 +146,14 @@ func (st raceStory) consequence() string {
 	case classifying:
 		return "augur is checking whether either order of the two accesses is harmful."
 	case string(category.SpecViolated):
-		msg := "In one order of the two accesses the program " + st.failure() + "."
+		who := "In one order of the two accesses"
 		if first, ok := st.runsFirst(); ok {
-			msg = fmt.Sprintf("If %s runs first, the program %s.", st.access(r.Accesses[first]), st.failure())
+			who = fmt.Sprintf("If %s runs first,", st.access(r.Accesses[first]))
 			if first == st.site.access {
-				msg = fmt.Sprintf("If this %s runs first, the program %s.", st.me.Kind, st.failure())
+				who = fmt.Sprintf("If this %s runs first,", st.me.Kind)
 			}
 		}
-		return msg + weakNote(r.Consequence)
+		return fmt.Sprintf("%s the program %s.", who, st.failure()) + weakNote(r.Consequence)
 	case string(category.OutputDiffers):
 		return "The program prints different output depending on which runs first." + weakNote(r.Consequence)
 	case string(category.Harmless):

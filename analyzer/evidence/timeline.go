@@ -174,7 +174,7 @@ func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other st
 	esc := html.EscapeString
 	fmt.Fprintf(r.w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>augur: %s</title>\n<style>%s</style></head>\n<body>\n",
 		esc(title(ev)), pageStyle)
-	fmt.Fprintf(r.w, "<h1>%s</h1>\n<p class=\"lede\">%s race. %s</p>\n", esc(title(ev)), esc(ev.Category), esc(r.lede(ev)))
+	fmt.Fprintf(r.w, "<h1>%s</h1>\n<p class=\"lede\">%s race. %s</p>\n", esc(title(ev)), esc(ev.Category), esc(lede))
 	fmt.Fprint(r.w, "<table class=\"timeline\"><thead><tr><th class=\"step\">step</th>")
 	for _, t := range threads {
 		name := fmt.Sprintf("thread %d", t)
@@ -234,11 +234,9 @@ func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other st
 	fmt.Fprint(r.w, "</body></html>\n")
 }
 
-// lede says what the picture shows, in a sentence.
-func (r *renderer) lede(ev *Evidence) string {
-	return "Each column is a thread, time goes down; each box is something the thread did, with its statement and line " +
-		"(click to open it). The racing accesses are in red."
-}
+// lede says how to read the picture.
+const lede = "Each column is a thread, time goes down; each box is something the thread did, with its statement and line " +
+	"(click to open it). The racing accesses are in red."
 
 // Layout of the SVG picture, in pixels.
 const (

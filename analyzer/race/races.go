@@ -11,6 +11,7 @@ import (
 	"augur/analyzer/ir"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
+	"augur/internal/bytesize"
 )
 
 // Endpoint is one side of a race: an access with its thread and stack.
@@ -248,9 +249,9 @@ func describeObject(m *vm.Machine, o *vm.Object, off uint64) string {
 	case vm.ObjTLS:
 		return "thread-local " + o.Name + field
 	case vm.ObjHeap:
-		return fmt.Sprintf("heap object%s (%s, offset %d)", at, vm.Bytes(o.Size), off)
+		return fmt.Sprintf("heap object%s (%s, offset %d)", at, bytesize.Count(o.Size), off)
 	case vm.ObjStack:
-		return fmt.Sprintf("stack object%s (%s, offset %d)", at, vm.Bytes(o.Size), off)
+		return fmt.Sprintf("stack object%s (%s, offset %d)", at, bytesize.Count(o.Size), off)
 	}
 	return fmt.Sprintf("%s object (offset %d)", o.Kind, off)
 }

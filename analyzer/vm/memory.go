@@ -7,6 +7,7 @@ import (
 
 	"augur/analyzer/expr"
 	"augur/analyzer/ir"
+	"augur/internal/bytesize"
 )
 
 // ObjKind says what a memory object is.
@@ -321,21 +322,13 @@ func (e *AccessError) Error() string {
 	id, off := uint32(e.Addr>>ir.AddrShift), e.Addr&(1<<ir.AddrShift-1)
 	switch {
 	case e.Object == nil && e.Kind == "use after free":
-		return fmt.Sprintf("%s: %s of %s at offset %d of a heap object freed earlier", e.Kind, verb, Bytes(e.Size), off)
+		return fmt.Sprintf("%s: %s of %s at offset %d of a heap object freed earlier", e.Kind, verb, bytesize.Count(e.Size), off)
 	case e.Object == nil && id == 0:
-		return fmt.Sprintf("%s: %s of %s at address 0x%x", e.Kind, verb, Bytes(e.Size), e.Addr)
+		return fmt.Sprintf("%s: %s of %s at address 0x%x", e.Kind, verb, bytesize.Count(e.Size), e.Addr)
 	case e.Object == nil:
-		return fmt.Sprintf("%s: %s of %s at wild address 0x%x", e.Kind, verb, Bytes(e.Size), e.Addr)
+		return fmt.Sprintf("%s: %s of %s at wild address 0x%x", e.Kind, verb, bytesize.Count(e.Size), e.Addr)
 	}
-	return fmt.Sprintf("%s: %s of %s at offset %d of %s (%s)", e.Kind, verb, Bytes(e.Size), off, e.Object.describe(), Bytes(e.Object.Size))
-}
-
-// Bytes says n bytes in English: "1 byte", "16 bytes".
-func Bytes[N ~int | ~int64 | ~uint64 | ~uint32](n N) string {
-	if n == 1 {
-		return "1 byte"
-	}
-	return fmt.Sprintf("%d bytes", n)
+	return fmt.Sprintf("%s: %s of %s at offset %d of %s (%s)", e.Kind, verb, bytesize.Count(e.Size), off, e.Object.describe(), bytesize.Count(e.Object.Size))
 }
 
 func (o *Object) describe() string {

@@ -44,6 +44,15 @@ func Format(n uint64) string {
 	case n >= 1<<10:
 		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
 	}
+	return Count(n)
+}
+
+// Count says exactly n bytes in English: "1 byte", "16 bytes" (an access's
+// or an object's size, where Format's rounding would hide the number).
+func Count[N ~int | ~int64 | ~uint64 | ~uint32](n N) string {
+	if n == 1 {
+		return "1 byte"
+	}
 	return fmt.Sprintf("%d bytes", n)
 }
 

@@ -22,3 +22,14 @@ func TestParse(t *testing.T) {
 		t.Errorf("Format(1.5GiB) = %q", got)
 	}
 }
+
+func TestCountAndFormatSaySingular(t *testing.T) {
+	for n, want := range map[uint64]string{1: "1 byte", 0: "0 bytes", 16: "16 bytes", 4096: "4096 bytes"} {
+		if got := Count(n); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+	if got := Format(1); got != "1 byte" {
+		t.Errorf("Format(1) = %q, want 1 byte", got)
+	}
+}
