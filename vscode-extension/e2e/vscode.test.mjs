@@ -176,8 +176,10 @@ async function hoverOn(n, word) {
   const span = line.locator('span span', { hasText: word }).first();
   await page.mouse.move(0, 0);
   await span.hover();
-  const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content').first();
-  await hover.waitFor({ timeout: 30_000 });
+  // VS Code shows the diagnostic's part of the hover at once and augur's
+  // own part when the server answers: wait for augur's.
+  const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content', { hasText: /What goes wrong|What augur saw/ }).first();
+  await hover.waitFor({ timeout: patience });
   return hover.innerText();
 }
 
