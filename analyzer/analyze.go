@@ -60,6 +60,14 @@ type Options struct {
 	Searcher       string
 	MaxPaths       int
 	ExploreTimeout time.Duration
+	// ExploreTime is how long detection may go on exploring schedules after
+	// its plan (race.Explore): PCT over the accesses of the races found,
+	// while new schedules keep finding new behaviour. It usually stops
+	// earlier, when they no longer do (and then the same options give the
+	// same results); when the time runs out first, results depend on how
+	// many schedules fit. 0 is DefaultExploreTime; negative turns the
+	// exploration off.
+	ExploreTime time.Duration
 	// EvidenceDir, when set, receives the evidence of every harmful race.
 	EvidenceDir string
 	// Workers classify races in parallel (0: one per CPU).
@@ -203,7 +211,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	opts.Seed += hist.Offset() // new schedules, in detection and classification alike
 	progress("detecting", 0, opts.Schedules)
 	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
-		Inputs: raceInputs(res.Exploration), Prior: prior,
+		Inputs: raceInputs(res.Exploration), Prior: prior, Explore: opts.explore(start),
 		Progress: func(done, total int) { progress("detecting", done, total) }})
 	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
 		return nil, ErrCanceled
@@ -403,6 +411,22 @@ func (res *Result) writeEvidence(i int) (string, error) {
 		return "", err
 	}
 	return path, nil
+}
+
+// DefaultExploreTime is the exploration's time when Options leave it 0.
+const DefaultExploreTime = 20 * time.Second
+
+// explore is the exploration detection runs after its plan, nil when it
+// is off; an analysis started at start.
+func (o *Options) explore(start time.Time) *race.Explore {
+	d := o.ExploreTime
+	if d < 0 {
+		return nil
+	}
+	if d == 0 {
+		d = DefaultExploreTime
+	}
+	return &race.Explore{Until: start.Add(d), Workers: o.Workers}
 }
 
 // symbolic reports whether any input is symbolic.

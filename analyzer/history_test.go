@@ -25,6 +25,7 @@ func TestHistoryAcrossAnalyses(t *testing.T) {
 		t.Helper()
 		opts := options(path)
 		opts.Schedules, opts.Directed, opts.History = schedules, -1, hist
+		opts.ExploreTime = -1 // the exploration would find the race again itself
 		res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
 		if err != nil {
 			t.Fatal(err)

@@ -185,11 +185,14 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 // first could not, for the cost of classifying it: it is on other inputs,
 // or race-directed scheduling found it (its accesses ran back to back),
 // or the racing value steers an access (a bounds check, an index, a
-// pointer), whose harm hides in one narrow interleaving. Another base
-// schedule's occurrence of a race whose value steers nothing is the same
-// race again.
+// pointer), whose harm hides in one narrow interleaving, or it shows the
+// two accesses in the other order than the first (its primary is the
+// first's alternate, reached from another prefix). Another base
+// schedule's occurrence of a race whose value steers nothing, in the same
+// order, is the same race again.
 func worthTrying(inst, r *race.Race, steers bool) bool {
-	return steers || inst.Inputs != r.Inputs || (inst.Technique == race.ByDirected && r.Technique != race.ByDirected)
+	return steers || inst.Inputs != r.Inputs || (inst.Technique == race.ByDirected && r.Technique != race.ByDirected) ||
+		inst.First.Loc != r.First.Loc
 }
 
 // onInputs names the inputs an occurrence was found on, when not the

@@ -245,7 +245,8 @@ func (k *marker) failed(t *vm.Termination) {
 func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 	tr := &Transcript{}
 	cfg := vm.Config{Args: ev.Inputs.Argv, Env: ev.Inputs.Env, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions,
-		Inputs: ev.Inputs.Vars, Undefined: ev.Inputs.Undefined, PreemptAccesses: ev.Inputs.PreemptAccesses, Limits: lim}
+		Inputs: ev.Inputs.Vars, Undefined: ev.Inputs.Undefined, PreemptAccesses: ev.Inputs.PreemptAccesses, Limits: lim,
+		PreemptAt: ev.Schedule.PreemptAt}
 	if len(ev.Inputs.Files) > 0 {
 		cfg.Files = map[string][]byte{}
 		for n, d := range ev.Inputs.Files {

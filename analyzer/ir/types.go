@@ -423,14 +423,42 @@ func (p *Program) FuncAt(id LocID) *Function {
 	return p.funcAt[id]
 }
 
+// LocSet marks the location ids whose text (LocString) is one of locs,
+// indexed by LocID and no longer than the largest marked id; nil when
+// none is.
+func (p *Program) LocSet(locs []string) []bool {
+	if len(locs) == 0 {
+		return nil
+	}
+	texts := p.locTexts()
+	want := make(map[string]bool, len(locs))
+	for _, l := range locs {
+		want[l] = true
+	}
+	var set []bool
+	for i, l := range texts {
+		if want[l] {
+			if set == nil {
+				set = make([]bool, 0, i+1)
+			}
+			set = append(set, make([]bool, i+1-len(set))...)
+			set[i] = true
+		}
+	}
+	return set
+}
+
 // LocString returns the location with the given id as text, shared by every
 // caller (the same string each time).
-func (p *Program) LocString(id LocID) string {
+func (p *Program) LocString(id LocID) string { return p.locTexts()[id] }
+
+// locTexts are the locations as text, made on first use.
+func (p *Program) locTexts() []string {
 	p.locStringsOnce.Do(func() {
 		p.locStrings = make([]string, len(p.Locs))
 		for i, l := range p.Locs {
 			p.locStrings[i] = l.String()
 		}
 	})
-	return p.locStrings[id]
+	return p.locStrings
 }

@@ -45,6 +45,9 @@ type Options struct {
 	// Progress, when set, is told after each execution how many of the
 	// executions planned so far have run.
 	Progress func(done, total int)
+	// Explore, when set, continues after the plan with PCT schedules over
+	// the accesses of the races found (see Explore).
+	Explore *Explore
 }
 
 // Prior is what earlier detections of a program found, for the next one
@@ -79,7 +82,7 @@ const (
 )
 
 // Techniques lists them in plan order.
-var Techniques = []Technique{ByRoundRobin, ByReversal, ByPCT, ByInputs, ByDirected, ByHistory}
+var Techniques = []Technique{ByRoundRobin, ByReversal, ByPCT, ByInputs, ByDirected, ByExplore, ByHistory}
 
 // ErrCanceled is returned when Run.Cancel closes during detection.
 var ErrCanceled = errors.New("detection canceled")
@@ -125,6 +128,8 @@ type Result struct {
 	Directed   []string
 	// Confirmed are the candidates race-directed scheduling made races.
 	Confirmed []*Candidate
+	// Explore says how the exploration after the plan went.
+	Explore ExploreStats
 }
 
 // Detect runs prog under the plan opts describe with a race detector and
@@ -152,6 +157,9 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	if err == nil {
 		err = d.directed()
 	}
+	if err == nil {
+		err = d.explore()
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -171,6 +179,13 @@ type detection struct {
 	cands                              []*Candidate
 	total, ran                         int
 	stop                               bool
+	// focused are the access locations of the races and candidates seen
+	// (the exploration's preemption points); steps estimates how many
+	// scheduling decisions an execution makes, for PCT.
+	focused map[string]bool
+	steps   int
+	// switches is the interleaving coverage of the exploration (cover).
+	switches map[[2]string]bool
 }
 
 // base runs the base plan: round robin, sync reversals, PCT.
@@ -190,9 +205,15 @@ func (d *detection) base() error {
 		}
 		cfg := d.opts.Run
 		cfg.Policy, cfg.PreemptAccesses = step.Policy, step.PreemptAccesses
+		if tech == ByPCT {
+			cfg.PreemptAt = d.focus() // PCT switches at the accesses seen to race too
+		}
 		run, err := d.run(cfg, step.Name, tech, nil)
 		if err != nil {
 			return err
+		}
+		if run != nil {
+			d.steps = max(d.steps, run.Trace.Len()+1)
 		}
 		if i == 0 && run != nil {
 			first = run.Trace
@@ -275,11 +296,29 @@ func (d *detection) confirmedBefore(id string) bool {
 // what it found. It returns nil when the execution was not run (the time
 // budget had run out).
 func (d *detection) run(cfg vm.Config, name string, tech Technique, in *Inputs) (*vm.Result, error) {
-	res := d.res
 	if t := d.opts.Run.Expired(); t != nil {
-		res.Stopped, d.stop = t, true
+		d.res.Stopped, d.stop = t, true
 		return nil, nil
 	}
+	ex, err := d.execute(cfg)
+	if err != nil {
+		return nil, err
+	}
+	d.merge(ex, name, tech, in)
+	return ex.run, nil
+}
+
+// execution is one finished execution and the detector that watched it.
+type execution struct {
+	run     *vm.Result
+	det     *Detector
+	preempt bool
+}
+
+// execute runs one execution under cfg with a detector of its own. It
+// touches no state of d's but its options, so executions may run in
+// parallel (explore).
+func (d *detection) execute(cfg vm.Config) (*execution, error) {
 	cfg.Stdout, cfg.Stderr, cfg.StdoutLineBuffered = nil, nil, false
 	det := New()
 	det.mutexBlind = d.opts.MutexBlind
@@ -293,18 +332,32 @@ func (d *detection) run(cfg vm.Config, name string, tech Technique, in *Inputs) 
 	if run.Term.Kind == vm.TermCanceled {
 		return nil, ErrCanceled
 	}
+	return &execution{run: run, det: det, preempt: cfg.PreemptAccesses}, nil
+}
+
+// merge adds what an execution found to the result, and reports whether
+// any of it was new: a race or potential race not seen before, or a
+// failure.
+func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs) (fresh bool) {
+	res, run, det := d.res, ex.run, ex.det
 	d.ran++
 	res.Runs[tech]++
 	res.Instructions += run.Instructions
 	res.Havoc = union(res.Havoc, run.Havoc)
 	for _, r := range det.Races() {
-		r.Trace, r.Inputs, r.Technique, r.PreemptAccesses = run.Trace, in, tech, cfg.PreemptAccesses
-		d.raced[RaceCandidateID(r)] = true
+		r.Trace, r.Inputs, r.Technique, r.PreemptAccesses = run.Trace, in, tech, ex.preempt
+		id := RaceCandidateID(r)
+		fresh = fresh || !d.raced[id]
+		d.raced[id] = true
+		d.addFocus(r.First.Loc.String())
+		d.addFocus(r.Second.Loc.String())
 	}
 	d.races = append(d.races, det.Races())
 	for _, c := range det.Candidates() {
 		if !d.seenCand[c.ID] {
-			d.seenCand[c.ID] = true
+			d.seenCand[c.ID], fresh = true, true
+			d.addFocus(c.A)
+			d.addFocus(c.B)
 			c.Inputs = in
 			d.cands = append(d.cands, c)
 		}
@@ -314,13 +367,13 @@ func (d *detection) run(cfg vm.Config, name string, tech Technique, in *Inputs) 
 	}
 	for _, inv := range det.Inversions() {
 		if !d.seenInv[inv.ID] {
-			d.seenInv[inv.ID] = true
+			d.seenInv[inv.ID], fresh = true, true
 			res.Inversions = append(res.Inversions, inv)
 		}
 	}
 	if t := run.Term; t.Kind == vm.TermBudget && t.Budget == vm.BudgetTime {
 		res.Stopped, d.stop = t, true // the analysis's clock, not the program: no failure
-		return run, nil
+		return fresh
 	}
 	if t := run.Term; t.Kind != vm.TermExit {
 		key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)
@@ -328,13 +381,13 @@ func (d *detection) run(cfg vm.Config, name string, tech Technique, in *Inputs) 
 			key = fmt.Sprintf("%s|%s|%s", t.Kind, t.Budget, t.Loc) // its message counts what it held
 		}
 		if !d.seenFail[key] {
-			d.seenFail[key] = true
+			d.seenFail[key], fresh = true, true
 			res.Failures = append(res.Failures, &Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc, Thread: t.Thread,
 				Stack: t.Stack, Threads: t.Threads, Schedule: name, Trace: run.Trace, Budget: t.Budget, Function: t.Function,
 				Inputs: in})
 		}
 	}
-	return run, nil
+	return fresh
 }
 
 // finish merges the races of every execution and counts what each

@@ -13,6 +13,19 @@ type Replay struct {
 
 func (*Replay) Name() string { return "replay" }
 
+// Replaying is implemented by the policies that follow a recorded trace:
+// an execution under one stops at the trace's preemption points
+// (Trace.PreemptAt) as the recorded one did.
+type Replaying interface {
+	Replays() *Trace
+}
+
+// Replays implements Replaying.
+func (r *Replay) Replays() *Trace { return r.Trace }
+
+// Replays implements Replaying.
+func (r *ReplayPrefix) Replays() *Trace { return r.Trace }
+
 // Pick implements Policy.
 func (r *Replay) Pick(p Point, runnable []int) (int, error) {
 	if !r.begun {

@@ -53,6 +53,11 @@ type run struct {
 type Trace struct {
 	Policy string
 	Seed   uint64
+	// PreemptAt are the locations (file:line:col) of the memory accesses
+	// that were preemption points besides the synchronization operations
+	// (vm.Config.PreemptAt): a replay must stop at the same points, so
+	// the trace carries them.
+	PreemptAt []string
 	// Limit caps the events stored (0: DefaultLimit).
 	Limit int
 
@@ -334,11 +339,14 @@ type jsonTrace struct {
 	Seed    uint64      `json:"seed"`
 	Events  []jsonEvent `json:"events"`
 	Dropped int         `json:"dropped,omitempty"`
+	// PreemptAt is Trace.PreemptAt.
+	PreemptAt []string `json:"preempt_at,omitempty"`
 }
 
 // MarshalJSON writes the trace with its repetitions folded.
 func (t *Trace) MarshalJSON() ([]byte, error) {
-	jt := jsonTrace{Policy: t.Policy, Seed: t.Seed, Events: make([]jsonEvent, 0, t.Stored()), Dropped: t.dropped}
+	jt := jsonTrace{Policy: t.Policy, Seed: t.Seed, Events: make([]jsonEvent, 0, t.Stored()), Dropped: t.dropped,
+		PreemptAt: t.PreemptAt}
 	for _, r := range t.runs {
 		for i := r.lo; i < r.hi; i++ {
 			jt.Events = append(jt.Events, jsonEvent{Event: t.ev[i]})
@@ -361,7 +369,7 @@ func (t *Trace) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &jt); err != nil {
 		return err
 	}
-	*t = Trace{Policy: jt.Policy, Seed: jt.Seed}
+	*t = Trace{Policy: jt.Policy, Seed: jt.Seed, PreemptAt: jt.PreemptAt}
 	for i, je := range jt.Events {
 		if je.Repeat < 0 || je.Period < 0 || (je.Repeat > 0) != (je.Period > 0) {
 			return fmt.Errorf("schedule event %d: bad repetition (period %d, repeat %d)", i, je.Period, je.Repeat)

@@ -107,6 +107,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	fast := !m.cfg.PreemptAccesses && m.weak == nil
 	concrete := m.sym == nil
 	mon := m.mon
+	focus := m.focus // accesses there go through step, which may switch
 	for {
 		in := &insts[pc]
 		n++
@@ -194,7 +195,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			continue
 		case ir.OpLoad:
 			av := get(regs, in.A)
-			if !fast || !in.Raw || av.Sym != nil {
+			if !fast || !in.Raw || av.Sym != nil || int(in.Loc) < len(focus) && focus[in.Loc] {
 				break
 			}
 			// Memory.resolve, inlined: a live object and an access within
@@ -216,7 +217,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 		case ir.OpStore:
 			av, v := get(regs, in.B), get(regs, in.A)
-			if !fast || !in.Raw || av.Sym != nil || v.Sym != nil {
+			if !fast || !in.Raw || av.Sym != nil || v.Sym != nil || int(in.Loc) < len(focus) && focus[in.Loc] {
 				break
 			}
 			// Memory.writeSlice, inlined: a live object this state owns and

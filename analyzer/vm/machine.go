@@ -36,6 +36,13 @@ type Config struct {
 	// thread can reach a preemption point, so schedules can interleave
 	// unsynchronized code (slower: the fast paths are off).
 	PreemptAccesses bool
+	// PreemptAt makes the memory accesses at these locations (file:line:col,
+	// as ir.Program.LocString gives them) preemption points, and no other
+	// plain access: the accesses of races and potential races, where an
+	// exploration looks for bugs without paying for a switch at every
+	// access. The trace records them; an execution replaying a trace
+	// (sched.Replaying) takes the trace's when this is nil.
+	PreemptAt []string
 	// Monitor, when set, observes every access and synchronization (the
 	// race detector).
 	Monitor Monitor
@@ -301,7 +308,10 @@ type Machine struct {
 	// nextCheck is the instruction count at which the budget is checked
 	// next; the loop compares against it alone.
 	nextCheck uint64
-	deadline  time.Time
+	// focus marks the locations whose accesses are preemption points
+	// (Config.PreemptAt), indexed by LocID; nil when there are none.
+	focus    []bool
+	deadline time.Time
 	policy    sched.Policy
 	trace     *sched.Trace
 	natives   []*Model // by function id
@@ -377,7 +387,12 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	if m.policy == nil {
 		m.policy = sched.RoundRobin{}
 	}
+	if r, ok := m.policy.(sched.Replaying); ok && cfg.PreemptAt == nil && r.Replays() != nil {
+		m.cfg.PreemptAt = r.Replays().PreemptAt
+	}
 	m.trace = sched.NewTrace(m.policy.Name(), cfg.Seed)
+	m.trace.PreemptAt = m.cfg.PreemptAt
+	m.focus = prog.LocSet(m.cfg.PreemptAt)
 	if cfg.Symbolic != nil {
 		m.sym = &symState{Symbolic: cfg.Symbolic}
 	}

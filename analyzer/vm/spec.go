@@ -16,6 +16,7 @@ type Spec struct {
 	Seed               uint64            `json:"seed,omitempty"`
 	MaxInstructions    uint64            `json:"max_instructions,omitempty"`
 	PreemptAccesses    bool              `json:"preempt_accesses,omitempty"`
+	PreemptAt          []string          `json:"preempt_at,omitempty"`
 	SymArgs            []int             `json:"sym_args,omitempty"`
 	SymStdin           int               `json:"sym_stdin,omitempty"`
 	SymFiles           map[string]int    `json:"sym_files,omitempty"`
@@ -34,7 +35,7 @@ type Spec struct {
 // Spec returns the plain-data part of c.
 func (c *Config) Spec() Spec {
 	return Spec{Args: c.Args, Env: c.Env, Stdin: c.Stdin, Files: c.Files, StdoutLineBuffered: c.StdoutLineBuffered,
-		Seed: c.Seed, MaxInstructions: c.MaxInstructions, PreemptAccesses: c.PreemptAccesses,
+		Seed: c.Seed, MaxInstructions: c.MaxInstructions, PreemptAccesses: c.PreemptAccesses, PreemptAt: c.PreemptAt,
 		SymArgs: c.SymArgs, SymStdin: c.SymStdin, SymFiles: c.SymFiles, Inputs: c.Inputs, MaxOutput: c.MaxOutput, Undefined: c.Undefined,
 		Timeout: c.Timeout, Deadline: c.Deadline, TimeBudget: c.TimeBudget, MaxMemory: c.MaxMemory}
 }
@@ -43,7 +44,7 @@ func (c *Config) Spec() Spec {
 // that runs it set (no output, monitor, policy or cancellation).
 func (s Spec) Config() Config {
 	return Config{Args: s.Args, Env: s.Env, Stdin: s.Stdin, Files: s.Files, StdoutLineBuffered: s.StdoutLineBuffered,
-		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses,
+		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses, PreemptAt: s.PreemptAt,
 		SymArgs: s.SymArgs, SymStdin: s.SymStdin, SymFiles: s.SymFiles, Inputs: s.Inputs, MaxOutput: s.MaxOutput, Undefined: s.Undefined,
 		Limits: Limits{Timeout: s.Timeout, Deadline: s.Deadline, TimeBudget: s.TimeBudget, MaxMemory: s.MaxMemory}}
 }

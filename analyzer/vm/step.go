@@ -21,7 +21,7 @@ func (m *Machine) step(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 	case ir.OpStore:
 		return m.stepStore(t, fr, in, regs)
 	case ir.OpAtomicRMW, ir.OpCmpXchg:
-		if m.cfg.PreemptAccesses && m.accessPoint(t, get(regs, in.A).Bits) {
+		if m.preemptsAt(in) && m.accessPoint(t, get(regs, in.A).Bits) {
 			m.insts-- // the access runs (and counts) when the thread resumes
 			return stepSwitch, nil
 		}
@@ -175,7 +175,7 @@ func (m *Machine) stepLoad(t *Thread, fr *frame, in *ir.Inst, regs []Value) (ste
 		}
 		addr = concrete
 	}
-	if m.cfg.PreemptAccesses && m.accessPoint(t, addr) {
+	if m.preemptsAt(in) && m.accessPoint(t, addr) {
 		m.insts-- // the access runs (and counts) when the thread resumes
 		return stepSwitch, nil
 	}
@@ -194,7 +194,7 @@ func (m *Machine) stepLoad(t *Thread, fr *frame, in *ir.Inst, regs []Value) (ste
 // stepStore executes a store, as stepLoad a load.
 func (m *Machine) stepStore(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd, *Termination) {
 	av := get(regs, in.B)
-	if m.cfg.PreemptAccesses && m.accessPoint(t, av.Bits) {
+	if m.preemptsAt(in) && m.accessPoint(t, av.Bits) {
 		m.insts-- // the access runs (and counts) when the thread resumes
 		return stepSwitch, nil
 	}
@@ -286,6 +286,13 @@ func (m *Machine) selectValue(in *ir.Inst, regs []Value) error {
 // yields (the access runs when the thread is scheduled again); the second
 // time it proceeds. Accesses to the thread's own stack, thread-locals and
 // argument areas, and invalid accesses, are not points.
+// preemptsAt reports whether the access in may be a preemption point:
+// every access is one under Config.PreemptAccesses, those at the focused
+// locations under Config.PreemptAt.
+func (m *Machine) preemptsAt(in *ir.Inst) bool {
+	return m.cfg.PreemptAccesses || int(in.Loc) < len(m.focus) && m.focus[in.Loc]
+}
+
 func (m *Machine) accessPoint(t *Thread, addr uint64) bool {
 	o := m.mem.Object(uint32(addr >> ir.AddrShift))
 	if o == nil || o.Kind == ObjFunc || o.Kind == ObjTLS {

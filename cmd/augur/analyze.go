@@ -27,6 +27,7 @@ func analyzeCmd(args []string) int {
 	classifier := fs.String("classifier", "portend", "portend, or replay-analyzer (the PLDI 2007 baseline: compares state after both orders)")
 	schedules := fs.Int("schedules", 5, "base executions to run: round robin, reversals of its acquisitions and wake-ups, then PCT schedules")
 	directed := fs.Int("directed", -1, "race-directed executions after them, one per potential race (default: as many as --schedules; 0: none)")
+	exploreTime := fs.Duration("explore-time", 30*time.Second, "after the planned schedules, keep exploring new ones (PCT switching at the accesses of the races found) for at most this long; it stops sooner once new schedules find nothing new (0: no exploration)")
 	historyFile := fs.String("history", "", "keep what analyses of this program learned in this file, and build on it: new schedules each run, known races kept, k added up")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at shared memory accesses (slower, more interleavings)")
 	failOn := fs.String("fail-on", "", "exit 3 when races of these categories (comma-separated) are found")
@@ -82,7 +83,7 @@ func analyzeCmd(args []string) int {
 		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
 		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,
-		Farm: farmOf(*workers),
+		Farm: farmOf(*workers), ExploreTime: exploreDuration(*exploreTime),
 	}, analyzer.Observer{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
@@ -135,6 +136,15 @@ func analyzeCmd(args []string) int {
 		return exitBudget // incomplete: CI must not read "no races" into it
 	}
 	return 0
+}
+
+// exploreDuration is the analyzer's ExploreTime of --explore-time, where
+// 0 turns exploration off.
+func exploreDuration(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
 }
 
 // writeInputs saves the inputs of every failure as a JSON file that

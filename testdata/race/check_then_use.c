@@ -2,7 +2,10 @@
  * use[next] with a second read of next; advancer increments next. Only an
  * increment between the check and the use writes out of bounds, which the
  * usual two post-race schedules rarely hit; because the racing value is
- * compared and indexes memory, classification tries more of them. */
+ * compared and indexes memory, classification tries more of them. The
+ * read of next in the use races with the increment too; the exploration's
+ * PCT schedules, which switch at the accesses of the races found, reach
+ * it. */
 #include <pthread.h>
 #include <stdio.h>
 #define N 4
@@ -11,13 +14,13 @@ int next;
 void *taker(void *a) {
 	for (int i = 0; i < 3; i++) {
 		if (next < N) // race: check spec-violated
-			use[next]++; /* the read of next here races too, but the detector keeps one read per thread and reports the check */
+			use[next]++; // race: use spec-violated
 	}
 	return 0;
 }
 void *advancer(void *a) {
 	for (int i = 0; i < 4; i++)
-		next++; // race: check spec-violated
+		next++; // race: check spec-violated // race: use spec-violated
 	return 0;
 }
 int main(void) {

@@ -1,0 +1,221 @@
+package race
+
+import (
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"augur/analyzer/sched"
+	"augur/analyzer/vm"
+)
+
+// Explore configures the exploration that follows the planned executions:
+// PCT schedules whose preemption points are the synchronization
+// operations and the accesses of the races and potential races found so
+// far (the focus), run while they keep finding new behaviour and the time
+// lasts. A bug that needs a switch between two plain accesses (a torn
+// pair of fields, a check-then-act, an object published before it is
+// filled) is reachable there, at a fraction of the cost of switching at
+// every access.
+type Explore struct {
+	// Until is when exploration stops at the latest (zero: it stops only
+	// when it saturates, or at Run's own deadline). It is checked between
+	// batches of executions, so it may be overrun by one batch.
+	Until time.Time
+	// Patience is how many executions in a row may find nothing new
+	// (no new race, potential race, lock-order inversion or failure)
+	// before exploration stops (default DefaultPatience).
+	Patience int
+	// Max bounds the executions (default DefaultMaxExplore).
+	Max int
+	// Workers run executions in parallel (0: one per CPU). Results do not
+	// depend on it: batches are fixed, merged in order.
+	Workers int
+}
+
+// The exploration's defaults.
+const (
+	DefaultPatience   = 1000
+	DefaultMaxExplore = 4000
+	// exploreBatch is how many executions share one focus: the focus is
+	// recomputed between batches from what the earlier ones found, so the
+	// batch size (not the number of workers) fixes every schedule.
+	exploreBatch = 8
+	// maxFocus bounds the accesses the focus holds.
+	maxFocus = 256
+)
+
+// ByExplore is an execution of the exploration: PCT over the focus.
+const ByExplore Technique = "pct-focused"
+
+// explore runs the exploration phase (see Explore).
+func (d *detection) explore() error {
+	x := d.opts.Explore
+	if x == nil || d.stop {
+		return nil
+	}
+	patience, most := x.Patience, x.Max
+	if patience <= 0 {
+		patience = DefaultPatience
+	}
+	if most <= 0 {
+		most = DefaultMaxExplore
+	}
+	workers := x.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	idle := 0
+	for i := 0; i < most && idle < patience && !d.stop; i += exploreBatch {
+		if !x.Until.IsZero() && time.Now().After(x.Until) {
+			d.res.Explore.TimedOut = true
+			break
+		}
+		if t := d.opts.Run.Expired(); t != nil {
+			d.res.Stopped, d.stop = t, true
+			break
+		}
+		n := min(exploreBatch, most-i)
+		focus := d.focus()
+		steps := max(d.steps, 1)
+		cfgs := make([]vm.Config, n)
+		names := make([]string, n)
+		for k := range cfgs {
+			seed := d.opts.Seed + 1_000_003 + uint64(i+k)
+			depth := 2 + (i+k)%2 // PCT depths 2 and 3 in turn
+			cfgs[k] = d.opts.Run
+			cfgs[k].Policy, cfgs[k].PreemptAt = sched.NewPCT(seed, depth, steps), focus
+			names[k] = fmt.Sprintf("pct seed %d depth %d over %d accesses", seed, depth, len(focus))
+		}
+		d.total += n
+		runs, err := d.executeAll(cfgs, workers)
+		if err != nil {
+			return err
+		}
+		for k, ex := range runs {
+			if idle >= patience || d.stop {
+				break // executed, but past where the exploration ends
+			}
+			d.steps = max(d.steps, ex.run.Trace.Len())
+			d.res.Explore.Schedules++
+			covered := d.cover(ex.run.Trace)
+			if d.merge(ex, names[k], ByExplore, nil) || covered {
+				idle = 0
+			} else {
+				idle++
+			}
+		}
+	}
+	if d.total > d.ran { // executed past the end, or not run: the plan is done
+		d.total = d.ran
+		if d.opts.Progress != nil {
+			d.opts.Progress(d.ran, d.total)
+		}
+	}
+	d.res.Explore.Saturated = idle >= patience
+	d.res.Explore.Focus = len(d.focus())
+	d.res.Explore.Switches = len(d.switches)
+	return nil
+}
+
+// executeAll runs the executions of cfgs, workers at a time, and returns
+// them in order.
+func (d *detection) executeAll(cfgs []vm.Config, workers int) ([]*execution, error) {
+	out := make([]*execution, len(cfgs))
+	errs := make([]error, len(cfgs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, workers)
+	for k := range cfgs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			defer func() {
+				if p := recover(); p != nil {
+					errs[k] = fmt.Errorf("execution under %s: internal error: %v", cfgs[k].Policy.Name(), p)
+				}
+			}()
+			out[k], errs[k] = d.execute(cfgs[k])
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// focus are the locations of the accesses of the races and potential
+// races found so far, sorted, at most maxFocus: the plain accesses worth
+// a preemption point.
+func (d *detection) focus() []string {
+	out := make([]string, 0, len(d.focused))
+	for l := range d.focused {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// addFocus adds an access location to the focus.
+func (d *detection) addFocus(loc string) {
+	if d.focused == nil {
+		d.focused = map[string]bool{}
+	}
+	if loc != "" && len(d.focused) < maxFocus {
+		d.focused[loc] = true
+	}
+}
+
+// cover adds the switches of an execution's schedule to the interleaving
+// coverage and reports whether any was new. A switch is a pair of
+// points: where the running thread stopped and where the thread that ran
+// next had stopped before, the smallest unit of interleaving (Maple's
+// iRoots of one pair). Exploration goes on while schedules keep covering
+// new ones, even when they find no new race.
+func (d *detection) cover(tr *sched.Trace) bool {
+	if tr == nil {
+		return false
+	}
+	if d.switches == nil {
+		d.switches = map[[2]string]bool{}
+	}
+	at := map[int]string{} // where each thread last stopped
+	fresh := false
+	for c := tr.Cursor(); ; {
+		ev, ok := c.Next()
+		if !ok {
+			break
+		}
+		if ev.Thread >= 0 {
+			at[ev.Thread] = ev.Loc
+		}
+		if ev.Next == ev.Thread {
+			continue
+		}
+		if resume, ok := at[ev.Next]; ok && len(d.switches) < maxSwitches {
+			pair := [2]string{ev.Loc, resume}
+			if !d.switches[pair] {
+				d.switches[pair], fresh = true, true
+			}
+		}
+	}
+	return fresh
+}
+
+// maxSwitches bounds the interleaving coverage kept.
+const maxSwitches = 1 << 16
+
+// ExploreStats says how the exploration went.
+type ExploreStats struct {
+	Schedules int // executions merged
+	Focus     int // accesses that were preemption points at the end
+	Switches  int // distinct switches between two points covered
+	// Saturated is set when it stopped because Patience executions in a
+	// row found nothing new; TimedOut when its time ran out first.
+	Saturated, TimedOut bool
+}

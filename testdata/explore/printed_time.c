@@ -1,0 +1,40 @@
+/* Workers race on a flag they all set to the same value (harmless), and
+ * main prints how long the work took. The two orders of the race take
+ * different numbers of instructions, but the printed time is an input of
+ * the program, not a consequence of the race.
+ *
+ * expect: no harm
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <time.h>
+
+static int touched;
+static long sums[2];
+
+static long micros(void) {
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000 + t.tv_nsec / 1000;
+}
+
+static void *work(void *arg) {
+	long id = (long)arg, s = 0, t0 = micros();
+	for (long i = 0; i < 1000 * (id + 1); i++)
+		s += i;
+	sums[id] = s;
+	touched = 1;
+	printf("worker %ld took %ld us\n", id, micros() - t0);
+	return 0;
+}
+
+int main(void) {
+	long t0 = micros();
+	pthread_t a, b;
+	pthread_create(&a, 0, work, (void *)0);
+	pthread_create(&b, 0, work, (void *)1);
+	pthread_join(a, 0);
+	pthread_join(b, 0);
+	printf("sums %ld %ld touched %d in %ld us\n", sums[0], sums[1], touched, micros() - t0);
+	return 0;
+}
