@@ -291,9 +291,10 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	return v
 }
 
-// Action is a change to an execution's scheduling at a point: "yield"
-// (a scheduling decision there, to hold the thread that stands at its
-// access) or "preempt-accesses" (access preemption starts there).
+// Action is a change to an execution at a point: "yield" (a scheduling
+// decision there, to hold the thread that stands at its access),
+// "preempt-accesses" (access preemption starts there) or "steady-clock"
+// (the clock stops counting instructions there, vm.SetSteadyClock).
 type Action struct {
 	At vm.StopPoint `json:"at"`
 	Do string       `json:"do"`
@@ -327,8 +328,17 @@ func (p postSchedule) apply(m *vm.Machine) []Action {
 // second; the alternate may take BudgetFactor times that to get there.
 func runPair(ckpt *vm.Machine, r *race.Race, opts Options, i int, gap, budget uint64) (primary, alt outcome, err error) {
 	post := postSchedule{plan: sched.PostRacePlan(opts.Ma, opts.Seed), i: i}
-	primary = runPrimary(ckpt.Fork(), r, post, budget)
-	alt, err = runAlternate(ckpt.Fork(), r, post, opts.BudgetFactor*gap, budget)
+	// From the race on the clock is an input: both orders read the same
+	// times (vm.Machine.SetSteadyClock), so a printed duration does not
+	// make them differ.
+	steady := Action{At: r.FirstAt, Do: "steady-clock"}
+	pm, am := ckpt.Fork(), ckpt.Fork()
+	pm.SetSteadyClock()
+	am.SetSteadyClock()
+	primary = runPrimary(pm, r, post, budget)
+	primary.actions = append([]Action{steady}, primary.actions...)
+	alt, err = runAlternate(am, r, post, opts.BudgetFactor*gap, budget)
+	alt.actions = append([]Action{steady}, alt.actions...)
 	return primary, alt, err
 }
 

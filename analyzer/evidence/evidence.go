@@ -273,8 +273,8 @@ func (ev *Evidence) check() error {
 		return fmt.Errorf("expected termination %q is not one augur knows", ev.Expected.Termination)
 	}
 	for i, a := range ev.Actions {
-		if a.Do != "yield" && a.Do != "preempt-accesses" {
-			return fmt.Errorf("action %d: %q: want yield or preempt-accesses", i+1, a.Do)
+		if a.Do != "yield" && a.Do != "preempt-accesses" && a.Do != "steady-clock" {
+			return fmt.Errorf("action %d: %q: want yield, preempt-accesses or steady-clock", i+1, a.Do)
 		}
 		if a.At.Thread < 0 {
 			return fmt.Errorf("action %d: thread %d", i+1, a.At.Thread)

@@ -130,6 +130,12 @@ type Result struct {
 	Confirmed []*Candidate
 	// Explore says how the exploration after the plan went.
 	Explore ExploreStats
+	// TooLong is set when the round-robin execution ran out of its
+	// instruction budget: the program runs longer than the analysis lets
+	// it under the plainest schedule (it is long, or loops for ever: that
+	// failure is reported), so running out under another schedule is not
+	// reported again, and the analysis is incomplete.
+	TooLong *vm.Termination
 }
 
 // Detect runs prog under the plan opts describe with a race detector and
@@ -374,6 +380,13 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 	if t := run.Term; t.Kind == vm.TermBudget && t.Budget == vm.BudgetTime {
 		res.Stopped, d.stop = t, true // the analysis's clock, not the program: no failure
 		return fresh
+	}
+	if t := run.Term; t.Kind == vm.TermBudget && t.Budget.Hang() {
+		if tech == ByRoundRobin && d.ran == 1 {
+			res.TooLong = t // reported once, as round robin's failure (it may loop for ever)
+		} else if res.TooLong != nil {
+			return fresh // the same limit again under another schedule
+		}
 	}
 	if t := run.Term; t.Kind != vm.TermExit {
 		key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)

@@ -53,7 +53,10 @@ const ByExplore Technique = "pct-focused"
 // explore runs the exploration phase (see Explore).
 func (d *detection) explore() error {
 	x := d.opts.Explore
-	if x == nil || d.stop {
+	if x == nil || d.stop || d.res.TooLong != nil {
+		// A program that outruns its instruction budget under round
+		// robin is analyzed only up to there: schedules of that stretch
+		// are not worth the time they take.
 		return nil
 	}
 	patience, most := x.Patience, x.Max

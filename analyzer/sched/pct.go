@@ -46,10 +46,11 @@ func (p *PCT) Pick(pt Point, runnable []int) (int, error) {
 	if low, ok := p.changes[p.step]; ok && pt.Thread >= 0 {
 		p.prio[pt.Thread] = low
 	}
-	if pt.What == WhatTimeSlice && pt.Thread >= 0 {
+	if (pt.What == WhatTimeSlice || yields(pt.What)) && pt.Thread >= 0 {
 		// A thread that ran a whole slice without synchronizing is
-		// spinning, or computing: below every other thread it cannot
-		// starve the one it waits for.
+		// spinning, or computing, and one that yields asks for the others
+		// to run: below every other thread it cannot starve the one it
+		// waits for (PCT stays fair to polling loops).
 		p.demoted--
 		p.prio[pt.Thread] = p.demoted
 	}
@@ -60,4 +61,13 @@ func (p *PCT) Pick(pt Point, runnable []int) (int, error) {
 		}
 	}
 	return best, nil
+}
+
+// yields reports the calls by which a thread gives way to the others.
+func yields(what string) bool {
+	switch what {
+	case "sched_yield", "pthread_yield", "usleep", "sleep", "nanosleep":
+		return true
+	}
+	return false
 }

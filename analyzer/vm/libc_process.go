@@ -103,7 +103,7 @@ func init() {
 		return m.writeUint(a[1].Bits+8, 8, uint64(now%1e9))
 	}, "clock_gettime")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		us := m.insts / 1000 // CPU time in microseconds: one instruction is a nanosecond
+		us := m.cpuTime(t)
 		m.inputs = append(m.inputs, InputEvent{Kind: "clock", Value: int64(us), Thread: t.ID, Loc: m.prog.Loc(in.Loc)})
 		setRes(res, us)
 		return nil
@@ -226,11 +226,35 @@ func (m *Machine) wakeSleepers(advance bool) []int {
 // (2024-01-01T00:00:00Z), in nanoseconds.
 const virtualEpoch = 1704067200 * 1e9
 
-func (m *Machine) now() int64 { return virtualEpoch + m.clock + int64(m.insts) }
+func (m *Machine) now() int64 {
+	if m.steady {
+		return virtualEpoch + m.clock + int64(m.steadyAt)
+	}
+	return virtualEpoch + m.clock + int64(m.insts)
+}
+
+// steadyRead is what a read of a steady clock by t adds to the time it
+// shows (a microsecond per earlier read of its own), 0 otherwise.
+func (m *Machine) steadyRead(t *Thread) int64 {
+	if !m.steady {
+		return 0
+	}
+	t.clockReads++
+	return (t.clockReads - 1) * 1000
+}
+
+// cpuTime is clock()'s CPU time in microseconds, as t reads it: an
+// instruction is a nanosecond (under a steady clock, see steadyRead).
+func (m *Machine) cpuTime(t *Thread) uint64 {
+	if m.steady {
+		return (m.steadyAt + uint64(m.steadyRead(t))) / 1000
+	}
+	return m.insts / 1000
+}
 
 // readClock returns the virtual time and records the read as an input.
 func (m *Machine) readClock(t *Thread, in *ir.Inst, kind string) int64 {
-	v := m.now()
+	v := m.now() + m.steadyRead(t)
 	m.inputs = append(m.inputs, InputEvent{Kind: kind, Value: v, Thread: t.ID, Loc: m.prog.Loc(in.Loc)})
 	return v
 }

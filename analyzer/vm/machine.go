@@ -282,6 +282,9 @@ type Thread struct {
 	// accessGranted: the thread yielded at the access it is about to make
 	// and now makes it (see accessPoint).
 	accessGranted bool
+	// clockReads counts the thread's reads of a steady clock (see
+	// Machine.SetSteadyClock).
+	clockReads int64
 	// atomicDepth counts the __VERIFIER_atomic sections the thread is in;
 	// inside one it is never preempted at accesses.
 	atomicDepth int
@@ -323,6 +326,12 @@ type Machine struct {
 	files     *fileTable
 	sync      *syncTable
 	clock     int64   // virtual time in nanoseconds
+	// steady, when set (SetSteadyClock), means the clock stopped following
+	// the instruction count at steadyAt: time then advances by sleeps and,
+	// for each thread, by a microsecond per read of its own
+	// (Thread.clockReads), the same whatever the schedule.
+	steady   bool
+	steadyAt uint64
 	argBuf    []Value // scratch for parallel phi moves
 	runBuf    []int   // scratch for the runnable threads of a decision
 	callBuf   []Value // scratch for call arguments
@@ -993,6 +1002,18 @@ func (m *Machine) StateDigest(tid int) uint64 {
 		}
 	}
 	return h
+}
+
+// SetSteadyClock makes the clock, from now on, stop counting
+// instructions: time advances only by sleeps and, as each thread sees
+// it, by a microsecond per read of the clock it makes. Two orders of a race then read the same times as
+// long as they read the clock as often: time is an input of the program,
+// and a printed duration is no consequence of the race (Portend+ treats
+// such values as inputs). Classification sets it after the race.
+func (m *Machine) SetSteadyClock() {
+	if !m.steady {
+		m.steady, m.steadyAt = true, m.insts
+	}
 }
 
 // SetPreemptAccesses turns preemption at shared accesses on or off for

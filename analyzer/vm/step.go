@@ -21,7 +21,10 @@ func (m *Machine) step(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 	case ir.OpStore:
 		return m.stepStore(t, fr, in, regs)
 	case ir.OpAtomicRMW, ir.OpCmpXchg:
-		if m.preemptsAt(in) && m.accessPoint(t, get(regs, in.A).Bits) {
+		// Under a focus the point before an atomic update is one too: a
+		// lock-free algorithm's bugs (ABA) sit between its read and its
+		// compare-and-swap.
+		if (m.preemptsAt(in) || m.focus != nil) && m.accessPoint(t, get(regs, in.A).Bits) {
 			m.insts-- // the access runs (and counts) when the thread resumes
 			return stepSwitch, nil
 		}

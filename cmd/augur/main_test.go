@@ -192,7 +192,7 @@ func TestAnalyzeJSONReport(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if rep.Version != 1 || len(rep.Races) != 1 || rep.Stats.Schedules != 5 {
+	if rep.Version != 1 || len(rep.Races) != 1 || rep.Stats.Schedules < 5 {
 		t.Fatalf("%+v", rep)
 	}
 	r := rep.Races[0]

@@ -2,7 +2,7 @@
  * successor, then swaps the top with a compare-and-swap. If another
  * thread pops both nodes and pushes the first back in between, the
  * compare-and-swap still succeeds and installs a node that was popped:
- * the same node is handed out twice.
+ * the popper's next pop hands out a node the other thread holds.
  *
  * expect: assert (the line marked `bug:`)
  */
@@ -47,6 +47,9 @@ static void *slow_popper(void *arg) {
 	struct node *n = pop();
 	if (n)
 		take(n);
+	struct node *m = pop(); /* after an ABA: a node the recycler holds */
+	if (m)
+		take(m);
 	return 0;
 }
 

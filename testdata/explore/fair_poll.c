@@ -15,7 +15,7 @@ static long answer;
 static void *producer(void *arg) {
 	(void)arg;
 	long s = 0;
-	for (long i = 0; i < 200000; i++)
+	for (long i = 0; i < 20000; i++)
 		s += i % 7;
 	answer = s;
 	ready = 1;
