@@ -315,30 +315,30 @@ type Machine struct {
 	// (Config.PreemptAt), indexed by LocID; nil when there are none.
 	focus    []bool
 	deadline time.Time
-	policy    sched.Policy
-	trace     *sched.Trace
-	natives   []*Model // by function id
-	output    []OutputEvent
-	outKept   int // bytes of output in output
-	outOmit   uint64
-	digest    OutputDigest
-	inputs    []InputEvent
-	files     *fileTable
-	sync      *syncTable
-	clock     int64   // virtual time in nanoseconds
+	policy   sched.Policy
+	trace    *sched.Trace
+	natives  []*Model // by function id
+	output   []OutputEvent
+	outKept  int // bytes of output in output
+	outOmit  uint64
+	digest   OutputDigest
+	inputs   []InputEvent
+	files    *fileTable
+	sync     *syncTable
+	clock    int64 // virtual time in nanoseconds
 	// steady, when set (SetSteadyClock), means the clock stopped following
 	// the instruction count at steadyAt: time then advances by sleeps and,
 	// for each thread, by a microsecond per read of its own
 	// (Thread.clockReads), the same whatever the schedule.
 	steady   bool
 	steadyAt uint64
-	argBuf    []Value // scratch for parallel phi moves
-	runBuf    []int   // scratch for the runnable threads of a decision
-	callBuf   []Value // scratch for call arguments
-	nextKey   uint64
-	mon       Monitor
-	acc       Access // reused for every reported access
-	stacks    *stackTable
+	argBuf   []Value // scratch for parallel phi moves
+	runBuf   []int   // scratch for the runnable threads of a decision
+	callBuf  []Value // scratch for call arguments
+	nextKey  uint64
+	mon      Monitor
+	acc      Access // reused for every reported access
+	stacks   *stackTable
 	// callLoc is the location of the call whose native model is running,
 	// for the accesses and sync events the model reports.
 	callLoc ir.LocID

@@ -29,8 +29,8 @@ type Settings struct {
 	// ExploreTime is how long detection explores schedules after its plan
 	// on each save (negative: not at all); the history's seed offset makes
 	// every save explore new ones.
-	ExploreTime time.Duration
-	MaxMemory       uint64        // of each execution, with what the analysis keeps for it
+	ExploreTime     time.Duration
+	MaxMemory       uint64 // of each execution, with what the analysis keeps for it
 	PreemptAccesses bool
 	Undefined       vm.UndefinedPolicy // calls to declared but undefined functions
 	SymArgs         []int
