@@ -223,12 +223,6 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	res.Detection = det
 	if t := det.Stopped; t != nil {
 		res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "detecting", Done: det.Schedules, Total: opts.Schedules}
-	} else if t := det.TooLong; t != nil {
-		// Not a stop: detection and classification go on, but what
-		// happens after the budget is unknown.
-		res.Stopped = &Stop{Budget: t.Budget, Stage: "detecting", Done: det.Schedules, Total: det.Schedules,
-			Message: "the program runs longer than the instruction budget even under round robin (" + t.Message +
-				"): what it does after that was not analyzed; raise --max-instructions"}
 	}
 	ignore := newIgnorer(opts.ReadFile)
 	for _, r := range det.Races {
@@ -243,7 +237,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	if obs.Detected != nil {
 		obs.Detected(res)
 	}
-	if !opts.DetectOnly && len(res.Races) > 0 && (res.Stopped == nil || res.Detection.TooLong != nil) {
+	if !opts.DetectOnly && len(res.Races) > 0 && res.Stopped == nil {
 		if err := res.classify(ctx, prog, progress, obs.Classified, hist); err != nil {
 			return nil, err
 		}

@@ -131,7 +131,7 @@ type Result struct {
 	// Explore says how the exploration after the plan went.
 	Explore ExploreStats
 	// TooLong is set when the round-robin execution ran out of its
-	// instruction budget: the program runs longer than the analysis lets
+	// instruction (or memory) budget: the program runs longer than the analysis lets
 	// it under the plainest schedule (it is long, or loops for ever: that
 	// failure is reported), so running out under another schedule is not
 	// reported again, and the analysis is incomplete.
@@ -317,8 +317,12 @@ func (d *detection) run(cfg vm.Config, name string, tech Technique, in *Inputs) 
 // execution is one finished execution and the detector that watched it.
 type execution struct {
 	run     *vm.Result
-	det     *Detector
 	preempt bool
+	// What the detector found; the detector itself (its shadow memory)
+	// is not kept, so a batch of executions holds only their findings.
+	races []*Race
+	cands []*Candidate
+	invs  []*Inversion
 }
 
 // execute runs one execution under cfg with a detector of its own. It
@@ -338,19 +342,19 @@ func (d *detection) execute(cfg vm.Config) (*execution, error) {
 	if run.Term.Kind == vm.TermCanceled {
 		return nil, ErrCanceled
 	}
-	return &execution{run: run, det: det, preempt: cfg.PreemptAccesses}, nil
+	return &execution{run: run, preempt: cfg.PreemptAccesses, races: det.Races(), cands: det.Candidates(), invs: det.Inversions()}, nil
 }
 
 // merge adds what an execution found to the result, and reports whether
 // any of it was new: a race or potential race not seen before, or a
 // failure.
 func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs) (fresh bool) {
-	res, run, det := d.res, ex.run, ex.det
+	res, run := d.res, ex.run
 	d.ran++
 	res.Runs[tech]++
 	res.Instructions += run.Instructions
 	res.Havoc = union(res.Havoc, run.Havoc)
-	for _, r := range det.Races() {
+	for _, r := range ex.races {
 		r.Trace, r.Inputs, r.Technique, r.PreemptAccesses = run.Trace, in, tech, ex.preempt
 		id := RaceCandidateID(r)
 		fresh = fresh || !d.raced[id]
@@ -358,8 +362,8 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		d.addFocus(r.First.Loc.String())
 		d.addFocus(r.Second.Loc.String())
 	}
-	d.races = append(d.races, det.Races())
-	for _, c := range det.Candidates() {
+	d.races = append(d.races, ex.races)
+	for _, c := range ex.cands {
 		if !d.seenCand[c.ID] {
 			d.seenCand[c.ID], fresh = true, true
 			d.addFocus(c.A)
@@ -371,7 +375,7 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 	if d.opts.Progress != nil {
 		d.opts.Progress(d.ran, d.total)
 	}
-	for _, inv := range det.Inversions() {
+	for _, inv := range ex.invs {
 		if !d.seenInv[inv.ID] {
 			d.seenInv[inv.ID], fresh = true, true
 			res.Inversions = append(res.Inversions, inv)
@@ -381,7 +385,7 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		res.Stopped, d.stop = t, true // the analysis's clock, not the program: no failure
 		return fresh
 	}
-	if t := run.Term; t.Kind == vm.TermBudget && t.Budget.Hang() {
+	if t := run.Term; t.Kind == vm.TermBudget && t.Budget != vm.BudgetTime {
 		if tech == ByRoundRobin && d.ran == 1 {
 			res.TooLong = t // reported once, as round robin's failure (it may loop for ever)
 		} else if res.TooLong != nil {
