@@ -43,7 +43,7 @@ func (res *Result) Report(base string) *report.Report {
 // classification is race i's verdict in the report's terms.
 func (res *Result) classification(i int, base string) report.Classification {
 	v := res.Verdicts[i]
-	c := report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage, Reason: classify.RelMessage(v.Reason, base),
+	c := report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage, Reason: ir.RelText(v.Reason, base),
 		Consequence: v.Consequence(res.Races[i], base), Evidence: res.Evidence[i]}
 	if v.Category == classify.Unclassified {
 		return c

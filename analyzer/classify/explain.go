@@ -21,7 +21,7 @@ func (v *Verdict) Consequence(r *race.Race, base string) string {
 		if v.Order == "alternate" {
 			first, second = second, first
 		}
-		msg := RelMessage(v.Failure.Message, base)
+		msg := ir.RelText(v.Failure.Message, base)
 		at := ir.RelPath(v.Failure.Loc.File, base) + fmt.Sprintf(":%d", v.Failure.Loc.Line)
 		if !mentions(msg, at) {
 			msg += " at " + at
@@ -35,15 +35,6 @@ func (v *Verdict) Consequence(r *race.Race, base string) string {
 		return fmt.Sprintf("Only one order of the accesses to %s is possible: %s.", r.Object, v.Reason)
 	}
 	return "Not classified: " + v.Reason
-}
-
-// RelMessage makes the paths under base inside a message relative, as the
-// report's other locations are.
-func RelMessage(msg, base string) string {
-	if base == "" {
-		return msg
-	}
-	return strings.ReplaceAll(msg, base+"/", "")
 }
 
 // Interleaving describes, in one line, the order of the racing accesses

@@ -323,6 +323,16 @@ func RelPath(p, base string) string {
 	return p
 }
 
+// RelText makes the paths under base inside a message relative, as
+// RelPath does for one path: a message that names locations reads like
+// the report's other locations.
+func RelText(msg, base string) string {
+	if base == "" {
+		return msg
+	}
+	return strings.ReplaceAll(msg, base+"/", "")
+}
+
 func (l Loc) String() string {
 	if l.File == "" {
 		return "<unknown>"

@@ -219,7 +219,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 			r.addUnsupported(f.Function, f.Message, f.Loc, f.Schedule, base)
 			continue
 		}
-		fl := Failure{Kind: failureKind(f), Message: relText(f.Message, base), Budget: f.Budget.String(), File: ir.RelPath(f.Loc.File, base), Line: f.Loc.Line,
+		fl := Failure{Kind: failureKind(f), Message: ir.RelText(f.Message, base), Budget: f.Budget.String(), File: ir.RelPath(f.Loc.File, base), Line: f.Loc.Line,
 			Thread: f.Thread, Stack: frames(f.Stack, base), Schedule: f.Schedule, Inputs: Inputs{Args: args}}
 		if in := f.Inputs; in != nil { // found on an explored input
 			fl.Inputs = Inputs(*in)
@@ -392,13 +392,4 @@ func failureKind(f *race.Failure) string {
 		}
 	}
 	return "crash"
-}
-
-// relText makes the paths under base inside a message relative, as the
-// report's other locations are.
-func relText(msg, base string) string {
-	if base == "" {
-		return msg
-	}
-	return strings.ReplaceAll(msg, base+"/", "")
 }
