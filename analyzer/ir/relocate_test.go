@@ -1,6 +1,9 @@
 package ir
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 type relocInner struct {
 	At   Loc
@@ -44,5 +47,22 @@ func TestRelocate(t *testing.T) {
 	}
 	if in.At != from || v.List[0].ID != 4 || v.ByID[1][0].Note != note {
 		t.Errorf("the original changed: %+v", v)
+	}
+}
+
+// LocSet marks every id whose text is asked for (one text may name several
+// ids) and nothing else; no text found gives nil.
+func TestLocSet(t *testing.T) {
+	p := &Program{Locs: []Loc{{}, {File: "a.c", Line: 3, Col: 2}, {File: "b.c", Line: 1, Col: 1}, {File: "a.c", Line: 3, Col: 2}}}
+	got := p.LocSet([]string{"a.c:3:2", "zz.c:1:1"})
+	want := []bool{false, true, false, true}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("LocSet = %v, want %v", got, want)
+	}
+	if s := p.LocSet([]string{"zz.c:1:1"}); s != nil {
+		t.Errorf("LocSet of an unknown text = %v, want nil", s)
+	}
+	if s := p.LocSet(nil); s != nil {
+		t.Errorf("LocSet(nil) = %v", s)
 	}
 }

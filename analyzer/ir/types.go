@@ -400,6 +400,7 @@ type Program struct {
 	// would allocate per decision.
 	locStringsOnce sync.Once
 	locStrings     []string
+	locIDs         map[string][]LocID // the ids of each text, made with them
 	// funcAt maps a location to the function whose code holds it, made
 	// once on first use.
 	funcAtOnce sync.Once
@@ -435,24 +436,17 @@ func (p *Program) FuncAt(id LocID) *Function {
 
 // LocSet marks the location ids whose text (LocString) is one of locs,
 // indexed by LocID and no longer than the largest marked id; nil when
-// none is.
+// none is. It costs as many lookups as locs has entries: the VM calls it
+// at the start of every execution of an exploration.
 func (p *Program) LocSet(locs []string) []bool {
-	if len(locs) == 0 {
-		return nil
-	}
-	texts := p.locTexts()
-	want := make(map[string]bool, len(locs))
-	for _, l := range locs {
-		want[l] = true
-	}
+	p.locTexts()
 	var set []bool
-	for i, l := range texts {
-		if want[l] {
-			if set == nil {
-				set = make([]bool, 0, i+1)
+	for _, l := range locs {
+		for _, id := range p.locIDs[l] {
+			if int(id) >= len(set) {
+				set = append(set, make([]bool, int(id)+1-len(set))...)
 			}
-			set = append(set, make([]bool, i+1-len(set))...)
-			set[i] = true
+			set[id] = true
 		}
 	}
 	return set
@@ -466,8 +460,10 @@ func (p *Program) LocString(id LocID) string { return p.locTexts()[id] }
 func (p *Program) locTexts() []string {
 	p.locStringsOnce.Do(func() {
 		p.locStrings = make([]string, len(p.Locs))
+		p.locIDs = make(map[string][]LocID, len(p.Locs))
 		for i, l := range p.Locs {
 			p.locStrings[i] = l.String()
+			p.locIDs[p.locStrings[i]] = append(p.locIDs[p.locStrings[i]], LocID(i))
 		}
 	})
 	return p.locStrings
