@@ -131,10 +131,10 @@ type Result struct {
 	// Explore says how the exploration after the plan went.
 	Explore ExploreStats
 	// TooLong is set when the round-robin execution ran out of its
-	// instruction (or memory) budget: the program runs longer than the analysis lets
-	// it under the plainest schedule (it is long, or loops for ever: that
-	// failure is reported), so running out under another schedule is not
-	// reported again, and the analysis is incomplete.
+	// instruction or memory budget: the program outruns the analysis's
+	// budget under the plainest schedule (it is long, or loops for ever:
+	// that failure is reported), so running out under another schedule is
+	// not reported again, and no exploration follows.
 	TooLong *vm.Termination
 }
 
@@ -314,7 +314,7 @@ func (d *detection) run(cfg vm.Config, name string, tech Technique, in *Inputs) 
 	return ex.run, nil
 }
 
-// execution is one finished execution and the detector that watched it.
+// execution is one finished execution and what its detector found.
 type execution struct {
 	run     *vm.Result
 	preempt bool
@@ -346,8 +346,8 @@ func (d *detection) execute(cfg vm.Config) (*execution, error) {
 }
 
 // merge adds what an execution found to the result, and reports whether
-// any of it was new: a race or potential race not seen before, or a
-// failure.
+// any of it was new: a race, potential race, lock-order inversion or
+// failure not seen before.
 func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs) (fresh bool) {
 	res, run := d.res, ex.run
 	d.ran++
@@ -385,7 +385,7 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		res.Stopped, d.stop = t, true // the analysis's clock, not the program: no failure
 		return fresh
 	}
-	if t := run.Term; t.Kind == vm.TermBudget && t.Budget != vm.BudgetTime {
+	if t := run.Term; t.Kind == vm.TermBudget { // instructions or memory: time returned above
 		if tech == ByRoundRobin && d.ran == 1 {
 			res.TooLong = t // reported once, as round robin's failure (it may loop for ever)
 		} else if res.TooLong != nil {

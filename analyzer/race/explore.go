@@ -24,9 +24,10 @@ type Explore struct {
 	// when it saturates, or at Run's own deadline). It is checked between
 	// batches of executions, so it may be overrun by one batch.
 	Until time.Time
-	// Patience is how many executions in a row may find nothing new
-	// (no new race, potential race, lock-order inversion or failure)
-	// before exploration stops (default DefaultPatience).
+	// Patience is how many executions in a row may find nothing new (no
+	// new race, potential race, lock-order inversion or failure, and no
+	// new switch between two points, see cover) before exploration stops
+	// (default DefaultPatience).
 	Patience int
 	// Max bounds the executions (default DefaultMaxExplore).
 	Max int
@@ -54,8 +55,8 @@ const ByExplore Technique = "pct-focused"
 func (d *detection) explore() error {
 	x := d.opts.Explore
 	if x == nil || d.stop || d.res.TooLong != nil {
-		// A program that outruns its instruction budget under round
-		// robin is analyzed only up to there: schedules of that stretch
+		// A program that outruns its instruction or memory budget under
+		// round robin is analyzed only up to there: schedules of that stretch
 		// are not worth the time they take.
 		return nil
 	}
@@ -118,7 +119,7 @@ func (d *detection) explore() error {
 		}
 	}
 	d.res.Explore.Saturated = idle >= patience
-	d.res.Explore.Focus = len(d.focus())
+	d.res.Explore.Focus = len(d.focused)
 	d.res.Explore.Switches = len(d.switches)
 	return nil
 }
@@ -219,6 +220,7 @@ type ExploreStats struct {
 	Focus     int // accesses that were preemption points at the end
 	Switches  int // distinct switches between two points covered
 	// Saturated is set when it stopped because Patience executions in a
-	// row found nothing new; TimedOut when its time ran out first.
+	// row found and covered nothing new; TimedOut when its time ran out
+	// first.
 	Saturated, TimedOut bool
 }
