@@ -416,6 +416,16 @@ func (res *Result) writeEvidence(i int) (string, error) {
 // DefaultExploreTime is the exploration's time when Options leave it 0.
 const DefaultExploreTime = 20 * time.Second
 
+// ExploreSetting is the ExploreTime of a user's setting (the command
+// line's --explore-time, augur.toml's explore-time), where 0 or less
+// turns exploration off.
+func ExploreSetting(d time.Duration) time.Duration {
+	if d <= 0 {
+		return -1
+	}
+	return d
+}
+
 // explore is the exploration detection runs after its plan, nil when it
 // is off; an analysis started at start.
 func (o *Options) explore(start time.Time) *race.Explore {

@@ -83,7 +83,7 @@ func analyzeCmd(args []string) int {
 		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
 		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,
-		Farm: farmOf(*workers), ExploreTime: exploreDuration(*exploreTime),
+		Farm: farmOf(*workers), ExploreTime: analyzer.ExploreSetting(*exploreTime),
 	}, analyzer.Observer{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
@@ -136,15 +136,6 @@ func analyzeCmd(args []string) int {
 		return exitBudget // incomplete: CI must not read "no races" into it
 	}
 	return 0
-}
-
-// exploreDuration is the analyzer's ExploreTime of --explore-time, where
-// 0 turns exploration off.
-func exploreDuration(d time.Duration) time.Duration {
-	if d <= 0 {
-		return -1
-	}
-	return d
 }
 
 // writeInputs saves the inputs of every failure as a JSON file that

@@ -27,8 +27,8 @@ type Settings struct {
 	MaxInstructions uint64
 	Timeout         time.Duration // of the whole analysis of a save, compiling included
 	// ExploreTime is how long detection explores schedules after its plan
-	// on each save (negative: not at all); the history's seed offset makes
-	// every save explore new ones.
+	// on each save (0: not at all, analyzer.ExploreSetting); the history's
+	// seed offset makes every save explore new ones.
 	ExploreTime     time.Duration
 	MaxMemory       uint64 // of each execution, with what the analysis keeps for it
 	PreemptAccesses bool
@@ -110,15 +110,7 @@ var settingsTable = []setting{
 	{"timeout", "timeout", `wall-time budget of the analysis of a save, compiling included, as "60s" or "2m" (0: none); past it the results found so far are shown`,
 		func(s *Settings, v any) error { return setDuration(&s.Timeout, v) }},
 	{"explore-time", "exploreTime", `how long each save's analysis keeps exploring new schedules after its planned ones, as "300ms" or "5s" (0: no exploration); later saves explore new ones`,
-		func(s *Settings, v any) error {
-			if err := setDuration(&s.ExploreTime, v); err != nil {
-				return err
-			}
-			if s.ExploreTime == 0 {
-				s.ExploreTime = -1
-			}
-			return nil
-		}},
+		func(s *Settings, v any) error { return setDuration(&s.ExploreTime, v) }},
 	{"max-memory", "maxMemory", `memory budget of each execution, with what the analysis keeps for it, as "512MiB" or "4GiB" (0: none)`,
 		func(s *Settings, v any) error { return setSize(&s.MaxMemory, v) }},
 	{"preempt-accesses", "preemptAccesses", "also switch threads at shared memory accesses (slower, more interleavings)",
