@@ -36,7 +36,7 @@ export const targetProperties: Record<string, Schema> = {
 };
 
 /** Settings written as a duration or a size: a string, or 0 for none. */
-const stringOrNumber = new Set(['timeout', 'max-memory', 'debounce']);
+const stringOrNumber = new Set(['timeout', 'explore-time', 'max-memory', 'debounce']);
 
 /**
  * Reads docs/configuration.md's settings table: augur.toml key -> client
