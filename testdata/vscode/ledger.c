@@ -2,7 +2,7 @@
  * the ledger once the clerk is done, forgetting the auditor. The auditor
  * reads the amount posted unlocked (it prints either amount), and it can
  * read the ledger after main freed it (a use after free in one order). The VS Code end-to-end test checks what the editor
- * shows for each racing line below. */
+ * shows for each racing line below, and for the use after free (`failure:`). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +30,7 @@ static void *clerk(void *arg) {
 static void *auditor(void *arg) {
 	(void)arg;
 	printf("posted %ld\n", posted); // race: posted output-differs
-	printf("entries %d\n", book->entries); // race: entries output-differs // race: closed spec-violated
+	printf("entries %d\n", book->entries); // race: entries output-differs // race: closed spec-violated // failure: memory-error
 	return NULL;
 }
 

@@ -50,6 +50,10 @@ function expectations(file) {
       for (const m of text.matchAll(/\/\/ race: (\S+) (\S+)/g)) {
         want.push({ line: i + 1, name: m[1], category: m[2] });
       }
+      // A failure some schedule reaches is an error of its own.
+      for (const m of text.matchAll(/\/\/ failure: (\S+)/g)) {
+        want.push({ line: i + 1, name: m[1], category: 'failure' });
+      }
     });
   return want;
 }
@@ -210,10 +214,11 @@ test('the extension starts and a save shows the squiggles, Errors for spec-viola
   await page.keyboard.press('Control+End');
   await page.keyboard.type('// saved from the end-to-end test\n');
   await page.keyboard.press('Control+S');
-  // The status bar counts the diagnostics: one per racing access.
+  // The status bar counts the diagnostics: one per racing access, one per failure.
+  const errors = count('spec-violated') + count('failure');
   await expectVisible(
-    page.locator(`#status\\.problems[aria-label="Errors: ${count('spec-violated')}, Warnings: ${count('output-differs')}"]`),
-    `${count('spec-violated')} errors and ${count('output-differs')} warnings`,
+    page.locator(`#status\\.problems[aria-label="Errors: ${errors}, Warnings: ${count('output-differs')}"]`),
+    `${errors} errors and ${count('output-differs')} warnings`,
   );
   await goToLine(43);
   assert.ok(await page.locator('.squiggly-error').count() >= 1, 'no error squiggle');
@@ -298,7 +303,7 @@ test('a file shown in a preview tab and replaced while its first analysis runs s
   await expectVisible(page.locator('.statusbar-item', { hasText: 'augur: ' }), 'the analysis of retire.c in the status bar');
   await row('ledger.c').click(); // replaces the preview: VS Code closes retire.c
   await expectVisible(page.locator('.statusbar-item', { hasText: /^\s*augur\s*$/ }), 'the end of the analysis');
-  // The Problems panel, filtered to retire.c, lists every racing access.
+  // The Problems panel, filtered to retire.c, lists every racing access and failure.
   const accesses = expectations(path.join(repo, 'testdata', 'lsp', 'retire.c')).length;
   await page.keyboard.press('Control+Shift+M');
   await page.locator('[placeholder^="Filter (e.g."]').first().fill('retire.c');
