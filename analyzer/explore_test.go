@@ -32,7 +32,7 @@ var (
 	bugLine    = regexp.MustCompile(`//\s*bug:`)
 )
 
-func readExploreExpect(t *testing.T, path string) exploreExpect {
+func readExploreExpect(t testing.TB, path string) exploreExpect {
 	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -101,7 +101,7 @@ func TestExploreCorpus(t *testing.T) {
 
 // reachedBug reports whether the analysis reached the expected failure,
 // and checks that what reached it replays.
-func reachedBug(t *testing.T, prog *ir.Program, res *analyzer.Result, want exploreExpect, path string) bool {
+func reachedBug(t testing.TB, prog *ir.Program, res *analyzer.Result, want exploreExpect, path string) bool {
 	t.Helper()
 	matches := func(k vm.TermKind, loc ir.Loc, stacks ...[]vm.StackFrame) bool {
 		if k.String() != want.what && !(want.what == "crash" && k == vm.TermCrash) {
@@ -155,7 +155,7 @@ func reachedBug(t *testing.T, prog *ir.Program, res *analyzer.Result, want explo
 
 // replayFailure replays a failure's schedule and checks it fails the
 // same way.
-func replayFailure(t *testing.T, prog *ir.Program, res *analyzer.Result, fl *race.Failure) {
+func replayFailure(t testing.TB, prog *ir.Program, res *analyzer.Result, fl *race.Failure) {
 	t.Helper()
 	cfg := fl.Inputs.Apply(res.Options.Run)
 	cfg.Policy = &sched.Replay{Trace: fl.Trace}

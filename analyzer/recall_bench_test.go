@@ -134,6 +134,7 @@ func BenchmarkRecall(b *testing.B) {
 		detect := func(directed int) (linePairs, []*race.Race, time.Duration) {
 			opts := options(f)
 			opts.DetectOnly, opts.Directed = true, directed
+			opts.ExploreTime = -1 // the plan's cost; BenchmarkExploreCorpus measures the exploration
 			opts.Run.MaxMemory = 1 << 30
 			start := time.Now()
 			res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
@@ -254,7 +255,12 @@ func runPeers(b *testing.B, f, dir, stub string) (tsan, helgrind linePairs) {
 // runCapped runs a peer with a time limit: a program whose schedule
 // deadlocks natively (a lost wake-up) must not hang the benchmark.
 func runCapped(name string, args ...string) (string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	return runCappedFor(20*time.Second, name, args...)
+}
+
+// runCappedFor is runCapped with a limit of d.
+func runCappedFor(d time.Duration, name string, args ...string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, name, args...).CombinedOutput()
 	return string(out), err
