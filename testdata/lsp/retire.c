@@ -3,8 +3,7 @@
  * each race diagnostic points at everything the race involves: the other
  * access, where the job was allocated, where the harmful order crashes,
  * where it freed the job, and who called the racing functions. (Whether
- * the reporter prints the job or -1 is the other race.) Some schedule of
- * detection reaches the use after free itself (`failure:`). */
+ * the reporter prints the job or -1 is the other race; `failure:` marks the use after free.) */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
