@@ -59,7 +59,7 @@ type Settings struct {
 func Defaults() Settings {
 	return Settings{Mp: 5, Ma: 2, Schedules: 5, Directed: 5, History: true, Seed: 1, MemoryModel: memmodel.SC, MaxInstructions: 200_000_000,
 		Timeout: time.Minute, MaxMemory: 4 << 30, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend",
-		Debounce: 200 * time.Millisecond, ExploreTime: 300 * time.Millisecond}
+		Debounce: 200 * time.Millisecond, ExploreTime: 100 * time.Millisecond}
 }
 
 // setting is one analysis option: its name in augur.toml (the CLI flag's),
@@ -109,7 +109,7 @@ var settingsTable = []setting{
 		}},
 	{"timeout", "timeout", `wall-time budget of the analysis of a save, compiling included, as "60s" or "2m" (0: none); past it the results found so far are shown`,
 		func(s *Settings, v any) error { return setDuration(&s.Timeout, v) }},
-	{"explore-time", "exploreTime", `how long each save's analysis keeps exploring new schedules after its planned ones, as "300ms" or "5s" (0: no exploration); later saves explore new ones`,
+	{"explore-time", "exploreTime", `how long each save's analysis keeps exploring new schedules after its planned ones, as "100ms" or "5s" (0: no exploration); later saves explore new ones`,
 		func(s *Settings, v any) error { return setDuration(&s.ExploreTime, v) }},
 	{"max-memory", "maxMemory", `memory budget of each execution, with what the analysis keeps for it, as "512MiB" or "4GiB" (0: none)`,
 		func(s *Settings, v any) error { return setSize(&s.MaxMemory, v) }},
