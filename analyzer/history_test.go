@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"augur/analyzer"
 	"augur/analyzer/classify"
@@ -167,5 +168,32 @@ func TestFuncHashIgnoresEditsElsewhere(t *testing.T) {
 	}
 	if changed["main"] != before["main"] {
 		t.Error("main's fingerprint changed with teller's code")
+	}
+}
+
+// Each analysis that builds on a history explores schedules no earlier
+// one explored: the editor's short per-save exploration adds up across
+// saves instead of running the same schedules again.
+func TestExplorationGoesOnAcrossAnalyses(t *testing.T) {
+	path := "../testdata/race/handoff.c"
+	prog := load(t, path)
+	hist := filepath.Join(t.TempDir(), "history.json")
+	var last uint64
+	for i := range 3 {
+		opts := options(path)
+		opts.History = hist
+		opts.ExploreTime = 5 * time.Minute // it saturates long before
+		res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := res.Detection.Explore
+		if x.Schedules == 0 || x.Ended != race.EndedSaturated {
+			t.Fatalf("analysis %d: explored %d schedules, ended %q", i+1, x.Schedules, x.Ended)
+		}
+		if x.Seeds[0] <= last {
+			t.Errorf("analysis %d explored seeds %d..%d, the one before went up to %d", i+1, x.Seeds[0], x.Seeds[1], last)
+		}
+		last = x.Seeds[1]
 	}
 }

@@ -9,14 +9,17 @@
 // the command line names), across edits. What it holds is kept as long as
 // it still means the same thing:
 //
-//   - the seeds used so far, always: the next analysis starts past them;
+//   - the seeds used so far and the schedules explored, always: the next
+//     analysis starts past them, so its exploration goes on where the last
+//     one stopped;
 //   - a known race, while the functions of its two accesses are the same
 //     code (ir.Program.FuncHash): its id is stable across edits elsewhere,
 //     so its verdict merges with the next one's. In the very same program
-//     (ir.Program.Key) its schedule replays, and a race this analysis did
-//     not find is added back (Recall); after an edit elsewhere, its two
-//     statements, found again relative to their functions, are the first
-//     pair race-directed scheduling aims at;
+//     (ir.Program.Key) its schedule replays, a race this analysis did
+//     not find is added back (Recall), and its two accesses are
+//     preemption points of PCT from the first schedule on; after an edit
+//     elsewhere, its two statements, found again relative to their
+//     functions, are the first pair race-directed scheduling aims at;
 //   - the potential races tried and confirmed, in the very same program
 //     only: they name source locations.
 package history
@@ -53,7 +56,10 @@ type record struct {
 	Analyses int `json:"analyses"`
 	// Offset is where the next analysis's random schedules start: past
 	// every seed an earlier one used.
-	Offset    uint64            `json:"offset"`
+	Offset uint64 `json:"offset"`
+	// Explored counts the schedules the explorations after each plan
+	// ran, all analyses together: the next exploration starts past them.
+	Explored  uint64            `json:"explored,omitempty"`
 	Confirmed []*race.Candidate `json:"confirmed,omitempty"`
 	Tried     []string          `json:"tried,omitempty"`
 	Races     []*known          `json:"races,omitempty"`
@@ -116,11 +122,15 @@ func Open(path string, prog *ir.Program, schedules int, settings string) (*race.
 	}
 	rec.Races = kept
 	h.rec = rec
-	prior := &race.Prior{Confirmed: rec.Confirmed, Tried: map[string]bool{}}
+	prior := &race.Prior{Confirmed: rec.Confirmed, Tried: map[string]bool{}, Explored: rec.Explored}
 	for _, id := range rec.Tried {
 		prior.Tried[id] = true
 	}
-	if !h.same {
+	if h.same {
+		for _, k := range kept {
+			prior.Focus = append(prior.Focus, k.Race.First.Loc.String(), k.Race.Second.Loc.String())
+		}
+	} else {
 		for _, k := range kept {
 			if c := target(k.Race, prog); c != nil {
 				prior.Confirmed = append(prior.Confirmed, c)
@@ -230,6 +240,7 @@ func (h *History) Save(races []*race.Race, verdicts []*classify.Verdict) error {
 	rec.Analyses++
 	rec.Offset += h.step
 	if det := h.det; det != nil {
+		rec.Explored += uint64(det.Explore.Schedules)
 		rec.Tried = appendNew(rec.Tried, det.Directed...)
 		if len(rec.Tried) > maxTried {
 			rec.Tried = rec.Tried[len(rec.Tried)-maxTried:]

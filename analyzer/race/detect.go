@@ -58,6 +58,14 @@ type Prior struct {
 	Confirmed []*Candidate
 	// Tried are ids of candidates already directed without a race.
 	Tried map[string]bool
+	// Focus are access locations of races earlier analyses of this very
+	// program found: preemption points of PCT from the first schedule on,
+	// before this analysis has seen them race again.
+	Focus []string
+	// Explored counts the schedules earlier explorations ran: this one's
+	// seeds start past theirs, so exploration goes on across saves
+	// instead of repeating itself.
+	Explored uint64
 }
 
 // Technique is how detection first found a race.
@@ -102,6 +110,12 @@ type Failure struct {
 	Function string                  // the unmodeled function a TermUnsupported failure called
 	Trace    *sched.Trace            // replays the failure
 	Inputs   *Inputs                 // the inputs it happened on, when not the analysis's own
+	// PreemptAccesses is set when the execution switched threads at
+	// every shared access (race-directed runs): a replay must too.
+	PreemptAccesses bool
+	// Stdout and Stderr are what the failing execution printed (up to
+	// vm.DefaultMaxOutput): a replay must print the same.
+	Stdout, Stderr string
 }
 
 // Result is what detection found across all schedules.
@@ -156,6 +170,9 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	d := &detection{prog: prog, opts: opts, res: &Result{Runs: map[Technique]int{}, Found: map[Technique]int{}},
 		seenInv: map[string]bool{}, seenFail: map[string]bool{}, seenCand: map[string]bool{}, raced: map[string]bool{}}
 	d.total = opts.Schedules
+	for _, l := range opts.Prior.Focus {
+		d.addFocus(l)
+	}
 	err := d.base()
 	if err == nil {
 		err = d.inputs()
@@ -192,6 +209,10 @@ type detection struct {
 	steps   int
 	// switches is the interleaving coverage of the exploration (cover).
 	switches map[[2]string]bool
+	// first and occurrences are each race's first occurrence and how many
+	// there were (see occurrence).
+	first       map[string]*Race
+	occurrences map[string]int
 }
 
 // base runs the base plan: round robin, sync reversals, PCT.
@@ -354,6 +375,7 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 	res.Runs[tech]++
 	res.Instructions += run.Instructions
 	res.Havoc = union(res.Havoc, run.Havoc)
+	var keep []*Race
 	for _, r := range ex.races {
 		r.Trace, r.Inputs, r.Technique, r.PreemptAccesses = run.Trace, in, tech, ex.preempt
 		id := RaceCandidateID(r)
@@ -361,8 +383,9 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		d.raced[id] = true
 		d.addFocus(r.First.Loc.String())
 		d.addFocus(r.Second.Loc.String())
+		keep = append(keep, d.occurrence(r)...)
 	}
-	d.races = append(d.races, ex.races)
+	d.races = append(d.races, keep)
 	for _, c := range ex.cands {
 		if !d.seenCand[c.ID] {
 			d.seenCand[c.ID], fresh = true, true
@@ -399,12 +422,33 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		}
 		if !d.seenFail[key] {
 			d.seenFail[key], fresh = true, true
+			o, e := vm.Streams(run.Output)
 			res.Failures = append(res.Failures, &Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc, Thread: t.Thread,
 				Stack: t.Stack, Threads: t.Threads, Schedule: name, Trace: run.Trace, Budget: t.Budget, Function: t.Function,
-				Inputs: in})
+				Inputs: in, PreemptAccesses: ex.preempt, Stdout: string(o), Stderr: string(e)})
 		}
 	}
 	return fresh
+}
+
+// occurrence returns r when it is one of the first 1+MaxAlternates
+// occurrences of its race, the only ones Merge keeps (the race and its
+// alternates); a later one only adds to the first's count of instances.
+// Thousands of explored executions then hold memory for a few
+// occurrences of each race, not for every execution's schedule.
+func (d *detection) occurrence(r *Race) []*Race {
+	if d.first == nil {
+		d.first, d.occurrences = map[string]*Race{}, map[string]int{}
+	}
+	d.occurrences[r.ID]++
+	if d.occurrences[r.ID] > 1+MaxAlternates {
+		d.first[r.ID].Instances += r.Instances
+		return nil
+	}
+	if d.first[r.ID] == nil {
+		d.first[r.ID] = r
+	}
+	return []*Race{r}
 }
 
 // finish merges the races of every execution and counts what each

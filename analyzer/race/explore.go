@@ -74,7 +74,7 @@ func (d *detection) explore() error {
 	idle := 0
 	for i := 0; i < most && idle < patience && !d.stop; i += exploreBatch {
 		if !x.Until.IsZero() && time.Now().After(x.Until) {
-			d.res.Explore.TimedOut = true
+			d.res.Explore.Ended = EndedTime
 			break
 		}
 		if t := d.opts.Run.Expired(); t != nil {
@@ -85,9 +85,10 @@ func (d *detection) explore() error {
 		focus := d.focus()
 		steps := max(d.steps, 1)
 		cfgs := make([]vm.Config, n)
-		names := make([]string, n)
+		names, seeds := make([]string, n), make([]uint64, n)
 		for k := range cfgs {
-			seed := d.opts.Seed + 1_000_003 + uint64(i+k)
+			seed := d.opts.Seed + 1_000_003 + d.opts.Prior.Explored + uint64(i+k)
+			seeds[k] = seed
 			depth := 2 + (i+k)%2 // PCT depths 2 and 3 in turn
 			cfgs[k] = d.opts.Run
 			cfgs[k].Policy, cfgs[k].PreemptAt = sched.NewPCT(seed, depth, steps), focus
@@ -104,6 +105,10 @@ func (d *detection) explore() error {
 			}
 			d.steps = max(d.steps, ex.run.Trace.Len())
 			d.res.Explore.Schedules++
+			d.res.Explore.Seeds[1] = seeds[k]
+			if d.res.Explore.Schedules == 1 {
+				d.res.Explore.Seeds[0] = d.res.Explore.Seeds[1]
+			}
 			covered := d.cover(ex.run.Trace)
 			if d.merge(ex, names[k], ByExplore, nil) || covered {
 				idle = 0
@@ -118,7 +123,14 @@ func (d *detection) explore() error {
 			d.opts.Progress(d.ran, d.total)
 		}
 	}
-	d.res.Explore.Saturated = idle >= patience
+	switch {
+	case idle >= patience:
+		d.res.Explore.Ended = EndedSaturated
+	case d.res.Stopped != nil:
+		d.res.Explore.Ended = EndedBudget
+	case d.res.Explore.Ended == "":
+		d.res.Explore.Ended = EndedLimit
+	}
 	d.res.Explore.Focus = len(d.focused)
 	d.res.Explore.Switches = len(d.switches)
 	return nil
@@ -219,8 +231,22 @@ type ExploreStats struct {
 	Schedules int // executions merged
 	Focus     int // accesses that were preemption points at the end
 	Switches  int // distinct switches between two points covered
-	// Saturated is set when it stopped because Patience executions in a
-	// row found and covered nothing new; TimedOut when its time ran out
-	// first.
-	Saturated, TimedOut bool
+	// Seeds are the PCT seeds of the first and the last schedule merged:
+	// an analysis that builds on a history starts past the last one.
+	Seeds [2]uint64
+	// Ended says why it stopped.
+	Ended string
 }
+
+// Why an exploration ended (ExploreStats.Ended).
+const (
+	// EndedSaturated: Patience executions in a row found and covered
+	// nothing new.
+	EndedSaturated = "saturated"
+	// EndedTime: Explore.Until came first.
+	EndedTime = "explore-time"
+	// EndedLimit: it ran Explore.Max executions.
+	EndedLimit = "limit"
+	// EndedBudget: the analysis's own time budget ran out.
+	EndedBudget = "budget"
+)

@@ -189,6 +189,23 @@ type Stats struct {
 	// Directed, the potential races race-directed scheduling tried.
 	Candidates int `json:"candidates,omitempty"`
 	Directed   int `json:"directed,omitempty"`
+	// Exploration says how the schedule exploration after the plan went
+	// (absent when it did not run).
+	Exploration *Exploration `json:"exploration,omitempty"`
+}
+
+// Exploration is what detection's exploration of schedules did: how many
+// PCT schedules it ran over how many preemption points (accesses of races
+// and potential races, besides the synchronization operations), how many
+// distinct switches between two points they covered, and why it ended:
+// "saturated" (a long run of schedules found and covered nothing new),
+// "explore-time" (its time ran out first: more may find more), "limit"
+// (it ran its most schedules) or "budget" (the analysis's time ran out).
+type Exploration struct {
+	Schedules int    `json:"schedules"`
+	Focus     int    `json:"focus"`
+	Switches  int    `json:"switches"`
+	Ended     string `json:"ended"`
 }
 
 // Technique is what one detection technique did.
@@ -239,6 +256,9 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 	}
 	r.Stats = Stats{Instructions: res.Instructions, Paths: 1, Schedules: res.Schedules, Seconds: res.Elapsed.Seconds(),
 		Candidates: len(res.Candidates), Directed: len(res.Directed)}
+	if x := res.Explore; x.Schedules > 0 {
+		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Ended: x.Ended}
+	}
 	for _, t := range race.Techniques {
 		if res.Runs[t] > 0 || res.Found[t] > 0 {
 			if r.Stats.Techniques == nil {
@@ -344,6 +364,18 @@ func place(l *ir.Loc, base string) *Frame {
 		return nil
 	}
 	return &Frame{File: ir.RelPath(l.File, base), Line: l.Line, Column: l.Col}
+}
+
+// SetFailureEvidence records path as the evidence of the failure f
+// (FromDetection or AddExploration listed it).
+func (r *Report) SetFailureEvidence(f *race.Failure, path, base string) {
+	kind, file, msg := failureKind(f), ir.RelPath(f.Loc.File, base), ir.RelText(f.Message, base)
+	for i := range r.Failures {
+		x := &r.Failures[i]
+		if x.Kind == kind && x.File == file && x.Line == f.Loc.Line && x.Message == msg {
+			x.Evidence = path
+		}
+	}
 }
 
 // RaceFailureOf is a failing termination in the report's terms.

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"augur/analyzer/race"
 )
 
 // WriteText writes a report that reads like a sanitizer's.
@@ -151,6 +153,10 @@ func WriteText(w io.Writer, r *Report) error {
 	if len(r.Havoc) > 0 {
 		fmt.Fprintf(&b, "HAVOC: calls to these undefined functions returned unconstrained values: %s\n", strings.Join(r.Havoc, ", "))
 	}
+	if x := r.Stats.Exploration; x != nil {
+		fmt.Fprintf(&b, "SCHEDULES: %d PCT schedule%s explored after the plan, switching threads at synchronization and at %d racing access%s "+
+			"(%d distinct switches); %s\n", x.Schedules, plural(x.Schedules), x.Focus, pluralES(x.Focus), x.Switches, exploreEnd(x))
+	}
 	fmt.Fprintf(&b, "SUMMARY: augur: %d race%s, %d failure%s, %d lock-order inversion%s in %d schedule%s (%d instructions, %.2fs)\n",
 		len(r.Races), plural(len(r.Races)), len(r.Failures), plural(len(r.Failures)), len(r.Inversions), plural(len(r.Inversions)),
 		r.Stats.Schedules, plural(r.Stats.Schedules), r.Stats.Instructions, r.Stats.Seconds)
@@ -176,6 +182,26 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// exploreEnd says why the exploration stopped.
+func exploreEnd(x *Exploration) string {
+	switch x.Ended {
+	case race.EndedSaturated:
+		return "it stopped when a long run of schedules found nothing new"
+	case race.EndedTime:
+		return "its time ran out before it saturated (raise --explore-time to explore further)"
+	case race.EndedBudget:
+		return "the analysis's time budget stopped it"
+	}
+	return "it stopped at its schedule limit"
+}
+
+func pluralES(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "es"
 }
 
 func plural(n int) string {
