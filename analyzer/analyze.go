@@ -113,14 +113,20 @@ type Observer struct {
 // parallel: Verdicts[i] stays nil until race i is classified (or for
 // ever with DetectOnly), Evidence[i] is "" unless evidence was written.
 type Result struct {
-	Detection   *race.Result
-	Races       []*race.Race
-	Verdicts    []*classify.Verdict
-	Evidence    []string
-	Ignored     []*race.Race  // races silenced by `augur:ignore`
-	Exploration *symex.Result // nil without symbolic inputs
-	Options     *Options      // what produced the result
-	Elapsed     time.Duration
+	Detection *race.Result
+	Races     []*race.Race
+	Verdicts  []*classify.Verdict
+	Evidence  []string
+	// InputFailures are the failures the exploration of inputs found that
+	// detection did not, each run again on its inputs for a schedule to
+	// replay; FailureEvidence are the evidence files of the failures, by
+	// failureKey. Both are empty unless evidence is written.
+	InputFailures   []*race.Failure
+	FailureEvidence map[string]string
+	Ignored         []*race.Race  // races silenced by `augur:ignore`
+	Exploration     *symex.Result // nil without symbolic inputs
+	Options         *Options      // what produced the result
+	Elapsed         time.Duration
 	// Warnings are problems that did not stop the analysis (evidence that
 	// could not be written), one sentence each.
 	Warnings []string
@@ -201,6 +207,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		}
 	}
 	if res.Stopped != nil {
+		res.failureEvidence(prog, cfg)
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
@@ -242,6 +249,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 			return nil, err
 		}
 	}
+	res.failureEvidence(prog, cfg)
 	if err := hist.Save(res.Races, res.Verdicts); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}

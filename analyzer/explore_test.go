@@ -14,7 +14,6 @@ import (
 	"augur/analyzer/evidence"
 	"augur/analyzer/ir"
 	"augur/analyzer/race"
-	"augur/analyzer/sched"
 	"augur/analyzer/vm"
 	"augur/internal/testutil"
 )
@@ -153,18 +152,15 @@ func reachedBug(t testing.TB, prog *ir.Program, res *analyzer.Result, want explo
 	return false
 }
 
-// replayFailure replays a failure's schedule and checks it fails the
-// same way.
+// replayFailure replays a failure from its evidence, as `augur replay`
+// does, and checks it fails the same way and prints the same.
 func replayFailure(t testing.TB, prog *ir.Program, res *analyzer.Result, fl *race.Failure) {
 	t.Helper()
-	cfg := fl.Inputs.Apply(res.Options.Run)
-	cfg.Policy = &sched.Replay{Trace: fl.Trace}
-	m, err := vm.New(prog, cfg)
+	ev, err := evidence.FromFailure(fl, res.Options.Sources, res.Options.Run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := m.Run().Term
-	if got.Kind != fl.Kind || got.Loc != fl.Loc {
-		t.Errorf("failure %s at %s under %s replays as %s at %s (%s)", fl.Kind, fl.Loc, fl.Schedule, got.Kind, got.Loc, got.Message)
+	if tr := evidence.Replay(prog, ev, vm.Limits{}); !tr.Reproduced {
+		t.Errorf("failure %s at %s under %s does not replay: %s", fl.Kind, fl.Loc, fl.Schedule, tr.Mismatch)
 	}
 }

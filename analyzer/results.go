@@ -28,6 +28,11 @@ func (res *Result) Report(base string) *report.Report {
 	if res.Exploration != nil {
 		rep.AddExploration(res.Exploration, base)
 	}
+	for _, f := range res.failures() {
+		if path := res.FailureEvidence[failureKey(f.Kind, f.Message, f.Loc)]; path != "" {
+			rep.SetFailureEvidence(f, path, base)
+		}
+	}
 	rep.Stats.Ignored = len(res.Ignored)
 	if st := res.Stopped; st != nil {
 		rep.SetStopped(&report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total})
@@ -96,5 +101,6 @@ func (res *Result) Relocate(m *ir.LocMap) *Result {
 		}
 		out.Evidence[i] = path
 	}
+	out.writeFailureEvidence()
 	return out
 }

@@ -47,7 +47,8 @@ const (
 )
 
 // CodeAction offers, for each race in the range: replaying its evidence,
-// showing its output difference, ignoring it; and analyzing now.
+// showing its output difference, ignoring it; for each failure with
+// evidence, replaying it; and analyzing now.
 func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionParams) ([]protocol.CommandOrCodeAction, error) {
 	path, err := filePath(params.TextDocument.URI)
 	if err != nil {
@@ -79,6 +80,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 				Kind: &quickfix, Diagnostics: diag, Edit: edit})
 		}
 	}
+	actions = append(actions, s.failureActions(path, params.Range.Start.Line, params.Range.End.Line, l)...)
 	s.mu.Unlock()
 	if len(s.targetsOfFile(path)) > 0 {
 		actions = append(actions, &protocol.CodeAction{Title: "Analyze now (augur)",
@@ -201,12 +203,30 @@ type evidenceResult struct {
 	Summary string `json:"summary"`
 }
 
-// showEvidence replays a race's evidence into a Markdown transcript or an
-// HTML timeline (or renders its output difference) under the cache
-// directory and asks the client to show it: a timeline in the client's
-// own view when it has one (the VS Code extension's webview), otherwise in
-// an external program (a browser).
-func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView) (*evidenceResult, error) {
+// evidenceSubject is what a piece of evidence is of: a race, or a
+// failure some schedule reached.
+type evidenceSubject struct {
+	ts       *targetState
+	evidence string
+	// name says what it is in a sentence ("race 3c83 on balance", "the
+	// assert at account.c:27"); file names the transcript.
+	name, file string
+	// shows is what a reproducing replay shows, as a sentence.
+	shows    string
+	category string
+}
+
+// findEvidence locates the race, or the failure (ids failureID makes),
+// whose evidence the commands show.
+func (s *Server) findEvidence(id string) (*evidenceSubject, error) {
+	if strings.HasPrefix(id, failurePrefix) {
+		ts, f := s.findFailure(id)
+		if f == nil {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no failure %s is known (it may have gone with the last save)", id)
+		}
+		return &evidenceSubject{ts: ts, evidence: f.Evidence, name: fmt.Sprintf("the %s at %s:%d", f.Kind, filepath.Base(f.File), f.Line),
+			file: id, shows: sentence(shortPaths(f.Message)), category: "failure"}, nil
+	}
 	ts, r := s.findRace(id)
 	if r == nil {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no race %s is known (it may have gone with the last save)", id)
@@ -215,28 +235,43 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "race %s on %s (%s) has no evidence to replay: only spec-violated "+
 			"and output-differs races have one", id, r.Object, r.Category)
 	}
-	ev, err := evidence.Read(r.Evidence)
+	return &evidenceSubject{ts: ts, evidence: r.Evidence, name: fmt.Sprintf("race %s on %s", id, r.Object),
+		// races of two targets may share an id
+		file: "race-" + id + "-" + shortHash(ts.key), shows: sentence(shortPaths(r.Consequence)), category: r.Category}, nil
+}
+
+// showEvidence replays a race's or a failure's evidence into a Markdown
+// transcript or an HTML timeline (or renders a race's output difference)
+// under the cache directory and asks the client to show it: a timeline in
+// the client's own view when it has one (the VS Code extension's
+// webview), otherwise in an external program (a browser).
+func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView) (*evidenceResult, error) {
+	sub, err := s.findEvidence(id)
 	if err != nil {
-		return nil, fmt.Errorf("race %s: %w (save again to analyze the program as it is now)", id, err)
+		return nil, err
+	}
+	ev, err := evidence.Read(sub.evidence)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w (save again to analyze the program as it is now)", sub.name, err)
 	}
 	var buf bytes.Buffer
 	res := &evidenceResult{Reproduced: true}
-	name := "race-" + id + "-" + shortHash(ts.key) // races of two targets may share an id
+	name := sub.file
 	ext := ".md"
 	if view == viewOutputDiff {
 		if ev.Category != "output-differs" {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "race %s is %s, not output-differs", id, ev.Category)
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s is %s, not output-differs", sub.name, sub.category)
 		}
 		evidence.RenderOutputDifference(&buf, ev, evidence.Markdown)
 		name += "-output"
-		res.Summary = fmt.Sprintf("augur: the two orders of race %s on %s print different output: %s in one order, %s in the other.",
-			id, r.Object, evidence.FirstLine(ev.Expected.Stdout), evidence.FirstLine(ev.Expected.OtherStdout))
+		res.Summary = fmt.Sprintf("augur: the two orders of %s print different output: %s in one order, %s in the other.",
+			sub.name, evidence.FirstLine(ev.Expected.Stdout), evidence.FirstLine(ev.Expected.OtherStdout))
 	} else {
 		s.mu.Lock()
-		last := ts.last
+		last := sub.ts.last
 		s.mu.Unlock()
 		if last == nil {
-			return nil, fmt.Errorf("race %s: the analysis is still running; replay once it is done", id)
+			return nil, fmt.Errorf("%s: the analysis is still running; replay once it is done", sub.name)
 		}
 		// The replay runs under the target's budgets and stops with the request.
 		run := last.result.Options
@@ -251,9 +286,9 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 		}
 		res.Reproduced = tr.Reproduced
 		if tr.Reproduced {
-			res.Summary = fmt.Sprintf("augur: the replay of race %s on %s reproduced it: %s", id, r.Object, sentence(shortPaths(r.Consequence)))
+			res.Summary = fmt.Sprintf("augur: the replay of %s reproduced it: %s", sub.name, sub.shows)
 		} else {
-			res.Summary = fmt.Sprintf("augur: the replay of race %s on %s did not reproduce it: %s", id, r.Object, sentence(tr.Mismatch))
+			res.Summary = fmt.Sprintf("augur: the replay of %s did not reproduce it: %s", sub.name, sentence(tr.Mismatch))
 		}
 	}
 	dir := filepath.Join(s.opts.CacheDir, "transcripts")

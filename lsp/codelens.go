@@ -11,7 +11,8 @@ import (
 // evidence, the commands that show it: "Replay evidence", "Show
 // interleaving" and, for an output difference, "Show output difference".
 // Races without evidence (harmless, single-ordering, or still
-// classifying) get none: a lens is for what there is to look at.
+// classifying) get none: a lens is for what there is to look at. A
+// failure some schedule reached gets the first two on its line.
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	path, err := filePath(params.TextDocument.URI)
 	if err != nil {
@@ -48,7 +49,8 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 			lenses = append(lenses, protocol.CodeLens{Range: site.rng, Command: c})
 		}
 	}
-	return lenses, nil
+	// A failure's lenses on a line with a race's say which is the failure's.
+	return append(lenses, s.failureLenses(path, l, func(line uint32) bool { return len(races[line]) > 0 })...), nil
 }
 
 // lensesChanged asks a client that accepts it to ask for code lenses

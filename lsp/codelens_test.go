@@ -19,8 +19,9 @@ type codeLens struct {
 }
 
 // Code lenses sit on the racing lines of races with evidence, one per
-// command that shows it; the server asks for them again after an
-// analysis, and a lens's command runs as it is.
+// command that shows it, and on the line of a failure some schedule
+// reached; the server asks for them again after an analysis, and a lens's
+// command runs as it is.
 func TestCodeLensesOnRacingLines(t *testing.T) {
 	c, path := analyzed(t, "retire.c")
 	var lenses []codeLens
@@ -42,7 +43,9 @@ func TestCodeLensesOnRacingLines(t *testing.T) {
 		"32 Show interleaving",
 		"32 Show output difference",
 		"35 Replay evidence",
+		"35 Replay evidence · memory-error",
 		"35 Show interleaving",
+		"35 Show interleaving · memory-error",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("lenses:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -72,5 +75,19 @@ func TestCodeLensesOnRacingLines(t *testing.T) {
 	}
 	if data, err := os.ReadFile(res.Transcript); err != nil || !res.Reproduced || !strings.Contains(string(data), "use after free") {
 		t.Errorf("replay from the lens: %+v %v\n%.1500s", res, err, data)
+	}
+	// The failure's own lens replays the schedule that reached it.
+	for _, l := range lenses {
+		if l.Command.Title != "Show interleaving · memory-error" {
+			continue
+		}
+		if err := c.call("workspace/executeCommand", map[string]any{"command": l.Command.Command,
+			"arguments": l.Command.Arguments}, &res); err != nil {
+			t.Fatal(err)
+		}
+		page, err := os.ReadFile(res.Transcript)
+		if err != nil || !res.Reproduced || !strings.Contains(string(page), "How the program reaches the crash at retire.c:35") {
+			t.Errorf("the failure's timeline: %+v %v\n%.1500s", res, err, page)
+		}
 	}
 }

@@ -1,7 +1,8 @@
-// Package evidence writes and replays the evidence of a harmful race: the
-// inputs and the complete schedule of the execution that shows the harm,
-// with the outcome it must reproduce. Replay is deterministic and refuses
-// evidence for a program that has changed.
+// Package evidence writes and replays the evidence of a harmful race, or of
+// a failure some schedule reached: the inputs and the complete schedule of
+// the execution that shows the harm, with the outcome it must reproduce.
+// Replay is deterministic and refuses evidence for a program that has
+// changed.
 package evidence
 
 import (
@@ -11,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,16 +25,21 @@ import (
 	"augur/analyzer/vm"
 )
 
-// Evidence is one race's reproducible harm.
+// Evidence is one race's reproducible harm, or one failure's.
 type Evidence struct {
-	Version int     `json:"version"`
+	Version int `json:"version"`
+	// Kind is KindFailure for the evidence of a failure (an execution
+	// that crashed, failed an assert, deadlocked or hung), with no race
+	// to name: Race, Category, Order and Points are then empty. Absent:
+	// a race's.
+	Kind    string  `json:"kind,omitempty"`
 	Program Program `json:"program"`
 	Inputs  Inputs  `json:"inputs"`
 	Race    Race    `json:"race"`
 	// Category is spec-violated or output-differs; Order the order that
 	// shows it ("primary" or "alternate").
-	Category string       `json:"category"`
-	Order    string       `json:"order"`
+	Category string       `json:"category,omitempty"`
+	Order    string       `json:"order,omitempty"`
 	Reason   string       `json:"reason"`
 	Schedule *sched.Trace `json:"schedule"`
 	// Actions are the scheduling changes the execution made at given
@@ -53,6 +60,12 @@ type Evidence struct {
 type Program struct {
 	Files []string `json:"files"`
 	Hash  string   `json:"hash"` // of the files' contents and augur's version
+	// Named are the files as the analysis named them, relative to Dir,
+	// when that is not Files: the paths the compiler saw are in the
+	// program's __FILE__ and assert messages, so a replay loads the
+	// program by the same names to print the same output.
+	Named []string `json:"named,omitempty"`
+	Dir   string   `json:"dir,omitempty"`
 }
 
 // Inputs are the program's inputs.
@@ -134,37 +147,84 @@ func Hash(files []string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:24], nil
 }
 
+// KindFailure is Evidence.Kind for the evidence of a failure.
+const KindFailure = "failure"
+
+// programOf names the program files by absolute path, with their hash.
+func programOf(files []string) (Program, error) {
+	abs := make([]string, len(files))
+	for i, f := range files {
+		a, err := filepath.Abs(f)
+		if err != nil {
+			return Program{}, err
+		}
+		abs[i] = a
+	}
+	hash, err := Hash(abs)
+	if err != nil {
+		return Program{}, err
+	}
+	p := Program{Files: abs, Hash: hash}
+	if !slices.Equal(files, abs) {
+		dir, err := os.Getwd()
+		if err != nil {
+			return Program{}, err
+		}
+		p.Named, p.Dir = files, dir
+	}
+	return p, nil
+}
+
+// inputsOf are the inputs of executions run with cfg.
+func inputsOf(cfg vm.Config) Inputs {
+	in := Inputs{Argv: cfg.Args, Env: cfg.Env, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions,
+		Undefined: cfg.Undefined, PreemptAccesses: cfg.PreemptAccesses, Vars: cfg.Inputs}
+	if len(cfg.Files) > 0 {
+		in.Files = map[string]string{}
+		for n, d := range cfg.Files {
+			in.Files[n] = string(d)
+		}
+	}
+	return in
+}
+
+// FromFailure builds the evidence of a failure detection found, for the
+// program files run with cfg: the failing execution's inputs, schedule
+// and output.
+func FromFailure(f *race.Failure, files []string, cfg vm.Config) (*Evidence, error) {
+	if f.Trace == nil {
+		return nil, fmt.Errorf("the %s at %s has no schedule to replay", f.Kind, f.Loc)
+	}
+	prog, err := programOf(files)
+	if err != nil {
+		return nil, err
+	}
+	cfg = f.Inputs.Apply(cfg)
+	cfg.PreemptAccesses = cfg.PreemptAccesses || f.PreemptAccesses
+	ev := &Evidence{Version: 1, Kind: KindFailure, Program: prog, Inputs: inputsOf(cfg),
+		Reason: fmt.Sprintf("%s under the schedule %s", f.Kind, f.Schedule), Schedule: f.Trace,
+		Expected: Expected{Termination: f.Kind.String(), Message: f.Message, File: f.Loc.File, Line: f.Loc.Line,
+			Stdout: f.Stdout, Stderr: f.Stderr}}
+	return ev, nil
+}
+
 // FromVerdict builds the evidence of race r's spec-violated or
 // output-differs verdict for the program files, run with cfg.
 func FromVerdict(r *race.Race, v *classify.Verdict, files []string, cfg vm.Config) (*Evidence, error) {
 	if v.Trace == nil {
 		return nil, fmt.Errorf("verdict %s has no schedule to replay", v.Category)
 	}
-	abs := make([]string, len(files))
-	for i, f := range files {
-		a, err := filepath.Abs(f)
-		if err != nil {
-			return nil, err
-		}
-		abs[i] = a
-	}
-	hash, err := Hash(abs)
+	prog, err := programOf(files)
 	if err != nil {
 		return nil, err
 	}
-	ev := &Evidence{Version: 1, Program: Program{Files: abs, Hash: hash},
-		Inputs: Inputs{Argv: cfg.Args, Env: cfg.Env, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions,
-			Undefined: cfg.Undefined, PreemptAccesses: cfg.PreemptAccesses || v.PreemptAccesses},
+	cfg.Inputs = nil // the recorded or witness inputs below say which
+	ev := &Evidence{Version: 1, Program: prog, Inputs: inputsOf(cfg),
 		Category: string(v.Category), Order: v.Order, Reason: v.Reason, Schedule: v.Trace,
 		Actions: v.Actions, Points: v.Points}
+	ev.Inputs.PreemptAccesses = ev.Inputs.PreemptAccesses || v.PreemptAccesses
 	if v.MemoryModel == memmodel.Weak {
 		ev.MemoryModel, ev.WeakReads = memmodel.Weak, v.WeakChoices
-	}
-	if len(cfg.Files) > 0 {
-		ev.Inputs.Files = map[string]string{}
-		for n, d := range cfg.Files {
-			ev.Inputs.Files[n] = string(d)
-		}
 	}
 	if in := v.Inputs; in != nil { // multipath: the witness input, not the recorded one
 		ev.Inputs.Argv = append([]string{cfg.Args[0]}, in.Args...)
@@ -263,6 +323,10 @@ func (ev *Evidence) check() error {
 		return fmt.Errorf("no program files")
 	case len(ev.Inputs.Argv) == 0:
 		return fmt.Errorf("no argv (the program's name at least)")
+	case ev.Kind != "" && ev.Kind != KindFailure:
+		return fmt.Errorf("kind %q: want %q or none (a race's)", ev.Kind, KindFailure)
+	case ev.Kind == KindFailure:
+		return ev.checkFailure()
 	case !category.Named(ev.Category).Harmful:
 		return fmt.Errorf("category %q: evidence is for spec-violated and output-differs races", ev.Category)
 	case ev.Order != "primary" && ev.Order != "alternate":
@@ -272,6 +336,27 @@ func (ev *Evidence) check() error {
 	case !vm.KnownTermination(ev.Expected.Termination):
 		return fmt.Errorf("expected termination %q is not one augur knows", ev.Expected.Termination)
 	}
+	return ev.checkActions()
+}
+
+// checkFailure validates the evidence of a failure: no race, and an
+// ending that is a failure.
+func (ev *Evidence) checkFailure() error {
+	switch {
+	case !sched.KnownPolicy(ev.Schedule.Policy):
+		return fmt.Errorf("schedule policy %q is not one augur records", ev.Schedule.Policy)
+	case !vm.KnownTermination(ev.Expected.Termination) || ev.Expected.Termination == vm.TermExit.String():
+		return fmt.Errorf("expected termination %q is not a failure augur knows", ev.Expected.Termination)
+	case ev.Category != "" || ev.Order != "" || ev.Race.ID != "":
+		return fmt.Errorf("the evidence of a failure names a race (category %q, order %q)", ev.Category, ev.Order)
+	case len(ev.Actions) > 0:
+		return fmt.Errorf("the evidence of a failure has actions")
+	}
+	return nil
+}
+
+// checkActions validates the actions and racing points of race evidence.
+func (ev *Evidence) checkActions() error {
 	for i, a := range ev.Actions {
 		if a.Do != "yield" && a.Do != "preempt-accesses" && a.Do != "steady-clock" {
 			return fmt.Errorf("action %d: %q: want yield, preempt-accesses or steady-clock", i+1, a.Do)

@@ -156,3 +156,30 @@ func TestDecodeRefusesIncompleteEvidence(t *testing.T) {
 		}
 	}
 }
+
+// The evidence of a failure names no race and expects a failure; anything
+// else in it is refused.
+func TestDecodeChecksFailureEvidence(t *testing.T) {
+	good := `{"version":1,"kind":"failure","program":{"files":["/p.c"],"hash":"x"},"inputs":{"argv":["p"],"max_instructions":0},
+		"race":{"id":"","object":"","first":{},"second":{}},"schedule":{"policy":"pct","seed":1,"events":[]},
+		"expected":{"termination":"assert","file":"/p.c","line":3,"stdout":"","stderr":""}}`
+	if _, err := evidence.Decode([]byte(good)); err != nil {
+		t.Fatalf("good failure evidence refused: %v", err)
+	}
+	for change, want := range map[[2]string]string{
+		{`"kind":"failure"`, `"kind":"rumour"`}:                                                                   `kind "rumour"`,
+		{`"termination":"assert"`, `"termination":"exit"`}:                                                        `"exit" is not a failure`,
+		{`"kind":"failure",`, `"kind":"failure","category":"output-differs",`}:                                    "names a race",
+		{`"race":{"id":""`, `"race":{"id":"r1"`}:                                                                  "names a race",
+		{`"policy":"pct"`, `"policy":"chaos"`}:                                                                    `policy "chaos"`,
+		{`"kind":"failure",`, `"kind":"failure","actions":[{"at":{"Thread":1,"Count":3,"Loc":0},"do":"yield"}],`}: "has actions",
+	} {
+		bad := strings.Replace(good, change[0], change[1], 1)
+		if bad == good {
+			t.Fatalf("test change %q does not apply", change[0])
+		}
+		if _, err := evidence.Decode([]byte(bad)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("with %s: %v, want an error containing %q", change[1], err, want)
+		}
+	}
+}

@@ -64,6 +64,10 @@ func (r *renderer) rel(p string) string {
 }
 
 func (r *renderer) header(ev *Evidence) {
+	if ev.Kind == KindFailure {
+		r.failureHeader(ev)
+		return
+	}
 	if r.style == Markdown {
 		fmt.Fprintf(r.w, "# augur replay: %s race on `%s`\n\n", ev.Category, ev.Race.Object)
 		fmt.Fprintf(r.w, "%s\n\n", ev.Reason)
@@ -86,6 +90,37 @@ func (r *renderer) header(ev *Evidence) {
 	}
 	fmt.Fprintln(r.w)
 	fmt.Fprintf(r.w, "%-5s %-6s %-28s %-40s %s\n", "step", "thread", "location", "source", "event")
+}
+
+// failureHeader introduces the replay of a failure: where it fails, the
+// schedule that reaches it and the inputs.
+func (r *renderer) failureHeader(ev *Evidence) {
+	at := failurePlace(ev, r.rel)
+	if r.style == Markdown {
+		fmt.Fprintf(r.w, "# augur replay: %s%s\n\n%s\n\n- inputs: `%q`\n", ev.Expected.Termination, at, ev.Reason, ev.Inputs.Argv[1:])
+		if ev.Inputs.Stdin != "" {
+			fmt.Fprintf(r.w, "- stdin: `%q`\n", ev.Inputs.Stdin)
+		}
+		fmt.Fprintf(r.w, "- program: %s\n\n", strings.Join(ev.Program.Files, ", "))
+		fmt.Fprintf(r.w, "| step | thread | location | source | event |\n|---|---|---|---|---|\n")
+		return
+	}
+	fmt.Fprintf(r.w, "augur replay: %s%s\n  %s\n  inputs: %q\n", ev.Expected.Termination, at, ev.Reason, ev.Inputs.Argv[1:])
+	if len(ev.Inputs.Vars) > 0 {
+		fmt.Fprintf(r.w, "  input values: %v\n", ev.Inputs.Vars)
+	}
+	fmt.Fprintln(r.w)
+	fmt.Fprintf(r.w, "%-5s %-6s %-28s %-40s %s\n", "step", "thread", "location", "source", "event")
+}
+
+// failurePlace is " at file:line" of the failure evidence records, with
+// the file named by name; "" when the failure has no one place (a
+// deadlock).
+func failurePlace(ev *Evidence, name func(string) string) string {
+	if ev.Expected.File == "" {
+		return ""
+	}
+	return fmt.Sprintf(" at %s:%d", name(ev.Expected.File), ev.Expected.Line)
 }
 
 func (r *renderer) steps(tr *Transcript) {

@@ -3,6 +3,7 @@ package evidence
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 
 	"augur/analyzer/ir"
 	"augur/analyzer/memmodel"
@@ -84,6 +85,12 @@ func (l *logger) loc(s string) ir.Loc {
 type marker struct {
 	m      *vm.Machine
 	points [2]vm.StopPoint
+	// noPoints is set for a failure's evidence: it has no racing accesses.
+	noPoints bool
+	// focus are the locations of the accesses the schedule preempted at
+	// (sched.Trace.PreemptAt), indexed by LocID: a failure's timeline shows
+	// them with their values, as they are where its threads interleave.
+	focus  []bool
 	steps  *[]Step
 	events *[]Event
 	done   [2]bool
@@ -100,7 +107,14 @@ type pendingWrite struct {
 
 func (k *marker) Access(a *vm.Access) {
 	k.settle()
+	if int(a.Site.Loc) < len(k.focus) && k.focus[a.Site.Loc] && a.Kind != vm.Free {
+		k.access(a, 0)
+		return
+	}
 	for i, p := range k.points {
+		if k.noPoints {
+			break
+		}
 		at := a.Count == p.Count
 		if p.Loc != 0 { // the first access at that location from that point on
 			at = a.Site.Loc == p.Loc && a.Count >= p.Count
@@ -113,7 +127,7 @@ func (k *marker) Access(a *vm.Access) {
 			}
 			*k.steps = append(*k.steps, Step{Thread: a.Thread, Loc: k.m.Program().Loc(a.Site.Loc),
 				What: fmt.Sprintf("racing access %d: %s", i+1, kind), Racing: i + 1})
-			k.racing(a, i+1)
+			k.access(a, i+1)
 			return
 		}
 	}
@@ -122,8 +136,9 @@ func (k *marker) Access(a *vm.Access) {
 	}
 }
 
-// racing records a racing access with its value.
-func (k *marker) racing(a *vm.Access, n int) {
+// access records an access with its value; n is its number among the
+// racing accesses (0: it is not one).
+func (k *marker) access(a *vm.Access, n int) {
 	op := map[vm.AccessKind]string{vm.Read: "reads", vm.AtomicRead: "reads", vm.Write: "writes", vm.AtomicWrite: "writes",
 		vm.Free: "frees"}[a.Kind]
 	if op == "" {
@@ -162,7 +177,9 @@ func (k *marker) value(addr, size uint64) string {
 		return ""
 	}
 	v := ir.LoadLE(b, int(size))
-	if size == 8 && v>>ir.AddrShift != 0 {
+	if n := int64(v); size == 8 && v>>ir.AddrShift != 0 && (n >= 0 || n < -1<<ir.AddrShift) {
+		// An address (an object's id in its high bits); a small negative
+		// number has them set too.
 		return "a non-NULL pointer"
 	}
 	if size == 8 && v == 0 {
@@ -259,7 +276,10 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 		cfg.Weak = &vm.Weak{Choices: ev.WeakReads}
 	}
 	cfg.Policy = &logger{Policy: &sched.Replay{Trace: ev.Schedule}, steps: &tr.Steps, prog: prog}
-	mk := &marker{points: ev.Points, steps: &tr.Steps, events: &tr.Events}
+	mk := &marker{points: ev.Points, steps: &tr.Steps, events: &tr.Events, noPoints: ev.Kind == KindFailure}
+	if ev.Kind == KindFailure {
+		mk.focus = prog.LocSet(ev.Schedule.PreemptAt)
+	}
 	cfg.Monitor = mk
 	m, err := vm.New(prog, cfg)
 	if err != nil {
@@ -297,6 +317,21 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 	return tr
 }
 
+// sameMessage reports whether two failure messages say the same, whatever
+// the paths they name the program's files by: the analysis names them as
+// its command line did (often relative), the replay by absolute path.
+func sameMessage(got, want string, files []string) bool {
+	if got == want {
+		return true
+	}
+	for _, f := range files {
+		base := filepath.Base(f)
+		re := regexp.MustCompile(`[^\s():'"` + "`" + `]*/` + regexp.QuoteMeta(base) + `\b`)
+		got, want = re.ReplaceAllString(got, base), re.ReplaceAllString(want, base)
+	}
+	return got == want
+}
+
 // check compares the outcome with the evidence's.
 func (tr *Transcript) check(ev *Evidence) {
 	t := tr.Result.Term
@@ -304,7 +339,7 @@ func (tr *Transcript) check(ev *Evidence) {
 	switch {
 	case t.Kind.String() != ev.Expected.Termination:
 		tr.Mismatch = fmt.Sprintf("ended in %s (%s), evidence says %s", t.Kind, t.Message, ev.Expected.Termination)
-	case ev.Expected.Line != 0 && (t.Loc.Line != ev.Expected.Line || t.Message != ev.Expected.Message):
+	case ev.Expected.Line != 0 && (t.Loc.Line != ev.Expected.Line || !sameMessage(t.Message, ev.Expected.Message, ev.Program.Files)):
 		tr.Mismatch = fmt.Sprintf("failed at %s (%s), evidence says line %d (%s)", t.Loc, t.Message, ev.Expected.Line, ev.Expected.Message)
 	case out != ev.Expected.Stdout || errOut != ev.Expected.Stderr:
 		tr.Mismatch = "printed different output than the evidence records"

@@ -128,6 +128,9 @@ func (tr *Transcript) Timeline(w io.Writer, ev *Evidence, base, format string) e
 
 // title says what the picture shows, in a line.
 func title(ev *Evidence) string {
+	if ev.Kind == KindFailure {
+		return fmt.Sprintf("How the program reaches the %s%s", ev.Expected.Termination, failurePlace(ev, filepath.Base))
+	}
 	switch ev.Category {
 	case "spec-violated":
 		return fmt.Sprintf("How the race on %s makes the program fail", ev.Race.Object)
@@ -174,7 +177,11 @@ func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other st
 	esc := html.EscapeString
 	fmt.Fprintf(r.w, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>augur: %s</title>\n<style>%s</style></head>\n<body>\n",
 		esc(title(ev)), pageStyle)
-	fmt.Fprintf(r.w, "<h1>%s</h1>\n<p class=\"lede\">%s race. %s</p>\n", esc(title(ev)), esc(ev.Category), esc(lede))
+	how := lede
+	if ev.Kind == KindFailure {
+		how = failureLede
+	}
+	fmt.Fprintf(r.w, "<h1>%s</h1>\n<p class=\"lede\">%s %s</p>\n", esc(title(ev)), esc(r.kindLine(ev)), esc(how))
 	fmt.Fprint(r.w, "<table class=\"timeline\"><thead><tr><th class=\"step\">step</th>")
 	for _, t := range threads {
 		name := fmt.Sprintf("thread %d", t)
@@ -229,14 +236,33 @@ func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other st
 		fmt.Fprint(r.w, "</tr>\n")
 	}
 	fmt.Fprint(r.w, "</tbody></table>\n")
-	fmt.Fprintf(r.w, "<div class=\"outcome\"><div><b>This order (%s):</b> %s</div><div><b>The other order:</b> %s</div></div>\n",
-		esc(ev.Order), esc(this), esc(other))
+	if ev.Kind == KindFailure {
+		fmt.Fprintf(r.w, "<div class=\"outcome\"><div><b>Outcome:</b> %s</div></div>\n", esc(this))
+	} else {
+		fmt.Fprintf(r.w, "<div class=\"outcome\"><div><b>This order (%s):</b> %s</div><div><b>The other order:</b> %s</div></div>\n",
+			esc(ev.Order), esc(this), esc(other))
+	}
 	fmt.Fprint(r.w, "</body></html>\n")
+}
+
+// kindLine says what the evidence is of, in a sentence.
+func (r *renderer) kindLine(ev *Evidence) string {
+	if ev.Kind == KindFailure {
+		return "A failure reached under one schedule (" + ev.Reason + ")."
+	}
+	return ev.Category + " race."
 }
 
 // lede says how to read the picture.
 const lede = "Each column is a thread, time goes down; each box is something the thread did, with its statement and line " +
 	"(click to open it). The racing accesses are in red."
+
+// failureLede says how to read the picture of a failure: the accesses
+// shown are those the schedule could switch threads at, the accesses of
+// the races found.
+const failureLede = "Each column is a thread, time goes down; each box is something the thread did, with its statement and line " +
+	"(click to open it). The memory accesses shown, with their values, are those of the races found, where this schedule " +
+	"could switch threads; the failing step is in red."
 
 // Layout of the SVG picture, in pixels.
 const (
@@ -313,9 +339,14 @@ func (r *renderer) drawSVG(ev *Evidence, rows []row, elided int, this, other str
 	y = outcomeY
 	fmt.Fprintf(r.w, `<rect class="outcome" x="%d" y="%d" width="%d" height="%d" rx="4" fill="#fff8c5" stroke="#bf8700"/>`+"\n",
 		margin, y, width-2*margin, 3*lineH+8)
-	fmt.Fprintf(r.w, `<text x="%d" y="%d" font-weight="bold">this order (%s): %s</text>`+"\n", margin+8, y+lineH,
-		esc(ev.Order), esc(clip(this, (width-2*margin)/7-24)))
-	fmt.Fprintf(r.w, `<text x="%d" y="%d">the other order: %s</text>`+"\n", margin+8, y+2*lineH+4, esc(clip(other, (width-2*margin)/7-18)))
+	if ev.Kind == KindFailure {
+		fmt.Fprintf(r.w, `<text x="%d" y="%d" font-weight="bold">outcome: %s</text>`+"\n", margin+8, y+lineH,
+			esc(clip(this, (width-2*margin)/7-12)))
+	} else {
+		fmt.Fprintf(r.w, `<text x="%d" y="%d" font-weight="bold">this order (%s): %s</text>`+"\n", margin+8, y+lineH,
+			esc(ev.Order), esc(clip(this, (width-2*margin)/7-24)))
+		fmt.Fprintf(r.w, `<text x="%d" y="%d">the other order: %s</text>`+"\n", margin+8, y+2*lineH+4, esc(clip(other, (width-2*margin)/7-18)))
+	}
 	fmt.Fprint(r.w, "</svg>\n")
 }
 

@@ -138,14 +138,18 @@ func analyzeCmd(args []string) int {
 	return 0
 }
 
-// writeInputs saves the inputs of every failure as a JSON file that
-// `augur run --inputs` replays, and records its path as the evidence.
+// writeInputs saves the inputs of every failure that has no evidence to
+// replay (its concrete run ended otherwise) as a JSON file that `augur run
+// --inputs` runs, and records its path as the evidence.
 func writeInputs(rep *report.Report, dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("evidence: %w", err)
 	}
 	for i := range rep.Failures {
 		f := &rep.Failures[i]
+		if f.Evidence != "" {
+			continue // evidence the analysis wrote: augur replay (or augur run --inputs) takes it
+		}
 		path := filepath.Join(dir, fmt.Sprintf("failure-%d-inputs.json", i+1))
 		data, err := json.MarshalIndent(f.Inputs, "", "  ")
 		if err != nil {

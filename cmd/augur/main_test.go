@@ -314,9 +314,68 @@ func TestSymbolicStdinFailureReplays(t *testing.T) {
 		!strings.Contains(out, "EXPLORATION:") {
 		t.Fatalf("exit %d\n%s%s", code, out, errOut)
 	}
-	_, errOut, code = augur(t, "", "run", "--inputs", filepath.Join(dir, "failure-1-inputs.json"), "../../testdata/symex/stdin_line.c")
+	evs, _ := filepath.Glob(filepath.Join(dir, "failure-assert-*.json"))
+	if len(evs) != 1 {
+		t.Fatalf("evidence files %v", evs)
+	}
+	_, errOut, code = augur(t, "", "run", "--inputs", evs[0], "../../testdata/symex/stdin_line.c")
 	if code != 134 || !strings.Contains(errOut, "dangerous command") {
-		t.Fatalf("replay: exit %d\n%s", code, errOut)
+		t.Fatalf("run --inputs: exit %d\n%s", code, errOut)
+	}
+	out, errOut, code = augur(t, "", "replay", evs[0])
+	if code != 0 || !strings.Contains(out, "augur replay: assert at") || strings.Contains(out, "NOT REPRODUCED") {
+		t.Fatalf("replay: exit %d\n%s%s", code, out, errOut)
+	}
+}
+
+// A failure only an explored schedule reaches gets evidence that augur
+// replay runs again step by step, from any directory, with the same
+// output: the analysis named the program by a relative path, which the
+// program's assert message prints.
+func TestExploredFailureReplays(t *testing.T) {
+	dir := t.TempDir()
+	src := "../../testdata/explore/check_then_act.c"
+	out, errOut, code := augur(t, "", "analyze", "--detect-only", "--format", "json", "--evidence-dir", dir, src)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Failures []struct {
+			Kind, Schedule, Evidence string
+			Line                     int
+		} `json:"failures"`
+		Stats struct {
+			Exploration *struct {
+				Schedules int    `json:"schedules"`
+				Ended     string `json:"ended"`
+			} `json:"exploration"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Failures) != 1 || rep.Failures[0].Kind != "assert" || rep.Failures[0].Line != 27 || rep.Failures[0].Evidence == "" {
+		t.Fatalf("failures: %+v", rep.Failures)
+	}
+	if x := rep.Stats.Exploration; x == nil || x.Schedules == 0 || x.Ended == "" {
+		t.Fatalf("exploration stats: %+v", x)
+	}
+	for _, format := range []string{"text", "html"} {
+		cmd := exec.Command(augurBin, "replay", "--format", format, rep.Failures[0].Evidence)
+		cmd.Dir = t.TempDir()
+		cmd.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+filepath.Join(os.TempDir(), "augur-cli-test-cache"))
+		got, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("replay --format %s: %v\n%s", format, err, got)
+		}
+		for _, want := range []string{"assert", "check_then_act.c:27"} {
+			if !strings.Contains(string(got), want) {
+				t.Errorf("replay --format %s does not say %q:\n%s", format, want, got)
+			}
+		}
+		if format == "html" && !strings.Contains(string(got), "balance = seen - amount") {
+			t.Errorf("the timeline does not show the accesses the schedule switched at:\n%s", got)
+		}
 	}
 }
 

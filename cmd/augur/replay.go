@@ -51,13 +51,19 @@ func replayCmd(args []string) int {
 		ctx, cancel = context.WithDeadline(ctx, lim.Deadline)
 		defer cancel()
 	}
-	prog, _, err := analyzer.LoadProgramInputs(ctx, ev.Program.Files, build.Options{MaxMemory: maxMemory.n})
+	cwd, _ := os.Getwd()
+	files := ev.Program.Files
+	if len(ev.Program.Named) == len(files) && ev.Program.Dir != "" && os.Chdir(ev.Program.Dir) == nil {
+		// Compile the files by the names the analysis used: the program
+		// prints them (__FILE__, assert messages).
+		files = ev.Program.Named
+	}
+	prog, _, err := analyzer.LoadProgramInputs(ctx, files, build.Options{MaxMemory: maxMemory.n})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return 1
 	}
 	tr := evidence.Replay(prog, ev, lim)
-	cwd, _ := os.Getwd()
 	w := os.Stdout
 	if *out != "" {
 		f, err := createOutput(*out)

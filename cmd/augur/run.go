@@ -6,6 +6,7 @@ import (
 	"os"
 	"time"
 
+	"augur/analyzer/evidence"
 	"augur/analyzer/report"
 
 	"augur/analyzer/sched"
@@ -96,11 +97,17 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// readInputs loads an inputs file written by augur analyze --evidence-dir.
+// readInputs loads the inputs of a failure from a file augur analyze
+// --evidence-dir wrote: the failure's evidence (its inputs, without the
+// schedule: augur replay follows that), or an inputs file.
 func readInputs(path string) (*report.Inputs, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("read inputs: %w", err)
+	}
+	if ev, err := evidence.Decode(data); err == nil {
+		in := ev.Inputs
+		return &report.Inputs{Args: in.Argv[1:], Stdin: in.Stdin, Files: in.Files, Vars: in.Vars}, nil
 	}
 	var in report.Inputs
 	if err := json.Unmarshal(data, &in); err != nil {

@@ -178,27 +178,41 @@ async function hoverOn(n, word) {
   const text = fs.readFileSync(program, 'utf8').split('\n')[n - 1].trim();
   const line = viewLine(text.slice(0, 20));
   const span = line.locator('span span', { hasText: word }).first();
-  await page.mouse.move(0, 0);
-  await span.hover();
   // VS Code shows the diagnostic's part of the hover at once and augur's
-  // own part when the server answers: wait for augur's.
+  // own part when the server answers: wait for augur's. A code lens that
+  // arrives above the line moves the text under the mouse and hides the
+  // hover; a user then moves the mouse onto the word again, and so do we.
   const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content', { hasText: /What goes wrong|What augur saw/ }).first();
-  await hover.waitFor({ timeout: patience });
-  return hover.innerText();
+  const deadline = Date.now() + patience;
+  for (;;) {
+    await page.mouse.move(0, 0);
+    await span.hover();
+    try {
+      await hover.waitFor({ timeout: 5_000 });
+      return hover.innerText();
+    } catch (err) {
+      if (Date.now() > deadline) {
+        throw err;
+      }
+    }
+  }
 }
 
 /** Waits for the timeline webview and returns the frame that holds its page. */
-async function timelineFrame() {
+async function timelineFrame(title = /./) {
   const deadline = Date.now() + patience;
   while (Date.now() < deadline) {
     for (const f of page.frames()) {
       if (await f.locator('table.timeline').count().catch(() => 0)) {
-        return f;
+        const h1 = await f.locator('h1').innerText().catch(() => '');
+        if (title.test(h1)) {
+          return f;
+        }
       }
     }
     await page.waitForTimeout(250);
   }
-  throw new Error('the timeline webview did not appear');
+  throw new Error(`the timeline webview (${title}) did not appear`);
 }
 
 const want = expectations(program);
@@ -281,6 +295,21 @@ test('the racing line has code lenses, and Show interleaving opens the timeline 
   // Dark theme: the page takes the editor's background, not white.
   const bg = await frame.evaluate(() => getComputedStyle(document.body).backgroundColor);
   assert.notEqual(bg, 'rgb(255, 255, 255)', 'a white page in a dark theme');
+});
+
+test('a failure an explored schedule reached has lenses of its own, and its timeline shows how', async () => {
+  const { line } = want.find((w) => w.category === 'failure');
+  await goToLine(line);
+  const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: 'Show interleaving · memory-error' });
+  await lens.waitFor({ timeout: patience });
+  await lens.click({ timeout: patience });
+  const frame = await timelineFrame(new RegExp(`reaches the crash at ledger\\.c:${line}`));
+  await shot('7-failure-timeline');
+  const body = await frame.locator('body').innerText();
+  assert.match(body, /A failure reached under one schedule/);
+  assert.match(body, /fails: crash: use after free/);
+  assert.match(body, /free\(book\);/);
+  assert.doesNotMatch(body, /racing access/, 'a failure has no racing accesses');
 });
 
 test('the Races view groups the races by category, with a badge counting the harmful ones', async () => {

@@ -1,0 +1,132 @@
+package analyzer
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"augur/analyzer/evidence"
+	"augur/analyzer/ir"
+	"augur/analyzer/race"
+	"augur/analyzer/sched"
+	"augur/analyzer/vm"
+)
+
+// failures are every failure of the analysis that can have evidence: the
+// ones detection's schedules reached (with their schedules), then the
+// ones the exploration of inputs found, made concrete (inputFailures).
+// Calls augur cannot follow are gaps in the analysis, not failures.
+func (res *Result) failures() []*race.Failure {
+	var out []*race.Failure
+	if res.Detection != nil {
+		for _, f := range res.Detection.Failures {
+			if f.Kind != vm.TermUnsupported {
+				out = append(out, f)
+			}
+		}
+	}
+	return append(out, res.InputFailures...)
+}
+
+// concretize runs each failing path of the exploration of inputs again on
+// its concrete inputs, under round robin as the exploration ran it, so
+// that the failure has a schedule to replay (InputFailures). A failure
+// detection reached already is not run again, nor one whose concrete run
+// ends otherwise (the report keeps its inputs for `augur run --inputs`).
+func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
+	if res.Exploration == nil {
+		return
+	}
+	seen := map[string]bool{}
+	for _, f := range res.failures() {
+		seen[failureKey(f.Kind, f.Message, f.Loc)] = true
+	}
+	for _, p := range res.Exploration.Failures {
+		t := p.Term
+		key := failureKey(t.Kind, t.Message, t.Loc)
+		if seen[key] || t.Kind == vm.TermUnsupported {
+			continue
+		}
+		seen[key] = true
+		in := race.Inputs(p.Inputs)
+		cfg := in.Apply(tmpl)
+		cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor = nil, nil, nil, nil
+		cfg.Policy = sched.RoundRobin{}
+		m, err := vm.New(prog, cfg)
+		if err != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for the %s at %s: %v", t.Kind, t.Loc, err))
+			continue
+		}
+		run := m.Run()
+		if u := run.Term; u.Kind != t.Kind || u.Loc != t.Loc {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for the %s at %s: its inputs run concretely to %s at %s; "+
+				"augur run --inputs shows that run", t.Kind, t.Loc, u.Kind, u.Loc))
+			continue
+		}
+		o, e := vm.Streams(run.Output)
+		res.InputFailures = append(res.InputFailures, &race.Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc,
+			Thread: t.Thread, Stack: t.Stack, Threads: t.Threads, Schedule: "round-robin, symbolic inputs", Trace: run.Trace,
+			Budget: t.Budget, Inputs: &in, Stdout: string(o), Stderr: string(e)})
+	}
+}
+
+// failureEvidence gives every failure of the analysis evidence when an
+// evidence directory is set; tmpl is the template of its executions.
+func (res *Result) failureEvidence(prog *ir.Program, tmpl vm.Config) {
+	if res.Options.EvidenceDir == "" {
+		return
+	}
+	res.concretize(prog, tmpl)
+	res.writeFailureEvidence()
+}
+
+// writeFailureEvidence saves the evidence of every failure when an
+// evidence directory is set (FailureEvidence), as `augur replay` reads it,
+// and removes the program's failure evidence of earlier analyses: the
+// directory holds the failures of the latest.
+func (res *Result) writeFailureEvidence() {
+	dir := res.Options.EvidenceDir
+	res.FailureEvidence = nil
+	if dir == "" {
+		return
+	}
+	pattern := filepath.Join(dir, "failure-*-"+evidence.ProgramKey(res.Options.Sources)+".json")
+	old, _ := filepath.Glob(pattern)
+	defer func() {
+		kept := map[string]bool{}
+		for _, path := range res.FailureEvidence {
+			kept[path] = true
+		}
+		for _, path := range old {
+			if !kept[path] {
+				os.Remove(path)
+			}
+		}
+	}()
+	for _, f := range res.failures() {
+		key := failureKey(f.Kind, f.Message, f.Loc)
+		ev, err := evidence.FromFailure(f, res.Options.Sources, res.Options.Run)
+		if err == nil {
+			// The program's key in the name, as for races: one directory
+			// serves many programs.
+			path := filepath.Join(dir, "failure-"+key+"-"+evidence.ProgramKey(res.Options.Sources)+".json")
+			if err = ev.Write(path); err == nil {
+				if res.FailureEvidence == nil {
+					res.FailureEvidence = map[string]string{}
+				}
+				res.FailureEvidence[key] = path
+				continue
+			}
+		}
+		res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for the %s at %s: %v", f.Kind, f.Loc, err))
+	}
+}
+
+// failureKey names a failure by how and where it ended, as the report
+// lists each failure once.
+func failureKey(kind vm.TermKind, message string, loc ir.Loc) string {
+	h := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%s", kind, message, loc)))
+	return kind.String() + "-" + hex.EncodeToString(h[:4])
+}
