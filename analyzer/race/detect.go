@@ -144,6 +144,9 @@ type Result struct {
 	Confirmed []*Candidate
 	// Explore says how the exploration after the plan went.
 	Explore ExploreStats
+	// FirstFailure is how long detection ran before it found its first
+	// failure (0: none).
+	FirstFailure time.Duration
 	// TooLong is set when the round-robin execution ran out of its
 	// instruction or memory budget: the program outruns the analysis's
 	// budget under the plainest schedule (it is long, or loops for ever:
@@ -422,6 +425,9 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		}
 		if !d.seenFail[key] {
 			d.seenFail[key], fresh = true, true
+			if len(res.Failures) == 0 {
+				res.FirstFailure = max(time.Since(d.start), time.Nanosecond)
+			}
 			o, e := vm.Streams(run.Output)
 			res.Failures = append(res.Failures, &Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc, Thread: t.Thread,
 				Stack: t.Stack, Threads: t.Threads, Schedule: name, Trace: run.Trace, Budget: t.Budget, Function: t.Function,
