@@ -334,13 +334,28 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 	if err != nil {
 		return err
 	}
+	// An interrupt (Run.Interrupt) stops the classification: jobs are
+	// plain data and do not carry it, so it cancels them here, and the
+	// verdicts they gave until then stay.
+	cctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go func() {
+		select {
+		case <-opts.Run.Interrupt:
+			stop()
+		case <-cctx.Done():
+		}
+	}()
 	if opts.Farm == "" {
-		classify.ClassifyEach(prog, jobs, opts.Workers, ctx.Done(), record)
-	} else if err := farmOut(ctx, prog, jobs, *opts, record); err != nil && ctx.Err() == nil {
+		classify.ClassifyEach(prog, jobs, opts.Workers, cctx.Done(), record)
+	} else if err := farmOut(cctx, prog, jobs, *opts, record); err != nil && cctx.Err() == nil {
 		return err
 	}
 	if ctx.Err() != nil {
 		return ErrCanceled
+	}
+	if opts.Run.Interrupted() && done < n && res.Stopped == nil {
+		res.Stopped = &Stop{Budget: vm.BudgetTime, Message: vm.InterruptedMessage, Stage: "classifying", Done: done, Total: n}
 	}
 	return nil
 }

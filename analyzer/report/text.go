@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"augur/analyzer/race"
+	"augur/analyzer/vm"
 )
 
 // WriteText writes a report that reads like a sanitizer's.
@@ -127,7 +128,7 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 			fmt.Fprintf(&b, " (%d of %d %s)", st.Done, st.Total, noun)
 		}
-		if flag := BudgetFlags[st.Budget]; flag != "" {
+		if flag := BudgetFlags[st.Budget]; flag != "" && st.Message != vm.InterruptedMessage {
 			fmt.Fprintf(&b, "; what it found until then is above. Raise %s to let it finish.\n", flag)
 		} else {
 			b.WriteString("; what it found until then is above.\n")

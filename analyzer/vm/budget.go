@@ -55,6 +55,9 @@ func (m *Machine) checkBudget() error {
 	if !m.deadline.IsZero() && time.Now().After(m.deadline) {
 		return m.timeTerm()
 	}
+	if m.cfg.Interrupted() {
+		return budgetTerm(BudgetTime, InterruptedMessage)
+	}
 	if m.cfg.Canceled() {
 		return terminate(TermCanceled, 0, "analysis canceled")
 	}

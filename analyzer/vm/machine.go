@@ -106,6 +106,24 @@ type Limits struct {
 	// Cancel, when closed, stops the execution at its next budget check
 	// with TermCanceled (a language server dropping an outdated analysis).
 	Cancel <-chan struct{}
+	// Interrupt, when closed, stops the execution as if the analysis's
+	// time had run out (BudgetTime, InterruptedMessage): the user
+	// interrupted it, and what it found until then is kept and reported.
+	Interrupt <-chan struct{}
+}
+
+// InterruptedMessage is the message of an execution Limits.Interrupt
+// stopped.
+const InterruptedMessage = "interrupted"
+
+// Interrupted reports whether Interrupt is closed.
+func (c *Limits) Interrupted() bool {
+	select {
+	case <-c.Interrupt: // a nil channel is never ready
+		return true
+	default:
+		return false
+	}
 }
 
 // DefaultMaxOutput is how much output an execution keeps as events.
@@ -127,9 +145,12 @@ func (c *Limits) Canceled() bool {
 }
 
 // Expired returns the termination of an execution started now when the
-// analysis's deadline has passed (Deadline), or nil: a caller about to
-// start executions stops instead.
+// analysis's deadline has passed (Deadline) or it was interrupted, or
+// nil: a caller about to start executions stops instead.
 func (c *Limits) Expired() *Termination {
+	if c.Interrupted() {
+		return &Termination{Kind: TermBudget, Budget: BudgetTime, Message: InterruptedMessage}
+	}
 	if c.Deadline.IsZero() || time.Now().Before(c.Deadline) {
 		return nil
 	}

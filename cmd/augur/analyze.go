@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"augur/analyzer"
@@ -38,7 +40,7 @@ func analyzeCmd(args []string) int {
 	fs.Var(&symFiles, "sym-file", "NAME:N makes file NAME N symbolic bytes (repeatable; a --file of that name is the seed)")
 	searcher := fs.String("searcher", "dfs", "path search with symbolic inputs: dfs, bfs, random-path or coverage")
 	maxPaths := fs.Int("max-paths", 1000, "stop exploring symbolic inputs after this many paths")
-	evidenceDir := fs.String("evidence-dir", "", "write each failure's inputs here as a file augur run --inputs replays")
+	evidenceDir := fs.String("evidence-dir", "", "write the evidence of every harmful race and every failure here, as files augur replay replays")
 	out := fs.String("o", "", "write the report to this file instead of standard output")
 	workers := fs.String("workers", "", "classify on the `augur worker` processes of this NATS server (nats://HOST:PORT; docs/scale-out.md); default: in this process, through an embedded NATS server")
 	files, progArgs, code := parseFiles(fs, args)
@@ -73,11 +75,13 @@ func analyzeCmd(args []string) int {
 	if len(symFileSizes) == 0 {
 		symFileSizes = nil
 	}
+	interrupt := interruptible() // an interrupt while compiling stops the analysis at its start
 	prog, cfg, code := pf.load(files, progArgs)
 	if code != 0 {
 		return code
 	}
 	cfg.PreemptAccesses = *preemptAccesses
+	cfg.Interrupt = interrupt
 	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{
 		Run: cfg, Sources: files, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
 		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
@@ -161,6 +165,24 @@ func writeInputs(rep *report.Report, dir string) error {
 		f.Evidence = path
 	}
 	return nil
+}
+
+// interruptible makes the first SIGINT or SIGTERM stop the analysis as
+// its time budget would (it keeps and reports what it found, INCOMPLETE),
+// returning the channel that says so; a second one ends the process at
+// once. A CI job's time limit or a user's Ctrl-C then still gets a report.
+func interruptible() <-chan struct{} {
+	sig := make(chan os.Signal, 2)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	interrupt := make(chan struct{})
+	go func() {
+		<-sig
+		fmt.Fprintln(os.Stderr, "augur: interrupted: stopping and reporting what was found (interrupt again to quit at once)")
+		close(interrupt)
+		<-sig
+		os.Exit(130)
+	}()
+	return interrupt
 }
 
 // intList is a repeatable integer flag.

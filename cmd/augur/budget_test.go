@@ -2,13 +2,17 @@ package main
 
 import (
 	"bufio"
+	"bytes"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"augur/internal/bytesize"
 )
@@ -111,5 +115,45 @@ func TestBudgetStopsTheCompiler(t *testing.T) {
 		if code != c.exit || !strings.Contains(out, "time budget of 1s exhausted while compiling (raise --timeout)") {
 			t.Errorf("%s: exit %d, want %d:\n%s", c.cmd, code, c.exit, out)
 		}
+	}
+}
+
+// The first SIGINT (a user's Ctrl-C, a CI job's time limit) stops an
+// analysis that would run for hours as its time budget would: it reports
+// what it found, says INCOMPLETE and that it was interrupted, and exits 4.
+func TestInterruptReportsWhatWasFound(t *testing.T) {
+	cache := t.TempDir()
+	cmd := exec.Command(augurBin, "analyze", "--max-instructions", "0", "--timeout", "5m", "../../testdata/budget/slow_analysis.c")
+	cmd.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+cache)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// The handler is in place before compiling starts: wait for bitcode.
+	for deadline := time.Now().Add(2 * time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if bc, _ := filepath.Glob(filepath.Join(cache, "bitcode", "*.bc")); len(bc) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("no bitcode in the cache after two minutes: %s", errOut.String())
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 4 {
+		t.Fatalf("exit %v, want 4\n%s%s", err, out.String(), errOut.String())
+	}
+	for _, want := range []string{"INCOMPLETE: augur: the analysis stopped early: interrupted", "SUMMARY: augur:"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the report does not say %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(out.String(), "--timeout") {
+		t.Errorf("an interrupted analysis is told to raise --timeout:\n%s", out.String())
 	}
 }
