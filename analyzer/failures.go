@@ -36,8 +36,8 @@ func (res *Result) failures() []*race.Failure {
 // detection reached already is not run again, nor one whose concrete run
 // ends otherwise (the report keeps its inputs for `augur run --inputs`).
 func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
-	if res.Exploration == nil {
-		return
+	if res.Exploration == nil || tmpl.Expired() != nil {
+		return // out of time: those failures keep their inputs files
 	}
 	seen := map[string]bool{}
 	for _, f := range res.failures() {
@@ -53,7 +53,7 @@ func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 		in := race.Inputs(p.Inputs)
 		cfg := in.Apply(tmpl)
 		cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor = nil, nil, nil, nil
-		cfg.Policy = sched.RoundRobin{}
+		cfg.Policy, cfg.PreemptAccesses = sched.RoundRobin{}, false // as the exploration of inputs runs
 		m, err := vm.New(prog, cfg)
 		if err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for the %s at %s: %v", t.Kind, t.Loc, err))
