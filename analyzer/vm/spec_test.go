@@ -8,7 +8,8 @@ import (
 // local are the Config fields that stay in the process that runs an
 // execution; every other field must travel in a Spec.
 var local = map[string]bool{"StdinReader": true, "Stdout": true, "Stderr": true, "Policy": true, "Monitor": true,
-	"Symbolic": true, "PauseAtFork": true, "Weak": true, "ScheduleForks": true, "Cancel": true}
+	"Symbolic": true, "PauseAtFork": true, "Weak": true, "ScheduleForks": true, "Cancel": true,
+	"Interrupt": true} // the analysis cancels a job it interrupts (analyzer.Result.classify)
 
 // TestSpecCoversConfig fails when a field is added to Config (or Limits)
 // without deciding whether it travels with a job: in Spec, or in local.
