@@ -88,8 +88,11 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 			b.WriteString("\n")
 		}
-		if f.Evidence != "" {
+		switch {
+		case strings.HasSuffix(f.Evidence, "-inputs.json"): // inputs only: no schedule to replay
 			fmt.Fprintf(&b, "  replay: augur run --inputs %s ...\n", f.Evidence)
+		case f.Evidence != "":
+			fmt.Fprintf(&b, "  Replay: augur replay %s\n", f.Evidence)
 		}
 		b.WriteString("\n")
 	}

@@ -318,6 +318,9 @@ func TestSymbolicStdinFailureReplays(t *testing.T) {
 	if len(evs) != 1 {
 		t.Fatalf("evidence files %v", evs)
 	}
+	if !strings.Contains(out, "Replay: augur replay "+evs[0]) {
+		t.Errorf("the text report does not say how to replay the failure:\n%s", out)
+	}
 	_, errOut, code = augur(t, "", "run", "--inputs", evs[0], "../../testdata/symex/stdin_line.c")
 	if code != 134 || !strings.Contains(errOut, "dangerous command") {
 		t.Fatalf("run --inputs: exit %d\n%s", code, errOut)
