@@ -397,7 +397,7 @@ func (res *Result) jobs(prog *ir.Program) ([]classify.Job, error) {
 	var copts classify.Options
 	switch opts.Classifier {
 	case "", "portend":
-		copts = classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed,
+		copts = classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, Focus: res.Detection.Focus,
 			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog, opts.Run.Undefined), Model: opts.MemoryModel}
 	case "replay-analyzer":
 		if opts.MemoryModel == memmodel.Weak {

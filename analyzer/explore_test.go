@@ -164,3 +164,39 @@ func replayFailure(t testing.TB, prog *ir.Program, res *analyzer.Result, fl *rac
 		t.Errorf("failure %s at %s under %s does not replay: %s", fl.Kind, fl.Loc, fl.Schedule, tr.Mismatch)
 	}
 }
+
+// The harm search finds what the post-race schedules miss: the race on
+// the lock-free stack's next field shows no harm under round robin and
+// random schedules after it, and is spec-violated (the ABA's assert)
+// under PCT over the exploration's points; its evidence replays.
+func TestHarmSearchReachesTheABA(t *testing.T) {
+	f := "../testdata/explore/aba_stack.c"
+	prog := load(t, f)
+	opts := options(f)
+	opts.Workers = 0
+	opts.ExploreTime = 5 * time.Minute // it saturates long before: the run is deterministic
+	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range res.Verdicts {
+		if v == nil || v.Category != category.SpecViolated || !strings.Contains(v.Stage, "harm search") {
+			continue
+		}
+		if v.Failure == nil || v.Failure.Kind != vm.TermAssert {
+			t.Fatalf("the harm search's verdict has no assert: %+v", v.Failure)
+		}
+		ev, err := evidence.FromVerdict(res.Races[i], v, res.Options.Sources, res.Options.Run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr := evidence.Replay(prog, ev, vm.Limits{}); !tr.Reproduced {
+			t.Fatalf("the harm search's evidence does not replay: %s", tr.Mismatch)
+		}
+		return
+	}
+	for i, v := range res.Verdicts {
+		t.Logf("race on %s: %s (%s)", res.Races[i].Object, v.Category, v.Stage)
+	}
+	t.Fatal("no race was found spec-violated by the harm search")
+}

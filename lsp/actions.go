@@ -268,14 +268,16 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 			sub.name, evidence.FirstLine(ev.Expected.Stdout), evidence.FirstLine(ev.Expected.OtherStdout))
 	} else {
 		s.mu.Lock()
-		last := sub.ts.last
+		sn := sub.ts.snap
 		s.mu.Unlock()
-		if last == nil {
+		if sn == nil || sn.prog == nil {
 			return nil, fmt.Errorf("%s: the analysis is still running; replay once it is done", sub.name)
 		}
-		// The replay runs under the target's budgets and stops with the request.
-		run := last.result.Options
-		tr := evidence.Replay(last.prog, ev, vm.Limits{Timeout: run.Timeout, MaxMemory: run.Run.MaxMemory, Cancel: ctx.Done()})
+		// The replay runs on the program the evidence was made for (its
+		// analysis may still be classifying other races), under the
+		// target's budgets, and stops with the request.
+		run := sn.opts
+		tr := evidence.Replay(sn.prog, ev, vm.Limits{Timeout: run.Timeout, MaxMemory: run.Run.MaxMemory, Cancel: ctx.Done()})
 		if view == viewTimeline {
 			if err := tr.Timeline(&buf, ev, s.ws.Root, evidence.HTML); err != nil {
 				return nil, err

@@ -55,6 +55,11 @@ type snapshot struct {
 	// the snapshot's line numbers are in that text's coordinates.
 	savedSeq map[string]uint64
 	reused   bool // carried over from the previous analysis (code unchanged)
+	// prog and opts are the program and options of the analysis the
+	// report is of: its evidence replays on them while the analysis still
+	// runs (a race's evidence is written when it is classified).
+	prog *ir.Program
+	opts *analyzer.Options
 }
 
 // errPath is the file that shows the snapshot's err: where errAt says,
@@ -380,7 +385,8 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 	publishing := func(r *analyzer.Result, complete bool) *report.Report {
 		rep := absolutize(r.Report(s.ws.Root), s.ws.Root)
 		s.update(ts, gen, func(sn *snapshot) {
-			*sn = snapshot{report: rep, complete: complete, files: inputs, savedSeq: seqs, stopped: rep.Stopped}
+			*sn = snapshot{report: rep, complete: complete, files: inputs, savedSeq: seqs, stopped: rep.Stopped,
+				prog: prog, opts: r.Options}
 		})
 		return rep
 	}
@@ -441,7 +447,7 @@ func (s *Server) reuse(ts *targetState, gen uint64, prog *ir.Program, hash, key 
 	}
 	rep := absolutize(res.Report(s.ws.Root), s.ws.Root)
 	ok = s.update(ts, gen, func(sn *snapshot) {
-		*sn = snapshot{report: rep, complete: true, files: inputs, savedSeq: seqs, reused: true}
+		*sn = snapshot{report: rep, complete: true, files: inputs, savedSeq: seqs, reused: true, prog: prog, opts: res.Options}
 	})
 	if ok {
 		s.mu.Lock()

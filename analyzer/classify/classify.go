@@ -54,6 +54,13 @@ type Options struct {
 	// return any value the model allows, each in a state of its own, and
 	// both orders are judged on all their states.
 	Model memmodel.Model
+	// Search is how many more pairs a race that showed no harm under its
+	// Ma post-race schedules is tried under, each with PCT after the race
+	// switching threads at Focus and at the race's own accesses (the harm
+	// search, see search.go; 0: DefaultSearch, negative: none). Focus are
+	// the access locations detection's exploration switched at.
+	Search int
+	Focus  []string
 }
 
 // Verdict is the classification of one race, as plain data: it refers to
@@ -264,7 +271,8 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	}
 	gap := max(probe.Instructions()-start, 1000)
 	for i := 0; i < opts.Ma; i++ {
-		primary, alt, err := runPair(checkpoint, r, opts, i, gap, cfg.MaxInstructions)
+		post := postSchedule{plan: sched.PostRacePlan(opts.Ma, opts.Seed), i: i}
+		primary, alt, err := runPair(checkpoint, r, opts, post, gap, cfg.MaxInstructions)
 		if err != nil {
 			if i == 0 {
 				return v.singleOrdering(err)
@@ -279,8 +287,18 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 		}
 		v.K++
 	}
+	searched := ""
+	if opts.Search >= 0 && opts.Model != memmodel.Weak {
+		decided, tried := v.searchHarm(checkpoint, r, opts, gap, cfg.MaxInstructions)
+		if decided {
+			return v
+		}
+		if tried > 0 {
+			searched = fmt.Sprintf("; a harm search of %d PCT post-race schedules found no failure of its own either", tried)
+		}
+	}
 	v.Category = Harmless
-	v.Reason = fmt.Sprintf("both orders ran to the same outcome and output under %d post-race schedules%s", v.K, deeper)
+	v.Reason = fmt.Sprintf("both orders ran to the same outcome and output under %d post-race schedules%s%s", v.K, deeper, searched)
 	if opts.Model == memmodel.Weak {
 		v.Reason = fmt.Sprintf("both orders reached the same outcomes and outputs under %d post-race schedules, "+
 			"%d executions in all with every value the weak memory model lets each read return", v.K, v.States)
@@ -293,15 +311,24 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 
 // Action is a change to an execution at a point: "yield" (a scheduling
 // decision there, to hold the thread that stands at its access),
-// "preempt-accesses" (access preemption starts there) or "steady-clock"
-// (the clock stops counting instructions there, vm.SetSteadyClock).
+// "preempt-accesses" (access preemption starts there), "preempt-at" (the
+// accesses at Locs become the preemption points there, vm.SetPreemptAt)
+// or "steady-clock" (the clock stops counting instructions there,
+// vm.SetSteadyClock).
 type Action struct {
-	At vm.StopPoint `json:"at"`
-	Do string       `json:"do"`
+	At   vm.StopPoint `json:"at"`
+	Do   string       `json:"do"`
+	Locs []string     `json:"locs,omitempty"`
 }
 
-// postSchedule is the schedule both orders of a pair follow after the
-// race: step i of the post-race plan.
+// postRace is what both orders of a pair do after the race: it sets the
+// machine's schedule for the rest of the run and returns the actions a
+// replay must repeat.
+type postRace interface {
+	apply(m *vm.Machine) []Action
+}
+
+// postSchedule is step i of the post-race plan.
 type postSchedule struct {
 	plan *sched.Plan
 	i    int
@@ -326,8 +353,7 @@ func (p postSchedule) apply(m *vm.Machine) []Action {
 // seeded random choices at every preemption point, shared accesses
 // included. gap is how far the primary goes from the first access to the
 // second; the alternate may take BudgetFactor times that to get there.
-func runPair(ckpt *vm.Machine, r *race.Race, opts Options, i int, gap, budget uint64) (primary, alt outcome, err error) {
-	post := postSchedule{plan: sched.PostRacePlan(opts.Ma, opts.Seed), i: i}
+func runPair(ckpt *vm.Machine, r *race.Race, opts Options, post postRace, gap, budget uint64) (primary, alt outcome, err error) {
 	// From the race on the clock is an input: both orders read the same
 	// times (vm.Machine.SetSteadyClock), so a printed duration does not
 	// make them differ.
@@ -393,7 +419,7 @@ type outcome struct {
 
 // runPrimary runs the recorded order to completion under a post-race
 // policy: the replayed schedule up to the second access, then post.
-func runPrimary(m *vm.Machine, r *race.Race, post postSchedule, budget uint64) outcome {
+func runPrimary(m *vm.Machine, r *race.Race, post postRace, budget uint64) outcome {
 	m.StopBefore(&r.SecondAt)
 	if res := m.Run(); res.Term.Kind != vm.TermPaused {
 		return outcome{res: res}
@@ -410,7 +436,7 @@ func runPrimary(m *vm.Machine, r *race.Race, post postSchedule, budget uint64) o
 // runs to completion under post. It returns errEnforce-wrapped reasons when
 // the alternate order cannot be reached: the second thread waits for the
 // first (blocked on it, or spinning on a value only it can change).
-func runAlternate(m *vm.Machine, r *race.Race, post postSchedule, gapBudget, budget uint64) (outcome, error) {
+func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64) (outcome, error) {
 	held, other := r.FirstAt.Thread, r.SecondAt.Thread
 	m.SetPolicy(&sched.Hold{Thread: held, Fallback: sched.RoundRobin{}})
 	var actions []Action

@@ -65,13 +65,16 @@ type JobOptions struct {
 	BudgetFactor uint64         `json:"budget_factor,omitempty"`
 	Symbolic     bool           `json:"symbolic,omitempty"`
 	Model        memmodel.Model `json:"memory_model"`
+	Search       int            `json:"search,omitempty"`
+	Focus        []string       `json:"focus,omitempty"`
 }
 
 // NewJob makes the job of classifying r in the program ref names with
 // opts and the classifier ("" is portend).
 func NewJob(ref ProgramRef, r *race.Race, opts Options, classifier string) Job {
 	return Job{Program: ref, Race: r, Options: JobOptions{Run: opts.Run.Spec(), Classifier: classifier,
-		Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, BudgetFactor: opts.BudgetFactor, Symbolic: opts.Symbolic, Model: opts.Model}}
+		Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, BudgetFactor: opts.BudgetFactor, Symbolic: opts.Symbolic, Model: opts.Model,
+		Search: opts.Search, Focus: opts.Focus}}
 }
 
 // Run classifies the job's race in prog, which must be the job's program.
@@ -118,7 +121,7 @@ func panicSite(stack []byte) string {
 func (j Job) run(prog *ir.Program, cancel <-chan struct{}) *Verdict {
 	o := j.Options
 	opts := Options{Run: o.Run.Config(), Ma: o.Ma, Mp: o.Mp, Seed: o.Seed, BudgetFactor: o.BudgetFactor,
-		Symbolic: o.Symbolic, Model: o.Model}
+		Symbolic: o.Symbolic, Model: o.Model, Search: o.Search, Focus: o.Focus}
 	opts.Run.Cancel = cancel
 	if k := prog.Key(); k != j.Program.Key {
 		return (&Verdict{RaceID: j.Race.ID, Stage: "not started"}).unclassified(

@@ -358,8 +358,14 @@ func (ev *Evidence) checkFailure() error {
 // checkActions validates the actions and racing points of race evidence.
 func (ev *Evidence) checkActions() error {
 	for i, a := range ev.Actions {
-		if a.Do != "yield" && a.Do != "preempt-accesses" && a.Do != "steady-clock" {
-			return fmt.Errorf("action %d: %q: want yield, preempt-accesses or steady-clock", i+1, a.Do)
+		switch a.Do {
+		case "yield", "preempt-accesses", "steady-clock":
+		case "preempt-at":
+			if len(a.Locs) == 0 {
+				return fmt.Errorf("action %d: preempt-at names no locations", i+1)
+			}
+		default:
+			return fmt.Errorf("action %d: %q: want yield, preempt-accesses, preempt-at or steady-clock", i+1, a.Do)
 		}
 		if a.At.Thread < 0 {
 			return fmt.Errorf("action %d: thread %d", i+1, a.At.Thread)

@@ -307,6 +307,8 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 			m.Yield()
 		case "preempt-accesses":
 			m.SetPreemptAccesses(true)
+		case "preempt-at":
+			m.SetPreemptAt(a.Locs)
 		case "steady-clock":
 			m.SetSteadyClock()
 		}

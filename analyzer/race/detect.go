@@ -147,6 +147,10 @@ type Result struct {
 	// FirstFailure is how long detection ran before it found its first
 	// failure (0: none).
 	FirstFailure time.Duration
+	// Focus are the access locations (file:line:col) of the races and
+	// potential races found, sorted: the preemption points exploration
+	// ended with, and classification's harm search starts from.
+	Focus []string
 	// TooLong is set when the round-robin execution ran out of its
 	// instruction or memory budget: the program outruns the analysis's
 	// budget under the plainest schedule (it is long, or loops for ever:
@@ -471,6 +475,7 @@ func (d *detection) finish() *Result {
 		}
 	}
 	res.Schedules = d.ran
+	res.Focus = d.focus()
 	res.Elapsed = time.Since(d.start)
 	return res
 }

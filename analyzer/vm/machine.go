@@ -1037,6 +1037,15 @@ func (m *Machine) SetSteadyClock() {
 	}
 }
 
+// SetPreemptAt makes the accesses at locs (file:line:col), and as under
+// any focus the atomic updates, the preemption points for the rest of the
+// run, in place of Config.PreemptAt's. A replay of the run must do the
+// same at the same point: the trace records the points it started with.
+func (m *Machine) SetPreemptAt(locs []string) {
+	m.cfg.PreemptAt = locs
+	m.focus = m.prog.LocSet(locs)
+}
+
 // SetPreemptAccesses turns preemption at shared accesses on or off for
 // the rest of the run (see Config.PreemptAccesses).
 func (m *Machine) SetPreemptAccesses(on bool) { m.cfg.PreemptAccesses = on }

@@ -1,0 +1,103 @@
+package classify
+
+import (
+	"fmt"
+	"sort"
+
+	"augur/analyzer/race"
+	"augur/analyzer/sched"
+	"augur/analyzer/vm"
+)
+
+// The harm search: a race whose Ma post-race schedules showed no harm is
+// tried under a few more, each PCT over the accesses detection's
+// exploration switched at and the race's own (Options.Focus), the points
+// where a bug that needs a particular interleaving after the race lives
+// (an ABA between a read and a compare-and-swap, a second check-then-act).
+// Only a failure decides there: an order that fails where the other,
+// under the same post-race schedule, does not fail the same way makes the
+// race spec-violated, with that schedule as its evidence. A failure both
+// orders reach is the program's, not the race's consequence, and output
+// is not compared (random schedules after the race already do).
+
+// DefaultSearch is how many harm-search pairs a race gets when
+// Options.Search is 0.
+const DefaultSearch = 4
+
+// searchSchedule is the post-race schedule of one harm-search pair.
+type searchSchedule struct {
+	seed         uint64
+	depth, steps int
+	focus        []string
+}
+
+// apply switches m to PCT over the search's points from here on.
+func (s searchSchedule) apply(m *vm.Machine) []Action {
+	m.SetPolicy(sched.NewPCT(s.seed, s.depth, s.steps))
+	m.SetPreemptAt(s.focus)
+	cur := m.Current()
+	return []Action{{At: vm.StopPoint{Thread: cur, Count: m.ThreadCount(cur)}, Do: "preempt-at", Locs: s.focus}}
+}
+
+// searchFocus are the harm search's points for r: Options.Focus and r's
+// own two accesses, sorted.
+func searchFocus(r *race.Race, focus []string) []string {
+	set := map[string]bool{r.First.Loc.String(): true, r.Second.Loc.String(): true}
+	for _, l := range focus {
+		set[l] = true
+	}
+	out := make([]string, 0, len(set))
+	for l := range set {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// searchHarm runs the harm search from the pre-race checkpoint and reports
+// whether it decided v (spec-violated), and how many pairs it ran.
+func (v *Verdict) searchHarm(checkpoint *vm.Machine, r *race.Race, opts Options, gap, budget uint64) (decided bool, tried int) {
+	n := opts.Search
+	if n == 0 {
+		n = DefaultSearch
+	}
+	focus := searchFocus(r, opts.Focus)
+	steps := max(r.Trace.Len(), 16)
+	for j := 0; j < n; j++ {
+		if opts.Run.Expired() != nil {
+			break
+		}
+		post := searchSchedule{seed: opts.Seed + 7_000_003 + uint64(j), depth: 2 + j%2, steps: steps, focus: focus}
+		primary, alt, err := runPair(checkpoint, r, opts, post, gap, budget)
+		if err != nil {
+			continue
+		}
+		tried++
+		if !failed(primary) && !failed(alt) || sameFailure(primary, alt) {
+			continue
+		}
+		w := *v
+		if w.judge(judging{model: opts.Model}, primary, alt) && w.Category == SpecViolated {
+			w.Stage = fmt.Sprintf("harm search (PCT post-race schedule %d of %d over %d points)", j+1, n, len(focus))
+			w.Reason = fmt.Sprintf("the post-race schedules showed no harm, the harm search's PCT schedule %d (switching at %d points) did: %s",
+				j+1, len(focus), w.Reason)
+			*v = w
+			return true, tried
+		}
+	}
+	return false, tried
+}
+
+// failed reports whether an order's run failed (not an exit, not a stop
+// of the analysis's own).
+func failed(o outcome) bool {
+	t := o.res.Term
+	return t.Kind != vm.TermExit && !stopped(t) && !(t.Kind == vm.TermBudget && t.Budget.Hang())
+}
+
+// sameFailure reports whether both orders failed in the same way at the
+// same place.
+func sameFailure(a, b outcome) bool {
+	s, t := a.res.Term, b.res.Term
+	return failed(a) && failed(b) && s.Kind == t.Kind && s.Loc == t.Loc
+}
