@@ -196,7 +196,7 @@ func TestHarmSearchReachesTheABA(t *testing.T) {
 		return
 	}
 	for i, v := range res.Verdicts {
-		t.Logf("race on %s: %s (%s)", res.Races[i].Object, v.Category, v.Stage)
+		t.Logf("race on %s: %s (%s) %s", res.Races[i].Object, v.Category, v.Stage, v.Reason)
 	}
 	t.Fatal("no race was found spec-violated by the harm search")
 }

@@ -31,21 +31,29 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 }
 
 // siteAt finds the racing access at pos: one whose range holds it, else
-// one on its line. Caller holds mu.
+// one on its line; where several races are, the most severe (a
+// spec-violated one before a harmless one on the same read). Caller holds
+// mu.
 func (s *Server) siteAt(path string, pos protocol.Position) *raceSite {
 	sites := s.racesIn(path, &lines{s: s})
-	var onLine *raceSite
+	var at, onLine *raceSite
+	worse := func(a, b *raceSite) bool {
+		return b == nil || category.Named(a.category).Severity < category.Named(b.category).Severity
+	}
 	for i := range sites {
 		r := sites[i].rng
 		if r.Start.Line != pos.Line {
 			continue
 		}
-		if pos.Character >= r.Start.Character && pos.Character <= r.End.Character {
-			return &sites[i]
+		if pos.Character >= r.Start.Character && pos.Character <= r.End.Character && worse(&sites[i], at) {
+			at = &sites[i]
 		}
-		if onLine == nil {
+		if worse(&sites[i], onLine) {
 			onLine = &sites[i]
 		}
+	}
+	if at != nil {
+		return at
 	}
 	return onLine
 }

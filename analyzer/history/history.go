@@ -59,10 +59,13 @@ type record struct {
 	Offset uint64 `json:"offset"`
 	// Explored counts the schedules the explorations after each plan
 	// ran, all analyses together: the next exploration starts past them.
-	Explored  uint64            `json:"explored,omitempty"`
-	Confirmed []*race.Candidate `json:"confirmed,omitempty"`
-	Tried     []string          `json:"tried,omitempty"`
-	Races     []*known          `json:"races,omitempty"`
+	Explored uint64 `json:"explored,omitempty"`
+	// Enumerated is set once an analysis of the program (Program) ran the
+	// bounded enumeration, which the next analyses of it skip.
+	Enumerated bool              `json:"enumerated,omitempty"`
+	Confirmed  []*race.Candidate `json:"confirmed,omitempty"`
+	Tried      []string          `json:"tried,omitempty"`
+	Races      []*known          `json:"races,omitempty"`
 }
 
 // known is a race an earlier analysis found, with its latest verdict.
@@ -112,7 +115,7 @@ func Open(path string, prog *ir.Program, schedules int, settings string) (*race.
 	}
 	h.same = rec.Program == prog.Key()
 	if !h.same {
-		rec.Confirmed, rec.Tried = nil, nil
+		rec.Confirmed, rec.Tried, rec.Enumerated = nil, nil, false
 	}
 	var kept []*known
 	for _, k := range rec.Races {
@@ -127,6 +130,7 @@ func Open(path string, prog *ir.Program, schedules int, settings string) (*race.
 		prior.Tried[id] = true
 	}
 	if h.same {
+		prior.Enumerated = rec.Enumerated
 		for _, k := range kept {
 			prior.Focus = append(prior.Focus, k.Race.First.Loc.String(), k.Race.Second.Loc.String())
 		}
@@ -241,6 +245,7 @@ func (h *History) Save(races []*race.Race, verdicts []*classify.Verdict) error {
 	rec.Offset += h.step
 	if det := h.det; det != nil {
 		rec.Explored += uint64(det.Explore.Schedules)
+		rec.Enumerated = rec.Enumerated || det.Explore.Enumerated > 0
 		rec.Tried = appendNew(rec.Tried, det.Directed...)
 		if len(rec.Tried) > maxTried {
 			rec.Tried = rec.Tried[len(rec.Tried)-maxTried:]

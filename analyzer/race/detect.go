@@ -66,6 +66,10 @@ type Prior struct {
 	// seeds start past theirs, so exploration goes on across saves
 	// instead of repeating itself.
 	Explored uint64
+	// Enumerated is set when an earlier analysis of this very program ran
+	// the bounded enumeration: its schedules are the same every time, so
+	// this one goes straight to PCT.
+	Enumerated bool
 }
 
 // Technique is how detection first found a race.
@@ -90,7 +94,7 @@ const (
 )
 
 // Techniques lists them in plan order.
-var Techniques = []Technique{ByRoundRobin, ByReversal, ByPCT, ByInputs, ByDirected, ByExplore, ByHistory}
+var Techniques = []Technique{ByRoundRobin, ByReversal, ByPCT, ByInputs, ByDirected, ByEnumeration, ByExplore, ByHistory}
 
 // ErrCanceled is returned when Run.Cancel closes during detection.
 var ErrCanceled = errors.New("detection canceled")
@@ -188,6 +192,9 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 		err = d.directed()
 	}
 	if err == nil {
+		err = d.enumerate()
+	}
+	if err == nil {
 		err = d.explore()
 	}
 	if err != nil {
@@ -220,6 +227,7 @@ type detection struct {
 	// there were (see occurrence).
 	first       map[string]*Race
 	occurrences map[string]int
+	byTechnique map[string]bool // race id|technique|first access of the occurrences kept
 }
 
 // base runs the base plan: round robin, sync reversals, PCT.
@@ -442,19 +450,26 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 }
 
 // occurrence returns r when it is one of the first 1+MaxAlternates
-// occurrences of its race, the only ones Merge keeps (the race and its
-// alternates); a later one only adds to the first's count of instances.
+// occurrences of its race, or the first its technique found in its order
+// of the accesses, the ones
+// Merge chooses from (the race and its alternates); a later one only adds
+// to the first's count of instances.
 // Thousands of explored executions then hold memory for a few
 // occurrences of each race, not for every execution's schedule.
 func (d *detection) occurrence(r *Race) []*Race {
 	if d.first == nil {
-		d.first, d.occurrences = map[string]*Race{}, map[string]int{}
+		d.first, d.occurrences, d.byTechnique = map[string]*Race{}, map[string]int{}, map[string]bool{}
 	}
 	d.occurrences[r.ID]++
-	if d.occurrences[r.ID] > 1+MaxAlternates {
+	// The first of each technique in each order is kept too: Merge
+	// prefers alternates in the other order, or that another technique
+	// found, which show the race from another prefix.
+	tech := r.ID + "|" + string(r.Technique) + "|" + r.First.Loc.String()
+	if d.occurrences[r.ID] > 1+MaxAlternates && d.byTechnique[tech] {
 		d.first[r.ID].Instances += r.Instances
 		return nil
 	}
+	d.byTechnique[tech] = true
 	if d.first[r.ID] == nil {
 		d.first[r.ID] = r
 	}

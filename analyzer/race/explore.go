@@ -234,6 +234,11 @@ type ExploreStats struct {
 	// Seeds are the PCT seeds of the first and the last schedule merged:
 	// an analysis that builds on a history starts past the last one.
 	Seeds [2]uint64
+	// Enumerated counts the schedules of the bounded enumeration that ran
+	// before PCT (enumerate); Exhaustive is set when they were every
+	// schedule with at most EnumerationBound preemptions at the points.
+	Enumerated int
+	Exhaustive bool
 	// Ended says why it stopped.
 	Ended string
 }

@@ -96,8 +96,10 @@ func (r *Race) At(i int) *Race {
 }
 
 // addAlternate keeps an occurrence as one of r's alternates when it is
-// from another execution and there is room; one on other inputs, or found
-// by another technique, replaces one that is neither.
+// from another execution and there is room; otherwise it replaces the
+// least telling one when it tells more: the accesses in the other order
+// than r's (its primary is r's alternate, reached from another prefix)
+// tell the most, then other inputs or another technique.
 func (r *Race) addAlternate(in Instance) {
 	if in.Trace == r.Trace {
 		return
@@ -111,15 +113,24 @@ func (r *Race) addAlternate(in Instance) {
 		r.Alternates = append(r.Alternates, in)
 		return
 	}
-	differs := func(x Instance) bool { return x.Inputs != r.Inputs || x.Technique != r.Technique }
-	if !differs(in) {
-		return
-	}
-	for i, a := range r.Alternates {
-		if !differs(a) {
-			r.Alternates[i] = in
-			return
+	tells := func(x Instance) int {
+		n := 0
+		if x.First.Loc != r.First.Loc {
+			n += 2
 		}
+		if x.Inputs != r.Inputs || x.Technique != r.Technique {
+			n++
+		}
+		return n
+	}
+	least := 0
+	for i, a := range r.Alternates {
+		if tells(a) < tells(r.Alternates[least]) {
+			least = i
+		}
+	}
+	if tells(in) > tells(r.Alternates[least]) {
+		r.Alternates[least] = in
 	}
 }
 

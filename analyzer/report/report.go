@@ -201,11 +201,19 @@ type Stats struct {
 // "saturated" (a long run of schedules found and covered nothing new),
 // "explore-time" (its time ran out first: more may find more), "limit"
 // (it ran its most schedules) or "budget" (the analysis's time ran out).
+//
+// Bounded counts the schedules of the bounded enumeration that ran first
+// (every schedule with at most PreemptionBound preemptions at those
+// points); Exhaustive says it ran them all, so no bug that needs that few
+// preemptions there is left.
 type Exploration struct {
-	Schedules int    `json:"schedules"`
-	Focus     int    `json:"focus"`
-	Switches  int    `json:"switches"`
-	Ended     string `json:"ended"`
+	Schedules       int    `json:"schedules"`
+	Focus           int    `json:"focus"`
+	Switches        int    `json:"switches"`
+	Ended           string `json:"ended"`
+	Bounded         int    `json:"bounded"`
+	Exhaustive      bool   `json:"exhaustive"`
+	PreemptionBound int    `json:"preemption_bound"`
 }
 
 // Technique is what one detection technique did.
@@ -256,8 +264,9 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 	}
 	r.Stats = Stats{Instructions: res.Instructions, Paths: 1, Schedules: res.Schedules, Seconds: res.Elapsed.Seconds(),
 		Candidates: len(res.Candidates), Directed: len(res.Directed)}
-	if x := res.Explore; x.Schedules > 0 {
-		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Ended: x.Ended}
+	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 {
+		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Ended: x.Ended,
+			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, PreemptionBound: race.EnumerationBound}
 	}
 	for _, t := range race.Techniques {
 		if res.Runs[t] > 0 || res.Found[t] > 0 {

@@ -158,8 +158,9 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(&b, "HAVOC: calls to these undefined functions returned unconstrained values: %s\n", strings.Join(r.Havoc, ", "))
 	}
 	if x := r.Stats.Exploration; x != nil {
-		fmt.Fprintf(&b, "SCHEDULES: %d PCT schedule%s explored after the plan, switching threads at synchronization and at %d racing access%s "+
-			"(%d distinct switches); %s\n", x.Schedules, plural(x.Schedules), x.Focus, pluralES(x.Focus), x.Switches, exploreEnd(x))
+		fmt.Fprintf(&b, "SCHEDULES: explored after the plan, switching threads at synchronization and at %d racing access%s: %s; "+
+			"then %d PCT schedule%s (%d distinct switches in all); %s\n", x.Focus, pluralES(x.Focus), bounded(x),
+			x.Schedules, plural(x.Schedules), x.Switches, exploreEnd(x))
 	}
 	fmt.Fprintf(&b, "SUMMARY: augur: %d race%s, %d failure%s, %d lock-order inversion%s in %d schedule%s (%d instructions, %.2fs)\n",
 		len(r.Races), plural(len(r.Races)), len(r.Failures), plural(len(r.Failures)), len(r.Inversions), plural(len(r.Inversions)),
@@ -186,6 +187,14 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// bounded says what the bounded enumeration covered.
+func bounded(x *Exploration) string {
+	if x.Exhaustive {
+		return fmt.Sprintf("all %d schedules with at most %d preemptions", x.Bounded, x.PreemptionBound)
+	}
+	return fmt.Sprintf("%d of the schedules with at most %d preemptions (not all)", x.Bounded, x.PreemptionBound)
 }
 
 // exploreEnd says why the exploration stopped.

@@ -1,0 +1,80 @@
+package sched
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Bounded runs a schedule given as a prefix of choices and, past it,
+// without preempting: the thread that reached a point goes on while it
+// can, else the lowest runnable one runs; a thread that yields, sleeps or
+// ran a whole time slice gives way to the next one (a polling loop cannot
+// starve the thread it waits for). It records its decisions, so an
+// enumeration of the schedules with at most a few preemptions (iterative
+// context bounding, after Musuvathi and Qadeer's CHESS) can extend each
+// one at every later decision.
+type Bounded struct {
+	Prefix    []int
+	Decisions []Decision
+	// Truncated is set when the run made more than MaxDecisions
+	// decisions: those past it were not recorded, so no enumeration can
+	// extend them.
+	Truncated bool
+}
+
+// Decision is one recorded choice of a Bounded schedule.
+type Decision struct {
+	Current  int // the thread that reached the point; -1 when it exited or blocked
+	Runnable []int
+	Chose    int
+	// GaveWay is set where the thread yielded, slept or ran a whole time
+	// slice: the fair choice there is the next thread, and an enumeration
+	// tries no other (there would be one at every slice of a loop).
+	GaveWay bool
+}
+
+// MaxDecisions bounds the decisions a Bounded schedule records.
+const MaxDecisions = 4096
+
+// Preempts reports whether choosing t at d preempts d's thread: it could
+// have gone on and another runs instead.
+func (d Decision) Preempts(t int) bool {
+	return t != d.Current && slices.Contains(d.Runnable, d.Current)
+}
+
+func (*Bounded) Name() string { return "bounded" }
+
+// Pick implements Policy.
+func (b *Bounded) Pick(p Point, runnable []int) (int, error) {
+	i := len(b.Decisions)
+	choice := runnable[0]
+	gaveWay := p.What == WhatTimeSlice || yields(p.What)
+	switch {
+	case i < len(b.Prefix):
+		choice = b.Prefix[i]
+		if !slices.Contains(runnable, choice) {
+			return 0, fmt.Errorf("bounded schedule: at decision %d thread %d cannot run", i, choice)
+		}
+	case gaveWay:
+		choice = nextAfter(p.Thread, runnable)
+	case slices.Contains(runnable, p.Thread):
+		choice = p.Thread
+	}
+	if i < MaxDecisions {
+		b.Decisions = append(b.Decisions, Decision{Current: p.Thread, Runnable: slices.Clone(runnable), Chose: choice, GaveWay: gaveWay})
+	} else {
+		b.Truncated = true
+	}
+	return choice, nil
+}
+
+// nextAfter is the first runnable thread after t, in id order and round
+// again: t itself only when it is alone.
+func nextAfter(t int, runnable []int) int {
+	for _, r := range runnable {
+		if r > t {
+			return r
+		}
+	}
+	return runnable[0]
+}
