@@ -117,14 +117,7 @@ type Limits struct {
 const InterruptedMessage = "interrupted"
 
 // Interrupted reports whether Interrupt is closed.
-func (c *Limits) Interrupted() bool {
-	select {
-	case <-c.Interrupt: // a nil channel is never ready
-		return true
-	default:
-		return false
-	}
-}
+func (c *Limits) Interrupted() bool { return closed(c.Interrupt) }
 
 // DefaultMaxOutput is how much output an execution keeps as events.
 const DefaultMaxOutput = 1 << 20
@@ -135,9 +128,12 @@ const maxOutputEvents = 1 << 16
 
 // Canceled reports whether Cancel is closed: the caller of a series of
 // executions stops starting new ones.
-func (c *Limits) Canceled() bool {
+func (c *Limits) Canceled() bool { return closed(c.Cancel) }
+
+// closed reports whether ch is closed; a nil channel never is.
+func closed(ch <-chan struct{}) bool {
 	select {
-	case <-c.Cancel: // a nil channel is never ready
+	case <-ch:
 		return true
 	default:
 		return false
