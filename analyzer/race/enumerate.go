@@ -2,7 +2,6 @@ package race
 
 import (
 	"fmt"
-	"runtime"
 	"time"
 
 	"augur/analyzer/sched"
@@ -25,10 +24,21 @@ const (
 )
 
 // bounded is a schedule of the enumeration: the choices it makes before
-// running without preemption, and its preemptions among them.
+// running without preemption (the first at of base, the choices of the
+// run it extends, shared by all its extensions, then choice), and its
+// preemptions among them. The root has at -1: no prefix.
 type bounded struct {
-	prefix      []int
+	base        []int
+	at, choice  int
 	preemptions int
+}
+
+// prefix is the schedule's choices before it runs without preemption.
+func (b bounded) prefix() []int {
+	if b.at < 0 {
+		return nil
+	}
+	return append(b.base[:b.at:b.at], b.choice)
 }
 
 // enumerate runs, before the random exploration, every schedule with at
@@ -44,17 +54,14 @@ func (d *detection) enumerate() error {
 	if x == nil || d.stop || d.res.TooLong != nil || d.opts.Prior.Enumerated {
 		return nil
 	}
-	workers := x.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := x.workers()
 	// Half of the exploration's time at most: PCT gets the rest.
 	until := x.Until
 	if !until.IsZero() {
 		until = time.Now().Add(time.Until(until) / 2)
 	}
 	focus := d.focus()
-	stack := []bounded{{}}
+	stack := []bounded{{at: -1}}
 	complete, ran := true, 0
 	for len(stack) > 0 {
 		if ran >= maxEnumerated || !until.IsZero() && time.Now().After(until) {
@@ -63,6 +70,7 @@ func (d *detection) enumerate() error {
 		}
 		if t := d.opts.Run.Expired(); t != nil {
 			d.res.Stopped, d.stop, complete = t, true, false
+			d.res.Explore.Ended = EndedBudget // explore, which would say so, does not run
 			break
 		}
 		n := min(exploreBatch, len(stack), maxEnumerated-ran)
@@ -74,7 +82,7 @@ func (d *detection) enumerate() error {
 		cfgs := make([]vm.Config, n)
 		for k, b := range batch {
 			cfgs[k] = d.opts.Run
-			cfgs[k].Policy, cfgs[k].PreemptAt = &sched.Bounded{Prefix: b.prefix}, focus
+			cfgs[k].Policy, cfgs[k].PreemptAt = &sched.Bounded{Prefix: b.prefix()}, focus
 		}
 		d.total += n
 		runs, err := d.executeAll(cfgs, workers)
@@ -86,8 +94,7 @@ func (d *detection) enumerate() error {
 			ran++
 			d.steps = max(d.steps, ex.run.Trace.Len())
 			d.cover(ex.run.Trace)
-			name := fmt.Sprintf("bounded schedule %d (%d preemption%s over %d accesses)", ran, batch[k].preemptions,
-				plural(batch[k].preemptions), len(focus))
+			name := fmt.Sprintf("bounded schedule %d (preemptions: %d, over %d accesses)", ran, batch[k].preemptions, len(focus))
 			d.merge(ex, name, ByEnumeration, nil)
 			pol := cfgs[k].Policy.(*sched.Bounded)
 			if pol.Truncated || ex.run.Term.Kind == vm.TermBudget && !ex.run.Term.Budget.Hang() {
@@ -99,6 +106,12 @@ func (d *detection) enumerate() error {
 		// the next to run.
 		for i := len(next) - 1; i >= 0; i-- {
 			stack = append(stack, next[i])
+		}
+		// More left than may still run: it cannot finish, and the bottom
+		// of the stack would never run. Keeping only what may bounds the
+		// memory the enumeration holds.
+		if left := maxEnumerated - ran; len(stack) > left {
+			stack, complete = stack[len(stack)-left:], false
 		}
 	}
 	d.res.Explore.Enumerated = ran
@@ -112,7 +125,11 @@ func (d *detection) enumerate() error {
 // extension's preemptions are b's and perhaps the new choice.
 func extensions(b bounded, decisions []sched.Decision) []bounded {
 	var out []bounded
-	for i := len(b.prefix); i < len(decisions); i++ {
+	chose := make([]int, len(decisions)) // shared by the extensions
+	for i, d := range decisions {
+		chose[i] = d.Chose
+	}
+	for i := b.at + 1; i < len(decisions); i++ {
 		d := decisions[i]
 		if d.GaveWay {
 			continue // the thread gave way: the next one runs, fairly
@@ -128,20 +145,8 @@ func extensions(b bounded, decisions []sched.Decision) []bounded {
 			if cost > EnumerationBound {
 				continue
 			}
-			prefix := make([]int, i+1)
-			for j := range i {
-				prefix[j] = decisions[j].Chose
-			}
-			prefix[i] = t
-			out = append(out, bounded{prefix: prefix, preemptions: cost})
+			out = append(out, bounded{base: chose, at: i, choice: t, preemptions: cost})
 		}
 	}
 	return out
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -36,6 +36,14 @@ type Explore struct {
 	Workers int
 }
 
+// workers is how many executions run at once: Workers, or one per CPU.
+func (x *Explore) workers() int {
+	if x.Workers > 0 {
+		return x.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // The exploration's defaults.
 const (
 	DefaultPatience   = 1000
@@ -67,10 +75,7 @@ func (d *detection) explore() error {
 	if most <= 0 {
 		most = DefaultMaxExplore
 	}
-	workers := x.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := x.workers()
 	idle := 0
 	for i := 0; i < most && idle < patience && !d.stop; i += exploreBatch {
 		if !x.Until.IsZero() && time.Now().After(x.Until) {

@@ -33,8 +33,10 @@ type Decision struct {
 	GaveWay bool
 }
 
-// MaxDecisions bounds the decisions a Bounded schedule records.
-const MaxDecisions = 4096
+// MaxDecisions bounds the decisions a Bounded schedule records: a run
+// with more has more extensions than an enumeration can run, and each
+// pending one holds the choices of the run it extends.
+const MaxDecisions = 1024
 
 // Preempts reports whether choosing t at d preempts d's thread: it could
 // have gone on and another runs instead.
