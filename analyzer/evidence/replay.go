@@ -85,8 +85,6 @@ func (l *logger) loc(s string) ir.Loc {
 type marker struct {
 	m      *vm.Machine
 	points [2]vm.StopPoint
-	// noPoints is set for a failure's evidence: it has no racing accesses.
-	noPoints bool
 	// focus are the locations of the accesses the schedule preempted at
 	// (sched.Trace.PreemptAt), indexed by LocID: a failure's timeline shows
 	// them with their values, as they are where its threads interleave.
@@ -112,9 +110,6 @@ func (k *marker) Access(a *vm.Access) {
 		return
 	}
 	for i, p := range k.points {
-		if k.noPoints {
-			break
-		}
 		at := a.Count == p.Count
 		if p.Loc != 0 { // the first access at that location from that point on
 			at = a.Site.Loc == p.Loc && a.Count >= p.Count
@@ -276,8 +271,11 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 		cfg.Weak = &vm.Weak{Choices: ev.WeakReads}
 	}
 	cfg.Policy = &logger{Policy: &sched.Replay{Trace: ev.Schedule}, steps: &tr.Steps, prog: prog}
-	mk := &marker{points: ev.Points, steps: &tr.Steps, events: &tr.Events, noPoints: ev.Kind == KindFailure}
+	mk := &marker{points: ev.Points, steps: &tr.Steps, events: &tr.Events}
 	if ev.Kind == KindFailure {
+		// No racing accesses to mark (as if both were done already); the
+		// accesses the schedule switched at instead.
+		mk.done = [2]bool{true, true}
 		mk.focus = prog.LocSet(ev.Schedule.PreemptAt)
 	}
 	cfg.Monitor = mk
