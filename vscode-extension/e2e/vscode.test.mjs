@@ -179,9 +179,11 @@ async function hoverOn(n, word) {
   const line = viewLine(text.slice(0, 20));
   const span = line.locator('span span', { hasText: word }).first();
   // VS Code shows the diagnostic's part of the hover at once and augur's
-  // own part when the server answers: wait for augur's. A code lens that
+  // own part when the server answers: wait for augur's, then for the hover
+  // to finish fading in (a screenshot shows it whole). A code lens that
   // arrives above the line moves the text under the mouse and hides the
-  // hover; a user then moves the mouse onto the word again, and so do we.
+  // hover, at either step; a user then moves the mouse onto the word
+  // again, and so do we.
   const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content', { hasText: /What goes wrong|What augur saw/ }).first();
   const deadline = Date.now() + patience;
   for (;;) {
@@ -189,6 +191,10 @@ async function hoverOn(n, word) {
     await span.hover();
     try {
       await hover.waitFor({ timeout: 5_000 });
+      await page.waitForFunction(() => {
+        const h = document.querySelector('.monaco-hover:not(.hidden)');
+        return h && getComputedStyle(h).opacity === '1';
+      }, null, { timeout: 5_000 });
       return hover.innerText();
     } catch (err) {
       if (Date.now() > deadline) {
@@ -259,12 +265,7 @@ test('the Problems panel lists each race with its category and related locations
 });
 
 test('the hover on a racing access says what goes wrong and how to see it', async () => {
-  const hover = await hoverOn(43, 'free');
-  // Let the hover finish fading in before the screenshot.
-  await page.waitForFunction(() => {
-    const h = document.querySelector('.monaco-hover:not(.hidden)');
-    return h && getComputedStyle(h).opacity === '1';
-  }, null, { timeout: 30_000 });
+  const hover = await hoverOn(43, 'free'); // faded in whole, for the screenshot
   await shot('3-hover');
   assert.match(hover, /spec-violated/);
   assert.match(hover, /book->entries/, 'the heap object is named by its expression');
