@@ -359,6 +359,9 @@ type execution struct {
 	races []*Race
 	cands []*Candidate
 	invs  []*Inversion
+	// steps are what each step of a bounded schedule touched, for the
+	// enumeration's reduction.
+	steps []step
 }
 
 // execute runs one execution under cfg with a detector of its own. It
@@ -369,6 +372,11 @@ func (d *detection) execute(cfg vm.Config) (*execution, error) {
 	det := New()
 	det.mutexBlind = d.opts.MutexBlind
 	cfg.Monitor = det
+	var fp *footprints
+	if b, ok := cfg.Policy.(*sched.Bounded); ok && d.opts.Explore != nil && !d.opts.Explore.NoReduction {
+		fp = newFootprints(det, b) // for the enumeration's reduction
+		cfg.Monitor = fp
+	}
 	m, err := vm.New(d.prog, cfg)
 	if err != nil {
 		return nil, err
@@ -378,7 +386,11 @@ func (d *detection) execute(cfg vm.Config) (*execution, error) {
 	if run.Term.Kind == vm.TermCanceled {
 		return nil, ErrCanceled
 	}
-	return &execution{run: run, preempt: cfg.PreemptAccesses, races: det.Races(), cands: det.Candidates(), invs: det.Inversions()}, nil
+	ex := &execution{run: run, preempt: cfg.PreemptAccesses, races: det.Races(), cands: det.Candidates(), invs: det.Inversions()}
+	if fp != nil {
+		ex.steps = fp.steps
+	}
+	return ex, nil
 }
 
 // merge adds what an execution found to the result, and reports whether

@@ -1,7 +1,9 @@
 package race
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"time"
 
 	"augur/analyzer/sched"
@@ -62,6 +64,7 @@ func (d *detection) enumerate() error {
 	}
 	focus := d.focus()
 	stack := []bounded{{at: -1}}
+	tried, full := triedThreads{}, false
 	complete, ran := true, 0
 	for len(stack) > 0 {
 		if ran >= maxEnumerated || !until.IsZero() && time.Now().After(until) {
@@ -100,7 +103,16 @@ func (d *detection) enumerate() error {
 			if pol.Truncated || ex.run.Term.Kind == vm.TermBudget && !ex.run.Term.Budget.Hang() {
 				complete = false // decisions it did not record, or a run the analysis cut short
 			}
-			next = append(next, extensions(batch[k], pol.Decisions)...)
+			if x.NoReduction {
+				next = append(next, extensions(batch[k], pol.Decisions)...)
+				continue
+			}
+			more, ok := tried.extensions(batch[k], pol.Decisions, ex.steps)
+			next = append(next, more...)
+			full = full || !ok
+		}
+		if full { // too many decisions to remember: the rest is PCT's
+			complete, stack, next = false, nil, nil
 		}
 		// Pushed in reverse, so the first extension of the first run is
 		// the next to run.
@@ -116,6 +128,7 @@ func (d *detection) enumerate() error {
 	}
 	d.res.Explore.Enumerated = ran
 	d.res.Explore.Exhaustive = complete && len(stack) == 0
+	d.res.Explore.Reduced = !x.NoReduction
 	return nil
 }
 
@@ -149,4 +162,95 @@ func extensions(b bounded, decisions []sched.Decision) []bounded {
 		}
 	}
 	return out
+}
+
+// triedThreads remembers, for each decision of the schedules the reduced
+// enumeration ran or queued, the threads tried there: by a hash of the
+// choices before the decision, the threads chosen at it. A decision no
+// extension branched at has had only the choice its runs made, so only
+// branched decisions are kept.
+type triedThreads map[uint64][]int
+
+// maxTried bounds the decisions triedThreads keeps: an enumeration that
+// branches more often than that is far past maxEnumerated schedules.
+const maxTried = 1 << 18
+
+// extensions are the schedules the reduction asks for after b's run:
+// the thread of each step at each decision of a conflicting earlier step
+// of another thread (conflicts), within the preemption bound, and not
+// tried before at that decision. ok is false when triedThreads is full.
+func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps []step) (out []bounded, ok bool) {
+	n := len(decisions)
+	chose := make([]int, n) // shared by the extensions
+	hash := make([]uint64, n+1)
+	pre := make([]int, n+1) // preemptions before each decision
+	hash[0] = 14695981039346656037
+	for i, d := range decisions {
+		chose[i] = d.Chose
+		hash[i+1] = (hash[i] ^ uint64(d.Chose+1)) * 1099511628211
+		pre[i+1] = pre[i]
+		if d.Preempts(d.Chose) {
+			pre[i+1]++
+		}
+	}
+	// try queues thread t at decision i, and reports false when the bound
+	// or a fair decision forbids it.
+	try := func(i, t int) bool {
+		d := decisions[i]
+		cost := pre[i]
+		if d.Preempts(t) {
+			cost++
+		}
+		if d.GaveWay || cost > EnumerationBound || !slices.Contains(d.Runnable, t) {
+			return t == d.Chose
+		}
+		if t == d.Chose {
+			return true
+		}
+		set, seen := tt[hash[i]]
+		if !seen {
+			set = []int{d.Chose}
+		}
+		if slices.Contains(set, t) {
+			return true
+		}
+		if len(tt) >= maxTried {
+			ok = false
+			return true
+		}
+		tt[hash[i]] = append(set, t)
+		out = append(out, bounded{base: chose, at: i, choice: t, preemptions: cost})
+		return true
+	}
+	// request runs t at i, or every thread that can run there when t
+	// cannot.
+	request := func(i, t int) bool {
+		if slices.Contains(decisions[i].Runnable, t) {
+			return try(i, t)
+		}
+		all := true
+		for _, r := range decisions[i].Runnable {
+			all = try(i, r) && all
+		}
+		return all
+	}
+	ok = true
+	reqs := conflicts(decisions, steps)
+	slices.SortFunc(reqs, func(a, b backtrack) int { return cmp.Or(a.at-b.at, a.thread-b.thread) })
+	reqs = slices.Compact(reqs)
+	for _, r := range reqs {
+		if request(r.at, r.thread) {
+			continue
+		}
+		// Forbidden there: branch where the running thread could not go
+		// on, so no preemption is spent (bounded POR's conservative
+		// branch).
+		for i := r.at - 1; i >= 0; i-- {
+			if d := decisions[i]; !d.GaveWay && !slices.Contains(d.Runnable, d.Current) && len(d.Runnable) > 1 {
+				request(i, r.thread)
+				break
+			}
+		}
+	}
+	return out, ok
 }

@@ -29,8 +29,13 @@ type Explore struct {
 	// new switch between two points, see cover) before exploration stops
 	// (default DefaultPatience).
 	Patience int
-	// Max bounds the executions (default DefaultMaxExplore).
+	// Max bounds the PCT executions (default DefaultMaxExplore; negative:
+	// none, the bounded enumeration alone).
 	Max int
+	// NoReduction turns off the bounded enumeration's partial-order
+	// reduction (see reduce.go): every thread that can run is tried at
+	// every decision. For measurements and tests of the reduction.
+	NoReduction bool
 	// Workers run executions in parallel (0: one per CPU). Results do not
 	// depend on it: batches are fixed, merged in order.
 	Workers int
@@ -72,7 +77,10 @@ func (d *detection) explore() error {
 	if patience <= 0 {
 		patience = DefaultPatience
 	}
-	if most <= 0 {
+	if most < 0 {
+		return nil
+	}
+	if most == 0 {
 		most = DefaultMaxExplore
 	}
 	workers := x.workers()
@@ -244,6 +252,9 @@ type ExploreStats struct {
 	// schedule with at most EnumerationBound preemptions at the points.
 	Enumerated int
 	Exhaustive bool
+	// Reduced is set when the enumeration skipped the schedules that only
+	// reorder steps touching nothing in common (reduce.go).
+	Reduced bool
 	// Ended says why it stopped.
 	Ended string
 }

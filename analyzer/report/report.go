@@ -205,7 +205,9 @@ type Stats struct {
 // Bounded counts the schedules of the bounded enumeration that ran first
 // (every schedule with at most PreemptionBound preemptions at those
 // points); Exhaustive says it ran them all, so no bug that needs that few
-// preemptions there is left.
+// preemptions there is left. Reduced says it ran one schedule of each
+// class that differ only in the order of steps touching nothing in
+// common (partial-order reduction): all of a class behave the same.
 type Exploration struct {
 	Schedules       int    `json:"schedules"`
 	Focus           int    `json:"focus"`
@@ -214,6 +216,7 @@ type Exploration struct {
 	Bounded         int    `json:"bounded"`
 	Exhaustive      bool   `json:"exhaustive"`
 	PreemptionBound int    `json:"preemption_bound"`
+	Reduced         bool   `json:"reduced"`
 }
 
 // Technique is what one detection technique did.
@@ -266,7 +269,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 		Candidates: len(res.Candidates), Directed: len(res.Directed)}
 	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 {
 		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Ended: x.Ended,
-			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, PreemptionBound: race.EnumerationBound}
+			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, PreemptionBound: race.EnumerationBound, Reduced: x.Reduced}
 	}
 	for _, t := range race.Techniques {
 		if res.Runs[t] > 0 || res.Found[t] > 0 {

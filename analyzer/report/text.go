@@ -191,7 +191,11 @@ func capitalize(s string) string {
 
 // bounded says what the bounded enumeration covered.
 func bounded(x *Exploration) string {
-	if x.Exhaustive {
+	switch {
+	case x.Exhaustive && x.Reduced:
+		return fmt.Sprintf("all schedules with at most %d preemptions, up to the order of independent steps (%d run)",
+			x.PreemptionBound, x.Bounded)
+	case x.Exhaustive:
 		return fmt.Sprintf("all %d schedules with at most %d preemptions", x.Bounded, x.PreemptionBound)
 	}
 	return fmt.Sprintf("%d of the schedules with at most %d preemptions (not all)", x.Bounded, x.PreemptionBound)
