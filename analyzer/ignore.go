@@ -1,8 +1,8 @@
 package analyzer
 
 import (
+	"augur/internal/safefile"
 	"bytes"
-	"os"
 
 	"augur/analyzer/race"
 )
@@ -19,7 +19,9 @@ type ignorer struct {
 
 func newIgnorer(read func(string) ([]byte, error)) *ignorer {
 	if read == nil {
-		read = os.ReadFile
+		read = func(path string) ([]byte, error) {
+			return safefile.Read(path, safefile.Rules{Max: safefile.MaxSource})
+		}
 	}
 	return &ignorer{read: read, lines: map[string][][]byte{}}
 }

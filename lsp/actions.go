@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"augur/internal/safefile"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -386,7 +387,7 @@ func (s *Server) analyzeNow(args []string) (any, error) {
 		}
 		s.mu.Unlock()
 		if text == nil {
-			text, _ = os.ReadFile(path)
+			text, _ = safefile.Read(path, safefile.Rules{Max: safefile.MaxSource})
 		}
 		s.fileSaved(path, text, onDemand)
 	}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"augur/internal/safefile"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -95,7 +96,7 @@ func (s *Server) diskLines(path string) []string {
 	if f, ok := s.disk[path]; ok && f.mod.Equal(st.ModTime()) && f.size == st.Size() {
 		return f.lines
 	}
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.Rules{Max: safefile.MaxSource})
 	if err != nil {
 		return nil
 	}

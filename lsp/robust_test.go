@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -374,4 +375,34 @@ func TestStaleRacesMarkedWhileConfigBroken(t *testing.T) {
 		return len(ds) > 0 && !strings.Contains(ds[0].Message, "From the last analysis")
 	})
 	c.shutdown()
+}
+
+// A workspace whose augur.toml is a link to /dev/zero, then to a FIFO (a
+// cloned repository can hold either), gets a config diagnostic that says
+// what the file is, and the server goes on answering: it never reads
+// either.
+func TestSpecialConfigFileIsADiagnostic(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	cfg := filepath.Join(root, "augur.toml")
+	os.Symlink("/dev/zero", cfg)
+	c := start(t, root, nil)
+	c.open(filepath.Join(root, "account.c"))
+	c.waitFor("the augur.toml diagnostic", func() bool { return diagWithCode(c.diags[fileURI(cfg)], "config") != nil })
+	if d := diagWithCode(c.diagnostics(cfg), "config"); !strings.Contains(d.Message, "a link to /dev/zero, a character device") {
+		t.Errorf("augur.toml diagnostic: %+v", d)
+	}
+	fifo := filepath.Join(root, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(cfg)
+	os.Symlink(fifo, cfg)
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": fileURI(cfg), "type": 2}}})
+	c.waitFor("the FIFO diagnostic", func() bool {
+		d := diagWithCode(c.diags[fileURI(cfg)], "config")
+		return d != nil && strings.Contains(d.Message, "a FIFO")
+	})
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit status %d after shutdown and exit, want 0", code)
+	}
 }

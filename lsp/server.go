@@ -5,6 +5,7 @@
 package lsp
 
 import (
+	"augur/internal/safefile"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -413,7 +414,7 @@ func (s *Server) DidSave(ctx context.Context, params *protocol.DidSaveTextDocume
 	}
 	s.mu.Unlock()
 	if text == nil {
-		text, _ = os.ReadFile(path)
+		text, _ = safefile.Read(path, safefile.Rules{Max: safefile.MaxSource})
 	}
 	s.fileSaved(path, text, onSave)
 	return nil

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"augur/internal/safefile"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -120,7 +121,7 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 	if err != nil {
 		return "", fmt.Errorf("compile %s: %w", src, err)
 	}
-	content, err := os.ReadFile(abs)
+	content, err := safefile.Read(abs, safefile.Rules{Max: safefile.MaxSource})
 	if err != nil {
 		return "", fmt.Errorf("compile %s: %w", src, err)
 	}

@@ -6,6 +6,7 @@
 package evidence
 
 import (
+	"augur/internal/safefile"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -137,7 +138,7 @@ func Hash(files []string) (string, error) {
 	sorted := append([]string(nil), files...)
 	sort.Strings(sorted)
 	for _, f := range sorted {
-		data, err := os.ReadFile(f)
+		data, err := safefile.Read(f, safefile.Rules{Max: safefile.MaxSource})
 		if err != nil {
 			return "", fmt.Errorf("hash %s: %w", f, err)
 		}
@@ -280,7 +281,7 @@ func (ev *Evidence) Write(path string) error {
 
 // Read loads evidence and checks that the program it names is unchanged.
 func Read(path string) (*Evidence, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.Rules{Max: safefile.MaxConfig})
 	if err != nil {
 		return nil, fmt.Errorf("read evidence: %w", err)
 	}

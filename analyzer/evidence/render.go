@@ -1,10 +1,9 @@
 package evidence
 
 import (
-	"bufio"
+	"augur/internal/safefile"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -247,12 +246,8 @@ type sourceLines map[string][]string
 func (s sourceLines) line(file string, n int) string {
 	lines, ok := s[file]
 	if !ok {
-		if f, err := os.Open(file); err == nil {
-			sc := bufio.NewScanner(f)
-			for sc.Scan() {
-				lines = append(lines, sc.Text())
-			}
-			f.Close()
+		if data, err := safefile.Read(file, safefile.Rules{Max: safefile.MaxSource}); err == nil {
+			lines = strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 		}
 		s[file] = lines
 	}

@@ -25,6 +25,7 @@
 package history
 
 import (
+	"augur/internal/safefile"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -102,7 +103,7 @@ func Open(path string, prog *ir.Program, schedules int, settings string) (*race.
 	}
 	h := &History{path: path, prog: prog, rec: record{Version: version, Settings: settings}, step: uint64(max(schedules, 1))}
 	defer func() { h.rec.Program = prog.Key() }()
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.Rules{Max: safefile.MaxConfig})
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, h, nil
 	}

@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"augur/internal/safefile"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -427,7 +428,7 @@ func (t *Trace) WriteFile(path string) error {
 
 // ReadFile loads a trace written by WriteFile.
 func ReadFile(path string) (*Trace, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.Rules{Max: safefile.MaxConfig})
 	if err != nil {
 		return nil, fmt.Errorf("read trace: %w", err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"augur/internal/safefile"
 	"context"
 	"errors"
 	"flag"
@@ -196,7 +197,7 @@ func readSeedFiles(specs []string) (map[string][]byte, error) {
 		if !ok {
 			path = name
 		}
-		data, err := os.ReadFile(path)
+		data, err := safefile.Read(path, safefile.Rules{Max: safefile.MaxInput})
 		if err != nil {
 			return nil, fmt.Errorf("--file %s: %w", spec, err)
 		}

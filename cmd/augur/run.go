@@ -1,6 +1,7 @@
 package main
 
 import (
+	"augur/internal/safefile"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -101,7 +102,7 @@ func isTerminal(f *os.File) bool {
 // --evidence-dir wrote: the failure's evidence (its inputs, without the
 // schedule: augur replay follows that), or an inputs file.
 func readInputs(path string) (*report.Inputs, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.Rules{Max: safefile.MaxConfig})
 	if err != nil {
 		return nil, fmt.Errorf("read inputs: %w", err)
 	}

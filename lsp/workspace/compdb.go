@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"augur/internal/safefile"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -82,7 +83,7 @@ func (c *CompDBs) load(path string, mtime int64) (*CompDB, error) {
 
 // ReadCompDB parses a compilation database.
 func ReadCompDB(path string) (*CompDB, error) {
-	data, err := os.ReadFile(path)
+	data, err := safefile.Read(path, safefile.Rules{Max: safefile.MaxConfig})
 	if err != nil {
 		return nil, err
 	}

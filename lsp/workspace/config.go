@@ -1,8 +1,10 @@
 package workspace
 
 import (
+	"augur/internal/safefile"
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -67,12 +69,12 @@ var targetKeys = []string{"name", "sources", "args", "argv0", "stdin", "stdin-fi
 // LoadConfig reads dir/augur.toml; it returns nil, nil when there is none.
 func LoadConfig(dir string) (*Config, error) {
 	path := filepath.Join(dir, ConfigName)
-	data, err := os.ReadFile(path)
-	if os.IsNotExist(err) {
+	data, err := safefile.Read(path, safefile.Rules{Max: safefile.MaxConfig})
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err // it names the file
 	}
 	cfg, err := ParseConfig(path, string(data))
 	if err != nil {
@@ -214,8 +216,7 @@ func inside(dir, path string) bool {
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		dir = real
 	}
-	rel, err := filepath.Rel(dir, path)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
+	return safefile.Inside(dir, path)
 }
 
 // TopSettings returns base (the defaults and the client's settings) with

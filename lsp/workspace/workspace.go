@@ -1,10 +1,10 @@
 package workspace
 
 import (
+	"augur/internal/safefile"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -187,7 +187,7 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses,
 		Undefined: s.Undefined, Limits: vm.Limits{MaxMemory: s.MaxMemory}}
 	if t.StdinFile != "" {
-		data, err := os.ReadFile(t.StdinFile)
+		data, err := safefile.Read(t.StdinFile, safefile.Rules{Max: safefile.MaxInput})
 		if err != nil {
 			return nil, fmt.Errorf("target %s: stdin-file: %w", t.Name, err)
 		}
@@ -197,7 +197,7 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 		run.Files = map[string][]byte{}
 		for _, spec := range t.Files {
 			name, path, _ := strings.Cut(spec, "=")
-			data, err := os.ReadFile(path)
+			data, err := safefile.Read(path, safefile.Rules{Max: safefile.MaxInput})
 			if err != nil {
 				return nil, fmt.Errorf("target %s: files: %w", t.Name, err)
 			}

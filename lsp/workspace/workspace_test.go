@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -316,6 +317,45 @@ func TestConfigurationIsDocumented(t *testing.T) {
 	for _, k := range JSONKeys() {
 		if !strings.Contains(doc, "`augur."+k+"`") {
 			t.Errorf("docs/configuration.md does not document client setting augur.%s", k)
+		}
+	}
+}
+
+// A workspace's files that are links to /dev/zero or FIFOs (a cloned
+// repository can hold such links) are errors that name them, returned at
+// once: augur.toml, compile_commands.json, stdin-file and files.
+func TestSpecialFilesAreErrors(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("/dev/zero", filepath.Join(dir, ConfigName))
+	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), "character device") {
+		t.Errorf("augur.toml linked to /dev/zero: %v", err)
+	}
+	os.Remove(filepath.Join(dir, ConfigName))
+	os.Symlink(fifo, filepath.Join(dir, ConfigName))
+	if _, err := LoadConfig(dir); err == nil || !strings.Contains(err.Error(), "FIFO") {
+		t.Errorf("augur.toml linked to a FIFO: %v", err)
+	}
+	os.Remove(filepath.Join(dir, ConfigName))
+
+	os.Symlink("/dev/zero", filepath.Join(dir, CompDBName))
+	if _, err := ReadCompDB(filepath.Join(dir, CompDBName)); err == nil || !strings.Contains(err.Error(), "character device") {
+		t.Errorf("compile_commands.json linked to /dev/zero: %v", err)
+	}
+	os.Remove(filepath.Join(dir, CompDBName))
+
+	src := filepath.Join(dir, "a.c")
+	write(t, src, "int main(void){}\n")
+	w := New(dir)
+	for _, tg := range []*Target{
+		{Name: "a", Sources: []string{src}, Settings: Defaults(), StdinFile: fifo},
+		{Name: "a", Sources: []string{src}, Settings: Defaults(), Files: []string{"in.txt=" + fifo}},
+	} {
+		if _, err := w.Plan(tg, t.TempDir()); err == nil || !strings.Contains(err.Error(), "FIFO") {
+			t.Errorf("%+v: %v", tg, err)
 		}
 	}
 }
