@@ -25,7 +25,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
+	neturl "net/url"
 	"os"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -58,6 +62,9 @@ type Config struct {
 	// consumer as it finds it, and creates it with these values only
 	// when there is none.
 	Configure bool
+	// Log, when set, is told when the server cannot be reached and the
+	// connection is retried.
+	Log func(format string, args ...any)
 	// memory keeps the streams and the bitcode in memory rather than on
 	// disk: the embedded farm lives as long as its process.
 	memory bool
@@ -82,14 +89,16 @@ type Farm struct {
 	dir    string         // the embedded server's JetStream directory
 }
 
-// Connect connects to the NATS server at url (nats://HOST:PORT) and makes
-// sure the farm's streams, consumer and object store exist. The
-// connection reconnects by itself while the server restarts.
+// Connect connects to the NATS server at url (nats://HOST:PORT, or
+// tls://) and makes sure the farm's streams, consumer and object store
+// exist. A malformed URL fails at once; an unreachable server is tried
+// connectAttempts times, saying so through cfg.Log, and then fails with
+// the reason. Once connected, the connection reconnects by itself while
+// the server restarts.
 func Connect(ctx context.Context, url string, cfg Config) (*Farm, error) {
-	nc, err := nats.Connect(url, nats.Name("augur"), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond),
-		nats.RetryOnFailedConnect(true))
+	nc, err := dial(ctx, url, cfg.Log)
 	if err != nil {
-		return nil, fmt.Errorf("connect to %s: %w", url, err)
+		return nil, err
 	}
 	f, err := setUp(ctx, nc, cfg)
 	if err != nil {
@@ -97,6 +106,97 @@ func Connect(ctx context.Context, url string, cfg Config) (*Farm, error) {
 		return nil, fmt.Errorf("%s: %w", url, err)
 	}
 	return f, nil
+}
+
+// why replaces the NATS client's "no servers available" with the reason
+// the first server could not be reached, as dialing it says.
+func why(url string, err error) error {
+	if !errors.Is(err, nats.ErrNoServers) {
+		return err
+	}
+	u, perr := neturl.Parse(strings.TrimSpace(strings.Split(url, ",")[0]))
+	if perr != nil {
+		return err
+	}
+	port := u.Port()
+	if port == "" {
+		port = strconv.Itoa(nats.DefaultPort)
+	}
+	c, derr := net.DialTimeout("tcp", net.JoinHostPort(u.Hostname(), port), 2*time.Second)
+	if derr != nil {
+		return fmt.Errorf("%w: %v", err, derr)
+	}
+	c.Close()
+	return err
+}
+
+// Reach checks that the NATS server at url can be reached (retrying as
+// Connect does), so a command can fail before it starts its work.
+func Reach(ctx context.Context, url string, logf func(string, ...any)) error {
+	nc, err := dial(ctx, url, logf)
+	if err != nil {
+		return err
+	}
+	nc.Close()
+	return nil
+}
+
+// ParseURL checks the URL of a farm's NATS server: nats:// or tls://, a
+// host and a port. A list of servers, comma-separated, is checked one
+// by one.
+func ParseURL(s string) error {
+	for _, one := range strings.Split(s, ",") {
+		u, err := neturl.Parse(strings.TrimSpace(one))
+		if err != nil {
+			return fmt.Errorf("NATS server URL %q: %w", one, err)
+		}
+		switch {
+		case u.Scheme != "nats" && u.Scheme != "tls":
+			return fmt.Errorf("NATS server URL %q: want nats://HOST:PORT (or tls://), not a %q URL", one, u.Scheme)
+		case u.Hostname() == "":
+			return fmt.Errorf("NATS server URL %q: no host (want nats://HOST:PORT)", one)
+		case u.Port() != "":
+			if p, err := strconv.Atoi(u.Port()); err != nil || p <= 0 || p > 65535 {
+				return fmt.Errorf("NATS server URL %q: bad port %q", one, u.Port())
+			}
+		}
+	}
+	return nil
+}
+
+// How an unreachable server is retried: connectAttempts tries, the
+// first retry after connectBackoff, each later one after twice the last.
+const connectAttempts = 4
+
+var connectBackoff = 500 * time.Millisecond
+
+// dial connects to url, retrying a few times while the server cannot be
+// reached.
+func dial(ctx context.Context, url string, logf func(string, ...any)) (*nats.Conn, error) {
+	if err := ParseURL(url); err != nil {
+		return nil, err
+	}
+	wait := connectBackoff
+	for attempt := 1; ; attempt++ {
+		nc, err := nats.Connect(url, nats.Name("augur"), nats.MaxReconnects(-1), nats.ReconnectWait(100*time.Millisecond),
+			nats.Timeout(2*time.Second))
+		if err == nil {
+			return nc, nil
+		}
+		err = why(url, err)
+		if attempt == connectAttempts || ctx.Err() != nil {
+			return nil, fmt.Errorf("connect to %s: %w (tried %d times)", url, err, attempt)
+		}
+		if logf != nil {
+			logf("cannot reach %s (%v); retrying in %v (%d of %d)", url, err, wait, attempt+1, connectAttempts)
+		}
+		select {
+		case <-ctx.Done():
+			return nil, fmt.Errorf("connect to %s: %w (%v)", url, ctx.Err(), err)
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
 }
 
 // Embedded starts a NATS server with JetStream inside this process, reachable

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"augur/analyzer/farm"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -61,6 +62,17 @@ func analyzeCmd(args []string) int {
 	default:
 		fmt.Fprintf(os.Stderr, "augur: unknown format %q (want text, json or sarif)\n", *format)
 		return 2
+	}
+	if *workers != "" {
+		if err := farm.ParseURL(*workers); err != nil {
+			fmt.Fprintf(os.Stderr, "augur: --workers: %v\n", err)
+			return 2
+		}
+		logf := func(format string, args ...any) { fmt.Fprintf(os.Stderr, "augur: "+format+"\n", args...) }
+		if err := farm.Reach(context.Background(), *workers, logf); err != nil {
+			fmt.Fprintf(os.Stderr, "augur: --workers: %v\n", err)
+			return 1
+		}
 	}
 	symFileSizes := map[string]int{}
 	for _, spec := range symFiles {

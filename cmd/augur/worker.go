@@ -40,11 +40,16 @@ func workerCmd(args []string) int {
 		return 2
 	}
 	url := fs.Arg(0)
+	if err := farm.ParseURL(url); err != nil {
+		fmt.Fprintf(os.Stderr, "augur worker: %v\n", err)
+		return 2
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	logger := log.New(os.Stderr, "augur worker: ", log.LstdFlags|log.Lmicroseconds)
 	setUp, cancel := context.WithTimeout(ctx, time.Minute)
-	f, err := farm.Connect(setUp, url, farm.Config{AckWait: ackWait.d, MaxDeliver: *maxDeliver, Configure: true})
+	f, err := farm.Connect(setUp, url, farm.Config{AckWait: ackWait.d, MaxDeliver: *maxDeliver, Configure: true,
+		Log: logger.Printf})
 	cancel()
 	if err != nil {
 		logger.Print(err)
