@@ -2,6 +2,7 @@ package build
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 )
 
@@ -104,7 +105,7 @@ func CheckFlag(args []string, i int) (int, error) {
 		return 1, nil // a warning: -Wall, -Wno-unused, -Werror=...
 	case a == "-m32" || a == "-mx32" || a == "-m16":
 		return 0, fmt.Errorf("%q: augur analyzes 64-bit code", a)
-	case strings.HasPrefix(a, "-m") && !strings.HasPrefix(a, "-mllvm") && !strings.Contains(a, "="):
+	case targetFeature.MatchString(a) && !separateM[a] && !strings.HasPrefix(a, "-module") && !strings.HasPrefix(a, "-mllvm"):
 		return 1, nil // a target feature: -msse4.2, -mavx2, -mno-red-zone
 	}
 	for _, r := range flagRules {
@@ -129,6 +130,14 @@ func CheckFlag(args []string, i int) (int, error) {
 	return 0, fmt.Errorf("%q is not allowed: augur passes only flags that change how the source is parsed "+
 		"(include paths, macros, the language standard, warnings, target features)", a)
 }
+
+// targetFeature is the form of clang's -m target features (-msse4.2,
+// -mno-red-zone, -mgeneral-regs-only). The -m options that take the next
+// argument (separateM), or begin -module or -mllvm, look like features
+// but are not: allowed, each would swallow the argument after it.
+var targetFeature = regexp.MustCompile(`^-m[a-z0-9][a-z0-9._]*(-[a-z0-9._]+)*$`)
+
+var separateM = map[string]bool{"-meabi": true, "-mthread-model": true, "-mtp": true, "-mcode-object-version": true}
 
 func oneOf(s string, choices ...string) bool {
 	for _, c := range choices {

@@ -17,6 +17,7 @@ func TestCheckFlags(t *testing.T) {
 		{"-DNDEBUG"}, {"-D", "X=1"}, {"-UX"}, {"-std=c11"}, {"-std=gnu++17"}, {"-ansi"}, {"-pedantic"},
 		{"-Wall"}, {"-Wno-unused-variable"}, {"-Werror=format"}, {"-w"}, {"-fsigned-char"}, {"-funsigned-char"},
 		{"-fms-extensions"}, {"-fno-builtin-printf"}, {"-msse4.2"}, {"-mavx2"}, {"-march=x86-64-v3"},
+		{"-mno-red-zone"}, {"-mgeneral-regs-only"},
 		{"-pthread"}, {"-x", "c++"}, {"--sysroot=/opt/sysroot"}, {"-fpack-struct=4"},
 	}
 	for _, f := range ok {
@@ -31,6 +32,8 @@ func TestCheckFlags(t *testing.T) {
 		{"-Wl,-rpath,/tmp"}, {"-Wp,-MD,/tmp/x"}, {"-Wa,--foo"}, {"-mllvm", "-debug"}, {"-save-temps"},
 		{"-fprofile-generate=/tmp/p"}, {"-ftime-trace"}, {"-m32"}, {"main.c"}, {"-I"},
 		{"-I", "-fplugin=/tmp/evil.so"}, {"-D", "@/tmp/x"}, {"-x", "assembler"}, {"-O2"}, {"-c"},
+		// -m options that take the next argument, which would slip past the check.
+		{"-module-dependency-dir", "/tmp/x"}, {"-meabi", "gnu"}, {"-mthread-model", "posix"}, {"-mllvm"},
 	}
 	for _, f := range bad {
 		if err := CheckFlags(f); err == nil {

@@ -33,6 +33,34 @@ type Report struct {
 	// Havoc lists the undefined functions whose calls returned
 	// unconstrained values (--undefined=havoc).
 	Havoc []string `json:"havoc,omitempty"`
+	// Error is set when there is no analysis at all: the program did not
+	// compile, or could not be loaded. The lists above are then empty.
+	Error *Error `json:"error,omitempty"`
+}
+
+// Error says why a program was not analyzed.
+type Error struct {
+	// Stage is "compile" (the compiler refused a source; Diagnostics
+	// holds its messages) or "load" (anything else before the analysis:
+	// a missing or special file, a budget spent while compiling).
+	Stage       string       `json:"stage"`
+	Message     string       `json:"message"`
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+}
+
+// Diagnostic is one message of the compiler.
+type Diagnostic struct {
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Column   int    `json:"column"`
+	Severity string `json:"severity"` // "error", "warning" or "note"
+	Message  string `json:"message"`
+}
+
+// Failed is the report of an analysis that could not start: no races,
+// failures or inversions, and the error.
+func Failed(e *Error) *Report {
+	return &Report{Version: 1, Races: []Race{}, Failures: []Failure{}, Inversions: []Inversion{}, Error: e}
 }
 
 // Stopped says how a budget cut the analysis short.

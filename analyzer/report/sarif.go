@@ -172,7 +172,20 @@ func WriteSARIF(w io.Writer, r *Report) error {
 			Message:   sarifMessage{fmt.Sprintf("%s: %s (schedule %s)", f.Kind, f.Message, f.Schedule)},
 			Locations: []sarifLocation{loc(f.File, f.Line, 0, "")}})
 	}
-	inv := sarifInvocation{ExecutionSuccessful: true}
+	inv := sarifInvocation{ExecutionSuccessful: r.Error == nil}
+	if e := r.Error; e != nil {
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "error",
+			Message: sarifMessage{e.Message}, Descriptor: sarifReference{e.Stage}})
+		for _, d := range e.Diagnostics {
+			level := d.Severity // SARIF's levels: error, warning, note
+			if level != "warning" && level != "note" {
+				level = "error"
+			}
+			inv.Notifications = append(inv.Notifications, sarifNotification{Level: level,
+				Message: sarifMessage{d.Message}, Locations: []sarifLocation{loc(d.File, d.Line, d.Column, "")},
+				Descriptor: sarifReference{e.Stage}})
+		}
+	}
 	for _, g := range r.Incomplete {
 		n := sarifNotification{Level: "warning", Message: sarifMessage{g.Message}, Descriptor: sarifReference{"incomplete"}}
 		if g.File != "" {

@@ -97,9 +97,15 @@ const (
 	SIGSEGV = 11
 )
 
-// ExitBudget is the exit status of an execution a budget stopped, like
-// timeout(1)'s.
-const ExitBudget = 124
+// ExitBudget is the exit status of an execution the time or instruction
+// budget stopped, like timeout(1)'s; ExitMemory that of one the memory
+// budget stopped, like a process the kernel's out-of-memory killer ends
+// (128+SIGKILL): a script can tell a program that ran too long from one
+// that grew too large.
+const (
+	ExitBudget = 124
+	ExitMemory = 137
+)
 
 // ExitCode is the status a native process would report: its exit status, or
 // 128+signal for a signal death. Budget and unsupported terminations, which
@@ -109,6 +115,9 @@ func (t *Termination) ExitCode() int {
 	case TermExit:
 		return t.Status
 	case TermBudget:
+		if t.Budget == BudgetMemory {
+			return ExitMemory
+		}
 		return ExitBudget
 	case TermUnsupported, TermReplay, TermSolver:
 		return 125

@@ -90,6 +90,11 @@ func analyzeCmd(args []string) int {
 	interrupt := interruptible() // an interrupt while compiling stops the analysis at its start
 	prog, cfg, code := pf.load(files, progArgs)
 	if code != 0 {
+		if pf.failed != nil && *format != "text" { // a tool reading the report learns why there is none
+			if c := writeReport(report.Failed(pf.failed), *format, *out); c != 0 {
+				return c
+			}
+		}
 		return code
 	}
 	cfg.PreemptAccesses = *preemptAccesses
@@ -116,26 +121,8 @@ func analyzeCmd(args []string) int {
 			return 1
 		}
 	}
-	var w io.Writer = os.Stdout
-	if *out != "" {
-		f, err := createOutput(*out)
-		if err != nil {
-			return 1
-		}
-		defer f.Close()
-		w = f
-	}
-	switch *format {
-	case "json":
-		err = report.WriteJSON(w, rep)
-	case "sarif":
-		err = report.WriteSARIF(w, rep)
-	default:
-		err = report.WriteText(w, rep)
-	}
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "augur: write report: %v\n", err)
-		return 1
+	if code := writeReport(rep, *format, *out); code != 0 {
+		return code
 	}
 	if *failOn != "" {
 		want := map[string]bool{}
@@ -229,4 +216,32 @@ func farmOf(url string) string {
 		return analyzer.FarmEmbedded
 	}
 	return url
+}
+
+// writeReport writes rep in format to the file out (standard output when
+// empty), and returns 1 when it could not.
+func writeReport(rep *report.Report, format, out string) int {
+	var w io.Writer = os.Stdout
+	if out != "" {
+		f, err := createOutput(out)
+		if err != nil {
+			return 1
+		}
+		defer f.Close()
+		w = f
+	}
+	var err error
+	switch format {
+	case "json":
+		err = report.WriteJSON(w, rep)
+	case "sarif":
+		err = report.WriteSARIF(w, rep)
+	default:
+		err = report.WriteText(w, rep)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: write report: %v\n", err)
+		return 1
+	}
+	return 0
 }

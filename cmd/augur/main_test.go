@@ -10,6 +10,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"augur/analyzer/report"
 )
 
 var augurBin string
@@ -122,6 +124,34 @@ func TestRunCompileErrorShowsClang(t *testing.T) {
 	_, errOut, code := augur(t, "", "run", src)
 	if code != 1 || !strings.Contains(errOut, "broken.c:1:25: error: use of undeclared identifier 'nope'") {
 		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+}
+
+// A program that does not compile gets a JSON or SARIF report that says
+// so, with the compiler's diagnostics, beside clang's output on stderr:
+// a tool reading the report is not left with nothing.
+func TestAnalyzeCompileErrorIsInTheReport(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "broken.c")
+	os.WriteFile(src, []byte("int main(void) { return nope; }\n"), 0o644)
+	out, errOut, code := augur(t, "", "analyze", "--format", "json", src)
+	if code != 1 || !strings.Contains(errOut, "use of undeclared identifier 'nope'") {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	var rep report.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("no JSON report: %v\n%s", err, out)
+	}
+	if e := rep.Error; e == nil || e.Stage != "compile" || len(e.Diagnostics) == 0 || e.Diagnostics[0].Line != 1 ||
+		e.Diagnostics[0].Column != 25 || !strings.Contains(e.Diagnostics[0].Message, "nope") || rep.Races == nil {
+		t.Errorf("report: %s", out)
+	}
+	out, _, code = augur(t, "", "analyze", "--format", "sarif", src)
+	if code != 1 || !strings.Contains(out, `"executionSuccessful": false`) || !strings.Contains(out, "undeclared identifier") {
+		t.Errorf("SARIF, exit %d:\n%s", code, out)
+	}
+	out, _, code = augur(t, "", "analyze", "--format", "json", filepath.Join(t.TempDir(), "missing.c"))
+	if code != 1 || !strings.Contains(out, `"stage": "load"`) {
+		t.Errorf("a missing source, exit %d:\n%s", code, out)
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"augur/analyzer/report"
 	"augur/internal/safefile"
 	"context"
 	"errors"
@@ -21,6 +22,9 @@ import (
 // programFlags are the flags of every command that builds and runs the
 // program: compiler flags, the virtual file system, argv[0] and budgets.
 type programFlags struct {
+	// failed is set by load when the program could not be loaded: what
+	// a JSON or SARIF report says in place of an analysis.
+	failed             *report.Error
 	incs, defs, vfiles stringList
 	env                stringList
 	argv0              *string
@@ -136,10 +140,13 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	defer cancel()
 	prog, _, err := analyzer.LoadProgramInputs(ctx, files, build.Options{Flags: flags, MaxMemory: p.maxMemory.n})
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
-		fmt.Fprintf(os.Stderr, "augur: time budget of %s exhausted while compiling (raise --timeout)\n", p.timeout.d)
+		msg := fmt.Sprintf("time budget of %s exhausted while compiling (raise --timeout)", p.timeout.d)
+		fmt.Fprintf(os.Stderr, "augur: %s\n", msg)
+		p.failed = &report.Error{Stage: "load", Message: msg}
 		return nil, vm.Config{}, exitBudget
 	}
 	if err != nil {
+		p.failed = loadError(err)
 		var ce *build.CompileError
 		if errors.As(err, &ce) {
 			fmt.Fprint(os.Stderr, compileOutput(err))
@@ -207,6 +214,30 @@ func readSeedFiles(specs []string) (map[string][]byte, error) {
 }
 
 // compileOutput returns clang's own messages for every failed file.
+// loadError is the report's account of a program that could not be
+// loaded: the compiler's diagnostics when it refused a source.
+func loadError(err error) *report.Error {
+	e := &report.Error{Stage: "load", Message: err.Error()}
+	var walk func(error)
+	walk = func(x error) {
+		if joined, ok := x.(interface{ Unwrap() []error }); ok {
+			for _, y := range joined.Unwrap() {
+				walk(y)
+			}
+			return
+		}
+		var ce *build.CompileError
+		if errors.As(x, &ce) && !ce.Limit {
+			e.Stage = "compile"
+			for _, d := range ce.Diagnostics {
+				e.Diagnostics = append(e.Diagnostics, report.Diagnostic(d))
+			}
+		}
+	}
+	walk(err)
+	return e
+}
+
 func compileOutput(err error) string {
 	var b strings.Builder
 	var walk func(error)

@@ -15,8 +15,13 @@ func TestProgramDoesNotSeeHostEnvironment(t *testing.T) {
 	src := filepath.Join(t.TempDir(), "getenv.c")
 	os.WriteFile(src, []byte(`#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 int main(void) {
 	const char *s = getenv("SECRET_TOKEN");
+	char cwd[64];
+	if (!getcwd(cwd, sizeof cwd) || strcmp(cwd, getenv("PWD")) != 0)
+		printf("getcwd says %s, PWD %s\n", cwd, getenv("PWD"));
 	printf("token=%s home=%s\n", s ? s : "(none)", getenv("HOME"));
 	return 0;
 }

@@ -2,7 +2,7 @@
  * stops it at the allocation that would pass the budget, in the CLI and in
  * the language server, and augur's own memory stays near the budget.
  *
- * augur run --max-memory 64MiB => exit 124: memory budget of 64.0 MiB exhausted; rss < 400MiB
+ * augur run --max-memory 64MiB => exit 137: memory budget of 64.0 MiB exhausted; rss < 400MiB
  * augur analyze --max-memory 64MiB --detect-only => exit 0: budget: memory budget of 64.0 MiB exhausted; rss < 400MiB
  */
 #include <stdlib.h>
