@@ -10,7 +10,7 @@ export GOFLAGS := -tags=llvm14
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X augur/analyzer/version.Version=$(VERSION)
 
-.PHONY: all setup build test vet demo bench clean vsix ext-test ext-e2e fuzz
+.PHONY: all setup build test vet lint demo bench clean vsix ext-test ext-e2e fuzz
 
 all: build
 
@@ -23,11 +23,18 @@ build: setup
 vet: setup
 	@$(GO) vet ./...
 
+# The habits nobody has to remember: gofmt'd sources, a tidy go.mod, and
+# no staticcheck finding (bin/tools/staticcheck, installed by setup).
+lint: setup
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt -l: not formatted:"; echo "$$out"; exit 1; fi
+	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
+	@bin/tools/staticcheck -tags llvm14 ./...
+
 # The Go tests (the language server's start `augur lsp` themselves), about
 # ten seconds' worth of executions of each fuzz target, then the extension's
 # unit tests and its flows through vscode-jsonrpc against the binary just
 # built, the installable .vsix, and the .vsix in a real VS Code.
-test: setup vet build
+test: setup vet lint build
 	AUGUR_SCREENSHOT_DIR=$(CURDIR)/bin/screenshots $(GO) test -count=1 ./...
 	@bash scripts/fuzz.sh quick
 	@$(MAKE) --no-print-directory ext-test vsix ext-e2e

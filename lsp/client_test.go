@@ -118,7 +118,6 @@ type client struct {
 	requests []*message              // requests the server sent us
 	logs     []string
 	closed   bool
-	exitErr  error
 	// applied decides how the client answers workspace/applyEdit;
 	// applyNull makes it answer null, as some clients do.
 	applied   bool

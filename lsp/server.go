@@ -248,9 +248,12 @@ func rootOf(params *protocol.InitializeParams) string {
 	if folders, ok := params.WorkspaceFolders.Get(); ok && len(folders) > 0 {
 		return folders[0].URI.FsPath()
 	}
+	// Deprecated in LSP 3.18, but older clients send only these.
+	//lint:ignore SA1019 older clients send only rootUri
 	if params.RootURI != nil && !params.RootURI.IsZero() {
-		return params.RootURI.FsPath()
+		return params.RootURI.FsPath() //lint:ignore SA1019 see above
 	}
+	//lint:ignore SA1019 the oldest clients send only rootPath
 	if p, ok := params.RootPath.Get(); ok && p != "" {
 		return p
 	}

@@ -71,6 +71,22 @@ npm_deps() {
 	echo "$want" >"$stamp"
 }
 
+# staticcheck, which make test runs, from the module proxy at a pinned
+# version, into bin/tools (GOFLAGS' build tag is augur's, not its).
+staticcheck_version=v0.8.2
+go_tools() {
+	local bin=bin/tools/staticcheck
+	if [ -x "$bin" ] && "$bin" -version 2>/dev/null | grep -q "${staticcheck_version#v}"; then
+		return 0
+	fi
+	echo "augur setup: installing staticcheck $staticcheck_version" >&2
+	if ! GOFLAGS= GOBIN="$PWD/bin/tools" go install "honnef.co/go/tools/cmd/staticcheck@$staticcheck_version" >/dev/null 2>&1; then
+		echo "augur setup: go install staticcheck@$staticcheck_version failed" >&2
+		exit 1
+	fi
+}
+
 apt_deps
 npm_deps
+go_tools
 bash vscode-extension/e2e/install.sh

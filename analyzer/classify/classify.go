@@ -506,17 +506,6 @@ func stopped(t *vm.Termination) bool {
 	return t.Kind == vm.TermCanceled || (t.Kind == vm.TermBudget && !t.Budget.Hang())
 }
 
-// stoppedBy returns the first of the outcomes' executions the analysis's
-// limits cut short, or nil.
-func stoppedBy(outs ...outcome) *vm.Termination {
-	for _, o := range outs {
-		if o.res != nil && stopped(o.res.Term) {
-			return o.res.Term
-		}
-	}
-	return nil
-}
-
 // stoppedVerdict leaves v unclassified because the execution ending in t
 // was cut short by a budget.
 func (v *Verdict) stoppedVerdict(t *vm.Termination) *Verdict {

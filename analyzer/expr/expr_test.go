@@ -9,7 +9,7 @@ func TestHashConsAndFold(t *testing.T) {
 		t.Fatal("same variable built twice is not the same node")
 	}
 	one := b.Constant(1, 32)
-	if b.Binary(Add, x, one) != b.Binary(Add, x, one) {
+	if first, second := b.Binary(Add, x, one), b.Binary(Add, x, one); first != second {
 		t.Fatal("structurally equal terms are different nodes")
 	}
 	if c := b.Binary(Add, b.Constant(0xffffffff, 32), one); c.Op != Const || c.Val != 0 {

@@ -131,7 +131,7 @@ func TestPreemptAccessesExposesInterleavings(t *testing.T) {
 		if run(seed, true) != "40\n" {
 			lost++
 		}
-		if run(seed, true) != run(seed, true) {
+		if first, second := run(seed, true), run(seed, true); first != second {
 			t.Errorf("seed %d with access preemption is not deterministic", seed)
 		}
 	}
