@@ -42,6 +42,23 @@ func budgetTerm(b Budget, format string, args ...any) error {
 	return &termError{&Termination{Kind: TermBudget, Budget: b, Message: fmt.Sprintf(format, args...)}}
 }
 
+// workCheckEvery is how many bytes modeled calls may move (copy, fill,
+// write to a file or stream) before the budget is checked again.
+const workCheckEvery = 16 << 20
+
+// charge counts n bytes a modeled call moved. Once they add up to
+// workCheckEvery the budget is checked at the next instruction: a loop
+// that writes a megabyte per call would otherwise run tens of gigabytes
+// between two checks (they come every budgetCheckEvery instructions),
+// past the memory and time budgets.
+func (m *Machine) charge(n uint64) {
+	m.work += n
+	if m.work >= workCheckEvery {
+		m.work = 0
+		m.nextCheck = m.insts + 1
+	}
+}
+
 // checkBudget runs every budgetCheckEvery instructions and when the
 // instruction budget is reached; it sets the next check point.
 func (m *Machine) checkBudget() error {

@@ -293,6 +293,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		}
 		fr, insts, regs, pc = top(t)
 		n = m.insts
+		limit = min(m.nextCheck, stopAt, sliceAt) // a call may have asked for a check (charge)
 	}
 }
 

@@ -31,9 +31,10 @@ type vfile struct {
 	data    []byte       // readable contents (stdin, files opened for reading)
 	sym     []*expr.Expr // symbolic bytes of data (nil entries are concrete); nil when all are
 	src     io.Reader    // more input, read on demand (the real stdin of `augur run`)
-	pos     int
+	pos     int  // where the next read or write of a file goes
 	read    bool
 	write   bool
+	appends bool // every write goes at the end (fopen "a", O_APPEND)
 	eof     bool
 	unget   int // pushed-back byte + 1, 0 if none
 }
@@ -49,6 +50,10 @@ type fileTable struct {
 	nextFD int
 	stdout io.Writer
 	stderr io.Writer
+	// owned are the files whose contents this table alone holds: written
+	// in place without a copy. Contents given by the configuration or
+	// shared with a fork are copied before their first overwrite.
+	owned map[string]bool
 }
 
 func newFileTable(m *Machine, cfg Config) *fileTable {
@@ -114,6 +119,7 @@ func (ft *fileTable) write(t *Thread, f *vfile, b []byte) {
 	if f.fd == 1 || f.fd == 2 {
 		ft.m.noteOutput(t, f.fd, b)
 	}
+	ft.m.charge(uint64(len(b)))
 	f.pending = append(f.pending, b...)
 	switch f.mode {
 	case unbuffered:
@@ -192,10 +198,42 @@ func (ft *fileTable) flushN(f *vfile, n int) {
 		}
 	default:
 		if f.path != "" {
-			ft.fs[f.path] = append(ft.fs[f.path], out...)
+			ft.writeAt(f, out)
 		}
 	}
 	f.pending = append(f.pending[:0], f.pending[n:]...)
+}
+
+// writeAt writes b into f's file at f's position (at the end for a
+// stream that appends), extending the file as needed, and moves the
+// position past it.
+func (ft *fileTable) writeAt(f *vfile, b []byte) {
+	data := ft.fs[f.path]
+	if f.appends {
+		f.pos = len(data)
+	}
+	end := f.pos + len(b)
+	if f.pos < len(data) && !ft.owned[f.path] { // overwrites bytes another may hold
+		data = append(make([]byte, 0, max(end, len(data))), data...)
+		if ft.owned == nil {
+			ft.owned = map[string]bool{}
+		}
+		ft.owned[f.path] = true
+	}
+	if end > len(data) {
+		data = append(data, make([]byte, end-len(data))...)
+	}
+	copy(data[f.pos:], b)
+	if sym := ft.fsSym[f.path]; f.pos < len(sym) { // the bytes written are concrete now
+		sym = append([]*expr.Expr(nil), sym...)
+		clear(sym[f.pos:min(end, len(sym))])
+		ft.fsSym[f.path] = sym
+	}
+	ft.fs[f.path] = data
+	f.pos = end
+	if f.read {
+		f.data = data
+	}
 }
 
 // flushAll flushes every stream, as exit() does.

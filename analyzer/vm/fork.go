@@ -115,6 +115,7 @@ func (ft *fileTable) fork(m *Machine) *fileTable {
 	for p, d := range ft.fs {
 		c.fs[p] = d[:len(d):len(d)]
 	}
+	ft.owned = nil // both hold the contents now: the next overwrite copies
 	copies := map[*vfile]*vfile{}
 	dup := func(f *vfile) *vfile {
 		if x, ok := copies[f]; ok {

@@ -12,6 +12,7 @@ func (m *Machine) copyMem(dst, src, n uint64) error {
 	if n == 0 {
 		return nil
 	}
+	m.charge(n)
 	b, err := m.mem.Read(src, n)
 	if err != nil {
 		return memErr(err)
@@ -30,6 +31,7 @@ func (m *Machine) setMem(dst uint64, c byte, n uint64) error {
 	if n == 0 {
 		return nil
 	}
+	m.charge(n)
 	b, err := m.mem.writeSlice(dst, n)
 	if err != nil {
 		return memErr(err)

@@ -279,7 +279,14 @@ func init() {
 		m.noteNative(a[1].Bits, a[2].Bits, Read)
 		// write(2) bypasses stdio: the data goes out at once, ahead of
 		// whatever the stream still buffers.
-		m.files.write(t, &vfile{fd: fd, path: f.path, mode: unbuffered, write: true}, append([]byte(nil), b...))
+		direct := &vfile{fd: fd, path: f.path, mode: unbuffered, write: true, pos: f.pos, appends: f.appends}
+		m.files.write(t, direct, append([]byte(nil), b...))
+		if f.path != "" { // the descriptor's offset moves past what it wrote
+			f.pos = direct.pos
+			if f.read {
+				f.data = m.files.fs[f.path]
+			}
+		}
 		setRes(res, a[2].Bits)
 		return nil
 	}, "write")
@@ -415,6 +422,7 @@ func (m *Machine) readInto(f *vfile, p, size, n uint64, res []Value) error {
 		return nil
 	}
 	want := size * n
+	m.charge(want)
 	var got []byte
 	var terms []*expr.Expr
 	for uint64(len(got)) < want {
@@ -473,7 +481,9 @@ func registerFiles() {
 			if !exists {
 				m.files.fs[path] = nil
 			}
-			f.write = true
+			f.write, f.appends = true, true
+			f.read = strings.Contains(mode, "+")
+			f.data = m.files.fs[path]
 		default:
 			setRes(res, 0)
 			return m.setErrno(t, EINVAL)
@@ -525,14 +535,20 @@ func registerFiles() {
 // position returns a stream's offset: the read position, or for a stream
 // that writes, the file's size with what is still buffered.
 func (ft *fileTable) position(f *vfile) int64 {
-	if f.read && !f.write {
-		pos := int64(f.pos)
-		if f.unget != 0 {
-			pos--
-		}
-		return pos
+	if f.path == "" && f.write { // stdout, stderr: what was written
+		return int64(len(f.pending))
 	}
-	return int64(len(ft.fs[f.path]) + len(f.pending))
+	if len(f.pending) > 0 {
+		if f.appends {
+			return int64(len(ft.fs[f.path]) + len(f.pending))
+		}
+		return int64(f.pos + len(f.pending))
+	}
+	pos := int64(f.pos)
+	if f.unget != 0 {
+		pos--
+	}
+	return pos
 }
 
 func init() {
@@ -547,8 +563,8 @@ func init() {
 	seek := func(m *Machine, t *Thread, f *vfile, off int64, whence uint64) uint64 {
 		m.files.flush(f)
 		f.unget, f.eof = 0, false
-		if !f.read {
-			return 0 // writes always append at the end in this model
+		if f.path == "" && !f.read {
+			return 0 // stdout, stderr: nothing to seek in
 		}
 		if f.path != "" {
 			f.data = m.files.fs[f.path]

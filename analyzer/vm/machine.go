@@ -328,6 +328,9 @@ type Machine struct {
 	// nextCheck is the instruction count at which the budget is checked
 	// next; the loop compares against it alone.
 	nextCheck uint64
+	// work counts the bytes modeled calls moved since the last forced
+	// budget check (charge).
+	work uint64
 	// focus marks the locations whose accesses are preemption points
 	// (Config.PreemptAt), indexed by LocID; nil when there are none.
 	focus    []bool

@@ -34,6 +34,7 @@ func (m *Machine) openFile(t *Thread, path string, flags uint64) (int, error) {
 	acc := flags & oAccMode
 	f.read = acc != oWronly
 	f.write = acc == oWronly || acc == oRdwr
+	f.appends = flags&oAppend != 0
 	if !exists || (flags&oTrunc != 0 && f.write) {
 		m.files.fs[path] = nil
 		delete(m.files.fsSym, path)
@@ -70,10 +71,16 @@ func (m *Machine) statInto(buf uint64, size int, device bool) error {
 // fileSize is the size of the file at path as a stat sees it, with what
 // open streams still buffer for it.
 func (m *Machine) fileSize(path string) int {
-	n := len(m.files.fs[path])
+	size := len(m.files.fs[path])
+	n := size
 	for _, f := range m.files.byFD {
-		if f.path == path {
+		if f.path != path || len(f.pending) == 0 {
+			continue
+		}
+		if f.appends {
 			n += len(f.pending)
+		} else {
+			n = max(n, f.pos+len(f.pending))
 		}
 	}
 	return n
