@@ -31,7 +31,7 @@ type vfile struct {
 	data    []byte       // readable contents (stdin, files opened for reading)
 	sym     []*expr.Expr // symbolic bytes of data (nil entries are concrete); nil when all are
 	src     io.Reader    // more input, read on demand (the real stdin of `augur run`)
-	pos     int  // where the next read or write of a file goes
+	pos     int          // where the next read or write of a file goes
 	read    bool
 	write   bool
 	appends bool // every write goes at the end (fopen "a", O_APPEND)
