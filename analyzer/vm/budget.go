@@ -42,15 +42,21 @@ func budgetTerm(b Budget, format string, args ...any) error {
 	return &termError{&Termination{Kind: TermBudget, Budget: b, Message: fmt.Sprintf(format, args...)}}
 }
 
-// workCheckEvery is how many bytes modeled calls may move (copy, fill,
-// write to a file or stream) before the budget is checked again.
-const workCheckEvery = 16 << 20
+// workCheckEvery is how much work outside the instruction count (bytes
+// modeled calls copy, fill, read or write; threads a scheduling decision
+// looks at, threadWork each) may be done before the budget is checked
+// again.
+const (
+	workCheckEvery = 16 << 20
+	threadWork     = 256
+)
 
-// charge counts n bytes a modeled call moved. Once they add up to
-// workCheckEvery the budget is checked at the next instruction: a loop
-// that writes a megabyte per call would otherwise run tens of gigabytes
-// between two checks (they come every budgetCheckEvery instructions),
-// past the memory and time budgets.
+// charge counts n units of such work. Once they add up to workCheckEvery
+// the budget is checked at the next instruction: a loop that writes a
+// megabyte per call would otherwise run tens of gigabytes between two
+// checks (they come every budgetCheckEvery instructions), and a program
+// with a hundred thousand threads seconds of scheduling, past the memory
+// and time budgets.
 func (m *Machine) charge(n uint64) {
 	m.work += n
 	if m.work >= workCheckEvery {

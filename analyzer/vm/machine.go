@@ -763,6 +763,7 @@ func (m *Machine) reschedule() *Termination {
 	if m.sleepers > 0 {
 		m.wakeSleepers(false)
 	}
+	m.charge(uint64(len(m.threads)) * threadWork)
 	run := m.runBuf[:0]
 	for _, t := range m.threads {
 		if t.status == runnable {
