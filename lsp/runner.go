@@ -350,7 +350,11 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		buildCtx, cancel = context.WithDeadline(ctx, opts.Deadline)
 		defer cancel()
 	}
-	prog, inputs, err := analyzer.LoadProgramInputs(buildCtx, t.Sources, plan.Build)
+	bopts := plan.Build
+	if len(t.Sources) > 1 { // a target of many sources shows how far compiling is
+		bopts.Progress = func(done, total int) { p.report(fmt.Sprintf("compiling %d/%d", done, total), -1) }
+	}
+	prog, inputs, err := analyzer.LoadProgramInputs(buildCtx, t.Sources, bopts)
 	if ctx.Err() != nil {
 		return
 	}

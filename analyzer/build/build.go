@@ -9,8 +9,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	augurrt "augur/runtime"
 )
@@ -57,28 +60,36 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 	include := filepath.Join(rtSrc, "include")
 	p := &Program{}
 	var errs []error
+	var sources []string
 	for _, f := range files {
 		switch {
 		case IsBitcode(f):
 			if _, err := os.Stat(f); err != nil {
 				errs = append(errs, fmt.Errorf("load %s: %w", f, err))
-				continue
 			}
-			p.Bitcode = append(p.Bitcode, f)
-			p.Sources = append(p.Sources, f)
 		case IsSource(f):
-			bc, err := CompileTU(ctx, f, opts, include)
-			if err != nil {
-				errs = append(errs, err)
-				continue
+			if !slices.Contains(sources, f) { // compiled once: two clangs would write the same cache file
+				sources = append(sources, f)
 			}
-			p.Bitcode = append(p.Bitcode, bc)
-			p.Sources = append(p.Sources, f)
-			p.Inputs = appendNew(p.Inputs, dependencies(bc)...)
 		default:
 			errs = append(errs, fmt.Errorf("%s: not a C/C++ source (.c .cc .cpp .cxx) or LLVM IR (.bc .ll) file", f))
 		}
 	}
+	compiled, compileErrs := compileAll(ctx, sources, opts, include)
+	for _, f := range files {
+		switch {
+		case IsBitcode(f):
+			p.Bitcode = append(p.Bitcode, f)
+			p.Sources = append(p.Sources, f)
+		case IsSource(f):
+			if bc, ok := compiled[f]; ok {
+				p.Bitcode = append(p.Bitcode, bc)
+				p.Sources = append(p.Sources, f)
+				p.Inputs = appendNew(p.Inputs, dependencies(bc)...)
+			}
+		}
+	}
+	errs = append(errs, compileErrs...)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
@@ -97,6 +108,50 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 		p.Runtime = append(p.Runtime, bc)
 	}
 	return p, nil
+}
+
+// compileAll compiles sources, as many at once as there are CPUs, and
+// returns their bitcode by source and the errors in the order of the
+// sources; opts.Progress hears of each one done.
+func compileAll(ctx context.Context, sources []string, opts Options, include string) (map[string]string, []error) {
+	bcs := make([]string, len(sources))
+	errs := make([]error, len(sources))
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+	)
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), len(sources)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				bcs[i], errs[i] = CompileTU(ctx, sources[i], opts, include)
+				mu.Lock()
+				done++
+				if opts.Progress != nil {
+					opts.Progress(done, len(sources))
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range sources {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := map[string]string{}
+	var failed []error
+	for i, src := range sources {
+		if errs[i] != nil {
+			failed = append(failed, errs[i])
+		} else {
+			out[src] = bcs[i]
+		}
+	}
+	return out, failed
 }
 
 // anyCXX reports whether a C++ source is among files: the program then

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -156,5 +158,42 @@ func TestClangVersionIsCached(t *testing.T) {
 	write("clang version 14.0.7 (a longer line, so the size changes)")
 	if v, _ := clangVersion(fake); v != "clang version 14.0.7 (a longer line, so the size changes)" || runs() != 2 {
 		t.Errorf("after the compiler changed: %q, %d runs", v, runs())
+	}
+}
+
+// Sources compile side by side, yet the program lists them in the order
+// given, and Progress hears of each once; a source that fails does not
+// stop the others, and its error is returned.
+func TestBuildCompilesInParallelInOrder(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i := range 6 {
+		f := filepath.Join(dir, fmt.Sprintf("s%d.c", i))
+		os.WriteFile(f, []byte(fmt.Sprintf("int f%d(void) { return %d; }\n", i, i)), 0o644)
+		files = append(files, f)
+	}
+	var calls []int
+	p, err := Build(context.Background(), append(files, files[2]), Options{CacheDir: t.TempDir(),
+		Progress: func(done, total int) {
+			if total != 6 {
+				t.Errorf("progress total %d, want 6 (the repeated source once)", total)
+			}
+			calls = append(calls, done)
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(p.Sources, append(files, files[2])) || len(p.Bitcode) != 7 {
+		t.Errorf("sources %v", p.Sources)
+	}
+	if !slices.Equal(calls, []int{1, 2, 3, 4, 5, 6}) {
+		t.Errorf("progress %v", calls)
+	}
+	bad := filepath.Join(dir, "bad.c")
+	os.WriteFile(bad, []byte("int g(void) { return nope; }\n"), 0o644)
+	_, err = Build(context.Background(), []string{files[0], bad, files[1]}, Options{CacheDir: t.TempDir()})
+	var ce *CompileError
+	if !errors.As(err, &ce) || !strings.HasSuffix(ce.File, "bad.c") {
+		t.Errorf("a failing source among good ones: %v", err)
 	}
 }

@@ -28,6 +28,9 @@ type Options struct {
 	// which clang needs to start on large headers).
 	CompileTimeout time.Duration
 	MaxMemory      uint64
+	// Progress, when set, is told after each source compiled (or failed)
+	// how many of how many are done; calls do not overlap.
+	Progress func(done, total int)
 }
 
 // limits are the resource limits of one compile.

@@ -139,8 +139,16 @@ func (t *Termination) Report() string {
 	if t.Kind == TermExit {
 		return b.String()
 	}
+	// A deep recursion prints its innermost and outermost frames, not
+	// thousands of lines.
 	writeStack := func(stack []StackFrame) {
 		for i, f := range stack {
+			if len(stack) > maxStackShown && i == stackShownInner {
+				fmt.Fprintf(&b, "    ... %d frames ...\n", len(stack)-maxStackShown)
+			}
+			if len(stack) > maxStackShown && i >= stackShownInner && i < len(stack)-(maxStackShown-stackShownInner) {
+				continue
+			}
 			fmt.Fprintf(&b, "    #%d %s %s\n", i, ir.ReadableName(f.Function), f.Loc)
 		}
 	}
@@ -157,6 +165,13 @@ func (t *Termination) Report() string {
 	writeStack(t.Stack)
 	return b.String()
 }
+
+// A stack of more than maxStackShown frames is printed as its first
+// stackShownInner frames and its last maxStackShown-stackShownInner.
+const (
+	maxStackShown   = 30
+	stackShownInner = 25
+)
 
 func maxKey(m map[int][]StackFrame) int {
 	n := -1

@@ -1,6 +1,7 @@
 package vm_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -79,5 +80,24 @@ func TestTerminations(t *testing.T) {
 				t.Errorf("deadlock report does not say who holds the awaited mutex:\n%s", term.Report())
 			}
 		})
+	}
+}
+
+
+// A crash under a deep recursion prints its innermost and outermost
+// frames, and how many it left out, not a line per frame.
+func TestReportShortensDeepStacks(t *testing.T) {
+	var stack []vm.StackFrame
+	for i := range 500 {
+		stack = append(stack, vm.StackFrame{Function: fmt.Sprintf("f%d", i)})
+	}
+	out := (&vm.Termination{Kind: vm.TermCrash, Message: "boom", Stack: stack}).Report()
+	if n := strings.Count(out, "\n    #"); n != 30 {
+		t.Errorf("%d frames printed, want 30:\n%s", n, out)
+	}
+	for _, want := range []string{"#0 f0 ", "#24 f24 ", "... 470 frames ...", "#495 f495 ", "#499 f499 "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
 	}
 }
