@@ -83,7 +83,6 @@ func TestTerminations(t *testing.T) {
 	}
 }
 
-
 // A crash under a deep recursion prints its innermost and outermost
 // frames, and how many it left out, not a line per frame.
 func TestReportShortensDeepStacks(t *testing.T) {
