@@ -30,12 +30,15 @@ lint: setup
 	@$(GO) mod tidy -diff || { echo "go.mod/go.sum are not tidy: run go mod tidy"; exit 1; }
 	@bin/tools/staticcheck -tags llvm14 ./...
 
-# The Go tests (the language server's start `augur lsp` themselves), about
-# ten seconds' worth of executions of each fuzz target, then the extension's
+# The Go tests (the language server's start `augur lsp` themselves), those
+# that wait on processes again beside two CPU-bound processes
+# (scripts/loaded.sh), about ten seconds' worth of executions of each fuzz
+# target, then the extension's
 # unit tests and its flows through vscode-jsonrpc against the binary just
 # built, the installable .vsix, and the .vsix in a real VS Code.
 test: setup vet lint build
-	AUGUR_SCREENSHOT_DIR=$(CURDIR)/bin/screenshots $(GO) test -count=1 ./...
+	AUGUR_SCREENSHOT_DIR=$(CURDIR)/bin/screenshots $(GO) test -count=1 -timeout 40m ./...
+	@bash scripts/loaded.sh
 	@bash scripts/fuzz.sh quick
 	@$(MAKE) --no-print-directory ext-test vsix ext-e2e
 
