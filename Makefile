@@ -10,7 +10,7 @@ export GOFLAGS := -tags=llvm14
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X augur/analyzer/version.Version=$(VERSION)
 
-.PHONY: all setup build test vet lint demo bench clean vsix ext-test ext-e2e fuzz
+.PHONY: all setup build test vet lint demo bench clean vsix ext-test ext-e2e fuzz soak
 
 all: build
 
@@ -41,6 +41,11 @@ test: setup vet lint build
 	@bash scripts/loaded.sh
 	@bash scripts/fuzz.sh quick
 	@$(MAKE) --no-print-directory ext-test vsix ext-e2e
+
+# The language server through 1,000 saves over five documents (make test
+# runs 120): its memory must stay flat and every analysis be answered.
+soak: build
+	AUGUR_SOAK_SAVES=1000 $(GO) test -count=1 -timeout 60m -run '^TestSoak$$' -v ./lsp
 
 # The fuzz targets (loader and interpreter, evidence decoder, LSP
 # transport) for longer than make test gives them.
