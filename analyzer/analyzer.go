@@ -27,7 +27,7 @@ func LoadProgramInputs(ctx context.Context, files []string, opts build.Options) 
 	if err != nil {
 		return nil, nil, err
 	}
-	prog, err := ir.LoadNamed(bc.All(), bc.Names())
+	prog, err := ir.LoadCached(bc.All(), bc.Names(), opts.Dir())
 	if err != nil {
 		return nil, nil, fmt.Errorf("load program: %w", err)
 	}

@@ -214,10 +214,8 @@ func dependencies(bc string) []string {
 		return nil
 	}
 	var out []string
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		if _, path, ok := strings.Cut(line, " "); ok {
-			out = append(out, path)
-		}
+	for _, e := range parseManifest(data) {
+		out = append(out, e.path)
 	}
 	return out
 }

@@ -197,3 +197,42 @@ func TestBuildCompilesInParallelInOrder(t *testing.T) {
 		t.Errorf("a failing source among good ones: %v", err)
 	}
 }
+
+// A manifest from before stamps (hash and path only) still validates by
+// hashing, and is stamped then: the next check stats the headers instead
+// of hashing them. A header changed right after a compile is hashed
+// whatever its stamp says, since a coarse clock could give it the time
+// it had.
+func TestManifestStamps(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	src := filepath.Join(dir, "main.c")
+	write(t, filepath.Join(dir, "value.h"), "#define VALUE 1\n")
+	write(t, src, "#include \"value.h\"\nint main(void) { return VALUE; }\n")
+	bc, err := CompileTU(context.Background(), src, Options{CacheDir: cache}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := strings.TrimSuffix(bc, ".bc") + ".deps"
+	data, _ := os.ReadFile(deps)
+	var old strings.Builder
+	for _, e := range parseManifest(data) {
+		if !e.stamped {
+			t.Fatalf("a new manifest without stamps:\n%s", data)
+		}
+		fmt.Fprintf(&old, "%s %s\n", e.sum, e.path)
+	}
+	os.WriteFile(deps, []byte(old.String()), 0o644)
+	if !depsUnchanged(deps) {
+		t.Fatal("an unstamped manifest of unchanged files is not unchanged")
+	}
+	data, _ = os.ReadFile(deps)
+	for _, e := range parseManifest(data) {
+		if !e.stamped {
+			t.Errorf("not stamped after the check:\n%s", data)
+		}
+	}
+	write(t, filepath.Join(dir, "value.h"), "#define VALUE 2\n") // same size, a moment later
+	if depsUnchanged(deps) {
+		t.Error("a header changed right after the manifest was written passed as unchanged")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -56,6 +57,10 @@ func DefaultCacheDir() string {
 	}
 	return filepath.Join(os.TempDir(), "augur-cache")
 }
+
+// Dir is the cache directory the options name: CacheDir, or
+// DefaultCacheDir.
+func (o Options) Dir() string { return o.cacheDir() }
 
 func (o Options) cacheDir() string {
 	if o.CacheDir != "" {
@@ -240,7 +245,7 @@ func depPrerequisites(text string) []string {
 }
 
 // hashDeps reads a make-style dependency file and returns a manifest of
-// "hash path" lines for every file it names.
+// "hash size mtime path" lines for every file it names.
 func hashDeps(depfile string) (string, error) {
 	data, err := os.ReadFile(depfile)
 	if err != nil {
@@ -255,9 +260,20 @@ func hashDeps(depfile string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		fmt.Fprintf(&b, "%s %s\n", sum, f)
+		size, mtime := stamp(f)
+		fmt.Fprintf(&b, "%s %d %d %s\n", sum, size, mtime, f)
 	}
 	return b.String(), nil
+}
+
+// stamp is a file's size and modification time, or zeros when it cannot
+// be read: a stamp that matches the manifest's spares hashing the file.
+func stamp(path string) (int64, int64) {
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() {
+		return 0, 0
+	}
+	return st.Size(), st.ModTime().UnixNano()
 }
 
 // fileHash hashes a file a compile read. A file that is not a regular
@@ -282,20 +298,100 @@ func fileHash(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// depsUnchanged reports whether every file in a manifest still has its hash.
+// depsUnchanged reports whether every file in a manifest still has its
+// hash. A file whose size and modification time are those the manifest
+// recorded is taken as unchanged without reading it (as make and ninja
+// do), so a warm run stats the headers rather than hashing them all;
+// but not a file modified within stampSlack of the manifest's writing,
+// where a coarse clock could give a change the same time (git's "racy"
+// files).
 func depsUnchanged(manifest string) bool {
 	data, err := os.ReadFile(manifest)
 	if err != nil {
 		return false
 	}
-	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
-		sum, path, ok := strings.Cut(line, " ")
-		if !ok {
+	st, err := os.Stat(manifest)
+	if err != nil {
+		return false
+	}
+	written := st.ModTime().UnixNano()
+	entries := parseManifest(data)
+	if entries == nil {
+		return false
+	}
+	restamp := false
+	for _, e := range entries {
+		if e.stamped {
+			size, mtime := stamp(e.path)
+			if size != 0 && size == e.size && mtime == e.mtime && mtime < written-int64(stampSlack) {
+				continue
+			}
+		}
+		if got, err := fileHash(e.path); err != nil || got != e.sum {
 			return false
 		}
-		if got, err := fileHash(path); err != nil || got != sum {
-			return false
+		restamp = true
+	}
+	if restamp { // hashed and unchanged: stamp them now, so the next run need not hash them again
+		var b strings.Builder
+		for _, e := range entries {
+			size, mtime := stamp(e.path)
+			fmt.Fprintf(&b, "%s %d %d %s\n", e.sum, size, mtime, e.path)
 		}
+		writeAtomic(manifest, b.String())
 	}
 	return true
+}
+
+// writeAtomic replaces path with text, through a temporary file and a
+// rename, so a concurrent reader sees the old or the new text whole;
+// best effort.
+func writeAtomic(path, text string) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".manifest-*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.WriteString(text)
+	tmp.Close()
+	if err != nil || os.Rename(tmp.Name(), path) != nil {
+		os.Remove(tmp.Name())
+	}
+}
+
+// stampSlack is how long before a manifest was written a file's time
+// must be for its stamp to be trusted.
+const stampSlack = 2 * time.Second
+
+// manifestEntry is one line of a dependency manifest: a file's hash, its
+// stamp when the line has one (older manifests do not), and its path.
+type manifestEntry struct {
+	sum         string
+	size, mtime int64
+	stamped     bool
+	path        string
+}
+
+// parseManifest reads the lines hashDeps wrote: "hash size mtime path",
+// or "hash path" in older manifests. nil when one is malformed.
+func parseManifest(data []byte) []manifestEntry {
+	var out []manifestEntry
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		if line == "" {
+			continue
+		}
+		sum, rest, ok := strings.Cut(line, " ")
+		if !ok {
+			return nil
+		}
+		e := manifestEntry{sum: sum, path: rest}
+		if f := strings.SplitN(rest, " ", 3); len(f) == 3 {
+			size, err1 := strconv.ParseInt(f[0], 10, 64)
+			mtime, err2 := strconv.ParseInt(f[1], 10, 64)
+			if err1 == nil && err2 == nil && filepath.IsAbs(f[2]) {
+				e.size, e.mtime, e.stamped, e.path = size, mtime, true, f[2]
+			}
+		}
+		out = append(out, e)
+	}
+	return out
 }

@@ -1,0 +1,232 @@
+package ir
+
+import (
+	"bytes"
+	"compress/flate"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Loading a program parses, links and lowers every bitcode file of it,
+// augur's runtime included: a hundred milliseconds and more before the
+// first instruction runs, for a program that has not changed since the
+// last run. LoadCached keeps the lowered program in a cache directory,
+// keyed by the bitcode's contents, the names given to it, and the augur
+// executable that lowered it (a rebuilt augur lowers afresh), and decodes
+// it instead when it is there.
+
+// cacheFormat changes whenever the cached form changes.
+const cacheFormat = 1
+
+// LoadCached is LoadNamed, through a cache of lowered programs under dir
+// (no cache when dir is empty). A cache that cannot be read or written
+// only costs the time it would have saved.
+func LoadCached(paths []string, names map[string]string, dir string) (*Program, error) {
+	if dir == "" {
+		return LoadNamed(paths, names)
+	}
+	key, err := cacheKey(paths, names)
+	if err != nil {
+		return LoadNamed(paths, names)
+	}
+	file := filepath.Join(dir, "program", key+".gob")
+	if p, err := readCached(file); err == nil {
+		now := time.Now()
+		os.Chtimes(file, now, now) // recently used: pruned last
+		p.Bitcode, p.Names = append([]string(nil), paths...), names
+		return p, nil
+	}
+	p, err := LoadNamed(paths, names)
+	if err != nil {
+		return nil, err
+	}
+	if writeCached(file, p) == nil { // best effort
+		prune(filepath.Dir(file), maxCachedPrograms)
+	}
+	return p, nil
+}
+
+// maxCachedPrograms bounds the lowered programs kept (a few hundred
+// kilobytes each): an editor makes a new one at every save.
+const maxCachedPrograms = 64
+
+// prune removes the least recently used programs of dir past keep.
+func prune(dir string, keep int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil || len(entries) <= keep {
+		return
+	}
+	type aged struct {
+		name string
+		t    time.Time
+	}
+	var files []aged
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".gob") {
+			files = append(files, aged{e.Name(), info.ModTime()})
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].t.After(files[j].t) })
+	for _, f := range files[min(keep, len(files)):] {
+		os.Remove(filepath.Join(dir, f.name))
+	}
+}
+
+// cacheKey fingerprints what a lowered program depends on.
+func cacheKey(paths []string, names map[string]string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "augur lowered program %d\x00", cacheFormat)
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	st, err := os.Stat(exe)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(h, "%s\x00%d\x00%d\x00", exe, st.Size(), st.ModTime().UnixNano())
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(h, "%s\x00%s\x00%d\x00", p, names[p], len(data))
+		h.Write(data)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32], nil
+}
+
+// cached is the serial form of a Program: the functions without their
+// callee pointers (CalleeIDs holds them, per function and instruction:
+// 0 for none), and the names that lead to a function besides its own.
+type cached struct {
+	Funcs     []*Function
+	CalleeIDs [][]uint32
+	Globals   []*Global
+	Locs      []Loc
+	Messages  []string
+	NumStatic uint32
+	Aliases   map[string]uint32
+}
+
+func writeCached(file string, p *Program) error {
+	c := cached{Funcs: p.Funcs, Globals: p.Globals, Locs: p.Locs, Messages: p.Messages, NumStatic: p.NumStatic,
+		Aliases: map[string]uint32{}}
+	for name, fn := range p.byName {
+		if name != fn.Name {
+			c.Aliases[name] = fn.ID
+		}
+	}
+	// gob would follow the callee pointers into each function again: they
+	// travel as ids, and are put back once encoded.
+	c.CalleeIDs = make([][]uint32, len(p.Funcs))
+	for i, fn := range p.Funcs {
+		ids := make([]uint32, len(fn.Insts))
+		for k := range fn.Insts {
+			if cl := fn.Insts[k].Callee; cl != nil {
+				ids[k] = cl.ID
+			}
+		}
+		c.CalleeIDs[i] = ids
+	}
+	var buf bytes.Buffer
+	zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	err := func() error {
+		callees := make([][]*Function, len(p.Funcs))
+		for i, fn := range p.Funcs {
+			callees[i] = make([]*Function, len(fn.Insts))
+			for k := range fn.Insts {
+				callees[i][k], fn.Insts[k].Callee = fn.Insts[k].Callee, nil
+			}
+		}
+		defer func() {
+			for i, fn := range p.Funcs {
+				for k := range fn.Insts {
+					fn.Insts[k].Callee = callees[i][k]
+				}
+			}
+		}()
+		return gob.NewEncoder(zw).Encode(&c)
+	}()
+	if err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(file), ".program-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(buf.Bytes()); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	tmp.Close()
+	return os.Rename(tmp.Name(), file)
+}
+
+func readCached(file string) (*Program, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var c cached
+	if err := gob.NewDecoder(flate.NewReader(io.Reader(f))).Decode(&c); err != nil {
+		return nil, err
+	}
+	p := &Program{Funcs: c.Funcs, Globals: c.Globals, Locs: c.Locs, Messages: c.Messages, NumStatic: c.NumStatic,
+		byName: map[string]*Function{}, globalName: map[string]*Global{}}
+	p.FuncOf = make([]*Function, c.NumStatic)
+	p.GlobalOf = make([]*Global, c.NumStatic)
+	for _, fn := range p.Funcs {
+		if int(fn.ID) >= len(p.FuncOf) {
+			return nil, fmt.Errorf("cached program: function id %d past %d", fn.ID, c.NumStatic)
+		}
+		p.FuncOf[fn.ID] = fn
+		p.byName[fn.Name] = fn
+	}
+	for _, g := range p.Globals {
+		if int(g.ID) >= len(p.GlobalOf) {
+			return nil, fmt.Errorf("cached program: global id %d past %d", g.ID, c.NumStatic)
+		}
+		p.GlobalOf[g.ID] = g
+		p.globalName[g.Name] = g
+	}
+	for name, id := range c.Aliases {
+		if int(id) < len(p.FuncOf) && p.FuncOf[id] != nil {
+			p.byName[name] = p.FuncOf[id]
+		}
+	}
+	if len(c.CalleeIDs) != len(p.Funcs) {
+		return nil, fmt.Errorf("cached program: callees of %d functions for %d", len(c.CalleeIDs), len(p.Funcs))
+	}
+	for i, fn := range p.Funcs {
+		ids := c.CalleeIDs[i]
+		if len(ids) != len(fn.Insts) {
+			return nil, fmt.Errorf("cached program: %s: callees of %d instructions for %d", fn.Name, len(ids), len(fn.Insts))
+		}
+		for k, id := range ids {
+			if id != 0 {
+				if int(id) >= len(p.FuncOf) || p.FuncOf[id] == nil {
+					return nil, fmt.Errorf("cached program: %s calls unknown function id %d", fn.Name, id)
+				}
+				fn.Insts[k].Callee = p.FuncOf[id]
+			}
+		}
+	}
+	return p, nil
+}
