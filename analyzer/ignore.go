@@ -1,8 +1,9 @@
 package analyzer
 
 import (
-	"augur/internal/safefile"
 	"bytes"
+
+	"augur/internal/safefile"
 
 	"augur/analyzer/race"
 )

@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"augur/internal/safefile"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -10,6 +9,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"augur/internal/safefile"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"

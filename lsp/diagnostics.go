@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"augur/internal/safefile"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"augur/internal/safefile"
 
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"

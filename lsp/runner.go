@@ -480,34 +480,21 @@ func (s *Server) savedSeqs() map[string]uint64 {
 func compileDiagnostics(err error) ([]build.Diagnostic, string) {
 	var diags []build.Diagnostic
 	var other []string
-	var walk func(error)
-	walk = func(e error) {
-		if joined, ok := e.(interface{ Unwrap() []error }); ok {
-			for _, x := range joined.Unwrap() {
-				walk(x)
-			}
-			return
-		}
-		var ce *build.CompileError
-		if errors.As(e, &ce) {
-			n := 0
-			for _, d := range ce.Diagnostics {
-				if d.Severity != "note" {
-					if abs, err := filepath.Abs(d.File); err == nil {
-						d.File = abs
-					}
-					diags = append(diags, d)
-					n++
+	build.Split(err, func(ce *build.CompileError) {
+		n := 0
+		for _, d := range ce.Diagnostics {
+			if d.Severity != "note" {
+				if abs, err := filepath.Abs(d.File); err == nil {
+					d.File = abs
 				}
+				diags = append(diags, d)
+				n++
 			}
-			if n == 0 {
-				other = append(other, firstLine(ce.Output))
-			}
-			return
 		}
-		other = append(other, e.Error())
-	}
-	walk(err)
+		if n == 0 {
+			other = append(other, firstLine(ce.Output))
+		}
+	}, func(e error) { other = append(other, e.Error()) })
 	return diags, strings.Join(other, "; ")
 }
 

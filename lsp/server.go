@@ -5,7 +5,6 @@
 package lsp
 
 import (
-	"augur/internal/safefile"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -16,6 +15,8 @@ import (
 	"runtime"
 	"sync"
 	"time"
+
+	"augur/internal/safefile"
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"

@@ -1,7 +1,6 @@
 package build
 
 import (
-	"augur/internal/safefile"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"augur/internal/safefile"
 )
 
 // Options control how translation units are compiled.

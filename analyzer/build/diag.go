@@ -1,6 +1,7 @@
 package build
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -64,4 +65,23 @@ func parseDiagnostics(out string) []Diagnostic {
 		ds = append(ds, Diagnostic{File: m[1], Line: ln, Column: col, Severity: sev, Message: m[5]})
 	}
 	return ds
+}
+
+// Split walks an error of Build (errors.Join of one error per file) and
+// calls compiled for each compile error and other for anything else, in
+// order: what the command line prints, the report and the editor's
+// diagnostics all come from the same walk.
+func Split(err error, compiled func(*CompileError), other func(error)) {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range joined.Unwrap() {
+			Split(e, compiled, other)
+		}
+		return
+	}
+	var ce *CompileError
+	if errors.As(err, &ce) {
+		compiled(ce)
+		return
+	}
+	other(err)
 }

@@ -6,7 +6,6 @@
 package evidence
 
 import (
-	"augur/internal/safefile"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -16,6 +15,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"augur/internal/safefile"
 
 	"augur/analyzer/category"
 	"augur/analyzer/classify"

@@ -1,11 +1,12 @@
 package evidence
 
 import (
-	"augur/internal/safefile"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
+
+	"augur/internal/safefile"
 
 	"augur/analyzer/vm"
 )

@@ -25,13 +25,14 @@
 package history
 
 import (
-	"augur/internal/safefile"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"augur/internal/safefile"
 
 	"augur/analyzer/category"
 	"augur/analyzer/classify"

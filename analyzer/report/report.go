@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"augur/analyzer/build"
+
 	"augur/analyzer/category"
 	"augur/analyzer/ir"
 	"augur/analyzer/memmodel"
@@ -43,18 +45,9 @@ type Error struct {
 	// Stage is "compile" (the compiler refused a source; Diagnostics
 	// holds its messages) or "load" (anything else before the analysis:
 	// a missing or special file, a budget spent while compiling).
-	Stage       string       `json:"stage"`
-	Message     string       `json:"message"`
-	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
-}
-
-// Diagnostic is one message of the compiler.
-type Diagnostic struct {
-	File     string `json:"file"`
-	Line     int    `json:"line"`
-	Column   int    `json:"column"`
-	Severity string `json:"severity"` // "error", "warning" or "note"
-	Message  string `json:"message"`
+	Stage       string             `json:"stage"`
+	Message     string             `json:"message"`
+	Diagnostics []build.Diagnostic `json:"diagnostics,omitempty"`
 }
 
 // Failed is the report of an analysis that could not start: no races,

@@ -1,12 +1,13 @@
 package sched
 
 import (
-	"augur/internal/safefile"
 	"encoding/json"
 	"fmt"
 	"maps"
 	"os"
 	"slices"
+
+	"augur/internal/safefile"
 )
 
 // Event is one recorded decision.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"augur/analyzer/farm"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"augur/analyzer/farm"
 
 	"augur/analyzer"
 	"augur/analyzer/memmodel"

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"augur/analyzer/report"
-	"augur/internal/safefile"
 	"context"
 	"errors"
 	"flag"
@@ -12,6 +10,9 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"augur/analyzer/report"
+	"augur/internal/safefile"
 
 	"augur/analyzer"
 	"augur/analyzer/build"
@@ -213,49 +214,24 @@ func readSeedFiles(specs []string) (map[string][]byte, error) {
 	return out, nil
 }
 
-// compileOutput returns clang's own messages for every failed file.
 // loadError is the report's account of a program that could not be
 // loaded: the compiler's diagnostics when it refused a source.
 func loadError(err error) *report.Error {
 	e := &report.Error{Stage: "load", Message: err.Error()}
-	var walk func(error)
-	walk = func(x error) {
-		if joined, ok := x.(interface{ Unwrap() []error }); ok {
-			for _, y := range joined.Unwrap() {
-				walk(y)
-			}
-			return
-		}
-		var ce *build.CompileError
-		if errors.As(x, &ce) && !ce.Limit {
+	build.Split(err, func(ce *build.CompileError) {
+		if !ce.Limit {
 			e.Stage = "compile"
-			for _, d := range ce.Diagnostics {
-				e.Diagnostics = append(e.Diagnostics, report.Diagnostic(d))
-			}
+			e.Diagnostics = append(e.Diagnostics, ce.Diagnostics...)
 		}
-	}
-	walk(err)
+	}, func(error) {})
 	return e
 }
 
+// compileOutput returns clang's own messages for every failed file.
 func compileOutput(err error) string {
 	var b strings.Builder
-	var walk func(error)
-	walk = func(e error) {
-		var ce *build.CompileError
-		if joined, ok := e.(interface{ Unwrap() []error }); ok {
-			for _, x := range joined.Unwrap() {
-				walk(x)
-			}
-			return
-		}
-		if errors.As(e, &ce) {
-			b.WriteString(ce.Output)
-			return
-		}
-		fmt.Fprintf(&b, "augur: %v\n", e)
-	}
-	walk(err)
+	build.Split(err, func(ce *build.CompileError) { b.WriteString(ce.Output) },
+		func(e error) { fmt.Fprintf(&b, "augur: %v\n", e) })
 	return b.String()
 }
 

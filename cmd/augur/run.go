@@ -1,11 +1,12 @@
 package main
 
 import (
-	"augur/internal/safefile"
 	"encoding/json"
 	"fmt"
 	"os"
 	"time"
+
+	"augur/internal/safefile"
 
 	"augur/analyzer/evidence"
 	"augur/analyzer/report"

@@ -1,13 +1,14 @@
 package workspace
 
 import (
-	"augur/internal/safefile"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"augur/internal/safefile"
 )
 
 // CompDBName is the compilation database file name.

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"augur/internal/safefile"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +9,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"augur/internal/safefile"
 
 	"augur/analyzer/vm"
 )

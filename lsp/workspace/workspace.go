@@ -1,13 +1,14 @@
 package workspace
 
 import (
-	"augur/internal/safefile"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
+
+	"augur/internal/safefile"
 
 	"augur/analyzer"
 	"augur/analyzer/build"
