@@ -19,18 +19,21 @@ import (
 
 // budgetCase is one expectation written in a testdata/budget program:
 //
-//	augur ARGS => exit N: TEXT; rss < SIZE
+//	augur ARGS => exit N: TEXT; rss < SIZE; time < DURATION
 //
 // The command, run on the file, must exit with N, print TEXT (on either
-// stream) and peak below SIZE of resident memory.
+// stream), peak below SIZE of resident memory and, where a case bounds
+// it, end within DURATION (generous: a bound that catches a budget
+// overrun by several times, not a timing test).
 type budgetCase struct {
 	args   []string
 	exit   int
 	text   string
 	maxRSS uint64
+	within time.Duration
 }
 
-var budgetLine = regexp.MustCompile(`^\s*\*?\s*augur (.+?) => exit (\d+): (.+?)(?:; rss < (\S+))?$`)
+var budgetLine = regexp.MustCompile(`^\s*\*?\s*augur (.+?) => exit (\d+): (.+?)(?:; rss < (\S+))?(?:; time < (\S+))?$`)
 
 func budgetCases(t *testing.T, path string) []budgetCase {
 	t.Helper()
@@ -50,6 +53,11 @@ func budgetCases(t *testing.T, path string) []budgetCase {
 		c.exit, _ = strconv.Atoi(m[2])
 		if m[4] != "" {
 			if c.maxRSS, err = bytesize.Parse(m[4]); err != nil {
+				t.Fatalf("%s: %v", path, err)
+			}
+		}
+		if m[5] != "" {
+			if c.within, err = time.ParseDuration(m[5]); err != nil {
 				t.Fatalf("%s: %v", path, err)
 			}
 		}
@@ -78,7 +86,11 @@ func TestBudgets(t *testing.T) {
 			name := filepath.Base(path) + " " + strings.Join(c.args, " ")
 			t.Run(name, func(t *testing.T) {
 				args := append(append([]string(nil), c.args...), path)
+				began := time.Now()
 				r := runAugur(t, "", args...)
+				if took := time.Since(began); c.within > 0 && took > c.within {
+					t.Errorf("took %v, want within %v", took.Round(time.Millisecond), c.within)
+				}
 				out, code, rss := r.stdout+r.stderr, r.code, r.rss
 				if code != c.exit || !strings.Contains(out, c.text) {
 					t.Fatalf("exit %d, want %d with %q in:\n%s", code, c.exit, c.text, tail(out, 3000))
