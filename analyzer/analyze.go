@@ -137,6 +137,8 @@ type Result struct {
 
 // Stop says how an analysis was cut short by a budget.
 type Stop struct {
+	// Budget is the budget that ran out; NoBudget when something failed
+	// (Message says what).
 	Budget  vm.Budget
 	Message string
 	// Stage is what the analysis was doing: "detecting" (Done of Total
@@ -246,7 +248,19 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	}
 	if !opts.DetectOnly && len(res.Races) > 0 && res.Stopped == nil {
 		if err := res.classify(ctx, prog, progress, obs.Classified, hist); err != nil {
-			return nil, err
+			if errors.Is(err, ErrCanceled) || ctx.Err() != nil {
+				return nil, err
+			}
+			// The races detected stay: the report says which were not
+			// classified and why, rather than losing them all.
+			decided := 0
+			for _, v := range res.Verdicts {
+				if v != nil {
+					decided++
+				}
+			}
+			res.Stopped = &Stop{Message: "classification failed: " + err.Error(), Stage: "classifying",
+				Done: decided, Total: len(res.Races)}
 		}
 	}
 	res.failureEvidence(prog, cfg)

@@ -185,3 +185,33 @@ func TestAPanicKeepsWhatWasFound(t *testing.T) {
 		t.Errorf("text report:\n%s", text.String())
 	}
 }
+
+// A classification that fails after detection (here, a farm whose server
+// nobody runs) leaves every race detected in the result, unclassified,
+// and the report says the analysis is incomplete and why.
+func TestFailedClassificationKeepsTheRaces(t *testing.T) {
+	path := "../testdata/race/counter.c"
+	prog := load(t, path)
+	opts := options(path)
+	opts.Farm = "nats://127.0.0.1:1"
+	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
+	if err != nil {
+		t.Fatalf("the analysis failed instead of reporting its races: %v", err)
+	}
+	if len(res.Races) == 0 {
+		t.Fatal("no race kept")
+	}
+	if res.Stopped == nil || !strings.Contains(res.Stopped.Message, "classification failed") ||
+		!strings.Contains(res.Stopped.Message, "connection refused") {
+		t.Fatalf("stopped: %+v", res.Stopped)
+	}
+	rep := res.Report("")
+	if rep.Complete() || rep.Stopped == nil || rep.Stopped.Budget != "" || len(rep.Races) != len(res.Races) {
+		t.Errorf("report: complete %v, stopped %+v, %d races", rep.Complete(), rep.Stopped, len(rep.Races))
+	}
+	for _, r := range rep.Races {
+		if r.Category != "unclassified" {
+			t.Errorf("race %s: %s", r.ID, r.Category)
+		}
+	}
+}

@@ -5,7 +5,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -23,7 +25,10 @@ type jobMessage struct {
 	Run     string          `json:"run"`
 	Index   int             `json:"index"`
 	Program Program         `json:"program"`
-	Job     json.RawMessage `json:"job"`
+	Job     json.RawMessage `json:"job,omitempty"`
+	// JobObject names the job in the JobBucket object store instead, when
+	// it is larger than the server takes in one message.
+	JobObject string `json:"job_object,omitempty"`
 }
 
 // resultMessage is a verdict as it travels back.
@@ -136,7 +141,16 @@ func (f *Farm) publish(ctx context.Context, run string, program Program, jobs []
 		if err != nil {
 			return nil, fmt.Errorf("job %d: %w", i, err)
 		}
-		data, err := json.Marshal(jobMessage{Run: run, Index: i, Program: program, Job: enc})
+		msg := jobMessage{Run: run, Index: i, Program: program, Job: enc}
+		if len(enc)+len(program.Key)+4096 > int(f.nc.MaxPayload()) {
+			// Larger than one message may be: the job travels like bitcode,
+			// through the object store, and the message names it.
+			if msg.JobObject, err = f.putJob(ctx, run, i, enc); err != nil {
+				return nil, fmt.Errorf("job %d (%d bytes): %w", i, len(enc), err)
+			}
+			msg.Job = nil
+		}
+		data, err := json.Marshal(msg)
 		if err != nil {
 			return nil, err
 		}
@@ -149,10 +163,57 @@ func (f *Farm) publish(ctx context.Context, run string, program Program, jobs []
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
+			if !transient(err) {
+				return nil, fmt.Errorf("publish job %d (%d bytes): %w", i, len(data), err)
+			}
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
 	return seqs, nil
+}
+
+// transient reports whether a failed publication may succeed if tried
+// again: the server is restarting or slow. Anything else (a message over
+// the server's limit, a stream that refuses it) fails the run at once,
+// with the reason.
+func transient(err error) bool {
+	for _, e := range []error{nats.ErrTimeout, nats.ErrNoResponders, jetstream.ErrNoStreamResponse,
+		nats.ErrConnectionReconnecting, nats.ErrDisconnected, nats.ErrConnectionClosed, context.DeadlineExceeded} {
+		if errors.Is(err, e) {
+			return true
+		}
+	}
+	return false
+}
+
+// putJob stores a job too large for a message in JobBucket, as
+// RUN.INDEX, and returns its name.
+func (f *Farm) putJob(ctx context.Context, run string, index int, enc []byte) (string, error) {
+	obs, err := f.js.ObjectStore(ctx, JobBucket)
+	if err != nil {
+		return "", fmt.Errorf("object store %s: %w", JobBucket, err)
+	}
+	name := fmt.Sprintf("%s.%d", run, index)
+	if _, err := obs.PutBytes(ctx, name, enc); err != nil {
+		return "", fmt.Errorf("store %s: %w", name, err)
+	}
+	return name, nil
+}
+
+// jobOf is the encoded job a message carries or names.
+func (f *Farm) jobOf(ctx context.Context, jm jobMessage) ([]byte, error) {
+	if jm.JobObject == "" {
+		return jm.Job, nil
+	}
+	obs, err := f.js.ObjectStore(ctx, JobBucket)
+	if err != nil {
+		return nil, fmt.Errorf("object store %s: %w", JobBucket, err)
+	}
+	data, err := obs.GetBytes(ctx, jm.JobObject)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", jm.JobObject, err)
+	}
+	return data, nil
 }
 
 // forget withdraws what is left of a run: its jobs no worker took yet, and
@@ -165,6 +226,15 @@ func (f *Farm) forget(run string) {
 	}
 	if s, err := f.js.Stream(ctx, ResultStream); err == nil {
 		_ = s.Purge(ctx, jetstream.WithPurgeSubject(resultSubject+"."+run))
+	}
+	if obs, err := f.js.ObjectStore(ctx, JobBucket); err == nil { // the run's large jobs
+		if list, err := obs.List(ctx); err == nil {
+			for _, o := range list {
+				if strings.HasPrefix(o.Name, run+".") {
+					_ = obs.Delete(ctx, o.Name)
+				}
+			}
+		}
 	}
 }
 

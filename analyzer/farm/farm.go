@@ -44,6 +44,8 @@ const (
 	ResultStream  = "AUGUR_RESULTS"
 	WorkerGroup   = "augur-workers"
 	BitcodeBucket = "augur-bitcode"
+	// JobBucket holds the jobs too large for one message.
+	JobBucket     = "augur-jobs"
 	jobSubject    = "augur.jobs"
 	resultSubject = "augur.results"
 )
@@ -268,9 +270,11 @@ func setUp(ctx context.Context, nc *nats.Conn, cfg Config) (*Farm, error) {
 	if info := cons.CachedInfo(); info != nil {
 		cfg.AckWait, cfg.MaxDeliver = info.Config.AckWait, info.Config.MaxDeliver
 	}
-	if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: BitcodeBucket,
-		Storage: storage}); err != nil {
-		return nil, fmt.Errorf("object store %s: %w", BitcodeBucket, err)
+	for _, bucket := range []string{BitcodeBucket, JobBucket} {
+		if _, err := js.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{Bucket: bucket,
+			Storage: storage}); err != nil {
+			return nil, fmt.Errorf("object store %s: %w", bucket, err)
+		}
 	}
 	return &Farm{nc: nc, js: js, cfg: cfg}, nil
 }

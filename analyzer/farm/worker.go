@@ -106,7 +106,13 @@ func (f *Farm) handle(ctx context.Context, m jetstream.Msg, ps *programs, opts W
 		_ = m.Term()
 		return
 	}
-	job, err := classify.DecodeJob(jm.Job)
+	enc, err := f.jobOf(ctx, jm)
+	if err != nil {
+		opts.Log("run %s job %d: %v", jm.Run, jm.Index, err)
+		_ = m.NakWithDelay(time.Second) // the store may be restarting
+		return
+	}
+	job, err := classify.DecodeJob(enc)
 	if err != nil {
 		opts.Log("run %s job %d: %v", jm.Run, jm.Index, err)
 		_ = m.Term()

@@ -12,7 +12,7 @@ import (
 // "no races" in it means "none found in the part augur saw", and the CLI
 // exits with ExitIncomplete so CI does not take it for a clean result.
 type Gap struct {
-	Kind string `json:"kind"` // "unsupported" or "budget"
+	Kind string `json:"kind"` // "unsupported", "budget" or "failed"
 	// Function is the function whose call augur could not follow.
 	Function string `json:"function,omitempty"`
 	Message  string `json:"message"`
@@ -27,6 +27,9 @@ type Gap struct {
 const (
 	GapUnsupported = "unsupported"
 	GapBudget      = "budget"
+	// GapFailed is a part of the analysis that failed (a farm that could
+	// not classify): what came before it is reported.
+	GapFailed = "failed"
 )
 
 // ExitIncomplete is the CLI's exit status for an incomplete analysis.
@@ -46,9 +49,14 @@ func (r *Report) addUnsupported(function, message string, loc ir.Loc, schedule, 
 	r.Incomplete = append(r.Incomplete, g)
 }
 
-// SetStopped records that a budget cut the analysis short.
+// SetStopped records that a budget, or a failure (Budget empty), cut the
+// analysis short.
 func (r *Report) SetStopped(st *Stopped) {
 	r.Stopped = st
+	if st.Budget == "" {
+		r.Incomplete = append(r.Incomplete, Gap{Kind: GapFailed, Message: fmt.Sprintf("while %s: %s", st.Stage, st.Message)})
+		return
+	}
 	r.Incomplete = append(r.Incomplete, Gap{Kind: GapBudget,
 		Message: fmt.Sprintf("the %s budget ran out while %s: %s", st.Budget, st.Stage, st.Message)})
 }

@@ -58,7 +58,7 @@ func Failed(e *Error) *Report {
 
 // Stopped says how a budget cut the analysis short.
 type Stopped struct {
-	Budget  string `json:"budget"` // "time" (or "memory")
+	Budget  string `json:"budget"` // "time" (or "memory"); empty when a failure stopped it
 	Message string `json:"message"`
 	// Stage is what the analysis was doing: detecting, classifying or
 	// exploring; Done of Total schedules ran, or races were classified.
