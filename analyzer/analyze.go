@@ -261,6 +261,9 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 			}
 			res.Stopped = &Stop{Message: "classification failed: " + err.Error(), Stage: "classifying",
 				Done: decided, Total: len(res.Races)}
+			if t := opts.Run.Expired(); t != nil { // the farm's wait ran past the time budget: say that
+				res.Stopped.Budget, res.Stopped.Message = t.Budget, t.Message
+			}
 		}
 	}
 	res.failureEvidence(prog, cfg)
