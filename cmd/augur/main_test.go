@@ -509,3 +509,46 @@ func TestNondetInputsAreExploredWithoutFlags(t *testing.T) {
 		t.Fatalf("the failing inputs were not found:\n%s%s", out, errOut)
 	}
 }
+
+// The command line compiles as the editor can: -U, -include, -isystem,
+// -std and any allowed flag through --cflag, checked by the same
+// allow-list; --stdin gives the program a file as its standard input, in
+// run and in analyze.
+func TestCompileFlagsAndStdin(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "flags.c")
+	os.WriteFile(src, []byte(`#include <stdio.h>
+#ifndef FROM_HEADER
+#error the -include header was not included
+#endif
+#ifdef GONE
+#error -U did not undefine GONE
+#endif
+int main(void) {
+	char line[64];
+	if (!fgets(line, sizeof line, stdin))
+		return 3;
+	printf("read: %s", line);
+	return 0;
+}
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "pre.h"), []byte("#define FROM_HEADER 1\n"), 0o644)
+	in := filepath.Join(dir, "in.txt")
+	os.WriteFile(in, []byte("from a file\n"), 0o644)
+	pre := filepath.Join(dir, "pre.h")
+	out, errOut, code := augur(t, "from the terminal\n", "run", "-include", pre, "-D", "GONE", "-U", "GONE", "-std=c11",
+		"--cflag=-fno-builtin", "--stdin", in, src)
+	if code != 0 || out != "read: from a file\n" {
+		t.Errorf("run: exit %d, %q\n%s", code, out, errOut)
+	}
+	if _, errOut, code := augur(t, "", "run", "--cflag=-fplugin=/tmp/x.so", src); code != 2 || !strings.Contains(errOut, "-fplugin") {
+		t.Errorf("a refused flag: exit %d\n%s", code, errOut)
+	}
+	if _, errOut, code := augur(t, "", "run", "--stdin", "/dev/zero", src); code != 2 || !strings.Contains(errOut, "character device") {
+		t.Errorf("--stdin /dev/zero: exit %d\n%s", code, errOut)
+	}
+	out, errOut, code = augur(t, "", "analyze", "--format", "json", "-include", pre, "-U", "GONE", "--stdin", in, src)
+	if code != 0 || !strings.Contains(out, `"races"`) {
+		t.Errorf("analyze: exit %d\n%s\n%s", code, out, errOut)
+	}
+}

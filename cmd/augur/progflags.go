@@ -27,6 +27,10 @@ type programFlags struct {
 	// a JSON or SARIF report says in place of an analysis.
 	failed             *report.Error
 	incs, defs, vfiles stringList
+	undefs, includes   stringList
+	isystem, cflags    stringList
+	std                *string
+	stdinFile          *string
 	env                stringList
 	argv0              *string
 	maxInsts           *uint64
@@ -91,7 +95,13 @@ func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
 	fs.Var(p.timeout, "timeout", "wall-time budget of the whole command, compiling included (0: no limit)")
 	fs.Var(p.maxMemory, "max-memory", "memory budget of an execution, with what the analysis keeps for it, e.g. 512MiB or 4GiB (0: no limit)")
 	fs.Var(&p.incs, "I", "add an include directory (repeatable)")
+	fs.Var(&p.isystem, "isystem", "add a system include directory (repeatable)")
 	fs.Var(&p.defs, "D", "define a macro (repeatable)")
+	fs.Var(&p.undefs, "U", "undefine a macro (repeatable)")
+	fs.Var(&p.includes, "include", "include this file before each source, as clang -include does (repeatable)")
+	p.std = fs.String("std", "", "the language standard, as clang -std= takes it (c11, gnu99, c++17, ...)")
+	fs.Var(&p.cflags, "cflag", "pass a compile flag to clang, e.g. --cflag=-fno-builtin (repeatable); only flags that change how the source is parsed are allowed, as in augur.toml")
+	p.stdinFile = fs.String("stdin", "", "the program's standard input is this file's contents (run: instead of the terminal)")
 	fs.Var(&p.env, "env", "set NAME=VALUE in the program's environment, or NAME to pass the host's value (repeatable); the program sees only augur's small default environment and these, never the host's")
 	fs.Var(&p.vfiles, "file", "make a real file readable by the program: PATH, or NAME=PATH to show it as NAME (repeatable); the program never touches the real disk")
 	return p
@@ -130,12 +140,22 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	for name, data := range p.files {
 		seeded[name] = []byte(data)
 	}
-	var flags []string
-	for _, i := range p.incs {
-		flags = append(flags, "-I"+i)
+	flags := p.compileFlags()
+	if err := build.CheckFlags(flags); err != nil {
+		fmt.Fprintf(os.Stderr, "augur: compile flags: %v\n", err)
+		return nil, vm.Config{}, 2
 	}
-	for _, d := range p.defs {
-		flags = append(flags, "-D"+d)
+	if *p.stdinFile != "" {
+		if p.stdin != nil {
+			fmt.Fprintln(os.Stderr, "augur: --stdin and --inputs both give the standard input: give one")
+			return nil, vm.Config{}, 2
+		}
+		data, err := safefile.Read(*p.stdinFile, safefile.Rules{Max: safefile.MaxInput})
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "augur: --stdin: %v\n", err)
+			return nil, vm.Config{}, 2
+		}
+		p.stdin = data
 	}
 	ctx, cancel := p.context()
 	defer cancel()
@@ -177,9 +197,36 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		MaxInstructions: *p.maxInsts,
 		Limits:          p.limits(),
 		Files:           seeded,
+		Stdin:           p.stdin,
 		Inputs:          p.inputs,
 		Undefined:       undefined,
 	}, 0
+}
+
+// compileFlags are the clang flags the command line gives, in the order
+// clang would take them: include directories, macros, forced includes,
+// the standard, then --cflag.
+func (p *programFlags) compileFlags() []string {
+	var flags []string
+	for _, i := range p.incs {
+		flags = append(flags, "-I"+i)
+	}
+	for _, i := range p.isystem {
+		flags = append(flags, "-isystem", i)
+	}
+	for _, d := range p.defs {
+		flags = append(flags, "-D"+d)
+	}
+	for _, u := range p.undefs {
+		flags = append(flags, "-U"+u)
+	}
+	for _, f := range p.includes {
+		flags = append(flags, "-include", f)
+	}
+	if *p.std != "" {
+		flags = append(flags, "-std="+*p.std)
+	}
+	return append(flags, p.cflags...)
 }
 
 // environment is the program's environment: augur's default with the

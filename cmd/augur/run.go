@@ -65,7 +65,7 @@ func runCmd(args []string) int {
 		return code
 	}
 	if pf.stdin != nil {
-		cfg.Stdin = pf.stdin // replayed input, instead of the real stdin
+		cfg.Stdin = pf.stdin // --stdin, or replayed input, instead of the real stdin
 	} else {
 		cfg.StdinReader = os.Stdin
 	}
