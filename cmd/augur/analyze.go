@@ -45,7 +45,7 @@ func analyzeCmd(args []string) int {
 	evidenceDir := fs.String("evidence-dir", "", "write the evidence of every harmful race and every failure here, as files augur replay replays")
 	out := fs.String("o", "", "write the report to this file instead of standard output")
 	workers := fs.String("workers", "", "classify on the `augur worker` processes of this NATS server (nats://HOST:PORT; docs/scale-out.md); default: in this process, through an embedded NATS server")
-	files, progArgs, code := parseFiles(fs, args)
+	files, progArgs, code := parseFiles(fs, pf, args)
 	if code != 0 {
 		return code
 	}

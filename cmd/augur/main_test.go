@@ -552,3 +552,79 @@ int main(void) {
 		t.Errorf("analyze: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// augur run and analyze build an augur.toml target as the editor does:
+// --target NAME from the directory or below it, or the one target that
+// lists the files given; its compile flags, arguments, standard input,
+// files and environment, with the command's own flags over them.
+func TestTargetFromAugurToml(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "src", "inc"), 0o755)
+	os.WriteFile(filepath.Join(dir, "src", "inc", "greet.h"), []byte("#define GREETING \"hello\"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "src", "main.c"), []byte(`#include <stdio.h>
+#include <stdlib.h>
+#include "greet.h"
+const char *who(void);
+int main(int argc, char **argv) {
+	char line[32] = "";
+	fgets(line, sizeof line, stdin);
+	FILE *f = fopen("data.txt", "r");
+	char data[32] = "";
+	if (f) fgets(data, sizeof data, f);
+	printf("%s %s %s from %s; stdin %s; data %s; mode %s\n", GREETING, argc > 1 ? argv[1] : "?", who(), argv[0],
+		line, data, getenv("MODE"));
+	return 0;
+}
+`), 0o644)
+	os.WriteFile(filepath.Join(dir, "src", "who.c"), []byte("#ifndef WHO\n#error no WHO\n#endif\nconst char *who(void) { return WHO; }\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "data.txt"), []byte("42"), 0o644)
+	os.WriteFile(filepath.Join(dir, "augur.toml"), []byte(`[[target]]
+name = "greeter"
+sources = ["src/main.c", "src/who.c"]
+include = ["src/inc"]
+define = ["WHO=\"augur\""]
+args = ["world"]
+argv0 = "greeter"
+stdin = "line"
+files = ["data.txt"]
+env = ["MODE=toml"]
+
+[[target]]
+name = "other"
+sources = ["src/main.c"]
+`), 0o644)
+	sub := filepath.Join(dir, "src")
+	run := func(stdin string, args ...string) (string, string, int) {
+		t.Helper()
+		cmd := exec.Command(augurBin, args...)
+		cmd.Dir = sub // augur.toml is found above
+		cmd.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+filepath.Join(os.TempDir(), "augur-cli-test-cache"))
+		cmd.Stdin = strings.NewReader(stdin)
+		var so, se bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &so, &se
+		err := cmd.Run()
+		code := 0
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			code = ee.ExitCode()
+		}
+		return so.String(), se.String(), code
+	}
+	want := "hello world augur from greeter; stdin line; data 42; mode toml\n"
+	if out, errOut, code := run("", "run", "--target", "greeter"); code != 0 || out != want {
+		t.Errorf("run --target greeter: exit %d, %q\n%s", code, out, errOut)
+	}
+	// The files given pick the one target listing both; the command's
+	// flags go over the target's.
+	want = "hello there augur from greeter; stdin line; data 42; mode cli\n"
+	out, errOut, code := run("", "run", "--env", "MODE=cli", "main.c", "who.c", "--", "there")
+	if code != 0 || out != want || !strings.Contains(errOut, "building target greeter") {
+		t.Errorf("run main.c who.c: exit %d, %q\n%s", code, out, errOut)
+	}
+	if _, errOut, code := run("", "run", "--target", "nope"); code != 2 || !strings.Contains(errOut, "no such target") {
+		t.Errorf("an unknown target: exit %d\n%s", code, errOut)
+	}
+	if out, errOut, code := run("", "analyze", "--format", "json", "--target", "greeter"); code != 0 || !strings.Contains(out, `"races": []`) {
+		t.Errorf("analyze --target greeter: exit %d\n%s\n%s", code, out, errOut)
+	}
+}

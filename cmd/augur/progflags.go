@@ -31,6 +31,8 @@ type programFlags struct {
 	isystem, cflags    stringList
 	std                *string
 	stdinFile          *string
+	targetName         *string
+	target             *target // the augur.toml target built, if any
 	env                stringList
 	argv0              *string
 	maxInsts           *uint64
@@ -69,14 +71,20 @@ func newCommand(name, usage string, def budgets) (*flag.FlagSet, *programFlags) 
 }
 
 // parseFiles parses a command's arguments: flags, files and, after "--",
-// the program's arguments. code is non-zero on a usage error.
-func parseFiles(fs *flag.FlagSet, args []string) (files, progArgs []string, code int) {
+// the program's arguments, and resolves the augur.toml target they name
+// (its sources become the files). code is non-zero on a usage error.
+func parseFiles(fs *flag.FlagSet, p *programFlags, args []string) (files, progArgs []string, code int) {
 	files, progArgs, err := splitArgs(fs, args)
 	if err != nil {
 		return nil, nil, 2
 	}
-	if len(files) == 0 {
+	if len(files) == 0 && *p.targetName == "" {
 		fs.Usage()
+		return nil, nil, 2
+	}
+	p.target, files, err = resolveTarget(*p.targetName, files)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return nil, nil, 2
 	}
 	return files, progArgs, 0
@@ -101,6 +109,7 @@ func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
 	fs.Var(&p.includes, "include", "include this file before each source, as clang -include does (repeatable)")
 	p.std = fs.String("std", "", "the language standard, as clang -std= takes it (c11, gnu99, c++17, ...)")
 	fs.Var(&p.cflags, "cflag", "pass a compile flag to clang, e.g. --cflag=-fno-builtin (repeatable); only flags that change how the source is parsed are allowed, as in augur.toml")
+	p.targetName = fs.String("target", "", "build the augur.toml target of this name (augur.toml here or above): its sources, compile flags and inputs; given files must be among its sources, and without --target the one target listing all given files is built")
 	p.stdinFile = fs.String("stdin", "", "the program's standard input is this file's contents (run: instead of the terminal)")
 	fs.Var(&p.env, "env", "set NAME=VALUE in the program's environment, or NAME to pass the host's value (repeatable); the program sees only augur's small default environment and these, never the host's")
 	fs.Var(&p.vfiles, "file", "make a real file readable by the program: PATH, or NAME=PATH to show it as NAME (repeatable); the program never touches the real disk")
@@ -141,6 +150,19 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		seeded[name] = []byte(data)
 	}
 	flags := p.compileFlags()
+	var fileFlags map[string][]string
+	if tg := p.target; tg != nil { // the target's first, the command's after (and over) them
+		flags = append(append([]string(nil), tg.plan.Build.Flags...), flags...)
+		fileFlags = tg.plan.Build.FileFlags
+		for name, data := range tg.plan.Analyze.Run.Files {
+			if _, ok := seeded[name]; !ok {
+				seeded[name] = data
+			}
+		}
+		if p.stdin == nil && *p.stdinFile == "" {
+			p.stdin = tg.plan.Analyze.Run.Stdin
+		}
+	}
 	if err := build.CheckFlags(flags); err != nil {
 		fmt.Fprintf(os.Stderr, "augur: compile flags: %v\n", err)
 		return nil, vm.Config{}, 2
@@ -159,7 +181,7 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	}
 	ctx, cancel := p.context()
 	defer cancel()
-	prog, _, err := analyzer.LoadProgramInputs(ctx, files, build.Options{Flags: flags, MaxMemory: p.maxMemory.n})
+	prog, _, err := analyzer.LoadProgramInputs(ctx, files, build.Options{Flags: flags, FileFlags: fileFlags, MaxMemory: p.maxMemory.n})
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
 		msg := fmt.Sprintf("time budget of %s exhausted while compiling (raise --timeout)", p.timeout.d)
 		fmt.Fprintf(os.Stderr, "augur: %s\n", msg)
@@ -189,6 +211,15 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	name := *p.argv0
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
+	}
+	if tg := p.target; tg != nil {
+		targetArgs := tg.plan.Analyze.Run.Args
+		if *p.argv0 == "" && len(targetArgs) > 0 {
+			name = targetArgs[0]
+		}
+		if progArgs == nil && len(targetArgs) > 1 {
+			progArgs = targetArgs[1:]
+		}
 	}
 	return prog, vm.Config{
 		Args:            append([]string{name}, progArgs...),
@@ -233,12 +264,15 @@ func (p *programFlags) compileFlags() []string {
 // --env entries set; a bare NAME takes the host's value, by the user's
 // explicit choice.
 func (p *programFlags) environment() ([]string, error) {
-	extra := make([]string, len(p.env))
-	for i, e := range p.env {
+	var extra []string
+	if p.target != nil {
+		extra = append(extra, p.target.t.Env...) // the target's, then the command's over them
+	}
+	for _, e := range p.env {
 		if !strings.Contains(e, "=") {
 			e += "=" + os.Getenv(e)
 		}
-		extra[i] = e
+		extra = append(extra, e)
 	}
 	return vm.Environment(extra)
 }

@@ -23,7 +23,7 @@ func runCmd(args []string) int {
 	replay := fs.String("replay", "", "follow the schedule trace in this file")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at memory accesses other threads can reach")
 	inputsFile := fs.String("inputs", "", "replay generated inputs (a failure's inputs file from augur analyze)")
-	files, progArgs, code := parseFiles(fs, args)
+	files, progArgs, code := parseFiles(fs, pf, args)
 	if code != 0 {
 		return code
 	}
