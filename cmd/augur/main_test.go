@@ -628,3 +628,22 @@ sources = ["src/main.c"]
 		t.Errorf("analyze --target greeter: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// gets, which C11 removed and glibc no longer links, still serves the
+// old programs that call it: a line without its newline, NULL at the end.
+func TestGetsReadsALine(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "gets.c")
+	os.WriteFile(src, []byte(`#include <stdio.h>
+char *gets(char *s);
+int main(void) {
+	char line[64];
+	while (gets(line))
+		printf("[%s]\n", line);
+	return 0;
+}
+`), 0o644)
+	out, errOut, code := augur(t, "one\ntwo words\n\nlast", "run", src)
+	if code != 0 || out != "[one]\n[two words]\n[]\n[last]\n" {
+		t.Errorf("exit %d, %q\n%s", code, out, errOut)
+	}
+}

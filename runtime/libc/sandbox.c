@@ -114,6 +114,20 @@ WEAK uid_t geteuid(void) { return 1000; }
 WEAK gid_t getgid(void) { return 1000; }
 WEAK gid_t getegid(void) { return 1000; }
 
+/* The program runs as augur (1000:1000), not root: it may "change" to
+ * the identity it has, and to no other (EPERM, as natively without
+ * privileges). */
+WEAK int setuid(uid_t uid) { return uid == 1000 ? 0 : fail(EPERM); }
+WEAK int seteuid(uid_t uid) { return uid == 1000 ? 0 : fail(EPERM); }
+WEAK int setgid(gid_t gid) { return gid == 1000 ? 0 : fail(EPERM); }
+WEAK int setegid(gid_t gid) { return gid == 1000 ? 0 : fail(EPERM); }
+
+/* Memory is never paged out in the interpreter: locking it succeeds. */
+WEAK int mlockall(int flags) { return 0; }
+WEAK int munlockall(void) { return 0; }
+WEAK int mlock(const void *addr, size_t len) { return 0; }
+WEAK int munlock(const void *addr, size_t len) { return 0; }
+
 WEAK int kill(pid_t pid, int sig) {
 	if (pid == getpid() || pid == 0)
 		return raise(sig);

@@ -152,6 +152,75 @@ WEAK int rand(void) {
 WEAK void srandom(unsigned seed) { srand(seed); }
 WEAK long random(void) { return rand(); }
 
+/* The drand48 family: glibc's 48-bit linear congruence,
+ * X' = (a X + c) mod 2^48 with a = 0x5DEECE66D and c = 0xB unless
+ * lcong48 changed them, so programs draw the numbers they draw natively.
+ * Like glibc's, the shared state has no lock (the functions are not
+ * thread-safe there either). */
+static unsigned short rand48_x[3] = {0x330e, 0, 0};
+static unsigned short rand48_a[3] = {0xe66d, 0xdeec, 0x5};
+static unsigned short rand48_c = 0xb;
+
+static unsigned long long rand48_get(const unsigned short x[3]) {
+	return (unsigned long long)x[2] << 32 | (unsigned long long)x[1] << 16 | x[0];
+}
+
+static void rand48_set(unsigned short x[3], unsigned long long v) {
+	x[0] = (unsigned short)v;
+	x[1] = (unsigned short)(v >> 16);
+	x[2] = (unsigned short)(v >> 32);
+}
+
+/* rand48_next advances x and returns its new 48 bits. */
+static unsigned long long rand48_next(unsigned short x[3]) {
+	unsigned long long v = (rand48_get(rand48_a) * rand48_get(x) + rand48_c) & 0xffffffffffffULL;
+	rand48_set(x, v);
+	return v;
+}
+
+WEAK double erand48(unsigned short x[3]) { return (double)rand48_next(x) / 281474976710656.0; }
+WEAK double drand48(void) { return erand48(rand48_x); }
+WEAK long nrand48(unsigned short x[3]) { return (long)(rand48_next(x) >> 17); }
+WEAK long lrand48(void) { return nrand48(rand48_x); }
+WEAK long jrand48(unsigned short x[3]) { return (long)(int)(unsigned)(rand48_next(x) >> 16); }
+WEAK long mrand48(void) { return jrand48(rand48_x); }
+
+WEAK void srand48(long seed) {
+	rand48_set(rand48_x, (unsigned long long)(unsigned)seed << 16 | 0x330e);
+	rand48_set(rand48_a, 0x5deece66dULL);
+	rand48_c = 0xb;
+}
+
+WEAK unsigned short *seed48(unsigned short seed[3]) {
+	static unsigned short old[3];
+	memcpy(old, rand48_x, sizeof old);
+	memcpy(rand48_x, seed, sizeof rand48_x);
+	rand48_set(rand48_a, 0x5deece66dULL);
+	rand48_c = 0xb;
+	return old;
+}
+
+WEAK void lcong48(unsigned short p[7]) {
+	memcpy(rand48_x, p, 3 * sizeof p[0]);
+	memcpy(rand48_a, p + 3, 3 * sizeof p[0]);
+	rand48_c = p[6];
+}
+
+/* gets: C11 removed it and glibc no longer lets new programs link it, but
+ * old benchmarks call it. It reads a line, without the newline, with no
+ * bound, as it always did. */
+char *gets(char *s);
+WEAK char *gets(char *s) {
+	char *p = s;
+	int c;
+	while ((c = fgetc(stdin)) != EOF && c != '\n')
+		*p++ = (char)c;
+	if (c == EOF && p == s)
+		return NULL;
+	*p = 0;
+	return s;
+}
+
 WEAK int rand_r(unsigned *seed) {
 	/* glibc's rand_r: three rounds of an LCG. */
 	unsigned next = *seed;
