@@ -55,7 +55,14 @@ type augurRun struct {
 // test's memory).
 func runAugur(t *testing.T, stdin string, args ...string) augurRun {
 	t.Helper()
+	return runAugurIn(t, "", stdin, args...)
+}
+
+// runAugurIn is runAugur in the directory dir ("": the test's).
+func runAugurIn(t *testing.T, dir, stdin string, args ...string) augurRun {
+	t.Helper()
 	cmd := exec.Command(augurBin, args...)
+	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+filepath.Join(os.TempDir(), "augur-cli-test-cache"))
 	cmd.Stdin = strings.NewReader(stdin)
 	var so, se bytes.Buffer
@@ -596,19 +603,8 @@ sources = ["src/main.c"]
 	sub := filepath.Join(dir, "src")
 	run := func(stdin string, args ...string) (string, string, int) {
 		t.Helper()
-		cmd := exec.Command(augurBin, args...)
-		cmd.Dir = sub // augur.toml is found above
-		cmd.Env = append(os.Environ(), "AUGUR_CACHE_DIR="+filepath.Join(os.TempDir(), "augur-cli-test-cache"))
-		cmd.Stdin = strings.NewReader(stdin)
-		var so, se bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &so, &se
-		err := cmd.Run()
-		code := 0
-		var ee *exec.ExitError
-		if errors.As(err, &ee) {
-			code = ee.ExitCode()
-		}
-		return so.String(), se.String(), code
+		r := runAugurIn(t, sub, stdin, args...) // augur.toml is found above
+		return r.stdout, r.stderr, r.code
 	}
 	want := "hello world augur from greeter; stdin line; data 42; mode toml\n"
 	if out, errOut, code := run("", "run", "--target", "greeter"); code != 0 || out != want {
