@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -158,6 +159,8 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 	deps := filepath.Join(dir, key+".deps")
 	if depsUnchanged(deps) {
 		if _, err := os.Stat(bc); err == nil {
+			now := time.Now()
+			os.Chtimes(bc, now, now) // recently used: pruned last
 			return bc, nil
 		}
 	}
@@ -198,7 +201,54 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 	if err := os.WriteFile(deps, []byte(manifest), 0o644); err != nil {
 		return "", fmt.Errorf("compile %s: cache: %w", src, err)
 	}
+	pruneBitcode(dir, maxCacheBytes)
 	return bc, nil
+}
+
+// maxCacheBytes bounds the bitcode cache: every edit of a source (every
+// save in the editor) compiles a new translation unit.
+const maxCacheBytes = 1 << 30
+
+// pruneBitcode removes the least recently used translation units of dir
+// (bitcode and manifest) until their bitcode takes at most limit bytes. A
+// unit used by a run is touched then (CompileTU), so what a program in
+// use needs is the last to go.
+func pruneBitcode(dir string, limit int64) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type unit struct {
+		key  string
+		size int64
+		used time.Time
+	}
+	var units []unit
+	var total int64
+	for _, e := range entries {
+		key, ok := strings.CutSuffix(e.Name(), ".bc")
+		if !ok {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		units = append(units, unit{key, info.Size(), info.ModTime()})
+		total += info.Size()
+	}
+	if total <= limit {
+		return
+	}
+	sort.Slice(units, func(i, j int) bool { return units[i].used.Before(units[j].used) })
+	for _, u := range units {
+		if total <= limit {
+			break
+		}
+		os.Remove(filepath.Join(dir, u.key+".bc"))
+		os.Remove(filepath.Join(dir, u.key+".deps"))
+		total -= u.size
+	}
 }
 
 // depPrerequisites returns the files a make-style dependency file (as
