@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 )
 
 func write(t *testing.T, path, text string) {
@@ -235,28 +234,5 @@ func TestManifestStamps(t *testing.T) {
 	write(t, filepath.Join(dir, "value.h"), "#define VALUE 2\n") // same size, a moment later
 	if depsUnchanged(deps) {
 		t.Error("a header changed right after the manifest was written passed as unchanged")
-	}
-}
-
-// The bitcode cache keeps the most recently used units within its size,
-// each unit's bitcode and manifest going together.
-func TestPruneBitcodeKeepsTheRecent(t *testing.T) {
-	dir := t.TempDir()
-	base := time.Now().Add(-time.Hour)
-	for i := range 10 {
-		for _, ext := range []string{".bc", ".deps"} {
-			f := filepath.Join(dir, fmt.Sprintf("unit%d%s", i, ext))
-			os.WriteFile(f, make([]byte, 100), 0o644)
-			at := base.Add(time.Duration(i) * time.Minute)
-			os.Chtimes(f, at, at)
-		}
-	}
-	pruneBitcode(dir, 450)
-	for i := range 10 {
-		_, errBC := os.Stat(filepath.Join(dir, fmt.Sprintf("unit%d.bc", i)))
-		_, errDeps := os.Stat(filepath.Join(dir, fmt.Sprintf("unit%d.deps", i)))
-		if kept := errBC == nil; kept != (i >= 6) || (errDeps == nil) != kept {
-			t.Errorf("unit%d: bitcode kept %v, manifest kept %v; want the 4 most recent kept", i, errBC == nil, errDeps == nil)
-		}
 	}
 }

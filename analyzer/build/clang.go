@@ -19,6 +19,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"augur/internal/cachefile"
 )
 
 // ErrNoCompiler is wrapped by the error returned when clang-14 cannot be found.
@@ -93,13 +95,7 @@ func clangVersion(path string) (string, error) {
 	first, _, _ := strings.Cut(string(out), "\n")
 	version := strings.TrimSpace(first)
 	if key != "" && version != "" {
-		// Best effort: written whole or not at all (rename), never half.
-		if os.MkdirAll(filepath.Dir(key), 0o755) == nil {
-			tmp := fmt.Sprintf("%s.%d.tmp", key, os.Getpid())
-			if os.WriteFile(tmp, []byte(version+"\n"), 0o644) == nil {
-				_ = os.Rename(tmp, key)
-			}
-		}
+		_ = cachefile.WriteAtomic(key, []byte(version+"\n")) // best effort
 	}
 	return version, nil
 }

@@ -9,11 +9,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
+	"augur/internal/cachefile"
 	"augur/internal/safefile"
 )
 
@@ -159,8 +159,7 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 	deps := filepath.Join(dir, key+".deps")
 	if depsUnchanged(deps) {
 		if _, err := os.Stat(bc); err == nil {
-			now := time.Now()
-			os.Chtimes(bc, now, now) // recently used: pruned last
+			cachefile.Touch(bc) // recently used: pruned last
 			return bc, nil
 		}
 	}
@@ -201,55 +200,13 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 	if err := os.WriteFile(deps, []byte(manifest), 0o644); err != nil {
 		return "", fmt.Errorf("compile %s: cache: %w", src, err)
 	}
-	pruneBitcode(dir, maxCacheBytes)
+	cachefile.Prune(dir, ".bc", cachefile.Limits{Bytes: maxCacheBytes}, ".deps")
 	return bc, nil
 }
 
 // maxCacheBytes bounds the bitcode cache: every edit of a source (every
 // save in the editor) compiles a new translation unit.
 const maxCacheBytes = 1 << 30
-
-// pruneBitcode removes the least recently used translation units of dir
-// (bitcode and manifest) until their bitcode takes at most limit bytes. A
-// unit used by a run is touched then (CompileTU), so what a program in
-// use needs is the last to go.
-func pruneBitcode(dir string, limit int64) {
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		return
-	}
-	type unit struct {
-		key  string
-		size int64
-		used time.Time
-	}
-	var units []unit
-	var total int64
-	for _, e := range entries {
-		key, ok := strings.CutSuffix(e.Name(), ".bc")
-		if !ok {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		units = append(units, unit{key, info.Size(), info.ModTime()})
-		total += info.Size()
-	}
-	if total <= limit {
-		return
-	}
-	sort.Slice(units, func(i, j int) bool { return units[i].used.Before(units[j].used) })
-	for _, u := range units {
-		if total <= limit {
-			break
-		}
-		os.Remove(filepath.Join(dir, u.key+".bc"))
-		os.Remove(filepath.Join(dir, u.key+".deps"))
-		total -= u.size
-	}
-}
 
 // depPrerequisites returns the files a make-style dependency file (as
 // clang's -MD writes it) lists after its target: words separated by
@@ -389,24 +346,9 @@ func depsUnchanged(manifest string) bool {
 			size, mtime := stamp(e.path)
 			fmt.Fprintf(&b, "%s %d %d %s\n", e.sum, size, mtime, e.path)
 		}
-		writeAtomic(manifest, b.String())
+		_ = cachefile.WriteAtomic(manifest, []byte(b.String())) // best effort
 	}
 	return true
-}
-
-// writeAtomic replaces path with text, through a temporary file and a
-// rename, so a concurrent reader sees the old or the new text whole;
-// best effort.
-func writeAtomic(path, text string) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".manifest-*")
-	if err != nil {
-		return
-	}
-	_, err = tmp.WriteString(text)
-	tmp.Close()
-	if err != nil || os.Rename(tmp.Name(), path) != nil {
-		os.Remove(tmp.Name())
-	}
 }
 
 // stampSlack is how long before a manifest was written a file's time

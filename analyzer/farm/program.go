@@ -14,6 +14,7 @@ import (
 
 	"augur/analyzer/classify"
 	"augur/analyzer/ir"
+	"augur/internal/cachefile"
 )
 
 // Program is a run's program as it travels: its fingerprint, and its
@@ -129,11 +130,7 @@ func (ps *programs) load(ctx context.Context, f *Farm, p Program) (*ir.Program, 
 			if contentName(data) != name {
 				return nil, fmt.Errorf("download program %.12s: %s arrived with other contents", p.Key, name)
 			}
-			tmp := path + ".tmp"
-			if err := os.WriteFile(tmp, data, 0o644); err != nil {
-				return nil, err
-			}
-			if err := os.Rename(tmp, path); err != nil {
+			if err := cachefile.WriteAtomic(path, data); err != nil {
 				return nil, err
 			}
 		}

@@ -29,9 +29,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 
+	"augur/internal/cachefile"
 	"augur/internal/safefile"
 
 	"augur/analyzer/category"
@@ -273,14 +272,7 @@ func (h *History) Save(races []*race.Race, verdicts []*classify.Verdict) error {
 	if err != nil {
 		return fmt.Errorf("save history: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(h.path), 0o755); err != nil {
-		return fmt.Errorf("save history: %w", err)
-	}
-	tmp := h.path + ".tmp"
-	if err := os.WriteFile(tmp, data, 0o644); err != nil {
-		return fmt.Errorf("save history: %w", err)
-	}
-	if err := os.Rename(tmp, h.path); err != nil {
+	if err := cachefile.WriteAtomic(h.path, data); err != nil {
 		return fmt.Errorf("save history: %w", err)
 	}
 	return nil

@@ -10,9 +10,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
-	"time"
+
+	"augur/internal/cachefile"
 )
 
 // Loading a program parses, links and lowers every bitcode file of it,
@@ -39,8 +38,7 @@ func LoadCached(paths []string, names map[string]string, dir string) (*Program, 
 	}
 	file := filepath.Join(dir, "program", key+".gob")
 	if p, err := readCached(file); err == nil {
-		now := time.Now()
-		os.Chtimes(file, now, now) // recently used: pruned last
+		cachefile.Touch(file) // recently used: pruned last
 		p.Bitcode, p.Names = append([]string(nil), paths...), names
 		return p, nil
 	}
@@ -49,7 +47,7 @@ func LoadCached(paths []string, names map[string]string, dir string) (*Program, 
 		return nil, err
 	}
 	if writeCached(file, p) == nil { // best effort
-		prune(filepath.Dir(file), maxCachedPrograms)
+		cachefile.Prune(filepath.Dir(file), ".gob", cachefile.Limits{Files: maxCachedPrograms})
 	}
 	return p, nil
 }
@@ -57,28 +55,6 @@ func LoadCached(paths []string, names map[string]string, dir string) (*Program, 
 // maxCachedPrograms bounds the lowered programs kept (a few hundred
 // kilobytes each): an editor makes a new one at every save.
 const maxCachedPrograms = 64
-
-// prune removes the least recently used programs of dir past keep.
-func prune(dir string, keep int) {
-	entries, err := os.ReadDir(dir)
-	if err != nil || len(entries) <= keep {
-		return
-	}
-	type aged struct {
-		name string
-		t    time.Time
-	}
-	var files []aged
-	for _, e := range entries {
-		if info, err := e.Info(); err == nil && strings.HasSuffix(e.Name(), ".gob") {
-			files = append(files, aged{e.Name(), info.ModTime()})
-		}
-	}
-	sort.Slice(files, func(i, j int) bool { return files[i].t.After(files[j].t) })
-	for _, f := range files[min(keep, len(files)):] {
-		os.Remove(filepath.Join(dir, f.name))
-	}
-}
 
 // cacheKey fingerprints what a lowered program depends on.
 func cacheKey(paths []string, names map[string]string) (string, error) {
@@ -132,50 +108,28 @@ func writeCached(file string, p *Program) error {
 		ids := make([]uint32, len(fn.Insts))
 		for k := range fn.Insts {
 			if cl := fn.Insts[k].Callee; cl != nil {
-				ids[k] = cl.ID
+				ids[k], fn.Insts[k].Callee = cl.ID, nil
 			}
 		}
 		c.CalleeIDs[i] = ids
 	}
 	var buf bytes.Buffer
 	zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
-	err := func() error {
-		callees := make([][]*Function, len(p.Funcs))
-		for i, fn := range p.Funcs {
-			callees[i] = make([]*Function, len(fn.Insts))
-			for k := range fn.Insts {
-				callees[i][k], fn.Insts[k].Callee = fn.Insts[k].Callee, nil
+	err := gob.NewEncoder(zw).Encode(&c)
+	for i, fn := range p.Funcs {
+		for k, id := range c.CalleeIDs[i] {
+			if id != 0 {
+				fn.Insts[k].Callee = p.FuncOf[id]
 			}
 		}
-		defer func() {
-			for i, fn := range p.Funcs {
-				for k := range fn.Insts {
-					fn.Insts[k].Callee = callees[i][k]
-				}
-			}
-		}()
-		return gob.NewEncoder(zw).Encode(&c)
-	}()
+	}
 	if err != nil {
 		return err
 	}
 	if err := zw.Close(); err != nil {
 		return err
 	}
-	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(file), ".program-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	tmp.Close()
-	return os.Rename(tmp.Name(), file)
+	return cachefile.WriteAtomic(file, buf.Bytes())
 }
 
 func readCached(file string) (*Program, error) {

@@ -47,9 +47,15 @@ var ErrTooLarge = errors.New("file too large")
 // Check verifies path against the rules without reading it, and returns
 // its size.
 func Check(path string, r Rules) (int64, error) {
-	real, err := filepath.EvalSymlinks(path)
+	_, size, err := check(path, r)
+	return size, err
+}
+
+// check is Check, with the path links resolve to.
+func check(path string, r Rules) (real string, size int64, err error) {
+	real, err = filepath.EvalSymlinks(path)
 	if err != nil {
-		return 0, err
+		return "", 0, err
 	}
 	if r.Within != "" {
 		dir, err := filepath.EvalSymlinks(r.Within)
@@ -57,27 +63,24 @@ func Check(path string, r Rules) (int64, error) {
 			dir = r.Within
 		}
 		if !Inside(dir, real) {
-			return 0, fmt.Errorf("%s: resolves to %s, outside %s", path, real, dir)
+			return "", 0, fmt.Errorf("%s: resolves to %s, outside %s", path, real, dir)
 		}
 	}
 	fi, err := os.Stat(real)
 	if err != nil {
-		return 0, err
+		return "", 0, err
 	}
 	if err := regular(path, real, fi, r.Max); err != nil {
-		return 0, err
+		return "", 0, err
 	}
-	return fi.Size(), nil
+	return real, fi.Size(), nil
 }
 
 // Read checks path against the rules and reads it. The file is opened
 // without blocking (a FIFO put in its place after the check cannot hold
 // the read), checked again once open, and read up to the cap only.
 func Read(path string, r Rules) ([]byte, error) {
-	if _, err := Check(path, r); err != nil {
-		return nil, err
-	}
-	real, err := filepath.EvalSymlinks(path)
+	real, _, err := check(path, r)
 	if err != nil {
 		return nil, err
 	}
