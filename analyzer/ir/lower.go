@@ -93,6 +93,7 @@ func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
 		}
 	}
 	placeConstants(fn)
+	markPairs(fn)
 	return nil
 }
 

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"strings"
 
 	"tinygo.org/x/go-llvm"
 )
@@ -59,6 +60,9 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 		return nil
 	}
 	if c, ok := castOps[op]; ok {
+		if op == llvm.SExt && indexExtension(in) {
+			return nil // its GEPs extend the index themselves
+		}
 		if out.Src, err = scalarOf(in.Operand(0).Type()); err != nil {
 			return err
 		}
@@ -82,7 +86,11 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 	case llvm.Br:
 		out.Op, out.Dst = OpBr, -1
 		if numSuccessors(in) == 1 {
-			out.Targets = []Edge{fl.edge(bi, successor(in, 0))}
+			e := fl.edge(bi, successor(in, 0))
+			if fallsThrough(e, bi) {
+				return nil
+			}
+			out.Targets = []Edge{e}
 		} else {
 			out.Op = OpCondBr
 			out.A = fl.operand(in.Operand(0))
@@ -184,13 +192,11 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 		if in.Type().TypeKind() != llvm.PointerTypeKind {
 			return fmt.Errorf("vector GEP is not supported")
 		}
-		out.Op = OpGEP
-		out.A = fl.operand(in.Operand(0))
-		idx := make([]llvm.Value, in.OperandsCount()-1)
-		for i := range idx {
-			idx[i] = in.Operand(i + 1)
+		if addressStep(in) {
+			return nil // folded into the GEPs built on it
 		}
-		if out.Imm, out.Terms, err = fl.l.gepOffsets(in.GEPSourceElementType(), idx, fl.operand); err != nil {
+		out.Op = OpGEP
+		if out.A, out.Imm, out.Terms, err = fl.address(in); err != nil {
 			return err
 		}
 	case llvm.Call:
@@ -255,6 +261,14 @@ func (fl *fnLowerer) lowerCall(in llvm.Value, out Inst) error {
 	case kindFunction:
 		out.Callee = fl.l.prog.FuncOf[fl.l.ids[ptrKey(callee)]]
 		if skippedIntrinsic(out.Callee.Name) && len(out.Targets) == 0 {
+			return nil
+		}
+		if strings.HasPrefix(out.Callee.Name, "llvm.fmuladd.f") && len(out.Targets) == 0 && (out.Ty.Kind == KF32 || out.Ty.Kind == KF64) {
+			// An arithmetic instruction rather than a call: float code
+			// at -O0 has one in most expressions.
+			out.Op, out.Sub, out.Callee = OpFBin, FMulAdd, nil
+			out.A, out.B, out.C = fl.operand(in.Operand(0)), fl.operand(in.Operand(1)), fl.operand(in.Operand(2))
+			fl.emit(out)
 			return nil
 		}
 	case kindInlineAsm:

@@ -177,6 +177,10 @@ const (
 	FMul
 	FDiv
 	FRem
+	// FMulAdd is llvm.fmuladd: A*B+C, rounded after the multiplication
+	// and after the addition, as x86-64 code compiled without FMA
+	// computes it (the intrinsic lets the compiler choose either).
+	FMulAdd
 )
 
 // Integer comparison predicates (Sub of OpICmp).
@@ -292,7 +296,13 @@ type Inst struct {
 	// Raw marks a load or store of a scalar whose register bits are exactly
 	// its Imm bytes in memory (not long double, not an odd-width integer):
 	// the interpreter copies them without conversion.
-	Raw     bool
+	Raw bool
+	// Pair marks an instruction whose result the next instruction consumes
+	// in a way the interpreter runs in the same dispatch: an icmp whose
+	// conditional branch follows, a GEP whose address the following raw
+	// load or store uses (see markPairs). Both still count and execute as
+	// two instructions.
+	Pair    bool
 	Layout  []Field // load/store of an aggregate: its fields
 	Terms   []GEPTerm
 	Args    []Operand

@@ -68,6 +68,17 @@ func fromFloat(f float64, k ir.Kind) uint64 {
 	return math.Float64bits(f)
 }
 
+// floatBin computes an OpFBin on register bits: a op b, or a*b+c for
+// FMulAdd.
+func floatBin(in *ir.Inst, a, b, c uint64) uint64 {
+	k := in.Ty.Kind
+	x, y := toFloat(a, k), toFloat(b, k)
+	if in.Sub == ir.FMulAdd {
+		return fromFloat(fbin(ir.FAdd, fbin(ir.FMul, x, y, k), toFloat(c, k), k), k)
+	}
+	return fromFloat(fbin(in.Sub, x, y, k), k)
+}
+
 func fbin(op uint8, a, b float64, k ir.Kind) float64 {
 	if k == ir.KF32 { // compute in single precision
 		x, y := float32(a), float32(b)

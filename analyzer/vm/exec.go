@@ -106,7 +106,6 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	// from both.
 	fast := !m.cfg.PreemptAccesses && m.weak == nil
 	concrete := m.sym == nil
-	mon := m.mon
 	focus := m.focus // accesses there go through step, which may switch
 	for {
 		in := &insts[pc]
@@ -191,6 +190,17 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				c = icmp(in.Sub, a, b, in.Src.Bits)
 			}
 			regs[in.Dst] = Value{Bits: b2u(c)}
+			if in.Pair && n+1 < limit && stopLoc == 0 {
+				// The conditional branch on c follows: taken in this
+				// dispatch.
+				n++
+				e := &insts[pc+1].Targets[1-b2u(c)]
+				if len(e.Moves) > 0 {
+					m.phiMoves(regs, e)
+				}
+				pc = e.PC
+				continue
+			}
 			pc++
 			continue
 		case ir.OpLoad:
@@ -198,51 +208,44 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			if !fast || !in.Raw || av.Sym != nil || int(in.Loc) < len(focus) && focus[in.Loc] {
 				break
 			}
-			// Memory.resolve, inlined: a live object and an access within
-			// its read limit.
-			addr := av.Bits
-			if pg := addr >> (ir.AddrShift + pageBits); pg < uint64(len(m.mem.pages)) && m.mem.pages[pg] != nil {
-				if o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]; o != nil && o.sym == nil {
-					if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.readLimit {
-						if mon != nil {
-							m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack},
-								Count: t.count + (n - 1 - m.sliceStart)}
-							mon.Access(&m.acc)
-						}
-						regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
-						pc++
-						continue
-					}
-				}
+			if m.loadRaw(t, fr, in, av.Bits, t.count+(n-1-m.sliceStart), regs) {
+				pc++
+				continue
 			}
 		case ir.OpStore:
 			av, v := get(regs, in.B), get(regs, in.A)
 			if !fast || !in.Raw || av.Sym != nil || v.Sym != nil || int(in.Loc) < len(focus) && focus[in.Loc] {
 				break
 			}
-			// Memory.writeSlice, inlined: a live object this state owns and
-			// an access within its write limit.
-			addr := av.Bits
-			if pg := addr >> (ir.AddrShift + pageBits); pg < uint64(len(m.mem.pages)) && m.mem.pages[pg] != nil {
-				if o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]; o != nil && o.gen == m.mem.gen && o.sym == nil {
-					if off := addr & (1<<ir.AddrShift - 1); off+uint64(in.Imm) <= o.writeLimit {
-						if mon != nil {
-							m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack},
-								Count: t.count + (n - 1 - m.sliceStart)}
-							mon.Access(&m.acc)
-						}
-						ir.StoreLE(o.bytes[off:], int(in.Imm), v.Bits)
-						pc++
-						continue
-					}
-				}
+			if m.storeRaw(t, fr, in, av.Bits, v.Bits, t.count+(n-1-m.sliceStart)) {
+				pc++
+				continue
 			}
 		case ir.OpGEP:
 			if !concrete && m.gepSymbolic(in, regs) {
 				break
 			}
-			regs[in.Dst] = Value{Bits: gep(in, regs)}
+			addr := gep(in, regs)
+			regs[in.Dst] = Value{Bits: addr}
 			pc++
+			if in.Pair && fast && n+1 < limit && stopLoc == 0 {
+				// The raw load or store of this address follows: it runs
+				// in this dispatch when its fast path applies.
+				nx := &insts[pc]
+				if int(nx.Loc) < len(focus) && focus[nx.Loc] {
+					continue
+				}
+				count := t.count + (n - m.sliceStart)
+				if nx.Op == ir.OpLoad {
+					if m.loadRaw(t, fr, nx, addr, count, regs) {
+						n++
+						pc++
+					}
+				} else if v := get(regs, nx.A); v.Sym == nil && m.storeRaw(t, fr, nx, addr, v.Bits, count) {
+					n++
+					pc++
+				}
+			}
 			continue
 		case ir.OpBr:
 			e := &in.Targets[0]
@@ -285,6 +288,26 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 			pc++
 			continue
+		case ir.OpFBin:
+			av, bv := get(regs, in.A), get(regs, in.B)
+			if av.Sym != nil || bv.Sym != nil {
+				break
+			}
+			if in.Sub == ir.FMulAdd && get(regs, in.C).Sym != nil {
+				break
+			}
+			regs[in.Dst] = Value{Bits: floatBin(in, av.Bits, bv.Bits, get(regs, in.C).Bits)}
+			pc++
+			continue
+		case ir.OpFCmp:
+			av, bv := get(regs, in.A), get(regs, in.B)
+			if av.Sym != nil || bv.Sym != nil {
+				break
+			}
+			k := in.Src.Kind
+			regs[in.Dst] = Value{Bits: b2u(fcmp(in.Sub, toFloat(av.Bits, k), toFloat(bv.Bits, k)))}
+			pc++
+			continue
 		}
 	slow:
 		m.insts, fr.pc = n, pc
@@ -298,6 +321,56 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 }
 
 func offset(o ir.Operand, k int32) ir.Operand { return o + ir.Operand(k) }
+
+// loadRaw runs a raw load from a concrete address inline when it can: a
+// live object without symbolic bytes and an access within its read limit
+// (Memory.resolve's checks). It reports false, having done nothing, when
+// the load needs step's full semantics. count is the thread's instruction
+// count at the load, which the monitor records.
+func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, addr, count uint64, regs []Value) bool {
+	pg := addr >> (ir.AddrShift + pageBits)
+	if pg >= uint64(len(m.mem.pages)) || m.mem.pages[pg] == nil {
+		return false
+	}
+	o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]
+	if o == nil || o.sym != nil {
+		return false
+	}
+	off := addr & (1<<ir.AddrShift - 1)
+	if off+uint64(in.Imm) > o.readLimit {
+		return false
+	}
+	if m.mon != nil {
+		m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack}, Count: count}
+		m.mon.Access(&m.acc)
+	}
+	regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
+	return true
+}
+
+// storeRaw runs a raw store of v to a concrete address inline when it can,
+// as loadRaw a load: the object must also be this state's own (not shared
+// with a fork) and the access within its write limit.
+func (m *Machine) storeRaw(t *Thread, fr *frame, in *ir.Inst, addr, v, count uint64) bool {
+	pg := addr >> (ir.AddrShift + pageBits)
+	if pg >= uint64(len(m.mem.pages)) || m.mem.pages[pg] == nil {
+		return false
+	}
+	o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]
+	if o == nil || o.gen != m.mem.gen || o.sym != nil {
+		return false
+	}
+	off := addr & (1<<ir.AddrShift - 1)
+	if off+uint64(in.Imm) > o.writeLimit {
+		return false
+	}
+	if m.mon != nil {
+		m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack}, Count: count}
+		m.mon.Access(&m.acc)
+	}
+	ir.StoreLE(o.bytes[off:], int(in.Imm), v)
+	return true
+}
 
 // gep computes a concrete address: base + offset + sum(sext(index)*scale).
 func gep(in *ir.Inst, regs []Value) uint64 {

@@ -119,8 +119,7 @@ func (m *Machine) compute(t *Thread, fr *frame, in *ir.Inst, regs []Value) error
 			regs[in.Dst+k] = get(regs, offset(in.A, k))
 		}
 	case ir.OpFBin:
-		k := in.Ty.Kind
-		regs[in.Dst] = Value{Bits: fromFloat(fbin(in.Sub, toFloat(get(regs, in.A).Bits, k), toFloat(get(regs, in.B).Bits, k), k), k)}
+		regs[in.Dst] = Value{Bits: floatBin(in, get(regs, in.A).Bits, get(regs, in.B).Bits, get(regs, in.C).Bits)}
 	case ir.OpFNeg:
 		k := in.Ty.Kind
 		regs[in.Dst] = Value{Bits: fromFloat(-toFloat(get(regs, in.A).Bits, k), k)}
@@ -348,6 +347,12 @@ func (m *Machine) concreteOperands(in *ir.Inst, regs []Value) error {
 	case ir.OpCmpXchg:
 		if err := fix(in.C, 64); err != nil {
 			return err
+		}
+	case ir.OpFBin:
+		if in.Sub == ir.FMulAdd {
+			if err := fix(in.C, 64); err != nil {
+				return err
+			}
 		}
 	}
 	if err := fix(in.A, 64); err != nil {

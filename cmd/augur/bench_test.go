@@ -88,17 +88,11 @@ var benchCache = filepath.Join(os.TempDir(), "augur-bench-cache")
 // the median peak RSS (separately).
 func medianOf(b *testing.B, n int, name string, args ...string) measurement {
 	b.Helper()
-	var walls []time.Duration
-	var rsss []uint64
-	var last measurement
+	var ms []measurement
 	for i := 0; i < n; i++ {
-		last = measure(b, name, args...)
-		walls = append(walls, last.wall)
-		rsss = append(rsss, last.rss)
+		ms = append(ms, measure(b, name, args...))
 	}
-	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
-	sort.Slice(rsss, func(i, j int) bool { return rsss[i] < rsss[j] })
-	return measurement{wall: walls[n/2], rss: rsss[n/2], out: last.out}
+	return medianMeasurement(ms)
 }
 
 // BenchmarkResources measures, on four programs that once drove augur's
