@@ -58,7 +58,7 @@ func gepIndexes(in llvm.Value) []llvm.Value {
 func fallsThrough(e Edge, bi int) bool { return e.PC == bi+1 && len(e.Moves) == 0 }
 
 // markPairs sets Pair on the instructions the interpreter may run together
-// with the next one. The pair is only a shortcut: a branch into the second
+// with the next one (see Inst.Pair). The pair is only a shortcut: a branch into the second
 // instruction runs it alone, and the first instruction's result is still
 // written, so a pair needs no other condition than adjacency.
 func markPairs(fn *Function) {
@@ -73,6 +73,15 @@ func markPairs(fn *Function) {
 			in.Pair = next.Op == OpCondBr && next.A == d
 		case OpGEP:
 			in.Pair = next.Raw && (next.Op == OpLoad && next.A == d || next.Op == OpStore && next.B == d && next.A != d)
+		}
+	}
+	// An instruction the interpreter runs inline followed by an
+	// unconditional branch (a loop's increment and its back edge) takes
+	// the branch in the same dispatch.
+	for i := 0; i+1 < len(fn.Insts); i++ {
+		switch in := &fn.Insts[i]; in.Op {
+		case OpBin, OpCast, OpFBin, OpStore:
+			in.Pair = fn.Insts[i+1].Op == OpBr
 		}
 	}
 }

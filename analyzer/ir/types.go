@@ -297,11 +297,11 @@ type Inst struct {
 	// its Imm bytes in memory (not long double, not an odd-width integer):
 	// the interpreter copies them without conversion.
 	Raw bool
-	// Pair marks an instruction whose result the next instruction consumes
-	// in a way the interpreter runs in the same dispatch: an icmp whose
-	// conditional branch follows, a GEP whose address the following raw
-	// load or store uses (see markPairs). Both still count and execute as
-	// two instructions.
+	// Pair marks an instruction the interpreter may run in one dispatch
+	// with the next: an icmp and the conditional branch on it, a GEP and
+	// the raw load or store of its address, an arithmetic instruction or a
+	// store and the unconditional branch after it (see markPairs). Both
+	// still count and execute as two instructions.
 	Pair    bool
 	Layout  []Field // load/store of an aggregate: its fields
 	Terms   []GEPTerm

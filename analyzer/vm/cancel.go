@@ -64,7 +64,7 @@ func (m *Machine) interrupt(t *Thread) {
 	if t.wakeAt != 0 {
 		m.endSleep(t)
 	}
-	t.status, t.waitDesc = runnable, ""
+	t.status, t.waitDesc, t.waiting = runnable, "", false
 }
 
 func init() {

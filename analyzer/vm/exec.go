@@ -167,6 +167,10 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 			regs[in.Dst] = Value{Bits: r & in.Mask}
 			pc++
+			if in.Pair && n+1 < limit && stopLoc == 0 { // the branch that follows
+				n++
+				pc = m.jump(regs, &insts[pc])
+			}
 			continue
 		case ir.OpICmp:
 			av, bv := get(regs, in.A), get(regs, in.B)
@@ -219,6 +223,10 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 			if m.storeRaw(t, fr, in, av.Bits, v.Bits, t.count+(n-1-m.sliceStart)) {
 				pc++
+				if in.Pair && n+1 < limit && stopLoc == 0 { // the branch that follows
+					n++
+					pc = m.jump(regs, &insts[pc])
+				}
 				continue
 			}
 		case ir.OpGEP:
@@ -248,11 +256,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 			continue
 		case ir.OpBr:
-			e := &in.Targets[0]
-			if len(e.Moves) > 0 {
-				m.phiMoves(regs, e)
-			}
-			pc = e.PC
+			pc = m.jump(regs, in)
 			continue
 		case ir.OpCondBr:
 			cv := get(regs, in.A)
@@ -281,6 +285,10 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 			regs[in.Dst] = Value{Bits: v}
 			pc++
+			if in.Pair && n+1 < limit && stopLoc == 0 { // the branch that follows
+				n++
+				pc = m.jump(regs, &insts[pc])
+			}
 			continue
 		case ir.OpMove:
 			for k := int32(0); k < in.N; k++ {
@@ -298,6 +306,10 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 			regs[in.Dst] = Value{Bits: floatBin(in, av.Bits, bv.Bits, get(regs, in.C).Bits)}
 			pc++
+			if in.Pair && n+1 < limit && stopLoc == 0 { // the branch that follows
+				n++
+				pc = m.jump(regs, &insts[pc])
+			}
 			continue
 		case ir.OpFCmp:
 			av, bv := get(regs, in.A), get(regs, in.B)
@@ -387,6 +399,15 @@ func gep(in *ir.Inst, regs []Value) uint64 {
 func top(t *Thread) (*frame, []ir.Inst, []Value, int) {
 	fr := &t.frames[len(t.frames)-1]
 	return fr, fr.fn.Insts, t.regs[fr.base : fr.base+fr.fn.FrameSize], fr.pc
+}
+
+// jump takes the unconditional branch in and returns where it goes.
+func (m *Machine) jump(regs []Value, in *ir.Inst) int {
+	e := &in.Targets[0]
+	if len(e.Moves) > 0 {
+		m.phiMoves(regs, e)
+	}
+	return e.PC
 }
 
 // phiMoves performs the phi assignments of a branch edge, in parallel.

@@ -150,7 +150,7 @@ func (m *Machine) sleep(t *Thread, d int64) error {
 	t.wakeAt = m.now() + max(d, 1)
 	t.sleptAt = m.insts
 	t.status = blocked
-	t.waitDesc = "the end of a sleep"
+	t.waitDesc, t.waiting = "the end of a sleep", false
 	m.sleepers++
 	return errBlock
 }
@@ -186,7 +186,7 @@ func (m *Machine) wakeEarly(t *Thread) {
 
 // endSleep makes a sleeping thread runnable.
 func (m *Machine) endSleep(t *Thread) {
-	t.wakeAt, t.status, t.waitDesc = 0, runnable, ""
+	t.wakeAt, t.status, t.waitDesc, t.waiting = 0, runnable, "", false
 	m.sleepers--
 }
 

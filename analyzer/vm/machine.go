@@ -268,12 +268,17 @@ type frame struct {
 
 // Thread is one thread of the program.
 type Thread struct {
-	ID       int
-	frames   []frame
-	regs     []Value
-	status   threadStatus
-	waitDesc string // what a blocked thread waits for, for deadlock reports
-	phase    int    // progress of a multi-step blocking call (condition wait)
+	ID     int
+	frames []frame
+	regs   []Value
+	status threadStatus
+	// waitOn is the queue a blocked thread waits on when waiting is set;
+	// waitDesc what it waits for otherwise (a sleep). Deadlock reports
+	// describe them (waitDescription).
+	waitOn   waitKey
+	waiting  bool
+	waitDesc string
+	phase    int // progress of a multi-step blocking call (condition wait)
 	exitVal  uint64
 	detached bool
 	joined   bool
@@ -584,7 +589,13 @@ func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []i
 		t.regs = grown
 	} else {
 		t.regs = t.regs[:need]
-		clear(t.regs[base : base+fn.NumSlots])
+		if m.sym != nil {
+			// A concrete execution needs no clearing: every register is
+			// written before it is read (SSA), and a stale one holds no
+			// pointer. A symbolic one's could hold an expression, kept
+			// alive for nothing.
+			clear(t.regs[base : base+fn.NumSlots])
+		}
 	}
 	consts := t.regs[base+fn.NumSlots : need]
 	for i, c := range fn.Consts {
@@ -784,8 +795,8 @@ func (m *Machine) reschedule() *Termination {
 		for _, t := range m.threads {
 			if t.status == blocked {
 				st := m.stack(t)
-				if t.waitDesc != "" && len(st) > 0 {
-					st[0].Function += " (waiting for " + t.waitDesc + ")"
+				if desc := m.waitDescription(t); desc != "" && len(st) > 0 {
+					st[0].Function += " (waiting for " + desc + ")"
 				}
 				live[t.ID] = st
 			}

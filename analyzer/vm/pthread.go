@@ -2,7 +2,6 @@ package vm
 
 import (
 	"fmt"
-	"strconv"
 
 	"augur/analyzer/ir"
 )
@@ -201,7 +200,7 @@ func pthreadJoin(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return nil
 	}
 	if th.status != exited {
-		m.sync.block(t, waitKey{waitJoin, uint64(th.ID)}, "pthread_join of thread "+strconv.Itoa(th.ID))
+		m.sync.block(t, waitKey{waitJoin, uint64(th.ID)})
 		return errBlock
 	}
 	th.joined = true
@@ -310,7 +309,7 @@ func mutexLockFn(mode lockMode) native {
 				t.phase = 1
 				return errRetry
 			}
-			m.sync.block(t, waitKey{waitMutex, mu}, m.mutexWait(mu))
+			m.sync.block(t, waitKey{waitMutex, mu})
 			return errBlock
 		}
 		t.phase = 0
@@ -393,7 +392,7 @@ func condWait(timed bool) native {
 			if timed {
 				t.timedWait = true
 			}
-			m.sync.block(t, waitKey{waitCond, cv}, "condition variable at "+m.DescribeAddr(cv))
+			m.sync.block(t, waitKey{waitCond, cv})
 			return errBlock
 		}
 		_, busy, err := m.acquire(t, mu)
@@ -401,7 +400,7 @@ func condWait(timed bool) native {
 			return err
 		}
 		if busy {
-			m.sync.block(t, waitKey{waitMutex, mu}, m.mutexWait(mu))
+			m.sync.block(t, waitKey{waitMutex, mu})
 			return errBlock
 		}
 		// The mutex is held again: a cancellation acts now, as POSIX says.
@@ -446,7 +445,7 @@ func barrierWait(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			setRes(res, 0)
 			return errYield
 		}
-		m.sync.block(t, waitKey{waitBarrier, b}, "barrier at "+m.DescribeAddr(b))
+		m.sync.block(t, waitKey{waitBarrier, b})
 		return errBlock
 	}
 	count, _ := m.syncRead(b, 4)
@@ -465,7 +464,7 @@ func barrierWait(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return err
 	}
 	t.phase = int(gen) + 1
-	m.sync.block(t, waitKey{waitBarrier, b}, "barrier at "+m.DescribeAddr(b))
+	m.sync.block(t, waitKey{waitBarrier, b})
 	return errBlock
 }
 
@@ -492,7 +491,7 @@ func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, 0)
 		return errYield
 	case st == 1:
-		m.sync.block(t, waitKey{waitOnce, ctl}, "pthread_once at "+m.DescribeAddr(ctl))
+		m.sync.block(t, waitKey{waitOnce, ctl})
 		return errBlock
 	}
 	fn := m.funcAt(a[1].Bits)

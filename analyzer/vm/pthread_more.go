@@ -20,7 +20,7 @@ func registerRWLock() {
 					setRes(res, EBUSY)
 					return errYield
 				}
-				m.sync.block(t, waitKey{waitRWLock, l}, "rwlock at "+m.DescribeAddr(l))
+				m.sync.block(t, waitKey{waitRWLock, l})
 				return errBlock
 			}
 			r, _ := m.syncRead(l, 4)
@@ -49,7 +49,7 @@ func registerRWLock() {
 					setRes(res, EBUSY)
 					return errYield
 				}
-				m.sync.block(t, waitKey{waitRWLock, l}, "rwlock at "+m.DescribeAddr(l))
+				m.sync.block(t, waitKey{waitRWLock, l})
 				return errBlock
 			}
 			setRes(res, 0)
@@ -117,7 +117,7 @@ func registerSpin() {
 					setRes(res, EBUSY)
 					return errYield
 				}
-				m.sync.block(t, waitKey{waitSpin, l}, "spinlock at "+m.DescribeAddr(l))
+				m.sync.block(t, waitKey{waitSpin, l})
 				return errBlock
 			}
 			setRes(res, 0)
@@ -206,7 +206,7 @@ func init() {
 					t.phase = 1
 					return errRetry
 				}
-				m.sync.block(t, waitKey{waitSem, s}, "semaphore at "+m.DescribeAddr(s))
+				m.sync.block(t, waitKey{waitSem, s})
 				return errBlock
 			}
 			t.phase = 0

@@ -1,5 +1,7 @@
 package vm
 
+import "strconv"
+
 // waitKind classifies what a blocked thread waits for; it is also the
 // Kind of a SyncKey.
 type waitKind = uint8
@@ -32,10 +34,13 @@ type syncTable struct {
 
 func newSyncTable() *syncTable { return &syncTable{waiters: map[waitKey][]int{}} }
 
-// block parks t on queue k.
-func (s *syncTable) block(t *Thread, k waitKey, desc string) {
+// block parks t on queue k. What t waits for is described only if a
+// deadlock report asks (waitDescription): a contended lock blocks a thread
+// at every other acquisition, and formatting the mutex's name each time
+// cost more than the rest of the lock.
+func (s *syncTable) block(t *Thread, k waitKey) {
 	t.status = blocked
-	t.waitDesc = desc
+	t.waitOn, t.waiting = k, true
 	s.waiters[k] = append(s.waiters[k], t.ID)
 }
 
@@ -43,7 +48,7 @@ func (s *syncTable) block(t *Thread, k waitKey, desc string) {
 func (s *syncTable) wake(k waitKey, m *Machine) {
 	for _, id := range s.waiters[k] {
 		m.threads[id].status = runnable
-		m.threads[id].waitDesc = ""
+		m.threads[id].waiting = false
 	}
 	delete(s.waiters, k)
 }
@@ -56,7 +61,7 @@ func (s *syncTable) wakeOne(k waitKey, m *Machine) bool {
 		return false
 	}
 	m.threads[q[0]].status = runnable
-	m.threads[q[0]].waitDesc = ""
+	m.threads[q[0]].waiting = false
 	if len(q) == 1 {
 		delete(s.waiters, k)
 	} else {
@@ -88,4 +93,32 @@ func (s *syncTable) fork() *syncTable {
 		c.waiters[k] = append([]int(nil), q...)
 	}
 	return c
+}
+
+// waitDescription says what blocked thread t waits for, for a deadlock
+// report: the synchronization object it is queued on, or a sleep.
+func (m *Machine) waitDescription(t *Thread) string {
+	if !t.waiting {
+		return t.waitDesc
+	}
+	k := t.waitOn
+	switch k.kind {
+	case waitMutex:
+		return m.mutexWait(k.addr)
+	case waitJoin:
+		return "pthread_join of thread " + strconv.FormatUint(k.addr, 10)
+	case waitCond:
+		return "condition variable at " + m.DescribeAddr(k.addr)
+	case waitBarrier:
+		return "barrier at " + m.DescribeAddr(k.addr)
+	case waitOnce:
+		return "pthread_once at " + m.DescribeAddr(k.addr)
+	case waitRWLock:
+		return "rwlock at " + m.DescribeAddr(k.addr)
+	case waitSpin:
+		return "spinlock at " + m.DescribeAddr(k.addr)
+	case waitSem:
+		return "semaphore at " + m.DescribeAddr(k.addr)
+	}
+	return ""
 }
