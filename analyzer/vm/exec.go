@@ -166,12 +166,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				}
 			}
 			regs[in.Dst] = Value{Bits: r & in.Mask}
-			pc++
-			if in.Pair && n+1 < limit && stopLoc == 0 { // the branch that follows
-				n++
-				pc = m.jump(regs, &insts[pc])
-			}
-			continue
+			goto advance
 		case ir.OpICmp:
 			av, bv := get(regs, in.A), get(regs, in.B)
 			if av.Sym != nil || bv.Sym != nil {
@@ -222,12 +217,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				break
 			}
 			if m.storeRaw(t, fr, in, av.Bits, v.Bits, t.count+(n-1-m.sliceStart)) {
-				pc++
-				if in.Pair && n+1 < limit && stopLoc == 0 { // the branch that follows
-					n++
-					pc = m.jump(regs, &insts[pc])
-				}
-				continue
+				goto advance
 			}
 		case ir.OpGEP:
 			if !concrete && m.gepSymbolic(in, regs) {
@@ -284,12 +274,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				v = cast(in.Sub, v, in.Src, in.Ty)
 			}
 			regs[in.Dst] = Value{Bits: v}
-			pc++
-			if in.Pair && n+1 < limit && stopLoc == 0 { // the branch that follows
-				n++
-				pc = m.jump(regs, &insts[pc])
-			}
-			continue
+			goto advance
 		case ir.OpMove:
 			for k := int32(0); k < in.N; k++ {
 				regs[in.Dst+k] = get(regs, offset(in.A, k))
@@ -305,12 +290,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				break
 			}
 			regs[in.Dst] = Value{Bits: floatBin(in, av.Bits, bv.Bits, get(regs, in.C).Bits)}
-			pc++
-			if in.Pair && n+1 < limit && stopLoc == 0 { // the branch that follows
-				n++
-				pc = m.jump(regs, &insts[pc])
-			}
-			continue
+			goto advance
 		case ir.OpFCmp:
 			av, bv := get(regs, in.A), get(regs, in.B)
 			if av.Sym != nil || bv.Sym != nil {
@@ -329,6 +309,16 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		fr, insts, regs, pc = top(t)
 		n = m.insts
 		limit = min(m.nextCheck, stopAt, sliceAt) // a call may have asked for a check (charge)
+		continue
+	advance:
+		// An instruction run inline goes on with the next one, and takes
+		// the unconditional branch paired with it (Inst.Pair) in the same
+		// dispatch.
+		pc++
+		if in.Pair && n+1 < limit && stopLoc == 0 {
+			n++
+			pc = m.jump(regs, &insts[pc])
+		}
 	}
 }
 

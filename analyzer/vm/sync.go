@@ -95,30 +95,23 @@ func (s *syncTable) fork() *syncTable {
 	return c
 }
 
+// waitObject names the synchronization object of each wait queue kind in
+// deadlock reports.
+var waitObject = [...]string{waitCond: "condition variable", waitBarrier: "barrier", waitOnce: "pthread_once",
+	waitRWLock: "rwlock", waitSpin: "spinlock", waitSem: "semaphore"}
+
 // waitDescription says what blocked thread t waits for, for a deadlock
 // report: the synchronization object it is queued on, or a sleep.
 func (m *Machine) waitDescription(t *Thread) string {
-	if !t.waiting {
+	switch k := t.waitOn; {
+	case !t.waiting:
 		return t.waitDesc
-	}
-	k := t.waitOn
-	switch k.kind {
-	case waitMutex:
+	case k.kind == waitMutex:
 		return m.mutexWait(k.addr)
-	case waitJoin:
+	case k.kind == waitJoin:
 		return "pthread_join of thread " + strconv.FormatUint(k.addr, 10)
-	case waitCond:
-		return "condition variable at " + m.DescribeAddr(k.addr)
-	case waitBarrier:
-		return "barrier at " + m.DescribeAddr(k.addr)
-	case waitOnce:
-		return "pthread_once at " + m.DescribeAddr(k.addr)
-	case waitRWLock:
-		return "rwlock at " + m.DescribeAddr(k.addr)
-	case waitSpin:
-		return "spinlock at " + m.DescribeAddr(k.addr)
-	case waitSem:
-		return "semaphore at " + m.DescribeAddr(k.addr)
+	case int(k.kind) < len(waitObject):
+		return waitObject[k.kind] + " at " + m.DescribeAddr(k.addr)
 	}
 	return ""
 }
