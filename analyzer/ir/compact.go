@@ -64,24 +64,15 @@ func fallsThrough(e Edge, bi int) bool { return e.PC == bi+1 && len(e.Moves) == 
 func markPairs(fn *Function) {
 	for i := 0; i+1 < len(fn.Insts); i++ {
 		in, next := &fn.Insts[i], &fn.Insts[i+1]
-		if in.Dst < 0 {
-			continue
-		}
 		d := Operand(in.Dst)
 		switch in.Op {
 		case OpICmp:
 			in.Pair = next.Op == OpCondBr && next.A == d
 		case OpGEP:
 			in.Pair = next.Raw && (next.Op == OpLoad && next.A == d || next.Op == OpStore && next.B == d && next.A != d)
-		}
-	}
-	// An instruction the interpreter runs inline followed by an
-	// unconditional branch (a loop's increment and its back edge) takes
-	// the branch in the same dispatch.
-	for i := 0; i+1 < len(fn.Insts); i++ {
-		switch in := &fn.Insts[i]; in.Op {
 		case OpBin, OpCast, OpFBin, OpStore:
-			in.Pair = fn.Insts[i+1].Op == OpBr
+			// An increment and a loop's back edge, for instance.
+			in.Pair = next.Op == OpBr
 		}
 	}
 }
@@ -92,7 +83,7 @@ func markPairs(fn *Function) {
 // address. clang -O0 writes p->f[i] as a GEP to the field and a GEP into
 // it; the interpreter runs one.
 func addressStep(v llvm.Value) bool {
-	if v.IsAInstruction().IsNil() || v.IsAGetElementPtrInst().IsNil() || v.Type().TypeKind() != llvm.PointerTypeKind {
+	if v.IsAGetElementPtrInst().IsNil() || v.Type().TypeKind() != llvm.PointerTypeKind {
 		return false
 	}
 	u := v.FirstUse()

@@ -326,15 +326,11 @@ func offset(o ir.Operand, k int32) ir.Operand { return o + ir.Operand(k) }
 
 // loadRaw runs a raw load from a concrete address inline when it can: a
 // live object without symbolic bytes and an access within its read limit
-// (Memory.resolve's checks). It reports false, having done nothing, when
+// (Memory.resolve's checks, without its error reports). It reports false, having done nothing, when
 // the load needs step's full semantics. count is the thread's instruction
 // count at the load, which the monitor records.
 func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, addr, count uint64, regs []Value) bool {
-	pg := addr >> (ir.AddrShift + pageBits)
-	if pg >= uint64(len(m.mem.pages)) || m.mem.pages[pg] == nil {
-		return false
-	}
-	o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]
+	o := m.mem.Object(uint32(addr >> ir.AddrShift))
 	if o == nil || o.sym != nil {
 		return false
 	}
@@ -354,11 +350,7 @@ func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, addr, count uint64,
 // as loadRaw a load: the object must also be this state's own (not shared
 // with a fork) and the access within its write limit.
 func (m *Machine) storeRaw(t *Thread, fr *frame, in *ir.Inst, addr, v, count uint64) bool {
-	pg := addr >> (ir.AddrShift + pageBits)
-	if pg >= uint64(len(m.mem.pages)) || m.mem.pages[pg] == nil {
-		return false
-	}
-	o := m.mem.pages[pg].objs[(addr>>ir.AddrShift)&pageMask]
+	o := m.mem.Object(uint32(addr >> ir.AddrShift))
 	if o == nil || o.gen != m.mem.gen || o.sym != nil {
 		return false
 	}
