@@ -27,6 +27,9 @@ type Decision struct {
 	Current  int // the thread that reached the point; -1 when it exited or blocked
 	Runnable []int
 	Chose    int
+	// Insts is the instructions executed before the decision, all threads
+	// together: how much of a run a schedule branching there shares.
+	Insts uint64
 	// GaveWay is set where the thread yielded, slept or ran a whole time
 	// slice: the fair choice there is the next thread, and an enumeration
 	// tries no other (there would be one at every slice of a loop).
@@ -63,7 +66,7 @@ func (b *Bounded) Pick(p Point, runnable []int) (int, error) {
 		choice = p.Thread
 	}
 	if i < MaxDecisions {
-		b.Decisions = append(b.Decisions, Decision{Current: p.Thread, Runnable: slices.Clone(runnable), Chose: choice, GaveWay: gaveWay})
+		b.Decisions = append(b.Decisions, Decision{Current: p.Thread, Runnable: slices.Clone(runnable), Chose: choice, Insts: p.Insts, GaveWay: gaveWay})
 	} else {
 		b.Truncated = true
 	}
@@ -79,4 +82,13 @@ func nextAfter(t int, runnable []int) int {
 		}
 	}
 	return runnable[0]
+}
+
+// Fork implements Forker: a fork has the decisions made so far and
+// records its own from there. Its Prefix is the parent's until the caller
+// gives it another (an enumeration branching from a paused state).
+func (b *Bounded) Fork() Policy {
+	c := *b
+	c.Decisions = slices.Clone(b.Decisions) // each Runnable is never written again
+	return &c
 }

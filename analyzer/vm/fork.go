@@ -1,6 +1,8 @@
 package vm
 
 import (
+	"maps"
+
 	"augur/analyzer/expr"
 	"augur/analyzer/sched"
 )
@@ -63,6 +65,7 @@ func (m *Machine) fork() *Machine {
 		}
 	}
 	c.argBuf, c.callBuf, c.runBuf = nil, nil, nil
+	c.stacks = m.stacks.fork()
 	c.spawned, c.pendingFail = nil, nil // the parent's forks are not the child's
 	if m.sym != nil {
 		c.sym = m.sym.fork()
@@ -102,6 +105,12 @@ func (t *Thread) clone() *Thread {
 		}
 	}
 	return &c
+}
+
+// fork copies the table of call stacks: ids already handed out stay valid
+// in both states, and each adds its own (forks run on other goroutines).
+func (s *stackTable) fork() *stackTable {
+	return &stackTable{nodes: s.nodes[:len(s.nodes):len(s.nodes)], index: maps.Clone(s.index)}
 }
 
 // fork copies the open streams and the virtual file system; a fork's

@@ -385,6 +385,10 @@ type Machine struct {
 	atStop bool
 	// yieldFirst makes the next Run reschedule before running (Yield).
 	yieldFirst bool
+	// decisions counts the policy's decisions so far (Pick calls);
+	// pauseAt, when not 0, is 1 + the decision before which Run pauses
+	// (PauseBeforeDecision).
+	decisions, pauseAt int
 	// stop, when set, pauses the execution just before a thread executes
 	// its stop.Count-th instruction (see StopBefore).
 	stop *StopPoint
@@ -685,6 +689,13 @@ func (m *Machine) loop() *Termination {
 		case stepTerm:
 			return m.finish(term)
 		}
+		if m.pauseAt != 0 && m.decisions+1 == m.pauseAt {
+			// The state is whole between two slices: a fork of it that
+			// runs makes this decision first (yieldFirst), exactly as an
+			// execution that never paused.
+			m.paused, m.yieldFirst, m.pauseAt = true, true, 0
+			return &Termination{Kind: TermPaused, Message: fmt.Sprintf("paused before decision %d", m.decisions)}
+		}
 		if term := m.reschedule(); term != nil {
 			return m.finish(term)
 		}
@@ -829,6 +840,7 @@ func (m *Machine) reschedule() *Termination {
 	if err != nil {
 		return &Termination{Kind: TermReplay, Message: err.Error(), Err: err}
 	}
+	m.decisions++
 	if t := m.threads[next]; t.wakeAt != 0 {
 		m.wakeEarly(t)
 	}
@@ -976,6 +988,30 @@ func (m *Machine) Fork() *Machine { return m.fork() }
 
 // SetPolicy replaces the scheduling policy (for the rest of the run).
 func (m *Machine) SetPolicy(p sched.Policy) { m.policy = p }
+
+// PauseBeforeDecision makes Run return TermPaused just before the
+// policy's decision number k (counted from 0, Pick calls): between two
+// time slices, where a fork of the state goes on exactly as the paused
+// execution would. A schedule enumeration branches there instead of
+// re-running the prefix. k < 0 clears it; it is cleared when it pauses.
+func (m *Machine) PauseBeforeDecision(k int) { m.pauseAt = max(k+1, 0) }
+
+// StartPolicy gives an execution that has made no scheduling decision
+// yet another policy, as if it had run under it from the start (no
+// policy is asked anything before the first decision): a fork of a state
+// paused before decision 0 can go on under any policy. Its trace names
+// the new policy.
+func (m *Machine) StartPolicy(p sched.Policy) error {
+	if m.decisions != 0 || m.trace.Len() != 0 {
+		return fmt.Errorf("vm: a new policy after %d scheduling decisions", m.decisions)
+	}
+	m.policy = p
+	m.trace.Policy = p.Name()
+	return nil
+}
+
+// Decisions returns how many decisions the policy has made.
+func (m *Machine) Decisions() int { return m.decisions }
 
 // SetMaxInstructions changes the instruction budget (a total, 0 for none).
 func (m *Machine) SetMaxInstructions(n uint64) {
