@@ -368,27 +368,52 @@ type execution struct {
 // touches no state of d's but its options, so executions may run in
 // parallel (explore).
 func (d *detection) execute(cfg vm.Config) (*execution, error) {
+	st, err := d.begin(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return st.finish(cfg)
+}
+
+// started is an execution ready to run: its machine and its detector,
+// and the footprints monitor between them when the enumeration's
+// reduction records steps. A fork of a paused one (snapshot.go) is one
+// too.
+type started struct {
+	m   *vm.Machine
+	det *Detector
+	fp  *footprints
+}
+
+// begin sets up an execution under cfg from the program's start.
+func (d *detection) begin(cfg vm.Config) (*started, error) {
 	cfg.Stdout, cfg.Stderr, cfg.StdoutLineBuffered = nil, nil, false
-	det := New()
-	det.mutexBlind = d.opts.MutexBlind
-	cfg.Monitor = det
-	var fp *footprints
+	st := &started{det: New()}
+	st.det.mutexBlind = d.opts.MutexBlind
+	cfg.Monitor = st.det
 	if b, ok := cfg.Policy.(*sched.Bounded); ok && d.opts.Explore != nil && !d.opts.Explore.NoReduction {
-		fp = newFootprints(det, b) // for the enumeration's reduction
-		cfg.Monitor = fp
+		st.fp = newFootprints(st.det, b) // for the enumeration's reduction
+		cfg.Monitor = st.fp
 	}
 	m, err := vm.New(d.prog, cfg)
 	if err != nil {
 		return nil, err
 	}
-	det.Bind(m)
-	run := m.Run()
+	st.m = m
+	st.det.Bind(m)
+	return st, nil
+}
+
+// finish runs the execution to its end and collects what it found.
+func (st *started) finish(cfg vm.Config) (*execution, error) {
+	run := st.m.Run()
 	if run.Term.Kind == vm.TermCanceled {
 		return nil, ErrCanceled
 	}
+	det := st.det
 	ex := &execution{run: run, preempt: cfg.PreemptAccesses, races: det.Races(), cands: det.Candidates(), invs: det.Inversions()}
-	if fp != nil {
-		ex.steps = fp.steps
+	if st.fp != nil {
+		ex.steps = st.fp.steps
 	}
 	return ex, nil
 }

@@ -39,6 +39,9 @@ type sharedRead struct {
 // ones first (see refine), so the detector finds the same races as one
 // with a shadow per byte, at a fraction of the memory.
 type objShadow struct {
+	// gen is the generation of the detector that may change it in place;
+	// a fork shares shadows and copies one before changing it (fork.go).
+	gen    uint64
 	serial uint64
 	size   uint64
 	shift  uint8
@@ -110,6 +113,9 @@ type Detector struct {
 	reportedNow []vm.Site
 	// shadowBytes is the memory the live shadows hold (for the budget).
 	shadowBytes uint64
+	// gen is this detector's generation: shadows and pages of another
+	// generation are shared with a fork and copied before a change.
+	gen uint64
 
 	// Potential races (candidates.go): each thread's held locks, interned;
 	// how each thread was created; the candidates seen.
@@ -146,7 +152,7 @@ func (d *Detector) Footprint() uint64 {
 // New returns a detector for one execution. Bind must be called with the
 // machine before it runs.
 func New() *Detector {
-	return &Detector{clocks: []VC{{1}}, syncs: map[vm.SyncKey]VC{}, found: map[pairKey]*Race{}, locks: newLockGraph()}
+	return &Detector{clocks: []VC{{1}}, syncs: map[vm.SyncKey]VC{}, found: map[pairKey]*Race{}, locks: newLockGraph(), gen: newGen()}
 }
 
 // Bind gives the detector the machine whose execution it monitors, for
@@ -218,8 +224,9 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 // ids; n counts those in use, and a page with none is dropped, so shadow
 // follows the objects the program holds, not every id it ever allocated.
 type shadowPage struct {
-	s [1 << shadowPageBits]*objShadow
-	n int
+	s   [1 << shadowPageBits]*objShadow
+	n   int
+	gen uint64 // as objShadow.gen
 }
 
 const shadowPageBits = 10
@@ -232,13 +239,13 @@ func (d *Detector) shadow(o *vm.Object, off, size uint64) *objShadow {
 	for pg >= len(d.shadows) {
 		d.shadows = append(d.shadows, nil)
 	}
-	p := d.shadows[pg]
-	if p == nil {
-		p = &shadowPage{}
-		d.shadows[pg] = p
-	}
+	p := d.page(pg)
 	slot := &p.s[o.ID&(1<<shadowPageBits-1)]
 	s := *slot
+	if s != nil && s.gen != d.gen && s.serial == o.Serial {
+		s = s.clone(d.gen) // shared with a fork: this access may change it
+		*slot = s
+	}
 	if s == nil || s.serial != o.Serial {
 		if s == nil {
 			p.n++
@@ -247,6 +254,7 @@ func (d *Detector) shadow(o *vm.Object, off, size uint64) *objShadow {
 			d.shadowBytes -= s.bytes()
 		}
 		s = newObjShadow(o.Serial, o.Size, granuleShift(off, size, o.Size, 3))
+		s.gen = d.gen
 		d.shadowBytes += s.bytes()
 		*slot = s
 	} else if s.shift > 0 && (off|size)&(1<<s.shift-1) != 0 {
@@ -285,7 +293,7 @@ func (d *Detector) drop(o *vm.Object) {
 	if pg >= len(d.shadows) || d.shadows[pg] == nil {
 		return
 	}
-	p := d.shadows[pg]
+	p := d.page(pg)
 	if slot := &p.s[o.ID&(1<<shadowPageBits-1)]; *slot != nil {
 		d.shadowBytes -= (*slot).bytes()
 		*slot = nil

@@ -28,9 +28,12 @@ const (
 // bounded is a schedule of the enumeration: the choices it makes before
 // running without preemption (the first at of base, the choices of the
 // run it extends, shared by all its extensions, then choice), and its
-// preemptions among them. The root has at -1: no prefix.
+// preemptions among them. The root has at -1: no prefix. insts are the
+// instruction counts at the decisions of the run it extends (shared
+// too): what starting from a snapshot would save (snapshot.go).
 type bounded struct {
 	base        []int
+	insts       []uint64
 	at, choice  int
 	preemptions int
 }
@@ -66,6 +69,10 @@ func (d *detection) enumerate() error {
 	stack := []bounded{{at: -1}}
 	tried, full := triedThreads{}, false
 	complete, ran := true, 0
+	var snaps *snapshotStore
+	if !x.NoSnapshots && d.opts.Run.Timeout == 0 { // a fork keeps its parent's deadline
+		snaps = newSnapshotStore(d.opts.Run.MaxMemory)
+	}
 	for len(stack) > 0 {
 		if ran >= maxEnumerated || !until.IsZero() && time.Now().After(until) {
 			complete = false
@@ -83,12 +90,26 @@ func (d *detection) enumerate() error {
 		}
 		stack = stack[:len(stack)-n]
 		cfgs := make([]vm.Config, n)
+		starts := make([]*started, n)
+		if snaps != nil {
+			snaps.setFocus(focus)
+		}
 		for k, b := range batch {
 			cfgs[k] = d.opts.Run
 			cfgs[k].Policy, cfgs[k].PreemptAt = &sched.Bounded{Prefix: b.prefix()}, focus
+			if snaps == nil {
+				continue
+			}
+			st, err := snaps.start(d, cfgs[k], b)
+			if err != nil {
+				return err
+			}
+			if st != nil {
+				starts[k], cfgs[k].Policy = st, st.m.Policy()
+			}
 		}
 		d.total += n
-		runs, err := d.executeAll(cfgs, workers)
+		runs, err := d.executeAll(cfgs, starts, workers)
 		if err != nil {
 			return err
 		}
@@ -127,6 +148,11 @@ func (d *detection) enumerate() error {
 		}
 	}
 	d.res.Explore.Enumerated = ran
+	if snaps != nil {
+		d.res.Explore.Snapshots += snaps.made
+		d.res.Explore.Resumed += snaps.resumed
+		d.res.Explore.Skipped += snaps.skipped
+	}
 	d.res.Explore.Exhaustive = complete && len(stack) == 0
 	d.res.Explore.Reduced = !x.NoReduction
 	return nil
@@ -138,10 +164,7 @@ func (d *detection) enumerate() error {
 // extension's preemptions are b's and perhaps the new choice.
 func extensions(b bounded, decisions []sched.Decision) []bounded {
 	var out []bounded
-	chose := make([]int, len(decisions)) // shared by the extensions
-	for i, d := range decisions {
-		chose[i] = d.Chose
-	}
+	chose, insts := choicesOf(decisions) // shared by the extensions
 	for i := b.at + 1; i < len(decisions); i++ {
 		d := decisions[i]
 		if d.GaveWay {
@@ -158,10 +181,20 @@ func extensions(b bounded, decisions []sched.Decision) []bounded {
 			if cost > EnumerationBound {
 				continue
 			}
-			out = append(out, bounded{base: chose, at: i, choice: t, preemptions: cost})
+			out = append(out, bounded{base: chose, insts: insts, at: i, choice: t, preemptions: cost})
 		}
 	}
 	return out
+}
+
+// choicesOf returns the thread chosen at each decision and the
+// instruction count there.
+func choicesOf(decisions []sched.Decision) ([]int, []uint64) {
+	chose, insts := make([]int, len(decisions)), make([]uint64, len(decisions))
+	for i, d := range decisions {
+		chose[i], insts[i] = d.Chose, d.Insts
+	}
+	return chose, insts
 }
 
 // triedThreads remembers, for each decision of the schedules the reduced
@@ -181,12 +214,11 @@ const maxTried = 1 << 18
 // tried before at that decision. ok is false when triedThreads is full.
 func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps []step) (out []bounded, ok bool) {
 	n := len(decisions)
-	chose := make([]int, n) // shared by the extensions
+	chose, insts := choicesOf(decisions) // shared by the extensions
 	hash := make([]uint64, n+1)
 	pre := make([]int, n+1) // preemptions before each decision
 	hash[0] = 14695981039346656037
 	for i, d := range decisions {
-		chose[i] = d.Chose
 		hash[i+1] = (hash[i] ^ uint64(d.Chose+1)) * 1099511628211
 		pre[i+1] = pre[i]
 		if d.Preempts(d.Chose) {
@@ -219,7 +251,7 @@ func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps [
 			return true
 		}
 		tt[hash[i]] = append(set, t)
-		out = append(out, bounded{base: chose, at: i, choice: t, preemptions: cost})
+		out = append(out, bounded{base: chose, insts: insts, at: i, choice: t, preemptions: cost})
 		return true
 	}
 	// request runs t at i, or every thread that can run there when t

@@ -36,6 +36,11 @@ type Explore struct {
 	// reduction (see reduce.go): every thread that can run is tried at
 	// every decision. For measurements and tests of the reduction.
 	NoReduction bool
+	// NoSnapshots makes every schedule of the exploration (the bounded
+	// enumeration and PCT) run from the program's start instead of from
+	// a paused execution of the prefix it shares (snapshot.go). For
+	// measurements and tests: the results are the same.
+	NoSnapshots bool
 	// Workers run executions in parallel (0: one per CPU). Results do not
 	// depend on it: batches are fixed, merged in order.
 	Workers int
@@ -85,6 +90,10 @@ func (d *detection) explore() error {
 	}
 	workers := x.workers()
 	idle := 0
+	var root *rootSnapshot
+	if !x.NoSnapshots {
+		root = &rootSnapshot{}
+	}
 	for i := 0; i < most && idle < patience && !d.stop; i += exploreBatch {
 		if !x.Until.IsZero() && time.Now().After(x.Until) {
 			d.res.Explore.Ended = EndedTime
@@ -98,6 +107,7 @@ func (d *detection) explore() error {
 		focus := d.focus()
 		steps := max(d.steps, 1)
 		cfgs := make([]vm.Config, n)
+		starts := make([]*started, n)
 		names, seeds := make([]string, n), make([]uint64, n)
 		for k := range cfgs {
 			seed := d.opts.Seed + 1_000_003 + d.opts.Prior.Explored + uint64(i+k)
@@ -106,9 +116,16 @@ func (d *detection) explore() error {
 			cfgs[k] = d.opts.Run
 			cfgs[k].Policy, cfgs[k].PreemptAt = sched.NewPCT(seed, depth, steps), focus
 			names[k] = fmt.Sprintf("pct seed %d depth %d over %d accesses", seed, depth, len(focus))
+			if root != nil {
+				st, err := root.start(d, cfgs[k])
+				if err != nil {
+					return err
+				}
+				starts[k] = st
+			}
 		}
 		d.total += n
-		runs, err := d.executeAll(cfgs, workers)
+		runs, err := d.executeAll(cfgs, starts, workers)
 		if err != nil {
 			return err
 		}
@@ -144,14 +161,20 @@ func (d *detection) explore() error {
 	case d.res.Explore.Ended == "":
 		d.res.Explore.Ended = EndedLimit
 	}
+	if root != nil {
+		d.res.Explore.Snapshots += root.made
+		d.res.Explore.Resumed += root.resumed
+		d.res.Explore.Skipped += root.skipped
+	}
 	d.res.Explore.Focus = len(d.focused)
 	d.res.Explore.Switches = len(d.switches)
 	return nil
 }
 
 // executeAll runs the executions of cfgs, workers at a time, and returns
-// them in order.
-func (d *detection) executeAll(cfgs []vm.Config, workers int) ([]*execution, error) {
+// them in order. starts, when given, holds for each execution the state
+// it continues from (nil: the program's start).
+func (d *detection) executeAll(cfgs []vm.Config, starts []*started, workers int) ([]*execution, error) {
 	out := make([]*execution, len(cfgs))
 	errs := make([]error, len(cfgs))
 	var wg sync.WaitGroup
@@ -166,6 +189,10 @@ func (d *detection) executeAll(cfgs []vm.Config, workers int) ([]*execution, err
 					errs[k] = fmt.Errorf("execution under %s: internal error: %v", cfgs[k].Policy.Name(), p)
 				}
 			}()
+			if k < len(starts) && starts[k] != nil {
+				out[k], errs[k] = starts[k].finish(cfgs[k])
+				return
+			}
 			out[k], errs[k] = d.execute(cfgs[k])
 		}()
 	}
@@ -255,6 +282,11 @@ type ExploreStats struct {
 	// Reduced is set when the enumeration skipped the schedules that only
 	// reorder steps touching nothing in common (reduce.go).
 	Reduced bool
+	// Snapshots counts the paused executions the exploration made to
+	// branch from, Resumed the schedules that started from one, and
+	// Skipped the instructions those did not interpret again.
+	Snapshots, Resumed int
+	Skipped            uint64
 	// Ended says why it stopped.
 	Ended string
 }

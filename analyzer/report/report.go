@@ -229,15 +229,23 @@ type Stats struct {
 // preemptions there is left. Reduced says it ran one schedule of each
 // class that differ only in the order of steps touching nothing in
 // common (partial-order reduction): all of a class behave the same.
+//
+// Resumed counts the schedules (of both) that started from a snapshot of
+// an execution paused where they branch off it, rather than from the
+// program's start, Snapshots the snapshots made, and
+// SkippedInstructions the instructions that saved interpreting again.
 type Exploration struct {
-	Schedules       int    `json:"schedules"`
-	Focus           int    `json:"focus"`
-	Switches        int    `json:"switches"`
-	Ended           string `json:"ended"`
-	Bounded         int    `json:"bounded"`
-	Exhaustive      bool   `json:"exhaustive"`
-	PreemptionBound int    `json:"preemption_bound"`
-	Reduced         bool   `json:"reduced"`
+	Schedules           int    `json:"schedules"`
+	Focus               int    `json:"focus"`
+	Switches            int    `json:"switches"`
+	Ended               string `json:"ended"`
+	Bounded             int    `json:"bounded"`
+	Exhaustive          bool   `json:"exhaustive"`
+	PreemptionBound     int    `json:"preemption_bound"`
+	Reduced             bool   `json:"reduced"`
+	Snapshots           int    `json:"snapshots"`
+	Resumed             int    `json:"resumed"`
+	SkippedInstructions uint64 `json:"skipped_instructions"`
 }
 
 // Technique is what one detection technique did.
@@ -290,7 +298,8 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 		Candidates: len(res.Candidates), Directed: len(res.Directed)}
 	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 {
 		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Ended: x.Ended,
-			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, PreemptionBound: race.EnumerationBound, Reduced: x.Reduced}
+			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, PreemptionBound: race.EnumerationBound, Reduced: x.Reduced,
+			Snapshots: x.Snapshots, Resumed: x.Resumed, SkippedInstructions: x.Skipped}
 	}
 	for _, t := range race.Techniques {
 		if res.Runs[t] > 0 || res.Found[t] > 0 {
