@@ -272,7 +272,7 @@ func (fl *fnLowerer) lowerCall(in llvm.Value, out Inst) error {
 			return nil
 		}
 	case kindInlineAsm:
-		return fmt.Errorf("inline assembly is not supported")
+		return fl.lowerAsm(in, callee, out)
 	default:
 		out.A = fl.operand(callee)
 	}

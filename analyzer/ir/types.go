@@ -129,6 +129,9 @@ const (
 	OpWide
 	OpWideCmp
 	OpWideCast
+	// OpCycles reads the processor's cycle counter (rdtsc): augur's
+	// virtual clock, into Dst (N 1) or its low and high 32 bits (N 2).
+	OpCycles
 	NumOps // the number of operations, for tables indexed by Op
 )
 
@@ -138,7 +141,7 @@ var opNames = [...]string{OpInvalid: "invalid", OpRet: "ret", OpBr: "br", OpCond
 	OpLoad: "load", OpStore: "store", OpGEP: "getelementptr", OpCall: "call",
 	OpAtomicRMW: "atomicrmw", OpCmpXchg: "cmpxchg", OpFence: "fence", OpTLSAddr: "tlsaddr", OpFail: "unsupported",
 	OpLandingPad: "landingpad", OpResume: "resume",
-	OpWide: "wide binop", OpWideCmp: "wide icmp", OpWideCast: "wide cast"}
+	OpWide: "wide binop", OpWideCmp: "wide icmp", OpWideCast: "wide cast", OpCycles: "rdtsc"}
 
 // Landing pad flags (Inst.Imm of OpLandingPad).
 const (

@@ -175,7 +175,7 @@ type OutputEvent struct {
 // would not reproduce (the time of day); replaying an execution feeds the
 // same values back.
 type InputEvent struct {
-	Kind   string // "time", "gettimeofday", "clock_gettime", "clock"
+	Kind   string // "time", "gettimeofday", "clock_gettime", "clock", "rdtsc"
 	Value  int64  // nanoseconds since the epoch (microseconds of CPU time for "clock")
 	Thread int
 	Loc    ir.Loc

@@ -140,6 +140,15 @@ func (m *Machine) compute(t *Thread, fr *frame, in *ir.Inst, regs []Value) error
 			return err
 		}
 		regs[in.Dst] = Value{Bits: addr + uint64(in.Imm>>32)}
+	case ir.OpCycles:
+		// A 3 GHz processor's count since the virtual epoch began: it
+		// moves with the virtual clock, the same in every replay.
+		c := uint64(m.readClock(t, in, "rdtsc")-virtualEpoch) * 3
+		if in.N == 2 {
+			regs[in.Dst], regs[in.Dst+1] = Value{Bits: c & 0xffffffff}, Value{Bits: c >> 32}
+		} else {
+			regs[in.Dst] = Value{Bits: c}
+		}
 	case ir.OpFence:
 		if (m.mon != nil || m.weak != nil) && in.Ordering != ir.Monotonic {
 			// Fences order through one global clock: sound for the

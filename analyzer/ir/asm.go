@@ -1,0 +1,497 @@
+package ir
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"tinygo.org/x/go-llvm"
+)
+
+// Inline assembly. augur interprets LLVM IR, not machine code, but C code
+// that synchronizes by hand uses a handful of x86 idioms, one instruction
+// each: compiler barriers, pause, the fences, lock-prefixed
+// read-modify-writes, xchg, rdtsc and cpuid. Those are lowered to the IR
+// instructions that mean the same (an atomicrmw for `lock; xaddl`, a fence
+// for `mfence`), so the detector and the scheduler see them as the atomic
+// operations they are. Any other assembly stays a failure at its call that
+// names it (the run is INCOMPLETE there), as before.
+
+// asmCall is an inline-assembly call being lowered: its template, its
+// operands in the template's numbering, and the call's arguments.
+type asmCall struct {
+	fl       *fnLowerer
+	template string
+	ops      []asmOperand
+	args     []Operand // the call's arguments, lowered
+	argTys   []llvm.Type
+}
+
+// asmOperand is one operand of the template ($N): a direct output (a
+// field of the call's result), an indirect output or memory input (a
+// pointer argument), or a value input (an argument).
+type asmOperand struct {
+	output   bool
+	field    int  // direct output: the field of the result
+	indirect bool // memory through a pointer argument
+	arg      int  // the argument, for indirect outputs and inputs; -1 none
+	reg      string
+	tied     int // direct output: the argument of its tied input, -1 none
+}
+
+// parseAsm reads the template and constraints of an inline asm value from
+// its printed form (LLVM 14's C API has no accessors for them):
+// `<type> asm [sideeffect] [alignstack] [inteldialect] "template", "constraints"`.
+func parseAsm(callee llvm.Value) (template, constraints string, intel bool, err error) {
+	s := callee.String()
+	intel = strings.Contains(s, " inteldialect ")
+	i := strings.Index(s, " asm ")
+	if i < 0 {
+		return "", "", false, fmt.Errorf("unreadable inline assembly %q", s)
+	}
+	rest := s[i+len(" asm "):]
+	var parts []string
+	for len(parts) < 2 {
+		q := strings.IndexByte(rest, '"')
+		if q < 0 {
+			return "", "", false, fmt.Errorf("unreadable inline assembly %q", s)
+		}
+		rest = rest[q+1:]
+		end := strings.IndexByte(rest, '"')
+		if end < 0 {
+			return "", "", false, fmt.Errorf("unreadable inline assembly %q", s)
+		}
+		parts = append(parts, unescapeLLVM(rest[:end]))
+		rest = rest[end+1:]
+	}
+	return parts[0], parts[1], intel, nil
+}
+
+// unescapeLLVM undoes the \XX hex escapes of LLVM's string syntax.
+func unescapeLLVM(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+2 < len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 2
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// parseConstraints numbers the operands of a constraint string: outputs
+// first (direct ones are the fields of the result, indirect ones take an
+// argument), then inputs (each takes an argument); clobbers take nothing.
+func parseConstraints(c string) ([]asmOperand, error) {
+	var ops []asmOperand
+	arg, field := 0, 0
+	for _, part := range strings.Split(c, ",") {
+		if part == "" || strings.HasPrefix(part, "~") {
+			continue
+		}
+		op := asmOperand{arg: -1, tied: -1}
+		if strings.HasPrefix(part, "=") {
+			op.output = true
+			part = strings.TrimLeft(part[1:], "&")
+		}
+		if strings.HasPrefix(part, "*") {
+			op.indirect, part = true, part[1:]
+		}
+		if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
+			op.reg = part[1 : len(part)-1]
+		} else if part == "a" || part == "A" || part == "b" || part == "c" || part == "d" {
+			op.reg = map[string]string{"a": "ax", "A": "ax", "b": "bx", "c": "cx", "d": "dx"}[part]
+		}
+		switch {
+		case op.output && !op.indirect:
+			op.field = field
+			field++
+		default:
+			op.arg = arg
+			arg++
+		}
+		if !op.output && !op.indirect {
+			if n, err := strconv.Atoi(part); err == nil { // tied to output n
+				if n >= len(ops) || !ops[n].output || ops[n].indirect {
+					return nil, fmt.Errorf("inline assembly constraint %q ties to no output", part)
+				}
+				ops[n].tied = op.arg
+			}
+		}
+		ops = append(ops, op)
+	}
+	return ops, nil
+}
+
+// lowerAsm lowers a call of inline assembly whose idiom augur knows, or
+// reports the assembly it does not.
+func (fl *fnLowerer) lowerAsm(in, callee llvm.Value, out Inst) error {
+	tmpl, cons, intel, err := parseAsm(callee)
+	if err != nil {
+		return err
+	}
+	unknown := fmt.Errorf("inline assembly %q is not supported", strings.TrimSpace(tmpl))
+	if intel {
+		return unknown
+	}
+	ops, err := parseConstraints(cons)
+	if err != nil {
+		return err
+	}
+	a := &asmCall{fl: fl, template: tmpl, ops: ops}
+	for i := 0; i < in.OperandsCount()-1; i++ {
+		a.args = append(a.args, fl.operand(in.Operand(i)))
+		a.argTys = append(a.argTys, in.Operand(i).Type())
+	}
+	fields := 0
+	if t := in.Type(); t.TypeKind() != llvm.VoidTypeKind {
+		n, err := fl.count(t)
+		if err != nil {
+			return err
+		}
+		fields = int(n)
+	}
+	words, ok := asmWords(tmpl)
+	if !ok {
+		return unknown
+	}
+	if len(words) == 0 {
+		return fl.asmDone(a, out, nil) // a compiler barrier, or nothing
+	}
+	mn, operands := words[0], words[1:]
+	written, err := fl.asmInst(a, out, mn, operands, fields)
+	if err == errUnknownAsm {
+		return unknown
+	}
+	if err != nil {
+		return err
+	}
+	return fl.asmDone(a, out, written)
+}
+
+var errUnknownAsm = fmt.Errorf("unknown inline assembly")
+
+// asmWords splits a one-instruction template into its mnemonic and
+// operands, without a lock prefix (lock-prefixed instructions are lowered
+// as atomic, as are xchg's without one). An empty template gives no
+// words; ok is false for several instructions (not an idiom).
+func asmWords(tmpl string) (words []string, ok bool) {
+	var stmts []string
+	for _, st := range strings.FieldsFunc(tmpl, func(r rune) bool { return r == ';' || r == '\n' }) {
+		if st = strings.TrimSpace(st); st != "" {
+			stmts = append(stmts, st)
+		}
+	}
+	if len(stmts) >= 2 && (stmts[0] == "lock" || stmts[0] == "rep") {
+		stmts = append([]string{stmts[0] + " " + stmts[1]}, stmts[2:]...)
+	}
+	if len(stmts) == 0 {
+		return nil, true
+	}
+	if len(stmts) > 1 {
+		return nil, false
+	}
+	fs := strings.Fields(stmts[0])
+	if fs[0] == "lock" {
+		fs = fs[1:]
+	}
+	if len(fs) == 2 && fs[0] == "rep" && fs[1] == "nop" {
+		return []string{"pause"}, true
+	}
+	if len(fs) == 0 {
+		return nil, false
+	}
+	// Operands are separated by commas, spaces optional.
+	words = []string{fs[0]}
+	for _, o := range strings.Split(strings.Join(fs[1:], ""), ",") {
+		if o != "" {
+			words = append(words, o)
+		}
+	}
+	return words, true
+}
+
+// asmDone completes the outputs the instruction did not write: a
+// direct output tied to an input keeps the input's value ("+r"); any other
+// is assembly augur does not follow.
+func (fl *fnLowerer) asmDone(a *asmCall, out Inst, written map[int]bool) error {
+	for i, op := range a.ops {
+		if !op.output || op.indirect || written[i] {
+			continue
+		}
+		if op.tied < 0 {
+			return fmt.Errorf("inline assembly %q: output %d is not understood", strings.TrimSpace(a.template), i)
+		}
+		fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(op.field), N: 1, A: a.args[op.tied]})
+	}
+	return nil
+}
+
+// asmWidth is the operand size an AT&T mnemonic's suffix gives, with the
+// mnemonic without it; 0 when it has none.
+func asmWidth(mn string, bases ...string) (string, int) {
+	for _, b := range bases {
+		if mn == b {
+			return b, 0
+		}
+		if strings.HasPrefix(mn, b) && len(mn) == len(b)+1 {
+			switch mn[len(b)] {
+			case 'b':
+				return b, 8
+			case 'w':
+				return b, 16
+			case 'l':
+				return b, 32
+			case 'q':
+				return b, 64
+			}
+		}
+	}
+	return "", 0
+}
+
+// rmwOps are the lock-prefixed arithmetic instructions and their atomicrmw
+// operations.
+var rmwOps = map[string]uint8{"add": RMWAdd, "sub": RMWSub, "and": RMWAnd, "or": RMWOr, "xor": RMWXor}
+
+// asmInst lowers one instruction of a known idiom, returning the operands
+// (by index) whose outputs it wrote; errUnknownAsm for any other.
+func (fl *fnLowerer) asmInst(a *asmCall, out Inst, mn string, args []string, fields int) (map[int]bool, error) {
+	written := map[int]bool{}
+	switch mn {
+	case "pause", "nop":
+		if len(args) != 0 {
+			return nil, errUnknownAsm
+		}
+		return written, nil
+	case "mfence", "lfence", "sfence":
+		if len(args) != 0 {
+			return nil, errUnknownAsm
+		}
+		ord := map[string]Ordering{"mfence": SeqCst, "lfence": Acquire, "sfence": Release}[mn]
+		fl.emit(Inst{Op: OpFence, Dst: -1, Ordering: ord})
+		return written, nil
+	case "rdtsc", "rdtscp":
+		return fl.asmCycles(a, out, fields)
+	case "cpuid":
+		// A processor with no optional features: every leaf reads 0, so
+		// code that probes for features takes its plain path.
+		for i, op := range a.ops {
+			if op.output && !op.indirect {
+				fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(op.field), N: 1, A: Operand(^fl.constSlot(0))})
+				written[i] = true
+			}
+		}
+		return written, nil
+	}
+	if base, w := asmWidth(mn, "xadd", "xchg", "cmpxchg", "inc", "dec", "add", "sub", "and", "or", "xor"); base != "" {
+		return fl.asmRMW(a, out, base, w, args, written)
+	}
+	return nil, errUnknownAsm
+}
+
+// asmRMW lowers a read-modify-write of memory: lock xadd, xchg, lock
+// cmpxchg, lock inc/dec/add/sub/and/or/xor; and `lock; orl $0,(%rsp)`, the
+// full fence of code that predates mfence.
+func (fl *fnLowerer) asmRMW(a *asmCall, out Inst, base string, width int, args []string, written map[int]bool) (map[int]bool, error) {
+	if (base == "or" || base == "add") && len(args) == 2 && args[0] == "$$0" && strings.Contains(args[1], "(%rsp)") {
+		fl.emit(Inst{Op: OpFence, Dst: -1, Ordering: SeqCst})
+		return written, nil
+	}
+	// The memory operand is the last one (AT&T: destination last); xchg
+	// takes it on either side.
+	mem := len(args) - 1
+	if base == "xchg" && len(args) == 2 {
+		if _, _, ok := a.memory(args[0]); ok {
+			mem = 0
+		}
+	}
+	ptr, ptrTy, ok := a.memory(args[mem])
+	if !ok {
+		return nil, errUnknownAsm
+	}
+	if width == 0 {
+		width = asmPointee(ptrTy)
+	}
+	if width == 0 {
+		return nil, errUnknownAsm
+	}
+	ty := Scalar{Kind: KInt, Bits: uint16(width)}
+	tmp := int32(fl.fn.NumSlots)
+	fl.fn.NumSlots += 2
+	switch base {
+	case "inc", "dec":
+		if len(args) != 1 {
+			return nil, errUnknownAsm
+		}
+		sub := uint8(RMWAdd)
+		if base == "dec" {
+			sub = RMWSub
+		}
+		fl.emit(Inst{Op: OpAtomicRMW, Sub: sub, Dst: tmp, N: 1, Ty: ty, A: ptr, B: Operand(^fl.constSlot(1)), Ordering: SeqCst, Imm: int64(ty.Size())})
+		return written, nil
+	case "cmpxchg":
+		if len(args) != 2 {
+			return nil, errUnknownAsm
+		}
+		acc := a.byReg("ax")
+		repl, _, ok := a.value(args[0])
+		if acc < 0 || !ok || a.ops[acc].tied < 0 {
+			return nil, errUnknownAsm
+		}
+		fl.emit(Inst{Op: OpCmpXchg, Dst: tmp, N: 2, Ty: ty, A: ptr, B: a.args[a.ops[acc].tied], C: repl,
+			Ordering: SeqCst, Ordering2: SeqCst, Imm: int64(ty.Size())})
+		fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(a.ops[acc].field), N: 1, A: Operand(tmp)})
+		written[acc] = true
+		return written, nil
+	}
+	if len(args) != 2 {
+		return nil, errUnknownAsm
+	}
+	src := args[1-mem]
+	val, reg, ok := a.value(src)
+	if !ok {
+		return nil, errUnknownAsm
+	}
+	sub := rmwOps[base]
+	if base == "xadd" {
+		sub = RMWAdd
+	}
+	if base == "xchg" {
+		sub = RMWXchg
+	}
+	dst := tmp
+	if (base == "xadd" || base == "xchg") && reg >= 0 && a.ops[reg].output && !a.ops[reg].indirect {
+		dst = out.Dst + int32(a.ops[reg].field) // the register gets the old value
+		written[reg] = true
+	}
+	fl.emit(Inst{Op: OpAtomicRMW, Sub: sub, Dst: dst, N: 1, Ty: ty, A: ptr, B: val, Ordering: SeqCst, Imm: int64(ty.Size())})
+	return written, nil
+}
+
+// asmCycles lowers rdtsc (and rdtscp, whose processor number reads 0):
+// the virtual cycle counter, into edx:eax or one 64-bit output ("=A").
+func (fl *fnLowerer) asmCycles(a *asmCall, out Inst, fields int) (map[int]bool, error) {
+	written := map[int]bool{}
+	lo, hi, cx := a.byReg("ax"), a.byReg("dx"), a.byReg("cx")
+	switch {
+	case lo >= 0 && hi >= 0 && fields >= 2:
+		tmp := int32(fl.fn.NumSlots)
+		fl.fn.NumSlots += 2
+		fl.emit(Inst{Op: OpCycles, Dst: tmp, N: 2})
+		fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(a.ops[lo].field), N: 1, A: Operand(tmp)})
+		fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(a.ops[hi].field), N: 1, A: Operand(tmp + 1)})
+		written[lo], written[hi] = true, true
+	case lo >= 0 && hi < 0:
+		fl.emit(Inst{Op: OpCycles, Dst: out.Dst + int32(a.ops[lo].field), N: 1})
+		written[lo] = true
+	default:
+		return nil, errUnknownAsm
+	}
+	if cx >= 0 && a.ops[cx].output {
+		fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(a.ops[cx].field), N: 1, A: Operand(^fl.constSlot(0))})
+		written[cx] = true
+	}
+	return written, nil
+}
+
+// asmPointee is the width in bits of the integer a pointer argument points
+// to, when its type says (typed pointers, LLVM 14); 0 otherwise.
+func asmPointee(t llvm.Type) int {
+	if t.TypeKind() != llvm.PointerTypeKind {
+		return 0
+	}
+	e := t.ElementType()
+	if e.TypeKind() != llvm.IntegerTypeKind {
+		return 0
+	}
+	switch w := e.IntTypeWidth(); w {
+	case 8, 16, 32, 64:
+		return w
+	}
+	return 0
+}
+
+// operandRef reads "$N" or "${N:mod}" as operand N.
+func operandRef(s string) (int, bool) {
+	if !strings.HasPrefix(s, "$") || strings.HasPrefix(s, "$$") {
+		return 0, false
+	}
+	s = strings.TrimPrefix(strings.TrimSuffix(strings.TrimPrefix(s, "$"), "}"), "{")
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		s = s[:i]
+	}
+	n, err := strconv.Atoi(s)
+	return n, err == nil
+}
+
+// memory returns the address a memory operand names: "$N" of an indirect
+// operand, or "($N)" / "0($N)" of a register holding a pointer.
+func (a *asmCall) memory(s string) (Operand, llvm.Type, bool) {
+	if n, ok := operandRef(s); ok && n < len(a.ops) && a.ops[n].indirect {
+		return a.args[a.ops[n].arg], a.argTys[a.ops[n].arg], true
+	}
+	if i := strings.IndexByte(s, '('); i >= 0 && strings.HasSuffix(s, ")") && (s[:i] == "" || s[:i] == "0") {
+		if n, ok := operandRef(s[i+1 : len(s)-1]); ok && n < len(a.ops) {
+			op := a.ops[n]
+			if !op.indirect && op.arg >= 0 {
+				return a.args[op.arg], a.argTys[op.arg], true
+			}
+			if !op.indirect && op.tied >= 0 {
+				return a.args[op.tied], a.argTys[op.tied], true
+			}
+		}
+	}
+	return 0, llvm.Type{}, false
+}
+
+// value returns the value a source operand holds: an immediate "$$k", or
+// "$N" of an input or of a direct output with its tied input (whose index
+// it also returns; -1 for an immediate).
+func (a *asmCall) value(s string) (Operand, int, bool) {
+	if strings.HasPrefix(s, "$$") {
+		k, err := strconv.ParseInt(s[2:], 0, 64)
+		if err != nil {
+			return 0, -1, false
+		}
+		return Operand(^a.fl.constSlot(uint64(k))), -1, true
+	}
+	n, ok := operandRef(s)
+	if !ok || n >= len(a.ops) {
+		return 0, -1, false
+	}
+	op := a.ops[n]
+	switch {
+	case op.indirect:
+		return 0, -1, false
+	case op.output && op.tied >= 0:
+		return a.args[op.tied], n, true
+	case !op.output:
+		return a.args[op.arg], n, true
+	}
+	return 0, -1, false
+}
+
+// byReg returns the index of the operand bound to register r, preferring
+// an output; -1 when none is.
+func (a *asmCall) byReg(r string) int {
+	found := -1
+	for i, op := range a.ops {
+		if op.reg == r {
+			if op.output {
+				return i
+			}
+			if found < 0 {
+				found = i
+			}
+		}
+	}
+	return found
+}

@@ -1,0 +1,78 @@
+package ir_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"augur/analyzer/build"
+	"augur/analyzer/ir"
+)
+
+// Each inline-assembly idiom becomes the IR operation it means, and any
+// other assembly a failure at its call that quotes it. (Their behaviour is
+// checked against native code by testdata/run/asm_idioms.c.)
+func TestInlineAssemblyIdioms(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.c")
+	os.WriteFile(src, []byte(`
+int xadd(volatile int *p, int v) { __asm__ __volatile__("lock; xaddl %0, %1" : "+r"(v), "+m"(*p) :: "memory"); return v; }
+void inc(volatile long *p) { __asm__ __volatile__("lock incq %0" : "+m"(*p) :: "memory"); }
+void orb(volatile char *p) { __asm__ __volatile__("lock; orb %1,%0" : "+m"(*p) : "iq"((char)4)); }
+int cas(volatile int *p, int o, int n) { int r; __asm__ __volatile__("lock; cmpxchgl %2,%1" : "=a"(r), "+m"(*p) : "r"(n), "0"(o) : "memory"); return r; }
+int xchg(volatile int *p, int v) { __asm__ __volatile__("xchgl %0,%1" : "=r"(v), "+m"(*p) : "0"(v) : "memory"); return v; }
+void fences(void) { __asm__ __volatile__("mfence" ::: "memory"); __asm__ __volatile__("" ::: "memory"); __asm__ __volatile__("pause"); __asm__ __volatile__("lock; addl $0,0(%%rsp)" ::: "memory"); }
+unsigned long long tsc(void) { unsigned lo, hi; __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi)); return (unsigned long long)hi << 32 | lo; }
+unsigned swap(unsigned x) { __asm__("bswap %0" : "+r"(x)); return x; }
+void two(void) { __asm__ __volatile__("mfence\n\tlfence" ::: "memory"); }
+int main(void) { return 0; }
+`), 0o644)
+	built, err := build.Build(context.Background(), []string{src}, build.Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ir.Load(built.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	find := func(fn string, op ir.Op) []ir.Inst {
+		var out []ir.Inst
+		for _, in := range p.Func(fn).Insts {
+			if in.Op == op {
+				out = append(out, in)
+			}
+			if in.Op == ir.OpFail && fn != "swap" && fn != "two" {
+				t.Errorf("%s: %s", fn, p.Messages[in.Imm])
+			}
+		}
+		return out
+	}
+	for _, c := range []struct {
+		fn   string
+		sub  uint8
+		bits uint16
+	}{{"xadd", ir.RMWAdd, 32}, {"inc", ir.RMWAdd, 64}, {"orb", ir.RMWOr, 8}, {"xchg", ir.RMWXchg, 32}} {
+		rmw := find(c.fn, ir.OpAtomicRMW)
+		if len(rmw) != 1 || rmw[0].Sub != c.sub || rmw[0].Ty.Bits != c.bits || rmw[0].Ordering != ir.SeqCst {
+			t.Errorf("%s lowered to %+v, want one seq_cst atomicrmw %d of %d bits", c.fn, rmw, c.sub, c.bits)
+		}
+	}
+	if x := find("cas", ir.OpCmpXchg); len(x) != 1 || x[0].Ty.Bits != 32 {
+		t.Errorf("cas lowered to %+v, want one cmpxchg", x)
+	}
+	if f := find("fences", ir.OpFence); len(f) != 2 || f[0].Ordering != ir.SeqCst || f[1].Ordering != ir.SeqCst {
+		t.Errorf("fences lowered to %+v, want two seq_cst fences (mfence, lock add to the stack)", f)
+	}
+	if c := find("tsc", ir.OpCycles); len(c) != 1 || c[0].N != 2 {
+		t.Errorf("tsc lowered to %+v, want one cycle-counter read into two halves", c)
+	}
+	fails := find("swap", ir.OpFail)
+	if len(fails) != 1 || !strings.Contains(p.Messages[fails[0].Imm], `inline assembly "bswap $0" is not supported`) {
+		t.Errorf("bswap lowered to %v, want a failure that quotes it", fails)
+	}
+	if f := find("two", ir.OpFail); len(f) != 1 || len(find("two", ir.OpFence)) != 0 {
+		t.Errorf("two instructions lowered to %v: an idiom is one instruction", p.Func("two").Insts)
+	}
+}
