@@ -377,7 +377,8 @@ func (fl *fnLowerer) asmRMW(a *asmCall, out Inst, base string, width int, args [
 }
 
 // asmCycles lowers rdtsc (and rdtscp, whose processor number reads 0):
-// the virtual cycle counter, into edx:eax or one 64-bit output ("=A").
+// the virtual cycle counter into edx:eax, or its low half into the eax
+// operand alone (x86-64 binds "=A" to rax only).
 func (fl *fnLowerer) asmCycles(a *asmCall, out Inst, fields int) (map[int]bool, error) {
 	written := map[int]bool{}
 	lo, hi, cx := a.byReg("ax"), a.byReg("dx"), a.byReg("cx")

@@ -130,7 +130,8 @@ const (
 	OpWideCmp
 	OpWideCast
 	// OpCycles reads the processor's cycle counter (rdtsc): augur's
-	// virtual clock, into Dst (N 1) or its low and high 32 bits (N 2).
+	// virtual clock, its low 32 bits into Dst and, when N is 2, its high
+	// 32 bits into Dst+1 (eax and edx).
 	OpCycles
 	NumOps // the number of operations, for tables indexed by Op
 )

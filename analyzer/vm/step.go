@@ -144,10 +144,9 @@ func (m *Machine) compute(t *Thread, fr *frame, in *ir.Inst, regs []Value) error
 		// A 3 GHz processor's count since the virtual epoch began: it
 		// moves with the virtual clock, the same in every replay.
 		c := uint64(m.readClock(t, in, "rdtsc")-virtualEpoch) * 3
+		regs[in.Dst] = Value{Bits: c & 0xffffffff} // eax, zero-extended into rax
 		if in.N == 2 {
-			regs[in.Dst], regs[in.Dst+1] = Value{Bits: c & 0xffffffff}, Value{Bits: c >> 32}
-		} else {
-			regs[in.Dst] = Value{Bits: c}
+			regs[in.Dst+1] = Value{Bits: c >> 32} // edx
 		}
 	case ir.OpFence:
 		if (m.mon != nil || m.weak != nil) && in.Ordering != ir.Monotonic {
