@@ -12,17 +12,19 @@ import (
 	"augur/internal/testutil"
 )
 
-// TestSnapshotsChangeNothing runs the bounded enumeration on every program
-// of the exploration corpus and on testdata/bench/setup_then_race.c (a
-// long prefix before its threads) twice: each schedule from the
-// program's start, and each from a snapshot of the prefix it shares. The
+// TestSnapshotsChangeNothing runs the exploration (the bounded enumeration
+// and 200 PCT schedules) on every program of the exploration corpus, on
+// testdata/bench/setup_then_race.c (a long prefix before its threads) and
+// on testdata/run/net_echo.c (sockets and poll, forked with the state)
+// twice: each schedule from the program's start, and each from a
+// snapshot of the prefix it shares. The
 // two must find the same races with the same instances, accesses and
 // schedules, the same failures, candidates and inversions, run the same
 // schedules and interpret as many instructions: a fork goes on exactly as
 // the execution it was taken from. Two workers run forks of one snapshot
 // side by side.
 func TestSnapshotsChangeNothing(t *testing.T) {
-	files := append(testutil.Programs("../../testdata/explore"), "../../testdata/bench/setup_then_race.c")
+	files := append(testutil.Programs("../../testdata/explore"), "../../testdata/bench/setup_then_race.c", "../../testdata/run/net_echo.c")
 	resumed := 0
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {

@@ -37,6 +37,11 @@ type vfile struct {
 	appends bool // every write goes at the end (fopen "a", O_APPEND)
 	eof     bool
 	unget   int // pushed-back byte + 1, 0 if none
+	// A pipe end or a socketpair's reads from rx and writes to tx; a
+	// socket is sock; an epoll instance epoll (ids in the netTable, see
+	// net.go). nonblock is O_NONBLOCK.
+	rx, tx, sock, epoll uint64
+	nonblock            bool
 }
 
 // fileTable holds the virtual file system and the open streams. FILE
@@ -54,6 +59,8 @@ type fileTable struct {
 	// in place without a copy. Contents given by the configuration or
 	// shared with a fork are copied before their first overwrite.
 	owned map[string]bool
+	// net holds the pipes and sockets (net.go); nil until the first.
+	net *netTable
 }
 
 func newFileTable(m *Machine, cfg Config) *fileTable {

@@ -265,6 +265,9 @@ func init() {
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fd := int(a[0].Bits & 0xffffffff)
 		f := m.files.byFD[fd]
+		if f != nil && f.isNet() {
+			return m.netWrite(t, in, f, a[1].Bits, a[2].Bits, res)
+		}
 		if f == nil || !f.write {
 			setRes(res, ir.Mask(64))
 			return m.setErrno(t, EBADF)
@@ -299,6 +302,9 @@ func init() {
 		}
 		m.files.flush(f)
 		delete(m.files.byFD, fd)
+		if f.isNet() {
+			m.closeNet(f)
+		}
 		setRes(res, 0)
 		return nil
 	}, "close")
@@ -351,6 +357,9 @@ func registerInput() {
 	}, "fread", "fread_unlocked")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f := m.files.byFD[int(a[0].Bits&0xffffffff)]
+		if f != nil && f.isNet() {
+			return m.netRead(t, in, f, a[1].Bits, a[2].Bits, res)
+		}
 		if f == nil || !f.read {
 			setRes(res, ir.Mask(64))
 			return m.setErrno(t, EBADF)

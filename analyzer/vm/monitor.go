@@ -102,6 +102,7 @@ const (
 	keyAtomic
 	keyFence
 	keyVerifier
+	keyPipe // data through a pipe or socket (by pipe or socket id)
 )
 
 // SyncEvent is one synchronization operation.

@@ -240,9 +240,15 @@ func init() {
 			setRes(res, uint64(to))
 			return nil
 		}
+		if old := m.files.byFD[to]; old != nil && old.isNet() {
+			m.closeNet(old) // dup2 closes what the target held
+		}
 		c := *f
 		c.fd, c.pending = to, nil
 		m.files.byFD[to] = &c
+		if f.isNet() {
+			m.holdEnds(f)
+		}
 		setRes(res, uint64(to))
 		return nil
 	}
@@ -269,7 +275,13 @@ func init() {
 			case f.write:
 				fl = oWronly
 			}
+			if f.nonblock {
+				fl |= oNonblock
+			}
 			setRes(res, fl)
+		case 4: // F_SETFL: of the status flags, only O_NONBLOCK means anything here
+			f.nonblock = a[2].Bits&oNonblock != 0
+			setRes(res, 0)
 		default: // F_SETFL, F_GETFD, F_SETFD, locks: accepted, nothing changes
 			setRes(res, 0)
 		}
@@ -280,6 +292,9 @@ func init() {
 		if f == nil {
 			setRes(res, 0)
 			return m.setErrno(t, EBADF)
+		}
+		if f.isNet() {
+			return unsupported("fdopen of a pipe or a socket (stdio over them is not modeled; read and write are)")
 		}
 		o := m.mem.alloc(ObjHeap, 216, "FILE "+f.path, in.Loc, t.ID)
 		addr := ir.Addr(o.ID, 0)

@@ -15,6 +15,14 @@ const (
 	waitRWLock
 	waitOnce
 	waitSpin
+	// The network (net.go): data in a pipe, room in one (by pipe id), a
+	// connection to accept, a datagram (by socket id), and readiness
+	// (poll, select, epoll_wait: one queue).
+	waitPipe
+	waitPipeSpace
+	waitAccept
+	waitDgram
+	waitPoll
 )
 
 // waitKey identifies a wait queue: the kind and the address of the
@@ -110,6 +118,9 @@ func (m *Machine) waitDescription(t *Thread) string {
 		return m.mutexWait(k.addr)
 	case k.kind == waitJoin:
 		return "pthread_join of thread " + strconv.FormatUint(k.addr, 10)
+	case k.kind >= waitPipe && k.kind <= waitPoll:
+		d, _ := netWaitDescription(k)
+		return d
 	case int(k.kind) < len(waitObject):
 		return waitObject[k.kind] + " at " + m.DescribeAddr(k.addr)
 	}

@@ -76,7 +76,10 @@ func TestTerminations(t *testing.T) {
 			if kind == "deadlock" && len(term.Threads) == 0 {
 				t.Errorf("deadlock report without thread stacks")
 			}
-			if kind == "deadlock" && !strings.Contains(term.Report(), "held by thread") {
+			if kind == "deadlock" && !strings.Contains(term.Report(), "waiting for") {
+				t.Errorf("deadlock report does not say what the threads wait for:\n%s", term.Report())
+			}
+			if kind == "deadlock" && strings.Contains(term.Report(), "mutex") && !strings.Contains(term.Report(), "held by thread") {
 				t.Errorf("deadlock report does not say who holds the awaited mutex:\n%s", term.Report())
 			}
 		})

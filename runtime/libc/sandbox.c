@@ -3,8 +3,8 @@
  * when the system refuses it (an error return and errno), so a program's
  * own error handling runs and is analyzed; none stops the analysis.
  *
- *   sockets, name resolution   EACCES (socket), EBADF (calls on a socket
- *                              that cannot exist), EAI_AGAIN (getaddrinfo)
+ *   name resolution            only the loopback's names resolve
+ *                              (sockets themselves are augur's models)
  *   fork, exec, system, popen  EAGAIN (fork), EACCES (exec, popen),
  *                              system(NULL) says there is no shell
  *   wait, kill                 ECHILD, EPERM (another process)
@@ -13,7 +13,9 @@
  * parent 1, user and group 1000, four processors, 4 KiB pages. */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <arpa/inet.h>
 #include <netdb.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,32 +33,108 @@ static int fail(int err) {
 	return -1;
 }
 
-WEAK int socket(int domain, int type, int protocol) { return fail(EACCES); }
-WEAK int socketpair(int domain, int type, int protocol, int sv[2]) { return fail(EACCES); }
-WEAK int bind(int fd, const struct sockaddr *a, socklen_t n) { return fail(EBADF); }
-WEAK int listen(int fd, int backlog) { return fail(EBADF); }
-WEAK int accept(int fd, struct sockaddr *a, socklen_t *n) { return fail(EBADF); }
-WEAK int accept4(int fd, struct sockaddr *a, socklen_t *n, int flags) { return fail(EBADF); }
-WEAK int connect(int fd, const struct sockaddr *a, socklen_t n) { return fail(EBADF); }
-WEAK int shutdown(int fd, int how) { return fail(EBADF); }
-WEAK ssize_t send(int fd, const void *b, size_t n, int flags) { return fail(EBADF); }
-WEAK ssize_t recv(int fd, void *b, size_t n, int flags) { return fail(EBADF); }
-WEAK ssize_t sendto(int fd, const void *b, size_t n, int flags, const struct sockaddr *a, socklen_t l) {
-	return fail(EBADF);
-}
-WEAK ssize_t recvfrom(int fd, void *b, size_t n, int flags, struct sockaddr *a, socklen_t *l) { return fail(EBADF); }
-WEAK ssize_t sendmsg(int fd, const struct msghdr *m, int flags) { return fail(EBADF); }
-WEAK ssize_t recvmsg(int fd, struct msghdr *m, int flags) { return fail(EBADF); }
-WEAK int setsockopt(int fd, int level, int name, const void *v, socklen_t n) { return fail(EBADF); }
-WEAK int getsockopt(int fd, int level, int name, void *v, socklen_t *n) { return fail(EBADF); }
-WEAK int getsockname(int fd, struct sockaddr *a, socklen_t *n) { return fail(EBADF); }
-WEAK int getpeername(int fd, struct sockaddr *a, socklen_t *n) { return fail(EBADF); }
+/* Sockets, pipes, poll, select and epoll are augur's models (the
+ * loopback network of analyzer/vm/net.go). Name resolution is here: the
+ * loopback's names resolve, no other host exists. */
 
+static int isLoopbackName(const char *n) {
+	static const char *const names[] = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback",
+	                                    "augur", "127.0.0.1", "::1", "0.0.0.0", "::"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const char *a = names[i], *b = n;
+		while (*a && *a == *b)
+			a++, b++;
+		if (*a == 0 && *b == 0)
+			return 1;
+	}
+	return n[0] == '1' && n[1] == '2' && n[2] == '7' && n[3] == '.';
+}
+
+/* The port of a numeric service, or -1. */
+static int servicePort(const char *s) {
+	if (s == NULL)
+		return 0;
+	if (*s == 0)
+		return -1;
+	long v = 0;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (*s - '0');
+		if (v > 65535)
+			return -1;
+	}
+	return (int)v;
+}
+
+static struct addrinfo *newAddrinfo(int family, int socktype, int port, int passive) {
+	struct addrinfo *ai = calloc(1, sizeof *ai + sizeof(struct sockaddr_in6));
+	if (ai == NULL)
+		return NULL;
+	ai->ai_family = family;
+	ai->ai_socktype = socktype;
+	ai->ai_protocol = socktype == SOCK_STREAM ? IPPROTO_TCP : IPPROTO_UDP;
+	ai->ai_addr = (struct sockaddr *)(ai + 1);
+	if (family == AF_INET6) {
+		struct sockaddr_in6 *a = (struct sockaddr_in6 *)ai->ai_addr;
+		a->sin6_family = AF_INET6;
+		a->sin6_port = htons((uint16_t)port);
+		if (!passive)
+			a->sin6_addr.s6_addr[15] = 1;
+		ai->ai_addrlen = sizeof *a;
+	} else {
+		struct sockaddr_in *a = (struct sockaddr_in *)ai->ai_addr;
+		a->sin_family = AF_INET;
+		a->sin_port = htons((uint16_t)port);
+		a->sin_addr.s_addr = passive ? 0 : htonl(0x7f000001);
+		ai->ai_addrlen = sizeof *a;
+	}
+	return ai;
+}
+
+/* getaddrinfo resolves the loopback's names (and a null node: the
+ * loopback, or any address with AI_PASSIVE) with a numeric service, one
+ * result per socket type asked (stream and datagram when none is);
+ * another host is EAI_NONAME, a named service EAI_SERVICE. */
 WEAK int getaddrinfo(const char *node, const char *service, const struct addrinfo *hints, struct addrinfo **res) {
 	*res = NULL;
-	return EAI_AGAIN;
+	int family = hints ? hints->ai_family : AF_UNSPEC;
+	int socktype = hints ? hints->ai_socktype : 0;
+	int passive = hints && (hints->ai_flags & AI_PASSIVE) && node == NULL;
+	if (node == NULL && service == NULL)
+		return EAI_NONAME;
+	if (node != NULL && !isLoopbackName(node))
+		return EAI_NONAME;
+	if (family != AF_UNSPEC && family != AF_INET && family != AF_INET6)
+		return EAI_FAMILY;
+	int port = servicePort(service);
+	if (port < 0)
+		return EAI_SERVICE;
+	if (family == AF_UNSPEC)
+		family = node != NULL && node[0] == ':' ? AF_INET6 : AF_INET;
+	int types[2] = {socktype, 0};
+	if (socktype == 0)
+		types[0] = SOCK_STREAM, types[1] = SOCK_DGRAM;
+	struct addrinfo **tail = res;
+	for (int i = 0; i < 2 && types[i] != 0; i++) {
+		struct addrinfo *ai = newAddrinfo(family, types[i], port, passive);
+		if (ai == NULL) {
+			freeaddrinfo(*res);
+			*res = NULL;
+			return EAI_MEMORY;
+		}
+		*tail = ai;
+		tail = &ai->ai_next;
+	}
+	return 0;
 }
-WEAK void freeaddrinfo(struct addrinfo *ai) {}
+WEAK void freeaddrinfo(struct addrinfo *ai) {
+	while (ai != NULL) {
+		struct addrinfo *next = ai->ai_next;
+		free(ai);
+		ai = next;
+	}
+}
 WEAK const char *gai_strerror(int code) {
 	switch (code) {
 	case EAI_AGAIN: return "Temporary failure in name resolution";
@@ -72,7 +150,7 @@ WEAK const char *gai_strerror(int code) {
 static __thread int hostErrno; /* h_errno is a macro over __h_errno_location */
 WEAK int *__h_errno_location(void) { return &hostErrno; }
 WEAK struct hostent *gethostbyname(const char *name) {
-	hostErrno = TRY_AGAIN;
+	hostErrno = HOST_NOT_FOUND;
 	return NULL;
 }
 WEAK int gethostname(char *name, size_t len) {

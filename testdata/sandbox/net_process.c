@@ -1,13 +1,16 @@
-/* Network and process calls in augur's sandbox fail the way the real calls
- * fail when the system refuses them, and the program's own error handling
- * runs: no analysis stop. The expected output is augur's (a native run has
- * a network and may fork), checked by TestSandboxedCalls.
+/* In augur's sandbox the network is a loopback inside the execution (no
+ * other host exists, nobody listens on port 80 there), and process calls
+ * fail the way the real calls fail when the system refuses them; the
+ * program's own error handling runs: no analysis stop. The expected
+ * output is augur's (a native run has a network and may fork), checked by
+ * TestSandboxedCalls.
  *
  * expect-stdout:
- * socket: -1 Permission denied
- * connect: -1 Bad file descriptor
- * getaddrinfo: Temporary failure in name resolution
- * gethostbyname: null, h_errno 2
+ * socket: a descriptor
+ * connect: -1 Connection refused
+ * connect elsewhere: -1 Network is unreachable
+ * getaddrinfo: Name or service not known
+ * gethostbyname: null, h_errno 1
  * fork: -1 Resource temporarily unavailable
  * execvp: -1 Permission denied
  * system(NULL): 0, system(cmd): -1
@@ -29,10 +32,13 @@
 
 int main(void) {
 	int fd = socket(AF_INET, SOCK_STREAM, 0);
-	printf("socket: %d %s\n", fd, strerror(errno));
+	printf("socket: %s\n", fd >= 0 ? "a descriptor" : strerror(errno));
 	struct sockaddr_in addr = {.sin_family = AF_INET, .sin_port = htons(80)};
 	int c = connect(fd, (struct sockaddr *)&addr, sizeof addr);
 	printf("connect: %d %s\n", c, strerror(errno));
+	addr.sin_addr.s_addr = htonl(0x5db8d822); /* a host on the Internet */
+	c = connect(fd, (struct sockaddr *)&addr, sizeof addr);
+	printf("connect elsewhere: %d %s\n", c, strerror(errno));
 	struct addrinfo *res;
 	int g = getaddrinfo("example.com", "80", NULL, &res);
 	printf("getaddrinfo: %s\n", gai_strerror(g));
