@@ -54,6 +54,7 @@ type vsocket struct {
 	refs         int // open descriptions
 	port         int // bound port; 0 when unbound
 	path         string
+	any          bool // bound to the wildcard address (0.0.0.0, ::)
 	listening    bool
 	backlog      []pending
 	rx, tx       uint64 // the pipes of a connected stream socket

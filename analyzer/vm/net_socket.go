@@ -257,6 +257,7 @@ func init() {
 		}
 		if e == 0 {
 			e = m.bindTo(f.sock, s, addr)
+			s.any = addr.any
 		}
 		if e != 0 {
 			return fail(m, t, res, e)
@@ -315,7 +316,7 @@ func init() {
 			return fail(m, t, res, e)
 		}
 		setRes(res, 0)
-		return m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, s.port, s.path, false)
+		return m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, s.port, s.path, s.any)
 	}, "getsockname")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
