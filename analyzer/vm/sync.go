@@ -54,6 +54,9 @@ func (s *syncTable) block(t *Thread, k waitKey) {
 
 // wake makes every thread waiting on k runnable.
 func (s *syncTable) wake(k waitKey, m *Machine) {
+	if len(s.waiters) == 0 {
+		return // the common unlock: nobody waits anywhere, no key to hash
+	}
 	for _, id := range s.waiters[k] {
 		m.threads[id].status = runnable
 		m.threads[id].waiting = false
@@ -64,6 +67,9 @@ func (s *syncTable) wake(k waitKey, m *Machine) {
 // wakeOne makes the first thread waiting on k runnable and reports whether
 // there was one.
 func (s *syncTable) wakeOne(k waitKey, m *Machine) bool {
+	if len(s.waiters) == 0 {
+		return false
+	}
 	q := s.waiters[k]
 	if len(q) == 0 {
 		return false

@@ -95,62 +95,138 @@ WEAK ldiv_t ldiv(long n, long d) {
 	return r;
 }
 
-/* glibc's rand() and random(): the TYPE_3 additive feedback generator, so
- * programs print the same numbers as natively. Like glibc's, the state is
- * behind a lock: threads that call rand() do not race inside the library. */
-static int rand_state[34];
-static int rand_i, rand_seeded;
+/* glibc's rand() and random(), with initstate() and setstate(): the
+ * additive feedback generators of glibc's random_r.c, so programs print
+ * the same numbers as natively. The state lives in the caller's buffer
+ * (initstate) or in randtbl: its first word says the generator's type and
+ * where its rear pointer is, so setstate can switch between buffers.
+ * Types by buffer size: 8 bytes is a linear congruence (TYPE_0); 32, 64,
+ * 128 and 256 bytes are r[i] = r[i-deg] + r[i-deg+sep] of degree 7, 15,
+ * 31 and 63. Like glibc's, the calls take a lock: threads that call
+ * rand() do not race inside the library. */
+enum { MAX_TYPES = 5 };
+static const int rand_degrees[MAX_TYPES] = {0, 7, 15, 31, 63};
+static const int rand_seps[MAX_TYPES] = {0, 3, 1, 3, 1};
+static int32_t randtbl[32];
+static struct {
+	int32_t *fptr, *rptr, *state, *end;
+	int type, deg, sep;
+} rs;
 static pthread_mutex_t rand_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int next_rand(void) {
-	/* r[i] = r[i-31] + r[i-3]; the ring holds r[i-34..i-1] and slot k
-	 * receives r[i]. */
-	int k = rand_i;
-	unsigned a = (unsigned)rand_state[(k + 3) % 34];  /* r[k-31] */
-	unsigned b = (unsigned)rand_state[(k + 31) % 34]; /* r[k-3] */
-	unsigned n = a + b;
-	rand_state[k] = (int)n;
-	rand_i = (k + 1) % 34;
-	return (int)(n >> 1);
+static int32_t next_random(void) {
+	if (rs.type == 0) {
+		int32_t v = (int32_t)(((uint32_t)rs.state[0] * 1103515245U + 12345U) & 0x7fffffff);
+		rs.state[0] = v;
+		return v;
+	}
+	uint32_t v = (uint32_t)*rs.fptr + (uint32_t)*rs.rptr;
+	*rs.fptr = (int32_t)v;
+	if (++rs.fptr >= rs.end) {
+		rs.fptr = rs.state;
+		++rs.rptr;
+	} else if (++rs.rptr >= rs.end) {
+		rs.rptr = rs.state;
+	}
+	return (int32_t)(v >> 1);
 }
 
-static void seed_rand(unsigned seed) {
-	int *r = rand_state;
+static void seed_random(unsigned seed) {
 	if (seed == 0)
 		seed = 1;
-	r[0] = (int)seed;
-	for (int i = 1; i < 31; i++) {
-		long hi = r[i - 1] / 127773, lo = r[i - 1] % 127773;
-		long word = 16807 * lo - 2836 * hi;
-		if (word < 0)
-			word += 2147483647;
-		r[i] = (int)word;
+	rs.state[0] = (int32_t)seed;
+	if (rs.type == 0)
+		return;
+	int32_t word = (int32_t)seed;
+	for (int i = 1; i < rs.deg; i++) {
+		long hi = word / 127773, lo = word % 127773;
+		long w = 16807 * lo - 2836 * hi;
+		if (w < 0)
+			w += 2147483647;
+		rs.state[i] = word = (int32_t)w;
 	}
-	for (int i = 31; i < 34; i++)
-		r[i] = r[i - 31];
-	rand_i = 0;
-	rand_seeded = 1;
-	for (int i = 34; i < 344; i++)
-		(void)next_rand();
+	rs.fptr = &rs.state[rs.sep];
+	rs.rptr = &rs.state[0];
+	for (int k = rs.deg * 10; k > 0; k--)
+		(void)next_random();
 }
 
-WEAK void srand(unsigned seed) {
+/* The word before a state: its type, and where its rear pointer is. */
+static void save_type(void) {
+	rs.state[-1] = rs.type == 0 ? 0 : (int32_t)(MAX_TYPES * (rs.rptr - rs.state) + rs.type);
+}
+
+static void use_state(int32_t *state, int type) {
+	rs.state = state;
+	rs.type = type;
+	rs.deg = rand_degrees[type];
+	rs.sep = rand_seps[type];
+	rs.end = &state[rs.deg];
+}
+
+/* Before the first call, the state is randtbl seeded with 1 (TYPE_3). */
+static void random_ready(void) {
+	if (rs.state == NULL) {
+		use_state(&randtbl[1], 3);
+		seed_random(1);
+	}
+}
+
+WEAK void srandom(unsigned seed) {
 	pthread_mutex_lock(&rand_lock);
-	seed_rand(seed);
+	random_ready();
+	seed_random(seed);
 	pthread_mutex_unlock(&rand_lock);
 }
 
-WEAK int rand(void) {
+WEAK long random(void) {
 	pthread_mutex_lock(&rand_lock);
-	if (!rand_seeded)
-		seed_rand(1);
-	int r = next_rand();
+	random_ready();
+	long r = next_random();
 	pthread_mutex_unlock(&rand_lock);
 	return r;
 }
 
-WEAK void srandom(unsigned seed) { srand(seed); }
-WEAK long random(void) { return rand(); }
+WEAK void srand(unsigned seed) { srandom(seed); }
+WEAK int rand(void) { return (int)random(); }
+
+WEAK char *initstate(unsigned seed, char *buf, size_t n) {
+	int type = n >= 256 ? 4 : n >= 128 ? 3 : n >= 64 ? 2 : n >= 32 ? 1 : n >= 8 ? 0 : -1;
+	if (type < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	pthread_mutex_lock(&rand_lock);
+	random_ready();
+	save_type();
+	char *old = (char *)&rs.state[-1];
+	use_state((int32_t *)(void *)buf + 1, type);
+	seed_random(seed);
+	save_type();
+	pthread_mutex_unlock(&rand_lock);
+	return old;
+}
+
+WEAK char *setstate(char *buf) {
+	int32_t *state = (int32_t *)(void *)buf + 1;
+	int type = state[-1] % MAX_TYPES;
+	if (type < 0 || type >= MAX_TYPES) {
+		errno = EINVAL;
+		return NULL;
+	}
+	pthread_mutex_lock(&rand_lock);
+	random_ready();
+	save_type();
+	char *old = (char *)&rs.state[-1];
+	use_state(state, type);
+	if (type != 0) {
+		int rear = state[-1] / MAX_TYPES;
+		rs.rptr = &state[rear];
+		rs.fptr = &state[(rear + rs.sep) % rs.deg];
+	}
+	pthread_mutex_unlock(&rand_lock);
+	return old;
+}
 
 /* The drand48 family: glibc's 48-bit linear congruence,
  * X' = (a X + c) mod 2^48 with a = 0x5DEECE66D and c = 0xB unless
