@@ -22,6 +22,7 @@ import (
 	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
 	"augur/analyzer/symex"
+	"augur/analyzer/tsan"
 	"augur/analyzer/vm"
 )
 
@@ -94,6 +95,10 @@ type Options struct {
 	// (Result.Stopped).
 	Timeout  time.Duration
 	Deadline time.Time
+	// TSan are ThreadSanitizer's data race warnings about this program
+	// (`--tsan-report`): their races are directed at and classified like
+	// augur's own (tsan.go).
+	TSan []tsan.Warning
 }
 
 // Observer is told how an analysis progresses. Every callback runs on the
@@ -133,6 +138,11 @@ type Result struct {
 	// Stopped is set when the analysis ran out of its time budget before
 	// it was done, with what it was doing then: the results are partial.
 	Stopped *Stop
+	// TSan gives the races that ThreadSanitizer warnings (Options.TSan)
+	// reported the warnings' indices; TSanMissed are the warnings augur
+	// did not reproduce, with why (tsan.go).
+	TSan       map[*race.Race][]int
+	TSanMissed []TSanMiss
 }
 
 // Stop says how an analysis was cut short by a budget.
@@ -219,8 +229,10 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	}
 	opts.Seed += hist.Offset() // new schedules, in detection and classification alike
 	progress("detecting", 0, opts.Schedules)
+	tsanPairs, tsanMissed := locateTSan(prog, opts.TSan)
+	res.TSanMissed = tsanMissed
 	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
-		Inputs: raceInputs(res.Exploration), Prior: prior, Explore: opts.explore(start),
+		Inputs: raceInputs(res.Exploration), Prior: prior, Explore: opts.explore(start), External: externalOf(tsanPairs),
 		Progress: func(done, total int) { progress("detecting", done, total) }})
 	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
 		return nil, ErrCanceled
@@ -241,6 +253,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		}
 		res.Races = append(res.Races, r)
 	}
+	res.matchTSan(tsanPairs)
 	res.Verdicts = make([]*classify.Verdict, len(res.Races))
 	res.Evidence = make([]string, len(res.Races))
 	if obs.Detected != nil {

@@ -33,6 +33,13 @@ func (res *Result) Report(base string) *report.Report {
 			rep.SetFailureEvidence(f, path, base)
 		}
 	}
+	for r, ws := range res.TSan {
+		rep.SetTSan(r.ID, ws)
+	}
+	for _, m := range res.TSanMissed {
+		rep.TSanUnreproduced = append(rep.TSanUnreproduced, report.TSanMiss{Warnings: m.Warnings,
+			First: ir.RelPath(m.First, base), Second: ir.RelPath(m.Second, base), Reason: m.Reason})
+	}
 	rep.Stats.Ignored = len(res.Ignored)
 	if st := res.Stopped; st != nil {
 		rep.SetStopped(&report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total})

@@ -48,6 +48,9 @@ type Options struct {
 	// Explore, when set, continues after the plan with PCT schedules over
 	// the accesses of the races found (see Explore).
 	Explore *Explore
+	// External are races another detector reported, as pairs of access
+	// locations (A, B; external.go).
+	External []*Candidate
 }
 
 // Prior is what earlier detections of a program found, for the next one
@@ -94,7 +97,7 @@ const (
 )
 
 // Techniques lists them in plan order.
-var Techniques = []Technique{ByRoundRobin, ByReversal, ByPCT, ByInputs, ByDirected, ByEnumeration, ByExplore, ByHistory}
+var Techniques = []Technique{ByRoundRobin, ByReversal, ByPCT, ByInputs, ByExternal, ByDirected, ByEnumeration, ByExplore, ByHistory}
 
 // ErrCanceled is returned when Run.Cancel closes during detection.
 var ErrCanceled = errors.New("detection canceled")
@@ -148,6 +151,8 @@ type Result struct {
 	Confirmed []*Candidate
 	// Explore says how the exploration after the plan went.
 	Explore ExploreStats
+	// External says what became of each external race (Options.External).
+	External []ExternalRun
 	// FirstFailure is how long detection ran before it found its first
 	// failure (0: none).
 	FirstFailure time.Duration
@@ -184,9 +189,16 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	for _, l := range opts.Prior.Focus {
 		d.addFocus(l)
 	}
+	for _, c := range opts.External {
+		d.addFocus(c.A)
+		d.addFocus(c.B)
+	}
 	err := d.base()
 	if err == nil {
 		err = d.inputs()
+	}
+	if err == nil {
+		err = d.external()
 	}
 	if err == nil {
 		err = d.directed()

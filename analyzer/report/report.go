@@ -38,6 +38,9 @@ type Report struct {
 	// Error is set when there is no analysis at all: the program did not
 	// compile, or could not be loaded. The lists above are then empty.
 	Error *Error `json:"error,omitempty"`
+	// TSanUnreproduced are the ThreadSanitizer warnings (--tsan-report)
+	// no race of the report stands for, with why.
+	TSanUnreproduced []TSanMiss `json:"tsan_unreproduced,omitempty"`
 }
 
 // Error says why a program was not analyzed.
@@ -102,6 +105,43 @@ type Race struct {
 	// with the stack, and for a use after free or a double free where the
 	// memory was freed.
 	Failure *RaceFailure `json:"failure,omitempty"`
+	// TSan is the 1-based index of the ThreadSanitizer warning that
+	// reported the race (--tsan-report), or a list of them when several
+	// did: an int or a []int.
+	TSan any `json:"tsan,omitempty"`
+}
+
+// TSanMiss is a ThreadSanitizer warning augur did not reproduce, with
+// why; Warnings lists the warnings of the same pair of statements.
+type TSanMiss struct {
+	Warnings []int  `json:"tsan"`
+	First    string `json:"first"`
+	Second   string `json:"second"`
+	Reason   string `json:"reason"`
+}
+
+// SetTSan records the ThreadSanitizer warnings that reported race id.
+func (r *Report) SetTSan(id string, warnings []int) {
+	for i := range r.Races {
+		if r.Races[i].ID == id && len(warnings) > 0 {
+			if len(warnings) == 1 {
+				r.Races[i].TSan = warnings[0]
+			} else {
+				r.Races[i].TSan = warnings
+			}
+		}
+	}
+}
+
+// TSanWarnings returns the warnings of a race's TSan field.
+func (x *Race) TSanWarnings() []int {
+	switch v := x.TSan.(type) {
+	case int:
+		return []int{v}
+	case []int:
+		return v
+	}
+	return nil
 }
 
 // RaceFailure is where a spec-violated race's failing execution ended.

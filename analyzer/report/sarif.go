@@ -80,6 +80,17 @@ type sarifResult struct {
 	RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
 	CodeFlows           []sarifCodeFlow   `json:"codeFlows,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
+	// Properties say which ThreadSanitizer warnings reported a race.
+	Properties map[string]any `json:"properties,omitempty"`
+}
+
+// tsanProperties are a race result's properties: the ThreadSanitizer
+// warnings that reported it, if any.
+func tsanProperties(ws []int) map[string]any {
+	if len(ws) == 0 {
+		return nil
+	}
+	return map[string]any{"tsan": ws}
 }
 
 type sarifLocation struct {
@@ -156,6 +167,7 @@ func WriteSARIF(w io.Writer, r *Report) error {
 				{ID: fmt.Sprintf("thread %d", second.Thread), Locations: []sarifThreadFlowLocation{{accessLoc(second)}}},
 			}}},
 			PartialFingerprints: map[string]string{"augurRaceId/v1": x.ID},
+			Properties:          tsanProperties(x.TSanWarnings()),
 		})
 	}
 	for _, inv := range r.Inversions {
@@ -198,6 +210,11 @@ func WriteSARIF(w io.Writer, r *Report) error {
 				Message: sarifMessage{msg + "."}, Locations: n.Locations})
 		}
 		inv.Notifications = append(inv.Notifications, n)
+	}
+	for _, m := range r.TSanUnreproduced {
+		inv.Notifications = append(inv.Notifications, sarifNotification{Level: "note",
+			Message:    sarifMessage{fmt.Sprintf("ThreadSanitizer %s (%s / %s) not reproduced: %s", tsanList(m.Warnings), m.First, m.Second, m.Reason)},
+			Descriptor: sarifReference{"tsan"}})
 	}
 	run := sarifRun{Tool: sarifTool{Driver: sarifDriver{Name: "augur", Version: version.Version, Rules: rules}},
 		Invocations: []sarifInvocation{inv}, Results: results}

@@ -33,6 +33,9 @@ func WriteText(w io.Writer, r *Report) error {
 			found = " (found by " + x.FoundBy + ")"
 		}
 		fmt.Fprintf(&b, "  Instances: %d%s\n  %s\n", x.Instances, found, x.Consequence)
+		if ws := x.TSanWarnings(); len(ws) > 0 {
+			fmt.Fprintf(&b, "  Reported by ThreadSanitizer: %s\n", tsanList(ws))
+		}
 		if x.Stage != "" {
 			fmt.Fprintf(&b, "  Decided by: %s (k=%d): %s\n", x.Stage, x.K, x.Reason)
 		}
@@ -154,6 +157,9 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		b.WriteString(".\n")
 	}
+	for _, m := range r.TSanUnreproduced {
+		fmt.Fprintf(&b, "TSAN: ThreadSanitizer %s (%s / %s) not reproduced: %s\n", tsanList(m.Warnings), m.First, m.Second, m.Reason)
+	}
 	if len(r.Havoc) > 0 {
 		fmt.Fprintf(&b, "HAVOC: calls to these undefined functions returned unconstrained values: %s\n", strings.Join(r.Havoc, ", "))
 	}
@@ -226,4 +232,16 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// tsanList names ThreadSanitizer warnings by their indices.
+func tsanList(ws []int) string {
+	parts := make([]string, len(ws))
+	for i, w := range ws {
+		parts[i] = strconv.Itoa(w)
+	}
+	if len(ws) == 1 {
+		return "warning " + parts[0]
+	}
+	return "warnings " + strings.Join(parts, ", ")
 }

@@ -18,6 +18,7 @@ import (
 	"augur/analyzer"
 	"augur/analyzer/memmodel"
 	"augur/analyzer/report"
+	"augur/analyzer/tsan"
 )
 
 func analyzeCmd(args []string) int {
@@ -44,6 +45,8 @@ func analyzeCmd(args []string) int {
 	maxPaths := fs.Int("max-paths", 1000, "stop exploring symbolic inputs after this many paths")
 	evidenceDir := fs.String("evidence-dir", "", "write the evidence of every harmful race and every failure here, as files augur replay replays")
 	out := fs.String("o", "", "write the report to this file instead of standard output")
+	var tsanReports stringList
+	fs.Var(&tsanReports, "tsan-report", "also classify the data races of this ThreadSanitizer report (its text output, from a build of the same sources; - reads standard input; repeatable)")
 	workers := fs.String("workers", "", "classify on the `augur worker` processes of this NATS server (nats://HOST:PORT; docs/scale-out.md); default: in this process, through an embedded NATS server")
 	files, progArgs, code := parseFiles(fs, pf, args)
 	if code != 0 {
@@ -75,6 +78,11 @@ func analyzeCmd(args []string) int {
 			return 1
 		}
 	}
+	warnings, err := readTSanReports(tsanReports)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: --tsan-report: %v\n", err)
+		return 2
+	}
 	symFileSizes := map[string]int{}
 	for _, spec := range symFiles {
 		name, size, ok := strings.Cut(spec, ":")
@@ -105,7 +113,7 @@ func analyzeCmd(args []string) int {
 		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
 		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,
-		Farm: farmOf(*workers), ExploreTime: analyzer.ExploreSetting(*exploreTime),
+		Farm: farmOf(*workers), ExploreTime: analyzer.ExploreSetting(*exploreTime), TSan: warnings,
 	}, analyzer.Observer{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
@@ -245,4 +253,28 @@ func writeReport(rep *report.Report, format, out string) int {
 		return 1
 	}
 	return 0
+}
+
+// readTSanReports reads the data race warnings of ThreadSanitizer reports,
+// numbered across them in order ("-" is standard input).
+func readTSanReports(paths []string) ([]tsan.Warning, error) {
+	var out []tsan.Warning
+	for _, p := range paths {
+		var r io.Reader = os.Stdin
+		name := "standard input"
+		if p != "-" {
+			f, err := os.Open(p)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			r, name = f, p
+		}
+		ws, err := tsan.Parse(r, name, len(out)+1)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ws...)
+	}
+	return out, nil
 }

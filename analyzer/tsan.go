@@ -1,0 +1,171 @@
+package analyzer
+
+import (
+	"fmt"
+	"slices"
+
+	"augur/analyzer/ir"
+	"augur/analyzer/race"
+	"augur/analyzer/tsan"
+)
+
+// ThreadSanitizer's races (Options.TSan). Each warning's two accesses are
+// found in the program (tsan.Matcher); warnings of the same pair of
+// statements are one race. Detection directs a schedule at each pair it
+// did not find on its own (race.Options.External); a race it finds is its
+// own, classified like any other, and carries the warnings it stands for
+// (Result.TSan). A warning augur cannot reproduce is reported with the
+// reason (Result.TSanMissed), never dropped.
+
+// TSanMiss is a ThreadSanitizer race augur did not reproduce.
+type TSanMiss struct {
+	// Warnings are the 1-based indices of the warnings that reported it.
+	Warnings []int
+	// First and Second are the accesses' locations as the warnings give
+	// them (file:line), as far as they were read.
+	First, Second string
+	Reason        string
+}
+
+// tsanPair is one pair of statements the warnings reported.
+type tsanPair struct {
+	key      string // race.LinePair of the two sites
+	a, b     tsan.Site
+	warnings []int
+	// alone is set when one side is an allocation (tsan.Site.Alloc): b
+	// is then the other access, and the race is any of b's statement
+	// (key is its file:line).
+	alone bool
+}
+
+// locateTSan finds the warnings in prog: the pairs to direct schedules at,
+// in the order of their first warning, and the warnings that cannot be
+// (truncated, or not in the program).
+func locateTSan(prog *ir.Program, warnings []tsan.Warning) ([]*tsanPair, []TSanMiss) {
+	if len(warnings) == 0 {
+		return nil, nil
+	}
+	mt := tsan.NewMatcher(prog)
+	var pairs []*tsanPair
+	byKey := map[string]*tsanPair{}
+	var missed []TSanMiss
+	for _, w := range warnings {
+		where := func(i int) string {
+			if i < len(w.Accesses) {
+				for _, f := range w.Accesses[i].Frames {
+					if f.File != "" {
+						return fmt.Sprintf("%s:%d", f.File, f.Line)
+					}
+				}
+			}
+			return ""
+		}
+		if w.Truncated {
+			missed = append(missed, TSanMiss{Warnings: []int{w.Index}, First: where(0), Second: where(1),
+				Reason: fmt.Sprintf("the warning at %s:%d is cut short: it lacks an access's stack", w.Source, w.Line)})
+			continue
+		}
+		a, errA := mt.Locate(w.Accesses[0])
+		b, errB := mt.Locate(w.Accesses[1])
+		if err := cmpErr(errA, errB); err != nil {
+			missed = append(missed, TSanMiss{Warnings: []int{w.Index}, First: where(0), Second: where(1),
+				Reason: "location not in the program: " + err.Error()})
+			continue
+		}
+		key, alone := race.LinePair(a.Loc, b.Loc), false
+		switch {
+		case b.Alloc && !a.Alloc:
+			a, b = b, a
+			fallthrough
+		case a.Alloc:
+			key, alone = "after allocation "+fmt.Sprintf("%s:%d", b.File, b.Line), true
+		}
+		if p := byKey[key]; p != nil {
+			p.warnings = append(p.warnings, w.Index)
+			continue
+		}
+		p := &tsanPair{key: key, a: a, b: b, warnings: []int{w.Index}, alone: alone}
+		byKey[key] = p
+		pairs = append(pairs, p)
+	}
+	return pairs, missed
+}
+
+func cmpErr(a, b error) error {
+	if a != nil {
+		return a
+	}
+	return b
+}
+
+// externalOf is the detection's view of the pairs: the pairs of two
+// accesses (a race against an allocation has one access to direct at;
+// detection's own schedules find it, the memory's initialization racing
+// with that access, or do not).
+func externalOf(pairs []*tsanPair) []*race.Candidate {
+	var out []*race.Candidate
+	for _, p := range pairs {
+		if !p.alone {
+			out = append(out, &race.Candidate{ID: "tsan " + p.key, Object: "reported by ThreadSanitizer", A: p.a.Loc, B: p.b.Loc})
+		}
+	}
+	return out
+}
+
+// matchTSan gives each race the warnings of its pair of statements, and
+// says why each other pair was not reproduced.
+func (res *Result) matchTSan(pairs []*tsanPair) {
+	if len(pairs) == 0 {
+		return
+	}
+	res.TSan = map[*race.Race][]int{}
+	byKey := map[string][]*race.Race{}
+	for _, r := range res.Races {
+		byKey[race.RaceLinePair(r)] = append(byKey[race.RaceLinePair(r)], r)
+		for _, e := range []race.Endpoint{r.First, r.Second} {
+			k := "after allocation " + fmt.Sprintf("%s:%d", e.Loc.File, e.Loc.Line)
+			if rs := byKey[k]; len(rs) == 0 || rs[len(rs)-1] != r {
+				byKey[k] = append(byKey[k], r)
+			}
+		}
+	}
+	ignored := map[string]bool{}
+	for _, r := range res.Ignored {
+		ignored[race.RaceLinePair(r)] = true
+	}
+	runs := map[string]race.ExternalRun{}
+	if res.Detection != nil {
+		for _, x := range res.Detection.External {
+			runs[x.ID] = x
+		}
+	}
+	for _, p := range pairs {
+		if rs := byKey[p.key]; len(rs) > 0 {
+			for _, r := range rs {
+				res.TSan[r] = append(res.TSan[r], p.warnings...)
+				slices.Sort(res.TSan[r])
+			}
+			continue
+		}
+		reason := ""
+		run := runs["tsan "+p.key]
+		switch {
+		case ignored[p.key]:
+			reason = "reproduced, and silenced by an augur:ignore comment"
+		case p.alone:
+			reason = "no race of " + p.b.Frame.Func + "'s access against the initialization of the memory allocated at " +
+				fmt.Sprintf("%s:%d", p.a.File, p.a.Line) + " in augur's schedules"
+		case !run.Ran:
+			reason = "budget: the analysis's time ran out before a schedule was directed at it"
+		case !run.Met:
+			reason = "never reached together: the schedule directed at the two accesses could not bring them together (something orders them, such as a lock augur follows and ThreadSanitizer does not, or the ThreadSanitizer run took another path or inputs)"
+		default:
+			reason = "reached together but ordered: augur's schedules brought the accesses together and saw synchronization between them"
+		}
+		if p.a.Moved || p.b.Moved {
+			reason += "; the lines moved since the ThreadSanitizer run, the nearest accesses in the same function were taken"
+		}
+		res.TSanMissed = append(res.TSanMissed, TSanMiss{Warnings: p.warnings, First: fmt.Sprintf("%s:%d", p.a.File, p.a.Line),
+			Second: fmt.Sprintf("%s:%d", p.b.File, p.b.Line), Reason: reason})
+	}
+}

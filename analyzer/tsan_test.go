@@ -1,0 +1,148 @@
+package analyzer_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"augur/analyzer"
+	"augur/analyzer/tsan"
+)
+
+// tsanLog builds a program with ThreadSanitizer, runs it natively (capped)
+// and returns what ThreadSanitizer printed, read as warnings numbered from
+// first.
+func tsanLog(t *testing.T, src, dir string, first int) []tsan.Warning {
+	t.Helper()
+	cc := "clang-14"
+	if strings.HasSuffix(src, ".cpp") {
+		cc = "clang++-14"
+	}
+	bin := filepath.Join(dir, strings.TrimSuffix(filepath.Base(src), filepath.Ext(src))+"-tsan")
+	if out, err := exec.Command(cc, "-g", "-O1", "-fsanitize=thread", "-pthread", "-o", bin, src).CombinedOutput(); err != nil {
+		t.Fatalf("%s -fsanitize=thread: %v\n%s", cc, err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var stderr bytes.Buffer
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Stderr = &stderr
+	_ = cmd.Run() // ThreadSanitizer exits 66 when it warned
+	if strings.Contains(stderr.String(), "FATAL: ThreadSanitizer") {
+		// The machine, not augur: clang 14's runtime cannot start under
+		// some kernels' address-space randomization.
+		t.Skipf("ThreadSanitizer cannot run here: %s", strings.TrimSpace(stderr.String()))
+	}
+	ws, err := tsan.Parse(&stderr, filepath.Base(bin)+".log", first)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr.String())
+	}
+	return ws
+}
+
+// Programs of the corpus built with -fsanitize=thread and run natively:
+// their ThreadSanitizer warnings, fed back, are each either a race of the
+// analysis, with the category augur's own detection gives the same race,
+// or reported as not reproduced with a reason; none is dropped. The
+// inline-assembly spinlock of asm_spinlock.c is lost on ThreadSanitizer,
+// which reports the balance it guards: augur's schedule cannot bring the
+// two accesses together past the lock, and says so.
+func TestTSanWarningsClassified(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"counter.c", "check_then_act.c", "mixed_sizes.c", "asm_spinlock.c", "same_line.c", "cpp_counter.cpp"} {
+		t.Run(name, func(t *testing.T) {
+			path := "../testdata/race/" + name
+			prog := load(t, path)
+			ws := tsanLog(t, path, dir, 1)
+			analyze := func(ws []tsan.Warning) *analyzer.Result {
+				opts := options(path)
+				opts.ExploreTime, opts.TSan = analyzer.ExploreSetting(0), ws
+				res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			own, with := analyze(nil), analyze(ws)
+			category := map[string]string{}
+			for i, r := range own.Races {
+				category[r.ID] = string(own.Verdicts[i].Category)
+			}
+			seen := map[int]bool{}
+			for i, r := range with.Races {
+				for _, w := range with.TSan[r] {
+					seen[w] = true
+					if c, ok := category[r.ID]; ok && c != string(with.Verdicts[i].Category) {
+						t.Errorf("warning %d: race %s is %s, augur's own detection says %s", w, r.ID, with.Verdicts[i].Category, c)
+					}
+				}
+			}
+			for _, m := range with.TSanMissed {
+				if m.Reason == "" {
+					t.Errorf("warnings %v missed without a reason", m.Warnings)
+				}
+				for _, w := range m.Warnings {
+					seen[w] = true
+				}
+				t.Logf("not reproduced: %v %s / %s: %s", m.Warnings, m.First, m.Second, m.Reason)
+			}
+			for _, w := range ws {
+				if !seen[w.Index] {
+					t.Errorf("warning %d (%s:%d) is neither a race nor reported missed", w.Index, w.Source, w.Line)
+				}
+			}
+			if name == "asm_spinlock.c" {
+				if len(with.TSanMissed) != 1 || !strings.Contains(with.TSanMissed[0].Reason, "never reached together") {
+					t.Errorf("the spinlock-guarded balance: %+v, want one warning not reproduced, the lock keeping the accesses apart", with.TSanMissed)
+				}
+			} else if len(with.TSanMissed) != 0 {
+				t.Errorf("%d warnings not reproduced", len(with.TSanMissed))
+			}
+		})
+	}
+}
+
+// The same race in two logs (two CI test binaries) is one race with both
+// warnings; a log of a source edited since (a line added inside the
+// function) still finds it; a truncated warning is reported with why.
+func TestTSanLogsDeduplicatedAndEdited(t *testing.T) {
+	dir := t.TempDir()
+	ws := tsanLog(t, "../testdata/race/counter.c", dir, 1)
+	more := tsanLog(t, "../testdata/race/counter.c", dir, len(ws)+1)
+	src, err := os.ReadFile("../testdata/race/counter.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := filepath.Join(dir, "counter.c")
+	text := strings.Replace(string(src), "\t(void)arg;\n", "\t(void)arg;\n\t/* an edit after the CI run */\n", 1)
+	if err := os.WriteFile(edited, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cut := ws[0]
+	cut.Index, cut.Accesses, cut.Truncated = len(ws)+len(more)+1, cut.Accesses[:1], true
+	all := append(append(append([]tsan.Warning(nil), ws...), more...), cut)
+	opts := options(edited)
+	opts.ExploreTime, opts.TSan = analyzer.ExploreSetting(0), all
+	res, err := analyzer.Analyze(context.Background(), load(t, edited), opts, analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Races) != 1 {
+		t.Fatalf("%d races, want counter.c's one", len(res.Races))
+	}
+	if got := res.TSan[res.Races[0]]; len(got) != len(ws)+len(more) {
+		t.Errorf("the race stands for warnings %v, want all %d of both logs", got, len(ws)+len(more))
+	}
+	if len(res.TSanMissed) != 1 || res.TSanMissed[0].Warnings[0] != cut.Index || !strings.Contains(res.TSanMissed[0].Reason, "cut short") {
+		t.Errorf("the truncated warning: %+v", res.TSanMissed)
+	}
+	rep := res.Report("")
+	if rep.Races[0].TSan == nil || len(rep.TSanUnreproduced) != 1 {
+		t.Errorf("the report: tsan %v, unreproduced %v", rep.Races[0].TSan, rep.TSanUnreproduced)
+	}
+}
