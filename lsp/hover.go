@@ -9,6 +9,7 @@ import (
 
 	"augur/analyzer/category"
 	"augur/analyzer/report"
+	"augur/analyzer/tsan"
 	"augur/analyzer/vm"
 	"augur/lsp/workspace"
 )
@@ -82,6 +83,9 @@ func (s *Server) hoverText(site *raceSite, l *lines) string {
 	if site.category == string(category.OutputDiffers) && len(r.Outputs) >= 2 {
 		fmt.Fprintf(&b, "- **Output:** one order prints %s, the other %s\n", outputQuote(r.Outputs[0]), outputQuote(r.Outputs[1]))
 	}
+	if ws := r.TSanWarnings(); len(ws) > 0 {
+		fmt.Fprintf(&b, "- **ThreadSanitizer** reported this race too: %s\n", site.ts.tsanOrigin(ws))
+	}
 	if r.Evidence != "" {
 		fmt.Fprintf(&b, "\n**See it:** the code lens *Show interleaving* draws both threads step by step; *Replay evidence* "+
 			"runs this exact interleaving again (in a terminal: `augur replay %s`).\n", r.Evidence)
@@ -89,6 +93,7 @@ func (s *Server) hoverText(site *raceSite, l *lines) string {
 	if fix := st.fix(); fix != "" {
 		fmt.Fprintf(&b, "\n**Fix:** %s\n", fix)
 	}
+
 	if site.category != classifying {
 		fmt.Fprintf(&b, "\n---\n*Details:* %s\n", details(r, site.ts.target))
 	}
@@ -193,4 +198,25 @@ func explored(r *report.Race, t *workspace.Target) string {
 		fmt.Fprintf(&b, "; budget Mp = %d, Ma = %d, %d schedules", t.Settings.Mp, t.Settings.Ma, t.Settings.Schedules)
 	}
 	return b.String()
+}
+
+// tsanOrigin names ThreadSanitizer warnings by report and line, as the
+// target's settings (tsanReport) read them: "warning 2 (ci/tsan.log,
+// line 14)".
+func (ts *targetState) tsanOrigin(ws []int) string {
+	var warnings []tsan.Warning
+	if ts.snap != nil && ts.snap.opts != nil {
+		warnings = ts.snap.opts.TSan
+	}
+	parts := make([]string, 0, len(ws))
+	for _, n := range ws {
+		part := fmt.Sprintf("warning %d", n)
+		for _, w := range warnings {
+			if w.Index == n {
+				part += fmt.Sprintf(" (%s, line %d)", w.Source, w.Line)
+			}
+		}
+		parts = append(parts, part)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -53,6 +53,10 @@ type Settings struct {
 	// Debounce is how long the server waits after a save for another
 	// before it starts the analysis.
 	Debounce time.Duration
+	// TSanReports are ThreadSanitizer reports (paths or globs, relative
+	// to the workspace root) whose races every analysis of the target
+	// classifies too.
+	TSanReports []string
 }
 
 // Defaults are the built-in settings, those of `augur analyze`.
@@ -138,6 +142,8 @@ var settingsTable = []setting{
 		func(s *Settings, v any) error { return setInt(&s.MaxPaths, v, 1) }},
 	{"detect-only", "detectOnly", "detect races without classifying them",
 		func(s *Settings, v any) error { return setBool(&s.DetectOnly, v) }},
+	{"tsan-report", "tsanReport", `ThreadSanitizer reports (their text output, from CI) whose data races every analysis classifies too, as paths or globs relative to the workspace root, e.g. ["ci/tsan-*.log"]`,
+		func(s *Settings, v any) error { return setStrings(&s.TSanReports, v) }},
 	{"classifier", "classifier", `"portend", or "replay-analyzer" (the PLDI 2007 baseline)`,
 		func(s *Settings, v any) error { return setChoice(&s.Classifier, v, "portend", "replay-analyzer") }},
 	{"include", "include", "include directories (-I), relative to augur.toml's directory",

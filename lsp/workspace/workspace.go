@@ -1,10 +1,13 @@
 package workspace
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -12,6 +15,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/tsan"
 	"augur/analyzer/vm"
 )
 
@@ -214,6 +218,9 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	}
 	p.History = s.History
 	h := sha256.New()
+	if p.Analyze.TSan, err = w.tsanReports(s.TSanReports, h); err != nil {
+		return nil, fmt.Errorf("target %s: tsanReport: %w", t.Name, err)
+	}
 	fmt.Fprintf(h, "%+v\x00%q\x00%v\x00%q\x00", *t, p.Build.Flags, p.Build.FileFlags, run.Stdin)
 	for _, spec := range t.Files {
 		name, _, _ := strings.Cut(spec, "=")
@@ -221,4 +228,42 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	}
 	p.key = hex.EncodeToString(h.Sum(nil))
 	return p, nil
+}
+
+// tsanReports reads the ThreadSanitizer reports the patterns name
+// (relative to the root; globs expanded, sorted, each file once), numbering
+// their warnings across them, and adds their contents to the plan's key h.
+// A pattern that matches nothing is no error (the CI may not have run
+// yet); a file that is no report is.
+func (w *Workspace) tsanReports(patterns []string, h io.Writer) ([]tsan.Warning, error) {
+	var out []tsan.Warning
+	seen := map[string]bool{}
+	for _, pat := range patterns {
+		paths, err := filepath.Glob(abs(w.Root, pat))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", pat, err)
+		}
+		sort.Strings(paths)
+		for _, path := range paths {
+			if seen[path] {
+				continue
+			}
+			seen[path] = true
+			data, err := safefile.Read(path, safefile.Rules{Max: safefile.MaxInput})
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(h, "tsan %s %x\x00", path, sha256.Sum256(data))
+			rel, err := filepath.Rel(w.Root, path)
+			if err != nil {
+				rel = path
+			}
+			ws, err := tsan.Parse(bytes.NewReader(data), rel, len(out)+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ws...)
+		}
+	}
+	return out, nil
 }

@@ -102,12 +102,31 @@ before(async () => {
   fs.mkdirSync(workspace);
   fs.copyFileSync(program, path.join(workspace, 'ledger.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'lsp', 'retire.c'), path.join(workspace, 'retire.c'));
+  // A ThreadSanitizer report of ledger.c's use after free, as a CI run
+  // would leave it (written in ThreadSanitizer's format), named by the
+  // tsanReport setting below.
+  fs.mkdirSync(path.join(workspace, 'ci'));
+  fs.writeFileSync(path.join(workspace, 'ci', 'tsan-nightly.log'), [
+    '==================',
+    'WARNING: ThreadSanitizer: data race (pid=31337)',
+    '  Write of size 8 at 0x7b0400000010 by main thread:',
+    '    #0 free <null> (libtsan.so.0+0x35f45)',
+    '    #1 main /ci/src/ledger.c:43:2 (ledger+0x12ab)',
+    '',
+    '  Previous read of size 4 at 0x7b0400000010 by thread T1:',
+    '    #0 auditor /ci/src/ledger.c:33:31 (ledger+0x11f0)',
+    '',
+    'SUMMARY: ThreadSanitizer: data race /ci/src/ledger.c:43:2 in main',
+    '==================',
+    '',
+  ].join('\n'));
   const settings = path.join(tmp, 'user', 'User');
   fs.mkdirSync(settings, { recursive: true });
   fs.writeFileSync(
     path.join(settings, 'settings.json'),
     JSON.stringify({
       'augur.path': augur,
+      'augur.tsanReport': ['ci/*.log'],
       'workbench.startupEditor': 'none',
       'workbench.tips.enabled': false,
       'security.workspace.trust.enabled': false,
@@ -271,6 +290,17 @@ test('the hover on a racing access says what goes wrong and how to see it', asyn
   assert.match(hover, /book->entries/, 'the heap object is named by its expression');
   assert.match(hover, /use after free/);
   assert.match(hover, /[Rr]eplay/);
+  await page.keyboard.press('Escape');
+});
+
+test('a race ThreadSanitizer reported in CI says so in its hover', async () => {
+  const hover = await hoverOn(43, 'free');
+  // The hover scrolls: bring its ThreadSanitizer line into view, as a
+  // user scrolling it would, for the screenshot.
+  await page.locator('.monaco-hover:not(.hidden) .monaco-hover-content li', { hasText: 'ThreadSanitizer' }).first()
+    .evaluate((el) => el.scrollIntoView({ block: 'center' }));
+  await shot('3b-tsan-hover');
+  assert.match(hover, /ThreadSanitizer reported this race too: warning 1 \(ci\/tsan-nightly\.log, line 2\)/);
   await page.keyboard.press('Escape');
 });
 
