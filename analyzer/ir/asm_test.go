@@ -1,13 +1,9 @@
 package ir_test
 
 import (
-	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"augur/analyzer/build"
 	"augur/analyzer/ir"
 )
 
@@ -15,9 +11,7 @@ import (
 // other assembly a failure at its call that quotes it. (Their behaviour is
 // checked against native code by testdata/run/asm_idioms.c.)
 func TestInlineAssemblyIdioms(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "p.c")
-	os.WriteFile(src, []byte(`
+	p := lowerC(t, `
 int xadd(volatile int *p, int v) { __asm__ __volatile__("lock; xaddl %0, %1" : "+r"(v), "+m"(*p) :: "memory"); return v; }
 void inc(volatile long *p) { __asm__ __volatile__("lock incq %0" : "+m"(*p) :: "memory"); }
 void orb(volatile char *p) { __asm__ __volatile__("lock; orb %1,%0" : "+m"(*p) : "iq"((char)4)); }
@@ -28,15 +22,7 @@ unsigned long long tsc(void) { unsigned lo, hi; __asm__ __volatile__("rdtsc" : "
 unsigned swap(unsigned x) { __asm__("bswap %0" : "+r"(x)); return x; }
 void two(void) { __asm__ __volatile__("mfence\n\tlfence" ::: "memory"); }
 int main(void) { return 0; }
-`), 0o644)
-	built, err := build.Build(context.Background(), []string{src}, build.Options{CacheDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ir.Load(built.All())
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	find := func(fn string, op ir.Op) []ir.Inst {
 		var out []ir.Inst
 		for _, in := range p.Func(fn).Insts {

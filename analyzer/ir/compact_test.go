@@ -16,9 +16,7 @@ import (
 // and the return. sum keeps two branches, the entry's (it assigns the
 // loop's phis) and the back edge, and its fmuladd is arithmetic.
 func TestLoweringLeavesOutBookkeeping(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "p.c")
-	os.WriteFile(src, []byte(`struct body { double pos[3], mass; };
+	p := lowerC(t, `struct body { double pos[3], mass; };
 struct body sys[4];
 double get(int i, int k) { return sys[i].pos[k]; }
 double sum(double *v, int n) {
@@ -28,15 +26,7 @@ double sum(double *v, int n) {
 	return s;
 }
 int main(void) { return (int)get(1, 2) + (int)sum(0, 0); }
-`), 0o644)
-	built, err := build.Build(context.Background(), []string{src}, build.Options{CacheDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := ir.Load(built.All())
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	get := p.Func("get")
 	var ops []ir.Op
 	for _, in := range get.Insts {
@@ -64,4 +54,23 @@ int main(void) { return (int)get(1, 2) + (int)sum(0, 0); }
 	if counts[ir.OpCast] != 0 || counts[ir.OpBr] != 2 || !fmuladd {
 		t.Errorf("sum: %d casts (want 0), %d branches (want 2: into the loop, and back), fmuladd lowered: %v", counts[ir.OpCast], counts[ir.OpBr], fmuladd)
 	}
+}
+
+// lowerC builds a C program of one source and lowers it.
+func lowerC(t *testing.T, code string) *ir.Program {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join(dir, "p.c")
+	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	built, err := build.Build(context.Background(), []string{src}, build.Options{CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ir.Load(built.All())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }

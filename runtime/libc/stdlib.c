@@ -190,6 +190,17 @@ WEAK long random(void) {
 WEAK void srand(unsigned seed) { srandom(seed); }
 WEAK int rand(void) { return (int)random(); }
 
+/* switch_state makes state (of the type) the generator's, under the lock
+ * the caller holds, and returns the buffer of the one it replaces, its
+ * type word saved. */
+static char *switch_state(int32_t *state, int type) {
+	random_ready();
+	save_type();
+	char *old = (char *)&rs.state[-1];
+	use_state(state, type);
+	return old;
+}
+
 WEAK char *initstate(unsigned seed, char *buf, size_t n) {
 	int type = n >= 256 ? 4 : n >= 128 ? 3 : n >= 64 ? 2 : n >= 32 ? 1 : n >= 8 ? 0 : -1;
 	if (type < 0) {
@@ -197,10 +208,7 @@ WEAK char *initstate(unsigned seed, char *buf, size_t n) {
 		return NULL;
 	}
 	pthread_mutex_lock(&rand_lock);
-	random_ready();
-	save_type();
-	char *old = (char *)&rs.state[-1];
-	use_state((int32_t *)(void *)buf + 1, type);
+	char *old = switch_state((int32_t *)(void *)buf + 1, type);
 	seed_random(seed);
 	save_type();
 	pthread_mutex_unlock(&rand_lock);
@@ -215,10 +223,7 @@ WEAK char *setstate(char *buf) {
 		return NULL;
 	}
 	pthread_mutex_lock(&rand_lock);
-	random_ready();
-	save_type();
-	char *old = (char *)&rs.state[-1];
-	use_state(state, type);
+	char *old = switch_state(state, type);
 	if (type != 0) {
 		int rear = state[-1] / MAX_TYPES;
 		rs.rptr = &state[rear];
