@@ -157,8 +157,10 @@ func (res *Result) matchTSan(pairs []*tsanPair) {
 				fmt.Sprintf("%s:%d", p.a.File, p.a.Line) + " in augur's schedules"
 		case !run.Ran:
 			reason = "budget: the analysis's time ran out before a schedule was directed at it"
+		case !run.Met && run.Inputs > 0:
+			reason = fmt.Sprintf("never reached together, on the analysis's inputs nor on the %d explored: the schedules directed at the two accesses could not bring them together (something orders them, such as a lock augur follows and ThreadSanitizer does not, or the ThreadSanitizer run had inputs augur's exploration did not find)", run.Inputs)
 		case !run.Met:
-			reason = "never reached together: the schedule directed at the two accesses could not bring them together (something orders them, such as a lock augur follows and ThreadSanitizer does not, or the ThreadSanitizer run took another path or inputs)"
+			reason = "never reached together: the schedule directed at the two accesses could not bring them together (something orders them, such as a lock augur follows and ThreadSanitizer does not, or the ThreadSanitizer run took another path or inputs; --sym-arg, --sym-stdin and --sym-file let augur explore inputs)"
 		default:
 			reason = "reached together but ordered: augur's schedules brought the accesses together and saw synchronization between them"
 		}

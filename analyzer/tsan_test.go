@@ -17,7 +17,7 @@ import (
 // tsanLog builds a program with ThreadSanitizer, runs it natively (capped)
 // and returns what ThreadSanitizer printed, read as warnings numbered from
 // first.
-func tsanLog(t *testing.T, src, dir string, first int) []tsan.Warning {
+func tsanLog(t *testing.T, src, dir string, first int, args ...string) []tsan.Warning {
 	t.Helper()
 	cc := "clang-14"
 	if strings.HasSuffix(src, ".cpp") {
@@ -30,7 +30,7 @@ func tsanLog(t *testing.T, src, dir string, first int) []tsan.Warning {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, bin)
+	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Stderr = &stderr
 	_ = cmd.Run() // ThreadSanitizer exits 66 when it warned
 	if strings.Contains(stderr.String(), "FATAL: ThreadSanitizer") {
@@ -144,5 +144,38 @@ func TestTSanLogsDeduplicatedAndEdited(t *testing.T) {
 	rep := res.Report("")
 	if rep.Races[0].TSan == nil || len(rep.TSanUnreproduced) != 1 {
 		t.Errorf("the report: tsan %v, unreproduced %v", rep.Races[0].TSan, rep.TSanUnreproduced)
+	}
+}
+
+// A race ThreadSanitizer saw on an input the analysis was not given: the
+// directed schedule on the analysis's own inputs cannot reach it, and the
+// report says so; with a symbolic argument, the schedule directed on the
+// explored inputs reaches it, and the race is classified.
+func TestTSanRaceOnExploredInput(t *testing.T) {
+	path := "../testdata/tsan/input_race.c"
+	ws := tsanLog(t, path, t.TempDir(), 1, "-v")
+	if len(ws) != 1 {
+		t.Fatalf("%d ThreadSanitizer warnings with -v, want 1", len(ws))
+	}
+	prog := load(t, path)
+	analyze := func(symArgs []int) *analyzer.Result {
+		opts := options(path)
+		opts.ExploreTime, opts.TSan, opts.SymArgs = analyzer.ExploreSetting(0), ws, symArgs
+		res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	plain := analyze(nil)
+	if len(plain.TSanMissed) != 1 || !strings.Contains(plain.TSanMissed[0].Reason, "never reached together") {
+		t.Errorf("without inputs to explore: missed %+v", plain.TSanMissed)
+	}
+	explored := analyze([]int{2})
+	if len(explored.TSanMissed) != 0 || len(explored.Races) != 1 || len(explored.TSan[explored.Races[0]]) != 1 {
+		t.Fatalf("with a symbolic argument: races %d, missed %+v", len(explored.Races), explored.TSanMissed)
+	}
+	if v := explored.Verdicts[0]; v == nil || v.Inputs == nil {
+		t.Errorf("the race's verdict does not carry the explored input it needs: %+v", v)
 	}
 }

@@ -22,8 +22,11 @@ type ExternalRun struct {
 	ID string
 	// Ran is set when it got a directed execution (not when the plan had
 	// found the race already, nor when the time budget ran out first);
-	// Met when that execution brought the two accesses together.
+	// Met when one brought the two accesses together. Inputs counts the
+	// explored inputs (Options.Inputs) it was also directed on, when the
+	// analysis's own did not bring them together.
 	Ran, Met bool
+	Inputs   int
 }
 
 // LinePair names a pair of statements by file and line, unordered: the
@@ -51,7 +54,9 @@ func RaceLinePair(r *Race) string {
 }
 
 // external runs the directed execution of each external race the
-// executions so far have not found.
+// executions so far have not found: on the analysis's inputs, then, while
+// the two accesses have not met (the path to one needs other inputs), on
+// each explored input (the inputs' exploration found the paths).
 func (d *detection) external() error {
 	found := map[string]bool{}
 	for _, rs := range d.races {
@@ -70,19 +75,29 @@ func (d *detection) external() error {
 			d.res.External = append(d.res.External, run)
 			continue
 		}
-		cfg := d.opts.Run
-		pol := sched.NewDirected(c.A, c.B)
-		cfg.Policy, cfg.PreemptAccesses = pol, true
-		d.total++
-		res, err := d.run(cfg, "directed at "+c.A+" / "+c.B+" (reported by another detector)", ByExternal, nil)
-		if err != nil {
-			return err
+		for i := -1; i < len(d.opts.Inputs) && !run.Met && !found[LinePair(c.A, c.B)] && !d.stop; i++ {
+			var in *Inputs
+			if i >= 0 {
+				in = d.opts.Inputs[i]
+				run.Inputs++
+			}
+			cfg := in.Apply(d.opts.Run)
+			pol := sched.NewDirected(c.A, c.B)
+			cfg.Policy, cfg.PreemptAccesses = pol, true
+			d.total++
+			res, err := d.run(cfg, "directed at "+c.A+" / "+c.B+" (reported by another detector)", ByExternal, in)
+			if err != nil {
+				return err
+			}
+			run.Ran = run.Ran || res != nil
+			run.Met = run.Met || pol.Met > 0
+			if res != nil {
+				for _, r := range d.races[len(d.races)-1] {
+					found[RaceLinePair(r)] = true
+				}
+			}
 		}
-		run.Ran, run.Met = res != nil, pol.Met > 0
 		d.res.External = append(d.res.External, run)
-		for _, r := range d.races[len(d.races)-1] {
-			found[RaceLinePair(r)] = true
-		}
 	}
 	return nil
 }
