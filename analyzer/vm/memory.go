@@ -442,6 +442,9 @@ func (m *Memory) ReadCString(addr uint64, max int) (string, error) {
 			return string(b[:i]), nil
 		}
 	}
+	if len(b) == max {
+		return string(b), nil // max bytes, all in the object: no terminator needed
+	}
 	return "", &AccessError{Kind: "out of bounds " + o.Kind.String() + " access (unterminated string)", Addr: addr + uint64(len(b)), Size: 1, Object: o}
 }
 

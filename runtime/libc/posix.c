@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <termios.h>
 #include <fcntl.h>
@@ -290,7 +292,9 @@ WEAK void *reallocarray(void *p, size_t n, size_t size) {
 	return realloc(p, n * size);
 }
 
-/* Gather and scatter I/O, one buffer at a time. */
+/* Gather and scatter I/O, one buffer at a time. Past the first buffer,
+ * readv reads only what is there already (a pipe or a socket may have no
+ * more yet: readv returns what it has, it does not wait for more). */
 WEAK ssize_t writev(int fd, const struct iovec *iov, int n) {
 	ssize_t total = 0;
 	for (int i = 0; i < n; i++) {
@@ -298,20 +302,74 @@ WEAK ssize_t writev(int fd, const struct iovec *iov, int n) {
 		if (w < 0)
 			return total ? total : w;
 		total += w;
+		if ((size_t)w < iov[i].iov_len)
+			break;
 	}
 	return total;
 }
 WEAK ssize_t readv(int fd, const struct iovec *iov, int n) {
 	ssize_t total = 0;
 	for (int i = 0; i < n; i++) {
+		if (i > 0) {
+			struct pollfd p = {.fd = fd, .events = POLLIN};
+			if (poll(&p, 1, 0) != 1 || !(p.revents & POLLIN))
+				break;
+		}
 		ssize_t r = read(fd, iov[i].iov_base, iov[i].iov_len);
 		if (r < 0)
 			return total ? total : r;
 		total += r;
-		if ((size_t)r < iov[i].iov_len)
+		if ((size_t)r < iov[i].iov_len || r == 0)
 			break;
 	}
 	return total;
+}
+
+/* sendmsg and recvmsg over sendto and recvfrom: the buffers gathered into
+ * one (a datagram stays one datagram) and scattered back. No ancillary
+ * data passes (msg_controllen comes back 0). */
+static size_t iov_total(const struct msghdr *m) {
+	size_t n = 0;
+	for (size_t i = 0; i < m->msg_iovlen; i++)
+		n += m->msg_iov[i].iov_len;
+	return n;
+}
+
+WEAK ssize_t sendmsg(int fd, const struct msghdr *m, int flags) {
+	size_t n = iov_total(m);
+	char *buf = malloc(n ? n : 1);
+	if (buf == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	for (size_t i = 0, at = 0; i < m->msg_iovlen; at += m->msg_iov[i].iov_len, i++)
+		memcpy(buf + at, m->msg_iov[i].iov_base, m->msg_iov[i].iov_len);
+	ssize_t r = sendto(fd, buf, n, flags, (const struct sockaddr *)m->msg_name, m->msg_namelen);
+	free(buf);
+	return r;
+}
+
+WEAK ssize_t recvmsg(int fd, struct msghdr *m, int flags) {
+	size_t n = iov_total(m);
+	char *buf = malloc(n ? n : 1);
+	if (buf == NULL) {
+		errno = ENOMEM;
+		return -1;
+	}
+	socklen_t namelen = m->msg_namelen;
+	ssize_t r = recvfrom(fd, buf, n, flags, (struct sockaddr *)m->msg_name, m->msg_name ? &namelen : NULL);
+	if (r >= 0) {
+		for (size_t i = 0, at = 0; i < m->msg_iovlen && at < (size_t)r; i++) {
+			size_t k = m->msg_iov[i].iov_len < (size_t)r - at ? m->msg_iov[i].iov_len : (size_t)r - at;
+			memcpy(m->msg_iov[i].iov_base, buf + at, k);
+			at += k;
+		}
+		m->msg_namelen = m->msg_name ? namelen : 0;
+		m->msg_controllen = 0;
+		m->msg_flags = 0;
+	}
+	free(buf);
+	return r;
 }
 
 /* Durability and ownership mean nothing in the virtual file system. */

@@ -21,5 +21,7 @@ int main(void) {
 	putchar('\n');
 	fprintf(stdout, "%s %c %d\n", "mixed", 'x', -1);
 	fwrite("fwrite\n", 1, 7, stdout);
+	char word[4] = {'h', 'e', 'l', 'l'}; /* no terminator: a precision bounds the read */
+	printf("[%.4s] [%.2s] [%.*s]\n", word, word, 3, word);
 	return 0;
 }
