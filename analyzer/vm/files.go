@@ -152,7 +152,7 @@ func (ft *fileTable) footprint() uint64 {
 	for _, f := range ft.byFD {
 		n += uint64(cap(f.pending))
 	}
-	return n
+	return n + ft.net.footprint()
 }
 
 // noteOutput records b, printed by t on stream 1 or 2, in the digest and,

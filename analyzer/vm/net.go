@@ -61,6 +61,7 @@ type vsocket struct {
 	peer         int    // the peer's port (stream) or the default destination (datagram)
 	peerPath     string
 	dgrams       []datagram
+	queued       int // bytes in dgrams
 	shutWrite    bool
 }
 
@@ -158,6 +159,31 @@ func (n *netTable) fork() *netTable {
 	c.ports = maps.Clone(n.ports)
 	return &c
 }
+
+// footprint is the memory the network holds for the program: the bytes in
+// its pipes and datagram queues, and a record per pipe and socket (the
+// memory budget counts it).
+func (n *netTable) footprint() uint64 {
+	if n == nil {
+		return 0
+	}
+	total := uint64(len(n.pipes)+len(n.socks)) * 128
+	for _, p := range n.pipes {
+		total += uint64(cap(p.buf))
+	}
+	for _, s := range n.socks {
+		total += uint64(s.queued) + uint64(len(s.backlog))*32
+	}
+	return total
+}
+
+// Limits of what a socket holds for its reader, as Linux's defaults: the
+// bytes of datagrams not yet received (more are dropped, as UDP drops
+// them), and the connections not yet accepted (more are refused).
+const (
+	maxQueuedDatagrams = 212992
+	maxBacklog         = 4096
+)
 
 // ends are the pipes a descriptor reads from and writes to (0: none):
 // its own for a pipe or a socketpair, its socket's once connected.

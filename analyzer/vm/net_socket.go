@@ -416,7 +416,7 @@ func connectFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return fail(m, t, res, EISCONN)
 	}
 	l := n.socks[n.ports[portKey{kind: sockStream, port: addr.port, path: addr.path}]]
-	if l == nil || !l.listening {
+	if l == nil || !l.listening || len(l.backlog) >= maxBacklog {
 		return fail(m, t, res, ECONNREFUSED)
 	}
 	up, down := n.newPipe(), n.newPipe()
@@ -482,9 +482,10 @@ func (m *Machine) sendTo(t *Thread, in *ir.Inst, fd, p, n, flags, to, toLen uint
 	}
 	m.noteNative(p, n, Read)
 	net := m.net()
-	if id, ok := net.ports[portKey{kind: sockDgram, port: dest}]; ok {
+	if id, ok := net.ports[portKey{kind: sockDgram, port: dest}]; ok && net.socks[id].queued+len(b) <= maxQueuedDatagrams {
 		r := net.socks[id]
 		r.dgrams = append(r.dgrams, datagram{data: slices.Clone(b), from: s.port})
+		r.queued += len(b)
 		m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: id}, Site: m.site(t, in.Loc)})
 		m.sync.wake(waitKey{waitDgram, id}, m)
 		m.netChanged(0, 0)
@@ -527,6 +528,7 @@ func (m *Machine) recvFrom(t *Thread, in *ir.Inst, fd, p, n, flags, from, fromLe
 	d := s.dgrams[0]
 	if !peek {
 		s.dgrams = s.dgrams[1:]
+		s.queued -= len(d.data)
 	}
 	k := min(n, uint64(len(d.data)))
 	if err := m.mem.Write(p, d.data[:k]); err != nil {
