@@ -40,8 +40,8 @@ type vfile struct {
 	// A pipe end or a socketpair's reads from rx and writes to tx; a
 	// socket is sock; an epoll instance epoll (ids in the netTable, see
 	// net.go). nonblock is O_NONBLOCK.
-	rx, tx, sock, epoll uint64
-	nonblock            bool
+	rx, tx, sock, epoll, event uint64
+	nonblock                   bool
 }
 
 // fileTable holds the virtual file system and the open streams. FILE

@@ -95,6 +95,7 @@ type netTable struct {
 	pipes  map[uint64]*vpipe
 	socks  map[uint64]*vsocket
 	epolls map[uint64]*vepoll
+	events map[uint64]*veventfd
 	ports  map[portKey]uint64
 	nextID uint64
 	// nextPort is the next ephemeral port, counted up from Linux's first.
@@ -111,7 +112,7 @@ type portKey struct {
 
 func newNetTable() *netTable {
 	return &netTable{pipes: map[uint64]*vpipe{}, socks: map[uint64]*vsocket{}, epolls: map[uint64]*vepoll{},
-		ports: map[portKey]uint64{}, nextPort: 32768}
+		events: map[uint64]*veventfd{}, ports: map[portKey]uint64{}, nextPort: 32768}
 }
 
 // net returns the machine's network, made on first use.
@@ -156,6 +157,11 @@ func (n *netTable) fork() *netTable {
 	for id, e := range n.epolls {
 		c.epolls[id] = &vepoll{watch: maps.Clone(e.watch)}
 	}
+	c.events = make(map[uint64]*veventfd, len(n.events))
+	for id, e := range n.events {
+		cp := *e
+		c.events[id] = &cp
+	}
 	c.ports = maps.Clone(n.ports)
 	return &c
 }
@@ -199,7 +205,9 @@ func (m *Machine) ends(f *vfile) (rx, tx uint64) {
 
 // isNet reports whether f is a pipe, a socket or an epoll instance rather
 // than a file.
-func (f *vfile) isNet() bool { return f.rx != 0 || f.tx != 0 || f.sock != 0 || f.epoll != 0 }
+func (f *vfile) isNet() bool {
+	return f.rx != 0 || f.tx != 0 || f.sock != 0 || f.epoll != 0 || f.event != 0
+}
 
 // newNetFD opens a descriptor for f.
 func (m *Machine) newNetFD(f *vfile) int {
@@ -318,6 +326,12 @@ func (m *Machine) closeNet(f *vfile) {
 	if f.epoll != 0 {
 		delete(n.epolls, f.epoll)
 	}
+	if e := n.events[f.event]; e != nil {
+		e.refs--
+		if e.refs == 0 {
+			delete(n.events, f.event)
+		}
+	}
 }
 
 // releaseEnds gives up one reader of rx and one writer of tx.
@@ -353,6 +367,9 @@ func (m *Machine) holdEnds(f *vfile) {
 	if s := n.socks[f.sock]; s != nil {
 		s.refs++
 	}
+	if e := n.events[f.event]; e != nil {
+		e.refs++
+	}
 }
 
 // netWaits names what the threads in the network's wait queues wait for.
@@ -366,9 +383,11 @@ func netWaitDescription(k waitKey) (string, bool) {
 	return d, ok
 }
 
-// netRead is read(2) on a pipe or a socket.
+// netRead is read(2) on a pipe, a socket or an eventfd.
 func (m *Machine) netRead(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res []Value) error {
 	switch {
+	case f.event != 0:
+		return m.eventRead(t, in, f, p, n, res)
 	case f.sock != 0:
 		return m.recvFrom(t, in, uint64(f.fd), p, n, 0, 0, 0, res)
 	case f.rx == 0: // a pipe's write end, an epoll instance
@@ -377,9 +396,11 @@ func (m *Machine) netRead(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res []V
 	return m.streamRead(t, in, f.rx, p, n, f.nonblock, false, res)
 }
 
-// netWrite is write(2) on a pipe or a socket.
+// netWrite is write(2) on a pipe, a socket or an eventfd.
 func (m *Machine) netWrite(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res []Value) error {
 	switch {
+	case f.event != 0:
+		return m.eventWrite(t, in, f, p, n, res)
 	case f.sock != 0:
 		return m.sendTo(t, in, uint64(f.fd), p, n, 0, 0, 0, res)
 	case f.tx == 0:

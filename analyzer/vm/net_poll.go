@@ -50,6 +50,15 @@ func (m *Machine) readiness(f *vfile) uint32 {
 	if f.epoll != 0 {
 		return 0
 	}
+	if e := n.events[f.event]; e != nil {
+		if e.count > 0 {
+			r |= pollIn | pollRdNorm
+		}
+		if e.count < eventMax {
+			r |= pollOut | pollWrNorm
+		}
+		return r
+	}
 	rx, tx := m.ends(f)
 	if rx == 0 && tx == 0 { // a file or a standard stream
 		if f.read {

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <poll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 #include <termios.h>
@@ -371,6 +372,11 @@ WEAK ssize_t recvmsg(int fd, struct msghdr *m, int flags) {
 	free(buf);
 	return r;
 }
+
+/* glibc's eventfd helpers: a read or a write of the 8-byte counter
+ * (eventfd itself is augur's model). */
+WEAK int eventfd_read(int fd, eventfd_t *value) { return read(fd, value, sizeof *value) == sizeof *value ? 0 : -1; }
+WEAK int eventfd_write(int fd, eventfd_t value) { return write(fd, &value, sizeof value) == sizeof value ? 0 : -1; }
 
 /* Durability and ownership mean nothing in the virtual file system. */
 WEAK int fsync(int fd) { return 0; }

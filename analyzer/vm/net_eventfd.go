@@ -1,0 +1,99 @@
+package vm
+
+import (
+	"encoding/binary"
+
+	"augur/analyzer/ir"
+)
+
+// eventfd: a 64-bit counter behind a descriptor, which threads (and
+// libevent's loops) use to wake each other. A read takes the counter (or
+// one, in semaphore mode) and blocks while it is 0; a write adds to it and
+// blocks while that would pass the largest value. It orders the writer
+// before the reader, like a pipe, and poll, select and epoll see it.
+
+// veventfd is one eventfd's state.
+type veventfd struct {
+	count     uint64
+	semaphore bool
+	refs      int // open descriptions
+}
+
+// eventMax is the largest value an eventfd's counter holds.
+const eventMax = 0xfffffffffffffffe
+
+// eventfd flags.
+const (
+	efdSemaphore = 1
+	efdNonblock  = 0o4000
+)
+
+func init() {
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		n := m.net()
+		id := n.id()
+		n.events[id] = &veventfd{count: a[0].Bits & 0xffffffff, semaphore: a[1].Bits&efdSemaphore != 0, refs: 1}
+		setRes(res, uint64(m.newNetFD(&vfile{event: id, read: true, write: true, nonblock: a[1].Bits&efdNonblock != 0})))
+		return nil
+	}, "eventfd")
+}
+
+// eventRead takes the counter of f's eventfd into the 8 bytes at p.
+func (m *Machine) eventRead(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res []Value) error {
+	e := m.net().events[f.event]
+	switch {
+	case e == nil:
+		return fail(m, t, res, EBADF)
+	case n < 8:
+		return fail(m, t, res, EINVAL)
+	case e.count == 0 && f.nonblock:
+		return fail(m, t, res, EAGAIN)
+	case e.count == 0:
+		m.sync.block(t, pipeKey(f.event))
+		return errBlock
+	}
+	v := e.count
+	if e.semaphore {
+		v = 1
+	}
+	var b [8]byte
+	binary.LittleEndian.PutUint64(b[:], v)
+	if err := m.mem.Write(p, b[:]); err != nil {
+		return memErr(err)
+	}
+	m.noteNative(p, 8, Write)
+	e.count -= v
+	m.emitSync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: f.event}, Site: m.site(t, in.Loc)})
+	m.netChanged(0, f.event)
+	setRes(res, 8)
+	return errYield
+}
+
+// eventWrite adds the 8-byte value at p to f's eventfd's counter.
+func (m *Machine) eventWrite(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res []Value) error {
+	e := m.net().events[f.event]
+	if e == nil {
+		return fail(m, t, res, EBADF)
+	}
+	if n < 8 {
+		return fail(m, t, res, EINVAL)
+	}
+	v, err := m.readUint(p, 8)
+	if err != nil {
+		return err
+	}
+	switch {
+	case v > eventMax:
+		return fail(m, t, res, EINVAL)
+	case e.count > eventMax-v && f.nonblock:
+		return fail(m, t, res, EAGAIN)
+	case e.count > eventMax-v:
+		m.sync.block(t, waitKey{waitPipeSpace, f.event})
+		return errBlock
+	}
+	e.count += v
+	m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: f.event}, Site: m.site(t, in.Loc)})
+	m.netChanged(f.event, 0)
+	setRes(res, 8)
+	return errYield
+}
