@@ -78,7 +78,7 @@ func locateTSan(prog *ir.Program, warnings []tsan.Warning) ([]*tsanPair, []TSanM
 			a, b = b, a
 			fallthrough
 		case a.Alloc:
-			key, alone = "after allocation "+fmt.Sprintf("%s:%d", b.File, b.Line), true
+			key, alone = allocKey(b.File, b.Line), true
 		}
 		if p := byKey[key]; p != nil {
 			p.warnings = append(p.warnings, w.Index)
@@ -90,6 +90,10 @@ func locateTSan(prog *ir.Program, warnings []tsan.Warning) ([]*tsanPair, []TSanM
 	}
 	return pairs, missed
 }
+
+// allocKey is the key of the races of the access at file:line against
+// the initialization of memory (tsanPair.alone).
+func allocKey(file string, line int) string { return fmt.Sprintf("after allocation %s:%d", file, line) }
 
 func cmpErr(a, b error) error {
 	if a != nil {
@@ -123,7 +127,7 @@ func (res *Result) matchTSan(pairs []*tsanPair) {
 	for _, r := range res.Races {
 		byKey[race.RaceLinePair(r)] = append(byKey[race.RaceLinePair(r)], r)
 		for _, e := range []race.Endpoint{r.First, r.Second} {
-			k := "after allocation " + fmt.Sprintf("%s:%d", e.Loc.File, e.Loc.Line)
+			k := allocKey(e.Loc.File, e.Loc.Line)
 			if rs := byKey[k]; len(rs) == 0 || rs[len(rs)-1] != r {
 				byKey[k] = append(byKey[k], r)
 			}

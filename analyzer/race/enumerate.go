@@ -91,9 +91,6 @@ func (d *detection) enumerate() error {
 		stack = stack[:len(stack)-n]
 		cfgs := make([]vm.Config, n)
 		starts := make([]*started, n)
-		if snaps != nil {
-			snaps.setFocus(focus)
-		}
 		for k, b := range batch {
 			cfgs[k] = d.opts.Run
 			cfgs[k].Policy, cfgs[k].PreemptAt = &sched.Bounded{Prefix: b.prefix()}, focus

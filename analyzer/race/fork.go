@@ -51,13 +51,13 @@ func (d *Detector) fork() *Detector {
 	d.gen, c.gen = newGen(), newGen()
 	c.found = make(map[pairKey]*Race, len(d.found))
 	c.order = make([]*Race, len(d.order))
+	copies := make(map[*Race]*Race, len(d.order))
 	for i, r := range d.order {
 		cp := *r // what record changes are values: instances, endpoints
-		c.order[i] = &cp
+		c.order[i], copies[r] = &cp, &cp
 	}
 	for k, r := range d.found {
-		i := slices.Index(d.order, r)
-		c.found[k] = c.order[i]
+		c.found[k] = copies[r]
 	}
 	c.locks = d.locks.fork()
 	c.reportedNow = nil

@@ -2,7 +2,6 @@ package race
 
 import (
 	"slices"
-	"strings"
 
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
@@ -37,12 +36,10 @@ type snapshot struct {
 }
 
 // snapshotStore holds the snapshots of one enumeration, within a memory
-// limit, evicting the least recently used.
+// limit, evicting the least recently used. An enumeration runs under one
+// focus (its preemption points), so every snapshot of a store was made
+// under the same one.
 type snapshotStore struct {
-	// focus is the preemption points the snapshots were made under: a
-	// schedule under another focus makes other decisions, so a new focus
-	// empties the store.
-	focus  string
 	byHash map[uint64][]*snapshot
 	n      int // snapshots kept
 	bytes  uint64
@@ -52,6 +49,8 @@ type snapshotStore struct {
 	// one, and skipped the instructions those did not run again.
 	made, resumed int
 	skipped       uint64
+	// noRoot is set when the run to the first decision did not pause.
+	noRoot bool
 }
 
 // Limits of the snapshots an enumeration keeps: their footprints (which
@@ -79,22 +78,20 @@ func choicesHash(c []int) uint64 {
 	return h ^ uint64(len(c))<<48
 }
 
-// setFocus empties the store when the focus changed.
-func (s *snapshotStore) setFocus(focus []string) {
-	f := strings.Join(focus, "\x00")
-	if f == s.focus {
-		return
-	}
-	s.focus = f
-	clear(s.byHash)
-	s.bytes, s.n = 0, 0
-}
-
 // deepest returns the snapshot with the most of p's first choices, at
-// most upto of them, or nil.
+// most upto of them, or nil. The hashes of p's prefixes are made in one
+// pass, as choicesHash makes each.
 func (s *snapshotStore) deepest(p []int, upto int) *snapshot {
+	hashes := make([]uint64, upto+1)
+	h := uint64(14695981039346656037)
+	for j := 0; j <= upto; j++ {
+		hashes[j] = h ^ uint64(j)<<48
+		if j < upto {
+			h = (h ^ uint64(p[j]+1)) * 1099511628211
+		}
+	}
 	for j := upto; j >= 0; j-- {
-		for _, sn := range s.byHash[choicesHash(p[:j])] {
+		for _, sn := range s.byHash[hashes[j]] {
 			if slices.Equal(sn.choices, p[:j]) {
 				return sn
 			}
@@ -164,8 +161,14 @@ func (s *snapshotStore) start(d *detection, cfg vm.Config, b bounded) (*started,
 	at := b.at
 	sn := s.deepest(p, at)
 	if sn == nil {
+		if s.noRoot {
+			return nil, nil
+		}
 		var err error
 		if sn, err = s.make(d, cfg, nil, p, 0); sn == nil || err != nil {
+			// Not paused before its first decision (a budget ran out):
+			// no schedule of this enumeration tries it again.
+			s.noRoot = err == nil
 			return nil, err
 		}
 	}
@@ -243,7 +246,7 @@ func wire(m *vm.Machine, pol *sched.Bounded) *started {
 // fork of it, which saves what the program does before its second thread
 // (or first focus access): its start-up and its setup.
 type rootSnapshot struct {
-	focus string
+	focus []string
 	ready bool
 	sn    *snapshot // nil: the program ended before a decision
 	// made, resumed and skipped count as in snapshotStore.
@@ -257,8 +260,8 @@ func (r *rootSnapshot) start(d *detection, cfg vm.Config) (*started, error) {
 	if cfg.Timeout != 0 {
 		return nil, nil // a fork keeps its parent's deadline
 	}
-	if f := strings.Join(cfg.PreemptAt, "\x00"); !r.ready || f != r.focus {
-		r.focus, r.ready, r.sn = f, true, nil
+	if !r.ready || !slices.Equal(cfg.PreemptAt, r.focus) {
+		r.focus, r.ready, r.sn = cfg.PreemptAt, true, nil
 		c := cfg
 		c.Policy = sched.RoundRobin{}
 		st, err := d.begin(c)

@@ -1010,9 +1010,6 @@ func (m *Machine) StartPolicy(p sched.Policy) error {
 	return nil
 }
 
-// Decisions returns how many decisions the policy has made.
-func (m *Machine) Decisions() int { return m.decisions }
-
 // SetMaxInstructions changes the instruction budget (a total, 0 for none).
 func (m *Machine) SetMaxInstructions(n uint64) {
 	m.cfg.MaxInstructions = n

@@ -377,12 +377,6 @@ var netWaits = map[waitKind]string{waitPipe: "data on a pipe or socket", waitPip
 	waitAccept: "a connection to accept", waitPoll: "a descriptor to become ready (poll, select or epoll_wait)",
 	waitDgram: "a datagram"}
 
-// netWaitDescription says what a thread blocked in the network waits for.
-func netWaitDescription(k waitKey) (string, bool) {
-	d, ok := netWaits[k.kind]
-	return d, ok
-}
-
 // netRead is read(2) on a pipe, a socket or an eventfd.
 func (m *Machine) netRead(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res []Value) error {
 	switch {

@@ -125,8 +125,7 @@ func (m *Machine) waitDescription(t *Thread) string {
 	case k.kind == waitJoin:
 		return "pthread_join of thread " + strconv.FormatUint(k.addr, 10)
 	case k.kind >= waitPipe && k.kind <= waitPoll:
-		d, _ := netWaitDescription(k)
-		return d
+		return netWaits[k.kind]
 	case int(k.kind) < len(waitObject):
 		return waitObject[k.kind] + " at " + m.DescribeAddr(k.addr)
 	}
