@@ -92,7 +92,7 @@ func (d *detection) explore() error {
 	idle := 0
 	var root *rootSnapshot
 	if !x.NoSnapshots {
-		root = &rootSnapshot{}
+		root = &rootSnapshot{limit: snapshotLimit(d.opts.Run.MaxMemory)}
 	}
 	for i := 0; i < most && idle < patience && !d.stop; i += exploreBatch {
 		if !x.Until.IsZero() && time.Now().After(x.Until) {

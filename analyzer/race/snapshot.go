@@ -49,8 +49,13 @@ type snapshotStore struct {
 	// one, and skipped the instructions those did not run again.
 	made, resumed int
 	skipped       uint64
-	// noRoot is set when the run to the first decision did not pause.
-	noRoot bool
+	// noRoot is set when the run to the first decision did not pause;
+	// tooBig when a state was larger than the whole limit. Either way
+	// the enumeration's schedules run from the program's start: a state
+	// that large costs more to keep and to copy object by object than to
+	// rebuild (a 64 MiB array and its shadow are copied whole by the
+	// first write of every fork).
+	noRoot, tooBig bool
 }
 
 // Limits of the snapshots an enumeration keeps: their footprints (which
@@ -61,12 +66,18 @@ const (
 	maxSnapshots     = 256
 )
 
-func newSnapshotStore(maxMemory uint64) *snapshotStore {
+// snapshotLimit is the footprint the snapshots of an exploration may
+// have, for executions of the memory budget maxMemory (0: none).
+func snapshotLimit(maxMemory uint64) uint64 {
 	limit := uint64(maxSnapshotBytes)
 	if maxMemory != 0 {
 		limit = min(limit, maxMemory/4)
 	}
-	return &snapshotStore{byHash: map[uint64][]*snapshot{}, limit: limit}
+	return limit
+}
+
+func newSnapshotStore(maxMemory uint64) *snapshotStore {
+	return &snapshotStore{byHash: map[uint64][]*snapshot{}, limit: snapshotLimit(maxMemory)}
 }
 
 // choicesHash hashes the first n choices (FNV-1a, with the length).
@@ -105,6 +116,7 @@ func (s *snapshotStore) deepest(p []int, upto int) *snapshot {
 func (s *snapshotStore) add(sn *snapshot) {
 	s.made++
 	if sn.cost > s.limit {
+		s.tooBig = true
 		return
 	}
 	for s.bytes+sn.cost > s.limit || s.n >= maxSnapshots {
@@ -154,16 +166,13 @@ const minGap = 10_000
 // start: the root schedule, which shares nothing, or a prefix that did
 // not pause where its run did.
 func (s *snapshotStore) start(d *detection, cfg vm.Config, b bounded) (*started, error) {
-	if b.at < 0 {
+	if b.at < 0 || s.noRoot || s.tooBig {
 		return nil, nil
 	}
 	p := b.prefix()
 	at := b.at
 	sn := s.deepest(p, at)
 	if sn == nil {
-		if s.noRoot {
-			return nil, nil
-		}
 		var err error
 		if sn, err = s.make(d, cfg, nil, p, 0); sn == nil || err != nil {
 			// Not paused before its first decision (a budget ran out):
@@ -246,6 +255,9 @@ func wire(m *vm.Machine, pol *sched.Bounded) *started {
 // fork of it, which saves what the program does before its second thread
 // (or first focus access): its start-up and its setup.
 type rootSnapshot struct {
+	// limit is the largest footprint worth keeping (snapshotLimit): a
+	// larger start state is rebuilt by each schedule instead.
+	limit uint64
 	focus []string
 	ready bool
 	sn    *snapshot // nil: the program ended before a decision
@@ -269,7 +281,7 @@ func (r *rootSnapshot) start(d *detection, cfg vm.Config) (*started, error) {
 			return nil, err
 		}
 		st.m.PauseBeforeDecision(0)
-		if res := st.m.Run(); res.Term.Kind == vm.TermPaused {
+		if res := st.m.Run(); res.Term.Kind == vm.TermPaused && st.m.Footprint() <= r.limit {
 			r.sn = &snapshot{st: st, insts: st.m.Instructions()}
 			r.made++
 		}
