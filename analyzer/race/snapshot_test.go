@@ -2,6 +2,7 @@ package race_test
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -78,4 +79,46 @@ func fingerprint(t *testing.T, res *race.Result) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// A start state larger than the snapshots' whole limit (a quarter of the
+// memory budget here) is not kept: the schedule that made it uses it, and
+// every later one runs from the program's start, as cheap as a fork that
+// would copy the large object and its shadow whole, without the state held
+// beside it (before, each schedule rebuilt and forked it).
+func TestLargeStateIsNotSnapshotted(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "large.c")
+	os.WriteFile(src, []byte(`#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+static char *table;
+static long hits;
+static void *w(void *a) { table[(long)a]++; hits++; return NULL; }
+int main(void) {
+	table = malloc(2 << 20);
+	memset(table, 1, 2 << 20);
+	table[7]++; /* a byte access: the array's shadow is a cell per byte */
+	pthread_t t[2];
+	for (long i = 0; i < 2; i++) pthread_create(&t[i], NULL, w, (void *)i);
+	for (int i = 0; i < 2; i++) pthread_join(t[i], NULL);
+	return (int)hits;
+}
+`), 0o644)
+	prog, err := analyzer.LoadProgram([]string{src}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1,
+		Run:     vm.Config{Args: []string{"large"}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 256 << 20}},
+		Explore: &race.Explore{Max: 16, Workers: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Explore.Enumerated < 3 || res.Explore.Resumed > 1 {
+		t.Errorf("%d schedules enumerated, %d resumed from a snapshot; want the first alone resumed", res.Explore.Enumerated, res.Explore.Resumed)
+	}
+	if len(res.Races) == 0 {
+		t.Error("the race on hits was not found")
+	}
 }
