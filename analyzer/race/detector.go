@@ -30,71 +30,6 @@ type sharedRead struct {
 	count uint64
 }
 
-// objShadow is the shadow of one object, created on its first access. It
-// keeps one cell per granule of 1<<shift bytes: as long as every access
-// covers whole granules, the bytes of a granule share one history, so a
-// cell holds exactly what a shadow per byte would hold for each of them.
-// The first access picks the granule (8 bytes for a pointer, 4 for an
-// int); an access that splits a granule splits every cell into smaller
-// ones first (see refine), so the detector finds the same races as one
-// with a shadow per byte, at a fraction of the memory.
-type objShadow struct {
-	// gen is the generation of the detector that may change it in place;
-	// a fork shares shadows and copies one before changing it (fork.go).
-	gen    uint64
-	serial uint64
-	size   uint64
-	shift  uint8
-	hot    []hot
-	sites  []sites
-	shared map[uint64][]sharedRead // by cell, for cells marked concurrentReads
-}
-
-// granuleShift returns the largest granule (as a shift, at most 3: 8
-// bytes) that an access of size bytes at off covers whole, in an object
-// of objSize bytes: the access starts on a granule and ends on one or at
-// the object's end.
-func granuleShift(off, size, objSize uint64, max uint8) uint8 {
-	sh := max
-	for sh > 0 {
-		g := uint64(1) << sh
-		if off%g == 0 && ((off+size)%g == 0 || off+size >= objSize) {
-			break
-		}
-		sh--
-	}
-	return sh
-}
-
-// bytes is the memory the shadow holds.
-func (sh *objShadow) bytes() uint64 { return shadowBytes + uint64(len(sh.hot))*cellBytes }
-
-func newObjShadow(serial, size uint64, shift uint8) *objShadow {
-	n := (size + 1<<shift - 1) >> shift
-	return &objShadow{serial: serial, size: size, shift: shift, hot: make([]hot, n), sites: make([]sites, n)}
-}
-
-// refine splits every cell into cells of 1<<shift bytes, each a copy of
-// the one it came from.
-func (sh *objShadow) refine(shift uint8) {
-	f := uint64(1) << (sh.shift - shift)
-	n := (sh.size + 1<<shift - 1) >> shift
-	hots, sts := make([]hot, n), make([]sites, n)
-	for i := uint64(0); i < n; i++ {
-		hots[i], sts[i] = sh.hot[i/f], sh.sites[i/f]
-	}
-	var shared map[uint64][]sharedRead
-	if len(sh.shared) > 0 {
-		shared = map[uint64][]sharedRead{}
-		for c, rs := range sh.shared {
-			for i := c * f; i < (c+1)*f && i < n; i++ {
-				shared[i] = append([]sharedRead(nil), rs...)
-			}
-		}
-	}
-	sh.hot, sh.sites, sh.shared, sh.shift = hots, sts, shared, shift
-}
-
 // Detector is a vm.Monitor that finds data races in one execution.
 type Detector struct {
 	clocks []VC // per thread; nil once joined
@@ -131,12 +66,6 @@ type Detector struct {
 	frees     map[uint32]freeRecord
 	freeOrder []uint32
 }
-
-// Costs of shadow memory: per cell (hot and cold halves) and per object.
-const (
-	cellBytes   = 56
-	shadowBytes = 96
-)
 
 // Footprint implements vm.Sizer: the memory the detector holds, its
 // shadows and clocks.
@@ -220,53 +149,6 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 	}
 }
 
-// shadowPage holds the shadows of 1<<shadowPageBits consecutive object
-// ids; n counts those in use, and a page with none is dropped, so shadow
-// follows the objects the program holds, not every id it ever allocated.
-type shadowPage struct {
-	s   [1 << shadowPageBits]*objShadow
-	n   int
-	gen uint64 // as objShadow.gen
-}
-
-const shadowPageBits = 10
-
-// shadow returns the shadow of the accessed object, made on first access
-// (or when the id now names a newer object), with cells no larger than the
-// access at off of size bytes covers whole.
-func (d *Detector) shadow(o *vm.Object, off, size uint64) *objShadow {
-	pg := int(o.ID >> shadowPageBits)
-	for pg >= len(d.shadows) {
-		d.shadows = append(d.shadows, nil)
-	}
-	p := d.page(pg)
-	slot := &p.s[o.ID&(1<<shadowPageBits-1)]
-	s := *slot
-	if s != nil && s.gen != d.gen && s.serial == o.Serial {
-		s = s.clone(d.gen) // shared with a fork: this access may change it
-		*slot = s
-	}
-	if s == nil || s.serial != o.Serial {
-		if s == nil {
-			p.n++
-		}
-		if s != nil {
-			d.shadowBytes -= s.bytes()
-		}
-		s = newObjShadow(o.Serial, o.Size, granuleShift(off, size, o.Size, 3))
-		s.gen = d.gen
-		d.shadowBytes += s.bytes()
-		*slot = s
-	} else if s.shift > 0 && (off|size)&(1<<s.shift-1) != 0 {
-		if g := granuleShift(off, size, o.Size, s.shift); g < s.shift {
-			d.shadowBytes -= s.bytes()
-			s.refine(g)
-			d.shadowBytes += s.bytes()
-		}
-	}
-	return s
-}
-
 // indexSync notes a sync key that lives in a heap or global object, so
 // the key's clock goes when the object is freed.
 func (d *Detector) indexSync(k vm.SyncKey) {
@@ -295,7 +177,7 @@ func (d *Detector) drop(o *vm.Object) {
 	}
 	p := d.page(pg)
 	if slot := &p.s[o.ID&(1<<shadowPageBits-1)]; *slot != nil {
-		d.shadowBytes -= (*slot).bytes()
+		d.shadowBytes -= (*slot).bytes
 		*slot = nil
 		p.n--
 		if p.n == 0 {
@@ -304,10 +186,10 @@ func (d *Detector) drop(o *vm.Object) {
 	}
 }
 
-// Access implements vm.Monitor: the FastTrack read and write rules, byte by
-// byte, each starting with FastTrack's same-epoch check, which settles the
-// common case (a thread touching memory it touched since its last
-// synchronization) in one comparison per byte.
+// Access implements vm.Monitor: the FastTrack read and write rules, cell
+// by cell, each starting with FastTrack's same-epoch check, which settles
+// the common case (a thread touching memory it touched since its last
+// synchronization) in one comparison per cell.
 func (d *Detector) Access(a *vm.Access) {
 	if a.Obj.Unwatched {
 		return
@@ -318,31 +200,44 @@ func (d *Detector) Access(a *vm.Access) {
 		return
 	}
 	e := mkEpoch(a.Thread, c.Get(a.Thread)).withKind(a.Kind)
-	sh := d.shadow(a.Obj, a.Off, a.Size)
-	first := a.Off >> sh.shift
-	end := min((a.Off+a.Size+1<<sh.shift-1)>>sh.shift, uint64(len(sh.hot)))
+	sh := d.shadow(a.Obj)
 	d.reportedNow = d.reportedNow[:0]
 	ls := d.locksetOf(a.Thread)
+	end := min(a.Off+a.Size, sh.size)
+	for base := a.Off &^ (chunkSize - 1); base < end; base += chunkSize {
+		if a.Kind == vm.Free && sh.chunks[base>>chunkBits] == nil {
+			continue // never accessed: nothing to race with, and the shadow goes now
+		}
+		lo, hi := max(a.Off, base), min(end, base+chunkSize)
+		d.accessChunk(d.chunk(sh, base, lo, hi), base, lo, hi, a, e, c, ls)
+	}
+	if a.Kind == vm.Free {
+		d.drop(a.Obj)
+		d.rememberFree(a, e)
+	}
+}
+
+// accessChunk applies the access a to the bytes [lo, hi) of the chunk ch
+// that starts at offset base.
+func (d *Detector) accessChunk(ch *chunk, base, lo, hi uint64, a *vm.Access, e epoch, c VC, ls uint32) {
+	first := (lo - base) >> ch.shift
+	end := min((hi-base+1<<ch.shift-1)>>ch.shift, uint64(len(ch.hot)))
 	if a.Kind.IsWrite() {
 		ownRead := (e &^ (0xff << kindShift)).withKind(vm.Read) // a plain read by this thread, this epoch
 		for i := first; i < end; i++ {
-			x := &sh.hot[i]
+			x := &ch.hot[i]
 			if x.w == e && (x.r == 0 || x.r == ownRead) {
 				continue // this thread wrote (and maybe read) it in this epoch
 			}
-			d.write(sh, i, a, e, c, ls)
-		}
-		if a.Kind == vm.Free {
-			d.drop(a.Obj)
-			d.rememberFree(a, e)
+			d.write(ch, base, i, a, e, c, ls)
 		}
 		return
 	}
 	for i := first; i < end; i++ {
-		if sh.hot[i].r == e {
+		if ch.hot[i].r == e {
 			continue
 		}
-		d.read(sh, i, a, e, c, ls)
+		d.read(ch, base, i, a, e, c, ls)
 	}
 }
 
@@ -352,10 +247,11 @@ func conflict(prev, cur vm.AccessKind) bool {
 	return (prev.IsWrite() || cur.IsWrite()) && !(prev.IsAtomic() && cur.IsAtomic())
 }
 
-// read applies FastTrack's read rule to cell i of sh.
-func (d *Detector) read(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC, ls uint32) {
+// read applies FastTrack's read rule to cell i of the chunk sh, which
+// starts at offset base.
+func (d *Detector) read(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC, ls uint32) {
 	x, st := &sh.hot[i], &sh.sites[i]
-	off := max(i<<sh.shift, a.Off) // the first byte of the access in the cell
+	off := max(base+i<<sh.shift, a.Off) // the first byte of the access in the cell
 	d.check(a, off, x.w, st.w, st.wCount, st.wLS, c, ls)
 	switch {
 	case x.r == concurrentReads:
@@ -378,10 +274,11 @@ func (d *Detector) read(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC, ls
 	}
 }
 
-// write applies FastTrack's write rule to cell i of sh.
-func (d *Detector) write(sh *objShadow, i uint64, a *vm.Access, e epoch, c VC, ls uint32) {
+// write applies FastTrack's write rule to cell i of the chunk sh, which
+// starts at offset base.
+func (d *Detector) write(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC, ls uint32) {
 	x, st := &sh.hot[i], &sh.sites[i]
-	off := max(i<<sh.shift, a.Off) // the first byte of the access in the cell
+	off := max(base+i<<sh.shift, a.Off) // the first byte of the access in the cell
 	d.check(a, off, x.w, st.w, st.wCount, st.wLS, c, ls)
 	if x.r == concurrentReads {
 		for _, r := range sh.shared[i] {

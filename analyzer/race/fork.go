@@ -94,15 +94,24 @@ func (d *Detector) page(pg int) *shadowPage {
 	return p
 }
 
-// clone copies a shadow for the detector of generation gen.
+// clone copies a shadow for the detector of generation gen. Its chunks
+// stay shared until an access changes them (Detector.chunk).
 func (sh *objShadow) clone(gen uint64) *objShadow {
 	c := *sh
 	c.gen = gen
-	c.hot = slices.Clone(sh.hot)
-	c.sites = slices.Clone(sh.sites)
-	if sh.shared != nil {
-		c.shared = make(map[uint64][]sharedRead, len(sh.shared))
-		for k, v := range sh.shared {
+	c.chunks = slices.Clone(sh.chunks)
+	return &c
+}
+
+// clone copies a chunk for the detector of generation gen.
+func (ch *chunk) clone(gen uint64) *chunk {
+	c := *ch
+	c.gen = gen
+	c.hot = slices.Clone(ch.hot)
+	c.sites = slices.Clone(ch.sites)
+	if ch.shared != nil {
+		c.shared = make(map[uint64][]sharedRead, len(ch.shared))
+		for k, v := range ch.shared {
 			c.shared[k] = slices.Clone(v) // reads are replaced in place
 		}
 	}

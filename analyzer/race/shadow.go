@@ -1,0 +1,173 @@
+package race
+
+import "augur/analyzer/vm"
+
+// Shadow memory. Each object the program accesses gets an objShadow on
+// its first access, and the object's bytes are shadowed in chunks of
+// chunkSize bytes, each made on the first access that touches it. A chunk
+// keeps one cell per granule of 1<<shift bytes: as long as every access
+// covers whole granules, the bytes of a granule share one history, so a
+// cell holds exactly what a shadow per byte would hold for each of them.
+// The first access to a chunk picks its granule (8 bytes for a pointer,
+// 4 for an int, the whole chunk for a memset); an access that splits a
+// granule splits every cell of that chunk into smaller ones first (see
+// refine). The detector therefore finds the same races as one with a
+// shadow per byte, and its memory follows what the program touched and
+// how finely: one byte access into a 64 MiB array refines one chunk, not
+// the array.
+
+// chunkBits sets the bytes of an object one chunk shadows.
+const (
+	chunkBits = 12
+	chunkSize = 1 << chunkBits
+)
+
+// Costs of shadow memory, for the budget: per cell (hot and cold halves),
+// per chunk and per object (with a pointer per chunk).
+const (
+	cellBytes   = 56
+	chunkBytes  = 88
+	shadowBytes = 64
+)
+
+// objShadow is the shadow of one object.
+type objShadow struct {
+	// gen is the generation of the detector that may change it in place;
+	// a fork shares shadows and copies one before changing it (fork.go).
+	gen    uint64
+	serial uint64
+	size   uint64
+	chunks []*chunk // by offset >> chunkBits; nil until accessed
+	bytes  uint64   // the memory it holds, chunks included
+}
+
+// chunk shadows chunkSize bytes of an object (fewer for its last chunk).
+type chunk struct {
+	gen    uint64 // as objShadow.gen
+	shift  uint8
+	hot    []hot
+	sites  []sites
+	shared map[uint64][]sharedRead // by cell, for cells marked concurrentReads
+}
+
+func newObjShadow(serial, size uint64, gen uint64) *objShadow {
+	n := (size + chunkSize - 1) >> chunkBits
+	return &objShadow{gen: gen, serial: serial, size: size, chunks: make([]*chunk, n), bytes: shadowBytes + 8*n}
+}
+
+func newChunk(size uint64, shift uint8, gen uint64) *chunk {
+	n := (size + 1<<shift - 1) >> shift
+	return &chunk{gen: gen, shift: shift, hot: make([]hot, n), sites: make([]sites, n)}
+}
+
+// bytes is the memory the chunk holds.
+func (ch *chunk) bytes() uint64 { return chunkBytes + uint64(len(ch.hot))*cellBytes }
+
+// granuleShift returns the largest granule (as a shift, at most max) that
+// an access of size bytes at off covers whole, in a chunk of chunkLen
+// bytes: the access starts on a granule and ends on one or at the
+// chunk's end.
+func granuleShift(off, size, chunkLen uint64, max uint8) uint8 {
+	sh := max
+	for sh > 0 {
+		g := uint64(1) << sh
+		if off%g == 0 && ((off+size)%g == 0 || off+size >= chunkLen) {
+			break
+		}
+		sh--
+	}
+	return sh
+}
+
+// refine splits every cell into cells of 1<<shift bytes, each a copy of
+// the one it came from, in a chunk of size bytes.
+func (ch *chunk) refine(shift uint8, size uint64) {
+	f := uint64(1) << (ch.shift - shift)
+	n := (size + 1<<shift - 1) >> shift
+	hots, sts := make([]hot, n), make([]sites, n)
+	for i := uint64(0); i < n; i++ {
+		hots[i], sts[i] = ch.hot[i/f], ch.sites[i/f]
+	}
+	var shared map[uint64][]sharedRead
+	if len(ch.shared) > 0 {
+		shared = map[uint64][]sharedRead{}
+		for c, rs := range ch.shared {
+			for i := c * f; i < (c+1)*f && i < n; i++ {
+				shared[i] = append([]sharedRead(nil), rs...)
+			}
+		}
+	}
+	ch.hot, ch.sites, ch.shared, ch.shift = hots, sts, shared, shift
+}
+
+// shadowPage holds the shadows of 1<<shadowPageBits consecutive object
+// ids; n counts those in use, and a page with none is dropped, so shadow
+// follows the objects the program holds, not every id it ever allocated.
+type shadowPage struct {
+	s   [1 << shadowPageBits]*objShadow
+	n   int
+	gen uint64 // as objShadow.gen
+}
+
+const shadowPageBits = 10
+
+// shadow returns the shadow of the accessed object, made on first access
+// (or when the id now names a newer object), for changing.
+func (d *Detector) shadow(o *vm.Object) *objShadow {
+	pg := int(o.ID >> shadowPageBits)
+	for pg >= len(d.shadows) {
+		d.shadows = append(d.shadows, nil)
+	}
+	p := d.page(pg)
+	slot := &p.s[o.ID&(1<<shadowPageBits-1)]
+	s := *slot
+	switch {
+	case s == nil || s.serial != o.Serial:
+		if s == nil {
+			p.n++
+		} else {
+			d.shadowBytes -= s.bytes
+		}
+		s = newObjShadow(o.Serial, o.Size, d.gen)
+		d.shadowBytes += s.bytes
+		*slot = s
+	case s.gen != d.gen:
+		s = s.clone(d.gen) // shared with a fork: this access may change it
+		*slot = s
+	}
+	return s
+}
+
+// chunk returns the chunk of sh that starts at base, for an access of the
+// bytes [lo, hi) within it: made on first access, copied first when a
+// fork shares it, and refined so that its cells are no larger than the
+// access covers whole.
+func (d *Detector) chunk(sh *objShadow, base, lo, hi uint64) *chunk {
+	k := base >> chunkBits
+	size := min(chunkSize, sh.size-base)
+	ch := sh.chunks[k]
+	switch {
+	case ch == nil:
+		ch = newChunk(size, granuleShift(lo-base, hi-lo, size, chunkBits), d.gen)
+		sh.chunks[k] = ch
+		d.grow(sh, ch.bytes())
+		return ch
+	case ch.gen != d.gen:
+		ch = ch.clone(d.gen)
+		sh.chunks[k] = ch
+	}
+	if ch.shift > 0 && ((lo-base)|(hi-lo))&(1<<ch.shift-1) != 0 {
+		if g := granuleShift(lo-base, hi-lo, size, ch.shift); g < ch.shift {
+			was := ch.bytes()
+			ch.refine(g, size)
+			d.grow(sh, ch.bytes()-was)
+		}
+	}
+	return ch
+}
+
+// grow counts n more bytes of shadow in sh.
+func (d *Detector) grow(sh *objShadow, n uint64) {
+	sh.bytes += n
+	d.shadowBytes += n
+}
