@@ -1,6 +1,9 @@
 package vm
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+)
 
 // waitKind classifies what a blocked thread waits for; it is also the
 // Kind of a SyncKey.
@@ -36,11 +39,36 @@ type waitKey struct {
 // (owner, count, value) lives in the program's memory, inside the pthread
 // object itself, as glibc keeps it; only the queues of waiting threads are
 // kept here, in FIFO order so wake-ups are deterministic.
+//
+// The queues are a list searched in order rather than a map: there are
+// rarely more than a few at a time (a queue goes when its last thread
+// leaves it), and a contended mutex blocks and wakes a thread at every
+// other acquisition, where hashing the key cost more than the search.
 type syncTable struct {
-	waiters map[waitKey][]int
+	queues []waitQueue
 }
 
-func newSyncTable() *syncTable { return &syncTable{waiters: map[waitKey][]int{}} }
+type waitQueue struct {
+	key     waitKey
+	threads []int
+}
+
+func newSyncTable() *syncTable { return &syncTable{} }
+
+// find returns the index of queue k, or -1.
+func (s *syncTable) find(k waitKey) int {
+	for i := range s.queues {
+		if s.queues[i].key == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// drop removes queue i, keeping the others in order.
+func (s *syncTable) drop(i int) {
+	s.queues = append(s.queues[:i], s.queues[i+1:]...)
+}
 
 // block parks t on queue k. What t waits for is described only if a
 // deadlock report asks (waitDescription): a contended lock blocks a thread
@@ -49,37 +77,40 @@ func newSyncTable() *syncTable { return &syncTable{waiters: map[waitKey][]int{}}
 func (s *syncTable) block(t *Thread, k waitKey) {
 	t.status = blocked
 	t.waitOn, t.waiting = k, true
-	s.waiters[k] = append(s.waiters[k], t.ID)
+	if i := s.find(k); i >= 0 {
+		s.queues[i].threads = append(s.queues[i].threads, t.ID)
+		return
+	}
+	s.queues = append(s.queues, waitQueue{key: k, threads: []int{t.ID}})
 }
 
 // wake makes every thread waiting on k runnable.
 func (s *syncTable) wake(k waitKey, m *Machine) {
-	if len(s.waiters) == 0 {
-		return // the common unlock: nobody waits anywhere, no key to hash
+	i := s.find(k)
+	if i < 0 {
+		return
 	}
-	for _, id := range s.waiters[k] {
+	for _, id := range s.queues[i].threads {
 		m.threads[id].status = runnable
 		m.threads[id].waiting = false
 	}
-	delete(s.waiters, k)
+	s.drop(i)
 }
 
 // wakeOne makes the first thread waiting on k runnable and reports whether
 // there was one.
 func (s *syncTable) wakeOne(k waitKey, m *Machine) bool {
-	if len(s.waiters) == 0 {
+	i := s.find(k)
+	if i < 0 {
 		return false
 	}
-	q := s.waiters[k]
-	if len(q) == 0 {
-		return false
-	}
+	q := s.queues[i].threads
 	m.threads[q[0]].status = runnable
 	m.threads[q[0]].waiting = false
 	if len(q) == 1 {
-		delete(s.waiters, k)
+		s.drop(i)
 	} else {
-		s.waiters[k] = q[1:]
+		s.queues[i].threads = q[1:]
 	}
 	return true
 }
@@ -87,14 +118,13 @@ func (s *syncTable) wakeOne(k waitKey, m *Machine) bool {
 // remove takes thread id off every queue it waits on (a timeout, a
 // cancellation).
 func (s *syncTable) remove(id int) {
-	for k, q := range s.waiters {
-		for i, w := range q {
-			if w == id {
-				s.waiters[k] = append(q[:i:i], q[i+1:]...)
-				if len(s.waiters[k]) == 0 {
-					delete(s.waiters, k)
-				}
-				break
+	for i := 0; i < len(s.queues); i++ {
+		q := s.queues[i].threads
+		if j := slices.Index(q, id); j >= 0 {
+			s.queues[i].threads = append(q[:j:j], q[j+1:]...)
+			if len(s.queues[i].threads) == 0 {
+				s.drop(i)
+				i--
 			}
 		}
 	}
@@ -102,9 +132,9 @@ func (s *syncTable) remove(id int) {
 
 // fork returns an independent copy for a forked execution state.
 func (s *syncTable) fork() *syncTable {
-	c := newSyncTable()
-	for k, q := range s.waiters {
-		c.waiters[k] = append([]int(nil), q...)
+	c := &syncTable{queues: make([]waitQueue, len(s.queues))}
+	for i, q := range s.queues {
+		c.queues[i] = waitQueue{key: q.key, threads: slices.Clone(q.threads)}
 	}
 	return c
 }
