@@ -40,5 +40,5 @@ func (d *Detector) afterFree(a *vm.Access, c VC) {
 		return
 	}
 	d.reportedNow = d.reportedNow[:0]
-	d.record(a, a.Off, f.e.tid(), f.site, vm.Free, f.count)
+	d.record(a, a.Off, f.e.tid(), f.site, vm.Free, f.count, 0, 0)
 }

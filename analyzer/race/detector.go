@@ -28,6 +28,7 @@ type sharedRead struct {
 	e     epoch // with kind
 	site  vm.Site
 	count uint64
+	ls    uint32 // the locks the reading thread held (interned)
 }
 
 // Detector is a vm.Monitor that finds data races in one execution.
@@ -258,18 +259,18 @@ func (d *Detector) read(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC, 
 		reads := sh.shared[i]
 		for k := range reads {
 			if reads[k].e.tid() == a.Thread {
-				reads[k] = sharedRead{e, a.Site, a.Count}
+				reads[k] = sharedRead{e, a.Site, a.Count, ls}
 				return
 			}
 		}
-		sh.shared[i] = append(reads, sharedRead{e, a.Site, a.Count})
+		sh.shared[i] = append(reads, sharedRead{e, a.Site, a.Count, ls})
 	case x.r == 0 || x.r.before(c) || x.r.tid() == a.Thread:
 		x.r, st.r, st.rCount, st.rLS = e, a.Site, a.Count, ls
 	default: // concurrent with the previous read: keep both
 		if sh.shared == nil {
 			sh.shared = map[uint64][]sharedRead{}
 		}
-		sh.shared[i] = []sharedRead{{x.r, st.r, st.rCount}, {e, a.Site, a.Count}}
+		sh.shared[i] = []sharedRead{{x.r, st.r, st.rCount, st.rLS}, {e, a.Site, a.Count, ls}}
 		x.r = concurrentReads
 	}
 }
@@ -283,7 +284,7 @@ func (d *Detector) write(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC,
 	if x.r == concurrentReads {
 		for _, r := range sh.shared[i] {
 			if !r.e.before(c) && conflict(r.e.kind(), a.Kind) {
-				d.record(a, off, r.e.tid(), r.site, r.e.kind(), r.count)
+				d.record(a, off, r.e.tid(), r.site, r.e.kind(), r.count, r.ls, ls)
 			}
 		}
 		delete(sh.shared, i)
@@ -304,7 +305,7 @@ func (d *Detector) check(a *vm.Access, off uint64, prev epoch, site vm.Site, cou
 		return
 	}
 	if !prev.before(c) {
-		d.record(a, off, prev.tid(), site, prev.kind(), count)
+		d.record(a, off, prev.tid(), site, prev.kind(), count, prevLS, ls)
 		return
 	}
 	d.candidate(a, off, prev, site, ls, prevLS)

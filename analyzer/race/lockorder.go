@@ -139,8 +139,8 @@ func (d *Detector) Inversions() []*Inversion {
 		inv := &Inversion{
 			LockA:        d.lockName(first.from),
 			LockB:        d.lockName(first.to),
-			First:        []Endpoint{d.endpoint(first.e.thread, vm.Write, first.e.fromSite), d.endpoint(first.e.thread, vm.Write, first.e.toSite)},
-			Second:       []Endpoint{d.endpoint(second.e.thread, vm.Write, second.e.fromSite), d.endpoint(second.e.thread, vm.Write, second.e.toSite)},
+			First:        []Endpoint{d.endpoint(first.e.thread, vm.Write, first.e.fromSite, 0), d.endpoint(first.e.thread, vm.Write, first.e.toSite, 0)},
+			Second:       []Endpoint{d.endpoint(second.e.thread, vm.Write, second.e.fromSite, 0), d.endpoint(second.e.thread, vm.Write, second.e.toSite, 0)},
 			FirstThread:  first.e.thread,
 			SecondThread: second.e.thread,
 		}

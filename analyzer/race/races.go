@@ -22,6 +22,9 @@ type Endpoint struct {
 	Function string          `json:"function"`
 	FuncLine int             `json:"func_line"` // first line of Function, for position-independent identity
 	Stack    []vm.StackFrame `json:"stack"`     // innermost first
+	// Locks are the mutexes the thread held at the access, named as
+	// DescribeAddr names them (a global's name), in address order.
+	Locks []string `json:"locks,omitempty"`
 }
 
 // KindName is "read", "write", "atomic read", "atomic write", "atomic
@@ -171,9 +174,10 @@ func orderedPair(x, y siteKey, obj objKey) pairKey {
 	return pairKey{x, y, obj}
 }
 
-// record records a race between the current access a (at byte off) and an
-// earlier access by thread prevThread at prevSite.
-func (d *Detector) record(a *vm.Access, off uint64, prevThread int, prevSite vm.Site, prevKind vm.AccessKind, prevCount uint64) {
+// record records a race between the current access a (at byte off), made
+// holding the locks ls, and an earlier access by thread prevThread at
+// prevSite, made holding prevLS.
+func (d *Detector) record(a *vm.Access, off uint64, prevThread int, prevSite vm.Site, prevKind vm.AccessKind, prevCount uint64, prevLS, ls uint32) {
 	for _, s := range d.reportedNow {
 		if s == prevSite {
 			return
@@ -187,7 +191,7 @@ func (d *Detector) record(a *vm.Access, off uint64, prevThread int, prevSite vm.
 		// through the race (a write, then a read of it): that is the order
 		// ad hoc synchronization depends on.
 		if !a.Kind.IsWrite() && prevKind.IsWrite() && r.Second.Kind.IsWrite() {
-			r.First, r.Second = d.endpoint(prevThread, prevKind, prevSite), d.endpoint(a.Thread, a.Kind, a.Site)
+			r.First, r.Second = d.endpoint(prevThread, prevKind, prevSite, prevLS), d.endpoint(a.Thread, a.Kind, a.Site, ls)
 			r.FirstAt = vm.StopPoint{Thread: prevThread, Count: prevCount}
 			r.SecondAt = vm.StopPoint{Thread: a.Thread, Count: a.Count}
 			r.SecondLoc = a.Site.Loc
@@ -203,8 +207,8 @@ func (d *Detector) record(a *vm.Access, off uint64, prevThread int, prevSite vm.
 		Allocated: allocated(d.m, a.Obj),
 		Instances: 1,
 		Instance: Instance{
-			First:     d.endpoint(prevThread, prevKind, prevSite),
-			Second:    d.endpoint(a.Thread, a.Kind, a.Site),
+			First:     d.endpoint(prevThread, prevKind, prevSite, prevLS),
+			Second:    d.endpoint(a.Thread, a.Kind, a.Site, ls),
 			FirstAt:   vm.StopPoint{Thread: prevThread, Count: prevCount},
 			SecondAt:  vm.StopPoint{Thread: a.Thread, Count: a.Count},
 			SecondLoc: a.Site.Loc,
@@ -215,11 +219,18 @@ func (d *Detector) record(a *vm.Access, off uint64, prevThread int, prevSite vm.
 	d.order = append(d.order, r)
 }
 
-func (d *Detector) endpoint(thread int, kind vm.AccessKind, site vm.Site) Endpoint {
+func (d *Detector) endpoint(thread int, kind vm.AccessKind, site vm.Site, ls uint32) Endpoint {
 	ep := Endpoint{Thread: thread, Kind: kind}
 	if d.m != nil {
 		ep.Stack = d.m.Stack(site)
 		ep.Loc = d.m.Program().Loc(site.Loc)
+		if ls != 0 {
+			for _, k := range d.lsets[ls] {
+				if k.Kind == vm.MutexKey {
+					ep.Locks = append(ep.Locks, d.lockName(k))
+				}
+			}
+		}
 	}
 	if len(ep.Stack) > 0 {
 		ep.Function = ep.Stack[0].Function
