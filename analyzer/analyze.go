@@ -17,6 +17,7 @@ import (
 	"augur/analyzer/classify"
 	"augur/analyzer/evidence"
 	"augur/analyzer/farm"
+	"augur/analyzer/fix"
 	"augur/analyzer/history"
 	"augur/analyzer/ir"
 	"augur/analyzer/memmodel"
@@ -143,6 +144,9 @@ type Result struct {
 	// did not reproduce, with why (tsan.go).
 	TSan       map[*race.Race][]int
 	TSanMissed []TSanMiss
+	// Fixes are the fixes proposed for each race, verified or rejected,
+	// parallel to Races (SuggestFixes; nil when it did not run).
+	Fixes [][]fix.Fix
 }
 
 // Stop says how an analysis was cut short by a budget.

@@ -33,6 +33,11 @@ func (res *Result) Report(base string) *report.Report {
 			rep.SetFailureEvidence(f, path, base)
 		}
 	}
+	for i, fs := range res.Fixes {
+		if len(fs) > 0 {
+			rep.SetFixes(res.Races[i].ID, res.reportFixes(fs, base))
+		}
+	}
 	for r, ws := range res.TSan {
 		rep.SetTSan(r.ID, ws)
 	}

@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 # chromium renders the interleaving timeline in its test and drives the real
 # VS Code (code-server) of the extension's end-to-end test, whose search
 # needs ripgrep.
-packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind neovim chromium ripgrep)
+packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind neovim chromium ripgrep patch)
 
 apt_deps() {
 	local missing=() p

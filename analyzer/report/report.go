@@ -5,6 +5,7 @@ package report
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"augur/analyzer/build"
@@ -109,6 +110,35 @@ type Race struct {
 	// reported the race (--tsan-report), or a list of them when several
 	// did: an int or a []int.
 	TSan any `json:"tsan,omitempty"`
+	// Fixes are the fixes augur proposed and checked by analyzing the
+	// changed program (--suggest-fixes): verified ones first.
+	Fixes []Fix `json:"fixes,omitempty"`
+}
+
+// Fix is a proposed change to the sources that removes a race.
+type Fix struct {
+	Kind  string `json:"kind"` // lock or atomic
+	Title string `json:"title"`
+	// Verified is set when the changed program was analyzed with the
+	// same settings and the race was gone, nothing new appeared and its
+	// output stayed one the original printed; Checked says what ran.
+	Verified bool   `json:"verified"`
+	Checked  string `json:"checked"`
+	// Diff is the change as a unified diff that patch -p0 applies in the
+	// directory augur ran in; Edits are the same change as line
+	// replacements, for editors.
+	Diff  string    `json:"diff"`
+	Edits []FixEdit `json:"edits"`
+}
+
+// FixEdit replaces the lines Old of File, from Line (1-based), with
+// Insert (whole lines, each ending in a newline). An editor applies it
+// only where the lines are still Old.
+type FixEdit struct {
+	File   string   `json:"file"`
+	Line   int      `json:"line"`
+	Old    []string `json:"old"`
+	Insert string   `json:"insert"`
 }
 
 // TSanMiss is a ThreadSanitizer warning augur did not reproduce, with
@@ -506,4 +536,14 @@ func failureKind(f *race.Failure) string {
 		}
 	}
 	return "crash"
+}
+
+// SetFixes gives race id its fixes, verified ones first.
+func (r *Report) SetFixes(id string, fixes []Fix) {
+	sort.SliceStable(fixes, func(i, j int) bool { return fixes[i].Verified && !fixes[j].Verified })
+	for i := range r.Races {
+		if r.Races[i].ID == id {
+			r.Races[i].Fixes = fixes
+		}
+	}
 }

@@ -82,6 +82,61 @@ type sarifResult struct {
 	PartialFingerprints map[string]string `json:"partialFingerprints,omitempty"`
 	// Properties say which ThreadSanitizer warnings reported a race.
 	Properties map[string]any `json:"properties,omitempty"`
+	// Fixes are a race's verified fixes (--suggest-fixes).
+	Fixes []sarifFix `json:"fixes,omitempty"`
+}
+
+type sarifFix struct {
+	Description     sarifMessage          `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifSpan     `json:"deletedRegion"`
+	InsertedContent *sarifContent `json:"insertedContent,omitempty"`
+}
+
+// sarifSpan is a region from a start to an end (exclusive) position.
+type sarifSpan struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine"`
+	EndColumn   int `json:"endColumn"`
+}
+
+type sarifContent struct {
+	Text string `json:"text"`
+}
+
+// sarifFixes are the verified fixes in SARIF's terms: each edit deletes
+// whole lines (from the start of the first to the start of the line
+// after the last) and inserts its own.
+func sarifFixes(fixes []Fix) []sarifFix {
+	var out []sarifFix
+	for _, f := range fixes {
+		if !f.Verified {
+			continue
+		}
+		sf := sarifFix{Description: sarifMessage{f.Title + ". " + capitalize(f.Checked) + "."}}
+		for _, e := range f.Edits {
+			r := sarifReplacement{DeletedRegion: sarifSpan{StartLine: e.Line, StartColumn: 1, EndLine: e.Line + len(e.Old), EndColumn: 1},
+				InsertedContent: &sarifContent{e.Insert}}
+			n := len(sf.ArtifactChanges)
+			if n > 0 && sf.ArtifactChanges[n-1].ArtifactLocation.URI == e.File {
+				sf.ArtifactChanges[n-1].Replacements = append(sf.ArtifactChanges[n-1].Replacements, r)
+				continue
+			}
+			sf.ArtifactChanges = append(sf.ArtifactChanges, sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: e.File},
+				Replacements: []sarifReplacement{r}})
+		}
+		out = append(out, sf)
+	}
+	return out
 }
 
 // tsanProperties are a race result's properties: the ThreadSanitizer
@@ -168,6 +223,7 @@ func WriteSARIF(w io.Writer, r *Report) error {
 			}}},
 			PartialFingerprints: map[string]string{"augurRaceId/v1": x.ID},
 			Properties:          tsanProperties(x.TSanWarnings()),
+			Fixes:               sarifFixes(x.Fixes),
 		})
 	}
 	for _, inv := range r.Inversions {

@@ -57,6 +57,7 @@ func WriteText(w io.Writer, r *Report) error {
 		if x.Evidence != "" {
 			fmt.Fprintf(&b, "  Replay: augur replay %s\n", x.Evidence)
 		}
+		writeFixes(&b, x.Fixes)
 		b.WriteString("\n")
 	}
 	for _, f := range r.Failures {
@@ -244,4 +245,19 @@ func tsanList(ws []int) string {
 		return "warning " + parts[0]
 	}
 	return "warnings " + strings.Join(parts, ", ")
+}
+
+// writeFixes prints a race's verified fixes with their diffs, and the
+// rejected ones with why, in a line each.
+func writeFixes(b *strings.Builder, fixes []Fix) {
+	for _, f := range fixes {
+		if !f.Verified {
+			fmt.Fprintf(b, "  Fix not offered: %s (%s)\n", f.Title, f.Checked)
+			continue
+		}
+		fmt.Fprintf(b, "  Fix: %s\n    %s\n", f.Title, capitalize(f.Checked))
+		for _, l := range strings.SplitAfter(strings.TrimSuffix(f.Diff, "\n"), "\n") {
+			b.WriteString("    " + strings.TrimSuffix(l, "\n") + "\n")
+		}
+	}
 }

@@ -47,6 +47,7 @@ func analyzeCmd(args []string) int {
 	out := fs.String("o", "", "write the report to this file instead of standard output")
 	var tsanReports stringList
 	fs.Var(&tsanReports, "tsan-report", "also classify the data races of this ThreadSanitizer report (its text output, from a build of the same sources; - reads standard input; repeatable)")
+	suggestFixes := fs.Bool("suggest-fixes", false, "propose fixes for harmful races, each checked by analyzing the changed program with the same settings; the report gives each as a diff that patch -p0 applies here")
 	workers := fs.String("workers", "", "classify on the `augur worker` processes of this NATS server (nats://HOST:PORT; docs/scale-out.md); default: in this process, through an embedded NATS server")
 	files, progArgs, code := parseFiles(fs, pf, args)
 	if code != 0 {
@@ -118,6 +119,9 @@ func analyzeCmd(args []string) int {
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return 1
+	}
+	if *suggestFixes {
+		res.SuggestFixes(context.Background(), pf.build, prog)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(os.Stderr, "augur: %s\n", w)

@@ -25,7 +25,10 @@ import (
 type programFlags struct {
 	// failed is set by load when the program could not be loaded: what
 	// a JSON or SARIF report says in place of an analysis.
-	failed             *report.Error
+	failed *report.Error
+	// build are the options load built the program with (a fix's
+	// verification builds the changed copy with them).
+	build              build.Options
 	incs, defs, vfiles stringList
 	undefs, includes   stringList
 	isystem, cflags    stringList
@@ -181,7 +184,8 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	}
 	ctx, cancel := p.context()
 	defer cancel()
-	prog, _, err := analyzer.LoadProgramInputs(ctx, files, build.Options{Flags: flags, FileFlags: fileFlags, MaxMemory: p.maxMemory.n})
+	p.build = build.Options{Flags: flags, FileFlags: fileFlags, MaxMemory: p.maxMemory.n}
+	prog, _, err := analyzer.LoadProgramInputs(ctx, files, p.build)
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
 		msg := fmt.Sprintf("time budget of %s exhausted while compiling (raise --timeout)", p.timeout.d)
 		fmt.Fprintf(os.Stderr, "augur: %s\n", msg)

@@ -1,0 +1,149 @@
+// Package fix proposes source changes that remove a data race: take the
+// lock that already guards the other access, or make the variable atomic.
+// It only writes the change; whether the change works is for the
+// analysis to decide by analyzing the changed program (analyzer's
+// SuggestFixes), so a proposal here is a candidate, not a suggestion.
+//
+// Edits are by whole lines, on sources as the developer wrote them: the
+// proposals recognize a few shapes of C they can change safely (a
+// one-line statement, a one-line declaration of a scalar global) and
+// propose nothing elsewhere.
+package fix
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+)
+
+// Kind is what a fix does.
+type Kind string
+
+const (
+	// Lock wraps the unguarded access's statement in the mutex the other
+	// access held.
+	Lock Kind = "lock"
+	// Atomic makes the variable atomic (_Atomic in C): every access to it
+	// becomes an atomic one, and ++ or += an atomic read-modify-write.
+	Atomic Kind = "atomic"
+)
+
+// Edit replaces lines [Line, Line+len(Old)) of File (1-based) with New.
+type Edit struct {
+	File string
+	Line int
+	Old  []string
+	New  []string
+}
+
+// Fix is one proposed change and, once verified, what the verification
+// found.
+type Fix struct {
+	Kind  Kind
+	Title string
+	Edits []Edit
+	// Verified is set when the changed program was analyzed with the
+	// same settings and the race was gone with nothing new in its place;
+	// Checked says what that analysis ran and found, in a sentence.
+	Verified bool
+	Checked  string
+}
+
+// Apply returns src with the fix's edits to path applied, or an error
+// when the lines it replaces are no longer there.
+func (f *Fix) Apply(path string, src []byte) ([]byte, error) {
+	lines := strings.SplitAfter(string(src), "\n")
+	// Later lines first, so earlier line numbers stay right.
+	for i := len(f.Edits) - 1; i >= 0; i-- {
+		e := f.Edits[i]
+		if e.File != path {
+			continue
+		}
+		if e.Line < 1 || e.Line-1+len(e.Old) > len(lines) {
+			return nil, fmt.Errorf("%s:%d: the fix's lines are past the end of the file", path, e.Line)
+		}
+		for j, old := range e.Old {
+			if strings.TrimRight(lines[e.Line-1+j], "\r\n") != old {
+				return nil, fmt.Errorf("%s:%d: the file changed since the fix was made", path, e.Line+j)
+			}
+		}
+		repl := make([]string, len(e.New))
+		for j, l := range e.New {
+			repl[j] = l + "\n"
+		}
+		lines = append(lines[:e.Line-1], append(repl, lines[e.Line-1+len(e.Old):]...)...)
+	}
+	return []byte(strings.Join(lines, "")), nil
+}
+
+// Files are the files the fix changes, in the order its edits name them.
+func (f *Fix) Files() []string {
+	var out []string
+	for _, e := range f.Edits {
+		if len(out) == 0 || out[len(out)-1] != e.File {
+			out = append(out, e.File)
+		}
+	}
+	return out
+}
+
+// Diff is the fix as a unified diff with the paths as they are named
+// relative to dir (so that `patch -p0` applies it in dir), three lines of
+// context around each edit.
+func (f *Fix) Diff(dir string, read func(string) ([]byte, error)) (string, error) {
+	var b strings.Builder
+	for _, file := range f.Files() {
+		src, err := read(file)
+		if err != nil {
+			return "", fmt.Errorf("read %s: %w", file, err)
+		}
+		name := relative(dir, file)
+		fmt.Fprintf(&b, "--- %s\n+++ %s\n", name, name)
+		lines := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
+		shift := 0 // lines the earlier hunks added
+		for _, e := range f.Edits {
+			if e.File != file {
+				continue
+			}
+			writeHunk(&b, lines, e, shift)
+			shift += len(e.New) - len(e.Old)
+		}
+	}
+	return b.String(), nil
+}
+
+const context = 3
+
+// writeHunk writes one edit as a hunk: its context is the file's lines
+// around it (edits of one fix are far enough apart not to share context,
+// or are given in one Edit).
+func writeHunk(b *strings.Builder, lines []string, e Edit, shift int) {
+	start := max(1, e.Line-context)
+	end := min(len(lines), e.Line+len(e.Old)-1+context) // last line of old context
+	oldN := end - start + 1
+	newN := oldN - len(e.Old) + len(e.New)
+	fmt.Fprintf(b, "@@ -%d,%d +%d,%d @@\n", start, oldN, start+shift, newN)
+	for i := start; i < e.Line; i++ {
+		b.WriteString(" " + lines[i-1] + "\n")
+	}
+	for _, l := range e.Old {
+		b.WriteString("-" + l + "\n")
+	}
+	for _, l := range e.New {
+		b.WriteString("+" + l + "\n")
+	}
+	for i := e.Line + len(e.Old); i <= end; i++ {
+		b.WriteString(" " + lines[i-1] + "\n")
+	}
+}
+
+// relative names file from dir when it lies under it, else as given.
+func relative(dir, file string) string {
+	if dir == "" || !filepath.IsAbs(file) {
+		return file
+	}
+	if r, err := filepath.Rel(dir, file); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return file
+}

@@ -1,0 +1,163 @@
+package fix
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Access is one of a race's two accesses, as the proposals need it.
+type Access struct {
+	File     string
+	Line     int
+	Function string
+	Kind     string   // "read", "write", ...
+	Locks    []string // the mutexes its thread held, by name
+}
+
+// Race is what the proposals need of a race.
+type Race struct {
+	// Object names the memory; Global is set when it is the whole of
+	// the global variable of that name, declared in one of Sources.
+	Object  string
+	Global  bool
+	Sources []string
+	A, B    Access
+}
+
+// Propose returns the fixes that could remove r, unverified, lock fixes
+// first: a lock fix keeps the program's design, an atomic one changes
+// the variable's every access.
+func Propose(r Race, read func(string) ([]byte, error)) []Fix {
+	return append(lockFixes(r, read), atomicFixes(r, read)...)
+}
+
+var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// lockFixes proposes, for each mutex one access held and the other did
+// not, taking it around the other's statement.
+func lockFixes(r Race, read func(string) ([]byte, error)) []Fix {
+	var out []Fix
+	seen := map[string]bool{}
+	for _, p := range [][2]Access{{r.A, r.B}, {r.B, r.A}} {
+		guarded, bare := p[0], p[1]
+		for _, l := range guarded.Locks {
+			key := fmt.Sprintf("%s:%d:%s", bare.File, bare.Line, l)
+			if slices.Contains(bare.Locks, l) || !ident.MatchString(l) || seen[key] {
+				continue
+			}
+			seen[key] = true
+			lines, err := fileLines(read, bare.File)
+			if err != nil || !wrappable(lines, bare.Line) {
+				continue
+			}
+			line := lines[bare.Line-1]
+			indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+			out = append(out, Fix{Kind: Lock,
+				Title: fmt.Sprintf("Hold %s around the access to %s in %s (%s:%d), as %s does", l, r.Object,
+					bare.Function, filepath.Base(bare.File), bare.Line, guarded.Function),
+				Edits: []Edit{{File: bare.File, Line: bare.Line, Old: []string{line},
+					New: []string{indent + "pthread_mutex_lock(&" + l + ");", line, indent + "pthread_mutex_unlock(&" + l + ");"}}}})
+		}
+	}
+	return out
+}
+
+func fileLines(read func(string) ([]byte, error), path string) ([]string, error) {
+	src, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n"), nil
+}
+
+// notStatement are the words a line that cannot be wrapped in a lock
+// starts with: control flow (a return would leave the lock held) and
+// lines that are part of a larger statement.
+var notStatement = regexp.MustCompile(`^(return|break|continue|goto|case|default|else|if|for|while|do|switch|#)\b`)
+
+// wrappable reports whether line n (1-based) is a whole statement on its
+// own line that a lock and an unlock can be put around: it ends with a
+// semicolon, opens or closes no block, is no control flow, and does not
+// continue a statement or the body of an if or a loop without braces.
+func wrappable(lines []string, n int) bool {
+	if n < 1 || n > len(lines) {
+		return false
+	}
+	t := code(lines[n-1])
+	if !strings.HasSuffix(t, ";") || strings.ContainsAny(t, "{}") || notStatement.MatchString(t) ||
+		strings.Count(t, "(") != strings.Count(t, ")") {
+		return false
+	}
+	for i := n - 2; i >= 0; i-- {
+		p := code(lines[i])
+		if p == "" {
+			continue
+		}
+		return strings.HasSuffix(p, ";") || strings.HasSuffix(p, "{") || strings.HasSuffix(p, "}") ||
+			strings.HasPrefix(p, "#") || strings.HasSuffix(lines[i], "*/")
+	}
+	return true
+}
+
+// code is a line without its indentation and a trailing // comment.
+func code(line string) string {
+	if i := strings.Index(line, "//"); i >= 0 && !strings.Contains(line[:i], `"`) {
+		line = line[:i]
+	}
+	return strings.TrimSpace(line)
+}
+
+// scalarWords are the words a type that _Atomic can qualify is made of,
+// for the declarations atomicFixes changes.
+var scalarWords = map[string]bool{"char": true, "short": true, "int": true, "long": true, "unsigned": true,
+	"signed": true, "_Bool": true, "bool": true, "size_t": true, "ssize_t": true, "int8_t": true, "int16_t": true,
+	"int32_t": true, "int64_t": true, "uint8_t": true, "uint16_t": true, "uint32_t": true, "uint64_t": true,
+	"intptr_t": true, "uintptr_t": true, "double": true, "float": true}
+
+// atomicFixes proposes making a global scalar variable _Atomic, in C,
+// where it is declared alone on its line, once in the program's sources.
+func atomicFixes(r Race, read func(string) ([]byte, error)) []Fix {
+	if !r.Global {
+		return nil
+	}
+	decl := regexp.MustCompile(`^(\s*)((?:(?:static|volatile)\s+)*)([A-Za-z_][A-Za-z0-9_ \t]*?)\s+` +
+		regexp.QuoteMeta(r.Object) + `(\s*(?:=[^;,]*)?;.*)$`)
+	var found []Edit
+	var m []string
+	for _, file := range r.Sources {
+		if !strings.HasSuffix(file, ".c") {
+			continue // C++ would take std::atomic, which this does not write
+		}
+		lines, err := fileLines(read, file)
+		if err != nil {
+			continue
+		}
+		depth := 0
+		for i, line := range lines {
+			if depth == 0 {
+				if mm := decl.FindStringSubmatch(line); mm != nil {
+					m = mm
+					found = append(found, Edit{File: file, Line: i + 1, Old: []string{line}})
+				}
+			}
+			c := code(line)
+			depth += strings.Count(c, "{") - strings.Count(c, "}")
+		}
+	}
+	if len(found) != 1 {
+		return nil // not declared in the sources, or in several (statics of the same name)
+	}
+	for _, w := range strings.Fields(m[3]) {
+		if !scalarWords[w] {
+			return nil // a struct, a pointer, _Atomic already, or a type we do not know is scalar
+		}
+	}
+	e := found[0]
+	e.New = []string{m[1] + m[2] + "_Atomic " + m[3] + " " + r.Object + m[4]}
+	return []Fix{{Kind: Atomic,
+		Title: fmt.Sprintf("Make %s _Atomic: each of its reads and writes becomes atomic, and ++ or += an atomic read-modify-write", r.Object),
+		Edits: []Edit{e}}}
+}

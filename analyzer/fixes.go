@@ -1,0 +1,335 @@
+package analyzer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"augur/analyzer/build"
+	"augur/analyzer/category"
+	"augur/analyzer/fix"
+	"augur/analyzer/ir"
+	"augur/analyzer/race"
+	"augur/analyzer/report"
+	"augur/analyzer/sched"
+	"augur/analyzer/vm"
+)
+
+// Fix suggestions. For every harmful race the analysis proposes changes
+// (analyzer/fix) and verifies each the only way that means anything: it
+// applies the change to a copy of the sources, builds it as the program
+// was built, and analyzes it with the same settings. A fix is verified
+// when the race is gone, nothing new appears in its place (a race, a
+// failure, a deadlock, a lock-order inversion), and the changed program
+// prints the same in every schedule tried, an output the original
+// printed in one order of the race.
+
+// outputRuns is how many PCT schedules, besides round robin, the changed
+// program's output is compared over.
+const outputRuns = 20
+
+// SuggestFixes fills res.Fixes: the verified and the rejected fixes of
+// every harmful race. bopts are the options prog was built with; the
+// sources are read with Options.ReadFile (nil: from disk).
+func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *ir.Program) {
+	read := res.Options.ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	res.Fixes = make([][]fix.Fix, len(res.Races))
+	checked := map[string]*changed{} // one analysis per change, whichever races it is for
+	var printed map[string]bool      // what the original prints in the output check's schedules
+	for i, r := range res.Races {
+		if i >= len(res.Verdicts) || res.Verdicts[i] == nil || !category.Of(res.Verdicts[i].Category).Harmful {
+			continue
+		}
+		for _, f := range fix.Propose(fixRace(r, prog, res.Options.Sources), read) {
+			if ctx.Err() != nil {
+				return
+			}
+			key := fmt.Sprint(f.Edits)
+			c := checked[key]
+			if c == nil {
+				c = res.analyzeChange(ctx, bopts, read, &f)
+				checked[key] = c
+			}
+			if printed == nil {
+				printed = res.outputs(prog, res.Options.Run)
+			}
+			f.Verified, f.Checked = res.verify(c, i, printed)
+			res.Fixes[i] = append(res.Fixes[i], f)
+		}
+	}
+}
+
+// Harmful counts the races classified spec-violated or output-differs.
+func (res *Result) Harmful() int {
+	n := 0
+	for _, v := range res.Verdicts {
+		if v != nil && category.Of(v.Category).Harmful {
+			n++
+		}
+	}
+	return n
+}
+
+// fixRace is what proposing fixes needs of r.
+func fixRace(r *race.Race, prog *ir.Program, sources []string) fix.Race {
+	access := func(e race.Endpoint) fix.Access {
+		return fix.Access{File: e.Loc.File, Line: e.Loc.Line, Function: e.Function, Kind: e.KindName(), Locks: e.Locks}
+	}
+	g := prog.GlobalByName(r.Object)
+	return fix.Race{Object: r.Object, A: access(r.First), B: access(r.Second), Sources: sources,
+		Global: g != nil && !g.External && r.Allocated == nil && r.ObjSize == g.Size}
+}
+
+// changed is a fixed copy of the program and its analysis, or why there
+// is none.
+type changed struct {
+	prog  *ir.Program
+	after *Result
+	run   vm.Config
+	why   string // "rejected: ..." or "not verified: ..." when there is no analysis
+}
+
+// analyzeChange applies f to a copy of the sources, builds it with the
+// original's options, and analyzes it with the original's settings.
+func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read func(string) ([]byte, error), f *fix.Fix) *changed {
+	dir, err := os.MkdirTemp("", "augur-fix-")
+	if err != nil {
+		return &changed{why: fmt.Sprintf("not verified: %v", err)}
+	}
+	defer os.RemoveAll(dir)
+	opts := *res.Options
+	sources := slices.Clone(opts.Sources)
+	bopts.FileFlags = copyFlags(bopts.FileFlags)
+	for _, file := range f.Files() {
+		src, err := read(file)
+		if err != nil {
+			return &changed{why: fmt.Sprintf("not verified: %v", err)}
+		}
+		text, err := f.Apply(file, src)
+		if err != nil {
+			return &changed{why: fmt.Sprintf("not verified: %v", err)}
+		}
+		k := slices.IndexFunc(sources, func(s string) bool { return sameFile(s, file) })
+		if k < 0 {
+			return &changed{why: fmt.Sprintf("not verified: %s is not one of the program's sources", file)}
+		}
+		cp := filepath.Join(dir, filepath.Base(file))
+		if err := os.WriteFile(cp, text, 0o644); err != nil {
+			return &changed{why: fmt.Sprintf("not verified: %v", err)}
+		}
+		orig, _ := filepath.Abs(file)
+		// The copy includes its neighbours' headers as the original does.
+		bopts.FileFlags[cp] = append(slices.Clone(bopts.FileFlags[orig]), "-I"+filepath.Dir(orig))
+		sources[k] = cp
+	}
+	fixed, err := LoadProgram(sources, bopts)
+	if err != nil {
+		return &changed{why: "rejected: the changed program does not compile: " + firstLine(err.Error())}
+	}
+	opts.Sources, opts.EvidenceDir, opts.History, opts.TSan, opts.Farm = sources, "", "", nil, ""
+	opts.Deadline = time.Time{} // the changed program gets the whole time budget again
+	after, err := Analyze(ctx, fixed, opts, Observer{})
+	if err != nil {
+		return &changed{why: "not verified: " + err.Error()}
+	}
+	if after.Stopped != nil {
+		return &changed{why: "not verified: the analysis of the changed program stopped early: " + after.Stopped.Message}
+	}
+	return &changed{prog: fixed, after: after, run: opts.Run}
+}
+
+// verify says whether the change c fixes race i, and what was checked;
+// printed is what the original printed in the output check's schedules.
+func (res *Result) verify(c *changed, i int, printed map[string]bool) (bool, string) {
+	if c.why != "" {
+		return false, c.why
+	}
+	if why := res.compare(c.after, i); why != "" {
+		return false, "rejected: " + why
+	}
+	n, why := res.sameOutput(c.prog, c.run, i, printed)
+	if why != "" {
+		return false, "rejected: " + why
+	}
+	return true, fmt.Sprintf("verified: no race on %s, and no new race, failure, deadlock or lock-order inversion in %d schedules; the same output in %d runs, one the original printed",
+		res.Races[i].Object, c.after.Detection.Schedules, n)
+}
+
+// compare checks the analysis after a fix of race i against res: the
+// race is gone and nothing took its place. It says what went wrong, or "".
+func (res *Result) compare(after *Result, i int) string {
+	target := raceSig(res.Races[i])
+	known := map[string]bool{}
+	for _, r := range res.Races {
+		known[raceSig(r)] = true
+	}
+	for _, r := range after.Races {
+		switch sig := raceSig(r); {
+		case sig == target:
+			return fmt.Sprintf("the race on %s is still there", r.Object)
+		case !known[sig]:
+			return fmt.Sprintf("a new race on %s between %s and %s", r.Object, r.First.Function, r.Second.Function)
+		}
+	}
+	failed := map[string]bool{}
+	for _, f := range res.failures() {
+		failed[failSig(f)] = true
+	}
+	for _, f := range after.failures() {
+		if !failed[failSig(f)] {
+			if f.Kind == vm.TermDeadlock {
+				return fmt.Sprintf("a deadlock (%s)", firstLine(f.Message))
+			}
+			return fmt.Sprintf("a new failure: %s", firstLine(f.Message))
+		}
+	}
+	inverted := map[[2]string]bool{}
+	for _, v := range res.Detection.Inversions {
+		inverted[[2]string{v.LockA, v.LockB}] = true
+	}
+	for _, v := range after.Detection.Inversions {
+		if !inverted[[2]string{v.LockA, v.LockB}] {
+			return fmt.Sprintf("a new lock-order inversion of %s and %s (a possible deadlock)", v.LockA, v.LockB)
+		}
+	}
+	return ""
+}
+
+// lineNumbers are the line numbers in an object's description: a fix
+// that adds lines moves the allocations below it.
+var lineNumbers = regexp.MustCompile(`:\d+`)
+
+// raceSig identifies a race across a fix: its memory and its two
+// functions and kinds, without line numbers.
+func raceSig(r *race.Race) string {
+	a := r.First.Function + "/" + r.First.KindName()
+	b := r.Second.Function + "/" + r.Second.KindName()
+	if a > b {
+		a, b = b, a
+	}
+	return lineNumbers.ReplaceAllString(r.Object, "") + "|" + a + "|" + b
+}
+
+func failSig(f *race.Failure) string {
+	fn := ""
+	if len(f.Stack) > 0 {
+		fn = f.Stack[0].Function
+	}
+	return f.Kind.String() + "|" + fn
+}
+
+// outputs is what prog prints in the output check's schedules (round
+// robin and outputRuns PCT schedules), as a set.
+func (res *Result) outputs(prog *ir.Program, cfg vm.Config) map[string]bool {
+	out := map[string]bool{}
+	for run := 0; run <= outputRuns; run++ {
+		if o, budget, err := res.runOnce(prog, cfg, run); err == nil && budget == "" {
+			out[o] = true
+		}
+	}
+	return out
+}
+
+// sameOutput runs the changed program in the output check's schedules:
+// every run must print the same, and something the original printed, in
+// one order of race i or in one of the same schedules (printed). It
+// returns the runs, or why not.
+func (res *Result) sameOutput(fixed *ir.Program, cfg vm.Config, i int, printed map[string]bool) (int, string) {
+	v := res.Verdicts[i]
+	valid := func(o string) bool {
+		return printed[o] || o == v.Outputs[0].Stdout || o == v.Outputs[1].Stdout || slices.Contains(v.AllOutputs, o)
+	}
+	first := ""
+	for run := 0; run <= outputRuns; run++ {
+		out, budget, err := res.runOnce(fixed, cfg, run)
+		switch {
+		case err != nil:
+			return run, err.Error()
+		case budget != "":
+			return run, "a run of the changed program ran out of its budget: " + budget
+		case run == 0 && !valid(out):
+			return run, fmt.Sprintf("the changed program prints %q, which the original never printed", clip(out))
+		case run == 0:
+			first = out
+		case out != first:
+			return run, fmt.Sprintf("the changed program still prints different output in different schedules (%q and %q)",
+				clip(first), clip(out))
+		}
+	}
+	return outputRuns + 1, ""
+}
+
+// runOnce runs prog under schedule run (0: round robin, then PCT seeds)
+// and returns what it printed, or the budget it ran out of.
+func (res *Result) runOnce(prog *ir.Program, cfg vm.Config, run int) (string, string, error) {
+	cfg.Monitor, cfg.ScheduleForks = nil, nil
+	cfg.Policy = sched.RoundRobin{}
+	if run > 0 {
+		cfg.Policy = sched.NewPCT(res.Options.Seed+uint64(run), 3, 1000)
+	}
+	m, err := vm.New(prog, cfg)
+	if err != nil {
+		return "", "", err
+	}
+	r := m.Run()
+	if r.Term.Kind == vm.TermBudget {
+		return "", r.Term.Message, nil
+	}
+	out, _ := vm.Streams(r.Output)
+	return string(out), "", nil
+}
+
+func clip(s string) string {
+	if len(s) > 60 {
+		return s[:57] + "..."
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
+}
+
+func sameFile(a, b string) bool {
+	x, err1 := filepath.Abs(a)
+	y, err2 := filepath.Abs(b)
+	return err1 == nil && err2 == nil && x == y
+}
+
+func copyFlags(m map[string][]string) map[string][]string {
+	c := make(map[string][]string, len(m)+1)
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// reportFixes renders fixes for the report, with paths relative to base.
+func (res *Result) reportFixes(fs []fix.Fix, base string) []report.Fix {
+	read := res.Options.ReadFile
+	if read == nil {
+		read = os.ReadFile
+	}
+	var out []report.Fix
+	for _, f := range fs {
+		rf := report.Fix{Kind: string(f.Kind), Title: f.Title, Verified: f.Verified, Checked: f.Checked}
+		if d, err := f.Diff(base, read); err == nil {
+			rf.Diff = d
+		}
+		for _, e := range f.Edits {
+			rf.Edits = append(rf.Edits, report.FixEdit{File: ir.RelPath(e.File, base), Line: e.Line, Old: e.Old,
+				Insert: strings.Join(e.New, "\n") + "\n"})
+		}
+		out = append(out, rf)
+	}
+	return out
+}
