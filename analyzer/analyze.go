@@ -21,6 +21,7 @@ import (
 	"augur/analyzer/history"
 	"augur/analyzer/ir"
 	"augur/analyzer/memmodel"
+	"augur/analyzer/pattern"
 	"augur/analyzer/race"
 	"augur/analyzer/symex"
 	"augur/analyzer/tsan"
@@ -144,6 +145,9 @@ type Result struct {
 	// did not reproduce, with why (tsan.go).
 	TSan       map[*race.Race][]int
 	TSanMissed []TSanMiss
+	// Patterns are the benign patterns the harmless and single-ordering
+	// races follow, with their evidence, parallel to Races (nil: none).
+	Patterns []*pattern.Pattern
 	// Fixes are the fixes proposed for each race, verified or rejected,
 	// parallel to Races (SuggestFixes; nil when it did not run).
 	Fixes [][]fix.Fix
@@ -282,6 +286,10 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 				res.Stopped.Budget, res.Stopped.Message = t.Budget, t.Message
 			}
 		}
+	}
+	res.Patterns = make([]*pattern.Pattern, len(res.Races))
+	for i, v := range res.Verdicts {
+		res.Patterns[i] = pattern.Recognize(prog, res.Races[i], v)
 	}
 	res.failureEvidence(prog, cfg)
 	if err := hist.Save(res.Races, res.Verdicts); err != nil {

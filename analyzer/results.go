@@ -33,6 +33,11 @@ func (res *Result) Report(base string) *report.Report {
 			rep.SetFailureEvidence(f, path, base)
 		}
 	}
+	for i, p := range res.Patterns {
+		if p != nil {
+			rep.SetPattern(res.Races[i].ID, &report.Pattern{Name: p.Name, Evidence: ir.RelText(p.Evidence, base)})
+		}
+	}
 	for i, fs := range res.Fixes {
 		if len(fs) > 0 {
 			rep.SetFixes(res.Races[i].ID, res.reportFixes(fs, base))

@@ -110,9 +110,20 @@ type Race struct {
 	// reported the race (--tsan-report), or a list of them when several
 	// did: an int or a []int.
 	TSan any `json:"tsan,omitempty"`
+	// Pattern is the benign pattern a harmless or single-ordering race
+	// follows, with the evidence for it (none when nothing shows one).
+	Pattern *Pattern `json:"pattern,omitempty"`
 	// Fixes are the fixes augur proposed and checked by analyzing the
 	// changed program (--suggest-fixes): verified ones first.
 	Fixes []Fix `json:"fixes,omitempty"`
+}
+
+// Pattern names a benign race pattern: redundant-write, disjoint-bits,
+// statistics-counter, double-checked-initialization or
+// ad-hoc-synchronization.
+type Pattern struct {
+	Name     string `json:"name"`
+	Evidence string `json:"evidence"`
 }
 
 // Fix is a proposed change to the sources that removes a race.
@@ -544,6 +555,15 @@ func (r *Report) SetFixes(id string, fixes []Fix) {
 	for i := range r.Races {
 		if r.Races[i].ID == id {
 			r.Races[i].Fixes = fixes
+		}
+	}
+}
+
+// SetPattern gives race id the benign pattern it follows.
+func (r *Report) SetPattern(id string, p *Pattern) {
+	for i := range r.Races {
+		if r.Races[i].ID == id {
+			r.Races[i].Pattern = p
 		}
 	}
 }

@@ -39,6 +39,9 @@ func WriteText(w io.Writer, r *Report) error {
 		if x.Stage != "" {
 			fmt.Fprintf(&b, "  Decided by: %s (k=%d): %s\n", x.Stage, x.K, x.Reason)
 		}
+		if p := x.Pattern; p != nil {
+			fmt.Fprintf(&b, "  Benign pattern: %s: %s\n", p.Name, p.Evidence)
+		}
 		if len(x.Outputs) > 1 {
 			fmt.Fprintf(&b, "  Outputs seen (%s memory model):", r.MemoryModel)
 			for _, o := range x.Outputs {

@@ -13,7 +13,7 @@ static void *tuner(void *arg) {
 
 static void *client(void *arg) {
 	(void)arg;
-	int t = timeout_ms; // race: timeout k-witness-harmless
+	int t = timeout_ms; // race: timeout k-witness-harmless // pattern: all-values-valid
 	puts(t > 0 ? "waiting with a timeout" : "waiting forever");
 	return NULL;
 }

@@ -15,7 +15,7 @@ static int *get(void) {
 		if (instance == NULL) {
 			int *p = malloc(sizeof *p);
 			*p = 42;
-			instance = p; // race: dcl k-witness-harmless
+			instance = p; // race: dcl k-witness-harmless // pattern: double-checked-initialization
 		}
 		pthread_mutex_unlock(&mu);
 	}

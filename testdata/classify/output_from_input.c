@@ -11,7 +11,7 @@ static int x = 21;
 
 static void *configure(void *arg) {
 	(void)arg;
-	mode = 2; // race: mode k-witness-harmless
+	mode = 2; // race: mode k-witness-harmless // pattern: redundant-write
 	return NULL;
 }
 

@@ -12,7 +12,7 @@ static long moved, received;
 
 static void *transfer(void *arg) {
 	pthread_mutex_lock(&from_lock);
-	moved += 7; // race: moved; fix: lock to_lock verified
+	moved += 7; // race: moved // fix: lock to_lock verified
 	pthread_mutex_lock(&to_lock);
 	received += 7;
 	pthread_mutex_unlock(&to_lock);

@@ -17,7 +17,7 @@ static void *deposit(void *arg) {
 }
 
 static void *bonus(void *arg) {
-	balance += 5; // race: balance; fix: lock bank verified
+	balance += 5; // race: balance // fix: lock bank verified
 	return NULL;
 }
 

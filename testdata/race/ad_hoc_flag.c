@@ -9,8 +9,8 @@ static int result;
 
 static void *work(void *arg) {
 	(void)arg;
-	result = 6 * 7; // race: result single-ordering
-	done = 1; // race: done single-ordering
+	result = 6 * 7; // race: result single-ordering // pattern: ad-hoc-synchronization
+	done = 1; // race: done single-ordering // pattern: ad-hoc-synchronization
 	return NULL;
 }
 

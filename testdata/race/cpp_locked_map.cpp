@@ -12,7 +12,7 @@ std::map<std::string, int> cache;
 int lookups;
 
 int find(const std::string &key) {
-	lookups++; // race: lookups k-witness-harmless
+	lookups++; // race: lookups k-witness-harmless // pattern: statistics-counter
 	std::lock_guard<std::mutex> g(m);
 	auto it = cache.find(key);
 	if (it != cache.end())

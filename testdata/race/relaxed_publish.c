@@ -12,7 +12,7 @@ static atomic_int flag, good_flag;
 
 static void *writer(void *arg) {
 	(void)arg;
-	data = 1; // race: relaxed single-ordering
+	data = 1; // race: relaxed single-ordering // pattern: ad-hoc-synchronization
 	atomic_store_explicit(&flag, 1, memory_order_relaxed);
 	published = 2;
 	atomic_store_explicit(&good_flag, 1, memory_order_release);

@@ -11,9 +11,9 @@ static int flag, data;
 
 static void *child(void *arg) {
 	(void)arg;
-	while (!flag) // race: flag single-ordering
+	while (!flag) // race: flag single-ordering // pattern: ad-hoc-synchronization
 		;
-	printf("%d\n", data); // race: data single-ordering
+	printf("%d\n", data); // race: data single-ordering // pattern: ad-hoc-synchronization
 	return NULL;
 }
 
