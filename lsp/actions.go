@@ -72,6 +72,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		name := s.story(site, l).name
 		if !seen[r.ID] {
 			seen[r.ID] = true
+			actions = append(actions, s.fixActions(r, diag, l)...)
 			for _, c := range evidenceCommands(r) {
 				actions = append(actions, &protocol.CodeAction{Title: fmt.Sprintf("%s of the race on %s", c.Title, name),
 					Kind: &quickfix, Diagnostics: diag, Command: c})
@@ -89,6 +90,43 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 			Command: command("Analyze now", cmdAnalyzeNow, string(params.TextDocument.URI))})
 	}
 	return actions, nil
+}
+
+// fixActions are the quick fixes of a race: its verified fixes whose
+// lines are still what the analysis saw (an edit since would make the
+// edit land elsewhere), the first preferred. Caller holds mu.
+func (s *Server) fixActions(r *report.Race, diag []protocol.Diagnostic, l *lines) []protocol.CommandOrCodeAction {
+	quickfix := protocol.CodeActionKindQuickFix
+	var out []protocol.CommandOrCodeAction
+	for _, f := range r.Fixes {
+		if !f.Verified {
+			continue
+		}
+		if edit := fixEdit(f, l); edit != nil {
+			preferred := len(out) == 0
+			out = append(out, &protocol.CodeAction{Title: "Fix: " + f.Title + " (verified by augur)", Kind: &quickfix,
+				Diagnostics: diag, Edit: edit, IsPreferred: &preferred})
+		}
+	}
+	return out
+}
+
+// fixEdit is f as a workspace edit, or nil when a line it replaces has
+// changed.
+func fixEdit(f report.Fix, l *lines) *protocol.WorkspaceEdit {
+	changes := map[uri.URI][]protocol.TextEdit{}
+	for _, e := range f.Edits {
+		for i, old := range e.Old {
+			if strings.TrimRight(l.get(e.File, e.Line-1+i), "\r") != old {
+				return nil
+			}
+		}
+		rng := protocol.Range{Start: protocol.Position{Line: uint32(e.Line - 1)},
+			End: protocol.Position{Line: uint32(e.Line - 1 + len(e.Old))}}
+		u := uri.File(e.File)
+		changes[u] = append(changes[u], protocol.TextEdit{Range: rng, NewText: e.Insert})
+	}
+	return &protocol.WorkspaceEdit{Changes: changes}
 }
 
 // evidenceCommands are the commands that show a race's evidence, for its

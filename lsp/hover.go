@@ -83,6 +83,9 @@ func (s *Server) hoverText(site *raceSite, l *lines) string {
 	if site.category == string(category.OutputDiffers) && len(r.Outputs) >= 2 {
 		fmt.Fprintf(&b, "- **Output:** one order prints %s, the other %s\n", outputQuote(r.Outputs[0]), outputQuote(r.Outputs[1]))
 	}
+	if p := r.Pattern; p != nil {
+		fmt.Fprintf(&b, "- **Benign pattern — %s:** %s\n", p.Name, p.Evidence)
+	}
 	if ws := r.TSanWarnings(); len(ws) > 0 {
 		fmt.Fprintf(&b, "- **ThreadSanitizer** reported this race too: %s\n", site.ts.tsanOrigin(ws))
 	}
@@ -90,7 +93,9 @@ func (s *Server) hoverText(site *raceSite, l *lines) string {
 		fmt.Fprintf(&b, "\n**See it:** the code lens *Show interleaving* draws both threads step by step; *Replay evidence* "+
 			"runs this exact interleaving again (in a terminal: `augur replay %s`).\n", r.Evidence)
 	}
-	if fix := st.fix(); fix != "" {
+	if f := verifiedFix(r); f != nil {
+		fmt.Fprintf(&b, "\n**Fix (checked by augur):** %s. %s. Apply it with the quick fix on this line.\n", f.Title, capitalize(f.Checked))
+	} else if fix := st.fix(); fix != "" {
 		fmt.Fprintf(&b, "\n**Fix:** %s\n", fix)
 	}
 
@@ -219,4 +224,14 @@ func (ts *targetState) tsanOrigin(ws []int) string {
 		parts = append(parts, part)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// verifiedFix is a race's first verified fix, or nil.
+func verifiedFix(r *report.Race) *report.Fix {
+	for i := range r.Fixes {
+		if r.Fixes[i].Verified {
+			return &r.Fixes[i]
+		}
+	}
+	return nil
 }

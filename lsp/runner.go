@@ -416,6 +416,16 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		s.logf(protocol.MessageTypeWarning, "%s: %s", t.Name, w)
 	}
 	rep := publishing(res, true)
+	if plan.SuggestFixes && res.Harmful() > 0 {
+		// After the verdicts are out: each fix is a whole analysis of the
+		// changed program. A new save cancels it like the analysis.
+		p.report("verifying fixes", -1)
+		res.SuggestFixes(ctx, plan.Build, prog)
+		if ctx.Err() != nil {
+			return
+		}
+		rep = publishing(res, true)
+	}
 	s.mu.Lock()
 	if ts.gen == gen {
 		ts.last = &finished{prog: prog, hash: hash, planKey: key, result: res}
@@ -580,6 +590,11 @@ func absolutize(rep *report.Report, root string) *report.Report {
 	}
 	for i := range rep.Races {
 		accesses(rep.Races[i].Accesses)
+		for _, f := range rep.Races[i].Fixes {
+			for j := range f.Edits {
+				f.Edits[j].File = abs(f.Edits[j].File)
+			}
+		}
 	}
 	for i := range rep.Failures {
 		f := &rep.Failures[i]

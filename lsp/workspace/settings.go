@@ -57,13 +57,16 @@ type Settings struct {
 	// to the workspace root) whose races every analysis of the target
 	// classifies too.
 	TSanReports []string
+	// SuggestFixes proposes fixes for harmful races, each verified by
+	// analyzing the changed program, after the results are published.
+	SuggestFixes bool
 }
 
 // Defaults are the built-in settings, those of `augur analyze`.
 func Defaults() Settings {
 	return Settings{Mp: 5, Ma: 2, Schedules: 5, Directed: 5, History: true, Seed: 1, MemoryModel: memmodel.SC, MaxInstructions: 200_000_000,
 		Timeout: time.Minute, MaxMemory: 4 << 30, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend",
-		Debounce: 200 * time.Millisecond, ExploreTime: 100 * time.Millisecond}
+		Debounce: 200 * time.Millisecond, ExploreTime: 100 * time.Millisecond, SuggestFixes: true}
 }
 
 // setting is one analysis option: its name in augur.toml (the CLI flag's),
@@ -144,6 +147,8 @@ var settingsTable = []setting{
 		func(s *Settings, v any) error { return setBool(&s.DetectOnly, v) }},
 	{"tsan-report", "tsanReport", `ThreadSanitizer reports (their text output, from CI) whose data races every analysis classifies too, as paths or globs relative to the workspace root, e.g. ["ci/tsan-*.log"]`,
 		func(s *Settings, v any) error { return setStrings(&s.TSanReports, v) }},
+	{"suggest-fixes", "suggestFixes", "propose fixes for harmful races (take the lock the other access holds, make the variable atomic), each offered only once analyzing the changed program showed the race gone and nothing new",
+		func(s *Settings, v any) error { return setBool(&s.SuggestFixes, v) }},
 	{"classifier", "classifier", `"portend", or "replay-analyzer" (the PLDI 2007 baseline)`,
 		func(s *Settings, v any) error { return setChoice(&s.Classifier, v, "portend", "replay-analyzer") }},
 	{"include", "include", "include directories (-I), relative to augur.toml's directory",

@@ -141,6 +141,9 @@ type Plan struct {
 	// History says whether the server keeps a history for the target
 	// (Analyze.History is set by the server, which owns the cache).
 	History bool
+	// SuggestFixes says whether fixes are proposed and verified after
+	// each analysis (analyzer.Result.SuggestFixes).
+	SuggestFixes bool
 	// CompDBs are the compilation databases whose flags were used.
 	CompDBs []string
 	key     string
@@ -216,8 +219,9 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	if s.Directed == 0 {
 		p.Analyze.Directed = -1 // none
 	}
-	p.History = s.History
+	p.History, p.SuggestFixes = s.History, s.SuggestFixes
 	h := sha256.New()
+	fmt.Fprintf(h, "fixes=%v\x00", s.SuggestFixes)
 	if p.Analyze.TSan, err = w.tsanReports(s.TSanReports, h); err != nil {
 		return nil, fmt.Errorf("target %s: tsanReport: %w", t.Name, err)
 	}

@@ -102,6 +102,8 @@ before(async () => {
   fs.mkdirSync(workspace);
   fs.copyFileSync(program, path.join(workspace, 'ledger.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'lsp', 'retire.c'), path.join(workspace, 'retire.c'));
+  fs.copyFileSync(path.join(repo, 'testdata', 'fix', 'missing_lock.c'), path.join(workspace, 'bank.c'));
+  fs.copyFileSync(path.join(repo, 'testdata', 'classify', 'disjoint_bits.c'), path.join(workspace, 'status.c'));
   // A ThreadSanitizer report of ledger.c's use after free, as a CI run
   // would leave it (written in ThreadSanitizer's format), named by the
   // tsanReport setting below.
@@ -202,8 +204,9 @@ async function hoverOn(n, word) {
   // to finish fading in (a screenshot shows it whole). A code lens that
   // arrives above the line moves the text under the mouse and hides the
   // hover, at either step; a user then moves the mouse onto the word
-  // again, and so do we.
-  const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content', { hasText: /What goes wrong|What augur saw/ }).first();
+  // again, and so do we. An editor in another tab keeps its last hover
+  // in the page, hidden: only a visible one counts.
+  const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content:visible', { hasText: /What goes wrong|What augur saw/ }).first();
   const deadline = Date.now() + patience;
   for (;;) {
     await page.mouse.move(0, 0);
@@ -217,7 +220,14 @@ async function hoverOn(n, word) {
       return hover.innerText();
     } catch (err) {
       if (Date.now() > deadline) {
-        throw err;
+        await shot('failed');
+        const shown = await page.locator('.monaco-hover').allInnerTexts();
+        const box = await span.boundingBox();
+        const under = await page.evaluate(({ x, y }) => {
+          const e = document.elementFromPoint(x, y);
+          return e ? `${e.tagName}.${e.className}: ${(e.textContent || '').slice(0, 40)}` : 'nothing';
+        }, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+        throw new Error(`no augur hover on "${word}" at line ${n} (${JSON.stringify(box)}, under the mouse: ${under}); hovers: ${JSON.stringify(shown).slice(0, 300)}`, { cause: err });
       }
     }
   }
@@ -372,4 +382,94 @@ test('a file shown in a preview tab and replaced while its first analysis runs s
   const title = await header.innerText();
   await shot('6-closed-preview');
   assert.match(title, new RegExp(`retire\\.c\\s*${accesses}`));
+});
+
+test('a verified fix is a quick fix on the racing line, and applying it and saving removes the race', async () => {
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Shift+E');
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'bank.c' }).dblclick({ timeout: patience });
+  const bank = path.join(tmp, 'workspace', 'bank.c');
+  const line = fs.readFileSync(bank, 'utf8').split('\n').findIndex((l) => l.includes('balance += 5;')) + 1;
+  // The fix comes after the race's verdict, once augur has analyzed the
+  // changed program: ask for the quick fixes until it is among them.
+  const item = page.locator('.action-widget .monaco-list-row', { hasText: 'Fix: Hold bank around the access to balance' });
+  const deadline = Date.now() + patience;
+  for (;;) {
+    await goToLine(line);
+    await page.keyboard.press('Control+.');
+    try {
+      await item.waitFor({ timeout: 3_000 });
+      break;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) {
+        await shot('failed');
+        const shown = await page.locator('.monaco-hover').allInnerTexts();
+        const box = await span.boundingBox();
+        const under = await page.evaluate(({ x, y }) => {
+          const e = document.elementFromPoint(x, y);
+          return e ? `${e.tagName}.${e.className}: ${(e.textContent || '').slice(0, 40)}` : 'nothing';
+        }, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
+        throw new Error(`no augur hover on "${word}" at line ${n} (${JSON.stringify(box)}, under the mouse: ${under}); hovers: ${JSON.stringify(shown).slice(0, 300)}`, { cause: err });
+      }
+      await page.waitForTimeout(1_000);
+    }
+  }
+  await shot('7-quick-fix');
+  const menu = (await page.locator('.action-widget').innerText());
+  assert.match(menu, /verified by augur/);
+  assert.doesNotMatch(menu, /Hold bank around.*\n.*Hold bank around/s, 'the fix is offered once');
+  // Apply it as a user does: the keyboard moves to it, Enter applies it
+  // (the menu's pointer shield keeps a synthetic click from reaching it).
+  for (let i = 0; i < 10 && !/\bfocused\b/.test(await item.getAttribute('class')); i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Control+S');
+  const deadline2 = Date.now() + patience;
+  while (!fs.readFileSync(bank, 'utf8').includes('\tpthread_mutex_lock(&bank);\n\tbalance += 5;')) {
+    assert.ok(Date.now() < deadline2, `the fix was not saved:\n${fs.readFileSync(bank, 'utf8')}`);
+    await page.waitForTimeout(250);
+  }
+  // The next analysis finds no race in bank.c: its squiggle goes.
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  const deadline3 = Date.now() + patience;
+  while (await editor.locator('.squiggly-warning').count() > 0) {
+    assert.ok(Date.now() < deadline3, 'the race is still underlined after the fix');
+    await page.waitForTimeout(250);
+  }
+  await goToLine(line + 1);
+  await shot('8-fixed');
+});
+
+test('a harmless race that follows a benign pattern names the pattern and its evidence in the hover', async () => {
+  await page.keyboard.press('Control+Shift+E');
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'status.c' }).dblclick({ timeout: patience });
+  const file = path.join(tmp, 'workspace', 'status.c');
+  const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('status |= 1;')) + 1;
+  // With the keyboard, as a user can: the cursor on the statement's first
+  // word (Home), then Show Hover (Ctrl+K Ctrl+I).
+  const hoverBox = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content:visible', { hasText: 'Benign pattern' }).first();
+  const deadline = Date.now() + patience;
+  for (;;) {
+    await goToLine(line);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+    try {
+      await hoverBox.waitFor({ timeout: 5_000 });
+      break;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) {
+        await shot('failed');
+        throw err;
+      }
+    }
+  }
+  const hover = await hoverBox.innerText();
+  await shot('9-benign-pattern');
+  assert.match(hover, /k-witness-harmless/);
+  assert.match(hover, /Benign pattern — disjoint-bits: the write in writer changes only bits 0x1 of status/);
+  await page.keyboard.press('Escape');
 });

@@ -26,7 +26,7 @@ export function serverCommand(read: SettingsReader): ServerCommand {
 export const analysisKeys = [
   'mp', 'ma', 'memoryModel', 'undefined', 'symbolicArgs', 'schedules', 'directed', 'history', 'maxInstructions',
   'timeout', 'exploreTime', 'maxMemory', 'debounce', 'seed', 'preemptAccesses', 'symbolicStdin', 'symbolicFiles', 'searcher',
-  'maxPaths', 'detectOnly', 'classifier', 'include', 'define', 'flags', 'compileCommandsDir', 'tsanReport',
+  'maxPaths', 'detectOnly', 'classifier', 'include', 'define', 'flags', 'compileCommandsDir', 'tsanReport', 'suggestFixes',
 ] as const;
 
 export function analysisSettings(read: SettingsReader): Record<string, unknown> {
