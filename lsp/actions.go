@@ -33,10 +33,11 @@ const (
 	cmdIgnore     = "augur.server.ignoreRace"
 	cmdAnalyzeNow = "augur.server.analyzeNow"
 	cmdTimeline   = "augur.server.showInterleaving"
+	cmdApplyFix   = "augur.server.applyFix"
 )
 
 func commandNames() []string {
-	return []string{cmdReplay, cmdOutputDiff, cmdIgnore, cmdAnalyzeNow, cmdTimeline}
+	return []string{cmdReplay, cmdOutputDiff, cmdIgnore, cmdAnalyzeNow, cmdTimeline, cmdApplyFix}
 }
 
 // evidenceView is what an evidence command shows of a race's evidence.
@@ -207,6 +208,11 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 		result, err = s.ignoreRace(ctx, args[0])
 	case cmdAnalyzeNow:
 		result, err = s.analyzeNow(args)
+	case cmdApplyFix:
+		if len(args) < 1 {
+			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s needs a race id", params.Command)
+		}
+		result, err = s.applyFix(ctx, args[0])
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "unknown command %q", params.Command)
 	}
@@ -401,6 +407,51 @@ func (s *Server) ignoreRace(ctx context.Context, id string) (bool, error) {
 		return false, nil
 	}
 	return res.Applied, nil
+}
+
+// fixApplied is what the applyFix command answers.
+type fixApplied struct {
+	Applied bool   `json:"applied"`
+	Title   string `json:"title,omitempty"`
+	// Why says why nothing was applied: no verified fix, or its lines
+	// changed since the analysis.
+	Why string `json:"why,omitempty"`
+}
+
+// applyFix asks the client to apply race id's first verified fix whose
+// lines are still as analyzed (the Races view's command).
+func (s *Server) applyFix(ctx context.Context, id string) (fixApplied, error) {
+	_, r := s.findRace(id)
+	if r == nil {
+		return fixApplied{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no race %s is known", id)
+	}
+	s.mu.Lock()
+	var edit *protocol.WorkspaceEdit
+	var title string
+	for _, f := range r.Fixes {
+		if f.Verified {
+			if edit = fixEdit(f, &lines{s: s}); edit != nil {
+				title = f.Title
+				break
+			}
+		}
+	}
+	s.mu.Unlock()
+	switch {
+	case verifiedFix(r) == nil:
+		return fixApplied{Why: "augur has no verified fix for the race on " + r.Object}, nil
+	case edit == nil:
+		return fixApplied{Why: "the lines the fix changes were edited since the analysis; save to analyze again"}, nil
+	}
+	label := "augur: " + title
+	res, err := s.client.ApplyEdit(ctx, &protocol.ApplyWorkspaceEditParams{Label: &label, Edit: *edit})
+	if err != nil {
+		return fixApplied{}, fmt.Errorf("apply edit: %w", err)
+	}
+	if res == nil || !res.Applied {
+		return fixApplied{Title: title, Why: "the editor did not apply the edit"}, nil
+	}
+	return fixApplied{Applied: true, Title: title}, nil
 }
 
 // analyzeNow re-analyzes the targets of the given document URIs, or every

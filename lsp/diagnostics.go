@@ -47,6 +47,9 @@ type raceData struct {
 	Target   string `json:"target"`
 	Category string `json:"category"`
 	Access   int    `json:"access"`
+	// Fix is the title of the race's verified fix, when it has one (the
+	// Races view offers to apply it).
+	Fix string `json:"fix,omitempty"`
 }
 
 // raceSite is one racing access as the editor shows it now.

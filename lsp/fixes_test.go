@@ -1,6 +1,7 @@
 package lsp_test
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -40,6 +41,37 @@ func TestVerifiedFixIsAQuickFix(t *testing.T) {
 	}
 	if want := "**Fix (checked by augur):** Hold bank around"; !strings.Contains(hover.Contents.Value, want) {
 		t.Errorf("hover lacks %q:\n%s", want, hover.Contents.Value)
+	}
+
+	// The Races view's command: the diagnostic says the race has a fix,
+	// and applyFix asks the client to apply it.
+	for _, d := range raceDiags(c.diagnostics(path)) {
+		var data struct {
+			Fix string `json:"fix"`
+		}
+		json.Unmarshal(d.Data, &data)
+		if !strings.HasPrefix(data.Fix, "Hold bank around") {
+			t.Errorf("diagnostic data without its fix: %s", d.Data)
+		}
+	}
+	args, _ := json.Marshal(mustRaceID(t, c, path, line))
+	var applied struct {
+		Applied bool   `json:"applied"`
+		Title   string `json:"title"`
+	}
+	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.server.applyFix",
+		"arguments": []json.RawMessage{args}}, &applied); err != nil || !applied.Applied || !strings.HasPrefix(applied.Title, "Hold bank") {
+		t.Fatalf("applyFix: %v, %+v", err, applied)
+	}
+	c.mu.Lock()
+	sent := false
+	for _, r := range c.requests {
+		sent = sent || r.Method == "workspace/applyEdit" && strings.Contains(string(r.Params), `\tpthread_mutex_lock(`) &&
+			strings.Contains(string(r.Params), `bank);\n\tbalance += 5;`)
+	}
+	c.mu.Unlock()
+	if !sent {
+		t.Error("applyFix sent no workspace/applyEdit with the lock")
 	}
 
 	// Apply the edit as the editor does, save: no race on balance.

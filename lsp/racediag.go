@@ -30,7 +30,11 @@ func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
 	if s.configProblem != nil {
 		msg += " (From the last analysis: augur.toml has an error, and nothing is analyzed again until it is fixed.)"
 	}
-	data, _ := json.Marshal(raceData{RaceID: r.ID, Target: site.ts.key, Category: site.category, Access: site.access})
+	rd := raceData{RaceID: r.ID, Target: site.ts.key, Category: site.category, Access: site.access}
+	if f := verifiedFix(r); f != nil {
+		rd.Fix = f.Title
+	}
+	data, _ := json.Marshal(rd)
 	d := protocol.Diagnostic{Range: site.rng, Severity: severityOf(site.category), Code: protocol.String(site.category),
 		Source: protocol.NewOptional(sourceAugur), Message: protocol.String(msg), Data: data}
 	if href := s.categoryDoc(site.category); href != "" {

@@ -104,6 +104,7 @@ before(async () => {
   fs.copyFileSync(path.join(repo, 'testdata', 'lsp', 'retire.c'), path.join(workspace, 'retire.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'fix', 'missing_lock.c'), path.join(workspace, 'bank.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'classify', 'disjoint_bits.c'), path.join(workspace, 'status.c'));
+  fs.copyFileSync(path.join(repo, 'testdata', 'fix', 'lock_order.c'), path.join(workspace, 'transfer.c'));
   // A ThreadSanitizer report of ledger.c's use after free, as a CI run
   // would leave it (written in ThreadSanitizer's format), named by the
   // tsanReport setting below.
@@ -472,4 +473,47 @@ test('a harmless race that follows a benign pattern names the pattern and its ev
   assert.match(hover, /k-witness-harmless/);
   assert.match(hover, /Benign pattern — disjoint-bits: the write in writer changes only bits 0x1 of status/);
   await page.keyboard.press('Escape');
+});
+
+test("the Races view applies a race's verified fix from the race's context menu", async () => {
+  await page.keyboard.press('Control+Shift+E');
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'transfer.c' }).dblclick({ timeout: patience });
+  const transfer = path.join(tmp, 'workspace', 'transfer.c');
+  await page.locator('.activitybar .action-item[aria-label^="augur"]').click();
+  const row = page.locator('.pane-body .monaco-list-row', { hasText: /moved/ }).first();
+  const item = page.locator('.context-view .monaco-menu .action-item', { hasText: "Apply the race's verified fix" });
+  // The fix comes after the verdict: open the race's menu until it has it.
+  const deadline = Date.now() + patience;
+  for (;;) {
+    await row.waitFor({ timeout: patience });
+    await row.click({ button: 'right' });
+    try {
+      await item.waitFor({ timeout: 3_000 });
+      break;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) {
+        await shot('failed');
+        throw err;
+      }
+      await page.waitForTimeout(1_000);
+    }
+  }
+  await shot('10-races-view-fix');
+  // The menu, like the quick-fix list, takes the keyboard: down to the
+  // item, Enter.
+  for (let i = 0; i < 10 && !/\bfocused\b/.test(await item.getAttribute('class')); i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
+  // The edit lands in transfer.c's editor; a save writes it.
+  const editor = page.locator('.editor-instance .monaco-editor').first();
+  await expectVisible(editor.locator('.view-line', { hasText: 'pthread_mutex_lock(&to_lock);' }).nth(1), 'the lock the fix adds');
+  await editor.click();
+  await page.keyboard.press('Control+S');
+  const deadline2 = Date.now() + patience;
+  while (!fs.readFileSync(transfer, 'utf8').includes('\tpthread_mutex_lock(&to_lock);\n\tmoved += 7;')) {
+    assert.ok(Date.now() < deadline2, `the fix was not saved:\n${fs.readFileSync(transfer, 'utf8')}`);
+    await page.waitForTimeout(250);
+  }
 });

@@ -31,6 +31,7 @@ export const serverCommands = {
   replay: 'augur.server.replayEvidence',
   analyzeNow: 'augur.server.analyzeNow',
   timeline: 'augur.server.showInterleaving',
+  applyFix: 'augur.server.applyFix',
 };
 
 /** What the server's evidence commands answer. */
@@ -87,6 +88,7 @@ export class AugurExtension {
     reg('augur.analyzeNow', (uri?: string) => this.analyzeNow(uri));
     reg('augur.replayEvidence', (race?: unknown) => this.replayEvidence(raceIdOfNode(race) ?? (race as string | undefined)));
     reg('augur.showInterleaving', (race?: unknown) => this.showInterleaving(raceIdOfNode(race) ?? (race as string | undefined)));
+    reg('augur.applyFix', (race?: unknown) => this.applyFix(raceIdOfNode(race) ?? (race as string | undefined)));
     reg('augur.refreshRaces', () => this.races.refresh());
     this.races = new RacesView(api);
     this.races.register(context);
@@ -261,8 +263,29 @@ export class AugurExtension {
     this.showTimeline(res);
   }
 
+  /**
+   * Applies a race's verified fix (the race given, from the Races view,
+   * or the one at the cursor): the server sends the edit back to apply.
+   */
+  async applyFix(raceId?: string): Promise<void> {
+    const res = await this.runOnRace<{ applied?: boolean; title?: string; why?: string }>(serverCommands.applyFix, raceId, 'fix');
+    if (!res) {
+      return;
+    }
+    if (res.applied) {
+      void this.api.window.showInformationMessage(`augur: applied the verified fix: ${res.title}. Save to analyze it again.`);
+    } else {
+      void this.api.window.showWarningMessage(`augur: ${res.why ?? 'the fix was not applied'}`);
+    }
+  }
+
   /** Runs one of the server's evidence commands on a race. */
   private async evidence(command: string, raceId: string | undefined, verb: string): Promise<EvidenceResult | undefined> {
+    return this.runOnRace<EvidenceResult>(command, raceId, verb);
+  }
+
+  /** Runs a server command on a race: the one given, or the one at the cursor. */
+  private async runOnRace<T>(command: string, raceId: string | undefined, verb: string): Promise<T | undefined> {
     if (!this.client) {
       return undefined;
     }
@@ -277,7 +300,7 @@ export class AugurExtension {
       return undefined;
     }
     try {
-      return await this.client.sendRequest<EvidenceResult>('workspace/executeCommand', { command, arguments: [id] });
+      return await this.client.sendRequest<T>('workspace/executeCommand', { command, arguments: [id] });
     } catch (err) {
       void this.api.window.showErrorMessage(`augur: ${err instanceof Error ? err.message : String(err)}`);
       return undefined;

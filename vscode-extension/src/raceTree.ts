@@ -16,6 +16,8 @@ export interface RaceEntry {
   raceId: string;
   category: string;
   message: string;
+  /** The title of the race's verified fix, when it has one. */
+  fix?: string;
 }
 
 export interface FileGroup {
@@ -68,7 +70,7 @@ export function raceEntry(uri: string, label: string, d: ClientDiagnostic): Race
   if (d.source !== 'augur' || typeof d.data !== 'object' || d.data === null) {
     return undefined;
   }
-  const data = d.data as { raceId?: unknown; category?: unknown };
+  const data = d.data as { raceId?: unknown; category?: unknown; fix?: unknown };
   if (typeof data.raceId !== 'string' || typeof data.category !== 'string') {
     return undefined;
   }
@@ -80,6 +82,7 @@ export function raceEntry(uri: string, label: string, d: ClientDiagnostic): Race
     raceId: data.raceId,
     category: data.category,
     message: d.message,
+    ...(typeof data.fix === 'string' ? { fix: data.fix } : {}),
   };
 }
 

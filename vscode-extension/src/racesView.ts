@@ -93,8 +93,9 @@ export class RacesView implements vscode.TreeDataProvider<Node> {
     }
     const r = node.race;
     const item = new api.TreeItem(`${r.line + 1}: ${shortMessage(r.message)}`, api.TreeItemCollapsibleState.None);
-    item.tooltip = r.message;
-    item.contextValue = 'race';
+    item.tooltip = r.fix ? `${r.message}\n\nVerified fix: ${r.fix}` : r.message;
+    // A race with a verified fix also offers to apply it (package.json's menus).
+    item.contextValue = r.fix ? 'race.fixable' : 'race';
     item.command = {
       title: 'Open',
       command: 'vscode.open',

@@ -76,6 +76,7 @@ test('activation registers the commands and starts augur lsp with the settings',
   await e.start();
   assert.deepEqual([...state.commands.keys()].sort(), [
     'augur.analyzeNow',
+    'augur.applyFix',
     'augur.refreshRaces',
     'augur.replayEvidence',
     'augur.restart',

@@ -106,6 +106,7 @@ test('open, classify, hover, code actions, replay and shutdown through vscode-js
     assert.equal(init.serverInfo.name, 'augur');
     assert.deepEqual(init.capabilities.executeCommandProvider.commands.slice().sort(), [
       'augur.server.analyzeNow',
+      'augur.server.applyFix',
       'augur.server.ignoreRace',
       'augur.server.replayEvidence',
       'augur.server.showInterleaving',
