@@ -18,7 +18,7 @@ import (
 // fixComment is a test program's `fix: KIND [LOCK] verified|rejected`
 // comment, on the line the fix changes: a lock fix's statement, an
 // atomic fix's declaration.
-var fixComment = regexp.MustCompile(`fix: (lock|atomic)(?: (\w+))? (verified|rejected)`)
+var fixComment = regexp.MustCompile(`fix: (lock|atomic|join)(?: (\w+))? (verified|rejected)`)
 
 // expectedFixes reads the fix comments of a program as "LINE KIND LOCK
 // VERDICT" strings, sorted.

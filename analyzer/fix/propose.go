@@ -27,11 +27,14 @@ type Race struct {
 	A, B    Access
 }
 
-// Propose returns the fixes that could remove r, unverified, lock fixes
-// first: a lock fix keeps the program's design, an atomic one changes
-// the variable's every access.
+// Propose returns the fixes that could remove r, unverified: joining the
+// thread before the use first (the access was simply too early), then
+// the lock (which keeps the program's design), then the atomic (which
+// changes every access to the variable).
 func Propose(r Race, read func(string) ([]byte, error)) []Fix {
-	return append(lockFixes(r, read), atomicFixes(r, read)...)
+	out := joinFixes(r, read)
+	out = append(out, lockFixes(r, read)...)
+	return append(out, atomicFixes(r, read)...)
 }
 
 var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
@@ -102,10 +105,21 @@ func wrappable(lines []string, n int) bool {
 	return true
 }
 
-// code is a line without its indentation and a trailing // comment.
+// code is a line without its indentation and a trailing // comment (a
+// // inside a string or character literal is no comment).
 func code(line string) string {
-	if i := strings.Index(line, "//"); i >= 0 && !strings.Contains(line[:i], `"`) {
-		line = line[:i]
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case quote != 0 && c == '\\':
+			i++ // an escaped character
+		case quote != 0 && c == quote:
+			quote = 0
+		case quote == 0 && (c == '"' || c == '\''):
+			quote = c
+		case quote == 0 && c == '/' && i+1 < len(line) && line[i+1] == '/':
+			return strings.TrimSpace(line[:i])
+		}
 	}
 	return strings.TrimSpace(line)
 }

@@ -1,0 +1,96 @@
+package fix
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestCodeStripsCommentsOutsideLiterals(t *testing.T) {
+	for in, want := range map[string]string{
+		"\tx++; // count":              "x++;",
+		`printf("a // b\n"); // c`:     `printf("a // b\n");`,
+		`c = '/'; // slash`:            `c = '/';`,
+		`s = "say \"//\" twice"; // q`: `s = "say \"//\" twice";`,
+		"   // only a comment":         "",
+		"int x = 1;":                   "int x = 1;",
+	} {
+		if got := code(in); got != want {
+			t.Errorf("code(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestWrappable(t *testing.T) {
+	src := strings.Split(`void f(void) {
+	a = 1;
+	if (x)
+		b = 2;
+	return c;
+	d = g(e,
+	      h);
+	for (;;) {
+		i++; // ok
+	}
+}`, "\n")
+	for line, want := range map[int]bool{2: true, 4: false, 5: false, 6: false, 7: false, 9: true, 10: false} {
+		if got := wrappable(src, line); got != want {
+			t.Errorf("wrappable(line %d: %q) = %v, want %v", line, src[line-1], got, want)
+		}
+	}
+}
+
+func TestJoinAfterStaysInTheBlock(t *testing.T) {
+	src := strings.Split(`int main(void) {
+	use(r);
+	other();
+	pthread_join(t, NULL);
+	if (x) {
+		use(r);
+	}
+	pthread_join(u, NULL);
+}`, "\n")
+	if got := joinAfter(src, 2); got != 4 {
+		t.Errorf("join after line 2 at %d, want 4", got)
+	}
+	if got := joinAfter(src, 6); got != 0 {
+		t.Errorf("join after line 6 (inside an if) at %d, want none", got)
+	}
+}
+
+// Apply changes the lines and refuses a file whose lines moved; Diff is
+// a hunk patch accepts, with the line counts right.
+func TestApplyAndDiff(t *testing.T) {
+	src := "a\nb\nc\nd\ne\n"
+	f := Fix{Edits: []Edit{{File: "x.c", Line: 3, Old: []string{"c"}, New: []string{"lock", "c", "unlock"}}}}
+	got, err := f.Apply("x.c", []byte(src))
+	if err != nil || string(got) != "a\nb\nlock\nc\nunlock\nd\ne\n" {
+		t.Fatalf("Apply: %q, %v", got, err)
+	}
+	if _, err := f.Apply("x.c", []byte("a\nb\nX\nd\n")); err == nil {
+		t.Error("Apply changed a line that is no longer the one analyzed")
+	}
+	d, err := f.Diff("", func(string) ([]byte, error) { return []byte(src), nil })
+	want := "--- x.c\n+++ x.c\n@@ -1,5 +1,7 @@\n a\n b\n-c\n+lock\n+c\n+unlock\n d\n e\n"
+	if err != nil || d != want {
+		t.Errorf("Diff:\n%s\nwant:\n%s", d, want)
+	}
+}
+
+func TestAtomicNeedsAScalarDeclaredOnce(t *testing.T) {
+	files := map[string]string{
+		"a.c": "static volatile unsigned long hits = 0; // counted\nstruct s big;\nint *ptr;\n",
+		"b.c": "long twice;\n",
+		"c.c": "static long twice;\n",
+	}
+	read := func(p string) ([]byte, error) { return []byte(files[p]), nil }
+	srcs := []string{"a.c", "b.c", "c.c"}
+	fs := atomicFixes(Race{Object: "hits", Global: true, Sources: srcs}, read)
+	if len(fs) != 1 || fs[0].Edits[0].New[0] != "static volatile _Atomic unsigned long hits = 0; // counted" {
+		t.Errorf("hits: %+v", fs)
+	}
+	for _, name := range []string{"big", "ptr", "twice"} {
+		if fs := atomicFixes(Race{Object: name, Global: true, Sources: srcs}, read); len(fs) != 0 {
+			t.Errorf("%s: proposed %+v", name, fs)
+		}
+	}
+}
