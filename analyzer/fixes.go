@@ -81,7 +81,13 @@ func (res *Result) Harmful() int {
 // fixRace is what proposing fixes needs of r.
 func fixRace(r *race.Race, prog *ir.Program, sources []string) fix.Race {
 	access := func(e race.Endpoint) fix.Access {
-		return fix.Access{File: e.Loc.File, Line: e.Loc.Line, Function: e.Function, Kind: e.KindName(), Locks: e.Locks}
+		file := e.Loc.File
+		// Name the file as the sources do, so that edits of one file
+		// from an access and from a declaration agree.
+		if k := slices.IndexFunc(sources, func(s string) bool { return sameFile(s, file) }); k >= 0 {
+			file = sources[k]
+		}
+		return fix.Access{File: file, Line: e.Loc.Line, Function: e.Function, Kind: e.KindName(), Locks: e.Locks}
 	}
 	g := prog.GlobalByName(r.Object)
 	return fix.Race{Object: r.Object, A: access(r.First), B: access(r.Second), Sources: sources,

@@ -1,6 +1,7 @@
 // Package fix proposes source changes that remove a data race: join the
-// thread before its result is used, take the lock that already guards
-// the other access, or make the variable atomic.
+// thread before its result is used, publish a pointer after filling what
+// it points to, take the lock that already guards the other access, or
+// make the variable atomic.
 // It only writes the change; whether the change works is for the
 // analysis to decide by analyzing the changed program (analyzer's
 // SuggestFixes), so a proposal here is a candidate, not a suggestion.
@@ -24,6 +25,9 @@ const (
 	// Join moves a pthread_join that comes after one of the accesses up
 	// to just before it: the thread is joined before its result is used.
 	Join Kind = "join"
+	// Publish moves the statement that publishes a pointer below the
+	// stores that fill the object it points to.
+	Publish Kind = "publish"
 	// Lock wraps the unguarded access's statement in the mutex the other
 	// access held.
 	Lock Kind = "lock"

@@ -94,3 +94,28 @@ func TestAtomicNeedsAScalarDeclaredOnce(t *testing.T) {
 		}
 	}
 }
+
+// A write through p after p was published: the publish moves below the
+// stores through p that follow it, and the global becomes _Atomic.
+func TestPublishAfterFilling(t *testing.T) {
+	src := "struct s *volatile g;\n" +
+		"void w(void) {\n" +
+		"\tstruct s *p = malloc(8);\n" +
+		"\tg = p;\n" +
+		"\tp->a = 1;\n" +
+		"\tp->b = 2;\n" +
+		"\tdone();\n" +
+		"}\n"
+	read := func(string) ([]byte, error) { return []byte(src), nil }
+	r := Race{Object: "heap object", Sources: []string{"x.c"},
+		A: Access{File: "x.c", Line: 5, Kind: "write", Function: "w"}, B: Access{File: "x.c", Line: 9, Kind: "read"}}
+	fs := publishFixes(r, read)
+	if len(fs) != 1 {
+		t.Fatalf("fixes: %+v", fs)
+	}
+	got, err := fs[0].Apply("x.c", []byte(src))
+	want := "struct s *volatile _Atomic g;\nvoid w(void) {\n\tstruct s *p = malloc(8);\n\tp->a = 1;\n\tp->b = 2;\n\tg = p;\n\tdone();\n}\n"
+	if err != nil || string(got) != want {
+		t.Errorf("applied:\n%s\nwant:\n%s (%v)", got, want, err)
+	}
+}

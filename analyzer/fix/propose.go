@@ -28,11 +28,12 @@ type Race struct {
 }
 
 // Propose returns the fixes that could remove r, unverified: joining the
-// thread before the use first (the access was simply too early), then
-// the lock (which keeps the program's design), then the atomic (which
+// thread before the use and publishing after initializing first (an
+// access was simply too early), then the lock (which keeps the program's design), then the atomic (which
 // changes every access to the variable).
 func Propose(r Race, read func(string) ([]byte, error)) []Fix {
 	out := joinFixes(r, read)
+	out = append(out, publishFixes(r, read)...)
 	out = append(out, lockFixes(r, read)...)
 	return append(out, atomicFixes(r, read)...)
 }
