@@ -31,16 +31,8 @@ func TestVerifiedFixIsAQuickFix(t *testing.T) {
 		!strings.HasPrefix(edits[0].NewText, "\tpthread_mutex_lock(&bank);\n\tbalance += 5;") {
 		t.Fatalf("lock fix edit: %+v", lock.Edit)
 	}
-	var hover struct {
-		Contents struct {
-			Value string `json:"value"`
-		} `json:"contents"`
-	}
-	if err := c.call("textDocument/hover", pos(path, line, 2), &hover); err != nil {
-		t.Fatal(err)
-	}
-	if want := "**Fix (checked by augur):** Hold bank around"; !strings.Contains(hover.Contents.Value, want) {
-		t.Errorf("hover lacks %q:\n%s", want, hover.Contents.Value)
+	if want, h := "**Fix (checked by augur):** Hold bank around", c.hover(path, line, 2); !strings.Contains(h, want) {
+		t.Errorf("hover lacks %q:\n%s", want, h)
 	}
 
 	// The Races view's command: the diagnostic says the race has a fix,
@@ -109,15 +101,22 @@ func TestBenignPatternInHover(t *testing.T) {
 	c := start(t, root, nil)
 	c.open(path)
 	c.waitAnalyses(1)
-	var hover struct {
+	h := c.hover(path, lineOf(t, path, "initialized = 1;"), 2)
+	if want := "- **Benign pattern — redundant-write:** both accesses store 1 into initialized (redundant_write.c:9, in two threads)"; !strings.Contains(h, want) {
+		t.Errorf("hover lacks %q:\n%s", want, h)
+	}
+}
+
+// hover returns the Markdown of the hover at a position (0-based).
+func (c *client) hover(path string, line, col int) string {
+	c.t.Helper()
+	var h struct {
 		Contents struct {
 			Value string `json:"value"`
 		} `json:"contents"`
 	}
-	if err := c.call("textDocument/hover", pos(path, lineOf(t, path, "initialized = 1;"), 2), &hover); err != nil {
-		t.Fatal(err)
+	if err := c.call("textDocument/hover", pos(path, line, col), &h); err != nil {
+		c.t.Fatal(err)
 	}
-	if want := "- **Benign pattern — redundant-write:** both accesses store 1 into initialized (redundant_write.c:9, in two threads)"; !strings.Contains(hover.Contents.Value, want) {
-		t.Errorf("hover lacks %q:\n%s", want, hover.Contents.Value)
-	}
+	return h.Contents.Value
 }

@@ -32,15 +32,8 @@ SUMMARY: ThreadSanitizer: data race /ci/build/counter.c:11:7 in worker
 	c := start(t, root, nil)
 	c.open(path)
 	c.waitAnalyses(1)
-	var hover struct {
-		Contents struct {
-			Value string `json:"value"`
-		} `json:"contents"`
-	}
-	if err := c.call("textDocument/hover", pos(path, lineOf(t, path, "hits++"), 3), &hover); err != nil {
-		t.Fatal(err)
-	}
-	if want := "- **ThreadSanitizer** reported this race too: warning 1 (ci/tsan-1.log, line 3)"; !strings.Contains(hover.Contents.Value, want) {
-		t.Errorf("hover lacks %q:\n%s", want, hover.Contents.Value)
+	h := c.hover(path, lineOf(t, path, "hits++"), 3)
+	if want := "- **ThreadSanitizer** reported this race too: warning 1 (ci/tsan-1.log, line 3)"; !strings.Contains(h, want) {
+		t.Errorf("hover lacks %q:\n%s", want, h)
 	}
 }

@@ -222,16 +222,41 @@ async function hoverOn(n, word) {
     } catch (err) {
       if (Date.now() > deadline) {
         await shot('failed');
-        const shown = await page.locator('.monaco-hover').allInnerTexts();
-        const box = await span.boundingBox();
-        const under = await page.evaluate(({ x, y }) => {
-          const e = document.elementFromPoint(x, y);
-          return e ? `${e.tagName}.${e.className}: ${(e.textContent || '').slice(0, 40)}` : 'nothing';
-        }, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
-        throw new Error(`no augur hover on "${word}" at line ${n} (${JSON.stringify(box)}, under the mouse: ${under}); hovers: ${JSON.stringify(shown).slice(0, 300)}`, { cause: err });
+        throw err;
       }
     }
   }
+}
+
+/**
+ * Does open (which shows a menu or a hover) until target appears in it,
+ * closing it with Escape between tries: what augur adds to a menu (a
+ * verified fix) comes after the analysis, once the fix was checked.
+ */
+async function openUntil(open, target) {
+  const deadline = Date.now() + patience;
+  for (;;) {
+    await open();
+    try {
+      await target.waitFor({ timeout: 3_000 });
+      return;
+    } catch (err) {
+      await page.keyboard.press('Escape');
+      if (Date.now() > deadline) {
+        await shot('failed');
+        throw err;
+      }
+      await page.waitForTimeout(1_000);
+    }
+  }
+}
+
+/** Presses ArrowDown until item (in a menu that has the keyboard) is focused, then Enter. */
+async function chooseWithKeyboard(item) {
+  for (let i = 0; i < 10 && !/\bfocused\b/.test(await item.getAttribute('class')); i++) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
 }
 
 /** Waits for the timeline webview and returns the frame that holds its page. */
@@ -394,38 +419,17 @@ test('a verified fix is a quick fix on the racing line, and applying it and savi
   // The fix comes after the race's verdict, once augur has analyzed the
   // changed program: ask for the quick fixes until it is among them.
   const item = page.locator('.action-widget .monaco-list-row', { hasText: 'Fix: Hold bank around the access to balance' });
-  const deadline = Date.now() + patience;
-  for (;;) {
+  await openUntil(async () => {
     await goToLine(line);
     await page.keyboard.press('Control+.');
-    try {
-      await item.waitFor({ timeout: 3_000 });
-      break;
-    } catch (err) {
-      await page.keyboard.press('Escape');
-      if (Date.now() > deadline) {
-        await shot('failed');
-        const shown = await page.locator('.monaco-hover').allInnerTexts();
-        const box = await span.boundingBox();
-        const under = await page.evaluate(({ x, y }) => {
-          const e = document.elementFromPoint(x, y);
-          return e ? `${e.tagName}.${e.className}: ${(e.textContent || '').slice(0, 40)}` : 'nothing';
-        }, { x: box.x + box.width / 2, y: box.y + box.height / 2 });
-        throw new Error(`no augur hover on "${word}" at line ${n} (${JSON.stringify(box)}, under the mouse: ${under}); hovers: ${JSON.stringify(shown).slice(0, 300)}`, { cause: err });
-      }
-      await page.waitForTimeout(1_000);
-    }
-  }
+  }, item);
   await shot('7-quick-fix');
   const menu = (await page.locator('.action-widget').innerText());
   assert.match(menu, /verified by augur/);
   assert.doesNotMatch(menu, /Hold bank around.*\n.*Hold bank around/s, 'the fix is offered once');
   // Apply it as a user does: the keyboard moves to it, Enter applies it
   // (the menu's pointer shield keeps a synthetic click from reaching it).
-  for (let i = 0; i < 10 && !/\bfocused\b/.test(await item.getAttribute('class')); i++) {
-    await page.keyboard.press('ArrowDown');
-  }
-  await page.keyboard.press('Enter');
+  await chooseWithKeyboard(item);
   await page.keyboard.press('Control+S');
   const deadline2 = Date.now() + patience;
   while (!fs.readFileSync(bank, 'utf8').includes('\tpthread_mutex_lock(&bank);\n\tbalance += 5;')) {
@@ -451,23 +455,12 @@ test('a harmless race that follows a benign pattern names the pattern and its ev
   // With the keyboard, as a user can: the cursor on the statement's first
   // word (Home), then Show Hover (Ctrl+K Ctrl+I).
   const hoverBox = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content:visible', { hasText: 'Benign pattern' }).first();
-  const deadline = Date.now() + patience;
-  for (;;) {
+  await openUntil(async () => {
     await goToLine(line);
     await page.keyboard.press('Home');
     await page.keyboard.press('Control+K');
     await page.keyboard.press('Control+I');
-    try {
-      await hoverBox.waitFor({ timeout: 5_000 });
-      break;
-    } catch (err) {
-      await page.keyboard.press('Escape');
-      if (Date.now() > deadline) {
-        await shot('failed');
-        throw err;
-      }
-    }
-  }
+  }, hoverBox);
   const hover = await hoverBox.innerText();
   await shot('9-benign-pattern');
   assert.match(hover, /k-witness-harmless/);
@@ -483,29 +476,11 @@ test("the Races view applies a race's verified fix from the race's context menu"
   const row = page.locator('.pane-body .monaco-list-row', { hasText: /moved/ }).first();
   const item = page.locator('.context-view .monaco-menu .action-item', { hasText: "Apply the race's verified fix" });
   // The fix comes after the verdict: open the race's menu until it has it.
-  const deadline = Date.now() + patience;
-  for (;;) {
-    await row.waitFor({ timeout: patience });
-    await row.click({ button: 'right' });
-    try {
-      await item.waitFor({ timeout: 3_000 });
-      break;
-    } catch (err) {
-      await page.keyboard.press('Escape');
-      if (Date.now() > deadline) {
-        await shot('failed');
-        throw err;
-      }
-      await page.waitForTimeout(1_000);
-    }
-  }
+  await row.waitFor({ timeout: patience });
+  await openUntil(() => row.click({ button: 'right' }), item);
   await shot('10-races-view-fix');
-  // The menu, like the quick-fix list, takes the keyboard: down to the
-  // item, Enter.
-  for (let i = 0; i < 10 && !/\bfocused\b/.test(await item.getAttribute('class')); i++) {
-    await page.keyboard.press('ArrowDown');
-  }
-  await page.keyboard.press('Enter');
+  // The menu, like the quick-fix list, takes the keyboard.
+  await chooseWithKeyboard(item);
   // The edit lands in transfer.c's editor; a save writes it.
   const editor = page.locator('.editor-instance .monaco-editor').first();
   await expectVisible(editor.locator('.view-line', { hasText: 'pthread_mutex_lock(&to_lock);' }).nth(1), 'the lock the fix adds');
