@@ -101,6 +101,9 @@ type changed struct {
 	after *Result
 	run   vm.Config
 	why   string // "rejected: ..." or "not verified: ..." when there is no analysis
+	// copies names each changed copy's original, to name it so in what
+	// the verification says.
+	copies map[string]string
 }
 
 // analyzeChange applies f to a copy of the sources, builds it with the
@@ -114,6 +117,7 @@ func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read 
 	opts := *res.Options
 	sources := slices.Clone(opts.Sources)
 	bopts.FileFlags = copyFlags(bopts.FileFlags)
+	copies := map[string]string{}
 	for _, file := range f.Files() {
 		src, err := read(file)
 		if err != nil {
@@ -135,6 +139,7 @@ func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read 
 		// The copy includes its neighbours' headers as the original does.
 		bopts.FileFlags[cp] = append(slices.Clone(bopts.FileFlags[orig]), "-I"+filepath.Dir(orig))
 		sources[k] = cp
+		copies[cp] = file
 	}
 	fixed, err := LoadProgram(sources, bopts)
 	if err != nil {
@@ -149,7 +154,15 @@ func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read 
 	if after.Stopped != nil {
 		return &changed{why: "not verified: the analysis of the changed program stopped early: " + after.Stopped.Message}
 	}
-	return &changed{prog: fixed, after: after, run: opts.Run}
+	return &changed{prog: fixed, after: after, run: opts.Run, copies: copies}
+}
+
+// originals names the changed copies in msg by their originals' names.
+func (c *changed) originals(msg string) string {
+	for cp, orig := range c.copies {
+		msg = strings.ReplaceAll(msg, cp, orig)
+	}
+	return msg
 }
 
 // verify says whether the change c fixes race i, and what was checked;
@@ -159,11 +172,11 @@ func (res *Result) verify(c *changed, i int, printed map[string]bool) (bool, str
 		return false, c.why
 	}
 	if why := res.compare(c.after, i); why != "" {
-		return false, "rejected: " + why
+		return false, "rejected: " + c.originals(why)
 	}
 	n, why := res.sameOutput(c.prog, c.run, i, printed)
 	if why != "" {
-		return false, "rejected: " + why
+		return false, "rejected: " + c.originals(why)
 	}
 	return true, fmt.Sprintf("verified: no race on %s, and no new race, failure, deadlock or lock-order inversion in %d schedules; the same output in %d runs, one the original printed",
 		res.Races[i].Object, c.after.Detection.Schedules, n)
@@ -183,6 +196,18 @@ func (res *Result) compare(after *Result, i int) string {
 			return fmt.Sprintf("the race on %s is still there", r.Object)
 		case !known[sig]:
 			return fmt.Sprintf("a new race on %s between %s and %s", r.Object, r.First.Function, r.Second.Function)
+		}
+	}
+	// The harm the race did must be gone: the failure its harmful order
+	// reached, though detection may have met it too, must not happen in
+	// the changed program (an _Atomic index still checked and used in two
+	// reads still goes out of bounds).
+	if v := res.Verdicts[i]; v.Failure != nil {
+		harm := failSig(&race.Failure{Kind: v.Failure.Kind, Stack: v.Failure.Stack})
+		for _, f := range after.failures() {
+			if failSig(f) == harm {
+				return fmt.Sprintf("the failure the race caused still happens: %s", firstLine(f.Message))
+			}
 		}
 	}
 	failed := map[string]bool{}
