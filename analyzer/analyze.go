@@ -97,6 +97,11 @@ type Options struct {
 	// (Result.Stopped).
 	Timeout  time.Duration
 	Deadline time.Time
+	// Focus are access locations (file:line:col) to preempt at from the
+	// first PCT schedule on, as if an earlier analysis had found races
+	// there: a fix's verification points the analysis of the changed
+	// program at where the original raced.
+	Focus []string
 	// TSan are ThreadSanitizer's data race warnings about this program
 	// (`--tsan-report`): their races are directed at and classified like
 	// augur's own (tsan.go).
@@ -234,6 +239,12 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	prior, hist, err := history.Open(opts.History, prog, opts.Schedules, opts.settingsKey())
 	if err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
+	}
+	if len(opts.Focus) > 0 {
+		if prior == nil {
+			prior = &race.Prior{}
+		}
+		prior.Focus = append(prior.Focus, opts.Focus...)
 	}
 	opts.Seed += hist.Offset() // new schedules, in detection and classification alike
 	progress("detecting", 0, opts.Schedules)

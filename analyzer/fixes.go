@@ -59,7 +59,9 @@ func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *
 				checked[key] = c
 			}
 			if printed == nil {
-				printed = res.outputs(prog, res.Options.Run)
+				cfg := res.Options.Run
+				cfg.PreemptAt, _ = res.harmfulAccesses(&fix.Fix{}, nil)
+				printed = res.outputs(prog, cfg)
 			}
 			f.Verified, f.Checked = res.verify(c, i, printed)
 			res.Fixes[i] = append(res.Fixes[i], f)
@@ -146,6 +148,8 @@ func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read 
 		return &changed{why: "rejected: the changed program does not compile: " + firstLine(err.Error())}
 	}
 	opts.Sources, opts.EvidenceDir, opts.History, opts.TSan, opts.Farm = sources, "", "", nil, ""
+	_, focus := res.harmfulAccesses(f, copies)
+	opts.Focus = focus
 	opts.Deadline = time.Time{} // the changed program gets the whole time budget again
 	after, err := Analyze(ctx, fixed, opts, Observer{})
 	if err != nil {
@@ -154,7 +158,41 @@ func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read 
 	if after.Stopped != nil {
 		return &changed{why: "not verified: the analysis of the changed program stopped early: " + after.Stopped.Message}
 	}
-	return &changed{prog: fixed, after: after, run: opts.Run, copies: copies}
+	run := opts.Run
+	run.PreemptAt = focus // the output check switches threads where the original raced
+	return &changed{prog: fixed, after: after, run: run, copies: copies}
+}
+
+// harmfulAccesses are the access locations of every harmful race, in
+// the original (file:line:col) and where they are in the changed copy
+// (copies maps a copy's path to the original it changes): the changed
+// program is searched at the places the original went wrong.
+func (res *Result) harmfulAccesses(f *fix.Fix, copies map[string]string) (orig, changed []string) {
+	copyOf := map[string]string{}
+	for cp, file := range copies {
+		copyOf[file] = cp
+	}
+	seen := map[string]bool{}
+	for i, r := range res.Races {
+		if v := res.Verdicts[i]; v == nil || !category.Of(v.Category).Harmful {
+			continue
+		}
+		for _, e := range []race.Endpoint{r.First, r.Second} {
+			l := e.Loc
+			if seen[l.String()] || l.File == "" {
+				continue
+			}
+			seen[l.String()] = true
+			orig = append(orig, l.String())
+			for file, cp := range copyOf {
+				if sameFile(file, l.File) {
+					l = ir.Loc{File: cp, Line: f.MapLine(file, l.Line), Col: l.Col}
+				}
+			}
+			changed = append(changed, l.String())
+		}
+	}
+	return orig, changed
 }
 
 // originals names the changed copies in msg by their originals' names.
@@ -178,7 +216,7 @@ func (res *Result) verify(c *changed, i int, printed map[string]bool) (bool, str
 	if why != "" {
 		return false, "rejected: " + c.originals(why)
 	}
-	return true, fmt.Sprintf("verified: no race on %s, and no new race, failure, deadlock or lock-order inversion in %d schedules; the same output in %d runs, one the original printed",
+	return true, fmt.Sprintf("verified: no race on %s, and no new race, failure, deadlock or lock-order inversion in %d schedules; the same output in %d runs switching threads where the original raced, one the original printed",
 		res.Races[i].Object, c.after.Detection.Schedules, n)
 }
 

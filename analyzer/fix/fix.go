@@ -84,6 +84,32 @@ func (f *Fix) Apply(path string, src []byte) ([]byte, error) {
 	return []byte(strings.Join(lines, "")), nil
 }
 
+// MapLine returns where line (1-based) of file is once the fix is
+// applied: moved down or up by the edits above it, and within an edit to
+// where its text went (the first line of the edit when its text is gone).
+func (f *Fix) MapLine(file string, line int) int {
+	shift := 0
+	for _, e := range f.Edits {
+		if e.File != file {
+			continue
+		}
+		switch {
+		case line < e.Line:
+			return line + shift
+		case line < e.Line+len(e.Old):
+			old := e.Old[line-e.Line]
+			for j, n := range e.New {
+				if n == old {
+					return e.Line + shift + j
+				}
+			}
+			return e.Line + shift
+		}
+		shift += len(e.New) - len(e.Old)
+	}
+	return line + shift
+}
+
 // Files are the files the fix changes, in the order its edits name them.
 func (f *Fix) Files() []string {
 	var out []string

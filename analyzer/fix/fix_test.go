@@ -119,3 +119,19 @@ func TestPublishAfterFilling(t *testing.T) {
 		t.Errorf("applied:\n%s\nwant:\n%s (%v)", got, want, err)
 	}
 }
+
+func TestMapLine(t *testing.T) {
+	f := Fix{Edits: []Edit{
+		{File: "x.c", Line: 3, Old: []string{"int a;"}, New: []string{"_Atomic int a;"}},
+		{File: "x.c", Line: 10, Old: []string{"use(a);", "join(t);"}, New: []string{"join(t);", "use(a);"}},
+		{File: "x.c", Line: 20, Old: []string{"a++;"}, New: []string{"lock();", "a++;", "unlock();"}},
+	}}
+	for line, want := range map[int]int{1: 1, 3: 3, 5: 5, 10: 11, 11: 10, 15: 15, 20: 21, 25: 27} {
+		if got := f.MapLine("x.c", line); got != want {
+			t.Errorf("line %d -> %d, want %d", line, got, want)
+		}
+	}
+	if got := f.MapLine("y.c", 20); got != 20 {
+		t.Errorf("another file's line moved: %d", got)
+	}
+}
