@@ -89,10 +89,14 @@ func fixRace(r *race.Race, prog *ir.Program, sources []string) fix.Race {
 		if k := slices.IndexFunc(sources, func(s string) bool { return sameFile(s, file) }); k >= 0 {
 			file = sources[k]
 		}
-		return fix.Access{File: file, Line: e.Loc.Line, Function: e.Function, Kind: e.KindName(), Locks: e.Locks}
+		locks := make([]string, len(e.Locks))
+		for i, l := range e.Locks {
+			locks[i] = ir.ReadableName(l) // a C++ static mutex's symbol is mangled
+		}
+		return fix.Access{File: file, Line: e.Loc.Line, Function: e.Function, Kind: e.KindName(), Locks: locks}
 	}
 	g := prog.GlobalByName(r.Object)
-	return fix.Race{Object: r.Object, A: access(r.First), B: access(r.Second), Sources: sources,
+	return fix.Race{Object: ir.ReadableName(r.Object), A: access(r.First), B: access(r.Second), Sources: sources,
 		Global: g != nil && !g.External && r.Allocated == nil && r.ObjSize == g.Size}
 }
 

@@ -134,40 +134,57 @@ func (f *Fix) Diff(dir string, read func(string) ([]byte, error)) (string, error
 		name := relative(dir, file)
 		fmt.Fprintf(&b, "--- %s\n+++ %s\n", name, name)
 		lines := strings.Split(strings.TrimSuffix(string(src), "\n"), "\n")
-		shift := 0 // lines the earlier hunks added
+		var edits []Edit
 		for _, e := range f.Edits {
-			if e.File != file {
-				continue
+			if e.File == file {
+				edits = append(edits, e)
 			}
-			writeHunk(&b, lines, e, shift)
-			shift += len(e.New) - len(e.Old)
 		}
+		writeHunks(&b, lines, edits)
 	}
 	return b.String(), nil
 }
 
 const context = 3
 
-// writeHunk writes one edit as a hunk: its context is the file's lines
-// around it (edits of one fix are far enough apart not to share context,
-// or are given in one Edit).
-func writeHunk(b *strings.Builder, lines []string, e Edit, shift int) {
-	start := max(1, e.Line-context)
-	end := min(len(lines), e.Line+len(e.Old)-1+context) // last line of old context
-	oldN := end - start + 1
-	newN := oldN - len(e.Old) + len(e.New)
-	fmt.Fprintf(b, "@@ -%d,%d +%d,%d @@\n", start, oldN, start+shift, newN)
-	for i := start; i < e.Line; i++ {
-		b.WriteString(" " + lines[i-1] + "\n")
-	}
-	for _, l := range e.Old {
-		b.WriteString("-" + l + "\n")
-	}
-	for _, l := range e.New {
-		b.WriteString("+" + l + "\n")
-	}
-	for i := e.Line + len(e.Old); i <= end; i++ {
-		b.WriteString(" " + lines[i-1] + "\n")
+// writeHunks writes a file's edits (in line order) as hunks with three
+// lines of context, one hunk for edits whose contexts touch, as patch
+// requires.
+func writeHunks(b *strings.Builder, lines []string, edits []Edit) {
+	shift := 0 // lines the earlier hunks added
+	for i := 0; i < len(edits); {
+		start := max(1, edits[i].Line-context)
+		j, end := i, 0
+		for ; j < len(edits); j++ {
+			e := edits[j]
+			if j > i && e.Line-context > end+1 {
+				break
+			}
+			end = min(len(lines), e.Line+len(e.Old)-1+context)
+		}
+		group := edits[i:j]
+		oldN, newN := end-start+1, end-start+1
+		for _, e := range group {
+			newN += len(e.New) - len(e.Old)
+		}
+		fmt.Fprintf(b, "@@ -%d,%d +%d,%d @@\n", start, oldN, start+shift, newN)
+		k := 0
+		for l := start; l <= end; l++ {
+			if k < len(group) && l == group[k].Line {
+				for _, o := range group[k].Old {
+					b.WriteString("-" + o + "\n")
+				}
+				for _, n := range group[k].New {
+					b.WriteString("+" + n + "\n")
+				}
+				l += len(group[k].Old) - 1
+				k++
+				continue
+			}
+			b.WriteString(" " + lines[l-1] + "\n")
+		}
+		shift += newN - oldN
+		i = j
 	}
 }
 

@@ -135,3 +135,31 @@ func TestMapLine(t *testing.T) {
 		t.Errorf("another file's line moved: %d", got)
 	}
 }
+
+func TestLiterals(t *testing.T) {
+	line := `printf("hits %ld '\"hits\"'\n", hits, 'h');`
+	if got, want := stripLiterals(line), `printf("", hits, '');`; got != want {
+		t.Errorf("stripLiterals = %q, want %q", got, want)
+	}
+	up := outsideLiterals(line, strings.ToUpper)
+	if want := `PRINTF("hits %ld '\"hits\"'\n", HITS, 'h');`; up != want {
+		t.Errorf("outsideLiterals = %q, want %q", up, want)
+	}
+}
+
+// Edits whose contexts touch make one hunk, which patch applies.
+func TestDiffMergesCloseEdits(t *testing.T) {
+	src := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n"
+	f := Fix{Edits: []Edit{
+		{File: "x.c", Line: 2, Old: []string{"2"}, New: []string{"2", "2b"}},
+		{File: "x.c", Line: 5, Old: []string{"5"}, New: []string{"five"}},
+		{File: "x.c", Line: 14, Old: []string{"14"}, New: nil},
+	}}
+	d, err := f.Diff("", func(string) ([]byte, error) { return []byte(src), nil })
+	want := "--- x.c\n+++ x.c\n" +
+		"@@ -1,8 +1,9 @@\n 1\n-2\n+2\n+2b\n 3\n 4\n-5\n+five\n 6\n 7\n 8\n" +
+		"@@ -11,6 +12,5 @@\n 11\n 12\n 13\n-14\n 15\n 16\n"
+	if err != nil || d != want {
+		t.Errorf("Diff:\n%s\nwant:\n%s", d, want)
+	}
+}

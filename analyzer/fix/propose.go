@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -132,20 +133,19 @@ var scalarWords = map[string]bool{"char": true, "short": true, "int": true, "lon
 	"int32_t": true, "int64_t": true, "uint8_t": true, "uint16_t": true, "uint32_t": true, "uint64_t": true,
 	"intptr_t": true, "uintptr_t": true, "double": true, "float": true}
 
-// atomicFixes proposes making a global scalar variable _Atomic, in C,
-// where it is declared alone on its line, once in the program's sources.
+// atomicFixes proposes making a global scalar variable atomic where it
+// is declared alone on its line, once in the program's sources: _Atomic
+// in C; std::atomic in C++, where a use passed to printf-like functions
+// becomes an explicit load (an atomic object cannot pass through ...).
 func atomicFixes(r Race, read func(string) ([]byte, error)) []Fix {
 	if !r.Global {
 		return nil
 	}
 	decl := regexp.MustCompile(`^(\s*)((?:(?:static|volatile)\s+)*)([A-Za-z_][A-Za-z0-9_ \t]*?)\s+` +
-		regexp.QuoteMeta(r.Object) + `(\s*(?:=[^;,]*)?;.*)$`)
+		regexp.QuoteMeta(r.Object) + `(\s*)(?:=\s*([^;,]*?)\s*)?;(.*)$`)
 	var found []Edit
 	var m []string
 	for _, file := range r.Sources {
-		if !strings.HasSuffix(file, ".c") {
-			continue // C++ would take std::atomic, which this does not write
-		}
 		lines, err := fileLines(read, file)
 		if err != nil {
 			continue
@@ -171,8 +171,136 @@ func atomicFixes(r Race, read func(string) ([]byte, error)) []Fix {
 		}
 	}
 	e := found[0]
-	e.New = []string{m[1] + m[2] + "_Atomic " + m[3] + " " + r.Object + m[4]}
+	if isCXX(e.File) {
+		return cxxAtomic(r, read, e, m)
+	}
+	init := m[4] // the spacing before the semicolon
+	if m[5] != "" {
+		init = " = " + m[5]
+	}
+	e.New = []string{m[1] + m[2] + "_Atomic " + m[3] + " " + r.Object + init + ";" + m[6]}
 	return []Fix{{Kind: Atomic,
 		Title: fmt.Sprintf("Make %s _Atomic: each of its reads and writes becomes atomic, and ++ or += an atomic read-modify-write", r.Object),
 		Edits: []Edit{e}}}
+}
+
+func isCXX(file string) bool {
+	switch filepath.Ext(file) {
+	case ".cpp", ".cc", ".cxx", ".C", ".c++":
+		return true
+	}
+	return false
+}
+
+// printfLike are the variadic functions whose arguments a std::atomic
+// cannot be passed to as it is.
+var printfLike = regexp.MustCompile(`\b(?:std::)?(?:printf|fprintf|sprintf|snprintf|dprintf)\s*\(`)
+
+// cxxAtomic makes the C++ global of declaration e (matched as m)
+// std::atomic<T>, includes <atomic> where it is declared, and loads it
+// explicitly where printf-like calls take it.
+func cxxAtomic(r Race, read func(string) ([]byte, error), e Edit, m []string) []Fix {
+	volatile := strings.Contains(m[2], "volatile")
+	storage := strings.TrimSpace(strings.ReplaceAll(m[2], "volatile", ""))
+	if storage != "" {
+		storage += " "
+	}
+	typ := strings.TrimSpace(m[3])
+	if volatile {
+		return nil // std::atomic<volatile T> is not allowed, and dropping volatile is the developer's call
+	}
+	init := "{}"
+	if m[5] != "" {
+		init = "{" + m[5] + "}"
+	}
+	e.New = []string{m[1] + storage + "std::atomic<" + typ + "> " + r.Object + init + ";" + m[6]}
+	edits := []Edit{e}
+	use := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.Object) + `\b([^.(\[\w]|$)`)
+	includes := map[string]int{} // last #include line by file
+	hasAtomic := map[string]bool{}
+	for _, file := range r.Sources {
+		if !isCXX(file) {
+			continue
+		}
+		lines, err := fileLines(read, file)
+		if err != nil {
+			continue
+		}
+		for i, line := range lines {
+			c := code(line)
+			if strings.HasPrefix(c, "#include") {
+				includes[file] = i + 1
+				hasAtomic[file] = hasAtomic[file] || strings.Contains(c, "<atomic>")
+			}
+			if printfLike.MatchString(c) && use.MatchString(stripLiterals(c)) && !(file == e.File && i+1 == e.Line) {
+				loaded := outsideLiterals(line, func(part string) string { return use.ReplaceAllString(part, r.Object+".load()$1") })
+				edits = append(edits, Edit{File: file, Line: i + 1, Old: []string{line}, New: []string{loaded}})
+			}
+		}
+	}
+	if !hasAtomic[e.File] {
+		at := includes[e.File]
+		if at == 0 || at >= e.Line {
+			return nil // nowhere safe to include <atomic> before the declaration
+		}
+		edits = append(edits, Edit{File: e.File, Line: at + 1, New: []string{"#include <atomic>"}}) // an insertion
+	}
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].File != edits[j].File {
+			return edits[i].File < edits[j].File
+		}
+		return edits[i].Line < edits[j].Line
+	})
+	return []Fix{{Kind: Atomic,
+		Title: fmt.Sprintf("Make %s a std::atomic<%s>: each of its reads and writes becomes atomic, and ++ or += an atomic read-modify-write", r.Object, typ),
+		Edits: edits}}
+}
+
+// outsideLiterals applies f to the parts of line outside string and
+// character literals and returns the line with them replaced.
+func outsideLiterals(line string, f func(string) string) string {
+	var b strings.Builder
+	start := 0
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+			b.WriteString(line[start : i+1])
+			start = i + 1
+		case quote == 0 && (c == '"' || c == '\''):
+			b.WriteString(f(line[start:i]))
+			quote, start = c, i
+		}
+	}
+	if quote != 0 {
+		b.WriteString(line[start:])
+	} else {
+		b.WriteString(f(line[start:]))
+	}
+	return b.String()
+}
+
+// stripLiterals is line with its string and character literals emptied.
+func stripLiterals(line string) string {
+	var b strings.Builder
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0 && c == quote:
+			quote = 0
+			b.WriteByte(c)
+		case quote != 0:
+		default:
+			if c == '"' || c == '\'' {
+				quote = c
+			}
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }

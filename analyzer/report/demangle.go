@@ -9,6 +9,12 @@ func (r *Report) Demangle() {
 		x := &r.Races[i]
 		x.Object, x.Consequence, x.Reason, x.Schedule = ir.ReadableName(x.Object), ir.ReadableName(x.Consequence), ir.ReadableName(x.Reason), ir.ReadableName(x.Schedule)
 		demangleAccesses(x.Accesses)
+		if p := x.Pattern; p != nil {
+			p.Evidence = ir.ReadableName(p.Evidence)
+		}
+		for j := range x.Fixes {
+			x.Fixes[j].Title, x.Fixes[j].Checked = ir.ReadableName(x.Fixes[j].Title), ir.ReadableName(x.Fixes[j].Checked)
+		}
 		for j := range x.WeakReads {
 			x.WeakReads[j].Object = ir.Readable(x.WeakReads[j].Object)
 		}
