@@ -162,7 +162,9 @@ after(async () => {
   await browser?.close();
   server?.kill();
   if (tmp) {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    // The language server may still be writing to its cache (an analysis
+    // or a fix's verification the last test started) while it exits.
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
   }
 });
 
@@ -218,7 +220,8 @@ async function hoverOn(n, word) {
         const h = document.querySelector('.monaco-hover:not(.hidden)');
         return h && getComputedStyle(h).opacity === '1';
       }, null, { timeout: 5_000 });
-      return hover.innerText();
+      // Awaited here, so a hover hidden before it is read is tried again.
+      return await hover.innerText({ timeout: 5_000 });
     } catch (err) {
       if (Date.now() > deadline) {
         await shot('failed');
