@@ -29,6 +29,11 @@ import (
 // prints the same in every schedule tried, an output the original
 // printed in one order of the race.
 
+// maxChanges bounds the changed programs one analysis builds and
+// analyzes: each costs a whole analysis, and the editor runs them after
+// every save that finds harmful races.
+const maxChanges = 12
+
 // outputRuns is how many PCT schedules, besides round robin, the changed
 // program's output is compared over.
 const outputRuns = 20
@@ -54,7 +59,11 @@ func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *
 			}
 			key := fmt.Sprint(f.Edits)
 			c := checked[key]
-			if c == nil {
+			switch {
+			case c != nil:
+			case len(checked) >= maxChanges:
+				c = &changed{why: fmt.Sprintf("not verified: an analysis checks at most %d changes", maxChanges)}
+			default:
 				c = res.analyzeChange(ctx, bopts, read, &f)
 				checked[key] = c
 			}
