@@ -49,7 +49,7 @@ type Edit struct {
 type Fix struct {
 	Kind  Kind
 	Title string
-	Edits []Edit
+	Edits []Edit // by file, then line (Propose sorts them)
 	// Verified is set when the changed program was analyzed with the
 	// same settings and the race was gone with nothing new in its place;
 	// Checked says what that analysis ran and found, in a sentence.

@@ -30,8 +30,7 @@ func joinFixes(r Race, read func(string) ([]byte, error)) []Fix {
 		if j == 0 {
 			continue
 		}
-		indent := lines[use.Line-1][:len(lines[use.Line-1])-len(strings.TrimLeft(lines[use.Line-1], " \t"))]
-		join := indent + strings.TrimSpace(lines[j-1])
+		join := indentOf(lines[use.Line-1]) + strings.TrimSpace(lines[j-1])
 		moved := append([]string{join}, lines[use.Line-1:j-1]...)
 		out = append(out, Fix{Kind: Join,
 			Title: fmt.Sprintf("Join before the access to %s in %s (%s:%d): move %s up from line %d", r.Object, use.Function,

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 )
 
@@ -36,8 +35,21 @@ func Propose(r Race, read func(string) ([]byte, error)) []Fix {
 	out := joinFixes(r, read)
 	out = append(out, publishFixes(r, read)...)
 	out = append(out, lockFixes(r, read)...)
-	return append(out, atomicFixes(r, read)...)
+	out = append(out, atomicFixes(r, read)...)
+	for i := range out {
+		// Apply, Diff and MapLine take a file's edits in line order.
+		slices.SortStableFunc(out[i].Edits, func(a, b Edit) int {
+			if c := strings.Compare(a.File, b.File); c != 0 {
+				return c
+			}
+			return a.Line - b.Line
+		})
+	}
+	return out
 }
+
+// indentOf is the leading blanks of line.
+func indentOf(line string) string { return line[:len(line)-len(strings.TrimLeft(line, " \t"))] }
 
 var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -59,7 +71,7 @@ func lockFixes(r Race, read func(string) ([]byte, error)) []Fix {
 				continue
 			}
 			line := lines[bare.Line-1]
-			indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+			indent := indentOf(line)
 			out = append(out, Fix{Kind: Lock,
 				Title: fmt.Sprintf("Hold %s around the access to %s in %s (%s:%d), as %s does", l, r.Object,
 					bare.Function, filepath.Base(bare.File), bare.Line, guarded.Function),
@@ -110,20 +122,43 @@ func wrappable(lines []string, n int) bool {
 // code is a line without its indentation and a trailing // comment (a
 // // inside a string or character literal is no comment).
 func code(line string) string {
+	at := 0
+	for _, sg := range segments(line) {
+		if i := strings.Index(sg.text, "//"); !sg.literal && i >= 0 {
+			return strings.TrimSpace(line[:at+i])
+		}
+		at += len(sg.text)
+	}
+	return strings.TrimSpace(line)
+}
+
+// segment is a run of a line: a string or character literal (quotes
+// included) or the code between literals.
+type segment struct {
+	text    string
+	literal bool
+	closed  bool // a literal's closing quote is in text
+}
+
+// segments cuts line into code and literals; an unterminated literal
+// runs to the end of the line.
+func segments(line string) []segment {
+	var out []segment
+	start := 0
 	var quote byte
 	for i := 0; i < len(line); i++ {
 		switch c := line[i]; {
 		case quote != 0 && c == '\\':
 			i++ // an escaped character
 		case quote != 0 && c == quote:
-			quote = 0
+			out = append(out, segment{line[start : i+1], true, true})
+			quote, start = 0, i+1
 		case quote == 0 && (c == '"' || c == '\''):
-			quote = c
-		case quote == 0 && c == '/' && i+1 < len(line) && line[i+1] == '/':
-			return strings.TrimSpace(line[:i])
+			out = append(out, segment{line[start:i], false, false})
+			quote, start = c, i
 		}
 	}
-	return strings.TrimSpace(line)
+	return append(out, segment{line[start:], quote != 0, false})
 }
 
 // scalarWords are the words a type that _Atomic can qualify is made of,
@@ -245,62 +280,38 @@ func cxxAtomic(r Race, read func(string) ([]byte, error), e Edit, m []string) []
 		}
 		edits = append(edits, Edit{File: e.File, Line: at + 1, New: []string{"#include <atomic>"}}) // an insertion
 	}
-	sort.SliceStable(edits, func(i, j int) bool {
-		if edits[i].File != edits[j].File {
-			return edits[i].File < edits[j].File
-		}
-		return edits[i].Line < edits[j].Line
-	})
 	return []Fix{{Kind: Atomic,
 		Title: fmt.Sprintf("Make %s a std::atomic<%s>: each of its reads and writes becomes atomic, and ++ or += an atomic read-modify-write", r.Object, typ),
 		Edits: edits}}
 }
 
-// outsideLiterals applies f to the parts of line outside string and
-// character literals and returns the line with them replaced.
-func outsideLiterals(line string, f func(string) string) string {
+// rewrite returns line with its code runs passed through code and its
+// literals through literal.
+func rewrite(line string, code, literal func(segment) string) string {
 	var b strings.Builder
-	start := 0
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		switch c := line[i]; {
-		case quote != 0 && c == '\\':
-			i++
-		case quote != 0 && c == quote:
-			quote = 0
-			b.WriteString(line[start : i+1])
-			start = i + 1
-		case quote == 0 && (c == '"' || c == '\''):
-			b.WriteString(f(line[start:i]))
-			quote, start = c, i
+	for _, sg := range segments(line) {
+		if sg.literal {
+			b.WriteString(literal(sg))
+		} else {
+			b.WriteString(code(sg))
 		}
-	}
-	if quote != 0 {
-		b.WriteString(line[start:])
-	} else {
-		b.WriteString(f(line[start:]))
 	}
 	return b.String()
 }
 
-// stripLiterals is line with its string and character literals emptied.
+// outsideLiterals applies f to the parts of line outside string and
+// character literals and returns the line with them replaced.
+func outsideLiterals(line string, f func(string) string) string {
+	return rewrite(line, func(sg segment) string { return f(sg.text) }, func(sg segment) string { return sg.text })
+}
+
+// stripLiterals is line with its string and character literals emptied
+// (their quotes kept).
 func stripLiterals(line string) string {
-	var b strings.Builder
-	var quote byte
-	for i := 0; i < len(line); i++ {
-		switch c := line[i]; {
-		case quote != 0 && c == '\\':
-			i++
-		case quote != 0 && c == quote:
-			quote = 0
-			b.WriteByte(c)
-		case quote != 0:
-		default:
-			if c == '"' || c == '\'' {
-				quote = c
-			}
-			b.WriteByte(c)
+	return rewrite(line, func(sg segment) string { return sg.text }, func(sg segment) string {
+		if sg.closed {
+			return sg.text[:1] + sg.text[len(sg.text)-1:]
 		}
-	}
-	return b.String()
+		return sg.text[:1]
+	})
 }

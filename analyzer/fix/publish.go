@@ -60,17 +60,10 @@ func publishFixes(r Race, read func(string) ([]byte, error)) []Fix {
 		}
 		moved := append(append([]string(nil), lines[pub:last]...), lines[pub-1])
 		move := Edit{File: w.File, Line: pub, Old: append([]string(nil), lines[pub-1:last]...), New: moved}
-		edits := []Edit{decl, move}
-		if decl.File != move.File || decl.Line > move.Line {
-			edits = []Edit{move, decl}
-			if decl.File != move.File {
-				edits = []Edit{decl, move}
-			}
-		}
 		out = append(out, Fix{Kind: Publish,
 			Title: fmt.Sprintf("Publish %s after filling it: move %s (%s:%d) below line %d, and make %s _Atomic so the store releases and the reader's load acquires",
 				ptr, code(lines[pub-1]), filepath.Base(w.File), pub, last, target),
-			Edits: edits})
+			Edits: []Edit{decl, move}})
 	}
 	return out
 }
