@@ -42,15 +42,12 @@ const outputRuns = 20
 // every harmful race. bopts are the options prog was built with; the
 // sources are read with Options.ReadFile (nil: from disk).
 func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *ir.Program) {
-	read := res.Options.ReadFile
-	if read == nil {
-		read = os.ReadFile
-	}
+	read := sourceReader(res.Options.ReadFile)
 	res.Fixes = make([][]fix.Fix, len(res.Races))
 	checked := map[string]*changed{} // one analysis per change, whichever races it is for
 	var printed map[string]bool      // what the original prints in the output check's schedules
 	for i, r := range res.Races {
-		if i >= len(res.Verdicts) || res.Verdicts[i] == nil || !category.Of(res.Verdicts[i].Category).Harmful {
+		if !res.harmful(i) {
 			continue
 		}
 		for _, f := range fix.Propose(fixRace(r, prog, res.Options.Sources), read) {
@@ -69,7 +66,7 @@ func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *
 			}
 			if printed == nil {
 				cfg := res.Options.Run
-				cfg.PreemptAt, _ = res.harmfulAccesses(&fix.Fix{}, nil)
+				cfg.PreemptAt = res.harmfulAccesses(&fix.Fix{}, nil) // where the original raced
 				printed = res.outputs(prog, cfg)
 			}
 			f.Verified, f.Checked = res.verify(c, i, printed)
@@ -81,12 +78,18 @@ func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *
 // Harmful counts the races classified spec-violated or output-differs.
 func (res *Result) Harmful() int {
 	n := 0
-	for _, v := range res.Verdicts {
-		if v != nil && category.Of(v.Category).Harmful {
+	for i := range res.Verdicts {
+		if res.harmful(i) {
 			n++
 		}
 	}
 	return n
+}
+
+// harmful reports whether race i is classified spec-violated or
+// output-differs.
+func (res *Result) harmful(i int) bool {
+	return i < len(res.Verdicts) && res.Verdicts[i] != nil && category.Of(res.Verdicts[i].Category).Harmful
 }
 
 // fixRace is what proposing fixes needs of r.
@@ -161,7 +164,7 @@ func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read 
 		return &changed{why: "rejected: the changed program does not compile: " + firstLine(err.Error())}
 	}
 	opts.Sources, opts.EvidenceDir, opts.History, opts.TSan, opts.Farm = sources, "", "", nil, ""
-	_, focus := res.harmfulAccesses(f, copies)
+	focus := res.harmfulAccesses(f, copies)
 	opts.Focus = focus
 	opts.Deadline = time.Time{} // the changed program gets the whole time budget again
 	after, err := Analyze(ctx, fixed, opts, Observer{})
@@ -176,18 +179,20 @@ func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read 
 	return &changed{prog: fixed, after: after, run: run, copies: copies}
 }
 
-// harmfulAccesses are the access locations of every harmful race, in
-// the original (file:line:col) and where they are in the changed copy
-// (copies maps a copy's path to the original it changes): the changed
-// program is searched at the places the original went wrong.
-func (res *Result) harmfulAccesses(f *fix.Fix, copies map[string]string) (orig, changed []string) {
+// harmfulAccesses are the access locations (file:line:col) of every
+// harmful race, where they are once f is applied and the changed files
+// are the copies (copies maps a copy's path to the original it changes;
+// an empty f and nil copies give the original's): the changed program is
+// searched at the places the original went wrong.
+func (res *Result) harmfulAccesses(f *fix.Fix, copies map[string]string) []string {
 	copyOf := map[string]string{}
 	for cp, file := range copies {
 		copyOf[file] = cp
 	}
 	seen := map[string]bool{}
+	var out []string
 	for i, r := range res.Races {
-		if v := res.Verdicts[i]; v == nil || !category.Of(v.Category).Harmful {
+		if !res.harmful(i) {
 			continue
 		}
 		for _, e := range []race.Endpoint{r.First, r.Second} {
@@ -196,16 +201,15 @@ func (res *Result) harmfulAccesses(f *fix.Fix, copies map[string]string) (orig, 
 				continue
 			}
 			seen[l.String()] = true
-			orig = append(orig, l.String())
 			for file, cp := range copyOf {
 				if sameFile(file, l.File) {
 					l = ir.Loc{File: cp, Line: f.MapLine(file, l.Line), Col: l.Col}
 				}
 			}
-			changed = append(changed, l.String())
+			out = append(out, l.String())
 		}
 	}
-	return orig, changed
+	return out
 }
 
 // originals names the changed copies in msg by their originals' names.
@@ -397,10 +401,7 @@ func copyFlags(m map[string][]string) map[string][]string {
 
 // reportFixes renders fixes for the report, with paths relative to base.
 func (res *Result) reportFixes(fs []fix.Fix, base string) []report.Fix {
-	read := res.Options.ReadFile
-	if read == nil {
-		read = os.ReadFile
-	}
+	read := sourceReader(res.Options.ReadFile)
 	var out []report.Fix
 	for _, f := range fs {
 		rf := report.Fix{Kind: string(f.Kind), Title: f.Title, Verified: f.Verified, Checked: f.Checked}

@@ -19,12 +19,19 @@ type ignorer struct {
 }
 
 func newIgnorer(read func(string) ([]byte, error)) *ignorer {
-	if read == nil {
-		read = func(path string) ([]byte, error) {
-			return safefile.Read(path, safefile.Rules{Max: safefile.MaxSource})
-		}
+	return &ignorer{read: sourceReader(read), lines: map[string][][]byte{}}
+}
+
+// sourceReader is read, or when it is nil a reader of source files from
+// disk within the size a source may have: what the analysis reads of the
+// sources beside the compiler (ignore markers, fixes) goes through it.
+func sourceReader(read func(string) ([]byte, error)) func(string) ([]byte, error) {
+	if read != nil {
+		return read
 	}
-	return &ignorer{read: read, lines: map[string][][]byte{}}
+	return func(path string) ([]byte, error) {
+		return safefile.Read(path, safefile.Rules{Max: safefile.MaxSource})
+	}
 }
 
 // silences reports whether either access line of r carries the marker.

@@ -124,7 +124,7 @@ func doubleChecked(prog *ir.Program, r *race.Race, _ *classify.Verdict) *Pattern
 		case locked && in.Op == ir.OpLoad && in.A == addr && checkedAgainstZero(f, in):
 			return &Pattern{DoubleChecked, fmt.Sprintf("the unlocked check of %s at %s is repeated holding the mutex at %s:%d, "+
 				"and the write at %s holds %s: a thread that sees NULL takes the mutex and checks again before it initializes, so the object is made once",
-				r.Object, place(rd), shortFile(rd.Loc.File), prog.Loc(in.Loc).Line, place(w), w.Locks[0])}
+				r.Object, place(rd), short(rd.Loc.File), prog.Loc(in.Loc).Line, place(w), w.Locks[0])}
 		}
 	}
 	return nil
@@ -140,8 +140,6 @@ func checkedAgainstZero(f *ir.Function, load *ir.Inst) bool {
 	}
 	return false
 }
-
-func shortFile(p string) string { return short(p) }
 
 func plural(n int) string {
 	if n == 1 {
@@ -185,7 +183,7 @@ func onlyCompared(f *ir.Function, v ir.Operand, prog *ir.Program, at *[]string, 
 		switch {
 		case u.in.Op == ir.OpICmp && u.role != other:
 			l := prog.Loc(u.in.Loc)
-			*at = append(*at, fmt.Sprintf("%s:%d", shortFile(l.File), l.Line))
+			*at = append(*at, fmt.Sprintf("%s:%d", short(l.File), l.Line))
 		case u.in.Op == ir.OpCast && u.in.A == v && u.in.Dst >= 0:
 			if !onlyCompared(f, ir.Operand(u.in.Dst), prog, at, seen) {
 				return false

@@ -163,13 +163,23 @@ type TSanMiss struct {
 
 // SetTSan records the ThreadSanitizer warnings that reported race id.
 func (r *Report) SetTSan(id string, warnings []int) {
+	if len(warnings) == 0 {
+		return
+	}
+	r.each(id, func(x *Race) {
+		if len(warnings) == 1 {
+			x.TSan = warnings[0]
+		} else {
+			x.TSan = warnings
+		}
+	})
+}
+
+// each calls f with every race of the report with this id.
+func (r *Report) each(id string, f func(*Race)) {
 	for i := range r.Races {
-		if r.Races[i].ID == id && len(warnings) > 0 {
-			if len(warnings) == 1 {
-				r.Races[i].TSan = warnings[0]
-			} else {
-				r.Races[i].TSan = warnings
-			}
+		if r.Races[i].ID == id {
+			f(&r.Races[i])
 		}
 	}
 }
@@ -413,20 +423,17 @@ type Classification struct {
 
 // Classify sets the category of the race with the given id.
 func (r *Report) Classify(id string, c Classification) {
-	for i := range r.Races {
-		if r.Races[i].ID == id {
-			x := &r.Races[i]
-			x.Category, x.K, x.Stage, x.Reason, x.Evidence = c.Category, c.K, c.Stage, c.Reason, c.Evidence
-			x.Schedule, x.Inputs = c.Schedule, c.Inputs
-			x.Outputs, x.WeakReads, x.Failure, x.HarmfulOrder = c.Outputs, c.WeakReads, c.Failure, c.HarmfulOrder
-			if len(x.Outputs) > MaxOutputs {
-				x.Outputs = x.Outputs[:MaxOutputs]
-			}
-			if c.Consequence != "" {
-				x.Consequence = c.Consequence
-			}
+	r.each(id, func(x *Race) {
+		x.Category, x.K, x.Stage, x.Reason, x.Evidence = c.Category, c.K, c.Stage, c.Reason, c.Evidence
+		x.Schedule, x.Inputs = c.Schedule, c.Inputs
+		x.Outputs, x.WeakReads, x.Failure, x.HarmfulOrder = c.Outputs, c.WeakReads, c.Failure, c.HarmfulOrder
+		if len(x.Outputs) > MaxOutputs {
+			x.Outputs = x.Outputs[:MaxOutputs]
 		}
-	}
+		if c.Consequence != "" {
+			x.Consequence = c.Consequence
+		}
+	})
 }
 
 // AddExploration adds the failing paths of a symbolic exploration, with the
@@ -552,18 +559,10 @@ func failureKind(f *race.Failure) string {
 // SetFixes gives race id its fixes, verified ones first.
 func (r *Report) SetFixes(id string, fixes []Fix) {
 	sort.SliceStable(fixes, func(i, j int) bool { return fixes[i].Verified && !fixes[j].Verified })
-	for i := range r.Races {
-		if r.Races[i].ID == id {
-			r.Races[i].Fixes = fixes
-		}
-	}
+	r.each(id, func(x *Race) { x.Fixes = fixes })
 }
 
 // SetPattern gives race id the benign pattern it follows.
 func (r *Report) SetPattern(id string, p *Pattern) {
-	for i := range r.Races {
-		if r.Races[i].ID == id {
-			r.Races[i].Pattern = p
-		}
-	}
+	r.each(id, func(x *Race) { x.Pattern = p })
 }
