@@ -24,15 +24,9 @@ var fixComment = regexp.MustCompile(`fix: (lock|atomic|join|publish)(?: (\w+))? 
 // expectedFixes reads the fix comments of a program as "LINE KIND LOCK
 // VERDICT" strings, sorted.
 func expectedFixes(t *testing.T, path string) []string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for i, line := range strings.Split(string(data), "\n") {
-		for _, m := range fixComment.FindAllStringSubmatch(line, -1) {
-			out = append(out, fmt.Sprintf("%d %s %s %s", i+1, m[1], m[2], m[3]))
-		}
+	for _, c := range testutil.Comments(t, path, fixComment) {
+		out = append(out, fmt.Sprintf("%d %s %s %s", c.Line, c.Match[1], c.Match[2], c.Match[3]))
 	}
 	sort.Strings(out)
 	return out

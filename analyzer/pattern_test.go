@@ -3,7 +3,6 @@ package analyzer_test
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -31,15 +30,9 @@ func TestBenignPatterns(t *testing.T) {
 	for _, path := range files {
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			t.Parallel()
-			data, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
 			var want []string
-			for i, line := range strings.Split(string(data), "\n") {
-				if m := patternComment.FindStringSubmatch(line); m != nil {
-					want = append(want, fmt.Sprintf("%d %s", i+1, m[1]))
-				}
+			for _, c := range testutil.Comments(t, path, patternComment) {
+				want = append(want, fmt.Sprintf("%d %s", c.Line, c.Match[1]))
 			}
 			sort.Strings(want)
 			res, err := analyzer.Analyze(context.Background(), load(t, path), options(path), analyzer.Observer{})

@@ -22,15 +22,9 @@ var invComment = regexp.MustCompile(`//\s*inversion:\s*(\S+)\s+(\S+)`)
 // the lock-order inversions it expects, each a pair of lock names in
 // sorted order.
 func expectedInversions(t testing.TB, path string) []string {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	for _, line := range strings.Split(string(data), "\n") {
-		if m := invComment.FindStringSubmatch(line); m != nil {
-			out = append(out, m[1]+" "+m[2])
-		}
+	for _, c := range testutil.Comments(t, path, invComment) {
+		out = append(out, c.Match[1]+" "+c.Match[2])
 	}
 	return out
 }

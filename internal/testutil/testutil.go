@@ -58,14 +58,32 @@ type RaceAnnotation struct {
 // RaceAnnotations reads the race expectation comments of a test program.
 func RaceAnnotations(t testing.TB, path string) []RaceAnnotation {
 	t.Helper()
+	var out []RaceAnnotation
+	for _, c := range Comments(t, path, raceComment) {
+		out = append(out, RaceAnnotation{Line: c.Line, Name: c.Match[1], Category: c.Match[2], Weak: c.Match[3]})
+	}
+	return out
+}
+
+// Comment is one match of an expectation comment in a test program.
+type Comment struct {
+	Line  int      // 1-based
+	Match []string // the submatches, as FindStringSubmatch gives them
+}
+
+// Comments finds every match of re in the program at path, line by
+// line: the expectations its comments write (races, inversions, fixes,
+// patterns).
+func Comments(t testing.TB, path string, re *regexp.Regexp) []Comment {
+	t.Helper()
 	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []RaceAnnotation
+	var out []Comment
 	for i, line := range strings.Split(string(data), "\n") {
-		for _, m := range raceComment.FindAllStringSubmatch(line, -1) {
-			out = append(out, RaceAnnotation{Line: i + 1, Name: m[1], Category: m[2], Weak: m[3]})
+		for _, m := range re.FindAllStringSubmatch(line, -1) {
+			out = append(out, Comment{Line: i + 1, Match: m})
 		}
 	}
 	return out
