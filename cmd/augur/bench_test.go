@@ -113,7 +113,7 @@ func BenchmarkResources(b *testing.B) {
 	floor := medianOf(b, n, augurBin, "run", empty)
 	fmt.Printf("resources: augur's floor (run of an empty program): %s\n", bytesize.Format(floor.rss))
 	ok := true
-	for _, name := range []string{"ring", "parallel_sum", "binary_trees", "spin"} {
+	for _, name := range []string{"ring", "parallel_sum", "binary_trees", "spin", "big_table"} {
 		src := filepath.Join("..", "..", "testdata", "bench", name+".c")
 		bin := filepath.Join(dir, name)
 		if out, err := exec.Command("clang-14", "-O0", "-pthread", "-o", bin, src).CombinedOutput(); err != nil {
@@ -122,7 +122,7 @@ func BenchmarkResources(b *testing.B) {
 		measure(b, augurBin, "run", src) // warm the bitcode cache
 		native := medianOf(b, n, bin)
 		run := medianOf(b, n, augurBin, "run", src)
-		det := medianOf(b, n, augurBin, "analyze", "--detect-only", "--schedules", "1", src)
+		det := medianOf(b, n, augurBin, "analyze", "--detect-only", "--schedules", "1", "--explore-time", "0", src)
 		if run.out != native.out {
 			b.Fatalf("%s: augur run printed %q, native %q", name, run.out, native.out)
 		}
