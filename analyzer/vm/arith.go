@@ -68,6 +68,11 @@ func fromFloat(f float64, k ir.Kind) uint64 {
 	return math.Float64bits(f)
 }
 
+// fneg negates a float register of kind k.
+func fneg(v uint64, k ir.Kind) uint64 {
+	return fromFloat(-toFloat(v, k), k)
+}
+
 // floatBin computes an OpFBin on register bits: a op b, or a*b+c for
 // FMulAdd.
 func floatBin(in *ir.Inst, a, b, c uint64) uint64 {

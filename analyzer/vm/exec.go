@@ -74,6 +74,13 @@ func ended(err error) (stepEnd, *Termination) {
 // of those, goes through step, which is the reference semantics. A fast path
 // that does not apply falls through to step rather than handling the case
 // itself, so each instruction's full meaning is written once.
+//
+// The loop keeps few values live (the frame's code and registers, pc, the
+// instruction count and the next count at which anything but the next
+// instruction matters, limit) so that Go keeps them in registers: every
+// other check (budget, time slice, stop point) is folded into limit and
+// made in limitReached, out of the loop. A thread that is to stop at a
+// location runs stepwise (execStepwise), which checks every instruction.
 func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	if t.status != runnable || len(t.frames) == 0 {
 		return stepSwitch, nil
@@ -83,60 +90,33 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		m.pendingFail = nil
 		return ended(err)
 	}
+	m.run = execLimits{sliceAt: m.sliceEnd(t), stopAt: ^uint64(0)}
+	if m.stop != nil && m.stop.Thread == t.ID {
+		if m.stop.Loc != 0 {
+			return m.execStepwise(t)
+		}
+		m.run.stopAt = m.sliceStart + (m.stop.Count - min(m.stop.Count, t.count)) + 1
+	}
+	// Loads and stores run inline unless every access must go through
+	// step: access preemption and the weak memory model need that. (A
+	// monitor sees accesses from both; a focus location is checked by
+	// loadRaw and storeRaw.)
+	m.run.raw = !m.cfg.PreemptAccesses && m.weak == nil
 	// The current frame, its code and registers, the program counter and
 	// the instruction count live in locals while the thread runs, so the hot
 	// loop touches no memory but the instruction and its operands. pc and n
 	// are stored back (fr.pc, m.insts) before step and before every return.
 	fr, insts, regs, pc := top(t)
-	n, limit := m.insts, m.nextCheck
-	sliceAt := m.sliceEnd(t)
-	limit = min(limit, sliceAt)
-	stopAt := ^uint64(0) // global count at which this thread reaches m.stop
-	var stopLoc ir.LocID // or the location where it stops
-	if m.stop != nil && m.stop.Thread == t.ID {
-		if m.stop.Loc != 0 {
-			stopLoc = m.stop.Loc
-		} else {
-			stopAt = m.sliceStart + (m.stop.Count - min(m.stop.Count, t.count)) + 1
-			limit = min(limit, stopAt)
-		}
-	}
-	// fast turns the inline paths on; access preemption and the weak memory
-	// model need every access to go through step. A monitor sees accesses
-	// from both.
-	fast := !m.cfg.PreemptAccesses && m.weak == nil
-	concrete := m.sym == nil
-	focus := m.focus // accesses there go through step, which may switch
+	n, limit := m.insts, m.run.limit(m.nextCheck)
 	for {
 		in := &insts[pc]
 		n++
-		if stopLoc != 0 && in.Loc == stopLoc && t.count+(n-1-m.sliceStart) >= m.stop.Count {
-			m.insts, fr.pc = n-1, pc
-			m.atStop = true
-			return stepPause, nil
-		}
 		if n >= limit {
-			if n >= stopAt { // reached the stop point: before executing in
-				m.insts, fr.pc = n-1, pc
-				m.atStop = true
-				return stepPause, nil
+			var end stepEnd
+			var term *Termination
+			if limit, end, term = m.limitReached(t, fr, pc, n); end != stepNext {
+				return end, term
 			}
-			m.insts, fr.pc = n, pc
-			if err := m.checkBudget(); err != nil {
-				return ended(err)
-			}
-			if n >= sliceAt {
-				if m.othersCanRun(t) {
-					// The thread ran a whole time slice without reaching a
-					// preemption point (a spin on a plain variable): it is
-					// preempted, as an operating system would, before in.
-					m.insts, m.sliceEnded = n-1, true
-					return stepSwitch, nil
-				}
-				t.sliceBase = t.count + (n - 1 - m.sliceStart) // alone: a new slice
-				sliceAt = n - 1 + timeSlice
-			}
-			limit = min(m.nextCheck, stopAt, sliceAt)
 		}
 		switch in.Op {
 		case ir.OpBin:
@@ -189,7 +169,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				c = icmp(in.Sub, a, b, in.Src.Bits)
 			}
 			regs[in.Dst] = Value{Bits: b2u(c)}
-			if in.Pair && n+1 < limit && stopLoc == 0 {
+			if in.Pair && n+1 < limit {
 				// The conditional branch on c follows: taken in this
 				// dispatch.
 				n++
@@ -204,7 +184,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			continue
 		case ir.OpLoad:
 			av := get(regs, in.A)
-			if !fast || !in.Raw || av.Sym != nil || int(in.Loc) < len(focus) && focus[in.Loc] {
+			if !in.Raw || av.Sym != nil {
 				break
 			}
 			if m.loadRaw(t, fr, in, av.Bits, t.count+(n-1-m.sliceStart), regs) {
@@ -213,26 +193,23 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 		case ir.OpStore:
 			av, v := get(regs, in.B), get(regs, in.A)
-			if !fast || !in.Raw || av.Sym != nil || v.Sym != nil || int(in.Loc) < len(focus) && focus[in.Loc] {
+			if !in.Raw || av.Sym != nil || v.Sym != nil {
 				break
 			}
 			if m.storeRaw(t, fr, in, av.Bits, v.Bits, t.count+(n-1-m.sliceStart)) {
 				goto advance
 			}
 		case ir.OpGEP:
-			if !concrete && m.gepSymbolic(in, regs) {
+			if m.sym != nil && m.gepSymbolic(in, regs) {
 				break
 			}
 			addr := gep(in, regs)
 			regs[in.Dst] = Value{Bits: addr}
 			pc++
-			if in.Pair && fast && n+1 < limit && stopLoc == 0 {
+			if in.Pair && n+1 < limit {
 				// The raw load or store of this address follows: it runs
 				// in this dispatch when its fast path applies.
 				nx := &insts[pc]
-				if int(nx.Loc) < len(focus) && focus[nx.Loc] {
-					continue
-				}
 				count := t.count + (n - m.sliceStart)
 				if nx.Op == ir.OpLoad {
 					if m.loadRaw(t, fr, nx, addr, count, regs) {
@@ -291,6 +268,13 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 			regs[in.Dst] = Value{Bits: floatBin(in, av.Bits, bv.Bits, get(regs, in.C).Bits)}
 			goto advance
+		case ir.OpFNeg:
+			av := get(regs, in.A)
+			if av.Sym != nil {
+				break
+			}
+			regs[in.Dst] = Value{Bits: fneg(av.Bits, in.Ty.Kind)}
+			goto advance
 		case ir.OpFCmp:
 			av, bv := get(regs, in.A), get(regs, in.B)
 			if av.Sym != nil || bv.Sym != nil {
@@ -308,28 +292,108 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		}
 		fr, insts, regs, pc = top(t)
 		n = m.insts
-		limit = min(m.nextCheck, stopAt, sliceAt) // a call may have asked for a check (charge)
+		limit = m.run.limit(m.nextCheck) // a call may have asked for a check (charge)
 		continue
 	advance:
 		// An instruction run inline goes on with the next one, and takes
 		// the unconditional branch paired with it (Inst.Pair) in the same
 		// dispatch.
 		pc++
-		if in.Pair && n+1 < limit && stopLoc == 0 {
+		if in.Pair && n+1 < limit {
 			n++
 			pc = m.jump(regs, &insts[pc])
 		}
 	}
 }
 
+// execLimits are the instruction counts at which the running thread's
+// slice ends and at which it reaches its stop point (StopBefore with a
+// count), and whether its raw loads and stores may run inline: exec's
+// state outside its loop.
+type execLimits struct {
+	sliceAt, stopAt uint64
+	raw             bool
+}
+
+// limit is the count at which exec must leave its fast path next, given
+// the next budget check.
+func (l *execLimits) limit(nextCheck uint64) uint64 {
+	return min(nextCheck, l.stopAt, l.sliceAt)
+}
+
+// limitReached is exec's check when the instruction count n reaches its
+// limit, before the instruction at pc runs: the stop point, the budget and
+// the time slice. It returns the next limit with stepNext, or how exec
+// ends.
+func (m *Machine) limitReached(t *Thread, fr *frame, pc int, n uint64) (uint64, stepEnd, *Termination) {
+	if n >= m.run.stopAt { // reached the stop point: before executing pc
+		m.insts, fr.pc = n-1, pc
+		m.atStop = true
+		return 0, stepPause, nil
+	}
+	m.insts, fr.pc = n, pc
+	if err := m.checkBudget(); err != nil {
+		end, term := ended(err)
+		return 0, end, term
+	}
+	if n >= m.run.sliceAt {
+		if m.othersCanRun(t) {
+			// The thread ran a whole time slice without reaching a
+			// preemption point (a spin on a plain variable): it is
+			// preempted, as an operating system would, before pc.
+			m.insts, m.sliceEnded = n-1, true
+			return 0, stepSwitch, nil
+		}
+		t.sliceBase = t.count + (n - 1 - m.sliceStart) // alone: a new slice
+		m.run.sliceAt = n - 1 + timeSlice
+	}
+	return m.run.limit(m.nextCheck), stepNext, nil
+}
+
+// execStepwise is exec for a thread that is to stop before it executes an
+// instruction at m.stop.Loc (classification runs a thread up to its racing
+// access this way): every instruction is checked against the stop and run
+// through step.
+func (m *Machine) execStepwise(t *Thread) (stepEnd, *Termination) {
+	fr, insts, regs, pc := top(t)
+	n, limit := m.insts, m.run.limit(m.nextCheck)
+	for {
+		in := &insts[pc]
+		n++
+		if in.Loc == m.stop.Loc && t.count+(n-1-m.sliceStart) >= m.stop.Count {
+			m.insts, fr.pc = n-1, pc
+			m.atStop = true
+			return stepPause, nil
+		}
+		if n >= limit {
+			var end stepEnd
+			var term *Termination
+			if limit, end, term = m.limitReached(t, fr, pc, n); end != stepNext {
+				return end, term
+			}
+		}
+		m.insts, fr.pc = n, pc
+		if end, term := m.step(t, fr, in, regs); end != stepNext {
+			return end, term
+		}
+		fr, insts, regs, pc = top(t)
+		n = m.insts
+		limit = m.run.limit(m.nextCheck)
+	}
+}
+
 func offset(o ir.Operand, k int32) ir.Operand { return o + ir.Operand(k) }
 
-// loadRaw runs a raw load from a concrete address inline when it can: a
-// live object without symbolic bytes and an access within its read limit
-// (Memory.resolve's checks, without its error reports). It reports false, having done nothing, when
+// loadRaw runs a raw load from a concrete address inline when it can:
+// accesses may run inline (execLimits.raw), the load's location is not a
+// focus, and it reads a live object without symbolic bytes within its read
+// limit (Memory.resolve's checks, without its error reports). It reports false, having done nothing, when
 // the load needs step's full semantics. count is the thread's instruction
 // count at the load, which the monitor records.
 func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, addr, count uint64, regs []Value) bool {
+	if !m.run.raw || m.focused(in.Loc) {
+		return false
+	}
 	o := m.mem.Object(uint32(addr >> ir.AddrShift))
 	if o == nil || o.sym != nil {
 		return false
@@ -350,6 +414,9 @@ func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, addr, count uint64,
 // as loadRaw a load: the object must also be this state's own (not shared
 // with a fork) and the access within its write limit.
 func (m *Machine) storeRaw(t *Thread, fr *frame, in *ir.Inst, addr, v, count uint64) bool {
+	if !m.run.raw || m.focused(in.Loc) {
+		return false
+	}
 	o := m.mem.Object(uint32(addr >> ir.AddrShift))
 	if o == nil || o.gen != m.mem.gen || o.sym != nil {
 		return false
@@ -364,6 +431,12 @@ func (m *Machine) storeRaw(t *Thread, fr *frame, in *ir.Inst, addr, v, count uin
 	}
 	ir.StoreLE(o.bytes[off:], int(in.Imm), v)
 	return true
+}
+
+// focused reports whether accesses at loc are preemption points
+// (Config.PreemptAt): those go through step, which may switch threads.
+func (m *Machine) focused(loc ir.LocID) bool {
+	return int(loc) < len(m.focus) && m.focus[loc]
 }
 
 // gep computes a concrete address: base + offset + sum(sext(index)*scale).

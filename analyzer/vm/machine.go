@@ -381,6 +381,8 @@ type Machine struct {
 	paused   bool // Run returned TermPaused and may be called again
 	// sliceStart is m.insts when the running thread's slice began.
 	sliceStart uint64
+	// run holds exec's limits for the running thread (exec.go).
+	run execLimits
 	// atStop is set when Run paused at the stop point (not after a fork).
 	atStop bool
 	// yieldFirst makes the next Run reschedule before running (Yield).

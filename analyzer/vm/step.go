@@ -33,6 +33,9 @@ func (m *Machine) step(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		}
 		fr.pc++
 		return stepSwitch, nil // atomics are preemption points
+	case ir.OpBr:
+		fr.pc = m.jump(regs, in)
+		return stepNext, nil
 	case ir.OpCondBr, ir.OpSwitch:
 		if err := m.branch(fr, in, regs); err != nil {
 			return ended(err)
@@ -121,8 +124,7 @@ func (m *Machine) compute(t *Thread, fr *frame, in *ir.Inst, regs []Value) error
 	case ir.OpFBin:
 		regs[in.Dst] = Value{Bits: floatBin(in, get(regs, in.A).Bits, get(regs, in.B).Bits, get(regs, in.C).Bits)}
 	case ir.OpFNeg:
-		k := in.Ty.Kind
-		regs[in.Dst] = Value{Bits: fromFloat(-toFloat(get(regs, in.A).Bits, k), k)}
+		regs[in.Dst] = Value{Bits: fneg(get(regs, in.A).Bits, in.Ty.Kind)}
 	case ir.OpFCmp:
 		k := in.Src.Kind
 		regs[in.Dst] = Value{Bits: b2u(fcmp(in.Sub, toFloat(get(regs, in.A).Bits, k), toFloat(get(regs, in.B).Bits, k)))}

@@ -46,6 +46,9 @@ type waitKey struct {
 // other acquisition, where hashing the key cost more than the search.
 type syncTable struct {
 	queues []waitQueue
+	// spare holds the thread lists of dropped queues for reuse: a
+	// contended mutex makes and drops a queue at every other acquisition.
+	spare [][]int
 }
 
 type waitQueue struct {
@@ -67,6 +70,9 @@ func (s *syncTable) find(k waitKey) int {
 
 // drop removes queue i, keeping the others in order.
 func (s *syncTable) drop(i int) {
+	if q := s.queues[i].threads; cap(q) > 0 && len(s.spare) < 16 {
+		s.spare = append(s.spare, q[:0])
+	}
 	s.queues = append(s.queues[:i], s.queues[i+1:]...)
 }
 
@@ -81,7 +87,11 @@ func (s *syncTable) block(t *Thread, k waitKey) {
 		s.queues[i].threads = append(s.queues[i].threads, t.ID)
 		return
 	}
-	s.queues = append(s.queues, waitQueue{key: k, threads: []int{t.ID}})
+	var threads []int
+	if n := len(s.spare); n > 0 {
+		threads, s.spare = s.spare[n-1], s.spare[:n-1]
+	}
+	s.queues = append(s.queues, waitQueue{key: k, threads: append(threads, t.ID)})
 }
 
 // wake makes every thread waiting on k runnable.
