@@ -7,13 +7,26 @@ import "fmt"
 // reverses the order in which Thread reaches its next synchronization
 // relative to the others (Carril and Tichy's interleaving generation: from
 // one trace, schedules that acquire the same locks in another order).
+//
+// When only sleeping threads are left besides Thread, it wakes one of
+// them early rather than run Thread, but at most maxOversleep times in a
+// row: a thread that polls for Thread's progress (check, sleep, check)
+// would otherwise run forever while Thread never does, a hang of the
+// schedule rather than of the program.
 type Postpone struct {
 	Trace  *Trace // the recorded schedule whose prefix is replayed
 	Prefix int    // how many of its decisions
 	Thread int
 	cur    Cursor
 	begun  bool
+	// overslept counts the sleepers woken in a row while Thread could run.
+	overslept int
 }
+
+// maxOversleep is how many sleepers in a row Postpone wakes before Thread
+// runs: enough for the others' sleeps to end first in any program that
+// does not poll for Thread, few enough that one that polls lets it move.
+const maxOversleep = 64
 
 func (p *Postpone) Name() string {
 	return fmt.Sprintf("postpone thread %d after %d decisions", p.Thread, p.Prefix)
@@ -37,9 +50,11 @@ func (p *Postpone) Pick(pt Point, runnable []int) (int, error) {
 		}
 	}
 	if len(others) == 0 {
-		if s := pt.sleeperOtherThan(p.Thread); s >= 0 {
+		if s := pt.sleeperOtherThan(p.Thread); s >= 0 && p.overslept < maxOversleep {
+			p.overslept++
 			return s, nil
 		}
+		p.overslept = 0
 		return runnable[0], nil
 	}
 	return RoundRobin{}.Pick(pt, others)

@@ -238,6 +238,23 @@ func TestReversalsShareTrace(t *testing.T) {
 	if got, _ := p.Pick(Point{Thread: 1}, []int{0, 1}); got != 1 {
 		t.Fatalf("after the prefix: chose %d, want the other thread", got)
 	}
+	// With only a sleeper besides it, the postponed thread waits for the
+	// sleeper's wake-ups, but not for ever: a sleeper that polls for it
+	// must not starve it.
+	woken := 0
+	for i := 0; i < 10*maxOversleep; i++ {
+		got, _ := p.Pick(Point{Thread: -1, Sleeping: []int{1}}, []int{0})
+		if got == 0 {
+			break
+		}
+		woken++
+	}
+	if woken != maxOversleep {
+		t.Fatalf("the sleeper was woken %d times before the postponed thread ran, want %d", woken, maxOversleep)
+	}
+	if got, _ := p.Pick(Point{Thread: -1, Sleeping: []int{1}}, []int{0}); got != 1 {
+		t.Fatalf("after the postponed thread ran: chose %d, want the sleeper again", got)
+	}
 }
 
 // Policies by name, and the two plans' steps.
