@@ -66,7 +66,7 @@ func (res *Result) Report(base string) *report.Report {
 func (res *Result) classification(i int, base string) report.Classification {
 	v := res.Verdicts[i]
 	c := report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage, Reason: ir.RelText(v.Reason, base),
-		Consequence: v.Consequence(res.Races[i], base), Evidence: res.Evidence[i]}
+		Consequence: v.Consequence(res.Races[i], base), Evidence: res.Evidence[i], Seconds: v.Seconds}
 	if v.Category == classify.Unclassified {
 		return c
 	}

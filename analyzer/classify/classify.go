@@ -114,6 +114,10 @@ type Verdict struct {
 	// which and how.
 	Budget        vm.Budget `json:"budget,omitempty"`
 	BudgetMessage string    `json:"budget_message,omitempty"`
+	// Seconds is how long classifying the race took, measured where its
+	// job ran (Job.Run). It is not part of the encoding, which is the same
+	// in every run of the same job: a farm's result carries it beside.
+	Seconds float64 `json:"-"`
 }
 
 // Printed is what an execution wrote on its standard output and error.

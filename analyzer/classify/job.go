@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"time"
 
 	"augur/analyzer/ir"
 	"augur/analyzer/memmodel"
@@ -85,7 +86,12 @@ func (j Job) Run(prog *ir.Program, cancel <-chan struct{}) *Verdict {
 	if j.Race != nil {
 		id = j.Race.ID
 	}
-	return safely(id, func() *Verdict { return j.run(prog, cancel) })
+	start := time.Now()
+	v := safely(id, func() *Verdict { return j.run(prog, cancel) })
+	if v != nil {
+		v.Seconds = time.Since(start).Seconds()
+	}
+	return v
 }
 
 // safely returns classify's verdict, or, when it panics (a bug in augur),

@@ -37,6 +37,8 @@ type resultMessage struct {
 	Index   int             `json:"index"`
 	Worker  string          `json:"worker"`
 	Verdict json.RawMessage `json:"verdict"`
+	// Seconds is how long the worker took (classify.Verdict.Seconds).
+	Seconds float64 `json:"seconds,omitempty"`
 }
 
 // Classify farms the jobs, all for prog, out to the workers and returns
@@ -110,8 +112,9 @@ func (f *Farm) Classify(ctx context.Context, prog *ir.Program, jobs []classify.J
 			settle(r.Index, func() *classify.Verdict {
 				v, err := classify.DecodeVerdict(r.Verdict)
 				if err != nil || v.RaceID != jobs[r.Index].Race.ID {
-					v = classify.GaveUp(jobs[r.Index], fmt.Sprintf("worker %s sent a verdict augur cannot read: %v", r.Worker, err))
+					return classify.GaveUp(jobs[r.Index], fmt.Sprintf("worker %s sent a verdict augur cannot read: %v", r.Worker, err))
 				}
+				v.Seconds = r.Seconds
 				return v
 			})
 		case g := <-given.c:

@@ -160,7 +160,7 @@ func (f *Farm) handle(ctx context.Context, m jetstream.Msg, ps *programs, opts W
 	}
 	data, err := classify.EncodeVerdict(v)
 	if err == nil {
-		data, err = json.Marshal(resultMessage{Run: jm.Run, Index: jm.Index, Worker: opts.Name, Verdict: data})
+		data, err = json.Marshal(resultMessage{Run: jm.Run, Index: jm.Index, Worker: opts.Name, Verdict: data, Seconds: v.Seconds})
 	}
 	if err != nil {
 		opts.Log("run %s job %d: %v", jm.Run, jm.Index, err)

@@ -209,7 +209,7 @@ func (h *History) Merge(r *race.Race, v *classify.Verdict) *classify.Verdict {
 	switch {
 	case category.Of(old.Category).Harmful && !category.Of(v.Category).Harmful:
 		kept := *old
-		kept.RaceID = v.RaceID
+		kept.RaceID, kept.Seconds = v.RaceID, v.Seconds
 		return &kept
 	case old.Category == classify.Harmless && v.Category == classify.Harmless:
 		merged := *v
@@ -219,7 +219,7 @@ func (h *History) Merge(r *race.Race, v *classify.Verdict) *classify.Verdict {
 		return &merged
 	case v.Category == classify.Unclassified && old.Category != classify.Unclassified:
 		kept := *old
-		kept.RaceID = v.RaceID
+		kept.RaceID, kept.Seconds = v.RaceID, v.Seconds
 		return &kept
 	}
 	return v

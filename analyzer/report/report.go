@@ -116,6 +116,9 @@ type Race struct {
 	// Fixes are the fixes augur proposed and checked by analyzing the
 	// changed program (--suggest-fixes): verified ones first.
 	Fixes []Fix `json:"fixes,omitempty"`
+	// ClassifySeconds is how long classifying this race took (wall time
+	// of its job, where it ran); absent when it was not classified.
+	ClassifySeconds float64 `json:"classify_seconds,omitempty"`
 }
 
 // Pattern names a benign race pattern: redundant-write, disjoint-bits,
@@ -419,6 +422,8 @@ type Classification struct {
 	Failure     *RaceFailure
 	// HarmfulOrder is Race.HarmfulOrder.
 	HarmfulOrder []int
+	// Seconds is Race.ClassifySeconds.
+	Seconds float64
 }
 
 // Classify sets the category of the race with the given id.
@@ -427,6 +432,7 @@ func (r *Report) Classify(id string, c Classification) {
 		x.Category, x.K, x.Stage, x.Reason, x.Evidence = c.Category, c.K, c.Stage, c.Reason, c.Evidence
 		x.Schedule, x.Inputs = c.Schedule, c.Inputs
 		x.Outputs, x.WeakReads, x.Failure, x.HarmfulOrder = c.Outputs, c.WeakReads, c.Failure, c.HarmfulOrder
+		x.ClassifySeconds = c.Seconds
 		if len(x.Outputs) > MaxOutputs {
 			x.Outputs = x.Outputs[:MaxOutputs]
 		}

@@ -18,7 +18,12 @@ package sched
 // A postponed thread is let go when nothing else can run (its partner may
 // never come: the pair was ordered for a reason) or after Patience
 // decisions (the others may be spinning until it moves); it may be
-// postponed again at a later instance of its statement.
+// postponed again at a later instance of its statement. Before letting a
+// waiter go, a sleeping thread is woken early (its partner may be asleep),
+// but at most maxEarlyWakes times since the last thread was postponed: a
+// thread that polls with a sleep wakes, finds nothing, and sleeps again,
+// and waking it for ever while a waiter's statement sits in a hot loop
+// starved the waiter (pbzip2's file writer against its compressors).
 type Directed struct {
 	// Targets are the two statements' locations, as Point.Loc gives them
 	// (file:line:col). They may be equal: a statement racing with itself
@@ -36,7 +41,14 @@ type Directed struct {
 	// second of a pair brought to the brink.
 	next    int
 	hasNext bool
+	// woken counts the sleepers woken early since a thread was last
+	// postponed.
+	woken int
 }
+
+// maxEarlyWakes is how many sleepers Directed wakes early, while every
+// runnable thread waits for its partner, before it lets a waiter go.
+const maxEarlyWakes = 8
 
 // DefaultPatience is how many scheduling decisions a postponed thread
 // waits for its partner before it is let go.
@@ -96,6 +108,7 @@ func (d *Directed) Pick(p Point, runnable []int) (int, error) {
 				return u, nil
 			}
 			d.waiting[t] = postponed{loc: p.Loc, since: d.step}
+			d.woken = 0
 		}
 	}
 	patience := d.Patience
@@ -119,7 +132,8 @@ func (d *Directed) Pick(p Point, runnable []int) (int, error) {
 	if len(free) > 0 {
 		return RoundRobin{}.Pick(p, free)
 	}
-	if len(p.Sleeping) > 0 {
+	if len(p.Sleeping) > 0 && d.woken < maxEarlyWakes {
+		d.woken++
 		return p.Sleeping[0], nil
 	}
 	// Everything runnable waits for a partner that cannot come now: the

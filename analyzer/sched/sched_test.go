@@ -54,4 +54,23 @@ func TestDirectedBringsThePairTogether(t *testing.T) {
 	if got != 1 {
 		t.Fatalf("the waiter was held past its patience")
 	}
+	// With every runnable thread waiting, a sleeper is woken early (its
+	// partner may be asleep), but not for ever: one that polls must not
+	// keep the waiter back.
+	s := NewDirected("a.c:10:3", "a.c:20:5")
+	woken := 0
+	for i := 0; i < 100; i++ {
+		at := Point{Thread: -1, Loc: "a.c:30:1", Sleeping: []int{2}} // the sleeper polled and slept again
+		if i == 0 {
+			at = Point{Thread: 1, Loc: "a.c:10:3", Sleeping: []int{2}} // thread 1 at its statement
+		}
+		got, _ := s.Pick(at, []int{1})
+		if got == 1 {
+			break
+		}
+		woken++
+	}
+	if woken != maxEarlyWakes {
+		t.Fatalf("the sleeper was woken %d times before the waiter went, want %d", woken, maxEarlyWakes)
+	}
 }

@@ -239,6 +239,35 @@ func TestAnalyzeJSONReport(t *testing.T) {
 	}
 }
 
+// Each classified race says how long its classification took, which the
+// whole analysis's time includes.
+func TestAnalyzeJSONReportsClassificationTime(t *testing.T) {
+	out, errOut, code := augur(t, "", "analyze", "--explore-time", "0", "--format", "json", "../../testdata/race/heap_fields.c")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Races []struct {
+			Category string  `json:"category"`
+			Seconds  float64 `json:"classify_seconds"`
+		} `json:"races"`
+		Stats struct {
+			Seconds float64 `json:"seconds"`
+		} `json:"stats"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(rep.Races) == 0 {
+		t.Fatalf("no race:\n%s", out)
+	}
+	for _, r := range rep.Races {
+		if r.Category == "unclassified" || r.Seconds <= 0 || r.Seconds > rep.Stats.Seconds {
+			t.Errorf("race classified %s in %g s, of an analysis of %g s", r.Category, r.Seconds, rep.Stats.Seconds)
+		}
+	}
+}
+
 func TestAnalyzeSARIFHasThreadFlows(t *testing.T) {
 	out, _, code := augur(t, "", "analyze", "--detect-only", "--format", "sarif", "../../testdata/race/counter.c")
 	if code != 0 {
