@@ -210,7 +210,21 @@ func (d *Detector) Access(a *vm.Access) {
 			continue // never accessed: nothing to race with, and the shadow goes now
 		}
 		lo, hi := max(a.Off, base), min(end, base+chunkSize)
-		d.accessChunk(d.chunk(sh, base, lo, hi), base, lo, hi, a, e, c, ls)
+		ch := d.chunk(sh, base, lo, hi)
+		if ch.lines == nil {
+			d.accessChunk(ch, base, lo, hi, a, e, c, ls)
+			continue
+		}
+		for lb := lo &^ (lineSize - 1); lb < hi; lb += lineSize {
+			llo, lhi := max(lo, lb), min(hi, lb+lineSize)
+			if a.Kind == vm.Free && ch.lines[(lb-base)>>lineBits] == nil {
+				// A line never made is its chunk's cell: the free is
+				// checked there, without making every line to drop it.
+				d.accessChunk(ch, base, llo, lhi, a, e, c, ls)
+				continue
+			}
+			d.accessChunk(d.line(sh, ch, base, lb, llo, lhi), lb, llo, lhi, a, e, c, ls)
+		}
 	}
 	if a.Kind == vm.Free {
 		d.drop(a.Obj)

@@ -109,6 +109,7 @@ func (ch *chunk) clone(gen uint64) *chunk {
 	c.gen = gen
 	c.hot = slices.Clone(ch.hot)
 	c.sites = slices.Clone(ch.sites)
+	c.lines = slices.Clone(ch.lines) // each copied when an access changes it (Detector.line)
 	if ch.shared != nil {
 		c.shared = make(map[uint64][]sharedRead, len(ch.shared))
 		for k, v := range ch.shared {

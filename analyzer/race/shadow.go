@@ -15,11 +15,21 @@ import "augur/analyzer/vm"
 // shadow per byte, and its memory follows what the program touched and
 // how finely: one byte access into a 64 MiB array refines one chunk, not
 // the array.
+//
+// A chunk whose granule is at least a line (lineSize bytes, after a
+// memset) is not refined below a line as a whole: it is split into lines
+// (see split), each made, from the chunk's cell that covers it, when an
+// access first touches it, and refined on its own. A byte read per 4 KiB
+// of a table set by memset then costs one line's cells per chunk, not a
+// chunk's.
 
-// chunkBits sets the bytes of an object one chunk shadows.
+// chunkBits sets the bytes of an object one chunk shadows, lineBits the
+// bytes of a line.
 const (
 	chunkBits = 12
 	chunkSize = 1 << chunkBits
+	lineBits  = 6
+	lineSize  = 1 << lineBits
 )
 
 // Costs of shadow memory, for the budget: per cell (hot and cold halves),
@@ -48,6 +58,10 @@ type chunk struct {
 	hot    []hot
 	sites  []sites
 	shared map[uint64][]sharedRead // by cell, for cells marked concurrentReads
+	// lines, when set, shadow the chunk by lineSize bytes each: the chunk
+	// was split (split). A line not made yet is still what the chunk's
+	// cell covering it says.
+	lines []*chunk
 }
 
 func newObjShadow(serial, size uint64, gen uint64) *objShadow {
@@ -60,8 +74,16 @@ func newChunk(size uint64, shift uint8, gen uint64) *chunk {
 	return &chunk{gen: gen, shift: shift, hot: make([]hot, n), sites: make([]sites, n)}
 }
 
-// bytes is the memory the chunk holds.
-func (ch *chunk) bytes() uint64 { return chunkBytes + uint64(len(ch.hot))*cellBytes }
+// bytes is the memory the chunk holds, its lines included.
+func (ch *chunk) bytes() uint64 {
+	n := chunkBytes + uint64(len(ch.hot))*cellBytes + 8*uint64(len(ch.lines))
+	for _, ln := range ch.lines {
+		if ln != nil {
+			n += ln.bytes()
+		}
+	}
+	return n
+}
 
 // granuleShift returns the largest granule (as a shift, at most max) that
 // an access of size bytes at off covers whole, in a chunk of chunkLen
@@ -98,6 +120,25 @@ func (ch *chunk) refine(shift uint8, size uint64) {
 		}
 	}
 	ch.hot, ch.sites, ch.shared, ch.shift = hots, sts, shared, shift
+}
+
+// split divides a chunk of size bytes, whose granule is a line or more,
+// into lines, none made yet: its cells stay, as what the lines not made
+// hold.
+func (ch *chunk) split(size uint64) {
+	ch.lines = make([]*chunk, (size+lineSize-1)>>lineBits)
+}
+
+// newLine makes the line of ch at byte off, of size bytes, from the cell
+// that covers it.
+func (ch *chunk) newLine(off, size uint64, gen uint64) *chunk {
+	ln := newChunk(size, lineBits, gen)
+	c := off >> ch.shift
+	ln.hot[0], ln.sites[0] = ch.hot[c], ch.sites[c]
+	if rs, ok := ch.shared[c]; ok {
+		ln.shared = map[uint64][]sharedRead{0: append([]sharedRead(nil), rs...)}
+	}
+	return ln
 }
 
 // shadowPage holds the shadows of 1<<shadowPageBits consecutive object
@@ -156,14 +197,45 @@ func (d *Detector) chunk(sh *objShadow, base, lo, hi uint64) *chunk {
 		ch = ch.clone(d.gen)
 		sh.chunks[k] = ch
 	}
-	if ch.shift > 0 && ((lo-base)|(hi-lo))&(1<<ch.shift-1) != 0 {
+	if ch.lines == nil && ch.shift > 0 && ((lo-base)|(hi-lo))&(1<<ch.shift-1) != 0 {
 		if g := granuleShift(lo-base, hi-lo, size, ch.shift); g < ch.shift {
 			was := ch.bytes()
-			ch.refine(g, size)
+			if g < lineBits && ch.shift >= lineBits && size > lineSize {
+				ch.split(size) // then the line refines (line)
+			} else {
+				ch.refine(g, size)
+			}
 			d.grow(sh, ch.bytes()-was)
 		}
 	}
 	return ch
+}
+
+// line returns the line of the split chunk ch (of sh, at offset base)
+// that starts at lineBase, for an access of the bytes [lo, hi) within it:
+// made on first access, copied first when a fork shares it, and refined
+// as chunk refines.
+func (d *Detector) line(sh *objShadow, ch *chunk, base, lineBase, lo, hi uint64) *chunk {
+	k := (lineBase - base) >> lineBits
+	size := min(lineSize, sh.size-lineBase)
+	ln := ch.lines[k]
+	switch {
+	case ln == nil:
+		ln = ch.newLine(lineBase-base, size, d.gen)
+		ch.lines[k] = ln
+		d.grow(sh, ln.bytes())
+	case ln.gen != d.gen:
+		ln = ln.clone(d.gen)
+		ch.lines[k] = ln
+	}
+	if ln.shift > 0 && ((lo-lineBase)|(hi-lo))&(1<<ln.shift-1) != 0 {
+		if g := granuleShift(lo-lineBase, hi-lo, size, ln.shift); g < ln.shift {
+			was := ln.bytes()
+			ln.refine(g, size)
+			d.grow(sh, ln.bytes()-was)
+		}
+	}
+	return ln
 }
 
 // grow counts n more bytes of shadow in sh.

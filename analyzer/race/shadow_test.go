@@ -77,3 +77,54 @@ int main(void) {
 		t.Errorf("%d races (%s); want 2", len(res.Races), got)
 	}
 }
+
+// A byte read every 4 KiB of a 64 MiB table set by memset refines one
+// line of each chunk, not the chunk: refining whole chunks made a cell per
+// byte of every chunk, 3.7 GB, and the 256 MiB budget stopped the run. The
+// race on one byte of the scanned table is still found at its byte.
+func TestShadowOfAStridedScan(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "scan.c")
+	os.WriteFile(src, []byte(`#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+enum { SIZE = 64 << 20 };
+static unsigned char *table;
+static void *bump(void *arg) {
+	table[3 * 4096 + 17]++;       /* races with main's scan */
+	return NULL;
+}
+int main(void) {
+	table = malloc(SIZE);
+	memset(table, 1, SIZE);
+	pthread_t x;
+	pthread_create(&x, NULL, bump, NULL);
+	long sum = 0;
+	for (long i = 17; i < SIZE; i += 4096)
+		sum += table[i];
+	pthread_join(x, NULL);
+	printf("%ld\n", sum);
+	return 0;
+}
+`), 0o644)
+	prog, err := analyzer.LoadProgram([]string{src}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1,
+		Run: vm.Config{Args: []string{"scan"}, MaxInstructions: 10_000_000, Limits: vm.Limits{MaxMemory: 256 << 20}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Failures {
+		t.Errorf("failure: %s", f.Message)
+	}
+	if len(res.Races) != 1 || !strings.Contains(res.Races[0].Object, "offset 12305)") {
+		var objs []string
+		for _, r := range res.Races {
+			objs = append(objs, r.Object)
+		}
+		t.Errorf("races on %v; want one, on byte 12305", objs)
+	}
+}
