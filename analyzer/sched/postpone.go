@@ -1,6 +1,9 @@
 package sched
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // Postpone replays the first Prefix decisions of a recorded schedule,
 // then keeps Thread from running for as long as any other thread can: it
@@ -8,19 +11,25 @@ import "fmt"
 // relative to the others (Carril and Tichy's interleaving generation: from
 // one trace, schedules that acquire the same locks in another order).
 //
-// When only sleeping threads are left besides Thread, it wakes one of
-// them early rather than run Thread, but at most maxOversleep times in a
-// row: a thread that polls for Thread's progress (check, sleep, check)
-// would otherwise run forever while Thread never does, a hang of the
-// schedule rather than of the program.
+// The postponement ends once the others show that they wait for Thread:
+// one of them ran a whole time slice without reaching a preemption point
+// that lets Thread go (it spins on a flag Thread is to set), or only
+// sleepers were left and were woken maxOversleep times since Thread last
+// ran (they poll for its progress: check, sleep, check). Holding Thread
+// back then would run the others for ever while it never does, a hang of
+// the schedule rather than of the program. From there on it is round
+// robin.
 type Postpone struct {
 	Trace  *Trace // the recorded schedule whose prefix is replayed
 	Prefix int    // how many of its decisions
 	Thread int
 	cur    Cursor
 	begun  bool
-	// overslept counts the sleepers woken in a row while Thread could run.
+	// overslept counts the sleepers woken while Thread could run, since
+	// it last ran.
 	overslept int
+	// released is set when the postponement ended.
+	released bool
 }
 
 // maxOversleep is how many sleepers in a row Postpone wakes before Thread
@@ -42,6 +51,13 @@ func (p *Postpone) Pick(pt Point, runnable []int) (int, error) {
 			return ev.Next, nil
 		}
 	}
+	if p.released {
+		return RoundRobin{}.Pick(pt, runnable)
+	}
+	if pt.What == WhatTimeSlice && pt.Thread != p.Thread && slices.Contains(runnable, p.Thread) {
+		p.released = true // another thread spun a whole slice: Thread's turn
+		return p.Thread, nil
+	}
 	// Round robin among the others; Thread only when nothing else can run.
 	var others []int
 	for _, t := range runnable {
@@ -50,9 +66,12 @@ func (p *Postpone) Pick(pt Point, runnable []int) (int, error) {
 		}
 	}
 	if len(others) == 0 {
-		if s := pt.sleeperOtherThan(p.Thread); s >= 0 && p.overslept < maxOversleep {
-			p.overslept++
-			return s, nil
+		if s := pt.sleeperOtherThan(p.Thread); s >= 0 {
+			if p.overslept < maxOversleep {
+				p.overslept++
+				return s, nil
+			}
+			p.released = true // the sleepers poll for Thread
 		}
 		p.overslept = 0
 		return runnable[0], nil

@@ -252,8 +252,21 @@ func TestReversalsShareTrace(t *testing.T) {
 	if woken != maxOversleep {
 		t.Fatalf("the sleeper was woken %d times before the postponed thread ran, want %d", woken, maxOversleep)
 	}
-	if got, _ := p.Pick(Point{Thread: -1, Sleeping: []int{1}}, []int{0}); got != 1 {
-		t.Fatalf("after the postponed thread ran: chose %d, want the sleeper again", got)
+	// The postponement is over: round robin.
+	if got, _ := p.Pick(Point{Thread: 0}, []int{0, 1}); got != 1 {
+		t.Fatalf("after the postponement: chose %d, want round robin's 1", got)
+	}
+	if got, _ := p.Pick(Point{Thread: 1}, []int{0, 1}); got != 0 {
+		t.Fatalf("after the postponement: chose %d, want round robin's 0", got)
+	}
+	// Another thread that spins a whole time slice ends the postponement
+	// at once.
+	q := &Postpone{Trace: tr, Prefix: 0, Thread: 0}
+	if got, _ := q.Pick(Point{Thread: 1}, []int{0, 1}); got != 1 {
+		t.Fatalf("postponed thread chosen while another could run")
+	}
+	if got, _ := q.Pick(Point{Thread: 1, What: WhatTimeSlice}, []int{0, 1}); got != 0 {
+		t.Fatalf("after a spinning time slice: chose %d, want the postponed thread", got)
 	}
 }
 
