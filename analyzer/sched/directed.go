@@ -1,5 +1,10 @@
 package sched
 
+import (
+	"maps"
+	"slices"
+)
+
 // Directed is race-directed scheduling (Eslamimehr and Palsberg, PPoPP
 // 2014, shared/papers/004_*; the idea goes back to Sen's RaceFuzzer): given
 // a potential race, a pair of statements that earlier executions saw
@@ -20,10 +25,11 @@ package sched
 // decisions (the others may be spinning until it moves); it may be
 // postponed again at a later instance of its statement. Before letting a
 // waiter go, a sleeping thread is woken early (its partner may be asleep),
-// but at most maxEarlyWakes times since the last thread was postponed: a
-// thread that polls with a sleep wakes, finds nothing, and sleeps again,
-// and waking it for ever while a waiter's statement sits in a hot loop
-// starved the waiter (pbzip2's file writer against its compressors).
+// unless it was woken early before and went back to sleep without
+// reaching either statement: it polls (wakes, finds nothing, sleeps), and
+// waking it at every postponement made pbzip2's file writer poll 26
+// million times, 90% of the run, while its compressors waited at a
+// statement of their hot loop.
 type Directed struct {
 	// Targets are the two statements' locations, as Point.Loc gives them
 	// (file:line:col). They may be equal: a statement racing with itself
@@ -41,14 +47,12 @@ type Directed struct {
 	// second of a pair brought to the brink.
 	next    int
 	hasNext bool
-	// woken counts the sleepers woken early since a thread was last
-	// postponed.
-	woken int
+	// woke is the sleeper woken early last, when hasWoke is set; pollers
+	// are the ones that slept again without reaching either statement.
+	woke    int
+	hasWoke bool
+	pollers map[int]bool
 }
-
-// maxEarlyWakes is how many sleepers Directed wakes early, while every
-// runnable thread waits for its partner, before it lets a waiter go.
-const maxEarlyWakes = 8
 
 // DefaultPatience is how many scheduling decisions a postponed thread
 // waits for its partner before it is let go.
@@ -71,6 +75,7 @@ func (d *Directed) Fork() Policy {
 	for k, v := range d.waiting {
 		c.waiting[k] = v
 	}
+	c.pollers = maps.Clone(d.pollers)
 	return &c
 }
 
@@ -99,6 +104,7 @@ func (d *Directed) Pick(p Point, runnable []int) (int, error) {
 	}
 	if t := p.Thread; t >= 0 {
 		if want, ok := d.other(p.Loc); ok {
+			delete(d.pollers, t) // it reached a statement: it may be woken again
 			if u := d.waiter(want, t, runnable); u >= 0 {
 				// Both at the brink: the partner, which has waited,
 				// accesses first and t right after it.
@@ -108,7 +114,6 @@ func (d *Directed) Pick(p Point, runnable []int) (int, error) {
 				return u, nil
 			}
 			d.waiting[t] = postponed{loc: p.Loc, since: d.step}
-			d.woken = 0
 		}
 	}
 	patience := d.Patience
@@ -132,9 +137,18 @@ func (d *Directed) Pick(p Point, runnable []int) (int, error) {
 	if len(free) > 0 {
 		return RoundRobin{}.Pick(p, free)
 	}
-	if len(p.Sleeping) > 0 && d.woken < maxEarlyWakes {
-		d.woken++
-		return p.Sleeping[0], nil
+	if d.hasWoke && slices.Contains(p.Sleeping, d.woke) {
+		if d.pollers == nil {
+			d.pollers = map[int]bool{}
+		}
+		d.pollers[d.woke] = true // asleep again, at neither statement
+	}
+	d.hasWoke = false
+	for _, s := range p.Sleeping {
+		if !d.pollers[s] {
+			d.woke, d.hasWoke = s, true
+			return s, nil
+		}
 	}
 	// Everything runnable waits for a partner that cannot come now: the
 	// one that waited longest goes.

@@ -55,22 +55,16 @@ func TestDirectedBringsThePairTogether(t *testing.T) {
 		t.Fatalf("the waiter was held past its patience")
 	}
 	// With every runnable thread waiting, a sleeper is woken early (its
-	// partner may be asleep), but not for ever: one that polls must not
-	// keep the waiter back.
+	// partner may be asleep), but one that sleeps again without reaching
+	// either statement polls: it is not woken early again.
 	s := NewDirected("a.c:10:3", "a.c:20:5")
-	woken := 0
-	for i := 0; i < 100; i++ {
-		at := Point{Thread: -1, Loc: "a.c:30:1", Sleeping: []int{2}} // the sleeper polled and slept again
-		if i == 0 {
-			at = Point{Thread: 1, Loc: "a.c:10:3", Sleeping: []int{2}} // thread 1 at its statement
-		}
-		got, _ := s.Pick(at, []int{1})
-		if got == 1 {
-			break
-		}
-		woken++
+	if got, _ := s.Pick(Point{Thread: 1, Loc: "a.c:10:3", Sleeping: []int{2}}, []int{1}); got != 2 {
+		t.Fatalf("thread 1 waits alone: picked %d, want the sleeper 2 woken early", got)
 	}
-	if woken != maxEarlyWakes {
-		t.Fatalf("the sleeper was woken %d times before the waiter went, want %d", woken, maxEarlyWakes)
+	if got, _ := s.Pick(Point{Thread: -1, Loc: "a.c:30:1", Sleeping: []int{2}}, []int{1}); got != 1 {
+		t.Fatalf("the sleeper slept again: picked %d, want the waiter 1 let go", got)
+	}
+	if got, _ := s.Pick(Point{Thread: 1, Loc: "a.c:10:3", Sleeping: []int{2}}, []int{1}); got != 1 {
+		t.Fatalf("thread 1 waits again: picked %d, want it let go rather than the poller woken", got)
 	}
 }
