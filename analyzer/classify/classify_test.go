@@ -260,3 +260,15 @@ func detectFile(t *testing.T, path string) (*ir.Program, vm.Config, []*race.Race
 	}
 	return prog, cfg, res.Races
 }
+
+// A spin is the same instruction reached again in the same state: two
+// loads of one field at one source location (a macro) with every register
+// unchanged between them are two instructions, not a spin, and the other
+// order of a race after such a loop is enforced at its first occurrence.
+func TestSpinNeedsTheSameInstruction(t *testing.T) {
+	for _, c := range classifyFile(t, "../../testdata/classify/macro_loop.c") {
+		if c.Category != classify.OutputDiffers || strings.Contains(c.Stage, "could not enforce") {
+			t.Errorf("race on %s: %s, decided by %s", c.Race.Object, c.Category, c.Stage)
+		}
+	}
+}

@@ -187,7 +187,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			if !in.Raw || av.Sym != nil {
 				break
 			}
-			if m.loadRaw(t, fr, in, av.Bits, t.count+(n-1-m.sliceStart), regs) {
+			if m.loadRaw(t, fr, in, pc, av.Bits, t.count+(n-1-m.sliceStart), regs) {
 				pc++
 				continue
 			}
@@ -196,7 +196,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			if !in.Raw || av.Sym != nil || v.Sym != nil {
 				break
 			}
-			if m.storeRaw(t, fr, in, av.Bits, v.Bits, t.count+(n-1-m.sliceStart)) {
+			if m.storeRaw(t, fr, in, pc, av.Bits, v.Bits, t.count+(n-1-m.sliceStart)) {
 				goto advance
 			}
 		case ir.OpGEP:
@@ -212,11 +212,11 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				nx := &insts[pc]
 				count := t.count + (n - m.sliceStart)
 				if nx.Op == ir.OpLoad {
-					if m.loadRaw(t, fr, nx, addr, count, regs) {
+					if m.loadRaw(t, fr, nx, pc, addr, count, regs) {
 						n++
 						pc++
 					}
-				} else if v := get(regs, nx.A); v.Sym == nil && m.storeRaw(t, fr, nx, addr, v.Bits, count) {
+				} else if v := get(regs, nx.A); v.Sym == nil && m.storeRaw(t, fr, nx, pc, addr, v.Bits, count) {
 					n++
 					pc++
 				}
@@ -388,9 +388,10 @@ func offset(o ir.Operand, k int32) ir.Operand { return o + ir.Operand(k) }
 // accesses may run inline (execLimits.raw), the load's location is not a
 // focus, and it reads a live object without symbolic bytes within its read
 // limit (Memory.resolve's checks, without its error reports). It reports false, having done nothing, when
-// the load needs step's full semantics. count is the thread's instruction
-// count at the load, which the monitor records.
-func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, addr, count uint64, regs []Value) bool {
+// the load needs step's full semantics. pc is the load's place in its
+// function and count the thread's instruction count at it; a monitor sees
+// both (the frame's pc is brought up to date for it).
+func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, pc int, addr, count uint64, regs []Value) bool {
 	if !m.run.raw || m.focused(in.Loc) {
 		return false
 	}
@@ -403,6 +404,7 @@ func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, addr, count uint64,
 		return false
 	}
 	if m.mon != nil {
+		fr.pc = pc
 		m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack}, Count: count}
 		m.mon.Access(&m.acc)
 	}
@@ -413,7 +415,7 @@ func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, addr, count uint64,
 // storeRaw runs a raw store of v to a concrete address inline when it can,
 // as loadRaw a load: the object must also be this state's own (not shared
 // with a fork) and the access within its write limit.
-func (m *Machine) storeRaw(t *Thread, fr *frame, in *ir.Inst, addr, v, count uint64) bool {
+func (m *Machine) storeRaw(t *Thread, fr *frame, in *ir.Inst, pc int, addr, v, count uint64) bool {
 	if !m.run.raw || m.focused(in.Loc) {
 		return false
 	}
@@ -426,6 +428,7 @@ func (m *Machine) storeRaw(t *Thread, fr *frame, in *ir.Inst, addr, v, count uin
 		return false
 	}
 	if m.mon != nil {
+		fr.pc = pc
 		m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack}, Count: count}
 		m.mon.Access(&m.acc)
 	}

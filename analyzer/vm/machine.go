@@ -1047,10 +1047,13 @@ func (m *Machine) Output() []OutputEvent { return m.output }
 // at a racing access).
 func (m *Machine) Yield() { m.yieldFirst = true }
 
-// StateDigest hashes thread tid's call stack: every activation's function
-// and registers. At the same instruction reading the same value, the same
-// digest twice means the thread came back to the same state: it spins
-// without progress.
+// StateDigest hashes thread tid's call stack: every activation's function,
+// place in it and registers. Taken by a monitor at an access (where the
+// place is the access's instruction), the same digest twice with the same
+// value read means the thread came back to the same state: it spins
+// without progress. The place matters: two loads of one field at one
+// source location (a macro's expansion) see the same registers when the
+// value did not change since the last iteration.
 func (m *Machine) StateDigest(tid int) uint64 {
 	t := m.threads[tid]
 	h := uint64(14695981039346656037)
@@ -1061,6 +1064,7 @@ func (m *Machine) StateDigest(tid int) uint64 {
 	for i := range t.frames {
 		fr := &t.frames[i]
 		mix(uint64(fr.fn.ID))
+		mix(uint64(fr.pc))
 		for _, v := range t.regs[fr.base : fr.base+fr.fn.NumSlots] {
 			mix(v.Bits)
 			if v.Sym != nil {
