@@ -20,9 +20,7 @@ import (
 // access (a cell per byte); the budget stopped every run. The races on single bytes, and on an access that spans two
 // chunks of the shadow, are still found at their bytes.
 func TestShadowFollowsTouchedMemory(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "big.c")
-	os.WriteFile(src, []byte(`#include <pthread.h>
+	res := detectUnderBudget(t, "big", `#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 enum { SIZE = 64 << 20 };
@@ -50,19 +48,7 @@ int main(void) {
 	free(table);
 	return 0;
 }
-`), 0o644)
-	prog, err := analyzer.LoadProgram([]string{src}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1,
-		Run: vm.Config{Args: []string{"big"}, MaxInstructions: 10_000_000, Limits: vm.Limits{MaxMemory: 256 << 20}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Failures {
-		t.Errorf("failure: %s", f.Message)
-	}
+`)
 	var lines []string
 	for _, r := range res.Races {
 		lines = append(lines, r.Object)
@@ -83,9 +69,7 @@ int main(void) {
 // byte of every chunk, 3.7 GB, and the 256 MiB budget stopped the run. The
 // race on one byte of the scanned table is still found at its byte.
 func TestShadowOfAStridedScan(t *testing.T) {
-	dir := t.TempDir()
-	src := filepath.Join(dir, "scan.c")
-	os.WriteFile(src, []byte(`#include <pthread.h>
+	res := detectUnderBudget(t, "scan", `#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,19 +91,7 @@ int main(void) {
 	printf("%ld\n", sum);
 	return 0;
 }
-`), 0o644)
-	prog, err := analyzer.LoadProgram([]string{src}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1,
-		Run: vm.Config{Args: []string{"scan"}, MaxInstructions: 10_000_000, Limits: vm.Limits{MaxMemory: 256 << 20}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Failures {
-		t.Errorf("failure: %s", f.Message)
-	}
+`)
 	if len(res.Races) != 1 || !strings.Contains(res.Races[0].Object, "offset 12305)") {
 		var objs []string
 		for _, r := range res.Races {
@@ -127,4 +99,28 @@ int main(void) {
 		}
 		t.Errorf("races on %v; want one, on byte 12305", objs)
 	}
+}
+
+// detectUnderBudget detects the races of the C program src (named name)
+// in two schedules, each under a 256 MiB memory budget, which no failure
+// may exhaust.
+func detectUnderBudget(t *testing.T, name, src string) *race.Result {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name+".c")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1,
+		Run: vm.Config{Args: []string{name}, MaxInstructions: 10_000_000, Limits: vm.Limits{MaxMemory: 256 << 20}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range res.Failures {
+		t.Errorf("failure: %s", f.Message)
+	}
+	return res
 }

@@ -365,10 +365,8 @@ func (m *Machine) execStepwise(t *Thread) (stepEnd, *Termination) {
 			m.atStop = true
 			return stepPause, nil
 		}
-		if n >= limit {
-			var end stepEnd
-			var term *Termination
-			if limit, end, term = m.limitReached(t, fr, pc, n); end != stepNext {
+		if n >= limit { // the next limit is taken after the step
+			if _, end, term := m.limitReached(t, fr, pc, n); end != stepNext {
 				return end, term
 			}
 		}
