@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"augur/analyzer/build"
 	"augur/analyzer/category"
 	"augur/analyzer/classify"
 	"augur/analyzer/evidence"
@@ -36,9 +37,10 @@ type Options struct {
 	// Run is the template of every execution: argv (argv[0] included),
 	// stdin, the virtual file system and the budgets.
 	Run vm.Config
-	// Sources are the program's files, named in evidence so a replay
-	// rebuilds the same program.
+	// Sources are the program's files, and Build how they were compiled:
+	// evidence names both, so a replay rebuilds the same program.
 	Sources   []string
+	Build     build.Options
 	Schedules int // base detection executions (default 5)
 	// Directed bounds the executions after the base ones: on explored
 	// inputs and race-directed (0: Schedules; negative: none).
@@ -476,7 +478,7 @@ func (res *Result) writeEvidence(i int) (string, error) {
 	if dir == "" || v == nil || !category.Of(v.Category).Harmful {
 		return "", nil
 	}
-	ev, err := evidence.FromVerdict(res.Races[i], v, res.Options.Sources, res.Options.Run)
+	ev, err := res.withBuild(evidence.FromVerdict(res.Races[i], v, res.Options.Sources, res.Options.Run))
 	if err != nil {
 		return "", err
 	}

@@ -107,7 +107,7 @@ func (res *Result) writeFailureEvidence() {
 	}()
 	for _, f := range res.failures() {
 		key := failureKey(f.Kind, f.Message, f.Loc)
-		ev, err := evidence.FromFailure(f, res.Options.Sources, res.Options.Run)
+		ev, err := res.withBuild(evidence.FromFailure(f, res.Options.Sources, res.Options.Run))
 		if err == nil {
 			// The program's key in the name, as for races: one directory
 			// serves many programs.
@@ -129,4 +129,13 @@ func (res *Result) writeFailureEvidence() {
 func failureKey(kind vm.TermKind, message string, loc ir.Loc) string {
 	h := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%s", kind, message, loc)))
 	return kind.String() + "-" + hex.EncodeToString(h[:4])
+}
+
+// withBuild records in evidence just made how the program was built
+// (Options.Build's flags), so that a replay builds it the same way.
+func (res *Result) withBuild(ev *evidence.Evidence, err error) (*evidence.Evidence, error) {
+	if err != nil {
+		return nil, err
+	}
+	return ev, ev.Program.SetBuild(res.Options.Build.Flags, res.Options.Build.FileFlags)
 }

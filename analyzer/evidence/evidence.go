@@ -68,6 +68,36 @@ type Program struct {
 	// program by the same names to print the same output.
 	Named []string `json:"named,omitempty"`
 	Dir   string   `json:"dir,omitempty"`
+	// Flags and FileFlags are the compile flags the analysis built the
+	// program with (-I, -D, -std, ... for every file, and per file by
+	// absolute path), so that a replay builds the same program; relative
+	// paths in them are relative to Dir. A replay checks them against the
+	// allow-list of compile flags, as it does augur.toml's.
+	Flags     []string            `json:"flags,omitempty"`
+	FileFlags map[string][]string `json:"file_flags,omitempty"`
+}
+
+// SetBuild records the compile flags the program was built with (see
+// Program.Flags), and the directory they were given in.
+func (p *Program) SetBuild(flags []string, fileFlags map[string][]string) error {
+	p.Flags = flags
+	p.FileFlags = nil
+	for f, fl := range fileFlags {
+		if len(fl) > 0 {
+			if p.FileFlags == nil {
+				p.FileFlags = map[string][]string{}
+			}
+			p.FileFlags[f] = fl
+		}
+	}
+	if (len(p.Flags) > 0 || p.FileFlags != nil) && p.Dir == "" {
+		dir, err := os.Getwd()
+		if err != nil {
+			return err
+		}
+		p.Dir = dir
+	}
+	return nil
 }
 
 // Inputs are the program's inputs.

@@ -110,7 +110,7 @@ func analyzeCmd(args []string) int {
 	cfg.PreemptAccesses = *preemptAccesses
 	cfg.Interrupt = interrupt
 	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{
-		Run: cfg, Sources: files, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
+		Run: cfg, Sources: files, Build: pf.build, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
 		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
 		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,

@@ -672,3 +672,66 @@ int main(void) {
 		t.Errorf("exit %d, %q\n%s", code, out, errOut)
 	}
 }
+
+// Evidence records the compile flags the analysis built the program with:
+// a program whose header sits in another directory (given relative, -I
+// inc) replays from anywhere. Evidence asking for a flag augur.toml would
+// refuse is refused.
+func TestEvidenceReplaysWithTheBuildFlags(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "inc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "inc", "shared.h"), []byte("static int *slot;\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "uaf.c"), []byte(`#include <pthread.h>
+#include <stdlib.h>
+#include "shared.h"
+static void *reader(void *arg) {
+	(void)arg;
+	if (slot)
+		return (void *)(long)*slot;
+	return NULL;
+}
+int main(void) {
+	pthread_t t;
+	slot = malloc(sizeof *slot);
+	*slot = 1;
+	pthread_create(&t, NULL, reader, NULL);
+	free(slot);
+	pthread_join(t, NULL);
+	return 0;
+}
+`), 0o644)
+	r := runAugurIn(t, dir, "", "analyze", "--explore-time", "0", "--format", "json", "--evidence-dir", "ev", "-I", "inc", "uaf.c")
+	if r.code != 0 && r.code != 3 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	evs, _ := filepath.Glob(filepath.Join(dir, "ev", "*.json"))
+	if len(evs) == 0 {
+		t.Fatalf("no evidence written:\n%s", r.stdout)
+	}
+	for _, ev := range evs {
+		if out, errOut, code := augur(t, "", "replay", ev); code != 0 {
+			t.Errorf("replay %s: exit %d\n%s%s", filepath.Base(ev), code, out, errOut)
+		}
+	}
+	data, err := os.ReadFile(evs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	prog := doc["program"].(map[string]any)
+	if fl, _ := prog["flags"].([]any); len(fl) != 1 || fl[0] != "-Iinc" {
+		t.Errorf("evidence records the flags %v, want [-Iinc]", prog["flags"])
+	}
+	prog["flags"] = []string{"-fplugin=/tmp/x.so"}
+	data, _ = json.Marshal(doc)
+	bad := filepath.Join(t.TempDir(), "bad.json")
+	os.WriteFile(bad, data, 0o644)
+	if _, errOut, code := augur(t, "", "replay", bad); code != 1 || !strings.Contains(errOut, "compile flags") {
+		t.Errorf("evidence asking for -fplugin: exit %d, %s", code, errOut)
+	}
+}

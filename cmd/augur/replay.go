@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"augur/analyzer"
@@ -52,13 +53,22 @@ func replayCmd(args []string) int {
 		defer cancel()
 	}
 	cwd, _ := os.Getwd()
+	if *out != "" {
+		*out, _ = filepath.Abs(*out) // before moving to the program's directory
+	}
+	bopts := build.Options{Flags: ev.Program.Flags, FileFlags: ev.Program.FileFlags, MaxMemory: maxMemory.n}
+	if err := checkEvidenceFlags(bopts); err != nil {
+		fmt.Fprintf(os.Stderr, "augur: %s: %v\n", fs.Arg(0), err)
+		return 1
+	}
 	files := ev.Program.Files
-	if len(ev.Program.Named) == len(files) && ev.Program.Dir != "" && os.Chdir(ev.Program.Dir) == nil {
+	if ev.Program.Dir != "" && os.Chdir(ev.Program.Dir) == nil && len(ev.Program.Named) == len(files) {
 		// Compile the files by the names the analysis used: the program
-		// prints them (__FILE__, assert messages).
+		// prints them (__FILE__, assert messages). Relative paths in the
+		// compile flags are relative to that directory too.
 		files = ev.Program.Named
 	}
-	prog, _, err := analyzer.LoadProgramInputs(ctx, files, build.Options{MaxMemory: maxMemory.n})
+	prog, _, err := analyzer.LoadProgramInputs(ctx, files, bopts)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return 1
@@ -93,4 +103,19 @@ func createOutput(path string) (*os.File, error) {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 	}
 	return f, err
+}
+
+// checkEvidenceFlags checks the compile flags an evidence file asks for
+// against the allow-list augur.toml's flags pass: evidence is input, and
+// may come from elsewhere.
+func checkEvidenceFlags(b build.Options) error {
+	if err := build.CheckFlags(b.Flags); err != nil {
+		return fmt.Errorf("compile flags: %w", err)
+	}
+	for file, flags := range b.FileFlags {
+		if err := build.CheckFlags(flags); err != nil {
+			return fmt.Errorf("compile flags of %s: %w", file, err)
+		}
+	}
+	return nil
 }

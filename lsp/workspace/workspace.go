@@ -212,7 +212,7 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 			run.Files[name] = data
 		}
 	}
-	p.Analyze = analyzer.Options{Run: run, Sources: t.Sources, Schedules: s.Schedules, Seed: s.Seed,
+	p.Analyze = analyzer.Options{Run: run, Sources: t.Sources, Build: p.Build, Schedules: s.Schedules, Seed: s.Seed,
 		DetectOnly: s.DetectOnly, Classifier: s.Classifier, MemoryModel: s.MemoryModel, Ma: s.Ma, Mp: s.Mp, SymArgs: s.SymArgs,
 		SymStdin: s.SymStdin, SymFiles: s.SymFiles, Searcher: s.Searcher, MaxPaths: s.MaxPaths,
 		Timeout: s.Timeout, Directed: s.Directed, ExploreTime: analyzer.ExploreSetting(s.ExploreTime)}
