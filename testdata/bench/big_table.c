@@ -1,9 +1,9 @@
 /* A 16 MiB table filled by memset, bumped a byte at a time in a few
  * places by three threads, then read a byte per 4 KiB: memory-heavy,
  * access-light. The race detector's shadow should follow the bytes
- * touched, not the table's size. Its chunks of 4 KiB help the bumps; the
- * strided scan still refines every chunk to a cell per byte (see
- * docs/budgets.md), which this program measures. */
+ * touched, not the table's size. Its chunks of 4 KiB help the bumps, and
+ * its lines of 64 bytes the strided scan, which refines one line of each
+ * chunk rather than the chunk (see docs/budgets.md). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Builds and analyzes the applications of Portend+'s evaluation (its Table
+# III) from their public sources, and prints augur's figures beside the
+# paper's (scripts/apptable). Not part of `make test`: the sources are not
+# in this repository. Fetch them, then give each one's directory:
+#
+#   scripts/apps.sh [-o OUTDIR] [-t TIMEOUT] NAME=DIR...
+#
+#   pbzip2=DIR  pbzip2 0.9.4: the directory of pbzip2.cpp (needs bzip2=DIR)
+#   bzip2=DIR   bzip2 (libbz2): blocksort.c ... bzlib.c, compiled in with
+#               pbzip2; a bz_version.h missing there (bzip2 1.1) is made
+#               from bz_version.h.in
+#   ocean=DIR   SPLASH-2 ocean (contiguous partitions), a pthreads port:
+#               the directory of main.c, slave1.c, ...
+#   fmm=DIR     SPLASH-2 fmm, a pthreads port: the directory of fmm.c, ...
+#
+# SQLite, memcached, ctrace and bbuf have no recipe yet and print as "not
+# run" (docs/apps.md says why). For each application NAME this writes to
+# OUTDIR (default apps-out): NAME.json, the `augur analyze --format json`
+# report; NAME.seconds, the analysis's wall time; NAME.run-seconds, a
+# plain `augur run`'s; NAME-evidence/, the evidence of its harmful races
+# and failures, each replayed (NAME.replayed: how many reproduced, of how
+# many); NAME.log, what augur printed. Inputs are made here, the same
+# every time, so that runs compare.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+augur=${AUGUR:-$root/bin/augur}
+out=apps-out
+timeout=20m
+while getopts "o:t:" opt; do
+	case $opt in
+	o) out=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	*) sed -n '2,25p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# -eq 0 ]; then
+	sed -n '2,25p' "$0" >&2
+	exit 2
+fi
+declare -A src
+for arg in "$@"; do
+	name=${arg%%=*}
+	dir=${arg#*=}
+	if [ "$name" = "$arg" ] || [ ! -d "$dir" ]; then
+		echo "apps.sh: $arg: want NAME=DIR with an existing directory" >&2
+		exit 2
+	fi
+	src[$name]=$(cd "$dir" && pwd)
+done
+if [ ! -x "$augur" ]; then
+	echo "apps.sh: $augur not found: run make build first (or set AUGUR)" >&2
+	exit 2
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+work=$out/work
+mkdir -p "$work"
+
+# now prints the time in seconds with nanoseconds; elapsed START END the
+# seconds between two of them.
+now() { date +%s.%N; }
+elapsed() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.3f\n", e - s }'; }
+
+# measure NAME ANALYZE-ARGS... -- RUN-ARGS...: times a plain run and the
+# analysis, in the work directory (inputs are named relative to it).
+measure() {
+	local name=$1
+	shift
+	local analyze=() run=()
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		analyze+=("$1")
+		shift
+	done
+	shift
+	if [ $# -gt 0 ]; then
+		run=(-- "$@")
+	fi
+	echo "apps.sh: $name: augur run" >&2
+	local s e
+	s=$(now)
+	(cd "$work" && "$augur" run "${analyze[@]}" "${run[@]}") >"$out/$name.run.log" 2>&1 || true
+	e=$(now)
+	elapsed "$s" "$e" >"$out/$name.run-seconds"
+	echo "apps.sh: $name: augur analyze (budget $timeout)" >&2
+	s=$(now)
+	rm -rf "$out/$name-evidence"
+	(cd "$work" && "$augur" analyze --format json -o "$out/$name.json" --timeout "$timeout" \
+		--evidence-dir "$out/$name-evidence" "${analyze[@]}" "${run[@]}") >"$out/$name.log" 2>&1 || true
+	e=$(now)
+	elapsed "$s" "$e" >"$out/$name.seconds"
+	# Every harmful race's and failure's evidence must replay.
+	local ok=0 all=0 ev
+	for ev in "$out/$name-evidence"/*.json; do
+		[ -e "$ev" ] || continue
+		all=$((all + 1))
+		if "$augur" replay "$ev" >"$ev.replay" 2>&1; then
+			ok=$((ok + 1))
+		fi
+	done
+	echo "$ok $all" >"$out/$name.replayed"
+}
+
+# text BYTES writes BYTES of compressible, deterministic text.
+text() { { seq 1 1000000 || :; } | head -c "$1"; }
+
+pbzip2() {
+	local p=${src[pbzip2]} b=${src[bzip2]:-}
+	if [ -z "$b" ]; then
+		echo "apps.sh: pbzip2 needs bzip2=DIR (libbz2's sources)" >&2
+		return
+	fi
+	local inc=$work/pbzip2-include
+	mkdir -p "$inc"
+	if [ ! -f "$b/bz_version.h" ] && [ -f "$b/bz_version.h.in" ]; then
+		sed 's/@BZ_VERSION@/1.1.0/' "$b/bz_version.h.in" >"$inc/bz_version.h"
+	fi
+	text 200000 >"$work/pbzip2-input.txt"
+	# Two blocks of 100 kB (-b1), one per consumer (-p2); runs with
+	# preemption at every shared access need more than the default 200
+	# million instructions.
+	measure pbzip2 "$p/pbzip2.cpp" "$b"/{blocksort,huffman,crctable,randtable,compress,decompress,bzlib}.c \
+		-I "$b" -I "$inc" --max-instructions 1000000000 --file "pbzip2-input.txt" \
+		-- -k -f -p2 -b1 pbzip2-input.txt
+}
+
+ocean() {
+	# A 18x18 grid (2^4+2) on two threads.
+	measure ocean "${src[ocean]}"/*.c -- -n18 -p2
+}
+
+fmm() {
+	# 64 particles in two Plummer clusters, two threads, five steps.
+	printf 'two cluster\nplummer\n64\n1e-6\n2\n5\n.025\n0.0\ncost zones\n' >"$work/fmm-input"
+	measure fmm "${src[fmm]}"/*.c --stdin fmm-input --
+}
+
+for name in pbzip2 ocean fmm; do
+	if [ -n "${src[$name]:-}" ]; then
+		$name
+	fi
+done
+for name in "${!src[@]}"; do
+	case $name in
+	pbzip2 | bzip2 | ocean | fmm) ;;
+	*) echo "apps.sh: $name: no recipe yet (docs/apps.md)" >&2 ;;
+	esac
+done
+(cd "$root" && go run ./scripts/apptable "$out")
