@@ -77,7 +77,10 @@ function startServer(workspace) {
         '--auth', 'none', '--bind-addr', '127.0.0.1:0', '--disable-telemetry', '--disable-update-check',
         '--disable-workspace-trust', '--disable-getting-started-override', workspace,
       ]),
-      { env: { ...process.env, AUGUR_CACHE_DIR: path.join(tmp, 'cache'), XDG_CONFIG_HOME: path.join(tmp, 'config') }, stdio: ['ignore', 'pipe', 'pipe'] },
+      // detached: its own process group, so that the end of the test
+      // stops it with every process under it (the extension host, the
+      // language server).
+      { env: { ...process.env, AUGUR_CACHE_DIR: path.join(tmp, 'cache'), XDG_CONFIG_HOME: path.join(tmp, 'config') }, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
     );
     const timer = setTimeout(() => reject(new Error(`code-server did not start:\n${serverLog}`)), 60_000);
     const read = (chunk) => {
@@ -158,13 +161,34 @@ before(async () => {
   await page.waitForSelector('.monaco-workbench', { timeout: patience });
 });
 
+/** Stops code-server and every process of its group, and waits for it. */
+async function stopServer() {
+  if (!server) {
+    return;
+  }
+  const group = (signal) => {
+    try {
+      process.kill(-server.pid, signal);
+    } catch {
+      // the group is gone already
+    }
+  };
+  if (server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    group('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+  }
+  group('SIGKILL'); // what outlived the server (an extension host, a language server)
+}
+
 after(async () => {
   await browser?.close();
-  server?.kill();
+  await stopServer();
   if (tmp) {
-    // The language server may still be writing to its cache (an analysis
-    // or a fix's verification the last test started) while it exits.
-    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 20, retryDelay: 250 });
+    // A compile the language server started may still write to its cache
+    // for a moment: clang runs in a process group of its own, bounded by
+    // its timeout.
+    fs.rmSync(tmp, { recursive: true, force: true, maxRetries: 60, retryDelay: 250 });
   }
 });
 
