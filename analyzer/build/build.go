@@ -158,7 +158,7 @@ func compileAll(ctx context.Context, sources []string, opts Options, include str
 // links augur's C++ runtime (runtime/cxx) too.
 func anyCXX(files []string) bool {
 	for _, f := range files {
-		if isCXX(f) {
+		if IsCXX(f) {
 			return true
 		}
 	}

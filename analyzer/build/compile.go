@@ -89,7 +89,9 @@ func IsBitcode(path string) bool {
 	return false
 }
 
-func isCXX(path string) bool { return IsSource(path) && strings.ToLower(filepath.Ext(path)) != ".c" }
+// IsCXX reports whether path names a C++ source: compiled as C++17, with
+// augur's C++ runtime linked in.
+func IsCXX(path string) bool { return IsSource(path) && strings.ToLower(filepath.Ext(path)) != ".c" }
 
 // compileArgs are the flags every TU gets: debug info for source positions,
 // no optimization (so every source-level access is an instruction), and no
@@ -113,7 +115,7 @@ func compileArgs(src string, includeDir string, extra []string) []string {
 			args = append(args, "-fdebug-prefix-map="+dir+"="+RuntimeSourceDir)
 		}
 	}
-	if isCXX(src) {
+	if IsCXX(src) {
 		args = append(args, "-x", "c++", "-std=c++17")
 	}
 	return append(args, extra...)

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"augur/analyzer/build"
 )
 
 // Access is one of a race's two accesses, as the proposals need it.
@@ -178,9 +180,45 @@ func atomicFixes(r Race, read func(string) ([]byte, error)) []Fix {
 	}
 	decl := regexp.MustCompile(`^(\s*)((?:(?:static|volatile)\s+)*)([A-Za-z_][A-Za-z0-9_ \t]*?)\s+` +
 		regexp.QuoteMeta(r.Object) + `(\s*)(?:=\s*([^;,]*?)\s*)?;(.*)$`)
+	e, m, ok := globalDeclaration(r.Sources, read, decl, nil)
+	if !ok {
+		return nil
+	}
+	for _, w := range strings.Fields(m[3]) {
+		if !scalarWords[w] {
+			return nil // a struct, a pointer, _Atomic already, or a type we do not know is scalar
+		}
+	}
+	if build.IsCXX(e.File) {
+		return cxxAtomic(r, read, e, m)
+	}
+	init := m[4] // the spacing before the semicolon
+	if m[5] != "" {
+		init = " = " + m[5]
+	}
+	e.New = []string{m[1] + m[2] + "_Atomic " + m[3] + " " + r.Object + init + ";" + m[6]}
+	return []Fix{{Kind: Atomic,
+		Title: fmt.Sprintf("Make %s _Atomic: each of its reads and writes becomes atomic, and ++ or += an atomic read-modify-write", r.Object),
+		Edits: []Edit{e}}}
+}
+
+// printfLike are the variadic functions whose arguments a std::atomic
+// cannot be passed to as it is.
+var printfLike = regexp.MustCompile(`\b(?:std::)?(?:printf|fprintf|sprintf|snprintf|dprintf)\s*\(`)
+
+// globalDeclaration finds the one line, among the sources keep accepts
+// (nil: all), that decl matches outside every block: a global declared
+// alone on its line. It returns that line as an edit without its new
+// text, and decl's submatches; false when no line matches or several do
+// (statics of the same name in two files).
+func globalDeclaration(sources []string, read func(string) ([]byte, error), decl *regexp.Regexp,
+	keep func(string) bool) (Edit, []string, bool) {
 	var found []Edit
 	var m []string
-	for _, file := range r.Sources {
+	for _, file := range sources {
+		if keep != nil && !keep(file) {
+			continue
+		}
 		lines, err := fileLines(read, file)
 		if err != nil {
 			continue
@@ -198,38 +236,10 @@ func atomicFixes(r Race, read func(string) ([]byte, error)) []Fix {
 		}
 	}
 	if len(found) != 1 {
-		return nil // not declared in the sources, or in several (statics of the same name)
+		return Edit{}, nil, false
 	}
-	for _, w := range strings.Fields(m[3]) {
-		if !scalarWords[w] {
-			return nil // a struct, a pointer, _Atomic already, or a type we do not know is scalar
-		}
-	}
-	e := found[0]
-	if isCXX(e.File) {
-		return cxxAtomic(r, read, e, m)
-	}
-	init := m[4] // the spacing before the semicolon
-	if m[5] != "" {
-		init = " = " + m[5]
-	}
-	e.New = []string{m[1] + m[2] + "_Atomic " + m[3] + " " + r.Object + init + ";" + m[6]}
-	return []Fix{{Kind: Atomic,
-		Title: fmt.Sprintf("Make %s _Atomic: each of its reads and writes becomes atomic, and ++ or += an atomic read-modify-write", r.Object),
-		Edits: []Edit{e}}}
+	return found[0], m, true
 }
-
-func isCXX(file string) bool {
-	switch filepath.Ext(file) {
-	case ".cpp", ".cc", ".cxx", ".C", ".c++":
-		return true
-	}
-	return false
-}
-
-// printfLike are the variadic functions whose arguments a std::atomic
-// cannot be passed to as it is.
-var printfLike = regexp.MustCompile(`\b(?:std::)?(?:printf|fprintf|sprintf|snprintf|dprintf)\s*\(`)
 
 // cxxAtomic makes the C++ global of declaration e (matched as m)
 // std::atomic<T>, includes <atomic> where it is declared, and loads it
@@ -254,7 +264,7 @@ func cxxAtomic(r Race, read func(string) ([]byte, error), e Edit, m []string) []
 	includes := map[string]int{} // last #include line by file
 	hasAtomic := map[string]bool{}
 	for _, file := range r.Sources {
-		if !isCXX(file) {
+		if !build.IsCXX(file) {
 			continue
 		}
 		lines, err := fileLines(read, file)

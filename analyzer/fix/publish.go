@@ -100,26 +100,10 @@ func atomicPointer(sources []string, read func(string) ([]byte, error), name str
 		return Edit{}, false
 	}
 	decl := regexp.MustCompile(`^(\s*(?:static\s+)?[A-Za-z_][\w \t]*\*\s*)((?:volatile\s+)?)` + regexp.QuoteMeta(name) + `(\s*(?:=[^;,]*)?;.*)$`)
-	var found []Edit
-	for _, file := range sources {
-		if !strings.HasSuffix(file, ".c") {
-			continue
-		}
-		lines, err := fileLines(read, file)
-		if err != nil {
-			continue
-		}
-		depth := 0
-		for i, line := range lines {
-			if m := decl.FindStringSubmatch(line); depth == 0 && m != nil {
-				found = append(found, Edit{File: file, Line: i + 1, Old: []string{line}, New: []string{m[1] + m[2] + "_Atomic " + name + m[3]}})
-			}
-			c := code(line)
-			depth += strings.Count(c, "{") - strings.Count(c, "}")
-		}
-	}
-	if len(found) != 1 {
+	e, m, ok := globalDeclaration(sources, read, decl, func(file string) bool { return strings.HasSuffix(file, ".c") })
+	if !ok {
 		return Edit{}, false
 	}
-	return found[0], true
+	e.New = []string{m[1] + m[2] + "_Atomic " + name + m[3]}
+	return e, true
 }
