@@ -167,7 +167,7 @@ func (s *Server) fileSaved(path string, text []byte, why trigger) {
 		}
 	}
 	wasOut := s.notInTarget[path]
-	out := len(targets) == 0 && (workspace.IsSource(path) || workspace.IsHeader(path)) && s.docs[path] != nil &&
+	out := len(targets) == 0 && (build.IsSource(path) || workspace.IsHeader(path)) && s.docs[path] != nil &&
 		!s.includedByTarget(path) && ws.ConfigError() == nil
 	if out {
 		s.notInTarget[path] = true

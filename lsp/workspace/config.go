@@ -263,20 +263,11 @@ func ImplicitTarget(file string, base Settings) *Target {
 	return &Target{Name: filepath.Base(file), Sources: []string{file}, Settings: base, Implicit: true}
 }
 
-// IsSource reports whether path is a C or C++ file the server analyzes.
 // IsHeader reports whether path is a C or C++ header: analyzed as part of
 // the programs that include it.
 func IsHeader(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".h", ".hh", ".hpp", ".hxx", ".h++", ".inl":
-		return true
-	}
-	return false
-}
-
-func IsSource(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".c", ".cc", ".cpp", ".cxx", ".c++":
 		return true
 	}
 	return false

@@ -114,7 +114,7 @@ func (w *Workspace) TargetsOf(file string, text []byte) []*Target {
 	}
 	configured := w.Targets()
 	if len(configured) == 0 {
-		if IsSource(file) && DefinesMain(text) {
+		if build.IsSource(file) && DefinesMain(text) {
 			return []*Target{ImplicitTarget(file, w.ImplicitSettings())}
 		}
 		return nil
