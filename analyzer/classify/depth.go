@@ -38,9 +38,9 @@ func steering(prog *ir.Program, r *race.Race) string {
 // steeringIn looks in f for a load at loc whose result (or a cast of it)
 // reaches a comparison, a GEP index or a memory address.
 func steeringIn(prog *ir.Program, f *ir.Function, loc ir.Loc) string {
-	for i := range f.Insts {
+	for i := range prog.InstsAt(f, ir.OpLoad, loc) {
 		in := &f.Insts[i]
-		if in.Op != ir.OpLoad || in.Dst < 0 || prog.Loc(in.Loc) != loc {
+		if in.Dst < 0 {
 			continue
 		}
 		slots := map[ir.Operand]bool{ir.Operand(in.Dst): true}

@@ -12,6 +12,7 @@ package ir
 
 import (
 	"fmt"
+	"iter"
 	"strings"
 	"sync"
 
@@ -429,6 +430,19 @@ func (p *Program) GlobalByName(name string) *Global { return p.globalName[name] 
 
 // Loc returns the location with the given id.
 func (p *Program) Loc(id LocID) Loc { return p.Locs[id] }
+
+// InstsAt yields, in order, the indexes of f's instructions of operation
+// op at source location loc: the loads or stores of a racing access, for
+// the analyses that read what the program does with them.
+func (p *Program) InstsAt(f *Function, op Op, loc Loc) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for i := range f.Insts {
+			if in := &f.Insts[i]; in.Op == op && p.Loc(in.Loc) == loc && !yield(i) {
+				return
+			}
+		}
+	}
+}
 
 // FuncAt returns the function whose instructions carry location id, or
 // nil.

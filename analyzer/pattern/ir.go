@@ -22,10 +22,8 @@ func access(prog *ir.Program, e race.Endpoint) (*ir.Function, int) {
 	} else if e.Kind != vm.Read {
 		return nil, -1 // atomics and frees are no plain access
 	}
-	for i := range f.Insts {
-		if in := &f.Insts[i]; in.Op == op && prog.Loc(in.Loc) == e.Loc {
-			return f, i
-		}
+	for i := range prog.InstsAt(f, op, e.Loc) {
+		return f, i
 	}
 	return nil, -1
 }
