@@ -72,41 +72,39 @@ func main() {
 }
 
 func printTables(w io.Writer, dir string) error {
-	fmt.Fprintln(w, "Table III: distinct races, instances and categories (augur | Portend+)")
-	fmt.Fprintf(w, "%-10s %-11s %-11s %-9s %-9s %-9s %-9s %-9s %s\n", "program", "distinct", "instances",
-		"spec", "output", "k-witness", "single", "unclass.", "notes")
-	var rows []string
+	reports := map[string]*result{} // the applications that ran
 	for _, p := range portend {
 		res, err := load(dir, p.name)
 		if err != nil {
 			return err
 		}
+		if res != nil {
+			reports[p.name] = res
+		}
+	}
+	fmt.Fprintln(w, "Table III: distinct races, instances and categories (augur | Portend+)")
+	fmt.Fprintf(w, "%-10s %-11s %-11s %-9s %-9s %-9s %-9s %-9s %s\n", "program", "distinct", "instances",
+		"spec", "output", "k-witness", "single", "unclass.", "notes")
+	for _, p := range portend {
+		res := reports[p.name]
 		if res == nil {
 			fmt.Fprintf(w, "%-10s not run\n", p.name)
 			continue
 		}
 		n := count(res)
-		note := notes(res)
-		if data, err := os.ReadFile(filepath.Join(dir, p.name+".replayed")); err == nil {
-			var ok, all int
-			if _, err := fmt.Sscan(string(data), &ok, &all); err == nil && all > 0 {
-				note = strings.TrimPrefix(note+fmt.Sprintf("; evidence replayed: %d of %d", ok, all), "; ")
-			}
-		}
 		fmt.Fprintf(w, "%-10s %-11s %-11s %-9s %-9s %-9s %-9s %-9d %s\n", p.name,
 			pair(len(res.Races), p.distinct), pair(n["instances"], p.instances),
 			pair(n["spec-violated"], p.spec), pair(n["output-differs"], p.output),
-			pair(n["k-witness-harmless"], p.kw), pair(n["single-ordering"], p.single), n["unclassified"], note)
-		rows = append(rows, p.name)
+			pair(n["k-witness-harmless"], p.kw), pair(n["single-ordering"], p.single), n["unclassified"], notes(res, dir, p.name))
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Table IV: time per race in seconds (augur | Portend+), and a plain run (augur run | Cloud9)")
 	fmt.Fprintf(w, "%-10s %-15s %-17s %-17s %-17s %s\n", "program", "run", "avg", "min", "max", "analysis")
 	for _, p := range portend {
-		if !slices.Contains(rows, p.name) {
+		res := reports[p.name]
+		if res == nil {
 			continue
 		}
-		res, _ := load(dir, p.name)
 		var times []float64
 		for _, r := range res.Races {
 			if r.Seconds > 0 {
@@ -122,7 +120,7 @@ func printTables(w io.Writer, dir string) error {
 			avg, lo, hi = secs(sum/float64(len(times))), secs(slices.Min(times)), secs(slices.Max(times))
 		}
 		fmt.Fprintf(w, "%-10s %-15s %-17s %-17s %-17s %s\n", p.name,
-			avg2(seconds(dir, p.name+".run-seconds"), p.cloud9), avg+" | "+secs(p.avg), lo+" | "+secs(p.minimum),
+			seconds(dir, p.name+".run-seconds")+" | "+secs(p.cloud9), avg+" | "+secs(p.avg), lo+" | "+secs(p.minimum),
 			hi+" | "+secs(p.maxim), seconds(dir, p.name+".seconds")+" s")
 	}
 	return nil
@@ -154,8 +152,9 @@ func count(r *result) map[string]int {
 	return n
 }
 
-// notes says what else the report holds: failures, gaps, an early stop.
-func notes(r *result) string {
+// notes says what else the report of application name holds (failures,
+// gaps, an early stop), and how many of its evidence files replayed.
+func notes(r *result, dir, name string) string {
 	var out []string
 	if r.Error != nil {
 		out = append(out, "error: "+r.Error.Message)
@@ -178,14 +177,18 @@ func notes(r *result) string {
 	if r.Stopped != nil {
 		out = append(out, "stopped: "+r.Stopped.Message)
 	}
+	if data, err := os.ReadFile(filepath.Join(dir, name+".replayed")); err == nil {
+		var ok, all int
+		if _, err := fmt.Sscan(string(data), &ok, &all); err == nil && all > 0 {
+			out = append(out, fmt.Sprintf("evidence replayed: %d of %d", ok, all))
+		}
+	}
 	return strings.Join(out, "; ")
 }
 
 func pair(a, b int) string { return fmt.Sprintf("%d | %d", a, b) }
 
 func secs(s float64) string { return strconv.FormatFloat(s, 'f', 2, 64) }
-
-func avg2(a string, b float64) string { return a + " | " + secs(b) }
 
 // seconds reads a file holding a number of seconds, or "-".
 func seconds(dir, file string) string {
