@@ -49,7 +49,10 @@ func main() {
 		fmt.Fprint(os.Stderr, usage)
 		os.Exit(2)
 	}
-	os.Exit(profiled(os.Getenv("AUGUR_CPUPROFILE"), command))
+	stop := watchHeap(os.Getenv("AUGUR_HEAPPROFILE"))
+	status := profiled(os.Getenv("AUGUR_CPUPROFILE"), command)
+	stop()
+	os.Exit(status)
 }
 
 // profiled runs cmd, writing a CPU profile to file when it is set (for
