@@ -29,6 +29,9 @@ type jobMessage struct {
 	// JobObject names the job in the JobBucket object store instead, when
 	// it is larger than the server takes in one message.
 	JobObject string `json:"job_object,omitempty"`
+	// Traces name the schedules taken out of the job's race, which travel
+	// through the JobBucket object store once per run (traceStore).
+	Traces []string `json:"traces,omitempty"`
 }
 
 // resultMessage is a verdict as it travels back.
@@ -89,7 +92,7 @@ func (f *Farm) Classify(ctx context.Context, prog *ir.Program, jobs []classify.J
 		defer sub.Unsubscribe()
 	}
 
-	seqs, err := f.publish(ctx, run, program, jobs)
+	seqs, objects, err := f.publish(ctx, run, program, jobs)
 	if err != nil {
 		return out, err
 	}
@@ -102,6 +105,9 @@ func (f *Farm) Classify(ctx context.Context, prog *ir.Program, jobs []classify.J
 		}
 		out[i] = v()
 		done++
+		if objects[i] != "" { // nobody needs the job any more
+			f.deleteObject(ctx, objects[i])
+		}
 		if each != nil {
 			each(i, out[i])
 		}
@@ -133,29 +139,41 @@ func (f *Farm) Classify(ctx context.Context, prog *ir.Program, jobs []classify.J
 }
 
 // publish puts the run's jobs in the job stream and returns the stream
-// sequence of each. A publication that fails (the server restarting) is
-// tried again until ctx ends; the message id makes a retry that did
-// arrive the first time count once.
-func (f *Farm) publish(ctx context.Context, run string, program Program, jobs []classify.Job) (map[uint64]int, error) {
+// sequence of each, and the object each job that travels through the
+// object store is in (by job index; "" for a job in its message). A
+// publication that fails (the server restarting) is tried again until ctx
+// ends; the message id makes a retry that did arrive the first time count
+// once.
+func (f *Farm) publish(ctx context.Context, run string, program Program, jobs []classify.Job) (map[uint64]int, []string, error) {
 	seqs := map[uint64]int{}
+	objects := make([]string, len(jobs))
+	traces := newTraceStore(f, run)
 	for i, j := range jobs {
+		if j.Race == nil {
+			return nil, nil, fmt.Errorf("job %d: no race", i)
+		}
+		j, names, err := traces.share(ctx, j)
+		if err != nil {
+			return nil, nil, fmt.Errorf("job %d: %w", i, err)
+		}
 		j.Program = classify.ProgramRef{Key: program.Key}
 		enc, err := classify.EncodeJob(j)
 		if err != nil {
-			return nil, fmt.Errorf("job %d: %w", i, err)
+			return nil, nil, fmt.Errorf("job %d: %w", i, err)
 		}
-		msg := jobMessage{Run: run, Index: i, Program: program, Job: enc}
+		msg := jobMessage{Run: run, Index: i, Program: program, Job: enc, Traces: names}
 		if len(enc)+len(program.Key)+4096 > int(f.nc.MaxPayload()) {
 			// Larger than one message may be: the job travels like bitcode,
 			// through the object store, and the message names it.
-			if msg.JobObject, err = f.putJob(ctx, run, i, enc); err != nil {
-				return nil, fmt.Errorf("job %d (%d bytes): %w", i, len(enc), err)
+			msg.JobObject = fmt.Sprintf("%s.%d", run, i)
+			if err := f.putObject(ctx, msg.JobObject, enc); err != nil {
+				return nil, nil, fmt.Errorf("job %d (%d bytes): %w", i, len(enc), err)
 			}
-			msg.Job = nil
+			msg.Job, objects[i] = nil, msg.JobObject
 		}
 		data, err := json.Marshal(msg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		for {
 			ack, err := f.js.Publish(ctx, jobSubject+"."+run, data, jetstream.WithMsgID(fmt.Sprintf("%s.%d", run, i)))
@@ -164,15 +182,15 @@ func (f *Farm) publish(ctx context.Context, run string, program Program, jobs []
 				break
 			}
 			if ctx.Err() != nil {
-				return nil, ctx.Err()
+				return nil, nil, ctx.Err()
 			}
 			if !transient(err) {
-				return nil, fmt.Errorf("publish job %d (%d bytes): %w", i, len(data), err)
+				return nil, nil, fmt.Errorf("publish job %d (%d bytes): %w", i, len(data), err)
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
 	}
-	return seqs, nil
+	return seqs, objects, nil
 }
 
 // transient reports whether a failed publication may succeed if tried
@@ -189,18 +207,39 @@ func transient(err error) bool {
 	return false
 }
 
-// putJob stores a job too large for a message in JobBucket, as
-// RUN.INDEX, and returns its name.
-func (f *Farm) putJob(ctx context.Context, run string, index int, enc []byte) (string, error) {
+// putObject stores a run's part of a job (a job too large for a message,
+// RUN.INDEX, or a shared schedule, RUN.trace.HASH) in JobBucket. Every
+// name starts with the run, so forget finds them.
+func (f *Farm) putObject(ctx context.Context, name string, data []byte) error {
 	obs, err := f.js.ObjectStore(ctx, JobBucket)
 	if err != nil {
-		return "", fmt.Errorf("object store %s: %w", JobBucket, err)
+		return fmt.Errorf("object store %s: %w", JobBucket, err)
 	}
-	name := fmt.Sprintf("%s.%d", run, index)
-	if _, err := obs.PutBytes(ctx, name, enc); err != nil {
-		return "", fmt.Errorf("store %s: %w", name, err)
+	if _, err := obs.PutBytes(ctx, name, data); err != nil {
+		return fmt.Errorf("store %s: %w", name, err)
 	}
-	return name, nil
+	return nil
+}
+
+// getObject fetches what putObject stored.
+func (f *Farm) getObject(ctx context.Context, name string) ([]byte, error) {
+	obs, err := f.js.ObjectStore(ctx, JobBucket)
+	if err != nil {
+		return nil, fmt.Errorf("object store %s: %w", JobBucket, err)
+	}
+	data, err := obs.GetBytes(ctx, name)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	return data, nil
+}
+
+// deleteObject removes what putObject stored, as soon as nobody needs it:
+// the store is memory in the embedded farm. A failure leaves it to forget.
+func (f *Farm) deleteObject(ctx context.Context, name string) {
+	if obs, err := f.js.ObjectStore(ctx, JobBucket); err == nil {
+		_ = obs.Delete(ctx, name)
+	}
 }
 
 // jobOf is the encoded job a message carries or names.
@@ -208,15 +247,7 @@ func (f *Farm) jobOf(ctx context.Context, jm jobMessage) ([]byte, error) {
 	if jm.JobObject == "" {
 		return jm.Job, nil
 	}
-	obs, err := f.js.ObjectStore(ctx, JobBucket)
-	if err != nil {
-		return nil, fmt.Errorf("object store %s: %w", JobBucket, err)
-	}
-	data, err := obs.GetBytes(ctx, jm.JobObject)
-	if err != nil {
-		return nil, fmt.Errorf("fetch %s: %w", jm.JobObject, err)
-	}
-	return data, nil
+	return f.getObject(ctx, jm.JobObject)
 }
 
 // forget withdraws what is left of a run: its jobs no worker took yet, and

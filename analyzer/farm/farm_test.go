@@ -260,3 +260,22 @@ func TestJobsLargerThanAMessage(t *testing.T) {
 	}
 	sameVerdicts(t, "a 2 MiB job", encoded(t, got), want)
 }
+
+// Races found by one long schedule (thousands of decisions that do not
+// fold) share it through the store, and the workers classify them as the
+// pool does: each gets its schedules back whole.
+func TestRacesOfALongScheduleGiveThePoolsVerdicts(t *testing.T) {
+	prog, jobs := jobsOf(t, "../../testdata/race/long_schedule.c", memmodel.SC)
+	if len(jobs) < 2 {
+		t.Fatalf("%d races, want the two of long_schedule.c", len(jobs))
+	}
+	if data, err := jobs[0].Race.Trace.MarshalJSON(); err != nil || len(data) < 64<<10 {
+		t.Fatalf("the schedule is %d bytes (%v): too small to be shared", len(data), err)
+	}
+	want := encoded(t, classify.ClassifyEach(prog, jobs, 1, nil, nil))
+	got, err := farm.ClassifyLocal(context.Background(), prog, jobs, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameVerdicts(t, "long schedule", encoded(t, got), want)
+}

@@ -118,6 +118,11 @@ func (f *Farm) handle(ctx context.Context, m jetstream.Msg, ps *programs, opts W
 		_ = m.Term()
 		return
 	}
+	if err := f.restoreTraces(ctx, jm, &job); err != nil {
+		opts.Log("run %s job %d: %v", jm.Run, jm.Index, err)
+		_ = m.NakWithDelay(time.Second) // the store may be restarting
+		return
+	}
 	stop := make(chan struct{})
 	defer close(stop)
 	go func() { // in progress, every third of the ack wait
