@@ -236,3 +236,15 @@ func TestManifestStamps(t *testing.T) {
 		t.Error("a header changed right after the manifest was written passed as unchanged")
 	}
 }
+
+// A source's language follows clang's rule: ".c" is C, and every other
+// source extension, ".C" among them, is C++ (which clang compiles as C++
+// whatever it is told the file is; augur must then link the C++ runtime).
+func TestLanguageOfAnExtension(t *testing.T) {
+	for path, want := range map[string]bool{"a.c": false, "a.C": true, "a.cc": true, "a.cpp": true, "a.CPP": true,
+		"a.cxx": true, "a.c++": true, "a.h": false, "a.txt": false} {
+		if got := IsCXX(path); got != want {
+			t.Errorf("IsCXX(%q) = %v, want %v", path, got, want)
+		}
+	}
+}

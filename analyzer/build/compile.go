@@ -90,8 +90,10 @@ func IsBitcode(path string) bool {
 }
 
 // IsCXX reports whether path names a C++ source: compiled as C++17, with
-// augur's C++ runtime linked in.
-func IsCXX(path string) bool { return IsSource(path) && strings.ToLower(filepath.Ext(path)) != ".c" }
+// augur's C++ runtime linked in. As for clang, only a lower-case ".c" is C:
+// ".C" is C++ (clang compiles it as C++ whatever augur says, so calling it
+// C left out -std=c++17 and the C++ runtime).
+func IsCXX(path string) bool { return IsSource(path) && filepath.Ext(path) != ".c" }
 
 // compileArgs are the flags every TU gets: debug info for source positions,
 // no optimization (so every source-level access is an instruction), and no
