@@ -450,7 +450,7 @@ func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget 
 	}
 	m.StopBefore(&vm.StopPoint{Thread: other, Loc: r.SecondLoc, Count: m.ThreadCount(other)})
 	m.SetMaxInstructions(m.Instructions() + gapBudget)
-	spin := &spinWatch{m: m, thread: other, seen: map[uint64]bool{}}
+	spin := newSpinWatch(m, other)
 	m.SetMonitor(spin)
 	res := m.Run()
 	m.SetMonitor(nil)
@@ -474,7 +474,7 @@ func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget 
 	// other order cannot happen (ad hoc synchronization).
 	probe := m.Fork()
 	probe.StopBefore(nil)
-	watch := &spinWatch{m: probe, thread: other, seen: map[uint64]bool{}}
+	watch := newSpinWatch(probe, other)
 	probe.SetMonitor(watch)
 	probe.Run()
 	if watch.spinning {
@@ -530,13 +530,24 @@ func (v *Verdict) singleOrdering(err error) *Verdict {
 
 // spinWatch watches the second thread while the first is held: if it reads
 // the same value at the same place from a state (its whole stack) it has
-// been in before, it is spinning on something only the held thread changes.
+// been in before, and no other thread ran an instruction between, it is
+// spinning on something only the held thread changes. A thread that polls
+// for what a third thread is still computing (a writer waiting for a
+// compressor's block while main is held) comes back to the same state too,
+// but the others ran meanwhile: it is waiting for them, and may yet reach
+// its access.
 type spinWatch struct {
-	m        *vm.Machine
-	thread   int
-	seen     map[uint64]bool
+	m      *vm.Machine
+	thread int
+	// seen maps each state the thread read in to the instructions the
+	// other threads had run then (vm.Machine.OthersCount).
+	seen     map[uint64]uint64
 	spinning bool
 	where    string
+}
+
+func newSpinWatch(m *vm.Machine, thread int) *spinWatch {
+	return &spinWatch{m: m, thread: thread, seen: map[uint64]uint64{}}
 }
 
 func (s *spinWatch) Access(a *vm.Access) {
@@ -550,13 +561,14 @@ func (s *spinWatch) Access(a *vm.Access) {
 		}
 		d *= 1099511628211
 	}
-	if s.seen[d] {
+	others := s.m.OthersCount(a.Thread)
+	if at, ok := s.seen[d]; ok && at == others {
 		s.spinning = true
 		s.where = s.m.Program().Loc(a.Site.Loc).String()
 		s.m.StopBefore(&vm.StopPoint{Thread: a.Thread, Count: a.Count + 1})
 		return
 	}
-	s.seen[d] = true
+	s.seen[d] = others
 }
 
 func (s *spinWatch) Sync(vm.SyncEvent) {}

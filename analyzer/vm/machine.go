@@ -1036,6 +1036,18 @@ func (m *Machine) ThreadCount(tid int) uint64 {
 // Instructions returns the instructions executed so far.
 func (m *Machine) Instructions() uint64 { return m.insts }
 
+// OthersCount returns how many instructions the threads other than tid
+// have executed. It is exact while tid runs (a monitor told of one of its
+// accesses) and between runs; inside another thread's slice it is not
+// kept up to date.
+func (m *Machine) OthersCount(tid int) uint64 {
+	t := m.threads[tid]
+	if t == m.cur {
+		return m.sliceStart - t.count
+	}
+	return m.insts - t.count
+}
+
 // Trace returns the schedule recorded so far.
 func (m *Machine) Trace() *sched.Trace { return m.trace }
 
