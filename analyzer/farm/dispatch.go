@@ -29,9 +29,10 @@ type jobMessage struct {
 	// JobObject names the job in the JobBucket object store instead, when
 	// it is larger than the server takes in one message.
 	JobObject string `json:"job_object,omitempty"`
-	// Traces name the schedules taken out of the job's race, which travel
-	// through the JobBucket object store once per run (traceStore).
-	Traces []string `json:"traces,omitempty"`
+	// Parts name the large parts taken out of the job (its race's
+	// schedules, its inputs), which travel through the JobBucket object
+	// store once per run (partStore).
+	Parts *sharedParts `json:"parts,omitempty"`
 }
 
 // resultMessage is a verdict as it travels back.
@@ -147,12 +148,12 @@ func (f *Farm) Classify(ctx context.Context, prog *ir.Program, jobs []classify.J
 func (f *Farm) publish(ctx context.Context, run string, program Program, jobs []classify.Job) (map[uint64]int, []string, error) {
 	seqs := map[uint64]int{}
 	objects := make([]string, len(jobs))
-	traces := newTraceStore(f, run)
+	shared := newPartStore(f, run)
 	for i, j := range jobs {
 		if j.Race == nil {
 			return nil, nil, fmt.Errorf("job %d: no race", i)
 		}
-		j, names, err := traces.share(ctx, j)
+		j, parts, err := shared.share(ctx, j)
 		if err != nil {
 			return nil, nil, fmt.Errorf("job %d: %w", i, err)
 		}
@@ -161,7 +162,10 @@ func (f *Farm) publish(ctx context.Context, run string, program Program, jobs []
 		if err != nil {
 			return nil, nil, fmt.Errorf("job %d: %w", i, err)
 		}
-		msg := jobMessage{Run: run, Index: i, Program: program, Job: enc, Traces: names}
+		msg := jobMessage{Run: run, Index: i, Program: program, Job: enc}
+		if !parts.empty() {
+			msg.Parts = &parts
+		}
 		if len(enc)+len(program.Key)+4096 > int(f.nc.MaxPayload()) {
 			// Larger than one message may be: the job travels like bitcode,
 			// through the object store, and the message names it.

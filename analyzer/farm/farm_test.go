@@ -3,6 +3,7 @@ package farm_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,13 +247,17 @@ func TestAWorkerHoldsAtMostItsJobs(t *testing.T) {
 }
 
 // A job larger than the server takes in one message (1 MiB by default:
-// here, 2 MiB of a file the program is given and never reads) travels
-// through the object store, and gives the pool's verdict. (Before, its
-// publication was retried every 100 ms for ever.)
+// here, 2 MiB of small files the program is given and never reads, each
+// too small to travel on its own) travels through the object store, and
+// gives the pool's verdict. (Before, its publication was retried every
+// 100 ms for ever.)
 func TestJobsLargerThanAMessage(t *testing.T) {
 	prog, jobs := jobsOf(t, "../../testdata/race/counter.c", memmodel.SC)
 	jobs = jobs[:1]
-	jobs[0].Options.Run.Files = map[string][]byte{"padding.bin": bytes.Repeat([]byte("x"), 2<<20)}
+	jobs[0].Options.Run.Files = map[string][]byte{}
+	for i := range 64 {
+		jobs[0].Options.Run.Files[fmt.Sprintf("padding%d.bin", i)] = bytes.Repeat([]byte("x"), 32<<10)
+	}
 	want := encoded(t, classify.ClassifyEach(prog, jobs, 1, nil, nil))
 	got, err := farm.ClassifyLocal(context.Background(), prog, jobs, 1, nil)
 	if err != nil {

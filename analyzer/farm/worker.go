@@ -118,7 +118,10 @@ func (f *Farm) handle(ctx context.Context, m jetstream.Msg, ps *programs, opts W
 		_ = m.Term()
 		return
 	}
-	if err := f.restoreTraces(ctx, jm, &job); err != nil {
+	if jm.Parts != nil {
+		err = f.restoreParts(ctx, *jm.Parts, &job)
+	}
+	if err != nil {
 		opts.Log("run %s job %d: %v", jm.Run, jm.Index, err)
 		_ = m.NakWithDelay(time.Second) // the store may be restarting
 		return

@@ -1,6 +1,7 @@
 package farm
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"reflect"
@@ -25,9 +26,10 @@ func longTrace(n int) *sched.Trace {
 }
 
 // Jobs whose races share a large schedule carry none: the schedule is
-// stored once per run and each worker gets it back whole. Small schedules
-// stay in the job.
-func TestJobsShareTheirLargeSchedules(t *testing.T) {
+// stored once per run and each worker gets it back whole; so are a large
+// input file and standard input that every job of a run has. Small
+// schedules and files stay in the job.
+func TestJobsShareTheirLargeParts(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	f, err := Embedded(ctx, Config{})
@@ -37,7 +39,9 @@ func TestJobsShareTheirLargeSchedules(t *testing.T) {
 	defer f.Close()
 
 	big, small := longTrace(5000), longTrace(3)
-	spec := vm.Spec{Args: []string{"prog"}}
+	input := bytes.Repeat([]byte("input "), 20000)
+	spec := vm.Spec{Args: []string{"prog"}, Stdin: input,
+		Files: map[string][]byte{"big.txt": input, "small.txt": []byte("small")}}
 	mk := func(id string, own, alt *sched.Trace) classify.Job {
 		r := &race.Race{ID: id, Instance: race.Instance{Trace: own},
 			Alternates: []race.Instance{{Trace: alt}}}
@@ -45,30 +49,36 @@ func TestJobsShareTheirLargeSchedules(t *testing.T) {
 	}
 	jobs := []classify.Job{mk("a", big, small), mk("b", small, big), mk("c", big, big)}
 
-	ts := newTraceStore(f, "run1")
+	ps := newPartStore(f, "run1")
 	var msgs []jobMessage
+	var parts []sharedParts
 	for i, j := range jobs {
-		shared, names, err := ts.share(ctx, j)
+		shared, p, err := ps.share(ctx, j)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if j.Race.Trace != jobs[i].Race.Trace || j.Race.Alternates[0].Trace != jobs[i].Race.Alternates[0].Trace {
-			t.Fatalf("job %d: share changed the caller's race", i)
+		if j.Race.Trace != jobs[i].Race.Trace || j.Race.Alternates[0].Trace != jobs[i].Race.Alternates[0].Trace ||
+			len(j.Options.Run.Files) != 2 || len(j.Options.Run.Stdin) != len(input) {
+			t.Fatalf("job %d: share changed the caller's job", i)
 		}
 		enc, err := classify.EncodeJob(shared)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(enc) > sharedTraceBytes {
+		if len(enc) > sharedPartBytes {
 			t.Errorf("job %d is still %d bytes", i, len(enc))
 		}
-		msgs = append(msgs, jobMessage{Run: "run1", Index: i, Job: enc, Traces: names})
+		msgs = append(msgs, jobMessage{Run: "run1", Index: i, Job: enc})
+		parts = append(parts, p)
 	}
-	if got := msgs[0].Traces; len(got) != 2 || got[0] == "" || got[1] != "" {
+	if got := parts[0].Traces; len(got) != 2 || got[0] == "" || got[1] != "" {
 		t.Fatalf("job a names %q: want the large schedule named, the small one inline", got)
 	}
-	if msgs[1].Traces[1] != msgs[0].Traces[0] || msgs[2].Traces[0] != msgs[0].Traces[0] {
-		t.Errorf("the same schedule has several names: %q %q %q", msgs[0].Traces, msgs[1].Traces, msgs[2].Traces)
+	if parts[1].Traces[1] != parts[0].Traces[0] || parts[2].Traces[0] != parts[0].Traces[0] {
+		t.Errorf("the same schedule has several names: %q %q %q", parts[0].Traces, parts[1].Traces, parts[2].Traces)
+	}
+	if len(parts[0].Files) != 1 || parts[0].Files["big.txt"] == "" || parts[0].Stdin != parts[0].Files["big.txt"] {
+		t.Errorf("job a's inputs: files %q, stdin %q: want the large file and stdin named, one object", parts[0].Files, parts[0].Stdin)
 	}
 	obs, err := f.js.ObjectStore(ctx, JobBucket)
 	if err != nil {
@@ -78,8 +88,8 @@ func TestJobsShareTheirLargeSchedules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list) != 1 || !strings.HasPrefix(list[0].Name, "run1.") {
-		t.Errorf("the store holds %d objects, want the one schedule of run1", len(list))
+	if len(list) != 2 || !strings.HasPrefix(list[0].Name, "run1.") || !strings.HasPrefix(list[1].Name, "run1.") {
+		t.Errorf("the store holds %d objects, want run1's schedule and input", len(list))
 	}
 
 	for i, jm := range msgs {
@@ -87,8 +97,11 @@ func TestJobsShareTheirLargeSchedules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := f.restoreTraces(ctx, jm, &got); err != nil {
+		if err := f.restoreParts(ctx, parts[i], &got); err != nil {
 			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(got.Options.Run, jobs[i].Options.Run) {
+			t.Errorf("job %d: the inputs did not come back whole", i)
 		}
 		want := jobs[i].Race
 		for k, pair := range [][2]*sched.Trace{{got.Race.Trace, want.Trace}, {got.Race.Alternates[0].Trace, want.Alternates[0].Trace}} {
@@ -108,7 +121,7 @@ func TestJobsShareTheirLargeSchedules(t *testing.T) {
 // refused, not indexed out of range.
 func TestRestoreRefusesExtraSchedules(t *testing.T) {
 	j := classify.Job{Race: &race.Race{ID: "a"}}
-	err := (&Farm{}).restoreTraces(context.Background(), jobMessage{Traces: []string{"", "x"}}, &j)
+	err := (&Farm{}).restoreParts(context.Background(), sharedParts{Traces: []string{"", "x"}}, &j)
 	if err == nil {
 		t.Fatal("two schedules for one occurrence were taken")
 	}
