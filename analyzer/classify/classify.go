@@ -274,9 +274,10 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 		return v.unclassified(replayEnded(res.Term, "second"))
 	}
 	gap := max(probe.Instructions()-start, 1000)
+	pairs := newPairRunner(checkpoint, r, opts, gap, cfg.MaxInstructions)
+	defer pairs.stop()
 	for i := 0; i < opts.Ma; i++ {
-		post := postSchedule{plan: sched.PostRacePlan(opts.Ma, opts.Seed), i: i}
-		primary, alt, err := runPair(checkpoint, r, opts, post, gap, cfg.MaxInstructions)
+		primary, alt, err := pairs.get(i)
 		if err != nil {
 			if i == 0 {
 				return v.singleOrdering(err)
@@ -357,12 +358,11 @@ func (p postSchedule) apply(m *vm.Machine) []Action {
 // seeded random choices at every preemption point, shared accesses
 // included. gap is how far the primary goes from the first access to the
 // second; the alternate may take BudgetFactor times that to get there.
-func runPair(ckpt *vm.Machine, r *race.Race, opts Options, post postRace, gap, budget uint64) (primary, alt outcome, err error) {
+func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, gap, budget uint64) (primary, alt outcome, err error) {
 	// From the race on the clock is an input: both orders read the same
 	// times (vm.Machine.SetSteadyClock), so a printed duration does not
 	// make them differ.
 	steady := Action{At: r.FirstAt, Do: "steady-clock"}
-	pm, am := ckpt.Fork(), ckpt.Fork()
 	pm.SetSteadyClock()
 	am.SetSteadyClock()
 	primary = runPrimary(pm, r, post, budget)

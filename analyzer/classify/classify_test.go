@@ -272,3 +272,40 @@ func TestSpinNeedsTheSameInstruction(t *testing.T) {
 		}
 	}
 }
+
+// A race's post-race pairs run ahead on idle processors give the verdicts
+// of pairs run in turn: the same categories, reasons, stages, outputs and
+// evidence, for harmless races (every pair judged) and harmful ones (a
+// later pair decides, the rest are canceled).
+func TestPairsRunAheadGiveTheSameVerdicts(t *testing.T) {
+	files := []string{"../../testdata/classify/stats_counter.c", "../../testdata/classify/multischedule_output.c",
+		"../../testdata/classify/double_free.c", "../../testdata/classify/writer_past_end.c"}
+	verdicts := func(cpus int) []string {
+		defer classify.LendCPUs(cpus)()
+		var out []string
+		for _, f := range files {
+			for _, c := range classifyFileMa(t, f, 8) {
+				data, err := classify.EncodeVerdict(c.Verdict)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out = append(out, string(data))
+			}
+		}
+		return out
+	}
+	inTurn := verdicts(0)
+	lent := classify.CPUsLent()
+	ahead := verdicts(4)
+	if classify.CPUsLent() == lent {
+		t.Fatal("no pair ran ahead")
+	}
+	if len(inTurn) != len(ahead) {
+		t.Fatalf("%d verdicts in turn, %d ahead", len(inTurn), len(ahead))
+	}
+	for i := range inTurn {
+		if inTurn[i] != ahead[i] {
+			t.Errorf("verdict %d differs:\nin turn %s\nahead   %s", i, inTurn[i], ahead[i])
+		}
+	}
+}

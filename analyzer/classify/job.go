@@ -87,6 +87,8 @@ func (j Job) Run(prog *ir.Program, cancel <-chan struct{}) *Verdict {
 		id = j.Race.ID
 	}
 	start := time.Now()
+	cpus.hold()
+	defer cpus.release()
 	v := safely(id, func() *Verdict { return j.run(prog, cancel) })
 	if v != nil {
 		v.Seconds = time.Since(start).Seconds()

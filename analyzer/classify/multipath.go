@@ -66,7 +66,7 @@ func classifyMultipath(prog *ir.Program, r *race.Race, opts Options, v *Verdict)
 		gap := max(probe.Instructions()-start, 1000)
 		for i := 0; i < opts.Ma; i++ {
 			post := postSchedule{plan: sched.PostRacePlan(opts.Ma, opts.Seed), i: i}
-			primary, alt, err := runPair(ckpt, r, opts, post, gap, cfg.MaxInstructions)
+			primary, alt, err := runPair(ckpt.Fork(), ckpt.Fork(), r, opts, post, gap, cfg.MaxInstructions)
 			if err != nil {
 				if j == 0 && i == 0 {
 					return v.singleOrdering(err)

@@ -68,7 +68,7 @@ func (v *Verdict) searchHarm(checkpoint *vm.Machine, r *race.Race, opts Options,
 			break
 		}
 		post := searchSchedule{seed: opts.Seed + 7_000_003 + uint64(j), depth: 2 + j%2, steps: steps, focus: focus}
-		primary, alt, err := runPair(checkpoint, r, opts, post, gap, budget)
+		primary, alt, err := runPair(checkpoint.Fork(), checkpoint.Fork(), r, opts, post, gap, budget)
 		if err != nil {
 			continue
 		}

@@ -988,6 +988,10 @@ func (m *Machine) StopBefore(p *StopPoint) {
 // checkpoint), sharing memory copy-on-write.
 func (m *Machine) Fork() *Machine { return m.fork() }
 
+// SetCancel replaces the channel whose closing stops the execution
+// (Limits.Cancel): a fork run ahead of need is stopped on its own.
+func (m *Machine) SetCancel(c <-chan struct{}) { m.cfg.Cancel = c }
+
 // SetPolicy replaces the scheduling policy (for the rest of the run).
 func (m *Machine) SetPolicy(p sched.Policy) { m.policy = p }
 

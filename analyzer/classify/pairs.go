@@ -1,0 +1,152 @@
+package classify
+
+import (
+	"runtime"
+	"sync"
+
+	"augur/analyzer/race"
+	"augur/analyzer/sched"
+	"augur/analyzer/vm"
+)
+
+// cpus lends the processors that no classification is using. Races are
+// classified a job per processor, and a program's races often end
+// unevenly: on pbzip2 one race's post-race pairs ran for nine minutes on
+// one processor after every other job was done. The pairs of one race are
+// independent runs, so a job runs its later pairs on the processors lent
+// to it while it judges the earlier ones.
+var cpus = &lender{free: runtime.GOMAXPROCS(0)}
+
+// lender counts processors: every running job holds one (whatever the
+// count: the callers decide how many jobs run), and a job borrows more
+// only when one is free.
+type lender struct {
+	mu   sync.Mutex
+	free int
+	lent uint64 // processors borrowed so far
+}
+
+// hold takes a processor for a job, free or not.
+func (l *lender) hold() {
+	l.mu.Lock()
+	l.free--
+	l.mu.Unlock()
+}
+
+// borrow takes a processor if one is free.
+func (l *lender) borrow() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.free <= 0 {
+		return false
+	}
+	l.free--
+	l.lent++
+	return true
+}
+
+// release gives back a processor taken by hold or borrow.
+func (l *lender) release() {
+	l.mu.Lock()
+	l.free++
+	l.mu.Unlock()
+}
+
+// pairRunner runs the post-race pairs of one race from its pre-race
+// checkpoint: pair i is both orders under step i of the post-race plan.
+// While the caller judges pair i, later pairs run on borrowed processors;
+// the verdict depends only on the pairs judged, in order, so it is the
+// same however many ran at once, and pairs started but not needed are
+// canceled.
+type pairRunner struct {
+	ckpt        *vm.Machine
+	r           *race.Race
+	opts        Options
+	gap, budget uint64
+	ahead       []*pendingPair // by pair; nil until started ahead
+	abandon     chan struct{}  // closed when the caller has its verdict
+}
+
+type pendingPair struct {
+	primary, alt outcome
+	err          error
+	panicked     any // a panic of the pair's run, raised again where it is judged
+	done         chan struct{}
+}
+
+func newPairRunner(ckpt *vm.Machine, r *race.Race, opts Options, gap, budget uint64) *pairRunner {
+	return &pairRunner{ckpt: ckpt, r: r, opts: opts, gap: gap, budget: budget, ahead: make([]*pendingPair, opts.Ma),
+		abandon: make(chan struct{})}
+}
+
+// get returns pair i, run here or waited for.
+func (p *pairRunner) get(i int) (primary, alt outcome, err error) {
+	p.startAhead(i + 1)
+	if pp := p.ahead[i]; pp != nil {
+		<-pp.done
+		if pp.panicked != nil {
+			panic(pp.panicked) // a bug in augur: Job.Run reports it for this race
+		}
+		return pp.primary, pp.alt, pp.err
+	}
+	return p.run(i, p.ckpt.Fork(), p.ckpt.Fork())
+}
+
+// startAhead starts the pairs after the one judged next (from on), as
+// long as processors are free, and at most one per processor ahead: a
+// finished pair holds its two executions until it is judged. The forks
+// are made here, on the caller's goroutine: forking marks the
+// checkpoint's memory shared.
+func (p *pairRunner) startAhead(from int) {
+	for j := from; j < len(p.ahead) && j < from+runtime.GOMAXPROCS(0); j++ {
+		if p.ahead[j] != nil {
+			continue
+		}
+		if !cpus.borrow() {
+			return
+		}
+		pm, am := p.ckpt.Fork(), p.ckpt.Fork()
+		cancel := p.cancelOf()
+		pm.SetCancel(cancel)
+		am.SetCancel(cancel)
+		pp := &pendingPair{done: make(chan struct{})}
+		p.ahead[j] = pp
+		go func() {
+			defer cpus.release()
+			defer close(pp.done)
+			defer func() { pp.panicked = recover() }()
+			pp.primary, pp.alt, pp.err = p.run(j, pm, am)
+		}()
+	}
+}
+
+// cancelOf is a channel closed when the job is canceled or its pairs are
+// abandoned.
+func (p *pairRunner) cancelOf() <-chan struct{} {
+	c := make(chan struct{})
+	go func() {
+		select {
+		case <-p.opts.Run.Cancel: // nil when not set: never ready
+		case <-p.abandon:
+		}
+		close(c)
+	}()
+	return c
+}
+
+// run runs pair i on the two forks given.
+func (p *pairRunner) run(i int, pm, am *vm.Machine) (primary, alt outcome, err error) {
+	post := postSchedule{plan: sched.PostRacePlan(p.opts.Ma, p.opts.Seed), i: i}
+	return runPair(pm, am, p.r, p.opts, post, p.gap, p.budget)
+}
+
+// stop cancels the pairs started ahead and waits for them: the caller has
+// its verdict.
+func (p *pairRunner) stop() {
+	close(p.abandon)
+	for _, pp := range p.ahead {
+		if pp != nil {
+			<-pp.done
+		}
+	}
+}
