@@ -274,7 +274,7 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 		return v.unclassified(replayEnded(res.Term, "second"))
 	}
 	gap := max(probe.Instructions()-start, 1000)
-	pairs := newPairRunner(checkpoint, r, opts, gap, cfg.MaxInstructions)
+	pairs := newPairRunner(checkpoint, r, opts, opts.Ma, postRacePlan(opts), gap, cfg.MaxInstructions)
 	defer pairs.stop()
 	for i := 0; i < opts.Ma; i++ {
 		primary, alt, err := pairs.get(i)

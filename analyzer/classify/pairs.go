@@ -52,9 +52,10 @@ func (l *lender) release() {
 	l.mu.Unlock()
 }
 
-// pairRunner runs the post-race pairs of one race from its pre-race
-// checkpoint: pair i is both orders under step i of the post-race plan.
-// While the caller judges pair i, later pairs run on borrowed processors;
+// pairRunner runs pairs of one race from its pre-race checkpoint: pair i
+// is both orders under post-race schedule post(i) (step i of the
+// post-race plan, or of the harm search). While the caller judges pair i,
+// later pairs run on borrowed processors;
 // the verdict depends only on the pairs judged, in order, so it is the
 // same however many ran at once, and pairs started but not needed are
 // canceled.
@@ -62,6 +63,7 @@ type pairRunner struct {
 	ckpt        *vm.Machine
 	r           *race.Race
 	opts        Options
+	post        func(i int) postRace
 	gap, budget uint64
 	ahead       []*pendingPair // by pair; nil until started ahead
 	abandon     chan struct{}  // closed when the caller has its verdict
@@ -74,9 +76,18 @@ type pendingPair struct {
 	done         chan struct{}
 }
 
-func newPairRunner(ckpt *vm.Machine, r *race.Race, opts Options, gap, budget uint64) *pairRunner {
-	return &pairRunner{ckpt: ckpt, r: r, opts: opts, gap: gap, budget: budget, ahead: make([]*pendingPair, opts.Ma),
-		abandon: make(chan struct{})}
+// newPairRunner runs n pairs of r under the post-race schedules post
+// makes; post must be safe to call from several goroutines.
+func newPairRunner(ckpt *vm.Machine, r *race.Race, opts Options, n int, post func(i int) postRace,
+	gap, budget uint64) *pairRunner {
+	return &pairRunner{ckpt: ckpt, r: r, opts: opts, post: post, gap: gap, budget: budget,
+		ahead: make([]*pendingPair, n), abandon: make(chan struct{})}
+}
+
+// postRacePlan is step i of the post-race plan of opts, a plan of its own
+// for each pair.
+func postRacePlan(opts Options) func(i int) postRace {
+	return func(i int) postRace { return postSchedule{plan: sched.PostRacePlan(opts.Ma, opts.Seed), i: i} }
 }
 
 // get returns pair i, run here or waited for.
@@ -136,8 +147,7 @@ func (p *pairRunner) cancelOf() <-chan struct{} {
 
 // run runs pair i on the two forks given.
 func (p *pairRunner) run(i int, pm, am *vm.Machine) (primary, alt outcome, err error) {
-	post := postSchedule{plan: sched.PostRacePlan(p.opts.Ma, p.opts.Seed), i: i}
-	return runPair(pm, am, p.r, p.opts, post, p.gap, p.budget)
+	return runPair(pm, am, p.r, p.opts, p.post(i), p.gap, p.budget)
 }
 
 // stop cancels the pairs started ahead and waits for them: the caller has

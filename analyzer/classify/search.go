@@ -63,12 +63,15 @@ func (v *Verdict) searchHarm(checkpoint *vm.Machine, r *race.Race, opts Options,
 	}
 	focus := searchFocus(r, opts.Focus)
 	steps := max(r.Trace.Len(), 16)
+	pairs := newPairRunner(checkpoint, r, opts, n, func(j int) postRace {
+		return searchSchedule{seed: opts.Seed + 7_000_003 + uint64(j), depth: 2 + j%2, steps: steps, focus: focus}
+	}, gap, budget)
+	defer pairs.stop()
 	for j := 0; j < n; j++ {
 		if opts.Run.Expired() != nil {
 			break
 		}
-		post := searchSchedule{seed: opts.Seed + 7_000_003 + uint64(j), depth: 2 + j%2, steps: steps, focus: focus}
-		primary, alt, err := runPair(checkpoint.Fork(), checkpoint.Fork(), r, opts, post, gap, budget)
+		primary, alt, err := pairs.get(j)
 		if err != nil {
 			continue
 		}
