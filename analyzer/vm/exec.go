@@ -1,6 +1,8 @@
 package vm
 
 import (
+	"math"
+
 	"augur/analyzer/ir"
 )
 
@@ -262,6 +264,24 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			av, bv := get(regs, in.A), get(regs, in.B)
 			if av.Sym != nil || bv.Sym != nil {
 				break
+			}
+			if in.Ty.Kind == ir.KF64 && in.Sub <= ir.FDiv {
+				// Double arithmetic, most of a numeric program's, runs
+				// here without floatBin's conversions and second dispatch.
+				x, y := math.Float64frombits(av.Bits), math.Float64frombits(bv.Bits)
+				var r float64
+				switch in.Sub {
+				case ir.FAdd:
+					r = x + y
+				case ir.FSub:
+					r = x - y
+				case ir.FMul:
+					r = x * y
+				default:
+					r = x / y
+				}
+				regs[in.Dst] = Value{Bits: math.Float64bits(r)}
+				goto advance
 			}
 			if in.Sub == ir.FMulAdd && get(regs, in.C).Sym != nil {
 				break
