@@ -127,3 +127,9 @@ WEAK int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
 	return 0;
 }
 WEAK int pthread_sigmask(int how, const sigset_t *set, sigset_t *old) { return sigprocmask(how, set, old); }
+
+/* The System V signal calls (memcached ignores SIGPIPE with sigignore). */
+WEAK int sigignore(int sig) { return signal(sig, SIG_IGN) == SIG_ERR ? -1 : 0; }
+WEAK sighandler_t sigset(int sig, sighandler_t handler) { return signal(sig, handler); }
+WEAK int sighold(int sig) { return valid(sig) ? 0 : (errno = EINVAL, -1); }
+WEAK int sigrelse(int sig) { return valid(sig) ? 0 : (errno = EINVAL, -1); }

@@ -1,7 +1,7 @@
 /* Signals a program sends itself: a handler installed with signal and one
  * with sigaction (SA_SIGINFO, SA_RESETHAND), an ignored signal, signal
- * sets, and finally a signal with its default action, which ends the
- * process (exit status 128 + SIGTERM). */
+ * sets, the System V calls, and finally a signal with its default
+ * action, which ends the process (exit status 128 + SIGTERM). */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdio.h>
@@ -43,6 +43,13 @@ int main(void) {
 	sigdelset(&set, SIGHUP);
 	printf("set: hup %d term %d\n", sigismember(&set, SIGHUP), sigismember(&set, SIGTERM));
 	printf("previous handler returned: %d\n", signal(SIGUSR1, SIG_DFL) == onUsr1);
+	/* The System V calls: sigignore, sigset (which returns the previous
+	 * handler), sighold and sigrelse. */
+	sigignore(SIGPIPE);
+	raise(SIGPIPE);
+	printf("SIGPIPE ignored by sigignore; sigset returned: %d\n", sigset(SIGUSR1, onUsr1) == SIG_DFL);
+	raise(SIGUSR1);
+	printf("hold %d, release %d, bad %d\n", sighold(SIGUSR1), sigrelse(SIGUSR1), sighold(0));
 	fflush(stdout);
 	raise(SIGTERM);
 	printf("not reached\n");
