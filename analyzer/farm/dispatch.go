@@ -41,6 +41,10 @@ type resultMessage struct {
 	Index   int             `json:"index"`
 	Worker  string          `json:"worker"`
 	Verdict json.RawMessage `json:"verdict"`
+	// VerdictObject names the verdict in the JobBucket object store
+	// instead, when it is larger than the server takes in one message (its
+	// evidence holds a schedule of the whole run).
+	VerdictObject string `json:"verdict_object,omitempty"`
 	// Seconds is how long the worker took (classify.Verdict.Seconds).
 	Seconds float64 `json:"seconds,omitempty"`
 }
@@ -117,7 +121,11 @@ func (f *Farm) Classify(ctx context.Context, prog *ir.Program, jobs []classify.J
 		select {
 		case r := <-results:
 			settle(r.Index, func() *classify.Verdict {
-				v, err := classify.DecodeVerdict(r.Verdict)
+				data, err := f.verdictOf(ctx, r)
+				if err != nil {
+					return classify.GaveUp(jobs[r.Index], fmt.Sprintf("the verdict of worker %s could not be fetched: %v", r.Worker, err))
+				}
+				v, err := classify.DecodeVerdict(data)
 				if err != nil || v.RaceID != jobs[r.Index].Race.ID {
 					return classify.GaveUp(jobs[r.Index], fmt.Sprintf("worker %s sent a verdict augur cannot read: %v", r.Worker, err))
 				}
@@ -244,6 +252,19 @@ func (f *Farm) deleteObject(ctx context.Context, name string) {
 	if obs, err := f.js.ObjectStore(ctx, JobBucket); err == nil {
 		_ = obs.Delete(ctx, name)
 	}
+}
+
+// verdictOf is the encoded verdict a result carries or names; a named one
+// is deleted once fetched.
+func (f *Farm) verdictOf(ctx context.Context, r resultMessage) ([]byte, error) {
+	if r.VerdictObject == "" {
+		return r.Verdict, nil
+	}
+	data, err := f.getObject(ctx, r.VerdictObject)
+	if err == nil {
+		f.deleteObject(ctx, r.VerdictObject)
+	}
+	return data, err
 }
 
 // jobOf is the encoded job a message carries or names.

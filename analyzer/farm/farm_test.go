@@ -268,7 +268,11 @@ func TestJobsLargerThanAMessage(t *testing.T) {
 
 // Races found by one long schedule (thousands of decisions that do not
 // fold) share it through the store, and the workers classify them as the
-// pool does: each gets its schedules back whole.
+// pool does: each gets its schedules back whole, and each verdict, whose
+// evidence holds the schedule of a whole run and is larger than a
+// message, comes back through the store too. (Before, the worker's
+// publication of such a verdict failed, the job was delivered again
+// until JetStream gave it up, and the race was reported unclassified.)
 func TestRacesOfALongScheduleGiveThePoolsVerdicts(t *testing.T) {
 	prog, jobs := jobsOf(t, "../../testdata/race/long_schedule.c", memmodel.SC)
 	if len(jobs) < 2 {
@@ -278,6 +282,9 @@ func TestRacesOfALongScheduleGiveThePoolsVerdicts(t *testing.T) {
 		t.Fatalf("the schedule is %d bytes (%v): too small to be shared", len(data), err)
 	}
 	want := encoded(t, classify.ClassifyEach(prog, jobs, 1, nil, nil))
+	if len(want[0]) <= 1<<20 {
+		t.Fatalf("the first verdict is %d bytes: too small to need the store", len(want[0]))
+	}
 	got, err := farm.ClassifyLocal(context.Background(), prog, jobs, 2, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -1,5 +1,5 @@
 /* Two threads take one of six locks, at one of six places chosen by a
- * pseudo-random sequence, two thousand times each, then add to two totals
+ * pseudo-random sequence, five thousand times each, then add to two totals
  * without a lock. The schedule that reaches the races has thousands of
  * decisions that never repeat as a block (a trace cannot fold them), so it
  * is large: the farm's jobs share it instead of carrying a copy each. */
@@ -16,7 +16,7 @@ static long hits, misses;
 static void *worker(void *arg) {
 	unsigned x = (unsigned)(long)arg;
 	long mine = 0;
-	for (int i = 0; i < 2000; i++) {
+	for (int i = 0; i < 5000; i++) {
 		x = x * 1103515245u + 12345u;
 		unsigned k = (x >> 16) % 6;
 		switch (k) {
@@ -30,7 +30,7 @@ static void *worker(void *arg) {
 		mine += k;
 	}
 	hits += mine;    // race: hits output-differs
-	misses += 2000;  // race: misses output-differs
+	misses += 5000;  // race: misses output-differs
 	return NULL;
 }
 
