@@ -30,7 +30,7 @@ func (m *Machine) cancelPoint(t *Thread) (err error, ok bool) {
 		return nil, false
 	}
 	t.cancelPending = false
-	t.phase, t.timedWait, t.timedOut = 0, false, false
+	t.phase, t.timedWait, t.timedOut, t.timedUntil = 0, false, false, 0
 	return m.exitThread(t, pthreadCanceled), true
 }
 

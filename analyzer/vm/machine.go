@@ -286,8 +286,14 @@ type Thread struct {
 	onceAddr uint64            // the pthread_once control whose routine it runs
 	// timedWait marks a blocked thread whose wait has a timeout: when every
 	// thread is blocked, it times out instead of the program deadlocking.
-	timedWait bool
-	timedOut  bool
+	// timedUntil is the virtual time it runs out at, when the call says
+	// (poll, select, epoll_wait; 0 otherwise): when no thread can go on,
+	// virtual time jumps to the earliest of these and of the sleepers'
+	// deadlines, so a server's event loop wakes for its timer while a
+	// client sleeps longer.
+	timedWait  bool
+	timedOut   bool
+	timedUntil int64
 	// exc is the C++ exception the thread is unwinding with (except.go).
 	exc excState
 	// Cancellation (cancel.go): a pending request, the cancel state, the
@@ -795,6 +801,11 @@ func (m *Machine) reschedule() *Termination {
 		}
 	}
 	m.runBuf = run[:0]
+	if len(run) == 0 {
+		if t := m.expireDueWait(); t != nil {
+			run = append(run, t.ID)
+		}
+	}
 	if len(run) == 0 && m.sleepers > 0 {
 		run = append(run, m.wakeSleepers(true)...)
 	}
@@ -938,6 +949,33 @@ func (t *Thread) lastWhat() string {
 
 // expireTimedWait wakes the lowest-numbered thread in a timed wait, with a
 // timeout, when no thread can run: virtual time jumps to its deadline.
+// expireDueWait times out, when no thread can run, the timed wait with a
+// deadline (timedUntil) that comes first, if it comes no later than every
+// sleeper's: virtual time jumps to it. It returns nil when a sleeper is
+// due first or no wait has a deadline.
+func (m *Machine) expireDueWait() *Thread {
+	var due *Thread
+	for _, t := range m.threads {
+		if t.status == blocked && t.timedWait && t.timedUntil != 0 && (due == nil || t.timedUntil < due.timedUntil) {
+			due = t
+		}
+	}
+	if due == nil {
+		return nil
+	}
+	for _, t := range m.threads {
+		if t.wakeAt != 0 && t.wakeAt < due.timedUntil {
+			return nil
+		}
+	}
+	if now := m.now(); due.timedUntil > now {
+		m.clock += due.timedUntil - now
+	}
+	m.sync.remove(due.ID)
+	due.status, due.timedOut = runnable, true
+	return due
+}
+
 func (m *Machine) expireTimedWait() *Thread {
 	for _, t := range m.threads {
 		if t.status == blocked && t.timedWait {

@@ -97,11 +97,16 @@ func (m *Machine) readiness(f *vfile) uint32 {
 // ends any timed wait.
 func (m *Machine) awaitReady(t *Thread, ready int, timeoutMs int64, res []Value) error {
 	if ready > 0 || timeoutMs == 0 || t.timedOut {
-		t.timedOut, t.timedWait = false, false
+		t.timedOut, t.timedWait, t.timedUntil = false, false, 0
 		setRes(res, uint64(ready))
 		return errYield
 	}
 	t.timedWait = timeoutMs > 0
+	if t.timedWait && t.timedUntil == 0 {
+		// The first look of the call sets its deadline; a look again
+		// after a change elsewhere keeps it.
+		t.timedUntil = m.now() + timeoutMs*1_000_000
+	}
 	m.sync.block(t, waitKey{waitPoll, 0})
 	return errBlock
 }
