@@ -13,8 +13,12 @@
 #   ocean=DIR   SPLASH-2 ocean (contiguous partitions), a pthreads port:
 #               the directory of main.c, slave1.c, ...
 #   fmm=DIR     SPLASH-2 fmm, a pthreads port: the directory of fmm.c, ...
+#   memcached=DIR  memcached 1.4.5: the directory of memcached.c (needs
+#               libevent=DIR); served to a client thread of ours
+#               (scripts/apps/memcached_client.c)
+#   libevent=DIR   libevent 1.4 (release-1.4.15-stable): event.c, ...
 #
-# SQLite, memcached, ctrace and bbuf have no recipe yet and print as "not
+# SQLite, ctrace and bbuf have no recipe yet and print as "not
 # run" (docs/apps.md says why). For each application NAME this writes to
 # OUTDIR (default apps-out): NAME.json, the `augur analyze --format json`
 # report; NAME.seconds, the analysis's wall time; NAME.run-seconds, a
@@ -31,12 +35,12 @@ while getopts "o:t:" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) timeout=$OPTARG ;;
-	*) sed -n '2,25p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,28p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then
-	sed -n '2,25p' "$0" >&2
+	sed -n '2,28p' "$0" >&2
 	exit 2
 fi
 declare -A src
@@ -136,14 +140,80 @@ fmm() {
 	measure fmm "${src[fmm]}"/*.c --stdin fmm-input --
 }
 
-for name in pbzip2 ocean fmm; do
+# memcached: the autoconf results both builds would have on Linux, written
+# here (there is no configure run), and a wrapper that renames its main so
+# that our client's main runs it beside a client thread.
+memcached() {
+	local mc=${src[memcached]} le=${src[libevent]:-}
+	if [ -z "$le" ]; then
+		echo "apps.sh: memcached needs libevent=DIR (libevent 1.4's sources)" >&2
+		return
+	fi
+	local inc=$work/memcached-include
+	mkdir -p "$inc"
+	cat >"$inc/config.h" <<-'EOF'
+		#define HAVE_EPOLL 1
+		#define HAVE_POLL 1
+		#define HAVE_SELECT 1
+		#define HAVE_FCNTL_H 1
+		#define HAVE_SETFD 1
+		#define HAVE_SIGACTION 1
+		#define HAVE_SIGIGNORE 1
+		#define HAVE_STDARG_H 1
+		#define HAVE_STDLIB_H 1
+		#define HAVE_STRTOLL 1
+		#define HAVE_SYS_IOCTL_H 1
+		#define HAVE_SYS_SELECT_H 1
+		#define HAVE_SYS_SOCKET_H 1
+		#define HAVE_SYS_TIME_H 1
+		#define HAVE_UNISTD_H 1
+		#define HAVE_VASPRINTF 1
+		#define HAVE_GETTIMEOFDAY 1
+		#define HAVE_CLOCK_GETTIME 1
+		#define HAVE_MLOCKALL 1
+		#define HAVE_GCC_ATOMICS 1
+		#define ENDIAN_LITTLE 1
+		#define VERSION "1.4.5"
+		#define PACKAGE "memcached"
+		#include <stdbool.h>
+		#include <inttypes.h>
+	EOF
+	cat >"$inc/event-config.h" <<-'EOF'
+		#define _EVENT_HAVE_FD_MASK 1
+		#define _EVENT_HAVE_GETEGID 1
+		#define _EVENT_HAVE_GETEUID 1
+		#define _EVENT_HAVE_GETTIMEOFDAY 1
+		#define _EVENT_HAVE_INTTYPES_H 1
+		#define _EVENT_HAVE_STDINT_H 1
+		#define _EVENT_HAVE_SYS_TIME_H 1
+		#define _EVENT_HAVE_SYS_TYPES_H 1
+		#define _EVENT_HAVE_TIMERADD 1
+		#define _EVENT_HAVE_TIMERCLEAR 1
+		#define _EVENT_HAVE_TIMERISSET 1
+		#define _EVENT_HAVE_UINT8_T 1
+		#define _EVENT_HAVE_UINT16_T 1
+		#define _EVENT_HAVE_UINT32_T 1
+		#define _EVENT_HAVE_UINT64_T 1
+		#define _EVENT_SIZEOF_INT 4
+		#define _EVENT_SIZEOF_LONG 8
+		#define _EVENT_SIZEOF_LONG_LONG 8
+		#define _EVENT_SIZEOF_SHORT 2
+	EOF
+	printf '#define main memcached_main\n#include "%s/memcached.c"\n' "$mc" >"$work/memcached-main.c"
+	measure memcached memcached-main.c "$root/scripts/apps/memcached_client.c" \
+		"$le"/{event,buffer,evbuffer,log,evutil,epoll,poll,select,signal}.c \
+		"$mc"/{assoc,cache,daemon,hash,items,slabs,stats,thread,util}.c \
+		-D _GNU_SOURCE -D HAVE_CONFIG_H -I "$inc" -I "$le" -I "$le/compat" -I "$mc" --
+}
+
+for name in pbzip2 ocean fmm memcached; do
 	if [ -n "${src[$name]:-}" ]; then
 		$name
 	fi
 done
 for name in "${!src[@]}"; do
 	case $name in
-	pbzip2 | bzip2 | ocean | fmm) ;;
+	pbzip2 | bzip2 | ocean | fmm | memcached | libevent) ;;
 	*) echo "apps.sh: $name: no recipe yet (docs/apps.md)" >&2 ;;
 	esac
 done
