@@ -947,8 +947,6 @@ func (t *Thread) lastWhat() string {
 	return ""
 }
 
-// expireTimedWait wakes the lowest-numbered thread in a timed wait, with a
-// timeout, when no thread can run: virtual time jumps to its deadline.
 // expireDueWait times out, when no thread can run, the timed wait with a
 // deadline (timedUntil) that comes first, if it comes no later than every
 // sleeper's: virtual time jumps to it. It returns nil when a sleeper is
@@ -971,21 +969,27 @@ func (m *Machine) expireDueWait() *Thread {
 	if now := m.now(); due.timedUntil > now {
 		m.clock += due.timedUntil - now
 	}
-	m.sync.remove(due.ID)
-	due.status, due.timedOut = runnable, true
+	m.timeOut(due)
 	return due
 }
 
+// expireTimedWait wakes the lowest-numbered thread in a timed wait, with a
+// timeout, when no thread can run: virtual time jumps to its deadline.
 func (m *Machine) expireTimedWait() *Thread {
 	for _, t := range m.threads {
 		if t.status == blocked && t.timedWait {
-			m.sync.remove(t.ID)
-			t.status = runnable
-			t.timedOut = true
+			m.timeOut(t)
 			return t
 		}
 	}
 	return nil
+}
+
+// timeOut ends t's timed wait: it runs again and its call sees the
+// timeout.
+func (m *Machine) timeOut(t *Thread) {
+	m.sync.remove(t.ID)
+	t.status, t.timedOut = runnable, true
 }
 
 // DescribeAddr names the object an address points into, for messages.
