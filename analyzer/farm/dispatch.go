@@ -170,19 +170,15 @@ func (f *Farm) publish(ctx context.Context, run string, program Program, jobs []
 		if err != nil {
 			return nil, nil, fmt.Errorf("job %d: %w", i, err)
 		}
-		msg := jobMessage{Run: run, Index: i, Program: program, Job: enc}
+		msg := jobMessage{Run: run, Index: i, Program: program}
 		if !parts.empty() {
 			msg.Parts = &parts
 		}
-		if len(enc)+len(program.Key)+4096 > int(f.nc.MaxPayload()) {
-			// Larger than one message may be: the job travels like bitcode,
-			// through the object store, and the message names it.
-			msg.JobObject = fmt.Sprintf("%s.%d", run, i)
-			if err := f.putObject(ctx, msg.JobObject, enc); err != nil {
-				return nil, nil, fmt.Errorf("job %d (%d bytes): %w", i, len(enc), err)
-			}
-			msg.Job, objects[i] = nil, msg.JobObject
+		msg.Job, msg.JobObject, err = f.stowIfLarge(ctx, fmt.Sprintf("%s.%d", run, i), enc, len(program.Key))
+		if err != nil {
+			return nil, nil, fmt.Errorf("job %d (%d bytes): %w", i, len(enc), err)
 		}
+		objects[i] = msg.JobObject
 		data, err := json.Marshal(msg)
 		if err != nil {
 			return nil, nil, err
@@ -219,9 +215,10 @@ func transient(err error) bool {
 	return false
 }
 
-// putObject stores a run's part of a job (a job too large for a message,
-// RUN.INDEX, or a shared schedule, RUN.trace.HASH) in JobBucket. Every
-// name starts with the run, so forget finds them.
+// putObject stores a run's object in JobBucket: a job or a verdict too
+// large for a message (RUN.INDEX, RUN.verdict.INDEX), or a shared part of
+// its jobs (RUN.trace.HASH, RUN.blob.HASH). Every name starts with the
+// run, so forget finds them.
 func (f *Farm) putObject(ctx context.Context, name string, data []byte) error {
 	obs, err := f.js.ObjectStore(ctx, JobBucket)
 	if err != nil {
@@ -246,6 +243,29 @@ func (f *Farm) getObject(ctx context.Context, name string) ([]byte, error) {
 	return data, nil
 }
 
+// stowIfLarge returns data to carry in a message, or, when the message
+// would be larger than the server takes (data plus overhead bytes of the
+// message's other fields, plus a margin), stores it as name and returns
+// the name instead: a large job or verdict travels like bitcode.
+func (f *Farm) stowIfLarge(ctx context.Context, name string, data []byte, overhead int) (inline []byte, object string, err error) {
+	if len(data)+overhead+4096 <= int(f.nc.MaxPayload()) {
+		return data, "", nil
+	}
+	if err := f.putObject(ctx, name, data); err != nil {
+		return nil, "", err
+	}
+	return nil, name, nil
+}
+
+// unstow is what a message carries inline, or fetches the object it names
+// instead (stowIfLarge).
+func (f *Farm) unstow(ctx context.Context, inline []byte, object string) ([]byte, error) {
+	if object == "" {
+		return inline, nil
+	}
+	return f.getObject(ctx, object)
+}
+
 // deleteObject removes what putObject stored, as soon as nobody needs it:
 // the store is memory in the embedded farm. A failure leaves it to forget.
 func (f *Farm) deleteObject(ctx context.Context, name string) {
@@ -257,22 +277,11 @@ func (f *Farm) deleteObject(ctx context.Context, name string) {
 // verdictOf is the encoded verdict a result carries or names; a named one
 // is deleted once fetched.
 func (f *Farm) verdictOf(ctx context.Context, r resultMessage) ([]byte, error) {
-	if r.VerdictObject == "" {
-		return r.Verdict, nil
-	}
-	data, err := f.getObject(ctx, r.VerdictObject)
-	if err == nil {
+	data, err := f.unstow(ctx, r.Verdict, r.VerdictObject)
+	if err == nil && r.VerdictObject != "" {
 		f.deleteObject(ctx, r.VerdictObject)
 	}
 	return data, err
-}
-
-// jobOf is the encoded job a message carries or names.
-func (f *Farm) jobOf(ctx context.Context, jm jobMessage) ([]byte, error) {
-	if jm.JobObject == "" {
-		return jm.Job, nil
-	}
-	return f.getObject(ctx, jm.JobObject)
 }
 
 // forget withdraws what is left of a run: its jobs no worker took yet, and

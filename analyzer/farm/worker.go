@@ -106,7 +106,7 @@ func (f *Farm) handle(ctx context.Context, m jetstream.Msg, ps *programs, opts W
 		_ = m.Term()
 		return
 	}
-	enc, err := f.jobOf(ctx, jm)
+	enc, err := f.unstow(ctx, jm.Job, jm.JobObject)
 	if err != nil {
 		opts.Log("run %s job %d: %v", jm.Run, jm.Index, err)
 		_ = m.NakWithDelay(time.Second) // the store may be restarting
@@ -168,16 +168,14 @@ func (f *Farm) handle(ctx context.Context, m jetstream.Msg, ps *programs, opts W
 	}
 	data, err := classify.EncodeVerdict(v)
 	if err == nil {
-		rm := resultMessage{Run: jm.Run, Index: jm.Index, Worker: opts.Name, Verdict: data, Seconds: v.Seconds}
-		if len(data)+4096 > int(f.nc.MaxPayload()) {
-			// Larger than one message may be: the verdict travels through
-			// the object store, as a large job does.
-			rm.VerdictObject, rm.Verdict = fmt.Sprintf("%s.verdict.%d", jm.Run, jm.Index), nil
-			if err := f.putObject(ctx, rm.VerdictObject, data); err != nil {
-				opts.Log("run %s job %d: storing the verdict: %v", jm.Run, jm.Index, err)
-				_ = m.NakWithDelay(time.Second) // the store may be restarting
-				return
-			}
+		rm := resultMessage{Run: jm.Run, Index: jm.Index, Worker: opts.Name, Seconds: v.Seconds}
+		// A verdict whose evidence holds a whole run's schedule may be
+		// larger than a message.
+		rm.Verdict, rm.VerdictObject, err = f.stowIfLarge(ctx, fmt.Sprintf("%s.verdict.%d", jm.Run, jm.Index), data, 0)
+		if err != nil {
+			opts.Log("run %s job %d: storing the verdict: %v", jm.Run, jm.Index, err)
+			_ = m.NakWithDelay(time.Second) // the store may be restarting
+			return
 		}
 		data, err = json.Marshal(rm)
 	}
