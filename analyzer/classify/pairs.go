@@ -55,10 +55,9 @@ func (l *lender) release() {
 // pairRunner runs pairs of one race from its pre-race checkpoint: pair i
 // is both orders under post-race schedule post(i) (step i of the
 // post-race plan, or of the harm search). While the caller judges pair i,
-// later pairs run on borrowed processors;
-// the verdict depends only on the pairs judged, in order, so it is the
-// same however many ran at once, and pairs started but not needed are
-// canceled.
+// later pairs run on borrowed processors; the verdict depends only on the
+// pairs judged, in order, so it is the same however many ran at once, and
+// pairs started but not needed are canceled.
 type pairRunner struct {
 	ckpt        *vm.Machine
 	r           *race.Race
@@ -67,6 +66,9 @@ type pairRunner struct {
 	gap, budget uint64
 	ahead       []*pendingPair // by pair; nil until started ahead
 	abandon     chan struct{}  // closed when the caller has its verdict
+	// cancel stops the pairs run ahead: closed when the job is canceled
+	// or the pairs are abandoned (made with the first pair run ahead).
+	cancel <-chan struct{}
 }
 
 type pendingPair struct {
@@ -116,10 +118,12 @@ func (p *pairRunner) startAhead(from int) {
 		if !cpus.borrow() {
 			return
 		}
+		if p.cancel == nil {
+			p.cancel = p.cancelOf()
+		}
 		pm, am := p.ckpt.Fork(), p.ckpt.Fork()
-		cancel := p.cancelOf()
-		pm.SetCancel(cancel)
-		am.SetCancel(cancel)
+		pm.SetCancel(p.cancel)
+		am.SetCancel(p.cancel)
 		pp := &pendingPair{done: make(chan struct{})}
 		p.ahead[j] = pp
 		go func() {
