@@ -18,8 +18,9 @@ func TestNeovimClient(t *testing.T) {
 	root := workspaceWith(t, "account.c")
 	data, output := nvimScript(t, root, "nvim_client.lua", "AUGUR_FILE="+filepath.Join(root, "account.c"))
 	var res struct {
-		Error  *string `json:"error"`
-		Phases []struct {
+		Error          *string `json:"error"`
+		ServersStopped bool    `json:"servers_stopped"`
+		Phases         []struct {
 			Name        string `json:"name"`
 			Diagnostics []struct {
 				Lnum     int    `json:"lnum"`
@@ -37,6 +38,7 @@ func TestNeovimClient(t *testing.T) {
 	if res.Error != nil {
 		t.Fatalf("the Neovim script failed: %s\n%s", *res.Error, output)
 	}
+	serversStopped(t, res.ServersStopped, output)
 	if len(res.Phases) != 2 {
 		t.Fatalf("phases: %+v", res.Phases)
 	}
@@ -83,14 +85,16 @@ func TestNeovimSetupFromDocs(t *testing.T) {
 		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
 	}
 	var res struct {
-		Settled bool     `json:"settled"`
-		Count   int      `json:"count"`
-		Clients int      `json:"clients"`
-		Lenses  []string `json:"lenses"`
+		Settled        bool     `json:"settled"`
+		Count          int      `json:"count"`
+		Clients        int      `json:"clients"`
+		Lenses         []string `json:"lenses"`
+		ServersStopped bool     `json:"servers_stopped"`
 	}
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatalf("%v: %s", err, data)
 	}
+	serversStopped(t, res.ServersStopped, output)
 	if !res.Settled || res.Count == 0 || res.Clients != 1 {
 		t.Fatalf("with docs/neovim.lua: %+v\n%s", res, output)
 	}
@@ -121,6 +125,17 @@ func nvimScript(t *testing.T, root, script string, env ...string) (result, outpu
 		t.Fatalf("nvim wrote no result: %v\n%s", err, output)
 	}
 	return result, output
+}
+
+// serversStopped fails the test unless augur ended when Neovim asked it
+// to (nvim_result.lua's finish sends shutdown and exit, then waits 20 s
+// for the process): a server that outlives its client keeps writing to
+// the user's cache after the editor has gone.
+func serversStopped(t *testing.T, stopped bool, output []byte) {
+	t.Helper()
+	if !stopped {
+		t.Fatalf("augur lsp was still running 20 s after Neovim asked it to shut down and exit\n%s", output)
+	}
 }
 
 // runNvim runs a headless Neovim and returns what it printed, failing the
@@ -161,8 +176,9 @@ func TestNeovimEditorFlows(t *testing.T) {
 		Message string `json:"message"`
 	}
 	var res struct {
-		Error  *string `json:"error"`
-		Phases []struct {
+		Error          *string `json:"error"`
+		ServersStopped bool    `json:"servers_stopped"`
+		Phases         []struct {
 			Name        string `json:"name"`
 			Diagnostics []diag `json:"diagnostics"`
 		} `json:"phases"`
@@ -183,6 +199,7 @@ func TestNeovimEditorFlows(t *testing.T) {
 	if res.Error != nil {
 		t.Fatalf("the Neovim script failed: %s\nphases: %+v\n%s", *res.Error, res.Phases, output)
 	}
+	serversStopped(t, res.ServersStopped, output)
 	raceLine := -1
 	for line := range expectations(t, filepath.Join("..", "testdata", "lsp", "counter.h")) {
 		raceLine = line

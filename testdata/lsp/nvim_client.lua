@@ -66,6 +66,4 @@ if not vim.wait(120000, function() return settled(first + 1) end, 100) then
   return finish('diagnostics did not follow the save')
 end
 snapshot('save')
-vim.lsp.stop_client(id)
-vim.wait(5000, function() return vim.lsp.get_client_by_id(id) == nil end, 50)
 finish(nil)

@@ -134,6 +134,4 @@ for _, l in ipairs(vim.lsp.codelens.get(header)) do
   table.insert(result.lenses, { lnum = l.range.start.line, title = l.command and l.command.title or '' })
 end
 
-vim.lsp.stop_client(id)
-vim.wait(5000, function() return vim.lsp.get_client_by_id(id) == nil end, 50)
 finish(nil)

@@ -1,7 +1,8 @@
 -- Waits for augur's diagnostics in the current buffer of a Neovim set up
--- by docs/neovim.lua, then writes how many arrived to AUGUR_OUT and quits.
+-- by docs/neovim.lua, then writes how many arrived to AUGUR_OUT and quits
+-- (stopping augur first, as nvim_result.lua's finish does).
 -- Run by lsp/neovim_test.go.
-local out = os.getenv('AUGUR_OUT')
+local R = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':h') .. '/nvim_result.lua')
 local buf = vim.api.nvim_get_current_buf()
 local ok = vim.wait(120000, function()
   local ds = vim.diagnostic.get(buf)
@@ -21,8 +22,8 @@ local titles = {}
 for _, l in ipairs(lenses) do
   if l.command then table.insert(titles, l.command.title) end
 end
-local f = io.open(out, 'w')
-f:write(vim.fn.json_encode({ settled = ok, count = #vim.diagnostic.get(buf), clients = #vim.lsp.get_active_clients(),
-  lenses = titles }))
-f:close()
-vim.cmd('qa!')
+R.result.settled = ok
+R.result.count = #vim.diagnostic.get(buf)
+R.result.clients = #vim.lsp.get_active_clients()
+R.result.lenses = titles
+R.finish(nil)
