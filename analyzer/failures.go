@@ -132,10 +132,14 @@ func failureKey(kind vm.TermKind, message string, loc ir.Loc) string {
 }
 
 // withBuild records in evidence just made how the program was built
-// (Options.Build's flags), so that a replay builds it the same way.
+// (Options.Build's flags and client programs), so that a replay builds
+// it the same way.
 func (res *Result) withBuild(ev *evidence.Evidence, err error) (*evidence.Evidence, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ev, ev.Program.SetBuild(res.Options.Build.Flags, res.Options.Build.FileFlags)
+	if err := ev.Program.SetBuild(res.Options.Build.Flags, res.Options.Build.FileFlags); err != nil {
+		return ev, err
+	}
+	return ev, ev.Program.SetClients(res.Options.Build.Clients)
 }

@@ -28,6 +28,10 @@ type Program struct {
 	// every header they include, absolute, so a caller knows which saves
 	// concern the program.
 	Inputs []string
+	// Clients are the bitcode of each client program (Options.Clients),
+	// in the order given, and ClientSources what each was built from.
+	Clients       [][]string
+	ClientSources [][]string
 }
 
 // All returns the user bitcode followed by the runtime's.
@@ -39,6 +43,11 @@ func (p *Program) Names() map[string]string {
 	names := map[string]string{}
 	for i, bc := range p.Bitcode {
 		names[bc] = p.Sources[i]
+	}
+	for k, bcs := range p.Clients {
+		for i, bc := range bcs {
+			names[bc] = p.ClientSources[k][i]
+		}
 	}
 	for _, bc := range p.Runtime {
 		names[bc] = "augur's runtime"
@@ -61,7 +70,8 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 	p := &Program{}
 	var errs []error
 	var sources []string
-	for _, f := range files {
+	everything := slices.Concat(append([][]string{files}, opts.Clients...)...)
+	for _, f := range everything {
 		switch {
 		case IsBitcode(f):
 			if _, err := os.Stat(f); err != nil {
@@ -76,18 +86,25 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 		}
 	}
 	compiled, compileErrs := compileAll(ctx, sources, opts, include)
-	for _, f := range files {
-		switch {
-		case IsBitcode(f):
-			p.Bitcode = append(p.Bitcode, f)
-			p.Sources = append(p.Sources, f)
-		case IsSource(f):
-			if bc, ok := compiled[f]; ok {
-				p.Bitcode = append(p.Bitcode, bc)
-				p.Sources = append(p.Sources, f)
-				p.Inputs = appendNew(p.Inputs, dependencies(bc)...)
+	// bitcodeOf lists the bitcode of files and what each was built from.
+	bitcodeOf := func(files []string) (bcs, srcs []string) {
+		for _, f := range files {
+			switch {
+			case IsBitcode(f):
+				bcs, srcs = append(bcs, f), append(srcs, f)
+			case IsSource(f):
+				if bc, ok := compiled[f]; ok {
+					bcs, srcs = append(bcs, bc), append(srcs, f)
+					p.Inputs = appendNew(p.Inputs, dependencies(bc)...)
+				}
 			}
 		}
+		return bcs, srcs
+	}
+	p.Bitcode, p.Sources = bitcodeOf(files)
+	for _, client := range opts.Clients {
+		bcs, srcs := bitcodeOf(client)
+		p.Clients, p.ClientSources = append(p.Clients, bcs), append(p.ClientSources, srcs)
 	}
 	errs = append(errs, compileErrs...)
 	if len(errs) > 0 {
@@ -95,7 +112,7 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 	}
 	rtOpts := Options{CacheDir: opts.CacheDir, CompileTimeout: opts.CompileTimeout, MaxMemory: opts.MaxMemory} // user flags do not apply to the runtime
 	entries, _ := filepath.Glob(filepath.Join(rtSrc, "libc", "*.c"))
-	if anyCXX(files) {
+	if anyCXX(everything) {
 		cxx, _ := filepath.Glob(filepath.Join(rtSrc, "cxx", "*.cc"))
 		entries = append(entries, cxx...)
 	}

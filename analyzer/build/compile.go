@@ -34,6 +34,10 @@ type Options struct {
 	// Progress, when set, is told after each source compiled (or failed)
 	// how many of how many are done; calls do not overlap.
 	Progress func(done, total int)
+	// Clients are the files of each client program built with the
+	// program (C/C++ sources or bitcode, compiled with the same flags):
+	// programs that talk to it, run beside it (ir.LinkClient).
+	Clients [][]string
 }
 
 // limits are the resource limits of one compile.

@@ -75,6 +75,48 @@ type Program struct {
 	// allow-list of compile flags, as it does augur.toml's.
 	Flags     []string            `json:"flags,omitempty"`
 	FileFlags map[string][]string `json:"file_flags,omitempty"`
+	// Clients are the files of each client program built with the
+	// program (build.Options.Clients), as the analysis named them,
+	// relative ones relative to Dir.
+	Clients [][]string `json:"clients,omitempty"`
+}
+
+// SetClients records the files of the client programs the program was
+// built with, and makes Hash cover them too.
+func (p *Program) SetClients(clients [][]string) error {
+	if len(clients) == 0 {
+		return nil
+	}
+	for _, c := range clients {
+		for _, f := range c {
+			if !filepath.IsAbs(f) && p.Dir == "" {
+				dir, err := os.Getwd()
+				if err != nil {
+					return err
+				}
+				p.Dir = dir
+			}
+		}
+	}
+	p.Clients = clients
+	hash, err := Hash(p.hashed())
+	p.Hash = hash
+	return err
+}
+
+// hashed are the files Hash covers: the program's and its clients',
+// absolute.
+func (p *Program) hashed() []string {
+	all := slices.Clone(p.Files)
+	for _, c := range p.Clients {
+		for _, f := range c {
+			if !filepath.IsAbs(f) {
+				f = filepath.Join(p.Dir, f)
+			}
+			all = append(all, f)
+		}
+	}
+	return all
 }
 
 // SetBuild records the compile flags the program was built with (see
@@ -102,8 +144,9 @@ func (p *Program) SetBuild(flags []string, fileFlags map[string][]string) error 
 
 // Inputs are the program's inputs.
 type Inputs struct {
-	Argv            []string          `json:"argv"`          // argv[0] included
-	Env             []string          `json:"env,omitempty"` // the program's environment (absent: augur's default)
+	Argv            []string          `json:"argv"`              // argv[0] included
+	Clients         [][]string        `json:"clients,omitempty"` // each client program's argv (vm.Config.Clients)
+	Env             []string          `json:"env,omitempty"`     // the program's environment (absent: augur's default)
 	Stdin           string            `json:"stdin,omitempty"`
 	Files           map[string]string `json:"files,omitempty"`
 	Vars            map[string]uint64 `json:"vars,omitempty"` // values of named inputs (multipath witnesses)
@@ -209,7 +252,7 @@ func programOf(files []string) (Program, error) {
 
 // inputsOf are the inputs of executions run with cfg.
 func inputsOf(cfg vm.Config) Inputs {
-	in := Inputs{Argv: cfg.Args, Env: cfg.Env, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions,
+	in := Inputs{Argv: cfg.Args, Clients: cfg.Clients, Env: cfg.Env, Stdin: string(cfg.Stdin), MaxInstructions: cfg.MaxInstructions,
 		Undefined: cfg.Undefined, PreemptAccesses: cfg.PreemptAccesses, Vars: cfg.Inputs}
 	if len(cfg.Files) > 0 {
 		in.Files = map[string]string{}
@@ -320,7 +363,7 @@ func Read(path string) (*Evidence, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read evidence %s: %w", path, err)
 	}
-	hash, err := Hash(ev.Program.Files)
+	hash, err := Hash(ev.Program.hashed())
 	if err != nil {
 		return nil, fmt.Errorf("evidence %s: the program it was made for is gone: %w", path, err)
 	}

@@ -256,7 +256,7 @@ func (k *marker) failed(t *vm.Termination) {
 // caller's time and memory budgets) and checks its outcome.
 func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 	tr := &Transcript{}
-	cfg := vm.Config{Args: ev.Inputs.Argv, Env: ev.Inputs.Env, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions,
+	cfg := vm.Config{Args: ev.Inputs.Argv, Clients: ev.Inputs.Clients, Env: ev.Inputs.Env, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions,
 		Inputs: ev.Inputs.Vars, Undefined: ev.Inputs.Undefined, PreemptAccesses: ev.Inputs.PreemptAccesses, Limits: lim,
 		PreemptAt: ev.Schedule.PreemptAt}
 	if len(ev.Inputs.Files) > 0 {

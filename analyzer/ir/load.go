@@ -44,26 +44,9 @@ func LoadNamed(paths []string, names map[string]string) (*Program, error) {
 	diag := catchDiagnostics(ctx)
 	defer diag.free()
 	defer ctx.Dispose()
-	var mod llvm.Module
-	for i, p := range paths {
-		m, err := parse(ctx, p, names[p], diag)
-		if err != nil {
-			if i > 0 {
-				mod.Dispose()
-			}
-			return nil, err
-		}
-		if i == 0 {
-			mod = m
-			continue
-		}
-		if err := llvm.LinkModules(mod, m); err != nil {
-			mod.Dispose()
-			if e := diag.take(); e != nil {
-				err = e
-			}
-			return nil, fmt.Errorf("link %s: %w", nameOf(p, names), err)
-		}
+	mod, err := linkFiles(ctx, paths, names, diag)
+	if err != nil {
+		return nil, err
 	}
 	defer mod.Dispose()
 	if err := promoteLocals(mod); err != nil {
@@ -104,6 +87,33 @@ func promoteLocals(mod llvm.Module) error {
 		return fmt.Errorf("load: mem2reg: %w", err)
 	}
 	return nil
+}
+
+// linkFiles parses the bitcode files and links them into one module, the
+// first's, which the caller disposes of.
+func linkFiles(ctx llvm.Context, paths []string, names map[string]string, diag *diagnostics) (llvm.Module, error) {
+	var mod llvm.Module
+	for i, p := range paths {
+		m, err := parse(ctx, p, names[p], diag)
+		if err != nil {
+			if i > 0 {
+				mod.Dispose()
+			}
+			return llvm.Module{}, err
+		}
+		if i == 0 {
+			mod = m
+			continue
+		}
+		if err := llvm.LinkModules(mod, m); err != nil {
+			mod.Dispose()
+			if e := diag.take(); e != nil {
+				err = e
+			}
+			return llvm.Module{}, fmt.Errorf("link %s: %w", nameOf(p, names), err)
+		}
+	}
+	return mod, nil
 }
 
 func parse(ctx llvm.Context, path, name string, diag *diagnostics) (llvm.Module, error) {

@@ -25,6 +25,7 @@ const stdioBufSize = 4096
 // vfile is one open FILE (or file descriptor) of the virtual file system.
 type vfile struct {
 	fd      int
+	proc    int // the process that opened it (Thread.proc)
 	path    string
 	mode    bufMode
 	pending []byte       // written but not yet flushed
@@ -240,6 +241,17 @@ func (ft *fileTable) writeAt(f *vfile, b []byte) {
 	f.pos = end
 	if f.read {
 		f.data = data
+	}
+}
+
+// closeFD closes descriptor fd, which is open: its stream is flushed, and
+// a pipe's or socket's end is released.
+func (ft *fileTable) closeFD(fd int) {
+	f := ft.byFD[fd]
+	ft.flush(f)
+	delete(ft.byFD, fd)
+	if f.isNet() {
+		ft.m.closeNet(f)
 	}
 }
 

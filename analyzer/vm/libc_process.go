@@ -12,15 +12,26 @@ func init() {
 	// exit() is C in the runtime (it runs atexit handlers and flushes
 	// stdio); it ends in __augur_exit.
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		m.files.flushAll()
 		status := int(a[0].Bits & 0xff)
+		if t.proc != 0 {
+			return m.clientExit(t, status)
+		}
+		m.files.flushAll()
 		return &termError{&Termination{Kind: TermExit, Status: status, Message: fmt.Sprintf("exit status %d", status)}}
 	}, "__augur_exit")
+	// __augur_process is the calling thread's process: 0 for the program,
+	// k+1 for client program k (clients.go). exit() runs the atexit
+	// handlers of its own process only.
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		setRes(res, uint64(t.proc))
+		return nil
+	}, "__augur_process")
 	// __augur_fini runs the program's destructors (llvm.global_dtors),
 	// once, after exit()'s handlers: it pushes them all on the calling
-	// thread and is called again when they have returned.
+	// thread and is called again when they have returned. A client's exit
+	// runs none: they are the program's.
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		if m.finiDone {
+		if m.finiDone || t.proc != 0 {
 			return nil
 		}
 		m.finiDone = true
@@ -37,6 +48,9 @@ func init() {
 	}, "__augur_fini")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		status := int(a[0].Bits & 0xff)
+		if t.proc != 0 {
+			return m.clientExit(t, status)
+		}
 		return &termError{&Termination{Kind: TermExit, Status: status, Message: fmt.Sprintf("_exit status %d", status)}}
 	}, "_exit", "_Exit")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {

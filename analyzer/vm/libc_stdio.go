@@ -300,11 +300,7 @@ func init() {
 			setRes(res, ir.Mask(32))
 			return m.setErrno(t, EBADF)
 		}
-		m.files.flush(f)
-		delete(m.files.byFD, fd)
-		if f.isNet() {
-			m.closeNet(f)
-		}
+		m.files.closeFD(fd)
 		setRes(res, 0)
 		return nil
 	}, "close")
@@ -500,6 +496,7 @@ func registerFiles() {
 		m.files.nextFD++
 		o := m.mem.alloc(ObjHeap, 216, "FILE "+path, in.Loc, t.ID)
 		addr := ir.Addr(o.ID, 0)
+		f.proc = m.procOf()
 		m.files.byAddr[addr] = f
 		m.files.byFD[f.fd] = f
 		setRes(res, addr)

@@ -21,6 +21,11 @@ type Config struct {
 	Args  []string // argv, argv[0] included
 	Env   []string // environment, "NAME=value"; nil is DefaultEnv (never the host's)
 	Stdin []byte   // program input
+	// Clients are the argv (argv[0] included) of each client program
+	// linked into the program (ir.LinkClient): client k runs from
+	// ir.ClientEntry(k) as a process of its own, started when the program
+	// first waits with nothing to do (clients.go).
+	Clients [][]string
 	// StdinReader, when set, supplies more input after Stdin, read only as
 	// the program asks for it (interactive use of `augur run`).
 	StdinReader io.Reader
@@ -268,7 +273,10 @@ type frame struct {
 
 // Thread is one thread of the program.
 type Thread struct {
-	ID     int
+	ID int
+	// proc is the process the thread belongs to: 0 for the program, k+1
+	// for client program k (clients.go).
+	proc   int
 	frames []frame
 	regs   []Value
 	status threadStatus
@@ -420,6 +428,8 @@ type Machine struct {
 	frameSerial uint64
 	// finiDone is set once exit() has run the destructors.
 	finiDone bool
+	// clients is where the client programs are (clients.go).
+	clients clientState
 	// errStrings holds the strerror texts handed out, one object per code.
 	errStrings map[int]uint64
 }
@@ -472,6 +482,9 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	}
 	m.natives = resolveNatives(prog)
 	m.files = newFileTable(m, cfg)
+	if err := checkClients(prog, cfg); err != nil {
+		return nil, err
+	}
 	entry := prog.Func("__augur_start")
 	if entry == nil || entry.Decl {
 		return nil, errors.New("program has no __augur_start: the augur runtime was not linked")
@@ -547,20 +560,9 @@ func (m *Machine) funcAt(addr uint64) *ir.Function {
 	return m.prog.FuncOf[id]
 }
 
-// setupArgs places argv and envp in memory like the kernel would.
+// setupArgs places the program's argv and envp in memory like the kernel
+// would, argv[i] symbolic for each --sym-arg.
 func (m *Machine) setupArgs() (argc, argv, envp uint64, err error) {
-	str := func(s string) uint64 {
-		o := m.mem.alloc(ObjGlobal, uint64(len(s)+1), "argument string", 0, 0)
-		copy(o.bytes, s)
-		return ir.Addr(o.ID, 0)
-	}
-	vec := func(name string, ss []string) uint64 {
-		o := m.mem.alloc(ObjGlobal, uint64(8*(len(ss)+1)), name, 0, 0)
-		for i, s := range ss {
-			ir.PutScalar(o.bytes[8*i:], ir.Scalar{Kind: ir.KPtr, Bits: 64}, str(s))
-		}
-		return ir.Addr(o.ID, 0)
-	}
 	args := append([]string(nil), m.cfg.Args...)
 	if len(args) == 0 {
 		args = []string{"a.out"}
@@ -568,7 +570,7 @@ func (m *Machine) setupArgs() (argc, argv, envp uint64, err error) {
 	for len(args) < 1+len(m.cfg.SymArgs) {
 		args = append(args, "")
 	}
-	argv = vec("argv", args)
+	argv = m.stringVector("argv", args)
 	if m.sym != nil {
 		// argv[i] for each --sym-arg is SymArgs[i-1] input bytes and a NUL;
 		// the concrete argument given there is its seed.
@@ -581,11 +583,29 @@ func (m *Machine) setupArgs() (argc, argv, envp uint64, err error) {
 			}
 		}
 	}
+	return uint64(len(args)), argv, m.environment(), nil
+}
+
+// stringVector places a NULL-terminated vector of strings in memory (an
+// argv, an environ) and returns its address.
+func (m *Machine) stringVector(name string, ss []string) uint64 {
+	o := m.mem.alloc(ObjGlobal, uint64(8*(len(ss)+1)), name, 0, 0)
+	for i, s := range ss {
+		so := m.mem.alloc(ObjGlobal, uint64(len(s)+1), "argument string", 0, 0)
+		copy(so.bytes, s)
+		ir.PutScalar(o.bytes[8*i:], ir.Scalar{Kind: ir.KPtr, Bits: 64}, ir.Addr(so.ID, 0))
+	}
+	return ir.Addr(o.ID, 0)
+}
+
+// environment places the configured environment (DefaultEnv when none)
+// in memory and returns its address.
+func (m *Machine) environment() uint64 {
 	env := m.cfg.Env
 	if env == nil {
 		env = DefaultEnv
 	}
-	return uint64(len(args)), argv, vec("environ", env), nil
+	return m.stringVector("environ", env)
 }
 
 // pushFrame enters fn on thread t with the given flattened arguments.
@@ -801,6 +821,9 @@ func (m *Machine) reschedule() *Termination {
 		}
 	}
 	m.runBuf = run[:0]
+	if len(run) == 0 {
+		run = append(run, m.startClients()...)
+	}
 	if len(run) == 0 {
 		if t := m.expireDueWait(); t != nil {
 			run = append(run, t.ID)

@@ -213,7 +213,7 @@ func (f *vfile) isNet() bool {
 func (m *Machine) newNetFD(f *vfile) int {
 	fd := m.files.nextFD
 	m.files.nextFD++
-	f.fd = fd
+	f.fd, f.proc = fd, m.procOf()
 	m.files.byFD[fd] = f
 	return fd
 }

@@ -42,6 +42,7 @@ func (m *Machine) openFile(t *Thread, path string, flags uint64) (int, error) {
 	}
 	f.data, f.sym = data, m.files.fsSym[path]
 	m.files.nextFD++
+	f.proc = m.procOf()
 	m.files.byFD[f.fd] = f
 	return f.fd, nil
 }
@@ -244,7 +245,7 @@ func init() {
 			m.closeNet(old) // dup2 closes what the target held
 		}
 		c := *f
-		c.fd, c.pending = to, nil
+		c.fd, c.pending, c.proc = to, nil, m.procOf()
 		m.files.byFD[to] = &c
 		if f.isNet() {
 			m.holdEnds(f)

@@ -155,6 +155,7 @@ func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermCrash, SIGSEGV, "pthread_create: start routine 0x%x is not a function of the program", a[2].Bits)
 	}
 	nt := m.newThread()
+	nt.proc = t.proc
 	if m.mon != nil || m.weak != nil {
 		m.emitSync(SyncEvent{Op: Fork, Thread: t.ID, Other: nt.ID, Site: m.site(t, in.Loc)})
 	}

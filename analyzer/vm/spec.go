@@ -11,6 +11,7 @@ type Spec struct {
 	Args               []string          `json:"args"`
 	Env                []string          `json:"env,omitempty"`
 	Stdin              []byte            `json:"stdin,omitempty"`
+	Clients            [][]string        `json:"clients,omitempty"`
 	Files              map[string][]byte `json:"files,omitempty"`
 	StdoutLineBuffered bool              `json:"stdout_line_buffered,omitempty"`
 	Seed               uint64            `json:"seed,omitempty"`
@@ -34,7 +35,7 @@ type Spec struct {
 
 // Spec returns the plain-data part of c.
 func (c *Config) Spec() Spec {
-	return Spec{Args: c.Args, Env: c.Env, Stdin: c.Stdin, Files: c.Files, StdoutLineBuffered: c.StdoutLineBuffered,
+	return Spec{Args: c.Args, Env: c.Env, Stdin: c.Stdin, Clients: c.Clients, Files: c.Files, StdoutLineBuffered: c.StdoutLineBuffered,
 		Seed: c.Seed, MaxInstructions: c.MaxInstructions, PreemptAccesses: c.PreemptAccesses, PreemptAt: c.PreemptAt,
 		SymArgs: c.SymArgs, SymStdin: c.SymStdin, SymFiles: c.SymFiles, Inputs: c.Inputs, MaxOutput: c.MaxOutput, Undefined: c.Undefined,
 		Timeout: c.Timeout, Deadline: c.Deadline, TimeBudget: c.TimeBudget, MaxMemory: c.MaxMemory}
@@ -43,7 +44,7 @@ func (c *Config) Spec() Spec {
 // Config returns a configuration running s, with nothing of the process
 // that runs it set (no output, monitor, policy or cancellation).
 func (s Spec) Config() Config {
-	return Config{Args: s.Args, Env: s.Env, Stdin: s.Stdin, Files: s.Files, StdoutLineBuffered: s.StdoutLineBuffered,
+	return Config{Args: s.Args, Env: s.Env, Stdin: s.Stdin, Clients: s.Clients, Files: s.Files, StdoutLineBuffered: s.StdoutLineBuffered,
 		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses, PreemptAt: s.PreemptAt,
 		SymArgs: s.SymArgs, SymStdin: s.SymStdin, SymFiles: s.SymFiles, Inputs: s.Inputs, MaxOutput: s.MaxOutput, Undefined: s.Undefined,
 		Limits: Limits{Timeout: s.Timeout, Deadline: s.Deadline, TimeBudget: s.TimeBudget, MaxMemory: s.MaxMemory}}

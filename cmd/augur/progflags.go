@@ -37,6 +37,7 @@ type programFlags struct {
 	targetName         *string
 	target             *target // the augur.toml target built, if any
 	env                stringList
+	clients            stringList
 	argv0              *string
 	maxInsts           *uint64
 	timeout            *flagDuration
@@ -115,6 +116,7 @@ func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
 	p.targetName = fs.String("target", "", "build the augur.toml target of this name (augur.toml here or above): its sources, compile flags and inputs; given files must be among its sources, and without --target the one target listing all given files is built")
 	p.stdinFile = fs.String("stdin", "", "the program's standard input is this file's contents (run: instead of the terminal)")
 	fs.Var(&p.env, "env", "set NAME=VALUE in the program's environment, or NAME to pass the host's value (repeatable); the program sees only augur's small default environment and these, never the host's")
+	fs.Var(&p.clients, "client", "run a client program beside the program, as a test harness would run a client of a server: its sources, then its arguments, e.g. --client='client.c -p 11311' (repeatable); it starts when the program first waits, and the run ends when the program exits or every client has")
 	fs.Var(&p.vfiles, "file", "make a real file readable by the program: PATH, or NAME=PATH to show it as NAME (repeatable); the program never touches the real disk")
 	return p
 }
@@ -182,9 +184,18 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		}
 		p.stdin = data
 	}
+	clients, err := analyzer.ParseClients(p.clients, "")
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "augur: --client: %v\n", err)
+		return nil, vm.Config{}, 2
+	}
+	clientFiles, clientArgv := analyzer.SplitClients(clients)
+	if tg := p.target; tg != nil && len(clients) == 0 { // the target's, unless the command gives its own
+		clientFiles, clientArgv = tg.plan.Build.Clients, tg.plan.Analyze.Run.Clients
+	}
 	ctx, cancel := p.context()
 	defer cancel()
-	p.build = build.Options{Flags: flags, FileFlags: fileFlags, MaxMemory: p.maxMemory.n}
+	p.build = build.Options{Flags: flags, FileFlags: fileFlags, Clients: clientFiles, MaxMemory: p.maxMemory.n}
 	prog, _, err := analyzer.LoadProgramInputs(ctx, files, p.build)
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
 		msg := fmt.Sprintf("time budget of %s exhausted while compiling (raise --timeout)", p.timeout.d)
@@ -227,6 +238,7 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	}
 	return prog, vm.Config{
 		Args:            append([]string{name}, progArgs...),
+		Clients:         clientArgv,
 		Env:             env,
 		Seed:            *p.seed,
 		MaxInstructions: *p.maxInsts,

@@ -56,7 +56,7 @@ func replayCmd(args []string) int {
 	if *out != "" {
 		*out, _ = filepath.Abs(*out) // before moving to the program's directory
 	}
-	bopts := build.Options{Flags: ev.Program.Flags, FileFlags: ev.Program.FileFlags, MaxMemory: maxMemory.n}
+	bopts := build.Options{Flags: ev.Program.Flags, FileFlags: ev.Program.FileFlags, Clients: ev.Program.Clients, MaxMemory: maxMemory.n}
 	if err := checkEvidenceFlags(bopts); err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %s: %v\n", fs.Arg(0), err)
 		return 1

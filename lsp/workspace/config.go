@@ -12,6 +12,7 @@ import (
 
 	"augur/internal/safefile"
 
+	"augur/analyzer"
 	"augur/analyzer/vm"
 )
 
@@ -42,11 +43,24 @@ type Target struct {
 	// Env sets NAME=VALUE entries in the program's environment, over
 	// augur's default one (the host's is never seen).
 	Env []string
+	// Clients are the client programs run beside the program (a server's
+	// clients), their files absolute.
+	Clients []analyzer.Client
 	// Settings are the analysis options for this target.
 	Settings Settings
 	// Implicit marks a target made for an opened file that defines main
 	// when augur.toml lists no targets.
 	Implicit bool
+}
+
+// AllSources are the target's sources and its client programs' files:
+// everything it compiles.
+func (t *Target) AllSources() []string {
+	all := slices.Clone(t.Sources)
+	for _, c := range t.Clients {
+		all = append(all, c.Files...)
+	}
+	return all
 }
 
 // Config is a parsed augur.toml.
@@ -65,7 +79,7 @@ type targetSpec struct {
 }
 
 // targetKeys are the keys of a [[target]] table that are not settings.
-var targetKeys = []string{"name", "sources", "args", "argv0", "stdin", "stdin-file", "files", "env"}
+var targetKeys = []string{"name", "sources", "args", "argv0", "stdin", "stdin-file", "files", "env", "clients"}
 
 // LoadConfig reads dir/augur.toml; it returns nil, nil when there is none.
 func LoadConfig(dir string) (*Config, error) {
@@ -165,12 +179,17 @@ func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
 		}
 		return nil
 	}
+	var clients []string
 	for _, step := range []error{str("name", &t.Name), strs("sources", &t.Sources), strs("args", &t.Args),
 		str("argv0", &t.Argv0), str("stdin", &t.Stdin), str("stdin-file", &t.StdinFile), strs("files", &t.Files),
-		strs("env", &t.Env)} {
+		strs("env", &t.Env), strs("clients", &clients)} {
 		if step != nil {
 			return spec, step
 		}
+	}
+	var err error
+	if t.Clients, err = analyzer.ParseClients(clients, dir); err != nil {
+		return spec, fmt.Errorf("line %d: clients: %w", tab.lines["clients"], err)
 	}
 	if len(t.Sources) == 0 {
 		return spec, fmt.Errorf("no sources (want sources = [\"main.c\", ...])")
@@ -203,7 +222,6 @@ func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
 				tab.lines["files"], path)
 		}
 	}
-	var err error
 	spec.set, err = settingsOf(tab, targetKeys, dir)
 	return spec, err
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -121,11 +122,8 @@ func (w *Workspace) TargetsOf(file string, text []byte) []*Target {
 	}
 	var out []*Target
 	for _, t := range configured {
-		for _, s := range t.Sources {
-			if s == file {
-				out = append(out, t)
-				break
-			}
+		if slices.Contains(t.AllSources(), file) {
+			out = append(out, t)
 		}
 	}
 	return out
@@ -167,7 +165,7 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	}
 	p.Build.Flags = append(p.Build.Flags, s.Flags...)
 	seen := map[string]bool{}
-	for _, src := range t.Sources {
+	for _, src := range t.AllSources() {
 		db, err := w.compdbs.Find(src, s.CompileCommandsDir)
 		if err != nil {
 			return nil, fmt.Errorf("compilation database: %w", err)
@@ -191,7 +189,9 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("target %s: %w", t.Name, err)
 	}
-	run := vm.Config{Args: append([]string{argv0}, t.Args...), Env: env, Stdin: []byte(t.Stdin),
+	clientFiles, clientArgv := analyzer.SplitClients(t.Clients)
+	p.Build.Clients = clientFiles
+	run := vm.Config{Args: append([]string{argv0}, t.Args...), Clients: clientArgv, Env: env, Stdin: []byte(t.Stdin),
 		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses,
 		Undefined: s.Undefined, Limits: vm.Limits{MaxMemory: s.MaxMemory}}
 	if t.StdinFile != "" {

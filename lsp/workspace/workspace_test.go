@@ -359,3 +359,34 @@ func TestSpecialFilesAreErrors(t *testing.T) {
 		}
 	}
 }
+
+// A target's clients (augur.toml `clients`) are read as sources then
+// arguments, relative to augur.toml; the plan builds and runs them; a
+// client's source belongs to the target; a client line that does not
+// start with a source is an error naming its line.
+func TestTargetClients(t *testing.T) {
+	dir := t.TempDir()
+	w := New(dir)
+	write(t, filepath.Join(dir, ConfigName), "[[target]]\nname = \"srv\"\nsources = [\"server.c\"]\nclients = [\"cl/client.c cl/util.c -p 11311\", \"client.c\"]\n")
+	if err := w.ReloadConfig(); err != nil {
+		t.Fatal(err)
+	}
+	client := filepath.Join(dir, "cl", "client.c")
+	ts := w.TargetsOf(client, nil)
+	if len(ts) != 1 || ts[0].Name != "srv" {
+		t.Fatalf("a client's source belongs to its target: %+v", ts)
+	}
+	p, err := w.Plan(ts[0], t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFiles := [][]string{{client, filepath.Join(dir, "cl", "util.c")}, {filepath.Join(dir, "client.c")}}
+	wantArgv := [][]string{{"client", "-p", "11311"}, {"client"}}
+	if !reflect.DeepEqual(p.Build.Clients, wantFiles) || !reflect.DeepEqual(p.Analyze.Run.Clients, wantArgv) {
+		t.Errorf("plan: build clients %v, run clients %v; want %v, %v", p.Build.Clients, p.Analyze.Run.Clients, wantFiles, wantArgv)
+	}
+	write(t, filepath.Join(dir, ConfigName), "[[target]]\nsources = [\"server.c\"]\n\nclients = [\"-p 1 client.c\"]\n")
+	if err := w.ReloadConfig(); err == nil || !strings.Contains(err.Error(), "line 4: clients") {
+		t.Errorf("a client line without its sources first: %v", err)
+	}
+}

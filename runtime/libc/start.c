@@ -3,13 +3,19 @@
  * constructors; exit() runs the atexit handlers in reverse order, then the
  * destructors (__attribute__((destructor)), through the VM's __augur_fini,
  * as glibc runs .fini_array after them), flushes stdio and ends the
- * execution through the VM's __augur_exit. */
+ * execution through the VM's __augur_exit.
+ *
+ * A client program linked beside the program (the VM's clients.go) starts
+ * in __augur_client_start, and its exit() ends its own process: it runs
+ * the handlers that process registered, and __augur_exit ends its threads
+ * alone. __augur_process tells the processes apart. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 void __augur_exit(int status) __attribute__((noreturn));
 void __augur_fini(void);
+int __augur_process(void);
 int main(int argc, char **argv, char **envp);
 
 /* The three standard streams. The VM knows them by this array's address. */
@@ -30,6 +36,7 @@ static struct {
 	void (*fn)(void *);
 	void *arg;
 	int with_arg;
+	int process; /* __augur_process() of the registering thread */
 } handlers[MAX_ATEXIT];
 static int nhandlers;
 
@@ -38,6 +45,7 @@ int atexit(void (*fn)(void)) {
 		return -1;
 	handlers[nhandlers].fn = (void (*)(void *))fn;
 	handlers[nhandlers].with_arg = 0;
+	handlers[nhandlers].process = __augur_process();
 	nhandlers++;
 	return 0;
 }
@@ -50,17 +58,36 @@ int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
 	handlers[nhandlers].fn = fn;
 	handlers[nhandlers].arg = arg;
 	handlers[nhandlers].with_arg = 1;
+	handlers[nhandlers].process = __augur_process();
 	nhandlers++;
 	return 0;
 }
 
+/* takeHandler removes the last handler process registered and returns
+ * its index, or -1 when none is left. */
+static int takeHandler(int process) {
+	for (int i = nhandlers - 1; i >= 0; i--) {
+		if (handlers[i].process != process)
+			continue;
+		int last = --nhandlers;
+		if (i != last) { /* keep the others' order: shift down */
+			__typeof__(handlers[0]) h = handlers[i];
+			for (int j = i; j < last; j++)
+				handlers[j] = handlers[j + 1];
+			handlers[last] = h;
+		}
+		return last;
+	}
+	return -1;
+}
+
 void exit(int status) {
-	while (nhandlers > 0) {
-		nhandlers--;
-		if (handlers[nhandlers].with_arg)
-			handlers[nhandlers].fn(handlers[nhandlers].arg);
+	int process = __augur_process();
+	for (int i; (i = takeHandler(process)) >= 0;) {
+		if (handlers[i].with_arg)
+			handlers[i].fn(handlers[i].arg);
 		else
-			((void (*)(void))handlers[nhandlers].fn)();
+			((void (*)(void))handlers[i].fn)();
 	}
 	__augur_fini();
 	__augur_exit(status);
@@ -74,6 +101,10 @@ void __augur_start(int argc, char **argv, char **envp) {
 		program_invocation_short_name = slash ? slash + 1 : argv[0];
 	}
 	exit(main(argc, argv, envp));
+}
+
+void __augur_client_start(int argc, char **argv, char **envp, int (*client_main)(int, char **, char **)) {
+	exit(client_main(argc, argv, envp)); /* environ stays the program's */
 }
 
 char *getenv(const char *name) {

@@ -1,19 +1,16 @@
-/* scripts/apps.sh's driver for memcached (augur's own code, not
- * memcached's): memcached's main, renamed memcached_main by the script's
- * wrapper, runs on the main thread; a client thread connects to it over
- * the virtual loopback, stores a key, sleeps two seconds (memcached's
- * clock ticks every second, on the main thread's event loop), reads the
- * key back, increments a key that is not there, and ends the process. */
+/* scripts/apps.sh's client program for memcached (augur's own code, not
+ * memcached's), run beside the unmodified server with `--client`: it
+ * connects over the virtual loopback, stores a key, sleeps two seconds
+ * (memcached's clock ticks every second, on the main thread's event
+ * loop), reads the key back, increments a key that is not there, and
+ * exits, which ends the run (the server never exits by itself). */
 #include <arpa/inet.h>
 #include <netinet/in.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
-
-int memcached_main(int argc, char **argv);
 
 enum { port = 11311 };
 
@@ -52,8 +49,7 @@ static void request(int fd, const char *req, const char *until) {
 	printf("%s", buf);
 }
 
-static void *client(void *arg) {
-	(void)arg;
+int main(void) {
 	int fd = connectServer();
 	if (fd < 0) {
 		printf("client: cannot connect\n");
@@ -64,15 +60,5 @@ static void *client(void *arg) {
 	request(fd, "get greeting\r\n", "END\r\n");
 	request(fd, "incr missing 1\r\n", "\r\n");
 	close(fd);
-	fflush(stdout);
-	exit(0);
-}
-
-int main(void) {
-	pthread_t c;
-	pthread_create(&c, NULL, client, NULL);
-	/* Two worker threads, TCP only, on the loopback; -u root because
-	 * memcached refuses to run as root without it. */
-	char *argv[] = {"memcached", "-p", "11311", "-U", "0", "-t", "2", "-l", "127.0.0.1", "-u", "root", NULL};
-	return memcached_main(11, argv);
+	return 0;
 }

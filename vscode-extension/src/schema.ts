@@ -33,6 +33,12 @@ export const targetProperties: Record<string, Schema> = {
     items: { type: 'string', pattern: '^[^=]+=' },
     description: "NAME=VALUE entries set in the program's environment",
   },
+  clients: {
+    type: 'array',
+    items: { type: 'string' },
+    description:
+      'client programs run beside the program, as a test harness runs a server\'s clients: each its sources, then its arguments, as "client.c -p 11311"; they start when the program first waits, and the run ends when it exits or every client has',
+  },
 };
 
 /** Settings written as a duration or a size: a string, or 0 for none. */
