@@ -32,6 +32,20 @@ func TestClientProgramsRunBesideTheServer(t *testing.T) {
 	}
 }
 
+// A client that exits with its socket open has it closed by the end of
+// its process, so the server reads to the connection's end while the
+// other client still runs (eof_server.c's expectation).
+func TestClientExitClosesItsDescriptors(t *testing.T) {
+	server, _ := clientTestdata(t)
+	dir := filepath.Dir(server)
+	client := filepath.Join(dir, "eof_client.c")
+	out, errOut, code := augur(t, "", "run", filepath.Join(dir, "eof_server.c"),
+		"--client", client+" leave", "--client", client+" later")
+	if code != 0 || !strings.Contains(out, "server: closed after 5 bytes\n") {
+		t.Fatalf("exit %d, want 0 with the server seeing the first client's end:\n%s%s", code, out, errOut)
+	}
+}
+
 // The races a server's clients expose are classified with the clients
 // running, and their evidence names the clients, so that `augur replay`
 // runs them again.
