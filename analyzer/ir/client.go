@@ -64,7 +64,9 @@ func LinkClient(paths []string, names map[string]string, k int, dir string) (str
 	if err := internalizeClient(mod, k); err != nil {
 		return "", fmt.Errorf("client program %s: %w", nameOf(paths[0], names), err)
 	}
-	if err := writeModule(mod, out); err != nil {
+	buf := llvm.WriteBitcodeToMemoryBuffer(mod)
+	defer buf.Dispose()
+	if err := cachefile.WriteAtomic(out, buf.Bytes()); err != nil {
 		return "", fmt.Errorf("client program: %w", err)
 	}
 	cachefile.Prune(filepath.Dir(out), ".bc", cachefile.Limits{Files: maxCachedPrograms})
@@ -98,25 +100,4 @@ func internalizeClient(mod llvm.Module, k int) error {
 		hide(g)
 	}
 	return nil
-}
-
-// writeModule writes mod's bitcode to path, through a temporary file in
-// its directory so that a reader never sees half of it.
-func writeModule(mod llvm.Module, path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "client-*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	werr := llvm.WriteBitcodeToFile(mod, tmp)
-	if cerr := tmp.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr != nil {
-		return werr
-	}
-	return os.Rename(tmp.Name(), path)
 }
