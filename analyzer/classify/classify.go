@@ -469,12 +469,17 @@ func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget 
 		return outcome{res: res, actions: actions, points: [2]vm.StopPoint{r.SecondAt, r.FirstAt}}, nil
 	}
 	// The second thread stands at its racing access, the first is held. If
-	// after the access it comes back to read the same memory from the same
-	// state, it is spinning on a value only the held thread changes: the
-	// other order cannot happen (ad hoc synchronization).
+	// after the access it comes back to the access, reading the same memory
+	// from the same state, it is spinning on a value only the held thread
+	// changes: the other order cannot happen (ad hoc synchronization). A
+	// state it comes back to elsewhere says nothing of the race: the
+	// access happened, and a loop after it (a server's event loop ticking
+	// its clock while the held thread would serve a request) is the
+	// program going on without the held thread.
 	probe := m.Fork()
 	probe.StopBefore(nil)
 	watch := newSpinWatch(probe, other)
+	watch.at = r.SecondLoc
 	probe.SetMonitor(watch)
 	probe.Run()
 	if watch.spinning {
@@ -541,7 +546,9 @@ type spinWatch struct {
 	thread int
 	// seen maps each state the thread read in to the instructions the
 	// other threads had run then (vm.Machine.OthersCount).
-	seen     map[uint64]uint64
+	seen map[uint64]uint64
+	// at, when set, limits the watch to reads at that source location.
+	at       ir.LocID
 	spinning bool
 	where    string
 }
@@ -551,7 +558,7 @@ func newSpinWatch(m *vm.Machine, thread int) *spinWatch {
 }
 
 func (s *spinWatch) Access(a *vm.Access) {
-	if s.spinning || a.Thread != s.thread || a.Kind.IsWrite() {
+	if s.spinning || a.Thread != s.thread || a.Kind.IsWrite() || (s.at != 0 && a.Site.Loc != s.at) {
 		return
 	}
 	d := s.m.StateDigest(a.Thread) ^ uint64(a.Site.Loc)<<40 ^ uint64(a.Obj.ID)<<20 ^ a.Off

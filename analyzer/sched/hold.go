@@ -7,7 +7,10 @@ import "errors"
 var ErrHeld = errors.New("only the held thread can run")
 
 // Hold runs every thread but Thread, with Fallback choosing among them, and
-// refuses (ErrHeld) when Thread is the only one that can run.
+// refuses (ErrHeld) when Thread is the only one that can run. Before it
+// refuses it ends another thread's sleep or timed wait (Point.Waking): the
+// held thread may be slower than any timeout, so a timer that fires while
+// it waits is an order the program can take.
 type Hold struct {
 	Thread   int
 	Fallback Policy
@@ -24,7 +27,7 @@ func (h *Hold) Pick(p Point, runnable []int) (int, error) {
 		}
 	}
 	if len(others) == 0 {
-		if s := p.sleeperOtherThan(h.Thread); s >= 0 {
+		if s := p.wakingOtherThan(h.Thread); s >= 0 {
 			return s, nil
 		}
 		return 0, ErrHeld

@@ -7,6 +7,7 @@ package sched
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 )
 
@@ -20,27 +21,28 @@ type Point struct {
 	// first. A policy may pick one instead of a runnable thread: it wakes
 	// at once, with virtual time moved to its deadline, since any other
 	// thread may be slower than a sleep. Policies that keep a thread
-	// waiting (Hold, Postpone) use them before giving up.
+	// waiting (Postpone, Directed) use them before giving up.
 	Sleeping []int
+	// Waking are the threads whose wait ends by itself: the sleepers and
+	// the threads blocked in a wait with a timeout (poll, select,
+	// epoll_wait, a timed condition wait), in the order the machine would
+	// end them if no thread could run (earliest deadline first, then the
+	// timed waits whose deadline it does not know). A policy may pick one:
+	// a sleeper wakes and a timed wait times out at once, with virtual time
+	// moved to its deadline. Hold uses them before giving up, so that a
+	// server's timer fires while a thread is held.
+	Waking []int
 }
 
 // WhatTimeSlice is Point.What when the thread was preempted for running a
 // whole time slice without a preemption point.
 const WhatTimeSlice = "time slice"
 
-// CanRun reports whether t may be picked at p: it is runnable, or sleeping.
+// CanRun reports whether t may be picked at p: it is runnable, or its
+// wait ends by itself (Sleeping is part of Waking, but a Point made by
+// hand may set only Sleeping).
 func (p Point) CanRun(t int, runnable []int) bool {
-	for _, r := range runnable {
-		if r == t {
-			return true
-		}
-	}
-	for _, r := range p.Sleeping {
-		if r == t {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(runnable, t) || slices.Contains(p.Sleeping, t) || slices.Contains(p.Waking, t)
 }
 
 // sleeperOtherThan is the first sleeping thread that is not t, or -1.
@@ -51,6 +53,17 @@ func (p Point) sleeperOtherThan(t int) int {
 		}
 	}
 	return -1
+}
+
+// wakingOtherThan is the first thread of Waking that is not t, else the
+// first sleeper that is not t, or -1.
+func (p Point) wakingOtherThan(t int) int {
+	for _, s := range p.Waking {
+		if s != t {
+			return s
+		}
+	}
+	return p.sleeperOtherThan(t)
 }
 
 // Policy chooses the next thread among the runnable ones (sorted ascending,

@@ -68,3 +68,22 @@ func TestDirectedBringsThePairTogether(t *testing.T) {
 		t.Fatalf("thread 1 waits again: picked %d, want it let go rather than the poller woken", got)
 	}
 }
+
+// TestHoldEndsATimedWait checks that Hold, with only the held thread
+// runnable, ends another thread's sleep or timed wait (the first of
+// Waking) before it refuses, and refuses when none is left.
+func TestHoldEndsATimedWait(t *testing.T) {
+	h := &Hold{Thread: 1, Fallback: RoundRobin{}}
+	if got, err := h.Pick(Point{Thread: 1, Waking: []int{1, 0, 2}}, []int{1}); err != nil || got != 0 {
+		t.Errorf("held thread alone, thread 0 in a timed wait: picked %d, %v; want 0", got, err)
+	}
+	if got, err := h.Pick(Point{Thread: 1, Sleeping: []int{2}}, []int{1}); err != nil || got != 2 {
+		t.Errorf("held thread alone, thread 2 asleep: picked %d, %v; want 2", got, err)
+	}
+	if _, err := h.Pick(Point{Thread: 1, Waking: []int{1}}, []int{1}); err != ErrHeld {
+		t.Errorf("only the held thread waits for a timeout: err %v, want ErrHeld", err)
+	}
+	if !(Point{Waking: []int{3}}).CanRun(3, []int{0}) {
+		t.Error("CanRun: a thread in Waking may be picked")
+	}
+}

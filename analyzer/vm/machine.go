@@ -855,7 +855,7 @@ func (m *Machine) reschedule() *Termination {
 		return &Termination{Kind: TermDeadlock, Signal: 0, Threads: live,
 			Message: fmt.Sprintf("all %d live threads are blocked", len(live))}
 	}
-	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat(), Sleeping: m.sleeping()}
+	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat(), Sleeping: m.sleeping(), Waking: m.waking()}
 	if m.sliceEnded {
 		p.What, m.sliceEnded = sched.WhatTimeSlice, false
 	}
@@ -879,6 +879,8 @@ func (m *Machine) reschedule() *Termination {
 	m.decisions++
 	if t := m.threads[next]; t.wakeAt != 0 {
 		m.wakeEarly(t)
+	} else if t.status == blocked && t.timedWait {
+		m.timeOutEarly(t)
 	}
 	if sf := m.cfg.ScheduleForks; sf != nil && len(run) > 1 {
 		m.forkSchedules(sf, next, run)
@@ -989,10 +991,7 @@ func (m *Machine) expireDueWait() *Thread {
 			return nil
 		}
 	}
-	if now := m.now(); due.timedUntil > now {
-		m.clock += due.timedUntil - now
-	}
-	m.timeOut(due)
+	m.timeOutEarly(due)
 	return due
 }
 
@@ -1006,6 +1005,55 @@ func (m *Machine) expireTimedWait() *Thread {
 		}
 	}
 	return nil
+}
+
+// waking lists the threads whose wait ends by itself (sched.Point.Waking)
+// in the order reschedule ends them when no thread can run: sleeps and
+// timed waits with a deadline, earliest first (a timed wait before a sleep
+// due at the same time, as expireDueWait does), then the timed waits
+// without one, lowest-numbered first. It is nil when there are none.
+func (m *Machine) waking() []int {
+	var dated []*Thread
+	var undated []int
+	for _, t := range m.threads {
+		switch {
+		case t.wakeAt != 0:
+			dated = append(dated, t)
+		case t.status == blocked && t.timedWait && t.timedUntil != 0:
+			dated = append(dated, t)
+		case t.status == blocked && t.timedWait:
+			undated = append(undated, t.ID)
+		}
+	}
+	if len(dated) == 0 && len(undated) == 0 {
+		return nil
+	}
+	deadline := func(t *Thread) (int64, int) {
+		if t.wakeAt != 0 {
+			return t.wakeAt, 1
+		}
+		return t.timedUntil, 0
+	}
+	sort.SliceStable(dated, func(i, j int) bool {
+		di, ki := deadline(dated[i])
+		dj, kj := deadline(dated[j])
+		return di < dj || (di == dj && ki < kj)
+	})
+	ids := make([]int, 0, len(dated)+len(undated))
+	for _, t := range dated {
+		ids = append(ids, t.ID)
+	}
+	return append(ids, undated...)
+}
+
+// timeOutEarly ends t's timed wait because the policy chose it: virtual
+// time moves to its deadline, when the call set one (the others were
+// slower than the timeout), and the call sees the timeout.
+func (m *Machine) timeOutEarly(t *Thread) {
+	if now := m.now(); t.timedUntil > now {
+		m.clock += t.timedUntil - now
+	}
+	m.timeOut(t)
 }
 
 // timeOut ends t's timed wait: it runs again and its call sees the
