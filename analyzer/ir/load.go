@@ -154,6 +154,7 @@ func (l *loader) lowerModule() error {
 	for f := l.mod.FirstFunction(); !f.IsNil(); f = llvm.NextFunction(f) {
 		id := uint32(len(p.FuncOf))
 		fn := &Function{Name: f.Name(), ID: id, Decl: f.IsDeclaration()}
+		fn.Atomic = strings.HasPrefix(fn.Name, "__VERIFIER_atomic_")
 		ft := f.GlobalValueType()
 		fn.Variadic = ft.IsFunctionVarArg()
 		for _, pt := range ft.ParamTypes() {

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unsafe"
 
@@ -125,9 +126,50 @@ func placeConstants(fn *Function) {
 			for k := range in.Targets[t].Moves {
 				re(&in.Targets[t].Moves[k].Src)
 			}
+			sequenceMoves(&in.Targets[t])
 		}
 	}
 	fn.FrameSize = fn.NumSlots + len(fn.Consts)
+}
+
+// sequenceMoves orders an edge's phi moves so that each runs before any
+// move that overwrites what it reads: made one after another, they then
+// give what the parallel assignment of phis means, and the interpreter
+// needs no temporary copy. A cycle (phis that swap) has no such order and
+// stays Parallel.
+func sequenceMoves(e *Edge) {
+	if len(e.Moves) < 2 {
+		return
+	}
+	left := slices.Clone(e.Moves)
+	out := make([]Move, 0, len(left))
+	for len(left) > 0 {
+		next := -1
+		for i, mv := range left {
+			if !readByOthers(left, i, mv.Dst, mv.N) {
+				next = i
+				break
+			}
+		}
+		if next < 0 {
+			e.Parallel = true
+			return
+		}
+		out = append(out, left[next])
+		left = slices.Delete(left, next, next+1)
+	}
+	e.Moves = out
+}
+
+// readByOthers reports whether a move of moves other than the i-th reads
+// a slot of [dst, dst+n).
+func readByOthers(moves []Move, i int, dst, n int32) bool {
+	for j, mv := range moves {
+		if j != i && int32(mv.Src) < dst+n && dst < int32(mv.Src)+mv.N {
+			return true
+		}
+	}
+	return false
 }
 
 // emit appends an instruction; if one of its operands could not be lowered,

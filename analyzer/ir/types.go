@@ -277,6 +277,11 @@ type Move struct {
 type Edge struct {
 	PC    int
 	Moves []Move
+	// Parallel marks moves that must be made as one parallel assignment
+	// (a move reads a slot an earlier one writes, and no order avoids
+	// it: a swap). Otherwise they are ordered so that made one after
+	// another they give the same result (sequenceMoves).
+	Parallel bool
 }
 
 // Inst is one lowered instruction.
@@ -360,10 +365,14 @@ func (l Loc) String() string {
 
 // Function is a lowered function, or a declaration the VM must model.
 type Function struct {
-	Name      string
-	ID        uint32 // object id: the function's address is Addr(ID, 0)
-	Decl      bool   // no body in the program: an external or intrinsic
-	Variadic  bool
+	Name     string
+	ID       uint32 // object id: the function's address is Addr(ID, 0)
+	Decl     bool   // no body in the program: an external or intrinsic
+	Variadic bool
+	// Atomic marks an SV-COMP __VERIFIER_atomic_* function, which runs
+	// without preemption as one critical section: decided here once, not
+	// by its name at every call.
+	Atomic    bool
 	Params    []Scalar // flattened parameter scalars
 	Ret       []Scalar // flattened return scalars; empty for void
 	NumSlots  int      // registers: parameters and instruction results

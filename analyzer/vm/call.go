@@ -43,19 +43,13 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 			return ended(terminate(TermCrash, SIGSEGV, "call through invalid function pointer 0x%x", addr))
 		}
 	}
-	// Arguments are gathered in a reused buffer: pushFrame copies them into
-	// the callee's registers, and natives use them only during the call.
-	args := m.callBuf[:0]
-	for _, a := range in.Args {
-		args = append(args, get(regs, a))
-	}
-	m.callBuf = args[:0]
 	if !callee.Decl {
-		if err := m.pushFrame(t, callee, args, in.ArgTys, in.Dst, in.Loc); err != nil {
+		if err := m.enter(t, callee, in, regs); err != nil {
 			return ended(err)
 		}
 		return stepNext, nil
 	}
+	args := m.callArgs(in, regs)
 	var res []Value
 	if in.Dst >= 0 {
 		res = regs[in.Dst : in.Dst+in.N]
@@ -93,6 +87,25 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 	default:
 		return ended(err)
 	}
+}
+
+// callArgs gathers a call's arguments in a reused buffer: pushFrame copies
+// them into the callee's registers, and natives use them only during the
+// call.
+func (m *Machine) callArgs(in *ir.Inst, regs []Value) []Value {
+	args := m.callBuf[:0]
+	for _, a := range in.Args {
+		args = append(args, get(regs, a))
+	}
+	m.callBuf = args[:0]
+	return args
+}
+
+// enter makes call in of callee, a function with a body: its frame goes on
+// top of t's stack. exec calls it for direct calls without going through
+// step.
+func (m *Machine) enter(t *Thread, callee *ir.Function, in *ir.Inst, regs []Value) error {
+	return m.pushFrame(t, callee, m.callArgs(in, regs), in.ArgTys, in.Dst, in.Loc)
 }
 
 // ret returns from the top frame. done reports that the thread has exited.

@@ -141,6 +141,14 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				r = a | b
 			case ir.BinXor:
 				r = a ^ b
+			case ir.BinShl: // a shift by the width or more gives 0, as ir.EvalBin
+				if b < uint64(in.Ty.Bits) {
+					r = a << b
+				}
+			case ir.BinLShr:
+				if b < uint64(in.Ty.Bits) {
+					r = a >> b
+				}
 			default:
 				var ok bool
 				if r, ok = ir.EvalBin(in.Sub, a, b, in.Ty.Bits); !ok {
@@ -295,6 +303,30 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 			regs[in.Dst] = Value{Bits: fneg(av.Bits, in.Ty.Kind)}
 			goto advance
+		case ir.OpCall:
+			// A direct call of a function with a body, and a return to a
+			// caller, change frames without step: the loop's locals are
+			// reloaded from the new top frame.
+			if in.Callee == nil || in.Callee.Decl {
+				break
+			}
+			m.insts, fr.pc = n, pc
+			if err := m.enter(t, in.Callee, in, regs); err != nil {
+				return ended(err)
+			}
+			fr, insts, regs, pc = top(t)
+			limit = m.run.limit(m.nextCheck) // a variadic call allocates (charge)
+			continue
+		case ir.OpRet:
+			if len(t.frames) < 2 {
+				break // the thread's exit: step switches threads
+			}
+			m.insts, fr.pc = n, pc
+			if _, err := m.ret(t, in, regs); err != nil {
+				return ended(err)
+			}
+			fr, insts, regs, pc = top(t)
+			continue
 		case ir.OpFCmp:
 			av, bv := get(regs, in.A), get(regs, in.B)
 			if av.Sym != nil || bv.Sym != nil {
@@ -413,7 +445,7 @@ func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, pc int, addr, count
 	if !m.run.raw || m.focused(in.Loc) {
 		return false
 	}
-	o := m.mem.Object(uint32(addr >> ir.AddrShift))
+	o := m.mem.cached(uint32(addr >> ir.AddrShift))
 	if o == nil || o.sym != nil {
 		return false
 	}
@@ -437,7 +469,7 @@ func (m *Machine) storeRaw(t *Thread, fr *frame, in *ir.Inst, pc int, addr, v, c
 	if !m.run.raw || m.focused(in.Loc) {
 		return false
 	}
-	o := m.mem.Object(uint32(addr >> ir.AddrShift))
+	o := m.mem.cached(uint32(addr >> ir.AddrShift))
 	if o == nil || o.gen != m.mem.gen || o.sym != nil {
 		return false
 	}
@@ -461,12 +493,17 @@ func (m *Machine) focused(loc ir.LocID) bool {
 }
 
 // gep computes a concrete address: base + offset + sum(sext(index)*scale).
+// It is written to stay within Go's inlining budget, so that exec's GEPs
+// make no call: the sign extension is bitvec.SExt's, by shifts.
 func gep(in *ir.Inst, regs []Value) uint64 {
-	addr := get(regs, in.A).Bits + uint64(in.Imm)
+	addr := regs[in.A].Bits + uint64(in.Imm)
 	for i := range in.Terms {
 		term := &in.Terms[i]
-		idx := ir.SExt(get(regs, term.Index).Bits, uint16(term.Width))
-		addr += uint64(idx * term.Scale)
+		var s uint8
+		if term.Width < 64 {
+			s = 64 - term.Width
+		}
+		addr += uint64(int64(regs[term.Index].Bits<<s) >> s * term.Scale)
 	}
 	return addr
 }
@@ -486,29 +523,35 @@ func (m *Machine) jump(regs []Value, in *ir.Inst) int {
 	return e.PC
 }
 
-// phiMoves performs the phi assignments of a branch edge, in parallel.
+// phiMoves performs the phi assignments of a branch edge, in parallel:
+// one after another in their order unless the edge is Parallel (see
+// ir.Edge), through a temporary copy if it is.
 func (m *Machine) phiMoves(regs []Value, e *ir.Edge) {
-	switch len(e.Moves) {
-	case 0:
-	case 1:
-		mv := &e.Moves[0]
-		for k := int32(0); k < mv.N; k++ {
-			regs[mv.Dst+k] = get(regs, offset(mv.Src, k))
-		}
-	default:
-		tmp := m.argBuf[:0]
-		for _, mv := range e.Moves {
+	if !e.Parallel {
+		for i := range e.Moves {
+			mv := &e.Moves[i]
+			if mv.N == 1 {
+				regs[mv.Dst] = regs[mv.Src]
+				continue
+			}
 			for k := int32(0); k < mv.N; k++ {
-				tmp = append(tmp, get(regs, offset(mv.Src, k)))
+				regs[mv.Dst+k] = get(regs, offset(mv.Src, k))
 			}
 		}
-		i := 0
-		for _, mv := range e.Moves {
-			for k := int32(0); k < mv.N; k++ {
-				regs[mv.Dst+k] = tmp[i]
-				i++
-			}
-		}
-		m.argBuf = tmp[:0]
+		return
 	}
+	tmp := m.argBuf[:0]
+	for _, mv := range e.Moves {
+		for k := int32(0); k < mv.N; k++ {
+			tmp = append(tmp, get(regs, offset(mv.Src, k)))
+		}
+	}
+	i := 0
+	for _, mv := range e.Moves {
+		for k := int32(0); k < mv.N; k++ {
+			regs[mv.Dst+k] = tmp[i]
+			i++
+		}
+	}
+	m.argBuf = tmp[:0]
 }

@@ -647,7 +647,7 @@ func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []i
 		}
 		fr.stack = m.stacks.intern(parent, site, fn)
 	}
-	if strings.HasPrefix(fn.Name, "__VERIFIER_atomic_") {
+	if fn.Atomic {
 		fr.atomic = true
 		t.atomicDepth++
 		m.syncEvent(t, Acquire, keyVerifier, 0)

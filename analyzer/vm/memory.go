@@ -84,6 +84,13 @@ type Memory struct {
 	// there are: what the memory budget measures.
 	live    uint64
 	objects int
+	// lastID and lastObj remember the object the interpreter's inline
+	// loads and stores found last (cached): a loop's accesses mostly hit
+	// one object, and the table's pages are three dependent loads away.
+	// set and writable keep the entry current; id 0 is the null pointer,
+	// never an object, so the zero entry is right as it is.
+	lastID  uint32
+	lastObj *Object
 }
 
 // Object tables are paged: page id>>pageBits holds ids of the same high
@@ -141,8 +148,21 @@ func (m *Memory) Object(id uint32) *Object {
 	return nil
 }
 
+// cached is Object through the one-entry cache of the last object found.
+func (m *Memory) cached(id uint32) *Object {
+	if id == m.lastID {
+		return m.lastObj
+	}
+	o := m.Object(id)
+	m.lastID, m.lastObj = id, o
+	return o
+}
+
 // set installs o (or nil) as the object with id.
 func (m *Memory) set(id uint32, o *Object) {
+	if id == m.lastID {
+		m.lastObj = o
+	}
 	pg := int(id >> pageBits)
 	for pg >= len(m.pages) {
 		m.pages = append(m.pages, nil)
@@ -301,6 +321,9 @@ func (m *Memory) writable(o *Object) *Object {
 	}
 	c.gen = m.gen
 	m.page(int(o.ID >> pageBits)).objs[o.ID&pageMask] = &c
+	if o.ID == m.lastID {
+		m.lastObj = &c
+	}
 	return &c
 }
 

@@ -43,3 +43,33 @@ func TestMemoryForkIsolation(t *testing.T) {
 		t.Errorf("fork holds %d bytes in %d objects, want 16 in 2", bytes, objs)
 	}
 }
+
+// The one-entry cache of the inline accesses follows the table: a copy
+// made for writing after a fork, a freed object's removal and a reused id
+// are what cached returns next, on each side of the fork.
+func TestMemoryCacheFollowsTheTable(t *testing.T) {
+	m := &Memory{gen: newGen(), nextID: 1}
+	a := m.alloc(ObjHeap, 8, "a", 0, 0)
+	if m.cached(a.ID) != a {
+		t.Fatal("cached a is not a")
+	}
+	c := m.Fork()
+	ca := c.writable(c.cached(a.ID))
+	if ca == a || c.cached(a.ID) != ca {
+		t.Errorf("the fork's cache does not hold its copy of a after a write")
+	}
+	pa := m.writable(m.cached(a.ID))
+	if pa == ca || m.cached(a.ID) != pa {
+		t.Errorf("the parent's cache does not hold its own copy of a after a write")
+	}
+	m.set(a.ID, nil)
+	if m.cached(a.ID) != nil {
+		t.Errorf("cached returns a after its removal")
+	}
+	if c.cached(a.ID) != ca {
+		t.Errorf("the parent's removal of a reached the fork's cache")
+	}
+	if m.cached(0) != nil {
+		t.Errorf("cached(0), the null pointer's id, is an object")
+	}
+}
