@@ -132,16 +132,24 @@ func placeConstants(fn *Function) {
 	fn.FrameSize = fn.NumSlots + len(fn.Consts)
 }
 
-// sequenceMoves orders an edge's phi moves so that each runs before any
-// move that overwrites what it reads: made one after another, they then
-// give what the parallel assignment of phis means, and the interpreter
-// needs no temporary copy. A cycle (phis that swap) has no such order and
-// stays Parallel.
+// sequenceMoves splits an edge's phi moves of aggregates into moves of
+// one slot each, and orders them so that each runs before any move that
+// overwrites what it reads: made one after another, they then give what
+// the parallel assignment of phis means, and the interpreter needs no
+// temporary copy. A cycle (phis that swap) has no such order and stays
+// Parallel.
 func sequenceMoves(e *Edge) {
-	if len(e.Moves) < 2 {
+	var left []Move
+	for _, mv := range e.Moves {
+		for k := int32(0); k < mv.N; k++ {
+			left = append(left, Move{Dst: mv.Dst + k, Src: mv.Src + Operand(k), N: 1})
+		}
+	}
+	e.Moves = left
+	if len(left) < 2 {
 		return
 	}
-	left := slices.Clone(e.Moves)
+	left = slices.Clone(left)
 	out := make([]Move, 0, len(left))
 	for len(left) > 0 {
 		next := -1

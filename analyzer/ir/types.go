@@ -280,7 +280,8 @@ type Edge struct {
 	// Parallel marks moves that must be made as one parallel assignment
 	// (a move reads a slot an earlier one writes, and no order avoids
 	// it: a swap). Otherwise they are ordered so that made one after
-	// another they give the same result (sequenceMoves).
+	// another they give the same result. Either way each move is of one
+	// slot (N is 1): sequenceMoves splits an aggregate's.
 	Parallel bool
 }
 
