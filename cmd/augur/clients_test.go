@@ -46,6 +46,25 @@ func TestClientExitClosesItsDescriptors(t *testing.T) {
 	}
 }
 
+// A client's exit ends every thread of its process where it waits: one
+// asleep, one reading a connection the exit closes, one on a condition.
+// None of them runs again, while the server and the other client go on
+// (threads_client.c's expectation); without it the sleeper wakes at its
+// deadline and the reader at its socket's close, and both print.
+func TestClientExitEndsItsThreads(t *testing.T) {
+	server, _ := clientTestdata(t)
+	dir := filepath.Dir(server)
+	client := filepath.Join(dir, "threads_client.c")
+	out, errOut, code := augur(t, "", "run", filepath.Join(dir, "eof_server.c"),
+		"--client", client+" leave", "--client", client+" later")
+	if code != 0 || !strings.Contains(out, "server: closed after 5 bytes\n") || !strings.Contains(out, "client: done\n") {
+		t.Fatalf("exit %d, want 0 with the server seeing the first client's end and the second finishing:\n%s%s", code, out, errOut)
+	}
+	if strings.Contains(out, "woke") {
+		t.Errorf("a thread of the exited client ran again:\n%s", out)
+	}
+}
+
 // The races a server's clients expose are classified with the clients
 // running, and their evidence names the clients, so that `augur replay`
 // runs them again.
