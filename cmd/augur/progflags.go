@@ -116,7 +116,7 @@ func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
 	p.targetName = fs.String("target", "", "build the augur.toml target of this name (augur.toml here or above): its sources, compile flags and inputs; given files must be among its sources, and without --target the one target listing all given files is built")
 	p.stdinFile = fs.String("stdin", "", "the program's standard input is this file's contents (run: instead of the terminal)")
 	fs.Var(&p.env, "env", "set NAME=VALUE in the program's environment, or NAME to pass the host's value (repeatable); the program sees only augur's small default environment and these, never the host's")
-	fs.Var(&p.clients, "client", "run a client program beside the program, as a test harness would run a client of a server: its sources, then its arguments, e.g. --client='client.c -p 11311' (repeatable); it starts when the program first waits, and the run ends when the program exits or every client has")
+	fs.Var(&p.clients, "client", "run a client program beside the program, as a test harness would run a client of a server: its sources, then its arguments, quoted as a shell quotes them, e.g. --client='client.c -p 11311' (repeatable); it starts when the program first waits, and the run ends when the program exits or every client has")
 	fs.Var(&p.vfiles, "file", "make a real file readable by the program: PATH, or NAME=PATH to show it as NAME (repeatable); the program never touches the real disk")
 	return p
 }
