@@ -171,6 +171,20 @@ func (m *Machine) timespecMs(p uint64) (int64, error) {
 	return int64(s)*1000 + (int64(ns)+999_999)/1_000_000, nil
 }
 
+// timespecNs reads a struct timespec as nanoseconds: an absolute time on
+// the virtual clock (see now).
+func (m *Machine) timespecNs(p uint64) (int64, error) {
+	s, err := m.readUint(p, 8)
+	if err != nil {
+		return 0, err
+	}
+	ns, err := m.readUint(p+8, 8)
+	if err != nil {
+		return 0, err
+	}
+	return int64(s)*1_000_000_000 + int64(ns), nil
+}
+
 // selectFn models select and pselect over fd_sets (1024 bits each);
 // timeval says the timeout is a struct timeval, else a timespec.
 func selectFn(timeval bool) native {

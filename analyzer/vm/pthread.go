@@ -128,8 +128,9 @@ func init() {
 	}, "pthread_mutex_destroy")
 
 	register(zeroing(48), "pthread_cond_init")
-	register(condWait(false), "pthread_cond_wait").acquires()
-	register(condWait(true), "pthread_cond_timedwait", "pthread_cond_clockwait").acquires()
+	register(condWait(-1), "pthread_cond_wait").acquires()
+	register(condWait(2), "pthread_cond_timedwait").acquires()
+	register(condWait(3), "pthread_cond_clockwait").acquires()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.sync.wakeOne(waitKey{waitCond, a[0].Bits}, m)
 		setRes(res, 0)
@@ -374,10 +375,21 @@ func (m *Machine) release(t *Thread, mu uint64) (uint64, error) {
 
 // condWait models pthread_cond_wait in two phases: release the mutex and
 // wait for a signal (phase 0 -> 1), then reacquire the mutex (phase 1).
-func condWait(timed bool) native {
+// abstime is the argument holding a timed wait's deadline (a struct
+// timespec on the virtual clock, which every clock id reads), or -1: the
+// wait times out at that deadline (timedUntil) when nothing else wakes it
+// first, and at once when it has passed.
+func condWait(abstime int) native {
 	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		cv, mu := a[0].Bits, a[1].Bits
 		if t.phase == 0 {
+			var until int64
+			if abstime >= 0 {
+				var err error
+				if until, err = m.timespecNs(a[abstime].Bits); err != nil {
+					return err
+				}
+			}
 			if err, ok := m.cancelPoint(t); ok {
 				return err
 			}
@@ -390,12 +402,15 @@ func condWait(timed bool) native {
 				return nil
 			}
 			t.phase = 1
-			if timed {
-				t.timedWait = true
+			if abstime < 0 || until > m.now() {
+				t.timedWait, t.timedUntil = abstime >= 0, until
+				m.sync.block(t, waitKey{waitCond, cv})
+				return errBlock
 			}
-			m.sync.block(t, waitKey{waitCond, cv})
-			return errBlock
+			t.timedOut = true // the deadline has passed: reacquire at once
 		}
+		// Woken, timed out or not: waiting for the mutex again is not timed.
+		t.timedWait, t.timedUntil = false, 0
 		_, busy, err := m.acquire(t, mu)
 		if err != nil {
 			return err
@@ -409,7 +424,6 @@ func condWait(timed bool) native {
 			return err
 		}
 		t.phase = 0
-		t.timedWait = false
 		if t.timedOut {
 			t.timedOut = false
 			setRes(res, ETIMEDOUT)
