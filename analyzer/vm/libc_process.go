@@ -135,15 +135,11 @@ func init() {
 		if t.phase != 0 {
 			return m.sleep(t, 0)
 		}
-		s, err := m.readUint(a[0].Bits, 8)
+		d, err := m.timespecNs(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		ns, err := m.readUint(a[0].Bits+8, 8)
-		if err != nil {
-			return err
-		}
-		return m.sleep(t, int64(s)*1e9+int64(ns))
+		return m.sleep(t, d)
 	}, "nanosleep")
 }
 

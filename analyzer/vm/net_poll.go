@@ -154,35 +154,41 @@ func pollFn(timespec bool) native {
 	}
 }
 
+// readTimespec reads the two 8-byte fields of a struct timespec (or of a
+// struct timeval: seconds, then the fraction in its own unit).
+func (m *Machine) readTimespec(p uint64) (s, frac int64, err error) {
+	sec, err := m.readUint(p, 8)
+	if err != nil {
+		return 0, 0, err
+	}
+	f, err := m.readUint(p+8, 8)
+	if err != nil {
+		return 0, 0, err
+	}
+	return int64(sec), int64(f), nil
+}
+
 // timespecMs reads a struct timespec as milliseconds, rounded up; a null
 // pointer is no timeout (-1).
 func (m *Machine) timespecMs(p uint64) (int64, error) {
 	if p == 0 {
 		return -1, nil
 	}
-	s, err := m.readUint(p, 8)
+	s, ns, err := m.readTimespec(p)
 	if err != nil {
 		return 0, err
 	}
-	ns, err := m.readUint(p+8, 8)
-	if err != nil {
-		return 0, err
-	}
-	return int64(s)*1000 + (int64(ns)+999_999)/1_000_000, nil
+	return s*1000 + (ns+999_999)/1_000_000, nil
 }
 
-// timespecNs reads a struct timespec as nanoseconds: an absolute time on
-// the virtual clock (see now).
+// timespecNs reads a struct timespec as nanoseconds: a duration, or an
+// absolute time on the virtual clock (see now).
 func (m *Machine) timespecNs(p uint64) (int64, error) {
-	s, err := m.readUint(p, 8)
+	s, ns, err := m.readTimespec(p)
 	if err != nil {
 		return 0, err
 	}
-	ns, err := m.readUint(p+8, 8)
-	if err != nil {
-		return 0, err
-	}
-	return int64(s)*1_000_000_000 + int64(ns), nil
+	return s*1_000_000_000 + ns, nil
 }
 
 // selectFn models select and pselect over fd_sets (1024 bits each);
@@ -195,18 +201,14 @@ func selectFn(timeval bool) native {
 		}
 		timeout := int64(-1)
 		if p := a[4].Bits; p != 0 {
-			s, err := m.readUint(p, 8)
-			if err != nil {
-				return err
-			}
-			frac, err := m.readUint(p+8, 8)
+			s, frac, err := m.readTimespec(p)
 			if err != nil {
 				return err
 			}
 			if timeval {
-				timeout = int64(s)*1000 + (int64(frac)+999)/1000
+				timeout = s*1000 + (frac+999)/1000
 			} else {
-				timeout = int64(s)*1000 + (int64(frac)+999_999)/1_000_000
+				timeout = s*1000 + (frac+999_999)/1_000_000
 			}
 		}
 		sets := [3]uint64{a[1].Bits, a[2].Bits, a[3].Bits}
