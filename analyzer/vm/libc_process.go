@@ -3,7 +3,6 @@ package vm
 import (
 	"fmt"
 	"path"
-	"sort"
 
 	"augur/analyzer/ir"
 )
@@ -163,26 +162,6 @@ func (m *Machine) sleep(t *Thread, d int64) error {
 	t.waitDesc, t.waiting = "the end of a sleep", false
 	m.sleepers++
 	return errBlock
-}
-
-// sleeping lists the sleeping threads, earliest deadline first (for
-// sched.Point), or nil when none sleeps.
-func (m *Machine) sleeping() []int {
-	if m.sleepers == 0 {
-		return nil
-	}
-	var out []*Thread
-	for _, t := range m.threads {
-		if t.wakeAt != 0 {
-			out = append(out, t)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].wakeAt < out[j].wakeAt })
-	ids := make([]int, len(out))
-	for i, t := range out {
-		ids[i] = t.ID
-	}
-	return ids
 }
 
 // wakeEarly ends t's sleep because the policy chose it: virtual time moves

@@ -855,7 +855,8 @@ func (m *Machine) reschedule() *Termination {
 		return &Termination{Kind: TermDeadlock, Signal: 0, Threads: live,
 			Message: fmt.Sprintf("all %d live threads are blocked", len(live))}
 	}
-	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat(), Sleeping: m.sleeping(), Waking: m.waking()}
+	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat()}
+	p.Sleeping, p.Waking = m.endingWaits()
 	if m.sliceEnded {
 		p.What, m.sliceEnded = sched.WhatTimeSlice, false
 	}
@@ -1007,12 +1008,14 @@ func (m *Machine) expireTimedWait() *Thread {
 	return nil
 }
 
-// waking lists the threads whose wait ends by itself (sched.Point.Waking)
-// in the order reschedule ends them when no thread can run: sleeps and
-// timed waits with a deadline, earliest first (a timed wait before a sleep
-// due at the same time, as expireDueWait does), then the timed waits
-// without one, lowest-numbered first. It is nil when there are none.
-func (m *Machine) waking() []int {
+// endingWaits lists, for sched.Point, the threads whose wait ends by
+// itself (Waking) in the order reschedule ends them when no thread can
+// run: sleeps and timed waits with a deadline, earliest first (a timed
+// wait before a sleep due at the same time, as expireDueWait does), then
+// the timed waits without one, lowest-numbered first; and the sleepers
+// among them (Sleeping), in the same order. Both are nil when there are
+// none.
+func (m *Machine) endingWaits() (sleeping, waking []int) {
 	var dated []*Thread
 	var undated []int
 	for _, t := range m.threads {
@@ -1026,7 +1029,7 @@ func (m *Machine) waking() []int {
 		}
 	}
 	if len(dated) == 0 && len(undated) == 0 {
-		return nil
+		return nil, nil
 	}
 	deadline := func(t *Thread) (int64, int) {
 		if t.wakeAt != 0 {
@@ -1039,11 +1042,14 @@ func (m *Machine) waking() []int {
 		dj, kj := deadline(dated[j])
 		return di < dj || (di == dj && ki < kj)
 	})
-	ids := make([]int, 0, len(dated)+len(undated))
+	waking = make([]int, 0, len(dated)+len(undated))
 	for _, t := range dated {
-		ids = append(ids, t.ID)
+		waking = append(waking, t.ID)
+		if t.wakeAt != 0 {
+			sleeping = append(sleeping, t.ID)
+		}
 	}
-	return append(ids, undated...)
+	return sleeping, append(waking, undated...)
 }
 
 // timeOutEarly ends t's timed wait because the policy chose it: virtual
