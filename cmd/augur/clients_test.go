@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,15 +33,22 @@ func TestClientProgramsRunBesideTheServer(t *testing.T) {
 	}
 }
 
+// runEOFServer runs eof_server.c with two copies of eof_client.c: the
+// first in mode first ("leave" or "threads"), the second sleeping later
+// seconds before it exits and ends the run.
+func runEOFServer(t *testing.T, first string, later int) (out, errOut string, code int) {
+	server, _ := clientTestdata(t)
+	dir := filepath.Dir(server)
+	client := filepath.Join(dir, "eof_client.c")
+	return augur(t, "", "run", filepath.Join(dir, "eof_server.c"),
+		"--client", client+" "+first, "--client", fmt.Sprintf("%s later %d", client, later))
+}
+
 // A client that exits with its socket open has it closed by the end of
 // its process, so the server reads to the connection's end while the
 // other client still runs (eof_server.c's expectation).
 func TestClientExitClosesItsDescriptors(t *testing.T) {
-	server, _ := clientTestdata(t)
-	dir := filepath.Dir(server)
-	client := filepath.Join(dir, "eof_client.c")
-	out, errOut, code := augur(t, "", "run", filepath.Join(dir, "eof_server.c"),
-		"--client", client+" leave", "--client", client+" later")
+	out, errOut, code := runEOFServer(t, "leave", 1)
 	if code != 0 || !strings.Contains(out, "server: closed after 5 bytes\n") {
 		t.Fatalf("exit %d, want 0 with the server seeing the first client's end:\n%s%s", code, out, errOut)
 	}
@@ -49,14 +57,10 @@ func TestClientExitClosesItsDescriptors(t *testing.T) {
 // A client's exit ends every thread of its process where it waits: one
 // asleep, one reading a connection the exit closes, one on a condition.
 // None of them runs again, while the server and the other client go on
-// (threads_client.c's expectation); without it the sleeper wakes at its
-// deadline and the reader at its socket's close, and both print.
+// (eof_client.c threads); without it the sleeper wakes at its deadline
+// and the reader at its socket's close, and both print.
 func TestClientExitEndsItsThreads(t *testing.T) {
-	server, _ := clientTestdata(t)
-	dir := filepath.Dir(server)
-	client := filepath.Join(dir, "threads_client.c")
-	out, errOut, code := augur(t, "", "run", filepath.Join(dir, "eof_server.c"),
-		"--client", client+" leave", "--client", client+" later")
+	out, errOut, code := runEOFServer(t, "threads", 10)
 	if code != 0 || !strings.Contains(out, "server: closed after 5 bytes\n") || !strings.Contains(out, "client: done\n") {
 		t.Fatalf("exit %d, want 0 with the server seeing the first client's end and the second finishing:\n%s%s", code, out, errOut)
 	}
