@@ -18,10 +18,11 @@ type Point struct {
 	What   string // what the thread did: "pthread_mutex_lock", "thread exit", ...
 	Insts  uint64 // instructions executed so far, all threads together
 	// Sleeping are the threads blocked in a sleep, earliest deadline
-	// first. A policy may pick one instead of a runnable thread: it wakes
-	// at once, with virtual time moved to its deadline, since any other
-	// thread may be slower than a sleep. Policies that keep a thread
-	// waiting (Postpone, Directed) use them before giving up.
+	// first (they are in Waking too). A policy may pick one instead of a
+	// runnable thread: it wakes at once, with virtual time moved to its
+	// deadline, since any other thread may be slower than a sleep.
+	// Policies that keep a thread waiting (Postpone, Directed) use them
+	// before giving up.
 	Sleeping []int
 	// Waking are the threads whose wait ends by itself: the sleepers and
 	// the threads blocked in a wait with a timeout (poll, select,
@@ -39,10 +40,9 @@ type Point struct {
 const WhatTimeSlice = "time slice"
 
 // CanRun reports whether t may be picked at p: it is runnable, or its
-// wait ends by itself (Sleeping is part of Waking, but a Point made by
-// hand may set only Sleeping).
+// wait ends by itself (Waking, which holds the sleepers too).
 func (p Point) CanRun(t int, runnable []int) bool {
-	return slices.Contains(runnable, t) || slices.Contains(p.Sleeping, t) || slices.Contains(p.Waking, t)
+	return slices.Contains(runnable, t) || slices.Contains(p.Waking, t)
 }
 
 // sleeperOtherThan is the first sleeping thread that is not t, or -1.
@@ -55,15 +55,14 @@ func (p Point) sleeperOtherThan(t int) int {
 	return -1
 }
 
-// wakingOtherThan is the first thread of Waking that is not t, else the
-// first sleeper that is not t, or -1.
+// wakingOtherThan is the first thread of Waking that is not t, or -1.
 func (p Point) wakingOtherThan(t int) int {
 	for _, s := range p.Waking {
 		if s != t {
 			return s
 		}
 	}
-	return p.sleeperOtherThan(t)
+	return -1
 }
 
 // Policy chooses the next thread among the runnable ones (sorted ascending,

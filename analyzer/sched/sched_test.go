@@ -77,7 +77,7 @@ func TestHoldEndsATimedWait(t *testing.T) {
 	if got, err := h.Pick(Point{Thread: 1, Waking: []int{1, 0, 2}}, []int{1}); err != nil || got != 0 {
 		t.Errorf("held thread alone, thread 0 in a timed wait: picked %d, %v; want 0", got, err)
 	}
-	if got, err := h.Pick(Point{Thread: 1, Sleeping: []int{2}}, []int{1}); err != nil || got != 2 {
+	if got, err := h.Pick(Point{Thread: 1, Sleeping: []int{2}, Waking: []int{2}}, []int{1}); err != nil || got != 2 {
 		t.Errorf("held thread alone, thread 2 asleep: picked %d, %v; want 2", got, err)
 	}
 	if _, err := h.Pick(Point{Thread: 1, Waking: []int{1}}, []int{1}); err != ErrHeld {
