@@ -36,6 +36,7 @@ type vfile struct {
 	read    bool
 	write   bool
 	appends bool // every write goes at the end (fopen "a", O_APPEND)
+	dir     bool // a directory, opened to fsync or fstat it
 	eof     bool
 	unget   int // pushed-back byte + 1, 0 if none
 	// A pipe end or a socketpair's reads from rx and writes to tx; a
@@ -56,6 +57,11 @@ type fileTable struct {
 	nextFD int
 	stdout io.Writer
 	stderr io.Writer
+	// dirs are the directories the program made (mkdir); inodes the
+	// numbers files were given, nextIno the next free one (vfs_names.go).
+	dirs    map[string]bool
+	inodes  map[string]uint64
+	nextIno uint64
 	// owned are the files whose contents this table alone holds: written
 	// in place without a copy. Contents given by the configuration or
 	// shared with a fork are copied before their first overwrite.
@@ -68,19 +74,21 @@ func newFileTable(m *Machine, cfg Config) *fileTable {
 	ft := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr}
 	for p, data := range cfg.Files {
-		ft.fs[p] = data
+		ft.fs[vpath(p)] = data
 	}
 	stdin, stdinSym := cfg.Stdin, []*expr.Expr(nil)
 	if m.sym != nil {
 		for name, n := range cfg.SymFiles {
-			ft.fs[name], ft.fsSym[name] = m.symbolicBytes(name, ft.fs[name], n)
+			p := vpath(name)
+			ft.fs[p], ft.fsSym[p] = m.symbolicBytes(name, ft.fs[p], n)
 		}
 		if cfg.SymStdin > 0 {
 			stdin, stdinSym = m.symbolicBytes("stdin", cfg.Stdin, cfg.SymStdin)
 		}
 	} else {
 		for name, n := range cfg.SymFiles { // replay: the inputs' values
-			ft.fs[name] = m.replayBytes(name, ft.fs[name], n)
+			p := vpath(name)
+			ft.fs[p] = m.replayBytes(name, ft.fs[p], n)
 		}
 		if cfg.SymStdin > 0 {
 			stdin = m.replayBytes("stdin", cfg.Stdin, cfg.SymStdin)

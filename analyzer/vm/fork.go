@@ -117,7 +117,8 @@ func (s *stackTable) fork() *stackTable {
 // output goes to its own events only, never to the real stdout.
 func (ft *fileTable) fork(m *Machine) *fileTable {
 	c := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
-		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork()}
+		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork(),
+		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno}
 	for p, t := range ft.fsSym {
 		c.fsSym[p] = t // terms are immutable; the slice is never written
 	}

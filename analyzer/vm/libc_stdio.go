@@ -356,6 +356,10 @@ func registerInput() {
 		if f != nil && f.isNet() {
 			return m.netRead(t, in, f, a[1].Bits, a[2].Bits, res)
 		}
+		if f != nil && f.dir {
+			setRes(res, ir.Mask(64))
+			return m.setErrno(t, EISDIR)
+		}
 		if f == nil || !f.read {
 			setRes(res, ir.Mask(64))
 			return m.setErrno(t, EBADF)
@@ -458,7 +462,7 @@ func (m *Machine) readInto(f *vfile, p, size, n uint64, res []Value) error {
 
 func registerFiles() {
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		path, err := m.cstring(a[0].Bits)
+		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
 		}
@@ -469,6 +473,15 @@ func registerFiles() {
 		f := &vfile{fd: m.files.nextFD, path: path, mode: fullyBuffered}
 		data, exists := m.files.fs[path]
 		switch {
+		case path == "":
+			setRes(res, 0)
+			return m.setErrno(t, ENOENT)
+		case !exists && m.files.isDir(path):
+			setRes(res, 0)
+			return m.setErrno(t, EISDIR) // reading a directory as a stream is not modeled either
+		case !exists && !strings.HasPrefix(mode, "r") && !m.files.isDir(pathDir(path)):
+			setRes(res, 0)
+			return m.setErrno(t, ENOENT) // no directory to make the file in
 		case strings.HasPrefix(mode, "r"):
 			if !exists {
 				setRes(res, 0)

@@ -219,10 +219,12 @@ const (
 	ENOMEM    = 12
 	EBUSY     = 16
 	EEXIST    = 17
+	ENOTDIR   = 20
 	EISDIR    = 21
 	EINVAL    = 22
 	ESPIPE    = 29
 	ERANGE    = 34
+	ENOTEMPTY = 39
 	EDEADLK   = 35
 	ETIMEDOUT = 110
 )

@@ -5,9 +5,10 @@ import (
 )
 
 // File descriptors of the virtual file system: open, creat, lseek, stat,
-// access, unlink, rename, dup, fcntl and fdopen over the same files fopen
-// sees. Writes always append to a file (lseek moves the read position
-// only); there are no directories beyond the file names themselves.
+// access, unlink, rename, mkdir, rmdir, dup, fcntl and fdopen over the
+// same files fopen sees. A write goes at the descriptor's offset (at the
+// end under O_APPEND). Names are kept as vfs_names.go says: one name per
+// file, directories where files are, an inode number per file.
 
 // open(2) flags on Linux x86-64.
 const (
@@ -18,24 +19,38 @@ const (
 	oExcl    = 0x80
 	oTrunc   = 0x200
 	oAppend  = 0x400
+	// oDirectory is O_DIRECTORY: fail unless the name is a directory.
+	oDirectory = 0x10000
+	// atFDCWD is AT_FDCWD: openat's relative names are in the working
+	// directory.
+	atFDCWD = -100
 )
 
-// openFile opens path with open(2) flags and returns the new descriptor,
-// or -1 with errno set.
+// openFile opens path (a vpath) with open(2) flags and returns the new
+// descriptor, or -1 with errno set. A directory opens for reading only, as
+// programs open one to fsync or fstat it.
 func (m *Machine) openFile(t *Thread, path string, flags uint64) (int, error) {
 	data, exists := m.files.fs[path]
+	dir := !exists && path != "" && m.files.isDir(path)
 	switch {
-	case !exists && flags&oCreat == 0:
+	case dir && (flags&oAccMode != 0 || flags&oCreat != 0):
+		return -1, m.setErrno(t, EISDIR)
+	case flags&oDirectory != 0 && !dir:
+		if exists {
+			return -1, m.setErrno(t, ENOTDIR)
+		}
 		return -1, m.setErrno(t, ENOENT)
+	case !exists && !dir && (flags&oCreat == 0 || !m.files.isDir(pathDir(path))):
+		return -1, m.setErrno(t, ENOENT) // no such file, or no directory to make it in
 	case exists && flags&oCreat != 0 && flags&oExcl != 0:
 		return -1, m.setErrno(t, EEXIST)
 	}
-	f := &vfile{fd: m.files.nextFD, path: path, mode: unbuffered}
+	f := &vfile{fd: m.files.nextFD, path: path, mode: unbuffered, dir: dir}
 	acc := flags & oAccMode
-	f.read = acc != oWronly
+	f.read = acc != oWronly && !dir
 	f.write = acc == oWronly || acc == oRdwr
 	f.appends = flags&oAppend != 0
-	if !exists || (flags&oTrunc != 0 && f.write) {
+	if !dir && (!exists || (flags&oTrunc != 0 && f.write)) {
 		m.files.fs[path] = nil
 		delete(m.files.fsSym, path)
 		data = nil
@@ -47,21 +62,31 @@ func (m *Machine) openFile(t *Thread, path string, flags uint64) (int, error) {
 	return f.fd, nil
 }
 
-// statInto fills a struct stat for a file of size bytes (a regular file,
-// mode 0644, or a character device for the standard streams).
-func (m *Machine) statInto(buf uint64, size int, device bool) error {
+// fileKind is what a struct stat describes.
+type fileKind uint8
+
+const (
+	regularFile fileKind = iota
+	directory
+	charDevice // the standard streams
+)
+
+// statInto fills a struct stat for a file of size bytes with inode number
+// ino: a regular file (mode 0644), a directory (0755) or a character
+// device.
+func (m *Machine) statInto(buf uint64, size int, kind fileKind, ino uint64) error {
 	if err := m.setMem(buf, 0, 144); err != nil {
 		return err
 	}
-	mode := uint64(0o100644)
-	if device {
-		mode = 0o020620
+	mode := map[fileKind]uint64{regularFile: 0o100644, directory: 0o040755, charDevice: 0o020620}[kind]
+	if kind == directory {
+		size = 4096
 	}
 	for _, w := range []struct {
 		off, size int
 		v         uint64
-	}{{16, 8, 1}, {24, 4, mode}, {28, 4, 1000}, {32, 4, 1000}, {48, 8, uint64(size)}, {56, 8, 4096},
-		{64, 8, uint64((size + 511) / 512)}} {
+	}{{0, 8, 0x803}, {8, 8, ino}, {16, 8, 1}, {24, 4, mode}, {28, 4, 1000}, {32, 4, 1000}, {48, 8, uint64(size)},
+		{56, 8, 4096}, {64, 8, uint64((size + 511) / 512)}} {
 		if err := m.writeUint(buf+uint64(w.off), w.size, w.v); err != nil {
 			return err
 		}
@@ -97,9 +122,21 @@ func init() {
 	// and the flags come from different arguments.
 	opener := func(pathArg int, flags func(a []Value) uint64) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			path, err := m.cstring(a[pathArg].Bits)
+			name, err := m.cstring(a[pathArg].Bits)
 			if err != nil {
 				return err
+			}
+			path := vpath(name)
+			if pathArg == 1 && name != "" && name[0] != '/' && int32(a[0].Bits) != atFDCWD {
+				// openat: a relative name is in the directory open as a[0].
+				dir := m.files.byFD[int(int32(a[0].Bits))]
+				switch {
+				case dir == nil:
+					return fail(m, t, res, EBADF)
+				case !dir.dir:
+					return fail(m, t, res, ENOTDIR)
+				}
+				path = vpath(dir.path + "/" + name)
 			}
 			fd, err := m.openFile(t, path, flags(a))
 			setRes(res, uint64(int64(fd)))
@@ -138,15 +175,19 @@ func init() {
 	}, "lseek", "lseek64")
 	statPath := func(pathArg, bufArg int) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			path, err := m.cstring(a[pathArg].Bits)
+			path, err := m.pathArg(a[pathArg].Bits)
 			if err != nil {
 				return err
 			}
+			kind := regularFile
 			if _, ok := m.files.fs[path]; !ok {
-				return fail(m, t, res, ENOENT)
+				if path == "" || !m.files.isDir(path) {
+					return fail(m, t, res, ENOENT)
+				}
+				kind = directory
 			}
 			setRes(res, 0)
-			return m.statInto(a[bufArg].Bits, m.fileSize(path), false)
+			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path))
 		}
 	}
 	register(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
@@ -158,53 +199,91 @@ func init() {
 				return fail(m, t, res, EBADF)
 			}
 			setRes(res, 0)
-			if f.fd <= 2 {
-				return m.statInto(a[bufArg].Bits, 0, true)
+			switch {
+			case f.fd <= 2:
+				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.fd)+3)
+			case f.dir:
+				return m.statInto(a[bufArg].Bits, 0, directory, m.files.inode(f.path))
 			}
-			return m.statInto(a[bufArg].Bits, m.fileSize(f.path), false)
+			return m.statInto(a[bufArg].Bits, m.fileSize(f.path), regularFile, m.files.inode(f.path))
 		}
 	}
 	register(fstat(0, 1), "fstat", "fstat64")
 	register(fstat(1, 2), "__fxstat", "__fxstat64")
-	// onFile runs do on the existing file named by argument 0; a missing
-	// one is ENOENT.
-	onFile := func(do func(m *Machine, path string)) native {
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		path, err := m.pathArg(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		if _, ok := m.files.fs[path]; !ok && (path == "" || !m.files.isDir(path)) {
+			return fail(m, t, res, ENOENT)
+		}
+		setRes(res, 0)
+		return nil
+	}, "access", "euidaccess", "eaccess")
+	// remover removes a file (files) or an empty directory (dirs): unlink
+	// removes files only, rmdir directories only, remove either.
+	remover := func(files, dirs bool) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			path, err := m.cstring(a[0].Bits)
+			path, err := m.pathArg(a[0].Bits)
 			if err != nil {
 				return err
 			}
-			if _, ok := m.files.fs[path]; !ok {
+			_, isFile := m.files.fs[path]
+			isDir := !isFile && path != "" && m.files.isDir(path)
+			switch {
+			case isFile && !files:
+				return fail(m, t, res, ENOTDIR)
+			case isFile:
+				m.files.remove(path)
+			case isDir && !dirs:
+				return fail(m, t, res, EISDIR)
+			case isDir && (path == "/" || !m.files.dirs[path] || m.files.holdsFiles(path)):
+				return fail(m, t, res, ENOTEMPTY) // "/", or a directory that holds files
+			case isDir:
+				delete(m.files.dirs, path)
+			default:
 				return fail(m, t, res, ENOENT)
 			}
-			do(m, path)
 			setRes(res, 0)
 			return nil
 		}
 	}
-	register(onFile(func(*Machine, string) {}), "access", "euidaccess", "eaccess")
-	register(onFile(func(m *Machine, path string) {
-		delete(m.files.fs, path)
-		delete(m.files.fsSym, path)
-	}), "unlink", "remove")
+	register(remover(true, false), "unlink")
+	register(remover(false, true), "rmdir")
+	register(remover(true, true), "remove")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		from, err := m.cstring(a[0].Bits)
+		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		to, err := m.cstring(a[1].Bits)
-		if err != nil {
-			return err
+		if _, ok := m.files.fs[path]; ok || m.files.isDir(path) {
+			return fail(m, t, res, EEXIST)
 		}
-		data, ok := m.files.fs[from]
-		if !ok {
+		if path == "" || !m.files.isDir(pathDir(path)) {
 			return fail(m, t, res, ENOENT)
 		}
-		delete(m.files.fs, from)
-		m.files.fs[to] = data
-		if s, ok := m.files.fsSym[from]; ok {
-			delete(m.files.fsSym, from)
-			m.files.fsSym[to] = s
+		if m.files.dirs == nil {
+			m.files.dirs = map[string]bool{}
+		}
+		m.files.dirs[path] = true
+		setRes(res, 0)
+		return nil
+	}, "mkdir")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		from, err := m.pathArg(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		to, err := m.pathArg(a[1].Bits)
+		if err != nil {
+			return err
+		}
+		if _, ok := m.files.fs[from]; !ok {
+			return fail(m, t, res, ENOENT)
+		}
+		if from != to {
+			m.files.rename(from, to)
 		}
 		setRes(res, 0)
 		return nil
@@ -283,6 +362,13 @@ func init() {
 		case 4: // F_SETFL: of the status flags, only O_NONBLOCK means anything here
 			f.nonblock = a[2].Bits&oNonblock != 0
 			setRes(res, 0)
+		case 5: // F_GETLK
+			// Record locks are per process, and a process never conflicts
+			// with its own locks: the region is free (l_type = F_UNLCK).
+			// Locks between the processes of a forking program are not
+			// modeled: F_SETLK and F_SETLKW always succeed.
+			setRes(res, 0)
+			return m.writeUint(a[2].Bits, 2, 2)
 		default: // F_SETFL, F_GETFD, F_SETFD, locks: accepted, nothing changes
 			setRes(res, 0)
 		}

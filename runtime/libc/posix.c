@@ -235,10 +235,8 @@ WEAK char *getcwd(char *buf, size_t n) {
 }
 WEAK int chdir(const char *path) { return 0; }
 
-/* Directories: the virtual file system has file names only; mkdir
- * succeeds, listing a directory finds nothing. */
-WEAK int mkdir(const char *path, mode_t mode) { return 0; }
-WEAK int rmdir(const char *path) { return 0; }
+/* Directories: mkdir and rmdir are modeled (analyzer/vm/vfs_names.go);
+ * listing a directory is not (opendir fails). */
 WEAK int chmod(const char *path, mode_t mode) { return access(path, F_OK); }
 WEAK int fchmod(int fd, mode_t mode) { return 0; }
 WEAK mode_t umask(mode_t mask) { return 022; }
