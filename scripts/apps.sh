@@ -17,9 +17,12 @@
 #               libevent=DIR); serves a client program of ours
 #               (scripts/apps/memcached_client.c, run with --client)
 #   libevent=DIR   libevent 1.4 (release-1.4.15-stable): event.c, ...
+#   sqlite=DIR  SQLite 3.6: the directory of the amalgamation (sqlite3.c,
+#               sqlite3.h); run by a two-thread driver of ours
+#               (scripts/apps/sqlite_driver.c)
 #
-# SQLite, ctrace and bbuf have no recipe yet and print as "not
-# run" (docs/apps.md says why). For each application NAME this writes to
+# ctrace and bbuf have no recipe yet and print as "not run"
+# (docs/apps.md says why). For each application NAME this writes to
 # OUTDIR (default apps-out): NAME.json, the `augur analyze --format json`
 # report; NAME.seconds, the analysis's wall time; NAME.run-seconds, a
 # plain `augur run`'s; NAME-evidence/, the evidence of its harmful races
@@ -35,12 +38,12 @@ while getopts "o:t:" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) timeout=$OPTARG ;;
-	*) sed -n '2,28p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,31p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then
-	sed -n '2,28p' "$0" >&2
+	sed -n '2,31p' "$0" >&2
 	exit 2
 fi
 declare -A src
@@ -210,14 +213,23 @@ memcached() {
 		-- -p 11311 -U 0 -t 2 -l 127.0.0.1 -u root
 }
 
-for name in pbzip2 ocean fmm memcached; do
+# sqlite: the amalgamation as its own build compiles it on Linux
+# (threadsafe, no extension loading: the sandbox has no dlopen), driven by
+# two threads that insert into one database file over two connections.
+sqlite() {
+	local s=${src[sqlite]}
+	measure sqlite "$root/scripts/apps/sqlite_driver.c" "$s/sqlite3.c" -I "$s" \
+		-D _GNU_SOURCE -D SQLITE_THREADSAFE=1 -D SQLITE_OMIT_LOAD_EXTENSION -- driver.db 4
+}
+
+for name in pbzip2 ocean fmm memcached sqlite; do
 	if [ -n "${src[$name]:-}" ]; then
 		$name
 	fi
 done
 for name in "${!src[@]}"; do
 	case $name in
-	pbzip2 | bzip2 | ocean | fmm | memcached | libevent) ;;
+	pbzip2 | bzip2 | ocean | fmm | memcached | libevent | sqlite) ;;
 	*) echo "apps.sh: $name: no recipe yet (docs/apps.md)" >&2 ;;
 	esac
 done
