@@ -23,10 +23,6 @@ var (
 	// errPushed: the native entered a program function on this thread; the
 	// call completes when that function returns.
 	errPushed = errors.New("pushed")
-	// errRetry: the call has not completed and is a preemption point; it
-	// runs again when the thread is next scheduled (a timed lock giving the
-	// owner one chance to release).
-	errRetry = errors.New("retry")
 	// errJumped: the native moved the thread to another instruction and
 	// frame (longjmp); it set the program counter itself.
 	errJumped = errors.New("jumped")
@@ -78,7 +74,7 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 	case errBlock:
 		t.status = blocked
 		return stepSwitch, nil
-	case errExited, errRetry:
+	case errExited:
 		return stepSwitch, nil
 	case errPushed, errJumped:
 		// errPushed: fr.pc stays on the call; the pushed frame's return

@@ -111,9 +111,10 @@ func init() {
 	}, "pthread_mutexattr_settype")
 
 	register(mutexInit, "pthread_mutex_init")
-	register(mutexLockFn(lockBlock), "pthread_mutex_lock").acquires()
-	register(mutexLockFn(lockTry), "pthread_mutex_trylock").acquires()
-	register(mutexLockFn(lockTimed), "pthread_mutex_timedlock", "pthread_mutex_clocklock").acquires()
+	register(mutexLockFn(lockBlock, -1), "pthread_mutex_lock").acquires()
+	register(mutexLockFn(lockTry, -1), "pthread_mutex_trylock").acquires()
+	register(mutexLockFn(lockTimed, 1), "pthread_mutex_timedlock").acquires()
+	register(mutexLockFn(lockTimed, 2), "pthread_mutex_clocklock").acquires()
 	register(mutexUnlock, "pthread_mutex_unlock").releases()
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		l, err := m.syncRead(a[0].Bits+mutexLock, 4)
@@ -280,7 +281,9 @@ func (m *Machine) acquire(t *Thread, mu uint64) (code uint64, busy bool, err err
 	return EBUSY, true, nil
 }
 
-func mutexLockFn(mode lockMode) native {
+// mutexLockFn models the locking of a mutex; a timed lock (lockTimed) reads
+// its deadline from argument abstime.
+func mutexLockFn(mode lockMode, abstime int) native {
 	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		mu := a[0].Bits
 		if mode == lockTry { // any held mutex, even our own, is EBUSY
@@ -302,22 +305,53 @@ func mutexLockFn(mode lockMode) native {
 			case mode == lockTry:
 				setRes(res, EBUSY)
 				return errYield
-			case mode == lockTimed && t.phase == 1:
-				t.phase = 0
-				setRes(res, ETIMEDOUT)
-				return errYield
 			case mode == lockTimed:
-				// Give the owner one chance to release it, then time out.
-				t.phase = 1
-				return errRetry
+				timedOut, err := m.timedBlock(t, waitKey{waitMutex, mu}, a[abstime].Bits)
+				if timedOut {
+					setRes(res, ETIMEDOUT)
+					return errYield
+				}
+				return err
 			}
 			m.sync.block(t, waitKey{waitMutex, mu})
 			return errBlock
 		}
-		t.phase = 0
+		t.endTimedWait()
 		setRes(res, code)
 		return errYield
 	}
+}
+
+// timedBlock makes t wait on key until the deadline in the struct timespec
+// at abstime (on the virtual clock, as condWait reads it), for a call that
+// found what it waits for taken. It reports timedOut when the wait is over
+// without it: the deadline had passed, or the wait timed out (t.timedOut)
+// and the call is retried; the call then returns its timeout. Otherwise t
+// now waits and the error is errBlock (or why abstime could not be read).
+// A wake-up before the deadline retries the call, which blocks again, with
+// the same deadline, if another thread took what it waits for first.
+func (m *Machine) timedBlock(t *Thread, key waitKey, abstime uint64) (timedOut bool, err error) {
+	if t.timedOut {
+		t.endTimedWait()
+		return true, nil
+	}
+	until, err := m.timespecNs(abstime)
+	if err != nil {
+		return false, err
+	}
+	if until <= m.now() {
+		t.endTimedWait()
+		return true, nil
+	}
+	t.timedWait, t.timedUntil = true, until
+	m.sync.block(t, key)
+	return false, errBlock
+}
+
+// endTimedWait clears t's timed wait once its call has ended, whichever
+// way.
+func (t *Thread) endTimedWait() {
+	t.timedWait, t.timedOut, t.timedUntil = false, false, 0
 }
 
 // mutexWait describes a wait for mutex mu and who holds it, so a deadlock

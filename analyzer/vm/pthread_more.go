@@ -2,9 +2,28 @@ package vm
 
 import "augur/analyzer/ir"
 
-// Read-write locks: readers @0, writer thread @4 (0: none).
+// Read-write locks: readers @0, writer thread @4 (0: none). A timed lock
+// (lockTimed) reads its deadline from argument abstime.
 func registerRWLock() {
-	rd := func(try bool) native {
+	// busy ends a lock call that found the lock taken: at once for a try,
+	// at its deadline for a timed lock, else when the lock is released.
+	busy := func(m *Machine, t *Thread, l uint64, a, res []Value, mode lockMode, abstime int) error {
+		switch mode {
+		case lockTry:
+			setRes(res, EBUSY)
+			return errYield
+		case lockTimed:
+			timedOut, err := m.timedBlock(t, waitKey{waitRWLock, l}, a[abstime].Bits)
+			if timedOut {
+				setRes(res, ETIMEDOUT)
+				return errYield
+			}
+			return err
+		}
+		m.sync.block(t, waitKey{waitRWLock, l})
+		return errBlock
+	}
+	rd := func(mode lockMode, abstime int) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			l := a[0].Bits
 			w, err := m.syncRead(l+4, 4)
@@ -16,13 +35,9 @@ func registerRWLock() {
 					setRes(res, EDEADLK)
 					return nil
 				}
-				if try {
-					setRes(res, EBUSY)
-					return errYield
-				}
-				m.sync.block(t, waitKey{waitRWLock, l})
-				return errBlock
+				return busy(m, t, l, a, res, mode, abstime)
 			}
+			t.endTimedWait()
 			r, _ := m.syncRead(l, 4)
 			setRes(res, 0)
 			if err := m.syncWrite(l, 4, r+1); err != nil {
@@ -32,7 +47,7 @@ func registerRWLock() {
 			return errYield
 		}
 	}
-	wr := func(try bool) native {
+	wr := func(mode lockMode, abstime int) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			l := a[0].Bits
 			r, err := m.syncRead(l, 4)
@@ -45,13 +60,9 @@ func registerRWLock() {
 				return nil
 			}
 			if r != 0 || w != 0 {
-				if try {
-					setRes(res, EBUSY)
-					return errYield
-				}
-				m.sync.block(t, waitKey{waitRWLock, l})
-				return errBlock
+				return busy(m, t, l, a, res, mode, abstime)
 			}
+			t.endTimedWait()
 			setRes(res, 0)
 			if err := m.syncWrite(l+4, 4, tid(t)); err != nil {
 				return err
@@ -62,10 +73,14 @@ func registerRWLock() {
 			return errYield
 		}
 	}
-	register(rd(false), "pthread_rwlock_rdlock", "pthread_rwlock_timedrdlock", "pthread_rwlock_clockrdlock").acquires()
-	register(rd(true), "pthread_rwlock_tryrdlock")
-	register(wr(false), "pthread_rwlock_wrlock", "pthread_rwlock_timedwrlock", "pthread_rwlock_clockwrlock").acquires()
-	register(wr(true), "pthread_rwlock_trywrlock")
+	register(rd(lockBlock, -1), "pthread_rwlock_rdlock").acquires()
+	register(rd(lockTimed, 1), "pthread_rwlock_timedrdlock").acquires()
+	register(rd(lockTimed, 2), "pthread_rwlock_clockrdlock").acquires()
+	register(rd(lockTry, -1), "pthread_rwlock_tryrdlock")
+	register(wr(lockBlock, -1), "pthread_rwlock_wrlock").acquires()
+	register(wr(lockTimed, 1), "pthread_rwlock_timedwrlock").acquires()
+	register(wr(lockTimed, 2), "pthread_rwlock_clockwrlock").acquires()
+	register(wr(lockTry, -1), "pthread_rwlock_trywrlock")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		setRes(res, 0)
 		return m.setMem(a[0].Bits, 0, 56)
@@ -178,7 +193,9 @@ func registerKeys() {
 
 // POSIX semaphores: sem_t holds the value @0. Failures return -1 with errno.
 func init() {
-	wait := func(mode lockMode) native {
+	// wait models sem_wait and its variants; a timed wait (lockTimed) reads
+	// its deadline from argument abstime.
+	wait := func(mode lockMode, abstime int) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			if mode != lockTry {
 				if err, ok := m.cancelPoint(t); ok {
@@ -195,21 +212,21 @@ func init() {
 				case mode == lockTry:
 					setRes(res, ir.Mask(32))
 					return m.setErrno(t, EAGAIN)
-				case mode == lockTimed && t.phase == 1:
-					t.phase = 0
+				case mode == lockTimed:
+					timedOut, err := m.timedBlock(t, waitKey{waitSem, s}, a[abstime].Bits)
+					if !timedOut {
+						return err
+					}
 					setRes(res, ir.Mask(32))
 					if err := m.setErrno(t, ETIMEDOUT); err != nil {
 						return err
 					}
 					return errYield
-				case mode == lockTimed:
-					t.phase = 1
-					return errRetry
 				}
 				m.sync.block(t, waitKey{waitSem, s})
 				return errBlock
 			}
-			t.phase = 0
+			t.endTimedWait()
 			setRes(res, 0)
 			if err := m.syncWrite(s, 4, v-1); err != nil {
 				return err
@@ -218,9 +235,10 @@ func init() {
 			return errYield
 		}
 	}
-	register(wait(lockBlock), "sem_wait").acquires()
-	register(wait(lockTry), "sem_trywait")
-	register(wait(lockTimed), "sem_timedwait", "sem_clockwait")
+	register(wait(lockBlock, -1), "sem_wait").acquires()
+	register(wait(lockTry, -1), "sem_trywait")
+	register(wait(lockTimed, 1), "sem_timedwait")
+	register(wait(lockTimed, 2), "sem_clockwait")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if err := m.setMem(a[0].Bits, 0, 32); err != nil {
 			return err
