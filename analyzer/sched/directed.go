@@ -137,14 +137,14 @@ func (d *Directed) Pick(p Point, runnable []int) (int, error) {
 	if len(free) > 0 {
 		return RoundRobin{}.Pick(p, free)
 	}
-	if d.hasWoke && slices.Contains(p.Sleeping, d.woke) {
+	if d.hasWoke && slices.Contains(p.Waking, d.woke) {
 		if d.pollers == nil {
 			d.pollers = map[int]bool{}
 		}
-		d.pollers[d.woke] = true // asleep again, at neither statement
+		d.pollers[d.woke] = true // asleep or in a timed wait again, at neither statement
 	}
 	d.hasWoke = false
-	for _, s := range p.Sleeping {
+	for _, s := range p.Waking {
 		if !d.pollers[s] {
 			d.woke, d.hasWoke = s, true
 			return s, nil

@@ -14,27 +14,28 @@ import (
 // The postponement ends once the others show that they wait for Thread:
 // one of them ran a whole time slice without reaching a preemption point
 // that lets Thread go (it spins on a flag Thread is to set), or only
-// sleepers were left and were woken maxOversleep times since Thread last
-// ran (they poll for its progress: check, sleep, check). Holding Thread
-// back then would run the others for ever while it never does, a hang of
-// the schedule rather than of the program. From there on it is round
-// robin.
+// threads in a sleep or timed wait were left and were woken maxOversleep
+// times since Thread last ran (they poll for its progress: check, sleep or
+// poll with a timeout, check). Holding Thread back then would run the
+// others for ever while it never does, a hang of the schedule rather than
+// of the program. From there on it is round robin.
 type Postpone struct {
 	Trace  *Trace // the recorded schedule whose prefix is replayed
 	Prefix int    // how many of its decisions
 	Thread int
 	cur    Cursor
 	begun  bool
-	// overslept counts the sleepers woken while Thread could run, since
-	// it last ran.
+	// overslept counts the sleeps and timed waits ended while Thread could
+	// run, since it last ran.
 	overslept int
 	// released is set when the postponement ended.
 	released bool
 }
 
-// maxOversleep is how many sleepers in a row Postpone wakes before Thread
-// runs: enough for the others' sleeps to end first in any program that
-// does not poll for Thread, few enough that one that polls lets it move.
+// maxOversleep is how many sleeps or timed waits in a row Postpone ends
+// before Thread runs: enough for the others' waits to end first in any
+// program that does not poll for Thread, few enough that one that polls
+// lets it move.
 const maxOversleep = 64
 
 func (p *Postpone) Name() string {
@@ -66,7 +67,9 @@ func (p *Postpone) Pick(pt Point, runnable []int) (int, error) {
 		}
 	}
 	if len(others) == 0 {
-		if s := pt.sleeperOtherThan(p.Thread); s >= 0 {
+		// Thread may be slower than any sleep or timeout: another thread's
+		// sleep or timed wait ends first.
+		if s := pt.wakingOtherThan(p.Thread); s >= 0 {
 			if p.overslept < maxOversleep {
 				p.overslept++
 				return s, nil

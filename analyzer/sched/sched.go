@@ -17,21 +17,16 @@ type Point struct {
 	Loc    string // source location of the point (file:line:col)
 	What   string // what the thread did: "pthread_mutex_lock", "thread exit", ...
 	Insts  uint64 // instructions executed so far, all threads together
-	// Sleeping are the threads blocked in a sleep, earliest deadline
-	// first (they are in Waking too). A policy may pick one instead of a
-	// runnable thread: it wakes at once, with virtual time moved to its
-	// deadline, since any other thread may be slower than a sleep.
-	// Policies that keep a thread waiting (Postpone, Directed) use them
-	// before giving up.
-	Sleeping []int
 	// Waking are the threads whose wait ends by itself: the sleepers and
 	// the threads blocked in a wait with a timeout (poll, select,
 	// epoll_wait, a timed condition wait), in the order the machine would
 	// end them if no thread could run (earliest deadline first, then the
 	// timed waits whose deadline it does not know). A policy may pick one:
 	// a sleeper wakes and a timed wait times out at once, with virtual time
-	// moved to its deadline. Hold uses them before giving up, so that a
-	// server's timer fires while a thread is held.
+	// moved to its deadline, since any other thread may be slower than a
+	// sleep or a timeout. Policies that keep a thread waiting (Hold,
+	// Postpone, Directed) use them before giving up, so that a server's
+	// timer fires while a thread is held back.
 	Waking []int
 }
 
@@ -43,16 +38,6 @@ const WhatTimeSlice = "time slice"
 // wait ends by itself (Waking, which holds the sleepers too).
 func (p Point) CanRun(t int, runnable []int) bool {
 	return slices.Contains(runnable, t) || slices.Contains(p.Waking, t)
-}
-
-// sleeperOtherThan is the first sleeping thread that is not t, or -1.
-func (p Point) sleeperOtherThan(t int) int {
-	for _, s := range p.Sleeping {
-		if s != t {
-			return s
-		}
-	}
-	return -1
 }
 
 // wakingOtherThan is the first thread of Waking that is not t, or -1.

@@ -58,13 +58,13 @@ func TestDirectedBringsThePairTogether(t *testing.T) {
 	// partner may be asleep), but one that sleeps again without reaching
 	// either statement polls: it is not woken early again.
 	s := NewDirected("a.c:10:3", "a.c:20:5")
-	if got, _ := s.Pick(Point{Thread: 1, Loc: "a.c:10:3", Sleeping: []int{2}}, []int{1}); got != 2 {
+	if got, _ := s.Pick(Point{Thread: 1, Loc: "a.c:10:3", Waking: []int{2}}, []int{1}); got != 2 {
 		t.Fatalf("thread 1 waits alone: picked %d, want the sleeper 2 woken early", got)
 	}
-	if got, _ := s.Pick(Point{Thread: -1, Loc: "a.c:30:1", Sleeping: []int{2}}, []int{1}); got != 1 {
+	if got, _ := s.Pick(Point{Thread: -1, Loc: "a.c:30:1", Waking: []int{2}}, []int{1}); got != 1 {
 		t.Fatalf("the sleeper slept again: picked %d, want the waiter 1 let go", got)
 	}
-	if got, _ := s.Pick(Point{Thread: 1, Loc: "a.c:10:3", Sleeping: []int{2}}, []int{1}); got != 1 {
+	if got, _ := s.Pick(Point{Thread: 1, Loc: "a.c:10:3", Waking: []int{2}}, []int{1}); got != 1 {
 		t.Fatalf("thread 1 waits again: picked %d, want it let go rather than the poller woken", got)
 	}
 }
@@ -77,7 +77,7 @@ func TestHoldEndsATimedWait(t *testing.T) {
 	if got, err := h.Pick(Point{Thread: 1, Waking: []int{1, 0, 2}}, []int{1}); err != nil || got != 0 {
 		t.Errorf("held thread alone, thread 0 in a timed wait: picked %d, %v; want 0", got, err)
 	}
-	if got, err := h.Pick(Point{Thread: 1, Sleeping: []int{2}, Waking: []int{2}}, []int{1}); err != nil || got != 2 {
+	if got, err := h.Pick(Point{Thread: 1, Waking: []int{2}}, []int{1}); err != nil || got != 2 {
 		t.Errorf("held thread alone, thread 2 asleep: picked %d, %v; want 2", got, err)
 	}
 	if _, err := h.Pick(Point{Thread: 1, Waking: []int{1}}, []int{1}); err != ErrHeld {

@@ -243,7 +243,7 @@ func TestReversalsShareTrace(t *testing.T) {
 	// must not starve it.
 	woken := 0
 	for i := 0; i < 10*maxOversleep; i++ {
-		got, _ := p.Pick(Point{Thread: -1, Sleeping: []int{1}}, []int{0})
+		got, _ := p.Pick(Point{Thread: -1, Waking: []int{1}}, []int{0})
 		if got == 0 {
 			break
 		}

@@ -856,7 +856,7 @@ func (m *Machine) reschedule() *Termination {
 			Message: fmt.Sprintf("all %d live threads are blocked", len(live))}
 	}
 	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat()}
-	p.Sleeping, p.Waking = m.endingWaits()
+	p.Waking = m.endingWaits()
 	if m.sliceEnded {
 		p.What, m.sliceEnded = sched.WhatTimeSlice, false
 	}
@@ -1012,10 +1012,9 @@ func (m *Machine) expireTimedWait() *Thread {
 // itself (Waking) in the order reschedule ends them when no thread can
 // run: sleeps and timed waits with a deadline, earliest first (a timed
 // wait before a sleep due at the same time, as expireDueWait does), then
-// the timed waits without one, lowest-numbered first; and the sleepers
-// among them (Sleeping), in the same order. Both are nil when there are
-// none.
-func (m *Machine) endingWaits() (sleeping, waking []int) {
+// the timed waits without one, lowest-numbered first. It is nil when
+// there are none.
+func (m *Machine) endingWaits() []int {
 	var dated []*Thread
 	var undated []int
 	for _, t := range m.threads {
@@ -1029,7 +1028,7 @@ func (m *Machine) endingWaits() (sleeping, waking []int) {
 		}
 	}
 	if len(dated) == 0 && len(undated) == 0 {
-		return nil, nil
+		return nil
 	}
 	deadline := func(t *Thread) (int64, int) {
 		if t.wakeAt != 0 {
@@ -1042,14 +1041,11 @@ func (m *Machine) endingWaits() (sleeping, waking []int) {
 		dj, kj := deadline(dated[j])
 		return di < dj || (di == dj && ki < kj)
 	})
-	waking = make([]int, 0, len(dated)+len(undated))
+	waking := make([]int, 0, len(dated)+len(undated))
 	for _, t := range dated {
 		waking = append(waking, t.ID)
-		if t.wakeAt != 0 {
-			sleeping = append(sleeping, t.ID)
-		}
 	}
-	return sleeping, append(waking, undated...)
+	return append(waking, undated...)
 }
 
 // timeOutEarly ends t's timed wait because the policy chose it: virtual
