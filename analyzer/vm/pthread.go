@@ -301,25 +301,33 @@ func mutexLockFn(mode lockMode, abstime int) native {
 			return err
 		}
 		if busy {
-			switch {
-			case mode == lockTry:
-				setRes(res, EBUSY)
-				return errYield
-			case mode == lockTimed:
-				timedOut, err := m.timedBlock(t, waitKey{waitMutex, mu}, a[abstime].Bits)
-				if timedOut {
-					setRes(res, ETIMEDOUT)
-					return errYield
-				}
-				return err
-			}
-			m.sync.block(t, waitKey{waitMutex, mu})
-			return errBlock
+			return m.lockBusy(t, waitKey{waitMutex, mu}, a, res, mode, abstime)
 		}
 		t.endTimedWait()
 		setRes(res, code)
 		return errYield
 	}
+}
+
+// lockBusy ends a lock call (a mutex's or a read-write lock's, waited for
+// on key) that found the lock taken: at once with EBUSY for a try, with
+// ETIMEDOUT at the deadline in argument abstime for a timed lock, and
+// otherwise when the lock is released (the call is retried then).
+func (m *Machine) lockBusy(t *Thread, key waitKey, a, res []Value, mode lockMode, abstime int) error {
+	switch mode {
+	case lockTry:
+		setRes(res, EBUSY)
+		return errYield
+	case lockTimed:
+		timedOut, err := m.timedBlock(t, key, a[abstime].Bits)
+		if timedOut {
+			setRes(res, ETIMEDOUT)
+			return errYield
+		}
+		return err
+	}
+	m.sync.block(t, key)
+	return errBlock
 }
 
 // timedBlock makes t wait on key until the deadline in the struct timespec

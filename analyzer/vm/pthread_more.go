@@ -5,24 +5,6 @@ import "augur/analyzer/ir"
 // Read-write locks: readers @0, writer thread @4 (0: none). A timed lock
 // (lockTimed) reads its deadline from argument abstime.
 func registerRWLock() {
-	// busy ends a lock call that found the lock taken: at once for a try,
-	// at its deadline for a timed lock, else when the lock is released.
-	busy := func(m *Machine, t *Thread, l uint64, a, res []Value, mode lockMode, abstime int) error {
-		switch mode {
-		case lockTry:
-			setRes(res, EBUSY)
-			return errYield
-		case lockTimed:
-			timedOut, err := m.timedBlock(t, waitKey{waitRWLock, l}, a[abstime].Bits)
-			if timedOut {
-				setRes(res, ETIMEDOUT)
-				return errYield
-			}
-			return err
-		}
-		m.sync.block(t, waitKey{waitRWLock, l})
-		return errBlock
-	}
 	rd := func(mode lockMode, abstime int) native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			l := a[0].Bits
@@ -35,7 +17,7 @@ func registerRWLock() {
 					setRes(res, EDEADLK)
 					return nil
 				}
-				return busy(m, t, l, a, res, mode, abstime)
+				return m.lockBusy(t, waitKey{waitRWLock, l}, a, res, mode, abstime)
 			}
 			t.endTimedWait()
 			r, _ := m.syncRead(l, 4)
@@ -60,7 +42,7 @@ func registerRWLock() {
 				return nil
 			}
 			if r != 0 || w != 0 {
-				return busy(m, t, l, a, res, mode, abstime)
+				return m.lockBusy(t, waitKey{waitRWLock, l}, a, res, mode, abstime)
 			}
 			t.endTimedWait()
 			setRes(res, 0)
