@@ -62,6 +62,10 @@ type fileTable struct {
 	dirs    map[string]bool
 	inodes  map[string]uint64
 	nextIno uint64
+	// cwd is the working directory ("" for the root); listings are the
+	// open directory streams (opendir) by DIR pointer (vfs_dirs.go).
+	cwd      string
+	listings map[uint64]*listing
 	// owned are the files whose contents this table alone holds: written
 	// in place without a copy. Contents given by the configuration or
 	// shared with a fork are copied before their first overwrite.
@@ -74,12 +78,12 @@ func newFileTable(m *Machine, cfg Config) *fileTable {
 	ft := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr}
 	for p, data := range cfg.Files {
-		ft.fs[vpath(p)] = data
+		ft.fs[vpath("/", p)] = data
 	}
 	stdin, stdinSym := cfg.Stdin, []*expr.Expr(nil)
 	if m.sym != nil {
 		for name, n := range cfg.SymFiles {
-			p := vpath(name)
+			p := vpath("/", name)
 			ft.fs[p], ft.fsSym[p] = m.symbolicBytes(name, ft.fs[p], n)
 		}
 		if cfg.SymStdin > 0 {
@@ -87,7 +91,7 @@ func newFileTable(m *Machine, cfg Config) *fileTable {
 		}
 	} else {
 		for name, n := range cfg.SymFiles { // replay: the inputs' values
-			p := vpath(name)
+			p := vpath("/", name)
 			ft.fs[p] = m.replayBytes(name, ft.fs[p], n)
 		}
 		if cfg.SymStdin > 0 {

@@ -118,7 +118,14 @@ func (s *stackTable) fork() *stackTable {
 func (ft *fileTable) fork(m *Machine) *fileTable {
 	c := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork(),
-		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno}
+		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd}
+	for p, l := range ft.listings {
+		if c.listings == nil {
+			c.listings = map[uint64]*listing{}
+		}
+		x := *l // the entries are never written: only the position is the fork's own
+		c.listings[p] = &x
+	}
 	for p, t := range ft.fsSym {
 		c.fsSym[p] = t // terms are immutable; the slice is never written
 	}

@@ -126,7 +126,7 @@ func init() {
 			if err != nil {
 				return err
 			}
-			path := vpath(name)
+			path := m.files.abs(name)
 			if pathArg == 1 && name != "" && name[0] != '/' && int32(a[0].Bits) != atFDCWD {
 				// openat: a relative name is in the directory open as a[0].
 				dir := m.files.byFD[int(int32(a[0].Bits))]
@@ -136,7 +136,7 @@ func init() {
 				case !dir.dir:
 					return fail(m, t, res, ENOTDIR)
 				}
-				path = vpath(dir.path + "/" + name)
+				path = vpath(dir.path, name)
 			}
 			fd, err := m.openFile(t, path, flags(a))
 			setRes(res, uint64(int64(fd)))

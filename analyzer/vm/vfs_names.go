@@ -6,8 +6,8 @@ import (
 )
 
 // Names in the virtual file system. A file is kept under one name however
-// the program spells it, directories exist where files do, and each file
-// has an inode number of its own: programs that build absolute names from
+// the program spells it, directories exist where files do (and where the
+// program made them), and each file has an inode number of its own: programs that build absolute names from
 // getcwd (SQLite makes "//driver.db" of "driver.db"), that open a file's
 // directory to fsync it, or that tell files apart by (st_dev, st_ino), as
 // SQLite's lock table does, see on the virtual disk what they see on a
@@ -21,22 +21,42 @@ const (
 )
 
 // vpath is the name under which the virtual file system keeps what the
-// program calls p. The working directory is the root (getcwd says "/"), so
-// a relative name is resolved against it, and "//", "." and ".." are
-// resolved as the kernel resolves them: "x", "./x", "/x" and "//x" are one
-// file. The empty name stays empty (it names no file: ENOENT).
-func vpath(p string) string {
+// program calls p with dir as its working directory: a relative name is
+// resolved against dir, and "//", "." and ".." as the kernel resolves
+// them, so "x", "./x", "/x" and "//x" are one file when dir is the root.
+// The empty name stays empty (it names no file: ENOENT).
+func vpath(dir, p string) string {
 	if p == "" {
 		return ""
+	}
+	if p[0] != '/' {
+		p = dir + "/" + p
 	}
 	return path.Clean("/" + p)
 }
 
+// abs is vpath in the program's working directory (the root until it
+// calls chdir, as getcwd says).
+func (ft *fileTable) abs(p string) string {
+	if ft.cwd == "" {
+		return vpath("/", p)
+	}
+	return vpath(ft.cwd, p)
+}
+
+// workDir is the working directory.
+func (ft *fileTable) workDir() string {
+	if ft.cwd == "" {
+		return "/"
+	}
+	return ft.cwd
+}
+
 // pathArg reads the file name argument at addr, as the virtual file
-// system keeps it (vpath).
+// system keeps it (abs).
 func (m *Machine) pathArg(addr uint64) (string, error) {
 	s, err := m.cstring(addr)
-	return vpath(s), err
+	return m.files.abs(s), err
 }
 
 // isDir reports whether p (a vpath) is a directory: the root, one the

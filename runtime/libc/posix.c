@@ -5,7 +5,6 @@
  * programs (docs/libc.md) come first. */
 #define _GNU_SOURCE
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
@@ -218,40 +217,13 @@ WEAK char *ttyname(int fd) {
 	return NULL;
 }
 
-/* The working directory is the root of the virtual file system. */
-WEAK char *getcwd(char *buf, size_t n) {
-	if (!buf) {
-		buf = malloc(n ? n : 2);
-		if (!buf)
-			return NULL;
-		n = n ? n : 2;
-	}
-	if (n < 2) {
-		errno = ERANGE;
-		return NULL;
-	}
-	strcpy(buf, "/");
-	return buf;
-}
-WEAK int chdir(const char *path) { return 0; }
 
-/* Directories: mkdir and rmdir are modeled (analyzer/vm/vfs_names.go);
- * listing a directory is not (opendir fails). */
+/* Directories: the working directory (getcwd, chdir), mkdir, rmdir and
+ * the directory streams (opendir, readdir, ...) are modeled in
+ * analyzer/vm (vfs_names.go, vfs_dirs.go). */
 WEAK int chmod(const char *path, mode_t mode) { return access(path, F_OK); }
 WEAK int fchmod(int fd, mode_t mode) { return 0; }
 WEAK mode_t umask(mode_t mask) { return 022; }
-WEAK DIR *opendir(const char *name) {
-	errno = ENOENT;
-	return NULL;
-}
-WEAK struct dirent *readdir(DIR *d) {
-	errno = EBADF;
-	return NULL;
-}
-WEAK int closedir(DIR *d) {
-	errno = EBADF;
-	return -1;
-}
 
 /* The system log goes nowhere: the sandbox has no syslog daemon. */
 WEAK void openlog(const char *ident, int option, int facility) {}
@@ -383,12 +355,18 @@ WEAK void sync(void) {}
 WEAK int chown(const char *path, uid_t u, gid_t g) { return access(path, F_OK); }
 WEAK int fchown(int fd, uid_t u, gid_t g) { return 0; }
 
-/* realpath of an absolute or relative name: "." and ".." resolved against
- * the root (the working directory); the file must exist. */
+/* realpath of an absolute or relative name (in the working directory):
+ * "." and ".." resolved; the file must exist. */
 WEAK char *realpath(const char *path, char *out) {
-	char buf[4096];
+	char buf[4096], cwd[4096];
 	size_t n = 0;
 	buf[n++] = '/';
+	if (path[0] != '/') {
+		if (!getcwd(cwd, sizeof cwd))
+			return NULL;
+		n = strlen(cwd);
+		memcpy(buf, cwd, n);
+	}
 	for (const char *p = path; *p;) {
 		while (*p == '/')
 			p++;
@@ -398,11 +376,10 @@ WEAK char *realpath(const char *path, char *out) {
 			break;
 		if (len == 1 && p[0] == '.') {
 		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			/* drop the last component and the slash before it */
 			while (n > 1 && buf[n - 1] != '/')
 				n--;
 			if (n > 1)
-				n--;
-			while (n > 1 && buf[n - 1] != '/')
 				n--;
 		} else {
 			if (n + len + 2 > sizeof buf) {
@@ -419,7 +396,7 @@ WEAK char *realpath(const char *path, char *out) {
 	if (n > 1 && buf[n - 1] == '/')
 		n--;
 	buf[n] = '\0';
-	if (access(buf, F_OK) != 0 && access(buf + 1, F_OK) != 0 && strcmp(buf, "/") != 0)
+	if (access(buf, F_OK) != 0)
 		return NULL;
 	if (!out)
 		return strdup(buf);

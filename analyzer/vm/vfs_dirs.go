@@ -1,0 +1,231 @@
+package vm
+
+import (
+	"sort"
+	"strings"
+
+	"augur/analyzer/ir"
+)
+
+// Directories of the virtual file system as a program walks them: the
+// working directory (getcwd, chdir, fchdir) and directory streams
+// (opendir, fdopendir, readdir, rewinddir, dirfd, closedir). A listing
+// holds the directory's entries when it was opened, sorted by name after
+// "." and "..": the kernel's order depends on the file system, and a
+// fixed one keeps runs deterministic.
+
+// direntSize is the size of glibc's struct dirent on x86-64: d_ino @0,
+// d_off @8, d_reclen @16, d_type @18, d_name[256] @19, padded to 8.
+const direntSize = 280
+
+// d_type values.
+const (
+	dtDir = 4
+	dtReg = 8
+)
+
+// listing is an open directory stream.
+type listing struct {
+	fd      int // the descriptor the stream reads (dirfd)
+	entries []dirEntry
+	next    int
+}
+
+type dirEntry struct {
+	name string
+	ino  uint64
+	dir  bool
+}
+
+// entries lists the directory dir (a vpath): ".", "..", then the files and
+// directories directly in it, by name.
+func (ft *fileTable) entries(dir string) []dirEntry {
+	prefix := dir + "/"
+	if dir == "/" {
+		prefix = "/"
+	}
+	kinds := map[string]bool{} // name -> is a directory
+	add := func(name string, isDir bool) {
+		rest, ok := strings.CutPrefix(name, prefix)
+		if !ok || rest == "" {
+			return
+		}
+		child, deeper, _ := strings.Cut(rest, "/")
+		kinds[child] = kinds[child] || isDir || deeper != ""
+	}
+	for name := range ft.fs {
+		add(name, false)
+	}
+	for name := range ft.dirs {
+		add(name, true)
+	}
+	names := make([]string, 0, len(kinds))
+	for n := range kinds {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	out := []dirEntry{{".", ft.inode(dir), true}, {"..", ft.inode(pathDir(dir)), true}}
+	for _, n := range names {
+		out = append(out, dirEntry{n, ft.inode(prefix + n), kinds[n]})
+	}
+	return out
+}
+
+// openListing makes a directory stream over the directory open as fd.
+func (m *Machine) openListing(t *Thread, in *ir.Inst, fd int, res []Value) error {
+	f := m.files.byFD[fd]
+	o := m.mem.alloc(ObjHeap, direntSize, "DIR "+f.path, in.Loc, t.ID)
+	addr := ir.Addr(o.ID, 0)
+	if m.files.listings == nil {
+		m.files.listings = map[uint64]*listing{}
+	}
+	m.files.listings[addr] = &listing{fd: fd, entries: m.files.entries(f.path)}
+	setRes(res, addr)
+	return nil
+}
+
+// listing returns the listing of a DIR pointer.
+func (ft *fileTable) listing(p uint64) (*listing, error) {
+	if l, ok := ft.listings[p]; ok {
+		return l, nil
+	}
+	return nil, terminate(TermCrash, SIGSEGV, "invalid or closed DIR pointer 0x%x", p)
+}
+
+func init() {
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		path, err := m.pathArg(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		fd, err := m.openFile(t, path, oDirectory)
+		if fd < 0 || err != nil {
+			setRes(res, 0)
+			return err
+		}
+		return m.openListing(t, in, fd, res)
+	}, "opendir")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		fd := int(int32(a[0].Bits))
+		f := m.files.byFD[fd]
+		switch {
+		case f == nil:
+			setRes(res, 0)
+			return m.setErrno(t, EBADF)
+		case !f.dir:
+			setRes(res, 0)
+			return m.setErrno(t, ENOTDIR)
+		}
+		return m.openListing(t, in, fd, res)
+	}, "fdopendir")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		l, err := m.files.listing(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		if l.next >= len(l.entries) {
+			setRes(res, 0) // the end: errno unchanged
+			return nil
+		}
+		e := l.entries[l.next]
+		l.next++
+		p := a[0].Bits
+		typ := uint64(dtReg)
+		if e.dir {
+			typ = dtDir
+		}
+		for _, w := range []struct {
+			off, size int
+			v         uint64
+		}{{0, 8, e.ino}, {8, 8, uint64(l.next)}, {16, 2, uint64(19+len(e.name)+1+7) &^ 7}, {18, 1, typ}} {
+			if err := m.writeUint(p+uint64(w.off), w.size, w.v); err != nil {
+				return err
+			}
+		}
+		setRes(res, p)
+		return m.storeString(p+19, []byte(e.name), 256, true)
+	}, "readdir", "readdir64")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		l, err := m.files.listing(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		l.entries, l.next = m.files.entries(m.files.byFD[l.fd].path), 0
+		return nil
+	}, "rewinddir")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		l, err := m.files.listing(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		setRes(res, uint64(l.fd))
+		return nil
+	}, "dirfd")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		l, err := m.files.listing(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		delete(m.files.listings, a[0].Bits)
+		m.files.closeFD(l.fd)
+		setRes(res, 0)
+		return m.free(t, a[0].Bits, in.Loc, "closedir")
+	}, "closedir")
+
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		buf, size := a[0].Bits, a[1].Bits
+		cwd := m.files.workDir()
+		need := uint64(len(cwd) + 1)
+		switch {
+		case buf == 0: // glibc allocates the buffer: size bytes, or as many as needed
+			if size != 0 && size < need {
+				setRes(res, 0)
+				return m.setErrno(t, ERANGE)
+			}
+			var err error
+			if buf, err = m.malloc(t, max(size, need), in.Loc); err != nil {
+				return err
+			}
+		case size == 0:
+			setRes(res, 0)
+			return m.setErrno(t, EINVAL)
+		case size < need:
+			setRes(res, 0)
+			return m.setErrno(t, ERANGE)
+		}
+		setRes(res, buf)
+		return m.storeString(buf, []byte(cwd), need, true)
+	}, "getcwd")
+	// changeDir makes path the working directory.
+	changeDir := func(m *Machine, t *Thread, res []Value, path string) error {
+		if _, isFile := m.files.fs[path]; isFile {
+			return fail(m, t, res, ENOTDIR)
+		}
+		if path == "" || !m.files.isDir(path) {
+			return fail(m, t, res, ENOENT)
+		}
+		m.files.cwd = path
+		if path == "/" {
+			m.files.cwd = ""
+		}
+		setRes(res, 0)
+		return nil
+	}
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		path, err := m.pathArg(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		return changeDir(m, t, res, path)
+	}, "chdir")
+	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		f := m.files.byFD[int(int32(a[0].Bits))]
+		switch {
+		case f == nil:
+			return fail(m, t, res, EBADF)
+		case !f.dir:
+			return fail(m, t, res, ENOTDIR)
+		}
+		return changeDir(m, t, res, f.path)
+	}, "fchdir")
+}
