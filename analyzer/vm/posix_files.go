@@ -129,12 +129,9 @@ func init() {
 			path := m.files.abs(name)
 			if pathArg == 1 && name != "" && name[0] != '/' && int32(a[0].Bits) != atFDCWD {
 				// openat: a relative name is in the directory open as a[0].
-				dir := m.files.byFD[int(int32(a[0].Bits))]
-				switch {
-				case dir == nil:
-					return fail(m, t, res, EBADF)
-				case !dir.dir:
-					return fail(m, t, res, ENOTDIR)
+				dir, errno := m.files.dirAt(int(int32(a[0].Bits)))
+				if dir == nil {
+					return fail(m, t, res, errno)
 				}
 				path = vpath(dir.path, name)
 			}

@@ -84,6 +84,20 @@ func (m *Machine) openListing(t *Thread, in *ir.Inst, fd int, res []Value) error
 	return nil
 }
 
+// dirAt returns the directory open as descriptor fd, or the errno of
+// taking fd for one: EBADF when it is not open, ENOTDIR when it is not a
+// directory.
+func (ft *fileTable) dirAt(fd int) (*vfile, int) {
+	f := ft.byFD[fd]
+	switch {
+	case f == nil:
+		return nil, EBADF
+	case !f.dir:
+		return nil, ENOTDIR
+	}
+	return f, 0
+}
+
 // listing returns the listing of a DIR pointer.
 func (ft *fileTable) listing(p uint64) (*listing, error) {
 	if l, ok := ft.listings[p]; ok {
@@ -107,14 +121,9 @@ func init() {
 	}, "opendir")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fd := int(int32(a[0].Bits))
-		f := m.files.byFD[fd]
-		switch {
-		case f == nil:
+		if _, errno := m.files.dirAt(fd); errno != 0 {
 			setRes(res, 0)
-			return m.setErrno(t, EBADF)
-		case !f.dir:
-			setRes(res, 0)
-			return m.setErrno(t, ENOTDIR)
+			return m.setErrno(t, errno)
 		}
 		return m.openListing(t, in, fd, res)
 	}, "fdopendir")
@@ -219,12 +228,9 @@ func init() {
 		return changeDir(m, t, res, path)
 	}, "chdir")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		f := m.files.byFD[int(int32(a[0].Bits))]
-		switch {
-		case f == nil:
-			return fail(m, t, res, EBADF)
-		case !f.dir:
-			return fail(m, t, res, ENOTDIR)
+		f, errno := m.files.dirAt(int(int32(a[0].Bits)))
+		if f == nil {
+			return fail(m, t, res, errno)
 		}
 		return changeDir(m, t, res, f.path)
 	}, "fchdir")
