@@ -62,7 +62,7 @@ type fileTable struct {
 	dirs    map[string]bool
 	inodes  map[string]uint64
 	nextIno uint64
-	// cwd is the working directory ("" for the root); listings are the
+	// cwd is the working directory (a vpath); listings are the
 	// open directory streams (opendir) by DIR pointer (vfs_dirs.go).
 	cwd      string
 	listings map[uint64]*listing
@@ -76,7 +76,7 @@ type fileTable struct {
 
 func newFileTable(m *Machine, cfg Config) *fileTable {
 	ft := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
-		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr}
+		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/"}
 	for p, data := range cfg.Files {
 		ft.fs[vpath("/", p)] = data
 	}

@@ -473,9 +473,6 @@ func registerFiles() {
 		f := &vfile{fd: m.files.nextFD, path: path, mode: fullyBuffered}
 		data, exists := m.files.fs[path]
 		switch {
-		case path == "":
-			setRes(res, 0)
-			return m.setErrno(t, ENOENT)
 		case !exists && m.files.isDir(path):
 			setRes(res, 0)
 			return m.setErrno(t, EISDIR) // reading a directory as a stream is not modeled either

@@ -31,7 +31,7 @@ const (
 // programs open one to fsync or fstat it.
 func (m *Machine) openFile(t *Thread, path string, flags uint64) (int, error) {
 	data, exists := m.files.fs[path]
-	dir := !exists && path != "" && m.files.isDir(path)
+	dir := !exists && m.files.isDir(path)
 	switch {
 	case dir && (flags&oAccMode != 0 || flags&oCreat != 0):
 		return -1, m.setErrno(t, EISDIR)
@@ -78,16 +78,26 @@ func (m *Machine) statInto(buf uint64, size int, kind fileKind, ino uint64) erro
 	if err := m.setMem(buf, 0, 144); err != nil {
 		return err
 	}
-	mode := map[fileKind]uint64{regularFile: 0o100644, directory: 0o040755, charDevice: 0o020620}[kind]
+	mode := [...]uint64{regularFile: 0o100644, directory: 0o040755, charDevice: 0o020620}[kind]
 	if kind == directory {
 		size = 4096
 	}
-	for _, w := range []struct {
-		off, size int
-		v         uint64
-	}{{0, 8, 0x803}, {8, 8, ino}, {16, 8, 1}, {24, 4, mode}, {28, 4, 1000}, {32, 4, 1000}, {48, 8, uint64(size)},
-		{56, 8, 4096}, {64, 8, uint64((size + 511) / 512)}} {
-		if err := m.writeUint(buf+uint64(w.off), w.size, w.v); err != nil {
+	return m.writeFields(buf, field{0, 8, 0x803}, field{8, 8, ino}, field{16, 8, 1}, field{24, 4, mode},
+		field{28, 4, 1000}, field{32, 4, 1000}, field{48, 8, uint64(size)}, field{56, 8, 4096},
+		field{64, 8, uint64((size + 511) / 512)})
+}
+
+// field is an integer field of a C struct the models fill: its offset,
+// its size in bytes and its value.
+type field struct {
+	off, size int
+	v         uint64
+}
+
+// writeFields writes fields of the struct at base as program data.
+func (m *Machine) writeFields(base uint64, fields ...field) error {
+	for _, f := range fields {
+		if err := m.writeUint(base+uint64(f.off), f.size, f.v); err != nil {
 			return err
 		}
 	}
@@ -178,7 +188,7 @@ func init() {
 			}
 			kind := regularFile
 			if _, ok := m.files.fs[path]; !ok {
-				if path == "" || !m.files.isDir(path) {
+				if !m.files.isDir(path) {
 					return fail(m, t, res, ENOENT)
 				}
 				kind = directory
@@ -212,7 +222,7 @@ func init() {
 		if err != nil {
 			return err
 		}
-		if _, ok := m.files.fs[path]; !ok && (path == "" || !m.files.isDir(path)) {
+		if _, ok := m.files.fs[path]; !ok && !m.files.isDir(path) {
 			return fail(m, t, res, ENOENT)
 		}
 		setRes(res, 0)
@@ -227,7 +237,7 @@ func init() {
 				return err
 			}
 			_, isFile := m.files.fs[path]
-			isDir := !isFile && path != "" && m.files.isDir(path)
+			isDir := !isFile && m.files.isDir(path)
 			switch {
 			case isFile && !files:
 				return fail(m, t, res, ENOTDIR)
@@ -257,7 +267,7 @@ func init() {
 		if _, ok := m.files.fs[path]; ok || m.files.isDir(path) {
 			return fail(m, t, res, EEXIST)
 		}
-		if path == "" || !m.files.isDir(pathDir(path)) {
+		if !m.files.isDir(pathDir(path)) {
 			return fail(m, t, res, ENOENT)
 		}
 		if m.files.dirs == nil {

@@ -40,10 +40,7 @@ type dirEntry struct {
 // entries lists the directory dir (a vpath): ".", "..", then the files and
 // directories directly in it, by name.
 func (ft *fileTable) entries(dir string) []dirEntry {
-	prefix := dir + "/"
-	if dir == "/" {
-		prefix = "/"
-	}
+	prefix := dirPrefix(dir)
 	kinds := map[string]bool{} // name -> is a directory
 	add := func(name string, isDir bool) {
 		rest, ok := strings.CutPrefix(name, prefix)
@@ -143,13 +140,10 @@ func init() {
 		if e.dir {
 			typ = dtDir
 		}
-		for _, w := range []struct {
-			off, size int
-			v         uint64
-		}{{0, 8, e.ino}, {8, 8, uint64(l.next)}, {16, 2, uint64(19+len(e.name)+1+7) &^ 7}, {18, 1, typ}} {
-			if err := m.writeUint(p+uint64(w.off), w.size, w.v); err != nil {
-				return err
-			}
+		err = m.writeFields(p, field{0, 8, e.ino}, field{8, 8, uint64(l.next)},
+			field{16, 2, uint64(19+len(e.name)+1+7) &^ 7}, field{18, 1, typ})
+		if err != nil {
+			return err
 		}
 		setRes(res, p)
 		return m.storeString(p+19, []byte(e.name), 256, true)
@@ -183,7 +177,7 @@ func init() {
 
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		buf, size := a[0].Bits, a[1].Bits
-		cwd := m.files.workDir()
+		cwd := m.files.cwd
 		need := uint64(len(cwd) + 1)
 		switch {
 		case buf == 0: // glibc allocates the buffer: size bytes, or as many as needed
@@ -210,13 +204,10 @@ func init() {
 		if _, isFile := m.files.fs[path]; isFile {
 			return fail(m, t, res, ENOTDIR)
 		}
-		if path == "" || !m.files.isDir(path) {
+		if !m.files.isDir(path) {
 			return fail(m, t, res, ENOENT)
 		}
 		m.files.cwd = path
-		if path == "/" {
-			m.files.cwd = ""
-		}
 		setRes(res, 0)
 		return nil
 	}

@@ -37,20 +37,7 @@ func vpath(dir, p string) string {
 
 // abs is vpath in the program's working directory (the root until it
 // calls chdir, as getcwd says).
-func (ft *fileTable) abs(p string) string {
-	if ft.cwd == "" {
-		return vpath("/", p)
-	}
-	return vpath(ft.cwd, p)
-}
-
-// workDir is the working directory.
-func (ft *fileTable) workDir() string {
-	if ft.cwd == "" {
-		return "/"
-	}
-	return ft.cwd
-}
+func (ft *fileTable) abs(p string) string { return vpath(ft.cwd, p) }
 
 // pathArg reads the file name argument at addr, as the virtual file
 // system keeps it (abs).
@@ -60,17 +47,14 @@ func (m *Machine) pathArg(addr uint64) (string, error) {
 }
 
 // isDir reports whether p (a vpath) is a directory: the root, one the
-// program made (mkdir), or one that holds a file.
+// program made (mkdir), or one that holds a file. The empty name is none.
 func (ft *fileTable) isDir(p string) bool {
-	return p == "/" || ft.dirs[p] || ft.holdsFiles(p)
+	return p != "" && (p == "/" || ft.dirs[p] || ft.holdsFiles(p))
 }
 
 // holdsFiles reports whether a file or a made directory lies under p.
 func (ft *fileTable) holdsFiles(p string) bool {
-	prefix := p + "/"
-	if p == "/" {
-		prefix = p
-	}
+	prefix := dirPrefix(p)
 	for name := range ft.fs {
 		if strings.HasPrefix(name, prefix) {
 			return true
@@ -82,6 +66,14 @@ func (ft *fileTable) holdsFiles(p string) bool {
 		}
 	}
 	return false
+}
+
+// dirPrefix is what the names of the files in directory p begin with.
+func dirPrefix(p string) string {
+	if p == "/" {
+		return p
+	}
+	return p + "/"
 }
 
 // pathDir is the directory a vpath is in.
