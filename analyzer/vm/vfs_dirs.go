@@ -26,7 +26,8 @@ const (
 
 // listing is an open directory stream.
 type listing struct {
-	fd      int // the descriptor the stream reads (dirfd)
+	fd      int    // the descriptor the stream reads (dirfd)
+	path    string // the directory's vpath
 	entries []dirEntry
 	next    int
 }
@@ -76,7 +77,7 @@ func (m *Machine) openListing(t *Thread, in *ir.Inst, fd int, res []Value) error
 	if m.files.listings == nil {
 		m.files.listings = map[uint64]*listing{}
 	}
-	m.files.listings[addr] = &listing{fd: fd, entries: m.files.entries(f.path)}
+	m.files.listings[addr] = &listing{fd: fd, path: f.path, entries: m.files.entries(f.path)}
 	setRes(res, addr)
 	return nil
 }
@@ -153,7 +154,7 @@ func init() {
 		if err != nil {
 			return err
 		}
-		l.entries, l.next = m.files.entries(m.files.byFD[l.fd].path), 0
+		l.entries, l.next = m.files.entries(l.path), 0
 		return nil
 	}, "rewinddir")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
@@ -170,7 +171,9 @@ func init() {
 			return err
 		}
 		delete(m.files.listings, a[0].Bits)
-		m.files.closeFD(l.fd)
+		if m.files.byFD[l.fd] != nil { // the program may have closed dirfd's descriptor itself
+			m.files.closeFD(l.fd)
+		}
 		setRes(res, 0)
 		return m.free(t, a[0].Bits, in.Loc, "closedir")
 	}, "closedir")
