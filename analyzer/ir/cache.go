@@ -181,6 +181,7 @@ func readCached(file string) (*Program, error) {
 				fn.Insts[k].Callee = p.FuncOf[id]
 			}
 		}
+		buildCode(fn)
 	}
 	return p, nil
 }

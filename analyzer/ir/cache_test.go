@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"augur/analyzer/build"
@@ -12,7 +13,8 @@ import (
 
 // A program loaded from the cache of lowered programs is the program
 // LoadNamed gives: the same code, globals and locations (CodeHash, Key),
-// the same names, and calls that lead to the same functions.
+// the same names, calls that lead to the same functions, and the same
+// compact form (ir.Code), which the cache does not store.
 func TestLoadCachedIsTheSameProgram(t *testing.T) {
 	for _, src := range []string{"../../testdata/demo/bank.c"} {
 		if _, err := os.Stat(src); err != nil {
@@ -39,6 +41,9 @@ func TestLoadCachedIsTheSameProgram(t *testing.T) {
 				got := p.Func(fn.Name)
 				if got == nil || got.ID != fn.ID || p.FuncOf[fn.ID] != got {
 					t.Fatalf("%s: function %s", src, fn.Name)
+				}
+				if !slices.Equal(got.Code(), fn.Code()) {
+					t.Fatalf("%s: %s's compact form differs from the lowered one's", src, fn.Name)
 				}
 				for k, in := range fn.Insts {
 					if (in.Callee == nil) != (got.Insts[k].Callee == nil) ||

@@ -74,3 +74,77 @@ func lowerC(t *testing.T, code string) *ir.Program {
 	}
 	return p
 }
+
+// The compact form (ir.Code) has one entry per instruction, specialized by
+// operation and operand kind, with the operands the interpreter's fast
+// paths read: an int compare with its width, a branch with no phi moves
+// with its target, a one-index GEP with its index, width and scale, double
+// arithmetic and its fused multiply-add, and the step fallback for what
+// has no fast path.
+func TestCompactFormSpecializes(t *testing.T) {
+	p := lowerC(t, `#include <stdio.h>
+struct body { double pos[3], mass; };
+struct body sys[4];
+double get(int i) { return sys[i].mass; }
+double sum(double *v, int n) {
+	double s = 0;
+	for (int i = 0; i < n; i++)
+		s = s + v[i] * v[i];
+	return s;
+}
+unsigned shift(unsigned x, long n) { return (x << n) / 3; }
+int main(void) { printf("%d\n", (int)get(1) + (int)sum(0, 0) + (int)shift(1, 2)); return 0; }
+`)
+	for _, fn := range p.Funcs {
+		if len(fn.Code()) != len(fn.Insts) {
+			t.Fatalf("%s: %d codes for %d instructions", fn.Name, len(fn.Code()), len(fn.Insts))
+		}
+		for k, c := range fn.Code() {
+			if in := fn.Insts[k]; c.Pair != in.Pair || c.Dst != in.Dst {
+				t.Fatalf("%s %d: code %+v for %v", fn.Name, k, c, in.Op)
+			}
+		}
+	}
+	ops := func(name string) map[ir.CodeOp]ir.Code {
+		m := map[ir.CodeOp]ir.Code{}
+		for _, c := range p.Func(name).Code() {
+			m[c.Op] = c
+		}
+		return m
+	}
+	get := ops("get")
+	if g, ok := get[ir.CodeGEP1]; !ok || g.W != 32 || g.C != 32 || g.K != 24 {
+		t.Errorf("get's GEP: %+v, want a one-index GEP of an int scaled 32, offset 24", g)
+	}
+	sum := ops("sum")
+	if c, ok := sum[ir.CodeSLT]; !ok || c.W != 32 {
+		t.Errorf("sum's loop test: %+v, want a signed compare of 32 bits", c)
+	}
+	for _, op := range []ir.CodeOp{ir.CodeFMulAddD, ir.CodeAdd, ir.CodeLoad} {
+		if _, ok := sum[op]; !ok {
+			t.Errorf("sum has no code op %d", op)
+		}
+	}
+	for k, c := range p.Func("sum").Code() {
+		in := p.Func("sum").Insts[k]
+		if c.Op == ir.CodeJump && (len(in.Targets[0].Moves) != 0 || c.K != uint64(in.Targets[0].PC)) {
+			t.Errorf("sum %d: jump %+v for edge %+v", k, c, in.Targets[0])
+		}
+		if c.Op == ir.CodeIf && (c.K>>32 != uint64(in.Targets[0].PC) || uint32(c.K) != uint32(in.Targets[1].PC)) {
+			t.Errorf("sum %d: if %+v for edges %+v", k, c, in.Targets)
+		}
+	}
+	sh := ops("shift")
+	if c, ok := sh[ir.CodeShl]; !ok || c.W != 32 || c.K != 0xffffffff {
+		t.Errorf("shift's shl: %+v, want a 32-bit shift", c)
+	}
+	if c, ok := sh[ir.CodeBin]; !ok || c.Sub != ir.BinUDiv {
+		t.Errorf("shift's division: %+v, want the generic integer operation", c)
+	}
+	if _, ok := ops("main")[ir.CodeStep]; !ok {
+		t.Errorf("main's call of printf does not step")
+	}
+	if _, ok := ops("main")[ir.CodeCall]; !ok {
+		t.Errorf("main's calls of its functions are not direct calls")
+	}
+}

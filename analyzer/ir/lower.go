@@ -95,6 +95,7 @@ func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
 	}
 	placeConstants(fn)
 	markPairs(fn)
+	buildCode(fn)
 	return nil
 }
 

@@ -381,6 +381,9 @@ type Function struct {
 	Insts     []Inst
 	Consts    []uint64
 	Loc       Loc // where it is defined
+	// code is the interpreter's compact form of Insts (code.go), derived
+	// from them by lowering and by the program cache, never encoded.
+	code []Code
 }
 
 // Global is a global variable.

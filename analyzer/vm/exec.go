@@ -69,16 +69,19 @@ func ended(err error) (stepEnd, *Termination) {
 // set when it ends with stepTerm.
 //
 // exec is the interpreter's hot loop and longer than the functions around
-// it for that reason: the instructions that dominate every program
-// (integer arithmetic and comparisons, concrete loads and stores to live
-// objects, address arithmetic, branches, moves, casts) run inline on
-// locals, and everything else, including every symbolic or checked variant
-// of those, goes through step, which is the reference semantics. A fast path
-// that does not apply falls through to step rather than handling the case
-// itself, so each instruction's full meaning is written once.
+// it for that reason. It runs the function's compact form (ir.Code: 32
+// bytes an instruction, its operation specialized at lowering, so one
+// dispatch decides what to do): the instructions that dominate every
+// program (integer arithmetic and comparisons, concrete loads and stores
+// to live objects, address arithmetic, branches, moves, casts, double
+// arithmetic, calls) run inline on locals, and everything else, including
+// every symbolic or checked variant of those, goes through step on the
+// full ir.Inst, which is the reference semantics. A fast path that does
+// not apply falls through to step rather than handling the case itself,
+// so each instruction's full meaning is written once.
 //
-// The loop keeps few values live (the frame's code and registers, pc, the
-// instruction count and the next count at which anything but the next
+// The loop keeps few values live (the frame, its code and registers, pc,
+// the instruction count and the next count at which anything but the next
 // instruction matters, limit) so that Go keeps them in registers: every
 // other check (budget, time slice, stop point) is folded into limit and
 // made in limitReached, out of the loop. A thread that is to stop at a
@@ -108,10 +111,12 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	// the instruction count live in locals while the thread runs, so the hot
 	// loop touches no memory but the instruction and its operands. pc and n
 	// are stored back (fr.pc, m.insts) before step and before every return.
-	fr, insts, regs, pc := top(t)
+	fr, code, regs, pc := top(t)
 	n, limit := m.insts, m.run.limit(m.nextCheck)
+	var cond bool   // an integer comparison's result (compared)
+	var addr uint64 // a GEP's result (address)
 	for {
-		in := &insts[pc]
+		c := &code[pc]
 		n++
 		if n >= limit {
 			var end stepEnd
@@ -120,229 +125,307 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				return end, term
 			}
 		}
-		switch in.Op {
-		case ir.OpBin:
-			av, bv := get(regs, in.A), get(regs, in.B)
-			if av.Sym != nil || bv.Sym != nil {
+		switch c.Op {
+		case ir.CodeAdd:
+			if a, b, ok := concrete2(regs, c); ok {
+				regs[c.Dst] = Value{Bits: (a + b) & c.K}
+				goto advance
+			}
+		case ir.CodeSub:
+			if a, b, ok := concrete2(regs, c); ok {
+				regs[c.Dst] = Value{Bits: (a - b) & c.K}
+				goto advance
+			}
+		case ir.CodeMul:
+			if a, b, ok := concrete2(regs, c); ok {
+				regs[c.Dst] = Value{Bits: (a * b) & c.K}
+				goto advance
+			}
+		case ir.CodeAnd:
+			if a, b, ok := concrete2(regs, c); ok {
+				regs[c.Dst] = Value{Bits: (a & b) & c.K}
+				goto advance
+			}
+		case ir.CodeOr:
+			if a, b, ok := concrete2(regs, c); ok {
+				regs[c.Dst] = Value{Bits: (a | b) & c.K}
+				goto advance
+			}
+		case ir.CodeXor:
+			if a, b, ok := concrete2(regs, c); ok {
+				regs[c.Dst] = Value{Bits: (a ^ b) & c.K}
+				goto advance
+			}
+		case ir.CodeShl: // a shift by the width or more gives 0, as ir.EvalBin
+			if a, b, ok := concrete2(regs, c); ok {
+				var r uint64
+				if b < uint64(c.W) {
+					r = a << b & c.K
+				}
+				regs[c.Dst] = Value{Bits: r}
+				goto advance
+			}
+		case ir.CodeLShr:
+			if a, b, ok := concrete2(regs, c); ok {
+				var r uint64
+				if b < uint64(c.W) {
+					r = a >> b & c.K
+				}
+				regs[c.Dst] = Value{Bits: r}
+				goto advance
+			}
+		case ir.CodeBin:
+			if a, b, ok := concrete2(regs, c); ok {
+				if r, ok := ir.EvalBin(c.Sub, a, b, uint16(c.W)); ok {
+					regs[c.Dst] = Value{Bits: r & c.K}
+					goto advance
+				} // a division by zero or overflow: step reports it
+			}
+		case ir.CodeEQ:
+			if a, b, ok := concrete2(regs, c); ok {
+				cond = a == b
+				goto compared
+			}
+		case ir.CodeNE:
+			if a, b, ok := concrete2(regs, c); ok {
+				cond = a != b
+				goto compared
+			}
+		case ir.CodeULT:
+			if a, b, ok := concrete2(regs, c); ok {
+				cond = a < b
+				goto compared
+			}
+		case ir.CodeSLT:
+			if a, b, ok := concrete2(regs, c); ok {
+				s := 64 - c.W
+				cond = int64(a<<s)>>s < int64(b<<s)>>s
+				goto compared
+			}
+		case ir.CodeSGT:
+			if a, b, ok := concrete2(regs, c); ok {
+				s := 64 - c.W
+				cond = int64(a<<s)>>s > int64(b<<s)>>s
+				goto compared
+			}
+		case ir.CodeICmp:
+			if a, b, ok := concrete2(regs, c); ok {
+				cond = icmp(c.Sub, a, b, uint16(c.W))
+				goto compared
+			}
+		case ir.CodeLoad:
+			av := regs[c.A]
+			if av.Sym != nil {
 				break
 			}
-			a, b := av.Bits, bv.Bits
-			var r uint64
-			switch in.Sub {
-			case ir.BinAdd:
-				r = a + b
-			case ir.BinSub:
-				r = a - b
-			case ir.BinMul:
-				r = a * b
-			case ir.BinAnd:
-				r = a & b
-			case ir.BinOr:
-				r = a | b
-			case ir.BinXor:
-				r = a ^ b
-			case ir.BinShl: // a shift by the width or more gives 0, as ir.EvalBin
-				if b < uint64(in.Ty.Bits) {
-					r = a << b
-				}
-			case ir.BinLShr:
-				if b < uint64(in.Ty.Bits) {
-					r = a >> b
-				}
-			default:
-				var ok bool
-				if r, ok = ir.EvalBin(in.Sub, a, b, in.Ty.Bits); !ok {
-					goto slow // a division by zero or overflow: step reports it
-				}
-			}
-			regs[in.Dst] = Value{Bits: r & in.Mask}
-			goto advance
-		case ir.OpICmp:
-			av, bv := get(regs, in.A), get(regs, in.B)
-			if av.Sym != nil || bv.Sym != nil {
-				break
-			}
-			a, b := av.Bits, bv.Bits
-			var c bool
-			switch in.Sub {
-			case ir.ICmpEQ:
-				c = a == b
-			case ir.ICmpNE:
-				c = a != b
-			case ir.ICmpULT:
-				c = a < b
-			case ir.ICmpSLT: // Imm is 64 minus the operand width
-				c = int64(a<<in.Imm)>>in.Imm < int64(b<<in.Imm)>>in.Imm
-			case ir.ICmpSGT:
-				c = int64(a<<in.Imm)>>in.Imm > int64(b<<in.Imm)>>in.Imm
-			default:
-				c = icmp(in.Sub, a, b, in.Src.Bits)
-			}
-			regs[in.Dst] = Value{Bits: b2u(c)}
-			if in.Pair && n+1 < limit {
-				// The conditional branch on c follows: taken in this
-				// dispatch.
-				n++
-				e := &insts[pc+1].Targets[1-b2u(c)]
-				if len(e.Moves) > 0 {
-					m.phiMoves(regs, e)
-				}
-				pc = e.PC
-				continue
-			}
-			pc++
-			continue
-		case ir.OpLoad:
-			av := get(regs, in.A)
-			if !in.Raw || av.Sym != nil {
-				break
-			}
-			if m.loadRaw(t, fr, in, pc, av.Bits, t.count+(n-1-m.sliceStart), regs) {
+			if m.loadRaw(t, fr, c, pc, av.Bits, t.count+(n-1-m.sliceStart), regs) {
 				pc++
 				continue
 			}
-		case ir.OpStore:
-			av, v := get(regs, in.B), get(regs, in.A)
-			if !in.Raw || av.Sym != nil || v.Sym != nil {
+		case ir.CodeStore:
+			av, v := regs[c.B], regs[c.A]
+			if av.Sym != nil || v.Sym != nil {
 				break
 			}
-			if m.storeRaw(t, fr, in, pc, av.Bits, v.Bits, t.count+(n-1-m.sliceStart)) {
+			if m.storeRaw(t, fr, c, pc, av.Bits, v.Bits, t.count+(n-1-m.sliceStart)) {
 				goto advance
 			}
-		case ir.OpGEP:
-			if m.sym != nil && m.gepSymbolic(in, regs) {
-				break
+		case ir.CodeGEP1:
+			if m.sym == nil || !m.gepSymbolic(&fr.fn.Insts[pc], regs) {
+				addr = gep1(c, regs)
+				goto address
 			}
-			addr := gep(in, regs)
-			regs[in.Dst] = Value{Bits: addr}
-			pc++
-			if in.Pair && n+1 < limit {
-				// The raw load or store of this address follows: it runs
-				// in this dispatch when its fast path applies.
-				nx := &insts[pc]
-				count := t.count + (n - m.sliceStart)
-				if nx.Op == ir.OpLoad {
-					if m.loadRaw(t, fr, nx, pc, addr, count, regs) {
-						n++
-						pc++
-					}
-				} else if v := get(regs, nx.A); v.Sym == nil && m.storeRaw(t, fr, nx, pc, addr, v.Bits, count) {
-					n++
-					pc++
-				}
+		case ir.CodeGEP0:
+			if m.sym == nil || !m.gepSymbolic(&fr.fn.Insts[pc], regs) {
+				addr = regs[c.A].Bits + c.K
+				goto address
 			}
+		case ir.CodeGEP:
+			if m.sym == nil || !m.gepSymbolic(&fr.fn.Insts[pc], regs) {
+				addr = gep(&fr.fn.Insts[pc], regs)
+				goto address
+			}
+		case ir.CodeJump:
+			pc = int(c.K)
 			continue
-		case ir.OpBr:
-			pc = m.jump(regs, in)
+		case ir.CodeBr:
+			pc = m.jump(regs, &fr.fn.Insts[pc])
 			continue
-		case ir.OpCondBr:
-			cv := get(regs, in.A)
+		case ir.CodeIf, ir.CodeCondBr:
+			cv := regs[c.A]
 			if cv.Sym != nil {
 				break
 			}
-			e := &in.Targets[1-cv.Bits&1]
+			if c.Op == ir.CodeIf {
+				pc = ifTarget(c, cv.Bits&1 != 0)
+				continue
+			}
+			e := &fr.fn.Insts[pc].Targets[1-cv.Bits&1]
 			if len(e.Moves) > 0 {
 				m.phiMoves(regs, e)
 			}
 			pc = e.PC
 			continue
-		case ir.OpCast:
-			sv := get(regs, in.A)
+		case ir.CodeMask:
+			sv := regs[c.A]
 			if sv.Sym != nil {
 				break
 			}
-			v := sv.Bits
-			switch in.Sub {
-			case ir.CastZExt, ir.CastTrunc, ir.CastPtrToInt, ir.CastIntToPtr:
-				v &= in.Mask
-			case ir.CastSExt: // Imm is 64 minus the source width
-				v = uint64(int64(v<<in.Imm)>>in.Imm) & in.Mask
-			default:
-				v = cast(in.Sub, v, in.Src, in.Ty)
-			}
-			regs[in.Dst] = Value{Bits: v}
+			regs[c.Dst] = Value{Bits: sv.Bits & c.K}
 			goto advance
-		case ir.OpMove:
-			for k := int32(0); k < in.N; k++ {
-				regs[in.Dst+k] = get(regs, offset(in.A, k))
+		case ir.CodeSExt:
+			sv := regs[c.A]
+			if sv.Sym != nil {
+				break
+			}
+			s := 64 - c.W
+			regs[c.Dst] = Value{Bits: uint64(int64(sv.Bits<<s)>>s) & c.K}
+			goto advance
+		case ir.CodeCast:
+			sv := regs[c.A]
+			if sv.Sym != nil {
+				break
+			}
+			in := &fr.fn.Insts[pc]
+			regs[c.Dst] = Value{Bits: cast(in.Sub, sv.Bits, in.Src, in.Ty)}
+			goto advance
+		case ir.CodeMove1:
+			regs[c.Dst] = regs[c.A]
+			pc++
+			continue
+		case ir.CodeMove:
+			for k := int32(0); k < fr.fn.Insts[pc].N; k++ {
+				regs[c.Dst+k] = get(regs, offset(c.A, k))
 			}
 			pc++
 			continue
-		case ir.OpFBin:
-			av, bv := get(regs, in.A), get(regs, in.B)
+		case ir.CodeFAddD:
+			// Double arithmetic, most of a numeric program's, runs here
+			// without floatBin's conversions and second dispatch.
+			if a, b, ok := concrete2(regs, c); ok {
+				regs[c.Dst] = Value{Bits: math.Float64bits(math.Float64frombits(a) + math.Float64frombits(b))}
+				goto advance
+			}
+		case ir.CodeFSubD:
+			if a, b, ok := concrete2(regs, c); ok {
+				regs[c.Dst] = Value{Bits: math.Float64bits(math.Float64frombits(a) - math.Float64frombits(b))}
+				goto advance
+			}
+		case ir.CodeFMulD:
+			if a, b, ok := concrete2(regs, c); ok {
+				regs[c.Dst] = Value{Bits: math.Float64bits(math.Float64frombits(a) * math.Float64frombits(b))}
+				goto advance
+			}
+		case ir.CodeFDivD:
+			if a, b, ok := concrete2(regs, c); ok {
+				regs[c.Dst] = Value{Bits: math.Float64bits(math.Float64frombits(a) / math.Float64frombits(b))}
+				goto advance
+			}
+		case ir.CodeFMulAddD:
+			if a, b, ok := concrete2(regs, c); ok && regs[c.C].Sym == nil {
+				// Rounded after the multiplication, as x86-64 code
+				// compiled without FMA: the conversion keeps Go from
+				// fusing the two.
+				p := float64(math.Float64frombits(a) * math.Float64frombits(b))
+				regs[c.Dst] = Value{Bits: math.Float64bits(p + math.Float64frombits(regs[c.C].Bits))}
+				goto advance
+			}
+		case ir.CodeFBin:
+			av, bv := regs[c.A], regs[c.B]
 			if av.Sym != nil || bv.Sym != nil {
 				break
 			}
-			if in.Ty.Kind == ir.KF64 && in.Sub <= ir.FDiv {
-				// Double arithmetic, most of a numeric program's, runs
-				// here without floatBin's conversions and second dispatch.
-				x, y := math.Float64frombits(av.Bits), math.Float64frombits(bv.Bits)
-				var r float64
-				switch in.Sub {
-				case ir.FAdd:
-					r = x + y
-				case ir.FSub:
-					r = x - y
-				case ir.FMul:
-					r = x * y
-				default:
-					r = x / y
-				}
-				regs[in.Dst] = Value{Bits: math.Float64bits(r)}
-				goto advance
-			}
-			if in.Sub == ir.FMulAdd && get(regs, in.C).Sym != nil {
+			if c.Sub == ir.FMulAdd && regs[c.C].Sym != nil {
 				break
 			}
-			regs[in.Dst] = Value{Bits: floatBin(in, av.Bits, bv.Bits, get(regs, in.C).Bits)}
+			regs[c.Dst] = Value{Bits: floatBin(&fr.fn.Insts[pc], av.Bits, bv.Bits, regs[c.C].Bits)}
 			goto advance
-		case ir.OpFNeg:
-			av := get(regs, in.A)
+		case ir.CodeFNeg:
+			av := regs[c.A]
 			if av.Sym != nil {
 				break
 			}
-			regs[in.Dst] = Value{Bits: fneg(av.Bits, in.Ty.Kind)}
+			regs[c.Dst] = Value{Bits: fneg(av.Bits, fr.fn.Insts[pc].Ty.Kind)}
 			goto advance
-		case ir.OpCall:
+		case ir.CodeCall:
 			// A direct call of a function with a body, and a return to a
 			// caller, change frames without step: the loop's locals are
 			// reloaded from the new top frame.
-			if in.Callee == nil || in.Callee.Decl {
-				break
-			}
+			in := &fr.fn.Insts[pc]
 			m.insts, fr.pc = n, pc
 			if err := m.enter(t, in.Callee, in, regs); err != nil {
 				return ended(err)
 			}
-			fr, insts, regs, pc = top(t)
+			fr, code, regs, pc = top(t)
 			limit = m.run.limit(m.nextCheck) // a variadic call allocates (charge)
 			continue
-		case ir.OpRet:
+		case ir.CodeRet:
 			if len(t.frames) < 2 {
 				break // the thread's exit: step switches threads
 			}
 			m.insts, fr.pc = n, pc
-			if _, err := m.ret(t, in, regs); err != nil {
+			if _, err := m.ret(t, &fr.fn.Insts[pc], regs); err != nil {
 				return ended(err)
 			}
-			fr, insts, regs, pc = top(t)
+			fr, code, regs, pc = top(t)
 			continue
-		case ir.OpFCmp:
-			av, bv := get(regs, in.A), get(regs, in.B)
+		case ir.CodeFCmp:
+			av, bv := regs[c.A], regs[c.B]
 			if av.Sym != nil || bv.Sym != nil {
 				break
 			}
+			in := &fr.fn.Insts[pc]
 			k := in.Src.Kind
-			regs[in.Dst] = Value{Bits: b2u(fcmp(in.Sub, toFloat(av.Bits, k), toFloat(bv.Bits, k)))}
+			regs[c.Dst] = Value{Bits: b2u(fcmp(in.Sub, toFloat(av.Bits, k), toFloat(bv.Bits, k)))}
 			pc++
 			continue
 		}
+		goto slow
+	address:
+		// A GEP's address, and the raw load or store of it paired with it
+		// (Inst.Pair), which runs in the same dispatch when its fast path
+		// applies.
+		regs[c.Dst] = Value{Bits: addr}
+		pc++
+		if c.Pair && n+1 < limit {
+			nx := &code[pc]
+			count := t.count + (n - m.sliceStart)
+			if nx.Op == ir.CodeLoad {
+				if m.loadRaw(t, fr, nx, pc, addr, count, regs) {
+					n++
+					pc++
+				}
+			} else if v := regs[nx.A]; v.Sym == nil && m.storeRaw(t, fr, nx, pc, addr, v.Bits, count) {
+				n++
+				pc++
+			}
+		}
+		continue
+	compared:
+		// An integer comparison's result, and the conditional branch
+		// paired with it (Inst.Pair) taken in the same dispatch.
+		regs[c.Dst] = Value{Bits: b2u(cond)}
+		if c.Pair && n+1 < limit {
+			n++
+			if br := &code[pc+1]; br.Op == ir.CodeIf {
+				pc = ifTarget(br, cond)
+				continue
+			}
+			e := &fr.fn.Insts[pc+1].Targets[1-b2u(cond)]
+			if len(e.Moves) > 0 {
+				m.phiMoves(regs, e)
+			}
+			pc = e.PC
+			continue
+		}
+		pc++
+		continue
 	slow:
 		m.insts, fr.pc = n, pc
-		if end, term := m.step(t, fr, in, regs); end != stepNext {
+		if end, term := m.step(t, fr, &fr.fn.Insts[pc], regs); end != stepNext {
 			return end, term
 		}
-		fr, insts, regs, pc = top(t)
+		fr, code, regs, pc = top(t)
 		n = m.insts
 		limit = m.run.limit(m.nextCheck) // a call may have asked for a check (charge)
 		continue
@@ -351,11 +434,36 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		// the unconditional branch paired with it (Inst.Pair) in the same
 		// dispatch.
 		pc++
-		if in.Pair && n+1 < limit {
+		if c.Pair && n+1 < limit {
 			n++
-			pc = m.jump(regs, &insts[pc])
+			if br := &code[pc]; br.Op == ir.CodeJump {
+				pc = int(br.K)
+			} else {
+				pc = m.jump(regs, &fr.fn.Insts[pc])
+			}
 		}
 	}
+}
+
+// concrete2 reads an instruction's operands A and B, and reports whether
+// both are concrete.
+func concrete2(regs []Value, c *ir.Code) (a, b uint64, ok bool) {
+	av, bv := regs[c.A], regs[c.B]
+	return av.Bits, bv.Bits, av.Sym == nil && bv.Sym == nil
+}
+
+// ifTarget is where a CodeIf goes on cond.
+func ifTarget(c *ir.Code, cond bool) int {
+	if cond {
+		return int(c.K >> 32)
+	}
+	return int(uint32(c.K))
+}
+
+// gep1 computes a CodeGEP1's address: A + K + sext_W(B) * C.
+func gep1(c *ir.Code, regs []Value) uint64 {
+	s := 64 - c.W
+	return regs[c.A].Bits + c.K + uint64(int64(regs[c.B].Bits<<s)>>s*int64(c.C))
 }
 
 // execLimits are the instruction counts at which the running thread's
@@ -407,10 +515,10 @@ func (m *Machine) limitReached(t *Thread, fr *frame, pc int, n uint64) (uint64, 
 // access this way): every instruction is checked against the stop and run
 // through step.
 func (m *Machine) execStepwise(t *Thread) (stepEnd, *Termination) {
-	fr, insts, regs, pc := top(t)
+	fr, _, regs, pc := top(t)
 	n, limit := m.insts, m.run.limit(m.nextCheck)
 	for {
-		in := &insts[pc]
+		in := &fr.fn.Insts[pc]
 		n++
 		if in.Loc == m.stop.Loc && t.count+(n-1-m.sliceStart) >= m.stop.Count {
 			m.insts, fr.pc = n-1, pc
@@ -426,7 +534,7 @@ func (m *Machine) execStepwise(t *Thread) (stepEnd, *Termination) {
 		if end, term := m.step(t, fr, in, regs); end != stepNext {
 			return end, term
 		}
-		fr, insts, regs, pc = top(t)
+		fr, _, regs, pc = top(t)
 		n = m.insts
 		limit = m.run.limit(m.nextCheck)
 	}
@@ -434,15 +542,16 @@ func (m *Machine) execStepwise(t *Thread) (stepEnd, *Termination) {
 
 func offset(o ir.Operand, k int32) ir.Operand { return o + ir.Operand(k) }
 
-// loadRaw runs a raw load from a concrete address inline when it can:
-// accesses may run inline (execLimits.raw), the load's location is not a
-// focus, and it reads a live object without symbolic bytes within its read
-// limit (Memory.resolve's checks, without its error reports). It reports false, having done nothing, when
-// the load needs step's full semantics. pc is the load's place in its
-// function and count the thread's instruction count at it; a monitor sees
-// both (the frame's pc is brought up to date for it).
-func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, pc int, addr, count uint64, regs []Value) bool {
-	if !m.run.raw || m.focused(in.Loc) {
+// loadRaw runs a raw load (c, at pc in fr's function) from a concrete
+// address inline when it can: accesses may run inline (execLimits.raw),
+// the load's location is not a focus, and it reads a live object without
+// symbolic bytes within its read limit (Memory.resolve's checks, without
+// its error reports). It reports false, having done nothing, when the load
+// needs step's full semantics. count is the thread's instruction count at
+// the load; a monitor sees it and the load's site (the frame's pc is
+// brought up to date for it).
+func (m *Machine) loadRaw(t *Thread, fr *frame, c *ir.Code, pc int, addr, count uint64, regs []Value) bool {
+	if !m.run.raw || len(m.focus) > 0 && m.focused(fr.fn.Insts[pc].Loc) {
 		return false
 	}
 	o := m.mem.cached(uint32(addr >> ir.AddrShift))
@@ -450,23 +559,21 @@ func (m *Machine) loadRaw(t *Thread, fr *frame, in *ir.Inst, pc int, addr, count
 		return false
 	}
 	off := addr & (1<<ir.AddrShift - 1)
-	if off+uint64(in.Imm) > o.readLimit {
+	if off+c.K > o.readLimit {
 		return false
 	}
 	if m.mon != nil {
-		fr.pc = pc
-		m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Read, Site: Site{in.Loc, fr.stack}, Count: count}
-		m.mon.Access(&m.acc)
+		m.monitorRaw(t, fr, pc, o, off, c.K, Read, count)
 	}
-	regs[in.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(in.Imm))}
+	regs[c.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(c.K))}
 	return true
 }
 
-// storeRaw runs a raw store of v to a concrete address inline when it can,
-// as loadRaw a load: the object must also be this state's own (not shared
-// with a fork) and the access within its write limit.
-func (m *Machine) storeRaw(t *Thread, fr *frame, in *ir.Inst, pc int, addr, v, count uint64) bool {
-	if !m.run.raw || m.focused(in.Loc) {
+// storeRaw runs a raw store (c) of v to a concrete address inline when it
+// can, as loadRaw a load: the object must also be this state's own (not
+// shared with a fork) and the access within its write limit.
+func (m *Machine) storeRaw(t *Thread, fr *frame, c *ir.Code, pc int, addr, v, count uint64) bool {
+	if !m.run.raw || len(m.focus) > 0 && m.focused(fr.fn.Insts[pc].Loc) {
 		return false
 	}
 	o := m.mem.cached(uint32(addr >> ir.AddrShift))
@@ -474,16 +581,21 @@ func (m *Machine) storeRaw(t *Thread, fr *frame, in *ir.Inst, pc int, addr, v, c
 		return false
 	}
 	off := addr & (1<<ir.AddrShift - 1)
-	if off+uint64(in.Imm) > o.writeLimit {
+	if off+c.K > o.writeLimit {
 		return false
 	}
 	if m.mon != nil {
-		fr.pc = pc
-		m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(in.Imm), Kind: Write, Site: Site{in.Loc, fr.stack}, Count: count}
-		m.mon.Access(&m.acc)
+		m.monitorRaw(t, fr, pc, o, off, c.K, Write, count)
 	}
-	ir.StoreLE(o.bytes[off:], int(in.Imm), v)
+	ir.StoreLE(o.bytes[off:], int(c.K), v)
 	return true
+}
+
+// monitorRaw tells the monitor of an access loadRaw or storeRaw makes.
+func (m *Machine) monitorRaw(t *Thread, fr *frame, pc int, o *Object, off, size uint64, kind AccessKind, count uint64) {
+	fr.pc = pc
+	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: size, Kind: kind, Site: Site{fr.fn.Insts[pc].Loc, fr.stack}, Count: count}
+	m.mon.Access(&m.acc)
 }
 
 // focused reports whether accesses at loc are preemption points
@@ -508,10 +620,10 @@ func gep(in *ir.Inst, regs []Value) uint64 {
 	return addr
 }
 
-// top returns the top frame of t with its code, registers and pc.
-func top(t *Thread) (*frame, []ir.Inst, []Value, int) {
+// top returns the top frame of t with its compact code, registers and pc.
+func top(t *Thread) (*frame, []ir.Code, []Value, int) {
 	fr := &t.frames[len(t.frames)-1]
-	return fr, fr.fn.Insts, t.regs[fr.base : fr.base+fr.fn.FrameSize], fr.pc
+	return fr, fr.fn.Code(), t.regs[fr.base : fr.base+fr.fn.FrameSize], fr.pc
 }
 
 // jump takes the unconditional branch in and returns where it goes.

@@ -1,0 +1,232 @@
+package ir
+
+// This file holds the interpreter's compact form of a function's
+// instructions (Function.Code). An Inst is about 230 bytes: every field
+// any operation needs, slices included. The interpreter's hot loop reads a
+// handful of them, and before this form it also dispatched twice on the
+// common operations (on Op, then on Sub). A Code is 32 bytes, two to a
+// cache line, and its operation is specialized once, here, by
+// sub-operation and operand kind: an add of integers, a double multiply,
+// a branch with no phi moves and its target. Code[i] stands for Insts[i],
+// so program counters, branch targets and pairs (Inst.Pair) are the same
+// in both, and anything without a specialized form (CodeStep) runs from
+// the Inst. The form is derived from the Insts and never stored: lowering
+// and the program cache both build it (buildCode).
+
+// CodeOp is a specialized operation of the compact form.
+type CodeOp uint8
+
+const (
+	// CodeStep: no fast path; the interpreter runs Insts[i] in full.
+	CodeStep CodeOp = iota
+	// Integer arithmetic on concrete values: Dst = (A op B) & K, where K
+	// is the result's mask. W is the operand width (for the shifts, a
+	// shift by W or more gives 0).
+	CodeAdd
+	CodeSub
+	CodeMul
+	CodeAnd
+	CodeOr
+	CodeXor
+	CodeShl
+	CodeLShr
+	CodeBin // another OpBin (division, remainder, ashr): Sub, W, K
+	// Integer comparisons: Dst = A pred B, of W-bit operands.
+	CodeEQ
+	CodeNE
+	CodeULT
+	CodeSLT
+	CodeSGT
+	CodeICmp // another predicate: Sub, W
+	// CodeLoad and CodeStore are raw accesses (Inst.Raw) of K bytes:
+	// Dst = *A, and *B = A.
+	CodeLoad
+	CodeStore
+	// Address arithmetic: CodeGEP0 is A + K (no index); CodeGEP1 is
+	// A + K + sext_W(B) * C (one index whose scale fits an int32);
+	// CodeGEP is any other, from the Inst's terms.
+	CodeGEP0
+	CodeGEP1
+	CodeGEP
+	// Branches. CodeJump goes to K (no phi moves); CodeBr has moves (the
+	// Inst's edge). CodeIf goes to K>>32 when A is true and to K&0xffffffff
+	// when it is false (no moves on either edge); CodeCondBr has moves.
+	CodeJump
+	CodeBr
+	CodeIf
+	CodeCondBr
+	// Casts: CodeMask is Dst = A & K (zext, trunc, ptrtoint, inttoptr);
+	// CodeSExt sign-extends from W bits, then masks with K; CodeCast is
+	// any other cast, from the Inst.
+	CodeMask
+	CodeSExt
+	CodeCast
+	// CodeMove1 copies one slot, A to Dst; CodeMove copies the Inst's N.
+	CodeMove1
+	CodeMove
+	// Double arithmetic: Dst = A op B; CodeFMulAddD is A*B+C rounded
+	// after the multiplication. CodeFBin is any other OpFBin.
+	CodeFAddD
+	CodeFSubD
+	CodeFMulD
+	CodeFDivD
+	CodeFMulAddD
+	CodeFBin
+	CodeFNeg
+	CodeFCmp
+	// CodeCall is a direct call of a function with a body; CodeRet a
+	// return. Both run from the Inst.
+	CodeCall
+	CodeRet
+	NumCodeOps
+)
+
+// Code is one instruction of the compact form (see CodeOp for what each
+// field holds per operation).
+type Code struct {
+	Op      CodeOp
+	Sub     uint8 // the Inst's Sub, for the generic operations
+	W       uint8 // operand width in bits, where the operation needs it
+	Pair    bool  // Inst.Pair
+	Dst     int32
+	A, B, C Operand
+	K       uint64
+}
+
+// Code returns the function's compact form, one Code per instruction.
+func (f *Function) Code() []Code { return f.code }
+
+// buildCode makes fn's compact form from its instructions.
+func buildCode(fn *Function) {
+	fn.code = make([]Code, len(fn.Insts))
+	for i := range fn.Insts {
+		fn.code[i] = codeOf(&fn.Insts[i])
+	}
+}
+
+// codeOf specializes one instruction.
+func codeOf(in *Inst) Code {
+	c := Code{Op: CodeStep, Sub: in.Sub, Pair: in.Pair, Dst: in.Dst, A: in.A, B: in.B, C: in.C, K: in.Mask}
+	switch in.Op {
+	case OpBin:
+		if in.Ty.Kind != KInt || in.Ty.Bits > 64 {
+			return c
+		}
+		c.W = uint8(in.Ty.Bits)
+		c.Op = binCode[in.Sub]
+	case OpICmp:
+		if in.Src.Bits > 64 || in.Src.Bits == 0 {
+			return c
+		}
+		c.W = uint8(in.Src.Bits)
+		c.Op = icmpCode(in.Sub)
+	case OpLoad:
+		if in.Raw {
+			c.Op, c.K = CodeLoad, uint64(in.Imm)
+		}
+	case OpStore:
+		if in.Raw {
+			c.Op, c.K = CodeStore, uint64(in.Imm)
+		}
+	case OpGEP:
+		c.Op, c.K = gepCode(in, &c), uint64(in.Imm)
+	case OpBr:
+		c.Op = CodeBr
+		if e := in.Targets[0]; len(e.Moves) == 0 {
+			c.Op, c.K = CodeJump, uint64(e.PC)
+		}
+	case OpCondBr:
+		c.Op = CodeCondBr
+		if t, f := in.Targets[0], in.Targets[1]; len(t.Moves) == 0 && len(f.Moves) == 0 {
+			c.Op, c.K = CodeIf, uint64(t.PC)<<32|uint64(uint32(f.PC))
+		}
+	case OpCast:
+		c.Op = castCode(in, &c)
+	case OpMove:
+		c.Op = CodeMove
+		if in.N == 1 {
+			c.Op = CodeMove1
+		}
+	case OpFBin:
+		c.Op = CodeFBin
+		if in.Ty.Kind == KF64 {
+			c.Op = fbinDouble[in.Sub]
+		}
+	case OpFNeg:
+		c.Op = CodeFNeg
+	case OpFCmp:
+		c.Op = CodeFCmp
+	case OpCall:
+		if in.Callee != nil && !in.Callee.Decl {
+			c.Op = CodeCall
+		}
+	case OpRet:
+		c.Op = CodeRet
+	}
+	return c
+}
+
+// binCode is the operation of each OpBin Sub (CodeBin by default).
+var binCode = func() (t [256]CodeOp) {
+	for i := range t {
+		t[i] = CodeBin
+	}
+	t[BinAdd], t[BinSub], t[BinMul] = CodeAdd, CodeSub, CodeMul
+	t[BinAnd], t[BinOr], t[BinXor] = CodeAnd, CodeOr, CodeXor
+	t[BinShl], t[BinLShr] = CodeShl, CodeLShr
+	return t
+}()
+
+// fbinDouble is the operation of each OpFBin Sub on doubles.
+var fbinDouble = func() (t [256]CodeOp) {
+	for i := range t {
+		t[i] = CodeFBin
+	}
+	t[FAdd], t[FSub], t[FMul], t[FDiv], t[FMulAdd] = CodeFAddD, CodeFSubD, CodeFMulD, CodeFDivD, CodeFMulAddD
+	return t
+}()
+
+func icmpCode(pred uint8) CodeOp {
+	switch pred {
+	case ICmpEQ:
+		return CodeEQ
+	case ICmpNE:
+		return CodeNE
+	case ICmpULT:
+		return CodeULT
+	case ICmpSLT:
+		return CodeSLT
+	case ICmpSGT:
+		return CodeSGT
+	}
+	return CodeICmp
+}
+
+// gepCode specializes a GEP by its number of index terms, setting c's
+// index operand, width and scale for CodeGEP1.
+func gepCode(in *Inst, c *Code) CodeOp {
+	switch {
+	case len(in.Terms) == 0:
+		return CodeGEP0
+	case len(in.Terms) == 1 && in.Terms[0].Scale == int64(int32(in.Terms[0].Scale)):
+		t := in.Terms[0]
+		c.B, c.C, c.W = t.Index, Operand(t.Scale), min(t.Width, 64)
+		return CodeGEP1
+	}
+	return CodeGEP
+}
+
+// castCode specializes a cast: the ones that only mask, and sign
+// extension from an integer of at most 64 bits.
+func castCode(in *Inst, c *Code) CodeOp {
+	switch in.Sub {
+	case CastZExt, CastTrunc, CastPtrToInt, CastIntToPtr:
+		return CodeMask
+	case CastSExt:
+		if in.Src.Bits > 0 && in.Src.Bits <= 64 {
+			c.W = uint8(in.Src.Bits)
+			return CodeSExt
+		}
+	}
+	return CodeCast
+}
