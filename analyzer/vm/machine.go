@@ -815,9 +815,12 @@ func (m *Machine) reschedule() *Termination {
 	}
 	m.charge(uint64(len(m.threads)) * threadWork)
 	run := m.runBuf[:0]
+	waits := false // a thread sleeps or waits with a timeout (endingWaits)
 	for _, t := range m.threads {
 		if t.status == runnable {
 			run = append(run, t.ID)
+		} else if t.wakeAt != 0 || t.status == blocked && t.timedWait {
+			waits = true
 		}
 	}
 	m.runBuf = run[:0]
@@ -856,7 +859,9 @@ func (m *Machine) reschedule() *Termination {
 			Message: fmt.Sprintf("all %d live threads are blocked", len(live))}
 	}
 	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat()}
-	p.Waking = m.endingWaits()
+	if waits || m.sleepers > 0 {
+		p.Waking = m.endingWaits()
+	}
 	if m.sliceEnded {
 		p.What, m.sliceEnded = sched.WhatTimeSlice, false
 	}
