@@ -73,18 +73,26 @@ func ended(err error) (stepEnd, *Termination) {
 // bytes an instruction, its operation specialized at lowering, so one
 // dispatch decides what to do): the instructions that dominate every
 // program (integer arithmetic and comparisons, concrete loads and stores
-// to live objects, address arithmetic, branches, moves, casts, double
-// arithmetic, calls) run inline on locals, and everything else, including
-// every symbolic or checked variant of those, goes through step on the
-// full ir.Inst, which is the reference semantics. A fast path that does
-// not apply falls through to step rather than handling the case itself,
-// so each instruction's full meaning is written once.
+// to live objects, address arithmetic, branches and their phi moves,
+// casts, double arithmetic) run inline on locals. The less common
+// operations run in computeInline, and everything else, including every
+// symbolic or checked variant of those, goes through step on the full
+// ir.Inst, which is the reference semantics. A fast path that does not
+// apply falls through to step rather than handling the case itself, so
+// each instruction's full meaning is written once.
 //
-// The loop keeps few values live (the frame, its code and registers, pc,
-// the instruction count and the next count at which anything but the next
-// instruction matters, limit) so that Go keeps them in registers: every
-// other check (budget, time slice, stop point) is folded into limit and
-// made in limitReached, out of the loop. A thread that is to stop at a
+// The loop's state (the frame, its code and registers, pc, and left, the
+// instructions left before the next count at which anything but the next
+// instruction matters) lives in locals, and no call lies on the way of an
+// inline instruction: every call the loop makes (step, computeInline, a
+// call or return, the monitor, limitReached) stores pc and the
+// instruction count back first (fr.pc, m.insts) and reloads the state
+// from the thread after it (reload). Go keeps no register across a call,
+// so a value live across any call in the loop is spilled to the stack
+// wherever it is set, on every instruction; with nothing live across
+// them the inline paths keep more of it in registers. Every other check
+// (budget, time slice, stop point) is folded into the limit
+// (execLimits.at) and made in limitReached. A thread that is to stop at a
 // location runs stepwise (execStepwise), which checks every instruction.
 func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	if t.status != runnable || len(t.frames) == 0 {
@@ -104,26 +112,28 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	}
 	// Loads and stores run inline unless every access must go through
 	// step: access preemption and the weak memory model need that. (A
-	// monitor sees accesses from both; a focus location is checked by
-	// loadRaw and storeRaw.)
+	// monitor sees accesses from both; a focus location goes through step.)
 	m.run.raw = !m.cfg.PreemptAccesses && m.weak == nil
-	// The current frame, its code and registers, the program counter and
-	// the instruction count live in locals while the thread runs, so the hot
-	// loop touches no memory but the instruction and its operands. pc and n
-	// are stored back (fr.pc, m.insts) before step and before every return.
 	fr, code, regs, pc := top(t)
-	n, limit := m.insts, m.run.limit(m.nextCheck)
-	var cond bool   // an integer comparison's result (compared)
-	var addr uint64 // a GEP's result (address)
+	left := m.run.reset(m.insts, m.nextCheck)
+	var (
+		c    *ir.Code // the instruction at pc
+		cond bool     // an integer comparison's result (compared)
+		addr uint64   // a GEP's result (address), a raw access's address (load, store)
+		obj  *Object  // the object a raw access read or wrote (monitored)
+		off  uint64   // and the offset in it
+	)
 	for {
-		c := &code[pc]
-		n++
-		if n >= limit {
-			var end stepEnd
-			var term *Termination
-			if limit, end, term = m.limitReached(t, fr, pc, n); end != stepNext {
+		c = &code[pc]
+		left--
+		if left <= 0 {
+			l, end, term := m.limitReached(t, fr, pc, m.run.count(left))
+			if end != stepNext {
 				return end, term
 			}
+			fr, code, regs, pc = top(t)
+			m.run.at, left = l, int64(l)-int64(m.insts)
+			c = &code[pc]
 		}
 		switch c.Op {
 		case ir.CodeAdd:
@@ -174,13 +184,6 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				regs[c.Dst] = Value{Bits: r}
 				goto advance
 			}
-		case ir.CodeBin:
-			if a, b, ok := concrete2(regs, c); ok {
-				if r, ok := ir.EvalBin(c.Sub, a, b, uint16(c.W)); ok {
-					regs[c.Dst] = Value{Bits: r & c.K}
-					goto advance
-				} // a division by zero or overflow: step reports it
-			}
 		case ir.CodeEQ:
 			if a, b, ok := concrete2(regs, c); ok {
 				cond = a == b
@@ -208,94 +211,73 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				cond = int64(a<<s)>>s > int64(b<<s)>>s
 				goto compared
 			}
-		case ir.CodeICmp:
-			if a, b, ok := concrete2(regs, c); ok {
-				cond = icmp(c.Sub, a, b, uint16(c.W))
-				goto compared
-			}
 		case ir.CodeLoad:
-			av := regs[c.A]
-			if av.Sym != nil {
-				break
-			}
-			if m.loadRaw(t, fr, c, pc, av.Bits, t.count+(n-1-m.sliceStart), regs) {
-				pc++
-				continue
+			if av := regs[c.A]; av.Sym == nil {
+				addr = av.Bits
+				goto load
 			}
 		case ir.CodeStore:
-			av, v := regs[c.B], regs[c.A]
-			if av.Sym != nil || v.Sym != nil {
-				break
-			}
-			if m.storeRaw(t, fr, c, pc, av.Bits, v.Bits, t.count+(n-1-m.sliceStart)) {
-				goto advance
+			if av, v := regs[c.B], regs[c.A]; av.Sym == nil && v.Sym == nil {
+				addr = av.Bits
+				goto store
 			}
 		case ir.CodeGEP1:
-			if m.sym == nil || !m.gepSymbolic(&fr.fn.Insts[pc], regs) {
-				addr = gep1(c, regs)
+			if a, b := regs[c.A], regs[c.B]; a.Sym == nil && b.Sym == nil {
+				s := 64 - c.W
+				addr = a.Bits + c.K + uint64(int64(b.Bits<<s)>>s*int64(c.C))
 				goto address
 			}
 		case ir.CodeGEP0:
-			if m.sym == nil || !m.gepSymbolic(&fr.fn.Insts[pc], regs) {
-				addr = regs[c.A].Bits + c.K
+			if a := regs[c.A]; a.Sym == nil {
+				addr = a.Bits + c.K
 				goto address
 			}
 		case ir.CodeGEP:
-			if m.sym == nil || !m.gepSymbolic(&fr.fn.Insts[pc], regs) {
-				addr = gep(&fr.fn.Insts[pc], regs)
+			in := &fr.fn.Insts[pc]
+			if m.sym == nil || !gepSymbolic(in, regs) {
+				addr = gep(in, regs)
 				goto address
 			}
 		case ir.CodeJump:
 			pc = int(c.K)
 			continue
 		case ir.CodeBr:
-			pc = m.jump(regs, &fr.fn.Insts[pc])
-			continue
-		case ir.CodeIf, ir.CodeCondBr:
-			cv := regs[c.A]
-			if cv.Sym != nil {
-				break
+			if e := &fr.fn.Insts[pc].Targets[0]; !e.Parallel {
+				moves(regs, e)
+				pc = e.PC
+				continue
 			}
-			if c.Op == ir.CodeIf {
+		case ir.CodeIf:
+			if cv := regs[c.A]; cv.Sym == nil {
 				pc = ifTarget(c, cv.Bits&1 != 0)
 				continue
 			}
-			e := &fr.fn.Insts[pc].Targets[1-cv.Bits&1]
-			if len(e.Moves) > 0 {
-				m.phiMoves(regs, e)
+		case ir.CodeCondBr:
+			if cv := regs[c.A]; cv.Sym == nil {
+				if e := &fr.fn.Insts[pc].Targets[1-cv.Bits&1]; !e.Parallel {
+					moves(regs, e)
+					pc = e.PC
+					continue
+				}
 			}
-			pc = e.PC
-			continue
 		case ir.CodeMask:
-			sv := regs[c.A]
-			if sv.Sym != nil {
-				break
+			if sv := regs[c.A]; sv.Sym == nil {
+				regs[c.Dst] = Value{Bits: sv.Bits & c.K}
+				goto advance
 			}
-			regs[c.Dst] = Value{Bits: sv.Bits & c.K}
-			goto advance
 		case ir.CodeSExt:
-			sv := regs[c.A]
-			if sv.Sym != nil {
-				break
+			if sv := regs[c.A]; sv.Sym == nil {
+				s := 64 - c.W
+				regs[c.Dst] = Value{Bits: uint64(int64(sv.Bits<<s)>>s) & c.K}
+				goto advance
 			}
-			s := 64 - c.W
-			regs[c.Dst] = Value{Bits: uint64(int64(sv.Bits<<s)>>s) & c.K}
-			goto advance
-		case ir.CodeCast:
-			sv := regs[c.A]
-			if sv.Sym != nil {
-				break
-			}
-			in := &fr.fn.Insts[pc]
-			regs[c.Dst] = Value{Bits: cast(in.Sub, sv.Bits, in.Src, in.Ty)}
-			goto advance
 		case ir.CodeMove1:
 			regs[c.Dst] = regs[c.A]
 			pc++
 			continue
 		case ir.CodeMove:
 			for k := int32(0); k < fr.fn.Insts[pc].N; k++ {
-				regs[c.Dst+k] = get(regs, offset(c.A, k))
+				regs[c.Dst+k] = regs[c.A+ir.Operand(k)]
 			}
 			pc++
 			continue
@@ -330,119 +312,214 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				regs[c.Dst] = Value{Bits: math.Float64bits(p + math.Float64frombits(regs[c.C].Bits))}
 				goto advance
 			}
-		case ir.CodeFBin:
-			av, bv := regs[c.A], regs[c.B]
-			if av.Sym != nil || bv.Sym != nil {
+		case ir.CodeBin, ir.CodeICmp, ir.CodeCast, ir.CodeFBin, ir.CodeFNeg, ir.CodeFCmp:
+			m.insts, fr.pc = m.run.count(left), pc
+			ok := m.computeInline(c, &fr.fn.Insts[pc], regs)
+			fr, code, regs, pc = top(t)
+			left, c = m.run.reset(m.insts, m.nextCheck), &code[pc]
+			if !ok {
 				break
 			}
-			if c.Sub == ir.FMulAdd && regs[c.C].Sym != nil {
-				break
+			if c.Op == ir.CodeICmp {
+				cond = regs[c.Dst].Bits != 0
+				goto compared
 			}
-			regs[c.Dst] = Value{Bits: floatBin(&fr.fn.Insts[pc], av.Bits, bv.Bits, regs[c.C].Bits)}
-			goto advance
-		case ir.CodeFNeg:
-			av := regs[c.A]
-			if av.Sym != nil {
-				break
-			}
-			regs[c.Dst] = Value{Bits: fneg(av.Bits, fr.fn.Insts[pc].Ty.Kind)}
 			goto advance
 		case ir.CodeCall:
 			// A direct call of a function with a body, and a return to a
-			// caller, change frames without step: the loop's locals are
-			// reloaded from the new top frame.
+			// caller, change frames without step.
 			in := &fr.fn.Insts[pc]
-			m.insts, fr.pc = n, pc
+			m.insts, fr.pc = m.run.count(left), pc
 			if err := m.enter(t, in.Callee, in, regs); err != nil {
 				return ended(err)
 			}
-			fr, code, regs, pc = top(t)
-			limit = m.run.limit(m.nextCheck) // a variadic call allocates (charge)
-			continue
+			goto reload
 		case ir.CodeRet:
 			if len(t.frames) < 2 {
 				break // the thread's exit: step switches threads
 			}
-			m.insts, fr.pc = n, pc
+			m.insts, fr.pc = m.run.count(left), pc
 			if _, err := m.ret(t, &fr.fn.Insts[pc], regs); err != nil {
 				return ended(err)
 			}
-			fr, code, regs, pc = top(t)
+			goto reload
+		}
+	slow:
+		m.insts, fr.pc = m.run.count(left), pc
+		if end, term := m.step(t, fr, &fr.fn.Insts[pc], regs); end != stepNext {
+			return end, term
+		}
+	reload:
+		// After a call, the state is the thread's (see above).
+		fr, code, regs, pc = top(t)
+		left = m.run.reset(m.insts, m.nextCheck) // a call may have asked for a check (charge)
+		continue
+	address:
+		// A GEP's address, and the raw load or store of it paired with it
+		// (Inst.Pair), which runs in the same dispatch.
+		regs[c.Dst] = Value{Bits: addr}
+		pc++
+		if !c.Pair || left <= 1 {
 			continue
-		case ir.CodeFCmp:
-			av, bv := regs[c.A], regs[c.B]
-			if av.Sym != nil || bv.Sym != nil {
-				break
-			}
-			in := &fr.fn.Insts[pc]
-			k := in.Src.Kind
-			regs[c.Dst] = Value{Bits: b2u(fcmp(in.Sub, toFloat(av.Bits, k), toFloat(bv.Bits, k)))}
+		}
+		c = &code[pc]
+		left--
+		if c.Op == ir.CodeLoad {
+			goto load
+		}
+		if regs[c.A].Sym != nil {
+			goto slow
+		}
+	store:
+		// c is a raw store of its operand A to addr, at pc and count n. It
+		// runs here when accesses may run inline (execLimits.raw), its
+		// location is not a focus, and it writes a live object of this
+		// state's own (not shared with a fork) without symbolic bytes,
+		// within its write limit: Memory.resolve's checks, without its
+		// error reports, which step makes.
+		if !m.run.raw || len(m.focus) > 0 && m.focused(fr.fn.Insts[pc].Loc) {
+			goto slow
+		}
+		obj = m.mem.cached(uint32(addr >> ir.AddrShift))
+		if obj == nil || obj.gen != m.mem.gen || obj.sym != nil {
+			goto slow
+		}
+		off = addr & (1<<ir.AddrShift - 1)
+		if off+c.K > obj.writeLimit {
+			goto slow
+		}
+		ir.StoreLE(obj.bytes[off:], int(c.K), regs[c.A].Bits)
+		if m.mon != nil {
+			goto monitored
+		}
+		goto advance
+	load:
+		// c is a raw load from addr, at pc and count n, run here as a
+		// store is (the object may be shared, within its read limit).
+		if !m.run.raw || len(m.focus) > 0 && m.focused(fr.fn.Insts[pc].Loc) {
+			goto slow
+		}
+		obj = m.mem.cached(uint32(addr >> ir.AddrShift))
+		if obj == nil || obj.sym != nil {
+			goto slow
+		}
+		off = addr & (1<<ir.AddrShift - 1)
+		if off+c.K > obj.readLimit {
+			goto slow
+		}
+		regs[c.Dst] = Value{Bits: ir.LoadLE(obj.bytes[off:], int(c.K))}
+		if m.mon != nil {
+			goto monitored
+		}
+		pc++
+		continue
+	monitored:
+		// The monitor sees the raw access c just made, with the frame's pc
+		// on it; the thread goes on with the next instruction.
+		m.insts, fr.pc = m.run.count(left), pc
+		m.monitorRaw(t, fr, c, obj, off)
+		fr, code, regs, pc = top(t)
+		left, c = m.run.reset(m.insts, m.nextCheck), &code[pc]
+		if c.Op == ir.CodeLoad {
 			pc++
 			continue
 		}
-		goto slow
-	address:
-		// A GEP's address, and the raw load or store of it paired with it
-		// (Inst.Pair), which runs in the same dispatch when its fast path
-		// applies.
-		regs[c.Dst] = Value{Bits: addr}
-		pc++
-		if c.Pair && n+1 < limit {
-			nx := &code[pc]
-			count := t.count + (n - m.sliceStart)
-			if nx.Op == ir.CodeLoad {
-				if m.loadRaw(t, fr, nx, pc, addr, count, regs) {
-					n++
-					pc++
-				}
-			} else if v := regs[nx.A]; v.Sym == nil && m.storeRaw(t, fr, nx, pc, addr, v.Bits, count) {
-				n++
-				pc++
-			}
-		}
-		continue
+		goto advance
 	compared:
 		// An integer comparison's result, and the conditional branch
 		// paired with it (Inst.Pair) taken in the same dispatch.
 		regs[c.Dst] = Value{Bits: b2u(cond)}
-		if c.Pair && n+1 < limit {
-			n++
-			if br := &code[pc+1]; br.Op == ir.CodeIf {
-				pc = ifTarget(br, cond)
-				continue
-			}
-			e := &fr.fn.Insts[pc+1].Targets[1-b2u(cond)]
-			if len(e.Moves) > 0 {
-				m.phiMoves(regs, e)
-			}
+		pc++
+		if !c.Pair || left <= 1 {
+			continue
+		}
+		left--
+		if br := &code[pc]; br.Op == ir.CodeIf {
+			pc = ifTarget(br, cond)
+			continue
+		}
+		if e := &fr.fn.Insts[pc].Targets[1-b2u(cond)]; !e.Parallel {
+			moves(regs, e)
 			pc = e.PC
 			continue
 		}
-		pc++
-		continue
-	slow:
-		m.insts, fr.pc = n, pc
-		if end, term := m.step(t, fr, &fr.fn.Insts[pc], regs); end != stepNext {
-			return end, term
-		}
-		fr, code, regs, pc = top(t)
-		n = m.insts
-		limit = m.run.limit(m.nextCheck) // a call may have asked for a check (charge)
-		continue
+		goto slow
 	advance:
 		// An instruction run inline goes on with the next one, and takes
 		// the unconditional branch paired with it (Inst.Pair) in the same
 		// dispatch.
 		pc++
-		if c.Pair && n+1 < limit {
-			n++
-			if br := &code[pc]; br.Op == ir.CodeJump {
-				pc = int(br.K)
-			} else {
-				pc = m.jump(regs, &fr.fn.Insts[pc])
-			}
+		if !c.Pair || left <= 1 {
+			continue
 		}
+		left--
+		if br := &code[pc]; br.Op == ir.CodeJump {
+			pc = int(br.K)
+			continue
+		}
+		if e := &fr.fn.Insts[pc].Targets[0]; !e.Parallel {
+			moves(regs, e)
+			pc = e.PC
+			continue
+		}
+		goto slow
 	}
+}
+
+// computeInline runs an operation of the compact form that exec does not run
+// inline (integer division, other compares, casts, other float
+// operations) on concrete operands, writing its result. It reports false,
+// having done nothing, when the instruction needs step: a symbolic
+// operand, or a fault (division by zero) that step reports.
+func (m *Machine) computeInline(c *ir.Code, in *ir.Inst, regs []Value) bool {
+	a := regs[c.A]
+	if a.Sym != nil {
+		return false
+	}
+	binary := c.Op != ir.CodeCast && c.Op != ir.CodeFNeg
+	if binary && regs[c.B].Sym != nil {
+		return false
+	}
+	b := regs[c.B].Bits
+	var r uint64
+	switch c.Op {
+	case ir.CodeBin:
+		v, ok := ir.EvalBin(c.Sub, a.Bits, b, uint16(c.W))
+		if !ok {
+			return false
+		}
+		r = v & c.K
+	case ir.CodeICmp:
+		r = b2u(icmp(c.Sub, a.Bits, b, uint16(c.W)))
+	case ir.CodeCast:
+		r = cast(in.Sub, a.Bits, in.Src, in.Ty)
+	case ir.CodeFBin:
+		if in.Sub == ir.FMulAdd && regs[c.C].Sym != nil {
+			return false
+		}
+		r = floatBin(in, a.Bits, b, regs[c.C].Bits)
+	case ir.CodeFNeg:
+		r = fneg(a.Bits, in.Ty.Kind)
+	case ir.CodeFCmp:
+		k := in.Src.Kind
+		r = b2u(fcmp(in.Sub, toFloat(a.Bits, k), toFloat(b, k)))
+	default:
+		return false
+	}
+	regs[c.Dst] = Value{Bits: r}
+	return true
+}
+
+// monitorRaw tells the monitor of the raw access c at the frame's pc
+// made, to offset off of o; the thread's count at it is m.insts.
+func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off uint64) {
+	kind := Read
+	if c.Op == ir.CodeStore {
+		kind = Write
+	}
+	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: c.K, Kind: kind, Site: Site{fr.fn.Insts[fr.pc].Loc, fr.stack},
+		Count: t.count + (m.insts - 1 - m.sliceStart)}
+	m.mon.Access(&m.acc)
 }
 
 // concrete2 reads an instruction's operands A and B, and reports whether
@@ -460,10 +537,15 @@ func ifTarget(c *ir.Code, cond bool) int {
 	return int(uint32(c.K))
 }
 
-// gep1 computes a CodeGEP1's address: A + K + sext_W(B) * C.
-func gep1(c *ir.Code, regs []Value) uint64 {
-	s := 64 - c.W
-	return regs[c.A].Bits + c.K + uint64(int64(regs[c.B].Bits<<s)>>s*int64(c.C))
+// moves makes a branch edge's phi moves one after another, which gives
+// their parallel assignment unless the edge is Parallel (see ir.Edge;
+// exec leaves those to step). It is small enough to inline: exec makes
+// no call on its way.
+func moves(regs []Value, e *ir.Edge) {
+	for i := range e.Moves {
+		mv := &e.Moves[i]
+		regs[mv.Dst] = regs[mv.Src]
+	}
 }
 
 // execLimits are the instruction counts at which the running thread's
@@ -473,7 +555,23 @@ func gep1(c *ir.Code, regs []Value) uint64 {
 type execLimits struct {
 	sliceAt, stopAt uint64
 	raw             bool
+	// at is the limit exec runs to: it counts the instructions left
+	// before it rather than the instructions run, which keeps one value
+	// live in its loop instead of two (count makes the count of them).
+	at uint64
 }
+
+// reset sets the limit exec runs to for the instruction count n and the
+// next budget check, and returns how many instructions are left before it
+// (none or fewer when it is already reached).
+func (l *execLimits) reset(n, nextCheck uint64) int64 {
+	l.at = l.limit(nextCheck)
+	return int64(l.at) - int64(n)
+}
+
+// count is the instruction count when left instructions are left before
+// the limit.
+func (l *execLimits) count(left int64) uint64 { return uint64(int64(l.at) - left) }
 
 // limit is the count at which exec must leave its fast path next, given
 // the next budget check.
@@ -541,62 +639,6 @@ func (m *Machine) execStepwise(t *Thread) (stepEnd, *Termination) {
 }
 
 func offset(o ir.Operand, k int32) ir.Operand { return o + ir.Operand(k) }
-
-// loadRaw runs a raw load (c, at pc in fr's function) from a concrete
-// address inline when it can: accesses may run inline (execLimits.raw),
-// the load's location is not a focus, and it reads a live object without
-// symbolic bytes within its read limit (Memory.resolve's checks, without
-// its error reports). It reports false, having done nothing, when the load
-// needs step's full semantics. count is the thread's instruction count at
-// the load; a monitor sees it and the load's site (the frame's pc is
-// brought up to date for it).
-func (m *Machine) loadRaw(t *Thread, fr *frame, c *ir.Code, pc int, addr, count uint64, regs []Value) bool {
-	if !m.run.raw || len(m.focus) > 0 && m.focused(fr.fn.Insts[pc].Loc) {
-		return false
-	}
-	o := m.mem.cached(uint32(addr >> ir.AddrShift))
-	if o == nil || o.sym != nil {
-		return false
-	}
-	off := addr & (1<<ir.AddrShift - 1)
-	if off+c.K > o.readLimit {
-		return false
-	}
-	if m.mon != nil {
-		m.monitorRaw(t, fr, pc, o, off, c.K, Read, count)
-	}
-	regs[c.Dst] = Value{Bits: ir.LoadLE(o.bytes[off:], int(c.K))}
-	return true
-}
-
-// storeRaw runs a raw store (c) of v to a concrete address inline when it
-// can, as loadRaw a load: the object must also be this state's own (not
-// shared with a fork) and the access within its write limit.
-func (m *Machine) storeRaw(t *Thread, fr *frame, c *ir.Code, pc int, addr, v, count uint64) bool {
-	if !m.run.raw || len(m.focus) > 0 && m.focused(fr.fn.Insts[pc].Loc) {
-		return false
-	}
-	o := m.mem.cached(uint32(addr >> ir.AddrShift))
-	if o == nil || o.gen != m.mem.gen || o.sym != nil {
-		return false
-	}
-	off := addr & (1<<ir.AddrShift - 1)
-	if off+c.K > o.writeLimit {
-		return false
-	}
-	if m.mon != nil {
-		m.monitorRaw(t, fr, pc, o, off, c.K, Write, count)
-	}
-	ir.StoreLE(o.bytes[off:], int(c.K), v)
-	return true
-}
-
-// monitorRaw tells the monitor of an access loadRaw or storeRaw makes.
-func (m *Machine) monitorRaw(t *Thread, fr *frame, pc int, o *Object, off, size uint64, kind AccessKind, count uint64) {
-	fr.pc = pc
-	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: size, Kind: kind, Site: Site{fr.fn.Insts[pc].Loc, fr.stack}, Count: count}
-	m.mon.Access(&m.acc)
-}
 
 // focused reports whether accesses at loc are preemption points
 // (Config.PreemptAt): those go through step, which may switch threads.

@@ -100,7 +100,7 @@ func (m *Machine) compute(t *Thread, fr *frame, in *ir.Inst, regs []Value) error
 		}
 		regs[in.Dst] = Value{Bits: b2u(icmp(in.Sub, a.Bits, b.Bits, in.Src.Bits))}
 	case ir.OpGEP:
-		if m.sym != nil && m.gepSymbolic(in, regs) {
+		if m.sym != nil && gepSymbolic(in, regs) {
 			regs[in.Dst] = m.symGEP(in, regs)
 			return nil
 		}

@@ -67,7 +67,7 @@ func (m *Machine) symSwitch(in *ir.Inst, v Value) (int, error) {
 }
 
 // gepSymbolic reports whether a GEP's base or an index is symbolic.
-func (m *Machine) gepSymbolic(in *ir.Inst, regs []Value) bool {
+func gepSymbolic(in *ir.Inst, regs []Value) bool {
 	if get(regs, in.A).Sym != nil {
 		return true
 	}
