@@ -101,7 +101,22 @@ func (m *Machine) callArgs(in *ir.Inst, regs []Value) []Value {
 // top of t's stack. exec calls it for direct calls without going through
 // step.
 func (m *Machine) enter(t *Thread, callee *ir.Function, in *ir.Inst, regs []Value) error {
-	return m.pushFrame(t, callee, m.callArgs(in, regs), in.ArgTys, in.Dst, in.Loc)
+	if callee.Variadic {
+		return m.pushFrame(t, callee, m.callArgs(in, regs), in.ArgTys, in.Dst, in.Loc)
+	}
+	base, err := m.newFrame(t, callee, in.Dst, in.Loc, 0)
+	if err != nil {
+		return err
+	}
+	// The arguments go from the caller's registers to the callee's
+	// without a buffer: the two frames do not overlap, and when newFrame
+	// grew the register file, regs still holds the caller's values.
+	n := min(len(callee.Params), len(in.Args))
+	params := t.regs[base : base+n]
+	for i, a := range in.Args[:n] {
+		params[i] = regs[a]
+	}
+	return nil
 }
 
 // ret returns from the top frame. done reports that the thread has exited.

@@ -611,7 +611,36 @@ func (m *Machine) environment() uint64 {
 // pushFrame enters fn on thread t with the given flattened arguments.
 func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []ir.Scalar, retDst int32, site ir.LocID) error {
 	if len(t.frames) >= maxFrames {
-		return terminate(TermCrash, SIGSEGV, "stack overflow: %d nested calls (in %s)", len(t.frames), fn.Name)
+		return stackOverflow(t, fn)
+	}
+	var varargs uint32 // the object holding the variadic arguments
+	if fn.Variadic {
+		k := min(len(fn.Params), len(args))
+		var tys []ir.Scalar
+		if len(argTys) >= k {
+			tys = argTys[k:]
+		}
+		id, err := m.packVarargs(t, args[k:], tys)
+		if err != nil {
+			return err
+		}
+		varargs = id
+	}
+	base, err := m.newFrame(t, fn, retDst, site, varargs)
+	if err != nil {
+		return err
+	}
+	n := min(len(fn.Params), len(args))
+	copy(t.regs[base:base+n], args[:n])
+	return nil
+}
+
+// newFrame pushes a frame for fn on thread t, its registers and constants
+// in place, and returns where its registers start: the caller copies the
+// arguments there (pushFrame, enter).
+func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.LocID, varargs uint32) (int, error) {
+	if len(t.frames) >= maxFrames {
+		return 0, stackOverflow(t, fn)
 	}
 	base := len(t.regs)
 	need := base + fn.FrameSize
@@ -633,13 +662,8 @@ func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []i
 	for i, c := range fn.Consts {
 		consts[i] = Value{Bits: c}
 	}
-	n := len(fn.Params)
-	if len(args) < n {
-		n = len(args)
-	}
-	copy(t.regs[base:base+n], args[:n])
 	m.frameSerial++
-	fr := frame{fn: fn, base: base, retDst: retDst, callSite: site, serial: m.frameSerial}
+	fr := frame{fn: fn, base: base, retDst: retDst, callSite: site, serial: m.frameSerial, varargs: varargs}
 	if m.mon != nil {
 		var parent StackID
 		if len(t.frames) > 0 {
@@ -652,20 +676,13 @@ func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []i
 		t.atomicDepth++
 		m.syncEvent(t, Acquire, keyVerifier, 0)
 	}
-	if fn.Variadic {
-		k := min(len(fn.Params), len(args))
-		var tys []ir.Scalar
-		if len(argTys) >= k {
-			tys = argTys[k:]
-		}
-		id, err := m.packVarargs(t, args[k:], tys)
-		if err != nil {
-			return err
-		}
-		fr.varargs = id
-	}
 	t.frames = append(t.frames, fr)
-	return nil
+	return base, nil
+}
+
+// stackOverflow is the termination of a call past maxFrames.
+func stackOverflow(t *Thread, fn *ir.Function) error {
+	return terminate(TermCrash, SIGSEGV, "stack overflow: %d nested calls (in %s)", len(t.frames), fn.Name)
 }
 
 // maxFrames bounds recursion; deeper recursion is reported as stack overflow.
