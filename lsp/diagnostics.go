@@ -59,6 +59,10 @@ type raceSite struct {
 	access   int
 	rng      protocol.Range
 	category string // classifying… while the analysis runs
+	// also counts the other races this site stands for (foldSites): the
+	// same two statements, accessed the same ways, in the same category,
+	// reached through other call paths.
+	also int
 }
 
 // lines reads source lines for ranges: from the open document when there
@@ -187,6 +191,38 @@ func (s *Server) racesIn(path string, l *lines) []raceSite {
 	return out
 }
 
+// foldSites keeps one site of every group of races between the same two
+// statements, accessed the same ways, with the same category, that differ
+// only in the call paths that reach them: a race is its pair of accesses
+// with their call stacks, so a library function that every thread calls
+// (SQLite's mutex allocator) makes a race per pair of callers, all on one
+// line. The editor (diagnostics, and the Races view made of them; hovers,
+// lenses, actions) shows each group once, the first race standing for the
+// rest (raceSite.also); the report (augur analyze) keeps every race.
+func foldSites(sites []raceSite) []raceSite {
+	type group struct {
+		ts                     *targetState
+		rng                    protocol.Range
+		category, kind         string
+		otherFile, otherKind   string
+		otherLine, otherColumn int
+	}
+	first := map[group]int{}
+	var out []raceSite
+	for _, site := range sites {
+		o := site.race.Accesses[1-site.access]
+		g := group{ts: site.ts, rng: site.rng, category: site.category, kind: site.race.Accesses[site.access].Kind,
+			otherFile: o.File, otherKind: o.Kind, otherLine: o.Line, otherColumn: o.Column}
+		if i, ok := first[g]; ok {
+			out[i].also++
+			continue
+		}
+		first[g] = len(out)
+		out = append(out, site)
+	}
+	return out
+}
+
 func sameSite(a, b report.Access) bool {
 	return a.File == b.File && a.Line == b.Line && a.Column == b.Column
 }
@@ -227,7 +263,7 @@ func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 		out = append(out, protocol.Diagnostic{Range: protocol.Range{}, Severity: protocol.DiagnosticSeverityInformation,
 			Source: protocol.NewOptional(sourceAugur), Code: protocol.String("no-target"), Message: protocol.String(msg)})
 	}
-	for _, site := range s.racesIn(path, l) {
+	for _, site := range foldSites(s.racesIn(path, l)) {
 		out = append(out, s.raceDiagnostic(site, l))
 	}
 	for _, ts := range s.sortedTargets() {

@@ -36,7 +36,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 // spec-violated one before a harmless one on the same read). Caller holds
 // mu.
 func (s *Server) siteAt(path string, pos protocol.Position) *raceSite {
-	sites := s.racesIn(path, &lines{s: s})
+	sites := foldSites(s.racesIn(path, &lines{s: s}))
 	var at, onLine *raceSite
 	worse := func(a, b *raceSite) bool {
 		return b == nil || category.Named(a.category).Severity < category.Named(b.category).Severity
@@ -67,8 +67,12 @@ func (s *Server) hoverText(site *raceSite, l *lines) string {
 	st := s.story(site, l)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**augur: %s** — %s (%s)\n\n", st.name, headline(site.category), site.category)
-	fmt.Fprintf(&b, "This %s in %s (%s) races with %s.\n\n", st.me.Kind, st.me.Function, st.at(st.me.File, st.me.Line),
+	fmt.Fprintf(&b, "This %s in %s (%s) races with %s.", st.me.Kind, st.me.Function, st.at(st.me.File, st.me.Line),
 		st.access(st.other))
+	if more := site.alsoText(); more != "" {
+		b.WriteString(" " + more)
+	}
+	b.WriteString("\n\n")
 	what := "**What goes wrong:** "
 	if site.category == string(category.Harmless) || site.category == string(category.SingleOrdering) {
 		what = "**What augur saw:** "

@@ -27,6 +27,9 @@ func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
 	r := site.race
 	st := s.story(&site, l)
 	msg := st.message()
+	if more := site.alsoText(); more != "" {
+		msg += " " + more
+	}
 	if s.configProblem != nil {
 		msg += " (From the last analysis: augur.toml has an error, and nothing is analyzed again until it is fixed.)"
 	}
@@ -42,6 +45,18 @@ func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
 	}
 	d.RelatedInformation = raceRelated(r, site, l, st.name)
 	return d
+}
+
+// alsoText says what other races a folded site stands for (foldSites), or
+// "" when it stands for none.
+func (site *raceSite) alsoText() string {
+	switch site.also {
+	case 0:
+		return ""
+	case 1:
+		return "It stands for 1 more race between the same two statements, reached through other call paths."
+	}
+	return fmt.Sprintf("It stands for %d more races between the same two statements, reached through other call paths.", site.also)
 }
 
 // raceRelated lists the places a race diagnostic points at, each once;

@@ -108,6 +108,7 @@ before(async () => {
   fs.copyFileSync(path.join(repo, 'testdata', 'fix', 'missing_lock.c'), path.join(workspace, 'bank.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'classify', 'disjoint_bits.c'), path.join(workspace, 'status.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'fix', 'lock_order.c'), path.join(workspace, 'transfer.c'));
+  fs.copyFileSync(path.join(repo, 'testdata', 'lsp', 'call_paths.c'), path.join(workspace, 'hits.c'));
   // A ThreadSanitizer report of ledger.c's use after free, as a CI run
   // would leave it (written in ThreadSanitizer's format), named by the
   // tsanReport setting below.
@@ -474,21 +475,29 @@ test('a verified fix is a quick fix on the racing line, and applying it and savi
   await shot('8-fixed');
 });
 
-test('a harmless race that follows a benign pattern names the pattern and its evidence in the hover', async () => {
+/**
+ * Opens a workspace file from the Explorer and shows the hover on the
+ * first line holding `statement`, with the keyboard, as a user can: the
+ * cursor on the statement's first word (Home), then Show Hover (Ctrl+K
+ * Ctrl+I), until a hover with `has` in it appears. Returns its text.
+ */
+async function keyboardHover(name, statement, has) {
   await page.keyboard.press('Control+Shift+E');
-  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'status.c' }).dblclick({ timeout: patience });
-  const file = path.join(tmp, 'workspace', 'status.c');
-  const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('status |= 1;')) + 1;
-  // With the keyboard, as a user can: the cursor on the statement's first
-  // word (Home), then Show Hover (Ctrl+K Ctrl+I).
-  const hoverBox = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content:visible', { hasText: 'Benign pattern' }).first();
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).dblclick({ timeout: patience });
+  const file = path.join(tmp, 'workspace', name);
+  const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(statement)) + 1;
+  const hoverBox = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content:visible', { hasText: has }).first();
   await openUntil(async () => {
     await goToLine(line);
     await page.keyboard.press('Home');
     await page.keyboard.press('Control+K');
     await page.keyboard.press('Control+I');
   }, hoverBox);
-  const hover = await hoverBox.innerText();
+  return hoverBox.innerText();
+}
+
+test('a harmless race that follows a benign pattern names the pattern and its evidence in the hover', async () => {
+  const hover = await keyboardHover('status.c', 'status |= 1;', 'Benign pattern');
   await shot('9-benign-pattern');
   assert.match(hover, /k-witness-harmless/);
   assert.match(hover, /Benign pattern — disjoint-bits: the write in writer changes only bits 0x1 of status/);
@@ -518,4 +527,11 @@ test("the Races view applies a race's verified fix from the race's context menu"
     assert.ok(Date.now() < deadline2, `the fix was not saved:\n${fs.readFileSync(transfer, 'utf8')}`);
     await page.waitForTimeout(250);
   }
+});
+
+test('races between the same two statements through other call paths show once, and the hover says how many more', async () => {
+  const hover = await keyboardHover('hits.c', 'hits = hits + 1;', 'stands for');
+  await shot('11-call-paths');
+  assert.match(hover, /It stands for \d+ more races? between the same two statements, reached through other call paths/);
+  await page.keyboard.press('Escape');
 });
