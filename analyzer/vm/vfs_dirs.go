@@ -24,12 +24,25 @@ const (
 	dtReg = 8
 )
 
-// listing is an open directory stream.
+// listing is an open directory stream. Like glibc's, it reads the
+// directory (getdents) at its first readdir, and again after rewinddir,
+// not at opendir: a file created in between is listed. What it read it
+// returns even after the program closed dirfd's descriptor, and a read
+// through a closed descriptor fails with EBADF.
 type listing struct {
 	fd      int    // the descriptor the stream reads (dirfd)
 	path    string // the directory's vpath
 	entries []dirEntry
 	next    int
+	read    bool // entries holds the directory as read (not before the first readdir)
+}
+
+// readable reports whether the stream's descriptor still reads its
+// directory: the program may have closed it (or opened another file in
+// its place), as glibc's getdents would find.
+func (ft *fileTable) readable(l *listing) bool {
+	f := ft.byFD[l.fd]
+	return f != nil && f.dir && f.path == l.path
 }
 
 type dirEntry struct {
@@ -77,7 +90,7 @@ func (m *Machine) openListing(t *Thread, in *ir.Inst, fd int, res []Value) error
 	if m.files.listings == nil {
 		m.files.listings = map[uint64]*listing{}
 	}
-	m.files.listings[addr] = &listing{fd: fd, path: f.path, entries: m.files.entries(f.path)}
+	m.files.listings[addr] = &listing{fd: fd, path: f.path}
 	setRes(res, addr)
 	return nil
 }
@@ -130,9 +143,19 @@ func init() {
 		if err != nil {
 			return err
 		}
+		if !l.read {
+			if !m.files.readable(l) {
+				setRes(res, 0)
+				return m.setErrno(t, EBADF)
+			}
+			l.entries, l.read = m.files.entries(l.path), true
+		}
 		if l.next >= len(l.entries) {
-			setRes(res, 0) // the end: errno unchanged
-			return nil
+			setRes(res, 0)
+			if !m.files.readable(l) { // glibc reads again at the end
+				return m.setErrno(t, EBADF)
+			}
+			return nil // the end: errno unchanged
 		}
 		e := l.entries[l.next]
 		l.next++
@@ -154,7 +177,7 @@ func init() {
 		if err != nil {
 			return err
 		}
-		l.entries, l.next = m.files.entries(l.path), 0
+		l.entries, l.next, l.read = nil, 0, false // read again at the next readdir
 		return nil
 	}, "rewinddir")
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
@@ -171,11 +194,16 @@ func init() {
 			return err
 		}
 		delete(m.files.listings, a[0].Bits)
-		if m.files.byFD[l.fd] != nil { // the program may have closed dirfd's descriptor itself
-			m.files.closeFD(l.fd)
+		if err := m.free(t, a[0].Bits, in.Loc, "closedir"); err != nil {
+			return err
 		}
+		if m.files.byFD[l.fd] == nil { // the program closed dirfd's descriptor itself: close fails
+			setRes(res, ^uint64(0))
+			return m.setErrno(t, EBADF)
+		}
+		m.files.closeFD(l.fd)
 		setRes(res, 0)
-		return m.free(t, a[0].Bits, in.Loc, "closedir")
+		return nil
 	}, "closedir")
 
 	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
