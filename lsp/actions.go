@@ -59,7 +59,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 	}
 	s.mu.Lock()
 	l := &lines{s: s}
-	sites := foldSites(s.racesIn(path, l))
+	sites := s.shownSites(path, l)
 	var actions []protocol.CommandOrCodeAction
 	quickfix := protocol.CodeActionKindQuickFix
 	seen := map[string]bool{}

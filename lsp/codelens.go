@@ -21,7 +21,7 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := &lines{s: s}
-	sites := foldSites(s.racesIn(path, l))
+	sites := s.shownSites(path, l)
 	// A line's lenses are short ("Replay evidence"); only a line with
 	// several races names which race each is for.
 	races := map[uint32]map[string]bool{}

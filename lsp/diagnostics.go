@@ -191,6 +191,12 @@ func (s *Server) racesIn(path string, l *lines) []raceSite {
 	return out
 }
 
+// shownSites are the racing accesses in path as the editor shows them:
+// racesIn, folded (foldSites). Caller holds mu.
+func (s *Server) shownSites(path string, l *lines) []raceSite {
+	return foldSites(s.racesIn(path, l))
+}
+
 // foldSites keeps one site of every group of races between the same two
 // statements, accessed the same ways, with the same category, that differ
 // only in the call paths that reach them: a race is its pair of accesses
@@ -263,7 +269,7 @@ func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 		out = append(out, protocol.Diagnostic{Range: protocol.Range{}, Severity: protocol.DiagnosticSeverityInformation,
 			Source: protocol.NewOptional(sourceAugur), Code: protocol.String("no-target"), Message: protocol.String(msg)})
 	}
-	for _, site := range foldSites(s.racesIn(path, l)) {
+	for _, site := range s.shownSites(path, l) {
 		out = append(out, s.raceDiagnostic(site, l))
 	}
 	for _, ts := range s.sortedTargets() {

@@ -36,7 +36,7 @@ func (s *Server) Hover(ctx context.Context, params *protocol.HoverParams) (*prot
 // spec-violated one before a harmless one on the same read). Caller holds
 // mu.
 func (s *Server) siteAt(path string, pos protocol.Position) *raceSite {
-	sites := foldSites(s.racesIn(path, &lines{s: s}))
+	sites := s.shownSites(path, &lines{s: s})
 	var at, onLine *raceSite
 	worse := func(a, b *raceSite) bool {
 		return b == nil || category.Named(a.category).Severity < category.Named(b.category).Severity

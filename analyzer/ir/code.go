@@ -78,7 +78,6 @@ const (
 	// return. Both run from the Inst.
 	CodeCall
 	CodeRet
-	NumCodeOps
 )
 
 // Code is one instruction of the compact form (see CodeOp for what each

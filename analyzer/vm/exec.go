@@ -371,12 +371,13 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			goto slow
 		}
 	store:
-		// c is a raw store of its operand A to addr, at pc and count n. It
-		// runs here when accesses may run inline (execLimits.raw), its
-		// location is not a focus, and it writes a live object of this
-		// state's own (not shared with a fork) without symbolic bytes,
-		// within its write limit: Memory.resolve's checks, without its
-		// error reports, which step makes.
+		// c is a raw store of its operand A to addr, at pc (counted in
+		// left). It runs here when accesses may run inline
+		// (execLimits.raw), its location is not a focus, and it writes a
+		// live object of this state's own (not shared with a fork)
+		// without symbolic bytes, within its write limit:
+		// Memory.resolve's checks, without its error reports, which step
+		// makes.
 		if !m.run.raw || len(m.focus) > 0 && m.focused(fr.fn.Insts[pc].Loc) {
 			goto slow
 		}
@@ -394,8 +395,8 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		}
 		goto advance
 	load:
-		// c is a raw load from addr, at pc and count n, run here as a
-		// store is (the object may be shared, within its read limit).
+		// c is a raw load from addr, at pc (counted in left), run here as
+		// a store is (the object may be shared, within its read limit).
 		if !m.run.raw || len(m.focus) > 0 && m.focused(fr.fn.Insts[pc].Loc) {
 			goto slow
 		}
@@ -678,21 +679,14 @@ func (m *Machine) jump(regs []Value, in *ir.Inst) int {
 }
 
 // phiMoves performs the phi assignments of a branch edge, in parallel:
-// one after another in their order unless the edge is Parallel (see
-// ir.Edge). It is kept out of line: inlined at exec's branch sites it
-// made the loop longer and no faster (nbody, fannkuch and spectral within
-// the machine's noise).
-//
-//go:noinline
+// one after another in their order (moves, which exec inlines) unless the
+// edge is Parallel (see ir.Edge).
 func (m *Machine) phiMoves(regs []Value, e *ir.Edge) {
 	if e.Parallel {
 		m.parallelMoves(regs, e)
 		return
 	}
-	for i := range e.Moves {
-		mv := &e.Moves[i]
-		regs[mv.Dst] = regs[mv.Src]
-	}
+	moves(regs, e)
 }
 
 // parallelMoves makes a Parallel edge's moves through a temporary copy.
