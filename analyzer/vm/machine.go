@@ -610,7 +610,7 @@ func (m *Machine) environment() uint64 {
 
 // pushFrame enters fn on thread t with the given flattened arguments.
 func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []ir.Scalar, retDst int32, site ir.LocID) error {
-	if len(t.frames) >= maxFrames {
+	if len(t.frames) >= maxFrames { // as newFrame checks, before the varargs take memory
 		return stackOverflow(t, fn)
 	}
 	var varargs uint32 // the object holding the variadic arguments
@@ -832,7 +832,7 @@ func (m *Machine) reschedule() *Termination {
 	}
 	m.charge(uint64(len(m.threads)) * threadWork)
 	run := m.runBuf[:0]
-	waits := false // a thread sleeps or waits with a timeout (endingWaits)
+	waits := false // a thread sleeps (wakeAt, blocked) or waits with a timeout: endingWaits has work
 	for _, t := range m.threads {
 		if t.status == runnable {
 			run = append(run, t.ID)
@@ -876,7 +876,7 @@ func (m *Machine) reschedule() *Termination {
 			Message: fmt.Sprintf("all %d live threads are blocked", len(live))}
 	}
 	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat()}
-	if waits || m.sleepers > 0 {
+	if waits {
 		p.Waking = m.endingWaits()
 	}
 	if m.sliceEnded {
