@@ -9,6 +9,7 @@ import (
 
 	"augur/analyzer/evidence"
 	"augur/analyzer/ir"
+	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"

@@ -12,6 +12,7 @@ import (
 
 	"augur/analyzer/category"
 	"augur/analyzer/ir"
+	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
 	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
 	"augur/analyzer/sched"

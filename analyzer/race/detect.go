@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"augur/analyzer/ir"
+	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
 )

@@ -9,6 +9,7 @@ import (
 
 	"augur/analyzer/expr"
 	"augur/analyzer/ir"
+	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
 	"augur/analyzer/memmodel"
 	"augur/analyzer/solver"
 	"augur/analyzer/vm"

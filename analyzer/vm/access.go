@@ -248,11 +248,11 @@ func rmw(op int, old, x uint64, ty ir.Scalar) (uint64, error) {
 			r = x
 		}
 	case ir.RMWFAdd, ir.RMWFSub:
-		f, g := toFloat(old, ty.Kind), toFloat(x, ty.Kind)
+		f, g := FloatOf(old, ty.Kind), FloatOf(x, ty.Kind)
 		if op == ir.RMWFSub {
 			g = -g
 		}
-		return fromFloat(f+g, ty.Kind), nil
+		return FloatBits(f+g, ty.Kind), nil
 	default:
 		return 0, unsupported("atomicrmw operation %d", op)
 	}

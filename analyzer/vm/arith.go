@@ -52,16 +52,16 @@ func icmp(pred uint8, a, b uint64, w uint16) bool {
 	return sa <= sb
 }
 
-// toFloat reads a float register of kind k as float64.
-func toFloat(v uint64, k ir.Kind) float64 {
+// FloatOf reads a float register of kind k as float64.
+func FloatOf(v uint64, k ir.Kind) float64 {
 	if k == ir.KF32 {
 		return float64(math.Float32frombits(uint32(v)))
 	}
 	return math.Float64frombits(v)
 }
 
-// fromFloat makes a register of kind k from f.
-func fromFloat(f float64, k ir.Kind) uint64 {
+// FloatBits makes a register of kind k from f.
+func FloatBits(f float64, k ir.Kind) uint64 {
 	if k == ir.KF32 {
 		return uint64(math.Float32bits(float32(f)))
 	}
@@ -70,18 +70,18 @@ func fromFloat(f float64, k ir.Kind) uint64 {
 
 // fneg negates a float register of kind k.
 func fneg(v uint64, k ir.Kind) uint64 {
-	return fromFloat(-toFloat(v, k), k)
+	return FloatBits(-FloatOf(v, k), k)
 }
 
 // floatBin computes an OpFBin on register bits: a op b, or a*b+c for
 // FMulAdd.
 func floatBin(in *ir.Inst, a, b, c uint64) uint64 {
 	k := in.Ty.Kind
-	x, y := toFloat(a, k), toFloat(b, k)
+	x, y := FloatOf(a, k), FloatOf(b, k)
 	if in.Sub == ir.FMulAdd {
-		return fromFloat(fbin(ir.FAdd, fbin(ir.FMul, x, y, k), toFloat(c, k), k), k)
+		return FloatBits(fbin(ir.FAdd, fbin(ir.FMul, x, y, k), FloatOf(c, k), k), k)
 	}
-	return fromFloat(fbin(in.Sub, x, y, k), k)
+	return FloatBits(fbin(in.Sub, x, y, k), k)
 }
 
 func fbin(op uint8, a, b float64, k ir.Kind) float64 {
@@ -135,18 +135,18 @@ func cast(op uint8, v uint64, src, dst ir.Scalar) uint64 {
 	case ir.CastSExt:
 		return uint64(ir.SExt(v, src.Bits)) & ir.Mask(dst.Bits)
 	case ir.CastFPTrunc, ir.CastFPExt:
-		return fromFloat(toFloat(v, src.Kind), dst.Kind)
+		return FloatBits(FloatOf(v, src.Kind), dst.Kind)
 	case ir.CastFPToSI:
-		f := toFloat(v, src.Kind)
+		f := FloatOf(v, src.Kind)
 		return uint64(fpToInt(f, true)) & ir.Mask(dst.Bits)
 	case ir.CastFPToUI:
-		f := toFloat(v, src.Kind)
+		f := FloatOf(v, src.Kind)
 		if f >= 9223372036854775808.0 && f < 18446744073709551616.0 {
 			return uint64(f) & ir.Mask(dst.Bits)
 		}
 		return uint64(fpToInt(f, false)) & ir.Mask(dst.Bits)
 	case ir.CastSIToFP:
-		return fromFloat(float64(ir.SExt(v, src.Bits)), dst.Kind)
+		return FloatBits(float64(ir.SExt(v, src.Bits)), dst.Kind)
 	case ir.CastUIToFP:
 		if dst.Kind == ir.KF32 {
 			return uint64(math.Float32bits(float32(v)))

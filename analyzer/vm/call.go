@@ -6,11 +6,11 @@ import (
 	"augur/analyzer/ir"
 )
 
-// A native is the Go model of an external function or intrinsic. It reads its
+// A Native is the Go model of an external function or intrinsic. It reads its
 // flattened arguments and writes its results into res (empty for void). It
 // returns nil when done, or one of the control errors below, or a
 // termination.
-type native func(m *Machine, t *Thread, in *ir.Inst, args []Value, res []Value) error
+type Native func(m *Machine, t *Thread, in *ir.Inst, args []Value, res []Value) error
 
 var (
 	// errYield: the call completed and is a preemption point.

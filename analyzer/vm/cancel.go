@@ -68,13 +68,13 @@ func (m *Machine) interrupt(t *Thread) {
 }
 
 func init() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		th := m.threadByID(a[0].Bits)
 		if th == nil || th.status == exited {
-			setRes(res, ESRCH)
+			SetResult(res, ESRCH)
 			return nil
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		th.cancelPending = true
 		if !th.cancelDisabled && th != t {
 			m.interrupt(th)
@@ -86,17 +86,17 @@ func init() {
 		}
 		return errYield
 	}, "pthread_cancel")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, 0)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, 0)
 		if err, ok := m.cancelPoint(t); ok {
 			return err
 		}
 		return nil
 	}, "pthread_testcancel")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		state := a[0].Bits & 0xffffffff
 		if state > pthreadCancelDisable {
-			setRes(res, EINVAL)
+			SetResult(res, EINVAL)
 			return nil
 		}
 		if a[1].Bits != 0 {
@@ -104,36 +104,36 @@ func init() {
 			if t.cancelDisabled {
 				old = pthreadCancelDisable
 			}
-			if err := m.writeUint(a[1].Bits, 4, old); err != nil {
+			if err := m.WriteUint(a[1].Bits, 4, old); err != nil {
 				return err
 			}
 		}
 		t.cancelDisabled = state == pthreadCancelDisable
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "pthread_setcancelstate")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if a[0].Bits&0xffffffff > pthreadCancelAsync {
-			setRes(res, EINVAL)
+			SetResult(res, EINVAL)
 			return nil
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		if a[1].Bits != 0 {
-			return m.writeUint(a[1].Bits, 4, 0) // always deferred
+			return m.WriteUint(a[1].Bits, 4, 0) // always deferred
 		}
 		return nil
 	}, "pthread_setcanceltype")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		t.cleanup = append(t.cleanup[:len(t.cleanup):len(t.cleanup)], a[0].Bits)
 		return nil
 	}, "__pthread_register_cancel")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if n := len(t.cleanup); n > 0 && t.cleanup[n-1] == a[0].Bits {
 			t.cleanup = t.cleanup[: n-1 : n-1]
 		}
 		return nil
 	}, "__pthread_unregister_cancel")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if !t.exiting { // the handler ran from pthread_cleanup_pop's code path
 			return terminate(TermCrash, SIGSEGV, "__pthread_unwind_next called outside a cancellation")
 		}

@@ -13,6 +13,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	_ "augur/analyzer/libc" // the C library's models
 	"augur/analyzer/vm"
 )
 

@@ -35,20 +35,20 @@ const (
 )
 
 func init() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		t.exc = excState{obj: a[0].Bits, tinfo: a[1].Bits}
 		if !m.handled(t, len(t.frames)-1) {
-			setRes(res, 0)
+			SetResult(res, 0)
 			return nil // no handler: the runtime terminates
 		}
 		return m.unwind(t)
 	}, "__augur_raise")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, t.exc.adjusted)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, t.exc.adjusted)
 		return nil
 	}, "__augur_exception_adjusted")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		name, err := m.cstring(a[0].Bits)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		name, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err
 		}
@@ -56,21 +56,21 @@ func init() {
 		if strings.HasPrefix(text, "_Z") {
 			text = strings.TrimPrefix(name, "*")
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return m.storeString(a[1].Bits, []byte(text), a[2].Bits, true)
 	}, "__augur_demangle")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, a[0].Bits>>ir.AddrShift&0x7fffffff) // a type_info object's id: its selector
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, a[0].Bits>>ir.AddrShift&0x7fffffff) // a type_info object's id: its selector
 		return nil
 	}, "llvm.eh.typeid.for")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		name, err := m.cstring(a[0].Bits)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		name, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		msg := fmt.Sprintf("uncaught C++ exception of type '%s'", name)
 		if a[1].Bits != 0 {
-			what, err := m.cstring(a[1].Bits)
+			what, err := m.CString(a[1].Bits)
 			if err != nil {
 				return err
 			}

@@ -503,7 +503,7 @@ func (m *Machine) computeInline(c *ir.Code, in *ir.Inst, regs []Value) bool {
 		r = fneg(a.Bits, in.Ty.Kind)
 	case ir.CodeFCmp:
 		k := in.Src.Kind
-		r = b2u(fcmp(in.Sub, toFloat(a.Bits, k), toFloat(b, k)))
+		r = b2u(fcmp(in.Sub, FloatOf(a.Bits, k), FloatOf(b, k)))
 	default:
 		return false
 	}

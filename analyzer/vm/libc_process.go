@@ -10,7 +10,7 @@ import (
 func init() {
 	// exit() is C in the runtime (it runs atexit handlers and flushes
 	// stdio); it ends in __augur_exit.
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		status := int(a[0].Bits & 0xff)
 		if t.proc != 0 {
 			return m.clientExit(t, status)
@@ -21,15 +21,15 @@ func init() {
 	// __augur_process is the calling thread's process: 0 for the program,
 	// k+1 for client program k (clients.go). exit() runs the atexit
 	// handlers of its own process only.
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, uint64(t.proc))
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, uint64(t.proc))
 		return nil
 	}, "__augur_process")
 	// __augur_fini runs the program's destructors (llvm.global_dtors),
 	// once, after exit()'s handlers: it pushes them all on the calling
 	// thread and is called again when they have returned. A client's exit
 	// runs none: they are the program's.
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if m.finiDone || t.proc != 0 {
 			return nil
 		}
@@ -45,92 +45,92 @@ func init() {
 		}
 		return errPushed
 	}, "__augur_fini")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		status := int(a[0].Bits & 0xff)
 		if t.proc != 0 {
 			return m.clientExit(t, status)
 		}
 		return &termError{&Termination{Kind: TermExit, Status: status, Message: fmt.Sprintf("_exit status %d", status)}}
 	}, "_exit", "_Exit")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermAbort, SIGABRT, "abort() called")
 	}, "abort")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		expr, _ := m.cstring(a[0].Bits)
-		file, _ := m.cstring(a[1].Bits)
-		fn, _ := m.cstring(a[3].Bits)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		expr, _ := m.CString(a[0].Bits)
+		file, _ := m.CString(a[1].Bits)
+		fn, _ := m.CString(a[3].Bits)
 		line := a[2].Bits & 0xffffffff
 		msg := fmt.Sprintf("%s: %s:%d: %s: Assertion `%s' failed.\n", m.progName(), file, line, fn, expr)
 		m.files.writeStream(t, 2, []byte(msg))
 		return terminate(TermAssert, SIGABRT, "assertion `%s' failed (%s:%d, in %s)", expr, file, line, fn)
 	}, "__assert_fail")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if a[0].Bits&0xffffffff != 0 {
 			return nil
 		}
-		msg, _ := m.cstring(a[1].Bits)
+		msg, _ := m.CString(a[1].Bits)
 		return terminate(TermAssert, SIGABRT, "augur_assert failed: %s", msg)
 	}, "augur_assert")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermCrash, SIGABRT, "pure virtual method called")
 	}, "__cxa_pure_virtual", "__cxa_deleted_virtual")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermCrash, SIGABRT, "stack smashing detected")
 	}, "__stack_chk_fail")
 	// The runtime's raise() ends the process here for a signal whose
 	// default action is to terminate it.
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		sig := int(a[0].Bits & 0x7f) // like abort, a signal death does not flush stdio
 		return terminate(TermCrash, sig, "the program raised signal %d (%s), whose default action ends the process", sig, signalName(sig))
 	}, "__augur_signal_exit")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		addr, err := m.errnoAddr(t)
-		setRes(res, addr)
+		SetResult(res, addr)
 		return err
 	}, "__errno_location")
 
 	// Time is virtual: it starts at a fixed instant and advances only when a
 	// thread sleeps, so runs are reproducible.
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		s := uint64(m.readClock(t, in, "time") / 1e9)
-		setRes(res, s)
+		SetResult(res, s)
 		if a[0].Bits != 0 {
-			return m.writeUint(a[0].Bits, 8, s)
+			return m.WriteUint(a[0].Bits, 8, s)
 		}
 		return nil
 	}, "time")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		now := m.readClock(t, in, "gettimeofday")
-		setRes(res, 0)
-		if err := m.writeUint(a[0].Bits, 8, uint64(now/1e9)); err != nil {
+		SetResult(res, 0)
+		if err := m.WriteUint(a[0].Bits, 8, uint64(now/1e9)); err != nil {
 			return err
 		}
-		return m.writeUint(a[0].Bits+8, 8, uint64(now%1e9/1e3))
+		return m.WriteUint(a[0].Bits+8, 8, uint64(now%1e9/1e3))
 	}, "gettimeofday")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		now := m.readClock(t, in, "clock_gettime")
-		setRes(res, 0)
-		if err := m.writeUint(a[1].Bits, 8, uint64(now/1e9)); err != nil {
+		SetResult(res, 0)
+		if err := m.WriteUint(a[1].Bits, 8, uint64(now/1e9)); err != nil {
 			return err
 		}
-		return m.writeUint(a[1].Bits+8, 8, uint64(now%1e9))
+		return m.WriteUint(a[1].Bits+8, 8, uint64(now%1e9))
 	}, "clock_gettime")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		us := m.cpuTime(t)
 		m.inputs = append(m.inputs, InputEvent{Kind: "clock", Value: int64(us), Thread: t.ID, Loc: m.prog.Loc(in.Loc)})
-		setRes(res, us)
+		SetResult(res, us)
 		return nil
 	}, "clock")
-	sleep := func(unit int64) native {
+	sleep := func(unit int64) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			setRes(res, 0)
+			SetResult(res, 0)
 			return m.sleep(t, int64(a[0].Bits&0xffffffff)*unit)
 		}
 	}
-	register(sleep(1e9), "sleep")
-	register(sleep(1e3), "usleep")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, 0)
+	Register(sleep(1e9), "sleep")
+	Register(sleep(1e3), "usleep")
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, 0)
 		if t.phase != 0 {
 			return m.sleep(t, 0)
 		}

@@ -66,7 +66,7 @@ func (m *Machine) symbolicPrintArgs(a []Value, first int) ([]*expr.Expr, error) 
 }
 
 func (m *Machine) formatCall(t *Thread, in *ir.Inst, a []Value, i int, va bool) ([]byte, error) {
-	f, err := m.cstring(a[i].Bits)
+	f, err := m.CString(a[i].Bits)
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +99,7 @@ func (m *Machine) storeString(p uint64, b []byte, n uint64, bounded bool) error 
 }
 
 func init() {
-	printfTo := func(streamArg int, va bool) native {
+	printfTo := func(streamArg int, va bool) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			fmtIdx := 0
 			var f *vfile
@@ -116,7 +116,7 @@ func init() {
 				fmtIdx = 1
 				f = m.files.byFD[int(a[0].Bits&0xffffffff)]
 				if f == nil {
-					setRes(res, eof)
+					SetResult(res, eof)
 					return nil
 				}
 			}
@@ -132,23 +132,23 @@ func init() {
 			m.files.write(t, f, out)
 			if terms != nil && len(m.output) > before {
 				ev := &m.output[len(m.output)-1]
-				ev.Format, _ = m.cstring(a[fmtIdx].Bits)
+				ev.Format, _ = m.CString(a[fmtIdx].Bits)
 				ev.Args = terms
 				ev.Constraints = m.sym.pc[:len(m.sym.pc):len(m.sym.pc)]
 			}
-			setRes(res, uint64(len(out)))
+			SetResult(res, uint64(len(out)))
 			return nil
 		}
 	}
 	// printf keeps symbolic arguments as terms of its output event; its
 	// format and stream are made concrete by the model itself.
-	register(printfTo(0, false), "printf").symbolic()
-	register(printfTo(0, true), "vprintf")
-	register(printfTo(1, false), "fprintf").symbolic()
-	register(printfTo(1, true), "vfprintf")
-	register(printfTo(2, false), "dprintf").symbolic()
-	register(printfTo(2, true), "vdprintf")
-	sprintf := func(bounded, va bool) native {
+	Register(printfTo(0, false), "printf").Symbolic()
+	Register(printfTo(0, true), "vprintf")
+	Register(printfTo(1, false), "fprintf").Symbolic()
+	Register(printfTo(1, true), "vfprintf")
+	Register(printfTo(2, false), "dprintf").Symbolic()
+	Register(printfTo(2, true), "vdprintf")
+	sprintf := func(bounded, va bool) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			fmtIdx, n := 1, uint64(0)
 			if bounded {
@@ -158,40 +158,40 @@ func init() {
 			if err != nil {
 				return err
 			}
-			setRes(res, uint64(len(out)))
+			SetResult(res, uint64(len(out)))
 			return m.storeString(a[0].Bits, out, n, bounded)
 		}
 	}
-	register(sprintf(false, false), "sprintf")
-	register(sprintf(false, true), "vsprintf")
-	register(sprintf(true, false), "snprintf")
-	register(sprintf(true, true), "vsnprintf")
+	Register(sprintf(false, false), "sprintf")
+	Register(sprintf(false, true), "vsprintf")
+	Register(sprintf(true, false), "snprintf")
+	Register(sprintf(true, true), "vsnprintf")
 
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		s, err := m.cstring(a[0].Bits)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		s, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		m.files.writeStream(t, 1, []byte(s+"\n"))
-		setRes(res, 1)
+		SetResult(res, 1)
 		return nil
 	}, "puts")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.files.writeStream(t, 1, []byte{byte(a[0].Bits)})
-		setRes(res, a[0].Bits&0xff)
+		SetResult(res, a[0].Bits&0xff)
 		return nil
 	}, "putchar", "putchar_unlocked")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[1].Bits)
 		if err != nil {
 			return err
 		}
 		m.files.write(t, f, []byte{byte(a[0].Bits)})
-		setRes(res, a[0].Bits&0xff)
+		SetResult(res, a[0].Bits&0xff)
 		return nil
 	}, "fputc", "putc", "fputc_unlocked", "putc_unlocked")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		s, err := m.cstring(a[0].Bits)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		s, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err
 		}
@@ -200,10 +200,10 @@ func init() {
 			return err
 		}
 		m.files.write(t, f, []byte(s))
-		setRes(res, 1)
+		SetResult(res, 1)
 		return nil
 	}, "fputs", "fputs_unlocked")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		size, n := a[1].Bits, a[2].Bits
 		f, err := m.files.stream(a[3].Bits)
 		if err != nil {
@@ -218,11 +218,11 @@ func init() {
 		}
 		m.noteNative(a[0].Bits, size*n, Read)
 		m.files.write(t, f, append([]byte(nil), b...))
-		setRes(res, n)
+		SetResult(res, n)
 		return nil
 	}, "fwrite", "fwrite_unlocked")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, 0)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, 0)
 		if a[0].Bits == 0 {
 			m.files.flushAll()
 			return nil
@@ -234,7 +234,7 @@ func init() {
 		m.files.flush(f)
 		return nil
 	}, "fflush", "fflush_unlocked")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -248,10 +248,10 @@ func init() {
 		default:
 			f.mode = fullyBuffered
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "setvbuf")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -262,15 +262,15 @@ func init() {
 		}
 		return nil
 	}, "setbuf")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fd := int(a[0].Bits & 0xffffffff)
 		f := m.files.byFD[fd]
 		if f != nil && f.isNet() {
 			return m.netWrite(t, in, f, a[1].Bits, a[2].Bits, res)
 		}
 		if f == nil || !f.write {
-			setRes(res, ir.Mask(64))
-			return m.setErrno(t, EBADF)
+			SetResult(res, ir.Mask(64))
+			return m.SetErrno(t, EBADF)
 		}
 		if err := m.concreteBytes(a[1].Bits, a[2].Bits); err != nil {
 			return err
@@ -290,18 +290,18 @@ func init() {
 				f.data = m.files.fs[f.path]
 			}
 		}
-		setRes(res, a[2].Bits)
+		SetResult(res, a[2].Bits)
 		return nil
 	}, "write")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fd := int(int32(a[0].Bits))
 		f := m.files.byFD[fd]
 		if f == nil {
-			setRes(res, ir.Mask(32))
-			return m.setErrno(t, EBADF)
+			SetResult(res, ir.Mask(32))
+			return m.SetErrno(t, EBADF)
 		}
 		m.files.closeFD(fd)
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "close")
 	registerInput()
@@ -313,25 +313,25 @@ func registerInput() {
 		c, sym := f.readSymByte()
 		switch {
 		case c < 0:
-			setRes(res, eof)
+			SetResult(res, eof)
 		case sym != nil && len(res) > 0:
 			res[0] = Value{Sym: m.sym.B.ZExt(sym, 32)}
 		default:
-			setRes(res, uint64(c))
+			SetResult(res, uint64(c))
 		}
 		return nil
 	}
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return getc(m, m.files.byFD[0], res)
 	}, "getchar", "getchar_unlocked")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		return getc(m, f, res)
 	}, "fgetc", "getc", "getc_unlocked", "fgetc_unlocked")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[1].Bits)
 		if err != nil {
 			return err
@@ -340,10 +340,10 @@ func registerInput() {
 			f.unget = int(c&0xff) + 1
 			f.eof = false
 		}
-		setRes(res, a[0].Bits)
+		SetResult(res, a[0].Bits)
 		return nil
 	}, "ungetc")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		size, n := a[1].Bits, a[2].Bits
 		f, err := m.files.stream(a[3].Bits)
 		if err != nil {
@@ -351,37 +351,37 @@ func registerInput() {
 		}
 		return m.readInto(f, a[0].Bits, size, n, res)
 	}, "fread", "fread_unlocked")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f := m.files.byFD[int(a[0].Bits&0xffffffff)]
 		if f != nil && f.isNet() {
 			return m.netRead(t, in, f, a[1].Bits, a[2].Bits, res)
 		}
 		if f != nil && f.dir {
-			setRes(res, ir.Mask(64))
-			return m.setErrno(t, EISDIR)
+			SetResult(res, ir.Mask(64))
+			return m.SetErrno(t, EISDIR)
 		}
 		if f == nil || !f.read {
-			setRes(res, ir.Mask(64))
-			return m.setErrno(t, EBADF)
+			SetResult(res, ir.Mask(64))
+			return m.SetErrno(t, EBADF)
 		}
 		return m.readInto(f, a[1].Bits, 1, a[2].Bits, res)
 	}, "read")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		setRes(res, b2u(f.eof))
+		SetResult(res, b2u(f.eof))
 		return nil
 	}, "feof", "feof_unlocked")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if _, err := m.files.stream(a[0].Bits); err != nil {
 			return err
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "ferror", "ferror_unlocked")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -389,12 +389,12 @@ func registerInput() {
 		f.eof = false
 		return nil
 	}, "clearerr")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		setRes(res, uint64(f.fd))
+		SetResult(res, uint64(f.fd))
 		return nil
 	}, "fileno")
 }
@@ -427,7 +427,7 @@ func (m *Machine) setSymBytes(p uint64, data []byte, terms []*expr.Expr) error {
 
 func (m *Machine) readInto(f *vfile, p, size, n uint64, res []Value) error {
 	if size == 0 || n == 0 {
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}
 	want := size * n
@@ -456,17 +456,17 @@ func (m *Machine) readInto(f *vfile, p, size, n uint64, res []Value) error {
 		}
 		m.noteNative(p, uint64(len(got)), Write)
 	}
-	setRes(res, uint64(len(got))/size)
+	SetResult(res, uint64(len(got))/size)
 	return nil
 }
 
 func registerFiles() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		mode, err := m.cstring(a[1].Bits)
+		mode, err := m.CString(a[1].Bits)
 		if err != nil {
 			return err
 		}
@@ -474,15 +474,15 @@ func registerFiles() {
 		data, exists := m.files.fs[path]
 		switch {
 		case !exists && m.files.isDir(path):
-			setRes(res, 0)
-			return m.setErrno(t, EISDIR) // reading a directory as a stream is not modeled either
+			SetResult(res, 0)
+			return m.SetErrno(t, EISDIR) // reading a directory as a stream is not modeled either
 		case !exists && !strings.HasPrefix(mode, "r") && !m.files.isDir(pathDir(path)):
-			setRes(res, 0)
-			return m.setErrno(t, ENOENT) // no directory to make the file in
+			SetResult(res, 0)
+			return m.SetErrno(t, ENOENT) // no directory to make the file in
 		case strings.HasPrefix(mode, "r"):
 			if !exists {
-				setRes(res, 0)
-				return m.setErrno(t, ENOENT)
+				SetResult(res, 0)
+				return m.SetErrno(t, ENOENT)
 			}
 			f.read = true
 			f.write = strings.Contains(mode, "+")
@@ -500,8 +500,8 @@ func registerFiles() {
 			f.read = strings.Contains(mode, "+")
 			f.data = m.files.fs[path]
 		default:
-			setRes(res, 0)
-			return m.setErrno(t, EINVAL)
+			SetResult(res, 0)
+			return m.SetErrno(t, EINVAL)
 		}
 		m.files.nextFD++
 		o := m.mem.alloc(ObjHeap, 216, "FILE "+path, in.Loc, t.ID)
@@ -509,10 +509,10 @@ func registerFiles() {
 		f.proc = m.procOf()
 		m.files.byAddr[addr] = f
 		m.files.byFD[f.fd] = f
-		setRes(res, addr)
+		SetResult(res, addr)
 		return nil
 	}, "fopen", "fopen64")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -520,17 +520,17 @@ func registerFiles() {
 		m.files.flush(f)
 		delete(m.files.byAddr, a[0].Bits)
 		delete(m.files.byFD, f.fd)
-		setRes(res, 0)
+		SetResult(res, 0)
 		if f.fd <= 2 {
 			return nil
 		}
-		return m.free(t, a[0].Bits, in.Loc, "fclose")
+		return m.Free(t, a[0].Bits, in.Loc, "fclose")
 	}, "fclose")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		s := ""
 		if a[0].Bits != 0 {
 			var err error
-			if s, err = m.cstring(a[0].Bits); err != nil {
+			if s, err = m.CString(a[0].Bits); err != nil {
 				return err
 			}
 		}
@@ -538,7 +538,7 @@ func registerFiles() {
 		if err != nil {
 			return err
 		}
-		code, _ := m.readUint(e, 4)
+		code, _ := m.ReadUint(e, 4)
 		msg := strerror(int(code))
 		if s != "" {
 			msg = s + ": " + msg
@@ -568,12 +568,12 @@ func (ft *fileTable) position(f *vfile) int64 {
 }
 
 func init() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		setRes(res, uint64(m.files.position(f)))
+		SetResult(res, uint64(m.files.position(f)))
 		return nil
 	}, "ftell", "ftello", "ftello64")
 	seek := func(m *Machine, t *Thread, f *vfile, off int64, whence uint64) uint64 {
@@ -593,21 +593,21 @@ func init() {
 			base = int64(len(f.data))
 		}
 		if base+off < 0 {
-			m.setErrno(t, EINVAL)
+			m.SetErrno(t, EINVAL)
 			return ir.Mask(32)
 		}
 		f.pos = int(base + off)
 		return 0
 	}
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		setRes(res, seek(m, t, f, int64(a[1].Bits), a[2].Bits&0xffffffff))
+		SetResult(res, seek(m, t, f, int64(a[1].Bits), a[2].Bits&0xffffffff))
 		return nil
 	}, "fseek", "fseeko", "fseeko64")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -618,10 +618,10 @@ func init() {
 }
 
 func init() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		code := int(int32(a[0].Bits))
 		if addr, ok := m.errStrings[code]; ok {
-			setRes(res, addr)
+			SetResult(res, addr)
 			return nil
 		}
 		msg := strerror(code)
@@ -634,7 +634,7 @@ func init() {
 		}
 		addr := ir.Addr(o.ID, 0)
 		m.errStrings[code] = addr
-		setRes(res, addr)
+		SetResult(res, addr)
 		return nil
 	}, "strerror")
 }

@@ -90,17 +90,17 @@ func (m *Machine) assume(v Value, w uint16) error {
 }
 
 func init() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		name, err := m.cstring(a[2].Bits)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		name, err := m.CString(a[2].Bits)
 		if err != nil {
 			return err
 		}
 		return m.makeSymbolic(a[0].Bits, a[1].Bits, name)
-	}, "augur_make_symbolic", "klee_make_symbolic").input()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	}, "augur_make_symbolic", "klee_make_symbolic").Input()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.assume(a[0], in.ArgTys[0].Bits)
-	}, "augur_assume", "klee_assume", "__VERIFIER_assume", "assume_abort_if_not").symbolic()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	}, "augur_assume", "klee_assume", "__VERIFIER_assume", "assume_abort_if_not").Symbolic()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		msg := ""
 		if len(a) > 1 {
 			if a[1].Sym != nil {
@@ -110,7 +110,7 @@ func init() {
 				}
 				a[1] = Value{Bits: x}
 			}
-			msg, _ = m.cstring(a[1].Bits)
+			msg, _ = m.CString(a[1].Bits)
 		}
 		fail := terminate(TermAssert, SIGABRT, "augur_assert failed: %s", msg)
 		v := a[0]
@@ -132,8 +132,8 @@ func init() {
 			child.pendingFail = fail
 		}
 		return nil
-	}, "augur_assert").symbolic()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	}, "augur_assert").Symbolic()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermAssert, SIGABRT, "reach_error() called: the program reached its error location")
 	}, "reach_error", "__VERIFIER_error")
 	// __VERIFIER_nondet_T returns a fresh input of T's width (in a concrete
@@ -144,12 +144,12 @@ func init() {
 		}
 		name := m.inputName(strings.TrimPrefix(in.Callee.Name, "__VERIFIER_"))
 		if m.sym == nil {
-			setRes(res, m.cfg.Inputs[name]&ir.Mask(in.Ty.Bits))
+			SetResult(res, m.cfg.Inputs[name]&ir.Mask(in.Ty.Bits))
 			return nil
 		}
 		w := in.Ty.Bits
 		if in.Ty.Kind != ir.KInt && in.Ty.Kind != ir.KPtr {
-			setRes(res, 0) // floating-point nondet values stay concrete
+			SetResult(res, 0) // floating-point nondet values stay concrete
 			return nil
 		}
 		m.sym.Seed[name] = m.cfg.Inputs[name] // the replayed value, if any, is the path to follow first
@@ -158,6 +158,6 @@ func init() {
 	}
 	for _, ty := range []string{"int", "uint", "char", "uchar", "short", "ushort", "long", "ulong", "longlong",
 		"ulonglong", "bool", "pointer", "size_t", "u32", "u16", "u8", "unsigned", "float", "double"} {
-		register(nondet, "__VERIFIER_nondet_"+ty).input()
+		Register(nondet, "__VERIFIER_nondet_"+ty).Input()
 	}
 }

@@ -438,6 +438,9 @@ type Machine struct {
 // main thread positioned at the runtime's entry point (after static
 // constructors).
 func New(prog *ir.Program, cfg Config) (*Machine, error) {
+	if registry["malloc"] == nil {
+		return nil, errors.New("vm: the C library's models are not registered: the program must import augur/analyzer/libc")
+	}
 	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, forcedNext: -1,
 		policy: cfg.Policy, sync: newSyncTable(), mon: cfg.Monitor, stacks: newStackTable()}
 	if m.policy == nil {

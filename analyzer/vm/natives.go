@@ -10,10 +10,10 @@ import (
 // Model is what augur knows of one external function (or intrinsic): the
 // Go code that models it and how the rest of augur must treat a call to
 // it. The registry is the one table of them: a new model, with its
-// traits, is added in one place (see register).
+// traits, is added in one place (see Register).
 type Model struct {
 	Name string
-	fn   native
+	fn   Native
 	// Symbolic models take symbolic arguments as they are (assumptions,
 	// printf's terms); every other model gets them made concrete first.
 	Symbolic bool
@@ -45,10 +45,12 @@ const (
 // "llvm.memcpy.p0i8.p0i8.i64").
 var registry = map[string]*Model{}
 
-// register adds the model f under each name and returns the entries, so
-// traits can follow: register(f, "pthread_mutex_lock").acquires().
-func register(f native, names ...string) models {
-	out := make(models, len(names))
+// Register adds the model f under each name and returns the entries, so
+// traits can follow: Register(f, "pthread_mutex_lock").Acquires(). The
+// machine's own models (intrinsics, exceptions, setjmp, threads) register
+// here from this package; the C library's from package libc.
+func Register(f Native, names ...string) Entries {
+	out := make(Entries, len(names))
 	for i, n := range names {
 		e := &Model{Name: n, fn: f}
 		registry[n] = e
@@ -57,16 +59,25 @@ func register(f native, names ...string) models {
 	return out
 }
 
-// models are registry entries just added, to give traits to.
-type models []*Model
+// Entries are registry entries just added, to give traits to.
+type Entries []*Model
 
-func (ms models) symbolic() models { return ms.set(func(m *Model) { m.Symbolic = true }) }
-func (ms models) input() models    { return ms.set(func(m *Model) { m.Input = true }) }
-func (ms models) acquires() models { return ms.set(func(m *Model) { m.Sync = Acquires }) }
-func (ms models) releases() models { return ms.set(func(m *Model) { m.Sync = Releases }) }
-func (ms models) signals() models  { return ms.set(func(m *Model) { m.Sync = Signals }) }
+// Symbolic lets the models take symbolic arguments as they are.
+func (ms Entries) Symbolic() Entries { return ms.set(func(m *Model) { m.Symbolic = true }) }
 
-func (ms models) set(f func(*Model)) models {
+// Input marks the models as making program inputs symbolic.
+func (ms Entries) Input() Entries { return ms.set(func(m *Model) { m.Input = true }) }
+
+// Acquires marks the models as acquisitions (see SyncRole).
+func (ms Entries) Acquires() Entries { return ms.set(func(m *Model) { m.Sync = Acquires }) }
+
+// Releases marks the models as releases.
+func (ms Entries) Releases() Entries { return ms.set(func(m *Model) { m.Sync = Releases }) }
+
+// Signals marks the models as wake-ups.
+func (ms Entries) Signals() Entries { return ms.set(func(m *Model) { m.Sync = Signals }) }
+
+func (ms Entries) set(f func(*Model)) Entries {
 	for _, m := range ms {
 		f(m)
 	}
@@ -147,9 +158,9 @@ func resolveNatives(prog *ir.Program) []*Model {
 	return out
 }
 
-// readUint reads an unsigned integer of size bytes of program data at addr
+// ReadUint reads an unsigned integer of size bytes of program data at addr
 // for the current call, reporting the access to the monitor.
-func (m *Machine) readUint(addr uint64, size int) (uint64, error) {
+func (m *Machine) ReadUint(addr uint64, size int) (uint64, error) {
 	v, err := m.syncRead(addr, size)
 	if err == nil {
 		m.noteNative(addr, uint64(size), Read)
@@ -157,9 +168,9 @@ func (m *Machine) readUint(addr uint64, size int) (uint64, error) {
 	return v, err
 }
 
-// writeUint writes the low size bytes of v at addr as program data for the
+// WriteUint writes the low size bytes of v at addr as program data for the
 // current call, reporting the access to the monitor.
-func (m *Machine) writeUint(addr uint64, size int, v uint64) error {
+func (m *Machine) WriteUint(addr uint64, size int, v uint64) error {
 	err := m.syncWrite(addr, size, v)
 	if err == nil {
 		m.noteNative(addr, uint64(size), Write)
@@ -189,10 +200,11 @@ func (m *Machine) syncWrite(addr uint64, size int, v uint64) error {
 }
 
 // readPtr reads a pointer at addr.
-func (m *Machine) readPtr(addr uint64) (uint64, error) { return m.readUint(addr, 8) }
+func (m *Machine) readPtr(addr uint64) (uint64, error) { return m.ReadUint(addr, 8) }
 
-// cstring reads a NUL-terminated string argument.
-func (m *Machine) cstring(addr uint64) (string, error) {
+// CString reads a NUL-terminated string argument, reporting the read to
+// the monitor.
+func (m *Machine) CString(addr uint64) (string, error) {
 	if err := m.concreteString(addr); err != nil {
 		return "", err
 	}
@@ -204,7 +216,8 @@ func (m *Machine) cstring(addr uint64) (string, error) {
 	return s, nil
 }
 
-func setRes(res []Value, v uint64) {
+// SetResult sets a model's result (none for a void call) to v.
+func SetResult(res []Value, v uint64) {
 	if len(res) > 0 {
 		res[0] = Value{Bits: v}
 	}
@@ -229,8 +242,8 @@ const (
 	ETIMEDOUT = 110
 )
 
-// setErrno stores e in the calling thread's errno.
-func (m *Machine) setErrno(t *Thread, e int) error {
+// SetErrno stores e in the calling thread's errno.
+func (m *Machine) SetErrno(t *Thread, e int) error {
 	addr, err := m.errnoAddr(t)
 	if err != nil {
 		return err

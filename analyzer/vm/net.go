@@ -246,7 +246,7 @@ func (m *Machine) streamRead(t *Thread, in *ir.Inst, rx uint64, p, n uint64, non
 	if len(pp.buf) == 0 {
 		switch {
 		case pp.writers == 0 || n == 0:
-			setRes(res, 0)
+			SetResult(res, 0)
 			return errYield
 		case nonblock:
 			return fail(m, t, res, EAGAIN)
@@ -267,7 +267,7 @@ func (m *Machine) streamRead(t *Thread, in *ir.Inst, rx uint64, p, n uint64, non
 		}
 		m.netChanged(0, rx)
 	}
-	setRes(res, k)
+	SetResult(res, k)
 	return errYield
 }
 
@@ -286,7 +286,7 @@ func (m *Machine) streamWrite(t *Thread, in *ir.Inst, tx uint64, p, n uint64, no
 	}
 	room := uint64(pipeCapacity - len(pp.buf))
 	if n == 0 {
-		setRes(res, 0)
+		SetResult(res, 0)
 		return errYield
 	}
 	if room == 0 || n <= pipeAtomic && room < n {
@@ -309,7 +309,7 @@ func (m *Machine) streamWrite(t *Thread, in *ir.Inst, tx uint64, p, n uint64, no
 	pp.buf = append(pp.buf, b...)
 	m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: tx}, Site: m.site(t, in.Loc)})
 	m.netChanged(tx, 0)
-	setRes(res, k)
+	SetResult(res, k)
 	return errYield
 }
 
@@ -409,11 +409,11 @@ func init() {
 		nb := len(a) > 1 && a[1].Bits&oNonblock != 0
 		r := m.newNetFD(&vfile{rx: id, read: true, nonblock: nb})
 		w := m.newNetFD(&vfile{tx: id, write: true, nonblock: nb})
-		if err := m.writeUint(a[0].Bits, 4, uint64(r)); err != nil {
+		if err := m.WriteUint(a[0].Bits, 4, uint64(r)); err != nil {
 			return err
 		}
-		setRes(res, 0)
-		return m.writeUint(a[0].Bits+4, 4, uint64(w))
+		SetResult(res, 0)
+		return m.WriteUint(a[0].Bits+4, 4, uint64(w))
 	}
-	register(pipe, "pipe", "pipe2")
+	Register(pipe, "pipe", "pipe2")
 }

@@ -29,11 +29,11 @@ const (
 )
 
 func init() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		n := m.net()
 		id := n.id()
 		n.events[id] = &veventfd{count: a[0].Bits & 0xffffffff, semaphore: a[1].Bits&efdSemaphore != 0, refs: 1}
-		setRes(res, uint64(m.newNetFD(&vfile{event: id, read: true, write: true, nonblock: a[1].Bits&efdNonblock != 0})))
+		SetResult(res, uint64(m.newNetFD(&vfile{event: id, read: true, write: true, nonblock: a[1].Bits&efdNonblock != 0})))
 		return nil
 	}, "eventfd")
 }
@@ -65,7 +65,7 @@ func (m *Machine) eventRead(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res [
 	e.count -= v
 	m.emitSync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: f.event}, Site: m.site(t, in.Loc)})
 	m.netChanged(0, f.event)
-	setRes(res, 8)
+	SetResult(res, 8)
 	return errYield
 }
 
@@ -78,7 +78,7 @@ func (m *Machine) eventWrite(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res 
 	if n < 8 {
 		return fail(m, t, res, EINVAL)
 	}
-	v, err := m.readUint(p, 8)
+	v, err := m.ReadUint(p, 8)
 	if err != nil {
 		return err
 	}
@@ -94,6 +94,6 @@ func (m *Machine) eventWrite(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res 
 	e.count += v
 	m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: f.event}, Site: m.site(t, in.Loc)})
 	m.netChanged(f.event, 0)
-	setRes(res, 8)
+	SetResult(res, 8)
 	return errYield
 }

@@ -98,7 +98,7 @@ func (m *Machine) readiness(f *vfile) uint32 {
 func (m *Machine) awaitReady(t *Thread, ready int, timeoutMs int64, res []Value) error {
 	if ready > 0 || timeoutMs == 0 || t.timedOut {
 		t.timedOut, t.timedWait, t.timedUntil = false, false, 0
-		setRes(res, uint64(ready))
+		SetResult(res, uint64(ready))
 		return errYield
 	}
 	t.timedWait = timeoutMs > 0
@@ -112,7 +112,7 @@ func (m *Machine) awaitReady(t *Thread, ready int, timeoutMs int64, res []Value)
 }
 
 // pollFn models poll and ppoll over an array of struct pollfd.
-func pollFn(timespec bool) native {
+func pollFn(timespec bool) Native {
 	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fds, nfds := a[0].Bits, a[1].Bits
 		timeout := int64(int32(a[2].Bits))
@@ -126,11 +126,11 @@ func pollFn(timespec bool) native {
 		ready := 0
 		for i := uint64(0); i < nfds; i++ {
 			p := fds + 8*i
-			fd, err := m.readUint(p, 4)
+			fd, err := m.ReadUint(p, 4)
 			if err != nil {
 				return err
 			}
-			ev, err := m.readUint(p+4, 2)
+			ev, err := m.ReadUint(p+4, 2)
 			if err != nil {
 				return err
 			}
@@ -146,7 +146,7 @@ func pollFn(timespec bool) native {
 			if rev != 0 {
 				ready++
 			}
-			if err := m.writeUint(p+6, 2, uint64(rev)); err != nil {
+			if err := m.WriteUint(p+6, 2, uint64(rev)); err != nil {
 				return err
 			}
 		}
@@ -157,11 +157,11 @@ func pollFn(timespec bool) native {
 // readTimespec reads the two 8-byte fields of a struct timespec (or of a
 // struct timeval: seconds, then the fraction in its own unit).
 func (m *Machine) readTimespec(p uint64) (s, frac int64, err error) {
-	sec, err := m.readUint(p, 8)
+	sec, err := m.ReadUint(p, 8)
 	if err != nil {
 		return 0, 0, err
 	}
-	f, err := m.readUint(p+8, 8)
+	f, err := m.ReadUint(p+8, 8)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -193,7 +193,7 @@ func (m *Machine) timespecNs(p uint64) (int64, error) {
 
 // selectFn models select and pselect over fd_sets (1024 bits each);
 // timeval says the timeout is a struct timeval, else a timespec.
-func selectFn(timeval bool) native {
+func selectFn(timeval bool) Native {
 	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		nfds := int(int32(a[0].Bits))
 		if nfds < 0 || nfds > 1024 {
@@ -220,7 +220,7 @@ func selectFn(timeval bool) native {
 				continue
 			}
 			for fd := 0; fd < nfds; fd++ {
-				w, err := m.readUint(set+uint64(fd/64)*8, 8)
+				w, err := m.ReadUint(set+uint64(fd/64)*8, 8)
 				if err != nil {
 					return err
 				}
@@ -243,7 +243,7 @@ func selectFn(timeval bool) native {
 					continue
 				}
 				for w := 0; w < (nfds+63)/64; w++ {
-					if err := m.writeUint(set+uint64(w)*8, 8, out[k][w]); err != nil {
+					if err := m.WriteUint(set+uint64(w)*8, 8, out[k][w]); err != nil {
 						return err
 					}
 				}
@@ -262,18 +262,18 @@ const (
 )
 
 func init() {
-	register(pollFn(false), "poll", "__poll_chk").acquires()
-	register(pollFn(true), "ppoll", "__ppoll_chk").acquires()
-	register(selectFn(true), "select").acquires()
-	register(selectFn(false), "pselect").acquires()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(pollFn(false), "poll", "__poll_chk").Acquires()
+	Register(pollFn(true), "ppoll", "__ppoll_chk").Acquires()
+	Register(selectFn(true), "select").Acquires()
+	Register(selectFn(false), "pselect").Acquires()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		n := m.net()
 		id := n.id()
 		n.epolls[id] = &vepoll{watch: map[int]epollInterest{}}
-		setRes(res, uint64(m.newNetFD(&vfile{epoll: id})))
+		SetResult(res, uint64(m.newNetFD(&vfile{epoll: id})))
 		return nil
 	}, "epoll_create", "epoll_create1")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		ef := m.files.byFD[int(int32(a[0].Bits))]
 		fd := int(int32(a[2].Bits))
 		if ef == nil || m.files.byFD[fd] == nil {
@@ -292,11 +292,11 @@ func init() {
 		case (op == epollCtlMod || op == epollCtlDel) && !watched:
 			return fail(m, t, res, ENOENT)
 		case op == epollCtlAdd || op == epollCtlMod:
-			ev, err := m.readUint(a[3].Bits, 4)
+			ev, err := m.ReadUint(a[3].Bits, 4)
 			if err != nil {
 				return err
 			}
-			data, err := m.readUint(a[3].Bits+4, 8) // struct epoll_event is packed
+			data, err := m.ReadUint(a[3].Bits+4, 8) // struct epoll_event is packed
 			if err != nil {
 				return err
 			}
@@ -304,11 +304,11 @@ func init() {
 		default:
 			return fail(m, t, res, EINVAL)
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		m.netChanged(0, 0) // a waiter may have something ready now
 		return nil
 	}, "epoll_ctl")
-	register(epollWait, "epoll_wait", "epoll_pwait").acquires()
+	Register(epollWait, "epoll_wait", "epoll_pwait").Acquires()
 }
 
 // epollWait reports the watched descriptors that are ready, in descriptor
@@ -348,10 +348,10 @@ func epollWait(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			continue
 		}
 		p := a[1].Bits + uint64(ready)*12
-		if err := m.writeUint(p, 4, uint64(got)); err != nil {
+		if err := m.WriteUint(p, 4, uint64(got)); err != nil {
 			return err
 		}
-		if err := m.writeUint(p+4, 8, w.data); err != nil {
+		if err := m.WriteUint(p+4, 8, w.data); err != nil {
 			return err
 		}
 		if w.events&epollOneshot != 0 {

@@ -131,7 +131,7 @@ func (m *Machine) writeSockaddr(p, lenp uint64, family, port int, path string, a
 	if family != afUnix {
 		b[2], b[3] = byte(port>>8), byte(port)
 	}
-	room, err := m.readUint(lenp, 4)
+	room, err := m.ReadUint(lenp, 4)
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func (m *Machine) writeSockaddr(p, lenp uint64, family, port int, path string, a
 		return memErr(err)
 	}
 	m.noteNative(p, k, Write)
-	return m.writeUint(lenp, 4, uint64(len(b)))
+	return m.WriteUint(lenp, 4, uint64(len(b)))
 }
 
 // sockOf returns the socket of descriptor fd, or the errno of a call on
@@ -204,7 +204,7 @@ func (m *Machine) closeSocket(id uint64, s *vsocket) {
 }
 
 func init() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		family, kind := int(a[0].Bits&0xffffffff), int(a[1].Bits&0xf)
 		switch {
 		case family != afInet && family != afInet6 && family != afUnix:
@@ -216,10 +216,10 @@ func init() {
 		id := n.id()
 		n.socks[id] = &vsocket{family: family, kind: kind, refs: 1}
 		fd := m.newNetFD(&vfile{sock: id, read: true, write: true, nonblock: a[1].Bits&sockNonblock != 0})
-		setRes(res, uint64(fd))
+		SetResult(res, uint64(fd))
 		return nil
 	}, "socket")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if a[0].Bits&0xffffffff != afUnix {
 			return fail(m, t, res, EOPNOTSUPP)
 		}
@@ -231,16 +231,16 @@ func init() {
 		nb := a[1].Bits&sockNonblock != 0
 		fd0 := m.newNetFD(&vfile{rx: p1, tx: p2, read: true, write: true, nonblock: nb})
 		fd1 := m.newNetFD(&vfile{rx: p2, tx: p1, read: true, write: true, nonblock: nb})
-		if err := m.writeUint(a[3].Bits, 4, uint64(fd0)); err != nil {
+		if err := m.WriteUint(a[3].Bits, 4, uint64(fd0)); err != nil {
 			return err
 		}
-		if err := m.writeUint(a[3].Bits+4, 4, uint64(fd1)); err != nil {
+		if err := m.WriteUint(a[3].Bits+4, 4, uint64(fd1)); err != nil {
 			return err
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "socketpair")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, s, e := m.sockOf(a[0].Bits)
 		if e != 0 {
 			return fail(m, t, res, e)
@@ -262,10 +262,10 @@ func init() {
 		if e != 0 {
 			return fail(m, t, res, e)
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "bind")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, s, e := m.sockOf(a[0].Bits)
 		switch {
 		case e != 0:
@@ -278,24 +278,24 @@ func init() {
 			}
 		}
 		s.listening = true
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "listen")
-	register(acceptFn, "accept", "accept4").acquires()
-	register(connectFn, "connect").signals()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(acceptFn, "accept", "accept4").Acquires()
+	Register(connectFn, "connect").Signals()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.sendTo(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, 0, 0, res)
-	}, "send").signals()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	}, "send").Signals()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.sendTo(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, a[4].Bits, a[5].Bits&0xffffffff, res)
-	}, "sendto").signals()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	}, "sendto").Signals()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.recvFrom(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, 0, 0, res)
-	}, "recv").acquires()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	}, "recv").Acquires()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.recvFrom(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, a[4].Bits, a[5].Bits, res)
-	}, "recvfrom").acquires()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	}, "recvfrom").Acquires()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		switch {
 		case e != 0:
@@ -307,18 +307,18 @@ func init() {
 			s.shutWrite = true
 			m.releaseEnds(0, s.tx) // the peer reads end of file
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
-	}, "shutdown").signals()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	}, "shutdown").Signals()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		if e != 0 {
 			return fail(m, t, res, e)
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, s.port, s.path, s.any)
 	}, "getsockname")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		switch {
 		case e != 0:
@@ -326,17 +326,17 @@ func init() {
 		case s.peer == 0 && s.peerPath == "" && s.rx == 0:
 			return fail(m, t, res, ENOTCONN)
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, s.peer, s.peerPath, false)
 	}, "getpeername")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if _, _, e := m.sockOf(a[0].Bits); e != 0 {
 			return fail(m, t, res, e)
 		}
-		setRes(res, 0) // options are accepted and change nothing on the loopback
+		SetResult(res, 0) // options are accepted and change nothing on the loopback
 		return nil
 	}, "setsockopt")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		if e != 0 {
 			return fail(m, t, res, e)
@@ -345,11 +345,11 @@ func init() {
 		if a[1].Bits&0xffffffff == 1 && a[2].Bits&0xffffffff == 3 { // SOL_SOCKET, SO_TYPE
 			v = uint64(s.kind)
 		}
-		if err := m.writeUint(a[3].Bits, 4, v); err != nil {
+		if err := m.WriteUint(a[3].Bits, 4, v); err != nil {
 			return err
 		}
-		setRes(res, 0)
-		return m.writeUint(a[4].Bits, 4, 4)
+		SetResult(res, 0)
+		return m.WriteUint(a[4].Bits, 4, 4)
 	}, "getsockopt")
 }
 
@@ -379,7 +379,7 @@ func acceptFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	if err := m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, c.peer, "", false); err != nil {
 		return err
 	}
-	setRes(res, uint64(fd))
+	SetResult(res, uint64(fd))
 	return errYield
 }
 
@@ -409,7 +409,7 @@ func connectFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	n := m.net()
 	if s.kind == sockDgram {
 		s.peer = addr.port
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}
 	if s.rx != 0 || s.listening {
@@ -425,7 +425,7 @@ func connectFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: up}, Site: m.site(t, in.Loc)})
 	m.sync.wake(waitKey{waitAccept, n.ports[portKey{kind: sockStream, port: addr.port, path: addr.path}]}, m)
 	m.netChanged(0, 0)
-	setRes(res, 0)
+	SetResult(res, 0)
 	return errYield
 }
 
@@ -490,7 +490,7 @@ func (m *Machine) sendTo(t *Thread, in *ir.Inst, fd, p, n, flags, to, toLen uint
 		m.sync.wake(waitKey{waitDgram, id}, m)
 		m.netChanged(0, 0)
 	}
-	setRes(res, n)
+	SetResult(res, n)
 	return errYield
 }
 
@@ -539,6 +539,6 @@ func (m *Machine) recvFrom(t *Thread, in *ir.Inst, fd, p, n, flags, from, fromLe
 	if err := m.writeSockaddr(from, fromLen, s.family, d.from, "", false); err != nil {
 		return err
 	}
-	setRes(res, k)
+	SetResult(res, k)
 	return errYield
 }

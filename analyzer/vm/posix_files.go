@@ -34,16 +34,16 @@ func (m *Machine) openFile(t *Thread, path string, flags uint64) (int, error) {
 	dir := !exists && m.files.isDir(path)
 	switch {
 	case dir && (flags&oAccMode != 0 || flags&oCreat != 0):
-		return -1, m.setErrno(t, EISDIR)
+		return -1, m.SetErrno(t, EISDIR)
 	case flags&oDirectory != 0 && !dir:
 		if exists {
-			return -1, m.setErrno(t, ENOTDIR)
+			return -1, m.SetErrno(t, ENOTDIR)
 		}
-		return -1, m.setErrno(t, ENOENT)
+		return -1, m.SetErrno(t, ENOENT)
 	case !exists && !dir && (flags&oCreat == 0 || !m.files.isDir(pathDir(path))):
-		return -1, m.setErrno(t, ENOENT) // no such file, or no directory to make it in
+		return -1, m.SetErrno(t, ENOENT) // no such file, or no directory to make it in
 	case exists && flags&oCreat != 0 && flags&oExcl != 0:
-		return -1, m.setErrno(t, EEXIST)
+		return -1, m.SetErrno(t, EEXIST)
 	}
 	f := &vfile{fd: m.files.nextFD, path: path, mode: unbuffered, dir: dir}
 	acc := flags & oAccMode
@@ -97,7 +97,7 @@ type field struct {
 // writeFields writes fields of the struct at base as program data.
 func (m *Machine) writeFields(base uint64, fields ...field) error {
 	for _, f := range fields {
-		if err := m.writeUint(base+uint64(f.off), f.size, f.v); err != nil {
+		if err := m.WriteUint(base+uint64(f.off), f.size, f.v); err != nil {
 			return err
 		}
 	}
@@ -123,16 +123,16 @@ func (m *Machine) fileSize(path string) int {
 }
 
 func fail(m *Machine, t *Thread, res []Value, errno int) error {
-	setRes(res, ir.Mask(64))
-	return m.setErrno(t, errno)
+	SetResult(res, ir.Mask(64))
+	return m.SetErrno(t, errno)
 }
 
 func init() {
 	// open(path, flags), openat(dir, path, flags), creat(path): the path
 	// and the flags come from different arguments.
-	opener := func(pathArg int, flags func(a []Value) uint64) native {
+	opener := func(pathArg int, flags func(a []Value) uint64) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			name, err := m.cstring(a[pathArg].Bits)
+			name, err := m.CString(a[pathArg].Bits)
 			if err != nil {
 				return err
 			}
@@ -146,14 +146,14 @@ func init() {
 				path = vpath(dir.path, name)
 			}
 			fd, err := m.openFile(t, path, flags(a))
-			setRes(res, uint64(int64(fd)))
+			SetResult(res, uint64(int64(fd)))
 			return err
 		}
 	}
-	register(opener(0, func(a []Value) uint64 { return a[1].Bits }), "open", "open64", "__open_2", "__open64_2")
-	register(opener(1, func(a []Value) uint64 { return a[2].Bits }), "openat", "openat64")
-	register(opener(0, func([]Value) uint64 { return oWronly | oCreat | oTrunc }), "creat", "creat64")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(opener(0, func(a []Value) uint64 { return a[1].Bits }), "open", "open64", "__open_2", "__open64_2")
+	Register(opener(1, func(a []Value) uint64 { return a[2].Bits }), "openat", "openat64")
+	Register(opener(0, func([]Value) uint64 { return oWronly | oCreat | oTrunc }), "creat", "creat64")
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil {
 			return fail(m, t, res, EBADF)
@@ -177,10 +177,10 @@ func init() {
 			return fail(m, t, res, EINVAL)
 		}
 		f.data, f.pos, f.eof, f.unget = m.files.fs[f.path], int(pos), false, 0
-		setRes(res, uint64(pos))
+		SetResult(res, uint64(pos))
 		return nil
 	}, "lseek", "lseek64")
-	statPath := func(pathArg, bufArg int) native {
+	statPath := func(pathArg, bufArg int) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			path, err := m.pathArg(a[pathArg].Bits)
 			if err != nil {
@@ -193,19 +193,19 @@ func init() {
 				}
 				kind = directory
 			}
-			setRes(res, 0)
+			SetResult(res, 0)
 			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path))
 		}
 	}
-	register(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
-	register(statPath(1, 2), "__xstat", "__xstat64", "__lxstat", "__lxstat64")
-	fstat := func(fdArg, bufArg int) native {
+	Register(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
+	Register(statPath(1, 2), "__xstat", "__xstat64", "__lxstat", "__lxstat64")
+	fstat := func(fdArg, bufArg int) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			f := m.files.byFD[int(int32(a[fdArg].Bits))]
 			if f == nil {
 				return fail(m, t, res, EBADF)
 			}
-			setRes(res, 0)
+			SetResult(res, 0)
 			switch {
 			case f.fd <= 2:
 				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.fd)+3)
@@ -215,9 +215,9 @@ func init() {
 			return m.statInto(a[bufArg].Bits, m.fileSize(f.path), regularFile, m.files.inode(f.path))
 		}
 	}
-	register(fstat(0, 1), "fstat", "fstat64")
-	register(fstat(1, 2), "__fxstat", "__fxstat64")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(fstat(0, 1), "fstat", "fstat64")
+	Register(fstat(1, 2), "__fxstat", "__fxstat64")
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -225,12 +225,12 @@ func init() {
 		if _, ok := m.files.fs[path]; !ok && !m.files.isDir(path) {
 			return fail(m, t, res, ENOENT)
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "access", "euidaccess", "eaccess")
 	// remover removes a file (files) or an empty directory (dirs): unlink
 	// removes files only, rmdir directories only, remove either.
-	remover := func(files, dirs bool) native {
+	remover := func(files, dirs bool) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			path, err := m.pathArg(a[0].Bits)
 			if err != nil {
@@ -252,14 +252,14 @@ func init() {
 			default:
 				return fail(m, t, res, ENOENT)
 			}
-			setRes(res, 0)
+			SetResult(res, 0)
 			return nil
 		}
 	}
-	register(remover(true, false), "unlink")
-	register(remover(false, true), "rmdir")
-	register(remover(true, true), "remove")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(remover(true, false), "unlink")
+	Register(remover(false, true), "rmdir")
+	Register(remover(true, true), "remove")
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -274,10 +274,10 @@ func init() {
 			m.files.dirs = map[string]bool{}
 		}
 		m.files.dirs[path] = true
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "mkdir")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		from, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -292,10 +292,10 @@ func init() {
 		if from != to {
 			m.files.rename(from, to)
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "rename")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil || !f.write {
 			return fail(m, t, res, EBADF)
@@ -312,7 +312,7 @@ func init() {
 			data = append(data, make([]byte, n-len(data))...)
 		}
 		m.files.fs[f.path] = data
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "ftruncate", "ftruncate64")
 	dup := func(m *Machine, t *Thread, res []Value, old, to int) error {
@@ -324,7 +324,7 @@ func init() {
 			to = m.files.nextFD
 			m.files.nextFD++
 		} else if to == old {
-			setRes(res, uint64(to))
+			SetResult(res, uint64(to))
 			return nil
 		}
 		if old := m.files.byFD[to]; old != nil && old.isNet() {
@@ -336,16 +336,16 @@ func init() {
 		if f.isNet() {
 			m.holdEnds(f)
 		}
-		setRes(res, uint64(to))
+		SetResult(res, uint64(to))
 		return nil
 	}
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return dup(m, t, res, int(int32(a[0].Bits)), -1)
 	}, "dup")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return dup(m, t, res, int(int32(a[0].Bits)), int(int32(a[1].Bits)))
 	}, "dup2", "dup3")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fd := int(int32(a[0].Bits))
 		f := m.files.byFD[fd]
 		if f == nil {
@@ -365,27 +365,27 @@ func init() {
 			if f.nonblock {
 				fl |= oNonblock
 			}
-			setRes(res, fl)
+			SetResult(res, fl)
 		case 4: // F_SETFL: of the status flags, only O_NONBLOCK means anything here
 			f.nonblock = a[2].Bits&oNonblock != 0
-			setRes(res, 0)
+			SetResult(res, 0)
 		case 5: // F_GETLK
 			// Record locks are per process, and a process never conflicts
 			// with its own locks: the region is free (l_type = F_UNLCK).
 			// Locks between the processes of a forking program are not
 			// modeled: F_SETLK and F_SETLKW always succeed.
-			setRes(res, 0)
-			return m.writeUint(a[2].Bits, 2, 2)
+			SetResult(res, 0)
+			return m.WriteUint(a[2].Bits, 2, 2)
 		default: // F_SETFL, F_GETFD, F_SETFD, locks: accepted, nothing changes
-			setRes(res, 0)
+			SetResult(res, 0)
 		}
 		return nil
 	}, "fcntl", "fcntl64")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil {
-			setRes(res, 0)
-			return m.setErrno(t, EBADF)
+			SetResult(res, 0)
+			return m.SetErrno(t, EBADF)
 		}
 		if f.isNet() {
 			return unsupported("fdopen of a pipe or a socket (stdio over them is not modeled; read and write are)")
@@ -397,7 +397,7 @@ func init() {
 		if f.fd <= 2 {
 			f.mode = m.files.byFD[f.fd].mode
 		}
-		setRes(res, addr)
+		SetResult(res, addr)
 		return nil
 	}, "fdopen")
 }

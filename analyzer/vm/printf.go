@@ -57,7 +57,7 @@ func (v *vaListArgs) next(wantFloat, long bool) (uint64, error) {
 		v.area += 16
 		return math.Float64bits(ir.F80FromBytes(b)), nil
 	}
-	x, err := v.m.readUint(v.area, 8)
+	x, err := v.m.ReadUint(v.area, 8)
 	v.area += 8
 	return x, err
 }

@@ -42,110 +42,110 @@ const (
 )
 
 func init() {
-	register(pthreadCreate, "pthread_create")
-	register(pthreadJoin, "pthread_join")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(pthreadCreate, "pthread_create")
+	Register(pthreadJoin, "pthread_join")
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.exitThread(t, a[0].Bits) // after the cleanup handlers
 	}, "pthread_exit")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, tid(t))
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, tid(t))
 		return nil
 	}, "pthread_self")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, b2u(a[0].Bits == a[1].Bits))
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, b2u(a[0].Bits == a[1].Bits))
 		return nil
 	}, "pthread_equal")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		th := m.threadByID(a[0].Bits)
 		if th == nil {
-			setRes(res, ESRCH)
+			SetResult(res, ESRCH)
 			return nil
 		}
 		th.detached = true
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "pthread_detach")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, 0)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, 0)
 		return errYield
 	}, "sched_yield", "pthread_yield")
 
 	// Thread attributes are plain data, handled by the runtime
 	// (runtime/libc/pthread_attr.c): the detach state is at offset 0.
-	zeroing := func(size uint64) native {
+	zeroing := func(size uint64) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			setRes(res, 0)
+			SetResult(res, 0)
 			return m.setMem(a[0].Bits, 0, size)
 		}
 	}
 	ok := func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}
-	register(ok, "pthread_mutexattr_destroy", "pthread_mutexattr_setpshared",
+	Register(ok, "pthread_mutexattr_destroy", "pthread_mutexattr_setpshared",
 		"pthread_mutexattr_setprotocol", "pthread_mutexattr_setrobust", "pthread_condattr_init",
 		"pthread_condattr_destroy", "pthread_condattr_setpshared", "pthread_condattr_setclock",
 		"pthread_rwlockattr_init", "pthread_rwlockattr_destroy", "pthread_rwlockattr_setpshared",
 		"pthread_barrierattr_init", "pthread_barrierattr_destroy", "pthread_barrierattr_setpshared",
 		"pthread_cond_destroy", "pthread_barrier_destroy", "pthread_rwlock_destroy", "pthread_spin_destroy",
 		"pthread_setname_np", "pthread_setschedparam")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		v, err := m.syncRead(a[0].Bits, 4)
-		setRes(res, 0)
+		SetResult(res, 0)
 		if err != nil {
 			return err
 		}
-		return m.writeUint(a[1].Bits, 4, v)
+		return m.WriteUint(a[1].Bits, 4, v)
 	}, "pthread_mutexattr_gettype")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		setRes(res, 0)
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, 0)
 		return m.syncWrite(a[0].Bits, 4, 0)
 	}, "pthread_mutexattr_init")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if a[1].Bits > mutexErrorCheck+1 {
-			setRes(res, EINVAL)
+			SetResult(res, EINVAL)
 			return nil
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return m.syncWrite(a[0].Bits, 4, a[1].Bits)
 	}, "pthread_mutexattr_settype")
 
-	register(mutexInit, "pthread_mutex_init")
-	register(mutexLockFn(lockBlock, -1), "pthread_mutex_lock").acquires()
-	register(mutexLockFn(lockTry, -1), "pthread_mutex_trylock").acquires()
-	register(mutexLockFn(lockTimed, 1), "pthread_mutex_timedlock").acquires()
-	register(mutexLockFn(lockTimed, 2), "pthread_mutex_clocklock").acquires()
-	register(mutexUnlock, "pthread_mutex_unlock").releases()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(mutexInit, "pthread_mutex_init")
+	Register(mutexLockFn(lockBlock, -1), "pthread_mutex_lock").Acquires()
+	Register(mutexLockFn(lockTry, -1), "pthread_mutex_trylock").Acquires()
+	Register(mutexLockFn(lockTimed, 1), "pthread_mutex_timedlock").Acquires()
+	Register(mutexLockFn(lockTimed, 2), "pthread_mutex_clocklock").Acquires()
+	Register(mutexUnlock, "pthread_mutex_unlock").Releases()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		l, err := m.syncRead(a[0].Bits+mutexLock, 4)
 		if err != nil {
 			return err
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		if l != 0 {
-			setRes(res, EBUSY)
+			SetResult(res, EBUSY)
 		}
 		return nil
 	}, "pthread_mutex_destroy")
 
-	register(zeroing(48), "pthread_cond_init")
-	register(condWait(-1), "pthread_cond_wait").acquires()
-	register(condWait(2), "pthread_cond_timedwait").acquires()
-	register(condWait(3), "pthread_cond_clockwait").acquires()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(zeroing(48), "pthread_cond_init")
+	Register(condWait(-1), "pthread_cond_wait").Acquires()
+	Register(condWait(2), "pthread_cond_timedwait").Acquires()
+	Register(condWait(3), "pthread_cond_clockwait").Acquires()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.sync.wakeOne(waitKey{waitCond, a[0].Bits}, m)
-		setRes(res, 0)
+		SetResult(res, 0)
 		return errYield
-	}, "pthread_cond_signal").signals()
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	}, "pthread_cond_signal").Signals()
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.sync.wake(waitKey{waitCond, a[0].Bits}, m)
-		setRes(res, 0)
+		SetResult(res, 0)
 		return errYield
-	}, "pthread_cond_broadcast").signals()
+	}, "pthread_cond_broadcast").Signals()
 
-	register(barrierInit, "pthread_barrier_init")
-	register(barrierWait, "pthread_barrier_wait")
-	register(onceFn, "pthread_once")
+	Register(barrierInit, "pthread_barrier_init")
+	Register(barrierWait, "pthread_barrier_wait")
+	Register(onceFn, "pthread_once")
 	registerRWLock()
 	registerSpin()
 	registerKeys()
@@ -179,10 +179,10 @@ func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		}
 		nt.detached = d == 1 // PTHREAD_CREATE_DETACHED
 	}
-	if err := m.writeUint(a[0].Bits, 8, tid(nt)); err != nil {
+	if err := m.WriteUint(a[0].Bits, 8, tid(nt)); err != nil {
 		return err
 	}
-	setRes(res, 0)
+	SetResult(res, 0)
 	return errYield
 }
 
@@ -193,13 +193,13 @@ func pthreadJoin(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	th := m.threadByID(a[0].Bits)
 	switch {
 	case th == nil:
-		setRes(res, ESRCH)
+		SetResult(res, ESRCH)
 		return nil
 	case th == t:
-		setRes(res, EDEADLK)
+		SetResult(res, EDEADLK)
 		return nil
 	case th.detached || th.joined:
-		setRes(res, EINVAL)
+		SetResult(res, EINVAL)
 		return nil
 	}
 	if th.status != exited {
@@ -211,11 +211,11 @@ func pthreadJoin(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.emitSync(SyncEvent{Op: JoinThread, Thread: t.ID, Other: th.ID, Site: m.site(t, in.Loc)})
 	}
 	if a[1].Bits != 0 {
-		if err := m.writeUint(a[1].Bits, 8, th.exitVal); err != nil {
+		if err := m.WriteUint(a[1].Bits, 8, th.exitVal); err != nil {
 			return err
 		}
 	}
-	setRes(res, 0)
+	SetResult(res, 0)
 	return errYield
 }
 
@@ -223,7 +223,7 @@ func mutexInit(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	if err := m.setMem(a[0].Bits, 0, 40); err != nil {
 		return err
 	}
-	setRes(res, 0)
+	SetResult(res, 0)
 	if a[1].Bits == 0 {
 		return nil
 	}
@@ -283,7 +283,7 @@ func (m *Machine) acquire(t *Thread, mu uint64) (code uint64, busy bool, err err
 
 // mutexLockFn models the locking of a mutex; a timed lock (lockTimed) reads
 // its deadline from argument abstime.
-func mutexLockFn(mode lockMode, abstime int) native {
+func mutexLockFn(mode lockMode, abstime int) Native {
 	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		mu := a[0].Bits
 		if mode == lockTry { // any held mutex, even our own, is EBUSY
@@ -291,7 +291,7 @@ func mutexLockFn(mode lockMode, abstime int) native {
 				return err
 			} else if l != 0 {
 				if k, _ := m.syncRead(mu+mutexKind, 4); k&3 != mutexRecursive {
-					setRes(res, EBUSY)
+					SetResult(res, EBUSY)
 					return errYield
 				}
 			}
@@ -304,7 +304,7 @@ func mutexLockFn(mode lockMode, abstime int) native {
 			return m.lockBusy(t, waitKey{waitMutex, mu}, a, res, mode, abstime)
 		}
 		t.endTimedWait()
-		setRes(res, code)
+		SetResult(res, code)
 		return errYield
 	}
 }
@@ -316,12 +316,12 @@ func mutexLockFn(mode lockMode, abstime int) native {
 func (m *Machine) lockBusy(t *Thread, key waitKey, a, res []Value, mode lockMode, abstime int) error {
 	switch mode {
 	case lockTry:
-		setRes(res, EBUSY)
+		SetResult(res, EBUSY)
 		return errYield
 	case lockTimed:
 		timedOut, err := m.timedBlock(t, key, a[abstime].Bits)
 		if timedOut {
-			setRes(res, ETIMEDOUT)
+			SetResult(res, ETIMEDOUT)
 			return errYield
 		}
 		return err
@@ -375,7 +375,7 @@ func (m *Machine) mutexWait(mu uint64) string {
 func mutexUnlock(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	mu := a[0].Bits
 	code, err := m.release(t, mu)
-	setRes(res, code)
+	SetResult(res, code)
 	if err != nil {
 		return err
 	}
@@ -421,7 +421,7 @@ func (m *Machine) release(t *Thread, mu uint64) (uint64, error) {
 // timespec on the virtual clock, which every clock id reads), or -1: the
 // wait times out at that deadline (timedUntil) when nothing else wakes it
 // first, and at once when it has passed.
-func condWait(abstime int) native {
+func condWait(abstime int) Native {
 	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		cv, mu := a[0].Bits, a[1].Bits
 		if t.phase == 0 {
@@ -440,7 +440,7 @@ func condWait(abstime int) native {
 				return err
 			}
 			if code != 0 {
-				setRes(res, code)
+				SetResult(res, code)
 				return nil
 			}
 			t.phase = 1
@@ -468,9 +468,9 @@ func condWait(abstime int) native {
 		t.phase = 0
 		if t.timedOut {
 			t.timedOut = false
-			setRes(res, ETIMEDOUT)
+			SetResult(res, ETIMEDOUT)
 		} else {
-			setRes(res, 0)
+			SetResult(res, 0)
 		}
 		return errYield
 	}
@@ -479,13 +479,13 @@ func condWait(abstime int) native {
 // pthread_barrier_t: count @0, arrived @4, generation @8.
 func barrierInit(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	if a[2].Bits == 0 {
-		setRes(res, EINVAL)
+		SetResult(res, EINVAL)
 		return nil
 	}
 	if err := m.setMem(a[0].Bits, 0, 32); err != nil {
 		return err
 	}
-	setRes(res, 0)
+	SetResult(res, 0)
 	return m.syncWrite(a[0].Bits, 4, a[2].Bits)
 }
 
@@ -499,7 +499,7 @@ func barrierWait(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if uint64(t.phase-1) != gen {
 			t.phase = 0
 			m.syncEvent(t, Acquire, waitBarrier, b)
-			setRes(res, 0)
+			SetResult(res, 0)
 			return errYield
 		}
 		m.sync.block(t, waitKey{waitBarrier, b})
@@ -514,7 +514,7 @@ func barrierWait(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.syncWrite(b+4, 4, 0)
 		m.syncWrite(b+8, 4, gen+1)
 		m.sync.wake(waitKey{waitBarrier, b}, m)
-		setRes(res, barrierSerial)
+		SetResult(res, barrierSerial)
 		return errYield
 	}
 	if err := m.syncWrite(b+4, 4, arrived); err != nil {
@@ -536,7 +536,7 @@ func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	switch {
 	case st == 2:
 		m.syncEvent(t, Acquire, waitOnce, ctl)
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	case st == 1 && t.onceAddr == ctl: // our routine returned
 		t.onceAddr = 0
@@ -545,7 +545,7 @@ func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			return err
 		}
 		m.sync.wake(waitKey{waitOnce, ctl}, m)
-		setRes(res, 0)
+		SetResult(res, 0)
 		return errYield
 	case st == 1:
 		m.sync.block(t, waitKey{waitOnce, ctl})

@@ -138,7 +138,7 @@ func (m *Machine) scan(src scanSource, format string, args argSource) (int, erro
 		if conv == 'n' {
 			if !suppress {
 				p, _ := args.next(false, false)
-				if err := m.writeUint(p, int(intBits(length)/8), uint64(consumed)); err != nil {
+				if err := m.WriteUint(p, int(intBits(length)/8), uint64(consumed)); err != nil {
 					return 0, err
 				}
 			}
@@ -199,7 +199,7 @@ func (m *Machine) scan(src scanSource, format string, args argSource) (int, erro
 			if conv == 'p' {
 				size = 8
 			}
-			werr = m.writeUint(p, size, v)
+			werr = m.WriteUint(p, size, v)
 		case 'f', 'e', 'g', 'E', 'G', 'a':
 			f, n := parseCFloat(string(text))
 			if n == 0 {
@@ -207,7 +207,7 @@ func (m *Machine) scan(src scanSource, format string, args argSource) (int, erro
 			}
 			switch length {
 			case "l":
-				werr = m.writeUint(p, 8, math.Float64bits(f))
+				werr = m.WriteUint(p, 8, math.Float64bits(f))
 			case "L":
 				b, err := m.mem.writeSlice(p, 10)
 				if err != nil {
@@ -215,7 +215,7 @@ func (m *Machine) scan(src scanSource, format string, args argSource) (int, erro
 				}
 				ir.F80ToBytes(f, b)
 			default:
-				werr = m.writeUint(p, 4, uint64(math.Float32bits(float32(f))))
+				werr = m.WriteUint(p, 4, uint64(math.Float32bits(float32(f))))
 			}
 		case 'c':
 			if err := m.mem.Write(p, text); err != nil {
@@ -338,7 +338,7 @@ func parseCInt(s string, base int) (uint64, bool) {
 }
 
 func init() {
-	scanTo := func(from int, va bool) native {
+	scanTo := func(from int, va bool) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			fmtIdx := 0
 			var src scanSource
@@ -354,13 +354,13 @@ func init() {
 				src = &streamScan{m: m, f: f}
 			case 2: // sscanf(const char*, ...)
 				fmtIdx = 1
-				s, err := m.cstring(a[0].Bits)
+				s, err := m.CString(a[0].Bits)
 				if err != nil {
 					return err
 				}
 				src = &stringScan{s: s}
 			}
-			format, err := m.cstring(a[fmtIdx].Bits)
+			format, err := m.CString(a[fmtIdx].Bits)
 			if err != nil {
 				return err
 			}
@@ -369,17 +369,17 @@ func init() {
 				return err
 			}
 			n, err := m.scan(src, format, args)
-			setRes(res, uint64(int64(n))&0xffffffff)
+			SetResult(res, uint64(int64(n))&0xffffffff)
 			if ss, ok := src.(*streamScan); ok && err == nil {
 				err = ss.err
 			}
 			return err
 		}
 	}
-	register(scanTo(0, false), "scanf", "__isoc99_scanf")
-	register(scanTo(0, true), "vscanf", "__isoc99_vscanf")
-	register(scanTo(1, false), "fscanf", "__isoc99_fscanf")
-	register(scanTo(1, true), "vfscanf", "__isoc99_vfscanf")
-	register(scanTo(2, false), "sscanf", "__isoc99_sscanf")
-	register(scanTo(2, true), "vsscanf", "__isoc99_vsscanf")
+	Register(scanTo(0, false), "scanf", "__isoc99_scanf")
+	Register(scanTo(0, true), "vscanf", "__isoc99_vscanf")
+	Register(scanTo(1, false), "fscanf", "__isoc99_fscanf")
+	Register(scanTo(1, true), "vfscanf", "__isoc99_vfscanf")
+	Register(scanTo(2, false), "sscanf", "__isoc99_sscanf")
+	Register(scanTo(2, true), "vsscanf", "__isoc99_vsscanf")
 }

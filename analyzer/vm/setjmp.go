@@ -23,20 +23,20 @@ type jumpTarget struct {
 const jmpMagic = 0x6a6d7062_61756775 // "augupbmj"
 
 func init() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fr := &t.frames[len(t.frames)-1]
 		target := jumpTarget{thread: t.ID, depth: len(t.frames) - 1, serial: fr.serial, pc: fr.pc, dst: in.Dst}
 		n := m.jumpIndex(a[0].Bits, target)
-		if err := m.writeUint(a[0].Bits, 8, n); err != nil {
+		if err := m.WriteUint(a[0].Bits, 8, n); err != nil {
 			return err
 		}
-		if err := m.writeUint(a[0].Bits+8, 8, jmpMagic); err != nil {
+		if err := m.WriteUint(a[0].Bits+8, 8, jmpMagic); err != nil {
 			return err
 		}
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		val := a[1].Bits & 0xffffffff
 		if val == 0 {
 			val = 1 // longjmp(env, 0) makes setjmp return 1
@@ -58,11 +58,11 @@ func (m *Machine) jumpIndex(env uint64, target jumpTarget) uint64 {
 
 // longjmp returns to the setjmp that filled env, with val as its result.
 func (m *Machine) longjmp(t *Thread, env, val uint64) error {
-	n, err := m.readUint(env, 8)
+	n, err := m.ReadUint(env, 8)
 	if err != nil {
 		return err
 	}
-	magic, err := m.readUint(env+8, 8)
+	magic, err := m.ReadUint(env+8, 8)
 	if err != nil {
 		return err
 	}

@@ -127,7 +127,7 @@ func (m *Machine) compute(t *Thread, fr *frame, in *ir.Inst, regs []Value) error
 		regs[in.Dst] = Value{Bits: fneg(get(regs, in.A).Bits, in.Ty.Kind)}
 	case ir.OpFCmp:
 		k := in.Src.Kind
-		regs[in.Dst] = Value{Bits: b2u(fcmp(in.Sub, toFloat(get(regs, in.A).Bits, k), toFloat(get(regs, in.B).Bits, k)))}
+		regs[in.Dst] = Value{Bits: b2u(fcmp(in.Sub, FloatOf(get(regs, in.A).Bits, k), FloatOf(get(regs, in.B).Bits, k)))}
 	case ir.OpAlloca:
 		count := get(regs, in.A).Bits & ir.Mask(in.Src.Bits)
 		id, err := m.alloca(t, uint64(in.Imm), count, in.Loc)

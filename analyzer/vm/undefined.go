@@ -87,11 +87,13 @@ func (m *Machine) callUndefined(t *Thread, in *ir.Inst, callee *ir.Function, res
 	}
 	switch in.Ty.Kind {
 	case ir.KPtr:
-		return m.mallocTo(t, havocBlock, in.Loc, res)
+		p, err := m.Malloc(t, havocBlock, in.Loc, "")
+		SetResult(res, p)
+		return err
 	case ir.KInt:
 		name := m.inputName("havoc_" + callee.Name)
 		if m.sym == nil {
-			setRes(res, m.cfg.Inputs[name]&ir.Mask(in.Ty.Bits))
+			SetResult(res, m.cfg.Inputs[name]&ir.Mask(in.Ty.Bits))
 			return nil
 		}
 		m.sym.Seed[name] = m.cfg.Inputs[name] // the replayed value, if any, is the path to follow first

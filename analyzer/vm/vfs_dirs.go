@@ -91,7 +91,7 @@ func (m *Machine) openListing(t *Thread, in *ir.Inst, fd int, res []Value) error
 		m.files.listings = map[uint64]*listing{}
 	}
 	m.files.listings[addr] = &listing{fd: fd, path: f.path}
-	setRes(res, addr)
+	SetResult(res, addr)
 	return nil
 }
 
@@ -118,42 +118,42 @@ func (ft *fileTable) listing(p uint64) (*listing, error) {
 }
 
 func init() {
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		fd, err := m.openFile(t, path, oDirectory)
 		if fd < 0 || err != nil {
-			setRes(res, 0)
+			SetResult(res, 0)
 			return err
 		}
 		return m.openListing(t, in, fd, res)
 	}, "opendir")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fd := int(int32(a[0].Bits))
 		if _, errno := m.files.dirAt(fd); errno != 0 {
-			setRes(res, 0)
-			return m.setErrno(t, errno)
+			SetResult(res, 0)
+			return m.SetErrno(t, errno)
 		}
 		return m.openListing(t, in, fd, res)
 	}, "fdopendir")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		if !l.read {
 			if !m.files.readable(l) {
-				setRes(res, 0)
-				return m.setErrno(t, EBADF)
+				SetResult(res, 0)
+				return m.SetErrno(t, EBADF)
 			}
 			l.entries, l.read = m.files.entries(l.path), true
 		}
 		if l.next >= len(l.entries) {
-			setRes(res, 0)
+			SetResult(res, 0)
 			if !m.files.readable(l) { // glibc reads again at the end
-				return m.setErrno(t, EBADF)
+				return m.SetErrno(t, EBADF)
 			}
 			return nil // the end: errno unchanged
 		}
@@ -169,10 +169,10 @@ func init() {
 		if err != nil {
 			return err
 		}
-		setRes(res, p)
+		SetResult(res, p)
 		return m.storeString(p+19, []byte(e.name), 256, true)
 	}, "readdir", "readdir64")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
@@ -180,54 +180,54 @@ func init() {
 		l.entries, l.next, l.read = nil, 0, false // read again at the next readdir
 		return nil
 	}, "rewinddir")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		setRes(res, uint64(l.fd))
+		SetResult(res, uint64(l.fd))
 		return nil
 	}, "dirfd")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		delete(m.files.listings, a[0].Bits)
-		if err := m.free(t, a[0].Bits, in.Loc, "closedir"); err != nil {
+		if err := m.Free(t, a[0].Bits, in.Loc, "closedir"); err != nil {
 			return err
 		}
 		if m.files.byFD[l.fd] == nil { // the program closed dirfd's descriptor itself: close fails
-			setRes(res, ^uint64(0))
-			return m.setErrno(t, EBADF)
+			SetResult(res, ^uint64(0))
+			return m.SetErrno(t, EBADF)
 		}
 		m.files.closeFD(l.fd)
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}, "closedir")
 
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		buf, size := a[0].Bits, a[1].Bits
 		cwd := m.files.cwd
 		need := uint64(len(cwd) + 1)
 		switch {
 		case buf == 0: // glibc allocates the buffer: size bytes, or as many as needed
 			if size != 0 && size < need {
-				setRes(res, 0)
-				return m.setErrno(t, ERANGE)
+				SetResult(res, 0)
+				return m.SetErrno(t, ERANGE)
 			}
 			var err error
-			if buf, err = m.malloc(t, max(size, need), in.Loc); err != nil {
+			if buf, err = m.Malloc(t, max(size, need), in.Loc, ""); err != nil {
 				return err
 			}
 		case size == 0:
-			setRes(res, 0)
-			return m.setErrno(t, EINVAL)
+			SetResult(res, 0)
+			return m.SetErrno(t, EINVAL)
 		case size < need:
-			setRes(res, 0)
-			return m.setErrno(t, ERANGE)
+			SetResult(res, 0)
+			return m.SetErrno(t, ERANGE)
 		}
-		setRes(res, buf)
+		SetResult(res, buf)
 		return m.storeString(buf, []byte(cwd), need, true)
 	}, "getcwd")
 	// changeDir makes path the working directory.
@@ -239,17 +239,17 @@ func init() {
 			return fail(m, t, res, ENOENT)
 		}
 		m.files.cwd = path
-		setRes(res, 0)
+		SetResult(res, 0)
 		return nil
 	}
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		return changeDir(m, t, res, path)
 	}, "chdir")
-	register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		f, errno := m.files.dirAt(int(int32(a[0].Bits)))
 		if f == nil {
 			return fail(m, t, res, errno)

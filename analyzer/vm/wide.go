@@ -34,7 +34,7 @@ func (m *Machine) wideIn(regs []Value, o ir.Operand, w uint16) (*big.Int, error)
 	return n.And(n, wideMask(w)), nil
 }
 
-// wideOut writes n, truncated to w bits, to the register(s) at dst.
+// wideOut writes n, truncated to w bits, to the Register(s) at dst.
 func wideOut(regs []Value, dst int32, n *big.Int, w uint16) {
 	n = new(big.Int).And(n, wideMask(w)) // also makes a negative n its two's complement
 	regs[dst] = Value{Bits: new(big.Int).And(n, wideMask(64)).Uint64()}

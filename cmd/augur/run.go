@@ -11,6 +11,7 @@ import (
 	"augur/analyzer/evidence"
 	"augur/analyzer/report"
 
+	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
 )

@@ -21,6 +21,7 @@ import (
 
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
+	_ "augur/analyzer/libc" // the C library's models
 	"augur/analyzer/vm"
 )
 

@@ -1,0 +1,59 @@
+// Package libc holds the C library functions augur models in Go rather than
+// compiling from runtime/libc: those that need the execution they run in
+// (its heap, its errno, its memory as the race detector sees it). A model
+// reaches the execution only through Machine, a small interface that
+// *vm.Machine implements, so the interpreter (package vm) stays one idea:
+// the program's instructions, threads and memory.
+//
+// The models register in vm's table (vm.Register), the one table of every
+// modeled function with its traits, which docs/models.md is generated from;
+// a program that runs a machine imports this package for that. The machine's
+// own models (LLVM intrinsics, exceptions, setjmp, threads and their
+// synchronization, and, until they move here, stdio, files and sockets)
+// stay in package vm.
+package libc
+
+import (
+	"augur/analyzer/ir"
+	"augur/analyzer/vm"
+)
+
+// Machine is what a model may ask of the execution it runs in. Reads and
+// writes through it are the program's accesses of the current call: the
+// race detector sees them at the call's location.
+type Machine interface {
+	// ReadUint and WriteUint read and write an unsigned integer of size
+	// bytes of program memory.
+	ReadUint(addr uint64, size int) (uint64, error)
+	WriteUint(addr uint64, size int, v uint64) error
+	// CString reads a NUL-terminated string.
+	CString(addr uint64) (string, error)
+	// CopyMem copies n bytes of program memory from src to dst (the
+	// ranges may overlap).
+	CopyMem(dst, src, n uint64) error
+	// SetErrno sets t's errno.
+	SetErrno(t *vm.Thread, e int) error
+	// Malloc and Free allocate and release heap objects; Malloc returns 0
+	// for a size past augur's object limit, as malloc does out of memory,
+	// and ends the execution when the memory budget is spent. Free ends it
+	// on a double free or a pointer malloc did not return, as glibc aborts.
+	Malloc(t *vm.Thread, n uint64, site ir.LocID, name string) (uint64, error)
+	Free(t *vm.Thread, p uint64, site ir.LocID, what string) error
+	// HeapBlockAt describes the live heap object p points into.
+	HeapBlockAt(p uint64) (vm.HeapBlock, bool)
+}
+
+// model is the Go code of a C function: it reads its flattened arguments
+// from args and writes its result to res (empty for void), for the call in
+// made by thread t. It returns nil when done or a termination.
+type model func(m Machine, t *vm.Thread, in *ir.Inst, args, res []vm.Value) error
+
+// register adds f to the machine's model table under each name.
+func register(f model, names ...string) vm.Entries {
+	return vm.Register(func(m *vm.Machine, t *vm.Thread, in *ir.Inst, args, res []vm.Value) error {
+		return f(m, t, in, args, res)
+	}, names...)
+}
+
+// Machine is implemented by the interpreter's machine.
+var _ Machine = (*vm.Machine)(nil)
