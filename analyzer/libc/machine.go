@@ -41,6 +41,18 @@ type Machine interface {
 	Free(t *vm.Thread, p uint64, site ir.LocID, what string) error
 	// HeapBlockAt describes the live heap object p points into.
 	HeapBlockAt(p uint64) (vm.HeapBlock, bool)
+
+	// Clock and CPUTime read the virtual clocks for t's call in (a
+	// function named kind), recording the read as an input.
+	Clock(t *vm.Thread, in *ir.Inst, kind string) int64
+	CPUTime(t *vm.Thread, in *ir.Inst) uint64
+	// TimespecNs reads a struct timespec as nanoseconds.
+	TimespecNs(p uint64) (int64, error)
+	// Sleep blocks t for d nanoseconds of virtual time. It is a two-step
+	// call: the model returns what Sleep returns, and is called again when
+	// t wakes, with Resuming(t) true; Sleep then ends the call.
+	Sleep(t *vm.Thread, d int64) error
+	Resuming(t *vm.Thread) bool
 }
 
 // model is the Go code of a C function: it reads its flattened arguments

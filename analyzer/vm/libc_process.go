@@ -88,66 +88,14 @@ func init() {
 		SetResult(res, addr)
 		return err
 	}, "__errno_location")
-
-	// Time is virtual: it starts at a fixed instant and advances only when a
-	// thread sleeps, so runs are reproducible.
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		s := uint64(m.readClock(t, in, "time") / 1e9)
-		SetResult(res, s)
-		if a[0].Bits != 0 {
-			return m.WriteUint(a[0].Bits, 8, s)
-		}
-		return nil
-	}, "time")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		now := m.readClock(t, in, "gettimeofday")
-		SetResult(res, 0)
-		if err := m.WriteUint(a[0].Bits, 8, uint64(now/1e9)); err != nil {
-			return err
-		}
-		return m.WriteUint(a[0].Bits+8, 8, uint64(now%1e9/1e3))
-	}, "gettimeofday")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		now := m.readClock(t, in, "clock_gettime")
-		SetResult(res, 0)
-		if err := m.WriteUint(a[1].Bits, 8, uint64(now/1e9)); err != nil {
-			return err
-		}
-		return m.WriteUint(a[1].Bits+8, 8, uint64(now%1e9))
-	}, "clock_gettime")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		us := m.cpuTime(t)
-		m.inputs = append(m.inputs, InputEvent{Kind: "clock", Value: int64(us), Thread: t.ID, Loc: m.prog.Loc(in.Loc)})
-		SetResult(res, us)
-		return nil
-	}, "clock")
-	sleep := func(unit int64) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			SetResult(res, 0)
-			return m.sleep(t, int64(a[0].Bits&0xffffffff)*unit)
-		}
-	}
-	Register(sleep(1e9), "sleep")
-	Register(sleep(1e3), "usleep")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		SetResult(res, 0)
-		if t.phase != 0 {
-			return m.sleep(t, 0)
-		}
-		d, err := m.timespecNs(a[0].Bits)
-		if err != nil {
-			return err
-		}
-		return m.sleep(t, d)
-	}, "nanosleep")
 }
 
-// sleep blocks t for d nanoseconds of virtual time. The thread wakes when
+// Sleep blocks t for d nanoseconds of virtual time. The thread wakes when
 // the clock reaches its deadline: the clock advances with every instruction
 // run and, when every thread waits, jumps to the earliest deadline, so
 // threads that sleep less wake first, as they do natively. A sleep is a
 // two-step call: the first step blocks, the second (after the wake) returns.
-func (m *Machine) sleep(t *Thread, d int64) error {
+func (m *Machine) Sleep(t *Thread, d int64) error {
 	if err, ok := m.cancelPoint(t); ok {
 		return err
 	}
@@ -232,17 +180,26 @@ func (m *Machine) steadyRead(t *Thread) int64 {
 	return (t.clockReads - 1) * 1000
 }
 
-// cpuTime is clock()'s CPU time in microseconds, as t reads it: an
-// instruction is a nanosecond (under a steady clock, see steadyRead).
-func (m *Machine) cpuTime(t *Thread) uint64 {
+// Resuming reports whether t is back in a blocking call it made before
+// (its second step: a sleep that ended, a wait that was woken), so a model
+// need not read its arguments again.
+func (m *Machine) Resuming(t *Thread) bool { return t.phase != 0 }
+
+// CPUTime is clock()'s CPU time in microseconds, as t reads it at call
+// in: an instruction is a nanosecond (under a steady clock, see
+// steadyRead). The read is recorded as an input.
+func (m *Machine) CPUTime(t *Thread, in *ir.Inst) uint64 {
+	us := m.insts / 1000
 	if m.steady {
-		return (m.steadyAt + uint64(m.steadyRead(t))) / 1000
+		us = (m.steadyAt + uint64(m.steadyRead(t))) / 1000
 	}
-	return m.insts / 1000
+	m.inputs = append(m.inputs, InputEvent{Kind: "clock", Value: int64(us), Thread: t.ID, Loc: m.prog.Loc(in.Loc)})
+	return us
 }
 
-// readClock returns the virtual time and records the read as an input.
-func (m *Machine) readClock(t *Thread, in *ir.Inst, kind string) int64 {
+// Clock returns the virtual time t reads at call in, a function named
+// kind ("time", "clock_gettime"), and records the read as an input.
+func (m *Machine) Clock(t *Thread, in *ir.Inst, kind string) int64 {
 	v := m.now() + m.steadyRead(t)
 	m.inputs = append(m.inputs, InputEvent{Kind: kind, Value: v, Thread: t.ID, Loc: m.prog.Loc(in.Loc)})
 	return v

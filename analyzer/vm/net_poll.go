@@ -181,9 +181,9 @@ func (m *Machine) timespecMs(p uint64) (int64, error) {
 	return s*1000 + (ns+999_999)/1_000_000, nil
 }
 
-// timespecNs reads a struct timespec as nanoseconds: a duration, or an
+// TimespecNs reads a struct timespec as nanoseconds: a duration, or an
 // absolute time on the virtual clock (see now).
-func (m *Machine) timespecNs(p uint64) (int64, error) {
+func (m *Machine) TimespecNs(p uint64) (int64, error) {
 	s, ns, err := m.readTimespec(p)
 	if err != nil {
 		return 0, err

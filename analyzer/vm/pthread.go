@@ -343,7 +343,7 @@ func (m *Machine) timedBlock(t *Thread, key waitKey, abstime uint64) (timedOut b
 		t.endTimedWait()
 		return true, nil
 	}
-	until, err := m.timespecNs(abstime)
+	until, err := m.TimespecNs(abstime)
 	if err != nil {
 		return false, err
 	}
@@ -428,7 +428,7 @@ func condWait(abstime int) Native {
 			var until int64
 			if abstime >= 0 {
 				var err error
-				if until, err = m.timespecNs(a[abstime].Bits); err != nil {
+				if until, err = m.TimespecNs(a[abstime].Bits); err != nil {
 					return err
 				}
 			}

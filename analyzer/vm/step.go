@@ -145,7 +145,7 @@ func (m *Machine) compute(t *Thread, fr *frame, in *ir.Inst, regs []Value) error
 	case ir.OpCycles:
 		// A 3 GHz processor's count since the virtual epoch began: it
 		// moves with the virtual clock, the same in every replay.
-		c := uint64(m.readClock(t, in, "rdtsc")-virtualEpoch) * 3
+		c := uint64(m.Clock(t, in, "rdtsc")-virtualEpoch) * 3
 		regs[in.Dst] = Value{Bits: c & 0xffffffff} // eax, zero-extended into rax
 		if in.N == 2 {
 			regs[in.Dst+1] = Value{Bits: c >> 32} // edx
