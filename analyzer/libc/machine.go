@@ -1,16 +1,17 @@
 // Package libc holds the C library functions augur models in Go rather than
 // compiling from runtime/libc: those that need the execution they run in
-// (its heap, its errno, its memory as the race detector sees it). A model
-// reaches the execution only through Machine, a small interface that
-// *vm.Machine implements, so the interpreter (package vm) stays one idea:
-// the program's instructions, threads and memory.
+// (its heap, its errno, its clock, its memory as the race detector sees
+// it). A model reaches the execution only through Machine, a small
+// interface that *vm.Machine implements, so the interpreter (package vm)
+// stays one idea: the program's instructions, threads and memory.
 //
 // The models register in vm's table (vm.Register), the one table of every
 // modeled function with its traits, which docs/models.md is generated from;
 // a program that runs a machine imports this package for that. The machine's
-// own models (LLVM intrinsics, exceptions, setjmp, threads and their
-// synchronization, and, until they move here, stdio, files and sockets)
-// stay in package vm.
+// own models (LLVM intrinsics, exceptions, setjmp, the life of threads and
+// processes, symbolic inputs) stay in package vm, and so, until they move
+// here, do pthread synchronization, stdio, files and sockets
+// (docs/architecture.md says what each needs first).
 package libc
 
 import (
