@@ -24,21 +24,13 @@ func init() {
 		"fmin": vm.MinNum, "fmax": vm.MaxNum, "copysign": math.Copysign, "remainder": math.Remainder,
 		"fdim": math.Dim,
 	}
+	// They need nothing of the machine, and are computed as the
+	// intrinsics (llvm.sqrt) the compiler turns some of them into.
 	for name, f := range one {
-		f := f
-		register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-			k := in.Ty.Kind
-			vm.SetResult(res, vm.FloatBits(f(vm.FloatOf(a[0].Bits, k)), k))
-			return nil
-		}, name, name+"f")
+		vm.Register(vm.FloatFunc1(f), name, name+"f")
 	}
 	for name, f := range two {
-		f := f
-		register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-			k := in.Ty.Kind
-			vm.SetResult(res, vm.FloatBits(f(vm.FloatOf(a[0].Bits, k), vm.FloatOf(a[1].Bits, k)), k))
-			return nil
-		}, name, name+"f")
+		vm.Register(vm.FloatFunc2(f), name, name+"f")
 	}
 	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, uint64(int64(math.Round(vm.FloatOf(a[0].Bits, in.ArgTys[0].Kind)))))

@@ -180,38 +180,24 @@ func init() {
 	}, "llvm.fshr")
 
 	// Floating-point intrinsics.
-	f1 := func(f func(float64) float64) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			k := in.ArgTys[0].Kind
-			SetResult(res, FloatBits(f(FloatOf(a[0].Bits, k)), k))
-			return nil
-		}
-	}
-	f2 := func(f func(x, y float64) float64) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			k := in.ArgTys[0].Kind
-			SetResult(res, FloatBits(f(FloatOf(a[0].Bits, k), FloatOf(a[1].Bits, k)), k))
-			return nil
-		}
-	}
-	Register(f1(math.Abs), "llvm.fabs")
-	Register(f1(math.Sqrt), "llvm.sqrt")
-	Register(f1(math.Floor), "llvm.floor")
-	Register(f1(math.Ceil), "llvm.ceil")
-	Register(f1(math.Trunc), "llvm.trunc")
-	Register(f1(math.Round), "llvm.round")
-	Register(f1(math.RoundToEven), "llvm.rint", "llvm.nearbyint", "llvm.roundeven")
-	Register(f1(math.Sin), "llvm.sin")
-	Register(f1(math.Cos), "llvm.cos")
-	Register(f1(math.Exp), "llvm.exp")
-	Register(f1(math.Exp2), "llvm.exp2")
-	Register(f1(math.Log), "llvm.log")
-	Register(f1(math.Log10), "llvm.log10")
-	Register(f1(math.Log2), "llvm.log2")
-	Register(f2(math.Copysign), "llvm.copysign")
-	Register(f2(math.Pow), "llvm.pow")
-	Register(f2(MinNum), "llvm.minnum", "llvm.minimum")
-	Register(f2(MaxNum), "llvm.maxnum", "llvm.maximum")
+	Register(FloatFunc1(math.Abs), "llvm.fabs")
+	Register(FloatFunc1(math.Sqrt), "llvm.sqrt")
+	Register(FloatFunc1(math.Floor), "llvm.floor")
+	Register(FloatFunc1(math.Ceil), "llvm.ceil")
+	Register(FloatFunc1(math.Trunc), "llvm.trunc")
+	Register(FloatFunc1(math.Round), "llvm.round")
+	Register(FloatFunc1(math.RoundToEven), "llvm.rint", "llvm.nearbyint", "llvm.roundeven")
+	Register(FloatFunc1(math.Sin), "llvm.sin")
+	Register(FloatFunc1(math.Cos), "llvm.cos")
+	Register(FloatFunc1(math.Exp), "llvm.exp")
+	Register(FloatFunc1(math.Exp2), "llvm.exp2")
+	Register(FloatFunc1(math.Log), "llvm.log")
+	Register(FloatFunc1(math.Log10), "llvm.log10")
+	Register(FloatFunc1(math.Log2), "llvm.log2")
+	Register(FloatFunc2(math.Copysign), "llvm.copysign")
+	Register(FloatFunc2(math.Pow), "llvm.pow")
+	Register(FloatFunc2(MinNum), "llvm.minnum", "llvm.minimum")
+	Register(FloatFunc2(MaxNum), "llvm.maxnum", "llvm.maximum")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		k := in.ArgTys[0].Kind
 		x, y, z := FloatOf(a[0].Bits, k), FloatOf(a[1].Bits, k), FloatOf(a[2].Bits, k)
@@ -258,6 +244,27 @@ func b2u(b bool) uint64 {
 		return 1
 	}
 	return 0
+}
+
+// FloatFunc1 models a function of one floating-point argument (an
+// intrinsic such as llvm.sqrt, a libm function such as sqrt or sqrtf) by
+// f, at the precision of the argument's kind.
+func FloatFunc1(f func(float64) float64) Native {
+	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		k := in.ArgTys[0].Kind
+		SetResult(res, FloatBits(f(FloatOf(a[0].Bits, k)), k))
+		return nil
+	}
+}
+
+// FloatFunc2 models a function of two floating-point arguments of the
+// same kind by f, as FloatFunc1 does.
+func FloatFunc2(f func(x, y float64) float64) Native {
+	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		k := in.ArgTys[0].Kind
+		SetResult(res, FloatBits(f(FloatOf(a[0].Bits, k), FloatOf(a[1].Bits, k)), k))
+		return nil
+	}
 }
 
 // MinNum is IEEE 754 minNum (llvm.minnum, fmin): a NaN operand yields the
