@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"encoding/binary"
 	"fmt"
 
 	"augur/analyzer/ir"
@@ -34,6 +35,51 @@ const (
 	mutexOwner = 8
 	mutexKind  = 16
 )
+
+// mutexSize is the extent of the fields the models use, __lock to __kind.
+const mutexSize = mutexKind + 4
+
+// mutexRef reads and writes the fields of the mutex at mu. Every lock and
+// unlock reads three of them and writes three, so a ref looks the object up
+// once (mutexAt) when the fields lie whole in it. When they do not (a
+// "mutex" smaller than glibc's, freed, read-only), each field goes through
+// syncRead and syncWrite, whose first failing access reports the error as
+// it always did.
+type mutexRef struct {
+	m   *Machine
+	mu  uint64
+	o   *Object // the object holding the fields whole, or nil
+	off uint64  // mu's offset in o
+}
+
+func (m *Machine) mutexAt(mu uint64) mutexRef {
+	r := mutexRef{m: m, mu: mu}
+	if o, off, err := m.mem.resolve(mu, mutexSize, false); err == nil {
+		r.o, r.off = o, off
+	}
+	return r
+}
+
+// get reads the 32-bit field at offset f.
+func (r *mutexRef) get(f uint64) (uint64, error) {
+	if r.o != nil {
+		return uint64(binary.LittleEndian.Uint32(r.o.bytes[r.off+f:])), nil
+	}
+	return r.m.syncRead(r.mu+f, 4)
+}
+
+// set writes the 32-bit field at offset f, copying a shared object first
+// as every write does.
+func (r *mutexRef) set(f, v uint64) error {
+	if r.o == nil || r.o.writeLimit < r.off+mutexSize {
+		return r.m.syncWrite(r.mu+f, 4, v)
+	}
+	if r.o.gen != r.m.mem.gen {
+		r.o = r.m.mem.writable(r.o)
+	}
+	binary.LittleEndian.PutUint32(r.o.bytes[r.off+f:], uint32(v))
+	return nil
+}
 
 const (
 	mutexNormal     = 0
@@ -245,35 +291,36 @@ const (
 // acquire tries to take mutex mu for t. It returns the pthread error code and
 // whether the mutex is held by another thread.
 func (m *Machine) acquire(t *Thread, mu uint64) (code uint64, busy bool, err error) {
-	l, err := m.syncRead(mu+mutexLock, 4)
+	r := m.mutexAt(mu)
+	l, err := r.get(mutexLock)
 	if err != nil {
 		return 0, false, err
 	}
-	kind, err := m.syncRead(mu+mutexKind, 4)
+	kind, err := r.get(mutexKind)
 	if err != nil {
 		return 0, false, err
 	}
 	kind &= 3
 	if l == 0 {
-		if err := m.syncWrite(mu+mutexLock, 4, 1); err != nil {
+		if err := r.set(mutexLock, 1); err != nil {
 			return 0, false, err
 		}
-		if err := m.syncWrite(mu+mutexCount, 4, 1); err != nil {
+		if err := r.set(mutexCount, 1); err != nil {
 			return 0, false, err
 		}
 		m.syncEvent(t, Acquire, waitMutex, mu)
 		m.syncEvent(t, LockAcquired, waitMutex, mu)
-		return 0, false, m.syncWrite(mu+mutexOwner, 4, tid(t))
+		return 0, false, r.set(mutexOwner, tid(t))
 	}
-	owner, err := m.syncRead(mu+mutexOwner, 4)
+	owner, err := r.get(mutexOwner)
 	if err != nil {
 		return 0, false, err
 	}
 	if owner == tid(t) {
 		switch kind {
 		case mutexRecursive:
-			c, _ := m.syncRead(mu+mutexCount, 4)
-			return 0, false, m.syncWrite(mu+mutexCount, 4, c+1)
+			c, _ := r.get(mutexCount)
+			return 0, false, r.set(mutexCount, c+1)
 		case mutexErrorCheck:
 			return EDEADLK, false, nil
 		}
@@ -384,12 +431,13 @@ func mutexUnlock(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 
 // release unlocks mutex mu held by t and wakes its waiters.
 func (m *Machine) release(t *Thread, mu uint64) (uint64, error) {
-	l, err := m.syncRead(mu+mutexLock, 4)
+	r := m.mutexAt(mu)
+	l, err := r.get(mutexLock)
 	if err != nil {
 		return 0, err
 	}
-	kind, _ := m.syncRead(mu+mutexKind, 4)
-	owner, _ := m.syncRead(mu+mutexOwner, 4)
+	kind, _ := r.get(mutexKind)
+	owner, _ := r.get(mutexOwner)
 	if l == 0 || owner != tid(t) {
 		if kind&3 != mutexNormal {
 			return EPERM, nil
@@ -399,15 +447,15 @@ func (m *Machine) release(t *Thread, mu uint64) (uint64, error) {
 		}
 	}
 	if kind&3 == mutexRecursive {
-		c, _ := m.syncRead(mu+mutexCount, 4)
+		c, _ := r.get(mutexCount)
 		if c > 1 {
-			return 0, m.syncWrite(mu+mutexCount, 4, c-1)
+			return 0, r.set(mutexCount, c-1)
 		}
 	}
 	m.syncEvent(t, Release, waitMutex, mu)
 	m.syncEvent(t, LockReleased, waitMutex, mu)
-	for _, f := range []uint64{mutexLock, mutexCount, mutexOwner} {
-		if err := m.syncWrite(mu+f, 4, 0); err != nil {
+	for _, f := range [...]uint64{mutexLock, mutexCount, mutexOwner} {
+		if err := r.set(f, 0); err != nil {
 			return 0, err
 		}
 	}
