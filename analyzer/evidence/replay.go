@@ -59,7 +59,7 @@ type logger struct {
 	locs  map[string]ir.Loc
 }
 
-func (l *logger) Pick(p sched.Point, runnable []int) (int, error) {
+func (l *logger) Pick(p *sched.Point, runnable []int) (int, error) {
 	next, err := l.Policy.Pick(p, runnable)
 	if err == nil {
 		what := p.What

@@ -50,7 +50,7 @@ func (d Decision) Preempts(t int) bool {
 func (*Bounded) Name() string { return "bounded" }
 
 // Pick implements Policy.
-func (b *Bounded) Pick(p Point, runnable []int) (int, error) {
+func (b *Bounded) Pick(p *Point, runnable []int) (int, error) {
 	i := len(b.Decisions)
 	choice := runnable[0]
 	gaveWay := p.What == WhatTimeSlice || yields(p.What)

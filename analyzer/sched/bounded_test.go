@@ -21,7 +21,7 @@ func TestBoundedFollowsPrefixThenDoesNotPreempt(t *testing.T) {
 		{Point{Thread: -1, What: "thread exit"}, []int{0, 1}, 0},          // the lowest
 	}
 	for i, c := range picks {
-		got, err := b.Pick(c.p, c.runnable)
+		got, err := b.Pick(&c.p, c.runnable)
 		if err != nil || got != c.want {
 			t.Fatalf("pick %d: %d, %v; want %d", i, got, err, c.want)
 		}
@@ -32,7 +32,7 @@ func TestBoundedFollowsPrefixThenDoesNotPreempt(t *testing.T) {
 	if !slices.Equal(b.Decisions[0].Runnable, []int{0, 1, 2}) {
 		t.Fatalf("runnable not recorded: %+v", b.Decisions[0])
 	}
-	if _, err := (&Bounded{Prefix: []int{5}}).Pick(Point{Thread: 0}, []int{0, 1}); err == nil {
+	if _, err := (&Bounded{Prefix: []int{5}}).Pick(&Point{Thread: 0}, []int{0, 1}); err == nil {
 		t.Fatal("a prefix choice that cannot run was accepted")
 	}
 }

@@ -91,7 +91,7 @@ func (d *Directed) other(loc string) (string, bool) {
 }
 
 // Pick implements Policy.
-func (d *Directed) Pick(p Point, runnable []int) (int, error) {
+func (d *Directed) Pick(p *Point, runnable []int) (int, error) {
 	if d.waiting == nil {
 		d.waiting = map[int]postponed{}
 	}

@@ -19,7 +19,7 @@ type Hold struct {
 func (*Hold) Name() string { return "hold" }
 
 // Pick implements Policy.
-func (h *Hold) Pick(p Point, runnable []int) (int, error) {
+func (h *Hold) Pick(p *Point, runnable []int) (int, error) {
 	var others []int
 	for _, t := range runnable {
 		if t != h.Thread {
@@ -41,7 +41,7 @@ type Only struct{ Thread int }
 func (*Only) Name() string { return "only" }
 
 // Pick implements Policy.
-func (o *Only) Pick(p Point, runnable []int) (int, error) {
+func (o *Only) Pick(p *Point, runnable []int) (int, error) {
 	if p.CanRun(o.Thread, runnable) {
 		return o.Thread, nil
 	}

@@ -36,7 +36,7 @@ func NewPCT(seed uint64, depth, steps int) *PCT {
 func (*PCT) Name() string { return "pct" }
 
 // Pick implements Policy.
-func (p *PCT) Pick(pt Point, runnable []int) (int, error) {
+func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 	p.step++
 	for _, t := range runnable {
 		if _, ok := p.prio[t]; !ok {

@@ -43,7 +43,7 @@ func (p *Postpone) Name() string {
 }
 
 // Pick implements Policy.
-func (p *Postpone) Pick(pt Point, runnable []int) (int, error) {
+func (p *Postpone) Pick(pt *Point, runnable []int) (int, error) {
 	if !p.begun {
 		p.cur, p.begun = p.Trace.Cursor(), true
 	}

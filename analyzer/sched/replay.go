@@ -27,7 +27,7 @@ func (r *Replay) Replays() *Trace { return r.Trace }
 func (r *ReplayPrefix) Replays() *Trace { return r.Trace }
 
 // Pick implements Policy.
-func (r *Replay) Pick(p Point, runnable []int) (int, error) {
+func (r *Replay) Pick(p *Point, runnable []int) (int, error) {
 	if !r.begun {
 		r.cur, r.begun = r.Trace.Cursor(), true
 	}
@@ -77,7 +77,7 @@ func (r *ReplayPrefix) Fork() Policy {
 }
 
 // Pick implements Policy.
-func (r *ReplayPrefix) Pick(p Point, runnable []int) (int, error) {
+func (r *ReplayPrefix) Pick(p *Point, runnable []int) (int, error) {
 	if !r.begun {
 		r.cur, r.begun = r.Trace.Cursor(), true
 	}

@@ -7,12 +7,12 @@ import "testing"
 func TestPCTDemotesAtTimeSlice(t *testing.T) {
 	for seed := uint64(1); seed <= 20; seed++ {
 		p := NewPCT(seed, 1, 100)
-		top, _ := p.Pick(Point{Thread: 0}, []int{0, 1})
-		next, _ := p.Pick(Point{Thread: top, What: WhatTimeSlice}, []int{0, 1})
+		top, _ := p.Pick(&Point{Thread: 0}, []int{0, 1})
+		next, _ := p.Pick(&Point{Thread: top, What: WhatTimeSlice}, []int{0, 1})
 		if next == top {
 			t.Fatalf("seed %d: thread %d ran a whole slice and was picked again", seed, top)
 		}
-		if again, _ := p.Pick(Point{Thread: next, What: WhatTimeSlice}, []int{0, 1}); again != top {
+		if again, _ := p.Pick(&Point{Thread: next, What: WhatTimeSlice}, []int{0, 1}); again != top {
 			t.Fatalf("seed %d: after both were demoted, want thread %d back, got %d", seed, top, again)
 		}
 	}
@@ -25,31 +25,31 @@ func TestDirectedBringsThePairTogether(t *testing.T) {
 	d := NewDirected("a.c:10:3", "a.c:20:5")
 	both := []int{1, 2}
 	// Thread 1 reaches the first statement: it waits, thread 2 runs.
-	if got, _ := d.Pick(Point{Thread: 1, Loc: "a.c:10:3"}, both); got != 2 {
+	if got, _ := d.Pick(&Point{Thread: 1, Loc: "a.c:10:3"}, both); got != 2 {
 		t.Fatalf("thread 1 at its statement was not held: picked %d", got)
 	}
 	// Thread 2 elsewhere: still not thread 1.
-	if got, _ := d.Pick(Point{Thread: 2, Loc: "a.c:15:1"}, both); got != 2 {
+	if got, _ := d.Pick(&Point{Thread: 2, Loc: "a.c:15:1"}, both); got != 2 {
 		t.Fatalf("picked %d while thread 1 waits for its partner", got)
 	}
 	// Thread 2 reaches the second: thread 1 accesses first, 2 right after.
-	if got, _ := d.Pick(Point{Thread: 2, Loc: "a.c:20:5"}, both); got != 1 {
+	if got, _ := d.Pick(&Point{Thread: 2, Loc: "a.c:20:5"}, both); got != 1 {
 		t.Fatalf("at the brink picked %d, want the waiter 1", got)
 	}
-	if got, _ := d.Pick(Point{Thread: 1, Loc: "a.c:11:1"}, both); got != 2 || d.Met != 1 {
+	if got, _ := d.Pick(&Point{Thread: 1, Loc: "a.c:11:1"}, both); got != 2 || d.Met != 1 {
 		t.Fatalf("after the waiter picked %d (met %d), want 2 at once", got, d.Met)
 	}
 	// A waiter alone is let go rather than deadlock the run.
 	lone := NewDirected("a.c:10:3", "a.c:20:5")
-	if got, _ := lone.Pick(Point{Thread: 1, Loc: "a.c:10:3"}, []int{1}); got != 1 {
+	if got, _ := lone.Pick(&Point{Thread: 1, Loc: "a.c:10:3"}, []int{1}); got != 1 {
 		t.Fatalf("a lone waiter was not let go: picked %d", got)
 	}
 	// Patience: a waiter is let go after Patience decisions.
 	p := &Directed{Targets: [2]string{"a.c:10:3", "a.c:20:5"}, Patience: 3}
-	p.Pick(Point{Thread: 1, Loc: "a.c:10:3"}, both)
+	p.Pick(&Point{Thread: 1, Loc: "a.c:10:3"}, both)
 	var got int
 	for i := 0; i < 5; i++ {
-		got, _ = p.Pick(Point{Thread: 2, Loc: "a.c:15:1"}, both)
+		got, _ = p.Pick(&Point{Thread: 2, Loc: "a.c:15:1"}, both)
 	}
 	if got != 1 {
 		t.Fatalf("the waiter was held past its patience")
@@ -58,13 +58,13 @@ func TestDirectedBringsThePairTogether(t *testing.T) {
 	// partner may be asleep), but one that sleeps again without reaching
 	// either statement polls: it is not woken early again.
 	s := NewDirected("a.c:10:3", "a.c:20:5")
-	if got, _ := s.Pick(Point{Thread: 1, Loc: "a.c:10:3", Waking: []int{2}}, []int{1}); got != 2 {
+	if got, _ := s.Pick(&Point{Thread: 1, Loc: "a.c:10:3", Waking: []int{2}}, []int{1}); got != 2 {
 		t.Fatalf("thread 1 waits alone: picked %d, want the sleeper 2 woken early", got)
 	}
-	if got, _ := s.Pick(Point{Thread: -1, Loc: "a.c:30:1", Waking: []int{2}}, []int{1}); got != 1 {
+	if got, _ := s.Pick(&Point{Thread: -1, Loc: "a.c:30:1", Waking: []int{2}}, []int{1}); got != 1 {
 		t.Fatalf("the sleeper slept again: picked %d, want the waiter 1 let go", got)
 	}
-	if got, _ := s.Pick(Point{Thread: 1, Loc: "a.c:10:3", Waking: []int{2}}, []int{1}); got != 1 {
+	if got, _ := s.Pick(&Point{Thread: 1, Loc: "a.c:10:3", Waking: []int{2}}, []int{1}); got != 1 {
 		t.Fatalf("thread 1 waits again: picked %d, want it let go rather than the poller woken", got)
 	}
 }
@@ -74,13 +74,13 @@ func TestDirectedBringsThePairTogether(t *testing.T) {
 // Waking) before it refuses, and refuses when none is left.
 func TestHoldEndsATimedWait(t *testing.T) {
 	h := &Hold{Thread: 1, Fallback: RoundRobin{}}
-	if got, err := h.Pick(Point{Thread: 1, Waking: []int{1, 0, 2}}, []int{1}); err != nil || got != 0 {
+	if got, err := h.Pick(&Point{Thread: 1, Waking: []int{1, 0, 2}}, []int{1}); err != nil || got != 0 {
 		t.Errorf("held thread alone, thread 0 in a timed wait: picked %d, %v; want 0", got, err)
 	}
-	if got, err := h.Pick(Point{Thread: 1, Waking: []int{2}}, []int{1}); err != nil || got != 2 {
+	if got, err := h.Pick(&Point{Thread: 1, Waking: []int{2}}, []int{1}); err != nil || got != 2 {
 		t.Errorf("held thread alone, thread 2 asleep: picked %d, %v; want 2", got, err)
 	}
-	if _, err := h.Pick(Point{Thread: 1, Waking: []int{1}}, []int{1}); err != ErrHeld {
+	if _, err := h.Pick(&Point{Thread: 1, Waking: []int{1}}, []int{1}); err != ErrHeld {
 		t.Errorf("only the held thread waits for a timeout: err %v, want ErrHeld", err)
 	}
 	if !(Point{Waking: []int{3}}).CanRun(3, []int{0}) {

@@ -69,9 +69,11 @@ type Trace struct {
 	// recorded once the limit was reached.
 	n       int
 	dropped int
-	// While the last run repeats, partial holds the events of its next
-	// repetition seen so far.
-	partial []Event
+	// While the last run repeats, partial holds the instruction counts
+	// of the events of its next repetition seen so far: the events are
+	// the run's body's (partialEvent), so a decision in a loop appends a
+	// word rather than copying an event.
+	partial []uint64
 	// last maps a decision to its latest index in ev within the open
 	// literal run; period is the candidate loop length the trace is
 	// checking and match how many trailing events agree with it.
@@ -101,7 +103,7 @@ func (t *Trace) Stored() int { return len(t.ev) + len(t.partial) }
 
 // Bytes estimates the memory the trace holds.
 func (t *Trace) Bytes() uint64 {
-	return uint64(cap(t.ev)+cap(t.partial))*56 + uint64(cap(t.runs))*32 + uint64(len(t.last))*80
+	return uint64(cap(t.ev))*56 + uint64(cap(t.partial))*8 + uint64(cap(t.runs))*32 + uint64(len(t.last))*80
 }
 
 func (t *Trace) limit() int {
@@ -112,7 +114,7 @@ func (t *Trace) limit() int {
 }
 
 // Record appends a decision.
-func (t *Trace) Record(p Point, next int) {
+func (t *Trace) Record(p *Point, next int) {
 	t.Append(Event{Thread: p.Thread, Loc: p.Loc, What: p.What, Insts: p.Insts, Next: next})
 }
 
@@ -126,7 +128,7 @@ func (t *Trace) Append(e Event) {
 		r := &t.runs[k-1]
 		body := t.ev[r.lo:r.hi]
 		if pos := len(t.partial); body[pos].same(&e) {
-			t.partial = append(t.partial, e)
+			t.partial = append(t.partial, e.Insts)
 			t.n++
 			if len(t.partial) == len(body) {
 				r.reps++
@@ -135,8 +137,11 @@ func (t *Trace) Append(e Event) {
 			return
 		}
 		// The loop ended: what it matched of a repetition becomes literal.
-		pend := t.partial
-		t.partial = nil
+		pend := make([]Event, len(t.partial))
+		for i := range pend {
+			pend[i] = t.partialEvent(i)
+		}
+		t.partial = t.partial[:0]
 		t.beginLiteral()
 		for i, x := range pend {
 			t.n--
@@ -149,6 +154,14 @@ func (t *Trace) Append(e Event) {
 		}
 	}
 	t.appendLiteral(e)
+}
+
+// partialEvent is the i-th event of the partial repetition of the last
+// run.
+func (t *Trace) partialEvent(i int) Event {
+	e := t.ev[t.runs[len(t.runs)-1].lo+i]
+	e.Insts = t.partial[i]
+	return e
 }
 
 // beginLiteral opens a new literal run after a repeated one.
@@ -276,7 +289,7 @@ func (c *Cursor) Next() (Event, bool) {
 		}
 	}
 	if c.k < len(t.partial) {
-		e := t.partial[c.k]
+		e := t.partialEvent(c.k)
 		c.k++
 		c.i++
 		return e, true
@@ -317,11 +330,7 @@ func (t *Trace) MapLocs(f func(string) string) *Trace {
 		e.Loc = f(e.Loc)
 		c.ev[i] = e
 	}
-	c.partial = make([]Event, len(t.partial))
-	for i, e := range t.partial {
-		e.Loc = f(e.Loc)
-		c.partial[i] = e
-	}
+	c.partial = slices.Clone(t.partial)
 	c.runs = append([]run(nil), t.runs...)
 	c.last, c.period, c.match, c.keep = nil, 0, 0, 0
 	return &c
@@ -358,8 +367,8 @@ func (t *Trace) MarshalJSON() ([]byte, error) {
 			last.Period, last.Repeat = r.hi-r.lo, r.reps-1
 		}
 	}
-	for _, e := range t.partial {
-		jt.Events = append(jt.Events, jsonEvent{Event: e})
+	for i := range t.partial {
+		jt.Events = append(jt.Events, jsonEvent{Event: t.partialEvent(i)})
 	}
 	return json.Marshal(jt)
 }

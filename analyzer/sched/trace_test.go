@@ -102,11 +102,11 @@ func TestTraceLimit(t *testing.T) {
 	}
 	r := &Replay{Trace: tr}
 	for i := 0; i < 100; i++ {
-		if _, err := r.Pick(Point{Thread: 0, Loc: fmt.Sprintf("f.c:%d:1", i)}, []int{0}); err != nil {
+		if _, err := r.Pick(&Point{Thread: 0, Loc: fmt.Sprintf("f.c:%d:1", i)}, []int{0}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	_, err := r.Pick(Point{Thread: 0, Loc: "f.c:100:1"}, []int{0})
+	_, err := r.Pick(&Point{Thread: 0, Loc: "f.c:100:1"}, []int{0})
 	if err == nil || !strings.Contains(err.Error(), "its limit") {
 		t.Fatalf("replay past the limit: %v", err)
 	}
@@ -230,12 +230,12 @@ func TestReversalsShareTrace(t *testing.T) {
 	// Postpone replays exactly its prefix, then keeps its thread back.
 	p := &Postpone{Trace: tr, Prefix: 4, Thread: 0}
 	for i := 0; i < 4; i++ {
-		got, _ := p.Pick(Point{Thread: flat[i].Thread}, []int{0, 1})
+		got, _ := p.Pick(&Point{Thread: flat[i].Thread}, []int{0, 1})
 		if got != flat[i].Next {
 			t.Fatalf("decision %d: chose %d, recorded %d", i, got, flat[i].Next)
 		}
 	}
-	if got, _ := p.Pick(Point{Thread: 1}, []int{0, 1}); got != 1 {
+	if got, _ := p.Pick(&Point{Thread: 1}, []int{0, 1}); got != 1 {
 		t.Fatalf("after the prefix: chose %d, want the other thread", got)
 	}
 	// With only a sleeper besides it, the postponed thread waits for the
@@ -243,7 +243,7 @@ func TestReversalsShareTrace(t *testing.T) {
 	// must not starve it.
 	woken := 0
 	for i := 0; i < 10*maxOversleep; i++ {
-		got, _ := p.Pick(Point{Thread: -1, Waking: []int{1}}, []int{0})
+		got, _ := p.Pick(&Point{Thread: -1, Waking: []int{1}}, []int{0})
 		if got == 0 {
 			break
 		}
@@ -253,19 +253,19 @@ func TestReversalsShareTrace(t *testing.T) {
 		t.Fatalf("the sleeper was woken %d times before the postponed thread ran, want %d", woken, maxOversleep)
 	}
 	// The postponement is over: round robin.
-	if got, _ := p.Pick(Point{Thread: 0}, []int{0, 1}); got != 1 {
+	if got, _ := p.Pick(&Point{Thread: 0}, []int{0, 1}); got != 1 {
 		t.Fatalf("after the postponement: chose %d, want round robin's 1", got)
 	}
-	if got, _ := p.Pick(Point{Thread: 1}, []int{0, 1}); got != 0 {
+	if got, _ := p.Pick(&Point{Thread: 1}, []int{0, 1}); got != 0 {
 		t.Fatalf("after the postponement: chose %d, want round robin's 0", got)
 	}
 	// Another thread that spins a whole time slice ends the postponement
 	// at once.
 	q := &Postpone{Trace: tr, Prefix: 0, Thread: 0}
-	if got, _ := q.Pick(Point{Thread: 1}, []int{0, 1}); got != 1 {
+	if got, _ := q.Pick(&Point{Thread: 1}, []int{0, 1}); got != 1 {
 		t.Fatalf("postponed thread chosen while another could run")
 	}
-	if got, _ := q.Pick(Point{Thread: 1, What: WhatTimeSlice}, []int{0, 1}); got != 0 {
+	if got, _ := q.Pick(&Point{Thread: 1, What: WhatTimeSlice}, []int{0, 1}); got != 0 {
 		t.Fatalf("after a spinning time slice: chose %d, want the postponed thread", got)
 	}
 }

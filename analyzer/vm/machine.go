@@ -371,9 +371,10 @@ type Machine struct {
 	// (Thread.clockReads), the same whatever the schedule.
 	steady   bool
 	steadyAt uint64
-	argBuf   []Value // scratch for parallel phi moves
-	runBuf   []int   // scratch for the runnable threads of a decision
-	callBuf  []Value // scratch for call arguments
+	argBuf   []Value     // scratch for parallel phi moves
+	runBuf   []int       // scratch for the runnable threads of a decision
+	point    sched.Point // the point of the decision being made, filled in place (Policy.Pick)
+	callBuf  []Value     // scratch for call arguments
 	nextKey  uint64
 	mon      Monitor
 	acc      Access // reused for every reported access
@@ -878,7 +879,8 @@ func (m *Machine) reschedule() *Termination {
 		return &Termination{Kind: TermDeadlock, Signal: 0, Threads: live,
 			Message: fmt.Sprintf("all %d live threads are blocked", len(live))}
 	}
-	p := sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat()}
+	p := &m.point
+	*p = sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat()}
 	if waits {
 		p.Waking = m.endingWaits()
 	}
