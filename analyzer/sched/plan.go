@@ -2,19 +2,22 @@ package sched
 
 import "fmt"
 
-// New returns the policy of a name: "round-robin", "random" (seeded) or
-// "pct" (seeded, depth 3, for executions of about a thousand decisions).
+// New returns the policy of a name: "quantum" (augur run's), "round-robin",
+// "random" (seeded) or "pct" (seeded, depth 3, for executions of about a
+// thousand decisions).
 // It is how a command line or a setting names a schedule.
 func New(name string, seed uint64) (Policy, error) {
 	switch name {
 	case "round-robin", "":
 		return RoundRobin{}, nil
+	case QuantumName:
+		return Quantum{}, nil
 	case "random":
 		return NewRandom(seed), nil
 	case "pct":
 		return NewPCT(seed, 3, 1000), nil
 	}
-	return nil, fmt.Errorf("unknown schedule %q (want round-robin, random or pct)", name)
+	return nil, fmt.Errorf("unknown schedule %q (want quantum, round-robin, random or pct)", name)
 }
 
 // Schedule is one execution's scheduling: its policy, how reports name

@@ -71,7 +71,7 @@ type Forker interface {
 // policies record.
 func KnownPolicy(name string) bool {
 	switch name {
-	case "round-robin", "random", "pct", "replay", "replay-prefix", "hold", "only", "directed", "bounded":
+	case "round-robin", QuantumName, "random", "pct", "replay", "replay-prefix", "hold", "only", "directed", "bounded":
 		return true
 	}
 	return strings.HasPrefix(name, "postpone thread ")

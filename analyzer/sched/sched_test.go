@@ -87,3 +87,26 @@ func TestHoldEndsATimedWait(t *testing.T) {
 		t.Error("CanRun: a thread in Waking may be picked")
 	}
 }
+
+// Quantum passes lock operations only, QuantumLocks-1 in a row, and a
+// replay passes them only for a trace Quantum recorded.
+func TestQuantumPasses(t *testing.T) {
+	q := Quantum{}
+	if !q.Passes("pthread_mutex_lock", 0) || !q.Passes("pthread_rwlock_unlock", QuantumLocks-2) {
+		t.Error("a lock operation within the quantum is a decision")
+	}
+	if q.Passes("pthread_mutex_unlock", QuantumLocks-1) {
+		t.Error("the quantum's last lock operation passed")
+	}
+	for _, what := range []string{"pthread_mutex_trylock", "pthread_cond_signal", "sched_yield", "atomic or volatile access", WhatTimeSlice, "thread exit"} {
+		if q.Passes(what, 0) {
+			t.Errorf("%s passed", what)
+		}
+	}
+	if (&Replay{Trace: NewTrace("round-robin", 0)}).Passes("pthread_mutex_lock", 0) {
+		t.Error("a replay of a round-robin trace passed a lock")
+	}
+	if !(&Replay{Trace: NewTrace(QuantumName, 0)}).Passes("pthread_mutex_lock", 0) {
+		t.Error("a replay of a quantum trace made a decision at a lock")
+	}
+}

@@ -274,6 +274,9 @@ type frame struct {
 // Thread is one thread of the program.
 type Thread struct {
 	ID int
+	// passed counts the points the thread went on through without a
+	// decision since the last one made at its own (sched.Passing).
+	passed int
 	// proc is the process the thread belongs to: 0 for the program, k+1
 	// for client program k (clients.go).
 	proc   int
@@ -834,6 +837,10 @@ func (m *Machine) reschedule() *Termination {
 	if m.sleepers > 0 {
 		m.wakeSleepers(false)
 	}
+	what := m.cur.lastWhat()
+	if m.passes(what) {
+		return nil
+	}
 	m.charge(uint64(len(m.threads)) * threadWork)
 	run := m.runBuf[:0]
 	waits := false // a thread sleeps (wakeAt, blocked) or waits with a timeout: endingWaits has work
@@ -880,7 +887,7 @@ func (m *Machine) reschedule() *Termination {
 			Message: fmt.Sprintf("all %d live threads are blocked", len(live))}
 	}
 	p := &m.point
-	*p = sched.Point{Thread: m.cur.ID, Insts: m.insts, What: m.cur.lastWhat()}
+	*p = sched.Point{Thread: m.cur.ID, Insts: m.insts, What: what}
 	if waits {
 		p.Waking = m.endingWaits()
 	}
@@ -916,6 +923,20 @@ func (m *Machine) reschedule() *Termination {
 	m.trace.Record(p, next)
 	m.switchTo(m.threads[next], p.What == sched.WhatTimeSlice)
 	return nil
+}
+
+// passes reports whether the current thread goes on through the point it
+// reached, after a call of what, without a decision (sched.Passing); a
+// thread at a decision starts counting its passed points anew.
+func (m *Machine) passes(what string) bool {
+	t := m.cur
+	if pp, ok := m.policy.(sched.Passing); ok && t.status == runnable && !m.sliceEnded && m.forcedNext < 0 &&
+		pp.Passes(what, t.passed) {
+		t.passed++
+		return true
+	}
+	t.passed = 0
+	return false
 }
 
 // switchTo makes t the running thread. Its time slice starts anew when it

@@ -169,3 +169,53 @@ func TestTimeReadsAreRecordedInputs(t *testing.T) {
 		t.Error("the same run read different times")
 	}
 }
+
+// Under sched.Quantum a thread passes the lock operations that do not wait:
+// testdata/sched/quantum.c's four adders make a small fraction of round
+// robin's decisions, and its polling consumer still gets each item within
+// a few dozen lock operations of the producer's putting it there, not a
+// time slice later: the run fits a budget a slice per hand-over would
+// exceed many times over. A trace recorded under Quantum replays, through
+// its file, with the same output and decisions.
+func TestQuantumPassesLocksThatDoNotWait(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/quantum.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(p sched.Policy) (string, *vm.Result) {
+		t.Helper()
+		var out bytes.Buffer
+		m, err := vm.New(prog, vm.Config{Stdout: &out, Policy: p, MaxInstructions: 50_000_000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := m.Run()
+		if res.Term.Kind != vm.TermExit {
+			t.Fatalf("%s: %s", p.Name(), res.Term.Report())
+		}
+		return out.String(), res
+	}
+	const want = "total 199990000\nreceived 2000 items, sum 2001000\n"
+	rrOut, rr := run(sched.RoundRobin{})
+	qOut, q := run(sched.Quantum{})
+	if rrOut != want || qOut != want {
+		t.Fatalf("round robin printed %q, quantum %q; want %q", rrOut, qOut, want)
+	}
+	t.Logf("decisions: round robin %d, quantum %d; instructions %d and %d", rr.Trace.Len(), q.Trace.Len(), rr.Instructions, q.Instructions)
+	if q.Trace.Len()*10 > rr.Trace.Len() {
+		t.Errorf("quantum made %d decisions, round robin %d: not a tenth", q.Trace.Len(), rr.Trace.Len())
+	}
+	path := filepath.Join(t.TempDir(), "trace.json")
+	if err := q.Trace.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := sched.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repOut, rep := run(&sched.Replay{Trace: tr})
+	if repOut != want || rep.Trace.Len() != q.Trace.Len() || rep.Instructions != q.Instructions {
+		t.Fatalf("replay of the quantum trace: %q, %d decisions, %d instructions; recorded %d and %d",
+			repOut, rep.Trace.Len(), rep.Instructions, q.Trace.Len(), q.Instructions)
+	}
+}

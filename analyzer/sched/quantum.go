@@ -1,0 +1,65 @@
+package sched
+
+// Passing is a policy under which a thread goes on through some
+// preemption points without a decision: the machine neither asks the
+// policy nor records anything in the trace there, so a replay of the
+// trace must pass the same points (Replay does, for a trace recorded
+// under Quantum).
+type Passing interface {
+	// Passes reports whether a thread that is still runnable after a
+	// call of what (Point.What), and has passed n points since the last
+	// decision made at one of its own, goes on without a decision.
+	Passes(what string, n int) bool
+}
+
+// QuantumLocks is how many lock operations in a row a thread passes under
+// Quantum before round robin switches at the next one. It bounds how long
+// a thread that polls under a lock (lock, look, unlock, again) keeps the
+// thread it waits for from running: 32 rounds, a few hundred
+// instructions, where an operating system on more than one processor
+// would run both at once.
+const QuantumLocks = 64
+
+// Quantum is `augur run`'s schedule. It is round robin, except that a
+// lock operation that did not make the thread wait (a mutex, read-write
+// lock or spin lock taken at once, or released) is a decision only once
+// in QuantumLocks: the thread goes on, as it would on a real processor,
+// instead of giving the processor to the next thread at every lock and
+// unlock. Round robin's switches there are what a program that takes a
+// lock every few instructions spent its time on (4.25 decisions an
+// iteration of a locked addition by four threads), and no native run
+// interleaves that finely. Blocking, exiting, yielding, sleeping, the
+// other synchronization calls, atomic and volatile accesses and the end
+// of a time slice are decisions as under round robin, so threads that
+// spin on a flag hand over as quickly as there.
+//
+// Detection and classification do not use it: their first schedule is
+// round robin, which switches at every lock to bring out the races
+// between critical sections.
+type Quantum struct{ RoundRobin }
+
+// QuantumName is Quantum's name in traces and on the command line.
+const QuantumName = "quantum"
+
+func (Quantum) Name() string { return QuantumName }
+
+// Passes implements Passing.
+func (Quantum) Passes(what string, n int) bool { return n < QuantumLocks-1 && isLockOp(what) }
+
+// Passes implements Passing for a trace recorded under Quantum: the
+// replayed execution passes the points the recorded one passed.
+func (r *Replay) Passes(what string, n int) bool {
+	return r.Trace.Policy == QuantumName && Quantum{}.Passes(what, n)
+}
+
+// isLockOp reports whether what is a call that takes or releases a lock:
+// after it a thread that is still runnable did not wait.
+func isLockOp(what string) bool {
+	switch what {
+	case "pthread_mutex_lock", "pthread_mutex_unlock",
+		"pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_rwlock_unlock",
+		"pthread_spin_lock", "pthread_spin_unlock":
+		return true
+	}
+	return false
+}
