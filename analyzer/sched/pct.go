@@ -15,6 +15,9 @@ type PCT struct {
 	changes map[int]int // decision index -> low priority to assign
 	step    int
 	demoted int // the last priority given a thread preempted at a time slice (below 0)
+	// locks counts the lock operations in a row at which the running
+	// thread was picked again (see Pick).
+	locks int
 }
 
 // NewPCT returns a PCT policy of the given depth for executions of about
@@ -46,19 +49,34 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 	if low, ok := p.changes[p.step]; ok && pt.Thread >= 0 {
 		p.prio[pt.Thread] = low
 	}
-	if (pt.What == WhatTimeSlice || yields(pt.What)) && pt.Thread >= 0 {
+	if pt.Thread >= 0 && isLockOp(pt.What) {
+		p.locks++
+	} else {
+		p.locks = 0
+	}
+	if (pt.What == WhatTimeSlice || yields(pt.What) || p.locks >= QuantumLocks) && pt.Thread >= 0 {
 		// A thread that ran a whole slice without synchronizing is
 		// spinning, or computing, and one that yields asks for the others
 		// to run: below every other thread it cannot starve the one it
-		// waits for (PCT stays fair to polling loops).
+		// waits for (PCT stays fair to polling loops). So is one that
+		// went through QuantumLocks lock operations in a row, as Quantum
+		// lets it: it may be polling under a lock (lock, look, unlock),
+		// and a slice per hand-over, a million instructions, would make
+		// a program that hands over a few hundred items through such a
+		// loop exhaust the instruction budget: a hang that is the
+		// schedule's, not the program's.
 		p.demoted--
 		p.prio[pt.Thread] = p.demoted
+		p.locks = 0
 	}
 	best := runnable[0]
 	for _, t := range runnable[1:] {
 		if p.prio[t] > p.prio[best] {
 			best = t
 		}
+	}
+	if best != pt.Thread {
+		p.locks = 0
 	}
 	return best, nil
 }

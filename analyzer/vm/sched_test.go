@@ -182,20 +182,11 @@ func TestQuantumPassesLocksThatDoNotWait(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	const want = "total 199990000\nreceived 2000 items, sum 2001000\n"
 	run := func(p sched.Policy) (string, *vm.Result) {
 		t.Helper()
-		var out bytes.Buffer
-		m, err := vm.New(prog, vm.Config{Stdout: &out, Policy: p, MaxInstructions: 50_000_000})
-		if err != nil {
-			t.Fatal(err)
-		}
-		res := m.Run()
-		if res.Term.Kind != vm.TermExit {
-			t.Fatalf("%s: %s", p.Name(), res.Term.Report())
-		}
-		return out.String(), res
+		return runQuantumProgram(t, prog, p)
 	}
-	const want = "total 199990000\nreceived 2000 items, sum 2001000\n"
 	rrOut, rr := run(sched.RoundRobin{})
 	qOut, q := run(sched.Quantum{})
 	if rrOut != want || qOut != want {
@@ -217,5 +208,42 @@ func TestQuantumPassesLocksThatDoNotWait(t *testing.T) {
 	if repOut != want || rep.Trace.Len() != q.Trace.Len() || rep.Instructions != q.Instructions {
 		t.Fatalf("replay of the quantum trace: %q, %d decisions, %d instructions; recorded %d and %d",
 			repOut, rep.Trace.Len(), rep.Instructions, q.Trace.Len(), q.Instructions)
+	}
+}
+
+// runQuantumProgram runs testdata/sched/quantum.c under p within a budget
+// that a time slice per hand-over of its polling consumer would exceed.
+func runQuantumProgram(t *testing.T, prog *ir.Program, p sched.Policy) (string, *vm.Result) {
+	t.Helper()
+	var out bytes.Buffer
+	m, err := vm.New(prog, vm.Config{Stdout: &out, Policy: p, MaxInstructions: 50_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := m.Run()
+	if res.Term.Kind != vm.TermExit {
+		t.Fatalf("%s: %s", p.Name(), res.Term.Report())
+	}
+	return out.String(), res
+}
+
+// PCT drops a thread that went through QuantumLocks lock operations in a
+// row below the others, as it drops one that ran a whole time slice: a
+// consumer polling under a lock (testdata/sched/quantum.c) otherwise kept
+// the producer off the processor for a slice per item, and 2,000 items
+// exhausted the instruction budget: a hang the schedule made, which
+// detection reported as the program's.
+func TestPCTIsFairToPollingUnderALock(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/quantum.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for seed := uint64(1); seed <= 8; seed++ {
+		for _, depth := range []int{2, 3} {
+			out, _ := runQuantumProgram(t, prog, sched.NewPCT(seed, depth, 1000))
+			if want := "total 199990000\nreceived 2000 items, sum 2001000\n"; out != want {
+				t.Fatalf("pct seed %d depth %d printed %q, want %q", seed, depth, out, want)
+			}
+		}
 	}
 }
