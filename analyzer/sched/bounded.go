@@ -7,9 +7,10 @@ import (
 
 // Bounded runs a schedule given as a prefix of choices and, past it,
 // without preempting: the thread that reached a point goes on while it
-// can, else the lowest runnable one runs; a thread that yields, sleeps or
-// ran a whole time slice gives way to the next one (a polling loop cannot
-// starve the thread it waits for). It records its decisions, so an
+// can, else the lowest runnable one runs; a thread that yields, sleeps,
+// ran a whole time slice or went on through FairPoints of its points in a
+// row gives way to the next one (a polling loop cannot starve the thread
+// it waits for). It records its decisions, so an
 // enumeration of the schedules with at most a few preemptions (iterative
 // context bounding, after Musuvathi and Qadeer's CHESS) can extend each
 // one at every later decision.
@@ -20,6 +21,16 @@ type Bounded struct {
 	// decisions: those past it were not recorded, so no enumeration can
 	// extend them.
 	Truncated bool
+	// again counts the decisions in a row at which the thread that
+	// reached the point went on.
+	again int
+	// yielded is 1 + the thread that last gave way, until another thread
+	// goes on at a point of its own (0: none). It gives way again at its
+	// points meanwhile: one that gave way while it held a lock (at the
+	// point after taking it) would otherwise take the lock again before
+	// the thread it gave way to, woken by the unlock, ran: that thread
+	// blocks on the lock every time, and a poll under the lock never ends.
+	yielded int
 }
 
 // Decision is one recorded choice of a Bounded schedule.
@@ -30,9 +41,10 @@ type Decision struct {
 	// Insts is the instructions executed before the decision, all threads
 	// together: how much of a run a schedule branching there shares.
 	Insts uint64
-	// GaveWay is set where the thread yielded, slept or ran a whole time
-	// slice: the fair choice there is the next thread, and an enumeration
-	// tries no other (there would be one at every slice of a loop).
+	// GaveWay is set where the thread yielded, slept, ran a whole time
+	// slice or went on through FairPoints of its points in a row: the
+	// fair choice there is the next thread, and an enumeration tries no
+	// other (there would be one at every slice of a loop).
 	GaveWay bool
 }
 
@@ -53,7 +65,11 @@ func (*Bounded) Name() string { return "bounded" }
 func (b *Bounded) Pick(p *Point, runnable []int) (int, error) {
 	i := len(b.Decisions)
 	choice := runnable[0]
-	gaveWay := p.What == WhatTimeSlice || yields(p.What)
+	if p.Thread >= 0 {
+		b.again++
+	}
+	gaveWay := p.What == WhatTimeSlice || yields(p.What) || b.again >= FairPoints ||
+		p.Thread >= 0 && b.yielded == p.Thread+1 && len(runnable) > 1
 	switch {
 	case i < len(b.Prefix):
 		choice = b.Prefix[i]
@@ -64,6 +80,15 @@ func (b *Bounded) Pick(p *Point, runnable []int) (int, error) {
 		choice = nextAfter(p.Thread, runnable)
 	case slices.Contains(runnable, p.Thread):
 		choice = p.Thread
+	}
+	if choice != p.Thread || gaveWay {
+		b.again = 0
+	}
+	switch {
+	case gaveWay && p.Thread >= 0:
+		b.yielded = p.Thread + 1
+	case p.Thread >= 0 && choice == p.Thread:
+		b.yielded = 0
 	}
 	if i < MaxDecisions {
 		b.Decisions = append(b.Decisions, Decision{Current: p.Thread, Runnable: slices.Clone(runnable), Chose: choice, Insts: p.Insts, GaveWay: gaveWay})

@@ -15,10 +15,18 @@ type PCT struct {
 	changes map[int]int // decision index -> low priority to assign
 	step    int
 	demoted int // the last priority given a thread preempted at a time slice (below 0)
-	// locks counts the lock operations in a row at which the running
-	// thread was picked again (see Pick).
-	locks int
+	// again counts the decisions in a row at which the thread that
+	// reached the point was picked again (see Pick).
+	again int
 }
+
+// FairPoints is how many of its own preemption points in a row a thread
+// goes through under PCT, picked again at each, before it drops below the
+// other threads as if its time slice had ended. A thread that spins on an
+// atomic flag, or polls under a lock, reaches a point every few
+// instructions: without this it kept the thread it waited for off the
+// processor for a whole slice, a million instructions, per hand-over.
+const FairPoints = 64
 
 // NewPCT returns a PCT policy of the given depth for executions of about
 // steps decisions (a previous run's trace length is a good estimate).
@@ -49,25 +57,22 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 	if low, ok := p.changes[p.step]; ok && pt.Thread >= 0 {
 		p.prio[pt.Thread] = low
 	}
-	if pt.Thread >= 0 && isLockOp(pt.What) {
-		p.locks++
-	} else {
-		p.locks = 0
+	if pt.Thread >= 0 {
+		p.again++
 	}
-	if (pt.What == WhatTimeSlice || yields(pt.What) || p.locks >= QuantumLocks) && pt.Thread >= 0 {
+	if (pt.What == WhatTimeSlice || yields(pt.What) || p.again >= FairPoints) && pt.Thread >= 0 {
 		// A thread that ran a whole slice without synchronizing is
 		// spinning, or computing, and one that yields asks for the others
 		// to run: below every other thread it cannot starve the one it
-		// waits for (PCT stays fair to polling loops). So is one that
-		// went through QuantumLocks lock operations in a row, as Quantum
-		// lets it: it may be polling under a lock (lock, look, unlock),
-		// and a slice per hand-over, a million instructions, would make
-		// a program that hands over a few hundred items through such a
-		// loop exhaust the instruction budget: a hang that is the
-		// schedule's, not the program's.
+		// waits for (PCT stays fair to polling loops). So is one picked
+		// again at FairPoints of its points in a row: it may spin on an
+		// atomic or poll under a lock, and a slice per hand-over would
+		// make a program that hands over a few hundred items that way
+		// exhaust the instruction budget: a hang that is the schedule's,
+		// not the program's.
 		p.demoted--
 		p.prio[pt.Thread] = p.demoted
-		p.locks = 0
+		p.again = 0
 	}
 	best := runnable[0]
 	for _, t := range runnable[1:] {
@@ -76,7 +81,7 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 		}
 	}
 	if best != pt.Thread {
-		p.locks = 0
+		p.again = 0
 	}
 	return best, nil
 }

@@ -185,7 +185,7 @@ func TestQuantumPassesLocksThatDoNotWait(t *testing.T) {
 	const want = "total 199990000\nreceived 2000 items, sum 2001000\n"
 	run := func(p sched.Policy) (string, *vm.Result) {
 		t.Helper()
-		return runQuantumProgram(t, prog, p)
+		return runWithinBudget(t, prog, p)
 	}
 	rrOut, rr := run(sched.RoundRobin{})
 	qOut, q := run(sched.Quantum{})
@@ -211,9 +211,10 @@ func TestQuantumPassesLocksThatDoNotWait(t *testing.T) {
 	}
 }
 
-// runQuantumProgram runs testdata/sched/quantum.c under p within a budget
-// that a time slice per hand-over of its polling consumer would exceed.
-func runQuantumProgram(t *testing.T, prog *ir.Program, p sched.Policy) (string, *vm.Result) {
+// runWithinBudget runs prog under p within a budget that a time slice
+// per hand-over of testdata/sched/quantum.c's polling consumer, or of
+// ping_pong.c's spinning players, would exceed.
+func runWithinBudget(t *testing.T, prog *ir.Program, p sched.Policy) (string, *vm.Result) {
 	t.Helper()
 	var out bytes.Buffer
 	m, err := vm.New(prog, vm.Config{Stdout: &out, Policy: p, MaxInstructions: 50_000_000})
@@ -227,22 +228,52 @@ func runQuantumProgram(t *testing.T, prog *ir.Program, p sched.Policy) (string, 
 	return out.String(), res
 }
 
-// PCT drops a thread that went through QuantumLocks lock operations in a
-// row below the others, as it drops one that ran a whole time slice: a
-// consumer polling under a lock (testdata/sched/quantum.c) otherwise kept
-// the producer off the processor for a slice per item, and 2,000 items
-// exhausted the instruction budget: a hang the schedule made, which
-// detection reported as the program's.
-func TestPCTIsFairToPollingUnderALock(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/quantum.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for seed := uint64(1); seed <= 8; seed++ {
-		for _, depth := range []int{2, 3} {
-			out, _ := runQuantumProgram(t, prog, sched.NewPCT(seed, depth, 1000))
-			if want := "total 199990000\nreceived 2000 items, sum 2001000\n"; out != want {
-				t.Fatalf("pct seed %d depth %d printed %q, want %q", seed, depth, out, want)
+// PCT drops a thread picked again at sched.FairPoints of its points in a
+// row below the others, as it drops one that ran a whole time slice, and
+// the enumeration's schedules make it give way there (sched.Bounded): a
+// consumer polling under a lock (testdata/sched/quantum.c) or a thread
+// spinning on an atomic flag (ping_pong.c) otherwise kept the thread it
+// waited for off the processor for a slice per hand-over, and 2,000
+// hand-overs exhausted the instruction budget: a hang the schedule made,
+// which detection reported as the program's.
+func TestSchedulesAreFairToPollingThreads(t *testing.T) {
+	for _, c := range []struct{ file, want string }{
+		{"quantum.c", "total 199990000\nreceived 2000 items, sum 2001000\n"},
+		{"ping_pong.c", "2000 2000\n"},
+	} {
+		prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/" + c.file}, build.Options{CacheDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for seed := uint64(1); seed <= 8; seed++ {
+			for _, depth := range []int{2, 3} {
+				if out, _ := runWithinBudget(t, prog, sched.NewPCT(seed, depth, 1000)); out != c.want {
+					t.Fatalf("%s, pct seed %d depth %d: printed %q, want %q", c.file, seed, depth, out, c.want)
+				}
+			}
+		}
+		// The enumeration's schedules: the one that never preempts, and
+		// those that choose another thread at one of its first decisions.
+		first := &sched.Bounded{}
+		runWithinBudget(t, prog, first)
+		for i, d := range first.Decisions[:min(len(first.Decisions), 16)] {
+			for _, r := range d.Runnable {
+				if r == d.Chose {
+					continue
+				}
+				prefix := []int{}
+				for _, e := range first.Decisions[:i] {
+					prefix = append(prefix, e.Chose)
+				}
+				prefix = append(prefix, r)
+				var out bytes.Buffer
+				m, err := vm.New(prog, vm.Config{Stdout: &out, Policy: &sched.Bounded{Prefix: prefix}, MaxInstructions: 50_000_000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if res := m.Run(); res.Term.Kind != vm.TermExit || out.String() != c.want {
+					t.Fatalf("%s, bounded schedule with prefix %v: printed %q; %s", c.file, prefix, out.String(), res.Term.Report())
+				}
 			}
 		}
 	}

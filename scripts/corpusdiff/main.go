@@ -5,7 +5,7 @@
 // compares the reports with their timing fields taken out: races,
 // categories, k, instances, outputs, failures, schedules and instruction
 // counts must be the same. It prints each program whose reports differ,
-// with the first difference, and ends with how many of how many differ; it
+// with its differences, and ends with how many of how many differ; it
 // exits 1 when any does.
 //
 //	go run ./scripts/corpusdiff -old /tmp/augur-before -new bin/augur [DIR...]
@@ -96,8 +96,8 @@ func programs(dirs []string) ([]string, error) {
 	return out, nil
 }
 
-// compare analyzes prog with both binaries and describes the first
-// difference of their reports, or returns "".
+// compare analyzes prog with both binaries and describes where their
+// reports differ, or returns "".
 func compare(oldBin, newBin, prog string) string {
 	a, errA := analyze(oldBin, prog)
 	b, errB := analyze(newBin, prog)
@@ -107,8 +107,19 @@ func compare(oldBin, newBin, prog string) string {
 		}
 		return fmt.Sprintf("old: %v; new: %v", errA, errB)
 	}
-	return firstDiff("", a, b)
+	var diffs []string
+	diff("", a, b, &diffs)
+	switch {
+	case len(diffs) == 0:
+		return ""
+	case len(diffs) > maxDiffs:
+		return strings.Join(diffs[:maxDiffs], "; ") + fmt.Sprintf("; and %d more", len(diffs)-maxDiffs)
+	}
+	return strings.Join(diffs, "; ")
 }
+
+// maxDiffs is how many differences of one program's reports are printed.
+const maxDiffs = 6
 
 // analyze runs one analysis and returns its report without timing fields,
 // with its exit status in "exit".
@@ -151,13 +162,15 @@ func dropTiming(v any) {
 	}
 }
 
-// firstDiff describes where a and b first differ, at path.
-func firstDiff(path string, a, b any) string {
+// diff appends to out where a and b differ, below path: every leaf
+// that differs, or an array's length.
+func diff(path string, a, b any, out *[]string) {
 	switch av := a.(type) {
 	case map[string]any:
 		bv, ok := b.(map[string]any)
 		if !ok {
-			return fmt.Sprintf("%s: %v against %v", path, a, b)
+			*out = append(*out, fmt.Sprintf("%s: %v against %v", path, a, b))
+			return
 		}
 		keys := make([]string, 0, len(av)+len(bv))
 		for k := range av {
@@ -170,27 +183,23 @@ func firstDiff(path string, a, b any) string {
 		}
 		slices.Sort(keys)
 		for _, k := range keys {
-			if d := firstDiff(path+"."+k, av[k], bv[k]); d != "" {
-				return d
-			}
+			diff(path+"."+k, av[k], bv[k], out)
 		}
-		return ""
+		return
 	case []any:
 		bv, ok := b.([]any)
 		if !ok || len(av) != len(bv) {
-			return fmt.Sprintf("%s: %d elements against %v", path, len(av), describeLen(b))
+			*out = append(*out, fmt.Sprintf("%s: %d elements against %v", path, len(av), describeLen(b)))
+			return
 		}
 		for i := range av {
-			if d := firstDiff(fmt.Sprintf("%s[%d]", path, i), av[i], bv[i]); d != "" {
-				return d
-			}
+			diff(fmt.Sprintf("%s[%d]", path, i), av[i], bv[i], out)
 		}
-		return ""
+		return
 	}
 	if !reflect.DeepEqual(a, b) {
-		return fmt.Sprintf("%s: %v against %v", path, a, b)
+		*out = append(*out, fmt.Sprintf("%s: %v against %v", path, a, b))
 	}
-	return ""
 }
 
 func describeLen(v any) string {
