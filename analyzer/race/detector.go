@@ -142,7 +142,7 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 			d.clocks[ev.Other] = nil
 		}
 	case vm.LockAcquired:
-		d.locks.acquired(ev.Thread, ev.Key, ev.Site)
+		d.locks.acquired(ev.Thread, ev.Key, ev.Site, ev.Tried)
 		d.lockChanged(ev.Thread)
 	case vm.LockReleased:
 		d.locks.released(ev.Thread, ev.Key)

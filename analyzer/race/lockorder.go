@@ -71,9 +71,17 @@ func newLockGraph() *lockGraph {
 		seen: map[edgeKey]bool{}}
 }
 
-func (g *lockGraph) acquired(t int, k vm.SyncKey, site vm.Site) {
+// acquired records that thread t took lock k at site: an edge from every
+// lock it holds, unless a try-lock took it (tried). A try-lock never waits,
+// so it closes no deadlock cycle: std::lock takes one lock and tries the
+// others, in either order, and drew an inversion of the pair it exists to
+// take safely.
+func (g *lockGraph) acquired(t int, k vm.SyncKey, site vm.Site, tried bool) {
 	hs := g.holding[t]
 	for _, h := range hs {
+		if tried {
+			break
+		}
 		if h.key == k {
 			continue // recursive
 		}

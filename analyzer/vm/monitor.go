@@ -112,6 +112,9 @@ type SyncEvent struct {
 	Other  int // Fork: the child; JoinThread: the joined thread
 	Key    SyncKey
 	Site   Site
+	// Tried is set on LockAcquired when a try-lock took the lock: it
+	// never waits, so it cannot close a deadlock cycle.
+	Tried bool
 }
 
 // StackID identifies an interned call stack; 0 is the empty stack.
@@ -209,6 +212,15 @@ func (m *Machine) syncEvent(t *Thread, op SyncOp, kind waitKind, addr uint64) {
 		return
 	}
 	m.emitSync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{Kind: kind, Addr: addr}, Site: m.site(t, m.callLoc)})
+}
+
+// lockAcquired reports that t took the lock kind/addr, by a try-lock when
+// tried (SyncEvent.Tried).
+func (m *Machine) lockAcquired(t *Thread, kind waitKind, addr uint64, tried bool) {
+	if m.mon == nil && m.weak == nil {
+		return
+	}
+	m.emitSync(SyncEvent{Op: LockAcquired, Thread: t.ID, Key: SyncKey{Kind: kind, Addr: addr}, Site: m.site(t, m.callLoc), Tried: tried})
 }
 
 // noteNative reports an access the modeled libc makes to program memory on

@@ -288,9 +288,10 @@ const (
 	lockTimed
 )
 
-// acquire tries to take mutex mu for t. It returns the pthread error code and
-// whether the mutex is held by another thread.
-func (m *Machine) acquire(t *Thread, mu uint64) (code uint64, busy bool, err error) {
+// acquire tries to take mutex mu for t, for a try-lock when tried. It
+// returns the pthread error code and whether the mutex is held by another
+// thread.
+func (m *Machine) acquire(t *Thread, mu uint64, tried bool) (code uint64, busy bool, err error) {
 	r := m.mutexAt(mu)
 	l, err := r.get(mutexLock)
 	if err != nil {
@@ -309,7 +310,7 @@ func (m *Machine) acquire(t *Thread, mu uint64) (code uint64, busy bool, err err
 			return 0, false, err
 		}
 		m.syncEvent(t, Acquire, waitMutex, mu)
-		m.syncEvent(t, LockAcquired, waitMutex, mu)
+		m.lockAcquired(t, waitMutex, mu, tried)
 		return 0, false, r.set(mutexOwner, tid(t))
 	}
 	owner, err := r.get(mutexOwner)
@@ -343,7 +344,7 @@ func mutexLockFn(mode lockMode, abstime int) Native {
 				}
 			}
 		}
-		code, busy, err := m.acquire(t, mu)
+		code, busy, err := m.acquire(t, mu, mode == lockTry)
 		if err != nil {
 			return err
 		}
@@ -501,7 +502,7 @@ func condWait(abstime int) Native {
 		}
 		// Woken, timed out or not: waiting for the mutex again is not timed.
 		t.timedWait, t.timedUntil = false, 0
-		_, busy, err := m.acquire(t, mu)
+		_, busy, err := m.acquire(t, mu, false)
 		if err != nil {
 			return err
 		}

@@ -51,7 +51,7 @@ func registerRWLock() {
 			}
 			m.syncEvent(t, Acquire, waitRWLock, l)
 			m.syncEvent(t, Acquire, keyRWRead, l)
-			m.syncEvent(t, LockAcquired, waitRWLock, l)
+			m.lockAcquired(t, waitRWLock, l, mode == lockTry)
 			return errYield
 		}
 	}
@@ -122,7 +122,7 @@ func registerSpin() {
 				return err
 			}
 			m.syncEvent(t, Acquire, waitSpin, l)
-			m.syncEvent(t, LockAcquired, waitSpin, l)
+			m.lockAcquired(t, waitSpin, l, try)
 			return errYield
 		}
 	}
