@@ -68,7 +68,8 @@ func (b *Bounded) Pick(p *Point, runnable []int) (int, error) {
 	if p.Thread >= 0 {
 		b.again++
 	}
-	gaveWay := p.What == WhatTimeSlice || yields(p.What) || b.again >= FairPoints ||
+	// As under PCT, FairPoints gives way at a point that takes no lock.
+	gaveWay := p.What == WhatTimeSlice || yields(p.What) || b.again >= FairPoints && !takesLock(p.What) ||
 		p.Thread >= 0 && b.yielded == p.Thread+1 && len(runnable) > 1
 	switch {
 	case i < len(b.Prefix):

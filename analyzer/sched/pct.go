@@ -60,7 +60,13 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 	if pt.Thread >= 0 {
 		p.again++
 	}
-	if (pt.What == WhatTimeSlice || yields(pt.What) || p.again >= FairPoints) && pt.Thread >= 0 {
+	// At FairPoints, the thread is dropped at its next point that does
+	// not take a lock: dropped just after it took one, it would hold the
+	// lock while the thread it gave way to spins on it, and a thread
+	// polling under a lock (take, look, let go) would be dropped holding
+	// it at every turn, since its points come in pairs.
+	fair := p.again >= FairPoints && !takesLock(pt.What)
+	if (pt.What == WhatTimeSlice || yields(pt.What) || fair) && pt.Thread >= 0 {
 		// A thread that ran a whole slice without synchronizing is
 		// spinning, or computing, and one that yields asks for the others
 		// to run: below every other thread it cannot starve the one it

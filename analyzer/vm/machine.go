@@ -277,6 +277,9 @@ type Thread struct {
 	// passed counts the points the thread went on through without a
 	// decision since the last one made at its own (sched.Passing).
 	passed int
+	// failedTries counts the try-locks the thread failed in a row
+	// (tryFailed).
+	failedTries int
 	// proc is the process the thread belongs to: 0 for the program, k+1
 	// for client program k (clients.go).
 	proc   int

@@ -8,7 +8,8 @@ import (
 )
 
 // The pthread models. Every synchronization call is a preemption point after
-// it takes effect; a call that must wait blocks the thread and is executed
+// it takes effect, but for a failed try-lock, which changes nothing
+// (tryFailed); a call that must wait blocks the thread and is executed
 // again when the thread is woken. Object state sits in the pthread object's
 // own memory using glibc's field offsets, so static initializers
 // (PTHREAD_MUTEX_INITIALIZER, PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP) work.
@@ -339,8 +340,7 @@ func mutexLockFn(mode lockMode, abstime int) Native {
 				return err
 			} else if l != 0 {
 				if k, _ := m.syncRead(mu+mutexKind, 4); k&3 != mutexRecursive {
-					SetResult(res, EBUSY)
-					return errYield
+					return m.tryFailed(t, res)
 				}
 			}
 		}
@@ -352,9 +352,33 @@ func mutexLockFn(mode lockMode, abstime int) Native {
 			return m.lockBusy(t, waitKey{waitMutex, mu}, a, res, mode, abstime)
 		}
 		t.endTimedWait()
+		t.failedTries = 0
 		SetResult(res, code)
 		return errYield
 	}
+}
+
+// failedTriesPerPoint is how many try-locks in a row a thread fails for
+// each preemption point among them: the first failure is none.
+const failedTriesPerPoint = 2
+
+// tryFailed ends a try-lock that found the lock taken: EBUSY, and a
+// preemption point only at every failedTriesPerPoint-th failure in a row.
+// A failure changes nothing another thread could see, and a switch at
+// each made round robin run a try-lock back-off of two threads (take one
+// lock, try the other, let go, again, as std::lock does) in step for
+// ever: each failed to try the lock the other had just taken. Without the
+// switch at the first failure, the failing thread lets go of its lock
+// before the other tries it. The point at every second failure keeps a
+// thread that spins on a try-lock from holding the processor for a whole
+// time slice per hand-over.
+func (m *Machine) tryFailed(t *Thread, res []Value) error {
+	SetResult(res, EBUSY)
+	t.failedTries++
+	if t.failedTries%failedTriesPerPoint == 0 {
+		return errYield
+	}
+	return nil
 }
 
 // lockBusy ends a lock call (a mutex's or a read-write lock's, waited for
@@ -364,8 +388,7 @@ func mutexLockFn(mode lockMode, abstime int) Native {
 func (m *Machine) lockBusy(t *Thread, key waitKey, a, res []Value, mode lockMode, abstime int) error {
 	switch mode {
 	case lockTry:
-		SetResult(res, EBUSY)
-		return errYield
+		return m.tryFailed(t, res)
 	case lockTimed:
 		timedOut, err := m.timedBlock(t, key, a[abstime].Bits)
 		if timedOut {

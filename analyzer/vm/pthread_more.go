@@ -20,6 +20,7 @@ func registerRWLock() {
 				return m.lockBusy(t, waitKey{waitRWLock, l}, a, res, mode, abstime)
 			}
 			t.endTimedWait()
+			t.failedTries = 0
 			r, _ := m.syncRead(l, 4)
 			SetResult(res, 0)
 			if err := m.syncWrite(l, 4, r+1); err != nil {
@@ -45,6 +46,7 @@ func registerRWLock() {
 				return m.lockBusy(t, waitKey{waitRWLock, l}, a, res, mode, abstime)
 			}
 			t.endTimedWait()
+			t.failedTries = 0
 			SetResult(res, 0)
 			if err := m.syncWrite(l+4, 4, tid(t)); err != nil {
 				return err
@@ -111,13 +113,13 @@ func registerSpin() {
 			}
 			if v != 0 {
 				if try {
-					SetResult(res, EBUSY)
-					return errYield
+					return m.tryFailed(t, res)
 				}
 				m.sync.block(t, waitKey{waitSpin, l})
 				return errBlock
 			}
 			SetResult(res, 0)
+			t.failedTries = 0
 			if err := m.syncWrite(l, 4, tid(t)); err != nil {
 				return err
 			}

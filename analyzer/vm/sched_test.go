@@ -213,7 +213,7 @@ func TestQuantumPassesLocksThatDoNotWait(t *testing.T) {
 
 // runWithinBudget runs prog under p within a budget that a time slice
 // per hand-over of testdata/sched/quantum.c's polling consumer, or of
-// ping_pong.c's spinning players, would exceed.
+// ping_pong.c's or trylock_turns.c's spinning players, would exceed.
 func runWithinBudget(t *testing.T, prog *ir.Program, p sched.Policy) (string, *vm.Result) {
 	t.Helper()
 	var out bytes.Buffer
@@ -232,7 +232,8 @@ func runWithinBudget(t *testing.T, prog *ir.Program, p sched.Policy) (string, *v
 // row below the others, as it drops one that ran a whole time slice, and
 // the enumeration's schedules make it give way there (sched.Bounded): a
 // consumer polling under a lock (testdata/sched/quantum.c) or a thread
-// spinning on an atomic flag (ping_pong.c) otherwise kept the thread it
+// spinning on an atomic flag (ping_pong.c) or a try-lock (trylock_turns.c)
+// otherwise kept the thread it
 // waited for off the processor for a slice per hand-over, and 2,000
 // hand-overs exhausted the instruction budget: a hang the schedule made,
 // which detection reported as the program's.
@@ -240,6 +241,7 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 	for _, c := range []struct{ file, want string }{
 		{"quantum.c", "total 199990000\nreceived 2000 items, sum 2001000\n"},
 		{"ping_pong.c", "2000 2000\n"},
+		{"trylock_turns.c", "2000 2000\n"},
 	} {
 		prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/" + c.file}, build.Options{CacheDir: t.TempDir()})
 		if err != nil {
@@ -276,5 +278,27 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A failed try-lock is a preemption point only at every 64th failure in a
+// row: round robin switching at each kept testdata/race/trylock_backoff.c's
+// two threads in step for ever (each took its first lock, failed to try
+// the other's, let go and yielded), and a thread spinning on a try-lock
+// still hands over within 64 tries.
+func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/race/trylock_backoff.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := runWithinBudget(t, prog, sched.RoundRobin{}); out != "40 moves\n" {
+		t.Fatalf("trylock_backoff.c printed %q", out)
+	}
+	spin, err := analyzer.LoadProgram([]string{"../../testdata/sched/trylock_turns.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := runWithinBudget(t, spin, sched.RoundRobin{}); out != "2000 2000\n" {
+		t.Fatalf("trylock_turns.c printed %q", out)
 	}
 }

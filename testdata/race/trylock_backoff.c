@@ -2,8 +2,9 @@
  * takes its second lock with a try-lock and, when that fails, lets go of
  * the first, backs off and starts again (as std::lock does): an
  * acquisition that cannot wait cannot deadlock, and no inversion is
- * reported. The threads back off for different numbers of yields, as
- * back-off code does so that they do not retry in step. */
+ * reported. Round robin switching at each failed try-lock once kept the
+ * two in step for ever (each took its first lock, failed to try the
+ * other's, let go, yielded, and again). */
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -11,14 +12,13 @@
 static pthread_mutex_t left = PTHREAD_MUTEX_INITIALIZER, right = PTHREAD_MUTEX_INITIALIZER;
 static int moves;
 
-static void take_both(pthread_mutex_t *first, pthread_mutex_t *second, int backoff) {
+static void take_both(pthread_mutex_t *first, pthread_mutex_t *second) {
 	for (;;) {
 		pthread_mutex_lock(first);
 		if (pthread_mutex_trylock(second) == 0)
 			return;
 		pthread_mutex_unlock(first);
-		for (int i = 0; i < backoff; i++)
-			sched_yield();
+		sched_yield();
 	}
 }
 
@@ -26,9 +26,9 @@ static void *worker(void *arg) {
 	int flip = (int)(long)arg;
 	for (int i = 0; i < 20; i++) {
 		if (flip)
-			take_both(&right, &left, 2);
+			take_both(&right, &left);
 		else
-			take_both(&left, &right, 1);
+			take_both(&left, &right);
 		moves++;
 		pthread_mutex_unlock(&left);
 		pthread_mutex_unlock(&right);
