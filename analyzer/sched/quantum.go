@@ -12,26 +12,25 @@ type Passing interface {
 	Passes(what string, n int) bool
 }
 
-// QuantumLocks is how many lock operations in a row a thread passes under
-// Quantum before round robin switches at the next one. It bounds how long
-// a thread that polls under a lock (lock, look, unlock, again) keeps the
-// thread it waits for from running: 32 rounds, a few hundred
-// instructions, where an operating system on more than one processor
-// would run both at once.
+// QuantumLocks is how many lock acquisitions in a row a thread passes
+// under Quantum before round robin switches at the next one (a thread
+// rarely takes more than a few locks before it lets one go).
 const QuantumLocks = 64
 
 // Quantum is `augur run`'s schedule. It is round robin, except that a
-// lock operation that did not make the thread wait (a mutex, read-write
-// lock or spin lock taken at once, or released) is a decision only once
-// in QuantumLocks: the thread goes on, as it would on a real processor,
-// instead of giving the processor to the next thread at every lock and
-// unlock. Round robin's switches there are what a program that takes a
-// lock every few instructions spent its time on (4.25 decisions an
-// iteration of a locked addition by four threads), and no native run
-// interleaves that finely. Blocking, exiting, yielding, sleeping, the
-// other synchronization calls, atomic and volatile accesses and the end
-// of a time slice are decisions as under round robin, so threads that
-// spin on a flag hand over as quickly as there.
+// thread that took a lock without waiting (a mutex, read-write lock or
+// spin lock) goes on, as it would on a real processor, instead of giving
+// the processor to the next thread while it holds the lock: round robin's
+// switch there, and the others' blocking on the lock it holds, were most
+// of the decisions of a program that takes a lock every few instructions
+// (4.25 decisions an iteration of a locked addition by four threads,
+// where Quantum makes one). Releasing a lock stays a decision, so the
+// threads that wait for it, blocked or polling (with try-locks, or
+// yielding while they hold it), get it at once: passing releases as well
+// let a poller take the lock again before the thread it had just woken ran,
+// for ever. Blocking, exiting, yielding, sleeping, the other
+// synchronization calls, atomic and volatile accesses and the end of a
+// time slice are decisions as under round robin.
 //
 // Detection and classification do not use it: their first schedule is
 // round robin, which switches at every lock to bring out the races
@@ -44,7 +43,7 @@ const QuantumName = "quantum"
 func (Quantum) Name() string { return QuantumName }
 
 // Passes implements Passing.
-func (Quantum) Passes(what string, n int) bool { return n < QuantumLocks-1 && isLockOp(what) }
+func (Quantum) Passes(what string, n int) bool { return n < QuantumLocks-1 && isLockAcquire(what) }
 
 // Passes implements Passing for a trace recorded under Quantum: the
 // replayed execution passes the points the recorded one passed.
@@ -64,13 +63,11 @@ func takesLock(what string) bool {
 	return false
 }
 
-// isLockOp reports whether what is a call that takes or releases a lock:
-// after it a thread that is still runnable did not wait.
-func isLockOp(what string) bool {
+// isLockAcquire reports whether what is a call that takes a lock and
+// waits for it: after it a thread that is still runnable holds the lock.
+func isLockAcquire(what string) bool {
 	switch what {
-	case "pthread_mutex_lock", "pthread_mutex_unlock",
-		"pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_rwlock_unlock",
-		"pthread_spin_lock", "pthread_spin_unlock":
+	case "pthread_mutex_lock", "pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_spin_lock":
 		return true
 	}
 	return false

@@ -88,17 +88,18 @@ func TestHoldEndsATimedWait(t *testing.T) {
 	}
 }
 
-// Quantum passes lock operations only, QuantumLocks-1 in a row, and a
+// Quantum passes lock acquisitions only, QuantumLocks-1 in a row, and a
 // replay passes them only for a trace Quantum recorded.
 func TestQuantumPasses(t *testing.T) {
 	q := Quantum{}
-	if !q.Passes("pthread_mutex_lock", 0) || !q.Passes("pthread_rwlock_unlock", QuantumLocks-2) {
-		t.Error("a lock operation within the quantum is a decision")
+	if !q.Passes("pthread_mutex_lock", 0) || !q.Passes("pthread_rwlock_wrlock", QuantumLocks-2) {
+		t.Error("a lock taken within the quantum is a decision")
 	}
-	if q.Passes("pthread_mutex_unlock", QuantumLocks-1) {
-		t.Error("the quantum's last lock operation passed")
+	if q.Passes("pthread_mutex_lock", QuantumLocks-1) {
+		t.Error("the quantum's last lock passed")
 	}
-	for _, what := range []string{"pthread_mutex_trylock", "pthread_cond_signal", "sched_yield", "atomic or volatile access", WhatTimeSlice, "thread exit"} {
+	for _, what := range []string{"pthread_mutex_unlock", "pthread_rwlock_unlock", "pthread_mutex_trylock", "pthread_cond_signal",
+		"sched_yield", "atomic or volatile access", WhatTimeSlice, "thread exit"} {
 		if q.Passes(what, 0) {
 			t.Errorf("%s passed", what)
 		}

@@ -19,7 +19,7 @@ import (
 func runCmd(args []string) int {
 	fs, pf := newCommand("run", "usage: augur run [flags] FILES... [-- ARGS...]",
 		budgets{timeout: 5 * time.Minute, maxMemory: DefaultMaxMemory})
-	schedule := fs.String("schedule", sched.QuantumName, "thread schedule: quantum (round robin that lets a thread through 64 lock operations that do not wait), round-robin, random or pct (random and pct follow --seed)")
+	schedule := fs.String("schedule", sched.QuantumName, "thread schedule: quantum (round robin that does not switch after a lock taken without waiting), round-robin, random or pct (random and pct follow --seed)")
 	traceOut := fs.String("trace", "", "write the schedule trace to this file")
 	replay := fs.String("replay", "", "follow the schedule trace in this file")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at memory accesses other threads can reach")
