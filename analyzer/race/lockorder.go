@@ -78,10 +78,11 @@ func newLockGraph() *lockGraph {
 // take safely.
 func (g *lockGraph) acquired(t int, k vm.SyncKey, site vm.Site, tried bool) {
 	hs := g.holding[t]
-	for _, h := range hs {
-		if tried {
-			break
-		}
+	from := hs // the locks an edge to k starts at: none for a try-lock
+	if tried {
+		from = nil
+	}
+	for _, h := range from {
 		if h.key == k {
 			continue // recursive
 		}

@@ -21,9 +21,7 @@ type Bounded struct {
 	// decisions: those past it were not recorded, so no enumeration can
 	// extend them.
 	Truncated bool
-	// again counts the decisions in a row at which the thread that
-	// reached the point went on.
-	again int
+	again     streak // the points in a row its thread went on through (FairPoints)
 	// yielded is 1 + the thread that last gave way, until another thread
 	// goes on at a point of its own (0: none). It gives way again at its
 	// points meanwhile: one that gave way while it held a lock (at the
@@ -65,11 +63,8 @@ func (*Bounded) Name() string { return "bounded" }
 func (b *Bounded) Pick(p *Point, runnable []int) (int, error) {
 	i := len(b.Decisions)
 	choice := runnable[0]
-	if p.Thread >= 0 {
-		b.again++
-	}
-	// As under PCT, FairPoints gives way at a point that takes no lock.
-	gaveWay := p.What == WhatTimeSlice || yields(p.What) || b.again >= FairPoints && !takesLock(p.What) ||
+	due := b.again.due(p)
+	gaveWay := p.What == WhatTimeSlice || yields(p.What) || due ||
 		p.Thread >= 0 && b.yielded == p.Thread+1 && len(runnable) > 1
 	switch {
 	case i < len(b.Prefix):
@@ -82,9 +77,7 @@ func (b *Bounded) Pick(p *Point, runnable []int) (int, error) {
 	case slices.Contains(runnable, p.Thread):
 		choice = p.Thread
 	}
-	if choice != p.Thread || gaveWay {
-		b.again = 0
-	}
+	b.again.picked(p, choice, gaveWay)
 	switch {
 	case gaveWay && p.Thread >= 0:
 		b.yielded = p.Thread + 1

@@ -14,19 +14,9 @@ type PCT struct {
 	prio    map[int]int
 	changes map[int]int // decision index -> low priority to assign
 	step    int
-	demoted int // the last priority given a thread preempted at a time slice (below 0)
-	// again counts the decisions in a row at which the thread that
-	// reached the point was picked again (see Pick).
-	again int
+	demoted int    // the last priority given a thread preempted at a time slice (below 0)
+	again   streak // the points in a row its thread was picked again at (FairPoints)
 }
-
-// FairPoints is how many of its own preemption points in a row a thread
-// goes through under PCT, picked again at each, before it drops below the
-// other threads as if its time slice had ended. A thread that spins on an
-// atomic flag, or polls under a lock, reaches a point every few
-// instructions: without this it kept the thread it waited for off the
-// processor for a whole slice, a million instructions, per hand-over.
-const FairPoints = 64
 
 // NewPCT returns a PCT policy of the given depth for executions of about
 // steps decisions (a previous run's trace length is a good estimate).
@@ -57,16 +47,9 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 	if low, ok := p.changes[p.step]; ok && pt.Thread >= 0 {
 		p.prio[pt.Thread] = low
 	}
-	if pt.Thread >= 0 {
-		p.again++
-	}
-	// At FairPoints, the thread is dropped at its next point that does
-	// not take a lock: dropped just after it took one, it would hold the
-	// lock while the thread it gave way to spins on it, and a thread
-	// polling under a lock (take, look, let go) would be dropped holding
-	// it at every turn, since its points come in pairs.
-	fair := p.again >= FairPoints && !takesLock(pt.What)
-	if (pt.What == WhatTimeSlice || yields(pt.What) || fair) && pt.Thread >= 0 {
+	due := p.again.due(pt)
+	drop := (pt.What == WhatTimeSlice || yields(pt.What) || due) && pt.Thread >= 0
+	if drop {
 		// A thread that ran a whole slice without synchronizing is
 		// spinning, or computing, and one that yields asks for the others
 		// to run: below every other thread it cannot starve the one it
@@ -78,7 +61,6 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 		// not the program's.
 		p.demoted--
 		p.prio[pt.Thread] = p.demoted
-		p.again = 0
 	}
 	best := runnable[0]
 	for _, t := range runnable[1:] {
@@ -86,9 +68,7 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 			best = t
 		}
 	}
-	if best != pt.Thread {
-		p.again = 0
-	}
+	p.again.picked(pt, best, drop)
 	return best, nil
 }
 

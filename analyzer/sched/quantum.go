@@ -51,18 +51,6 @@ func (r *Replay) Passes(what string, n int) bool {
 	return r.Trace.Policy == QuantumName && Quantum{}.Passes(what, n)
 }
 
-// takesLock reports whether what is a call that may take a lock.
-func takesLock(what string) bool {
-	switch what {
-	case "pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_timedlock", "pthread_mutex_clocklock",
-		"pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock",
-		"pthread_rwlock_timedrdlock", "pthread_rwlock_timedwrlock", "pthread_rwlock_clockrdlock", "pthread_rwlock_clockwrlock",
-		"pthread_spin_lock", "pthread_spin_trylock":
-		return true
-	}
-	return false
-}
-
 // isLockAcquire reports whether what is a call that takes a lock and
 // waits for it: after it a thread that is still runnable holds the lock.
 func isLockAcquire(what string) bool {

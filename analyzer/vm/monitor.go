@@ -208,19 +208,23 @@ func (m *Machine) noteRange(t *Thread, addr, size uint64, kind AccessKind, loc i
 // syncEvent reports a synchronization operation of thread t to the
 // monitor, if any, at the current call.
 func (m *Machine) syncEvent(t *Thread, op SyncOp, kind waitKind, addr uint64) {
-	if m.mon == nil && m.weak == nil {
-		return
-	}
-	m.emitSync(SyncEvent{Op: op, Thread: t.ID, Key: SyncKey{Kind: kind, Addr: addr}, Site: m.site(t, m.callLoc)})
+	m.syncEventBy(t, SyncEvent{Op: op, Key: SyncKey{Kind: kind, Addr: addr}})
 }
 
 // lockAcquired reports that t took the lock kind/addr, by a try-lock when
 // tried (SyncEvent.Tried).
 func (m *Machine) lockAcquired(t *Thread, kind waitKind, addr uint64, tried bool) {
+	m.syncEventBy(t, SyncEvent{Op: LockAcquired, Key: SyncKey{Kind: kind, Addr: addr}, Tried: tried})
+}
+
+// syncEventBy reports ev as t's, at the current call, when anything
+// listens.
+func (m *Machine) syncEventBy(t *Thread, ev SyncEvent) {
 	if m.mon == nil && m.weak == nil {
 		return
 	}
-	m.emitSync(SyncEvent{Op: LockAcquired, Thread: t.ID, Key: SyncKey{Kind: kind, Addr: addr}, Site: m.site(t, m.callLoc), Tried: tried})
+	ev.Thread, ev.Site = t.ID, m.site(t, m.callLoc)
+	m.emitSync(ev)
 }
 
 // noteNative reports an access the modeled libc makes to program memory on
