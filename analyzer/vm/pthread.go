@@ -352,9 +352,8 @@ func mutexLockFn(mode lockMode, abstime int) Native {
 			return m.lockBusy(t, waitKey{waitMutex, mu}, a, res, mode, abstime)
 		}
 		t.endTimedWait()
-		t.failedTries = 0
 		SetResult(res, code)
-		return errYield
+		return t.tookLock()
 	}
 }
 
@@ -372,6 +371,10 @@ const failedTriesPerPoint = 2
 // before the other tries it. The point at every second failure keeps a
 // thread that spins on a try-lock from holding the processor for a whole
 // time slice per hand-over.
+//
+// A thread whose last try-lock failed is backing off (std::lock's lock
+// one, try the next, let go, begin with the one that was taken): tookLock
+// lets it go on through its next acquisition.
 func (m *Machine) tryFailed(t *Thread, res []Value) error {
 	SetResult(res, EBUSY)
 	t.failedTries++
@@ -379,6 +382,25 @@ func (m *Machine) tryFailed(t *Thread, res []Value) error {
 		return errYield
 	}
 	return nil
+}
+
+// tookLock ends a lock call that took its lock (a mutex's, a read-write
+// lock's, a spin lock's) and returns the call's preemption point, errYield,
+// or nil for none: a thread that is backing off from a failed try-lock
+// goes on through the acquisition. A back-off takes its first lock and at
+// once tries the next; round robin's switch between the two let the next
+// thread take the lock this one was about to try, and three threads in
+// std::lock over two mutexes (cpp_locks.cpp under a postponement) each
+// found its second lock taken by the next thread, in step for ever: a
+// hang that was the schedule's. The release that ends a failed attempt
+// stays a point, so other threads still run between attempts.
+func (t *Thread) tookLock() error {
+	backingOff := t.failedTries > 0
+	t.failedTries = 0
+	if backingOff {
+		return nil
+	}
+	return errYield
 }
 
 // lockBusy ends a lock call (a mutex's or a read-write lock's, waited for

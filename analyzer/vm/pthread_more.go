@@ -20,14 +20,13 @@ func registerRWLock() {
 				return m.lockBusy(t, waitKey{waitRWLock, l}, a, res, mode, abstime)
 			}
 			t.endTimedWait()
-			t.failedTries = 0
 			r, _ := m.syncRead(l, 4)
 			SetResult(res, 0)
 			if err := m.syncWrite(l, 4, r+1); err != nil {
 				return err
 			}
 			m.syncEvent(t, Acquire, waitRWLock, l)
-			return errYield
+			return t.tookLock()
 		}
 	}
 	wr := func(mode lockMode, abstime int) Native {
@@ -46,7 +45,6 @@ func registerRWLock() {
 				return m.lockBusy(t, waitKey{waitRWLock, l}, a, res, mode, abstime)
 			}
 			t.endTimedWait()
-			t.failedTries = 0
 			SetResult(res, 0)
 			if err := m.syncWrite(l+4, 4, tid(t)); err != nil {
 				return err
@@ -54,7 +52,7 @@ func registerRWLock() {
 			m.syncEvent(t, Acquire, waitRWLock, l)
 			m.syncEvent(t, Acquire, keyRWRead, l)
 			m.lockAcquired(t, waitRWLock, l, mode == lockTry)
-			return errYield
+			return t.tookLock()
 		}
 	}
 	Register(rd(lockBlock, -1), "pthread_rwlock_rdlock").Acquires()
@@ -119,13 +117,12 @@ func registerSpin() {
 				return errBlock
 			}
 			SetResult(res, 0)
-			t.failedTries = 0
 			if err := m.syncWrite(l, 4, tid(t)); err != nil {
 				return err
 			}
 			m.syncEvent(t, Acquire, waitSpin, l)
 			m.lockAcquired(t, waitSpin, l, try)
-			return errYield
+			return t.tookLock()
 		}
 	}
 	Register(lock(false), "pthread_spin_lock").Acquires()

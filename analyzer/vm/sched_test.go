@@ -288,11 +288,11 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 	}
 }
 
-// A failed try-lock is a preemption point only at every 64th failure in a
-// row: round robin switching at each kept testdata/race/trylock_backoff.c's
+// A failed try-lock is a preemption point only at every second failure in
+// a row: round robin switching at each kept testdata/race/trylock_backoff.c's
 // two threads in step for ever (each took its first lock, failed to try
 // the other's, let go and yielded), and a thread spinning on a try-lock
-// still hands over within 64 tries.
+// still hands over every other try.
 func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 	prog, err := analyzer.LoadProgram([]string{"../../testdata/race/trylock_backoff.c"}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
@@ -307,5 +307,38 @@ func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 	}
 	if out, _ := runWithinBudget(t, spin, sched.RoundRobin{}); out != "2000 2000\n" {
 		t.Fatalf("trylock_turns.c printed %q", out)
+	}
+}
+
+// A thread backing off from a failed try-lock goes on through its next
+// acquisition (Thread.tookLock): with a switch there, four threads taking
+// two mutexes as std::lock does (testdata/sched/lock_pairs.c) went round in
+// step for ever once detection postponed thread 1 after the round-robin
+// run's second decision, and cpp_locks.cpp was reported as a hang. Every
+// postponement the detection plan derives, round robin and the PCT seeds
+// must let it finish.
+func TestLockBackOffDoesNotRunInStep(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/lock_pairs.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "total 100\n"
+	out, res := runWithinBudget(t, prog, sched.RoundRobin{})
+	if out != want {
+		t.Fatalf("round robin printed %q", out)
+	}
+	postponements := sched.Reversals(res.Trace, 64, func(w string) bool { return w == "pthread_mutex_lock" })
+	if len(postponements) < 4 {
+		t.Fatalf("only %d postponements", len(postponements))
+	}
+	for _, p := range postponements {
+		if out, _ := runWithinBudget(t, prog, p); out != want {
+			t.Fatalf("%s printed %q", p.Name(), out)
+		}
+	}
+	for seed := uint64(1); seed <= 8; seed++ {
+		if out, _ := runWithinBudget(t, prog, sched.NewPCT(seed, 3, 1000)); out != want {
+			t.Fatalf("pct seed %d printed %q", seed, out)
+		}
 	}
 }
