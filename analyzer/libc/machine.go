@@ -10,7 +10,7 @@
 // a program that runs a machine imports this package for that. The machine's
 // own models (LLVM intrinsics, exceptions, setjmp, the life of threads and
 // processes, symbolic inputs) stay in package vm, and so, until they move
-// here, do pthread synchronization, stdio, files and sockets
+// here, do mutexes and condition variables, stdio, files and sockets
 // (docs/architecture.md says what each needs first).
 package libc
 
@@ -54,6 +54,40 @@ type Machine interface {
 	// t wakes, with Resuming(t) true; Sleep then ends the call.
 	Sleep(t *vm.Thread, d int64) error
 	Resuming(t *vm.Thread) bool
+
+	// SetMem fills n bytes of program memory at dst with c.
+	SetMem(dst uint64, c byte, n uint64) error
+	// Point is what a model returns to end its call with a preemption
+	// point (every call that changes what another thread could see is
+	// one).
+	Point() error
+
+	// Synchronization objects (sync.go). SyncRead and SyncWrite read and
+	// write a word of an object's own state, which is not a program
+	// access: the race detector orders by the object's events, which Sync
+	// reports (and NoteLock, for the lock graph, when a lock is taken).
+	SyncRead(addr uint64, size int) (uint64, error)
+	SyncWrite(addr uint64, size int, v uint64) error
+	Sync(t *vm.Thread, op vm.SyncOp, kind uint8, addr uint64)
+	NoteLock(t *vm.Thread, kind uint8, addr uint64, tried bool)
+	// TookLock, TryFailed and LockBusy end a lock call that took its
+	// lock, that tried it in vain, and that found it taken (waiting as
+	// its mode says); each returns what the model returns, the call's
+	// preemption point or none.
+	TookLock(t *vm.Thread) error
+	TryFailed(t *vm.Thread, res []vm.Value) error
+	LockBusy(t *vm.Thread, kind uint8, addr uint64, mode vm.LockMode, abstime uint64, res []vm.Value) error
+	// Block makes t wait on the queue of the object of kind at addr, and
+	// BlockUntil until a deadline too; the call is made again when t is
+	// woken (Wake, WakeOne) or, reporting timedOut, when the deadline
+	// passes.
+	Block(t *vm.Thread, kind uint8, addr uint64) error
+	BlockUntil(t *vm.Thread, kind uint8, addr uint64, abstime uint64) (timedOut bool, err error)
+	Wake(kind uint8, addr uint64)
+	WakeOne(kind uint8, addr uint64) bool
+	// CancelPoint acts on t's pending cancellation at a cancellation
+	// point: ok is set, and err is what the model returns.
+	CancelPoint(t *vm.Thread) (err error, ok bool)
 }
 
 // model is the Go code of a C function: it reads its flattened arguments

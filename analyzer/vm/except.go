@@ -191,7 +191,7 @@ var typeInfoVtables = [...]string{tiClass: "_ZTVN10__cxxabiv117__class_type_info
 	tiPointer: "_ZTVN10__cxxabiv119__pointer_type_infoE"}
 
 func (m *Machine) typeKindOf(ti uint64) typeKind {
-	vptr, err := m.syncRead(ti, 8)
+	vptr, err := m.SyncRead(ti, 8)
 	if err != nil {
 		return tiOther
 	}
@@ -206,7 +206,7 @@ func (m *Machine) typeKindOf(ti uint64) typeKind {
 // typeName is a type_info's mangled name, without the leading '*' that
 // marks a type local to its translation unit.
 func (m *Machine) typeName(ti uint64) string {
-	p, err := m.syncRead(ti+8, 8)
+	p, err := m.SyncRead(ti+8, 8)
 	if err != nil {
 		return ""
 	}
@@ -223,19 +223,19 @@ func (m *Machine) typeName(ti uint64) string {
 func (m *Machine) matchType(thrown, catch, obj uint64) (uint64, bool) {
 	if m.typeName(thrown) == m.typeName(catch) {
 		if m.typeKindOf(thrown) == tiPointer {
-			p, _ := m.syncRead(obj, 8)
+			p, _ := m.SyncRead(obj, 8)
 			return p, true
 		}
 		return obj, true
 	}
 	switch tk, ck := m.typeKindOf(thrown), m.typeKindOf(catch); {
 	case tk == tiPointer && ck == tiPointer:
-		p, err := m.syncRead(obj, 8)
+		p, err := m.SyncRead(obj, 8)
 		if err != nil {
 			return 0, false
 		}
-		tp, _ := m.syncRead(thrown+24, 8)
-		cp, _ := m.syncRead(catch+24, 8)
+		tp, _ := m.SyncRead(thrown+24, 8)
+		cp, _ := m.SyncRead(catch+24, 8)
 		if m.typeName(cp) == "v" { // catch (void *): any object pointer
 			return p, true
 		}
@@ -257,20 +257,20 @@ func (m *Machine) findBase(ti, obj, want uint64) (uint64, bool) {
 	}
 	switch m.typeKindOf(ti) {
 	case tiSingle:
-		base, _ := m.syncRead(ti+16, 8)
+		base, _ := m.SyncRead(ti+16, 8)
 		return m.findBase(base, obj, want)
 	case tiMultiple:
-		count, _ := m.syncRead(ti+20, 4)
+		count, _ := m.SyncRead(ti+20, 4)
 		for i := uint64(0); i < count && i < 1024; i++ {
-			base, _ := m.syncRead(ti+24+16*i, 8)
-			of, _ := m.syncRead(ti+32+16*i, 8)
+			base, _ := m.SyncRead(ti+24+16*i, 8)
+			of, _ := m.SyncRead(ti+32+16*i, 8)
 			if of&2 == 0 {
 				continue // not public
 			}
 			off := int64(of) >> 8
 			if of&1 != 0 && obj != 0 { // virtual: the offset is in the object's vtable
-				vptr, _ := m.syncRead(obj, 8)
-				v, _ := m.syncRead(uint64(int64(vptr)+off), 8)
+				vptr, _ := m.SyncRead(obj, 8)
+				v, _ := m.SyncRead(uint64(int64(vptr)+off), 8)
 				off = int64(v)
 			}
 			if p, ok := m.findBase(base, uint64(int64(obj)+off), want); ok {

@@ -38,7 +38,7 @@ func (m *Machine) makeSymbolic(addr, size uint64, name string) error {
 		name = m.inputName(name)
 		for i := uint64(0); i < size; i++ {
 			if v, ok := m.cfg.Inputs[fmt.Sprintf("%s[%d]", name, i)]; ok {
-				if err := m.syncWrite(addr+i, 1, v); err != nil {
+				if err := m.SyncWrite(addr+i, 1, v); err != nil {
 					return err
 				}
 			}

@@ -161,7 +161,7 @@ func resolveNatives(prog *ir.Program) []*Model {
 // ReadUint reads an unsigned integer of size bytes of program data at addr
 // for the current call, reporting the access to the monitor.
 func (m *Machine) ReadUint(addr uint64, size int) (uint64, error) {
-	v, err := m.syncRead(addr, size)
+	v, err := m.SyncRead(addr, size)
 	if err == nil {
 		m.noteNative(addr, uint64(size), Read)
 	}
@@ -171,32 +171,11 @@ func (m *Machine) ReadUint(addr uint64, size int) (uint64, error) {
 // WriteUint writes the low size bytes of v at addr as program data for the
 // current call, reporting the access to the monitor.
 func (m *Machine) WriteUint(addr uint64, size int, v uint64) error {
-	err := m.syncWrite(addr, size, v)
+	err := m.SyncWrite(addr, size, v)
 	if err == nil {
 		m.noteNative(addr, uint64(size), Write)
 	}
 	return err
-}
-
-// syncRead reads a word of a synchronization object (a mutex's lock word, a
-// semaphore's value): the models' own state, whose ordering they report as
-// sync events, so it is not a program access.
-func (m *Machine) syncRead(addr uint64, size int) (uint64, error) {
-	b, err := m.mem.Read(addr, uint64(size))
-	if err != nil {
-		return 0, memErr(err)
-	}
-	return ir.GetScalar(b, ir.Scalar{Kind: ir.KInt, Bits: uint16(8 * size)}), nil
-}
-
-// syncWrite writes a word of a synchronization object (see syncRead).
-func (m *Machine) syncWrite(addr uint64, size int, v uint64) error {
-	b, err := m.mem.writeSlice(addr, uint64(size))
-	if err != nil {
-		return memErr(err)
-	}
-	ir.PutScalar(b, ir.Scalar{Kind: ir.KInt, Bits: uint16(8 * size)}, v)
-	return nil
 }
 
 // readPtr reads a pointer at addr.
@@ -248,7 +227,7 @@ func (m *Machine) SetErrno(t *Thread, e int) error {
 	if err != nil {
 		return err
 	}
-	return m.syncWrite(addr, 4, uint64(e)) // errno is thread-local
+	return m.SyncWrite(addr, 4, uint64(e)) // errno is thread-local
 }
 
 // errnoAddr is the address of t's errno (the runtime's thread-local

@@ -25,8 +25,6 @@ func (m *Machine) threadByID(id uint64) *Thread {
 
 const (
 	ESRCH = 3
-	// PTHREAD_BARRIER_SERIAL_THREAD
-	barrierSerial = 0xffffffff
 )
 
 // glibc's struct __pthread_mutex_s: __lock @0, __count @4, __owner @8, __kind @16.
@@ -44,7 +42,7 @@ const mutexSize = mutexKind + 4
 // unlock reads three of them and writes three, so a ref looks the object up
 // once (mutexAt) when the fields lie whole in it. When they do not (a
 // "mutex" smaller than glibc's, freed, read-only), each field goes through
-// syncRead and syncWrite, whose first failing access reports the error as
+// SyncRead and SyncWrite, whose first failing access reports the error as
 // it always did.
 type mutexRef struct {
 	m   *Machine
@@ -66,14 +64,14 @@ func (r *mutexRef) get(f uint64) (uint64, error) {
 	if r.o != nil {
 		return uint64(binary.LittleEndian.Uint32(r.o.bytes[r.off+f:])), nil
 	}
-	return r.m.syncRead(r.mu+f, 4)
+	return r.m.SyncRead(r.mu+f, 4)
 }
 
 // set writes the 32-bit field at offset f, copying a shared object first
 // as every write does.
 func (r *mutexRef) set(f, v uint64) error {
 	if r.o == nil || r.o.writeLimit < r.off+mutexSize {
-		return r.m.syncWrite(r.mu+f, 4, v)
+		return r.m.SyncWrite(r.mu+f, 4, v)
 	}
 	if r.o.gen != r.m.mem.gen {
 		r.o = r.m.mem.writable(r.o)
@@ -137,7 +135,7 @@ func init() {
 		"pthread_cond_destroy", "pthread_barrier_destroy", "pthread_rwlock_destroy", "pthread_spin_destroy",
 		"pthread_setname_np", "pthread_setschedparam")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		v, err := m.syncRead(a[0].Bits, 4)
+		v, err := m.SyncRead(a[0].Bits, 4)
 		SetResult(res, 0)
 		if err != nil {
 			return err
@@ -146,7 +144,7 @@ func init() {
 	}, "pthread_mutexattr_gettype")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, 0)
-		return m.syncWrite(a[0].Bits, 4, 0)
+		return m.SyncWrite(a[0].Bits, 4, 0)
 	}, "pthread_mutexattr_init")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if a[1].Bits > mutexErrorCheck+1 {
@@ -154,17 +152,17 @@ func init() {
 			return nil
 		}
 		SetResult(res, 0)
-		return m.syncWrite(a[0].Bits, 4, a[1].Bits)
+		return m.SyncWrite(a[0].Bits, 4, a[1].Bits)
 	}, "pthread_mutexattr_settype")
 
 	Register(mutexInit, "pthread_mutex_init")
-	Register(mutexLockFn(lockBlock, -1), "pthread_mutex_lock").Acquires()
-	Register(mutexLockFn(lockTry, -1), "pthread_mutex_trylock").Acquires()
-	Register(mutexLockFn(lockTimed, 1), "pthread_mutex_timedlock").Acquires()
-	Register(mutexLockFn(lockTimed, 2), "pthread_mutex_clocklock").Acquires()
+	Register(mutexLockFn(LockBlock, -1), "pthread_mutex_lock").Acquires()
+	Register(mutexLockFn(LockTry, -1), "pthread_mutex_trylock").Acquires()
+	Register(mutexLockFn(LockTimed, 1), "pthread_mutex_timedlock").Acquires()
+	Register(mutexLockFn(LockTimed, 2), "pthread_mutex_clocklock").Acquires()
 	Register(mutexUnlock, "pthread_mutex_unlock").Releases()
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		l, err := m.syncRead(a[0].Bits+mutexLock, 4)
+		l, err := m.SyncRead(a[0].Bits+mutexLock, 4)
 		if err != nil {
 			return err
 		}
@@ -190,11 +188,7 @@ func init() {
 		return errYield
 	}, "pthread_cond_broadcast").Signals()
 
-	Register(barrierInit, "pthread_barrier_init")
-	Register(barrierWait, "pthread_barrier_wait")
 	Register(onceFn, "pthread_once")
-	registerRWLock()
-	registerSpin()
 	registerKeys()
 }
 
@@ -220,7 +214,7 @@ func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return err
 	}
 	if a[1].Bits != 0 {
-		d, err := m.syncRead(a[1].Bits, 4)
+		d, err := m.SyncRead(a[1].Bits, 4)
 		if err != nil {
 			return err
 		}
@@ -274,20 +268,12 @@ func mutexInit(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	if a[1].Bits == 0 {
 		return nil
 	}
-	kind, err := m.syncRead(a[1].Bits, 4)
+	kind, err := m.SyncRead(a[1].Bits, 4)
 	if err != nil {
 		return err
 	}
-	return m.syncWrite(a[0].Bits+mutexKind, 4, kind)
+	return m.SyncWrite(a[0].Bits+mutexKind, 4, kind)
 }
-
-type lockMode uint8
-
-const (
-	lockBlock lockMode = iota
-	lockTry
-	lockTimed
-)
 
 // acquire tries to take mutex mu for t, for a try-lock when tried. It
 // returns the pthread error code and whether the mutex is held by another
@@ -330,30 +316,33 @@ func (m *Machine) acquire(t *Thread, mu uint64, tried bool) (code uint64, busy b
 	return EBUSY, true, nil
 }
 
-// mutexLockFn models the locking of a mutex; a timed lock (lockTimed) reads
+// mutexLockFn models the locking of a mutex; a timed lock (LockTimed) reads
 // its deadline from argument abstime.
-func mutexLockFn(mode lockMode, abstime int) Native {
+func mutexLockFn(mode LockMode, abstime int) Native {
 	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		mu := a[0].Bits
-		if mode == lockTry { // any held mutex, even our own, is EBUSY
-			if l, err := m.syncRead(mu+mutexLock, 4); err != nil {
+		if mode == LockTry { // any held mutex, even our own, is EBUSY
+			if l, err := m.SyncRead(mu+mutexLock, 4); err != nil {
 				return err
 			} else if l != 0 {
-				if k, _ := m.syncRead(mu+mutexKind, 4); k&3 != mutexRecursive {
+				if k, _ := m.SyncRead(mu+mutexKind, 4); k&3 != mutexRecursive {
 					return m.tryFailed(t, res)
 				}
 			}
 		}
-		code, busy, err := m.acquire(t, mu, mode == lockTry)
+		code, busy, err := m.acquire(t, mu, mode == LockTry)
 		if err != nil {
 			return err
 		}
 		if busy {
-			return m.lockBusy(t, waitKey{waitMutex, mu}, a, res, mode, abstime)
+			var deadline uint64
+			if mode == LockTimed {
+				deadline = a[abstime].Bits
+			}
+			return m.lockBusy(t, waitKey{waitMutex, mu}, res, mode, deadline)
 		}
-		t.endTimedWait()
 		SetResult(res, code)
-		return t.tookLock()
+		return m.TookLock(t)
 	}
 }
 
@@ -405,14 +394,14 @@ func (t *Thread) tookLock() error {
 
 // lockBusy ends a lock call (a mutex's or a read-write lock's, waited for
 // on key) that found the lock taken: at once with EBUSY for a try, with
-// ETIMEDOUT at the deadline in argument abstime for a timed lock, and
+// ETIMEDOUT at the deadline in the struct timespec at abstime for a timed lock, and
 // otherwise when the lock is released (the call is retried then).
-func (m *Machine) lockBusy(t *Thread, key waitKey, a, res []Value, mode lockMode, abstime int) error {
+func (m *Machine) lockBusy(t *Thread, key waitKey, res []Value, mode LockMode, abstime uint64) error {
 	switch mode {
-	case lockTry:
+	case LockTry:
 		return m.tryFailed(t, res)
-	case lockTimed:
-		timedOut, err := m.timedBlock(t, key, a[abstime].Bits)
+	case LockTimed:
+		timedOut, err := m.timedBlock(t, key, abstime)
 		if timedOut {
 			SetResult(res, ETIMEDOUT)
 			return errYield
@@ -433,7 +422,7 @@ func (m *Machine) lockBusy(t *Thread, key waitKey, a, res []Value, mode lockMode
 // the same deadline, if another thread took what it waits for first.
 func (m *Machine) timedBlock(t *Thread, key waitKey, abstime uint64) (timedOut bool, err error) {
 	if t.timedOut {
-		t.endTimedWait()
+		t.EndTimedWait()
 		return true, nil
 	}
 	until, err := m.TimespecNs(abstime)
@@ -441,7 +430,7 @@ func (m *Machine) timedBlock(t *Thread, key waitKey, abstime uint64) (timedOut b
 		return false, err
 	}
 	if until <= m.now() {
-		t.endTimedWait()
+		t.EndTimedWait()
 		return true, nil
 	}
 	t.timedWait, t.timedUntil = true, until
@@ -449,9 +438,9 @@ func (m *Machine) timedBlock(t *Thread, key waitKey, abstime uint64) (timedOut b
 	return false, errBlock
 }
 
-// endTimedWait clears t's timed wait once its call has ended, whichever
+// EndTimedWait clears t's timed wait once its call has ended, whichever
 // way.
-func (t *Thread) endTimedWait() {
+func (t *Thread) EndTimedWait() {
 	t.timedWait, t.timedOut, t.timedUntil = false, false, 0
 }
 
@@ -459,7 +448,7 @@ func (t *Thread) endTimedWait() {
 // report shows the waits-for cycle.
 func (m *Machine) mutexWait(mu uint64) string {
 	desc := "mutex at " + m.DescribeAddr(mu)
-	if owner, err := m.syncRead(mu+mutexOwner, 4); err == nil && owner != 0 {
+	if owner, err := m.SyncRead(mu+mutexOwner, 4); err == nil && owner != 0 {
 		desc += fmt.Sprintf(" held by thread %d", owner-1)
 	}
 	return desc
@@ -570,60 +559,11 @@ func condWait(abstime int) Native {
 	}
 }
 
-// pthread_barrier_t: count @0, arrived @4, generation @8.
-func barrierInit(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-	if a[2].Bits == 0 {
-		SetResult(res, EINVAL)
-		return nil
-	}
-	if err := m.setMem(a[0].Bits, 0, 32); err != nil {
-		return err
-	}
-	SetResult(res, 0)
-	return m.syncWrite(a[0].Bits, 4, a[2].Bits)
-}
-
-func barrierWait(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-	b := a[0].Bits
-	gen, err := m.syncRead(b+8, 4)
-	if err != nil {
-		return err
-	}
-	if t.phase != 0 { // woken: has the barrier opened since we arrived?
-		if uint64(t.phase-1) != gen {
-			t.phase = 0
-			m.syncEvent(t, Acquire, waitBarrier, b)
-			SetResult(res, 0)
-			return errYield
-		}
-		m.sync.block(t, waitKey{waitBarrier, b})
-		return errBlock
-	}
-	count, _ := m.syncRead(b, 4)
-	arrived, _ := m.syncRead(b+4, 4)
-	arrived++
-	m.syncEvent(t, ReleaseMerge, waitBarrier, b)
-	if arrived >= count {
-		m.syncEvent(t, Acquire, waitBarrier, b)
-		m.syncWrite(b+4, 4, 0)
-		m.syncWrite(b+8, 4, gen+1)
-		m.sync.wake(waitKey{waitBarrier, b}, m)
-		SetResult(res, barrierSerial)
-		return errYield
-	}
-	if err := m.syncWrite(b+4, 4, arrived); err != nil {
-		return err
-	}
-	t.phase = int(gen) + 1
-	m.sync.block(t, waitKey{waitBarrier, b})
-	return errBlock
-}
-
 // onceFn models pthread_once: control 0 = not run, 1 = running, 2 = done.
 // The routine runs as a frame whose return executes the call again.
 func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	ctl := a[0].Bits
-	st, err := m.syncRead(ctl, 4)
+	st, err := m.SyncRead(ctl, 4)
 	if err != nil {
 		return err
 	}
@@ -635,7 +575,7 @@ func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	case st == 1 && t.onceAddr == ctl: // our routine returned
 		t.onceAddr = 0
 		m.syncEvent(t, Release, waitOnce, ctl)
-		if err := m.syncWrite(ctl, 4, 2); err != nil {
+		if err := m.SyncWrite(ctl, 4, 2); err != nil {
 			return err
 		}
 		m.sync.wake(waitKey{waitOnce, ctl}, m)
@@ -649,7 +589,7 @@ func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	if fn == nil || fn.Decl {
 		return terminate(TermCrash, SIGSEGV, "pthread_once: init routine 0x%x is not a function of the program", a[1].Bits)
 	}
-	if err := m.syncWrite(ctl, 4, 1); err != nil {
+	if err := m.SyncWrite(ctl, 4, 1); err != nil {
 		return err
 	}
 	t.onceAddr = ctl

@@ -49,7 +49,7 @@ func init() {
 // holds already when it names the same target (a setjmp in a loop), else
 // a new entry's.
 func (m *Machine) jumpIndex(env uint64, target jumpTarget) uint64 {
-	if n, err := m.syncRead(env, 8); err == nil && n > 0 && n <= uint64(len(m.jumps)) && m.jumps[n-1] == target {
+	if n, err := m.SyncRead(env, 8); err == nil && n > 0 && n <= uint64(len(m.jumps)) && m.jumps[n-1] == target {
 		return n
 	}
 	m.jumps = append(m.jumps[:len(m.jumps):len(m.jumps)], target)
