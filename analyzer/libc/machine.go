@@ -10,7 +10,7 @@
 // a program that runs a machine imports this package for that. The machine's
 // own models (LLVM intrinsics, exceptions, setjmp, the life of threads and
 // processes, symbolic inputs) stay in package vm, and so, until they move
-// here, do mutexes and condition variables, stdio, files and sockets
+// here, do stdio, files and sockets
 // (docs/architecture.md says what each needs first).
 package libc
 
@@ -68,6 +68,9 @@ type Machine interface {
 	// reports (and NoteLock, for the lock graph, when a lock is taken).
 	SyncRead(addr uint64, size int) (uint64, error)
 	SyncWrite(addr uint64, size int, v uint64) error
+	// SyncWords reads and writes the 32-bit fields of an object of size
+	// bytes, looking it up once.
+	SyncWords(addr, size uint64) vm.SyncWords
 	Sync(t *vm.Thread, op vm.SyncOp, kind uint8, addr uint64)
 	NoteLock(t *vm.Thread, kind uint8, addr uint64, tried bool)
 	// TookLock, TryFailed and LockBusy end a lock call that took its

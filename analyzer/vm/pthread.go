@@ -1,18 +1,16 @@
 package vm
 
-import (
-	"encoding/binary"
-	"fmt"
+import "augur/analyzer/ir"
 
-	"augur/analyzer/ir"
-)
-
-// The pthread models. Every synchronization call is a preemption point after
-// it takes effect, but for a failed try-lock, which changes nothing
-// (tryFailed); a call that must wait blocks the thread and is executed
-// again when the thread is woken. Object state sits in the pthread object's
-// own memory using glibc's field offsets, so static initializers
-// (PTHREAD_MUTEX_INITIALIZER, PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP) work.
+// The life of threads (create, join, exit, detach, yield), pthread_once,
+// and the lock-call endings every lock model shares (tryFailed, tookLock,
+// lockBusy, timedBlock): the machine's side of synchronization. The
+// synchronization objects themselves (mutexes, condition variables,
+// read-write locks, spin locks, semaphores, barriers) are package libc's
+// (syncapi.go is what they use). Every synchronization call is a
+// preemption point after it takes effect, but for a failed try-lock, which
+// changes nothing (tryFailed); a call that must wait blocks the thread and
+// is executed again when the thread is woken.
 
 func tid(t *Thread) uint64 { return uint64(t.ID + 1) }
 
@@ -25,65 +23,6 @@ func (m *Machine) threadByID(id uint64) *Thread {
 
 const (
 	ESRCH = 3
-)
-
-// glibc's struct __pthread_mutex_s: __lock @0, __count @4, __owner @8, __kind @16.
-const (
-	mutexLock  = 0
-	mutexCount = 4
-	mutexOwner = 8
-	mutexKind  = 16
-)
-
-// mutexSize is the extent of the fields the models use, __lock to __kind.
-const mutexSize = mutexKind + 4
-
-// mutexRef reads and writes the fields of the mutex at mu. Every lock and
-// unlock reads three of them and writes three, so a ref looks the object up
-// once (mutexAt) when the fields lie whole in it. When they do not (a
-// "mutex" smaller than glibc's, freed, read-only), each field goes through
-// SyncRead and SyncWrite, whose first failing access reports the error as
-// it always did.
-type mutexRef struct {
-	m   *Machine
-	mu  uint64
-	o   *Object // the object holding the fields whole, or nil
-	off uint64  // mu's offset in o
-}
-
-func (m *Machine) mutexAt(mu uint64) mutexRef {
-	r := mutexRef{m: m, mu: mu}
-	if o, off, err := m.mem.resolve(mu, mutexSize, false); err == nil {
-		r.o, r.off = o, off
-	}
-	return r
-}
-
-// get reads the 32-bit field at offset f.
-func (r *mutexRef) get(f uint64) (uint64, error) {
-	if r.o != nil {
-		return uint64(binary.LittleEndian.Uint32(r.o.bytes[r.off+f:])), nil
-	}
-	return r.m.SyncRead(r.mu+f, 4)
-}
-
-// set writes the 32-bit field at offset f, copying a shared object first
-// as every write does.
-func (r *mutexRef) set(f, v uint64) error {
-	if r.o == nil || r.o.writeLimit < r.off+mutexSize {
-		return r.m.SyncWrite(r.mu+f, 4, v)
-	}
-	if r.o.gen != r.m.mem.gen {
-		r.o = r.m.mem.writable(r.o)
-	}
-	binary.LittleEndian.PutUint32(r.o.bytes[r.off+f:], uint32(v))
-	return nil
-}
-
-const (
-	mutexNormal     = 0
-	mutexRecursive  = 1
-	mutexErrorCheck = 2
 )
 
 func init() {
@@ -115,78 +54,10 @@ func init() {
 		return errYield
 	}, "sched_yield", "pthread_yield")
 
-	// Thread attributes are plain data, handled by the runtime
-	// (runtime/libc/pthread_attr.c): the detach state is at offset 0.
-	zeroing := func(size uint64) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			SetResult(res, 0)
-			return m.setMem(a[0].Bits, 0, size)
-		}
-	}
-	ok := func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, 0)
 		return nil
-	}
-	Register(ok, "pthread_mutexattr_destroy", "pthread_mutexattr_setpshared",
-		"pthread_mutexattr_setprotocol", "pthread_mutexattr_setrobust", "pthread_condattr_init",
-		"pthread_condattr_destroy", "pthread_condattr_setpshared", "pthread_condattr_setclock",
-		"pthread_rwlockattr_init", "pthread_rwlockattr_destroy", "pthread_rwlockattr_setpshared",
-		"pthread_barrierattr_init", "pthread_barrierattr_destroy", "pthread_barrierattr_setpshared",
-		"pthread_cond_destroy", "pthread_barrier_destroy", "pthread_rwlock_destroy", "pthread_spin_destroy",
-		"pthread_setname_np", "pthread_setschedparam")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		v, err := m.SyncRead(a[0].Bits, 4)
-		SetResult(res, 0)
-		if err != nil {
-			return err
-		}
-		return m.WriteUint(a[1].Bits, 4, v)
-	}, "pthread_mutexattr_gettype")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		SetResult(res, 0)
-		return m.SyncWrite(a[0].Bits, 4, 0)
-	}, "pthread_mutexattr_init")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		if a[1].Bits > mutexErrorCheck+1 {
-			SetResult(res, EINVAL)
-			return nil
-		}
-		SetResult(res, 0)
-		return m.SyncWrite(a[0].Bits, 4, a[1].Bits)
-	}, "pthread_mutexattr_settype")
-
-	Register(mutexInit, "pthread_mutex_init")
-	Register(mutexLockFn(LockBlock, -1), "pthread_mutex_lock").Acquires()
-	Register(mutexLockFn(LockTry, -1), "pthread_mutex_trylock").Acquires()
-	Register(mutexLockFn(LockTimed, 1), "pthread_mutex_timedlock").Acquires()
-	Register(mutexLockFn(LockTimed, 2), "pthread_mutex_clocklock").Acquires()
-	Register(mutexUnlock, "pthread_mutex_unlock").Releases()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		l, err := m.SyncRead(a[0].Bits+mutexLock, 4)
-		if err != nil {
-			return err
-		}
-		SetResult(res, 0)
-		if l != 0 {
-			SetResult(res, EBUSY)
-		}
-		return nil
-	}, "pthread_mutex_destroy")
-
-	Register(zeroing(48), "pthread_cond_init")
-	Register(condWait(-1), "pthread_cond_wait").Acquires()
-	Register(condWait(2), "pthread_cond_timedwait").Acquires()
-	Register(condWait(3), "pthread_cond_clockwait").Acquires()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		m.sync.wakeOne(waitKey{waitCond, a[0].Bits}, m)
-		SetResult(res, 0)
-		return errYield
-	}, "pthread_cond_signal").Signals()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		m.sync.wake(waitKey{waitCond, a[0].Bits}, m)
-		SetResult(res, 0)
-		return errYield
-	}, "pthread_cond_broadcast").Signals()
+	}, "pthread_setname_np", "pthread_setschedparam")
 
 	Register(onceFn, "pthread_once")
 	registerKeys()
@@ -258,92 +129,6 @@ func pthreadJoin(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	}
 	SetResult(res, 0)
 	return errYield
-}
-
-func mutexInit(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-	if err := m.setMem(a[0].Bits, 0, 40); err != nil {
-		return err
-	}
-	SetResult(res, 0)
-	if a[1].Bits == 0 {
-		return nil
-	}
-	kind, err := m.SyncRead(a[1].Bits, 4)
-	if err != nil {
-		return err
-	}
-	return m.SyncWrite(a[0].Bits+mutexKind, 4, kind)
-}
-
-// acquire tries to take mutex mu for t, for a try-lock when tried. It
-// returns the pthread error code and whether the mutex is held by another
-// thread.
-func (m *Machine) acquire(t *Thread, mu uint64, tried bool) (code uint64, busy bool, err error) {
-	r := m.mutexAt(mu)
-	l, err := r.get(mutexLock)
-	if err != nil {
-		return 0, false, err
-	}
-	kind, err := r.get(mutexKind)
-	if err != nil {
-		return 0, false, err
-	}
-	kind &= 3
-	if l == 0 {
-		if err := r.set(mutexLock, 1); err != nil {
-			return 0, false, err
-		}
-		if err := r.set(mutexCount, 1); err != nil {
-			return 0, false, err
-		}
-		m.syncEvent(t, Acquire, waitMutex, mu)
-		m.lockAcquired(t, waitMutex, mu, tried)
-		return 0, false, r.set(mutexOwner, tid(t))
-	}
-	owner, err := r.get(mutexOwner)
-	if err != nil {
-		return 0, false, err
-	}
-	if owner == tid(t) {
-		switch kind {
-		case mutexRecursive:
-			c, _ := r.get(mutexCount)
-			return 0, false, r.set(mutexCount, c+1)
-		case mutexErrorCheck:
-			return EDEADLK, false, nil
-		}
-	}
-	return EBUSY, true, nil
-}
-
-// mutexLockFn models the locking of a mutex; a timed lock (LockTimed) reads
-// its deadline from argument abstime.
-func mutexLockFn(mode LockMode, abstime int) Native {
-	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		mu := a[0].Bits
-		if mode == LockTry { // any held mutex, even our own, is EBUSY
-			if l, err := m.SyncRead(mu+mutexLock, 4); err != nil {
-				return err
-			} else if l != 0 {
-				if k, _ := m.SyncRead(mu+mutexKind, 4); k&3 != mutexRecursive {
-					return m.tryFailed(t, res)
-				}
-			}
-		}
-		code, busy, err := m.acquire(t, mu, mode == LockTry)
-		if err != nil {
-			return err
-		}
-		if busy {
-			var deadline uint64
-			if mode == LockTimed {
-				deadline = a[abstime].Bits
-			}
-			return m.lockBusy(t, waitKey{waitMutex, mu}, res, mode, deadline)
-		}
-		SetResult(res, code)
-		return m.TookLock(t)
-	}
 }
 
 // failedTriesPerPoint is how many try-locks in a row a thread fails for
@@ -442,121 +227,6 @@ func (m *Machine) timedBlock(t *Thread, key waitKey, abstime uint64) (timedOut b
 // way.
 func (t *Thread) EndTimedWait() {
 	t.timedWait, t.timedOut, t.timedUntil = false, false, 0
-}
-
-// mutexWait describes a wait for mutex mu and who holds it, so a deadlock
-// report shows the waits-for cycle.
-func (m *Machine) mutexWait(mu uint64) string {
-	desc := "mutex at " + m.DescribeAddr(mu)
-	if owner, err := m.SyncRead(mu+mutexOwner, 4); err == nil && owner != 0 {
-		desc += fmt.Sprintf(" held by thread %d", owner-1)
-	}
-	return desc
-}
-
-func mutexUnlock(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-	mu := a[0].Bits
-	code, err := m.release(t, mu)
-	SetResult(res, code)
-	if err != nil {
-		return err
-	}
-	return errYield
-}
-
-// release unlocks mutex mu held by t and wakes its waiters.
-func (m *Machine) release(t *Thread, mu uint64) (uint64, error) {
-	r := m.mutexAt(mu)
-	l, err := r.get(mutexLock)
-	if err != nil {
-		return 0, err
-	}
-	kind, _ := r.get(mutexKind)
-	owner, _ := r.get(mutexOwner)
-	if l == 0 || owner != tid(t) {
-		if kind&3 != mutexNormal {
-			return EPERM, nil
-		}
-		if l == 0 {
-			return 0, nil
-		}
-	}
-	if kind&3 == mutexRecursive {
-		c, _ := r.get(mutexCount)
-		if c > 1 {
-			return 0, r.set(mutexCount, c-1)
-		}
-	}
-	m.syncEvent(t, Release, waitMutex, mu)
-	m.syncEvent(t, LockReleased, waitMutex, mu)
-	for _, f := range [...]uint64{mutexLock, mutexCount, mutexOwner} {
-		if err := r.set(f, 0); err != nil {
-			return 0, err
-		}
-	}
-	m.sync.wake(waitKey{waitMutex, mu}, m)
-	return 0, nil
-}
-
-// condWait models pthread_cond_wait in two phases: release the mutex and
-// wait for a signal (phase 0 -> 1), then reacquire the mutex (phase 1).
-// abstime is the argument holding a timed wait's deadline (a struct
-// timespec on the virtual clock, which every clock id reads), or -1: the
-// wait times out at that deadline (timedUntil) when nothing else wakes it
-// first, and at once when it has passed.
-func condWait(abstime int) Native {
-	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		cv, mu := a[0].Bits, a[1].Bits
-		if t.phase == 0 {
-			var until int64
-			if abstime >= 0 {
-				var err error
-				if until, err = m.TimespecNs(a[abstime].Bits); err != nil {
-					return err
-				}
-			}
-			if err, ok := m.cancelPoint(t); ok {
-				return err
-			}
-			code, err := m.release(t, mu)
-			if err != nil {
-				return err
-			}
-			if code != 0 {
-				SetResult(res, code)
-				return nil
-			}
-			t.phase = 1
-			if abstime < 0 || until > m.now() {
-				t.timedWait, t.timedUntil = abstime >= 0, until
-				m.sync.block(t, waitKey{waitCond, cv})
-				return errBlock
-			}
-			t.timedOut = true // the deadline has passed: reacquire at once
-		}
-		// Woken, timed out or not: waiting for the mutex again is not timed.
-		t.timedWait, t.timedUntil = false, 0
-		_, busy, err := m.acquire(t, mu, false)
-		if err != nil {
-			return err
-		}
-		if busy {
-			m.sync.block(t, waitKey{waitMutex, mu})
-			return errBlock
-		}
-		// The mutex is held again: a cancellation acts now, as POSIX says.
-		if err, ok := m.cancelPoint(t); ok {
-			return err
-		}
-		t.phase = 0
-		if t.timedOut {
-			t.timedOut = false
-			SetResult(res, ETIMEDOUT)
-		} else {
-			SetResult(res, 0)
-		}
-		return errYield
-	}
 }
 
 // onceFn models pthread_once: control 0 = not run, 1 = running, 2 = done.

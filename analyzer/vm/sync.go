@@ -151,7 +151,7 @@ func (s *syncTable) fork() *syncTable {
 
 // waitObject names the synchronization object of each wait queue kind in
 // deadlock reports.
-var waitObject = [...]string{waitCond: "condition variable", waitBarrier: "barrier", waitOnce: "pthread_once",
+var waitObject = [...]string{waitMutex: "mutex", waitCond: "condition variable", waitBarrier: "barrier", waitOnce: "pthread_once",
 	waitRWLock: "rwlock", waitSpin: "spinlock", waitSem: "semaphore"}
 
 // waitDescription says what blocked thread t waits for, for a deadlock
@@ -160,14 +160,18 @@ func (m *Machine) waitDescription(t *Thread) string {
 	switch k := t.waitOn; {
 	case !t.waiting:
 		return t.waitDesc
-	case k.kind == waitMutex:
-		return m.mutexWait(k.addr)
 	case k.kind == waitJoin:
 		return "pthread_join of thread " + strconv.FormatUint(k.addr, 10)
 	case k.kind >= waitPipe && k.kind <= waitPoll:
 		return netWaits[k.kind]
 	case int(k.kind) < len(waitObject):
-		return waitObject[k.kind] + " at " + m.DescribeAddr(k.addr)
+		desc := waitObject[k.kind] + " at " + m.DescribeAddr(k.addr)
+		if h := holders[k.kind]; h != nil {
+			if owner, err := h(m, k.addr); err == nil && owner != 0 {
+				desc += " held by thread " + strconv.FormatUint(owner-1, 10)
+			}
+		}
+		return desc
 	}
 	return ""
 }

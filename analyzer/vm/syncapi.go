@@ -1,20 +1,27 @@
 package vm
 
-import "augur/analyzer/ir"
+import (
+	"encoding/binary"
+
+	"augur/analyzer/ir"
+)
 
 // The synchronization the C library's models (package libc) build their
-// objects from: a read-write lock, a spin lock, a semaphore or a barrier
-// keeps its state in the program's memory, in the object itself as glibc
-// does (SyncRead, SyncWrite), and the machine keeps what the interpreter
-// must see of it: the queues of the threads that wait on it (Block, Wake),
-// timed waits, the preemption point each call is, and the synchronization
-// events the race detector orders accesses by (Sync, NoteLock). Mutexes and
-// condition variables are still modeled here (pthread.go): a deadlock
-// report names a mutex's owner, and a condition wait releases and takes a
-// mutex inside one call.
+// objects from: a mutex, a condition variable, a read-write lock, a spin
+// lock, a semaphore or a barrier keeps its state in the program's memory,
+// in the object itself as glibc does (SyncRead, SyncWrite, SyncWords), and
+// the machine keeps what the interpreter must see of it: the queues of the
+// threads that wait on it (Block, Wake), timed waits, the preemption point
+// each call is, the synchronization events the race detector orders
+// accesses by (Sync, NoteLock), and who holds it for deadlock reports
+// (SetHolder). The life of threads (create, join, exit, cancel) and
+// pthread_once, which runs a program function inside its call, are the
+// machine's own (pthread.go).
 
-// Sync key kinds of the objects the C library's models keep.
+// Sync key kinds of the objects the C library's models keep (MutexKey
+// too).
 const (
+	CondKey    = waitCond
 	BarrierKey = waitBarrier
 	SemKey     = waitSem
 	RWLockKey  = waitRWLock
@@ -129,3 +136,68 @@ func (t *Thread) Phase() int { return t.phase }
 // SetPhase records where t is in its current call; the model sets it back
 // to 0 when the call ends.
 func (t *Thread) SetPhase(p int) { t.phase = p }
+
+// TimedOut reports whether t's timed wait ended at its deadline rather
+// than by a wake-up; EndTimedWait clears it.
+func (t *Thread) TimedOut() bool { return t.timedOut }
+
+// SyncWords reads and writes the 32-bit fields of a synchronization object
+// of size bytes at addr, looking the object up once: a mutex's lock and
+// unlock read three fields and write three, and five lookups were a
+// quarter of a lock-heavy program's time. When the fields do not lie whole
+// in one writable object (a "mutex" smaller than glibc's, freed,
+// read-only), each goes through SyncRead and SyncWrite, whose first
+// failing access reports the error.
+type SyncWords struct {
+	m    *Machine
+	addr uint64
+	size uint64
+	o    *Object // the object holding the fields whole, or nil
+	off  uint64  // addr's offset in o
+}
+
+// SyncWords returns the fields of the object of size bytes at addr.
+func (m *Machine) SyncWords(addr, size uint64) SyncWords {
+	w := SyncWords{m: m, addr: addr, size: size}
+	if o, off, err := m.mem.resolve(addr, size, false); err == nil {
+		w.o, w.off = o, off
+	}
+	return w
+}
+
+// Get reads the 32-bit field at offset f.
+func (w *SyncWords) Get(f uint64) (uint64, error) {
+	if w.o != nil {
+		return uint64(binary.LittleEndian.Uint32(w.o.bytes[w.off+f:])), nil
+	}
+	return w.m.SyncRead(w.addr+f, 4)
+}
+
+// Set writes the 32-bit field at offset f, copying a shared object first
+// as every write does.
+func (w *SyncWords) Set(f, v uint64) error {
+	if w.o == nil || w.o.writeLimit < w.off+w.size {
+		return w.m.SyncWrite(w.addr+f, 4, v)
+	}
+	if w.o.gen != w.m.mem.gen {
+		w.o = w.m.mem.writable(w.o)
+	}
+	binary.LittleEndian.PutUint32(w.o.bytes[w.off+f:], uint32(v))
+	return nil
+}
+
+// A Holder reads who holds the synchronization object at addr: the
+// holder's Owner value, 0 when it is free or held by readers only.
+type Holder func(m *Machine, addr uint64) (uint64, error)
+
+// holders are the Holders of the kinds whose models registered one.
+var holders = map[waitKind]Holder{}
+
+// SetHolder registers how to read who holds an object of kind, so that a
+// deadlock report shows the waits-for cycle ("mutex at x held by thread
+// 2"). Models register at init, before any machine runs.
+func SetHolder(kind uint8, h Holder) { holders[kind] = h }
+
+// Owner is the value a synchronization object stores for t as its holder:
+// never 0, which means free.
+func Owner(t *Thread) uint64 { return tid(t) }

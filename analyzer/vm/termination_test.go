@@ -79,8 +79,14 @@ func TestTerminations(t *testing.T) {
 			if kind == "deadlock" && !strings.Contains(term.Report(), "waiting for") {
 				t.Errorf("deadlock report does not say what the threads wait for:\n%s", term.Report())
 			}
-			if kind == "deadlock" && strings.Contains(term.Report(), "mutex") && !strings.Contains(term.Report(), "held by thread") {
-				t.Errorf("deadlock report does not say who holds the awaited mutex:\n%s", term.Report())
+			// Every wait for a lock says who holds it (vm.SetHolder):
+			// deadlock.c's mutexes, spin_rwlock_deadlock.c's spin lock
+			// and write lock.
+			for _, lock := range []string{"mutex", "spinlock", "rwlock"} {
+				if kind == "deadlock" && strings.Contains(term.Report(), "waiting for "+lock) &&
+					!regexp.MustCompile(`waiting for `+lock+` at [^)]* held by thread \d`).MatchString(term.Report()) {
+					t.Errorf("deadlock report does not say who holds the awaited %s:\n%s", lock, term.Report())
+				}
 			}
 		})
 	}
