@@ -27,7 +27,9 @@ func (m *Machine) CopyMem(dst, src, n uint64) error {
 	return nil
 }
 
-func (m *Machine) setMem(dst uint64, c byte, n uint64) error {
+// SetMem fills n bytes of program memory at dst with c, as memset does: a
+// write of the current call, which the race detector sees.
+func (m *Machine) SetMem(dst uint64, c byte, n uint64) error {
 	if n == 0 {
 		return nil
 	}
@@ -49,7 +51,7 @@ func init() {
 		return m.CopyMem(a[0].Bits, a[1].Bits, a[2].Bits)
 	}, "llvm.memcpy", "llvm.memmove")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		return m.setMem(a[0].Bits, byte(a[1].Bits), a[2].Bits)
+		return m.SetMem(a[0].Bits, byte(a[1].Bits), a[2].Bits)
 	}, "llvm.memset")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, a[0].Bits)
@@ -57,10 +59,10 @@ func init() {
 	}, "memcpy", "memmove")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, a[0].Bits)
-		return m.setMem(a[0].Bits, byte(a[1].Bits), a[2].Bits)
+		return m.SetMem(a[0].Bits, byte(a[1].Bits), a[2].Bits)
 	}, "memset")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		return m.setMem(a[0].Bits, 0, a[1].Bits)
+		return m.SetMem(a[0].Bits, 0, a[1].Bits)
 	}, "bzero", "explicit_bzero")
 
 	// Stack save/restore bracket variable-length arrays: restoring frees the

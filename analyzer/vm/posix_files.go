@@ -75,7 +75,7 @@ const (
 // ino: a regular file (mode 0644), a directory (0755) or a character
 // device.
 func (m *Machine) statInto(buf uint64, size int, kind fileKind, ino uint64) error {
-	if err := m.setMem(buf, 0, 144); err != nil {
+	if err := m.SetMem(buf, 0, 144); err != nil {
 		return err
 	}
 	mode := [...]uint64{regularFile: 0o100644, directory: 0o040755, charDevice: 0o020620}[kind]

@@ -2,9 +2,8 @@ package vm
 
 import "augur/analyzer/ir"
 
-// The life of threads (create, join, exit, detach, yield), pthread_once,
-// and the lock-call endings every lock model shares (tryFailed, tookLock,
-// lockBusy, timedBlock): the machine's side of synchronization. The
+// The life of threads (create, join, exit, detach, yield) and
+// pthread_once: the machine's side of synchronization. The
 // synchronization objects themselves (mutexes, condition variables,
 // read-write locks, spin locks, semaphores, barriers) are package libc's
 // (syncapi.go is what they use). Every synchronization call is a
@@ -129,104 +128,6 @@ func pthreadJoin(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	}
 	SetResult(res, 0)
 	return errYield
-}
-
-// failedTriesPerPoint is how many try-locks in a row a thread fails for
-// each preemption point among them: the first failure is none.
-const failedTriesPerPoint = 2
-
-// tryFailed ends a try-lock that found the lock taken: EBUSY, and a
-// preemption point only at every failedTriesPerPoint-th failure in a row.
-// A failure changes nothing another thread could see, and a switch at
-// each made round robin run a try-lock back-off of two threads (take one
-// lock, try the other, let go, again, as std::lock does) in step for
-// ever: each failed to try the lock the other had just taken. Without the
-// switch at the first failure, the failing thread lets go of its lock
-// before the other tries it. The point at every second failure keeps a
-// thread that spins on a try-lock from holding the processor for a whole
-// time slice per hand-over.
-//
-// A thread whose last try-lock failed is backing off (std::lock's lock
-// one, try the next, let go, begin with the one that was taken): tookLock
-// lets it go on through its next acquisition.
-func (m *Machine) tryFailed(t *Thread, res []Value) error {
-	SetResult(res, EBUSY)
-	t.failedTries++
-	if t.failedTries%failedTriesPerPoint == 0 {
-		return errYield
-	}
-	return nil
-}
-
-// tookLock ends a lock call that took its lock (a mutex's, a read-write
-// lock's, a spin lock's) and returns the call's preemption point, errYield,
-// or nil for none: a thread that is backing off from a failed try-lock
-// goes on through the acquisition. A back-off takes its first lock and at
-// once tries the next; round robin's switch between the two let the next
-// thread take the lock this one was about to try, and three threads in
-// std::lock over two mutexes (cpp_locks.cpp under a postponement) each
-// found its second lock taken by the next thread, in step for ever: a
-// hang that was the schedule's. The release that ends a failed attempt
-// stays a point, so other threads still run between attempts.
-func (t *Thread) tookLock() error {
-	backingOff := t.failedTries > 0
-	t.failedTries = 0
-	if backingOff {
-		return nil
-	}
-	return errYield
-}
-
-// lockBusy ends a lock call (a mutex's or a read-write lock's, waited for
-// on key) that found the lock taken: at once with EBUSY for a try, with
-// ETIMEDOUT at the deadline in the struct timespec at abstime for a timed lock, and
-// otherwise when the lock is released (the call is retried then).
-func (m *Machine) lockBusy(t *Thread, key waitKey, res []Value, mode LockMode, abstime uint64) error {
-	switch mode {
-	case LockTry:
-		return m.tryFailed(t, res)
-	case LockTimed:
-		timedOut, err := m.timedBlock(t, key, abstime)
-		if timedOut {
-			SetResult(res, ETIMEDOUT)
-			return errYield
-		}
-		return err
-	}
-	m.sync.block(t, key)
-	return errBlock
-}
-
-// timedBlock makes t wait on key until the deadline in the struct timespec
-// at abstime (on the virtual clock, as condWait reads it), for a call that
-// found what it waits for taken. It reports timedOut when the wait is over
-// without it: the deadline had passed, or the wait timed out (t.timedOut)
-// and the call is retried; the call then returns its timeout. Otherwise t
-// now waits and the error is errBlock (or why abstime could not be read).
-// A wake-up before the deadline retries the call, which blocks again, with
-// the same deadline, if another thread took what it waits for first.
-func (m *Machine) timedBlock(t *Thread, key waitKey, abstime uint64) (timedOut bool, err error) {
-	if t.timedOut {
-		t.EndTimedWait()
-		return true, nil
-	}
-	until, err := m.TimespecNs(abstime)
-	if err != nil {
-		return false, err
-	}
-	if until <= m.now() {
-		t.EndTimedWait()
-		return true, nil
-	}
-	t.timedWait, t.timedUntil = true, until
-	m.sync.block(t, key)
-	return false, errBlock
-}
-
-// EndTimedWait clears t's timed wait once its call has ended, whichever
-// way.
-func (t *Thread) EndTimedWait() {
-	t.timedWait, t.timedOut, t.timedUntil = false, false, 0
 }
 
 // onceFn models pthread_once: control 0 = not run, 1 = running, 2 = done.

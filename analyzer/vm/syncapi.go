@@ -62,9 +62,6 @@ func (m *Machine) SyncWrite(addr uint64, size int, v uint64) error {
 	return nil
 }
 
-// SetMem fills n bytes of program memory at dst with c, as memset does.
-func (m *Machine) SetMem(dst uint64, c byte, n uint64) error { return m.setMem(dst, c, n) }
-
 // Sync reports t's synchronization operation op on the object of kind at
 // addr, at the current call, to the race detector and the weak memory
 // model.
@@ -79,24 +76,70 @@ func (m *Machine) NoteLock(t *Thread, kind uint8, addr uint64, tried bool) {
 // Point is what a model returns to end its call with a preemption point.
 func (*Machine) Point() error { return errYield }
 
-// TookLock ends a call that took its lock without waiting: a preemption
-// point, or none for a thread backing off from a failed try-lock
-// (Thread.tookLock).
-func (*Machine) TookLock(t *Thread) error {
-	t.EndTimedWait()
-	return t.tookLock()
+// failedTriesPerPoint is how many try-locks in a row a thread fails for
+// each preemption point among them: the first failure is none.
+const failedTriesPerPoint = 2
+
+// TryFailed ends a try-lock that found the lock taken: EBUSY in res, and a
+// preemption point only at every failedTriesPerPoint-th failure in a row.
+// A failure changes nothing another thread could see, and a switch at
+// each made round robin run a try-lock back-off of two threads (take one
+// lock, try the other, let go, again, as std::lock does) in step for
+// ever: each failed to try the lock the other had just taken. Without the
+// switch at the first failure, the failing thread lets go of its lock
+// before the other tries it. The point at every second failure keeps a
+// thread that spins on a try-lock from holding the processor for a whole
+// time slice per hand-over.
+//
+// A thread whose last try-lock failed is backing off (std::lock's lock
+// one, try the next, let go, begin with the one that was taken): TookLock
+// lets it go on through its next acquisition.
+func (*Machine) TryFailed(t *Thread, res []Value) error {
+	SetResult(res, EBUSY)
+	t.failedTries++
+	if t.failedTries%failedTriesPerPoint == 0 {
+		return errYield
+	}
+	return nil
 }
 
-// TryFailed ends a try-lock that found the lock taken with EBUSY in res,
-// and a preemption point only every other failure in a row (tryFailed).
-func (m *Machine) TryFailed(t *Thread, res []Value) error { return m.tryFailed(t, res) }
+// TookLock ends a lock call that took its lock (a mutex's, a read-write
+// lock's, a spin lock's) and returns the call's preemption point, or nil
+// for none: a thread that is backing off from a failed try-lock goes on
+// through the acquisition. A back-off takes its first lock and at once
+// tries the next; round robin's switch between the two let the next
+// thread take the lock this one was about to try, and three threads in
+// std::lock over two mutexes (cpp_locks.cpp under a postponement) each
+// found its second lock taken by the next thread, in step for ever: a
+// hang that was the schedule's. The release that ends a failed attempt
+// stays a point, so other threads still run between attempts.
+func (*Machine) TookLock(t *Thread) error {
+	t.EndTimedWait()
+	backingOff := t.failedTries > 0
+	t.failedTries = 0
+	if backingOff {
+		return nil
+	}
+	return errYield
+}
 
-// LockBusy ends a call that found the lock of kind at addr taken, as mode
-// says: a try fails (TryFailed); a timed lock waits until the deadline in
-// the struct timespec at abstime and then sets ETIMEDOUT in res; a lock
-// waits until the lock is released, and the call is made again then.
+// LockBusy ends a lock call that found the lock of kind at addr taken, as
+// mode says: at once with EBUSY for a try (TryFailed), with ETIMEDOUT in
+// res at the deadline in the struct timespec at abstime for a timed lock,
+// and otherwise when the lock is released (the call is made again then).
 func (m *Machine) LockBusy(t *Thread, kind uint8, addr uint64, mode LockMode, abstime uint64, res []Value) error {
-	return m.lockBusy(t, waitKey{kind, addr}, res, mode, abstime)
+	switch mode {
+	case LockTry:
+		return m.TryFailed(t, res)
+	case LockTimed:
+		timedOut, err := m.BlockUntil(t, kind, addr, abstime)
+		if timedOut {
+			SetResult(res, ETIMEDOUT)
+			return errYield
+		}
+		return err
+	}
+	return m.Block(t, kind, addr)
 }
 
 // Block makes t wait on the queue of the object of kind at addr; the call
@@ -106,13 +149,36 @@ func (m *Machine) Block(t *Thread, kind uint8, addr uint64) error {
 	return errBlock
 }
 
-// BlockUntil makes t wait on the object's queue until the deadline in the
-// struct timespec at abstime, on the virtual clock. It reports timedOut
-// when the wait is over without a wake-up (the deadline has passed): the
-// call then returns its timeout. Otherwise the error is what the model
-// returns (t waits, or abstime could not be read).
+// BlockUntil makes t wait on the queue of the object of kind at addr
+// until the deadline in the struct timespec at abstime, on the virtual
+// clock, for a call that found what it waits for taken. It reports
+// timedOut when the wait is over without it: the deadline had passed, or
+// the wait timed out and the call is made again; the call then returns its
+// timeout. Otherwise t now waits and the error is what the model returns
+// (or why abstime could not be read). A wake-up before the deadline makes
+// the call again, which waits again, with the same deadline, if another
+// thread took what it waits for first.
 func (m *Machine) BlockUntil(t *Thread, kind uint8, addr uint64, abstime uint64) (timedOut bool, err error) {
-	return m.timedBlock(t, waitKey{kind, addr}, abstime)
+	if t.timedOut {
+		t.EndTimedWait()
+		return true, nil
+	}
+	until, err := m.TimespecNs(abstime)
+	if err != nil {
+		return false, err
+	}
+	if until <= m.now() {
+		t.EndTimedWait()
+		return true, nil
+	}
+	t.timedWait, t.timedUntil = true, until
+	return false, m.Block(t, kind, addr)
+}
+
+// EndTimedWait clears t's timed wait once its call has ended, whichever
+// way.
+func (t *Thread) EndTimedWait() {
+	t.timedWait, t.timedOut, t.timedUntil = false, false, 0
 }
 
 // Wake makes every thread waiting on the object of kind at addr runnable.
