@@ -73,12 +73,13 @@ type Machine interface {
 	SyncWords(addr, size uint64) vm.SyncWords
 	Sync(t *vm.Thread, op vm.SyncOp, kind uint8, addr uint64)
 	NoteLock(t *vm.Thread, kind uint8, addr uint64, tried bool)
-	// TookLock, TryFailed and LockBusy end a lock call that took its
-	// lock, that tried it in vain, and that found it taken (waiting as
-	// its mode says); each returns what the model returns, the call's
-	// preemption point or none.
+	// TookLock, TryFailed and LockBusy end a lock call (or a semaphore
+	// wait) that took its lock, that tried it in vain (its failure set by
+	// the model), and that found it taken (waiting as its mode says);
+	// each returns what the model returns, the call's preemption point or
+	// none.
 	TookLock(t *vm.Thread) error
-	TryFailed(t *vm.Thread, res []vm.Value) error
+	TryFailed(t *vm.Thread) error
 	LockBusy(t *vm.Thread, kind uint8, addr uint64, mode vm.LockMode, abstime uint64, res []vm.Value) error
 	// Block makes t wait on the queue of the object of kind at addr, and
 	// BlockUntil until a deadline too; the call is made again when t is

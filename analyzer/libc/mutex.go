@@ -186,7 +186,8 @@ func lockMutex(mode vm.LockMode, abstime int) model {
 				return err
 			} else if l != 0 {
 				if k, _ := m.SyncRead(mu+mutexKind, 4); k&3 != mutexRecursive {
-					return m.TryFailed(t, res)
+					vm.SetResult(res, vm.EBUSY)
+					return m.TryFailed(t)
 				}
 			}
 		}

@@ -141,7 +141,8 @@ func registerSpin() {
 			}
 			if v != 0 {
 				if try {
-					return m.TryFailed(t, res)
+					vm.SetResult(res, vm.EBUSY)
+					return m.TryFailed(t)
 				}
 				return m.Block(t, vm.SpinKey, l)
 			}
@@ -194,7 +195,10 @@ func registerSem() {
 				switch mode {
 				case vm.LockTry:
 					vm.SetResult(res, ir.Mask(32))
-					return m.SetErrno(t, vm.EAGAIN)
+					if err := m.SetErrno(t, vm.EAGAIN); err != nil {
+						return err
+					}
+					return m.TryFailed(t)
 				case vm.LockTimed:
 					timedOut, err := m.BlockUntil(t, vm.SemKey, s, deadline(a, abstime))
 					if !timedOut {
@@ -208,13 +212,12 @@ func registerSem() {
 				}
 				return m.Block(t, vm.SemKey, s)
 			}
-			t.EndTimedWait()
 			vm.SetResult(res, 0)
 			if err := m.SyncWrite(s, 4, v-1); err != nil {
 				return err
 			}
 			m.Sync(t, vm.Acquire, vm.SemKey, s)
-			return m.Point()
+			return m.TookLock(t)
 		}
 	}
 	register(wait(vm.LockBlock, -1), "sem_wait").Acquires()

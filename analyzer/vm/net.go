@@ -249,7 +249,7 @@ func (m *Machine) streamRead(t *Thread, in *ir.Inst, rx uint64, p, n uint64, non
 			SetResult(res, 0)
 			return errYield
 		case nonblock:
-			return fail(m, t, res, EAGAIN)
+			return m.wouldBlock(t, res)
 		}
 		m.sync.block(t, pipeKey(rx))
 		return errBlock
@@ -291,7 +291,7 @@ func (m *Machine) streamWrite(t *Thread, in *ir.Inst, tx uint64, p, n uint64, no
 	}
 	if room == 0 || n <= pipeAtomic && room < n {
 		if nonblock {
-			return fail(m, t, res, EAGAIN)
+			return m.wouldBlock(t, res)
 		}
 		m.sync.block(t, waitKey{waitPipeSpace, tx})
 		return errBlock

@@ -47,7 +47,7 @@ func (m *Machine) eventRead(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res [
 	case n < 8:
 		return fail(m, t, res, EINVAL)
 	case e.count == 0 && f.nonblock:
-		return fail(m, t, res, EAGAIN)
+		return m.wouldBlock(t, res)
 	case e.count == 0:
 		m.sync.block(t, pipeKey(f.event))
 		return errBlock
@@ -86,7 +86,7 @@ func (m *Machine) eventWrite(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res 
 	case v > eventMax:
 		return fail(m, t, res, EINVAL)
 	case e.count > eventMax-v && f.nonblock:
-		return fail(m, t, res, EAGAIN)
+		return m.wouldBlock(t, res)
 	case e.count > eventMax-v:
 		m.sync.block(t, waitKey{waitPipeSpace, f.event})
 		return errBlock

@@ -363,7 +363,7 @@ func acceptFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	case !s.listening:
 		return fail(m, t, res, EINVAL)
 	case len(s.backlog) == 0 && f.nonblock:
-		return fail(m, t, res, EAGAIN)
+		return m.wouldBlock(t, res)
 	case len(s.backlog) == 0:
 		m.sync.block(t, waitKey{waitAccept, f.sock})
 		return errBlock
@@ -520,7 +520,7 @@ func (m *Machine) recvFrom(t *Thread, in *ir.Inst, fd, p, n, flags, from, fromLe
 	}
 	if len(s.dgrams) == 0 {
 		if nonblock {
-			return fail(m, t, res, EAGAIN)
+			return m.wouldBlock(t, res)
 		}
 		m.sync.block(t, waitKey{waitDgram, f.sock})
 		return errBlock

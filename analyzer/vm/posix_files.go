@@ -127,6 +127,21 @@ func fail(m *Machine, t *Thread, res []Value, errno int) error {
 	return m.SetErrno(t, errno)
 }
 
+// wouldBlock ends a nonblocking call (a read, write, recv, send, accept)
+// that would have to wait: -1 with EAGAIN, and a preemption point as a
+// failed try is (TryFailed), every other failure in a row. It was none,
+// and a thread polling a nonblocking pipe or socket for what another
+// thread is to write held the processor for a whole time slice per
+// hand-over: two threads echoing 2,000 bytes that way ran out of the
+// instruction budget, a hang reported on correct code
+// (testdata/sched/nonblocking_turns.c).
+func (m *Machine) wouldBlock(t *Thread, res []Value) error {
+	if err := fail(m, t, res, EAGAIN); err != nil {
+		return err
+	}
+	return m.TryFailed(t)
+}
+
 func init() {
 	// open(path, flags), openat(dir, path, flags), creat(path): the path
 	// and the flags come from different arguments.

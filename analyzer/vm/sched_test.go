@@ -243,6 +243,8 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 		{"ping_pong.c", "2000 2000\n"},
 		{"trylock_turns.c", "2000 2000\n"},
 		{"yield_holding.c", "sum 125250\n"},
+		{"semaphore_turns.c", "2000 2000\n"},
+		{"nonblocking_turns.c", "2000\n"},
 	} {
 		prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/" + c.file}, build.Options{CacheDir: t.TempDir()})
 		if err != nil {
@@ -288,11 +290,11 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 	}
 }
 
-// A failed try-lock is a preemption point only at every second failure in
-// a row: round robin switching at each kept testdata/race/trylock_backoff.c's
-// two threads in step for ever (each took its first lock, failed to try
-// the other's, let go and yielded), and a thread spinning on a try-lock
-// still hands over every other try.
+// A failed try-lock, sem_trywait or nonblocking read is a preemption point
+// only at every second failure in a row: round robin switching at each kept
+// testdata/race/trylock_backoff.c's two threads in step for ever (each
+// took its first lock, failed to try the other's, let go and yielded), and
+// a thread spinning on a try still hands over every other try.
 func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 	prog, err := analyzer.LoadProgram([]string{"../../testdata/race/trylock_backoff.c"}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
@@ -307,6 +309,22 @@ func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 	}
 	if out, _ := runWithinBudget(t, spin, sched.RoundRobin{}); out != "2000 2000\n" {
 		t.Fatalf("trylock_turns.c printed %q", out)
+	}
+	// sem_trywait too: a failed one was no point at all.
+	sem, err := analyzer.LoadProgram([]string{"../../testdata/sched/semaphore_turns.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := runWithinBudget(t, sem, sched.RoundRobin{}); out != "2000 2000\n" {
+		t.Fatalf("semaphore_turns.c printed %q", out)
+	}
+	// And a nonblocking read that would wait (wouldBlock).
+	nb, err := analyzer.LoadProgram([]string{"../../testdata/sched/nonblocking_turns.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := runWithinBudget(t, nb, sched.RoundRobin{}); out != "2000\n" {
+		t.Fatalf("nonblocking_turns.c printed %q", out)
 	}
 }
 

@@ -80,22 +80,25 @@ func (*Machine) Point() error { return errYield }
 // each preemption point among them: the first failure is none.
 const failedTriesPerPoint = 2
 
-// TryFailed ends a try-lock that found the lock taken: EBUSY in res, and a
-// preemption point only at every failedTriesPerPoint-th failure in a row.
-// A failure changes nothing another thread could see, and a switch at
+// TryFailed ends a try (a try-lock, sem_trywait) that found the object
+// taken, after the model has set its failure (EBUSY, or -1 and EAGAIN). It
+// is a preemption point only at every failedTriesPerPoint-th failure in a
+// row. A failure changes nothing another thread could see, and a switch at
 // each made round robin run a try-lock back-off of two threads (take one
 // lock, try the other, let go, again, as std::lock does) in step for
 // ever: each failed to try the lock the other had just taken. Without the
 // switch at the first failure, the failing thread lets go of its lock
 // before the other tries it. The point at every second failure keeps a
-// thread that spins on a try-lock from holding the processor for a whole
-// time slice per hand-over.
+// thread that spins on a try from holding the processor for a whole time
+// slice per hand-over: a failed sem_trywait was no point at all, and two
+// threads handing over 2,000 times through sem_trywait loops ran out of
+// the instruction budget, a hang reported on correct code
+// (testdata/sched/semaphore_turns.c).
 //
-// A thread whose last try-lock failed is backing off (std::lock's lock
-// one, try the next, let go, begin with the one that was taken): TookLock
-// lets it go on through its next acquisition.
-func (*Machine) TryFailed(t *Thread, res []Value) error {
-	SetResult(res, EBUSY)
+// A thread whose last try failed is backing off (std::lock's lock one, try
+// the next, let go, begin with the one that was taken): TookLock lets it
+// go on through its next acquisition.
+func (*Machine) TryFailed(t *Thread) error {
 	t.failedTries++
 	if t.failedTries%failedTriesPerPoint == 0 {
 		return errYield
@@ -103,8 +106,8 @@ func (*Machine) TryFailed(t *Thread, res []Value) error {
 	return nil
 }
 
-// TookLock ends a lock call that took its lock (a mutex's, a read-write
-// lock's, a spin lock's) and returns the call's preemption point, or nil
+// TookLock ends a call that took its lock (a mutex's, a read-write lock's,
+// a spin lock's) or a semaphore's unit and returns the call's preemption point, or nil
 // for none: a thread that is backing off from a failed try-lock goes on
 // through the acquisition. A back-off takes its first lock and at once
 // tries the next; round robin's switch between the two let the next
@@ -130,7 +133,8 @@ func (*Machine) TookLock(t *Thread) error {
 func (m *Machine) LockBusy(t *Thread, kind uint8, addr uint64, mode LockMode, abstime uint64, res []Value) error {
 	switch mode {
 	case LockTry:
-		return m.TryFailed(t, res)
+		SetResult(res, EBUSY)
+		return m.TryFailed(t)
 	case LockTimed:
 		timedOut, err := m.BlockUntil(t, kind, addr, abstime)
 		if timedOut {
