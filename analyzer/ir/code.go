@@ -120,7 +120,7 @@ func codeOf(in *Inst) Code {
 		c.W = uint8(in.Src.Bits)
 		c.Op = icmpCode(in.Sub)
 	case OpLoad:
-		if in.Raw {
+		if in.Raw && !in.Yield { // a spin loop's load is a preemption point (spin.go)
 			c.Op, c.K = CodeLoad, uint64(in.Imm)
 		}
 	case OpStore:

@@ -69,7 +69,7 @@ func markPairs(fn *Function) {
 		case OpICmp:
 			in.Pair = next.Op == OpCondBr && next.A == d
 		case OpGEP:
-			in.Pair = next.Raw && (next.Op == OpLoad && next.A == d || next.Op == OpStore && next.B == d && next.A != d)
+			in.Pair = next.Raw && !next.Yield && (next.Op == OpLoad && next.A == d || next.Op == OpStore && next.B == d && next.A != d)
 		case OpBin, OpCast, OpFBin, OpStore:
 			// An increment and a loop's back edge, for instance.
 			in.Pair = next.Op == OpBr

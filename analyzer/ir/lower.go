@@ -94,6 +94,7 @@ func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
 		}
 	}
 	placeConstants(fn)
+	markSpinLoops(fn)
 	markPairs(fn)
 	buildCode(fn)
 	return nil

@@ -245,6 +245,7 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 		{"yield_holding.c", "sum 125250\n"},
 		{"semaphore_turns.c", "2000 2000\n"},
 		{"nonblocking_turns.c", "2000\n"},
+		{"flag_turns.c", "1000 1000\n"},
 	} {
 		prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/" + c.file}, build.Options{CacheDir: t.TempDir()})
 		if err != nil {
@@ -325,6 +326,14 @@ func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 	}
 	if out, _ := runWithinBudget(t, nb, sched.RoundRobin{}); out != "2000\n" {
 		t.Fatalf("nonblocking_turns.c printed %q", out)
+	}
+	// And a spin on a plain flag (ir.markSpinLoops).
+	flag, err := analyzer.LoadProgram([]string{"../../testdata/sched/flag_turns.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, _ := runWithinBudget(t, flag, sched.RoundRobin{}); out != "1000 1000\n" {
+		t.Fatalf("flag_turns.c printed %q", out)
 	}
 }
 
