@@ -257,6 +257,14 @@ func asmWidth(mn string, bases ...string) (string, int) {
 	return "", 0
 }
 
+// fenceOrderings are the x86 fence instructions' orderings, written in
+// assembly or with their intrinsics (x86Fences).
+var fenceOrderings = map[string]Ordering{"mfence": SeqCst, "lfence": Acquire, "sfence": Release}
+
+// x86Fences are the intrinsics of the fence instructions (_mm_mfence,
+// _mm_lfence, _mm_sfence), lowered as the instructions are.
+var x86Fences = map[string]string{"llvm.x86.sse2.mfence": "mfence", "llvm.x86.sse2.lfence": "lfence", "llvm.x86.sse.sfence": "sfence"}
+
 // rmwOps are the lock-prefixed arithmetic instructions and their atomicrmw
 // operations.
 var rmwOps = map[string]uint8{"add": RMWAdd, "sub": RMWSub, "and": RMWAnd, "or": RMWOr, "xor": RMWXor}
@@ -275,8 +283,7 @@ func (fl *fnLowerer) asmInst(a *asmCall, out Inst, mn string, args []string, fie
 		if len(args) != 0 {
 			return nil, errUnknownAsm
 		}
-		ord := map[string]Ordering{"mfence": SeqCst, "lfence": Acquire, "sfence": Release}[mn]
-		fl.emit(Inst{Op: OpFence, Dst: -1, Ordering: ord})
+		fl.emit(Inst{Op: OpFence, Dst: -1, Ordering: fenceOrderings[mn]})
 		return written, nil
 	case "rdtsc", "rdtscp":
 		return fl.asmCycles(a, out, fields)

@@ -271,6 +271,10 @@ func (fl *fnLowerer) lowerCall(in llvm.Value, out Inst) error {
 			fl.emit(out)
 			return nil
 		}
+		if mn, ok := x86Fences[out.Callee.Name]; ok && len(out.Targets) == 0 {
+			fl.emit(Inst{Op: OpFence, Dst: -1, Ordering: fenceOrderings[mn]})
+			return nil
+		}
 	case kindInlineAsm:
 		return fl.lowerAsm(in, callee, out)
 	default:

@@ -152,6 +152,15 @@ func init() {
 		}
 		return nil
 	}, "llvm.objectsize")
+	// The x86 intrinsics of the spin-wait hint and the cycle counter
+	// (_mm_pause, __rdtsc; the fences' are lowered as fence instructions).
+	// A pause is a preemption point: it sits in spin loops, and the thread
+	// the spin waits for should run.
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return errYield }, "llvm.x86.sse2.pause")
+	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, m.cycles(t, in))
+		return nil
+	}, "llvm.x86.rdtsc")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.prefetch",
 		"llvm.experimental.noalias.scope.decl")
 	// __builtin_constant_p of a value the optimizer did not fold: false,
@@ -290,4 +299,11 @@ func MaxNum(x, y float64) float64 {
 		return x
 	}
 	return math.Max(x, y)
+}
+
+// cycles reads the processor's cycle counter (rdtsc) for t's instruction
+// in: a 3 GHz processor's count since the virtual epoch began, so it moves
+// with the virtual clock, the same in every replay.
+func (m *Machine) cycles(t *Thread, in *ir.Inst) uint64 {
+	return uint64(m.Clock(t, in, "rdtsc")-virtualEpoch) * 3
 }

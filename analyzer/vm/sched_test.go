@@ -246,6 +246,7 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 		{"semaphore_turns.c", "2000 2000\n"},
 		{"nonblocking_turns.c", "2000\n"},
 		{"flag_turns.c", "1000 1000\n"},
+		{"pause_turns.c", "1000 1000 rdtsc ok\n"},
 	} {
 		prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/" + c.file}, build.Options{CacheDir: t.TempDir()})
 		if err != nil {

@@ -143,9 +143,7 @@ func (m *Machine) compute(t *Thread, fr *frame, in *ir.Inst, regs []Value) error
 		}
 		regs[in.Dst] = Value{Bits: addr + uint64(in.Imm>>32)}
 	case ir.OpCycles:
-		// A 3 GHz processor's count since the virtual epoch began: it
-		// moves with the virtual clock, the same in every replay.
-		c := uint64(m.Clock(t, in, "rdtsc")-virtualEpoch) * 3
+		c := m.cycles(t, in)
 		regs[in.Dst] = Value{Bits: c & 0xffffffff} // eax, zero-extended into rax
 		if in.N == 2 {
 			regs[in.Dst+1] = Value{Bits: c >> 32} // edx
