@@ -292,54 +292,34 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 	}
 }
 
-// A failed try-lock, sem_trywait or nonblocking read is a preemption point
-// only at every second failure in a row: round robin switching at each kept
-// testdata/race/trylock_backoff.c's two threads in step for ever (each
-// took its first lock, failed to try the other's, let go and yielded), and
-// a thread spinning on a try still hands over every other try.
+// Round robin hands over at once where a thread polls: a failed try-lock,
+// sem_trywait or nonblocking read is a preemption point at every second
+// failure in a row (Machine.TryFailed), and a spin loop's loads are points
+// (ir.markSpinLoops). Switching at each failed try kept
+// testdata/race/trylock_backoff.c's two threads in step for ever (each took
+// its first lock, failed to try the other's, let go and yielded); a failed
+// sem_trywait or nonblocking read, and a plain-flag spin, were no point at
+// all, and each hand-over cost a whole time slice.
 func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../testdata/race/trylock_backoff.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, _ := runWithinBudget(t, prog, sched.RoundRobin{}); out != "40 moves\n" {
-		t.Fatalf("trylock_backoff.c printed %q", out)
-	}
-	spin, err := analyzer.LoadProgram([]string{"../../testdata/sched/trylock_turns.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, _ := runWithinBudget(t, spin, sched.RoundRobin{}); out != "2000 2000\n" {
-		t.Fatalf("trylock_turns.c printed %q", out)
-	}
-	// sem_trywait too: a failed one was no point at all.
-	sem, err := analyzer.LoadProgram([]string{"../../testdata/sched/semaphore_turns.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, _ := runWithinBudget(t, sem, sched.RoundRobin{}); out != "2000 2000\n" {
-		t.Fatalf("semaphore_turns.c printed %q", out)
-	}
-	// And a nonblocking read that would wait (wouldBlock).
-	nb, err := analyzer.LoadProgram([]string{"../../testdata/sched/nonblocking_turns.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, _ := runWithinBudget(t, nb, sched.RoundRobin{}); out != "2000\n" {
-		t.Fatalf("nonblocking_turns.c printed %q", out)
-	}
-	// And a spin on a plain flag (ir.markSpinLoops).
-	flag, err := analyzer.LoadProgram([]string{"../../testdata/sched/flag_turns.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out, _ := runWithinBudget(t, flag, sched.RoundRobin{}); out != "1000 1000\n" {
-		t.Fatalf("flag_turns.c printed %q", out)
+	for _, c := range []struct{ file, want string }{
+		{"race/trylock_backoff.c", "40 moves\n"},
+		{"sched/trylock_turns.c", "2000 2000\n"},
+		{"sched/semaphore_turns.c", "2000 2000\n"},
+		{"sched/nonblocking_turns.c", "2000\n"},
+		{"sched/flag_turns.c", "1000 1000\n"},
+	} {
+		prog, err := analyzer.LoadProgram([]string{"../../testdata/" + c.file}, build.Options{CacheDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if out, _ := runWithinBudget(t, prog, sched.RoundRobin{}); out != c.want {
+			t.Fatalf("%s printed %q, want %q", c.file, out, c.want)
+		}
 	}
 }
 
 // A thread backing off from a failed try-lock goes on through its next
-// acquisition (Thread.tookLock): with a switch there, four threads taking
+// acquisition (Machine.TookLock): with a switch there, four threads taking
 // two mutexes as std::lock does (testdata/sched/lock_pairs.c) went round in
 // step for ever once detection postponed thread 1 after the round-robin
 // run's second decision, and cpp_locks.cpp was reported as a hang. Every
