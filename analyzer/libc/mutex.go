@@ -186,8 +186,7 @@ func lockMutex(mode vm.LockMode, abstime int) model {
 				return err
 			} else if l != 0 {
 				if k, _ := m.SyncRead(mu+mutexKind, 4); k&3 != mutexRecursive {
-					vm.SetResult(res, vm.EBUSY)
-					return m.TryFailed(t)
+					return m.LockBusy(t, vm.MutexKey, mu, mode, 0, res)
 				}
 			}
 		}

@@ -14,10 +14,6 @@ import (
 // after it takes effect, and reports the ordering it makes to the race
 // detector (Sync) as a lock or a signal does.
 
-// owner is the value an object stores for t as its holder: never 0, which
-// means free.
-func owner(t *vm.Thread) uint64 { return uint64(t.ID + 1) }
-
 // deadline is a timed call's struct timespec pointer, argument abstime, or
 // 0 when the call is not timed (abstime < 0).
 func deadline(a []vm.Value, abstime int) uint64 {
@@ -45,7 +41,7 @@ func registerRWLock() {
 				return err
 			}
 			if w != 0 {
-				if w == owner(t) {
+				if w == vm.Owner(t) {
 					vm.SetResult(res, vm.EDEADLK)
 					return nil
 				}
@@ -68,7 +64,7 @@ func registerRWLock() {
 				return err
 			}
 			w, _ := m.SyncRead(l+4, 4)
-			if w == owner(t) {
+			if w == vm.Owner(t) {
 				vm.SetResult(res, vm.EDEADLK)
 				return nil
 			}
@@ -76,7 +72,7 @@ func registerRWLock() {
 				return m.LockBusy(t, vm.RWLockKey, l, mode, deadline(a, abstime), res)
 			}
 			vm.SetResult(res, 0)
-			if err := m.SyncWrite(l+4, 4, owner(t)); err != nil {
+			if err := m.SyncWrite(l+4, 4, vm.Owner(t)); err != nil {
 				return err
 			}
 			m.Sync(t, vm.Acquire, vm.RWLockKey, l)
@@ -105,7 +101,7 @@ func registerRWLock() {
 		}
 		vm.SetResult(res, 0)
 		if w != 0 {
-			if w != owner(t) {
+			if w != vm.Owner(t) {
 				vm.SetResult(res, vm.EPERM)
 				return nil
 			}
@@ -140,14 +136,14 @@ func registerSpin() {
 				return err
 			}
 			if v != 0 {
+				mode := vm.LockBlock
 				if try {
-					vm.SetResult(res, vm.EBUSY)
-					return m.TryFailed(t)
+					mode = vm.LockTry
 				}
-				return m.Block(t, vm.SpinKey, l)
+				return m.LockBusy(t, vm.SpinKey, l, mode, 0, res)
 			}
 			vm.SetResult(res, 0)
-			if err := m.SyncWrite(l, 4, owner(t)); err != nil {
+			if err := m.SyncWrite(l, 4, vm.Owner(t)); err != nil {
 				return err
 			}
 			m.Sync(t, vm.Acquire, vm.SpinKey, l)

@@ -37,12 +37,22 @@ func (s *streak) picked(p *Point, next int, gaveWay bool) {
 
 // takesLock reports whether what is a call that may take a lock.
 func takesLock(what string) bool {
+	takes, _ := lockCall(what)
+	return takes
+}
+
+// lockCall reports whether what is a call that may take a lock, and
+// whether it waits for the lock: after a call that waits, a thread that is
+// still runnable holds the lock; after a try or a timed lock it may not.
+func lockCall(what string) (takes, waits bool) {
 	switch what {
-	case "pthread_mutex_lock", "pthread_mutex_trylock", "pthread_mutex_timedlock", "pthread_mutex_clocklock",
-		"pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock",
+	case "pthread_mutex_lock", "pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_spin_lock":
+		return true, true
+	case "pthread_mutex_trylock", "pthread_mutex_timedlock", "pthread_mutex_clocklock",
+		"pthread_rwlock_tryrdlock", "pthread_rwlock_trywrlock",
 		"pthread_rwlock_timedrdlock", "pthread_rwlock_timedwrlock", "pthread_rwlock_clockrdlock", "pthread_rwlock_clockwrlock",
-		"pthread_spin_lock", "pthread_spin_trylock":
-		return true
+		"pthread_spin_trylock":
+		return true, false
 	}
-	return false
+	return false, false
 }

@@ -54,9 +54,6 @@ func (r *Replay) Passes(what string, n int) bool {
 // isLockAcquire reports whether what is a call that takes a lock and
 // waits for it: after it a thread that is still runnable holds the lock.
 func isLockAcquire(what string) bool {
-	switch what {
-	case "pthread_mutex_lock", "pthread_rwlock_rdlock", "pthread_rwlock_wrlock", "pthread_spin_lock":
-		return true
-	}
-	return false
+	_, waits := lockCall(what)
+	return waits
 }
