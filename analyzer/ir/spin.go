@@ -11,15 +11,19 @@ package ir
 // for runs at once; the accesses stay plain (Raw), so the race detector and
 // the weak memory model see them as before.
 //
-// A loop is a spin loop when nothing in it can change what it reads: no
-// store, call, atomic operation, allocation or fence, and no value carried
-// from one iteration to the next (no phi moves on an edge inside it). The
-// program is in SSA form with its locals promoted to registers
-// (promoteLocals), so a loop that counts, walks an array or accumulates
-// carries its variables in phis and is not one: `for (i = 0; i < n; i++)
-// s += a[i];` keeps its loads plain and fast. Such a loop can only end
-// when another thread writes what it reads (or never: the budget then
-// stops it, as before).
+// A loop is a spin loop when it can only end by another thread's write:
+// nothing in it changes memory (no store, call, atomic operation,
+// allocation or fence), it walks no memory (every load's address is the
+// same in every iteration), and whether it leaves depends on nothing it
+// carries from one iteration to the next. The program is in SSA form with
+// its locals promoted to registers (promoteLocals), so what a loop carries
+// is what the phi moves on its edges write, and what is computed from
+// that. `while (!ready) spins++;` carries a count that no exit reads, and
+// is one; `for (i = 0; i < n; i++) s += a[i];`, `while (a[i] != key) i++;`
+// and `while (!ready && spins < 100) spins++;` can end on their own (or
+// walk an array) and keep their loads plain and fast. A spin loop ends
+// only when another thread writes what it reads (or never: the budget
+// then stops it, as before).
 
 // maxSpinLoop bounds the instructions of a loop taken for a spin loop:
 // following two or three pointers to a flag and comparing it takes a
@@ -51,10 +55,11 @@ func markSpinLoops(fn *Function) {
 }
 
 // spinLoop reports whether body, the instructions from pc start on, reads
-// memory and can change nothing it reads.
+// memory, writes none, and can only end through what it reads.
 func spinLoop(body []Inst, start int) bool {
 	loads := false
 	end := start + len(body)
+	inside := func(e Edge) bool { return e.PC >= start && e.PC < end }
 	for k := range body {
 		in := &body[k]
 		switch in.Op {
@@ -63,16 +68,109 @@ func spinLoop(body []Inst, start int) bool {
 				return false // already a point each iteration, or an aggregate
 			}
 			loads = true
-		case OpBr, OpCondBr:
-			for _, e := range in.Targets {
-				if e.PC >= start && e.PC < end && len(e.Moves) > 0 {
-					return false // a value carried round the loop
-				}
-			}
-		case OpBin, OpFBin, OpFNeg, OpICmp, OpFCmp, OpCast, OpSelect, OpMove, OpGEP, OpWide, OpWideCmp, OpWideCast:
+		case OpBr, OpCondBr, OpBin, OpFBin, OpFNeg, OpICmp, OpFCmp, OpCast, OpSelect, OpMove, OpGEP, OpWide, OpWideCmp, OpWideCast:
 		default: // stores, calls, atomics, fences, allocas, switches, returns...
 			return false
 		}
 	}
-	return loads
+	if !loads {
+		return false
+	}
+	carried := carriedSlots(body, inside)
+	for k := range body {
+		in := &body[k]
+		switch {
+		case in.Op == OpLoad && carried.reads(in):
+			return false // walks memory: an array, a list
+		case in.Op == OpCondBr && carried.reads(in) && (!inside(in.Targets[0]) || !inside(in.Targets[1])):
+			return false // may leave on what it counts
+		}
+	}
+	return true
+}
+
+// slotSet is a set of frame slots.
+type slotSet map[Operand]bool
+
+// carriedSlots returns the slots of body whose values depend on what the
+// loop carries round: those the phi moves of its edges back into it write,
+// and those computed from them, to a fixed point.
+func carriedSlots(body []Inst, inside func(Edge) bool) slotSet {
+	carried := slotSet{}
+	for k := range body {
+		for _, e := range body[k].Targets {
+			if !inside(e) {
+				continue
+			}
+			for _, mv := range e.Moves {
+				for s := int32(0); s < max(mv.N, 1); s++ {
+					carried[Operand(mv.Dst+s)] = true
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for k := range body {
+			in := &body[k]
+			if in.Dst < 0 || !carried.reads(in) {
+				continue
+			}
+			for s := int32(0); s < resultSlots(in); s++ {
+				if !carried[Operand(in.Dst+s)] {
+					carried[Operand(in.Dst+s)], changed = true, true
+				}
+			}
+		}
+	}
+	return carried
+}
+
+// reads reports whether in reads a slot of the set: its operands (an
+// unused operand field is 0, a real slot, so each operation names its
+// own), its GEP indexes, and every slot of a move's or a wide value.
+func (c slotSet) reads(in *Inst) bool {
+	var ops []Operand
+	width := int32(1)
+	switch in.Op {
+	case OpLoad, OpCondBr, OpFNeg, OpCast, OpGEP:
+		ops = []Operand{in.A}
+	case OpMove:
+		ops, width = []Operand{in.A}, max(in.N, 1)
+	case OpWideCast:
+		ops, width = []Operand{in.A}, 2
+	case OpWide, OpWideCmp:
+		ops, width = []Operand{in.A, in.B}, 2
+	case OpBin, OpICmp, OpFCmp:
+		ops = []Operand{in.A, in.B}
+	case OpFBin:
+		ops = []Operand{in.A, in.B}
+		if in.Sub == FMulAdd {
+			ops = append(ops, in.C)
+		}
+	case OpSelect:
+		ops = []Operand{in.A, in.B, in.C}
+	}
+	for _, o := range ops {
+		for s := int32(0); s < width; s++ {
+			if c[o+Operand(s)] {
+				return true
+			}
+		}
+	}
+	for _, t := range in.Terms {
+		if c[t.Index] {
+			return true
+		}
+	}
+	return false
+}
+
+// resultSlots is how many slots in's result takes.
+func resultSlots(in *Inst) int32 {
+	switch in.Op {
+	case OpWide, OpWideCast:
+		return 2
+	}
+	return max(in.N, 1)
 }

@@ -17,7 +17,11 @@ void wait_ready(void) { while (!bp->ready) ; }
 void count_spins(void) { while (turn == 0) spins++; }
 int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += a[i]; return s; }
 int find(int key) { int i = 0; while (a[i] != key) i++; return i; }
-int main(void) { wait_turn(0); wait_ready(); count_spins(); return sum(8) + find(0); }
+int counted(void) { int n = 0; while (!bp->ready) n++; return n; }
+int bounded(void) { int n = 0; while (!turn && n < 100) n++; return n; }
+int stoppable(int k) { int s = 0; for (int i = 0; i < k; i++) { if (turn) break; s += i; } return s; }
+long timed(void) { long t = 0; while (turn == 0) t += 3; return t; }
+int main(void) { wait_turn(0); wait_ready(); count_spins(); return sum(8) + find(0) + counted() + bounded() + stoppable(4) + (int)timed(); }
 `)
 	for _, c := range []struct {
 		fn   string
@@ -28,6 +32,10 @@ int main(void) { wait_turn(0); wait_ready(); count_spins(); return sum(8) + find
 		{"count_spins", false}, // stores a global in its loop
 		{"sum", false},         // carries i and s in phis
 		{"find", false},        // carries i
+		{"counted", true},      // counts, but leaves only on the flag
+		{"bounded", false},     // may leave on its count
+		{"stoppable", false},   // may leave on i < k
+		{"timed", true},        // accumulates what no exit reads
 	} {
 		var loads, yields int
 		for _, in := range p.Func(c.fn).Insts {

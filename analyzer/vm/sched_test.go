@@ -246,6 +246,7 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 		{"semaphore_turns.c", "2000 2000\n"},
 		{"nonblocking_turns.c", "2000\n"},
 		{"flag_turns.c", "1000 1000\n"},
+		{"counting_turns.c", "1000 1000 waited\n"},
 		{"pause_turns.c", "1000 1000 rdtsc ok\n"},
 	} {
 		prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/" + c.file}, build.Options{CacheDir: t.TempDir()})
@@ -307,6 +308,7 @@ func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 		{"sched/semaphore_turns.c", "2000 2000\n"},
 		{"sched/nonblocking_turns.c", "2000\n"},
 		{"sched/flag_turns.c", "1000 1000\n"},
+		{"sched/counting_turns.c", "1000 1000 waited\n"},
 	} {
 		prog, err := analyzer.LoadProgram([]string{"../../testdata/" + c.file}, build.Options{CacheDir: t.TempDir()})
 		if err != nil {
