@@ -274,10 +274,21 @@ var rmwOps = map[string]uint8{"add": RMWAdd, "sub": RMWSub, "and": RMWAnd, "or":
 func (fl *fnLowerer) asmInst(a *asmCall, out Inst, mn string, args []string, fields int) (map[int]bool, error) {
 	written := map[int]bool{}
 	switch mn {
-	case "pause", "nop":
+	case "nop":
 		if len(args) != 0 {
 			return nil, errUnknownAsm
 		}
+		return written, nil
+	case "pause":
+		// A pause sits in spin loops, often in a function of its own
+		// (cpu_relax) that makes the loop's call: it is a preemption
+		// point, as _mm_pause is, so the thread the loop waits for runs
+		// at once instead of after a time slice. It orders nothing: a
+		// fence of Monotonic ordering, which makes no sync event.
+		if len(args) != 0 {
+			return nil, errUnknownAsm
+		}
+		fl.emit(Inst{Op: OpFence, Dst: -1, Ordering: Monotonic, Yield: true})
 		return written, nil
 	case "mfence", "lfence", "sfence":
 		if len(args) != 0 {

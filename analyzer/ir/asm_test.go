@@ -48,8 +48,9 @@ int main(void) { return 0; }
 	if x := find("cas", ir.OpCmpXchg); len(x) != 1 || x[0].Ty.Bits != 32 {
 		t.Errorf("cas lowered to %+v, want one cmpxchg", x)
 	}
-	if f := find("fences", ir.OpFence); len(f) != 2 || f[0].Ordering != ir.SeqCst || f[1].Ordering != ir.SeqCst {
-		t.Errorf("fences lowered to %+v, want two seq_cst fences (mfence, lock add to the stack)", f)
+	if f := find("fences", ir.OpFence); len(f) != 3 || f[0].Ordering != ir.SeqCst || f[2].Ordering != ir.SeqCst ||
+		f[1].Ordering != ir.Monotonic || !f[1].Yield || f[0].Yield || f[2].Yield {
+		t.Errorf("fences lowered to %+v, want a seq_cst fence (mfence), a pause (a fence that orders nothing and yields) and a seq_cst fence (lock add to the stack)", f)
 	}
 	if c := find("tsc", ir.OpCycles); len(c) != 1 || c[0].N != 2 {
 		t.Errorf("tsc lowered to %+v, want one cycle-counter read into two halves", c)

@@ -301,9 +301,10 @@ type Inst struct {
 	// Mask is Mask(Ty.Bits) for integer results (all ones for pointers), so the interpreter
 	// truncates without computing it.
 	Mask uint64
-	// Yield marks an atomic or volatile access, or a load of a spin loop
-	// (spin.go): a preemption point after it executes, so a thread
-	// spinning on a flag lets the others run.
+	// Yield marks an atomic or volatile access, a load of a spin loop
+	// (spin.go) or an inline-assembly pause (asm.go): a preemption point
+	// after it executes, so a thread spinning on a flag lets the others
+	// run.
 	Yield bool
 	// Raw marks a load or store of a scalar whose register bits are exactly
 	// its Imm bytes in memory (not long double, not an odd-width integer):
