@@ -26,7 +26,9 @@ const (
 
 func init() {
 	Register(pthreadCreate, "pthread_create")
-	Register(pthreadJoin, "pthread_join")
+	Register(joinThread(LockBlock), "pthread_join")
+	Register(joinThread(LockTry), "pthread_tryjoin_np")
+	Register(joinThread(LockTimed), "pthread_timedjoin_np")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.exitThread(t, a[0].Bits) // after the cleanup handlers
 	}, "pthread_exit")
@@ -97,37 +99,50 @@ func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	return errYield
 }
 
-func pthreadJoin(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-	if err, ok := m.cancelPoint(t); ok {
-		return err
-	}
-	th := m.threadByID(a[0].Bits)
-	switch {
-	case th == nil:
-		SetResult(res, ESRCH)
-		return nil
-	case th == t:
-		SetResult(res, EDEADLK)
-		return nil
-	case th.detached || th.joined:
-		SetResult(res, EINVAL)
-		return nil
-	}
-	if th.status != exited {
-		m.sync.block(t, waitKey{waitJoin, uint64(th.ID)})
-		return errBlock
-	}
-	th.joined = true
-	if m.mon != nil || m.weak != nil {
-		m.emitSync(SyncEvent{Op: JoinThread, Thread: t.ID, Other: th.ID, Site: m.site(t, in.Loc)})
-	}
-	if a[1].Bits != 0 {
-		if err := m.WriteUint(a[1].Bits, 8, th.exitVal); err != nil {
-			return err
+// joinThread models pthread_join, and in the modes of a lock call the GNU
+// pthread_tryjoin_np (EBUSY at once while the thread runs, a failed try
+// that programs poll) and pthread_timedjoin_np (ETIMEDOUT at the deadline
+// in its struct timespec, on the virtual clock): a thread's exit is the
+// release its joiner waits for.
+func joinThread(mode LockMode) Native {
+	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		if mode != LockTry { // tryjoin is no cancellation point
+			if err, ok := m.cancelPoint(t); ok {
+				return err
+			}
 		}
+		th := m.threadByID(a[0].Bits)
+		switch {
+		case th == nil:
+			SetResult(res, ESRCH)
+			return nil
+		case th == t:
+			SetResult(res, EDEADLK)
+			return nil
+		case th.detached || th.joined:
+			SetResult(res, EINVAL)
+			return nil
+		}
+		if th.status != exited {
+			var abstime uint64
+			if mode == LockTimed {
+				abstime = a[2].Bits
+			}
+			return m.LockBusy(t, waitJoin, uint64(th.ID), mode, abstime, res)
+		}
+		t.EndTimedWait()
+		th.joined = true
+		if m.mon != nil || m.weak != nil {
+			m.emitSync(SyncEvent{Op: JoinThread, Thread: t.ID, Other: th.ID, Site: m.site(t, in.Loc)})
+		}
+		if a[1].Bits != 0 {
+			if err := m.WriteUint(a[1].Bits, 8, th.exitVal); err != nil {
+				return err
+			}
+		}
+		SetResult(res, 0)
+		return errYield
 	}
-	SetResult(res, 0)
-	return errYield
 }
 
 // onceFn models pthread_once: control 0 = not run, 1 = running, 2 = done.
