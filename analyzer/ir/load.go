@@ -239,6 +239,7 @@ func (l *loader) lowerModule() error {
 			return fmt.Errorf("function %s: %w", fn.Name, err)
 		}
 	}
+	markSpinCalls(p)
 	return nil
 }
 

@@ -36,27 +36,48 @@ const maxSpinLoop = 32
 // the loop whenever the code between belongs to it (always so for the
 // short loops of this kind clang emits), and is otherwise only stricter.
 func markSpinLoops(fn *Function) {
+	for _, l := range loops(fn) {
+		if spinLoop(fn.Insts[l.start:l.end], l.start, nil) {
+			markLoads(fn.Insts[l.start:l.end])
+		}
+	}
+}
+
+// A loopSpan is the instructions of a short loop, from its back edge's
+// target to the back edge: [start, end).
+type loopSpan struct{ start, end int }
+
+// loops lists fn's loops of at most maxSpinLoop instructions.
+func loops(fn *Function) []loopSpan {
+	var out []loopSpan
 	for i := range fn.Insts {
 		in := &fn.Insts[i]
 		if in.Op != OpBr && in.Op != OpCondBr {
 			continue
 		}
 		for _, e := range in.Targets {
-			if e.PC > i || i-e.PC >= maxSpinLoop || !spinLoop(fn.Insts[e.PC:i+1], e.PC) {
-				continue
+			if e.PC <= i && i-e.PC < maxSpinLoop {
+				out = append(out, loopSpan{e.PC, i + 1})
 			}
-			for k := e.PC; k <= i; k++ {
-				if fn.Insts[k].Op == OpLoad {
-					fn.Insts[k].Yield = true
-				}
-			}
+		}
+	}
+	return out
+}
+
+// markLoads makes the loads of body preemption points.
+func markLoads(body []Inst) {
+	for k := range body {
+		if body[k].Op == OpLoad {
+			body[k].Yield = true
 		}
 	}
 }
 
 // spinLoop reports whether body, the instructions from pc start on, reads
-// memory, writes none, and can only end through what it reads.
-func spinLoop(body []Inst, start int) bool {
+// memory, writes none, and can only end through what it reads. It may call
+// the functions readers holds (see markSpinCalls), whose results are
+// carried when an argument is; nil allows no call.
+func spinLoop(body []Inst, start int, readers map[*Function]bool) bool {
 	loads := false
 	end := start + len(body)
 	inside := func(e Edge) bool { return e.PC >= start && e.PC < end }
@@ -68,6 +89,11 @@ func spinLoop(body []Inst, start int) bool {
 				return false // already a point each iteration, or an aggregate
 			}
 			loads = true
+		case OpCall:
+			if in.Callee == nil || !readers[in.Callee] {
+				return false
+			}
+			loads = true // a reader reads, or computes from its arguments alone
 		case OpBr, OpCondBr, OpBin, OpFBin, OpFNeg, OpICmp, OpFCmp, OpCast, OpSelect, OpMove, OpGEP, OpWide, OpWideCmp, OpWideCast:
 		default: // stores, calls, atomics, fences, allocas, switches, returns...
 			return false
@@ -150,6 +176,8 @@ func (c slotSet) reads(in *Inst) bool {
 		}
 	case OpSelect:
 		ops = []Operand{in.A, in.B, in.C}
+	case OpCall:
+		ops = in.Args
 	}
 	for _, o := range ops {
 		for s := int32(0); s < width; s++ {
@@ -173,4 +201,127 @@ func resultSlots(in *Inst) int32 {
 		return 2
 	}
 	return max(in.N, 1)
+}
+
+// A spin loop often reads its flag through a function of its own, which
+// clang -O0 does not inline: `while (!ready(q)) ;` with `static int
+// ready(struct q *q) { return q->ready; }`. The loop calls, so
+// markSpinLoops passes it by, and the reader has no loop of its own.
+// markSpinCalls takes such a loop for a spin loop when every function it
+// calls is a reader (short, straight-line, and changing nothing: loads,
+// arithmetic and branches forward), and makes the loads of the loop and
+// of its readers preemption points. A reader's loads are points wherever
+// it runs, so it is marked only when every call of it in the program is
+// in such a loop: a getter that compute code calls keeps its loads fast,
+// and its waiting loops wait out their slices, as before.
+
+// maxReader bounds the instructions of a reader.
+const maxReader = 32
+
+// markSpinCalls marks the spin loops of the program that call readers
+// (see above), after every function is lowered, and rebuilds the compact
+// form of the functions it changed.
+func markSpinCalls(p *Program) {
+	readers := map[*Function]bool{}
+	for _, fn := range p.Funcs {
+		if reader(fn) {
+			readers[fn] = true
+		}
+	}
+	if len(readers) == 0 {
+		return
+	}
+	calls := map[*Function]int{} // each reader's calls in the program
+	type spin struct {
+		fn   *Function
+		loop loopSpan
+	}
+	var spins []spin
+	sites := map[*Inst]bool{} // the calls of readers in spin loops
+	for _, fn := range p.Funcs {
+		for i := range fn.Insts {
+			if in := &fn.Insts[i]; in.Op == OpCall && readers[in.Callee] {
+				calls[in.Callee]++
+			}
+		}
+		for _, l := range loops(fn) {
+			body := fn.Insts[l.start:l.end]
+			if !callsReader(body, readers) || !spinLoop(body, l.start, readers) {
+				continue
+			}
+			spins = append(spins, spin{fn, l})
+			for k := range body {
+				if body[k].Op == OpCall {
+					sites[&body[k]] = true
+				}
+			}
+		}
+	}
+	inSpins := map[*Function]int{} // each reader's calls in spin loops
+	for in := range sites {
+		inSpins[in.Callee]++
+	}
+	changed := map[*Function]bool{}
+	for _, s := range spins {
+		body := s.fn.Insts[s.loop.start:s.loop.end]
+		ok := true
+		for k := range body {
+			if c := body[k].Callee; body[k].Op == OpCall && inSpins[c] != calls[c] {
+				ok = false // a reader called elsewhere too
+			}
+		}
+		if !ok {
+			continue
+		}
+		markLoads(body)
+		changed[s.fn] = true
+		for k := range body {
+			if c := body[k].Callee; body[k].Op == OpCall {
+				markLoads(c.Insts)
+				changed[c] = true
+			}
+		}
+	}
+	for fn := range changed {
+		markPairs(fn)
+		buildCode(fn)
+	}
+}
+
+// callsReader reports whether body calls a reader.
+func callsReader(body []Inst, readers map[*Function]bool) bool {
+	for k := range body {
+		if body[k].Op == OpCall && readers[body[k].Callee] {
+			return true
+		}
+	}
+	return false
+}
+
+// reader reports whether fn is a function a spin loop may call: defined,
+// at most maxReader instructions, with branches only forward, and nothing
+// but plain loads, arithmetic and returns.
+func reader(fn *Function) bool {
+	if fn.Decl || len(fn.Insts) == 0 || len(fn.Insts) > maxReader {
+		return false
+	}
+	for i := range fn.Insts {
+		in := &fn.Insts[i]
+		switch in.Op {
+		case OpLoad:
+			if in.Yield || in.Layout != nil {
+				return false
+			}
+		case OpBr, OpCondBr:
+			for _, e := range in.Targets {
+				if e.PC <= i {
+					return false // a loop
+				}
+			}
+		case OpRet, OpBin, OpFBin, OpFNeg, OpICmp, OpFCmp, OpCast, OpSelect, OpMove, OpGEP:
+		default:
+			return false
+		}
+	}
+	return true
 }

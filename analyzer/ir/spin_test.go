@@ -23,10 +23,7 @@ int stoppable(int k) { int s = 0; for (int i = 0; i < k; i++) { if (turn) break;
 long timed(void) { long t = 0; while (turn == 0) t += 3; return t; }
 int main(void) { wait_turn(0); wait_ready(); count_spins(); return sum(8) + find(0) + counted() + bounded() + stoppable(4) + (int)timed(); }
 `)
-	for _, c := range []struct {
-		fn   string
-		spin bool
-	}{
+	checkSpinLoads(t, p, []spinCase{
 		{"wait_turn", true},    // a global flag
 		{"wait_ready", true},   // a flag behind a pointer, both loaded each time
 		{"count_spins", false}, // stores a global in its loop
@@ -36,7 +33,21 @@ int main(void) { wait_turn(0); wait_ready(); count_spins(); return sum(8) + find
 		{"bounded", false},     // may leave on its count
 		{"stoppable", false},   // may leave on i < k
 		{"timed", true},        // accumulates what no exit reads
-	} {
+	})
+	// The compact form runs a spin load through the full step, where the
+	// point is made; the others stay inline.
+	for i, in := range p.Func("wait_turn").Insts {
+		if in.Op == ir.OpLoad && p.Func("wait_turn").Code()[i].Op == ir.CodeLoad {
+			t.Errorf("wait_turn's spin load is an inline CodeLoad")
+		}
+	}
+}
+
+// checkSpinLoads checks that each function's loads are all preemption
+// points (spin) or none are.
+func checkSpinLoads(t *testing.T, p *ir.Program, cases []spinCase) {
+	t.Helper()
+	for _, c := range cases {
 		var loads, yields int
 		for _, in := range p.Func(c.fn).Insts {
 			if in.Op == ir.OpLoad {
@@ -55,11 +66,33 @@ int main(void) { wait_turn(0); wait_ready(); count_spins(); return sum(8) + find
 			t.Errorf("%s: %d of %d loads are preemption points, want none", c.fn, yields, loads)
 		}
 	}
-	// The compact form runs a spin load through the full step, where the
-	// point is made; the others stay inline.
-	for i, in := range p.Func("wait_turn").Insts {
-		if in.Op == ir.OpLoad && p.Func("wait_turn").Code()[i].Op == ir.CodeLoad {
-			t.Errorf("wait_turn's spin load is an inline CodeLoad")
-		}
-	}
+}
+
+// spinCase is a function and whether its loads are a spin loop's.
+type spinCase struct {
+	fn   string
+	spin bool
+}
+
+// A spin loop that reads its flag through a function of its own is one
+// too, and the reader's loads are points, when every call of the reader is
+// in such a loop; a getter that other code calls keeps its loads plain, and
+// so does the loop that waits through it.
+func TestSpinLoopsThroughReaders(t *testing.T) {
+	p := lowerC(t, `struct q { int ready; } q0;
+int turn, a[8];
+static int ready(struct q *q) { return q->ready != 0; }
+static int turn_is(int me) { if (me < 0) return 0; return turn == me; }
+static int get(int i) { return a[i]; }
+void wait_ready(void) { while (!ready(&q0)) ; }
+void wait_turn(int me) { long n = 0; while (!turn_is(me)) n++; }
+void wait_get(void) { while (!get(0)) ; }
+int sum(void) { int s = 0; for (int i = 0; i < 8; i++) s += get(i); return s; }
+int main(void) { wait_ready(); wait_turn(1); wait_get(); return sum(); }
+`)
+	checkSpinLoads(t, p, []spinCase{
+		{"ready", true},   // called only from a spin loop
+		{"turn_is", true}, // a branch forward, and the loop counts
+		{"get", false},    // sum calls it too, so wait_get waits out its slice
+	})
 }

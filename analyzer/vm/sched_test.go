@@ -249,6 +249,7 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 		{"counting_turns.c", "1000 1000 waited\n"},
 		{"pause_turns.c", "1000 1000 rdtsc ok\n"},
 		{"relax_turns.c", "1000 1000\n"},
+		{"reader_turns.c", "1000 1000\n"},
 	} {
 		prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/" + c.file}, build.Options{CacheDir: t.TempDir()})
 		if err != nil {
@@ -311,6 +312,7 @@ func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 		{"sched/flag_turns.c", "1000 1000\n"},
 		{"sched/counting_turns.c", "1000 1000 waited\n"},
 		{"sched/relax_turns.c", "1000 1000\n"},
+		{"sched/reader_turns.c", "1000 1000\n"},
 	} {
 		prog, err := analyzer.LoadProgram([]string{"../../testdata/" + c.file}, build.Options{CacheDir: t.TempDir()})
 		if err != nil {
