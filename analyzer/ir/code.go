@@ -30,7 +30,7 @@ const (
 	CodeXor
 	CodeShl
 	CodeLShr
-	CodeBin // another OpBin (division, remainder, ashr): Sub, W, K
+	CodeBin // another OpBin: Sub, W, K
 	// Integer comparisons: Dst = A pred B, of W-bit operands.
 	CodeEQ
 	CodeNE
@@ -78,6 +78,25 @@ const (
 	// return. Both run from the Inst.
 	CodeCall
 	CodeRet
+	// Division and remainder of W-bit integers, signed and unsigned, and
+	// the arithmetic shift right (a shift by W or more shifts by W-1, as
+	// ir.EvalBin): Dst = (A op B) & K. A division by zero or a signed
+	// overflow runs from the Inst, which reports it.
+	CodeSDiv
+	CodeSRem
+	CodeUDiv
+	CodeURem
+	CodeAShr
+	// CodeFNegD negates a double; CodeSIToFPD converts a signed W-bit
+	// integer to a double; CodeFPToSID truncates a double to a signed
+	// W-bit integer as x86-64 code does (vm's fpToInt), masked with K.
+	CodeFNegD
+	CodeSIToFPD
+	CodeFPToSID
+	// CodeGEP2 is A + int32(K) + sext_Sub(B) * X + sext_W(C) * int32(K>>32):
+	// two indexes (a[i][j], sys[i].pos[k]), whose offset and scales fit
+	// an int32.
+	CodeGEP2
 )
 
 // Code is one instruction of the compact form (see CodeOp for what each
@@ -89,6 +108,7 @@ type Code struct {
 	Pair    bool  // Inst.Pair
 	Dst     int32
 	A, B, C Operand
+	X       int32 // CodeGEP2: the first index's scale
 	K       uint64
 }
 
@@ -129,6 +149,9 @@ func codeOf(in *Inst) Code {
 		}
 	case OpGEP:
 		c.Op, c.K = gepCode(in, &c), uint64(in.Imm)
+		if c.Op == CodeGEP2 {
+			c.K = uint64(uint32(in.Imm)) | uint64(in.Terms[1].Scale)<<32
+		}
 	case OpBr:
 		c.Op = CodeBr
 		if e := in.Targets[0]; len(e.Moves) == 0 {
@@ -153,6 +176,9 @@ func codeOf(in *Inst) Code {
 		}
 	case OpFNeg:
 		c.Op = CodeFNeg
+		if in.Ty.Kind == KF64 {
+			c.Op = CodeFNegD
+		}
 	case OpFCmp:
 		c.Op = CodeFCmp
 	case OpCall:
@@ -172,7 +198,8 @@ var binCode = func() (t [256]CodeOp) {
 	}
 	t[BinAdd], t[BinSub], t[BinMul] = CodeAdd, CodeSub, CodeMul
 	t[BinAnd], t[BinOr], t[BinXor] = CodeAnd, CodeOr, CodeXor
-	t[BinShl], t[BinLShr] = CodeShl, CodeLShr
+	t[BinShl], t[BinLShr], t[BinAShr] = CodeShl, CodeLShr, CodeAShr
+	t[BinSDiv], t[BinSRem], t[BinUDiv], t[BinURem] = CodeSDiv, CodeSRem, CodeUDiv, CodeURem
 	return t
 }()
 
@@ -202,7 +229,7 @@ func icmpCode(pred uint8) CodeOp {
 }
 
 // gepCode specializes a GEP by its number of index terms, setting c's
-// index operand, width and scale for CodeGEP1.
+// index operands, widths and scales for CodeGEP1 and CodeGEP2.
 func gepCode(in *Inst, c *Code) CodeOp {
 	switch {
 	case len(in.Terms) == 0:
@@ -211,6 +238,11 @@ func gepCode(in *Inst, c *Code) CodeOp {
 		t := in.Terms[0]
 		c.B, c.C, c.W = t.Index, Operand(t.Scale), min(t.Width, 64)
 		return CodeGEP1
+	case len(in.Terms) == 2 && fitsInt32(in.Imm) && fitsInt32(in.Terms[0].Scale) && fitsInt32(in.Terms[1].Scale):
+		t, u := in.Terms[0], in.Terms[1]
+		c.B, c.Sub, c.X = t.Index, min(t.Width, 64), int32(t.Scale)
+		c.C, c.W = u.Index, min(u.Width, 64)
+		return CodeGEP2
 	}
 	return CodeGEP
 }
@@ -226,6 +258,19 @@ func castCode(in *Inst, c *Code) CodeOp {
 			c.W = uint8(in.Src.Bits)
 			return CodeSExt
 		}
+	case CastSIToFP:
+		if in.Src.Bits > 0 && in.Src.Bits <= 64 && in.Ty.Kind == KF64 {
+			c.W = uint8(in.Src.Bits)
+			return CodeSIToFPD
+		}
+	case CastFPToSI:
+		if in.Src.Kind == KF64 && in.Ty.Kind == KInt && in.Ty.Bits <= 64 {
+			c.W = uint8(in.Ty.Bits)
+			return CodeFPToSID
+		}
 	}
 	return CodeCast
 }
+
+// fitsInt32 reports whether v is an int32.
+func fitsInt32(v int64) bool { return v == int64(int32(v)) }

@@ -78,7 +78,8 @@ func lowerC(t *testing.T, code string) *ir.Program {
 // The compact form (ir.Code) has one entry per instruction, specialized by
 // operation and operand kind, with the operands the interpreter's fast
 // paths read: an int compare with its width, a branch with no phi moves
-// with its target, a one-index GEP with its index, width and scale, double
+// with its target, one- and two-index GEPs with their indexes, widths and
+// scales, integer division, double
 // arithmetic and its fused multiply-add, and the step fallback for what
 // has no fast path.
 func TestCompactFormSpecializes(t *testing.T) {
@@ -86,6 +87,7 @@ func TestCompactFormSpecializes(t *testing.T) {
 struct body { double pos[3], mass; };
 struct body sys[4];
 double get(int i) { return sys[i].mass; }
+double pos(int i, long k) { return sys[i].pos[k]; }
 double sum(double *v, int n) {
 	double s = 0;
 	for (int i = 0; i < n; i++)
@@ -93,7 +95,8 @@ double sum(double *v, int n) {
 	return s;
 }
 unsigned shift(unsigned x, long n) { return (x << n) / 3; }
-int main(void) { printf("%d\n", (int)get(1) + (int)sum(0, 0) + (int)shift(1, 2)); return 0; }
+int rem(int x, int y) { return x % y; }
+int main(void) { printf("%d\n", (int)get(1) + (int)pos(1, 2) + (int)sum(0, 0) + (int)shift(1, 2) + rem(7, 3)); return 0; }
 `)
 	for _, fn := range p.Funcs {
 		if len(fn.Code()) != len(fn.Insts) {
@@ -138,8 +141,14 @@ int main(void) { printf("%d\n", (int)get(1) + (int)sum(0, 0) + (int)shift(1, 2))
 	if c, ok := sh[ir.CodeShl]; !ok || c.W != 32 || c.K != 0xffffffff {
 		t.Errorf("shift's shl: %+v, want a 32-bit shift", c)
 	}
-	if c, ok := sh[ir.CodeBin]; !ok || c.Sub != ir.BinUDiv {
-		t.Errorf("shift's division: %+v, want the generic integer operation", c)
+	if c, ok := sh[ir.CodeUDiv]; !ok || c.W != 32 {
+		t.Errorf("shift's division: %+v, want an unsigned division of 32 bits", c)
+	}
+	if c, ok := ops("rem")[ir.CodeSRem]; !ok || c.W != 32 || c.K != 0xffffffff {
+		t.Errorf("rem's remainder: %+v, want a signed remainder of 32 bits", c)
+	}
+	if g, ok := ops("pos")[ir.CodeGEP2]; !ok || g.Sub != 32 || g.X != 32 || g.W != 64 || g.K != 8<<32 {
+		t.Errorf("pos's GEP: %+v, want two indexes: an int scaled 32 and a long scaled 8, offset 0", g)
 	}
 	if _, ok := ops("main")[ir.CodeStep]; !ok {
 		t.Errorf("main's call of printf does not step")

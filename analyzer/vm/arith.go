@@ -138,13 +138,13 @@ func cast(op uint8, v uint64, src, dst ir.Scalar) uint64 {
 		return FloatBits(FloatOf(v, src.Kind), dst.Kind)
 	case ir.CastFPToSI:
 		f := FloatOf(v, src.Kind)
-		return uint64(fpToInt(f, true)) & ir.Mask(dst.Bits)
+		return uint64(fpToInt(f, dst.Bits)) & ir.Mask(dst.Bits)
 	case ir.CastFPToUI:
 		f := FloatOf(v, src.Kind)
 		if f >= 9223372036854775808.0 && f < 18446744073709551616.0 {
 			return uint64(f) & ir.Mask(dst.Bits)
 		}
-		return uint64(fpToInt(f, false)) & ir.Mask(dst.Bits)
+		return uint64(fpToInt(f, 64)) & ir.Mask(dst.Bits)
 	case ir.CastSIToFP:
 		return FloatBits(float64(ir.SExt(v, src.Bits)), dst.Kind)
 	case ir.CastUIToFP:
@@ -161,8 +161,18 @@ func cast(op uint8, v uint64, src, dst ir.Scalar) uint64 {
 	return v
 }
 
-// fpToInt truncates like x86 cvttsd2si: out-of-range and NaN give INT64_MIN.
-func fpToInt(f float64, signed bool) int64 {
+// fpToInt truncates like x86-64 code does for a result of bits bits:
+// cvttsd2si into a 32-bit register for 32 bits or fewer (the result then
+// truncated), into a 64-bit one otherwise. A value out of the register's
+// range, or NaN, gives its least integer (INT32_MIN, INT64_MIN): (int)1e10
+// is INT32_MIN natively, not 1e10's low 32 bits.
+func fpToInt(f float64, bits uint16) int64 {
+	if bits <= 32 {
+		if math.IsNaN(f) || f >= 2147483648.0 || f <= -2147483649.0 {
+			return math.MinInt32
+		}
+		return int64(int32(f))
+	}
 	if math.IsNaN(f) || f >= 9223372036854775808.0 || f < -9223372036854775808.0 {
 		return math.MinInt64
 	}

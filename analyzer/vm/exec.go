@@ -184,6 +184,39 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				regs[c.Dst] = Value{Bits: r}
 				goto advance
 			}
+		case ir.CodeAShr:
+			if a, b, ok := concrete2(regs, c); ok {
+				s := 64 - c.W
+				b = min(b, uint64(c.W)-1)
+				regs[c.Dst] = Value{Bits: uint64(int64(a<<s)>>s>>b) & c.K}
+				goto advance
+			}
+		case ir.CodeUDiv:
+			if a, b, ok := concrete2(regs, c); ok && b != 0 {
+				regs[c.Dst] = Value{Bits: a / b}
+				goto advance
+			}
+		case ir.CodeURem:
+			if a, b, ok := concrete2(regs, c); ok && b != 0 {
+				regs[c.Dst] = Value{Bits: a % b}
+				goto advance
+			}
+		case ir.CodeSDiv, ir.CodeSRem:
+			// A division by zero or of the least integer by -1 runs in
+			// step, which reports it.
+			if a, b, ok := concrete2(regs, c); ok {
+				s := 64 - c.W
+				sa, sb := int64(a<<s)>>s, int64(b<<s)>>s
+				if sb == 0 || sb == -1 && sa == -1<<(c.W-1) {
+					break
+				}
+				r := sa / sb
+				if c.Op == ir.CodeSRem {
+					r = sa % sb
+				}
+				regs[c.Dst] = Value{Bits: uint64(r) & c.K}
+				goto advance
+			}
 		case ir.CodeEQ:
 			if a, b, ok := concrete2(regs, c); ok {
 				cond = a == b
@@ -230,6 +263,13 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		case ir.CodeGEP0:
 			if a := regs[c.A]; a.Sym == nil {
 				addr = a.Bits + c.K
+				goto address
+			}
+		case ir.CodeGEP2:
+			if a, i, j := regs[c.A], regs[c.B], regs[c.C]; a.Sym == nil && i.Sym == nil && j.Sym == nil {
+				s, u := 64-c.Sub, 64-c.W
+				addr = a.Bits + uint64(int64(int32(c.K))) + uint64(int64(i.Bits<<s)>>s*int64(c.X)) +
+					uint64(int64(j.Bits<<u)>>u*int64(int32(c.K>>32)))
 				goto address
 			}
 		case ir.CodeGEP:
@@ -310,6 +350,22 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				// fusing the two.
 				p := float64(math.Float64frombits(a) * math.Float64frombits(b))
 				regs[c.Dst] = Value{Bits: math.Float64bits(p + math.Float64frombits(regs[c.C].Bits))}
+				goto advance
+			}
+		case ir.CodeFNegD:
+			if av := regs[c.A]; av.Sym == nil {
+				regs[c.Dst] = Value{Bits: math.Float64bits(-math.Float64frombits(av.Bits))}
+				goto advance
+			}
+		case ir.CodeSIToFPD:
+			if av := regs[c.A]; av.Sym == nil {
+				s := 64 - c.W
+				regs[c.Dst] = Value{Bits: math.Float64bits(float64(int64(av.Bits<<s) >> s))}
+				goto advance
+			}
+		case ir.CodeFPToSID:
+			if av := regs[c.A]; av.Sym == nil {
+				regs[c.Dst] = Value{Bits: uint64(fpToInt(math.Float64frombits(av.Bits), uint16(c.W))) & c.K}
 				goto advance
 			}
 		case ir.CodeBin, ir.CodeICmp, ir.CodeCast, ir.CodeFBin, ir.CodeFNeg, ir.CodeFCmp:

@@ -1,10 +1,11 @@
 /* The operations the interpreter's compact form (ir.Code) specializes, at
  * the widths and signs where a wrong specialization would show: signed and
  * unsigned compares of 8 to 64 bits, sign extensions, shifts, integer
- * division, one-index address arithmetic with negative, narrow and huge
- * scales, double arithmetic with a multiply-add whose fused result would
- * differ, float arithmetic, negation, and phis that swap. Expected: the
- * same output as the native build. */
+ * division and remainder, arithmetic shifts, one- and two-index address
+ * arithmetic with negative, narrow and huge scales, double arithmetic with
+ * a multiply-add whose fused result would differ, conversions between
+ * doubles and integers (out of range too), float arithmetic, negation,
+ * and phis that swap. Expected: the same output as the native build. */
 #include <stdio.h>
 
 static volatile long seed = -3;
@@ -49,5 +50,31 @@ int main(void) {
 		q = t;
 	}
 	printf("phis %ld %ld %d %d\n", x, y, p, q);
+	/* Division, remainder and arithmetic shifts of every width and sign,
+	 * conversions between doubles and signed integers, and negation of
+	 * zero, infinity and NaN. */
+	signed char sc = (signed char)(v * 40); /* -120 */
+	short ss = (short)(v * 10000);          /* -30000 */
+	long big = v * 3074457345618258602L;    /* wraps */
+	printf("sdiv %d %d %d %d %ld %ld\n", sc / 7, sc % 7, ss / -7, ss % -7, big / v, big % 1000);
+	printf("udiv %u %u %lu %lu\n", (unsigned char)sc / 3u, (unsigned short)ss % 1000u, (unsigned long)big / 3, (unsigned long)v % 10);
+	printf("ashr %d %d %d %ld %ld\n", sc >> 3, ss >> 14, i >> 31, big >> 40, v >> (-i + 60));
+	double d = -m1 * 1e10, nan = 0.0 / (m1 + 1);
+	printf("sitofp %.17g %.17g %.17g\n", (double)sc, (double)ss, (double)big);
+	printf("fptosi %d %ld %d %d\n", (int)(-d), (long)(m1 * 7.9), (int)(signed char)(m1 * 30), (short)(d / 1e7));
+	/* Two-index address arithmetic: rows and columns, a struct array's
+	 * member array, negative and narrow indexes. */
+	static int grid[5][7];
+	static struct { short pad; long pos[3]; } bodies[4];
+	for (int r = 0; r < 5; r++)
+		for (int k = 0; k < 7; k++)
+			grid[r][k] = r * 10 + k;
+	for (int b = 0; b < 4; b++)
+		for (int k = 0; k < 3; k++)
+			bodies[b].pos[k] = b * 100 + k;
+	int (*row)[7] = &grid[3];
+	printf("index2 %d %d %ld %ld %d\n", grid[(int)-v][c + 5], row[v + 2][uc - 251], bodies[i + 6].pos[-i - 1],
+	       bodies[(signed char)(uc - 250)].pos[(short)(i + 4)], row[-1][(long)v + 9]);
+	printf("fneg %g %g %g %d\n", -(m1 + 1), -(d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d * d), -(1 / (m1 + 1)), -nan != -nan);
 	return 0;
 }
