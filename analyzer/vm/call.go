@@ -122,6 +122,16 @@ func (m *Machine) enter(t *Thread, callee *ir.Function, in *ir.Inst, regs []Valu
 // ret returns from the top frame. done reports that the thread has exited.
 func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value) (done bool, err error) {
 	fr := &t.frames[len(t.frames)-1]
+	if in.N == 1 && fr.retDst >= 0 && len(t.frames) > 1 {
+		// The common return, of one value to a caller, without the
+		// buffer the general one copies the results through.
+		v, dst := regs[in.A], fr.retDst
+		m.dropFrame(t)
+		caller := &t.frames[len(t.frames)-1]
+		t.regs[caller.base+int(dst)] = v
+		caller.pc++
+		return false, nil
+	}
 	var vals [4]Value
 	rv := vals[:0]
 	for k := int32(0); k < in.N; k++ {
