@@ -119,6 +119,18 @@ func (m *Machine) enter(t *Thread, callee *ir.Function, in *ir.Inst, regs []Valu
 	return nil
 }
 
+// dropFrames pops every frame of t, releasing their stack objects.
+func (m *Machine) dropFrames(t *Thread) {
+	for len(t.frames) > 0 {
+		fr := &t.frames[len(t.frames)-1]
+		for _, id := range fr.allocas {
+			m.releaseAlloca(t, id)
+		}
+		t.frames = t.frames[:len(t.frames)-1]
+	}
+	t.regs = t.regs[:0]
+}
+
 // ret returns from the top frame. done reports that the thread has exited.
 func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value) (done bool, err error) {
 	fr := &t.frames[len(t.frames)-1]
@@ -140,11 +152,17 @@ func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value) (done bool, err erro
 	retDst := fr.retDst
 	m.dropFrame(t)
 	if len(t.frames) == 0 {
-		var v uint64
-		if len(rv) > 0 {
-			v = rv[0].Bits
+		if retDst != retDestructor { // a destructor's result is nothing
+			t.exitVal = 0
+			if len(rv) > 0 {
+				t.exitVal = rv[0].Bits
+			}
 		}
-		m.threadExit(t, v)
+		pushed, err := m.runDestructor(t)
+		if pushed || err != nil {
+			return false, err
+		}
+		m.threadExit(t, t.exitVal)
 		return true, nil
 	}
 	caller := &t.frames[len(t.frames)-1]
@@ -192,14 +210,7 @@ func (m *Machine) packVarargs(t *Thread, args []Value, tys []ir.Scalar) (uint32,
 
 // threadExit ends thread t with value v and wakes its joiners.
 func (m *Machine) threadExit(t *Thread, v uint64) {
-	for len(t.frames) > 0 {
-		fr := &t.frames[len(t.frames)-1]
-		for _, id := range fr.allocas {
-			m.releaseAlloca(t, id)
-		}
-		t.frames = t.frames[:len(t.frames)-1]
-	}
-	t.regs = t.regs[:0]
+	m.dropFrames(t)
 	t.status = exited
 	if m.weak != nil {
 		m.weak.ThreadExited(t.ID)

@@ -50,6 +50,13 @@ func (m *Machine) unwindCleanup(t *Thread) error {
 		return m.longjmp(t, buf, 1)
 	}
 	t.exiting = false
+	m.dropFrames(t)
+	if pushed, err := m.runDestructor(t); pushed || err != nil {
+		if err == nil {
+			err = errPushed // the destructor runs; its return exits again
+		}
+		return err
+	}
 	m.threadExit(t, t.exitVal)
 	return errExited
 }

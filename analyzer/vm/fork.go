@@ -2,6 +2,7 @@ package vm
 
 import (
 	"maps"
+	"slices"
 
 	"augur/analyzer/expr"
 	"augur/analyzer/sched"
@@ -65,6 +66,7 @@ func (m *Machine) fork() *Machine {
 		}
 	}
 	c.argBuf, c.callBuf, c.runBuf = nil, nil, nil
+	c.keyDtors = slices.Clone(m.keyDtors)
 	c.stacks = m.stacks.fork()
 	c.spawned, c.pendingFail = nil, nil // the parent's forks are not the child's
 	if m.sym != nil {

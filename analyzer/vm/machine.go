@@ -259,7 +259,9 @@ type frame struct {
 	varargs uint32 // object holding the variadic arguments, 0 if none
 	// retDst is the caller's result slot; -1: none; -2: synthetic frame
 	// (thread entry, constructor): returning does not complete a call; -3:
-	// the caller's call is executed again on return (pthread_once).
+	// the caller's call is executed again on return (pthread_once); -4
+	// (retDestructor): a thread-specific data destructor run at the
+	// thread's exit, which goes on with the exit on return.
 	retDst   int32
 	callSite ir.LocID
 	stack    StackID // this activation's interned call stack (when monitored)
@@ -321,6 +323,9 @@ type Thread struct {
 	// sleptAt is the instruction count when the sleep began.
 	sleptAt uint64
 	keys    map[uint64]uint64 // pthread_key_t -> value
+	// dtorCalls counts the thread-specific data destructors its exit ran
+	// (pthread_keys.go).
+	dtorCalls int
 	// accessGranted: the thread yielded at the access it is about to make
 	// and now makes it (see accessPoint).
 	accessGranted bool
@@ -382,6 +387,9 @@ type Machine struct {
 	point    sched.Point // the point of the decision being made, filled in place (Policy.Pick)
 	callBuf  []Value     // scratch for call arguments
 	nextKey  uint64
+	// keyDtors holds each pthread key's destructor (a function address,
+	// 0 for none), indexed by key - 1; a fork clones it.
+	keyDtors []uint64
 	mon      Monitor
 	acc      Access // reused for every reported access
 	stacks   *stackTable
