@@ -89,6 +89,13 @@ WEAK time_t mktime(struct tm *tm) {
 
 WEAK double difftime(time_t a, time_t b) { return (double)a - (double)b; }
 
+/* C11's timespec_get: the real-time clock, the only base C11 names. */
+WEAK int timespec_get(struct timespec *ts, int base) {
+	if (base != TIME_UTC || clock_gettime(CLOCK_REALTIME, ts) != 0)
+		return 0;
+	return base;
+}
+
 WEAK char *asctime_r(const struct tm *tm, char *buf) {
 	sprintf(buf, "%.3s %.3s%3d %.2d:%.2d:%.2d %d\n", wdayName[tm->tm_wday], monName[tm->tm_mon], tm->tm_mday,
 	        tm->tm_hour, tm->tm_min, tm->tm_sec, 1900 + tm->tm_year);
