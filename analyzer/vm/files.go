@@ -57,7 +57,7 @@ type fileTable struct {
 	nextFD int
 	stdout io.Writer
 	stderr io.Writer
-	// dirs are the directories the program made (mkdir); inodes the
+	// dirs are the directories the program made (mkdir), and /tmp; inodes the
 	// numbers files were given, nextIno the next free one (vfs_names.go).
 	dirs    map[string]bool
 	inodes  map[string]uint64
@@ -76,7 +76,10 @@ type fileTable struct {
 
 func newFileTable(m *Machine, cfg Config) *fileTable {
 	ft := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
-		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/"}
+		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/",
+		// Every system has a /tmp, and programs make their temporary
+		// files there (mkstemp, tmpfile) without creating it first.
+		dirs: map[string]bool{"/tmp": true}}
 	for p, data := range cfg.Files {
 		ft.fs[vpath("/", p)] = data
 	}

@@ -598,6 +598,8 @@ WEAK pid_t setsid(void) {
 	errno = EPERM;
 	return -1;
 }
+/* Affinity: the sandbox's four processors, all in every mask; setting one
+ * succeeds (the interpreter runs every thread alike). */
 WEAK int pthread_setaffinity_np(pthread_t t, size_t n, const cpu_set_t *set) { return 0; }
 WEAK int pthread_getaffinity_np(pthread_t t, size_t n, cpu_set_t *set) {
 	memset(set, 0, n);
@@ -605,4 +607,60 @@ WEAK int pthread_getaffinity_np(pthread_t t, size_t n, cpu_set_t *set) {
 		CPU_SET_S(i, n, set);
 	return 0;
 }
+WEAK int sched_getaffinity(pid_t pid, size_t n, cpu_set_t *set) {
+	if (n < sizeof(unsigned long)) {
+		errno = EINVAL;
+		return -1;
+	}
+	return pthread_getaffinity_np(pthread_self(), n, set);
+}
+WEAK int sched_setaffinity(pid_t pid, size_t n, const cpu_set_t *set) { return 0; }
 WEAK int sched_getcpu(void) { return 0; }
+
+/* getline and getdelim read a stream up to a delimiter into a buffer they
+ * grow with realloc, as glibc's do. */
+WEAK ssize_t getdelim(char **line, size_t *cap, int delim, FILE *f) {
+	if (!line || !cap || !f) {
+		errno = EINVAL;
+		return -1;
+	}
+	size_t n = 0;
+	for (;;) {
+		int c = getc(f);
+		if (c == EOF && n == 0)
+			return -1;
+		if (n + 2 > *cap || !*line) {
+			size_t grown = *cap < 120 ? 120 : 2 * *cap;
+			char *p = realloc(*line, grown);
+			if (!p) {
+				errno = ENOMEM;
+				return -1;
+			}
+			*line = p;
+			*cap = grown;
+		}
+		if (c == EOF)
+			break;
+		(*line)[n++] = (char)c;
+		if (c == delim)
+			break;
+	}
+	(*line)[n] = 0;
+	return (ssize_t)n;
+}
+WEAK ssize_t getline(char **line, size_t *cap, FILE *f) { return getdelim(line, cap, '\n', f); }
+
+/* tmpfile is an anonymous file of the virtual file system: created under
+ * /tmp, unlinked, and opened for reading and writing. */
+WEAK FILE *tmpfile(void) {
+	char name[] = "/tmp/tmpfileXXXXXX";
+	int fd = mkstemp(name);
+	if (fd < 0)
+		return NULL;
+	unlink(name);
+	FILE *f = fdopen(fd, "w+");
+	if (!f)
+		close(fd);
+	return f;
+}
+WEAK FILE *tmpfile64(void) { return tmpfile(); }
