@@ -20,9 +20,11 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/socket.h>
 #include <sys/sysinfo.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -159,6 +161,50 @@ WEAK int gethostname(char *name, size_t len) {
 		return fail(ENAMETOOLONG);
 	for (size_t i = 0; i < sizeof host; i++)
 		name[i] = host[i];
+	return 0;
+}
+
+/* uname names the sandbox: a Linux machine called augur. */
+WEAK int uname(struct utsname *u) {
+	static const struct utsname sandbox = {"Linux", "augur", "5.15.0-augur", "#1 SMP augur", "x86_64", "(none)"};
+	*u = sandbox;
+	return 0;
+}
+
+/* getnameinfo is getaddrinfo's inverse over the same names: the
+ * loopback's address is "localhost" (unless NI_NUMERICHOST), any other
+ * is written in numbers (NI_NAMEREQD: EAI_NONAME), and services are
+ * numbers. */
+WEAK int getnameinfo(const struct sockaddr *sa, socklen_t salen, char *host, socklen_t hostlen, char *serv,
+		     socklen_t servlen, int flags) {
+	const void *addr;
+	int port, loopback;
+	if (sa->sa_family == AF_INET && salen >= sizeof(struct sockaddr_in)) {
+		const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
+		port = ntohs(in->sin_port);
+		addr = &in->sin_addr;
+		loopback = (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+	} else if (sa->sa_family == AF_INET6 && salen >= sizeof(struct sockaddr_in6)) {
+		const struct sockaddr_in6 *in6 = (const struct sockaddr_in6 *)sa;
+		port = ntohs(in6->sin6_port);
+		addr = &in6->sin6_addr;
+		loopback = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+	} else {
+		return EAI_FAMILY;
+	}
+	if (host && hostlen) {
+		if (loopback && !(flags & NI_NUMERICHOST)) {
+			if (hostlen < sizeof "localhost")
+				return EAI_OVERFLOW;
+			strcpy(host, "localhost");
+		} else if (flags & NI_NAMEREQD) {
+			return EAI_NONAME;
+		} else if (!inet_ntop(sa->sa_family, addr, host, hostlen)) {
+			return EAI_OVERFLOW;
+		}
+	}
+	if (serv && servlen && snprintf(serv, servlen, "%d", port) >= (int)servlen)
+		return EAI_OVERFLOW;
 	return 0;
 }
 
