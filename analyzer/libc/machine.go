@@ -89,6 +89,11 @@ type Machine interface {
 	BlockUntil(t *vm.Thread, kind uint8, addr uint64, abstime uint64) (timedOut bool, err error)
 	Wake(kind uint8, addr uint64)
 	WakeOne(kind uint8, addr uint64) bool
+	// WakeN wakes at most n of the threads waiting on the object and
+	// returns how many it woke; BlockFor is BlockUntil with a deadline d
+	// nanoseconds from the first call, for a wait a wake-up ends.
+	WakeN(kind uint8, addr uint64, n int) int
+	BlockFor(t *vm.Thread, kind uint8, addr uint64, d int64) (timedOut bool, err error)
 	// CancelPoint acts on t's pending cancellation at a cancellation
 	// point: ok is set, and err is what the model returns.
 	CancelPoint(t *vm.Thread) (err error, ok bool)

@@ -25,7 +25,8 @@ import (
 //	// args: a b c      command-line arguments
 //	// stdin: text      standard input (\n for newlines)
 //	// file: NAME=text  a file the program may open (\n for newlines)
-var directive = regexp.MustCompile(`(?m)^//\s*(args|stdin|file):\s?(.*)$`)
+//	// cflags: -std=c++20  compile flags, for the native build and augur's
+var directive = regexp.MustCompile(`(?m)^//\s*(args|stdin|file|cflags):\s?(.*)$`)
 
 type diffCase struct {
 	name    string
@@ -33,6 +34,7 @@ type diffCase struct {
 	args    []string
 	stdin   string
 	files   map[string][]byte
+	cflags  []string
 }
 
 func loadCases(t *testing.T) []diffCase {
@@ -68,6 +70,8 @@ func loadDir(t *testing.T, dir string) []diffCase {
 			switch m[1] {
 			case "args":
 				c.args = strings.Fields(m[2])
+			case "cflags":
+				c.cflags = strings.Fields(m[2])
 			case "stdin":
 				c.stdin = strings.ReplaceAll(m[2], `\n`, "\n")
 			case "file":
@@ -100,7 +104,7 @@ func runNative(t *testing.T, c diffCase, dir string) outcome {
 	if compiler == "clang++-14" {
 		args = append(args, "-std=c++17")
 	}
-	args = append(args, "-lpthread", "-lm")
+	args = append(append(args, c.cflags...), "-lpthread", "-lm")
 	if out, err := exec.Command(compiler, args...).CombinedOutput(); err != nil {
 		t.Fatalf("native build: %v\n%s", err, out)
 	}
@@ -130,7 +134,7 @@ func runNative(t *testing.T, c diffCase, dir string) outcome {
 }
 
 func runAugur(t *testing.T, c diffCase, cache string) (outcome, *vm.Result) {
-	prog, err := analyzer.LoadProgram(c.sources, build.Options{CacheDir: cache})
+	prog, err := analyzer.LoadProgram(c.sources, build.Options{CacheDir: cache, Flags: c.cflags})
 	if err != nil {
 		t.Fatalf("augur load: %v", err)
 	}

@@ -18,6 +18,7 @@ const (
 	waitRWLock
 	waitOnce
 	waitSpin
+	waitFutex
 	// The network (net.go): data in a pipe, room in one (by pipe id), a
 	// connection to accept, a datagram (by socket id), and readiness
 	// (poll, select, epoll_wait: one queue).
@@ -152,7 +153,7 @@ func (s *syncTable) fork() *syncTable {
 // waitObject names the synchronization object of each wait queue kind in
 // deadlock reports.
 var waitObject = [...]string{waitMutex: "mutex", waitCond: "condition variable", waitBarrier: "barrier", waitOnce: "pthread_once",
-	waitRWLock: "rwlock", waitSpin: "spinlock", waitSem: "semaphore"}
+	waitRWLock: "rwlock", waitSpin: "spinlock", waitSem: "semaphore", waitFutex: "futex"}
 
 // waitDescription says what blocked thread t waits for, for a deadlock
 // report: the synchronization object it is queued on, or a sleep.

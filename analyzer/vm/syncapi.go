@@ -26,6 +26,7 @@ const (
 	SemKey     = waitSem
 	RWLockKey  = waitRWLock
 	SpinKey    = waitSpin
+	FutexKey   = waitFutex
 	// RWReadKey is the release side of a read-write lock's read locks,
 	// which merge (ReleaseMerge): a writer is ordered after every reader.
 	RWReadKey = keyRWRead
@@ -177,6 +178,32 @@ func (m *Machine) BlockUntil(t *Thread, kind uint8, addr uint64, abstime uint64)
 	}
 	t.timedWait, t.timedUntil = true, until
 	return false, m.Block(t, kind, addr)
+}
+
+// BlockFor is BlockUntil with the deadline d nanoseconds from now, on the
+// first call: the wait of a call that a wake-up ends (a futex's) rather
+// than makes again to wait on.
+func (m *Machine) BlockFor(t *Thread, kind uint8, addr uint64, d int64) (timedOut bool, err error) {
+	if t.timedOut {
+		t.EndTimedWait()
+		return true, nil
+	}
+	if d <= 0 {
+		t.EndTimedWait()
+		return true, nil
+	}
+	t.timedWait, t.timedUntil = true, m.now()+d
+	return false, m.Block(t, kind, addr)
+}
+
+// WakeN wakes at most n threads waiting on the object of kind at addr,
+// first come first, and returns how many it woke.
+func (m *Machine) WakeN(kind uint8, addr uint64, n int) int {
+	woke := 0
+	for woke < n && m.sync.wakeOne(waitKey{kind, addr}, m) {
+		woke++
+	}
+	return woke
 }
 
 // EndTimedWait clears t's timed wait once its call has ended, whichever

@@ -206,3 +206,7 @@ func terminate(kind TermKind, signal int, format string, args ...any) error {
 func unsupported(format string, args ...any) error {
 	return terminate(TermUnsupported, 0, format, args...)
 }
+
+// Unsupported is what a model returns for a call it cannot follow: the
+// run ends there as INCOMPLETE, with the message.
+func Unsupported(format string, args ...any) error { return unsupported(format, args...) }

@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 #include <netdb.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -232,7 +233,8 @@ WEAK pid_t waitpid(pid_t pid, int *status, int options) { return fail(ECHILD); }
 
 WEAK pid_t getpid(void) { return 4242; }
 WEAK pid_t getppid(void) { return 1; }
-WEAK pid_t gettid(void) { return 4242; }
+/* The main thread's id is the process's; each other thread's follows. */
+WEAK pid_t gettid(void) { return 4242 + (pid_t)(pthread_self() - 1); }
 WEAK uid_t getuid(void) { return 1000; }
 WEAK uid_t geteuid(void) { return 1000; }
 WEAK gid_t getgid(void) { return 1000; }
