@@ -172,6 +172,12 @@ func (m *Machine) BlockUntil(t *Thread, kind uint8, addr uint64, abstime uint64)
 	if err != nil {
 		return false, err
 	}
+	return m.blockUntilNs(t, kind, addr, until)
+}
+
+// blockUntilNs is BlockUntil's wait once the deadline is known, in
+// nanoseconds on the virtual clock.
+func (m *Machine) blockUntilNs(t *Thread, kind uint8, addr uint64, until int64) (timedOut bool, err error) {
 	if until <= m.now() {
 		t.EndTimedWait()
 		return true, nil
@@ -188,12 +194,7 @@ func (m *Machine) BlockFor(t *Thread, kind uint8, addr uint64, d int64) (timedOu
 		t.EndTimedWait()
 		return true, nil
 	}
-	if d <= 0 {
-		t.EndTimedWait()
-		return true, nil
-	}
-	t.timedWait, t.timedUntil = true, m.now()+d
-	return false, m.Block(t, kind, addr)
+	return m.blockUntilNs(t, kind, addr, m.now()+d)
 }
 
 // WakeN wakes at most n threads waiting on the object of kind at addr,
