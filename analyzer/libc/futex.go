@@ -86,27 +86,22 @@ func futex(m Machine, t *vm.Thread, a, res []vm.Value) error {
 	if len(a) > 3 {
 		timeout = a[3].Bits
 	}
-	if timeout == 0 {
-		t.SetPhase(1)
-		return m.Block(t, vm.FutexKey, addr)
-	}
+	t.SetPhase(1) // waiting: the call is made again when it ends
 	var timedOut bool
-	if op == futexWait {
-		d, err := m.TimespecNs(timeout)
-		if err != nil {
+	switch {
+	case timeout == 0:
+		return m.Block(t, vm.FutexKey, addr)
+	case op == futexWait: // a relative timeout
+		var d int64
+		if d, err = m.TimespecNs(timeout); err != nil {
 			return err
 		}
 		timedOut, err = m.BlockFor(t, vm.FutexKey, addr, d)
-		if err != nil && !timedOut {
-			t.SetPhase(1) // waiting
-		}
-	} else {
+	default:
 		timedOut, err = m.BlockUntil(t, vm.FutexKey, addr, timeout)
-		if err != nil && !timedOut {
-			t.SetPhase(1)
-		}
 	}
-	if timedOut { // the deadline had passed
+	if timedOut { // the deadline had passed: no wait
+		t.SetPhase(0)
 		return fail(m, t, res, vm.ETIMEDOUT)
 	}
 	return err
