@@ -158,12 +158,7 @@ func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value) (done bool, err erro
 				t.exitVal = rv[0].Bits
 			}
 		}
-		pushed, err := m.runDestructor(t)
-		if pushed || err != nil {
-			return false, err
-		}
-		m.threadExit(t, t.exitVal)
-		return true, nil
+		return m.finishExit(t)
 	}
 	caller := &t.frames[len(t.frames)-1]
 	if retDst == -2 || retDst == -3 {
@@ -206,6 +201,17 @@ func (m *Machine) packVarargs(t *Thread, args []Value, tys []ir.Scalar) (uint32,
 		off += 8
 	}
 	return o.ID, nil
+}
+
+// finishExit goes on with the exit of t, which has no frame left and
+// t.exitVal set: it starts the next thread-specific data destructor due
+// (exited false, its frame's return comes back here), or ends the thread.
+func (m *Machine) finishExit(t *Thread) (exited bool, err error) {
+	if pushed, err := m.runDestructor(t); pushed || err != nil {
+		return false, err
+	}
+	m.threadExit(t, t.exitVal)
+	return true, nil
 }
 
 // threadExit ends thread t with value v and wakes its joiners.

@@ -51,13 +51,12 @@ func (m *Machine) unwindCleanup(t *Thread) error {
 	}
 	t.exiting = false
 	m.dropFrames(t)
-	if pushed, err := m.runDestructor(t); pushed || err != nil {
-		if err == nil {
-			err = errPushed // the destructor runs; its return exits again
-		}
+	switch exited, err := m.finishExit(t); {
+	case err != nil:
 		return err
+	case !exited:
+		return errPushed // a destructor runs; its return goes on with the exit
 	}
-	m.threadExit(t, t.exitVal)
 	return errExited
 }
 
