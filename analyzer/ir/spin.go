@@ -94,9 +94,11 @@ func spinLoop(body []Inst, start int, readers map[*Function]bool) bool {
 				return false
 			}
 			loads = true // a reader reads, or computes from its arguments alone
-		case OpBr, OpCondBr, OpBin, OpFBin, OpFNeg, OpICmp, OpFCmp, OpCast, OpSelect, OpMove, OpGEP, OpWide, OpWideCmp, OpWideCast:
+		case OpBr, OpCondBr, OpWide, OpWideCmp, OpWideCast:
 		default: // stores, calls, atomics, fences, allocas, switches, returns...
-			return false
+			if !pureOp(in.Op) {
+				return false
+			}
 		}
 	}
 	if !loads {
@@ -318,10 +320,23 @@ func reader(fn *Function) bool {
 					return false // a loop
 				}
 			}
-		case OpRet, OpBin, OpFBin, OpFNeg, OpICmp, OpFCmp, OpCast, OpSelect, OpMove, OpGEP:
+		case OpRet:
 		default:
-			return false
+			if !pureOp(in.Op) {
+				return false
+			}
 		}
 	}
 	return true
+}
+
+// pureOp reports whether op computes its result from its operands alone
+// (the wide operations aside): what both a spin loop and a reader may do
+// besides reading memory and branching.
+func pureOp(op Op) bool {
+	switch op {
+	case OpBin, OpFBin, OpFNeg, OpICmp, OpFCmp, OpCast, OpSelect, OpMove, OpGEP:
+		return true
+	}
+	return false
 }
