@@ -9,12 +9,14 @@
 // modeled function with its traits, which docs/models.md is generated from;
 // a program that runs a machine imports this package for that. The machine's
 // own models (LLVM intrinsics, exceptions, setjmp, the life of threads and
-// processes, symbolic inputs) stay in package vm, and so, until they move
-// here, do stdio, files and sockets
-// (docs/architecture.md says what each needs first).
+// processes, symbolic inputs) stay in package vm. stdio, files and sockets
+// keep state of their own, the execution's library state (io.go); the
+// machine forks and flushes it without looking inside
+// (docs/architecture.md, "Models outside the interpreter").
 package libc
 
 import (
+	"augur/analyzer/expr"
 	"augur/analyzer/ir"
 	"augur/analyzer/vm"
 )
@@ -97,6 +99,51 @@ type Machine interface {
 	// CancelPoint acts on t's pending cancellation at a cancellation
 	// point: ok is set, and err is what the model returns.
 	CancelPoint(t *vm.Thread) (err error, ok bool)
+	// ReadTimespec reads a struct timespec's (or timeval's) two fields.
+	ReadTimespec(p uint64) (s, frac int64, err error)
+
+	// Memory as bytes, for the models that move data (vm/libc_io.go):
+	// they report the access themselves (NoteAccess) and keep the
+	// bytes' terms (ConcreteBytes, SetSymBytes).
+	ReadBytes(p, n uint64) ([]byte, error)
+	WriteBytes(p uint64, b []byte) error
+	ReadCString(p uint64, max int) (string, error)
+	NoteAccess(addr, n uint64, kind vm.AccessKind)
+	// StoreString writes b and a NUL at p (truncated to n bytes when
+	// bounded), reporting the write.
+	StoreString(p uint64, b []byte, n uint64, bounded bool) error
+	// Alloc makes an object the library hands out (a FILE, a DIR, a
+	// read-only text) and returns its address.
+	Alloc(kind vm.ObjKind, size uint64, name string, site ir.LocID, t *vm.Thread, text []byte) uint64
+	// Charge counts the work of moving n bytes against the budget.
+	Charge(n uint64)
+	// Now is the virtual clock; Proc the running thread's process (the
+	// owner of the descriptors it opens); ErrnoAddr the address of t's
+	// errno.
+	Now() int64
+	Proc() int
+	ErrnoAddr(t *vm.Thread) (uint64, error)
+	Program() *ir.Program
+	Config() vm.Config
+
+	// Inputs and outputs. Symbolic is the exploration state of a
+	// symbolic execution (nil in a concrete one), whose Terms the models
+	// build with; SymbolicBytes and ReplayBytes make the bytes of an
+	// input (a file, stdin) as a symbolic and a replayed run take them.
+	// NoteOutput records what the program printed on stdout or stderr,
+	// which the classifier compares; printf's symbolic arguments stay
+	// terms of it (SymbolicPrintArgs, AnnotateOutput).
+	Symbolic() *vm.Symbolic
+	Terms() *expr.Builder
+	Concretize(v vm.Value, w uint16) (uint64, error)
+	ConcreteBytes(addr, n uint64) error
+	SetSymBytes(p uint64, data []byte, terms []*expr.Expr) error
+	SymbolicBytes(name string, seed []byte, n int) ([]byte, []*expr.Expr)
+	ReplayBytes(name string, seed []byte, n int) []byte
+	NoteOutput(t *vm.Thread, stream int, b []byte)
+	OutputLen() int
+	SymbolicPrintArgs(a []vm.Value, first int) ([]*expr.Expr, error)
+	AnnotateOutput(format string, terms []*expr.Expr)
 }
 
 // model is the Go code of a C function: it reads its flattened arguments

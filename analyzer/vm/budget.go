@@ -147,7 +147,7 @@ func heapLive() uint64 {
 // monitor's shadow, the weak memory model's histories).
 func (m *Machine) Footprint() uint64 {
 	fp := m.mem.Footprint() + m.trace.Bytes() + uint64(m.outKept) + uint64(len(m.output))*outputEventOverhead +
-		m.files.footprint()
+		m.lib.Footprint()
 	for _, t := range m.threads {
 		fp += threadOverhead + uint64(cap(t.regs))*16 + uint64(cap(t.frames))*72
 	}

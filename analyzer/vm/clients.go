@@ -3,7 +3,6 @@ package vm
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"augur/analyzer/ir"
 )
@@ -110,31 +109,17 @@ func (m *Machine) clientExit(t *Thread, status int) error {
 		th.waiting, th.timedWait, th.timedUntil = false, false, 0
 		m.threadExit(th, uint64(status))
 	}
-	m.files.closeOwnedBy(proc)
+	m.lib.ProcessExit(proc)
 	m.clients.exited |= 1 << (proc - 1)
 	if status != 0 && m.clients.status == 0 {
 		m.clients.status = status
 	}
 	if m.clients.exited == 1<<len(m.cfg.Clients)-1 {
-		m.files.flushAll()
+		m.lib.Flush()
 		return &termError{&Termination{Kind: TermExit, Status: m.clients.status,
 			Message: fmt.Sprintf("every client program exited (status %d)", m.clients.status)}}
 	}
 	return errExited
-}
-
-// closeOwnedBy closes the descriptors process proc opened, in order.
-func (ft *fileTable) closeOwnedBy(proc int) {
-	var fds []int
-	for fd, f := range ft.byFD {
-		if f.proc == proc {
-			fds = append(fds, fd)
-		}
-	}
-	slices.Sort(fds)
-	for _, fd := range fds {
-		ft.closeFD(fd)
-	}
 }
 
 // procOf is the process of the running thread: who opens a descriptor.

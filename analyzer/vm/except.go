@@ -57,7 +57,7 @@ func init() {
 			text = strings.TrimPrefix(name, "*")
 		}
 		SetResult(res, 0)
-		return m.storeString(a[1].Bits, []byte(text), a[2].Bits, true)
+		return m.StoreString(a[1].Bits, []byte(text), a[2].Bits, true)
 	}, "__augur_demangle")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, a[0].Bits>>ir.AddrShift&0x7fffffff) // a type_info object's id: its selector

@@ -4,7 +4,6 @@ import (
 	"maps"
 	"slices"
 
-	"augur/analyzer/expr"
 	"augur/analyzer/sched"
 )
 
@@ -51,7 +50,7 @@ func (m *Machine) fork() *Machine {
 		c.sliceStart = m.insts
 	}
 	c.sync = m.sync.fork()
-	c.files = m.files.fork(&c)
+	c.lib = m.lib.Fork(&c)
 	c.output = m.output[:len(m.output):len(m.output)] // appends copy
 	c.inputs = m.inputs[:len(m.inputs):len(m.inputs)]
 	c.trace = m.trace.Fork()
@@ -78,10 +77,6 @@ func (m *Machine) fork() *Machine {
 	c.inputNames = make(map[string]int, len(m.inputNames))
 	for k, v := range m.inputNames {
 		c.inputNames[k] = v
-	}
-	c.errStrings = make(map[int]uint64, len(m.errStrings))
-	for k, v := range m.errStrings {
-		c.errStrings[k] = v
 	}
 	return &c
 }
@@ -113,45 +108,4 @@ func (t *Thread) clone() *Thread {
 // in both states, and each adds its own (forks run on other goroutines).
 func (s *stackTable) fork() *stackTable {
 	return &stackTable{nodes: s.nodes[:len(s.nodes):len(s.nodes)], index: maps.Clone(s.index)}
-}
-
-// fork copies the open streams and the virtual file system; a fork's
-// output goes to its own events only, never to the real stdout.
-func (ft *fileTable) fork(m *Machine) *fileTable {
-	c := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
-		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork(),
-		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd}
-	for p, l := range ft.listings {
-		if c.listings == nil {
-			c.listings = map[uint64]*listing{}
-		}
-		x := *l // the entries are never written: only the position is the fork's own
-		c.listings[p] = &x
-	}
-	for p, t := range ft.fsSym {
-		c.fsSym[p] = t // terms are immutable; the slice is never written
-	}
-	for p, d := range ft.fs {
-		c.fs[p] = d[:len(d):len(d)]
-	}
-	ft.owned = nil // both hold the contents now: the next overwrite copies
-	copies := map[*vfile]*vfile{}
-	dup := func(f *vfile) *vfile {
-		if x, ok := copies[f]; ok {
-			return x
-		}
-		x := *f
-		x.pending = append([]byte(nil), f.pending...)
-		x.data = f.data[:len(f.data):len(f.data)]
-		x.src = nil // a fork cannot read more of the real stdin
-		copies[f] = &x
-		return &x
-	}
-	for a, f := range ft.byAddr {
-		c.byAddr[a] = dup(f)
-	}
-	for fd, f := range ft.byFD {
-		c.byFD[fd] = dup(f)
-	}
-	return c
 }

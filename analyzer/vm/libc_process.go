@@ -15,7 +15,7 @@ func init() {
 		if t.proc != 0 {
 			return m.clientExit(t, status)
 		}
-		m.files.flushAll()
+		m.lib.Flush()
 		return &termError{&Termination{Kind: TermExit, Status: status, Message: fmt.Sprintf("exit status %d", status)}}
 	}, "__augur_exit")
 	// __augur_process is the calling thread's process: 0 for the program,
@@ -61,7 +61,7 @@ func init() {
 		fn, _ := m.CString(a[3].Bits)
 		line := a[2].Bits & 0xffffffff
 		msg := fmt.Sprintf("%s: %s:%d: %s: Assertion `%s' failed.\n", m.progName(), file, line, fn, expr)
-		m.files.writeStream(t, 2, []byte(msg))
+		m.lib.WriteStderr(t, []byte(msg))
 		return terminate(TermAssert, SIGABRT, "assertion `%s' failed (%s:%d, in %s)", expr, file, line, fn)
 	}, "__assert_fail")
 	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {

@@ -373,7 +373,7 @@ type Machine struct {
 	outOmit  uint64
 	digest   OutputDigest
 	inputs   []InputEvent
-	files    *fileTable
+	lib      Library
 	sync     *syncTable
 	clock    int64 // virtual time in nanoseconds
 	// steady, when set (SetSteadyClock), means the clock stopped following
@@ -445,15 +445,13 @@ type Machine struct {
 	finiDone bool
 	// clients is where the client programs are (clients.go).
 	clients clientState
-	// errStrings holds the strerror texts handed out, one object per code.
-	errStrings map[int]uint64
 }
 
 // New prepares an execution of prog: globals laid out and initialized, the
 // main thread positioned at the runtime's entry point (after static
 // constructors).
 func New(prog *ir.Program, cfg Config) (*Machine, error) {
-	if registry["malloc"] == nil {
+	if registry["malloc"] == nil || newLibrary == nil {
 		return nil, errors.New("vm: the C library's models are not registered: the program must import augur/analyzer/libc")
 	}
 	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, forcedNext: -1,
@@ -499,7 +497,7 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 		m.mem.place(o)
 	}
 	m.natives = resolveNatives(prog)
-	m.files = newFileTable(m, cfg)
+	m.lib = newLibrary(m)
 	if err := checkClients(prog, cfg); err != nil {
 		return nil, err
 	}
@@ -805,7 +803,7 @@ func inRuntime(file string) bool {
 // finish completes a termination with the position of the current thread.
 func (m *Machine) finish(t *Termination) *Termination {
 	if t.Kind == TermExit {
-		m.files.flushAll()
+		m.lib.Flush()
 		return t
 	}
 	if t.Kind != TermDeadlock && m.cur != nil {
@@ -824,7 +822,7 @@ func (m *Machine) finish(t *Termination) *Termination {
 		}
 	}
 	if t.Kind == TermBudget {
-		m.files.flushAll() // a killed process would lose it, but the user wants to see it
+		m.lib.Flush() // a killed process would lose it, but the user wants to see it
 	}
 	return t
 }
@@ -902,7 +900,7 @@ func (m *Machine) reschedule() *Termination {
 			}
 		}
 		if len(live) == 0 {
-			m.files.flushAll()
+			m.lib.Flush()
 			return &Termination{Kind: TermExit, Status: 0, Message: "all threads exited"}
 		}
 		return &Termination{Kind: TermDeadlock, Signal: 0, Threads: live,

@@ -178,18 +178,12 @@ func (m *Machine) WriteUint(addr uint64, size int, v uint64) error {
 	return err
 }
 
-// readPtr reads a pointer at addr.
-func (m *Machine) readPtr(addr uint64) (uint64, error) { return m.ReadUint(addr, 8) }
-
 // CString reads a NUL-terminated string argument, reporting the read to
 // the monitor.
 func (m *Machine) CString(addr uint64) (string, error) {
-	if err := m.concreteString(addr); err != nil {
-		return "", err
-	}
-	s, err := m.mem.ReadCString(addr, 1<<24)
+	s, err := m.ReadCString(addr, 1<<24)
 	if err != nil {
-		return "", memErr(err)
+		return "", err
 	}
 	m.noteNative(addr, uint64(len(s)+1), Read)
 	return s, nil
@@ -238,4 +232,25 @@ func (m *Machine) errnoAddr(t *Thread) (uint64, error) {
 		return 0, unsupported("errno: the runtime's __augur_errno is missing")
 	}
 	return m.tlsAddr(t, g.ID)
+}
+
+// StoreString writes b and a terminating NUL at p, truncated to fit n bytes
+// when bounded.
+func (m *Machine) StoreString(p uint64, b []byte, n uint64, bounded bool) error {
+	if bounded {
+		if n == 0 {
+			return nil
+		}
+		if uint64(len(b)) > n-1 {
+			b = b[:n-1]
+		}
+	}
+	buf := make([]byte, len(b)+1)
+	copy(buf, b)
+	if err := m.mem.Write(p, buf); err != nil {
+		return memErr(err)
+	}
+	m.clearSym(p, uint64(len(buf)))
+	m.noteNative(p, uint64(len(buf)), Write)
+	return nil
 }

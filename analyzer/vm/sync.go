@@ -19,9 +19,9 @@ const (
 	waitOnce
 	waitSpin
 	waitFutex
-	// The network (net.go): data in a pipe, room in one (by pipe id), a
-	// connection to accept, a datagram (by socket id), and readiness
-	// (poll, select, epoll_wait: one queue).
+	// The network (package libc's net.go): data in a pipe, room in one
+	// (by pipe id), a connection to accept, a datagram (by socket id),
+	// and readiness (poll, select, epoll_wait: one queue).
 	waitPipe
 	waitPipeSpace
 	waitAccept
@@ -154,6 +154,11 @@ func (s *syncTable) fork() *syncTable {
 // deadlock reports.
 var waitObject = [...]string{waitMutex: "mutex", waitCond: "condition variable", waitBarrier: "barrier", waitOnce: "pthread_once",
 	waitRWLock: "rwlock", waitSpin: "spinlock", waitSem: "semaphore", waitFutex: "futex"}
+
+// netWaits names what the threads in the network's wait queues wait for.
+var netWaits = map[waitKind]string{waitPipe: "data on a pipe or socket", waitPipeSpace: "room in a pipe or socket",
+	waitAccept: "a connection to accept", waitPoll: "a descriptor to become ready (poll, select or epoll_wait)",
+	waitDgram: "a datagram"}
 
 // waitDescription says what blocked thread t waits for, for a deadlock
 // report: the synchronization object it is queued on, or a sleep.

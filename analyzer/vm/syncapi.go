@@ -30,6 +30,17 @@ const (
 	// RWReadKey is the release side of a read-write lock's read locks,
 	// which merge (ReleaseMerge): a writer is ordered after every reader.
 	RWReadKey = keyRWRead
+	// The network's wait queues (package libc's pipes, sockets and
+	// polls): data in a pipe and room in it (by pipe id), a connection
+	// to accept and a datagram (by socket id), and readiness (poll,
+	// select, epoll_wait: one queue, address 0). PipeKey is the sync key
+	// of the data a pipe or socket carries, by pipe or socket id.
+	PipeWaitKey  = waitPipe
+	PipeSpaceKey = waitPipeSpace
+	AcceptKey    = waitAccept
+	DgramKey     = waitDgram
+	PollKey      = waitPoll
+	PipeKey      = keyPipe
 )
 
 // LockMode is how a call takes a lock: waiting for it, trying it once, or
@@ -182,7 +193,7 @@ func (m *Machine) blockUntilNs(t *Thread, kind uint8, addr uint64, until int64) 
 		t.EndTimedWait()
 		return true, nil
 	}
-	t.timedWait, t.timedUntil = true, until
+	t.SetDeadline(until)
 	return false, m.Block(t, kind, addr)
 }
 
@@ -238,6 +249,15 @@ func (t *Thread) SetPhase(p int) { t.phase = p }
 // TimedOut reports whether t's timed wait ended at its deadline rather
 // than by a wake-up; EndTimedWait clears it.
 func (t *Thread) TimedOut() bool { return t.timedOut }
+
+// SetDeadline makes t's next wait (Block) a timed one, ending at until
+// nanoseconds on the virtual clock unless a wake-up comes first;
+// Deadline is the deadline set (0: none). A call that looks again after
+// each wake-up keeps its first deadline.
+func (t *Thread) SetDeadline(until int64) { t.timedWait, t.timedUntil = true, until }
+
+// Deadline is the deadline of t's timed wait (0: none).
+func (t *Thread) Deadline() int64 { return t.timedUntil }
 
 // SyncWords reads and writes the 32-bit fields of a synchronization object
 // of size bytes at addr, looking the object up once: a mutex's lock and
@@ -299,3 +319,27 @@ func SetHolder(kind uint8, h Holder) { holders[kind] = h }
 // Owner is the value a synchronization object stores for t as its holder:
 // never 0, which means free.
 func Owner(t *Thread) uint64 { return tid(t) }
+
+// ReadTimespec reads the two 8-byte fields of a struct timespec (or of a
+// struct timeval: seconds, then the fraction in its own unit).
+func (m *Machine) ReadTimespec(p uint64) (s, frac int64, err error) {
+	sec, err := m.ReadUint(p, 8)
+	if err != nil {
+		return 0, 0, err
+	}
+	f, err := m.ReadUint(p+8, 8)
+	if err != nil {
+		return 0, 0, err
+	}
+	return int64(sec), int64(f), nil
+}
+
+// TimespecNs reads a struct timespec as nanoseconds: a duration, or an
+// absolute time on the virtual clock (see now).
+func (m *Machine) TimespecNs(p uint64) (int64, error) {
+	s, ns, err := m.ReadTimespec(p)
+	if err != nil {
+		return 0, err
+	}
+	return s*1_000_000_000 + ns, nil
+}

@@ -1,4 +1,4 @@
-package vm
+package libc
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // scanSource is the input of a scanf-family call: a stream or a string.
@@ -18,15 +19,15 @@ type scanSource interface {
 // A symbolic input byte is made concrete (under a constraint) as scanf
 // consumes it: conversions compute on concrete digits.
 type streamScan struct {
-	m   *Machine
+	m   *machine
 	f   *vfile
 	err error
 }
 
 func (s *streamScan) read() int {
 	c, e := s.f.readSymByte()
-	if e != nil && s.m.sym != nil {
-		x, err := s.m.concretize(Value{Sym: e}, 8)
+	if e != nil && s.m.Symbolic() != nil {
+		x, err := s.m.Concretize(vm.Value{Sym: e}, 8)
 		if err != nil && s.err == nil {
 			s.err = err
 		}
@@ -68,7 +69,7 @@ func isSpace(c int) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
 
 // scan implements the scanf conversions and returns the number of
 // assignments, or -1 (EOF) when input ended before the first conversion.
-func (m *Machine) scan(src scanSource, format string, args argSource) (int, error) {
+func (m *machine) scan(src scanSource, format string, args argSource) (int, error) {
 	assigned, consumed := 0, 0
 	inputFailure := false
 	for i := 0; i < len(format); i++ {
@@ -174,7 +175,7 @@ func (m *Machine) scan(src scanSource, format string, args argSource) (int, erro
 			table := scanSet(set)
 			accept(func(c int) bool { return table[c] })
 		default:
-			return assigned, unsupported("scanf conversion %%%c is not supported", conv)
+			return assigned, vm.Unsupported("scanf conversion %%%c is not supported", conv)
 		}
 		consumed += len(text)
 		if len(text) == 0 {
@@ -209,24 +210,24 @@ func (m *Machine) scan(src scanSource, format string, args argSource) (int, erro
 			case "l":
 				werr = m.WriteUint(p, 8, math.Float64bits(f))
 			case "L":
-				b, err := m.mem.writeSlice(p, 10)
-				if err != nil {
-					return assigned, memErr(err)
+				var b [10]byte
+				ir.F80ToBytes(f, b[:])
+				if werr = m.WriteBytes(p, b[:]); werr == nil {
+					m.NoteAccess(p, 10, vm.Write)
 				}
-				ir.F80ToBytes(f, b)
 			default:
 				werr = m.WriteUint(p, 4, uint64(math.Float32bits(float32(f))))
 			}
 		case 'c':
-			if err := m.mem.Write(p, text); err != nil {
-				werr = memErr(err)
+			if err := m.WriteBytes(p, text); err != nil {
+				werr = err
 			}
-			m.noteNative(p, uint64(len(text)), Write)
+			m.NoteAccess(p, uint64(len(text)), vm.Write)
 		default: // s and [
-			if err := m.mem.Write(p, append(text, 0)); err != nil {
-				werr = memErr(err)
+			if err := m.WriteBytes(p, append(text, 0)); err != nil {
+				werr = err
 			}
-			m.noteNative(p, uint64(len(text)+1), Write)
+			m.NoteAccess(p, uint64(len(text)+1), vm.Write)
 		}
 		if werr != nil {
 			return assigned, werr
@@ -338,8 +339,8 @@ func parseCInt(s string, base int) (uint64, bool) {
 }
 
 func init() {
-	scanTo := func(from int, va bool) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	scanTo := func(from int, va bool) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			fmtIdx := 0
 			var src scanSource
 			switch from {
@@ -369,17 +370,17 @@ func init() {
 				return err
 			}
 			n, err := m.scan(src, format, args)
-			SetResult(res, uint64(int64(n))&0xffffffff)
+			vm.SetResult(res, uint64(int64(n))&0xffffffff)
 			if ss, ok := src.(*streamScan); ok && err == nil {
 				err = ss.err
 			}
 			return err
 		}
 	}
-	Register(scanTo(0, false), "scanf", "__isoc99_scanf")
-	Register(scanTo(0, true), "vscanf", "__isoc99_vscanf")
-	Register(scanTo(1, false), "fscanf", "__isoc99_fscanf")
-	Register(scanTo(1, true), "vfscanf", "__isoc99_vfscanf")
-	Register(scanTo(2, false), "sscanf", "__isoc99_sscanf")
-	Register(scanTo(2, true), "vsscanf", "__isoc99_vsscanf")
+	registerIO(scanTo(0, false), "scanf", "__isoc99_scanf")
+	registerIO(scanTo(0, true), "vscanf", "__isoc99_vscanf")
+	registerIO(scanTo(1, false), "fscanf", "__isoc99_fscanf")
+	registerIO(scanTo(1, true), "vfscanf", "__isoc99_vfscanf")
+	registerIO(scanTo(2, false), "sscanf", "__isoc99_sscanf")
+	registerIO(scanTo(2, true), "vsscanf", "__isoc99_vsscanf")
 }

@@ -1,9 +1,10 @@
-package vm
+package libc
 
 import (
 	"slices"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // Readiness: poll, select and epoll over the virtual descriptors (see
@@ -28,7 +29,7 @@ const (
 // readiness says what a descriptor can do now, as poll's bits: reading
 // (data, a connection to accept, or end of file), writing (room, or a
 // reader gone: then an error), and hang-up.
-func (m *Machine) readiness(f *vfile) uint32 {
+func (m *machine) readiness(f *vfile) uint32 {
 	n := m.net()
 	var r uint32
 	if s := n.socks[f.sock]; s != nil {
@@ -95,25 +96,23 @@ func (m *Machine) readiness(f *vfile) uint32 {
 // for a zero timeout or a timed-out wait, else the thread blocks until
 // something changes (timed when timeout is positive). Something ready
 // ends any timed wait.
-func (m *Machine) awaitReady(t *Thread, ready int, timeoutMs int64, res []Value) error {
-	if ready > 0 || timeoutMs == 0 || t.timedOut {
-		t.timedOut, t.timedWait, t.timedUntil = false, false, 0
-		SetResult(res, uint64(ready))
-		return errYield
+func (m *machine) awaitReady(t *vm.Thread, ready int, timeoutMs int64, res []vm.Value) error {
+	if ready > 0 || timeoutMs == 0 || t.TimedOut() {
+		t.EndTimedWait()
+		vm.SetResult(res, uint64(ready))
+		return m.Point()
 	}
-	t.timedWait = timeoutMs > 0
-	if t.timedWait && t.timedUntil == 0 {
+	if timeoutMs > 0 && t.Deadline() == 0 {
 		// The first look of the call sets its deadline; a look again
 		// after a change elsewhere keeps it.
-		t.timedUntil = m.now() + timeoutMs*1_000_000
+		t.SetDeadline(m.Now() + timeoutMs*1_000_000)
 	}
-	m.sync.block(t, waitKey{waitPoll, 0})
-	return errBlock
+	return m.Block(t, vm.PollKey, 0)
 }
 
 // pollFn models poll and ppoll over an array of struct pollfd.
-func pollFn(timespec bool) Native {
-	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func pollFn(timespec bool) ioModel {
+	return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fds, nfds := a[0].Bits, a[1].Bits
 		timeout := int64(int32(a[2].Bits))
 		if timespec {
@@ -154,54 +153,30 @@ func pollFn(timespec bool) Native {
 	}
 }
 
-// readTimespec reads the two 8-byte fields of a struct timespec (or of a
-// struct timeval: seconds, then the fraction in its own unit).
-func (m *Machine) readTimespec(p uint64) (s, frac int64, err error) {
-	sec, err := m.ReadUint(p, 8)
-	if err != nil {
-		return 0, 0, err
-	}
-	f, err := m.ReadUint(p+8, 8)
-	if err != nil {
-		return 0, 0, err
-	}
-	return int64(sec), int64(f), nil
-}
-
 // timespecMs reads a struct timespec as milliseconds, rounded up; a null
 // pointer is no timeout (-1).
-func (m *Machine) timespecMs(p uint64) (int64, error) {
+func (m *machine) timespecMs(p uint64) (int64, error) {
 	if p == 0 {
 		return -1, nil
 	}
-	s, ns, err := m.readTimespec(p)
+	s, ns, err := m.ReadTimespec(p)
 	if err != nil {
 		return 0, err
 	}
 	return s*1000 + (ns+999_999)/1_000_000, nil
 }
 
-// TimespecNs reads a struct timespec as nanoseconds: a duration, or an
-// absolute time on the virtual clock (see now).
-func (m *Machine) TimespecNs(p uint64) (int64, error) {
-	s, ns, err := m.readTimespec(p)
-	if err != nil {
-		return 0, err
-	}
-	return s*1_000_000_000 + ns, nil
-}
-
 // selectFn models select and pselect over fd_sets (1024 bits each);
 // timeval says the timeout is a struct timeval, else a timespec.
-func selectFn(timeval bool) Native {
-	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func selectFn(timeval bool) ioModel {
+	return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		nfds := int(int32(a[0].Bits))
 		if nfds < 0 || nfds > 1024 {
-			return fail(m, t, res, EINVAL)
+			return fail(m, t, res, vm.EINVAL)
 		}
 		timeout := int64(-1)
 		if p := a[4].Bits; p != 0 {
-			s, frac, err := m.readTimespec(p)
+			s, frac, err := m.ReadTimespec(p)
 			if err != nil {
 				return err
 			}
@@ -229,7 +204,7 @@ func selectFn(timeval bool) Native {
 				}
 				f := m.files.byFD[fd]
 				if f == nil {
-					return fail(m, t, res, EBADF)
+					return fail(m, t, res, vm.EBADF)
 				}
 				if m.readiness(f)&want[k] != 0 {
 					out[k][fd/64] |= 1 << (fd % 64)
@@ -237,7 +212,7 @@ func selectFn(timeval bool) Native {
 				}
 			}
 		}
-		if ready > 0 || timeout == 0 || t.timedOut {
+		if ready > 0 || timeout == 0 || t.TimedOut() {
 			for k, set := range sets {
 				if set == 0 {
 					continue
@@ -262,35 +237,35 @@ const (
 )
 
 func init() {
-	Register(pollFn(false), "poll", "__poll_chk").Acquires()
-	Register(pollFn(true), "ppoll", "__ppoll_chk").Acquires()
-	Register(selectFn(true), "select").Acquires()
-	Register(selectFn(false), "pselect").Acquires()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(pollFn(false), "poll", "__poll_chk").Acquires()
+	registerIO(pollFn(true), "ppoll", "__ppoll_chk").Acquires()
+	registerIO(selectFn(true), "select").Acquires()
+	registerIO(selectFn(false), "pselect").Acquires()
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		n := m.net()
 		id := n.id()
 		n.epolls[id] = &vepoll{watch: map[int]epollInterest{}}
-		SetResult(res, uint64(m.newNetFD(&vfile{epoll: id})))
+		vm.SetResult(res, uint64(m.newNetFD(&vfile{epoll: id})))
 		return nil
 	}, "epoll_create", "epoll_create1")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		ef := m.files.byFD[int(int32(a[0].Bits))]
 		fd := int(int32(a[2].Bits))
 		if ef == nil || m.files.byFD[fd] == nil {
-			return fail(m, t, res, EBADF)
+			return fail(m, t, res, vm.EBADF)
 		}
 		ep := m.net().epolls[ef.epoll]
 		if ep == nil || fd == ef.fd {
-			return fail(m, t, res, EINVAL)
+			return fail(m, t, res, vm.EINVAL)
 		}
 		_, watched := ep.watch[fd]
 		switch op := a[1].Bits & 0xffffffff; {
 		case op == epollCtlDel && watched:
 			delete(ep.watch, fd)
 		case op == epollCtlAdd && watched:
-			return fail(m, t, res, EEXIST)
+			return fail(m, t, res, vm.EEXIST)
 		case (op == epollCtlMod || op == epollCtlDel) && !watched:
-			return fail(m, t, res, ENOENT)
+			return fail(m, t, res, vm.ENOENT)
 		case op == epollCtlAdd || op == epollCtlMod:
 			ev, err := m.ReadUint(a[3].Bits, 4)
 			if err != nil {
@@ -302,13 +277,13 @@ func init() {
 			}
 			ep.watch[fd] = epollInterest{events: uint32(ev), data: data}
 		default:
-			return fail(m, t, res, EINVAL)
+			return fail(m, t, res, vm.EINVAL)
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		m.netChanged(0, 0) // a waiter may have something ready now
 		return nil
 	}, "epoll_ctl")
-	Register(epollWait, "epoll_wait", "epoll_pwait").Acquires()
+	registerIO(epollWait, "epoll_wait", "epoll_pwait").Acquires()
 }
 
 // epollWait reports the watched descriptors that are ready, in descriptor
@@ -316,15 +291,15 @@ func init() {
 // a program that drains each descriptor until EAGAIN, as edge-triggered
 // ones must, sees the same); EPOLLONESHOT disables a descriptor once
 // reported, until epoll_ctl modifies it.
-func epollWait(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func epollWait(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 	ef := m.files.byFD[int(int32(a[0].Bits))]
 	if ef == nil {
-		return fail(m, t, res, EBADF)
+		return fail(m, t, res, vm.EBADF)
 	}
 	ep := m.net().epolls[ef.epoll]
 	max := int(int32(a[2].Bits))
 	if ep == nil || max <= 0 {
-		return fail(m, t, res, EINVAL)
+		return fail(m, t, res, vm.EINVAL)
 	}
 	fds := make([]int, 0, len(ep.watch))
 	for fd := range ep.watch {

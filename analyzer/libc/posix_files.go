@@ -1,7 +1,8 @@
-package vm
+package libc
 
 import (
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // File descriptors of the virtual file system: open, creat, lseek, stat,
@@ -29,21 +30,21 @@ const (
 // openFile opens path (a vpath) with open(2) flags and returns the new
 // descriptor, or -1 with errno set. A directory opens for reading only, as
 // programs open one to fsync or fstat it.
-func (m *Machine) openFile(t *Thread, path string, flags uint64) (int, error) {
+func (m *machine) openFile(t *vm.Thread, path string, flags uint64) (int, error) {
 	data, exists := m.files.fs[path]
 	dir := !exists && m.files.isDir(path)
 	switch {
 	case dir && (flags&oAccMode != 0 || flags&oCreat != 0):
-		return -1, m.SetErrno(t, EISDIR)
+		return -1, m.SetErrno(t, vm.EISDIR)
 	case flags&oDirectory != 0 && !dir:
 		if exists {
-			return -1, m.SetErrno(t, ENOTDIR)
+			return -1, m.SetErrno(t, vm.ENOTDIR)
 		}
-		return -1, m.SetErrno(t, ENOENT)
+		return -1, m.SetErrno(t, vm.ENOENT)
 	case !exists && !dir && (flags&oCreat == 0 || !m.files.isDir(pathDir(path))):
-		return -1, m.SetErrno(t, ENOENT) // no such file, or no directory to make it in
+		return -1, m.SetErrno(t, vm.ENOENT) // no such file, or no directory to make it in
 	case exists && flags&oCreat != 0 && flags&oExcl != 0:
-		return -1, m.SetErrno(t, EEXIST)
+		return -1, m.SetErrno(t, vm.EEXIST)
 	}
 	f := &vfile{fd: m.files.nextFD, path: path, mode: unbuffered, dir: dir}
 	acc := flags & oAccMode
@@ -57,7 +58,7 @@ func (m *Machine) openFile(t *Thread, path string, flags uint64) (int, error) {
 	}
 	f.data, f.sym = data, m.files.fsSym[path]
 	m.files.nextFD++
-	f.proc = m.procOf()
+	f.proc = m.Proc()
 	m.files.byFD[f.fd] = f
 	return f.fd, nil
 }
@@ -74,7 +75,7 @@ const (
 // statInto fills a struct stat for a file of size bytes with inode number
 // ino: a regular file (mode 0644), a directory (0755) or a character
 // device.
-func (m *Machine) statInto(buf uint64, size int, kind fileKind, ino uint64) error {
+func (m *machine) statInto(buf uint64, size int, kind fileKind, ino uint64) error {
 	if err := m.SetMem(buf, 0, 144); err != nil {
 		return err
 	}
@@ -95,7 +96,7 @@ type field struct {
 }
 
 // writeFields writes fields of the struct at base as program data.
-func (m *Machine) writeFields(base uint64, fields ...field) error {
+func (m *machine) writeFields(base uint64, fields ...field) error {
 	for _, f := range fields {
 		if err := m.WriteUint(base+uint64(f.off), f.size, f.v); err != nil {
 			return err
@@ -106,7 +107,7 @@ func (m *Machine) writeFields(base uint64, fields ...field) error {
 
 // fileSize is the size of the file at path as a stat sees it, with what
 // open streams still buffer for it.
-func (m *Machine) fileSize(path string) int {
+func (m *machine) fileSize(path string) int {
 	size := len(m.files.fs[path])
 	n := size
 	for _, f := range m.files.byFD {
@@ -122,11 +123,6 @@ func (m *Machine) fileSize(path string) int {
 	return n
 }
 
-func fail(m *Machine, t *Thread, res []Value, errno int) error {
-	SetResult(res, ir.Mask(64))
-	return m.SetErrno(t, errno)
-}
-
 // wouldBlock ends a nonblocking call (a read, write, recv, send, accept)
 // that would have to wait: -1 with EAGAIN, and a preemption point as a
 // failed try is (TryFailed), every other failure in a row. It was none,
@@ -135,8 +131,8 @@ func fail(m *Machine, t *Thread, res []Value, errno int) error {
 // hand-over: two threads echoing 2,000 bytes that way ran out of the
 // instruction budget, a hang reported on correct code
 // (testdata/sched/nonblocking_turns.c).
-func (m *Machine) wouldBlock(t *Thread, res []Value) error {
-	if err := fail(m, t, res, EAGAIN); err != nil {
+func (m *machine) wouldBlock(t *vm.Thread, res []vm.Value) error {
+	if err := fail(m, t, res, vm.EAGAIN); err != nil {
 		return err
 	}
 	return m.TryFailed(t)
@@ -145,8 +141,8 @@ func (m *Machine) wouldBlock(t *Thread, res []Value) error {
 func init() {
 	// open(path, flags), openat(dir, path, flags), creat(path): the path
 	// and the flags come from different arguments.
-	opener := func(pathArg int, flags func(a []Value) uint64) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	opener := func(pathArg int, flags func(a []vm.Value) uint64) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			name, err := m.CString(a[pathArg].Bits)
 			if err != nil {
 				return err
@@ -161,20 +157,20 @@ func init() {
 				path = vpath(dir.path, name)
 			}
 			fd, err := m.openFile(t, path, flags(a))
-			SetResult(res, uint64(int64(fd)))
+			vm.SetResult(res, uint64(int64(fd)))
 			return err
 		}
 	}
-	Register(opener(0, func(a []Value) uint64 { return a[1].Bits }), "open", "open64", "__open_2", "__open64_2")
-	Register(opener(1, func(a []Value) uint64 { return a[2].Bits }), "openat", "openat64")
-	Register(opener(0, func([]Value) uint64 { return oWronly | oCreat | oTrunc }), "creat", "creat64")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(opener(0, func(a []vm.Value) uint64 { return a[1].Bits }), "open", "open64", "__open_2", "__open64_2")
+	registerIO(opener(1, func(a []vm.Value) uint64 { return a[2].Bits }), "openat", "openat64")
+	registerIO(opener(0, func([]vm.Value) uint64 { return oWronly | oCreat | oTrunc }), "creat", "creat64")
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil {
-			return fail(m, t, res, EBADF)
+			return fail(m, t, res, vm.EBADF)
 		}
 		if f.fd <= 2 {
-			return fail(m, t, res, ESPIPE)
+			return fail(m, t, res, vm.ESPIPE)
 		}
 		size := m.fileSize(f.path)
 		var base int64
@@ -185,18 +181,18 @@ func init() {
 		case 2:
 			base = int64(size)
 		default:
-			return fail(m, t, res, EINVAL)
+			return fail(m, t, res, vm.EINVAL)
 		}
 		pos := base + int64(a[1].Bits)
 		if pos < 0 {
-			return fail(m, t, res, EINVAL)
+			return fail(m, t, res, vm.EINVAL)
 		}
 		f.data, f.pos, f.eof, f.unget = m.files.fs[f.path], int(pos), false, 0
-		SetResult(res, uint64(pos))
+		vm.SetResult(res, uint64(pos))
 		return nil
 	}, "lseek", "lseek64")
-	statPath := func(pathArg, bufArg int) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	statPath := func(pathArg, bufArg int) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			path, err := m.pathArg(a[pathArg].Bits)
 			if err != nil {
 				return err
@@ -204,23 +200,23 @@ func init() {
 			kind := regularFile
 			if _, ok := m.files.fs[path]; !ok {
 				if !m.files.isDir(path) {
-					return fail(m, t, res, ENOENT)
+					return fail(m, t, res, vm.ENOENT)
 				}
 				kind = directory
 			}
-			SetResult(res, 0)
+			vm.SetResult(res, 0)
 			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path))
 		}
 	}
-	Register(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
-	Register(statPath(1, 2), "__xstat", "__xstat64", "__lxstat", "__lxstat64")
-	fstat := func(fdArg, bufArg int) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
+	registerIO(statPath(1, 2), "__xstat", "__xstat64", "__lxstat", "__lxstat64")
+	fstat := func(fdArg, bufArg int) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			f := m.files.byFD[int(int32(a[fdArg].Bits))]
 			if f == nil {
-				return fail(m, t, res, EBADF)
+				return fail(m, t, res, vm.EBADF)
 			}
-			SetResult(res, 0)
+			vm.SetResult(res, 0)
 			switch {
 			case f.fd <= 2:
 				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.fd)+3)
@@ -230,23 +226,23 @@ func init() {
 			return m.statInto(a[bufArg].Bits, m.fileSize(f.path), regularFile, m.files.inode(f.path))
 		}
 	}
-	Register(fstat(0, 1), "fstat", "fstat64")
-	Register(fstat(1, 2), "__fxstat", "__fxstat64")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(fstat(0, 1), "fstat", "fstat64")
+	registerIO(fstat(1, 2), "__fxstat", "__fxstat64")
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		if _, ok := m.files.fs[path]; !ok && !m.files.isDir(path) {
-			return fail(m, t, res, ENOENT)
+			return fail(m, t, res, vm.ENOENT)
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "access", "euidaccess", "eaccess")
 	// remover removes a file (files) or an empty directory (dirs): unlink
 	// removes files only, rmdir directories only, remove either.
-	remover := func(files, dirs bool) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	remover := func(files, dirs bool) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			path, err := m.pathArg(a[0].Bits)
 			if err != nil {
 				return err
@@ -255,44 +251,44 @@ func init() {
 			isDir := !isFile && m.files.isDir(path)
 			switch {
 			case isFile && !files:
-				return fail(m, t, res, ENOTDIR)
+				return fail(m, t, res, vm.ENOTDIR)
 			case isFile:
 				m.files.remove(path)
 			case isDir && !dirs:
-				return fail(m, t, res, EISDIR)
+				return fail(m, t, res, vm.EISDIR)
 			case isDir && (path == "/" || !m.files.dirs[path] || m.files.holdsFiles(path)):
-				return fail(m, t, res, ENOTEMPTY) // "/", or a directory that holds files
+				return fail(m, t, res, vm.ENOTEMPTY) // "/", or a directory that holds files
 			case isDir:
 				delete(m.files.dirs, path)
 			default:
-				return fail(m, t, res, ENOENT)
+				return fail(m, t, res, vm.ENOENT)
 			}
-			SetResult(res, 0)
+			vm.SetResult(res, 0)
 			return nil
 		}
 	}
-	Register(remover(true, false), "unlink")
-	Register(remover(false, true), "rmdir")
-	Register(remover(true, true), "remove")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(remover(true, false), "unlink")
+	registerIO(remover(false, true), "rmdir")
+	registerIO(remover(true, true), "remove")
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		if _, ok := m.files.fs[path]; ok || m.files.isDir(path) {
-			return fail(m, t, res, EEXIST)
+			return fail(m, t, res, vm.EEXIST)
 		}
 		if !m.files.isDir(pathDir(path)) {
-			return fail(m, t, res, ENOENT)
+			return fail(m, t, res, vm.ENOENT)
 		}
 		if m.files.dirs == nil {
 			m.files.dirs = map[string]bool{}
 		}
 		m.files.dirs[path] = true
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "mkdir")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		from, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -302,22 +298,22 @@ func init() {
 			return err
 		}
 		if _, ok := m.files.fs[from]; !ok {
-			return fail(m, t, res, ENOENT)
+			return fail(m, t, res, vm.ENOENT)
 		}
 		if from != to {
 			m.files.rename(from, to)
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "rename")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil || !f.write {
-			return fail(m, t, res, EBADF)
+			return fail(m, t, res, vm.EBADF)
 		}
 		n := int(a[1].Bits)
 		if n < 0 {
-			return fail(m, t, res, EINVAL)
+			return fail(m, t, res, vm.EINVAL)
 		}
 		m.files.flush(f)
 		data := m.files.fs[f.path]
@@ -327,44 +323,44 @@ func init() {
 			data = append(data, make([]byte, n-len(data))...)
 		}
 		m.files.fs[f.path] = data
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "ftruncate", "ftruncate64")
-	dup := func(m *Machine, t *Thread, res []Value, old, to int) error {
+	dup := func(m *machine, t *vm.Thread, res []vm.Value, old, to int) error {
 		f := m.files.byFD[old]
 		if f == nil {
-			return fail(m, t, res, EBADF)
+			return fail(m, t, res, vm.EBADF)
 		}
 		if to < 0 {
 			to = m.files.nextFD
 			m.files.nextFD++
 		} else if to == old {
-			SetResult(res, uint64(to))
+			vm.SetResult(res, uint64(to))
 			return nil
 		}
 		if old := m.files.byFD[to]; old != nil && old.isNet() {
 			m.closeNet(old) // dup2 closes what the target held
 		}
 		c := *f
-		c.fd, c.pending, c.proc = to, nil, m.procOf()
+		c.fd, c.pending, c.proc = to, nil, m.Proc()
 		m.files.byFD[to] = &c
 		if f.isNet() {
 			m.holdEnds(f)
 		}
-		SetResult(res, uint64(to))
+		vm.SetResult(res, uint64(to))
 		return nil
 	}
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return dup(m, t, res, int(int32(a[0].Bits)), -1)
 	}, "dup")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return dup(m, t, res, int(int32(a[0].Bits)), int(int32(a[1].Bits)))
 	}, "dup2", "dup3")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fd := int(int32(a[0].Bits))
 		f := m.files.byFD[fd]
 		if f == nil {
-			return fail(m, t, res, EBADF)
+			return fail(m, t, res, vm.EBADF)
 		}
 		switch a[1].Bits & 0xffffffff {
 		case 0, 1030: // F_DUPFD, F_DUPFD_CLOEXEC
@@ -380,39 +376,38 @@ func init() {
 			if f.nonblock {
 				fl |= oNonblock
 			}
-			SetResult(res, fl)
+			vm.SetResult(res, fl)
 		case 4: // F_SETFL: of the status flags, only O_NONBLOCK means anything here
 			f.nonblock = a[2].Bits&oNonblock != 0
-			SetResult(res, 0)
+			vm.SetResult(res, 0)
 		case 5: // F_GETLK
 			// Record locks are per process, and a process never conflicts
 			// with its own locks: the region is free (l_type = F_UNLCK).
 			// Locks between the processes of a forking program are not
 			// modeled: F_SETLK and F_SETLKW always succeed.
-			SetResult(res, 0)
+			vm.SetResult(res, 0)
 			return m.WriteUint(a[2].Bits, 2, 2)
 		default: // F_SETFL, F_GETFD, F_SETFD, locks: accepted, nothing changes
-			SetResult(res, 0)
+			vm.SetResult(res, 0)
 		}
 		return nil
 	}, "fcntl", "fcntl64")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil {
-			SetResult(res, 0)
-			return m.SetErrno(t, EBADF)
+			vm.SetResult(res, 0)
+			return m.SetErrno(t, vm.EBADF)
 		}
 		if f.isNet() {
-			return unsupported("fdopen of a pipe or a socket (stdio over them is not modeled; read and write are)")
+			return vm.Unsupported("fdopen of a pipe or a socket (stdio over them is not modeled; read and write are)")
 		}
-		o := m.mem.alloc(ObjHeap, 216, "FILE "+f.path, in.Loc, t.ID)
-		addr := ir.Addr(o.ID, 0)
+		addr := m.Alloc(vm.ObjHeap, 216, "FILE "+f.path, in.Loc, t, nil)
 		m.files.byAddr[addr] = f
 		f.mode = fullyBuffered
 		if f.fd <= 2 {
 			f.mode = m.files.byFD[f.fd].mode
 		}
-		SetResult(res, addr)
+		vm.SetResult(res, addr)
 		return nil
 	}, "fdopen")
 }

@@ -1,10 +1,11 @@
-package vm
+package libc
 
 import (
 	"maps"
 	"slices"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // A network inside the sandbox: pipes, and TCP and UDP sockets over a
@@ -116,7 +117,7 @@ func newNetTable() *netTable {
 }
 
 // net returns the machine's network, made on first use.
-func (m *Machine) net() *netTable {
+func (m *machine) net() *netTable {
 	if m.files.net == nil {
 		m.files.net = newNetTable()
 	}
@@ -193,7 +194,7 @@ const (
 
 // ends are the pipes a descriptor reads from and writes to (0: none):
 // its own for a pipe or a socketpair, its socket's once connected.
-func (m *Machine) ends(f *vfile) (rx, tx uint64) {
+func (m *machine) ends(f *vfile) (rx, tx uint64) {
 	if f.sock != 0 {
 		if s := m.net().socks[f.sock]; s != nil {
 			return s.rx, s.tx
@@ -210,56 +211,51 @@ func (f *vfile) isNet() bool {
 }
 
 // newNetFD opens a descriptor for f.
-func (m *Machine) newNetFD(f *vfile) int {
+func (m *machine) newNetFD(f *vfile) int {
 	fd := m.files.nextFD
 	m.files.nextFD++
-	f.fd, f.proc = fd, m.procOf()
+	f.fd, f.proc = fd, m.Proc()
 	m.files.byFD[fd] = f
 	return fd
 }
 
-// pipeKey is the wait queue of the threads waiting for data in pipe id,
-// and the sync key its data carries happens-before on.
-func pipeKey(id uint64) waitKey { return waitKey{waitPipe, id} }
-
 // netChanged wakes every thread that may now go on: the readers of pipe
 // rx (0: none), the writers of pipe tx, and every thread in poll, select
 // or epoll_wait (they look again).
-func (m *Machine) netChanged(rx, tx uint64) {
+func (m *machine) netChanged(rx, tx uint64) {
 	if rx != 0 {
-		m.sync.wake(pipeKey(rx), m)
+		m.Wake(vm.PipeWaitKey, rx)
 	}
 	if tx != 0 {
-		m.sync.wake(waitKey{waitPipeSpace, tx}, m)
+		m.Wake(vm.PipeSpaceKey, tx)
 	}
-	m.sync.wake(waitKey{waitPoll, 0}, m)
+	m.Wake(vm.PollKey, 0)
 }
 
 // streamRead reads at most n bytes of the pipe rx into p: what it holds,
 // or end of file when no writer is left; an empty pipe blocks the thread
 // (EAGAIN when nonblocking). peek leaves the bytes in the pipe.
-func (m *Machine) streamRead(t *Thread, in *ir.Inst, rx uint64, p, n uint64, nonblock, peek bool, res []Value) error {
+func (m *machine) streamRead(t *vm.Thread, in *ir.Inst, rx uint64, p, n uint64, nonblock, peek bool, res []vm.Value) error {
 	pp := m.net().pipes[rx]
 	if pp == nil {
-		return fail(m, t, res, EBADF)
+		return fail(m, t, res, vm.EBADF)
 	}
 	if len(pp.buf) == 0 {
 		switch {
 		case pp.writers == 0 || n == 0:
-			SetResult(res, 0)
-			return errYield
+			vm.SetResult(res, 0)
+			return m.Point()
 		case nonblock:
 			return m.wouldBlock(t, res)
 		}
-		m.sync.block(t, pipeKey(rx))
-		return errBlock
+		return m.Block(t, vm.PipeWaitKey, rx)
 	}
 	k := min(n, uint64(len(pp.buf)))
-	if err := m.mem.Write(p, pp.buf[:k]); err != nil {
-		return memErr(err)
+	if err := m.WriteBytes(p, pp.buf[:k]); err != nil {
+		return err
 	}
-	m.noteNative(p, k, Write)
-	m.emitSync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: rx}, Site: m.site(t, in.Loc)})
+	m.NoteAccess(p, k, vm.Write)
+	m.Sync(t, vm.Acquire, vm.PipeKey, rx)
 	if !peek {
 		pp.buf = pp.buf[k:]
 		if len(pp.buf) == 0 {
@@ -267,8 +263,8 @@ func (m *Machine) streamRead(t *Thread, in *ir.Inst, rx uint64, p, n uint64, non
 		}
 		m.netChanged(0, rx)
 	}
-	SetResult(res, k)
-	return errYield
+	vm.SetResult(res, k)
+	return m.Point()
 }
 
 // streamWrite writes n bytes at p to the pipe tx, as much as it has room
@@ -276,45 +272,44 @@ func (m *Machine) streamRead(t *Thread, in *ir.Inst, rx uint64, p, n uint64, non
 // does one that cannot take a write of at most PIPE_BUF bytes whole. No
 // reader left is EPIPE (a process that has not ignored SIGPIPE would
 // also get the signal; augur reports the error alone).
-func (m *Machine) streamWrite(t *Thread, in *ir.Inst, tx uint64, p, n uint64, nonblock bool, res []Value) error {
+func (m *machine) streamWrite(t *vm.Thread, in *ir.Inst, tx uint64, p, n uint64, nonblock bool, res []vm.Value) error {
 	pp := m.net().pipes[tx]
 	if pp == nil {
-		return fail(m, t, res, EBADF)
+		return fail(m, t, res, vm.EBADF)
 	}
 	if pp.readers == 0 {
 		return fail(m, t, res, EPIPE)
 	}
 	room := uint64(pipeCapacity - len(pp.buf))
 	if n == 0 {
-		SetResult(res, 0)
-		return errYield
+		vm.SetResult(res, 0)
+		return m.Point()
 	}
 	if room == 0 || n <= pipeAtomic && room < n {
 		if nonblock {
 			return m.wouldBlock(t, res)
 		}
-		m.sync.block(t, waitKey{waitPipeSpace, tx})
-		return errBlock
+		return m.Block(t, vm.PipeSpaceKey, tx)
 	}
 	k := min(n, room)
-	if err := m.concreteBytes(p, k); err != nil {
+	if err := m.ConcreteBytes(p, k); err != nil {
 		return err
 	}
-	b, err := m.mem.Read(p, k)
+	b, err := m.ReadBytes(p, k)
 	if err != nil {
-		return memErr(err)
+		return err
 	}
-	m.noteNative(p, k, Read)
-	m.charge(k)
+	m.NoteAccess(p, k, vm.Read)
+	m.Charge(k)
 	pp.buf = append(pp.buf, b...)
-	m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: tx}, Site: m.site(t, in.Loc)})
+	m.Sync(t, vm.ReleaseMerge, vm.PipeKey, tx)
 	m.netChanged(tx, 0)
-	SetResult(res, k)
-	return errYield
+	vm.SetResult(res, k)
+	return m.Point()
 }
 
 // closeNet releases what descriptor f holds of the network.
-func (m *Machine) closeNet(f *vfile) {
+func (m *machine) closeNet(f *vfile) {
 	n := m.net()
 	m.releaseEnds(f.rx, f.tx)
 	if s := n.socks[f.sock]; s != nil {
@@ -335,7 +330,7 @@ func (m *Machine) closeNet(f *vfile) {
 }
 
 // releaseEnds gives up one reader of rx and one writer of tx.
-func (m *Machine) releaseEnds(rx, tx uint64) {
+func (m *machine) releaseEnds(rx, tx uint64) {
 	n := m.net()
 	if p := n.pipes[rx]; p != nil {
 		p.readers--
@@ -349,14 +344,14 @@ func (m *Machine) releaseEnds(rx, tx uint64) {
 }
 
 // dropPipe forgets a pipe no description holds.
-func (m *Machine) dropPipe(id uint64, p *vpipe) {
+func (m *machine) dropPipe(id uint64, p *vpipe) {
 	if p.readers <= 0 && p.writers <= 0 {
 		delete(m.net().pipes, id)
 	}
 }
 
 // holdEnds takes one more reader of rx and writer of tx (dup).
-func (m *Machine) holdEnds(f *vfile) {
+func (m *machine) holdEnds(f *vfile) {
 	n := m.net()
 	if p := n.pipes[f.rx]; p != nil {
 		p.readers++
@@ -372,39 +367,34 @@ func (m *Machine) holdEnds(f *vfile) {
 	}
 }
 
-// netWaits names what the threads in the network's wait queues wait for.
-var netWaits = map[waitKind]string{waitPipe: "data on a pipe or socket", waitPipeSpace: "room in a pipe or socket",
-	waitAccept: "a connection to accept", waitPoll: "a descriptor to become ready (poll, select or epoll_wait)",
-	waitDgram: "a datagram"}
-
 // netRead is read(2) on a pipe, a socket or an eventfd.
-func (m *Machine) netRead(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res []Value) error {
+func (m *machine) netRead(t *vm.Thread, in *ir.Inst, f *vfile, p, n uint64, res []vm.Value) error {
 	switch {
 	case f.event != 0:
 		return m.eventRead(t, in, f, p, n, res)
 	case f.sock != 0:
 		return m.recvFrom(t, in, uint64(f.fd), p, n, 0, 0, 0, res)
 	case f.rx == 0: // a pipe's write end, an epoll instance
-		return fail(m, t, res, EBADF)
+		return fail(m, t, res, vm.EBADF)
 	}
 	return m.streamRead(t, in, f.rx, p, n, f.nonblock, false, res)
 }
 
 // netWrite is write(2) on a pipe, a socket or an eventfd.
-func (m *Machine) netWrite(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res []Value) error {
+func (m *machine) netWrite(t *vm.Thread, in *ir.Inst, f *vfile, p, n uint64, res []vm.Value) error {
 	switch {
 	case f.event != 0:
 		return m.eventWrite(t, in, f, p, n, res)
 	case f.sock != 0:
 		return m.sendTo(t, in, uint64(f.fd), p, n, 0, 0, 0, res)
 	case f.tx == 0:
-		return fail(m, t, res, EBADF)
+		return fail(m, t, res, vm.EBADF)
 	}
 	return m.streamWrite(t, in, f.tx, p, n, f.nonblock, res)
 }
 
 func init() {
-	pipe := func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	pipe := func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		id := m.net().newPipe()
 		nb := len(a) > 1 && a[1].Bits&oNonblock != 0
 		r := m.newNetFD(&vfile{rx: id, read: true, nonblock: nb})
@@ -412,8 +402,8 @@ func init() {
 		if err := m.WriteUint(a[0].Bits, 4, uint64(r)); err != nil {
 			return err
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return m.WriteUint(a[0].Bits+4, 4, uint64(w))
 	}
-	Register(pipe, "pipe", "pipe2")
+	registerIO(pipe, "pipe", "pipe2")
 }

@@ -1,9 +1,10 @@
-package vm
+package libc
 
 import (
 	"slices"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // Sockets over the virtual loopback (see net.go).
@@ -45,15 +46,15 @@ type sockaddr struct {
 }
 
 // readSockaddr reads the address of n bytes at p.
-func (m *Machine) readSockaddr(p, n uint64, forBind bool) (sockaddr, int, error) {
+func (m *machine) readSockaddr(p, n uint64, forBind bool) (sockaddr, int, error) {
 	if n < 2 {
-		return sockaddr{}, EINVAL, nil
+		return sockaddr{}, vm.EINVAL, nil
 	}
-	b, err := m.mem.Read(p, min(n, 110))
+	b, err := m.ReadBytes(p, min(n, 110))
 	if err != nil {
-		return sockaddr{}, 0, memErr(err)
+		return sockaddr{}, 0, err
 	}
-	m.noteNative(p, uint64(len(b)), Read)
+	m.NoteAccess(p, uint64(len(b)), vm.Read)
 	a := sockaddr{family: int(b[0]) | int(b[1])<<8}
 	unreachable := ENETUNREACH
 	if forBind {
@@ -62,7 +63,7 @@ func (m *Machine) readSockaddr(p, n uint64, forBind bool) (sockaddr, int, error)
 	switch a.family {
 	case afInet:
 		if len(b) < 8 {
-			return a, EINVAL, nil
+			return a, vm.EINVAL, nil
 		}
 		a.port = int(b[2])<<8 | int(b[3])
 		switch {
@@ -74,7 +75,7 @@ func (m *Machine) readSockaddr(p, n uint64, forBind bool) (sockaddr, int, error)
 		}
 	case afInet6:
 		if len(b) < 24 {
-			return a, EINVAL, nil
+			return a, vm.EINVAL, nil
 		}
 		a.port = int(b[2])<<8 | int(b[3])
 		ip := b[8:24]
@@ -94,7 +95,7 @@ func (m *Machine) readSockaddr(p, n uint64, forBind bool) (sockaddr, int, error)
 			path = path[:i]
 		}
 		if len(path) == 0 {
-			return a, EINVAL, nil
+			return a, vm.EINVAL, nil
 		}
 		a.path = string(path)
 	default:
@@ -107,7 +108,7 @@ func (m *Machine) readSockaddr(p, n uint64, forBind bool) (sockaddr, int, error)
 // loopback, or 0.0.0.0 / :: when any), with port or path, at p, within
 // the length at lenp, and sets that length to the address's size. A nil
 // p writes nothing.
-func (m *Machine) writeSockaddr(p, lenp uint64, family, port int, path string, any bool) error {
+func (m *machine) writeSockaddr(p, lenp uint64, family, port int, path string, any bool) error {
 	if p == 0 || lenp == 0 {
 		return nil
 	}
@@ -136,19 +137,19 @@ func (m *Machine) writeSockaddr(p, lenp uint64, family, port int, path string, a
 		return err
 	}
 	k := min(uint64(len(b)), room)
-	if err := m.mem.Write(p, b[:k]); err != nil {
-		return memErr(err)
+	if err := m.WriteBytes(p, b[:k]); err != nil {
+		return err
 	}
-	m.noteNative(p, k, Write)
+	m.NoteAccess(p, k, vm.Write)
 	return m.WriteUint(lenp, 4, uint64(len(b)))
 }
 
 // sockOf returns the socket of descriptor fd, or the errno of a call on
 // it: EBADF for no descriptor, ENOTSOCK for one that is not a socket.
-func (m *Machine) sockOf(fd uint64) (*vfile, *vsocket, int) {
+func (m *machine) sockOf(fd uint64) (*vfile, *vsocket, int) {
 	f := m.files.byFD[int(int32(fd))]
 	if f == nil {
-		return nil, nil, EBADF
+		return nil, nil, vm.EBADF
 	}
 	s := m.net().socks[f.sock]
 	if f.sock == 0 || s == nil {
@@ -158,7 +159,7 @@ func (m *Machine) sockOf(fd uint64) (*vfile, *vsocket, int) {
 }
 
 // bindTo binds s (id) to the address, an ephemeral port when a.port is 0.
-func (m *Machine) bindTo(id uint64, s *vsocket, a sockaddr) int {
+func (m *machine) bindTo(id uint64, s *vsocket, a sockaddr) int {
 	n := m.net()
 	key := portKey{kind: s.kind, port: a.port, path: a.path}
 	if a.path == "" && a.port == 0 {
@@ -179,7 +180,7 @@ func (m *Machine) bindTo(id uint64, s *vsocket, a sockaddr) int {
 }
 
 // unbind gives up the port or path s holds.
-func (m *Machine) unbind(id uint64, s *vsocket) {
+func (m *machine) unbind(id uint64, s *vsocket) {
 	n := m.net()
 	key := portKey{kind: s.kind, port: s.port, path: s.path}
 	if n.ports[key] == id {
@@ -190,7 +191,7 @@ func (m *Machine) unbind(id uint64, s *vsocket) {
 // closeSocket tears down a socket no descriptor holds: its port, its
 // connection (the peer sees end of file) and the connections it never
 // accepted (their clients see end of file).
-func (m *Machine) closeSocket(id uint64, s *vsocket) {
+func (m *machine) closeSocket(id uint64, s *vsocket) {
 	m.unbind(id, s)
 	for _, c := range s.backlog {
 		m.releaseEnds(c.rx, c.tx)
@@ -204,7 +205,7 @@ func (m *Machine) closeSocket(id uint64, s *vsocket) {
 }
 
 func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		family, kind := int(a[0].Bits&0xffffffff), int(a[1].Bits&0xf)
 		switch {
 		case family != afInet && family != afInet6 && family != afUnix:
@@ -216,10 +217,10 @@ func init() {
 		id := n.id()
 		n.socks[id] = &vsocket{family: family, kind: kind, refs: 1}
 		fd := m.newNetFD(&vfile{sock: id, read: true, write: true, nonblock: a[1].Bits&sockNonblock != 0})
-		SetResult(res, uint64(fd))
+		vm.SetResult(res, uint64(fd))
 		return nil
 	}, "socket")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if a[0].Bits&0xffffffff != afUnix {
 			return fail(m, t, res, EOPNOTSUPP)
 		}
@@ -237,16 +238,16 @@ func init() {
 		if err := m.WriteUint(a[3].Bits+4, 4, uint64(fd1)); err != nil {
 			return err
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "socketpair")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, s, e := m.sockOf(a[0].Bits)
 		if e != 0 {
 			return fail(m, t, res, e)
 		}
 		if s.port != 0 || s.path != "" {
-			return fail(m, t, res, EINVAL)
+			return fail(m, t, res, vm.EINVAL)
 		}
 		addr, e, err := m.readSockaddr(a[1].Bits, a[2].Bits&0xffffffff, true)
 		if err != nil {
@@ -262,10 +263,10 @@ func init() {
 		if e != 0 {
 			return fail(m, t, res, e)
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "bind")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, s, e := m.sockOf(a[0].Bits)
 		switch {
 		case e != 0:
@@ -278,24 +279,24 @@ func init() {
 			}
 		}
 		s.listening = true
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "listen")
-	Register(acceptFn, "accept", "accept4").Acquires()
-	Register(connectFn, "connect").Signals()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(acceptFn, "accept", "accept4").Acquires()
+	registerIO(connectFn, "connect").Signals()
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.sendTo(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, 0, 0, res)
 	}, "send").Signals()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.sendTo(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, a[4].Bits, a[5].Bits&0xffffffff, res)
 	}, "sendto").Signals()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.recvFrom(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, 0, 0, res)
 	}, "recv").Acquires()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.recvFrom(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, a[4].Bits, a[5].Bits, res)
 	}, "recvfrom").Acquires()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		switch {
 		case e != 0:
@@ -307,18 +308,18 @@ func init() {
 			s.shutWrite = true
 			m.releaseEnds(0, s.tx) // the peer reads end of file
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "shutdown").Signals()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		if e != 0 {
 			return fail(m, t, res, e)
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, s.port, s.path, s.any)
 	}, "getsockname")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		switch {
 		case e != 0:
@@ -326,17 +327,17 @@ func init() {
 		case s.peer == 0 && s.peerPath == "" && s.rx == 0:
 			return fail(m, t, res, ENOTCONN)
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, s.peer, s.peerPath, false)
 	}, "getpeername")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if _, _, e := m.sockOf(a[0].Bits); e != 0 {
 			return fail(m, t, res, e)
 		}
-		SetResult(res, 0) // options are accepted and change nothing on the loopback
+		vm.SetResult(res, 0) // options are accepted and change nothing on the loopback
 		return nil
 	}, "setsockopt")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		if e != 0 {
 			return fail(m, t, res, e)
@@ -348,25 +349,24 @@ func init() {
 		if err := m.WriteUint(a[3].Bits, 4, v); err != nil {
 			return err
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return m.WriteUint(a[4].Bits, 4, 4)
 	}, "getsockopt")
 }
 
 // acceptFn models accept and accept4: the oldest connection not yet
 // accepted, or a wait for one.
-func acceptFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func acceptFn(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 	f, s, e := m.sockOf(a[0].Bits)
 	switch {
 	case e != 0:
 		return fail(m, t, res, e)
 	case !s.listening:
-		return fail(m, t, res, EINVAL)
+		return fail(m, t, res, vm.EINVAL)
 	case len(s.backlog) == 0 && f.nonblock:
 		return m.wouldBlock(t, res)
 	case len(s.backlog) == 0:
-		m.sync.block(t, waitKey{waitAccept, f.sock})
-		return errBlock
+		return m.Block(t, vm.AcceptKey, f.sock)
 	}
 	c := s.backlog[0]
 	s.backlog = s.backlog[1:]
@@ -375,18 +375,18 @@ func acceptFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	n.socks[id] = &vsocket{family: s.family, kind: sockStream, refs: 1, port: s.port, path: s.path, rx: c.rx, tx: c.tx, peer: c.peer}
 	nb := len(a) > 3 && a[3].Bits&sockNonblock != 0
 	fd := m.newNetFD(&vfile{sock: id, read: true, write: true, nonblock: nb})
-	m.emitSync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: c.rx}, Site: m.site(t, in.Loc)})
+	m.Sync(t, vm.Acquire, vm.PipeKey, c.rx)
 	if err := m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, c.peer, "", false); err != nil {
 		return err
 	}
-	SetResult(res, uint64(fd))
-	return errYield
+	vm.SetResult(res, uint64(fd))
+	return m.Point()
 }
 
 // connectFn models connect: a stream socket's connection is queued on the
 // listening socket at once (as the kernel completes it before accept); a
 // datagram socket takes a default destination.
-func connectFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func connectFn(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 	f, s, e := m.sockOf(a[0].Bits)
 	if e != 0 {
 		return fail(m, t, res, e)
@@ -409,7 +409,7 @@ func connectFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	n := m.net()
 	if s.kind == sockDgram {
 		s.peer = addr.port
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}
 	if s.rx != 0 || s.listening {
@@ -422,20 +422,20 @@ func connectFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	up, down := n.newPipe(), n.newPipe()
 	s.rx, s.tx, s.peer, s.peerPath = down, up, addr.port, addr.path
 	l.backlog = append(l.backlog, pending{rx: up, tx: down, peer: s.port})
-	m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: up}, Site: m.site(t, in.Loc)})
-	m.sync.wake(waitKey{waitAccept, n.ports[portKey{kind: sockStream, port: addr.port, path: addr.path}]}, m)
+	m.Sync(t, vm.ReleaseMerge, vm.PipeKey, up)
+	m.Wake(vm.AcceptKey, n.ports[portKey{kind: sockStream, port: addr.port, path: addr.path}])
 	m.netChanged(0, 0)
-	SetResult(res, 0)
-	return errYield
+	vm.SetResult(res, 0)
+	return m.Point()
 }
 
 // sendTo sends n bytes at p on descriptor fd: on a stream, into its pipe;
 // as a datagram, to the socket bound to the destination (to, or the
 // connected one), if any (a datagram to no one is lost, as UDP's).
-func (m *Machine) sendTo(t *Thread, in *ir.Inst, fd, p, n, flags, to, toLen uint64, res []Value) error {
+func (m *machine) sendTo(t *vm.Thread, in *ir.Inst, fd, p, n, flags, to, toLen uint64, res []vm.Value) error {
 	f := m.files.byFD[int(int32(fd))]
 	if f == nil {
-		return fail(m, t, res, EBADF)
+		return fail(m, t, res, vm.EBADF)
 	}
 	nonblock := f.nonblock || flags&msgDontwait != 0
 	s := m.net().socks[f.sock]
@@ -473,33 +473,33 @@ func (m *Machine) sendTo(t *Thread, in *ir.Inst, fd, p, n, flags, to, toLen uint
 			return fail(m, t, res, e)
 		}
 	}
-	if err := m.concreteBytes(p, n); err != nil {
+	if err := m.ConcreteBytes(p, n); err != nil {
 		return err
 	}
-	b, err := m.mem.Read(p, n)
+	b, err := m.ReadBytes(p, n)
 	if err != nil {
-		return memErr(err)
+		return err
 	}
-	m.noteNative(p, n, Read)
+	m.NoteAccess(p, n, vm.Read)
 	net := m.net()
 	if id, ok := net.ports[portKey{kind: sockDgram, port: dest}]; ok && net.socks[id].queued+len(b) <= maxQueuedDatagrams {
 		r := net.socks[id]
 		r.dgrams = append(r.dgrams, datagram{data: slices.Clone(b), from: s.port})
 		r.queued += len(b)
-		m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: id}, Site: m.site(t, in.Loc)})
-		m.sync.wake(waitKey{waitDgram, id}, m)
+		m.Sync(t, vm.ReleaseMerge, vm.PipeKey, id)
+		m.Wake(vm.DgramKey, id)
 		m.netChanged(0, 0)
 	}
-	SetResult(res, n)
-	return errYield
+	vm.SetResult(res, n)
+	return m.Point()
 }
 
 // recvFrom receives at most n bytes into p from descriptor fd, and the
 // sender's address into from (with its length at fromLen) when given.
-func (m *Machine) recvFrom(t *Thread, in *ir.Inst, fd, p, n, flags, from, fromLen uint64, res []Value) error {
+func (m *machine) recvFrom(t *vm.Thread, in *ir.Inst, fd, p, n, flags, from, fromLen uint64, res []vm.Value) error {
 	f := m.files.byFD[int(int32(fd))]
 	if f == nil {
-		return fail(m, t, res, EBADF)
+		return fail(m, t, res, vm.EBADF)
 	}
 	nonblock, peek := f.nonblock || flags&msgDontwait != 0, flags&msgPeek != 0
 	s := m.net().socks[f.sock]
@@ -522,8 +522,7 @@ func (m *Machine) recvFrom(t *Thread, in *ir.Inst, fd, p, n, flags, from, fromLe
 		if nonblock {
 			return m.wouldBlock(t, res)
 		}
-		m.sync.block(t, waitKey{waitDgram, f.sock})
-		return errBlock
+		return m.Block(t, vm.DgramKey, f.sock)
 	}
 	d := s.dgrams[0]
 	if !peek {
@@ -531,14 +530,14 @@ func (m *Machine) recvFrom(t *Thread, in *ir.Inst, fd, p, n, flags, from, fromLe
 		s.queued -= len(d.data)
 	}
 	k := min(n, uint64(len(d.data)))
-	if err := m.mem.Write(p, d.data[:k]); err != nil {
-		return memErr(err)
+	if err := m.WriteBytes(p, d.data[:k]); err != nil {
+		return err
 	}
-	m.noteNative(p, k, Write)
-	m.emitSync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: f.sock}, Site: m.site(t, in.Loc)})
+	m.NoteAccess(p, k, vm.Write)
+	m.Sync(t, vm.Acquire, vm.PipeKey, f.sock)
 	if err := m.writeSockaddr(from, fromLen, s.family, d.from, "", false); err != nil {
 		return err
 	}
-	SetResult(res, k)
-	return errYield
+	vm.SetResult(res, k)
+	return m.Point()
 }

@@ -1,4 +1,4 @@
-package vm
+package libc
 
 import (
 	"path"
@@ -41,7 +41,7 @@ func (ft *fileTable) abs(p string) string { return vpath(ft.cwd, p) }
 
 // pathArg reads the file name argument at addr, as the virtual file
 // system keeps it (abs).
-func (m *Machine) pathArg(addr uint64) (string, error) {
+func (m *machine) pathArg(addr uint64) (string, error) {
 	s, err := m.CString(addr)
 	return m.files.abs(s), err
 }

@@ -1,4 +1,4 @@
-package vm
+package libc
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // argSource yields printf arguments in order: directly from a variadic call,
@@ -18,7 +19,7 @@ type argSource interface {
 
 // callArgs reads the variadic arguments of a call to a modeled function.
 type callArgs struct {
-	vals []Value
+	vals []vm.Value
 	tys  []ir.Scalar
 	i    int
 }
@@ -35,12 +36,12 @@ func (c *callArgs) next(wantFloat, long bool) (uint64, error) {
 // vaListArgs reads arguments from the overflow area of a va_list made by
 // llvm.va_start (see intrinsics.go).
 type vaListArgs struct {
-	m    *Machine
+	m    *machine
 	area uint64
 }
 
-func (m *Machine) vaList(ap uint64) (*vaListArgs, error) {
-	area, err := m.readPtr(ap + 8)
+func (m *machine) vaList(ap uint64) (*vaListArgs, error) {
+	area, err := m.ReadUint(ap+8, 8)
 	if err != nil {
 		return nil, err
 	}
@@ -50,9 +51,9 @@ func (m *Machine) vaList(ap uint64) (*vaListArgs, error) {
 func (v *vaListArgs) next(wantFloat, long bool) (uint64, error) {
 	if long {
 		v.area = (v.area + 15) &^ 15
-		b, err := v.m.mem.Read(v.area, 10)
+		b, err := v.m.ReadBytes(v.area, 10)
 		if err != nil {
-			return 0, memErr(err)
+			return 0, err
 		}
 		v.area += 16
 		return math.Float64bits(ir.F80FromBytes(b)), nil
@@ -71,7 +72,7 @@ type spec struct {
 }
 
 // format renders a C format string. cstr reads strings from memory.
-func (m *Machine) format(t *Thread, fmtStr string, args argSource) ([]byte, error) {
+func (m *machine) format(t *vm.Thread, fmtStr string, args argSource) ([]byte, error) {
 	out := make([]byte, 0, len(fmtStr)+16)
 	for i := 0; i < len(fmtStr); i++ {
 		c := fmtStr[i]
@@ -168,7 +169,7 @@ func intBits(length string) uint16 {
 	return 32
 }
 
-func (m *Machine) convert(t *Thread, s *spec, args argSource) ([]byte, error) {
+func (m *machine) convert(t *vm.Thread, s *spec, args argSource) ([]byte, error) {
 	switch s.conv {
 	case '%':
 		return []byte{'%'}, nil
@@ -230,17 +231,14 @@ func (m *Machine) convert(t *Thread, s *spec, args argSource) ([]byte, error) {
 		if s.prec >= 0 {
 			max = s.prec
 		}
-		if err := m.concreteString(p); err != nil {
-			return nil, err
-		}
-		str, err := m.mem.ReadCString(p, max)
+		str, err := m.ReadCString(p, max)
 		if err != nil && s.prec < 0 {
-			return nil, memErr(err)
+			return nil, err
 		}
 		if len(str) > max {
 			str = str[:max]
 		}
-		m.noteNative(p, uint64(len(str)), Read)
+		m.NoteAccess(p, uint64(len(str)), vm.Read)
 		return pad(s, []byte(str)), nil
 	case 'p':
 		p, err := args.next(false, false)
@@ -258,7 +256,7 @@ func (m *Machine) convert(t *Thread, s *spec, args argSource) ([]byte, error) {
 			return nil, err
 		}
 		_ = p // the count is not known here; writing it is rarely relied on
-		return nil, unsupported("printf %%n is not supported")
+		return nil, vm.Unsupported("printf %%n is not supported")
 	case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
 		x, err := args.next(true, s.length == "L")
 		if err != nil {
@@ -268,7 +266,7 @@ func (m *Machine) convert(t *Thread, s *spec, args argSource) ([]byte, error) {
 	case 'm':
 		return []byte("Unknown error"), nil
 	}
-	return nil, unsupported("printf conversion %%%c is not supported", s.conv)
+	return nil, vm.Unsupported("printf conversion %%%c is not supported", s.conv)
 }
 
 func intDigits(x uint64, base, prec int, upper bool) string {

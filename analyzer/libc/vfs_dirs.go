@@ -1,10 +1,11 @@
-package vm
+package libc
 
 import (
 	"sort"
 	"strings"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // Directories of the virtual file system as a program walks them: the
@@ -83,15 +84,14 @@ func (ft *fileTable) entries(dir string) []dirEntry {
 }
 
 // openListing makes a directory stream over the directory open as fd.
-func (m *Machine) openListing(t *Thread, in *ir.Inst, fd int, res []Value) error {
+func (m *machine) openListing(t *vm.Thread, in *ir.Inst, fd int, res []vm.Value) error {
 	f := m.files.byFD[fd]
-	o := m.mem.alloc(ObjHeap, direntSize, "DIR "+f.path, in.Loc, t.ID)
-	addr := ir.Addr(o.ID, 0)
+	addr := m.Alloc(vm.ObjHeap, direntSize, "DIR "+f.path, in.Loc, t, nil)
 	if m.files.listings == nil {
 		m.files.listings = map[uint64]*listing{}
 	}
 	m.files.listings[addr] = &listing{fd: fd, path: f.path}
-	SetResult(res, addr)
+	vm.SetResult(res, addr)
 	return nil
 }
 
@@ -102,9 +102,9 @@ func (ft *fileTable) dirAt(fd int) (*vfile, int) {
 	f := ft.byFD[fd]
 	switch {
 	case f == nil:
-		return nil, EBADF
+		return nil, vm.EBADF
 	case !f.dir:
-		return nil, ENOTDIR
+		return nil, vm.ENOTDIR
 	}
 	return f, 0
 }
@@ -114,46 +114,46 @@ func (ft *fileTable) listing(p uint64) (*listing, error) {
 	if l, ok := ft.listings[p]; ok {
 		return l, nil
 	}
-	return nil, terminate(TermCrash, SIGSEGV, "invalid or closed DIR pointer 0x%x", p)
+	return nil, vm.Terminate(vm.TermCrash, vm.SIGSEGV, "invalid or closed DIR pointer 0x%x", p)
 }
 
 func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		fd, err := m.openFile(t, path, oDirectory)
 		if fd < 0 || err != nil {
-			SetResult(res, 0)
+			vm.SetResult(res, 0)
 			return err
 		}
 		return m.openListing(t, in, fd, res)
 	}, "opendir")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fd := int(int32(a[0].Bits))
 		if _, errno := m.files.dirAt(fd); errno != 0 {
-			SetResult(res, 0)
+			vm.SetResult(res, 0)
 			return m.SetErrno(t, errno)
 		}
 		return m.openListing(t, in, fd, res)
 	}, "fdopendir")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		if !l.read {
 			if !m.files.readable(l) {
-				SetResult(res, 0)
-				return m.SetErrno(t, EBADF)
+				vm.SetResult(res, 0)
+				return m.SetErrno(t, vm.EBADF)
 			}
 			l.entries, l.read = m.files.entries(l.path), true
 		}
 		if l.next >= len(l.entries) {
-			SetResult(res, 0)
+			vm.SetResult(res, 0)
 			if !m.files.readable(l) { // glibc reads again at the end
-				return m.SetErrno(t, EBADF)
+				return m.SetErrno(t, vm.EBADF)
 			}
 			return nil // the end: errno unchanged
 		}
@@ -169,10 +169,10 @@ func init() {
 		if err != nil {
 			return err
 		}
-		SetResult(res, p)
-		return m.storeString(p+19, []byte(e.name), 256, true)
+		vm.SetResult(res, p)
+		return m.StoreString(p+19, []byte(e.name), 256, true)
 	}, "readdir", "readdir64")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
@@ -180,15 +180,15 @@ func init() {
 		l.entries, l.next, l.read = nil, 0, false // read again at the next readdir
 		return nil
 	}, "rewinddir")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		SetResult(res, uint64(l.fd))
+		vm.SetResult(res, uint64(l.fd))
 		return nil
 	}, "dirfd")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
@@ -198,58 +198,58 @@ func init() {
 			return err
 		}
 		if m.files.byFD[l.fd] == nil { // the program closed dirfd's descriptor itself: close fails
-			SetResult(res, ^uint64(0))
-			return m.SetErrno(t, EBADF)
+			vm.SetResult(res, ^uint64(0))
+			return m.SetErrno(t, vm.EBADF)
 		}
 		m.files.closeFD(l.fd)
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "closedir")
 
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		buf, size := a[0].Bits, a[1].Bits
 		cwd := m.files.cwd
 		need := uint64(len(cwd) + 1)
 		switch {
 		case buf == 0: // glibc allocates the buffer: size bytes, or as many as needed
 			if size != 0 && size < need {
-				SetResult(res, 0)
-				return m.SetErrno(t, ERANGE)
+				vm.SetResult(res, 0)
+				return m.SetErrno(t, vm.ERANGE)
 			}
 			var err error
 			if buf, err = m.Malloc(t, max(size, need), in.Loc, ""); err != nil {
 				return err
 			}
 		case size == 0:
-			SetResult(res, 0)
-			return m.SetErrno(t, EINVAL)
+			vm.SetResult(res, 0)
+			return m.SetErrno(t, vm.EINVAL)
 		case size < need:
-			SetResult(res, 0)
-			return m.SetErrno(t, ERANGE)
+			vm.SetResult(res, 0)
+			return m.SetErrno(t, vm.ERANGE)
 		}
-		SetResult(res, buf)
-		return m.storeString(buf, []byte(cwd), need, true)
+		vm.SetResult(res, buf)
+		return m.StoreString(buf, []byte(cwd), need, true)
 	}, "getcwd")
 	// changeDir makes path the working directory.
-	changeDir := func(m *Machine, t *Thread, res []Value, path string) error {
+	changeDir := func(m *machine, t *vm.Thread, res []vm.Value, path string) error {
 		if _, isFile := m.files.fs[path]; isFile {
-			return fail(m, t, res, ENOTDIR)
+			return fail(m, t, res, vm.ENOTDIR)
 		}
 		if !m.files.isDir(path) {
-			return fail(m, t, res, ENOENT)
+			return fail(m, t, res, vm.ENOENT)
 		}
 		m.files.cwd = path
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		return changeDir(m, t, res, path)
 	}, "chdir")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, errno := m.files.dirAt(int(int32(a[0].Bits)))
 		if f == nil {
 			return fail(m, t, res, errno)

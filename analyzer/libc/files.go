@@ -1,13 +1,15 @@
-package vm
+package libc
 
 import (
-	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 
 	"augur/analyzer/expr"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // bufMode is a stream's buffering, as glibc sets it up.
@@ -49,7 +51,7 @@ type vfile struct {
 // fileTable holds the virtual file system and the open streams. FILE
 // pointers of the program map to vfiles by address.
 type fileTable struct {
-	m      *Machine
+	m      *machine
 	fs     map[string][]byte
 	fsSym  map[string][]*expr.Expr // symbolic contents of files (SymFiles)
 	byAddr map[uint64]*vfile
@@ -74,7 +76,7 @@ type fileTable struct {
 	net *netTable
 }
 
-func newFileTable(m *Machine, cfg Config) *fileTable {
+func newFileTable(m *machine, cfg vm.Config) *fileTable {
 	ft := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/",
 		// Every system has a /tmp, and programs make their temporary
@@ -84,21 +86,21 @@ func newFileTable(m *Machine, cfg Config) *fileTable {
 		ft.fs[vpath("/", p)] = data
 	}
 	stdin, stdinSym := cfg.Stdin, []*expr.Expr(nil)
-	if m.sym != nil {
+	if m.Symbolic() != nil {
 		for name, n := range cfg.SymFiles {
 			p := vpath("/", name)
-			ft.fs[p], ft.fsSym[p] = m.symbolicBytes(name, ft.fs[p], n)
+			ft.fs[p], ft.fsSym[p] = m.SymbolicBytes(name, ft.fs[p], n)
 		}
 		if cfg.SymStdin > 0 {
-			stdin, stdinSym = m.symbolicBytes("stdin", cfg.Stdin, cfg.SymStdin)
+			stdin, stdinSym = m.SymbolicBytes("stdin", cfg.Stdin, cfg.SymStdin)
 		}
 	} else {
 		for name, n := range cfg.SymFiles { // replay: the inputs' values
 			p := vpath("/", name)
-			ft.fs[p] = m.replayBytes(name, ft.fs[p], n)
+			ft.fs[p] = m.ReplayBytes(name, ft.fs[p], n)
 		}
 		if cfg.SymStdin > 0 {
-			stdin = m.replayBytes("stdin", cfg.Stdin, cfg.SymStdin)
+			stdin = m.ReplayBytes("stdin", cfg.Stdin, cfg.SymStdin)
 		}
 	}
 	outMode := fullyBuffered
@@ -112,7 +114,7 @@ func newFileTable(m *Machine, cfg Config) *fileTable {
 	}
 	// The runtime defines FILE __augur_stdfiles[3]; stdin/stdout/stderr
 	// point at its elements.
-	g := m.prog.GlobalByName("__augur_stdfiles")
+	g := m.Program().GlobalByName("__augur_stdfiles")
 	for i, f := range std {
 		ft.byFD[i] = f
 		if g != nil {
@@ -128,21 +130,21 @@ func (ft *fileTable) stream(p uint64) (*vfile, error) {
 		return f, nil
 	}
 	if p == 0 {
-		return nil, terminate(TermCrash, SIGSEGV, "null FILE pointer passed to a stdio function")
+		return nil, vm.Terminate(vm.TermCrash, vm.SIGSEGV, "null FILE pointer passed to a stdio function")
 	}
-	return nil, terminate(TermCrash, SIGSEGV, "invalid or closed FILE pointer 0x%x", p)
+	return nil, vm.Terminate(vm.TermCrash, vm.SIGSEGV, "invalid or closed FILE pointer 0x%x", p)
 }
 
 // write appends program output to f, recording an output event for stdout
 // and stderr, and flushes as f's buffering mode says.
-func (ft *fileTable) write(t *Thread, f *vfile, b []byte) {
+func (ft *fileTable) write(t *vm.Thread, f *vfile, b []byte) {
 	if len(b) == 0 {
 		return
 	}
 	if f.fd == 1 || f.fd == 2 {
-		ft.m.noteOutput(t, f.fd, b)
+		ft.m.NoteOutput(t, f.fd, b)
 	}
-	ft.m.charge(uint64(len(b)))
+	ft.m.Charge(uint64(len(b)))
 	f.pending = append(f.pending, b...)
 	switch f.mode {
 	case unbuffered:
@@ -171,25 +173,8 @@ func (ft *fileTable) footprint() uint64 {
 	return n + ft.net.footprint()
 }
 
-// noteOutput records b, printed by t on stream 1 or 2, in the digest and,
-// while under Config.MaxOutput, as an event.
-func (m *Machine) noteOutput(t *Thread, stream int, b []byte) {
-	m.digest.add(stream, b)
-	max := m.cfg.MaxOutput
-	if max == 0 {
-		max = DefaultMaxOutput
-	}
-	if m.outOmit > 0 || m.outKept+len(b) > max || len(m.output) >= maxOutputEvents {
-		m.outOmit += uint64(len(b))
-		return
-	}
-	m.outKept += len(b)
-	m.output = append(m.output, OutputEvent{Stream: stream, Data: append([]byte(nil), b...),
-		Thread: t.ID, Stack: m.stack(t)})
-}
-
 // writeStream writes to fd 1 or 2 through its stdio stream.
-func (ft *fileTable) writeStream(t *Thread, fd int, b []byte) {
+func (ft *fileTable) writeStream(t *vm.Thread, fd int, b []byte) {
 	ft.write(t, ft.byFD[fd], b)
 }
 
@@ -282,37 +267,6 @@ func (ft *fileTable) flushAll() {
 	}
 }
 
-// symbolicBytes makes n input variables name[i], seeded by seed (zeros past
-// its end), and returns the seed bytes and the terms.
-func (m *Machine) symbolicBytes(name string, seed []byte, n int) ([]byte, []*expr.Expr) {
-	data := make([]byte, n)
-	copy(data, seed)
-	terms := make([]*expr.Expr, n)
-	name = m.inputName(name)
-	for i := range terms {
-		v := fmt.Sprintf("%s[%d]", name, i)
-		terms[i] = m.sym.B.Variable(v, 8)
-		if _, ok := m.sym.Seed[v]; !ok {
-			m.sym.Seed[v] = uint64(data[i])
-		}
-	}
-	return data, terms
-}
-
-// replayBytes is symbolicBytes for a concrete run: the bytes are the
-// replayed inputs' values (Config.Inputs), or the seed.
-func (m *Machine) replayBytes(name string, seed []byte, n int) []byte {
-	data := make([]byte, n)
-	copy(data, seed)
-	name = m.inputName(name)
-	for i := range data {
-		if v, ok := m.cfg.Inputs[fmt.Sprintf("%s[%d]", name, i)]; ok {
-			data[i] = byte(v)
-		}
-	}
-	return data
-}
-
 // readSymByte reads one byte and, when it is a symbolic input, its term.
 func (f *vfile) readSymByte() (int, *expr.Expr) {
 	if f.unget == 0 && f.sym != nil && f.pos < len(f.sym) && f.sym[f.pos] != nil {
@@ -348,4 +302,59 @@ func (f *vfile) readByte() int {
 	c := f.data[f.pos]
 	f.pos++
 	return int(c)
+}
+
+// fork copies the open streams and the virtual file system; a fork's
+// output goes to its own events only, never to the real stdout.
+func (ft *fileTable) fork(m *machine) *fileTable {
+	c := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
+		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork(),
+		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd}
+	for p, l := range ft.listings {
+		if c.listings == nil {
+			c.listings = map[uint64]*listing{}
+		}
+		x := *l // the entries are never written: only the position is the fork's own
+		c.listings[p] = &x
+	}
+	for p, t := range ft.fsSym {
+		c.fsSym[p] = t // terms are immutable; the slice is never written
+	}
+	for p, d := range ft.fs {
+		c.fs[p] = d[:len(d):len(d)]
+	}
+	ft.owned = nil // both hold the contents now: the next overwrite copies
+	copies := map[*vfile]*vfile{}
+	dup := func(f *vfile) *vfile {
+		if x, ok := copies[f]; ok {
+			return x
+		}
+		x := *f
+		x.pending = append([]byte(nil), f.pending...)
+		x.data = f.data[:len(f.data):len(f.data)]
+		x.src = nil // a fork cannot read more of the real stdin
+		copies[f] = &x
+		return &x
+	}
+	for a, f := range ft.byAddr {
+		c.byAddr[a] = dup(f)
+	}
+	for fd, f := range ft.byFD {
+		c.byFD[fd] = dup(f)
+	}
+	return c
+}
+
+// closeOwnedBy closes the descriptors process proc opened, in order.
+func (ft *fileTable) closeOwnedBy(proc int) {
+	var fds []int
+	for fd, f := range ft.byFD {
+		if f.proc == proc {
+			fds = append(fds, fd)
+		}
+	}
+	slices.Sort(fds)
+	for _, fd := range fds {
+		ft.closeFD(fd)
+	}
 }

@@ -1,13 +1,13 @@
-package vm
+package libc
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
 	"augur/analyzer/expr"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // eof is C's EOF as an int register.
@@ -16,56 +16,14 @@ const eof = 0xffffffff
 // printfArgs returns the argument source of a printf-family call whose format
 // is argument i: the call's own variadic arguments, or a va_list (argument
 // i+1) for the v* variants.
-func (m *Machine) printfArgs(in *ir.Inst, a []Value, i int, va bool) (argSource, error) {
+func (m *machine) printfArgs(in *ir.Inst, a []vm.Value, i int, va bool) (argSource, error) {
 	if va {
 		return m.vaList(a[i+1].Bits)
 	}
 	return &callArgs{vals: a[i+1:], tys: in.ArgTys[i+1:]}, nil
 }
 
-// symbolicPrintArgs keeps the terms of the symbolic arguments of a printf
-// (from index first on) and replaces them, in a, by values from a solution
-// of the path constraint, without constraining the path: printing does not
-// fork or fix the inputs. It returns nil when every argument is concrete.
-func (m *Machine) symbolicPrintArgs(a []Value, first int) ([]*expr.Expr, error) {
-	if m.sym == nil {
-		return nil, nil
-	}
-	for i := 0; i < first && i < len(a); i++ { // the stream and the format
-		if a[i].Sym != nil {
-			x, err := m.concretize(a[i], 64)
-			if err != nil {
-				return nil, err
-			}
-			a[i] = Value{Bits: x}
-		}
-	}
-	var terms []*expr.Expr
-	var model expr.Assignment
-	for i := first; i < len(a); i++ {
-		if a[i].Sym == nil {
-			continue
-		}
-		if terms == nil {
-			terms = make([]*expr.Expr, len(a)-first)
-			var sat bool
-			var err error
-			if model, sat, err = m.sym.S.Model(m.sym.pc); err != nil || !sat {
-				return nil, solverErr(fmt.Errorf("no solution to render symbolic output: %v", err))
-			}
-		}
-		terms[i-first] = a[i].Sym
-		a[i] = Value{Bits: expr.Eval(a[i].Sym, model)}
-	}
-	for i := range terms { // concrete arguments are constant terms
-		if terms[i] == nil {
-			terms[i] = m.sym.B.Constant(a[first+i].Bits, 64)
-		}
-	}
-	return terms, nil
-}
-
-func (m *Machine) formatCall(t *Thread, in *ir.Inst, a []Value, i int, va bool) ([]byte, error) {
+func (m *machine) formatCall(t *vm.Thread, in *ir.Inst, a []vm.Value, i int, va bool) ([]byte, error) {
 	f, err := m.CString(a[i].Bits)
 	if err != nil {
 		return nil, err
@@ -77,30 +35,9 @@ func (m *Machine) formatCall(t *Thread, in *ir.Inst, a []Value, i int, va bool) 
 	return m.format(t, f, src)
 }
 
-// storeString writes b and a terminating NUL at p, truncated to fit n bytes
-// when bounded.
-func (m *Machine) storeString(p uint64, b []byte, n uint64, bounded bool) error {
-	if bounded {
-		if n == 0 {
-			return nil
-		}
-		if uint64(len(b)) > n-1 {
-			b = b[:n-1]
-		}
-	}
-	buf := make([]byte, len(b)+1)
-	copy(buf, b)
-	if err := m.mem.Write(p, buf); err != nil {
-		return memErr(err)
-	}
-	m.clearSym(p, uint64(len(buf)))
-	m.noteNative(p, uint64(len(buf)), Write)
-	return nil
-}
-
 func init() {
-	printfTo := func(streamArg int, va bool) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	printfTo := func(streamArg int, va bool) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			fmtIdx := 0
 			var f *vfile
 			var err error
@@ -116,11 +53,11 @@ func init() {
 				fmtIdx = 1
 				f = m.files.byFD[int(a[0].Bits&0xffffffff)]
 				if f == nil {
-					SetResult(res, eof)
+					vm.SetResult(res, eof)
 					return nil
 				}
 			}
-			terms, err := m.symbolicPrintArgs(a, fmtIdx+1)
+			terms, err := m.SymbolicPrintArgs(a, fmtIdx+1)
 			if err != nil {
 				return err
 			}
@@ -128,28 +65,26 @@ func init() {
 			if err != nil {
 				return err
 			}
-			before := len(m.output)
+			before := m.OutputLen()
 			m.files.write(t, f, out)
-			if terms != nil && len(m.output) > before {
-				ev := &m.output[len(m.output)-1]
-				ev.Format, _ = m.CString(a[fmtIdx].Bits)
-				ev.Args = terms
-				ev.Constraints = m.sym.pc[:len(m.sym.pc):len(m.sym.pc)]
+			if terms != nil && m.OutputLen() > before { // recorded
+				format, _ := m.CString(a[fmtIdx].Bits)
+				m.AnnotateOutput(format, terms)
 			}
-			SetResult(res, uint64(len(out)))
+			vm.SetResult(res, uint64(len(out)))
 			return nil
 		}
 	}
 	// printf keeps symbolic arguments as terms of its output event; its
 	// format and stream are made concrete by the model itself.
-	Register(printfTo(0, false), "printf").Symbolic()
-	Register(printfTo(0, true), "vprintf")
-	Register(printfTo(1, false), "fprintf").Symbolic()
-	Register(printfTo(1, true), "vfprintf")
-	Register(printfTo(2, false), "dprintf").Symbolic()
-	Register(printfTo(2, true), "vdprintf")
-	sprintf := func(bounded, va bool) Native {
-		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(printfTo(0, false), "printf").Symbolic()
+	registerIO(printfTo(0, true), "vprintf")
+	registerIO(printfTo(1, false), "fprintf").Symbolic()
+	registerIO(printfTo(1, true), "vfprintf")
+	registerIO(printfTo(2, false), "dprintf").Symbolic()
+	registerIO(printfTo(2, true), "vdprintf")
+	sprintf := func(bounded, va bool) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			fmtIdx, n := 1, uint64(0)
 			if bounded {
 				fmtIdx, n = 2, a[1].Bits
@@ -158,39 +93,39 @@ func init() {
 			if err != nil {
 				return err
 			}
-			SetResult(res, uint64(len(out)))
-			return m.storeString(a[0].Bits, out, n, bounded)
+			vm.SetResult(res, uint64(len(out)))
+			return m.StoreString(a[0].Bits, out, n, bounded)
 		}
 	}
-	Register(sprintf(false, false), "sprintf")
-	Register(sprintf(false, true), "vsprintf")
-	Register(sprintf(true, false), "snprintf")
-	Register(sprintf(true, true), "vsnprintf")
+	registerIO(sprintf(false, false), "sprintf")
+	registerIO(sprintf(false, true), "vsprintf")
+	registerIO(sprintf(true, false), "snprintf")
+	registerIO(sprintf(true, true), "vsnprintf")
 
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		m.files.writeStream(t, 1, []byte(s+"\n"))
-		SetResult(res, 1)
+		vm.SetResult(res, 1)
 		return nil
 	}, "puts")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		m.files.writeStream(t, 1, []byte{byte(a[0].Bits)})
-		SetResult(res, a[0].Bits&0xff)
+		vm.SetResult(res, a[0].Bits&0xff)
 		return nil
 	}, "putchar", "putchar_unlocked")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[1].Bits)
 		if err != nil {
 			return err
 		}
 		m.files.write(t, f, []byte{byte(a[0].Bits)})
-		SetResult(res, a[0].Bits&0xff)
+		vm.SetResult(res, a[0].Bits&0xff)
 		return nil
 	}, "fputc", "putc", "fputc_unlocked", "putc_unlocked")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err
@@ -200,29 +135,29 @@ func init() {
 			return err
 		}
 		m.files.write(t, f, []byte(s))
-		SetResult(res, 1)
+		vm.SetResult(res, 1)
 		return nil
 	}, "fputs", "fputs_unlocked")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		size, n := a[1].Bits, a[2].Bits
 		f, err := m.files.stream(a[3].Bits)
 		if err != nil {
 			return err
 		}
-		if err := m.concreteBytes(a[0].Bits, size*n); err != nil {
+		if err := m.ConcreteBytes(a[0].Bits, size*n); err != nil {
 			return err
 		}
-		b, err := m.mem.Read(a[0].Bits, size*n)
+		b, err := m.ReadBytes(a[0].Bits, size*n)
 		if err != nil {
-			return memErr(err)
+			return err
 		}
-		m.noteNative(a[0].Bits, size*n, Read)
+		m.NoteAccess(a[0].Bits, size*n, vm.Read)
 		m.files.write(t, f, append([]byte(nil), b...))
-		SetResult(res, n)
+		vm.SetResult(res, n)
 		return nil
 	}, "fwrite", "fwrite_unlocked")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		SetResult(res, 0)
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		vm.SetResult(res, 0)
 		if a[0].Bits == 0 {
 			m.files.flushAll()
 			return nil
@@ -234,7 +169,7 @@ func init() {
 		m.files.flush(f)
 		return nil
 	}, "fflush", "fflush_unlocked")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -248,10 +183,10 @@ func init() {
 		default:
 			f.mode = fullyBuffered
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "setvbuf")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -262,24 +197,24 @@ func init() {
 		}
 		return nil
 	}, "setbuf")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fd := int(a[0].Bits & 0xffffffff)
 		f := m.files.byFD[fd]
 		if f != nil && f.isNet() {
 			return m.netWrite(t, in, f, a[1].Bits, a[2].Bits, res)
 		}
 		if f == nil || !f.write {
-			SetResult(res, ir.Mask(64))
-			return m.SetErrno(t, EBADF)
+			vm.SetResult(res, ir.Mask(64))
+			return m.SetErrno(t, vm.EBADF)
 		}
-		if err := m.concreteBytes(a[1].Bits, a[2].Bits); err != nil {
+		if err := m.ConcreteBytes(a[1].Bits, a[2].Bits); err != nil {
 			return err
 		}
-		b, err := m.mem.Read(a[1].Bits, a[2].Bits)
+		b, err := m.ReadBytes(a[1].Bits, a[2].Bits)
 		if err != nil {
-			return memErr(err)
+			return err
 		}
-		m.noteNative(a[1].Bits, a[2].Bits, Read)
+		m.NoteAccess(a[1].Bits, a[2].Bits, vm.Read)
 		// write(2) bypasses stdio: the data goes out at once, ahead of
 		// whatever the stream still buffers.
 		direct := &vfile{fd: fd, path: f.path, mode: unbuffered, write: true, pos: f.pos, appends: f.appends}
@@ -290,18 +225,18 @@ func init() {
 				f.data = m.files.fs[f.path]
 			}
 		}
-		SetResult(res, a[2].Bits)
+		vm.SetResult(res, a[2].Bits)
 		return nil
 	}, "write")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fd := int(int32(a[0].Bits))
 		f := m.files.byFD[fd]
 		if f == nil {
-			SetResult(res, ir.Mask(32))
-			return m.SetErrno(t, EBADF)
+			vm.SetResult(res, ir.Mask(32))
+			return m.SetErrno(t, vm.EBADF)
 		}
 		m.files.closeFD(fd)
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "close")
 	registerInput()
@@ -309,29 +244,29 @@ func init() {
 }
 
 func registerInput() {
-	getc := func(m *Machine, f *vfile, res []Value) error {
+	getc := func(m *machine, f *vfile, res []vm.Value) error {
 		c, sym := f.readSymByte()
 		switch {
 		case c < 0:
-			SetResult(res, eof)
+			vm.SetResult(res, eof)
 		case sym != nil && len(res) > 0:
-			res[0] = Value{Sym: m.sym.B.ZExt(sym, 32)}
+			res[0] = vm.Value{Sym: m.Terms().ZExt(sym, 32)}
 		default:
-			SetResult(res, uint64(c))
+			vm.SetResult(res, uint64(c))
 		}
 		return nil
 	}
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return getc(m, m.files.byFD[0], res)
 	}, "getchar", "getchar_unlocked")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		return getc(m, f, res)
 	}, "fgetc", "getc", "getc_unlocked", "fgetc_unlocked")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[1].Bits)
 		if err != nil {
 			return err
@@ -340,10 +275,10 @@ func registerInput() {
 			f.unget = int(c&0xff) + 1
 			f.eof = false
 		}
-		SetResult(res, a[0].Bits)
+		vm.SetResult(res, a[0].Bits)
 		return nil
 	}, "ungetc")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		size, n := a[1].Bits, a[2].Bits
 		f, err := m.files.stream(a[3].Bits)
 		if err != nil {
@@ -351,37 +286,37 @@ func registerInput() {
 		}
 		return m.readInto(f, a[0].Bits, size, n, res)
 	}, "fread", "fread_unlocked")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(a[0].Bits&0xffffffff)]
 		if f != nil && f.isNet() {
 			return m.netRead(t, in, f, a[1].Bits, a[2].Bits, res)
 		}
 		if f != nil && f.dir {
-			SetResult(res, ir.Mask(64))
-			return m.SetErrno(t, EISDIR)
+			vm.SetResult(res, ir.Mask(64))
+			return m.SetErrno(t, vm.EISDIR)
 		}
 		if f == nil || !f.read {
-			SetResult(res, ir.Mask(64))
-			return m.SetErrno(t, EBADF)
+			vm.SetResult(res, ir.Mask(64))
+			return m.SetErrno(t, vm.EBADF)
 		}
 		return m.readInto(f, a[1].Bits, 1, a[2].Bits, res)
 	}, "read")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		SetResult(res, b2u(f.eof))
+		vm.SetResult(res, b2u(f.eof))
 		return nil
 	}, "feof", "feof_unlocked")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if _, err := m.files.stream(a[0].Bits); err != nil {
 			return err
 		}
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}, "ferror", "ferror_unlocked")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -389,49 +324,25 @@ func registerInput() {
 		f.eof = false
 		return nil
 	}, "clearerr")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		SetResult(res, uint64(f.fd))
+		vm.SetResult(res, uint64(f.fd))
 		return nil
 	}, "fileno")
 }
 
 // readInto reads up to size*n bytes of f into memory at p; the result is the
 // number of whole items read.
-// setSymBytes records the symbolic bytes (nil entries concrete) just
-// written at p, or clears stale symbolic bytes there.
-func (m *Machine) setSymBytes(p uint64, data []byte, terms []*expr.Expr) error {
-	o, off, err := m.mem.resolve(p, uint64(len(data)), true)
-	if err != nil {
-		return memErr(err)
-	}
-	if terms == nil && o.sym == nil {
-		return nil
-	}
-	o = m.mem.writable(o)
-	if o.sym == nil {
-		o.sym = make([]*expr.Expr, o.Size)
-	}
-	for i := range data {
-		var e *expr.Expr
-		if terms != nil {
-			e = terms[i]
-		}
-		o.sym[off+uint64(i)] = e
-	}
-	return nil
-}
-
-func (m *Machine) readInto(f *vfile, p, size, n uint64, res []Value) error {
+func (m *machine) readInto(f *vfile, p, size, n uint64, res []vm.Value) error {
 	if size == 0 || n == 0 {
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		return nil
 	}
 	want := size * n
-	m.charge(want)
+	m.Charge(want)
 	var got []byte
 	var terms []*expr.Expr
 	for uint64(len(got)) < want {
@@ -448,20 +359,20 @@ func (m *Machine) readInto(f *vfile, p, size, n uint64, res []Value) error {
 		got = append(got, byte(c))
 	}
 	if len(got) > 0 {
-		if err := m.mem.Write(p, got); err != nil {
-			return memErr(err)
-		}
-		if err := m.setSymBytes(p, got, terms); err != nil {
+		if err := m.WriteBytes(p, got); err != nil {
 			return err
 		}
-		m.noteNative(p, uint64(len(got)), Write)
+		if err := m.SetSymBytes(p, got, terms); err != nil {
+			return err
+		}
+		m.NoteAccess(p, uint64(len(got)), vm.Write)
 	}
-	SetResult(res, uint64(len(got))/size)
+	vm.SetResult(res, uint64(len(got))/size)
 	return nil
 }
 
 func registerFiles() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -474,15 +385,15 @@ func registerFiles() {
 		data, exists := m.files.fs[path]
 		switch {
 		case !exists && m.files.isDir(path):
-			SetResult(res, 0)
-			return m.SetErrno(t, EISDIR) // reading a directory as a stream is not modeled either
+			vm.SetResult(res, 0)
+			return m.SetErrno(t, vm.EISDIR) // reading a directory as a stream is not modeled either
 		case !exists && !strings.HasPrefix(mode, "r") && !m.files.isDir(pathDir(path)):
-			SetResult(res, 0)
-			return m.SetErrno(t, ENOENT) // no directory to make the file in
+			vm.SetResult(res, 0)
+			return m.SetErrno(t, vm.ENOENT) // no directory to make the file in
 		case strings.HasPrefix(mode, "r"):
 			if !exists {
-				SetResult(res, 0)
-				return m.SetErrno(t, ENOENT)
+				vm.SetResult(res, 0)
+				return m.SetErrno(t, vm.ENOENT)
 			}
 			f.read = true
 			f.write = strings.Contains(mode, "+")
@@ -500,19 +411,18 @@ func registerFiles() {
 			f.read = strings.Contains(mode, "+")
 			f.data = m.files.fs[path]
 		default:
-			SetResult(res, 0)
-			return m.SetErrno(t, EINVAL)
+			vm.SetResult(res, 0)
+			return m.SetErrno(t, vm.EINVAL)
 		}
 		m.files.nextFD++
-		o := m.mem.alloc(ObjHeap, 216, "FILE "+path, in.Loc, t.ID)
-		addr := ir.Addr(o.ID, 0)
-		f.proc = m.procOf()
+		addr := m.Alloc(vm.ObjHeap, 216, "FILE "+path, in.Loc, t, nil)
+		f.proc = m.Proc()
 		m.files.byAddr[addr] = f
 		m.files.byFD[f.fd] = f
-		SetResult(res, addr)
+		vm.SetResult(res, addr)
 		return nil
 	}, "fopen", "fopen64")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -520,13 +430,13 @@ func registerFiles() {
 		m.files.flush(f)
 		delete(m.files.byAddr, a[0].Bits)
 		delete(m.files.byFD, f.fd)
-		SetResult(res, 0)
+		vm.SetResult(res, 0)
 		if f.fd <= 2 {
 			return nil
 		}
 		return m.Free(t, a[0].Bits, in.Loc, "fclose")
 	}, "fclose")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s := ""
 		if a[0].Bits != 0 {
 			var err error
@@ -534,7 +444,7 @@ func registerFiles() {
 				return err
 			}
 		}
-		e, err := m.errnoAddr(t)
+		e, err := m.ErrnoAddr(t)
 		if err != nil {
 			return err
 		}
@@ -568,15 +478,15 @@ func (ft *fileTable) position(f *vfile) int64 {
 }
 
 func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		SetResult(res, uint64(m.files.position(f)))
+		vm.SetResult(res, uint64(m.files.position(f)))
 		return nil
 	}, "ftell", "ftello", "ftello64")
-	seek := func(m *Machine, t *Thread, f *vfile, off int64, whence uint64) uint64 {
+	seek := func(m *machine, t *vm.Thread, f *vfile, off int64, whence uint64) uint64 {
 		m.files.flush(f)
 		f.unget, f.eof = 0, false
 		if f.path == "" && !f.read {
@@ -593,21 +503,21 @@ func init() {
 			base = int64(len(f.data))
 		}
 		if base+off < 0 {
-			m.SetErrno(t, EINVAL)
+			m.SetErrno(t, vm.EINVAL)
 			return ir.Mask(32)
 		}
 		f.pos = int(base + off)
 		return 0
 	}
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		SetResult(res, seek(m, t, f, int64(a[1].Bits), a[2].Bits&0xffffffff))
+		vm.SetResult(res, seek(m, t, f, int64(a[1].Bits), a[2].Bits&0xffffffff))
 		return nil
 	}, "fseek", "fseeko", "fseeko64")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -618,23 +528,19 @@ func init() {
 }
 
 func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		code := int(int32(a[0].Bits))
 		if addr, ok := m.errStrings[code]; ok {
-			SetResult(res, addr)
+			vm.SetResult(res, addr)
 			return nil
 		}
 		msg := strerror(code)
-		o := m.mem.alloc(ObjGlobal, uint64(len(msg)+1), "strerror text", 0, t.ID)
-		copy(o.bytes, msg)
-		o.ReadOnly = true
-		o.setLimits()
+		addr := m.Alloc(vm.ObjGlobal, uint64(len(msg)+1), "strerror text", 0, t, []byte(msg))
 		if m.errStrings == nil {
 			m.errStrings = map[int]uint64{}
 		}
-		addr := ir.Addr(o.ID, 0)
 		m.errStrings[code] = addr
-		SetResult(res, addr)
+		vm.SetResult(res, addr)
 		return nil
 	}, "strerror")
 }

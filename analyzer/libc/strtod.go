@@ -1,4 +1,4 @@
-package vm
+package libc
 
 import (
 	"math"
@@ -6,21 +6,22 @@ import (
 	"strings"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // strtod and its kin stay with scanf, whose %f conversions parse the same
 // way, until formatted input leaves this package for package libc.
 func init() {
 	// strtod family: the longest prefix that parses as a C floating constant.
-	strtod := func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	strtod := func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		f, n := parseCFloat(s)
-		SetResult(res, FloatBits(f, in.Ty.Kind))
+		vm.SetResult(res, vm.FloatBits(f, in.Ty.Kind))
 		if outOfRange(s, f, in.Ty.Kind) {
-			if err := m.SetErrno(t, ERANGE); err != nil {
+			if err := m.SetErrno(t, vm.ERANGE); err != nil {
 				return err
 			}
 		}
@@ -30,7 +31,7 @@ func init() {
 		}
 		return nil
 	}
-	Register(strtod, "strtod", "strtof", "atof")
+	registerIO(strtod, "strtod", "strtof", "atof")
 }
 
 // parseCFloat parses a leading floating constant as strtod does and returns

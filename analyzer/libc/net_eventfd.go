@@ -1,9 +1,10 @@
-package vm
+package libc
 
 import (
 	"encoding/binary"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 )
 
 // eventfd: a 64-bit counter behind a descriptor, which threads (and
@@ -29,28 +30,27 @@ const (
 )
 
 func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		n := m.net()
 		id := n.id()
 		n.events[id] = &veventfd{count: a[0].Bits & 0xffffffff, semaphore: a[1].Bits&efdSemaphore != 0, refs: 1}
-		SetResult(res, uint64(m.newNetFD(&vfile{event: id, read: true, write: true, nonblock: a[1].Bits&efdNonblock != 0})))
+		vm.SetResult(res, uint64(m.newNetFD(&vfile{event: id, read: true, write: true, nonblock: a[1].Bits&efdNonblock != 0})))
 		return nil
 	}, "eventfd")
 }
 
 // eventRead takes the counter of f's eventfd into the 8 bytes at p.
-func (m *Machine) eventRead(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res []Value) error {
+func (m *machine) eventRead(t *vm.Thread, in *ir.Inst, f *vfile, p, n uint64, res []vm.Value) error {
 	e := m.net().events[f.event]
 	switch {
 	case e == nil:
-		return fail(m, t, res, EBADF)
+		return fail(m, t, res, vm.EBADF)
 	case n < 8:
-		return fail(m, t, res, EINVAL)
+		return fail(m, t, res, vm.EINVAL)
 	case e.count == 0 && f.nonblock:
 		return m.wouldBlock(t, res)
 	case e.count == 0:
-		m.sync.block(t, pipeKey(f.event))
-		return errBlock
+		return m.Block(t, vm.PipeWaitKey, f.event)
 	}
 	v := e.count
 	if e.semaphore {
@@ -58,25 +58,25 @@ func (m *Machine) eventRead(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res [
 	}
 	var b [8]byte
 	binary.LittleEndian.PutUint64(b[:], v)
-	if err := m.mem.Write(p, b[:]); err != nil {
-		return memErr(err)
+	if err := m.WriteBytes(p, b[:]); err != nil {
+		return err
 	}
-	m.noteNative(p, 8, Write)
+	m.NoteAccess(p, 8, vm.Write)
 	e.count -= v
-	m.emitSync(SyncEvent{Op: Acquire, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: f.event}, Site: m.site(t, in.Loc)})
+	m.Sync(t, vm.Acquire, vm.PipeKey, f.event)
 	m.netChanged(0, f.event)
-	SetResult(res, 8)
-	return errYield
+	vm.SetResult(res, 8)
+	return m.Point()
 }
 
 // eventWrite adds the 8-byte value at p to f's eventfd's counter.
-func (m *Machine) eventWrite(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res []Value) error {
+func (m *machine) eventWrite(t *vm.Thread, in *ir.Inst, f *vfile, p, n uint64, res []vm.Value) error {
 	e := m.net().events[f.event]
 	if e == nil {
-		return fail(m, t, res, EBADF)
+		return fail(m, t, res, vm.EBADF)
 	}
 	if n < 8 {
-		return fail(m, t, res, EINVAL)
+		return fail(m, t, res, vm.EINVAL)
 	}
 	v, err := m.ReadUint(p, 8)
 	if err != nil {
@@ -84,16 +84,15 @@ func (m *Machine) eventWrite(t *Thread, in *ir.Inst, f *vfile, p, n uint64, res 
 	}
 	switch {
 	case v > eventMax:
-		return fail(m, t, res, EINVAL)
+		return fail(m, t, res, vm.EINVAL)
 	case e.count > eventMax-v && f.nonblock:
 		return m.wouldBlock(t, res)
 	case e.count > eventMax-v:
-		m.sync.block(t, waitKey{waitPipeSpace, f.event})
-		return errBlock
+		return m.Block(t, vm.PipeSpaceKey, f.event)
 	}
 	e.count += v
-	m.emitSync(SyncEvent{Op: ReleaseMerge, Thread: t.ID, Key: SyncKey{Kind: keyPipe, Addr: f.event}, Site: m.site(t, in.Loc)})
+	m.Sync(t, vm.ReleaseMerge, vm.PipeKey, f.event)
 	m.netChanged(f.event, 0)
-	SetResult(res, 8)
-	return errYield
+	vm.SetResult(res, 8)
+	return m.Point()
 }

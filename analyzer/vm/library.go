@@ -1,0 +1,32 @@
+package vm
+
+// Library is the state the C library's models keep of an execution beyond
+// its memory: the open files, the virtual file system and the network
+// (package libc). The machine holds it without looking inside, and calls it
+// where the execution's life touches it: a fork, the end of a process, the
+// memory budget.
+type Library interface {
+	// Fork returns the state of c, a fork of the execution.
+	Fork(c *Machine) Library
+	// Flush writes out what the streams buffer, as the process's exit does.
+	Flush()
+	// Footprint is the memory the state holds, in bytes.
+	Footprint() uint64
+	// WriteStderr writes a message of the C library to t's standard error.
+	WriteStderr(t *Thread, msg []byte)
+	// ProcessExit closes what process proc (Thread.Proc) opened.
+	ProcessExit(proc int)
+}
+
+// newLibrary makes a new execution's library state; package libc sets it.
+var newLibrary func(m *Machine) Library
+
+// SetLibrary sets how a new execution makes its library state (package
+// libc does, as it registers its models).
+func SetLibrary(f func(m *Machine) Library) { newLibrary = f }
+
+// Library is the execution's library state.
+func (m *Machine) Library() Library { return m.lib }
+
+// Config is the configuration the execution was made with.
+func (m *Machine) Config() Config { return m.cfg }
