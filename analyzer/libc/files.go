@@ -46,7 +46,14 @@ type vfile struct {
 	// net.go). nonblock is O_NONBLOCK.
 	rx, tx, sock, epoll, event uint64
 	nonblock                   bool
+	// mem is a memory stream's buffer (memstream.go); such a stream has
+	// no descriptor (fd -1).
+	mem *memStream
 }
+
+// std reports whether f is a standard stream as the run began: stdin,
+// stdout or stderr, not reopened on a file (freopen).
+func (f *vfile) std() bool { return f.path == "" && f.mem == nil && f.fd >= 0 && f.fd <= 2 }
 
 // fileTable holds the virtual file system and the open streams. FILE
 // pointers of the program map to vfiles by address.
@@ -74,6 +81,9 @@ type fileTable struct {
 	owned map[string]bool
 	// net holds the pipes and sockets (net.go); nil until the first.
 	net *netTable
+	// fifos are the named pipes (fifo.go), each with the id of its pipe
+	// in net (0 or gone: no end is open).
+	fifos map[string]uint64
 }
 
 func newFileTable(m *machine, cfg vm.Config) *fileTable {
@@ -141,7 +151,7 @@ func (ft *fileTable) write(t *vm.Thread, f *vfile, b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	if f.fd == 1 || f.fd == 2 {
+	if f.std() && f.fd != 0 {
 		ft.m.NoteOutput(t, f.fd, b)
 	}
 	ft.m.Charge(uint64(len(b)))
@@ -170,6 +180,11 @@ func (ft *fileTable) footprint() uint64 {
 	for _, f := range ft.byFD {
 		n += uint64(cap(f.pending))
 	}
+	for _, f := range ft.byAddr {
+		if f.mem != nil {
+			n += uint64(cap(f.pending) + cap(f.data))
+		}
+	}
 	return n + ft.net.footprint()
 }
 
@@ -195,18 +210,18 @@ func (ft *fileTable) flushN(f *vfile, n int) {
 		return
 	}
 	out := f.pending[:n]
-	switch f.fd {
-	case 1:
+	switch {
+	case f.mem != nil:
+		f.writeMem(out)
+	case f.path != "":
+		ft.writeAt(f, out)
+	case f.fd == 1:
 		if ft.stdout != nil {
 			ft.stdout.Write(out)
 		}
-	case 2:
+	case f.fd == 2:
 		if ft.stderr != nil {
 			ft.stderr.Write(out)
-		}
-	default:
-		if f.path != "" {
-			ft.writeAt(f, out)
 		}
 	}
 	f.pending = append(f.pending[:0], f.pending[n:]...)
@@ -309,7 +324,7 @@ func (f *vfile) readByte() int {
 func (ft *fileTable) fork(m *machine) *fileTable {
 	c := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork(),
-		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd}
+		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), fifos: maps.Clone(ft.fifos), nextIno: ft.nextIno, cwd: ft.cwd}
 	for p, l := range ft.listings {
 		if c.listings == nil {
 			c.listings = map[uint64]*listing{}
@@ -332,7 +347,12 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 		x := *f
 		x.pending = append([]byte(nil), f.pending...)
 		x.data = f.data[:len(f.data):len(f.data)]
-		x.src = nil // a fork cannot read more of the real stdin
+		x.src = nil       // a fork cannot read more of the real stdin
+		if f.mem != nil { // the contents are copied before either writes
+			ms := *f.mem
+			f.mem.owned, ms.owned = false, false
+			x.mem = &ms
+		}
 		copies[f] = &x
 		return &x
 	}

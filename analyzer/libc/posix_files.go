@@ -31,6 +31,12 @@ const (
 // descriptor, or -1 with errno set. A directory opens for reading only, as
 // programs open one to fsync or fstat it.
 func (m *machine) openFile(t *vm.Thread, path string, flags uint64) (int, error) {
+	if _, fifo := m.files.fifos[path]; fifo {
+		if flags&oCreat != 0 && flags&oExcl != 0 {
+			return -1, m.SetErrno(t, vm.EEXIST)
+		}
+		return m.openFifo(t, path, flags)
+	}
 	data, exists := m.files.fs[path]
 	dir := !exists && m.files.isDir(path)
 	switch {
@@ -70,6 +76,7 @@ const (
 	regularFile fileKind = iota
 	directory
 	charDevice // the standard streams
+	fifoNode
 )
 
 // statInto fills a struct stat for a file of size bytes with inode number
@@ -79,7 +86,7 @@ func (m *machine) statInto(buf uint64, size int, kind fileKind, ino uint64) erro
 	if err := m.SetMem(buf, 0, 144); err != nil {
 		return err
 	}
-	mode := [...]uint64{regularFile: 0o100644, directory: 0o040755, charDevice: 0o020620}[kind]
+	mode := [...]uint64{regularFile: 0o100644, directory: 0o040755, charDevice: 0o020620, fifoNode: 0o010644}[kind]
 	if kind == directory {
 		size = 4096
 	}
@@ -169,7 +176,7 @@ func init() {
 		if f == nil {
 			return fail(m, t, res, vm.EBADF)
 		}
-		if f.fd <= 2 {
+		if f.std() {
 			return fail(m, t, res, vm.ESPIPE)
 		}
 		size := m.fileSize(f.path)
@@ -199,10 +206,15 @@ func init() {
 			}
 			kind := regularFile
 			if _, ok := m.files.fs[path]; !ok {
-				if !m.files.isDir(path) {
+				_, fifo := m.files.fifos[path]
+				switch {
+				case fifo:
+					kind = fifoNode
+				case !m.files.isDir(path):
 					return fail(m, t, res, vm.ENOENT)
+				default:
+					kind = directory
 				}
-				kind = directory
 			}
 			vm.SetResult(res, 0)
 			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path))
@@ -218,7 +230,7 @@ func init() {
 			}
 			vm.SetResult(res, 0)
 			switch {
-			case f.fd <= 2:
+			case f.std():
 				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.fd)+3)
 			case f.dir:
 				return m.statInto(a[bufArg].Bits, 0, directory, m.files.inode(f.path))
@@ -233,7 +245,7 @@ func init() {
 		if err != nil {
 			return err
 		}
-		if _, ok := m.files.fs[path]; !ok && !m.files.isDir(path) {
+		if !m.files.exists(path) {
 			return fail(m, t, res, vm.ENOENT)
 		}
 		vm.SetResult(res, 0)
@@ -248,6 +260,8 @@ func init() {
 				return err
 			}
 			_, isFile := m.files.fs[path]
+			_, isFifo := m.files.fifos[path]
+			isFile = isFile || isFifo
 			isDir := !isFile && m.files.isDir(path)
 			switch {
 			case isFile && !files:

@@ -160,14 +160,13 @@ func init() {
 		vm.SetResult(res, 0)
 		if a[0].Bits == 0 {
 			m.files.flushAll()
-			return nil
+			return m.publishAll(t)
 		}
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		m.files.flush(f)
-		return nil
+		return m.publishMem(t, f)
 	}, "fflush", "fflush_unlocked")
 	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
@@ -329,6 +328,9 @@ func registerInput() {
 		if err != nil {
 			return err
 		}
+		if f.mem != nil {
+			return fail(m, t, res, vm.EBADF)
+		}
 		vm.SetResult(res, uint64(f.fd))
 		return nil
 	}, "fileno")
@@ -381,57 +383,83 @@ func registerFiles() {
 		if err != nil {
 			return err
 		}
-		f := &vfile{fd: m.files.nextFD, path: path, mode: fullyBuffered}
-		data, exists := m.files.fs[path]
-		switch {
-		case !exists && m.files.isDir(path):
-			vm.SetResult(res, 0)
-			return m.SetErrno(t, vm.EISDIR) // reading a directory as a stream is not modeled either
-		case !exists && !strings.HasPrefix(mode, "r") && !m.files.isDir(pathDir(path)):
-			vm.SetResult(res, 0)
-			return m.SetErrno(t, vm.ENOENT) // no directory to make the file in
-		case strings.HasPrefix(mode, "r"):
-			if !exists {
-				vm.SetResult(res, 0)
-				return m.SetErrno(t, vm.ENOENT)
-			}
-			f.read = true
-			f.write = strings.Contains(mode, "+")
-			f.data = data
-			f.sym = m.files.fsSym[path]
-		case strings.HasPrefix(mode, "w"):
-			m.files.fs[path] = nil
-			delete(m.files.fsSym, path)
-			f.write = true
-		case strings.HasPrefix(mode, "a"):
-			if !exists {
-				m.files.fs[path] = nil
-			}
-			f.write, f.appends = true, true
-			f.read = strings.Contains(mode, "+")
-			f.data = m.files.fs[path]
-		default:
-			vm.SetResult(res, 0)
-			return m.SetErrno(t, vm.EINVAL)
+		vm.SetResult(res, 0)
+		f, errno, err := m.files.openStream(path, mode)
+		if err != nil {
+			return err
 		}
+		if errno != 0 {
+			return m.SetErrno(t, errno)
+		}
+		f.fd, f.proc = m.files.nextFD, m.Proc()
 		m.files.nextFD++
 		addr := m.Alloc(vm.ObjHeap, 216, "FILE "+path, in.Loc, t, nil)
-		f.proc = m.Proc()
 		m.files.byAddr[addr] = f
 		m.files.byFD[f.fd] = f
 		vm.SetResult(res, addr)
 		return nil
 	}, "fopen", "fopen64")
 	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		old, err := m.files.stream(a[2].Bits)
+		if err != nil {
+			return err
+		}
+		mode, err := m.CString(a[1].Bits)
+		if err != nil {
+			return err
+		}
+		if err := m.publishMem(t, old); err != nil {
+			return err
+		}
+		vm.SetResult(res, 0)
+		if a[0].Bits == 0 {
+			// Only the mode changes; augur's streams take any access,
+			// so the stream goes on as it is.
+			vm.SetResult(res, a[2].Bits)
+			return nil
+		}
+		path, err := m.pathArg(a[0].Bits)
+		if err != nil {
+			return err
+		}
+		// The stream is closed whether or not the open succeeds; the new
+		// file takes its descriptor, as glibc's dup3 gives it, and its
+		// FILE stays where it was.
+		if m.files.byFD[old.fd] == old {
+			m.files.closeFD(old.fd)
+		}
+		f, errno, err := m.files.openStream(path, mode)
+		if err != nil {
+			return err
+		}
+		if errno != 0 {
+			delete(m.files.byAddr, a[2].Bits)
+			return m.SetErrno(t, errno)
+		}
+		f.fd, f.proc = old.fd, m.Proc()
+		if f.fd < 0 { // a memory stream had none
+			f.fd = m.files.nextFD
+			m.files.nextFD++
+		}
+		m.files.byAddr[a[2].Bits] = f
+		m.files.byFD[f.fd] = f
+		vm.SetResult(res, a[2].Bits)
+		return nil
+	}, "freopen", "freopen64")
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		m.files.flush(f)
+		if err := m.publishMem(t, f); err != nil {
+			return err
+		}
 		delete(m.files.byAddr, a[0].Bits)
-		delete(m.files.byFD, f.fd)
+		if f.fd >= 0 {
+			delete(m.files.byFD, f.fd)
+		}
 		vm.SetResult(res, 0)
-		if f.fd <= 2 {
+		if f.fd >= 0 && f.fd <= 2 { // the FILE is the runtime's own
 			return nil
 		}
 		return m.Free(t, a[0].Bits, in.Loc, "fclose")
@@ -461,7 +489,7 @@ func registerFiles() {
 // position returns a stream's offset: the read position, or for a stream
 // that writes, the file's size with what is still buffered.
 func (ft *fileTable) position(f *vfile) int64 {
-	if f.path == "" && f.write { // stdout, stderr: what was written
+	if f.std() && f.write { // stdout, stderr: what was written
 		return int64(len(f.pending))
 	}
 	if len(f.pending) > 0 {
@@ -486,11 +514,13 @@ func init() {
 		vm.SetResult(res, uint64(m.files.position(f)))
 		return nil
 	}, "ftell", "ftello", "ftello64")
-	seek := func(m *machine, t *vm.Thread, f *vfile, off int64, whence uint64) uint64 {
-		m.files.flush(f)
+	seek := func(m *machine, t *vm.Thread, f *vfile, off int64, whence uint64) (uint64, error) {
+		if err := m.publishMem(t, f); err != nil {
+			return 0, err
+		}
 		f.unget, f.eof = 0, false
-		if f.path == "" && !f.read {
-			return 0 // stdout, stderr: nothing to seek in
+		if f.std() && !f.read {
+			return 0, nil // stdout, stderr: nothing to seek in
 		}
 		if f.path != "" {
 			f.data = m.files.fs[f.path]
@@ -502,28 +532,29 @@ func init() {
 		case 2: // SEEK_END
 			base = int64(len(f.data))
 		}
-		if base+off < 0 {
-			m.SetErrno(t, vm.EINVAL)
-			return ir.Mask(32)
+		pos := base + off
+		if pos < 0 || f.mem != nil && f.mem.ptrLoc == 0 && uint64(pos) > f.mem.size { // past fmemopen's buffer
+			return ir.Mask(32), m.SetErrno(t, vm.EINVAL)
 		}
-		f.pos = int(base + off)
-		return 0
+		f.pos = int(pos)
+		return 0, nil
 	}
 	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		vm.SetResult(res, seek(m, t, f, int64(a[1].Bits), a[2].Bits&0xffffffff))
-		return nil
+		r, err := seek(m, t, f, int64(a[1].Bits), a[2].Bits&0xffffffff)
+		vm.SetResult(res, r)
+		return err
 	}, "fseek", "fseeko", "fseeko64")
 	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
-		seek(m, t, f, 0, 0)
-		return nil
+		_, err = seek(m, t, f, 0, 0)
+		return err
 	}, "rewind")
 }
 
@@ -686,4 +717,44 @@ func strerror(code int) string {
 		return s
 	}
 	return "Unknown error " + strconv.Itoa(code)
+}
+
+// openStream opens the file at path (a vpath) as fopen's mode says, or
+// returns the errno of the failure (or, for a FIFO, the end of the run);
+// the caller gives it its descriptor.
+func (ft *fileTable) openStream(path, mode string) (*vfile, int, error) {
+	if _, fifo := ft.fifos[path]; fifo {
+		return nil, 0, vm.Unsupported("fopen of the FIFO %s: stdio streams over pipes are not modeled (open, read and write are)", path)
+	}
+	f := &vfile{path: path, mode: fullyBuffered}
+	data, exists := ft.fs[path]
+	switch {
+	case !exists && ft.isDir(path):
+		return nil, vm.EISDIR, nil // reading a directory as a stream is not modeled either
+	case !exists && !strings.HasPrefix(mode, "r") && !ft.isDir(pathDir(path)):
+		return nil, vm.ENOENT, nil // no directory to make the file in
+	case strings.HasPrefix(mode, "r"):
+		if !exists {
+			return nil, vm.ENOENT, nil
+		}
+		f.read = true
+		f.write = strings.Contains(mode, "+")
+		f.data = data
+		f.sym = ft.fsSym[path]
+	case strings.HasPrefix(mode, "w"):
+		ft.fs[path] = nil
+		delete(ft.fsSym, path)
+		f.write = true
+		f.read = strings.Contains(mode, "+")
+	case strings.HasPrefix(mode, "a"):
+		if !exists {
+			ft.fs[path] = nil
+		}
+		f.write, f.appends = true, true
+		f.read = strings.Contains(mode, "+")
+		f.data = ft.fs[path]
+	default:
+		return nil, vm.EINVAL, nil
+	}
+	return f, 0, nil
 }

@@ -105,6 +105,7 @@ func (ft *fileTable) inode(p string) uint64 {
 // file, with another inode number.
 func (ft *fileTable) remove(p string) {
 	delete(ft.fs, p)
+	delete(ft.fifos, p)
 	delete(ft.fsSym, p)
 	delete(ft.inodes, p)
 }

@@ -21,12 +21,14 @@ const (
 	waitFutex
 	// The network (package libc's net.go): data in a pipe, room in one
 	// (by pipe id), a connection to accept, a datagram (by socket id),
-	// and readiness (poll, select, epoll_wait: one queue).
+	// readiness (poll, select, epoll_wait: one queue), and the other end
+	// of a FIFO to be opened.
 	waitPipe
 	waitPipeSpace
 	waitAccept
 	waitDgram
 	waitPoll
+	waitFifo
 )
 
 // waitKey identifies a wait queue: the kind and the address of the
@@ -158,7 +160,7 @@ var waitObject = [...]string{waitMutex: "mutex", waitCond: "condition variable",
 // netWaits names what the threads in the network's wait queues wait for.
 var netWaits = map[waitKind]string{waitPipe: "data on a pipe or socket", waitPipeSpace: "room in a pipe or socket",
 	waitAccept: "a connection to accept", waitPoll: "a descriptor to become ready (poll, select or epoll_wait)",
-	waitDgram: "a datagram"}
+	waitDgram: "a datagram", waitFifo: "the other end of a FIFO to be opened"}
 
 // waitDescription says what blocked thread t waits for, for a deadlock
 // report: the synchronization object it is queued on, or a sleep.
@@ -168,7 +170,7 @@ func (m *Machine) waitDescription(t *Thread) string {
 		return t.waitDesc
 	case k.kind == waitJoin:
 		return "pthread_join of thread " + strconv.FormatUint(k.addr, 10)
-	case k.kind >= waitPipe && k.kind <= waitPoll:
+	case k.kind >= waitPipe && k.kind <= waitFifo:
 		return netWaits[k.kind]
 	case int(k.kind) < len(waitObject):
 		desc := waitObject[k.kind] + " at " + m.DescribeAddr(k.addr)

@@ -40,6 +40,7 @@ const (
 	AcceptKey    = waitAccept
 	DgramKey     = waitDgram
 	PollKey      = waitPoll
+	FifoKey      = waitFifo // an open of a FIFO waiting for its other end
 	PipeKey      = keyPipe
 )
 
