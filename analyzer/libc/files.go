@@ -66,8 +66,9 @@ type fileTable struct {
 	nextFD int
 	stdout io.Writer
 	stderr io.Writer
-	// dirs are the directories the program made (mkdir), and /tmp; inodes the
-	// numbers files were given, nextIno the next free one (vfs_names.go).
+	// dirs are the directories the program made (mkdir), /tmp and
+	// /dev/shm; inodes the numbers files were given, nextIno the next
+	// free one (vfs_names.go).
 	dirs    map[string]bool
 	inodes  map[string]uint64
 	nextIno uint64
@@ -84,14 +85,18 @@ type fileTable struct {
 	// fifos are the named pipes (fifo.go), each with the id of its pipe
 	// in net (0 or gone: no end is open).
 	fifos map[string]uint64
+	// mappings are the shared file mappings that write back, by address
+	// (mmap.go).
+	mappings map[uint64]mapping
 }
 
 func newFileTable(m *machine, cfg vm.Config) *fileTable {
 	ft := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/",
 		// Every system has a /tmp, and programs make their temporary
-		// files there (mkstemp, tmpfile) without creating it first.
-		dirs: map[string]bool{"/tmp": true}}
+		// files there (mkstemp, tmpfile) without creating it first;
+		// shm_open's objects are files in /dev/shm.
+		dirs: map[string]bool{"/tmp": true, "/dev/shm": true}}
 	for p, data := range cfg.Files {
 		ft.fs[vpath("/", p)] = data
 	}
@@ -231,31 +236,51 @@ func (ft *fileTable) flushN(f *vfile, n int) {
 // stream that appends), extending the file as needed, and moves the
 // position past it.
 func (ft *fileTable) writeAt(f *vfile, b []byte) {
-	data := ft.fs[f.path]
 	if f.appends {
-		f.pos = len(data)
+		f.pos = len(ft.fs[f.path])
 	}
-	end := f.pos + len(b)
-	if f.pos < len(data) && !ft.owned[f.path] { // overwrites bytes another may hold
+	data := ft.store(f.path, f.pos, b)
+	f.pos += len(b)
+	if f.read {
+		f.data = data
+	}
+}
+
+// store writes b into the file at path at offset pos, extending it as
+// needed, and returns its contents.
+func (ft *fileTable) store(path string, pos int, b []byte) []byte {
+	data := ft.fs[path]
+	end := pos + len(b)
+	if pos < len(data) && !ft.owned[path] { // overwrites bytes another may hold
 		data = append(make([]byte, 0, max(end, len(data))), data...)
 		if ft.owned == nil {
 			ft.owned = map[string]bool{}
 		}
-		ft.owned[f.path] = true
+		ft.owned[path] = true
 	}
 	if end > len(data) {
 		data = append(data, make([]byte, end-len(data))...)
 	}
-	copy(data[f.pos:], b)
-	if sym := ft.fsSym[f.path]; f.pos < len(sym) { // the bytes written are concrete now
+	copy(data[pos:], b)
+	if sym := ft.fsSym[path]; pos < len(sym) { // the bytes written are concrete now
 		sym = append([]*expr.Expr(nil), sym...)
-		clear(sym[f.pos:min(end, len(sym))])
-		ft.fsSym[f.path] = sym
+		clear(sym[pos:min(end, len(sym))])
+		ft.fsSym[path] = sym
 	}
-	ft.fs[f.path] = data
-	f.pos = end
-	if f.read {
-		f.data = data
+	ft.fs[path] = data
+	return data
+}
+
+// refresh makes a file's reads see what was written to the file through
+// other descriptors and streams since f last looked (each write replaces
+// the file's contents, which f held as they were). A file removed while
+// f has it open keeps what f holds, as its inode would.
+func (ft *fileTable) refresh(f *vfile) {
+	if f.path == "" || f.mem != nil || f.unget != 0 {
+		return
+	}
+	if data, ok := ft.fs[f.path]; ok {
+		f.data, f.sym = data, ft.fsSym[f.path]
 	}
 }
 
@@ -324,7 +349,7 @@ func (f *vfile) readByte() int {
 func (ft *fileTable) fork(m *machine) *fileTable {
 	c := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork(),
-		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), fifos: maps.Clone(ft.fifos), nextIno: ft.nextIno, cwd: ft.cwd}
+		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), nextIno: ft.nextIno, cwd: ft.cwd}
 	for p, l := range ft.listings {
 		if c.listings == nil {
 			c.listings = map[uint64]*listing{}

@@ -343,6 +343,7 @@ func (m *machine) readInto(f *vfile, p, size, n uint64, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		return nil
 	}
+	m.files.refresh(f)
 	want := size * n
 	m.Charge(want)
 	var got []byte

@@ -592,7 +592,6 @@ WEAK int mkstemp(char *tmpl) {
 }
 
 WEAK size_t __fread_chk(void *p, size_t plen, size_t size, size_t n, FILE *f) { return fread(p, size, n, f); }
-WEAK int msync(void *addr, size_t len, int flags) { return 0; }
 WEAK int prctl(int option, ...) { return option == 15 /* PR_SET_NAME */ || option == 16 ? 0 : (errno = EINVAL, -1); }
 WEAK pid_t setsid(void) {
 	errno = EPERM;
