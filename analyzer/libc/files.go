@@ -49,6 +49,10 @@ type vfile struct {
 	// mem is a memory stream's buffer (memstream.go); such a stream has
 	// no descriptor (fd -1).
 	mem *memStream
+	// desc names the open file description (open, fopen) the descriptor
+	// is of, which its dups share: the owner of its flock and
+	// open-file-description locks (filelock.go).
+	desc uint64
 }
 
 // std reports whether f is a standard stream as the run began: stdin,
@@ -88,6 +92,10 @@ type fileTable struct {
 	// mappings are the shared file mappings that write back, by address
 	// (mmap.go).
 	mappings map[uint64]mapping
+	// locks are the file locks by inode, nextDesc the last open file
+	// description's number (filelock.go).
+	locks    map[uint64][]fileLock
+	nextDesc uint64
 }
 
 func newFileTable(m *machine, cfg vm.Config) *fileTable {
@@ -293,6 +301,21 @@ func (ft *fileTable) closeFD(fd int) {
 	if f.isNet() {
 		ft.m.closeNet(f)
 	}
+	ft.closedLocks(f)
+}
+
+// closedLocks drops the file locks that go with f's close, and wakes the
+// threads waiting for a lock on its file.
+func (ft *fileTable) closedLocks(f *vfile) {
+	for _, ino := range ft.dropLocks(f) {
+		ft.m.Wake(vm.FileLockKey, ino)
+	}
+}
+
+// newDesc numbers a new open file description.
+func (ft *fileTable) newDesc() uint64 {
+	ft.nextDesc++
+	return ft.nextDesc
 }
 
 // flushAll flushes every stream, as exit() does.
@@ -349,7 +372,10 @@ func (f *vfile) readByte() int {
 func (ft *fileTable) fork(m *machine) *fileTable {
 	c := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork(),
-		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), nextIno: ft.nextIno, cwd: ft.cwd}
+		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd,
+		// The values of these are replaced, never written in place.
+		fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), locks: maps.Clone(ft.locks),
+		nextDesc: ft.nextDesc}
 	for p, l := range ft.listings {
 		if c.listings == nil {
 			c.listings = map[uint64]*listing{}

@@ -52,7 +52,7 @@ func (m *machine) openFile(t *vm.Thread, path string, flags uint64) (int, error)
 	case exists && flags&oCreat != 0 && flags&oExcl != 0:
 		return -1, m.SetErrno(t, vm.EEXIST)
 	}
-	f := &vfile{fd: m.files.nextFD, path: path, mode: unbuffered, dir: dir}
+	f := &vfile{fd: m.files.nextFD, path: path, mode: unbuffered, dir: dir, desc: m.files.newDesc()}
 	acc := flags & oAccMode
 	f.read = acc != oWronly && !dir
 	f.write = acc == oWronly || acc == oRdwr
@@ -394,14 +394,9 @@ func init() {
 		case 4: // F_SETFL: of the status flags, only O_NONBLOCK means anything here
 			f.nonblock = a[2].Bits&oNonblock != 0
 			vm.SetResult(res, 0)
-		case 5: // F_GETLK
-			// Record locks are per process, and a process never conflicts
-			// with its own locks: the region is free (l_type = F_UNLCK).
-			// Locks between the processes of a forking program are not
-			// modeled: F_SETLK and F_SETLKW always succeed.
-			vm.SetResult(res, 0)
-			return m.WriteUint(a[2].Bits, 2, 2)
-		default: // F_SETFL, F_GETFD, F_SETFD, locks: accepted, nothing changes
+		case fGetLK, fSetLK, fSetLKW, fOFDGetLK, fOFDSetLK, fOFDSetLKW:
+			return m.recordLock(t, f, a[1].Bits&0xffffffff, a[2].Bits, res)
+		default: // F_GETFD, F_SETFD and the rest: accepted, nothing changes
 			vm.SetResult(res, 0)
 		}
 		return nil

@@ -206,27 +206,41 @@ func init() {
 			vm.SetResult(res, ir.Mask(64))
 			return m.SetErrno(t, vm.EBADF)
 		}
-		if err := m.ConcreteBytes(a[1].Bits, a[2].Bits); err != nil {
-			return err
-		}
-		b, err := m.ReadBytes(a[1].Bits, a[2].Bits)
+		end, err := m.writeDirect(t, f, a[1].Bits, a[2].Bits, f.pos)
 		if err != nil {
 			return err
 		}
-		m.NoteAccess(a[1].Bits, a[2].Bits, vm.Read)
-		// write(2) bypasses stdio: the data goes out at once, ahead of
-		// whatever the stream still buffers.
-		direct := &vfile{fd: fd, path: f.path, mode: unbuffered, write: true, pos: f.pos, appends: f.appends}
-		m.files.write(t, direct, append([]byte(nil), b...))
 		if f.path != "" { // the descriptor's offset moves past what it wrote
-			f.pos = direct.pos
-			if f.read {
-				f.data = m.files.fs[f.path]
-			}
+			f.pos = end
 		}
 		vm.SetResult(res, a[2].Bits)
 		return nil
 	}, "write")
+	// pread and pwrite read and write at an offset, leaving the
+	// descriptor's where it was, in one step: threads that share a
+	// descriptor do not move each other's reads.
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		f, err := m.positioned(t, a, false, res)
+		if f == nil {
+			return err
+		}
+		pos, eof, unget := f.pos, f.eof, f.unget
+		f.pos, f.unget = int(a[3].Bits), 0
+		err = m.readInto(f, a[1].Bits, 1, a[2].Bits, res)
+		f.pos, f.eof, f.unget = pos, eof, unget
+		return err
+	}, "pread", "pread64")
+	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		f, err := m.positioned(t, a, true, res)
+		if f == nil {
+			return err
+		}
+		if _, err := m.writeDirect(t, f, a[1].Bits, a[2].Bits, int(a[3].Bits)); err != nil {
+			return err
+		}
+		vm.SetResult(res, a[2].Bits)
+		return nil
+	}, "pwrite", "pwrite64")
 	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fd := int(int32(a[0].Bits))
 		f := m.files.byFD[fd]
@@ -392,7 +406,7 @@ func registerFiles() {
 		if errno != 0 {
 			return m.SetErrno(t, errno)
 		}
-		f.fd, f.proc = m.files.nextFD, m.Proc()
+		f.fd, f.proc, f.desc = m.files.nextFD, m.Proc(), m.files.newDesc()
 		m.files.nextFD++
 		addr := m.Alloc(vm.ObjHeap, 216, "FILE "+path, in.Loc, t, nil)
 		m.files.byAddr[addr] = f
@@ -437,7 +451,7 @@ func registerFiles() {
 			delete(m.files.byAddr, a[2].Bits)
 			return m.SetErrno(t, errno)
 		}
-		f.fd, f.proc = old.fd, m.Proc()
+		f.fd, f.proc, f.desc = old.fd, m.Proc(), m.files.newDesc()
 		if f.fd < 0 { // a memory stream had none
 			f.fd = m.files.nextFD
 			m.files.nextFD++
@@ -456,8 +470,9 @@ func registerFiles() {
 			return err
 		}
 		delete(m.files.byAddr, a[0].Bits)
-		if f.fd >= 0 {
+		if f.fd >= 0 && m.files.byFD[f.fd] == f {
 			delete(m.files.byFD, f.fd)
+			m.files.closedLocks(f)
 		}
 		vm.SetResult(res, 0)
 		if f.fd >= 0 && f.fd <= 2 { // the FILE is the runtime's own
@@ -758,4 +773,43 @@ func (ft *fileTable) openStream(path, mode string) (*vfile, int, error) {
 		return nil, vm.EINVAL, nil
 	}
 	return f, 0, nil
+}
+
+// writeDirect writes the n bytes at p to f's file at pos (at its end when
+// f appends, as Linux's pwrite does too), ahead of whatever a stream of it
+// still buffers, as write(2) bypasses stdio, and returns where the write
+// ended.
+func (m *machine) writeDirect(t *vm.Thread, f *vfile, p, n uint64, pos int) (int, error) {
+	if err := m.ConcreteBytes(p, n); err != nil {
+		return 0, err
+	}
+	b, err := m.ReadBytes(p, n)
+	if err != nil {
+		return 0, err
+	}
+	m.NoteAccess(p, n, vm.Read)
+	direct := &vfile{fd: f.fd, path: f.path, mode: unbuffered, write: true, pos: pos, appends: f.appends}
+	m.files.write(t, direct, append([]byte(nil), b...))
+	if f.path != "" && f.read {
+		f.data = m.files.fs[f.path]
+	}
+	return direct.pos, nil
+}
+
+// positioned checks pread's or pwrite's descriptor and offset: it returns
+// the descriptor's file, or nil with the call ended (EBADF, ESPIPE for a
+// pipe, socket or standard stream, EISDIR, EINVAL for a negative offset).
+func (m *machine) positioned(t *vm.Thread, a []vm.Value, write bool, res []vm.Value) (*vfile, error) {
+	f := m.files.byFD[int(int32(a[0].Bits))]
+	switch {
+	case f == nil || write && !f.write || !write && !f.read:
+		return nil, fail(m, t, res, vm.EBADF)
+	case f.isNet() || f.std() || f.mem != nil:
+		return nil, fail(m, t, res, vm.ESPIPE)
+	case f.dir:
+		return nil, fail(m, t, res, vm.EISDIR)
+	case int64(a[3].Bits) < 0:
+		return nil, fail(m, t, res, vm.EINVAL)
+	}
+	return f, nil
 }

@@ -29,6 +29,7 @@ const (
 	waitDgram
 	waitPoll
 	waitFifo
+	waitFileLock
 )
 
 // waitKey identifies a wait queue: the kind and the address of the
@@ -160,7 +161,8 @@ var waitObject = [...]string{waitMutex: "mutex", waitCond: "condition variable",
 // netWaits names what the threads in the network's wait queues wait for.
 var netWaits = map[waitKind]string{waitPipe: "data on a pipe or socket", waitPipeSpace: "room in a pipe or socket",
 	waitAccept: "a connection to accept", waitPoll: "a descriptor to become ready (poll, select or epoll_wait)",
-	waitDgram: "a datagram", waitFifo: "the other end of a FIFO to be opened"}
+	waitDgram: "a datagram", waitFifo: "the other end of a FIFO to be opened",
+	waitFileLock: "a lock on a file (fcntl or flock) to be released"}
 
 // waitDescription says what blocked thread t waits for, for a deadlock
 // report: the synchronization object it is queued on, or a sleep.
@@ -170,7 +172,7 @@ func (m *Machine) waitDescription(t *Thread) string {
 		return t.waitDesc
 	case k.kind == waitJoin:
 		return "pthread_join of thread " + strconv.FormatUint(k.addr, 10)
-	case k.kind >= waitPipe && k.kind <= waitFifo:
+	case k.kind >= waitPipe && k.kind <= waitFileLock:
 		return netWaits[k.kind]
 	case int(k.kind) < len(waitObject):
 		desc := waitObject[k.kind] + " at " + m.DescribeAddr(k.addr)

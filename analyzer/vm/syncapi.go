@@ -40,7 +40,8 @@ const (
 	AcceptKey    = waitAccept
 	DgramKey     = waitDgram
 	PollKey      = waitPoll
-	FifoKey      = waitFifo // an open of a FIFO waiting for its other end
+	FifoKey      = waitFifo     // an open of a FIFO waiting for its other end
+	FileLockKey  = waitFileLock // a lock on a file, by inode (fcntl, flock)
 	PipeKey      = keyPipe
 )
 

@@ -513,16 +513,6 @@ WEAK void qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, co
 		free(t);
 }
 
-/* Positioned I/O: the file offset is left where it was. */
-WEAK ssize_t pread(int fd, void *buf, size_t n, off_t off) {
-	off_t was = lseek(fd, 0, SEEK_CUR);
-	if (was < 0 || lseek(fd, off, SEEK_SET) < 0)
-		return -1;
-	ssize_t r = read(fd, buf, n);
-	lseek(fd, was, SEEK_SET);
-	return r;
-}
-
 /* The one user: augur (uid and gid 1000), home /. */
 static struct passwd augur_user = {"augur", "x", 1000, 1000, "augur", "/", "/bin/sh"};
 WEAK struct passwd *getpwuid(uid_t uid) { return uid == 1000 ? &augur_user : NULL; }
@@ -663,3 +653,31 @@ WEAK FILE *tmpfile(void) {
 	return f;
 }
 WEAK FILE *tmpfile64(void) { return tmpfile(); }
+
+/* lockf is glibc's, over fcntl's record locks on the bytes from the file
+ * position; F_TEST reports another process's lock (augur's processes all
+ * have one pid, so it does not compare l_pid with getpid as glibc does). */
+WEAK int lockf(int fd, int cmd, off_t len) {
+	struct flock fl = {.l_whence = SEEK_CUR, .l_start = 0, .l_len = len};
+	switch (cmd) {
+	case F_TEST:
+		fl.l_type = F_RDLCK;
+		if (fcntl(fd, F_GETLK, &fl) < 0)
+			return -1;
+		if (fl.l_type == F_UNLCK)
+			return 0;
+		errno = EACCES;
+		return -1;
+	case F_ULOCK:
+		fl.l_type = F_UNLCK;
+		return fcntl(fd, F_SETLK, &fl);
+	case F_LOCK:
+		fl.l_type = F_WRLCK;
+		return fcntl(fd, F_SETLKW, &fl);
+	case F_TLOCK:
+		fl.l_type = F_WRLCK;
+		return fcntl(fd, F_SETLK, &fl);
+	}
+	errno = EINVAL;
+	return -1;
+}
