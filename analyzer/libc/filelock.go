@@ -19,7 +19,8 @@ import (
 // LOCK_NB) or waits (F_SETLKW, flock) until a lock on the file goes: the
 // wait is a blocked thread the scheduler and the deadlock report see. An
 // unlock orders what its owner did before it before what the next locker
-// does after taking it, as the kernel's lock does.
+// does after taking it, as the kernel's lock does, for the locks that
+// exclude threads (not record locks: see lockTaken).
 //
 // Record locks go when their process closes any descriptor of the file or
 // ends; the others when the last descriptor of their open closes.
@@ -134,12 +135,20 @@ func (m *machine) lockWait(t *vm.Thread, ino uint64, wait bool, res []vm.Value) 
 	return m.Block(t, vm.FileLockKey, ino)
 }
 
-// lockTaken ends a lock request that succeeded (or an unlock).
-func (m *machine) lockTaken(t *vm.Thread, ino uint64, unlock bool, res []vm.Value) error {
+// lockTaken ends a lock request that succeeded, or an unlock (which has
+// woken the waiters). A lock of
+// an open (flock, F_OFD_*) excludes other threads as a mutex does: taking
+// and giving it are synchronization, preemption points and happens-before
+// edges. A record lock excludes other processes alone, so between the
+// threads of one it orders nothing, and its calls are none of that: an
+// edge would hide the races of threads that take it.
+func (m *machine) lockTaken(t *vm.Thread, ino uint64, owner lockOwner, unlock bool, res []vm.Value) error {
 	vm.SetResult(res, 0)
+	if owner.desc == 0 {
+		return nil
+	}
 	if unlock {
 		m.Sync(t, vm.Release, vm.FileLockKey, ino)
-		m.Wake(vm.FileLockKey, ino)
 		return m.Point()
 	}
 	m.Sync(t, vm.Acquire, vm.FileLockKey, ino)
@@ -217,7 +226,10 @@ func (m *machine) recordLock(t *vm.Thread, f *vfile, cmd, p uint64, res []vm.Val
 		}
 	}
 	m.files.setLock(ino, owner, lo, hi, typ == fWrLck, typ == fUnLck)
-	return m.lockTaken(t, ino, typ == fUnLck, res)
+	if typ == fUnLck {
+		m.Wake(vm.FileLockKey, ino)
+	}
+	return m.lockTaken(t, ino, owner, typ == fUnLck, res)
 }
 
 func init() {
@@ -235,14 +247,15 @@ func init() {
 		switch op &^ lockNb {
 		case lockUn:
 			m.files.setLock(ino, owner, 0, ^uint64(0), false, true)
-			return m.lockTaken(t, ino, true, res)
+			m.Wake(vm.FileLockKey, ino)
+			return m.lockTaken(t, ino, owner, true, res)
 		case lockSh, lockEx:
 			write := op&^lockNb == lockEx
 			if _, busy := m.files.conflict(ino, owner, 0, ^uint64(0), write); busy {
 				return m.lockWait(t, ino, op&lockNb == 0, res)
 			}
 			m.files.setLock(ino, owner, 0, ^uint64(0), write, false)
-			return m.lockTaken(t, ino, false, res)
+			return m.lockTaken(t, ino, owner, false, res)
 		}
 		return fail(m, t, res, vm.EINVAL)
 	}, "flock")

@@ -33,7 +33,7 @@ struct node {
 	int group;         /* N_GROUP, N_BACKREF: the subexpression's number */
 	struct node *child; /* N_GROUP, N_REP: the body */
 	struct node **alts; /* N_ALT: the alternatives */
-	int nalts;
+	int nalts, capalts;
 	int min, max;      /* N_REP: max -1 is unbounded */
 };
 
@@ -52,25 +52,35 @@ struct parser {
 	int err;
 };
 
-static struct node *new_node(struct parser *ps, int type) {
-	struct program *pr = ps->prog;
-	if (pr->nall == pr->capall) {
-		int cap = pr->capall ? 2 * pr->capall : 16;
-		struct node **all = realloc(pr->all, cap * sizeof *all);
-		if (!all) {
+/* push appends n to the array *arr of *len entries with room for *cap,
+ * growing it. */
+static int push(struct parser *ps, struct node ***arr, int *len, int *cap, struct node *n) {
+	if (*len == *cap) {
+		int c = *cap ? 2 * *cap : 8;
+		struct node **a = realloc(*arr, c * sizeof *a);
+		if (!a) {
 			ps->err = REG_ESPACE;
-			return NULL;
+			return -1;
 		}
-		pr->all = all;
-		pr->capall = cap;
+		*arr = a;
+		*cap = c;
 	}
+	(*arr)[(*len)++] = n;
+	return 0;
+}
+
+static struct node *new_node(struct parser *ps, int type) {
 	struct node *n = calloc(1, sizeof *n);
 	if (!n) {
 		ps->err = REG_ESPACE;
 		return NULL;
 	}
 	n->type = type;
-	pr->all[pr->nall++] = n;
+	struct program *pr = ps->prog;
+	if (push(ps, &pr->all, &pr->nall, &pr->capall, n) < 0) {
+		free(n);
+		return NULL;
+	}
 	return n;
 }
 
@@ -346,39 +356,24 @@ static void fold_case(struct program *pr) {
 	}
 }
 
+/* at_bar reports whether the parser is at an alternation's bar. */
+static int at_bar(struct parser *ps) { return ps->ext ? *ps->p == '|' : (ps->p[0] == '\\' && ps->p[1] == '|'); }
+
 /* alternation parses branches separated by '|' (BRE: '\|'). */
 static struct node *alternation(struct parser *ps, int depth) {
 	struct node *first = sequence(ps, depth);
 	if (ps->err)
 		return NULL;
-	int bar = ps->ext ? *ps->p == '|' : (ps->p[0] == '\\' && ps->p[1] == '|');
-	if (!bar)
+	if (!at_bar(ps))
 		return first;
 	struct node *alt = new_node(ps, N_ALT);
-	if (!alt)
+	if (!alt || push(ps, &alt->alts, &alt->nalts, &alt->capalts, first) < 0)
 		return NULL;
-	int cap = 4;
-	alt->alts = malloc(cap * sizeof *alt->alts);
-	if (!alt->alts) {
-		ps->err = REG_ESPACE;
-		return NULL;
-	}
-	alt->alts[alt->nalts++] = first;
-	while (ps->ext ? *ps->p == '|' : (ps->p[0] == '\\' && ps->p[1] == '|')) {
+	while (at_bar(ps)) {
 		ps->p += ps->ext ? 1 : 2;
 		struct node *b = sequence(ps, depth);
-		if (ps->err)
+		if (ps->err || push(ps, &alt->alts, &alt->nalts, &alt->capalts, b) < 0)
 			return NULL;
-		if (alt->nalts == cap) {
-			cap *= 2;
-			struct node **a = realloc(alt->alts, cap * sizeof *a);
-			if (!a) {
-				ps->err = REG_ESPACE;
-				return NULL;
-			}
-			alt->alts = a;
-		}
-		alt->alts[alt->nalts++] = b;
 	}
 	return alt;
 }
