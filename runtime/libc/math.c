@@ -1,4 +1,5 @@
 /* math.h functions that are plain computation over the modeled ones. */
+#include <fenv.h>
 #include <math.h>
 
 #define WEAK __attribute__((weak))
@@ -21,3 +22,13 @@ WEAK float modff(float x, float *iptr) {
 		return copysignf(0.0f, x);
 	return copysignf(x - i, x);
 }
+
+/* The floating-point environment: augur computes in round-to-nearest and
+ * does not track exception flags, so that mode is the only one a program
+ * can set (another is refused, as fesetround refuses a mode the machine
+ * lacks), and no flag is ever raised. */
+WEAK int fegetround(void) { return FE_TONEAREST; }
+WEAK int fesetround(int mode) { return mode == FE_TONEAREST ? 0 : -1; }
+WEAK int feclearexcept(int excepts) { return 0; }
+WEAK int fetestexcept(int excepts) { return 0; }
+WEAK int feraiseexcept(int excepts) { return excepts == 0 ? 0 : -1; }

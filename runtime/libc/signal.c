@@ -133,3 +133,8 @@ WEAK int sigignore(int sig) { return signal(sig, SIG_IGN) == SIG_ERR ? -1 : 0; }
 WEAK sighandler_t sigset(int sig, sighandler_t handler) { return signal(sig, handler); }
 WEAK int sighold(int sig) { return valid(sig) ? 0 : (errno = EINVAL, -1); }
 WEAK int sigrelse(int sig) { return valid(sig) ? 0 : (errno = EINVAL, -1); }
+
+/* SIGRTMIN and SIGRTMAX are calls in glibc's headers: glibc keeps the
+ * first two real-time signals for itself. */
+WEAK int __libc_current_sigrtmin(void) { return 34; }
+WEAK int __libc_current_sigrtmax(void) { return 64; }

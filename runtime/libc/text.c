@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <execinfo.h>
 #include <fnmatch.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -397,3 +398,45 @@ WEAK void errx(int status, const char *fmt, ...) {
 WEAK int backtrace(void **buf, int size) { return 0; }
 WEAK char **backtrace_symbols(void *const *buf, int size) { return calloc(1, sizeof(char *)); }
 WEAK void backtrace_symbols_fd(void *const *buf, int size, int fd) {}
+
+WEAK void *memmem(const void *hay, size_t n, const void *needle, size_t k) {
+	const unsigned char *h = hay;
+	if (k == 0)
+		return (void *)hay;
+	for (size_t i = 0; i + k <= n; i++)
+		if (h[i] == *(const unsigned char *)needle && memcmp(h + i, needle, k) == 0)
+			return (void *)(h + i);
+	return NULL;
+}
+
+static const char *const signal_names[] = {
+	[SIGHUP] = "Hangup", [SIGINT] = "Interrupt", [SIGQUIT] = "Quit", [SIGILL] = "Illegal instruction",
+	[SIGTRAP] = "Trace/breakpoint trap", [SIGABRT] = "Aborted", [SIGBUS] = "Bus error",
+	[SIGFPE] = "Floating point exception", [SIGKILL] = "Killed", [SIGUSR1] = "User defined signal 1",
+	[SIGSEGV] = "Segmentation fault", [SIGUSR2] = "User defined signal 2", [SIGPIPE] = "Broken pipe",
+	[SIGALRM] = "Alarm clock", [SIGTERM] = "Terminated", [SIGSTKFLT] = "Stack fault",
+	[SIGCHLD] = "Child exited", [SIGCONT] = "Continued", [SIGSTOP] = "Stopped (signal)",
+	[SIGTSTP] = "Stopped", [SIGTTIN] = "Stopped (tty input)", [SIGTTOU] = "Stopped (tty output)",
+	[SIGURG] = "Urgent I/O condition", [SIGXCPU] = "CPU time limit exceeded",
+	[SIGXFSZ] = "File size limit exceeded", [SIGVTALRM] = "Virtual timer expired",
+	[SIGPROF] = "Profiling timer expired", [SIGWINCH] = "Window changed", [SIGIO] = "I/O possible",
+	[SIGPWR] = "Power failure", [SIGSYS] = "Bad system call",
+};
+
+/* strsignal and psignal name signals as glibc does. */
+WEAK char *strsignal(int sig) {
+	static __thread char buf[40];
+	if (sig > 0 && sig < (int)(sizeof signal_names / sizeof signal_names[0]) && signal_names[sig])
+		return (char *)signal_names[sig];
+	if (sig >= SIGRTMIN && sig <= SIGRTMAX)
+		snprintf(buf, sizeof buf, "Real-time signal %d", sig - SIGRTMIN);
+	else
+		snprintf(buf, sizeof buf, "Unknown signal %d", sig);
+	return buf;
+}
+WEAK void psignal(int sig, const char *s) {
+	if (s && *s)
+		fprintf(stderr, "%s: %s\n", s, strsignal(sig));
+	else
+		fprintf(stderr, "%s\n", strsignal(sig));
+}
