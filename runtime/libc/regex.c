@@ -252,6 +252,24 @@ static struct node *repeat(struct parser *ps, struct node *atom) {
 	}
 }
 
+/* group parses a subexpression, "(...)" or, in a basic pattern, "\\(...\\)",
+ * from its opening. */
+static struct node *group(struct parser *ps, int depth) {
+	ps->p += ps->ext ? 1 : 2;
+	struct node *g = new_node(ps, N_GROUP);
+	if (!g)
+		return NULL;
+	g->group = ++ps->prog->ngroups;
+	if (!(g->child = alternation(ps, depth + 1)) && ps->err)
+		return NULL;
+	if (ps->ext ? *ps->p != ')' : (ps->p[0] != '\\' || ps->p[1] != ')')) {
+		ps->err = REG_EPAREN;
+		return NULL;
+	}
+	ps->p += ps->ext ? 1 : 2;
+	return g;
+}
+
 /* sequence parses a concatenation up to '|', ')' or the end. */
 static struct node *sequence(struct parser *ps, int depth) {
 	struct node *head = NULL, **tail = &head;
@@ -264,33 +282,9 @@ static struct node *sequence(struct parser *ps, int depth) {
 		if (ps->ext ? (c == '|' || (c == ')' && depth > 0)) : (c == '\\' && (p[1] == '|' || p[1] == ')')))
 			break; /* a basic pattern's "\)" with no "\(" is an error, below */
 		struct node *atom = NULL;
-		if (ps->ext && c == '(') {
-			ps->p++;
-			atom = new_node(ps, N_GROUP);
-			if (!atom)
-				return NULL;
-			atom->group = ++ps->prog->ngroups;
-			if (!(atom->child = alternation(ps, depth + 1)) && ps->err)
-				return NULL;
-			if (*ps->p != ')') {
-				ps->err = REG_EPAREN;
-				return NULL;
-			}
-			ps->p++;
-		} else if (!ps->ext && c == '\\' && p[1] == '(') {
-			ps->p += 2;
-			atom = new_node(ps, N_GROUP);
-			if (!atom)
-				return NULL;
-			atom->group = ++ps->prog->ngroups;
-			if (!(atom->child = alternation(ps, depth + 1)) && ps->err)
-				return NULL;
-			if (ps->p[0] != '\\' || ps->p[1] != ')') {
-				ps->err = REG_EPAREN;
-				return NULL;
-			}
-			ps->p += 2;
-		} else if (c == '[') {
+		if (ps->ext ? c == '(' : (c == '\\' && p[1] == '(')) {
+			if (!(atom = group(ps, depth)))
+				return NULL;		} else if (c == '[') {
 			ps->p++;
 			if (!(atom = bracket(ps)))
 				return NULL;
