@@ -112,7 +112,8 @@ func (ft *fileTable) dropLocks(f *vfile) []uint64 {
 	var changed []uint64
 	for i, locks := range ft.locks {
 		kept := slices.DeleteFunc(slices.Clone(locks), func(l fileLock) bool {
-			return l.owner.desc == 0 && l.owner.proc == f.proc && named && i == ino || l.owner.desc == f.desc && !shared
+			record := l.owner.desc == 0 && l.owner.proc == f.proc && named && i == ino
+			return record || l.owner.desc != 0 && l.owner.desc == f.desc && !shared
 		})
 		if len(kept) < len(locks) {
 			ft.locks[i] = kept
@@ -136,12 +137,13 @@ func (m *machine) lockWait(t *vm.Thread, ino uint64, wait bool, res []vm.Value) 
 }
 
 // lockTaken ends a lock request that succeeded, or an unlock (which has
-// woken the waiters). A lock of
-// an open (flock, F_OFD_*) excludes other threads as a mutex does: taking
-// and giving it are synchronization, preemption points and happens-before
-// edges. A record lock excludes other processes alone, so between the
-// threads of one it orders nothing, and its calls are none of that: an
-// edge would hide the races of threads that take it.
+// woken the waiters). A lock of an open (flock, F_OFD_*) excludes other
+// threads as a mutex does: taking and giving it are synchronization,
+// preemption points and happens-before edges. A record lock excludes
+// other processes alone, so between the threads of one it orders nothing,
+// and its calls are none of that: an edge would order what the lock does
+// not, and a preemption point at each of SQLite's many record-lock calls
+// made the classifier take an unlock for a spin.
 func (m *machine) lockTaken(t *vm.Thread, ino uint64, owner lockOwner, unlock bool, res []vm.Value) error {
 	vm.SetResult(res, 0)
 	if owner.desc == 0 {
