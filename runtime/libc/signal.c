@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/time.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -138,3 +140,32 @@ WEAK int sigrelse(int sig) { return valid(sig) ? 0 : (errno = EINVAL, -1); }
  * first two real-time signals for itself. */
 WEAK int __libc_current_sigrtmin(void) { return 34; }
 WEAK int __libc_current_sigrtmax(void) { return 64; }
+
+/* Interval timers, like alarm, arm nothing: no signal comes from outside
+ * the program. getitimer reports a timer disarmed; timer_create makes
+ * timers that never expire. */
+WEAK int setitimer(__itimer_which_t which, const struct itimerval *v, struct itimerval *old) {
+	if ((int)which < ITIMER_REAL || (int)which > ITIMER_PROF) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (old)
+		memset(old, 0, sizeof *old);
+	return 0;
+}
+WEAK int getitimer(__itimer_which_t which, struct itimerval *v) { return setitimer(which, NULL, v); }
+WEAK int timer_create(clockid_t clock, struct sigevent *ev, timer_t *id) {
+	static long next;
+	*id = (timer_t)++next;
+	return 0;
+}
+WEAK int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itimerspec *old) {
+	if (old)
+		memset(old, 0, sizeof *old);
+	return 0;
+}
+WEAK int timer_gettime(timer_t id, struct itimerspec *v) {
+	memset(v, 0, sizeof *v);
+	return 0;
+}
+WEAK int timer_delete(timer_t id) { return 0; }

@@ -2,7 +2,7 @@
  * <search.h>'s trees, linear search and hash table; scandir, glob and
  * nftw over a directory the program makes; mkdtemp, mkstemps, truncate,
  * sendfile, fgetpos and fsetpos, readlink of a file, clock_getres,
- * getrandom's count; the C locale's localeconv, nl_langinfo, multibyte
+ * getrandom's count; disarmed interval timers; the C locale's localeconv, nl_langinfo, multibyte
  * and wide-character functions; flockfile's recursion; if_nametoindex of
  * the loopback; the rounding mode. Prints the same natively and under augur (walk orders
  * are sorted: a real file system lists in an order of its own). */
@@ -24,6 +24,7 @@
 #include <sys/random.h>
 #include <sys/sendfile.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -171,6 +172,11 @@ static void files(void) {
 	funlockfile(f);
 	funlockfile(f);
 	fclose(f);
+
+	struct itimerval timer = {{0, 0}, {0, 0}};
+	printf("setitimer to nothing %d, ", setitimer(ITIMER_REAL, &timer, NULL));
+	timer.it_value.tv_sec = 7;
+	printf("getitimer %d: disarmed %d\n", getitimer(ITIMER_REAL, &timer), timer.it_value.tv_sec == 0);
 
 	struct timespec res;
 	clock_getres(CLOCK_MONOTONIC, &res);
