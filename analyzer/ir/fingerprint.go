@@ -280,8 +280,15 @@ func (p *Program) objectNames() map[uint32]string {
 		names[f.ID] = "func " + f.Name
 	}
 	for _, g := range p.Globals {
-		if g.Constant && g.Init != nil && strings.HasPrefix(g.Name, ".str") {
-			names[g.ID] = "const " + string(g.Init)
+		if g.Constant && strings.HasPrefix(g.Name, ".str") {
+			// A string literal by its bytes: the linker renames
+			// literals (.str.1.2) as the program's own come and go. An
+			// all-zero one ("") has no Init.
+			init := g.Init
+			if init == nil {
+				init = make([]byte, g.Size)
+			}
+			names[g.ID] = "const " + string(init)
 		} else {
 			names[g.ID] = "global " + g.Name
 		}
