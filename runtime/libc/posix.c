@@ -562,24 +562,41 @@ WEAK char *setlocale(int category, const char *name) {
 	return NULL;
 }
 
-/* mkstemp replaces the trailing XXXXXX with a name not yet in the virtual
- * file system and creates it. */
-WEAK int mkstemp(char *tmpl) {
+/* make_temp replaces the six Xs of tmpl that come before suffix bytes with
+ * a name make accepts (one not yet in the virtual file system), trying
+ * names in turn: mkstemp, mkstemps and mkdtemp. */
+static int make_temp(char *tmpl, size_t suffix, int (*make)(const char *)) {
 	size_t n = strlen(tmpl);
-	if (n < 6 || strcmp(tmpl + n - 6, "XXXXXX") != 0) {
+	if (n < 6 + suffix || strncmp(tmpl + n - suffix - 6, "XXXXXX", 6) != 0) {
 		errno = EINVAL;
 		return -1;
 	}
 	static int counter;
+	char *x = tmpl + n - suffix - 6;
 	for (int tries = 0; tries < 1000; tries++) {
-		snprintf(tmpl + n - 6, 7, "%06d", ++counter % 1000000);
-		int fd = open(tmpl, O_RDWR | O_CREAT | O_EXCL, 0600);
-		if (fd >= 0 || errno != EEXIST)
-			return fd;
+		char after = x[6]; /* snprintf's NUL lands on the suffix */
+		snprintf(x, 7, "%06d", ++counter % 1000000);
+		x[6] = after;
+		int r = make(tmpl);
+		if (r >= 0 || errno != EEXIST)
+			return r;
 	}
 	errno = EEXIST;
 	return -1;
 }
+
+static int make_file(const char *path) { return open(path, O_RDWR | O_CREAT | O_EXCL, 0600); }
+static int make_dir(const char *path) { return mkdir(path, 0700); }
+
+WEAK int mkstemp(char *tmpl) { return make_temp(tmpl, 0, make_file); }
+WEAK int mkstemps(char *tmpl, int suffix) {
+	if (suffix < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return make_temp(tmpl, suffix, make_file);
+}
+WEAK char *mkdtemp(char *tmpl) { return make_temp(tmpl, 0, make_dir) < 0 ? NULL : tmpl; }
 
 WEAK size_t __fread_chk(void *p, size_t plen, size_t size, size_t n, FILE *f) { return fread(p, size, n, f); }
 WEAK int prctl(int option, ...) { return option == 15 /* PR_SET_NAME */ || option == 16 ? 0 : (errno = EINVAL, -1); }

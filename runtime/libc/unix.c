@@ -215,42 +215,6 @@ WEAK int getentropy(void *buf, size_t n) {
 	return 0;
 }
 
-/* mkdtemp and mkstemps make names as mkstemp does. */
-static int fill_template(char *tmpl, size_t suffix) {
-	size_t n = strlen(tmpl);
-	if (n < 6 + suffix || strncmp(tmpl + n - suffix - 6, "XXXXXX", 6) != 0) {
-		errno = EINVAL;
-		return -1;
-	}
-	static unsigned counter;
-	char *x = tmpl + n - suffix - 6;
-	char keep = x[6];
-	snprintf(x, 7, "%06u", ++counter % 1000000);
-	x[6] = keep;
-	return 0;
-}
-WEAK char *mkdtemp(char *tmpl) {
-	for (int tries = 0; tries < 1000; tries++) {
-		if (fill_template(tmpl, 0) < 0)
-			return NULL;
-		if (mkdir(tmpl, 0700) == 0)
-			return tmpl;
-		if (errno != EEXIST)
-			return NULL;
-	}
-	return NULL;
-}
-WEAK int mkstemps(char *tmpl, int suffix) {
-	for (int tries = 0; tries < 1000; tries++) {
-		if (fill_template(tmpl, suffix) < 0)
-			return -1;
-		int fd = open(tmpl, O_RDWR | O_CREAT | O_EXCL, 0600);
-		if (fd >= 0 || errno != EEXIST)
-			return fd;
-	}
-	return -1;
-}
-
 /* stdio extras over the models. */
 WEAK void setlinebuf(FILE *f) { setvbuf(f, NULL, _IOLBF, 0); }
 WEAK int fgetpos(FILE *f, fpos_t *pos) {
