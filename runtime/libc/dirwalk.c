@@ -87,6 +87,11 @@ static int has_magic(const char *s, size_t n, int noescape) {
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+/* join writes base/name to path (name alone under an empty base). */
+static void join(char *path, size_t n, const char *base, const char *name) {
+	snprintf(path, n, "%s%s%s", base, *base && base[strlen(base) - 1] != '/' ? "/" : "", name);
+}
+
 /* expand matches the pattern's components from rest on under base. */
 static int expand(const char *base, const char *rest, int flags, struct paths *out) {
 	while (*rest == '/')
@@ -111,7 +116,7 @@ static int expand(const char *base, const char *rest, int flags, struct paths *o
 			lit[k++] = comp[i];
 		}
 		lit[k] = 0;
-		snprintf(path, sizeof path, "%s%s%s", base, *base && base[strlen(base) - 1] != '/' ? "/" : "", lit);
+		join(path, sizeof path, base, lit);
 		struct stat st;
 		if (stat(path, &st) != 0 || (*next && !S_ISDIR(st.st_mode)))
 			return 0;
@@ -130,7 +135,7 @@ static int expand(const char *base, const char *rest, int flags, struct paths *o
 	qsort(found.v, found.n, sizeof *found.v, by_name);
 	int r = 0;
 	for (size_t i = 0; i < found.n && r == 0; i++) {
-		snprintf(path, sizeof path, "%s%s%s", base, *base && base[strlen(base) - 1] != '/' ? "/" : "", found.v[i]);
+		join(path, sizeof path, base, found.v[i]);
 		struct stat st;
 		if (*next && (stat(path, &st) != 0 || !S_ISDIR(st.st_mode)))
 			continue;
