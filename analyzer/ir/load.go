@@ -240,6 +240,11 @@ func (l *loader) lowerModule() error {
 		}
 	}
 	markSpinCalls(p)
+	for _, fn := range p.Funcs {
+		if dropJoinedMoves(fn) {
+			buildCode(fn)
+		}
+	}
 	return nil
 }
 

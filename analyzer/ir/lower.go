@@ -70,6 +70,7 @@ func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
 		}
 	}
 	fn.NumSlots = int(next)
+	fl.joinPhis(blocks)
 	// Pass 2: instructions. Branch targets hold block indexes until the end.
 	// Instructions without a debug location (allocas, the return slot) take
 	// the previous instruction's, or the function's own line.
