@@ -2,6 +2,7 @@ package vm
 
 import (
 	"math"
+	"unsafe"
 
 	"augur/analyzer/ir"
 )
@@ -114,7 +115,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	// step: access preemption and the weak memory model need that. (A
 	// monitor sees accesses from both; a focus location goes through step.)
 	m.run.raw = !m.cfg.PreemptAccesses && m.weak == nil
-	fr, code, regs, pc := top(t)
+	fr, cp, rp, pc := topp(t)
 	left := m.run.reset(m.insts, m.nextCheck)
 	var (
 		c    *ir.Code // the instruction at pc
@@ -124,87 +125,87 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		off  uint64   // and the offset in it
 	)
 	for {
-		c = &code[pc]
+		c = codeAt(cp, pc)
 		left--
 		if left <= 0 {
 			l, end, term := m.limitReached(t, fr, pc, m.run.count(left))
 			if end != stepNext {
 				return end, term
 			}
-			fr, code, regs, pc = top(t)
+			fr, cp, rp, pc = topp(t)
 			m.run.at, left = l, int64(l)-int64(m.insts)
-			c = &code[pc]
+			c = codeAt(cp, pc)
 		}
 		switch c.Op {
 		case ir.CodeAdd:
-			if a, b, ok := concrete2(regs, c); ok {
-				regs[c.Dst] = Value{Bits: (a + b) & c.K}
+			if a, b, ok := concrete2(rp, c); ok {
+				*reg(rp, c.Dst) = Value{Bits: (a + b) & c.K}
 				goto advance
 			}
 		case ir.CodeSub:
-			if a, b, ok := concrete2(regs, c); ok {
-				regs[c.Dst] = Value{Bits: (a - b) & c.K}
+			if a, b, ok := concrete2(rp, c); ok {
+				*reg(rp, c.Dst) = Value{Bits: (a - b) & c.K}
 				goto advance
 			}
 		case ir.CodeMul:
-			if a, b, ok := concrete2(regs, c); ok {
-				regs[c.Dst] = Value{Bits: (a * b) & c.K}
+			if a, b, ok := concrete2(rp, c); ok {
+				*reg(rp, c.Dst) = Value{Bits: (a * b) & c.K}
 				goto advance
 			}
 		case ir.CodeAnd:
-			if a, b, ok := concrete2(regs, c); ok {
-				regs[c.Dst] = Value{Bits: (a & b) & c.K}
+			if a, b, ok := concrete2(rp, c); ok {
+				*reg(rp, c.Dst) = Value{Bits: (a & b) & c.K}
 				goto advance
 			}
 		case ir.CodeOr:
-			if a, b, ok := concrete2(regs, c); ok {
-				regs[c.Dst] = Value{Bits: (a | b) & c.K}
+			if a, b, ok := concrete2(rp, c); ok {
+				*reg(rp, c.Dst) = Value{Bits: (a | b) & c.K}
 				goto advance
 			}
 		case ir.CodeXor:
-			if a, b, ok := concrete2(regs, c); ok {
-				regs[c.Dst] = Value{Bits: (a ^ b) & c.K}
+			if a, b, ok := concrete2(rp, c); ok {
+				*reg(rp, c.Dst) = Value{Bits: (a ^ b) & c.K}
 				goto advance
 			}
 		case ir.CodeShl: // a shift by the width or more gives 0, as ir.EvalBin
-			if a, b, ok := concrete2(regs, c); ok {
+			if a, b, ok := concrete2(rp, c); ok {
 				var r uint64
 				if b < uint64(c.W) {
 					r = a << b & c.K
 				}
-				regs[c.Dst] = Value{Bits: r}
+				*reg(rp, c.Dst) = Value{Bits: r}
 				goto advance
 			}
 		case ir.CodeLShr:
-			if a, b, ok := concrete2(regs, c); ok {
+			if a, b, ok := concrete2(rp, c); ok {
 				var r uint64
 				if b < uint64(c.W) {
 					r = a >> b & c.K
 				}
-				regs[c.Dst] = Value{Bits: r}
+				*reg(rp, c.Dst) = Value{Bits: r}
 				goto advance
 			}
 		case ir.CodeAShr:
-			if a, b, ok := concrete2(regs, c); ok {
+			if a, b, ok := concrete2(rp, c); ok {
 				s := 64 - c.W
 				b = min(b, uint64(c.W)-1)
-				regs[c.Dst] = Value{Bits: uint64(int64(a<<s)>>s>>b) & c.K}
+				*reg(rp, c.Dst) = Value{Bits: uint64(int64(a<<s)>>s>>b) & c.K}
 				goto advance
 			}
 		case ir.CodeUDiv:
-			if a, b, ok := concrete2(regs, c); ok && b != 0 {
-				regs[c.Dst] = Value{Bits: a / b}
+			if a, b, ok := concrete2(rp, c); ok && b != 0 {
+				*reg(rp, c.Dst) = Value{Bits: a / b}
 				goto advance
 			}
 		case ir.CodeURem:
-			if a, b, ok := concrete2(regs, c); ok && b != 0 {
-				regs[c.Dst] = Value{Bits: a % b}
+			if a, b, ok := concrete2(rp, c); ok && b != 0 {
+				*reg(rp, c.Dst) = Value{Bits: a % b}
 				goto advance
 			}
 		case ir.CodeSDiv, ir.CodeSRem:
 			// A division by zero or of the least integer by -1 runs in
 			// step, which reports it.
-			if a, b, ok := concrete2(regs, c); ok {
+			if a, b, ok := concrete2(rp, c); ok {
 				s := 64 - c.W
 				sa, sb := int64(a<<s)>>s, int64(b<<s)>>s
 				if sb == 0 || sb == -1 && sa == -1<<(c.W-1) {
@@ -214,59 +215,59 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				if c.Op == ir.CodeSRem {
 					r = sa % sb
 				}
-				regs[c.Dst] = Value{Bits: uint64(r) & c.K}
+				*reg(rp, c.Dst) = Value{Bits: uint64(r) & c.K}
 				goto advance
 			}
 		case ir.CodeEQ:
-			if a, b, ok := concrete2(regs, c); ok {
+			if a, b, ok := concrete2(rp, c); ok {
 				cond = a == b
 				goto compared
 			}
 		case ir.CodeNE:
-			if a, b, ok := concrete2(regs, c); ok {
+			if a, b, ok := concrete2(rp, c); ok {
 				cond = a != b
 				goto compared
 			}
 		case ir.CodeULT:
-			if a, b, ok := concrete2(regs, c); ok {
+			if a, b, ok := concrete2(rp, c); ok {
 				cond = a < b
 				goto compared
 			}
 		case ir.CodeSLT:
-			if a, b, ok := concrete2(regs, c); ok {
+			if a, b, ok := concrete2(rp, c); ok {
 				s := 64 - c.W
 				cond = int64(a<<s)>>s < int64(b<<s)>>s
 				goto compared
 			}
 		case ir.CodeSGT:
-			if a, b, ok := concrete2(regs, c); ok {
+			if a, b, ok := concrete2(rp, c); ok {
 				s := 64 - c.W
 				cond = int64(a<<s)>>s > int64(b<<s)>>s
 				goto compared
 			}
 		case ir.CodeLoad:
-			if av := regs[c.A]; av.Sym == nil {
+			if av := *reg(rp, c.A); av.Sym == nil {
 				addr = av.Bits
 				goto load
 			}
 		case ir.CodeStore:
-			if av, v := regs[c.B], regs[c.A]; av.Sym == nil && v.Sym == nil {
+			if av, v := *reg(rp, c.B), *reg(rp, c.A); av.Sym == nil && v.Sym == nil {
 				addr = av.Bits
 				goto store
 			}
 		case ir.CodeGEP1:
-			if a, b := regs[c.A], regs[c.B]; a.Sym == nil && b.Sym == nil {
+			if a, b := *reg(rp, c.A), *reg(rp, c.B); a.Sym == nil && b.Sym == nil {
 				s := 64 - c.W
 				addr = a.Bits + c.K + uint64(int64(b.Bits<<s)>>s*int64(c.C))
 				goto address
 			}
 		case ir.CodeGEP0:
-			if a := regs[c.A]; a.Sym == nil {
+			if a := *reg(rp, c.A); a.Sym == nil {
 				addr = a.Bits + c.K
 				goto address
 			}
 		case ir.CodeGEP2:
-			if a, i, j := regs[c.A], regs[c.B], regs[c.C]; a.Sym == nil && i.Sym == nil && j.Sym == nil {
+			if a, i, j := *reg(rp, c.A), *reg(rp, c.B), *reg(rp, c.C); a.Sym == nil && i.Sym == nil && j.Sym == nil {
 				s, u := 64-c.Sub, 64-c.W
 				addr = a.Bits + uint64(int64(int32(c.K))) + uint64(int64(i.Bits<<s)>>s*int64(c.X)) +
 					uint64(int64(j.Bits<<u)>>u*int64(int32(c.K>>32)))
@@ -274,8 +275,8 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 		case ir.CodeGEP:
 			in := &fr.fn.Insts[pc]
-			if m.sym == nil || !gepSymbolic(in, regs) {
-				addr = gep(in, regs)
+			if m.sym == nil || !gepSymbolic(in, frameRegs(t, fr)) {
+				addr = gep(in, frameRegs(t, fr))
 				goto address
 			}
 		case ir.CodeJump:
@@ -283,110 +284,112 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			continue
 		case ir.CodeBr:
 			if e := &fr.fn.Insts[pc].Targets[0]; !e.Parallel {
-				moves(regs, e)
+				moves(rp, e)
 				pc = e.PC
 				continue
 			}
 		case ir.CodeIf:
-			if cv := regs[c.A]; cv.Sym == nil {
+			if cv := *reg(rp, c.A); cv.Sym == nil {
 				pc = ifTarget(c, cv.Bits&1 != 0)
 				continue
 			}
 		case ir.CodeCondBr:
-			if cv := regs[c.A]; cv.Sym == nil {
+			if cv := *reg(rp, c.A); cv.Sym == nil {
 				if e := &fr.fn.Insts[pc].Targets[1-cv.Bits&1]; !e.Parallel {
-					moves(regs, e)
+					moves(rp, e)
 					pc = e.PC
 					continue
 				}
 			}
 		case ir.CodeMask:
-			if sv := regs[c.A]; sv.Sym == nil {
-				regs[c.Dst] = Value{Bits: sv.Bits & c.K}
+			if sv := *reg(rp, c.A); sv.Sym == nil {
+				*reg(rp, c.Dst) = Value{Bits: sv.Bits & c.K}
 				goto advance
 			}
 		case ir.CodeSExt:
-			if sv := regs[c.A]; sv.Sym == nil {
+			if sv := *reg(rp, c.A); sv.Sym == nil {
 				s := 64 - c.W
-				regs[c.Dst] = Value{Bits: uint64(int64(sv.Bits<<s)>>s) & c.K}
+				*reg(rp, c.Dst) = Value{Bits: uint64(int64(sv.Bits<<s)>>s) & c.K}
 				goto advance
 			}
 		case ir.CodeMove1:
-			regs[c.Dst] = regs[c.A]
+			*reg(rp, c.Dst) = *reg(rp, c.A)
 			pc++
 			continue
 		case ir.CodeMove:
 			for k := int32(0); k < fr.fn.Insts[pc].N; k++ {
-				regs[c.Dst+k] = regs[c.A+ir.Operand(k)]
+				*reg(rp, c.Dst+k) = *reg(rp, c.A+ir.Operand(k))
 			}
 			pc++
 			continue
 		case ir.CodeFAddD:
 			// Double arithmetic, most of a numeric program's, runs here
 			// without floatBin's conversions and second dispatch.
-			if a, b, ok := concrete2(regs, c); ok {
-				regs[c.Dst] = Value{Bits: math.Float64bits(math.Float64frombits(a) + math.Float64frombits(b))}
+			if a, b, ok := concrete2(rp, c); ok {
+				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(math.Float64frombits(a) + math.Float64frombits(b))}
 				goto advance
 			}
 		case ir.CodeFSubD:
-			if a, b, ok := concrete2(regs, c); ok {
-				regs[c.Dst] = Value{Bits: math.Float64bits(math.Float64frombits(a) - math.Float64frombits(b))}
+			if a, b, ok := concrete2(rp, c); ok {
+				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(math.Float64frombits(a) - math.Float64frombits(b))}
 				goto advance
 			}
 		case ir.CodeFMulD:
-			if a, b, ok := concrete2(regs, c); ok {
-				regs[c.Dst] = Value{Bits: math.Float64bits(math.Float64frombits(a) * math.Float64frombits(b))}
+			if a, b, ok := concrete2(rp, c); ok {
+				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(math.Float64frombits(a) * math.Float64frombits(b))}
 				goto advance
 			}
 		case ir.CodeFDivD:
-			if a, b, ok := concrete2(regs, c); ok {
-				regs[c.Dst] = Value{Bits: math.Float64bits(math.Float64frombits(a) / math.Float64frombits(b))}
+			if a, b, ok := concrete2(rp, c); ok {
+				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(math.Float64frombits(a) / math.Float64frombits(b))}
 				goto advance
 			}
 		case ir.CodeFMulAddD:
-			if a, b, ok := concrete2(regs, c); ok && regs[c.C].Sym == nil {
+			if a, b, ok := concrete2(rp, c); ok && reg(rp, c.C).Sym == nil {
 				// Rounded after the multiplication, as x86-64 code
 				// compiled without FMA: the conversion keeps Go from
 				// fusing the two.
 				p := float64(math.Float64frombits(a) * math.Float64frombits(b))
-				regs[c.Dst] = Value{Bits: math.Float64bits(p + math.Float64frombits(regs[c.C].Bits))}
+				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(p + math.Float64frombits(reg(rp, c.C).Bits))}
 				goto advance
 			}
 		case ir.CodeFNegD:
-			if av := regs[c.A]; av.Sym == nil {
-				regs[c.Dst] = Value{Bits: math.Float64bits(-math.Float64frombits(av.Bits))}
+			if av := *reg(rp, c.A); av.Sym == nil {
+				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(-math.Float64frombits(av.Bits))}
 				goto advance
 			}
 		case ir.CodeSIToFPD:
-			if av := regs[c.A]; av.Sym == nil {
+			if av := *reg(rp, c.A); av.Sym == nil {
 				s := 64 - c.W
-				regs[c.Dst] = Value{Bits: math.Float64bits(float64(int64(av.Bits<<s) >> s))}
+				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(float64(int64(av.Bits<<s) >> s))}
 				goto advance
 			}
 		case ir.CodeFPToSID:
-			if av := regs[c.A]; av.Sym == nil {
-				regs[c.Dst] = Value{Bits: uint64(fpToInt(math.Float64frombits(av.Bits), uint16(c.W))) & c.K}
+			if av := *reg(rp, c.A); av.Sym == nil {
+				*reg(rp, c.Dst) = Value{Bits: uint64(fpToInt(math.Float64frombits(av.Bits), uint16(c.W))) & c.K}
 				goto advance
 			}
 		case ir.CodeBin, ir.CodeICmp, ir.CodeCast, ir.CodeFBin, ir.CodeFNeg, ir.CodeFCmp:
 			m.insts, fr.pc = m.run.count(left), pc
-			ok := m.computeInline(c, &fr.fn.Insts[pc], regs)
-			fr, code, regs, pc = top(t)
-			left, c = m.run.reset(m.insts, m.nextCheck), &code[pc]
+			ok := m.computeInline(c, &fr.fn.Insts[pc], frameRegs(t, fr))
+			fr, cp, rp, pc = topp(t)
+			left = m.run.reset(m.insts, m.nextCheck)
 			if !ok {
-				break
+				goto slow
 			}
-			if c.Op == ir.CodeICmp {
-				cond = regs[c.Dst].Bits != 0
-				goto compared
-			}
-			goto advance
+			// The next instruction runs in a dispatch of its own, even
+			// if paired: going on to compared or advance from here would
+			// make the fast paths' state merge with this reloaded one,
+			// and Go's register allocator then spills the loop's state
+			// on every instruction.
+			pc++
+			continue
 		case ir.CodeCall:
 			// A direct call of a function with a body, and a return to a
 			// caller, change frames without step.
 			in := &fr.fn.Insts[pc]
 			m.insts, fr.pc = m.run.count(left), pc
-			if err := m.enter(t, in.Callee, in, regs); err != nil {
+			if err := m.enter(t, in.Callee, in, frameRegs(t, fr)); err != nil {
 				return ended(err)
 			}
 			goto reload
@@ -395,35 +398,35 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				break // the thread's exit: step switches threads
 			}
 			m.insts, fr.pc = m.run.count(left), pc
-			if _, err := m.ret(t, &fr.fn.Insts[pc], regs); err != nil {
+			if _, err := m.ret(t, &fr.fn.Insts[pc], frameRegs(t, fr)); err != nil {
 				return ended(err)
 			}
 			goto reload
 		}
 	slow:
 		m.insts, fr.pc = m.run.count(left), pc
-		if end, term := m.step(t, fr, &fr.fn.Insts[pc], regs); end != stepNext {
+		if end, term := m.step(t, fr, &fr.fn.Insts[pc], frameRegs(t, fr)); end != stepNext {
 			return end, term
 		}
 	reload:
 		// After a call, the state is the thread's (see above).
-		fr, code, regs, pc = top(t)
+		fr, cp, rp, pc = topp(t)
 		left = m.run.reset(m.insts, m.nextCheck) // a call may have asked for a check (charge)
 		continue
 	address:
 		// A GEP's address, and the raw load or store of it paired with it
 		// (Inst.Pair), which runs in the same dispatch.
-		regs[c.Dst] = Value{Bits: addr}
+		*reg(rp, c.Dst) = Value{Bits: addr}
 		pc++
 		if !c.Pair || left <= 1 {
 			continue
 		}
-		c = &code[pc]
+		c = codeAt(cp, pc)
 		left--
 		if c.Op == ir.CodeLoad {
 			goto load
 		}
-		if regs[c.A].Sym != nil {
+		if reg(rp, c.A).Sym != nil {
 			goto slow
 		}
 	store:
@@ -445,7 +448,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		if off+c.K > obj.writeLimit {
 			goto slow
 		}
-		ir.StoreLE(obj.bytes[off:], int(c.K), regs[c.A].Bits)
+		ir.StoreLE(obj.bytes[off:], int(c.K), reg(rp, c.A).Bits)
 		if m.mon != nil {
 			goto monitored
 		}
@@ -464,7 +467,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		if off+c.K > obj.readLimit {
 			goto slow
 		}
-		regs[c.Dst] = Value{Bits: ir.LoadLE(obj.bytes[off:], int(c.K))}
+		*reg(rp, c.Dst) = Value{Bits: ir.LoadLE(obj.bytes[off:], int(c.K))}
 		if m.mon != nil {
 			goto monitored
 		}
@@ -475,28 +478,25 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		// on it; the thread goes on with the next instruction.
 		m.insts, fr.pc = m.run.count(left), pc
 		m.monitorRaw(t, fr, c, obj, off)
-		fr, code, regs, pc = top(t)
-		left, c = m.run.reset(m.insts, m.nextCheck), &code[pc]
-		if c.Op == ir.CodeLoad {
-			pc++
-			continue
-		}
-		goto advance
+		fr, cp, rp, pc = topp(t)
+		left = m.run.reset(m.insts, m.nextCheck)
+		pc++ // a paired branch runs alone, as after computeInline
+		continue
 	compared:
 		// An integer comparison's result, and the conditional branch
 		// paired with it (Inst.Pair) taken in the same dispatch.
-		regs[c.Dst] = Value{Bits: b2u(cond)}
+		*reg(rp, c.Dst) = Value{Bits: b2u(cond)}
 		pc++
 		if !c.Pair || left <= 1 {
 			continue
 		}
 		left--
-		if br := &code[pc]; br.Op == ir.CodeIf {
+		if br := codeAt(cp, pc); br.Op == ir.CodeIf {
 			pc = ifTarget(br, cond)
 			continue
 		}
 		if e := &fr.fn.Insts[pc].Targets[1-b2u(cond)]; !e.Parallel {
-			moves(regs, e)
+			moves(rp, e)
 			pc = e.PC
 			continue
 		}
@@ -510,12 +510,12 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			continue
 		}
 		left--
-		if br := &code[pc]; br.Op == ir.CodeJump {
+		if br := codeAt(cp, pc); br.Op == ir.CodeJump {
 			pc = int(br.K)
 			continue
 		}
 		if e := &fr.fn.Insts[pc].Targets[0]; !e.Parallel {
-			moves(regs, e)
+			moves(rp, e)
 			pc = e.PC
 			continue
 		}
@@ -581,8 +581,8 @@ func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off ui
 
 // concrete2 reads an instruction's operands A and B, and reports whether
 // both are concrete.
-func concrete2(regs []Value, c *ir.Code) (a, b uint64, ok bool) {
-	av, bv := regs[c.A], regs[c.B]
+func concrete2(rp unsafe.Pointer, c *ir.Code) (a, b uint64, ok bool) {
+	av, bv := reg(rp, c.A), reg(rp, c.B)
 	return av.Bits, bv.Bits, av.Sym == nil && bv.Sym == nil
 }
 
@@ -598,10 +598,10 @@ func ifTarget(c *ir.Code, cond bool) int {
 // their parallel assignment unless the edge is Parallel (see ir.Edge;
 // exec leaves those to step). It is small enough to inline: exec makes
 // no call on its way.
-func moves(regs []Value, e *ir.Edge) {
+func moves(rp unsafe.Pointer, e *ir.Edge) {
 	for i := range e.Moves {
 		mv := &e.Moves[i]
-		regs[mv.Dst] = regs[mv.Src]
+		*reg(rp, mv.Dst) = *reg(rp, mv.Src)
 	}
 }
 
@@ -719,6 +719,31 @@ func gep(in *ir.Inst, regs []Value) uint64 {
 	return addr
 }
 
+// topp is top for exec: the code and registers as pointers to their
+// first element (codeAt, reg), which keeps two lengths out of the loop's
+// registers and the bounds checks out of every operand read. Lowering
+// makes every pc a function's instruction and every operand a slot of its
+// frame (ir.Function.FrameSize); frameRegs gives the registers as a slice
+// to what exec calls.
+func topp(t *Thread) (*frame, unsafe.Pointer, unsafe.Pointer, int) {
+	fr := &t.frames[len(t.frames)-1]
+	regs := t.regs[fr.base : fr.base+fr.fn.FrameSize]
+	return fr, unsafe.Pointer(unsafe.SliceData(fr.fn.Code())), unsafe.Pointer(unsafe.SliceData(regs)), fr.pc
+}
+
+// codeAt is the compact instruction at pc of the code at cp (topp).
+func codeAt(cp unsafe.Pointer, pc int) *ir.Code {
+	return (*ir.Code)(unsafe.Add(cp, uintptr(pc)*unsafe.Sizeof(ir.Code{})))
+}
+
+// reg is slot o of the registers at rp (topp).
+func reg[O ~int32](rp unsafe.Pointer, o O) *Value {
+	return (*Value)(unsafe.Add(rp, uintptr(o)*unsafe.Sizeof(Value{})))
+}
+
+// frameRegs is the top frame fr's registers.
+func frameRegs(t *Thread, fr *frame) []Value { return t.regs[fr.base : fr.base+fr.fn.FrameSize] }
+
 // top returns the top frame of t with its compact code, registers and pc.
 func top(t *Thread) (*frame, []ir.Code, []Value, int) {
 	fr := &t.frames[len(t.frames)-1]
@@ -742,7 +767,7 @@ func (m *Machine) phiMoves(regs []Value, e *ir.Edge) {
 		m.parallelMoves(regs, e)
 		return
 	}
-	moves(regs, e)
+	moves(unsafe.Pointer(unsafe.SliceData(regs)), e)
 }
 
 // parallelMoves makes a Parallel edge's moves through a temporary copy.
