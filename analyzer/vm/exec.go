@@ -82,16 +82,21 @@ func ended(err error) (stepEnd, *Termination) {
 // apply falls through to step rather than handling the case itself, so
 // each instruction's full meaning is written once.
 //
-// The loop's state (the frame, its code and registers, pc, and left, the
-// instructions left before the next count at which anything but the next
-// instruction matters) lives in locals, and no call lies on the way of an
-// inline instruction: every call the loop makes (step, computeInline, a
-// call or return, the monitor, limitReached) stores pc and the
-// instruction count back first (fr.pc, m.insts) and reloads the state
-// from the thread after it (reload). Go keeps no register across a call,
-// so a value live across any call in the loop is spilled to the stack
-// wherever it is set, on every instruction; with nothing live across
-// them the inline paths keep more of it in registers. Every other check
+// The loop's state (the frame, its code and registers as pointers to
+// their first element, pc, and left, the instructions left before the
+// next count at which anything but the next instruction matters) lives in
+// locals, and no call lies on the way of an inline instruction: every
+// call the loop makes (step, computeInline, a call or return, the
+// monitor, limitReached) stores pc and the instruction count back first
+// (fr.pc, m.insts), reloads the state from the thread after it (reload),
+// and goes back to the loop's head rather than into the inline paths'
+// labels. Go keeps no register across a call, so a value live across any
+// call in the loop is spilled to the stack wherever it is set, on every
+// instruction, and so is a value of a label that a reloaded state
+// reaches; with neither, the inline paths keep more of it in registers.
+// The code and registers are pointers, not slices (topp), for the same
+// reason: two lengths fewer to keep, and no bounds check on each operand,
+// which lowering makes a slot of the frame by construction. Every other check
 // (budget, time slice, stop point) is folded into the limit
 // (execLimits.at) and made in limitReached. A thread that is to stop at a
 // location runs stepwise (execStepwise), which checks every instruction.
