@@ -1,6 +1,7 @@
 package ir_test
 
 import (
+	"os"
 	"testing"
 
 	"augur/analyzer/ir"
@@ -10,35 +11,14 @@ import (
 // the old value is dead by then (ir's joinPhis), so those edges move
 // nothing; a phi whose old value is still read keeps its move. The
 // branches stay where they were: joining changes no instruction count.
-// testdata/run/loop_phis.c checks the same loops' results against native
-// code.
+// The loops are testdata/run/loop_phis.c's, whose results TestDifferential
+// checks against native code.
 func TestLoopPhisShareSlots(t *testing.T) {
-	p := lowerC(t, `long squares(int n) {
-	long s = 0;
-	for (int i = 0; i < n; i++)
-		s = s + (long)i * i;
-	return s;
-}
-long fib(int n) {
-	long a = 0, b = 1;
-	for (int i = 0; i < n; i++) {
-		long t = a + b;
-		a = b;
-		b = t;
+	src, err := os.ReadFile("../../testdata/run/loop_phis.c")
+	if err != nil {
+		t.Fatal(err)
 	}
-	return a + b;
-}
-int exit_reads_old(int x) {
-	for (;;) {
-		int next = x * 3 + 1;
-		if (next > 1000)
-			break;
-		x = next;
-	}
-	return x;
-}
-int main(void) { return (int)squares(3) + (int)fib(4) + exit_reads_old(2); }
-`)
+	p := lowerC(t, string(src))
 	// moves lists the moves of fn's branches that go back (to an earlier
 	// instruction), and counts its branches.
 	moves := func(name string) (back []ir.Move, branches int) {
