@@ -142,6 +142,8 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			c = codeAt(cp, pc)
 		}
 		switch c.Op {
+		case ir.CodeStep: // listed so that the jump table starts at 0
+			goto slow
 		case ir.CodeAdd:
 			if a, b, ok := concrete2(rp, c); ok {
 				*reg(rp, c.Dst) = Value{Bits: (a + b) & c.K}
