@@ -120,6 +120,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	// step: access preemption and the weak memory model need that. (A
 	// monitor sees accesses from both; a focus location goes through step.)
 	m.run.raw = !m.cfg.PreemptAccesses && m.weak == nil
+	m.run.plain = m.run.raw && len(m.focus) == 0
 	fr, cp, rp, pc := topp(t)
 	left := m.run.reset(m.insts, m.nextCheck)
 	var (
@@ -444,7 +445,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		// without symbolic bytes, within its write limit:
 		// Memory.resolve's checks, without its error reports, which step
 		// makes.
-		if !m.run.raw || len(m.focus) > 0 && m.focused(fr.fn.Insts[pc].Loc) {
+		if !m.run.plain && (!m.run.raw || m.focused(fr.fn.Insts[pc].Loc)) {
 			goto slow
 		}
 		obj = m.mem.cached(uint32(addr >> ir.AddrShift))
@@ -463,7 +464,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	load:
 		// c is a raw load from addr, at pc (counted in left), run here as
 		// a store is (the object may be shared, within its read limit).
-		if !m.run.raw || len(m.focus) > 0 && m.focused(fr.fn.Insts[pc].Loc) {
+		if !m.run.plain && (!m.run.raw || m.focused(fr.fn.Insts[pc].Loc)) {
 			goto slow
 		}
 		obj = m.mem.cached(uint32(addr >> ir.AddrShift))
@@ -619,6 +620,9 @@ func moves(rp unsafe.Pointer, e *ir.Edge) {
 type execLimits struct {
 	sliceAt, stopAt uint64
 	raw             bool
+	// plain is raw with no focus location: a raw access then runs inline
+	// without looking at its location.
+	plain bool
 	// at is the limit exec runs to: it counts the instructions left
 	// before it rather than the instructions run, which keeps one value
 	// live in its loop instead of two (count makes the count of them).
