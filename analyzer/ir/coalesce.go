@@ -21,9 +21,9 @@ import (
 // slices and schedules count as before; only the moves go.
 
 // joinPhis gives each value a phi takes on an edge the phi's slot when
-// that is safe (joinable), after the slots of pass 1 are assigned. The
-// edge's move then has the same source and destination, and edge drops
-// it.
+// that is safe (joinableValue, deadAfter, keptTo), after the slots of pass
+// 1 are assigned. The edge's move then has the same source and
+// destination, and dropJoinedMoves removes it.
 func (fl *fnLowerer) joinPhis(blocks []llvm.BasicBlock) {
 	var cfg *blockGraph
 	for hi := range blocks {
@@ -106,7 +106,6 @@ func joinableValue(v llvm.Value) bool {
 // A blockGraph is a function's blocks with their successors and
 // predecessors, by block index.
 type blockGraph struct {
-	blocks     []llvm.BasicBlock
 	index      map[unsafe.Pointer]int
 	succ, pred [][]int
 	// seen and work are the searches' scratch space.
@@ -115,7 +114,7 @@ type blockGraph struct {
 }
 
 func newBlockGraph(blocks []llvm.BasicBlock, index map[unsafe.Pointer]int) *blockGraph {
-	g := &blockGraph{blocks: blocks, index: index, succ: make([][]int, len(blocks)), pred: make([][]int, len(blocks)),
+	g := &blockGraph{index: index, succ: make([][]int, len(blocks)), pred: make([][]int, len(blocks)),
 		seen: make([]bool, len(blocks))}
 	for bi, bb := range blocks {
 		term := bb.LastInstruction()
@@ -250,13 +249,7 @@ func dropJoinedMoves(fn *Function) bool {
 			e := &fn.Insts[i].Targets[t]
 			n := len(e.Moves)
 			e.Moves = slices.DeleteFunc(e.Moves, func(mv Move) bool { return mv.Src == Operand(mv.Dst) })
-			if len(e.Moves) == n {
-				continue
-			}
-			dropped = true
-			if len(e.Moves) == 0 {
-				e.Moves = nil
-			}
+			dropped = dropped || len(e.Moves) != n
 		}
 	}
 	return dropped
