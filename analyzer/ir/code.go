@@ -38,8 +38,9 @@ const (
 	CodeSLT
 	CodeSGT
 	CodeICmp // another predicate: Sub, W
-	// CodeLoad and CodeStore are raw accesses (Inst.Raw) of K bytes:
-	// Dst = *A, and *B = A.
+	// CodeLoad and CodeStore are raw accesses (Inst.Raw) of W bytes, 1,
+	// 2, 4 or 8, and K is the mask of W bytes: Dst = *A, and *B = A. The
+	// interpreter makes each as one 8-byte read or write, masked by K.
 	CodeLoad
 	CodeStore
 	// Address arithmetic: CodeGEP0 is A + K (no index); CodeGEP1 is
@@ -140,12 +141,12 @@ func codeOf(in *Inst) Code {
 		c.W = uint8(in.Src.Bits)
 		c.Op = icmpCode(in.Sub)
 	case OpLoad:
-		if in.Raw && !in.Yield { // a spin loop's load is a preemption point (spin.go)
-			c.Op, c.K = CodeLoad, uint64(in.Imm)
+		if in.Raw && !in.Yield && wordSized(in.Imm) { // a spin loop's load is a preemption point (spin.go)
+			c.Op, c.W, c.K = CodeLoad, uint8(in.Imm), Mask(8*uint16(in.Imm))
 		}
 	case OpStore:
-		if in.Raw {
-			c.Op, c.K = CodeStore, uint64(in.Imm)
+		if in.Raw && wordSized(in.Imm) {
+			c.Op, c.W, c.K = CodeStore, uint8(in.Imm), Mask(8*uint16(in.Imm))
 		}
 	case OpGEP:
 		c.Op, c.K = gepCode(in, &c), uint64(in.Imm)
@@ -271,6 +272,11 @@ func castCode(in *Inst, c *Code) CodeOp {
 	}
 	return CodeCast
 }
+
+// wordSized reports whether an access of size bytes fits a register
+// word as a power of two: the sizes CodeLoad and CodeStore make (a wider
+// raw access runs from the Inst).
+func wordSized(size int64) bool { return size == 1 || size == 2 || size == 4 || size == 8 }
 
 // fitsInt32 reports whether v is an int32.
 func fitsInt32(v int64) bool { return v == int64(int32(v)) }

@@ -456,10 +456,10 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			goto slow
 		}
 		off = addr & (1<<ir.AddrShift - 1)
-		if off+c.K > obj.writeLimit {
+		if off+uint64(c.W) > obj.writeLimit {
 			goto slow
 		}
-		ir.StoreLE(obj.bytes[off:], int(c.K), reg(rp, c.A).Bits)
+		storeWord(obj, off, c.K, reg(rp, c.A).Bits)
 		if m.mon != nil {
 			goto monitored
 		}
@@ -475,10 +475,10 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			goto slow
 		}
 		off = addr & (1<<ir.AddrShift - 1)
-		if off+c.K > obj.readLimit {
+		if off+uint64(c.W) > obj.readLimit {
 			goto slow
 		}
-		*reg(rp, c.Dst) = Value{Bits: ir.LoadLE(obj.bytes[off:], int(c.K))}
+		*reg(rp, c.Dst) = Value{Bits: loadWord(obj, off, c.K)}
 		if m.mon != nil {
 			goto monitored
 		}
@@ -585,7 +585,7 @@ func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off ui
 	if c.Op == ir.CodeStore {
 		kind = Write
 	}
-	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: c.K, Kind: kind, Site: Site{fr.fn.Insts[fr.pc].Loc, fr.stack},
+	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(c.W), Kind: kind, Site: Site{fr.fn.Insts[fr.pc].Loc, fr.stack},
 		Count: t.count + (m.insts - 1 - m.sliceStart)}
 	m.mon.Access(&m.acc)
 }

@@ -492,7 +492,7 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 			continue
 		}
 		o := &Object{ID: g.ID, Size: g.Size, Kind: ObjGlobal, Name: g.Name, ReadOnly: g.Constant, Unwatched: unwatched(g.Name)}
-		o.bytes = make([]byte, g.Size)
+		o.bytes = objectBytes(g.Size)
 		copy(o.bytes, g.Init)
 		m.mem.place(o)
 	}

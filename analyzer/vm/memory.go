@@ -244,7 +244,7 @@ func (m *Memory) alloc(kind ObjKind, size uint64, name string, site ir.LocID, th
 	}
 	m.serial++
 	o := &Object{ID: id, Serial: m.serial, Size: size, Kind: kind, Name: name, Site: site, Thread: int32(thread),
-		bytes: make([]byte, size), gen: m.gen}
+		bytes: objectBytes(size), gen: m.gen}
 	o.setLimits()
 	m.set(id, o)
 	m.live += size
@@ -290,6 +290,9 @@ func (o *Object) setLimits() {
 
 // place installs an object with a fixed id (functions and globals).
 func (m *Memory) place(o *Object) {
+	if cap(o.bytes)-len(o.bytes) < wordSlack {
+		o.bytes = copyBytes(o.bytes) // see loadWord
+	}
 	m.serial++
 	o.Serial = m.serial
 	o.setLimits()
@@ -315,7 +318,7 @@ func (m *Memory) writable(o *Object) *Object {
 		return o
 	}
 	c := *o
-	c.bytes = append([]byte(nil), o.bytes...)
+	c.bytes = copyBytes(o.bytes)
 	if o.sym != nil {
 		c.sym = append([]*expr.Expr(nil), o.sym...)
 	}
