@@ -195,7 +195,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 		case ir.CodeAShr:
 			if a, b, ok := concrete2(rp, c); ok {
-				s := 64 - c.W
+				s := sextShift(c.W)
 				b = min(b, uint64(c.W)-1)
 				*reg(rp, c.Dst) = Value{Bits: uint64(int64(a<<s)>>s>>b) & c.K}
 				goto advance
@@ -214,7 +214,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			// A division by zero or of the least integer by -1 runs in
 			// step, which reports it.
 			if a, b, ok := concrete2(rp, c); ok {
-				s := 64 - c.W
+				s := sextShift(c.W)
 				sa, sb := int64(a<<s)>>s, int64(b<<s)>>s
 				if sb == 0 || sb == -1 && sa == -1<<(c.W-1) {
 					break
@@ -243,13 +243,13 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 		case ir.CodeSLT:
 			if a, b, ok := concrete2(rp, c); ok {
-				s := 64 - c.W
+				s := sextShift(c.W)
 				cond = int64(a<<s)>>s < int64(b<<s)>>s
 				goto compared
 			}
 		case ir.CodeSGT:
 			if a, b, ok := concrete2(rp, c); ok {
-				s := 64 - c.W
+				s := sextShift(c.W)
 				cond = int64(a<<s)>>s > int64(b<<s)>>s
 				goto compared
 			}
@@ -265,7 +265,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 		case ir.CodeGEP1:
 			if a, b := *reg(rp, c.A), *reg(rp, c.B); a.Sym == nil && b.Sym == nil {
-				s := 64 - c.W
+				s := sextShift(c.W)
 				addr = a.Bits + c.K + uint64(int64(b.Bits<<s)>>s*int64(c.C))
 				goto address
 			}
@@ -276,7 +276,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 		case ir.CodeGEP2:
 			if a, i, j := *reg(rp, c.A), *reg(rp, c.B), *reg(rp, c.C); a.Sym == nil && i.Sym == nil && j.Sym == nil {
-				s, u := 64-c.Sub, 64-c.W
+				s, u := sextShift(c.Sub), sextShift(c.W)
 				addr = a.Bits + uint64(int64(int32(c.K))) + uint64(int64(i.Bits<<s)>>s*int64(c.X)) +
 					uint64(int64(j.Bits<<u)>>u*int64(int32(c.K>>32)))
 				goto address
@@ -319,7 +319,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 		case ir.CodeSExt:
 			if sv := *reg(rp, c.A); sv.Sym == nil {
-				s := 64 - c.W
+				s := sextShift(c.W)
 				*reg(rp, c.Dst) = Value{Bits: uint64(int64(sv.Bits<<s)>>s) & c.K}
 				goto advance
 			}
@@ -371,7 +371,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			}
 		case ir.CodeSIToFPD:
 			if av := *reg(rp, c.A); av.Sym == nil {
-				s := 64 - c.W
+				s := sextShift(c.W)
 				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(float64(int64(av.Bits<<s) >> s))}
 				goto advance
 			}
@@ -794,3 +794,8 @@ func (m *Machine) parallelMoves(regs []Value, e *ir.Edge) {
 	}
 	m.argBuf = tmp[:0]
 }
+
+// sextShift is the shift that sign-extends a w-bit value in a 64-bit word
+// (w from 1 to 64): up by it, then arithmetically down. The mask tells Go
+// the shift is below 64, so it emits no code for a larger one.
+func sextShift(w uint8) uint8 { return (64 - w) & 63 }
