@@ -26,13 +26,13 @@ import (
 // destination, and dropJoinedMoves removes it.
 func (fl *fnLowerer) joinPhis(blocks []llvm.BasicBlock) {
 	var cfg *blockGraph
+	var local, carried []llvm.Value
 	for hi := range blocks {
 		for _, phi := range fl.phis[hi] {
 			if !oneSlotScalar(phi.Type()) {
 				continue
 			}
-			// One value per phi at most: a second, written on its way to
-			// its own edge, could overwrite the first on the way to its.
+			local, carried = local[:0], carried[:0]
 			for i := 0; i < phi.IncomingCount(); i++ {
 				v := phi.IncomingValue(i)
 				if !joinableValue(v) {
@@ -46,8 +46,24 @@ func (fl *fnLowerer) joinPhis(blocks []llvm.BasicBlock) {
 				if !cfg.deadAfter(phi, v, d, hi) || !cfg.keptTo(d, p, hi) {
 					continue
 				}
+				if d == p {
+					local = append(local, v)
+				} else {
+					carried = append(carried, v)
+				}
+			}
+			// Every value computed in the block of its own edge may
+			// share the slot: each is the last write before its edge,
+			// and the others are in other blocks. (A loop's start
+			// value, `j = i + 1`, and its step, `j + 1`, both.) A value
+			// carried from an earlier block may not share it with any
+			// other: a second, written on its way to its own edge, could
+			// overwrite the first on the way to its.
+			if len(local) == 0 && len(carried) > 0 {
+				local = carried[:1]
+			}
+			for _, v := range local {
 				fl.slots[ptrKey(v)] = fl.slots[ptrKey(phi)]
-				break
 			}
 		}
 	}

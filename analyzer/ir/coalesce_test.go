@@ -48,4 +48,31 @@ func TestLoopPhisShareSlots(t *testing.T) {
 	if back, _ := moves("exit_reads_old"); len(back) != 1 {
 		t.Errorf("exit_reads_old: back edge moves %v, want x's", back)
 	}
+	// j takes i + 1 before the inner loop and j + 1 on its back edge, both
+	// in j's slot: the only back edge move left is the outer loop's s.
+	if back, _ := moves("triangle"); len(back) != 1 {
+		t.Errorf("triangle: back edge moves %v, want only s's", back)
+	}
+	// y, computed before the branch, keeps its move to the merge; x + 3
+	// shares the slot.
+	if fwd := forwardMoves(p.Func("carried")); len(fwd) != 1 {
+		t.Errorf("carried: moves on forward edges %v, want y's alone", fwd)
+	}
+}
+
+// forwardMoves lists the moves of fn's branches that go forward, but for
+// the function's first instruction's (its entry block's constants).
+func forwardMoves(fn *ir.Function) []ir.Move {
+	var fwd []ir.Move
+	for i, in := range fn.Insts {
+		if i == 0 || in.Op != ir.OpBr && in.Op != ir.OpCondBr {
+			continue
+		}
+		for _, e := range in.Targets {
+			if e.PC > i {
+				fwd = append(fwd, e.Moves...)
+			}
+		}
+	}
+	return fwd
 }

@@ -79,6 +79,31 @@ static long walk(const int *a, int n) {
 	return s;
 }
 
+/* The inner loop's start value (j = i + 1, computed before it) and its
+ * step (j + 1, on its back edge) both share j's slot. */
+static long triangle(int n) {
+	long s = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = i + 1; j < n; j++)
+			s += (long)i * j;
+	return s;
+}
+
+/* x's next value is y on one path, computed in the block before the
+ * branch (carried to its edge), and x + 3 on the other, computed on its
+ * own edge's block: only the second may share x's slot. */
+static int carried(int n) {
+	int x = 1;
+	for (int i = 0; i < n; i++) {
+		int y = x * 2 + i;
+		if (i & 1)
+			x = y;
+		else
+			x = x + 3;
+	}
+	return x;
+}
+
 /* Doubles, and a count that goes up by different steps on two paths. */
 static double paths(int n) {
 	double x = 1.0;
@@ -116,6 +141,8 @@ int main(void) {
 	printf("exit_reads_old %d\n", exit_reads_old(n));
 	printf("inner_loop %ld\n", inner_loop(n));
 	printf("walk %ld\n", walk(a, 16));
+	printf("triangle %ld\n", triangle(n * 3));
+	printf("carried %d\n", carried(n + 3));
 	printf("paths %.6f\n", paths(n * 4));
 	printf("do_prev %d %d\n", do_prev(n * 1000), do_prev(1));
 	return 0;
