@@ -259,12 +259,12 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				goto load
 			}
 		case ir.CodeStore:
-			if av, v := *reg(rp, c.B), *reg(rp, c.A); av.Sym == nil && v.Sym == nil {
+			if av, v := reg(rp, c.B), reg(rp, c.A); concrete(av, v) {
 				addr = av.Bits
 				goto store
 			}
 		case ir.CodeGEP1:
-			if a, b := *reg(rp, c.A), *reg(rp, c.B); a.Sym == nil && b.Sym == nil {
+			if a, b := reg(rp, c.A), reg(rp, c.B); concrete(a, b) {
 				s := sextShift(c.W)
 				addr = a.Bits + c.K + uint64(int64(b.Bits<<s)>>s*int64(c.C))
 				goto address
@@ -275,7 +275,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				goto address
 			}
 		case ir.CodeGEP2:
-			if a, i, j := *reg(rp, c.A), *reg(rp, c.B), *reg(rp, c.C); a.Sym == nil && i.Sym == nil && j.Sym == nil {
+			if a, i, j := reg(rp, c.A), reg(rp, c.B), reg(rp, c.C); concrete(a, i) && j.Sym == nil {
 				s, u := sextShift(c.Sub), sextShift(c.W)
 				addr = a.Bits + uint64(int64(int32(c.K))) + uint64(int64(i.Bits<<s)>>s*int64(c.X)) +
 					uint64(int64(j.Bits<<u)>>u*int64(int32(c.K>>32)))
@@ -594,7 +594,14 @@ func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off ui
 // both are concrete.
 func concrete2(rp unsafe.Pointer, c *ir.Code) (a, b uint64, ok bool) {
 	av, bv := reg(rp, c.A), reg(rp, c.B)
-	return av.Bits, bv.Bits, av.Sym == nil && bv.Sym == nil
+	return av.Bits, bv.Bits, concrete(av, bv)
+}
+
+// concrete reports whether registers a and b are both concrete: one test
+// of their expressions' pointers or-ed together, where a.Sym == nil &&
+// b.Sym == nil compiled to a branch and a flag for each.
+func concrete(a, b *Value) bool {
+	return uintptr(unsafe.Pointer(a.Sym))|uintptr(unsafe.Pointer(b.Sym)) == 0
 }
 
 // ifTarget is where a CodeIf goes on cond.
