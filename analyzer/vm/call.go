@@ -129,6 +129,7 @@ func (m *Machine) dropFrames(t *Thread) {
 		t.frames = t.frames[:len(t.frames)-1]
 	}
 	t.regs = t.regs[:0]
+	t.warm = warmFrame{}
 }
 
 // ret returns from the top frame. done reports that the thread has exited.

@@ -89,6 +89,7 @@ func (t *Thread) clone() *Thread {
 		c.frames[i].allocas = append([]uint32(nil), t.frames[i].allocas...)
 	}
 	c.regs = append(make([]Value, 0, cap(t.regs)), t.regs...)
+	c.warm = warmFrame{} // nothing past the copy's top (and t's registers not kept alive)
 	if t.tls != nil {
 		c.tls = make(map[uint32]uint32, len(t.tls))
 		for k, v := range t.tls {

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unsafe"
 
 	"augur/analyzer/expr"
 	"augur/analyzer/ir"
@@ -287,6 +288,9 @@ type Thread struct {
 	proc   int
 	frames []frame
 	regs   []Value
+	// warm is the frame dropped last, whose constants are still in the
+	// registers past the stack's top (newFrame).
+	warm   warmFrame
 	status threadStatus
 	// waitOn is the queue a blocked thread waits on when waiting is set;
 	// waitDesc what it waits for otherwise (a sleep). Deadlock reports
@@ -674,10 +678,13 @@ func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.Loc
 			clear(t.regs[base : base+fn.NumSlots])
 		}
 	}
-	consts := t.regs[base+fn.NumSlots : need]
-	for i, c := range fn.Consts {
-		consts[i] = Value{Bits: c}
+	if t.warm != (warmFrame{fn, base, unsafe.SliceData(t.regs)}) {
+		consts := t.regs[base+fn.NumSlots : need]
+		for i, c := range fn.Consts {
+			consts[i] = Value{Bits: c}
+		}
 	}
+	t.warm = warmFrame{}
 	m.frameSerial++
 	var stack StackID
 	if m.mon != nil {
@@ -705,6 +712,18 @@ func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.Loc
 		m.syncEvent(t, Acquire, keyVerifier, 0)
 	}
 	return base, nil
+}
+
+// A warmFrame is where a function's frame was dropped: its constants
+// (ir.Function.Consts, the slots past its NumSlots) are still in the
+// registers there, past the stack's top, until another frame is made.
+// A call of the same function at the same base, a loop's call of a
+// small function, then finds them in place and copies none. regs is the
+// registers' array: a copy or a grown one has nothing past the top.
+type warmFrame struct {
+	fn   *ir.Function
+	base int
+	regs *Value
 }
 
 // stackOverflow is the termination of a call past maxFrames.

@@ -1,6 +1,10 @@
 package vm
 
-import "augur/analyzer/ir"
+import (
+	"unsafe"
+
+	"augur/analyzer/ir"
+)
 
 // setjmp and longjmp. setjmp records where it was called (the thread, the
 // activation, the call instruction) in a table of the execution and writes
@@ -102,6 +106,7 @@ func (m *Machine) dropFrame(t *Thread) {
 		t.atomicDepth--
 		m.syncEvent(t, Release, keyVerifier, 0)
 	}
+	t.warm = warmFrame{fr.fn, fr.base, unsafe.SliceData(t.regs)}
 	t.regs = t.regs[:fr.base]
 	t.frames = t.frames[:len(t.frames)-1]
 }
