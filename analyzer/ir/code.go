@@ -100,8 +100,19 @@ const (
 	CodeGEP2
 )
 
+// SlotBytes is the size of one slot of the interpreter's registers (vm's
+// Value: its bits and its expression pointer). The compact form's
+// register operands (Dst, A, B, and C but for CodeGEP1's, a scale) are
+// byte offsets, the slot times SlotBytes: the interpreter adds one to its
+// registers' address as it is, a shift fewer for every operand it reads.
+const SlotBytes = 16
+
+// slotOffset is operand o as a byte offset (SlotBytes).
+func slotOffset(o Operand) Operand { return o * SlotBytes }
+
 // Code is one instruction of the compact form (see CodeOp for what each
-// field holds per operation).
+// field holds per operation; its register operands are byte offsets,
+// SlotBytes).
 type Code struct {
 	Op      CodeOp
 	Sub     uint8 // the Inst's Sub, for the generic operations
@@ -126,7 +137,8 @@ func buildCode(fn *Function) {
 
 // codeOf specializes one instruction.
 func codeOf(in *Inst) Code {
-	c := Code{Op: CodeStep, Sub: in.Sub, Pair: in.Pair, Dst: in.Dst, A: in.A, B: in.B, C: in.C, K: in.Mask}
+	c := Code{Op: CodeStep, Sub: in.Sub, Pair: in.Pair, Dst: in.Dst * SlotBytes, A: slotOffset(in.A), B: slotOffset(in.B),
+		C: slotOffset(in.C), K: in.Mask}
 	switch in.Op {
 	case OpBin:
 		if in.Ty.Kind != KInt || in.Ty.Bits > 64 {
@@ -237,12 +249,12 @@ func gepCode(in *Inst, c *Code) CodeOp {
 		return CodeGEP0
 	case len(in.Terms) == 1 && in.Terms[0].Scale == int64(int32(in.Terms[0].Scale)):
 		t := in.Terms[0]
-		c.B, c.C, c.W = t.Index, Operand(t.Scale), min(t.Width, 64)
+		c.B, c.C, c.W = slotOffset(t.Index), Operand(t.Scale), min(t.Width, 64)
 		return CodeGEP1
 	case len(in.Terms) == 2 && fitsInt32(in.Imm) && fitsInt32(in.Terms[0].Scale) && fitsInt32(in.Terms[1].Scale):
 		t, u := in.Terms[0], in.Terms[1]
-		c.B, c.Sub, c.X = t.Index, min(t.Width, 64), int32(t.Scale)
-		c.C, c.W = u.Index, min(u.Width, 64)
+		c.B, c.Sub, c.X = slotOffset(t.Index), min(t.Width, 64), int32(t.Scale)
+		c.C, c.W = slotOffset(u.Index), min(u.Width, 64)
 		return CodeGEP2
 	}
 	return CodeGEP

@@ -103,7 +103,7 @@ int main(void) { printf("%d\n", (int)get(1) + (int)pos(1, 2) + (int)sum(0, 0) + 
 			t.Fatalf("%s: %d codes for %d instructions", fn.Name, len(fn.Code()), len(fn.Insts))
 		}
 		for k, c := range fn.Code() {
-			if in := fn.Insts[k]; c.Pair != in.Pair || c.Dst != in.Dst {
+			if in := fn.Insts[k]; c.Pair != in.Pair || c.Dst != in.Dst*ir.SlotBytes {
 				t.Fatalf("%s %d: code %+v for %v", fn.Name, k, c, in.Op)
 			}
 		}

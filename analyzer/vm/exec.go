@@ -329,7 +329,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			continue
 		case ir.CodeMove:
 			for k := int32(0); k < fr.fn.Insts[pc].N; k++ {
-				*reg(rp, c.Dst+k) = *reg(rp, c.A+ir.Operand(k))
+				*reg(rp, c.Dst+k*ir.SlotBytes) = *reg(rp, c.A+ir.Operand(k*ir.SlotBytes))
 			}
 			pc++
 			continue
@@ -540,15 +540,15 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 // having done nothing, when the instruction needs step: a symbolic
 // operand, or a fault (division by zero) that step reports.
 func (m *Machine) computeInline(c *ir.Code, in *ir.Inst, regs []Value) bool {
-	a := regs[c.A]
+	a := regs[slot(c.A)]
 	if a.Sym != nil {
 		return false
 	}
 	binary := c.Op != ir.CodeCast && c.Op != ir.CodeFNeg
-	if binary && regs[c.B].Sym != nil {
+	if binary && regs[slot(c.B)].Sym != nil {
 		return false
 	}
-	b := regs[c.B].Bits
+	b := regs[slot(c.B)].Bits
 	var r uint64
 	switch c.Op {
 	case ir.CodeBin:
@@ -562,10 +562,10 @@ func (m *Machine) computeInline(c *ir.Code, in *ir.Inst, regs []Value) bool {
 	case ir.CodeCast:
 		r = cast(in.Sub, a.Bits, in.Src, in.Ty)
 	case ir.CodeFBin:
-		if in.Sub == ir.FMulAdd && regs[c.C].Sym != nil {
+		if in.Sub == ir.FMulAdd && regs[slot(c.C)].Sym != nil {
 			return false
 		}
-		r = floatBin(in, a.Bits, b, regs[c.C].Bits)
+		r = floatBin(in, a.Bits, b, regs[slot(c.C)].Bits)
 	case ir.CodeFNeg:
 		r = fneg(a.Bits, in.Ty.Kind)
 	case ir.CodeFCmp:
@@ -574,7 +574,7 @@ func (m *Machine) computeInline(c *ir.Code, in *ir.Inst, regs []Value) bool {
 	default:
 		return false
 	}
-	regs[c.Dst] = Value{Bits: r}
+	regs[slot(c.Dst)] = Value{Bits: r}
 	return true
 }
 
@@ -619,7 +619,7 @@ func ifTarget(c *ir.Code, cond bool) int {
 func moves(rp unsafe.Pointer, e *ir.Edge) {
 	for i := range e.Moves {
 		mv := &e.Moves[i]
-		*reg(rp, mv.Dst) = *reg(rp, mv.Src)
+		*reg(rp, mv.Dst*ir.SlotBytes) = *reg(rp, mv.Src*ir.SlotBytes) // moves are of slots (Inst form)
 	}
 }
 
@@ -756,10 +756,21 @@ func codeAt(cp unsafe.Pointer, pc int) *ir.Code {
 	return (*ir.Code)(unsafe.Add(cp, uintptr(pc)*unsafe.Sizeof(ir.Code{})))
 }
 
-// reg is slot o of the registers at rp (topp).
+// reg is the register at byte offset o (a compact operand, see
+// ir.SlotBytes) of the registers at rp (topp).
 func reg[O ~int32](rp unsafe.Pointer, o O) *Value {
-	return (*Value)(unsafe.Add(rp, uintptr(o)*unsafe.Sizeof(Value{})))
+	return (*Value)(unsafe.Add(rp, uintptr(o)))
 }
+
+// slot is the register index of a compact operand.
+func slot[O ~int32](o O) int { return int(o) / ir.SlotBytes }
+
+// The compact form's operands are offsets of registers ir.SlotBytes
+// apart: a Value must be that size, no more and no less.
+var (
+	_ [unsafe.Sizeof(Value{}) - ir.SlotBytes]struct{}
+	_ [ir.SlotBytes - unsafe.Sizeof(Value{})]struct{}
+)
 
 // frameRegs is the top frame fr's registers.
 func frameRegs(t *Thread, fr *frame) []Value { return t.regs[fr.base : fr.base+fr.fn.FrameSize] }
