@@ -748,7 +748,15 @@ func gep(in *ir.Inst, regs []Value) uint64 {
 // to what exec calls.
 func topp(t *Thread) (*frame, unsafe.Pointer, unsafe.Pointer, int) {
 	fr := &t.frames[len(t.frames)-1]
-	return fr, unsafe.Pointer(unsafe.SliceData(fr.fn.Code())), unsafe.Pointer(unsafe.SliceData(frameRegs(t, fr))), fr.pc
+	// The frame's registers start at its base, inside t.regs (newFrame),
+	// so the pointer needs neither frameRegs's bounds checks nor its
+	// function's frame size. Every reload of exec's state takes this
+	// path; without those checks Go also allocates exec's registers
+	// better (one store left at the loop's head, not two), 4 to 6% fewer
+	// instructions in all. Passing callees a slice made from rp instead
+	// of frameRegs cost 1 to 2% more: regalloc again.
+	rp := unsafe.Add(unsafe.Pointer(unsafe.SliceData(t.regs)), uintptr(fr.base)*unsafe.Sizeof(Value{}))
+	return fr, unsafe.Pointer(unsafe.SliceData(fr.fn.Code())), rp, fr.pc
 }
 
 // codeAt is the compact instruction at pc of the code at cp (topp).
