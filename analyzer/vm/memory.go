@@ -226,9 +226,10 @@ func (m *Memory) WasFreed(id uint32) bool {
 func (m *Memory) Live() (bytes uint64, objects int) { return m.live, m.objects }
 
 // Footprint is the memory budget's measure of the address space: the
-// live bytes plus the cost of each object's record.
+// live bytes plus the cost of each object's record and of its bytes'
+// spare capacity (wordSlack).
 func (m *Memory) Footprint() uint64 {
-	return m.live + uint64(m.objects)*ObjectOverhead + uint64(len(m.quarantine))*ObjectOverhead +
+	return m.live + uint64(m.objects)*(ObjectOverhead+wordSlack) + uint64(len(m.quarantine))*ObjectOverhead +
 		uint64(len(m.freed))*8
 }
 
