@@ -107,8 +107,9 @@ const (
 // registers' address as it is, a shift fewer for every operand it reads.
 const SlotBytes = 16
 
-// slotOffset is operand o as a byte offset (SlotBytes).
-func slotOffset(o Operand) Operand { return o * SlotBytes }
+// slotOffset is slot o (an operand or a result) as a byte offset
+// (SlotBytes).
+func slotOffset[O ~int32](o O) O { return o * SlotBytes }
 
 // Code is one instruction of the compact form (see CodeOp for what each
 // field holds per operation; its register operands are byte offsets,
@@ -137,7 +138,7 @@ func buildCode(fn *Function) {
 
 // codeOf specializes one instruction.
 func codeOf(in *Inst) Code {
-	c := Code{Op: CodeStep, Sub: in.Sub, Pair: in.Pair, Dst: in.Dst * SlotBytes, A: slotOffset(in.A), B: slotOffset(in.B),
+	c := Code{Op: CodeStep, Sub: in.Sub, Pair: in.Pair, Dst: slotOffset(in.Dst), A: slotOffset(in.A), B: slotOffset(in.B),
 		C: slotOffset(in.C), K: in.Mask}
 	switch in.Op {
 	case OpBin:

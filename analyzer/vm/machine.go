@@ -678,7 +678,7 @@ func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.Loc
 			clear(t.regs[base : base+fn.NumSlots])
 		}
 	}
-	if t.warm != (warmFrame{fn, base, unsafe.SliceData(t.regs)}) {
+	if t.warm != t.warmAt(fn, base) {
 		consts := t.regs[base+fn.NumSlots : need]
 		for i, c := range fn.Consts {
 			consts[i] = Value{Bits: c}
@@ -724,6 +724,12 @@ type warmFrame struct {
 	fn   *ir.Function
 	base int
 	regs *Value
+}
+
+// warmAt is fn's frame at base in t's registers as they are now: what
+// dropFrame records and newFrame compares.
+func (t *Thread) warmAt(fn *ir.Function, base int) warmFrame {
+	return warmFrame{fn, base, unsafe.SliceData(t.regs)}
 }
 
 // stackOverflow is the termination of a call past maxFrames.

@@ -1,10 +1,6 @@
 package vm
 
-import (
-	"unsafe"
-
-	"augur/analyzer/ir"
-)
+import "augur/analyzer/ir"
 
 // setjmp and longjmp. setjmp records where it was called (the thread, the
 // activation, the call instruction) in a table of the execution and writes
@@ -106,7 +102,7 @@ func (m *Machine) dropFrame(t *Thread) {
 		t.atomicDepth--
 		m.syncEvent(t, Release, keyVerifier, 0)
 	}
-	t.warm = warmFrame{fr.fn, fr.base, unsafe.SliceData(t.regs)}
+	t.warm = t.warmAt(fr.fn, fr.base)
 	t.regs = t.regs[:fr.base]
 	t.frames = t.frames[:len(t.frames)-1]
 }
