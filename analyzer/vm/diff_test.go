@@ -10,10 +10,12 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"augur/analyzer"
 	"augur/analyzer/build"
 	_ "augur/analyzer/libc" // the C library's models
+	"augur/analyzer/solver"
 	"augur/analyzer/vm"
 )
 
@@ -134,6 +136,11 @@ func runNative(t *testing.T, c diffCase, dir string) outcome {
 }
 
 func runAugur(t *testing.T, c diffCase, cache string) (outcome, *vm.Result) {
+	return runAugurIn(t, c, cache, nil)
+}
+
+// runAugurIn is runAugur with a symbolic state (sym) or without (nil).
+func runAugurIn(t *testing.T, c diffCase, cache string, sym *vm.Symbolic) (outcome, *vm.Result) {
 	prog, err := analyzer.LoadProgram(c.sources, build.Options{CacheDir: cache, Flags: c.cflags})
 	if err != nil {
 		t.Fatalf("augur load: %v", err)
@@ -141,7 +148,7 @@ func runAugur(t *testing.T, c diffCase, cache string) (outcome, *vm.Result) {
 	var so, se bytes.Buffer
 	m, err := vm.New(prog, vm.Config{Args: append([]string{c.name}, c.args...), Stdin: []byte(c.stdin),
 		Stdout: &so, Stderr: &se, MaxInstructions: 500_000_000, Files: c.files,
-		Limits: vm.Limits{MaxMemory: 1 << 30}})
+		Limits: vm.Limits{MaxMemory: 1 << 30}, Symbolic: sym})
 	if err != nil {
 		t.Fatalf("augur: %v", err)
 	}
@@ -177,6 +184,29 @@ func TestDifferential(t *testing.T) {
 			}
 			if got.status != want.status {
 				t.Errorf("exit status: native %d, augur %d", want.status, got.status)
+			}
+		})
+	}
+}
+
+// TestRegisterModesAgree runs every differential program with a symbolic
+// state, which no input of theirs makes use of, and checks that it prints,
+// exits and counts instructions exactly as the concrete run does: the
+// interpreter's loop is compiled once for each register mode (regmode.go),
+// and TestDifferential checks only the concrete one against native runs.
+func TestRegisterModesAgree(t *testing.T) {
+	cache := t.TempDir()
+	for _, c := range loadCases(t) {
+		c := c
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			want, wres := runAugurIn(t, c, cache, nil)
+			got, gres := runAugurIn(t, c, cache, vm.NewSymbolic(solver.New(10*time.Second)))
+			if got != want {
+				t.Errorf("symbolic mode: %+v\nconcrete mode: %+v", got, want)
+			}
+			if gres.Instructions != wres.Instructions {
+				t.Errorf("instructions: symbolic mode %d, concrete mode %d", gres.Instructions, wres.Instructions)
 			}
 		})
 	}

@@ -67,7 +67,17 @@ func ended(err error) (stepEnd, *Termination) {
 }
 
 // exec runs thread t until its slice ends (see stepEnd); the Termination is
-// set when it ends with stepTerm.
+// set when it ends with stepTerm. It runs execIn compiled for the
+// machine's register mode: without a symbolic state no register holds an
+// expression (see regMode).
+func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
+	if m.sym == nil {
+		return execIn[concreteRegs](m, t)
+	}
+	return execIn[symbolicRegs](m, t)
+}
+
+// execIn is exec for register mode M.
 //
 // exec is the interpreter's hot loop and longer than the functions around
 // it for that reason. It runs the function's compact form (ir.Code: 32
@@ -100,7 +110,7 @@ func ended(err error) (stepEnd, *Termination) {
 // (budget, time slice, stop point) is folded into the limit
 // (execLimits.at) and made in limitReached. A thread that is to stop at a
 // location runs stepwise (execStepwise), which checks every instruction.
-func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
+func execIn[M regMode](m *Machine, t *Thread) (stepEnd, *Termination) {
 	if t.status != runnable || len(t.frames) == 0 {
 		return stepSwitch, nil
 	}
@@ -146,74 +156,74 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		case ir.CodeStep: // listed so that the jump table starts at 0
 			goto slow
 		case ir.CodeAdd:
-			if a, b, ok := concrete2(rp, c); ok {
-				*reg(rp, c.Dst) = Value{Bits: (a + b) & c.K}
+			if a, b, ok := concrete2[M](rp, c); ok {
+				setReg[M](reg(rp, c.Dst), (a+b)&c.K)
 				goto advance
 			}
 		case ir.CodeSub:
-			if a, b, ok := concrete2(rp, c); ok {
-				*reg(rp, c.Dst) = Value{Bits: (a - b) & c.K}
+			if a, b, ok := concrete2[M](rp, c); ok {
+				setReg[M](reg(rp, c.Dst), (a-b)&c.K)
 				goto advance
 			}
 		case ir.CodeMul:
-			if a, b, ok := concrete2(rp, c); ok {
-				*reg(rp, c.Dst) = Value{Bits: (a * b) & c.K}
+			if a, b, ok := concrete2[M](rp, c); ok {
+				setReg[M](reg(rp, c.Dst), (a*b)&c.K)
 				goto advance
 			}
 		case ir.CodeAnd:
-			if a, b, ok := concrete2(rp, c); ok {
-				*reg(rp, c.Dst) = Value{Bits: (a & b) & c.K}
+			if a, b, ok := concrete2[M](rp, c); ok {
+				setReg[M](reg(rp, c.Dst), (a&b)&c.K)
 				goto advance
 			}
 		case ir.CodeOr:
-			if a, b, ok := concrete2(rp, c); ok {
-				*reg(rp, c.Dst) = Value{Bits: (a | b) & c.K}
+			if a, b, ok := concrete2[M](rp, c); ok {
+				setReg[M](reg(rp, c.Dst), (a|b)&c.K)
 				goto advance
 			}
 		case ir.CodeXor:
-			if a, b, ok := concrete2(rp, c); ok {
-				*reg(rp, c.Dst) = Value{Bits: (a ^ b) & c.K}
+			if a, b, ok := concrete2[M](rp, c); ok {
+				setReg[M](reg(rp, c.Dst), (a^b)&c.K)
 				goto advance
 			}
 		case ir.CodeShl: // a shift by the width or more gives 0, as ir.EvalBin
-			if a, b, ok := concrete2(rp, c); ok {
+			if a, b, ok := concrete2[M](rp, c); ok {
 				var r uint64
 				if b < uint64(c.W) {
 					r = a << b & c.K
 				}
-				*reg(rp, c.Dst) = Value{Bits: r}
+				setReg[M](reg(rp, c.Dst), r)
 				goto advance
 			}
 		case ir.CodeLShr:
-			if a, b, ok := concrete2(rp, c); ok {
+			if a, b, ok := concrete2[M](rp, c); ok {
 				var r uint64
 				if b < uint64(c.W) {
 					r = a >> b & c.K
 				}
-				*reg(rp, c.Dst) = Value{Bits: r}
+				setReg[M](reg(rp, c.Dst), r)
 				goto advance
 			}
 		case ir.CodeAShr:
-			if a, b, ok := concrete2(rp, c); ok {
+			if a, b, ok := concrete2[M](rp, c); ok {
 				s := sextShift(c.W)
 				b = min(b, uint64(c.W)-1)
-				*reg(rp, c.Dst) = Value{Bits: uint64(int64(a<<s)>>s>>b) & c.K}
+				setReg[M](reg(rp, c.Dst), uint64(int64(a<<s)>>s>>b)&c.K)
 				goto advance
 			}
 		case ir.CodeUDiv:
-			if a, b, ok := concrete2(rp, c); ok && b != 0 {
-				*reg(rp, c.Dst) = Value{Bits: a / b}
+			if a, b, ok := concrete2[M](rp, c); ok && b != 0 {
+				setReg[M](reg(rp, c.Dst), a/b)
 				goto advance
 			}
 		case ir.CodeURem:
-			if a, b, ok := concrete2(rp, c); ok && b != 0 {
-				*reg(rp, c.Dst) = Value{Bits: a % b}
+			if a, b, ok := concrete2[M](rp, c); ok && b != 0 {
+				setReg[M](reg(rp, c.Dst), a%b)
 				goto advance
 			}
 		case ir.CodeSDiv, ir.CodeSRem:
 			// A division by zero or of the least integer by -1 runs in
 			// step, which reports it.
-			if a, b, ok := concrete2(rp, c); ok {
+			if a, b, ok := concrete2[M](rp, c); ok {
 				s := sextShift(c.W)
 				sa, sb := int64(a<<s)>>s, int64(b<<s)>>s
 				if sb == 0 || sb == -1 && sa == -1<<(c.W-1) {
@@ -223,59 +233,59 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 				if c.Op == ir.CodeSRem {
 					r = sa % sb
 				}
-				*reg(rp, c.Dst) = Value{Bits: uint64(r) & c.K}
+				setReg[M](reg(rp, c.Dst), uint64(r)&c.K)
 				goto advance
 			}
 		case ir.CodeEQ:
-			if a, b, ok := concrete2(rp, c); ok {
+			if a, b, ok := concrete2[M](rp, c); ok {
 				cond = a == b
 				goto compared
 			}
 		case ir.CodeNE:
-			if a, b, ok := concrete2(rp, c); ok {
+			if a, b, ok := concrete2[M](rp, c); ok {
 				cond = a != b
 				goto compared
 			}
 		case ir.CodeULT:
-			if a, b, ok := concrete2(rp, c); ok {
+			if a, b, ok := concrete2[M](rp, c); ok {
 				cond = a < b
 				goto compared
 			}
 		case ir.CodeSLT:
-			if a, b, ok := concrete2(rp, c); ok {
+			if a, b, ok := concrete2[M](rp, c); ok {
 				s := sextShift(c.W)
 				cond = int64(a<<s)>>s < int64(b<<s)>>s
 				goto compared
 			}
 		case ir.CodeSGT:
-			if a, b, ok := concrete2(rp, c); ok {
+			if a, b, ok := concrete2[M](rp, c); ok {
 				s := sextShift(c.W)
 				cond = int64(a<<s)>>s > int64(b<<s)>>s
 				goto compared
 			}
 		case ir.CodeLoad:
-			if av := *reg(rp, c.A); av.Sym == nil {
+			if av := reg(rp, c.A); concrete1[M](av) {
 				addr = av.Bits
 				goto load
 			}
 		case ir.CodeStore:
-			if av, v := reg(rp, c.B), reg(rp, c.A); concrete(av, v) {
+			if av, v := reg(rp, c.B), reg(rp, c.A); concrete[M](av, v) {
 				addr = av.Bits
 				goto store
 			}
 		case ir.CodeGEP1:
-			if a, b := reg(rp, c.A), reg(rp, c.B); concrete(a, b) {
+			if a, b := reg(rp, c.A), reg(rp, c.B); concrete[M](a, b) {
 				s := sextShift(c.W)
 				addr = a.Bits + c.K + uint64(int64(b.Bits<<s)>>s*int64(c.C))
 				goto address
 			}
 		case ir.CodeGEP0:
-			if a := *reg(rp, c.A); a.Sym == nil {
+			if a := reg(rp, c.A); concrete1[M](a) {
 				addr = a.Bits + c.K
 				goto address
 			}
 		case ir.CodeGEP2:
-			if a, i, j := reg(rp, c.A), reg(rp, c.B), reg(rp, c.C); concrete(a, i) && j.Sym == nil {
+			if a, i, j := reg(rp, c.A), reg(rp, c.B), reg(rp, c.C); concrete[M](a, i) && concrete1[M](j) {
 				s, u := sextShift(c.Sub), sextShift(c.W)
 				addr = a.Bits + uint64(int64(int32(c.K))) + uint64(int64(i.Bits<<s)>>s*int64(c.X)) +
 					uint64(int64(j.Bits<<u)>>u*int64(int32(c.K>>32)))
@@ -295,89 +305,89 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			continue
 		case ir.CodeBr:
 			if e := &fr.fn.Insts[pc].Targets[0]; !e.Parallel {
-				moves(rp, e)
+				moves[M](rp, e)
 				pc = e.PC
 				continue
 			}
 		case ir.CodeIf:
-			if cv := *reg(rp, c.A); cv.Sym == nil {
+			if cv := reg(rp, c.A); concrete1[M](cv) {
 				pc = ifTarget(c, cv.Bits&1 != 0)
 				continue
 			}
 		case ir.CodeCondBr:
-			if cv := *reg(rp, c.A); cv.Sym == nil {
+			if cv := reg(rp, c.A); concrete1[M](cv) {
 				if e := &fr.fn.Insts[pc].Targets[1-cv.Bits&1]; !e.Parallel {
-					moves(rp, e)
+					moves[M](rp, e)
 					pc = e.PC
 					continue
 				}
 			}
 		case ir.CodeMask:
-			if sv := *reg(rp, c.A); sv.Sym == nil {
-				*reg(rp, c.Dst) = Value{Bits: sv.Bits & c.K}
+			if sv := reg(rp, c.A); concrete1[M](sv) {
+				setReg[M](reg(rp, c.Dst), sv.Bits&c.K)
 				goto advance
 			}
 		case ir.CodeSExt:
-			if sv := *reg(rp, c.A); sv.Sym == nil {
+			if sv := reg(rp, c.A); concrete1[M](sv) {
 				s := sextShift(c.W)
-				*reg(rp, c.Dst) = Value{Bits: uint64(int64(sv.Bits<<s)>>s) & c.K}
+				setReg[M](reg(rp, c.Dst), uint64(int64(sv.Bits<<s)>>s)&c.K)
 				goto advance
 			}
 		case ir.CodeMove1:
-			*reg(rp, c.Dst) = *reg(rp, c.A)
+			copyReg[M](reg(rp, c.Dst), reg(rp, c.A))
 			pc++
 			continue
 		case ir.CodeMove:
 			for k := int32(0); k < fr.fn.Insts[pc].N; k++ {
-				*reg(rp, c.Dst+k*ir.SlotBytes) = *reg(rp, c.A+ir.Operand(k*ir.SlotBytes))
+				copyReg[M](reg(rp, c.Dst+k*ir.SlotBytes), reg(rp, c.A+ir.Operand(k*ir.SlotBytes)))
 			}
 			pc++
 			continue
 		case ir.CodeFAddD:
 			// Double arithmetic, most of a numeric program's, runs here
 			// without floatBin's conversions and second dispatch.
-			if a, b, ok := concrete2(rp, c); ok {
-				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(math.Float64frombits(a) + math.Float64frombits(b))}
+			if a, b, ok := concrete2[M](rp, c); ok {
+				setReg[M](reg(rp, c.Dst), math.Float64bits(math.Float64frombits(a)+math.Float64frombits(b)))
 				goto advance
 			}
 		case ir.CodeFSubD:
-			if a, b, ok := concrete2(rp, c); ok {
-				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(math.Float64frombits(a) - math.Float64frombits(b))}
+			if a, b, ok := concrete2[M](rp, c); ok {
+				setReg[M](reg(rp, c.Dst), math.Float64bits(math.Float64frombits(a)-math.Float64frombits(b)))
 				goto advance
 			}
 		case ir.CodeFMulD:
-			if a, b, ok := concrete2(rp, c); ok {
-				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(math.Float64frombits(a) * math.Float64frombits(b))}
+			if a, b, ok := concrete2[M](rp, c); ok {
+				setReg[M](reg(rp, c.Dst), math.Float64bits(math.Float64frombits(a)*math.Float64frombits(b)))
 				goto advance
 			}
 		case ir.CodeFDivD:
-			if a, b, ok := concrete2(rp, c); ok {
-				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(math.Float64frombits(a) / math.Float64frombits(b))}
+			if a, b, ok := concrete2[M](rp, c); ok {
+				setReg[M](reg(rp, c.Dst), math.Float64bits(math.Float64frombits(a)/math.Float64frombits(b)))
 				goto advance
 			}
 		case ir.CodeFMulAddD:
-			if a, b, ok := concrete2(rp, c); ok && reg(rp, c.C).Sym == nil {
+			if a, b, ok := concrete2[M](rp, c); ok && concrete1[M](reg(rp, c.C)) {
 				// Rounded after the multiplication, as x86-64 code
 				// compiled without FMA: the conversion keeps Go from
 				// fusing the two.
 				p := float64(math.Float64frombits(a) * math.Float64frombits(b))
-				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(p + math.Float64frombits(reg(rp, c.C).Bits))}
+				setReg[M](reg(rp, c.Dst), math.Float64bits(p+math.Float64frombits(reg(rp, c.C).Bits)))
 				goto advance
 			}
 		case ir.CodeFNegD:
-			if av := *reg(rp, c.A); av.Sym == nil {
-				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(-math.Float64frombits(av.Bits))}
+			if av := reg(rp, c.A); concrete1[M](av) {
+				setReg[M](reg(rp, c.Dst), math.Float64bits(-math.Float64frombits(av.Bits)))
 				goto advance
 			}
 		case ir.CodeSIToFPD:
-			if av := *reg(rp, c.A); av.Sym == nil {
+			if av := reg(rp, c.A); concrete1[M](av) {
 				s := sextShift(c.W)
-				*reg(rp, c.Dst) = Value{Bits: math.Float64bits(float64(int64(av.Bits<<s) >> s))}
+				setReg[M](reg(rp, c.Dst), math.Float64bits(float64(int64(av.Bits<<s)>>s)))
 				goto advance
 			}
 		case ir.CodeFPToSID:
-			if av := *reg(rp, c.A); av.Sym == nil {
-				*reg(rp, c.Dst) = Value{Bits: uint64(fpToInt(math.Float64frombits(av.Bits), uint16(c.W))) & c.K}
+			if av := reg(rp, c.A); concrete1[M](av) {
+				setReg[M](reg(rp, c.Dst), uint64(fpToInt(math.Float64frombits(av.Bits), uint16(c.W)))&c.K)
 				goto advance
 			}
 		case ir.CodeBin, ir.CodeICmp, ir.CodeCast, ir.CodeFBin, ir.CodeFNeg, ir.CodeFCmp:
@@ -427,7 +437,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	address:
 		// A GEP's address, and the raw load or store of it paired with it
 		// (Inst.Pair), which runs in the same dispatch.
-		*reg(rp, c.Dst) = Value{Bits: addr}
+		setReg[M](reg(rp, c.Dst), addr)
 		pc++
 		if !c.Pair || left <= 1 {
 			continue
@@ -437,7 +447,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 		if c.Op == ir.CodeLoad {
 			goto load
 		}
-		if reg(rp, c.A).Sym != nil {
+		if !concrete1[M](reg(rp, c.A)) {
 			goto slow
 		}
 	store:
@@ -452,7 +462,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			goto slow
 		}
 		obj = m.mem.cached(uint32(addr >> ir.AddrShift))
-		if obj == nil || obj.gen != m.mem.gen || obj.sym != nil {
+		if obj == nil || obj.gen != m.mem.gen || symBytes[M](obj) {
 			goto slow
 		}
 		off = addr & (1<<ir.AddrShift - 1)
@@ -471,14 +481,14 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			goto slow
 		}
 		obj = m.mem.cached(uint32(addr >> ir.AddrShift))
-		if obj == nil || obj.sym != nil {
+		if obj == nil || symBytes[M](obj) {
 			goto slow
 		}
 		off = addr & (1<<ir.AddrShift - 1)
 		if off+uint64(c.W) > obj.readLimit {
 			goto slow
 		}
-		*reg(rp, c.Dst) = Value{Bits: loadWord(obj, off, c.K)}
+		setReg[M](reg(rp, c.Dst), loadWord(obj, off, c.K))
 		if m.mon != nil {
 			goto monitored
 		}
@@ -496,7 +506,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 	compared:
 		// An integer comparison's result, and the conditional branch
 		// paired with it (Inst.Pair) taken in the same dispatch.
-		*reg(rp, c.Dst) = Value{Bits: b2u(cond)}
+		setReg[M](reg(rp, c.Dst), b2u(cond))
 		pc++
 		if !c.Pair || left <= 1 {
 			continue
@@ -507,7 +517,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			continue
 		}
 		if e := &fr.fn.Insts[pc].Targets[1-b2u(cond)]; !e.Parallel {
-			moves(rp, e)
+			moves[M](rp, e)
 			pc = e.PC
 			continue
 		}
@@ -526,7 +536,7 @@ func (m *Machine) exec(t *Thread) (stepEnd, *Termination) {
 			continue
 		}
 		if e := &fr.fn.Insts[pc].Targets[0]; !e.Parallel {
-			moves(rp, e)
+			moves[M](rp, e)
 			pc = e.PC
 			continue
 		}
@@ -590,37 +600,12 @@ func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off ui
 	m.mon.Access(&m.acc)
 }
 
-// concrete2 reads an instruction's operands A and B, and reports whether
-// both are concrete.
-func concrete2(rp unsafe.Pointer, c *ir.Code) (a, b uint64, ok bool) {
-	av, bv := reg(rp, c.A), reg(rp, c.B)
-	return av.Bits, bv.Bits, concrete(av, bv)
-}
-
-// concrete reports whether registers a and b are both concrete: one test
-// of their expressions' pointers or-ed together, where a.Sym == nil &&
-// b.Sym == nil compiled to a branch and a flag for each.
-func concrete(a, b *Value) bool {
-	return uintptr(unsafe.Pointer(a.Sym))|uintptr(unsafe.Pointer(b.Sym)) == 0
-}
-
 // ifTarget is where a CodeIf goes on cond.
 func ifTarget(c *ir.Code, cond bool) int {
 	if cond {
 		return int(c.K >> 32)
 	}
 	return int(uint32(c.K))
-}
-
-// moves makes a branch edge's phi moves one after another, which gives
-// their parallel assignment unless the edge is Parallel (see ir.Edge;
-// exec leaves those to step). It is small enough to inline: exec makes
-// no call on its way.
-func moves(rp unsafe.Pointer, e *ir.Edge) {
-	for i := range e.Moves {
-		mv := &e.Moves[i]
-		*reg(rp, mv.Dst*ir.SlotBytes) = *reg(rp, mv.Src*ir.SlotBytes) // moves are of slots (Inst form)
-	}
 }
 
 // execLimits are the instruction counts at which the running thread's
@@ -806,7 +791,7 @@ func (m *Machine) phiMoves(regs []Value, e *ir.Edge) {
 		m.parallelMoves(regs, e)
 		return
 	}
-	moves(unsafe.Pointer(unsafe.SliceData(regs)), e)
+	moves[symbolicRegs](unsafe.Pointer(unsafe.SliceData(regs)), e)
 }
 
 // parallelMoves makes a Parallel edge's moves through a temporary copy.
