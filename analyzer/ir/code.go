@@ -98,6 +98,13 @@ const (
 	// two indexes (a[i][j], sys[i].pos[k]), whose offset and scales fit
 	// an int32.
 	CodeGEP2
+	// CodeBr1 and CodeBr2 are unconditional branches to K with one or two
+	// phi moves, made in order: register B to register A, then (CodeBr2)
+	// register X to register C. A loop's latch that carries a value the
+	// lowering could not join (ir.joinPhis) is one. CodeBr is any other
+	// (more moves, or moves that must be made in parallel).
+	CodeBr1
+	CodeBr2
 )
 
 // SlotBytes is the size of one slot of the interpreter's registers (vm's
@@ -167,10 +174,7 @@ func codeOf(in *Inst) Code {
 			c.K = uint64(uint32(in.Imm)) | uint64(in.Terms[1].Scale)<<32
 		}
 	case OpBr:
-		c.Op = CodeBr
-		if e := in.Targets[0]; len(e.Moves) == 0 {
-			c.Op, c.K = CodeJump, uint64(e.PC)
-		}
+		c.Op = brCode(in.Targets[0], &c)
 	case OpCondBr:
 		c.Op = CodeCondBr
 		if t, f := in.Targets[0], in.Targets[1]; len(t.Moves) == 0 && len(f.Moves) == 0 {
@@ -203,6 +207,25 @@ func codeOf(in *Inst) Code {
 		c.Op = CodeRet
 	}
 	return c
+}
+
+// brCode specializes an unconditional branch by its edge's moves, setting
+// c's target and move operands.
+func brCode(e Edge, c *Code) CodeOp {
+	if len(e.Moves) == 0 {
+		c.K = uint64(e.PC)
+		return CodeJump
+	}
+	if e.Parallel || len(e.Moves) > 2 || e.Moves[0].N != 1 || e.Moves[len(e.Moves)-1].N != 1 {
+		return CodeBr
+	}
+	c.K = uint64(e.PC)
+	c.A, c.B = slotOffset(Operand(e.Moves[0].Dst)), slotOffset(e.Moves[0].Src)
+	if len(e.Moves) == 1 {
+		return CodeBr1
+	}
+	c.C, c.X = slotOffset(Operand(e.Moves[1].Dst)), int32(slotOffset(e.Moves[1].Src))
+	return CodeBr2
 }
 
 // binCode is the operation of each OpBin Sub (CodeBin by default).

@@ -2,6 +2,7 @@ package ir_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -98,6 +99,7 @@ unsigned shift(unsigned x, long n) { return (x << n) / 3; }
 int rem(int x, int y) { return x % y; }
 int main(void) { printf("%d\n", (int)get(1) + (int)pos(1, 2) + (int)sum(0, 0) + (int)shift(1, 2) + rem(7, 3)); return 0; }
 `)
+	branches := map[ir.CodeOp]int{}
 	for _, fn := range p.Funcs {
 		if len(fn.Code()) != len(fn.Insts) {
 			t.Fatalf("%s: %d codes for %d instructions", fn.Name, len(fn.Code()), len(fn.Insts))
@@ -106,7 +108,15 @@ int main(void) { printf("%d\n", (int)get(1) + (int)pos(1, 2) + (int)sum(0, 0) + 
 			if in := fn.Insts[k]; c.Pair != in.Pair || c.Dst != in.Dst*ir.SlotBytes {
 				t.Fatalf("%s %d: code %+v for %v", fn.Name, k, c, in.Op)
 			}
+			if c.Op == ir.CodeBr1 || c.Op == ir.CodeBr2 {
+				branches[c.Op]++
+				checkBranchMoves(t, fn.Name, k, c, fn.Insts[k].Targets[0])
+			}
 		}
+	}
+	if branches[ir.CodeBr1] == 0 || branches[ir.CodeBr2] == 0 {
+		t.Errorf("branches with one and two moves: %d and %d, want some of each (the C library has loops that carry values)",
+			branches[ir.CodeBr1], branches[ir.CodeBr2])
 	}
 	ops := func(name string) map[ir.CodeOp]ir.Code {
 		m := map[ir.CodeOp]ir.Code{}
@@ -155,5 +165,22 @@ int main(void) { printf("%d\n", (int)get(1) + (int)pos(1, 2) + (int)sum(0, 0) + 
 	}
 	if _, ok := ops("main")[ir.CodeCall]; !ok {
 		t.Errorf("main's calls of its functions are not direct calls")
+	}
+}
+
+// checkBranchMoves checks that a CodeBr1 or CodeBr2 makes its edge's moves,
+// in their order, and goes where the edge goes.
+func checkBranchMoves(t *testing.T, fn string, k int, c ir.Code, e ir.Edge) {
+	t.Helper()
+	want := []int32{}
+	for _, mv := range e.Moves {
+		want = append(want, mv.Dst*ir.SlotBytes, int32(mv.Src)*ir.SlotBytes)
+	}
+	got := []int32{int32(c.A), int32(c.B)}
+	if c.Op == ir.CodeBr2 {
+		got = append(got, int32(c.C), c.X)
+	}
+	if e.Parallel || c.K != uint64(e.PC) || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("%s %d: branch %+v for edge %+v", fn, k, c, e)
 	}
 }

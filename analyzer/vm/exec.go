@@ -303,6 +303,15 @@ func execIn[M regMode](m *Machine, t *Thread) (stepEnd, *Termination) {
 		case ir.CodeJump:
 			pc = int(c.K)
 			continue
+		case ir.CodeBr1:
+			copyReg[M](reg(rp, c.A), reg(rp, c.B))
+			pc = int(c.K)
+			continue
+		case ir.CodeBr2:
+			copyReg[M](reg(rp, c.A), reg(rp, c.B))
+			copyReg[M](reg(rp, c.C), reg(rp, c.X))
+			pc = int(c.K)
+			continue
 		case ir.CodeBr:
 			if e := &fr.fn.Insts[pc].Targets[0]; !e.Parallel {
 				moves[M](rp, e)
@@ -532,6 +541,15 @@ func execIn[M regMode](m *Machine, t *Thread) (stepEnd, *Termination) {
 		}
 		left--
 		if br := codeAt(cp, pc); br.Op == ir.CodeJump {
+			pc = int(br.K)
+			continue
+		} else if br.Op == ir.CodeBr1 {
+			copyReg[M](reg(rp, br.A), reg(rp, br.B))
+			pc = int(br.K)
+			continue
+		} else if br.Op == ir.CodeBr2 {
+			copyReg[M](reg(rp, br.A), reg(rp, br.B))
+			copyReg[M](reg(rp, br.C), reg(rp, br.X))
 			pc = int(br.K)
 			continue
 		}
