@@ -99,24 +99,11 @@ func (m *Machine) callArgs(in *ir.Inst, regs []Value) []Value {
 
 // enter makes call in of callee, a function with a body: its frame goes on
 // top of t's stack. exec calls it for direct calls without going through
-// step.
+// step; it is small enough to inline there, so that such a call makes one
+// Go call (newFrame).
 func (m *Machine) enter(t *Thread, callee *ir.Function, in *ir.Inst, regs []Value) error {
-	if callee.Variadic {
-		return m.pushFrame(t, callee, m.callArgs(in, regs), in.ArgTys, in.Dst, in.Loc)
-	}
-	base, err := m.newFrame(t, callee, in.Dst, in.Loc, 0)
-	if err != nil {
-		return err
-	}
-	// The arguments go from the caller's registers to the callee's
-	// without a buffer: the two frames do not overlap, and when newFrame
-	// grew the register file, regs still holds the caller's values.
-	n := min(len(callee.Params), len(in.Args))
-	params := t.regs[base : base+n]
-	for i, a := range in.Args[:n] {
-		params[i] = regs[a]
-	}
-	return nil
+	_, err := m.newFrame(t, callee, in.Dst, in.Loc, 0, in, regs)
+	return err
 }
 
 // dropFrames pops every frame of t, releasing their stack objects.

@@ -633,20 +633,11 @@ func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []i
 	if len(t.frames) >= maxFrames { // as newFrame checks, before the varargs take memory
 		return stackOverflow(t, fn)
 	}
-	var varargs uint32 // the object holding the variadic arguments
-	if fn.Variadic {
-		k := min(len(fn.Params), len(args))
-		var tys []ir.Scalar
-		if len(argTys) >= k {
-			tys = argTys[k:]
-		}
-		id, err := m.packVarargs(t, args[k:], tys)
-		if err != nil {
-			return err
-		}
-		varargs = id
+	varargs, err := m.varargsOf(t, fn, args, argTys)
+	if err != nil {
+		return err
 	}
-	base, err := m.newFrame(t, fn, retDst, site, varargs)
+	base, err := m.newFrame(t, fn, retDst, site, varargs, nil, nil)
 	if err != nil {
 		return err
 	}
@@ -655,12 +646,38 @@ func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []i
 	return nil
 }
 
+// varargsOf packs the variadic arguments of a call of fn with args (of
+// kinds argTys) into an object, and returns it: 0 when fn is not
+// variadic.
+func (m *Machine) varargsOf(t *Thread, fn *ir.Function, args []Value, argTys []ir.Scalar) (uint32, error) {
+	if !fn.Variadic {
+		return 0, nil
+	}
+	k := min(len(fn.Params), len(args))
+	var tys []ir.Scalar
+	if len(argTys) >= k {
+		tys = argTys[k:]
+	}
+	return m.packVarargs(t, args[k:], tys)
+}
+
 // newFrame pushes a frame for fn on thread t, its registers and constants
-// in place, and returns where its registers start: the caller copies the
-// arguments there (pushFrame, enter).
-func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.LocID, varargs uint32) (int, error) {
+// in place, and returns where its registers start. For a call in (enter),
+// it takes the arguments from the caller's registers regs, the variadic
+// ones included; without one (in nil), the caller gives varargs and
+// copies the arguments (pushFrame). A direct call from exec thus makes
+// one Go call, not two: about 3% of a call-heavy program's instructions
+// (spectral-norm, binary-trees).
+func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.LocID, varargs uint32, in *ir.Inst, regs []Value) (int, error) {
 	if len(t.frames) >= maxFrames {
 		return 0, stackOverflow(t, fn)
+	}
+	if in != nil && fn.Variadic {
+		id, err := m.varargsOf(t, fn, m.callArgs(in, regs), in.ArgTys)
+		if err != nil {
+			return 0, err
+		}
+		varargs = id
 	}
 	base := len(t.regs)
 	need := base + fn.FrameSize
@@ -706,6 +723,16 @@ func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.Loc
 	fr := &t.frames[n]
 	fr.fn, fr.pc, fr.base, fr.allocas, fr.varargs = fn, 0, base, fr.allocas[:0], varargs
 	fr.retDst, fr.callSite, fr.stack, fr.atomic, fr.serial = retDst, site, stack, false, m.frameSerial
+	if in != nil {
+		// The arguments go from the caller's registers to the callee's
+		// without a buffer: the two frames do not overlap, and when the
+		// register file grew above, regs still holds the caller's values.
+		n := min(len(fn.Params), len(in.Args))
+		params := t.regs[base : base+n]
+		for i, a := range in.Args[:n] {
+			params[i] = regs[a]
+		}
+	}
 	if fn.Atomic {
 		fr.atomic = true
 		t.atomicDepth++
