@@ -126,7 +126,11 @@ func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value) (done bool, err erro
 		// The common return, of one value to a caller, without the
 		// buffer the general one copies the results through.
 		v, dst := regs[in.A], fr.retDst
-		m.dropFrame(t)
+		if fr.holdsNothing() {
+			t.popFrame(fr) // dropFrame's part that applies, without a call
+		} else {
+			m.dropFrame(t)
+		}
 		caller := &t.frames[len(t.frames)-1]
 		t.regs[caller.base+int(dst)] = v
 		caller.pc++

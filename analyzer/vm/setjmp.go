@@ -102,6 +102,18 @@ func (m *Machine) dropFrame(t *Thread) {
 		t.atomicDepth--
 		m.syncEvent(t, Release, keyVerifier, 0)
 	}
+	t.popFrame(fr)
+}
+
+// holdsNothing reports whether dropping frame fr releases nothing but its
+// registers: no stack object, no variadic arguments, no atomic section.
+func (fr *frame) holdsNothing() bool {
+	return len(fr.allocas) == 0 && fr.varargs == 0 && !fr.atomic
+}
+
+// popFrame takes fr, the top frame of t, off its stack. Its constants stay
+// in the registers past the new top, warm for the next call (warmFrame).
+func (t *Thread) popFrame(fr *frame) {
 	t.warm = t.warmAt(fr.fn, fr.base)
 	t.regs = t.regs[:fr.base]
 	t.frames = t.frames[:len(t.frames)-1]
