@@ -13,9 +13,10 @@ import (
 // write-barrier check. A machine without a symbolic state (Config.Symbolic
 // nil, as in augur run and any execution that marks no input symbolic)
 // never builds an expression: every term comes from the state's Builder
-// (symState.B), so no register and no object's bytes ever hold one. There the tests are known to pass and the
-// pointer is known to be nil already, and writing only the bits leaves it
-// so; writing nil over nil needs no barrier.
+// (symState.B), so no register and no object's bytes ever hold one. There
+// the tests are known to pass and the pointer is known to be nil already;
+// writing only the bits leaves it so, and writing nil over nil needs no
+// barrier.
 //
 // exec is one function body (execIn) compiled for both modes as a generic
 // function whose type argument is the mode. The helpers below decide by
