@@ -682,9 +682,7 @@ func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.Loc
 	base := len(t.regs)
 	need := base + fn.FrameSize
 	if cap(t.regs) < need {
-		grown := make([]Value, need, 2*need+64)
-		copy(grown, t.regs)
-		t.regs = grown
+		t.growRegs(need)
 	} else {
 		t.regs = t.regs[:need]
 		if m.sym != nil {
@@ -696,42 +694,30 @@ func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.Loc
 		}
 	}
 	if t.warm != t.warmAt(fn, base) {
-		consts := t.regs[base+fn.NumSlots : need]
-		for i, c := range fn.Consts {
-			consts[i] = Value{Bits: c}
-		}
+		copyConsts(t.regs[base+fn.NumSlots:need], fn.Consts)
 	}
 	t.warm = warmFrame{}
 	m.frameSerial++
-	var stack StackID
-	if m.mon != nil {
-		var parent StackID
-		if len(t.frames) > 0 {
-			parent = t.frames[len(t.frames)-1].stack
-		}
-		stack = m.stacks.intern(parent, site, fn)
-	}
 	// The frame is made in place: appending a frame built on the stack
 	// copied its 80 bytes, pointers and all, a tenth of a call-heavy
 	// program's time (spectral-norm).
 	n := len(t.frames)
-	if n < cap(t.frames) {
-		t.frames = t.frames[:n+1]
-	} else {
-		t.frames = append(t.frames, frame{})
+	if n == cap(t.frames) {
+		t.frames = append(t.frames, frame{})[:n]
 	}
+	t.frames = t.frames[:n+1]
 	fr := &t.frames[n]
 	fr.fn, fr.pc, fr.base, fr.allocas, fr.varargs = fn, 0, base, fr.allocas[:0], varargs
-	fr.retDst, fr.callSite, fr.stack, fr.atomic, fr.serial = retDst, site, stack, false, m.frameSerial
+	fr.retDst, fr.callSite, fr.stack, fr.atomic, fr.serial = retDst, site, 0, false, m.frameSerial
+	if m.mon != nil {
+		fr.stack = m.frameStack(t, site, fn)
+	}
 	if in != nil {
 		// The arguments go from the caller's registers to the callee's
 		// without a buffer: the two frames do not overlap, and when the
 		// register file grew above, regs still holds the caller's values.
-		n := min(len(fn.Params), len(in.Args))
-		params := t.regs[base : base+n]
-		for i, a := range in.Args[:n] {
-			params[i] = regs[a]
-		}
+		k := min(len(fn.Params), len(in.Args))
+		copyArgs(t.regs[base:base+k], regs, in.Args[:k], m.sym != nil)
 	}
 	if fn.Atomic {
 		fr.atomic = true
@@ -739,6 +725,52 @@ func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.Loc
 		m.syncEvent(t, Acquire, keyVerifier, 0)
 	}
 	return base, nil
+}
+
+// The helpers below keep newFrame's common path short: a call's frame is
+// about a third of a call-heavy program's time (spectral-norm), and a loop
+// or a rare path written inline there made Go keep newFrame's state on
+// the stack across it.
+
+// growRegs gives t's registers room for need slots, their length need.
+func (t *Thread) growRegs(need int) {
+	grown := make([]Value, need, 2*need+64)
+	copy(grown, t.regs)
+	t.regs = grown
+}
+
+// copyConsts writes a frame's constants into its registers.
+func copyConsts(dst []Value, consts []uint64) {
+	for i, c := range consts {
+		dst[i] = Value{Bits: c}
+	}
+}
+
+// copyArgs writes a call's arguments, the caller's registers args of src,
+// into the callee's first registers dst. Without a symbolic state no
+// register holds an expression (regMode), so only the bits are copied:
+// the whole Value's pointer needs a write-barrier check, and the call
+// that check may make kept the loop's counter on the stack.
+func copyArgs(dst, src []Value, args []ir.Operand, symbolic bool) {
+	if !symbolic {
+		for i, a := range args {
+			dst[i].Bits = src[a].Bits
+		}
+		return
+	}
+	for i, a := range args {
+		dst[i] = src[a]
+	}
+}
+
+// frameStack is the interned call stack of a frame for fn called at site
+// from t's frame below it (the top one before the push, if any).
+func (m *Machine) frameStack(t *Thread, site ir.LocID, fn *ir.Function) StackID {
+	var parent StackID
+	if n := len(t.frames); n > 1 {
+		parent = t.frames[n-2].stack
+	}
+	return m.stacks.intern(parent, site, fn)
 }
 
 // A warmFrame is where a function's frame was dropped: its constants
