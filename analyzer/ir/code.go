@@ -105,6 +105,13 @@ const (
 	// (more moves, or moves that must be made in parallel).
 	CodeBr1
 	CodeBr2
+	// CodeCallFD is a call of a declared function (a library's or an
+	// intrinsic) of one or two doubles that returns a double, sqrt or
+	// pow: Dst = f(A) or f(A, B), W the number of arguments, B = A for
+	// one, K the callee's ID. The interpreter runs it without step when
+	// the callee's model is a pure function of doubles (vm.RegisterFloat1,
+	// RegisterFloat2); any other runs from the Inst.
+	CodeCallFD
 )
 
 // SlotBytes is the size of one slot of the interpreter's registers (vm's
@@ -202,11 +209,34 @@ func codeOf(in *Inst) Code {
 	case OpCall:
 		if in.Callee != nil && !in.Callee.Decl {
 			c.Op = CodeCall
+		} else if doubleCall(in) {
+			c.Op, c.W, c.A, c.B, c.K = CodeCallFD, uint8(len(in.Args)), slotOffset(in.Args[0]), slotOffset(in.Args[len(in.Args)-1]), uint64(in.Callee.ID)
 		}
 	case OpRet:
 		c.Op = CodeRet
 	}
 	return c
+}
+
+// doubleCall reports whether in is a direct call of a declared function
+// with one or two double arguments and a double result (CodeCallFD).
+// An invoke (Targets: where it returns, where it unwinds) is not one: it
+// goes on at its normal destination, not at the next instruction.
+func doubleCall(in *Inst) bool {
+	f := in.Callee
+	if f == nil || !f.Decl || f.Variadic || in.Yield || len(in.Targets) != 0 || in.Dst < 0 || in.N != 1 ||
+		len(f.Ret) != 1 || f.Ret[0].Kind != KF64 {
+		return false
+	}
+	if n := len(in.Args); n < 1 || n > 2 || len(in.ArgTys) != n || len(f.Params) != n {
+		return false
+	}
+	for i, t := range in.ArgTys {
+		if t.Kind != KF64 || f.Params[i].Kind != KF64 {
+			return false
+		}
+	}
+	return true
 }
 
 // brCode specializes an unconditional branch by its edge's moves, setting

@@ -81,10 +81,11 @@ func lowerC(t *testing.T, code string) *ir.Program {
 // paths read: an int compare with its width, a branch with no phi moves
 // with its target, one- and two-index GEPs with their indexes, widths and
 // scales, integer division, double
-// arithmetic and its fused multiply-add, and the step fallback for what
-// has no fast path.
+// arithmetic and its fused multiply-add, calls of library functions of
+// doubles, and the step fallback for what has no fast path.
 func TestCompactFormSpecializes(t *testing.T) {
-	p := lowerC(t, `#include <stdio.h>
+	p := lowerC(t, `#include <math.h>
+#include <stdio.h>
 struct body { double pos[3], mass; };
 struct body sys[4];
 double get(int i) { return sys[i].mass; }
@@ -97,7 +98,8 @@ double sum(double *v, int n) {
 }
 unsigned shift(unsigned x, long n) { return (x << n) / 3; }
 int rem(int x, int y) { return x % y; }
-int main(void) { printf("%d\n", (int)get(1) + (int)pos(1, 2) + (int)sum(0, 0) + (int)shift(1, 2) + rem(7, 3)); return 0; }
+double dist(double x, double y) { return sqrt(x) + pow(x, y) + sqrtf((float)y); }
+int main(void) { printf("%d\n", (int)get(1) + (int)pos(1, 2) + (int)sum(0, 0) + (int)shift(1, 2) + rem(7, 3) + (int)dist(1, 2)); return 0; }
 `)
 	branches := map[ir.CodeOp]int{}
 	for _, fn := range p.Funcs {
@@ -159,6 +161,25 @@ int main(void) { printf("%d\n", (int)get(1) + (int)pos(1, 2) + (int)sum(0, 0) + 
 	}
 	if g, ok := ops("pos")[ir.CodeGEP2]; !ok || g.Sub != 32 || g.X != 32 || g.W != 64 || g.K != 8<<32 {
 		t.Errorf("pos's GEP: %+v, want two indexes: an int scaled 32 and a long scaled 8, offset 0", g)
+	}
+	// sqrt and pow are calls of doubles; sqrtf, of a float, steps.
+	calls := map[string]ir.Code{}
+	for k, c := range p.Func("dist").Code() {
+		if in := p.Func("dist").Insts[k]; in.Op == ir.OpCall && in.Callee != nil {
+			calls[in.Callee.Name] = c
+			if c.Op == ir.CodeCallFD && (c.K != uint64(in.Callee.ID) || c.A != in.Args[0]*ir.SlotBytes || c.B != in.Args[len(in.Args)-1]*ir.SlotBytes) {
+				t.Errorf("dist %d: %+v for a call of %s with %v", k, c, in.Callee.Name, in.Args)
+			}
+		}
+	}
+	if c := calls["sqrt"]; c.Op != ir.CodeCallFD || c.W != 1 {
+		t.Errorf("dist's sqrt: %+v, want a call of one double", c)
+	}
+	if c := calls["pow"]; c.Op != ir.CodeCallFD || c.W != 2 {
+		t.Errorf("dist's pow: %+v, want a call of two doubles", c)
+	}
+	if c := calls["sqrtf"]; c.Op != ir.CodeStep {
+		t.Errorf("dist's sqrtf: %+v, want a step (a float)", c)
 	}
 	if _, ok := ops("main")[ir.CodeStep]; !ok {
 		t.Errorf("main's call of printf does not step")

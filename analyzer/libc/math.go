@@ -27,10 +27,10 @@ func init() {
 	// They need nothing of the machine, and are computed as the
 	// intrinsics (llvm.sqrt) the compiler turns some of them into.
 	for name, f := range one {
-		vm.Register(vm.FloatFunc1(f), name, name+"f")
+		vm.RegisterFloat1(f, name, name+"f")
 	}
 	for name, f := range two {
-		vm.Register(vm.FloatFunc2(f), name, name+"f")
+		vm.RegisterFloat2(f, name, name+"f")
 	}
 	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, uint64(int64(math.Round(vm.FloatOf(a[0].Bits, in.ArgTys[0].Kind)))))

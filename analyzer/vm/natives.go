@@ -28,6 +28,11 @@ type Model struct {
 	// post: interleaving generation also moves these, so a waiter can
 	// arrive after its wake-up).
 	Sync SyncRole
+	// float1 and float2 are the model's function when it is a pure
+	// function of doubles (RegisterFloat1, RegisterFloat2): exec calls it
+	// for a call of doubles (ir.CodeCallFD) without step.
+	float1 func(float64) float64
+	float2 func(x, y float64) float64
 }
 
 // SyncRole is the synchronization a modeled call performs.
@@ -57,6 +62,19 @@ func Register(f Native, names ...string) Entries {
 		out[i] = e
 	}
 	return out
+}
+
+// RegisterFloat1 registers f, a pure function of one floating-point
+// argument, under each name (FloatFunc1): a call of it with a double runs
+// in the interpreter's loop without step.
+func RegisterFloat1(f func(float64) float64, names ...string) Entries {
+	return Register(FloatFunc1(f), names...).set(func(m *Model) { m.float1 = f })
+}
+
+// RegisterFloat2 is RegisterFloat1 for a function of two arguments of the
+// same kind (FloatFunc2).
+func RegisterFloat2(f func(x, y float64) float64, names ...string) Entries {
+	return Register(FloatFunc2(f), names...).set(func(m *Model) { m.float2 = f })
 }
 
 // Entries are registry entries just added, to give traits to.

@@ -103,3 +103,9 @@ func moves[M regMode](rp unsafe.Pointer, e *ir.Edge) {
 		}
 	}
 }
+
+// symbolic reports whether registers may hold expressions.
+func symbolic[M regMode]() bool {
+	var mode M
+	return unsafe.Sizeof(mode) != 0
+}

@@ -21,5 +21,13 @@ int main(void) {
 	printf("harmonic %.7f\n", acc);
 	double r = 12345.678;
 	printf("round %ld %.2f %.0f\n", lround(r), round(r * 100) / 100, rint(2.5));
+	/* Library calls of doubles on values known only at run time (the
+	 * interpreter runs these without its general call path). */
+	double s = 0;
+	for (int i = -2; i <= 40; i++) {
+		double x = i;
+		s += sqrt(x * x + 1) + pow(1.01, x) + fmin(x, 25.0) + hypot(x, 3.0) + atan2(x, 7.0) + exp(x / 40);
+	}
+	printf("calls %.9f %f %f\n", s, sqrt(s - s - 1), log(s - s));
 	return 0;
 }
