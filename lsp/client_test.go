@@ -124,6 +124,10 @@ type client struct {
 	applyNull bool
 	// showNull makes it answer window/showDocument with null.
 	showNull bool
+	// holdCreates keeps the answers to window/workDoneProgress/create
+	// (in held) until releaseCreates, as a client too busy to answer.
+	holdCreates bool
+	held        []*message
 	// done delivers Serve's status in the in-process mode.
 	done chan int
 }
@@ -316,6 +320,11 @@ func (c *client) read(r *bufio.Reader) {
 func (c *client) answer(m *message) {
 	var result any
 	switch m.Method {
+	case "window/workDoneProgress/create":
+		if c.holdCreates {
+			c.held = append(c.held, m)
+			return
+		}
 	case "window/showDocument":
 		if !c.showNull {
 			result = map[string]any{"success": true}
@@ -431,6 +440,18 @@ func (c *client) save(path, text string) {
 		c.t.Fatal(err)
 	}
 	c.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": fileURI(path)}})
+}
+
+// releaseCreates answers the held window/workDoneProgress/create
+// requests and answers the next ones at once.
+func (c *client) releaseCreates() {
+	c.mu.Lock()
+	held := c.held
+	c.held, c.holdCreates = nil, false
+	c.mu.Unlock()
+	for _, m := range held {
+		c.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": nil})
+	}
 }
 
 // ends counts finished analyses (progress "end" reports). Caller holds mu.

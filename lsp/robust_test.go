@@ -2,6 +2,7 @@ package lsp_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -29,11 +30,12 @@ func TestRapidSavesKeepTheLastResult(t *testing.T) {
 	c.save(path, strings.Replace(text, "audited = 1;", "audited = 4;", 1))
 	last := strings.Replace(text, "\taudited = 1; // race: audited k-witness-harmless\n", "", 1)
 	c.save(path, last)
-	// Wait until every analysis begun has ended.
+	// Wait until every analysis begun has ended: each asks for a token
+	// when it starts (its begin waits for the client's answer).
 	c.waitFor("every analysis to end", func() bool {
 		begun := 0
-		for _, v := range c.progress {
-			if v["kind"] == "begin" {
+		for _, r := range c.requests {
+			if r.Method == "window/workDoneProgress/create" {
 				begun++
 			}
 		}
@@ -152,6 +154,52 @@ func TestAnalysisPanicIsReported(t *testing.T) {
 	var hover json.RawMessage
 	if err := c.call("textDocument/hover", pos(path, 14, 3), &hover); err != nil {
 		t.Fatalf("hover after a panic: %v", err)
+	}
+	if code := c.shutdown(); code != 0 {
+		t.Errorf("exit status %d", code)
+	}
+}
+
+// A client slow to create the progress token (VS Code's extension host
+// under load) holds no analysis up, and once it answers it still gets the
+// analysis's report: begun with the latest state, and ended.
+func TestSlowProgressCreateStillReports(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	path := filepath.Join(root, "account.c")
+	c := newClient(t, root)
+	c.holdCreates = true
+	startClient(t, c, map[string]any{"debounce": "0s"})
+	c.open(path)
+	c.waitFor("the races classified while the token's creation is pending", func() bool {
+		ds := raceDiags(c.diags[fileURI(path)])
+		for _, d := range ds {
+			if d.Code == "classifying…" {
+				return false
+			}
+		}
+		return len(ds) > 0
+	})
+	c.mu.Lock()
+	early := append([]map[string]any(nil), c.progress...)
+	c.mu.Unlock()
+	if len(early) != 0 {
+		t.Fatalf("progress sent on a token the client has not created: %v", early)
+	}
+	c.releaseCreates()
+	c.waitAnalyses(1)
+	c.mu.Lock()
+	got := append([]map[string]any(nil), c.progress...)
+	c.mu.Unlock()
+	if first := got[0]; first["kind"] != "begin" || !strings.HasPrefix(fmt.Sprint(first["title"]), "augur: ") {
+		t.Errorf("the report does not open with begin: %v", got)
+	}
+	if last := got[len(got)-1]; last["kind"] != "end" {
+		t.Errorf("the report does not close with end: %v", got)
+	}
+	for _, v := range got[1 : len(got)-1] {
+		if v["kind"] != "report" {
+			t.Errorf("a %v inside the report: %v", v["kind"], got)
+		}
 	}
 	if code := c.shutdown(); code != 0 {
 		t.Errorf("exit status %d", code)

@@ -425,6 +425,7 @@ test('a file shown in a preview tab and replaced while its first analysis runs s
   const row = (name) => page.locator('.explorer-folders-view .monaco-list-row', { hasText: name });
   await row('retire.c').click(); // a single click opens a preview tab
   await expectVisible(page.locator('.statusbar-item', { hasText: 'augur: ' }), 'the analysis of retire.c in the status bar');
+  await shot('6a-progress');
   await row('ledger.c').click(); // replaces the preview: VS Code closes retire.c
   await expectVisible(page.locator('.statusbar-item', { hasText: /^\s*augur\s*$/ }), 'the end of the analysis');
   // The Problems panel, filtered to retire.c, lists every racing access and failure.
