@@ -52,6 +52,9 @@ func LoadNamed(paths []string, names map[string]string) (*Program, error) {
 	if err := promoteLocals(mod); err != nil {
 		return nil, err
 	}
+	if err := inlinePureLeaves(mod); err != nil {
+		return nil, err
+	}
 	l := &loader{
 		ctx: ctx, mod: mod,
 		td:         llvm.NewTargetData(mod.DataLayout()),

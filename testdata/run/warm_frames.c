@@ -12,11 +12,16 @@
 static volatile int seed = 5;
 static jmp_buf env;
 
-static double scale(int i) { return i * 1.5 + 7.25; }
+/* Each of these reads bias, a global: a function that computes on its
+ * arguments alone is inlined at its calls (ir's inlinePureLeaves) and
+ * would make no frame. */
+static int bias;
 
-static double shift(int i) { return i * -2.75 - 11.5; }
+static double scale(int i) { return i * 1.5 + 7.25 + bias; }
 
-static long mix(long x) { return (x ^ 0x5bd1e995L) * 31 + 0x7f4a7c15L; }
+static double shift(int i) { return i * -2.75 - 11.5 - bias; }
+
+static long mix(long x) { return (x ^ 0x5bd1e995L) * 31 + 0x7f4a7c15L + bias; }
 
 static long nested(int i) { return mix(i) + mix(i + 1) * 3 + 1000003; }
 
