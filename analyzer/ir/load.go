@@ -55,6 +55,7 @@ func LoadNamed(paths []string, names map[string]string) (*Program, error) {
 	if err := inlinePureLeaves(mod); err != nil {
 		return nil, err
 	}
+	shareComputations(mod)
 	l := &loader{
 		ctx: ctx, mod: mod,
 		td:         llvm.NewTargetData(mod.DataLayout()),
