@@ -40,8 +40,9 @@ func inlinePureLeaves(mod llvm.Module) error {
 	noinline, always := llvm.AttributeKindID("noinline"), llvm.AttributeKindID("alwaysinline")
 	attr := mod.Context().CreateEnumAttribute(always, 0)
 	type marked struct {
-		f       llvm.Value
-		linkage llvm.Linkage
+		f        llvm.Value
+		linkage  llvm.Linkage
+		noinline bool
 	}
 	var fns []marked
 	for f := mod.FirstFunction(); !f.IsNil(); f = llvm.NextFunction(f) {
@@ -51,7 +52,7 @@ func inlinePureLeaves(mod llvm.Module) error {
 		// clang -O0 marks every function noinline; the pass would delete
 		// a discardable function it has inlined everywhere, so the
 		// function is made external for the pass, as it keeps its id.
-		fns = append(fns, marked{f, f.Linkage()})
+		fns = append(fns, marked{f, f.Linkage(), !f.GetEnumFunctionAttribute(noinline).IsNil()})
 		f.RemoveEnumFunctionAttribute(noinline)
 		f.AddFunctionAttr(attr)
 		f.SetLinkage(llvm.ExternalLinkage)
@@ -64,7 +65,9 @@ func inlinePureLeaves(mod llvm.Module) error {
 	err := mod.RunPasses("always-inline", llvm.TargetMachine{}, opts)
 	for _, m := range fns {
 		m.f.RemoveEnumFunctionAttribute(always)
-		m.f.AddFunctionAttr(mod.Context().CreateEnumAttribute(noinline, 0))
+		if m.noinline {
+			m.f.AddFunctionAttr(mod.Context().CreateEnumAttribute(noinline, 0))
+		}
 		m.f.SetLinkage(m.linkage)
 	}
 	if err != nil {
