@@ -81,7 +81,7 @@ func inlinePureLeaves(mod llvm.Module) error {
 // integers up to 64 bits, floats and doubles, and its return. An integer
 // division or remainder is left out unless by a constant that cannot fault
 // (one by zero is a failure the program reports with its stack), as is
-// any call but a debug intrinsic.
+// any call but of an intrinsic lowering drops (skippedIntrinsic).
 func pureLeaf(f llvm.Value) bool {
 	if f.IsDeclaration() || f.BasicBlocksCount() != 1 || strings.HasPrefix(f.Name(), "__VERIFIER_atomic_") || f.Name() == "main" {
 		return false
@@ -99,8 +99,8 @@ func pureLeaf(f llvm.Value) bool {
 	for in := f.FirstBasicBlock().FirstInstruction(); !in.IsNil(); in = llvm.NextInstruction(in) {
 		op := in.InstructionOpcode()
 		if op == llvm.Call {
-			if c := in.CalledValue(); kindOf(c) == kindFunction && strings.HasPrefix(c.Name(), "llvm.dbg.") {
-				continue
+			if c := in.CalledValue(); kindOf(c) == kindFunction && skippedIntrinsic(c.Name()) {
+				continue // lowering drops it
 			}
 			return false
 		}
@@ -146,16 +146,15 @@ var pureOps = map[llvm.Opcode]bool{
 	llvm.FPToSI: true, llvm.FPToUI: true, llvm.SIToFP: true, llvm.UIToFP: true,
 }
 
-// pureScalar reports whether t is a type a pure leaf computes with: an
-// integer of 1 to 64 bits, a float or a double (void too, for a result).
+// pureScalar reports whether t is a type a pure leaf computes with: a
+// one-slot scalar other than a pointer (an integer of 1 to 64 bits, a
+// float or a double), or void for a result.
 func pureScalar(t llvm.Type, result bool) bool {
 	switch t.TypeKind() {
-	case llvm.IntegerTypeKind:
-		return t.IntTypeWidth() <= 64
-	case llvm.FloatTypeKind, llvm.DoubleTypeKind:
-		return true
+	case llvm.PointerTypeKind:
+		return false
 	case llvm.VoidTypeKind:
 		return result
 	}
-	return false
+	return oneSlotScalar(t)
 }

@@ -41,11 +41,11 @@ func shareComputations(mod llvm.Module) {
 
 // A computation is what makes a shareable instruction's result: its
 // operation, its result type and its operands (SSA values, so equal
-// operands are the same value wherever they are read).
+// operands are the same value wherever they are read; the slots past the
+// last operand are nil).
 type computation struct {
 	op   llvm.Opcode
 	ty   unsafe.Pointer
-	n    int
 	args [4]unsafe.Pointer
 }
 
@@ -57,8 +57,8 @@ func computationOf(in llvm.Value) (computation, bool) {
 	if !shareable[op] || in.OperandsCount() > 4 {
 		return computation{}, false
 	}
-	c := computation{op: op, ty: unsafe.Pointer(in.Type().C), n: in.OperandsCount()}
-	for i := range c.n {
+	c := computation{op: op, ty: unsafe.Pointer(in.Type().C)}
+	for i := range in.OperandsCount() {
 		c.args[i] = ptrKey(in.Operand(i))
 	}
 	return c, true
