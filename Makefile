@@ -4,9 +4,21 @@
 #
 # go-llvm must be built against LLVM 14 (the llvm14 build tag); GOFLAGS carries
 # it so that plain `go test`, `go vet` and `go build` inside make need no flag.
+#
+# Inside make, LLVM is linked statically (go-llvm's byollvm tag, with the cgo
+# flags below): loading the shared libLLVM-14.so, its symbol lookups and
+# relocations, took about 18 ms of every augur process's start, a C hello
+# world's `augur run` about 60 ms in all (docs/performance.md, "Start-up"). The
+# flags are evaluated when a recipe runs, after setup has installed LLVM.
+# Plain `GOFLAGS=-tags=llvm14 go ...` links the shared library and works too.
 
-GO      ?= go
-export GOFLAGS := -tags=llvm14
+GO          ?= go
+LLVM_CONFIG ?= llvm-config-14
+LLVM_COMPONENTS := all-targets bitreader bitwriter core executionengine interpreter ipo irreader linker mcjit passes
+export GOFLAGS := -tags=llvm14,byollvm
+export CGO_CPPFLAGS = $(shell $(LLVM_CONFIG) --cppflags 2>/dev/null)
+export CGO_CXXFLAGS = -std=c++14
+export CGO_LDFLAGS = $(shell $(LLVM_CONFIG) --ldflags --link-static --libs $(LLVM_COMPONENTS) --system-libs 2>/dev/null) -lffi
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -X augur/analyzer/version.Version=$(VERSION)
 
