@@ -482,6 +482,9 @@ func (p *Program) FuncAt(id LocID) *Function {
 // none is. It costs as many lookups as locs has entries: the VM calls it
 // at the start of every execution of an exploration.
 func (p *Program) LocSet(locs []string) []bool {
+	if len(locs) == 0 {
+		return nil // without making the texts: most runs name no location
+	}
 	p.locTexts()
 	var set []bool
 	for _, l := range locs {
