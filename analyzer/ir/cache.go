@@ -1,13 +1,9 @@
 package ir
 
 import (
-	"bytes"
-	"compress/flate"
 	"crypto/sha256"
-	"encoding/gob"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -22,8 +18,9 @@ import (
 // executable that lowered it (a rebuilt augur lowers afresh), and decodes
 // it instead when it is there.
 
-// cacheFormat changes whenever the cached form changes.
-const cacheFormat = 1
+// cacheFormat changes whenever the cached form changes (codec.go): 2 since
+// it is no longer gob's.
+const cacheFormat = 2
 
 // LoadCached is LoadNamed, through a cache of lowered programs under dir
 // (no cache when dir is empty). A cache that cannot be read or written
@@ -36,7 +33,7 @@ func LoadCached(paths []string, names map[string]string, dir string) (*Program, 
 	if err != nil {
 		return LoadNamed(paths, names)
 	}
-	file := filepath.Join(dir, "program", key+".gob")
+	file := filepath.Join(dir, "program", key+cachedExt)
 	if p, err := readCached(file); err == nil {
 		cachefile.Touch(file) // recently used: pruned last
 		p.Bitcode, p.Names = append([]string(nil), paths...), names
@@ -47,10 +44,18 @@ func LoadCached(paths []string, names map[string]string, dir string) (*Program, 
 		return nil, err
 	}
 	if writeCached(file, p) == nil { // best effort
-		cachefile.Prune(filepath.Dir(file), ".gob", cachefile.Limits{Files: maxCachedPrograms})
+		cachefile.Prune(filepath.Dir(file), cachedExt, cachefile.Limits{Files: maxCachedPrograms})
+		old, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "*.gob"))
+		for _, f := range old { // format 1's, never read again
+			os.Remove(f)
+		}
 	}
 	return p, nil
 }
+
+// cachedExt ends a cached program's file name. (Format 1's ended in .gob;
+// LoadCached removes them when it writes a program.)
+const cachedExt = ".prog"
 
 // maxCachedPrograms bounds the lowered programs kept (a few hundred
 // kilobytes each): an editor makes a new one at every save.
@@ -80,66 +85,26 @@ func cacheKey(paths []string, names map[string]string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:32], nil
 }
 
-// cached is the serial form of a Program: the functions without their
-// callee pointers (CalleeIDs holds them, per function and instruction:
-// 0 for none), and the names that lead to a function besides its own.
-type cached struct {
-	Funcs     []*Function
-	CalleeIDs [][]uint32
-	Globals   []*Global
-	Locs      []Loc
-	Messages  []string
-	NumStatic uint32
-	Aliases   map[string]uint32
-}
-
 func writeCached(file string, p *Program) error {
-	c := cached{Funcs: p.Funcs, Globals: p.Globals, Locs: p.Locs, Messages: p.Messages, NumStatic: p.NumStatic,
+	img := programImage{Funcs: p.Funcs, Globals: p.Globals, Locs: p.Locs, Messages: p.Messages, NumStatic: p.NumStatic,
 		Aliases: map[string]uint32{}}
 	for name, fn := range p.byName {
 		if name != fn.Name {
-			c.Aliases[name] = fn.ID
+			img.Aliases[name] = fn.ID
 		}
 	}
-	// gob would follow the callee pointers into each function again: they
-	// travel as ids, and are put back once encoded.
-	c.CalleeIDs = make([][]uint32, len(p.Funcs))
-	for i, fn := range p.Funcs {
-		ids := make([]uint32, len(fn.Insts))
-		for k := range fn.Insts {
-			if cl := fn.Insts[k].Callee; cl != nil {
-				ids[k], fn.Insts[k].Callee = cl.ID, nil
-			}
-		}
-		c.CalleeIDs[i] = ids
-	}
-	var buf bytes.Buffer
-	zw, _ := flate.NewWriter(&buf, flate.BestSpeed)
-	err := gob.NewEncoder(zw).Encode(&c)
-	for i, fn := range p.Funcs {
-		for k, id := range c.CalleeIDs[i] {
-			if id != 0 {
-				fn.Insts[k].Callee = p.FuncOf[id]
-			}
-		}
-	}
-	if err != nil {
-		return err
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	return cachefile.WriteAtomic(file, buf.Bytes())
+	// Not compressed: flate halved the file (to about 130 kB with the C
+	// library) and took as long to inflate as the decoding takes.
+	return cachefile.WriteAtomic(file, encodeProgram(nil, &img))
 }
 
 func readCached(file string) (*Program, error) {
-	f, err := os.Open(file)
+	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	var c cached
-	if err := gob.NewDecoder(flate.NewReader(io.Reader(f))).Decode(&c); err != nil {
+	c, callees, err := decodeProgram(data)
+	if err != nil {
 		return nil, err
 	}
 	p := &Program{Funcs: c.Funcs, Globals: c.Globals, Locs: c.Locs, Messages: c.Messages, NumStatic: c.NumStatic,
@@ -165,15 +130,8 @@ func readCached(file string) (*Program, error) {
 			p.byName[name] = p.FuncOf[id]
 		}
 	}
-	if len(c.CalleeIDs) != len(p.Funcs) {
-		return nil, fmt.Errorf("cached program: callees of %d functions for %d", len(c.CalleeIDs), len(p.Funcs))
-	}
 	for i, fn := range p.Funcs {
-		ids := c.CalleeIDs[i]
-		if len(ids) != len(fn.Insts) {
-			return nil, fmt.Errorf("cached program: %s: callees of %d instructions for %d", fn.Name, len(ids), len(fn.Insts))
-		}
-		for k, id := range ids {
+		for k, id := range callees[i] {
 			if id != 0 {
 				if int(id) >= len(p.FuncOf) || p.FuncOf[id] == nil {
 					return nil, fmt.Errorf("cached program: %s calls unknown function id %d", fn.Name, id)

@@ -58,7 +58,7 @@ func TestLoadCachedIsTheSameProgram(t *testing.T) {
 				}
 			}
 		}
-		if files, _ := filepath.Glob(filepath.Join(cache, "program", "*.gob")); len(files) != 1 {
+		if files, _ := filepath.Glob(filepath.Join(cache, "program", "*.prog")); len(files) != 1 {
 			t.Errorf("%s: %d cached programs, want 1", src, len(files))
 		}
 	}
