@@ -62,6 +62,9 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 	if len(files) == 0 {
 		return nil, errors.New("no input files")
 	}
+	if opts.stamps == nil {
+		opts.stamps = &stampMemo{}
+	}
 	rtSrc, err := materializeRuntime(opts)
 	if err != nil {
 		return nil, err
@@ -110,7 +113,8 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	rtOpts := Options{CacheDir: opts.CacheDir, CompileTimeout: opts.CompileTimeout, MaxMemory: opts.MaxMemory} // user flags do not apply to the runtime
+	rtOpts := Options{CacheDir: opts.CacheDir, CompileTimeout: opts.CompileTimeout, MaxMemory: opts.MaxMemory, // user flags do not apply to the runtime
+		stamps: opts.stamps}
 	entries, _ := filepath.Glob(filepath.Join(rtSrc, "libc", "*.c"))
 	if anyCXX(everything) {
 		cxx, _ := filepath.Glob(filepath.Join(rtSrc, "cxx", "*.cc"))

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func write(t *testing.T, path, text string) {
@@ -222,7 +223,7 @@ func TestManifestStamps(t *testing.T) {
 		fmt.Fprintf(&old, "%s %s\n", e.sum, e.path)
 	}
 	os.WriteFile(deps, []byte(old.String()), 0o644)
-	if !depsUnchanged(deps) {
+	if !depsUnchanged(deps, nil) {
 		t.Fatal("an unstamped manifest of unchanged files is not unchanged")
 	}
 	data, _ = os.ReadFile(deps)
@@ -232,8 +233,42 @@ func TestManifestStamps(t *testing.T) {
 		}
 	}
 	write(t, filepath.Join(dir, "value.h"), "#define VALUE 2\n") // same size, a moment later
-	if depsUnchanged(deps) {
+	if depsUnchanged(deps, nil) {
 		t.Error("a header changed right after the manifest was written passed as unchanged")
+	}
+}
+
+// A Build stats a header its translation units share once, and the next
+// Build stats it again: an edit between two builds is seen.
+func TestBuildStampsAHeaderOncePerBuild(t *testing.T) {
+	dir, cache := t.TempDir(), t.TempDir()
+	hdr := filepath.Join(dir, "value.h")
+	write(t, hdr, "#define VALUE 1\n")
+	a, b := filepath.Join(dir, "a.c"), filepath.Join(dir, "b.c")
+	write(t, a, "#include \"value.h\"\nint main(void) { return VALUE; }\n")
+	write(t, b, "#include \"value.h\"\nint other(void) { return VALUE; }\n")
+	old := time.Now().Add(-time.Minute) // older than the manifests by more than stampSlack: stamps are trusted
+	os.Chtimes(hdr, old, old)
+	build := func() (*Program, *stampMemo) {
+		t.Helper()
+		memo := &stampMemo{}
+		p, err := Build(context.Background(), []string{a, b}, Options{CacheDir: cache, stamps: memo})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p, memo
+	}
+	first, _ := build()
+	_, memo := build()
+	if _, ok := memo.m[hdr]; !ok {
+		t.Fatalf("the warm build did not stamp %s through its memo: %v", hdr, memo.m)
+	}
+	was, _ := os.ReadFile(first.Bitcode[0])
+	write(t, hdr, "#define VALUE 22\n")
+	third, _ := build()
+	now, _ := os.ReadFile(third.Bitcode[0])
+	if string(was) == string(now) {
+		t.Fatal("a header edited between two builds was not seen by the second")
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"augur/internal/cachefile"
@@ -38,6 +39,8 @@ type Options struct {
 	// program (C/C++ sources or bitcode, compiled with the same flags):
 	// programs that talk to it, run beside it (ir.LinkClient).
 	Clients [][]string
+	// stamps, set by Build, are the file stamps taken in this build.
+	stamps *stampMemo
 }
 
 // limits are the resource limits of one compile.
@@ -165,7 +168,7 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 	}
 	bc := filepath.Join(dir, key+".bc")
 	deps := filepath.Join(dir, key+".deps")
-	if depsUnchanged(deps) {
+	if depsUnchanged(deps, opts.stamps) {
 		if _, err := os.Stat(bc); err == nil {
 			cachefile.Touch(bc) // recently used: pruned last
 			return bc, nil
@@ -292,6 +295,37 @@ func stamp(path string) (int64, int64) {
 	return st.Size(), st.ModTime().UnixNano()
 }
 
+// A stampMemo keeps the stamps one Build took. The runtime's twenty-odd
+// translation units include mostly the same headers: a warm hello world
+// stat'ed 370 files 2,100 times, 5 ms of its 60. A memo lives as long as
+// its Build, so a header edited between two builds (an editor's saves) is
+// seen by the next.
+type stampMemo struct {
+	mu sync.Mutex
+	m  map[string][2]int64
+}
+
+// stamp is the package's stamp, taken once per path; a nil memo takes it
+// every time.
+func (s *stampMemo) stamp(path string) (int64, int64) {
+	if s == nil {
+		return stamp(path)
+	}
+	s.mu.Lock()
+	st, ok := s.m[path]
+	s.mu.Unlock()
+	if !ok {
+		st[0], st[1] = stamp(path)
+		s.mu.Lock()
+		if s.m == nil {
+			s.m = map[string][2]int64{}
+		}
+		s.m[path] = st
+		s.mu.Unlock()
+	}
+	return st[0], st[1]
+}
+
 // fileHash hashes a file a compile read. A file that is not a regular
 // file (a device such as /dev/zero, a pipe) is named, not read: reading it
 // might never end, and clang read it as what it is at the moment anyway.
@@ -320,8 +354,8 @@ func fileHash(path string) (string, error) {
 // do), so a warm run stats the headers rather than hashing them all;
 // but not a file modified within stampSlack of the manifest's writing,
 // where a coarse clock could give a change the same time (git's "racy"
-// files).
-func depsUnchanged(manifest string) bool {
+// files). The stamps come from the build's memo (nil: none).
+func depsUnchanged(manifest string, stamps *stampMemo) bool {
 	data, err := os.ReadFile(manifest)
 	if err != nil {
 		return false
@@ -338,7 +372,7 @@ func depsUnchanged(manifest string) bool {
 	restamp := false
 	for _, e := range entries {
 		if e.stamped {
-			size, mtime := stamp(e.path)
+			size, mtime := stamps.stamp(e.path)
 			if size != 0 && size == e.size && mtime == e.mtime && mtime < written-int64(stampSlack) {
 				continue
 			}
