@@ -490,13 +490,8 @@ func (d *decoder) uint() uint64 {
 }
 
 func (d *decoder) int() int64 {
-	v, n := binary.Varint(d.b)
-	if n <= 0 {
-		d.fail("bad varint")
-		return 0
-	}
-	d.b = d.b[n:]
-	return v
+	u := d.uint()
+	return int64(u>>1) ^ -int64(u&1) // binary.AppendVarint's zigzag
 }
 
 func (d *decoder) u32() uint32 {
