@@ -65,12 +65,7 @@ func (p *progress) create(token protocol.ProgressToken) {
 	defer p.mu.Unlock()
 	p.token = token
 	msg := p.last
-	b := &protocol.WorkDoneProgressBegin{Kind: "begin", Title: p.title, Message: &msg}
-	if p.pct >= 0 {
-		v := uint32(p.pct)
-		b.Percentage = &v
-	}
-	p.send(b)
+	p.send(&protocol.WorkDoneProgressBegin{Kind: "begin", Title: p.title, Message: &msg, Percentage: p.percentage()})
 	if p.ended {
 		p.sendEnd()
 	}
@@ -87,12 +82,17 @@ func (p *progress) report(msg string, pct int) {
 	if p.token == nil {
 		return
 	}
-	r := &protocol.WorkDoneProgressReport{Kind: "report", Message: &msg}
-	if pct >= 0 {
-		v := uint32(p.pct)
-		r.Percentage = &v
+	p.send(&protocol.WorkDoneProgressReport{Kind: "report", Message: &msg, Percentage: p.percentage()})
+}
+
+// percentage is the latest percentage as the protocol carries it: nil for
+// none. The caller holds p.mu.
+func (p *progress) percentage() *uint32 {
+	if p.pct < 0 {
+		return nil
 	}
-	p.send(r)
+	v := uint32(p.pct)
+	return &v
 }
 
 // stage reports the analyzer's progress: "detecting: schedule 3/5",

@@ -609,9 +609,11 @@ func (m *Machine) computeInline(c *ir.Code, in *ir.Inst, regs []Value) bool {
 		// and result buffers: the model touches nothing but its result.
 		md := m.natives[c.K]
 		switch {
-		case md != nil && c.W == 1 && md.float1 != nil:
+		case md == nil:
+			return false
+		case c.W == 1 && md.float1 != nil:
 			r = math.Float64bits(md.float1(math.Float64frombits(a.Bits)))
-		case md != nil && c.W == 2 && md.float2 != nil:
+		case c.W == 2 && md.float2 != nil:
 			r = math.Float64bits(md.float2(math.Float64frombits(a.Bits), math.Float64frombits(b)))
 		default:
 			return false
