@@ -308,6 +308,11 @@ var errCorrupt = errors.New("cached program: corrupt encoding")
 func decodeProgram(b []byte) (img *programImage, callees [][]uint32, err error) {
 	d := decoder{b: b}
 	img = &programImage{NumStatic: d.u32()}
+	if uint64(img.NumStatic) > uint64(len(b)) {
+		// Every static object (a function or a global) takes bytes, and
+		// readCached makes tables NumStatic long.
+		d.fail("%d static objects in %d bytes", img.NumStatic, len(b))
+	}
 	img.Funcs = make([]*Function, d.count())
 	callees = make([][]uint32, len(img.Funcs))
 	for i := range img.Funcs {

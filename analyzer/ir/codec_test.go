@@ -86,6 +86,9 @@ func TestCodecRejectsDamage(t *testing.T) {
 	if _, _, err := decodeProgram(append(enc, 0)); !errors.Is(err, errCorrupt) {
 		t.Fatalf("a byte past the end: %v", err)
 	}
+	if _, _, err := decodeProgram(encodeProgram(nil, &programImage{NumStatic: 1 << 31})); !errors.Is(err, errCorrupt) {
+		t.Fatalf("2 G static objects in a few bytes: %v", err)
+	}
 	huge := encodeProgram(nil, &programImage{NumStatic: 1})
 	huge = append(huge[:1], 0xff, 0xff, 0xff, 0xff, 0x0f) // a function count of 4 G
 	if _, _, err := decodeProgram(huge); !errors.Is(err, errCorrupt) {
