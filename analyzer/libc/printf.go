@@ -238,7 +238,11 @@ func (m *machine) convert(t *vm.Thread, s *spec, args argSource) ([]byte, error)
 		if len(str) > max {
 			str = str[:max]
 		}
-		m.NoteAccess(p, uint64(len(str)), vm.Read)
+		read := uint64(len(str))
+		if len(str) < max {
+			read++ // the terminating NUL was read too (an empty string is still a read)
+		}
+		m.NoteAccess(p, read, vm.Read)
 		return pad(s, []byte(str)), nil
 	case 'p':
 		p, err := args.next(false, false)

@@ -1,10 +1,10 @@
 package symex
 
 import (
+	"bytes"
 	"fmt"
 	"runtime"
 	"sort"
-	"strings"
 	"time"
 
 	"augur/analyzer/expr"
@@ -61,6 +61,9 @@ type Path struct {
 	Instructions uint64
 	// Coverage is what the path touched in memory (SelectInputs).
 	Coverage Coverage
+	// Seed is set on the path the exploration's root takes itself: the
+	// one its given inputs take, with those inputs.
+	Seed bool
 }
 
 // Failed reports whether the path ended in a failure (not exit, not pruned).
@@ -209,7 +212,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			res.Stats.Pruned++
 			continue
 		}
-		p := &Path{Term: run.Term, Output: run.Output, Constraints: m.PathConstraint(), Instructions: run.Instructions}
+		p := &Path{Term: run.Term, Output: run.Output, Constraints: m.PathConstraint(), Instructions: run.Instructions, Seed: m == root}
 		if c, ok := m.Monitor().(*accessCoverage); ok {
 			p.Coverage = c.keys()
 		}
@@ -243,12 +246,26 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 // argv strings for the symbolic arguments and the value of every input
 // variable (unconstrained ones keep their seed value).
 func InputsOf(sym *vm.Symbolic, m *vm.Machine, cfg vm.Config) (Inputs, error) {
-	model, sat, err := sym.S.Model(m.PathConstraint())
-	if err != nil {
-		return Inputs{}, err
-	}
-	if !sat {
-		return Inputs{}, fmt.Errorf("path constraint unsatisfiable")
+	return InputsFor(sym, m.PathConstraint(), cfg)
+}
+
+// InputsFor solves the constraints pc into concrete inputs, as InputsOf
+// does a state's path constraint.
+func InputsFor(sym *vm.Symbolic, pc []*expr.Expr, cfg vm.Config) (Inputs, error) {
+	var model expr.Assignment
+	if !seedSatisfies(pc, sym.Seed) {
+		// The seed takes another path: ask the solver for inputs that take
+		// this one. (A path the seed takes keeps the seed's values, so the
+		// concrete run's own path has the inputs it was given.)
+		var sat bool
+		var err error
+		model, sat, err = sym.S.Model(pc)
+		if err != nil {
+			return Inputs{}, err
+		}
+		if !sat {
+			return Inputs{}, fmt.Errorf("path constraint unsatisfiable")
+		}
 	}
 	vars := map[string]uint64{}
 	for name, v := range sym.Seed {
@@ -262,35 +279,34 @@ func InputsOf(sym *vm.Symbolic, m *vm.Machine, cfg vm.Config) (Inputs, error) {
 	for len(args) < 1+len(cfg.SymArgs) {
 		args = append(args, "")
 	}
-	for i, n := range cfg.SymArgs {
-		var b strings.Builder
-		for j := 0; j < n; j++ {
-			c := byte(vars[fmt.Sprintf("arg%d[%d]", i+1, j)])
-			if c == 0 {
-				break
-			}
-			b.WriteByte(c)
+	// Each symbolic input's first n bytes are variables; the rest of its
+	// seed stays as it was (vm.Machine.SymbolicBytes).
+	bytesOf := func(name string, seed []byte, n int) []byte {
+		b := make([]byte, max(n, len(seed)))
+		copy(b, seed)
+		for i := 0; i < n; i++ {
+			b[i] = byte(vars[fmt.Sprintf("%s[%d]", name, i)])
 		}
-		args[i+1] = b.String()
+		return b
+	}
+	for i, n := range cfg.SymArgs {
+		b := bytesOf(fmt.Sprintf("arg%d", i+1), []byte(args[i+1]), n)
+		if end := bytes.IndexByte(b, 0); end >= 0 {
+			b = b[:end] // the program sees the string up to its first NUL
+		}
+		args[i+1] = string(b)
 	}
 	if len(args) > 0 {
 		in.Args = args[1:]
 	}
-	bytesOf := func(name string, n int) string {
-		b := make([]byte, n)
-		for i := range b {
-			b[i] = byte(vars[fmt.Sprintf("%s[%d]", name, i)])
-		}
-		return string(b)
-	}
 	if cfg.SymStdin > 0 {
-		in.Stdin = bytesOf("stdin", cfg.SymStdin)
+		in.Stdin = string(bytesOf("stdin", cfg.Stdin, cfg.SymStdin))
 	}
 	for name, n := range cfg.SymFiles {
 		if in.Files == nil {
 			in.Files = map[string]string{}
 		}
-		in.Files[name] = bytesOf(name, n)
+		in.Files[name] = string(bytesOf(name, cfg.Files[name], n))
 	}
 	return in, nil
 }
@@ -303,4 +319,14 @@ func (in Inputs) SortedVars() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// seedSatisfies reports whether the seed values satisfy every constraint.
+func seedSatisfies(pc []*expr.Expr, seed expr.Assignment) bool {
+	for _, c := range pc {
+		if expr.Eval(c, seed) == 0 {
+			return false
+		}
+	}
+	return true
 }

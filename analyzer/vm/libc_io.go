@@ -11,10 +11,12 @@ import (
 // the machine's symbolic inputs and of the output it records: the
 // classifier compares outputs, and inputs are the machine's to make.
 
-// SymbolicBytes makes n input variables name[i], seeded by seed (zeros past
-// its end), and returns the seed bytes and the terms.
+// SymbolicBytes makes the first n bytes of an input (a file, standard
+// input) the variables name[i], seeded by seed (zeros past its end), and
+// keeps the rest of the seed concrete: the input is as long as the longer
+// of the two. The terms cover the first n bytes only.
 func (m *Machine) SymbolicBytes(name string, seed []byte, n int) ([]byte, []*expr.Expr) {
-	data := make([]byte, n)
+	data := make([]byte, max(n, len(seed)))
 	copy(data, seed)
 	terms := make([]*expr.Expr, n)
 	name = m.inputName(name)
@@ -28,13 +30,14 @@ func (m *Machine) SymbolicBytes(name string, seed []byte, n int) ([]byte, []*exp
 	return data, terms
 }
 
-// ReplayBytes is SymbolicBytes for a concrete run: the bytes are the
-// replayed inputs' values (Config.Inputs), or the seed.
+// ReplayBytes is SymbolicBytes for a concrete run: the first n bytes are
+// the replayed inputs' values (Config.Inputs), or the seed's, and the rest
+// is the seed.
 func (m *Machine) ReplayBytes(name string, seed []byte, n int) []byte {
-	data := make([]byte, n)
+	data := make([]byte, max(n, len(seed)))
 	copy(data, seed)
 	name = m.inputName(name)
-	for i := range data {
+	for i := 0; i < n; i++ {
 		if v, ok := m.cfg.Inputs[fmt.Sprintf("%s[%d]", name, i)]; ok {
 			data[i] = byte(v)
 		}

@@ -592,11 +592,13 @@ func (m *Machine) setupArgs() (argc, argv, envp uint64, err error) {
 	}
 	argv = m.stringVector("argv", args)
 	if m.sym != nil {
-		// argv[i] for each --sym-arg is SymArgs[i-1] input bytes and a NUL;
-		// the concrete argument given there is its seed.
+		// argv[i] for each --sym-arg starts with SymArgs[i-1] input bytes
+		// and ends with a NUL; the concrete argument given there is their
+		// seed, and what it holds past them stays concrete.
 		for i, n := range m.cfg.SymArgs {
-			o := m.mem.alloc(ObjGlobal, uint64(n)+1, fmt.Sprintf("argv[%d]", i+1), 0, 0)
-			copy(o.bytes[:n], args[i+1])
+			size := max(n, len(args[i+1]))
+			o := m.mem.alloc(ObjGlobal, uint64(size)+1, fmt.Sprintf("argv[%d]", i+1), 0, 0)
+			copy(o.bytes[:size], args[i+1])
 			ir.PutScalar(m.mem.Object(uint32(argv >> ir.AddrShift)).bytes[8*(i+1):], ir.Scalar{Kind: ir.KPtr, Bits: 64}, ir.Addr(o.ID, 0))
 			if err := m.makeSymbolic(ir.Addr(o.ID, 0), uint64(n), fmt.Sprintf("arg%d", i+1)); err != nil {
 				return 0, 0, 0, err
@@ -1244,11 +1246,28 @@ type StopPoint struct {
 	Loc    ir.LocID
 }
 
+// Reached reports whether an access its thread makes at loc, having
+// executed count instructions, is the one at p: the access at exactly
+// Count, or with Loc set the first at Loc from Count on.
+func (p StopPoint) Reached(count uint64, loc ir.LocID) bool {
+	if p.Loc != 0 {
+		return loc == p.Loc && count >= p.Count
+	}
+	return count == p.Count
+}
+
 // StopBefore makes Run return TermPaused when execution reaches p; Run
 // resumes from there when called again. nil clears it.
+//
+// A monitor may call it while the machine runs (to stop a thread just
+// after an access it watched): a stop at a count of the running thread
+// then takes effect in the slice it is in.
 func (m *Machine) StopBefore(p *StopPoint) {
 	m.stop = p
 	m.nextCheck = m.insts + 1 // re-evaluate the limit at the next instruction
+	if p != nil && p.Loc == 0 && m.cur != nil && p.Thread == m.cur.ID {
+		m.run.stopAt = m.sliceStart + (p.Count - min(p.Count, m.cur.count)) + 1
+	}
 }
 
 // Fork returns an independent copy of the execution as it stands (a

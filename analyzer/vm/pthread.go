@@ -71,6 +71,7 @@ func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	}
 	nt := m.newThread()
 	nt.proc = t.proc
+	nt.clockReads = t.clockReads // a steady clock goes on from where its creator saw it
 	if m.mon != nil || m.weak != nil {
 		m.emitSync(SyncEvent{Op: Fork, Thread: t.ID, Other: nt.ID, Site: m.site(t, in.Loc)})
 	}
@@ -132,6 +133,9 @@ func joinThread(mode LockMode) Native {
 		}
 		t.EndTimedWait()
 		th.joined = true
+		// A steady clock never goes back in the joiner's view: it has seen
+		// the joined thread's last reading (pthread_join orders them).
+		t.clockReads = max(t.clockReads, th.clockReads)
 		if m.mon != nil || m.weak != nil {
 			m.emitSync(SyncEvent{Op: JoinThread, Thread: t.ID, Other: th.ID, Site: m.site(t, in.Loc)})
 		}

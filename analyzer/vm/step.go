@@ -214,7 +214,7 @@ func (m *Machine) stepStore(t *Thread, fr *frame, in *ir.Inst, regs []Value) (st
 	addr := av.Bits
 	if av.Sym != nil {
 		var err error
-		if addr, err = m.concreteAddr(av, uint64(in.Imm)); err != nil {
+		if addr, err = m.concreteStoreAddr(av, uint64(in.Imm)); err != nil {
 			return ended(err)
 		}
 	}
@@ -273,7 +273,21 @@ func (m *Machine) branch(fr *frame, in *ir.Inst, regs []Value) error {
 func (m *Machine) selectValue(in *ir.Inst, regs []Value) error {
 	src := in.C
 	if cv := get(regs, in.A); cv.Sym != nil {
-		if in.N == 1 && (in.Ty.Kind == ir.KInt || in.Ty.Kind == ir.KPtr) {
+		if in.N == 1 && in.Ty.Kind == ir.KPtr {
+			// A pointer an input chooses (a lock, a buffer) forks: each path
+			// takes one object, which the models and the race detector
+			// follow, rather than a term over two addresses.
+			taken, _, err := m.decide(cv.Sym)
+			if err != nil {
+				return err
+			}
+			if taken {
+				src = in.B
+			}
+			regs[in.Dst] = get(regs, src)
+			return nil
+		}
+		if in.N == 1 && in.Ty.Kind == ir.KInt {
 			b := m.sym.B
 			regs[in.Dst] = value(b.Ite(cv.Sym, m.term(get(regs, in.B), in.Ty.Bits), m.term(get(regs, in.C), in.Ty.Bits)))
 			return nil

@@ -173,6 +173,68 @@ func (m *Machine) concreteAddr(v Value, size uint64) (uint64, error) {
 	return m.concretize(v, 64)
 }
 
+// maxStoreAddrs bounds the addresses one store at a symbolic address is
+// followed to while threads run (concreteStoreAddr).
+const maxStoreAddrs = 4
+
+// concreteStoreAddr makes the address of a store concrete, as
+// concreteAddr does. While other threads run, it also forks a state for
+// each of a few other addresses the inputs can give: a worker writing the
+// slot an input names races with main's write of slot 0 only for the
+// input 0, and a race detector sees concrete addresses.
+func (m *Machine) concreteStoreAddr(v Value, size uint64) (uint64, error) {
+	if v.Sym == nil || m.liveThreads() < 2 {
+		return m.concreteAddr(v, size)
+	}
+	if _, _, err := m.symTarget(v, size); err != nil {
+		return 0, err
+	}
+	s := m.sym
+	b := s.B
+	mine := expr.Eval(v.Sym, s.Seed)
+	if ok, err := s.S.MayBeTrue(s.pc, b.Binary(expr.Eq, v.Sym, b.Constant(mine, 64))); err != nil {
+		return 0, solverErr(err)
+	} else if !ok {
+		if mine, err = s.S.Value(s.pc, v.Sym); err != nil {
+			return 0, solverErr(err)
+		}
+	}
+	others := b.Not(b.Binary(expr.Eq, v.Sym, b.Constant(mine, 64)))
+	for i := 1; i < maxStoreAddrs && s.Stats.Forks < s.MaxForks; i++ {
+		pc := append(s.pc[:len(s.pc):len(s.pc)], others)
+		ok, err := s.S.MayBeTrue(s.pc, others)
+		if err != nil {
+			return 0, solverErr(err)
+		}
+		if !ok {
+			break
+		}
+		a, err := s.S.Value(pc, v.Sym)
+		if err != nil {
+			return 0, solverErr(err)
+		}
+		eq := b.Binary(expr.Eq, v.Sym, b.Constant(a, 64))
+		s.Stats.Forks++
+		child := m.forkAgain()
+		child.sym.pc = append(child.sym.pc, eq)
+		m.spawned = append(m.spawned, child)
+		others = b.Binary(expr.And, others, b.Not(eq))
+	}
+	s.pc = append(s.pc, b.Binary(expr.Eq, v.Sym, b.Constant(mine, 64)))
+	return mine, nil
+}
+
+// liveThreads counts the threads that have not exited.
+func (m *Machine) liveThreads() int {
+	n := 0
+	for _, t := range m.threads {
+		if t.status != exited {
+			n++
+		}
+	}
+	return n
+}
+
 // symLoad loads a scalar from a symbolic address. Within one small object
 // the value is a select over every offset the address may take, so the
 // offset stays symbolic; otherwise the address is made concrete and ok is

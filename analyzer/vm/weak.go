@@ -68,6 +68,9 @@ func (m *Machine) SetWeakReads(on bool) {
 	}
 }
 
+// WeakModel reports whether the run has the weak memory model.
+func (m *Machine) WeakModel() bool { return m.weak != nil }
+
 // WeakChoices returns the stale reads this state made, in order, with
 // their locations spelled out.
 func (m *Machine) WeakChoices() []WeakChoice {
