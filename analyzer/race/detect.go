@@ -23,14 +23,14 @@ type Options struct {
 	// Depth is the PCT bug depth (default 3).
 	Depth int
 	// Directed is how many race-directed executions may follow the base
-	// plan, one per potential race (Candidate) its executions saw, minus
-	// the executions Inputs take (0: Schedules; negative: none). The
-	// whole plan runs at most Schedules+Directed executions.
+	// plan of each input, one per potential race (Candidate) the
+	// executions saw (0: Schedules; negative: none). The whole plan runs
+	// at most (Schedules+Directed) x (1+len(Inputs)) executions.
 	Directed int
 	// Inputs are other inputs worth running the program on, from an
-	// exploration of its symbolic inputs: each gets a round-robin
-	// execution (at most half of Directed's), and races and candidates
-	// found there carry them.
+	// exploration of its symbolic inputs: each gets the base plan and its
+	// share of the exploration's schedules, and races, candidates and
+	// failures found there carry them.
 	Inputs []*Inputs
 	// Prior is what earlier analyses of the same program learned
 	// (History): the pairs that were races, tried first, and the pairs
@@ -185,7 +185,8 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 		opts.Prior = &Prior{}
 	}
 	d := &detection{prog: prog, opts: opts, res: &Result{Runs: map[Technique]int{}, Found: map[Technique]int{}},
-		seenInv: map[string]bool{}, seenFail: map[string]bool{}, seenCand: map[string]bool{}, raced: map[string]bool{}}
+		seenInv: map[string]bool{}, seenFail: map[string]bool{}, seenCand: map[string]bool{}, raced: map[string]bool{},
+		behaviour: map[string]bool{}}
 	d.total = opts.Schedules
 	for _, l := range opts.Prior.Focus {
 		d.addFocus(l)
@@ -241,11 +242,19 @@ type detection struct {
 	first       map[string]*Race
 	occurrences map[string]int
 	byTechnique map[string]bool // race id|technique|first access of the occurrences kept
+	// behaviour holds the (inputs, race, locksets) seen (behaviourKey).
+	behaviour map[string]bool
 }
 
-// base runs the base plan: round robin, sync reversals, PCT.
+// base runs the base plan on the analysis's own inputs.
 func (d *detection) base() error {
 	d.start = time.Now()
+	return d.plan(nil)
+}
+
+// plan runs the base plan (round robin, sync reversals, PCT) on inputs
+// in (nil: the analysis's own).
+func (d *detection) plan(in *Inputs) error {
 	plan := sched.DetectionPlan(d.opts.Schedules, d.opts.Seed)
 	plan.Depth, plan.Acquires = d.opts.Depth, vm.ReordersAt
 	var first *sched.Trace
@@ -258,12 +267,16 @@ func (d *detection) base() error {
 		case *sched.Postpone:
 			tech = ByReversal
 		}
-		cfg := d.opts.Run
+		name := step.Name
+		if in != nil {
+			tech, name = ByInputs, name+" on inputs "+in.String()
+		}
+		cfg := in.Apply(d.opts.Run)
 		cfg.Policy, cfg.PreemptAccesses = step.Policy, step.PreemptAccesses
-		if tech == ByPCT {
+		if _, ok := step.Policy.(*sched.PCT); ok {
 			cfg.PreemptAt = d.focus() // PCT switches at the accesses seen to race too
 		}
-		run, err := d.run(cfg, step.Name, tech, nil)
+		run, err := d.run(cfg, name, tech, in)
 		if err != nil {
 			return err
 		}
@@ -277,21 +290,20 @@ func (d *detection) base() error {
 	return nil
 }
 
-// extra is how many executions may follow the base plan.
-func (d *detection) extra() int { return max(d.opts.Directed, 0) }
+// extra is how many race-directed executions may follow the base plans:
+// Directed for each input the plans ran on.
+func (d *detection) extra() int { return max(d.opts.Directed, 0) * (1 + len(d.opts.Inputs)) }
 
-// inputs runs the program once, round robin, on each of the other inputs
-// (at most half the extra executions).
+// inputs runs the base plan on each of the other inputs, in the order
+// given: an input whose path the seed does not take can hide a race, a
+// lock it does not hold or a failure, whatever lines it covers.
 func (d *detection) inputs() error {
-	n := min(len(d.opts.Inputs), (d.extra()+1)/2)
-	d.total += n
-	for _, in := range d.opts.Inputs[:n] {
+	d.total += len(d.opts.Inputs) * d.opts.Schedules
+	for _, in := range d.opts.Inputs {
 		if d.stop {
 			break
 		}
-		cfg := in.Apply(d.opts.Run)
-		cfg.Policy = sched.RoundRobin{}
-		if _, err := d.run(cfg, "round-robin on inputs "+in.String(), ByInputs, in); err != nil {
+		if err := d.plan(in); err != nil {
 			return err
 		}
 	}
@@ -303,7 +315,7 @@ func (d *detection) inputs() error {
 // potential races of this one in the order they were seen, skipping the
 // pairs that are races already and those tried before in vain.
 func (d *detection) directed() error {
-	budget := d.extra() - (d.total - d.opts.Schedules)
+	budget := d.extra() - (d.total - d.opts.Schedules*(1+len(d.opts.Inputs)))
 	var queue []*Candidate
 	queued := map[string]bool{}
 	for _, c := range append(append([]*Candidate(nil), d.opts.Prior.Confirmed...), d.cands...) {
@@ -444,8 +456,13 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 	for _, r := range ex.races {
 		r.Trace, r.Inputs, r.Technique, r.PreemptAccesses = run.Trace, in, tech, ex.preempt
 		id := RaceCandidateID(r)
-		fresh = fresh || !d.raced[id]
 		d.raced[id] = true
+		// A race seen on an input it was not seen on before, or with other
+		// locks held at its accesses, is new behaviour: the schedules that
+		// reach it there are worth going on with.
+		if b := behaviourKey(in, r); !d.behaviour[b] {
+			d.behaviour[b], fresh = true, true
+		}
 		d.addFocus(r.First.Loc.String())
 		d.addFocus(r.Second.Loc.String())
 		keep = append(keep, d.occurrence(r)...)
@@ -560,4 +577,10 @@ func union(a, b []string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// behaviourKey identifies what an occurrence of race r on inputs in
+// shows: the race, the inputs, and the locks each access held.
+func behaviourKey(in *Inputs, r *Race) string {
+	return fmt.Sprintf("%s|%s|%q|%q", RaceCandidateID(r), in.Key(), r.First.Locks, r.Second.Locks)
 }

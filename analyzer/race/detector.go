@@ -250,10 +250,26 @@ func (d *Detector) accessChunk(ch *chunk, base, lo, hi uint64, a *vm.Access, e e
 	}
 	for i := first; i < end; i++ {
 		if ch.hot[i].r == e {
+			if ch.sites[i].r != a.Site {
+				d.readAgain(ch, i, a, e, ls)
+			}
 			continue
 		}
 		d.read(ch, base, i, a, e, c, ls)
 	}
+}
+
+// readAgain records a read of cell i by the thread that read it last, in
+// the same epoch, at another site: a write that races with the first read
+// races with this one too, and the two are two races (a check of a
+// pointer and its use), so the cell keeps both (as concurrent reads do).
+func (d *Detector) readAgain(ch *chunk, i uint64, a *vm.Access, e epoch, ls uint32) {
+	x, st := &ch.hot[i], &ch.sites[i]
+	if ch.shared == nil {
+		ch.shared = map[uint64][]sharedRead{}
+	}
+	ch.shared[i] = []sharedRead{{x.r, st.r, st.rCount, st.rLS}, {e, a.Site, a.Count, ls}}
+	x.r = concurrentReads
 }
 
 // conflict reports whether two accesses of these kinds race when
@@ -261,6 +277,10 @@ func (d *Detector) accessChunk(ch *chunk, base, lo, hi uint64, a *vm.Access, e e
 func conflict(prev, cur vm.AccessKind) bool {
 	return (prev.IsWrite() || cur.IsWrite()) && !(prev.IsAtomic() && cur.IsAtomic())
 }
+
+// maxReadSites bounds the sites of one thread's reads of one cell in one
+// epoch that the cell keeps.
+const maxReadSites = 8
 
 // read applies FastTrack's read rule to cell i of the chunk sh, which
 // starts at offset base.
@@ -270,12 +290,22 @@ func (d *Detector) read(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC, 
 	d.check(a, off, x.w, st.w, st.wCount, st.wLS, c, ls)
 	switch {
 	case x.r == concurrentReads:
+		// A thread's read replaces its earlier ones, but for those of the
+		// same epoch at other sites (readAgain), at most maxReadSites.
 		reads := sh.shared[i]
+		same := 0
 		for k := range reads {
-			if reads[k].e.tid() == a.Thread {
+			if reads[k].e.tid() != a.Thread {
+				continue
+			}
+			if reads[k].e != e || reads[k].site == a.Site {
 				reads[k] = sharedRead{e, a.Site, a.Count, ls}
 				return
 			}
+			same++
+		}
+		if same >= maxReadSites {
+			return
 		}
 		sh.shared[i] = append(reads, sharedRead{e, a.Site, a.Count, ls})
 	case x.r == 0 || x.r.before(c) || x.r.tid() == a.Thread:

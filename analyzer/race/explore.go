@@ -90,9 +90,16 @@ func (d *detection) explore() error {
 	}
 	workers := x.workers()
 	idle := 0
-	var root *rootSnapshot
-	if !x.NoSnapshots {
-		root = &rootSnapshot{limit: snapshotLimit(d.opts.Run.MaxMemory)}
+	// Each batch runs on one input, the analysis's own and the explored
+	// ones in turn (the inputs' share of the exploration), from a
+	// snapshot of that input's start.
+	roots := make([]*rootSnapshot, 1+len(d.opts.Inputs))
+	inputOf := func(batch int) (int, *Inputs) {
+		j := batch % len(roots)
+		if j == 0 {
+			return 0, nil
+		}
+		return j, d.opts.Inputs[j-1]
 	}
 	for i := 0; i < most && idle < patience && !d.stop; i += exploreBatch {
 		if !x.Until.IsZero() && time.Now().After(x.Until) {
@@ -105,6 +112,12 @@ func (d *detection) explore() error {
 		}
 		n := min(exploreBatch, most-i)
 		focus := d.focus()
+		j, in := inputOf(i / exploreBatch)
+		root := roots[j]
+		if root == nil && !x.NoSnapshots {
+			root = &rootSnapshot{limit: snapshotLimit(d.opts.Run.MaxMemory)}
+			roots[j] = root
+		}
 		steps := max(d.steps, 1)
 		cfgs := make([]vm.Config, n)
 		starts := make([]*started, n)
@@ -113,9 +126,12 @@ func (d *detection) explore() error {
 			seed := d.opts.Seed + 1_000_003 + d.opts.Prior.Explored + uint64(i+k)
 			seeds[k] = seed
 			depth := 2 + (i+k)%2 // PCT depths 2 and 3 in turn
-			cfgs[k] = d.opts.Run
+			cfgs[k] = in.Apply(d.opts.Run)
 			cfgs[k].Policy, cfgs[k].PreemptAt = sched.NewPCT(seed, depth, steps), focus
 			names[k] = fmt.Sprintf("pct seed %d depth %d over %d accesses", seed, depth, len(focus))
+			if in != nil {
+				names[k] += " on inputs " + in.String()
+			}
 			if root != nil {
 				st, err := root.start(d, cfgs[k])
 				if err != nil {
@@ -140,7 +156,7 @@ func (d *detection) explore() error {
 				d.res.Explore.Seeds[0] = d.res.Explore.Seeds[1]
 			}
 			covered := d.cover(ex.run.Trace)
-			if d.merge(ex, names[k], ByExplore, nil) || covered {
+			if d.merge(ex, names[k], ByExplore, in) || covered {
 				idle = 0
 			} else {
 				idle++
@@ -161,10 +177,12 @@ func (d *detection) explore() error {
 	case d.res.Explore.Ended == "":
 		d.res.Explore.Ended = EndedLimit
 	}
-	if root != nil {
-		d.res.Explore.Snapshots += root.made
-		d.res.Explore.Resumed += root.resumed
-		d.res.Explore.Skipped += root.skipped
+	for _, root := range roots {
+		if root != nil {
+			d.res.Explore.Snapshots += root.made
+			d.res.Explore.Resumed += root.resumed
+			d.res.Explore.Skipped += root.skipped
+		}
 	}
 	d.res.Explore.Focus = len(d.focused)
 	d.res.Explore.Switches = len(d.switches)

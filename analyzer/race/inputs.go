@@ -1,6 +1,7 @@
 package race
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -72,4 +73,14 @@ func (in *Inputs) String() string {
 		return "the seed inputs"
 	}
 	return strings.Join(parts, " ")
+}
+
+// Key identifies the inputs ("" for the analysis's own): equal inputs
+// have equal keys.
+func (in *Inputs) Key() string {
+	if in == nil {
+		return ""
+	}
+	b, _ := json.Marshal(in) // maps marshal in key order
+	return string(b)
 }
