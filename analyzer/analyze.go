@@ -60,6 +60,11 @@ type Options struct {
 	SymArgs  []int
 	SymStdin int
 	SymFiles map[string]int
+	// SymInputs says what is symbolic when no Sym* field names anything:
+	// "auto" (or "") the inputs given, around their values, and one short
+	// argument for a program given none (inputs.go); "none" nothing but
+	// what the program marks itself.
+	SymInputs string
 	// Searcher, MaxPaths and ExploreTimeout bound the exploration of
 	// symbolic inputs for failures.
 	Searcher       string
@@ -158,6 +163,12 @@ type Result struct {
 	// Fixes are the fixes proposed for each race, verified or rejected,
 	// parallel to Races (SuggestFixes; nil when it did not run).
 	Fixes [][]fix.Fix
+	// SymbolicInputs describe the inputs the exploration made symbolic
+	// ("argv[1] (2 bytes)"), empty when it made none.
+	SymbolicInputs []string
+	// explored are the inputs of the exploration's paths detection runs
+	// its plan on (raceInputs).
+	explored []*race.Inputs
 }
 
 // Stop says how an analysis was cut short by a budget.
@@ -228,8 +239,8 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	// or undefined functions under --undefined=havoc). The exploration
 	// comes first: the failures it finds are reported, and the inputs of
 	// its paths are where detection looks for races the seed input hides.
-	if opts.symbolic() || classify.UsesSymbolicInputs(prog, opts.Run.Undefined) {
-		if err := res.explore(ctx, prog, progress); err != nil {
+	if roots := opts.inputRoots(prog); len(roots) > 0 {
+		if err := res.explore(ctx, prog, roots, progress); err != nil {
 			return nil, err
 		}
 	}
@@ -253,7 +264,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	tsanPairs, tsanMissed := locateTSan(prog, opts.TSan)
 	res.TSanMissed = tsanMissed
 	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
-		Inputs: raceInputs(res.Exploration), Prior: prior, Explore: opts.explore(start), External: externalOf(tsanPairs),
+		Inputs: res.explored, Prior: prior, Explore: opts.explore(start), External: externalOf(tsanPairs),
 		Progress: func(done, total int) { progress("detecting", done, total) }})
 	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
 		return nil, ErrCanceled
@@ -312,31 +323,45 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	return res, nil
 }
 
-// explore searches the input space (symex) for failures, and for the
-// inputs detection then tries.
-func (res *Result) explore(ctx context.Context, prog *ir.Program, progress func(string, int, int)) error {
+// explore searches the input space (symex) from each of roots, the
+// symbolic templates of inputRoots, for failures, and for the inputs
+// detection then runs its plan on (res.explored).
+func (res *Result) explore(ctx context.Context, prog *ir.Program, roots []vm.Config, progress func(string, int, int)) error {
 	opts := res.Options
-	progress("exploring", 0, 1)
-	timeout := opts.ExploreTimeout
-	if !opts.Deadline.IsZero() {
-		left := time.Until(opts.Deadline)
-		if timeout == 0 || left < timeout {
-			timeout = max(left, time.Millisecond)
+	progress("exploring", 0, len(roots))
+	var own *symex.Path
+	for i, root := range roots {
+		timeout := opts.ExploreTimeout
+		if !opts.Deadline.IsZero() {
+			left := time.Until(opts.Deadline)
+			if timeout == 0 || left < timeout {
+				timeout = max(left, time.Millisecond)
+			}
+		}
+		ex, err := symex.Explore(prog, symex.Options{Run: root, Searcher: opts.Searcher,
+			Seed: opts.Seed, MaxPaths: opts.maxPathsOf(), Timeout: timeout, Model: opts.MemoryModel})
+		if err != nil {
+			return err
+		}
+		if ctx.Err() != nil {
+			return ErrCanceled
+		}
+		if i == 0 {
+			for _, p := range ex.Paths {
+				if p.Seed {
+					own = p
+				}
+			}
+		}
+		res.Exploration = symex.Merge(res.Exploration, ex)
+		res.SymbolicInputs = append(res.SymbolicInputs, symex.Describe(root)...)
+		progress("exploring", i+1, len(roots))
+		if t := opts.Run.Expired(); t != nil {
+			res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "exploring"}
+			break
 		}
 	}
-	ex, err := symex.Explore(prog, symex.Options{Run: opts.symbolicRun(false), Searcher: opts.Searcher,
-		Seed: opts.Seed, MaxPaths: opts.MaxPaths, Timeout: timeout, Model: opts.MemoryModel})
-	if err != nil {
-		return err
-	}
-	if ctx.Err() != nil {
-		return ErrCanceled
-	}
-	res.Exploration = ex
-	if t := opts.Run.Expired(); t != nil {
-		res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "exploring"}
-	}
-	progress("exploring", 1, 1)
+	res.explored = raceInputs(res.Exploration.Paths, own)
 	return nil
 }
 
@@ -449,18 +474,9 @@ func farmOut(ctx context.Context, prog *ir.Program, jobs []classify.Job, opts Op
 // the same job could be run by another process holding the program.
 func (res *Result) jobs(prog *ir.Program) ([]classify.Job, error) {
 	opts := res.Options
-	var copts classify.Options
-	switch opts.Classifier {
-	case "", "portend":
-		copts = classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, Focus: res.Detection.Focus,
-			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog, opts.Run.Undefined), Model: opts.MemoryModel}
-	case "replay-analyzer":
-		if opts.MemoryModel == memmodel.Weak {
-			return nil, fmt.Errorf("the replay-analyzer baseline supports sequential consistency only")
-		}
-		copts = classify.Options{Run: opts.Run}
-	default:
-		return nil, fmt.Errorf("unknown classifier %q (want portend or replay-analyzer)", opts.Classifier)
+	copts, err := res.classifyOptions(prog)
+	if err != nil {
+		return nil, err
 	}
 	ref := classify.RefOf(prog)
 	jobs := make([]classify.Job, len(res.Races))
@@ -468,6 +484,24 @@ func (res *Result) jobs(prog *ir.Program) ([]classify.Job, error) {
 		jobs[i] = classify.NewJob(ref, r, copts, opts.Classifier)
 	}
 	return jobs, nil
+}
+
+// classifyOptions are the options the result's races are classified
+// with.
+func (res *Result) classifyOptions(prog *ir.Program) (classify.Options, error) {
+	opts := res.Options
+	switch opts.Classifier {
+	case "", "portend":
+		return classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, Focus: res.Detection.Focus,
+			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog, opts.Run.Undefined), Model: opts.MemoryModel,
+			AroundInputs: opts.autoInputs()}, nil
+	case "replay-analyzer":
+		if opts.MemoryModel == memmodel.Weak {
+			return classify.Options{}, fmt.Errorf("the replay-analyzer baseline supports sequential consistency only")
+		}
+		return classify.Options{Run: opts.Run}, nil
+	}
+	return classify.Options{}, fmt.Errorf("unknown classifier %q (want portend or replay-analyzer)", opts.Classifier)
 }
 
 // writeEvidence saves the evidence of race i when it is harmful and an
@@ -534,33 +568,14 @@ func (o *Options) symbolicRun(preempt bool) vm.Config {
 	return cfg
 }
 
-// maxRaceInputs bounds the explored inputs detection is offered.
-const maxRaceInputs = 16
-
-// raceInputs are the inputs of the explored paths that reach
-// memory-touching instructions the seed input's path does not
-// (symex.SelectInputs): where detection looks for races other inputs
-// reach.
-func raceInputs(ex *symex.Result) []*race.Inputs {
-	if ex == nil {
-		return nil
-	}
-	var out []*race.Inputs
-	for _, p := range symex.SelectInputs(ex.Paths, maxRaceInputs) {
-		in := race.Inputs(p.Inputs)
-		out = append(out, &in)
-	}
-	return out
-}
-
 // settingsKey fingerprints the options verdicts depend on besides the
 // program and the schedules: a history made under others does not apply.
 func (o *Options) settingsKey() string {
 	h := sha256.New()
 	r := o.Run
-	fmt.Fprintf(h, "%q\x00%q\x00%q\x00%v\x00%d\x00%v\x00%v\x00%s\x00%d\x00%d\x00%s\x00%d\x00%v\x00",
+	fmt.Fprintf(h, "%q\x00%q\x00%q\x00%v\x00%d\x00%v\x00%v\x00%s\x00%d\x00%d\x00%s\x00%d\x00%v\x00%v\x00",
 		r.Args, r.Env, r.Stdin, r.Inputs, r.MaxInstructions, r.PreemptAccesses, r.Undefined,
-		o.MemoryModel, o.Ma, o.Mp, o.Classifier, o.SymStdin, o.SymArgs)
+		o.MemoryModel, o.Ma, o.Mp, o.Classifier, o.SymStdin, o.SymArgs, o.autoInputs())
 	names := make([]string, 0, len(r.Files)+len(o.SymFiles))
 	for n := range r.Files {
 		names = append(names, n)

@@ -27,6 +27,7 @@ func (res *Result) Report(base string) *report.Report {
 	}
 	if res.Exploration != nil {
 		rep.AddExploration(res.Exploration, base)
+		rep.Stats.SymbolicInputs = res.SymbolicInputs
 	}
 	for _, f := range res.failures() {
 		if path := res.FailureEvidence[failureKey(f.Kind, f.Message, f.Loc)]; path != "" {

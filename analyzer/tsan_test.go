@@ -147,10 +147,12 @@ func TestTSanLogsDeduplicatedAndEdited(t *testing.T) {
 	}
 }
 
-// A race ThreadSanitizer saw on an input the analysis was not given: the
-// directed schedule on the analysis's own inputs cannot reach it, and the
-// report says so; with a symbolic argument, the schedule directed on the
-// explored inputs reaches it, and the race is classified.
+// A race ThreadSanitizer saw on an input the analysis was not given: with
+// the inputs kept as given (--sym-inputs none), the directed schedule on
+// the analysis's own inputs cannot reach it, and the report says so; with
+// the inputs explored around the given ones (the default) or a symbolic
+// argument, the schedule directed on the explored inputs reaches it, and
+// the race is classified on that input.
 func TestTSanRaceOnExploredInput(t *testing.T) {
 	path := "../testdata/tsan/input_race.c"
 	ws := tsanLog(t, path, t.TempDir(), 1, "-v")
@@ -158,24 +160,25 @@ func TestTSanRaceOnExploredInput(t *testing.T) {
 		t.Fatalf("%d ThreadSanitizer warnings with -v, want 1", len(ws))
 	}
 	prog := load(t, path)
-	analyze := func(symArgs []int) *analyzer.Result {
+	analyze := func(symArgs []int, symInputs string) *analyzer.Result {
 		opts := options(path)
-		opts.ExploreTime, opts.TSan, opts.SymArgs = analyzer.ExploreSetting(0), ws, symArgs
+		opts.ExploreTime, opts.TSan, opts.SymArgs, opts.SymInputs = analyzer.ExploreSetting(0), ws, symArgs, symInputs
 		res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res
 	}
-	plain := analyze(nil)
+	plain := analyze(nil, analyzer.SymInputsNone)
 	if len(plain.TSanMissed) != 1 || !strings.Contains(plain.TSanMissed[0].Reason, "never reached together") {
 		t.Errorf("without inputs to explore: missed %+v", plain.TSanMissed)
 	}
-	explored := analyze([]int{2})
-	if len(explored.TSanMissed) != 0 || len(explored.Races) != 1 || len(explored.TSan[explored.Races[0]]) != 1 {
-		t.Fatalf("with a symbolic argument: races %d, missed %+v", len(explored.Races), explored.TSanMissed)
-	}
-	if v := explored.Verdicts[0]; v == nil || v.Inputs == nil {
-		t.Errorf("the race's verdict does not carry the explored input it needs: %+v", v)
+	for name, res := range map[string]*analyzer.Result{"by default": analyze(nil, ""), "with a symbolic argument": analyze([]int{2}, "")} {
+		if len(res.TSanMissed) != 0 || len(res.Races) != 1 || len(res.TSan[res.Races[0]]) != 1 {
+			t.Fatalf("%s: races %d, missed %+v", name, len(res.Races), res.TSanMissed)
+		}
+		if v := res.Verdicts[0]; v == nil || v.Inputs == nil {
+			t.Errorf("%s: the race's verdict does not carry the explored input it needs: %+v", name, v)
+		}
 	}
 }

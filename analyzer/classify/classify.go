@@ -51,6 +51,10 @@ type Options struct {
 	Mp int
 	// Symbolic turns multipath on.
 	Symbolic bool
+	// AroundInputs makes the inputs of each race's execution symbolic
+	// around their values (symex.Around) for multipath: the analysis
+	// named no symbolic input, and explores the ones it was given.
+	AroundInputs bool
 	// Model is the memory model to classify under. Under the weak model: from the race on, reads
 	// return any value the model allows, each in a state of its own, and
 	// both orders are judged on all their states.
@@ -115,6 +119,9 @@ type Verdict struct {
 	// which and how.
 	Budget        vm.Budget `json:"budget,omitempty"`
 	BudgetMessage string    `json:"budget_message,omitempty"`
+	// Paths is how many input paths the race was classified on
+	// (multipath; 1 without symbolic inputs).
+	Paths int `json:"paths,omitempty"`
 	// Seconds is how long classifying the race took, measured where its
 	// job ran (Job.Run). It is not part of the encoding, which is the same
 	// in every run of the same job: a farm's result carries it beside.
@@ -146,8 +153,11 @@ var errEnforce = errors.New("alternate order cannot be enforced")
 // are).
 func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	first := classifyOne(prog, r.At(0), opts)
-	if len(r.Alternates) == 0 || category.Of(first.Category).Harmful || first.Budget != 0 {
+	if len(r.Alternates) == 0 || first.Category == SpecViolated || first.Budget != 0 {
 		return first
+	}
+	if first.Category == OutputDiffers {
+		return failingOccurrence(prog, r, opts, first)
 	}
 	steers := steering(prog, r) != ""
 	n := len(r.Alternates) + 1
@@ -193,6 +203,35 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	return kept
 }
 
+// failingOccurrence looks among the other occurrences of r, whose first
+// showed an output difference, for one where an order fails: a reader
+// preempted between reading a pointer and following it, in one
+// occurrence, is what makes the other order's free a use after free. The
+// first spec-violated verdict is the race's; otherwise the output
+// difference stands.
+func failingOccurrence(prog *ir.Program, r *race.Race, opts Options, first *Verdict) *Verdict {
+	steers := steering(prog, r) != ""
+	n := len(r.Alternates) + 1
+	for i := 1; i < n; i++ {
+		inst := r.At(i)
+		if !worthTrying(inst, r, steers) {
+			continue
+		}
+		w := classifyOne(prog, inst, opts)
+		if w.Budget != 0 {
+			return first
+		}
+		if w.Category == SpecViolated {
+			why := fmt.Sprintf("occurrence %d of %d (from the %s execution%s), tried because the first showed an output difference and no failure",
+				i+1, n, inst.Technique, onInputs(inst))
+			w.Stage += "; " + why
+			w.Reason = why + ": " + w.Reason
+			return w
+		}
+	}
+	return first
+}
+
 // worthTrying says whether an occurrence of race r can show what the
 // first could not, for the cost of classifying it: it is on other inputs,
 // or race-directed scheduling found it (its accesses ran back to back),
@@ -227,7 +266,13 @@ func shownNoHarm(v *Verdict) string {
 	return "showed no harm"
 }
 
-// classifyOne classifies one occurrence of a race.
+// classifyOne classifies one occurrence of a race: on the inputs it was
+// found on, and, when inputs are symbolic, on the other input paths the
+// exploration of its execution proposes (multipath, paths.go), each with
+// its post-race schedules and harm search (classifyPath). The verdict is
+// the most severe any path showed: a failure on one input path makes the
+// race spec-violated, whatever the others showed; k counts the harmless
+// path and schedule pairs.
 func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if opts.Ma < 1 {
 		opts.Ma = 2
@@ -235,17 +280,13 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if opts.BudgetFactor == 0 {
 		opts.BudgetFactor = 5
 	}
-	v := &Verdict{RaceID: r.ID, Stage: "single-pre/single-post", MemoryModel: opts.Model,
-		PreemptAccesses: opts.Run.PreemptAccesses || r.PreemptAccesses}
-	if r.Inputs != nil {
-		// Found on other inputs than the analysis's (explored ones): its
-		// schedule replays there (replayConfig), and its evidence must
-		// say so.
-		in := symex.Inputs(*r.Inputs)
-		v.Inputs = &in
+	if opts.Mp < 1 {
+		opts.Mp = 5
 	}
+	base := Verdict{RaceID: r.ID, Stage: "single-pre/single-post", MemoryModel: opts.Model,
+		PreemptAccesses: opts.Run.PreemptAccesses || r.PreemptAccesses}
 	if r.Trace == nil {
-		return v.unclassified("the race has no recorded schedule to replay")
+		return base.unclassified("the race has no recorded schedule to replay")
 	}
 	deeper := ""
 	if opts.Ma > 1 && opts.Ma < deepMa { // Ma 1 asks for round robin alone
@@ -254,8 +295,86 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 			deeper = fmt.Sprintf(", %d rather than the usual because the value read is %s", deepMa, where)
 		}
 	}
-	if opts.Symbolic {
-		return classifyMultipath(prog, r, opts, v)
+	paths := []pathInput{{in: r.Inputs, why: "the inputs it was found on"}}
+	if opts.Symbolic || opts.AroundInputs && symex.Marked(replayConfig(r, opts)) {
+		paths = append(paths, candidateInputs(prog, r, opts)...)
+	}
+	return decide(prog, r, opts, base, paths, deeper)
+}
+
+// decide classifies r on each input path in turn and keeps the most
+// severe verdict: the first spec-violated one ends the search; otherwise
+// an output difference, then harmlessness (k adding up over the paths),
+// then single ordering, then what could not be decided.
+func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []pathInput, deeper string) *Verdict {
+	var differs, harmless, single, other *Verdict
+	k, agreed := 0, 0
+	for j, p := range paths {
+		rr := *r
+		rr.Inputs = p.in
+		w := classifyPath(prog, &rr, opts, base, deeper)
+		if w.Budget != 0 {
+			return w // cut short by the analysis's budget: nothing to rest a verdict on
+		}
+		w.Paths = j + 1
+		if len(paths) > 1 {
+			w.Stage = fmt.Sprintf("multipath (input path %d of %d, %s): %s", j+1, len(paths), p.why, w.Stage)
+		}
+		switch w.Category {
+		case SpecViolated:
+			return w
+		case OutputDiffers:
+			if differs == nil {
+				differs = w
+			}
+		case Harmless:
+			k += w.K
+			agreed++
+			if harmless == nil {
+				harmless = w
+			}
+		case SingleOrdering:
+			if single == nil {
+				single = w
+			}
+		default:
+			if other == nil {
+				other = w
+			}
+		}
+	}
+	switch {
+	case differs != nil:
+		return differs
+	case harmless != nil:
+		harmless.K, harmless.Paths = k, len(paths)
+		if len(paths) > 1 {
+			harmless.Stage = "multipath multischedule"
+			harmless.Reason = fmt.Sprintf("both orders ran to the same outcomes and outputs on %d of %d input paths, %d path and post-race schedule pairs in all%s",
+				agreed, len(paths), k, deeper)
+		}
+		return harmless
+	case single != nil:
+		return single
+	}
+	return other
+}
+
+// classifyPath classifies r on its own inputs (r.Inputs), concretely:
+// it replays the execution that found the race to just before the first
+// racing access, runs both orders under opts.Ma post-race schedules and
+// the harm search, and judges. A failure decides spec-violated, an
+// output one order can print and the other cannot output-differs, each
+// only once its evidence replays (verify); an alternate order that cannot
+// be enforced leaves the recorded order alone, still searched for harm.
+func classifyPath(prog *ir.Program, r *race.Race, opts Options, base Verdict, deeper string) *Verdict {
+	v := base
+	if r.Inputs != nil {
+		// Found on, or classified on, other inputs than the analysis's:
+		// the schedule replays there (replayConfig), and the evidence
+		// must say so.
+		in := symex.Inputs(*r.Inputs)
+		v.Inputs = &in
 	}
 	checkpoint, cfg, reason := replayToRace(prog, r, opts)
 	if checkpoint == nil {
@@ -263,6 +382,10 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 			return v.stoppedVerdict(t)
 		}
 		return v.unclassified(reason)
+	}
+	target := raceTarget(checkpoint, r, r.FirstAt, r.First.Loc)
+	if target == nil {
+		return v.unclassified("the recorded schedule does not bring the first racing access here on these inputs")
 	}
 	// How far the primary goes from the first access to the second.
 	probe := checkpoint.Fork()
@@ -274,45 +397,45 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 		}
 		return v.unclassified(replayEnded(res.Term, "second"))
 	}
+	if second := raceTarget(probe, r, r.SecondAt, r.Second.Loc); second == nil || !second.overlaps(*target) {
+		return v.unclassified("the recorded schedule does not bring the second racing access to the first's memory on these inputs")
+	}
 	gap := max(probe.Instructions()-start, 1000)
-	pairs := newPairRunner(checkpoint, r, opts, opts.Ma, postRacePlan(opts), gap, cfg.MaxInstructions)
+	c := &path{prog: prog, r: r, opts: opts, v: &v, deeper: deeper}
+	pairs := newPairRunner(checkpoint, r, opts, opts.Ma, postRacePlan(opts), gap, cfg.MaxInstructions, target)
 	defer pairs.stop()
 	for i := 0; i < opts.Ma; i++ {
 		primary, alt, err := pairs.get(i)
-		if err != nil {
-			if i == 0 {
-				return v.singleOrdering(err)
-			}
-			continue
+		stage := "single-pre/single-post"
+		if i > 0 {
+			stage = "multischedule"
 		}
-		if v.judge(judging{model: opts.Model}, primary, alt) {
-			if i > 0 {
-				v.Stage = fmt.Sprintf("multischedule (post-race schedule %d of %d%s)", i+1, opts.Ma, deeper)
-			}
-			return v
-		}
-		v.K++
-	}
-	searched := ""
-	if opts.Search >= 0 && opts.Model != memmodel.Weak {
-		decided, tried := v.searchHarm(checkpoint, r, opts, gap, cfg.MaxInstructions)
-		if decided {
-			return v
-		}
-		if tried > 0 {
-			searched = fmt.Sprintf("; a harm search of %d PCT post-race schedules found no failure of its own either", tried)
+		if w := c.judge(stage, fmt.Sprintf("post-race schedule %d of %d", i+1, opts.Ma), primary, alt, err); w != nil {
+			return w
 		}
 	}
-	v.Category = Harmless
-	v.Reason = fmt.Sprintf("both orders ran to the same outcome and output under %d post-race schedules%s%s", v.K, deeper, searched)
-	if opts.Model == memmodel.Weak {
-		v.Reason = fmt.Sprintf("both orders reached the same outcomes and outputs under %d post-race schedules, "+
-			"%d executions in all with every value the weak memory model lets each read return", v.K, v.States)
+	if w := c.searchHarm(checkpoint, gap, cfg.MaxInstructions, target); w != nil {
+		return w
 	}
-	if v.K > 1 {
-		v.Stage = "multischedule"
+	return c.conclude()
+}
+
+// raceTarget returns the memory the access at p (of a state standing
+// there) touches, when it is an access at loc: the first access's is the
+// memory the alternate order must bring the second thread to, not merely
+// its line (which may touch another object there); on other inputs than
+// the recorded ones, p may be another instruction, and the race is not
+// there. nil when the access is not r's.
+func raceTarget(at *vm.Machine, r *race.Race, p vm.StopPoint, loc ir.Loc) *span {
+	probe := at.Fork()
+	w := &orderWatch{points: [2]vm.StopPoint{p, {Thread: -1}}, racing: racingAccess(r)}
+	probe.SetMonitor(w)
+	probe.StopBefore(&vm.StopPoint{Thread: p.Thread, Count: p.Count + 1})
+	probe.Run()
+	if !w.reached(0) || w.mem[0].size == 0 || at.Program().Loc(w.locs[0]) != loc {
+		return nil
 	}
-	return v
+	return &w.mem[0]
 }
 
 // Action is a change to an execution at a point: "yield" (a scheduling
@@ -334,11 +457,25 @@ type postRace interface {
 	apply(m *vm.Machine) []Action
 }
 
+// backToBack is implemented by the post-race schedules that may ask the
+// alternate order to make the first thread's access right after the
+// second's, before anything else runs.
+type backToBack interface {
+	backToBack() bool
+}
+
 // postSchedule is step i of the post-race plan.
 type postSchedule struct {
 	plan *sched.Plan
 	i    int
 }
+
+// backToBack implements backToBack: the second post-race schedule makes
+// the two accesses of the alternate order back to back (the check, then
+// the update it no longer sees coming); the first lets the second thread
+// go on from its access, as the recorded execution would have, and the
+// others are random.
+func (p postSchedule) backToBack() bool { return p.i == 1 }
 
 // apply sets m's schedule for the rest of its run (a policy of its own,
 // so both orders make the same choices) and returns the action that
@@ -359,18 +496,40 @@ func (p postSchedule) apply(m *vm.Machine) []Action {
 // seeded random choices at every preemption point, shared accesses
 // included. gap is how far the primary goes from the first access to the
 // second; the alternate may take BudgetFactor times that to get there.
-func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, gap, budget uint64) (primary, alt outcome, err error) {
+func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, gap, budget uint64, target *span) (primary, alt outcome, err error) {
 	// From the race on the clock is an input: both orders read the same
 	// times (vm.Machine.SetSteadyClock), so a printed duration does not
 	// make them differ.
 	steady := Action{At: r.FirstAt, Do: "steady-clock"}
 	pm.SetSteadyClock()
 	am.SetSteadyClock()
-	primary = runPrimary(pm, r, post, budget)
+	primary = runPrimary(pm, r, post, opts.BudgetFactor*gap, budget, target)
 	primary.actions = append([]Action{steady}, primary.actions...)
-	alt, err = runAlternate(am, r, post, opts.BudgetFactor*gap, budget)
+	alt, err = runAlternate(am, r, post, opts.BudgetFactor*gap, budget, target)
 	alt.actions = append([]Action{steady}, alt.actions...)
 	return primary, alt, err
+}
+
+// runPrimaryOnly runs the recorded order of r alone from the checkpoint
+// under post, for a race whose other order cannot be enforced (the error
+// it returns says so). The schedule after the race starts right after the
+// first access, not the second: the one possible order is searched at the
+// race's own points, and what lies between the two accesses (a decrement,
+// then an unlock the other thread's free may precede) is where its harm
+// is.
+func runPrimaryOnly(pm *vm.Machine, r *race.Race, post postRace, budget uint64) (primary, alt outcome, err error) {
+	pm.SetSteadyClock()
+	actions := []Action{{At: r.FirstAt, Do: "steady-clock"}}
+	second := vm.StopPoint{Thread: r.SecondAt.Thread, Loc: r.SecondLoc, Count: pm.ThreadCount(r.SecondAt.Thread)}
+	pm.StopBefore(&vm.StopPoint{Thread: r.FirstAt.Thread, Count: r.FirstAt.Count + 1})
+	if res := pm.Run(); res.Term.Kind != vm.TermPaused {
+		return outcome{res: res, actions: actions}, outcome{}, errEnforce
+	}
+	pm.StopBefore(nil)
+	actions = append(actions, post.apply(pm)...)
+	pm.SetWeakReads(true)
+	res := pm.Run()
+	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{r.FirstAt, second}, m: pm}, outcome{}, errEnforce
 }
 
 // replayConfig is the execution template of a race's replays: the inputs
@@ -378,6 +537,9 @@ func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, gap,
 // robin; no output, no monitor.
 func replayConfig(r *race.Race, opts Options) vm.Config {
 	cfg := r.Inputs.Apply(opts.Run)
+	if opts.AroundInputs {
+		cfg = symex.Around(cfg)
+	}
 	cfg.PreemptAccesses = cfg.PreemptAccesses || r.PreemptAccesses
 	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor, cfg.StdoutLineBuffered = nil, nil, nil, nil, false
 	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}}
@@ -423,60 +585,159 @@ type outcome struct {
 }
 
 // runPrimary runs the recorded order to completion under a post-race
-// policy: the replayed schedule up to the second access, then post.
-func runPrimary(m *vm.Machine, r *race.Race, post postRace, budget uint64) outcome {
+// policy. It makes the first access and then holds the first thread until
+// the second makes its access (the tight primary): the two orders of a
+// pair then differ in nothing but the order of the two accesses, and
+// what the first thread did between them in the recorded execution (a
+// free, a print) counts neither way. When the second thread cannot get
+// there without the first (it waits for it), it replays the recorded
+// schedule up to the second access instead. Then post.
+func runPrimary(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64, target *span) outcome {
+	if m.WeakModel() {
+		return runRecorded(m, r, post, budget)
+	}
+	tight := m.Fork()
+	first := r.FirstAt
+	tight.StopBefore(&vm.StopPoint{Thread: first.Thread, Count: first.Count + 1})
+	if res := tight.Run(); res.Term.Kind != vm.TermPaused {
+		return outcome{res: res, points: [2]vm.StopPoint{first, r.SecondAt}, m: tight}
+	}
+	h, err := holdUntilSecond(tight, r, sched.RoundRobin{}, gapBudget, target)
+	if err != nil || h.at == nil {
+		if h.failed != nil { // the second thread failed on its way: the failure stands as the recorded order's
+			return outcome{res: h.failed, actions: h.actions, points: [2]vm.StopPoint{first, r.SecondAt}, m: tight}
+		}
+		return runRecorded(m, r, post, budget)
+	}
+	actions := append([]Action{{At: vm.StopPoint{Thread: first.Thread, Count: first.Count + 1}, Do: "yield"}}, h.actions...)
+	tight.StopBefore(nil)
+	actions = append(actions, post.apply(tight)...)
+	actions = append(actions, firstGoesOn(tight, post, first.Thread, r.SecondAt.Thread)...)
+	tight.SetMaxInstructions(budget)
+	res := tight.Run()
+	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{first, *h.at}, spawned: tight.Spawned(), m: tight}
+}
+
+// firstGoesOn makes the first thread run next, right after the second
+// thread's access, when post asks for the accesses back to back: in the
+// alternate order the first thread's access follows at once; in the
+// primary, made already, the first thread goes on from it. Both orders
+// take the same forced decision there, so the post-race schedule's own
+// decisions fall at the same points in both.
+func firstGoesOn(m *vm.Machine, post postRace, first, second int) []Action {
+	if b, ok := post.(backToBack); !ok || !b.backToBack() {
+		return nil
+	}
+	m.SetPolicy(&sched.First{Thread: first, Then: m.Policy()})
+	m.Yield()
+	return []Action{{At: vm.StopPoint{Thread: second, Count: m.ThreadCount(second)}, Do: "yield"}}
+}
+
+// runRecorded runs the recorded order as the execution that found the
+// race ran it, up to the second access, then under post.
+func runRecorded(m *vm.Machine, r *race.Race, post postRace, budget uint64) outcome {
 	m.StopBefore(&r.SecondAt)
 	if res := m.Run(); res.Term.Kind != vm.TermPaused {
 		return outcome{res: res}
 	}
+	if !m.WeakModel() {
+		// Past the second access, on the recorded schedule: with access
+		// preemption a thread stands at its access once before it yields
+		// and once when it makes it, and the schedule after the race must
+		// start when both accesses are made. (Under the weak model the
+		// second access is left to the weak reads, as before.)
+		m.StopBefore(&vm.StopPoint{Thread: r.SecondAt.Thread, Count: r.SecondAt.Count + 1})
+		if res := m.Run(); res.Term.Kind != vm.TermPaused {
+			return outcome{res: res, points: [2]vm.StopPoint{r.FirstAt, r.SecondAt}, m: m}
+		}
+	}
 	m.StopBefore(nil)
 	actions := post.apply(m)
 	m.SetWeakReads(true) // from the race on, reads may return older values (weak model only)
+	m.SetMaxInstructions(budget)
 	res := m.Run()
 	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{r.FirstAt, r.SecondAt}, spawned: m.Spawned(), m: m}
 }
 
-// runAlternate holds the first thread until the second reaches the
-// instruction of its racing access (within gapBudget instructions), then
-// runs to completion under post. It returns errEnforce-wrapped reasons when
-// the alternate order cannot be reached: the second thread waits for the
-// first (blocked on it, or spinning on a value only it can change).
-func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64) (outcome, error) {
-	held, other := r.FirstAt.Thread, r.SecondAt.Thread
-	m.SetPolicy(&sched.Hold{Thread: held, Fallback: sched.RoundRobin{}})
-	var actions []Action
-	if m.Current() == held {
-		m.Yield() // the held thread stands at its access: switch away
-		actions = append(actions, Action{At: r.FirstAt, Do: "yield"})
+// held is how holding the first thread back went (holdUntilSecond).
+type held struct {
+	// at is where the second thread made its racing access (nil: it
+	// stands before it, with no memory to tell it by).
+	at      *vm.StopPoint
+	actions []Action
+	// failed is the second thread's failure on its way to its access.
+	failed *vm.Result
+	spin   *spinWatch
+}
+
+// holdUntilSecond runs m with the first thread of r held, the others
+// chosen by among, until the second thread makes its access at the
+// second access's location to the race's memory (target; with no target,
+// until it stands at that location), within gapBudget instructions. It
+// returns errEnforce-wrapped reasons when the second thread cannot get
+// there without the first: it blocks on it, spins on a value only it can
+// change, or runs out of the instructions it may take.
+func holdUntilSecond(m *vm.Machine, r *race.Race, among sched.Policy, gapBudget uint64, target *span) (held, error) {
+	first, other := r.FirstAt.Thread, r.SecondAt.Thread
+	m.SetPolicy(&sched.Hold{Thread: first, Fallback: among})
+	var h held
+	if m.Current() == first {
+		m.Yield() // the held thread stands at (or right after) its access: switch away
+		h.actions = append(h.actions, Action{At: vm.StopPoint{Thread: first, Count: m.ThreadCount(first)}, Do: "yield"})
 	}
-	m.StopBefore(&vm.StopPoint{Thread: other, Loc: r.SecondLoc, Count: m.ThreadCount(other)})
+	h.spin = newSpinWatch(m, other)
+	arrive := &arrival{m: m, spin: h.spin, thread: other, loc: r.SecondLoc, target: target}
+	if target == nil {
+		m.StopBefore(&vm.StopPoint{Thread: other, Loc: r.SecondLoc, Count: m.ThreadCount(other)})
+	}
 	m.SetMaxInstructions(m.Instructions() + gapBudget)
-	spin := newSpinWatch(m, other)
-	m.SetMonitor(spin)
+	m.SetMonitor(arrive)
 	res := m.Run()
 	m.SetMonitor(nil)
+	h.at = arrive.at
 	waits := func(how string) error {
-		return fmt.Errorf("%w: thread %d %s waiting for thread %d to go first", errEnforce, other, how, held)
+		return fmt.Errorf("%w: thread %d %s waiting for thread %d to go first", errEnforce, other, how, first)
 	}
 	switch {
-	case spin.spinning:
-		return outcome{}, waits("spins at " + spin.where)
+	case h.spin.spinning:
+		return h, waits("spins at " + h.spin.where)
 	case res.Term.Kind == vm.TermPaused:
+		return h, nil
 	case res.Term.Kind == vm.TermReplay && errors.Is(res.Term.Err, sched.ErrHeld):
-		return outcome{}, waits("blocks")
+		return h, waits("blocks")
 	case res.Term.Kind == vm.TermBudget && res.Term.Budget.Hang():
-		return outcome{}, waits(fmt.Sprintf("runs %d instructions without reaching its racing access", gapBudget))
-	default: // failed on the way: the alternate order is harmful
-		return outcome{res: res, actions: actions, points: [2]vm.StopPoint{r.SecondAt, r.FirstAt}}, nil
+		return h, waits(fmt.Sprintf("runs %d instructions without reaching its racing access", gapBudget))
 	}
-	// The second thread stands at its racing access, the first is held. If
-	// after the access it comes back to the access, reading the same memory
-	// from the same state, it is spinning on a value only the held thread
-	// changes: the other order cannot happen (ad hoc synchronization). A
-	// state it comes back to elsewhere says nothing of the race: the
-	// access happened, and a loop after it (a server's event loop ticking
-	// its clock while the held thread would serve a request) is the
-	// program going on without the held thread.
+	h.failed = res
+	return h, nil
+}
+
+// runAlternate holds the first thread until the second makes the racing
+// access of its location to the race's memory (holdUntilSecond), then
+// runs to completion under post. It returns errEnforce-wrapped reasons
+// when the alternate order cannot be reached: the second thread waits for
+// the first (blocked on it, or spinning on a value only it can change).
+func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64, target *span) (outcome, error) {
+	first, other := r.FirstAt.Thread, r.SecondAt.Thread
+	h, err := holdUntilSecond(m, r, sched.RoundRobin{}, gapBudget, target)
+	if err != nil {
+		return outcome{}, err
+	}
+	if h.failed != nil {
+		// It failed on the way, its racing access not made: a failure of
+		// the schedule that holds the first thread, which verify refuses
+		// as this race's consequence.
+		return outcome{res: h.failed, actions: h.actions, points: [2]vm.StopPoint{r.SecondAt, r.FirstAt}}, nil
+	}
+	actions := h.actions
+	// The second thread stands at its racing access (or has just made it),
+	// the first is held. If it comes back to the access, reading the same
+	// memory from the same state, it is spinning on a value only the held
+	// thread changes: the other order cannot happen (ad hoc
+	// synchronization). A state it comes back to elsewhere says nothing of
+	// the race: the access happened, and a loop after it (a server's
+	// event loop ticking its clock while the held thread would serve a
+	// request) is the program going on without the held thread.
 	probe := m.Fork()
 	probe.StopBefore(nil)
 	watch := newSpinWatch(probe, other)
@@ -484,17 +745,49 @@ func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget 
 	probe.SetMonitor(watch)
 	probe.Run()
 	if watch.spinning {
-		return outcome{}, waits("spins at " + watch.where)
+		return outcome{}, fmt.Errorf("%w: thread %d spins at %s waiting for thread %d to go first", errEnforce, other, watch.where, first)
 	}
 	m.StopBefore(nil)
-	// The second access is the next access at its location from here.
 	secondAt := vm.StopPoint{Thread: other, Count: m.ThreadCount(other), Loc: r.SecondLoc}
+	if h.at != nil {
+		secondAt = *h.at // made already, at exactly this count
+	}
 	actions = append(actions, post.apply(m)...)
+	if h.at != nil {
+		actions = append(actions, firstGoesOn(m, post, first, other)...)
+	}
 	m.SetMaxInstructions(budget)
 	m.SetWeakReads(true)
-	res = m.Run()
+	res := m.Run()
 	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{secondAt, r.FirstAt}, spawned: m.Spawned(), m: m}, nil
 }
+
+// arrival watches the second thread while the first is held: it stops
+// the run right after the second thread's access to the race's memory at
+// the second access's location, and passes every access to the spin
+// watch.
+type arrival struct {
+	m      *vm.Machine
+	spin   *spinWatch
+	thread int
+	loc    ir.LocID
+	target *span
+	at     *vm.StopPoint // where the access was made, once it was
+}
+
+func (w *arrival) Access(a *vm.Access) {
+	w.spin.Access(a)
+	if w.target == nil || w.at != nil || a.Thread != w.thread || a.Site.Loc != w.loc || a.Obj == nil {
+		return
+	}
+	if !w.target.overlaps(span{obj: a.Obj.ID, off: a.Off, size: a.Size}) {
+		return // the same line on other memory: not the race's access
+	}
+	w.at = &vm.StopPoint{Thread: a.Thread, Count: a.Count}
+	w.m.StopBefore(&vm.StopPoint{Thread: a.Thread, Count: a.Count + 1})
+}
+
+func (w *arrival) Sync(vm.SyncEvent) {}
 
 // harmful reports the terminations that violate the program's
 // specification: crashes, memory errors, failed asserts, aborts, deadlocks

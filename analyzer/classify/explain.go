@@ -26,9 +26,9 @@ func (v *Verdict) Consequence(r *race.Race, base string) string {
 		if !mentions(msg, at) {
 			msg += " at " + at
 		}
-		return fmt.Sprintf("When %s runs before %s, the program fails: %s.%s", first, second, msg, needs)
+		return fmt.Sprintf("When %s runs before %s, the program fails: %s%s.%s", first, second, msg, v.onInput(), needs)
 	case OutputDiffers:
-		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints.%s", where(r.First), where(r.Second), r.Object, needs)
+		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints%s.%s", where(r.First), where(r.Second), r.Object, v.onInput(), needs)
 	case Harmless:
 		return fmt.Sprintf("Both orders of the accesses to %s gave the same result in %d tries; likely harmless.", r.Object, v.K)
 	case SingleOrdering:
@@ -114,4 +114,33 @@ func mentions(msg, at string) bool {
 		i = end + j
 	}
 	return false
+}
+
+// onInput names the input of the harmful execution, when it is not the
+// analysis's own: ", with arguments ["-v"]".
+func (v *Verdict) onInput() string {
+	in := v.Inputs
+	if in == nil {
+		return ""
+	}
+	var parts []string
+	if len(in.Args) > 0 {
+		parts = append(parts, fmt.Sprintf("arguments %q", in.Args))
+	}
+	if in.Stdin != "" {
+		s := in.Stdin
+		if len(s) > 40 {
+			s = s[:40] + "..."
+		}
+		parts = append(parts, fmt.Sprintf("standard input %q", s))
+	}
+	if len(parts) == 0 {
+		for _, name := range in.SortedVars() {
+			parts = append(parts, fmt.Sprintf("%s=%d", name, int64(in.Vars[name])))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ", with " + strings.Join(parts, " and ")
 }

@@ -65,6 +65,7 @@ type JobOptions struct {
 	Seed         uint64         `json:"seed,omitempty"`
 	BudgetFactor uint64         `json:"budget_factor,omitempty"`
 	Symbolic     bool           `json:"symbolic,omitempty"`
+	AroundInputs bool           `json:"around_inputs,omitempty"`
 	Model        memmodel.Model `json:"memory_model"`
 	Search       int            `json:"search,omitempty"`
 	Focus        []string       `json:"focus,omitempty"`
@@ -74,7 +75,7 @@ type JobOptions struct {
 // opts and the classifier ("" is portend).
 func NewJob(ref ProgramRef, r *race.Race, opts Options, classifier string) Job {
 	return Job{Program: ref, Race: r, Options: JobOptions{Run: opts.Run.Spec(), Classifier: classifier,
-		Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, BudgetFactor: opts.BudgetFactor, Symbolic: opts.Symbolic, Model: opts.Model,
+		Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, BudgetFactor: opts.BudgetFactor, Symbolic: opts.Symbolic, AroundInputs: opts.AroundInputs, Model: opts.Model,
 		Search: opts.Search, Focus: opts.Focus}}
 }
 
@@ -129,7 +130,7 @@ func panicSite(stack []byte) string {
 func (j Job) run(prog *ir.Program, cancel <-chan struct{}) *Verdict {
 	o := j.Options
 	opts := Options{Run: o.Run.Config(), Ma: o.Ma, Mp: o.Mp, Seed: o.Seed, BudgetFactor: o.BudgetFactor,
-		Symbolic: o.Symbolic, Model: o.Model, Search: o.Search, Focus: o.Focus}
+		Symbolic: o.Symbolic, AroundInputs: o.AroundInputs, Model: o.Model, Search: o.Search, Focus: o.Focus}
 	opts.Run.Cancel = cancel
 	if k := prog.Key(); k != j.Program.Key {
 		return (&Verdict{RaceID: j.Race.ID, Stage: "not started"}).unclassified(

@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"augur/analyzer/memmodel"
-	"augur/analyzer/symex"
 	"augur/analyzer/vm"
 )
 
@@ -24,21 +23,22 @@ var orderChecks = []func(*pair, *order) bool{
 }
 
 // pairChecks are asked of the pair once neither order has decided.
+// Under sequential consistency output is compared over all the pairs of
+// an input path once they have run (path.outputsDiffer): one pair's two
+// schedules after the race can differ by more than the race.
 var pairChecks = []func(*pair) bool{
-	unfollowed,    // an execution augur could not follow to its end: no verdict
-	outputsDiffer, // output one order prints and the other cannot: output-differs
+	unfollowed,        // an execution augur could not follow to its end: no verdict
+	weakOutputsDiffer, // under the weak model, output one order can print and the other cannot
 }
 
 // judging is how the pairs of one classification are judged: under which
-// memory model, and with which symbolic state (multipath), if any.
+// memory model.
 type judging struct {
 	model memmodel.Model
-	sym   *vm.Symbolic
-	cfg   vm.Config // the symbolic runs' template, to recover inputs
 }
 
 // execution is one run of an order: the order's own, or a state it forked
-// after the race (a weak read's older value, a symbolic branch's other side).
+// after the race (a weak read's older value).
 type execution struct {
 	m        *vm.Machine // kept only where inputs must be recovered from it
 	res      *vm.Result
@@ -85,36 +85,21 @@ func (v *Verdict) judge(j judging, p, a outcome) bool {
 
 // executions runs what an order forked after the race and returns all its
 // executions: under the weak model every state its reads forked (and
-// theirs), with symbolic inputs the paths it forked, up to a bound each.
+// theirs), up to a bound.
 func (j judging) executions(o outcome) []execution {
-	own := execution{m: o.m, res: o.res}
-	switch {
-	case j.sym != nil:
-		out := []execution{own}
-		for _, s := range o.spawned {
-			if len(out) > maxSpawnedPaths {
-				break
-			}
-			out = append(out, execution{m: s, res: s.Run()})
-		}
-		return out
-	case j.model == memmodel.Weak:
+	if j.model == memmodel.Weak {
 		return exploreOrder(o)
 	}
-	return []execution{own}
+	return []execution{{m: o.m, res: o.res}}
 }
 
 // record counts the pair's executions and keeps the distinct outputs they
-// printed (concrete runs only: a symbolic run's output is terms), and the
-// outputs of the pair's own runs.
+// printed, and the outputs of the pair's own runs.
 func (pr *pair) record() {
 	v := pr.v
 	v.Outputs = [2]Printed{printed(pr.orders[1].out.res.Output), printed(pr.orders[0].out.res.Output)}
 	for _, o := range pr.orders {
 		v.States += len(o.execs)
-		if pr.j.sym != nil {
-			continue
-		}
 		for _, e := range o.execs {
 			v.addOutput(e.res.Output)
 		}
@@ -186,48 +171,19 @@ func fails(pr *pair, o *order) bool {
 		if len(v.WeakChoices) > 0 {
 			v.Reason += " (under the weak memory model: some reads returned older values)"
 		}
-		if pr.j.sym != nil {
-			if in, err := symex.InputsOf(pr.j.sym, e.m, pr.j.cfg); err == nil {
-				v.Inputs = &in
-				v.Reason += fmt.Sprintf(" (with inputs %q)", in.Args)
-			}
-		}
 		return true
 	}
 	return false
 }
 
-// outputsDiffer decides output-differs when one order can print output the
-// other cannot: compared as terms under the path constraints with symbolic
-// inputs, as sets of outputs when an order has several executions (the weak
-// model), else byte for byte.
-func outputsDiffer(pr *pair) bool {
-	a, p := &pr.orders[0], &pr.orders[1]
-	switch {
-	case pr.j.sym != nil:
-		same, err := symex.SameOutput(pr.j.sym, p.out.res.Output, a.out.res.Output)
-		if p.out.res.OutputOmitted > 0 || a.out.res.OutputOmitted > 0 {
-			// The events stop at the output cap: compare what was printed
-			// concretely, all of it.
-			same, err = p.out.res.Digest == a.out.res.Digest, nil
-		}
-		if err != nil || same {
-			return false
-		}
-		pr.v.Category = OutputDiffers
-		pr.v.setEvidence(a, a.execs[0])
-		pr.v.Reason = "the two orders print different output for some input"
-		return true
-	case pr.j.model == memmodel.Weak:
-		return outputSetsDiffer(pr)
-	}
-	if p.out.res.Digest == a.out.res.Digest {
+// weakOutputsDiffer decides output-differs under the weak model, when one
+// order can print output the other cannot, compared as the sets of
+// outputs of all the states each order reached.
+func weakOutputsDiffer(pr *pair) bool {
+	if pr.j.model != memmodel.Weak {
 		return false
 	}
-	pr.v.Category = OutputDiffers
-	pr.v.setEvidence(a, a.execs[0])
-	pr.v.Reason = "the two orders print different output"
-	return true
+	return outputSetsDiffer(pr)
 }
 
 // outputSetsDiffer finds an execution whose output the other order prints

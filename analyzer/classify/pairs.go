@@ -64,8 +64,12 @@ type pairRunner struct {
 	opts        Options
 	post        func(i int) postRace
 	gap, budget uint64
-	ahead       []*pendingPair // by pair; nil until started ahead
-	abandon     chan struct{}  // closed when the caller has its verdict
+	target      *span // the memory of the first access (raceTarget)
+	// alone runs the recorded order only: the alternate cannot be
+	// enforced (each pair's err says why).
+	alone   bool
+	ahead   []*pendingPair // by pair; nil until started ahead
+	abandon chan struct{}  // closed when the caller has its verdict
 	// cancel stops the pairs run ahead: closed when the job is canceled
 	// or the pairs are abandoned (made with the first pair run ahead).
 	cancel <-chan struct{}
@@ -81,8 +85,8 @@ type pendingPair struct {
 // newPairRunner runs n pairs of r under the post-race schedules post
 // makes; post must be safe to call from several goroutines.
 func newPairRunner(ckpt *vm.Machine, r *race.Race, opts Options, n int, post func(i int) postRace,
-	gap, budget uint64) *pairRunner {
-	return &pairRunner{ckpt: ckpt, r: r, opts: opts, post: post, gap: gap, budget: budget,
+	gap, budget uint64, target *span) *pairRunner {
+	return &pairRunner{ckpt: ckpt, r: r, opts: opts, post: post, gap: gap, budget: budget, target: target,
 		ahead: make([]*pendingPair, n), abandon: make(chan struct{})}
 }
 
@@ -151,7 +155,10 @@ func (p *pairRunner) cancelOf() <-chan struct{} {
 
 // run runs pair i on the two forks given.
 func (p *pairRunner) run(i int, pm, am *vm.Machine) (primary, alt outcome, err error) {
-	return runPair(pm, am, p.r, p.opts, p.post(i), p.gap, p.budget)
+	if p.alone {
+		return runPrimaryOnly(pm, p.r, p.post(i), p.budget)
+	}
+	return runPair(pm, am, p.r, p.opts, p.post(i), p.gap, p.budget, p.target)
 }
 
 // stop cancels the pairs started ahead and waits for them: the caller has

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
@@ -29,6 +30,11 @@ type searchSchedule struct {
 	seed         uint64
 	depth, steps int
 	focus        []string
+	// yield makes the thread that stands where the schedule starts give
+	// way first: a switch right after a racing access, where no
+	// preemption point is (an unlock follows a plain write with none
+	// between), is where a free by another thread lands before it.
+	yield bool
 }
 
 // apply switches m to PCT over the search's points from here on.
@@ -36,7 +42,13 @@ func (s searchSchedule) apply(m *vm.Machine) []Action {
 	m.SetPolicy(sched.NewPCT(s.seed, s.depth, s.steps))
 	m.SetPreemptAt(s.focus)
 	cur := m.Current()
-	return []Action{{At: vm.StopPoint{Thread: cur, Count: m.ThreadCount(cur)}, Do: "preempt-at", Locs: s.focus}}
+	at := vm.StopPoint{Thread: cur, Count: m.ThreadCount(cur)}
+	actions := []Action{{At: at, Do: "preempt-at", Locs: s.focus}}
+	if s.yield {
+		m.Yield()
+		actions = append(actions, Action{At: at, Do: "yield"})
+	}
+	return actions
 }
 
 // searchFocus are the harm search's points for r: Options.Focus and r's
@@ -54,41 +66,58 @@ func searchFocus(r *race.Race, focus []string) []string {
 	return out
 }
 
-// searchHarm runs the harm search from the pre-race checkpoint and reports
-// whether it decided v (spec-violated), and how many pairs it ran.
-func (v *Verdict) searchHarm(checkpoint *vm.Machine, r *race.Race, opts Options, gap, budget uint64) (decided bool, tried int) {
+// searchHarm runs the harm search from the pre-race checkpoint and
+// returns the spec-violated verdict it found, or nil. When the alternate
+// order cannot be enforced (c.single), it searches the recorded order
+// alone.
+func (c *path) searchHarm(checkpoint *vm.Machine, gap, budget uint64, target *span) *Verdict {
+	opts, r := c.opts, c.r
+	if opts.Search < 0 || opts.Model == memmodel.Weak {
+		return nil
+	}
 	n := opts.Search
 	if n == 0 {
 		n = DefaultSearch
 	}
 	focus := searchFocus(r, opts.Focus)
 	steps := max(r.Trace.Len(), 16)
+	// The one possible order of a race whose other order cannot be
+	// enforced is searched from right after its first access, half of its
+	// schedules switching threads there (runPrimaryOnly).
+	alone := c.single != nil
 	pairs := newPairRunner(checkpoint, r, opts, n, func(j int) postRace {
-		return searchSchedule{seed: opts.Seed + 7_000_003 + uint64(j), depth: 2 + j%2, steps: steps, focus: focus}
-	}, gap, budget)
+		return searchSchedule{seed: opts.Seed + 7_000_003 + uint64(j), depth: 2 + j%2, steps: steps, focus: focus, yield: alone && j%2 == 0}
+	}, gap, budget, target)
+	pairs.alone = alone
 	defer pairs.stop()
 	for j := 0; j < n; j++ {
 		if opts.Run.Expired() != nil {
 			break
 		}
 		primary, alt, err := pairs.get(j)
+		c.searched++
+		stage := fmt.Sprintf("harm search (PCT post-race schedule %d of %d over %d points)", j+1, n, len(focus))
 		if err != nil {
+			if c.single == nil {
+				continue
+			}
+			if w := c.primaryAlone(primary, "harm search", fmt.Sprintf("PCT post-race schedule %d of %d over %d points", j+1, n, len(focus))); w != nil {
+				return w
+			}
 			continue
 		}
-		tried++
 		if !failed(primary) && !failed(alt) || sameFailure(primary, alt) {
 			continue
 		}
-		w := *v
-		if w.judge(judging{model: opts.Model}, primary, alt) && w.Category == SpecViolated {
-			w.Stage = fmt.Sprintf("harm search (PCT post-race schedule %d of %d over %d points)", j+1, n, len(focus))
+		w := *c.v
+		if w.judge(judging{model: opts.Model}, primary, alt) && w.Category == SpecViolated && c.holds(&w) {
+			w.Stage = stage
 			w.Reason = fmt.Sprintf("the post-race schedules showed no harm, the harm search's PCT schedule %d (switching at %d points) did: %s",
 				j+1, len(focus), w.Reason)
-			*v = w
-			return true, tried
+			return &w
 		}
 	}
-	return false, tried
+	return nil
 }
 
 // failed reports whether an order's run failed (not an exit, not a stop

@@ -2,6 +2,8 @@ package evidence
 
 import (
 	"fmt"
+
+	"augur/analyzer/classify"
 	"path/filepath"
 	"regexp"
 
@@ -111,11 +113,7 @@ func (k *marker) Access(a *vm.Access) {
 		return
 	}
 	for i, p := range k.points {
-		at := a.Count == p.Count
-		if p.Loc != 0 { // the first access at that location from that point on
-			at = a.Site.Loc == p.Loc && a.Count >= p.Count
-		}
-		if !k.done[i] && a.Thread == p.Thread && at {
+		if !k.done[i] && a.Thread == p.Thread && p.Reached(a.Count, a.Site.Loc) {
 			k.done[i] = true
 			kind := "read"
 			if a.Kind.IsWrite() {
@@ -280,39 +278,17 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 		mk.focus = prog.LocSet(ev.Schedule.PreemptAt)
 	}
 	cfg.Monitor = mk
-	m, err := vm.New(prog, cfg)
-	if err != nil {
-		tr.Mismatch = err.Error()
+	// The marker reads values and stacks through the machine.
+	m, res, mismatch := classify.Reexecute(prog, cfg, ev.Actions, func(m *vm.Machine) { mk.m = m })
+	if m == nil {
+		tr.Mismatch = mismatch
 		return tr
 	}
-	mk.m = m
-	res := m.Run
-	// Repeat the scheduling changes the execution made, at their points.
-	for i, a := range ev.Actions {
-		// Actions at the same point are done together: the execution
-		// stands there already.
-		if i == 0 || a.At != ev.Actions[i-1].At {
-			at := a.At
-			m.StopBefore(&at)
-			if r := res(); r.Term.Kind != vm.TermPaused {
-				tr.Result = r
-				tr.Mismatch = fmt.Sprintf("the execution ended (%s) before the point where it did %q", r.Term.Kind, a.Do)
-				return tr
-			}
-			m.StopBefore(nil)
-		}
-		switch a.Do {
-		case "yield":
-			m.Yield()
-		case "preempt-accesses":
-			m.SetPreemptAccesses(true)
-		case "preempt-at":
-			m.SetPreemptAt(a.Locs)
-		case "steady-clock":
-			m.SetSteadyClock()
-		}
+	tr.Result = res
+	if mismatch != "" {
+		tr.Mismatch = mismatch
+		return tr
 	}
-	tr.Result = res()
 	mk.failed(tr.Result.Term)
 	tr.check(ev)
 	return tr
@@ -344,7 +320,21 @@ func (tr *Transcript) check(ev *Evidence) {
 		tr.Mismatch = fmt.Sprintf("failed at %s (%s), evidence says line %d (%s)", t.Loc, t.Message, ev.Expected.Line, ev.Expected.Message)
 	case out != ev.Expected.Stdout || errOut != ev.Expected.Stderr:
 		tr.Mismatch = "printed different output than the evidence records"
+	case ev.Kind != KindFailure && !tr.inOrder():
+		tr.Mismatch = "the racing accesses did not happen in the order the evidence claims"
 	default:
 		tr.Reproduced = true
 	}
+}
+
+// inOrder reports whether the replay made the racing accesses in the
+// order the evidence claims: the first one first (the other may never
+// come, the execution having ended before it).
+func (tr *Transcript) inOrder() bool {
+	for _, st := range tr.Steps {
+		if st.Racing != 0 {
+			return st.Racing == 1
+		}
+	}
+	return false
 }

@@ -295,6 +295,9 @@ type Stats struct {
 	PointerTargetsGivenUp int `json:"pointer_targets_given_up,omitempty"`
 	// ForksRefused counts paths not explored because of the state budget.
 	ForksRefused int `json:"forks_refused,omitempty"`
+	// SymbolicInputs are the inputs the exploration made symbolic, as
+	// "argv[1] (2 bytes)" or "stdin (first 8 of 120 bytes)".
+	SymbolicInputs []string `json:"symbolic_inputs,omitempty"`
 	// Ignored counts races silenced by `augur:ignore` comments.
 	Ignored int `json:"ignored,omitempty"`
 	// Techniques says, for each detection technique that ran, how many

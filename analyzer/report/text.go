@@ -115,6 +115,9 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	if r.Stats.Paths > 1 || r.Stats.StoppedBy != "" {
 		fmt.Fprintf(&b, "EXPLORATION: %d paths with symbolic inputs, %d solver queries", r.Stats.Paths, r.Stats.SolverQueries)
+		if len(r.Stats.SymbolicInputs) > 0 {
+			fmt.Fprintf(&b, "; symbolic: %s", strings.Join(r.Stats.SymbolicInputs, ", "))
+		}
 		if r.Stats.StoppedBy != "" {
 			fmt.Fprintf(&b, "; stopped early by the %s", r.Stats.StoppedBy)
 		}

@@ -47,3 +47,25 @@ func (o *Only) Pick(p *Point, runnable []int) (int, error) {
 	}
 	return 0, ErrHeld
 }
+
+// First runs Thread at the first decision, when it can run, and leaves
+// every decision after to Then: the alternate order of a race makes the
+// held thread's access right after the other thread's.
+type First struct {
+	Thread int
+	Then   Policy
+	done   bool
+}
+
+func (f *First) Name() string { return f.Then.Name() }
+
+// Pick implements Policy.
+func (f *First) Pick(p *Point, runnable []int) (int, error) {
+	if !f.done {
+		f.done = true
+		if p.CanRun(f.Thread, runnable) {
+			return f.Thread, nil
+		}
+	}
+	return f.Then.Pick(p, runnable)
+}

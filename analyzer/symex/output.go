@@ -85,3 +85,67 @@ func streamBytes(evs []vm.OutputEvent, stream int) []byte {
 	}
 	return out
 }
+
+// DifferingInput looks for inputs on which two executions, with path
+// constraints pcA and pcB, take their paths and print different output:
+// their constraints together, and where the outputs hold terms, one
+// argument different. It returns the constraints such inputs satisfy,
+// or nil when there are none (the outputs are the same wherever both
+// paths are taken).
+func DifferingInput(sym *vm.Symbolic, pcA []*expr.Expr, a []vm.OutputEvent, pcB []*expr.Expr, b []vm.OutputEvent) ([]*expr.Expr, error) {
+	both := append(append([]*expr.Expr(nil), pcA...), pcB...)
+	differ, err := outputsDiffer(sym, a, b)
+	if err != nil || differ == nil {
+		return nil, err
+	}
+	if differ != alwaysDiffer {
+		both = append(both, differ)
+	}
+	_, sat, err := sym.S.Model(both)
+	if err != nil || !sat {
+		return nil, err
+	}
+	return both, nil
+}
+
+// alwaysDiffer marks outputs that differ whatever the inputs.
+var alwaysDiffer = &expr.Expr{}
+
+// outputsDiffer returns the condition on the inputs under which outputs a
+// and b differ: alwaysDiffer when they differ in their concrete bytes or
+// shape, a term over the arguments when they differ only there, nil when
+// they cannot differ.
+func outputsDiffer(sym *vm.Symbolic, a, b []vm.OutputEvent) (*expr.Expr, error) {
+	if !anySymbolic(a) && !anySymbolic(b) {
+		if bytes.Equal(streamBytes(a, 1), streamBytes(b, 1)) && bytes.Equal(streamBytes(a, 2), streamBytes(b, 2)) {
+			return nil, nil
+		}
+		return alwaysDiffer, nil
+	}
+	if len(a) != len(b) {
+		return alwaysDiffer, nil
+	}
+	bld := sym.B
+	var any *expr.Expr
+	for i := range a {
+		x, y := &a[i], &b[i]
+		if x.Stream != y.Stream || x.Format != y.Format || len(x.Args) != len(y.Args) {
+			return alwaysDiffer, nil
+		}
+		if x.Format == "" {
+			if !bytes.Equal(x.Data, y.Data) {
+				return alwaysDiffer, nil
+			}
+			continue
+		}
+		for j := range x.Args {
+			ne := bld.Not(bld.Binary(expr.Eq, bld.ZExt(x.Args[j], 64), bld.ZExt(y.Args[j], 64)))
+			if any == nil {
+				any = ne
+			} else {
+				any = bld.Binary(expr.Or, any, ne)
+			}
+		}
+	}
+	return any, nil
+}

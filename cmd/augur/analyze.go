@@ -39,6 +39,7 @@ func analyzeCmd(args []string) int {
 	var symArgs intList
 	fs.Var(&symArgs, "sym-arg", "make the next argv entry a symbolic string of up to N bytes (repeatable); given arguments seed them")
 	symStdin := fs.Int("sym-stdin", 0, "make standard input N symbolic bytes (given stdin is the seed)")
+	symInputs := fs.String("sym-inputs", analyzer.SymInputsAuto, "with no --sym-* flag: auto makes the arguments given (one short argument when none is) and the first bytes of standard input symbolic around their values, as Portend+ did; none explores only the inputs the program marks itself")
 	var symFiles stringList
 	fs.Var(&symFiles, "sym-file", "NAME:N makes file NAME N symbolic bytes (repeatable; a --file of that name is the seed)")
 	searcher := fs.String("searcher", "dfs", "path search with symbolic inputs: dfs, bfs, random-path or coverage")
@@ -56,6 +57,10 @@ func analyzeCmd(args []string) int {
 	model, err := memmodel.Parse(*memoryModel)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
+		return 2
+	}
+	if *symInputs != analyzer.SymInputsAuto && *symInputs != analyzer.SymInputsNone {
+		fmt.Fprintf(os.Stderr, "augur: --sym-inputs %q: want auto or none\n", *symInputs)
 		return 2
 	}
 	if *classifier != "portend" && *classifier != "replay-analyzer" {
@@ -111,7 +116,7 @@ func analyzeCmd(args []string) int {
 	cfg.Interrupt = interrupt
 	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{
 		Run: cfg, Sources: files, Build: pf.build, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
-		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes,
+		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes, SymInputs: *symInputs,
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
 		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,
 		Farm: farmOf(*workers), ExploreTime: analyzer.ExploreSetting(*exploreTime), TSan: warnings,

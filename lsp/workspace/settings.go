@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"augur/analyzer"
 	"augur/analyzer/build"
 	"augur/analyzer/memmodel"
 	"augur/analyzer/vm"
@@ -36,9 +37,12 @@ type Settings struct {
 	SymArgs         []int
 	SymStdin        int
 	SymFiles        map[string]int
-	Searcher        string
-	MaxPaths        int
-	DetectOnly      bool
+	// SymInputs is what is symbolic when no sym-* setting names an input
+	// (analyzer.Options.SymInputs): "auto" or "none".
+	SymInputs  string
+	Searcher   string
+	MaxPaths   int
+	DetectOnly bool
 	// Directed is how many race-directed executions follow the base
 	// schedules (0: none); History keeps what earlier saves learned.
 	Directed   int
@@ -65,7 +69,7 @@ type Settings struct {
 // Defaults are the built-in settings, those of `augur analyze`.
 func Defaults() Settings {
 	return Settings{Mp: 5, Ma: 2, Schedules: 5, Directed: 5, History: true, Seed: 1, MemoryModel: memmodel.SC, MaxInstructions: 200_000_000,
-		Timeout: time.Minute, MaxMemory: 4 << 30, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend",
+		Timeout: time.Minute, MaxMemory: 4 << 30, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend", SymInputs: analyzer.SymInputsAuto,
 		Debounce: 200 * time.Millisecond, ExploreTime: 100 * time.Millisecond, SuggestFixes: true}
 }
 
@@ -137,6 +141,10 @@ var settingsTable = []setting{
 		func(s *Settings, v any) error { return setInt(&s.SymStdin, v, 0) }},
 	{"sym-file", "symbolicFiles", `symbolic files of the virtual file system, as ["NAME:SIZE", ...]`,
 		func(s *Settings, v any) error { return setSymFiles(&s.SymFiles, v) }},
+	{"sym-inputs", "symbolicInputs", `with no sym-* setting: "auto" makes the arguments given (one short argument when none is) and the first bytes of standard input symbolic around their values, so races and harm that need another input are found; "none" explores only the inputs the program marks itself`,
+		func(s *Settings, v any) error {
+			return setChoice(&s.SymInputs, v, analyzer.SymInputsAuto, analyzer.SymInputsNone)
+		}},
 	{"searcher", "searcher", "path search with symbolic inputs: dfs, bfs, random-path or coverage",
 		func(s *Settings, v any) error {
 			return setChoice(&s.Searcher, v, "dfs", "bfs", "random-path", "coverage")

@@ -1,8 +1,9 @@
-/* Two withdrawals check the balance, then take money. With round robin
- * after the race both orders print 40; only a post-race schedule that
- * switches threads between a check and the reload of the balance prints
- * -20: the difference needs multischedule analysis. The two updates race
- * with each other too (found by PCT switching at the racing accesses). */
+/* Two withdrawals check the balance, then take money. The alternate order
+ * of one's update and the other's check makes the check first and the
+ * update right after it: the checked withdrawal then takes the money the
+ * balance no longer has, and the program prints -20 instead of 40. The
+ * two updates race with each other too (found by PCT switching at the
+ * racing accesses). */
 #include <pthread.h>
 #include <stdio.h>
 

@@ -1,6 +1,8 @@
 /* Hidden behind a narrow input: with the default input one worker runs
  * and there is nobody to race with; the race on `slot` needs at least two
- * workers, and the program clamps the count it reads to 1..3. */
+ * workers, and the program clamps the count it reads to 1..3. Two workers
+ * that both see the slot free both claim it (claim): the program prints
+ * "claimed" whichever claim is last. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -11,7 +13,7 @@ static int slot;
 static void *worker(void *arg) {
 	int id = (int)(long)arg;
 	if (slot == 0)   // race: slot k-witness-harmless
-		slot = id; // race: slot k-witness-harmless
+		slot = id; // race: slot k-witness-harmless // race: claim k-witness-harmless
 	return NULL;
 }
 

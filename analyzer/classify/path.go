@@ -1,0 +1,184 @@
+package classify
+
+import (
+	"fmt"
+	"strings"
+
+	"augur/analyzer/ir"
+	"augur/analyzer/memmodel"
+	"augur/analyzer/race"
+	"augur/analyzer/vm"
+)
+
+// path is the classification of a race on one input path in progress
+// (classifyPath): the verdict it builds, what its pairs printed, and the
+// harmful verdicts whose replay did not hold.
+type path struct {
+	prog   *ir.Program
+	r      *race.Race
+	opts   Options
+	v      *Verdict
+	deeper string
+	// single is why the alternate order cannot be enforced (the first
+	// pair says, and it is the same for every pair: the post-race
+	// schedule starts after it); nil when it can.
+	single error
+	// outs are the harmless pairs, for comparing what each order can print
+	// over all of them (outputsDiffer).
+	outs []pairOutcome
+	// discarded are the harmful verdicts whose evidence did not replay to
+	// what they claimed, with why (verify).
+	discarded []string
+	searched  int
+}
+
+// pairOutcome is how both orders of one pair ended.
+type pairOutcome struct {
+	primary, alt outcome
+	schedule     string
+}
+
+// judge judges a pair run under the post-race schedule named sched, by
+// the stage named stage; it returns the verdict when the pair decides one
+// that holds.
+func (c *path) judge(stage, sched string, primary, alt outcome, err error) *Verdict {
+	if err != nil {
+		if c.single == nil && len(c.outs) == 0 {
+			c.single = err
+		}
+		if c.single == nil {
+			return nil // a pair that could not be enforced after others were: it shows nothing
+		}
+		return c.primaryAlone(primary, stage, sched)
+	}
+	w := *c.v
+	w.Stage = stage
+	if !w.judge(judging{model: c.opts.Model}, primary, alt) {
+		*c.v = w // what the pair recorded (its outputs, its states)
+		c.outs = append(c.outs, pairOutcome{primary: primary, alt: alt, schedule: sched})
+		c.v.K++
+		return nil
+	}
+	if w.Category == SpecViolated || w.Category == OutputDiffers {
+		if !c.holds(&w) {
+			return nil
+		}
+		w.Stage = fmt.Sprintf("%s (%s)", stage, sched)
+	}
+	return &w
+}
+
+// primaryAlone decides spec-violated when the recorded order, the only
+// one possible, fails under a post-race schedule: ad hoc synchronization
+// orders the race, but what follows it in that order can still crash.
+func (c *path) primaryAlone(primary outcome, stage, sched string) *Verdict {
+	t := primary.res.Term
+	switch t.Kind {
+	case vm.TermCrash, vm.TermAssert, vm.TermAbort, vm.TermDeadlock:
+	default:
+		return nil
+	}
+	w := *c.v
+	w.Category, w.Failure, w.Order = SpecViolated, t, "primary"
+	w.Trace, w.Actions, w.Points = primary.res.Trace, primary.actions, primary.points
+	w.Outputs = [2]Printed{printed(primary.res.Output)}
+	w.Reason = fmt.Sprintf("only the recorded order is possible (%v), and it ends in %s: %s", c.single, t.Kind, t.Message)
+	if !c.holds(&w) {
+		return nil
+	}
+	w.Stage = fmt.Sprintf("%s (the one possible order, %s)", stage, sched)
+	return &w
+}
+
+// holds reports whether harmful verdict w replays to what it claims; when
+// it does not, it is kept among the discarded, with why.
+func (c *path) holds(w *Verdict) bool {
+	why := verify(c.prog, c.r, w, c.opts)
+	if why != "" {
+		c.discarded = append(c.discarded, fmt.Sprintf("%s, as %s", why, w.Category))
+	}
+	return why == ""
+}
+
+// conclude decides once no pair did: single-ordering when the alternate
+// could not be enforced, output-differs when one order printed what the
+// other printed under none of its schedules, k-witness-harmless
+// otherwise.
+func (c *path) conclude() *Verdict {
+	v := c.v
+	notes := ""
+	if c.searched > 0 {
+		notes += fmt.Sprintf("; a harm search of %d PCT post-race schedules found no failure of its own either", c.searched)
+	}
+	if len(c.discarded) > 0 {
+		notes += "; harmful executions set aside because their replay did not show what they claimed: " + countedList(c.discarded)
+	}
+	if c.single != nil {
+		v.singleOrdering(c.single)
+		v.Reason += notes
+		return v
+	}
+	if c.opts.Model != memmodel.Weak {
+		if w := c.outputsDiffer(); w != nil {
+			return w
+		}
+	}
+	v.Category = Harmless
+	v.Reason = fmt.Sprintf("both orders ran to the same outcome and output under %d post-race schedules%s%s", v.K, c.deeper, notes)
+	if c.opts.Model == memmodel.Weak {
+		v.Reason = fmt.Sprintf("both orders reached the same outcomes and outputs under %d post-race schedules, "+
+			"%d executions in all with every value the weak memory model lets each read return", v.K, v.States)
+	}
+	if v.K > 1 {
+		v.Stage = "multischedule"
+	}
+	return v
+}
+
+// outputsDiffer looks for a pair whose two orders printed different
+// output: the race's consequence. The two orders of a pair differ in
+// nothing but the order of the two accesses (runPrimary makes them back
+// to back in the primary too, runAlternate holds the first thread until
+// the second's) and run under the same schedule after them, so output the
+// schedule reorders anyway (two workers printing in turn) comes out the
+// same in both. (Comparing the sets of outputs over all the pairs instead
+// would call a lost update harmless as soon as a later occurrence of the
+// race lost one in a primary run.)
+func (c *path) outputsDiffer() *Verdict {
+	for _, p := range c.outs {
+		if p.alt.res.Digest == p.primary.res.Digest {
+			continue
+		}
+		w := *c.v
+		w.Category = OutputDiffers
+		w.Outputs = [2]Printed{printed(p.primary.res.Output), printed(p.alt.res.Output)}
+		ord := &order{name: "alternate", out: p.alt, execs: []execution{{m: p.alt.m, res: p.alt.res}}}
+		w.setEvidence(ord, ord.execs[0])
+		w.Reason = "the alternate order prints other output than the primary order under the same schedule after the race"
+		if !c.holds(&w) {
+			continue
+		}
+		w.Stage = fmt.Sprintf("%s (%s)", w.Stage, p.schedule)
+		return &w
+	}
+	return nil
+}
+
+// countedList joins reasons, each once, with how often it came: "its
+// replay ... (3 times); ...".
+func countedList(reasons []string) string {
+	n := map[string]int{}
+	var order []string
+	for _, r := range reasons {
+		if n[r] == 0 {
+			order = append(order, r)
+		}
+		n[r]++
+	}
+	for i, r := range order {
+		if n[r] > 1 {
+			order[i] = fmt.Sprintf("%s (%d times)", r, n[r])
+		}
+	}
+	return strings.Join(order, "; ")
+}

@@ -1,0 +1,172 @@
+package classify
+
+import (
+	"fmt"
+	"time"
+
+	"augur/analyzer/expr"
+	"augur/analyzer/ir"
+	"augur/analyzer/race"
+	"augur/analyzer/sched"
+	"augur/analyzer/solver"
+	"augur/analyzer/symex"
+	"augur/analyzer/vm"
+)
+
+// Multipath analysis (Portend+'s Algorithm 2, shared/papers/000_*,
+// section 4.3), as augur does it: the inputs are explored symbolically to
+// find the input paths worth classifying the race on, and the race is
+// then classified on each concretely, with its post-race schedules and
+// harm search (classifyPath), so every verdict rests on concrete runs
+// that replay.
+//
+// The symbolic exploration follows the recorded schedule to the first
+// racing access (paths whose schedule leaves it are pruned: they do not
+// reach the race), then runs both orders from each such checkpoint with
+// the inputs still symbolic, forking at every branch that depends on
+// them. Its leaves propose inputs, most telling first: those on which an
+// order fails; those on which the two orders' outputs, compared as terms
+// under both path constraints (symbolic output comparison), can differ;
+// then every other path, before or after the race. Mp bounds the input
+// paths classified, the recorded one included.
+
+// maxLeaves bounds the executions of one order followed to their end in
+// the symbolic exploration of one checkpoint.
+const maxLeaves = 16
+
+// pathInput is an input to classify a race on, and why it was chosen.
+type pathInput struct {
+	in  *race.Inputs
+	why string
+}
+
+// candidateInputs explores the inputs of r's execution (see above) and
+// returns the input paths to classify it on besides its own, at most
+// opts.Mp-1, most telling first.
+func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
+	slv := solver.New(5 * time.Second)
+	slv.Cancel = opts.Run.Cancel
+	sym := vm.NewSymbolic(slv)
+	cfg := replayConfig(r, opts)
+	cfg.Symbolic = sym
+	cfg.PauseAtFork = true
+	cfg.Weak = nil // the inputs are searched under sequential consistency
+	root, err := vm.New(prog, cfg)
+	if err != nil {
+		return nil
+	}
+	var fails, differs, others []pathInput
+	solve := func(into *[]pathInput, pc []*expr.Expr, why string) {
+		in, err := symex.InputsFor(sym, pc, cfg)
+		if err == nil {
+			ri := race.Inputs(in)
+			*into = append(*into, pathInput{in: &ri, why: why})
+		}
+	}
+	for _, ckpt := range checkpoints(root, r, opts.Mp) {
+		solve(&others, ckpt.PathConstraint(), "another input path to the race")
+		probe := ckpt.Fork()
+		start := probe.Instructions()
+		probe.StopBefore(&r.SecondAt)
+		if res := probe.Run(); res.Term.Kind != vm.TermPaused || diverged(probe) {
+			continue // this path does not reach the second access on the recorded schedule
+		}
+		gap := max(probe.Instructions()-start, 1000)
+		post := postSchedule{plan: sched.PostRacePlan(1, opts.Seed), i: 0}
+		target := raceTarget(ckpt, r, r.FirstAt, r.First.Loc)
+		pm := ckpt.Fork()
+		po := runPrimary(pm, r, post, opts.BudgetFactor*gap, cfg.MaxInstructions, target)
+		primaries := leavesOf(po.m, po, cfg.MaxInstructions)
+		var alternates []leaf
+		am := ckpt.Fork()
+		if o, err := runAlternate(am, r, post, opts.BudgetFactor*gap, cfg.MaxInstructions, target); err == nil {
+			alternates = leavesOf(am, o, cfg.MaxInstructions)
+		}
+		for _, ls := range [][]leaf{primaries, alternates} {
+			for _, l := range ls {
+				if failed(outcome{res: l.res}) && !stopped(l.res.Term) {
+					solve(&fails, l.pc, fmt.Sprintf("an input on which an order ends in %s", l.res.Term.Kind))
+				}
+			}
+		}
+		for _, p := range primaries {
+			for _, a := range alternates {
+				if p.res.OutputOmitted > 0 || a.res.OutputOmitted > 0 {
+					continue
+				}
+				if pc, err := symex.DifferingInput(sym, p.pc, p.res.Output, a.pc, a.res.Output); err == nil && pc != nil {
+					solve(&differs, pc, "an input on which the two orders' outputs, compared as terms, can differ")
+				}
+			}
+		}
+		for _, ls := range [][]leaf{primaries, alternates} {
+			for _, l := range ls {
+				solve(&others, l.pc, "an input path after the race")
+			}
+		}
+	}
+	seen := map[string]bool{r.Inputs.Key(): true}
+	var out []pathInput
+	for _, p := range append(append(fails, differs...), others...) {
+		if k := p.in.Key(); !seen[k] && len(out) < opts.Mp-1 {
+			seen[k] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// checkpoints runs root (paused at every fork) along the recorded
+// schedule to r's first access and returns the states that reach it, at
+// most n: the input paths to the race.
+func checkpoints(root *vm.Machine, r *race.Race, n int) []*vm.Machine {
+	var out []*vm.Machine
+	work := []*vm.Machine{root}
+	for steps := 0; len(work) > 0 && len(out) < n && steps < 64*n; steps++ {
+		m := work[len(work)-1]
+		work = work[:len(work)-1]
+		m.StopBefore(&r.FirstAt)
+		res := m.Run()
+		work = append(work, m.Spawned()...)
+		switch {
+		case res.Term.Kind != vm.TermPaused: // ended before the race
+		case !m.AtStop():
+			work = append(work, m) // paused after a fork
+		case !diverged(m):
+			m.SetPauseAtFork(false)
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// leaf is one execution of an order after the race with symbolic inputs.
+type leaf struct {
+	pc  []*expr.Expr
+	res *vm.Result
+}
+
+// leavesOf returns the executions of an order whose own run on m ended
+// in o: m's, then those of the states it forked (and theirs), each run to
+// its end under round robin, at most maxLeaves.
+func leavesOf(m *vm.Machine, o outcome, budget uint64) []leaf {
+	out := []leaf{{pc: m.PathConstraint(), res: o.res}}
+	work := append(append([]*vm.Machine(nil), o.spawned...), m.Spawned()...)
+	for len(work) > 0 && len(out) < maxLeaves {
+		s := work[0]
+		work = work[1:]
+		s.StopBefore(nil)
+		s.SetMonitor(nil)
+		s.SetPolicy(sched.RoundRobin{})
+		s.SetMaxInstructions(budget)
+		res := s.Run()
+		work = append(work, s.Spawned()...)
+		out = append(out, leaf{pc: s.PathConstraint(), res: res})
+	}
+	return out
+}
+
+func diverged(m *vm.Machine) bool {
+	rp, ok := m.Policy().(*sched.ReplayPrefix)
+	return ok && rp.Diverged()
+}

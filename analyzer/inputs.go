@@ -1,0 +1,118 @@
+package analyzer
+
+import (
+	"slices"
+
+	"augur/analyzer/classify"
+	"augur/analyzer/ir"
+	"augur/analyzer/race"
+	"augur/analyzer/symex"
+	"augur/analyzer/vm"
+)
+
+// The inputs an analysis explores. With --sym-* flags, the inputs they
+// name; otherwise (SymInputs "auto", the default) the inputs the program
+// was given, symbolic around their values (symex.Around), and, for a
+// program run without arguments whose main takes them, one short
+// argument too (symex.Invented); and always the inputs the program marks
+// itself (augur_make_symbolic, __VERIFIER_nondet_*, havocked calls).
+// Every path the exploration finds is then run under the detector with
+// its own plan (race.Options.Inputs), and classification makes the same
+// inputs symbolic around each race's own (multipath).
+
+// The values of Options.SymInputs.
+const (
+	SymInputsAuto = "auto"
+	SymInputsNone = "none"
+)
+
+// autoPaths bounds the paths explored from each root when the inputs are
+// symbolic by default: the exploration is a count, so the same program
+// and inputs explore the same paths on any machine, and a program with
+// many input-dependent branches costs a bounded number of runs.
+const autoPaths = 32
+
+// autoInputs reports whether the given inputs are made symbolic by
+// default: no --sym-* flag names any, and SymInputs is not "none".
+func (o *Options) autoInputs() bool {
+	return !o.symbolic() && o.SymInputs != SymInputsNone
+}
+
+// inputRoots are the symbolic templates the exploration of inputs starts
+// from, the one around the analysis's own inputs first; none when
+// nothing is symbolic.
+func (o *Options) inputRoots(prog *ir.Program) []vm.Config {
+	if o.symbolic() {
+		return []vm.Config{o.symbolicRun(false)}
+	}
+	base := o.Run
+	base.PreemptAccesses = false
+	marks := classify.UsesSymbolicInputs(prog, o.Run.Undefined)
+	if !o.autoInputs() {
+		if marks {
+			return []vm.Config{base}
+		}
+		return nil
+	}
+	// The own root is explored even with nothing symbolic (one run): the
+	// invented argument's path is told apart from it by what it covers.
+	roots := []vm.Config{symex.Around(base)}
+	if len(base.Args) <= 1 && takesArguments(prog) {
+		roots = append(roots, symex.Around(symex.Invented(base)))
+	}
+	if len(roots) == 1 && !symex.Marked(roots[0]) && !marks {
+		return nil
+	}
+	return roots
+}
+
+// takesArguments reports whether the program's main declares argc.
+func takesArguments(prog *ir.Program) bool {
+	f := prog.Func("main")
+	return f != nil && len(f.Params) > 0
+}
+
+// maxPathsOf is the path budget of each root.
+func (o *Options) maxPathsOf() int {
+	if o.autoInputs() && (o.MaxPaths == 0 || o.MaxPaths > autoPaths) {
+		return autoPaths
+	}
+	return o.MaxPaths
+}
+
+// maxRaceInputs bounds the explored inputs detection runs its plan on.
+const maxRaceInputs = 16
+
+// raceInputs are the inputs detection runs its plan on besides the
+// analysis's own: every path of the exploration but the one the given
+// inputs take, the paths that reach memory-touching instructions no
+// earlier pick reached first (symex.SelectInputs: they show most), then
+// the others in the order the exploration found them (a lock chosen by
+// an input, a branch that unlocks early, cover no new line), at most
+// maxRaceInputs. own is the path of the analysis's own inputs (nil when
+// it was not explored): a path that cannot differ from it (an invented
+// argument the program never branched on, covering the same accesses) is
+// left out too.
+func raceInputs(paths []*symex.Path, own *symex.Path) []*race.Inputs {
+	seen := map[string]bool{}
+	var out []*race.Inputs
+	add := func(p *symex.Path) {
+		if p == own || (own != nil && len(p.Constraints) == 0 && slices.Equal(p.Coverage, own.Coverage)) {
+			return
+		}
+		in := race.Inputs(p.Inputs)
+		k := in.Key()
+		if seen[k] || len(out) >= maxRaceInputs {
+			return
+		}
+		seen[k] = true
+		out = append(out, &in)
+	}
+	for _, p := range symex.SelectInputs(paths, maxRaceInputs) {
+		add(p)
+	}
+	for _, p := range paths {
+		add(p)
+	}
+	return out
+}
