@@ -1,4 +1,14 @@
 package analyzer
 
+import (
+	"augur/analyzer/classify"
+	"augur/analyzer/ir"
+)
+
 // SettingsKey is settingsKey, for tests that open a history themselves.
 func SettingsKey(o *Options) string { return o.settingsKey() }
+
+// ClassifyOptions are the options res's races were classified with.
+func ClassifyOptions(res *Result, prog *ir.Program) (classify.Options, error) {
+	return res.classifyOptions(prog)
+}

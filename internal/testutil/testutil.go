@@ -146,3 +146,27 @@ func CheckRaces(t testing.TB, path string, races []*race.Race) {
 		}
 	}
 }
+
+// directive is a run directive in a test program's comments: `// args: a
+// b c` (command-line arguments), `// stdin: text` (standard input, \n
+// for newlines).
+var directive = regexp.MustCompile(`(?m)^//\s*(args|stdin):\s?(.*)$`)
+
+// Directives reads the arguments and standard input a test program's
+// directives give it (none when it has none).
+func Directives(t testing.TB, path string) (args []string, stdin string) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range directive.FindAllStringSubmatch(string(data), -1) {
+		switch m[1] {
+		case "args":
+			args = strings.Fields(m[2])
+		case "stdin":
+			stdin = strings.ReplaceAll(m[2], `\n`, "\n")
+		}
+	}
+	return args, stdin
+}
