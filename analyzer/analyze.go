@@ -481,6 +481,11 @@ func (res *Result) jobs(prog *ir.Program) ([]classify.Job, error) {
 	ref := classify.RefOf(prog)
 	jobs := make([]classify.Job, len(res.Races))
 	for i, r := range res.Races {
+		if res.Detection.TimeCut {
+			// What the exploration found depends on how long it ran: the
+			// verdict rests on the plan's occurrences (race.FromPlan).
+			r = r.FromPlan()
+		}
 		jobs[i] = classify.NewJob(ref, r, copts, opts.Classifier)
 	}
 	return jobs, nil
@@ -492,7 +497,11 @@ func (res *Result) classifyOptions(prog *ir.Program) (classify.Options, error) {
 	opts := res.Options
 	switch opts.Classifier {
 	case "", "portend":
-		return classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, Focus: res.Detection.Focus,
+		focus := res.Detection.Focus
+		if res.Detection.TimeCut {
+			focus = res.Detection.PlanFocus // the exploration's depends on how long it ran
+		}
+		return classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, Focus: focus,
 			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog, opts.Run.Undefined), Model: opts.MemoryModel,
 			AroundInputs: opts.autoInputs()}, nil
 	case "replay-analyzer":

@@ -347,3 +347,34 @@ func TestPairsRunAheadGiveTheSameVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// A harmful verdict stands only on evidence that replays to what it
+// claims: the double free's verdict verifies, and the same verdict
+// claiming the accesses the other way round, or another failure, does
+// not.
+func TestVerifyRefusesWhatTheReplayDoesNotShow(t *testing.T) {
+	prog, cfg, races := detectFile(t, "../../testdata/classify/double_free.c")
+	if len(races) != 1 {
+		t.Fatalf("%d races, want 1", len(races))
+	}
+	opts := classify.Options{Run: cfg, Seed: 1}
+	v := classify.Classify(prog, races[0], opts)
+	if v.Category != classify.SpecViolated {
+		t.Fatalf("%s (%s), want spec-violated", v.Category, v.Reason)
+	}
+	if why := classify.Verify(prog, races[0], v, opts); why != "" {
+		t.Fatalf("the verdict does not verify: %s", why)
+	}
+	swapped := *v
+	swapped.Points[0], swapped.Points[1] = v.Points[1], v.Points[0]
+	if why := classify.Verify(prog, races[0], &swapped, opts); !strings.Contains(why, "other order") {
+		t.Errorf("the accesses claimed the other way round: %q", why)
+	}
+	other := *v
+	fail := *v.Failure
+	fail.Loc.Line++
+	other.Failure = &fail
+	if why := classify.Verify(prog, races[0], &other, opts); !strings.Contains(why, "ended in") {
+		t.Errorf("another failure claimed: %q", why)
+	}
+}

@@ -12,8 +12,10 @@ import (
 // EncodingVersion is the version of the encoding of jobs and verdicts.
 // Decoders refuse any other version, and any field they do not know: a
 // process that makes jobs and the processes that run them must agree on
-// what a job and a verdict are, or their verdicts would differ.
-const EncodingVersion = 1
+// what a job and a verdict are, or their verdicts would differ. Version 2:
+// classification on input paths, with tight pairs and self-checked
+// verdicts (Options.AroundInputs, Verdict.Paths).
+const EncodingVersion = 2
 
 // envelope is the encoded form of a job or a verdict: the version first.
 type envelope struct {

@@ -1,5 +1,10 @@
 package classify
 
+import (
+	"augur/analyzer/ir"
+	"augur/analyzer/race"
+)
+
 // LendCPUs sets how many processors classification may borrow to run a
 // race's later post-race pairs ahead (0: none, every pair in turn), and
 // returns what restores the count.
@@ -20,4 +25,10 @@ func CPUsLent() uint64 {
 	cpus.mu.Lock()
 	defer cpus.mu.Unlock()
 	return cpus.lent
+}
+
+// Verify is verify: why harmful verdict v of race r does not replay to
+// what it claims, or "".
+func Verify(prog *ir.Program, r *race.Race, v *Verdict, opts Options) string {
+	return verify(prog, r, v, opts)
 }

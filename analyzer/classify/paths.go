@@ -34,6 +34,9 @@ import (
 // the symbolic exploration of one checkpoint.
 const maxLeaves = 16
 
+// solverSteps bounds each solver query of the exploration (Z3's rlimit).
+const solverSteps = 20_000_000
+
 // pathInput is an input to classify a race on, and why it was chosen.
 type pathInput struct {
 	in  *race.Inputs
@@ -44,7 +47,10 @@ type pathInput struct {
 // returns the input paths to classify it on besides its own, at most
 // opts.Mp-1, most telling first.
 func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
-	slv := solver.New(5 * time.Second)
+	// The solver's limit is a count of its steps, so a verdict does not
+	// depend on the machine's speed; the time limit only guards against
+	// a step count that takes too long anyway.
+	slv := solver.NewLimited(time.Minute, solverSteps)
 	slv.Cancel = opts.Run.Cancel
 	sym := vm.NewSymbolic(slv)
 	cfg := replayConfig(r, opts)

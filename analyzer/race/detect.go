@@ -160,7 +160,12 @@ type Result struct {
 	// Focus are the access locations (file:line:col) of the races and
 	// potential races found, sorted: the preemption points exploration
 	// ended with, and classification's harm search starts from.
-	Focus []string
+	// PlanFocus are those of the plan alone (before the exploration).
+	Focus, PlanFocus []string
+	// TimeCut is set when the exploration after the plan ended by time
+	// (--explore-time) rather than by its counts: what it found, and the
+	// occurrences and focus it added, depend on how fast the machine ran.
+	TimeCut bool
 	// TooLong is set when the round-robin execution ran out of its
 	// instruction or memory budget: the program outruns the analysis's
 	// budget under the plainest schedule (it is long, or loops for ever:
@@ -206,6 +211,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 		err = d.directed()
 	}
 	if err == nil {
+		d.res.PlanFocus = d.focus()
 		err = d.enumerate()
 	}
 	if err == nil {

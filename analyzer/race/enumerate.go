@@ -76,6 +76,7 @@ func (d *detection) enumerate() error {
 	for len(stack) > 0 {
 		if ran >= maxEnumerated || !until.IsZero() && time.Now().After(until) {
 			complete = false
+			d.res.TimeCut = d.res.TimeCut || ran < maxEnumerated
 			break
 		}
 		if t := d.opts.Run.Expired(); t != nil {

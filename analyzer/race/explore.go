@@ -103,7 +103,7 @@ func (d *detection) explore() error {
 	}
 	for i := 0; i < most && idle < patience && !d.stop; i += exploreBatch {
 		if !x.Until.IsZero() && time.Now().After(x.Until) {
-			d.res.Explore.Ended = EndedTime
+			d.res.Explore.Ended, d.res.TimeCut = EndedTime, true
 			break
 		}
 		if t := d.opts.Run.Expired(); t != nil {

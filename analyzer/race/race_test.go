@@ -101,3 +101,20 @@ func TestNoFalsePositivesOnCorpus(t *testing.T) {
 		})
 	}
 }
+
+// A race found by the plan keeps the plan's occurrences for
+// classification when the exploration was cut by time; one the
+// exploration alone found keeps its first occurrence.
+func TestFromPlan(t *testing.T) {
+	r := &race.Race{ID: "x", Instance: race.Instance{Technique: race.ByExplore, FirstAt: vm.StopPoint{Count: 1}},
+		Alternates: []race.Instance{{Technique: race.ByRoundRobin, FirstAt: vm.StopPoint{Count: 2}}, {Technique: race.ByEnumeration},
+			{Technique: race.ByDirected, FirstAt: vm.StopPoint{Count: 3}}}}
+	p := r.FromPlan()
+	if p.Technique != race.ByRoundRobin || len(p.Alternates) != 1 || p.Alternates[0].Technique != race.ByDirected || p.ID != "x" {
+		t.Errorf("from the plan: %+v", p)
+	}
+	only := (&race.Race{ID: "y", Instance: race.Instance{Technique: race.ByExplore}, Alternates: []race.Instance{{Technique: race.ByEnumeration}}}).FromPlan()
+	if only.Technique != race.ByExplore || len(only.Alternates) != 0 {
+		t.Errorf("exploration only: %+v", only)
+	}
+}

@@ -84,6 +84,27 @@ type Instance struct {
 	PreemptAccesses bool `json:"preempt_accesses,omitempty"`
 }
 
+// FromPlan returns r with the occurrences the detection plan found (any
+// technique but the bounded enumeration's and the exploration's, whose
+// schedules depend on how long they ran), the first of them as its own;
+// a race only they found keeps its first occurrence alone. Classifying
+// it then gives the same verdict however long detection explored.
+func (r *Race) FromPlan() *Race {
+	var plan []Instance
+	for i := 0; i <= len(r.Alternates); i++ {
+		if inst := r.At(i).Instance; inst.Technique != ByEnumeration && inst.Technique != ByExplore {
+			plan = append(plan, inst)
+		}
+	}
+	c := *r
+	if len(plan) == 0 {
+		c.Alternates = nil
+		return &c
+	}
+	c.Instance, c.Alternates = plan[0], plan[1:]
+	return &c
+}
+
 // MaxAlternates bounds the other occurrences a race keeps.
 const MaxAlternates = 2
 
