@@ -160,7 +160,7 @@ func printAccuracy(all []*corpusRace) {
 	for _, cl := range []string{"augur", "single-pre/single-post", "multischedule", "replay-analyzer"} {
 		name := cl
 		if cl == "multischedule" {
-			name = "single path"
+			name = "single path" // every technique but multipath
 		}
 		fmt.Printf("%-24s", name)
 		total, right := 0, 0
@@ -184,16 +184,23 @@ func printAccuracy(all []*corpusRace) {
 		}
 		fmt.Printf(" %d/%d (%.1f%%)\n", right, total, 100*float64(right)/float64(total))
 	}
-	fmt.Println("contribution of each technique (Portend+ Fig. 13), races classified right:")
+	fmt.Println("contribution of each technique (Portend+ Fig. 13), races classified right, and the others:")
 	for i, cl := range classifiers[:3] {
 		n := 0
+		var wrong []string
 		for _, cr := range all {
 			if cr.got[cl] == cr.truth {
 				n++
+			} else if cr.found {
+				wrong = append(wrong, fmt.Sprintf("%s:%d-%d %s", strings.TrimSuffix(cr.file, ".c"), cr.lines[0], cr.lines[1], cr.got[cl]))
 			}
 		}
+		sort.Strings(wrong)
 		step := []string{"single-pre/single-post (one post-race schedule, ad hoc synchronization)", "+ multischedule (post-race schedules, harm search)", "+ multipath (inputs explored)"}[i]
 		fmt.Printf("  %-75s %d of %d\n", step, n, len(all))
+		if len(wrong) > 0 {
+			fmt.Printf("    not: %s\n", strings.Join(wrong, "; "))
+		}
 	}
 	var missed, wrong []string
 	var secs []float64

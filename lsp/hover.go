@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strings"
 
 	"go.lsp.dev/protocol"
@@ -179,11 +180,26 @@ func describeInputs(in *report.Inputs) string {
 	if in.Stdin != "" {
 		parts = append(parts, fmt.Sprintf("stdin `%q`", in.Stdin))
 	}
-	for name, data := range in.Files {
-		parts = append(parts, fmt.Sprintf("file %s `%q`", name, data))
+	names := make([]string, 0, len(in.Files))
+	for name := range in.Files {
+		names = append(names, name)
 	}
-	if len(in.Vars) > 0 {
-		parts = append(parts, fmt.Sprintf("input values %v", in.Vars))
+	sort.Strings(names)
+	for _, name := range names {
+		parts = append(parts, fmt.Sprintf("file %s `%q`", name, in.Files[name]))
+	}
+	// The bytes of the arguments, standard input and files are shown
+	// whole above; the other inputs (__VERIFIER_nondet_*, augur_make_symbolic)
+	// by name.
+	var vars []string
+	for name, v := range in.Vars {
+		if !strings.Contains(name, "[") {
+			vars = append(vars, fmt.Sprintf("%s = %d", name, int64(v)))
+		}
+	}
+	sort.Strings(vars)
+	if len(vars) > 0 {
+		parts = append(parts, "input values "+strings.Join(vars, ", "))
 	}
 	return strings.Join(parts, ", ")
 }

@@ -383,6 +383,11 @@ func classifyPath(prog *ir.Program, r *race.Race, opts Options, base Verdict, de
 		}
 		return v.unclassified(reason)
 	}
+	// The first thread makes its access when it next runs, in either order,
+	// without yielding at it first (a preemption point of access
+	// preemption): otherwise the alternate would pass one more point than
+	// the primary, and the schedules after the race would part there.
+	checkpoint.GrantAccess(r.FirstAt.Thread)
 	target := raceTarget(checkpoint, r, r.FirstAt, r.First.Loc)
 	if target == nil {
 		return v.unclassified("the recorded schedule does not bring the first racing access here on these inputs")
@@ -441,9 +446,10 @@ func raceTarget(at *vm.Machine, r *race.Race, p vm.StopPoint, loc ir.Loc) *span 
 // Action is a change to an execution at a point: "yield" (a scheduling
 // decision there, to hold the thread that stands at its access),
 // "preempt-accesses" (access preemption starts there), "preempt-at" (the
-// accesses at Locs become the preemption points there, vm.SetPreemptAt)
-// or "steady-clock" (the clock stops counting instructions there,
-// vm.SetSteadyClock).
+// accesses at Locs become the preemption points there, vm.SetPreemptAt),
+// "steady-clock" (the clock stops counting instructions there,
+// vm.SetSteadyClock) or "grant" (the thread there makes the access it
+// stands at without yielding first, vm.GrantAccess).
 type Action struct {
 	At   vm.StopPoint `json:"at"`
 	Do   string       `json:"do"`
@@ -500,14 +506,20 @@ func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, gap,
 	// From the race on the clock is an input: both orders read the same
 	// times (vm.Machine.SetSteadyClock), so a printed duration does not
 	// make them differ.
-	steady := Action{At: r.FirstAt, Do: "steady-clock"}
 	pm.SetSteadyClock()
 	am.SetSteadyClock()
 	primary = runPrimary(pm, r, post, opts.BudgetFactor*gap, budget, target)
-	primary.actions = append([]Action{steady}, primary.actions...)
+	primary.actions = append(atCheckpoint(r), primary.actions...)
 	alt, err = runAlternate(am, r, post, opts.BudgetFactor*gap, budget, target)
-	alt.actions = append([]Action{steady}, alt.actions...)
+	alt.actions = append(atCheckpoint(r), alt.actions...)
 	return primary, alt, err
+}
+
+// atCheckpoint are the actions every order of r does at the pre-race
+// checkpoint: the steady clock, and the first thread's access granted
+// (classifyPath).
+func atCheckpoint(r *race.Race) []Action {
+	return []Action{{At: r.FirstAt, Do: "steady-clock"}, {At: r.FirstAt, Do: "grant"}}
 }
 
 // runPrimaryOnly runs the recorded order of r alone from the checkpoint
@@ -519,7 +531,7 @@ func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, gap,
 // is.
 func runPrimaryOnly(pm *vm.Machine, r *race.Race, post postRace, budget uint64) (primary, alt outcome, err error) {
 	pm.SetSteadyClock()
-	actions := []Action{{At: r.FirstAt, Do: "steady-clock"}}
+	actions := atCheckpoint(r)
 	second := vm.StopPoint{Thread: r.SecondAt.Thread, Loc: r.SecondLoc, Count: pm.ThreadCount(r.SecondAt.Thread)}
 	pm.StopBefore(&vm.StopPoint{Thread: r.FirstAt.Thread, Count: r.FirstAt.Count + 1})
 	if res := pm.Run(); res.Term.Kind != vm.TermPaused {
@@ -618,19 +630,18 @@ func runPrimary(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget ui
 	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{first, *h.at}, spawned: tight.Spawned(), m: tight}
 }
 
-// firstGoesOn makes the first thread run next, right after the second
-// thread's access, when post asks for the accesses back to back: in the
-// alternate order the first thread's access follows at once; in the
-// primary, made already, the first thread goes on from it. Both orders
-// take the same forced decision there, so the post-race schedule's own
-// decisions fall at the same points in both.
-func firstGoesOn(m *vm.Machine, post postRace, first, second int) []Action {
+// firstGoesOn makes the first thread run next, where both accesses are
+// made, when post asks for the accesses back to back: the primary's
+// second thread and the alternate's first (standing at at) give way to
+// it with the same forced decision, so the post-race schedule's own
+// decisions fall at the same points in both orders.
+func firstGoesOn(m *vm.Machine, post postRace, first, at int) []Action {
 	if b, ok := post.(backToBack); !ok || !b.backToBack() {
 		return nil
 	}
 	m.SetPolicy(&sched.First{Thread: first, Then: m.Policy()})
 	m.Yield()
-	return []Action{{At: vm.StopPoint{Thread: second, Count: m.ThreadCount(second)}, Do: "yield"}}
+	return []Action{{At: vm.StopPoint{Thread: at, Count: m.ThreadCount(at)}, Do: "yield"}}
 }
 
 // runRecorded runs the recorded order as the execution that found the
@@ -752,11 +763,26 @@ func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget 
 	if h.at != nil {
 		secondAt = *h.at // made already, at exactly this count
 	}
+	m.SetMaxInstructions(budget)
+	if b, ok := post.(backToBack); ok && b.backToBack() && h.at != nil {
+		// The first thread makes its access right after the second's,
+		// before the schedule after the race starts: both orders then
+		// stand where both accesses are made, with the first thread to go
+		// on (firstGoesOn), and the post-race schedule's decisions fall
+		// at the same points in both.
+		m.SetPolicy(&sched.Only{Thread: first})
+		m.Yield()
+		actions = append(actions, Action{At: vm.StopPoint{Thread: other, Count: m.ThreadCount(other)}, Do: "yield"})
+		m.StopBefore(&vm.StopPoint{Thread: first, Count: r.FirstAt.Count + 1})
+		if res := m.Run(); res.Term.Kind != vm.TermPaused {
+			return outcome{res: res, actions: actions, points: [2]vm.StopPoint{secondAt, r.FirstAt}, m: m}, nil
+		}
+		m.StopBefore(nil)
+	}
 	actions = append(actions, post.apply(m)...)
 	if h.at != nil {
-		actions = append(actions, firstGoesOn(m, post, first, other)...)
+		actions = append(actions, firstGoesOn(m, post, first, first)...)
 	}
-	m.SetMaxInstructions(budget)
 	m.SetWeakReads(true)
 	res := m.Run()
 	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{secondAt, r.FirstAt}, spawned: m.Spawned(), m: m}, nil

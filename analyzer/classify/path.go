@@ -53,6 +53,13 @@ func (c *path) judge(stage, sched string, primary, alt outcome, err error) *Verd
 	}
 	w := *c.v
 	w.Stage = stage
+	// Both orders failing the same way, under the same schedule after the
+	// race, is the program's failure (another race's), not this race's
+	// consequence: the pair agrees.
+	if sameFailure(primary, alt) {
+		c.v.K++
+		return nil
+	}
 	if !w.judge(judging{model: c.opts.Model}, primary, alt) {
 		*c.v = w // what the pair recorded (its outputs, its states)
 		c.outs = append(c.outs, pairOutcome{primary: primary, alt: alt, schedule: sched})

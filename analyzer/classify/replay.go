@@ -46,6 +46,8 @@ func Reexecute(prog *ir.Program, cfg vm.Config, actions []Action, started func(*
 			m.SetPreemptAt(a.Locs)
 		case "steady-clock":
 			m.SetSteadyClock()
+		case "grant":
+			m.GrantAccess(a.At.Thread)
 		}
 	}
 	return m, m.Run(), ""

@@ -35,11 +35,24 @@ type searchSchedule struct {
 	// preemption point is (an unlock follows a plain write with none
 	// between), is where a free by another thread lands before it.
 	yield bool
+	// alone is set for the one possible order of a race searched alone.
+	alone bool
 }
 
-// apply switches m to PCT over the search's points from here on.
+// backToBack implements backToBack: both orders of a harm-search pair
+// start the search where both accesses are made, with the first thread
+// to go on, so that its schedule falls at the same places in both.
+func (s searchSchedule) backToBack() bool { return true }
+
+// apply switches m to PCT over the search's points from here on: drawn
+// from places (sched.KeyedPCT) for a pair, whose two orders must make the
+// same choices; plain PCT for the one possible order alone.
 func (s searchSchedule) apply(m *vm.Machine) []Action {
-	m.SetPolicy(sched.NewPCT(s.seed, s.depth, s.steps))
+	if s.yield || s.alone {
+		m.SetPolicy(sched.NewPCT(s.seed, s.depth, s.steps))
+	} else {
+		m.SetPolicy(sched.NewKeyedPCT(s.seed, s.depth, s.steps))
+	}
 	m.SetPreemptAt(s.focus)
 	cur := m.Current()
 	at := vm.StopPoint{Thread: cur, Count: m.ThreadCount(cur)}
@@ -86,7 +99,8 @@ func (c *path) searchHarm(checkpoint *vm.Machine, gap, budget uint64, target *sp
 	// schedules switching threads there (runPrimaryOnly).
 	alone := c.single != nil
 	pairs := newPairRunner(checkpoint, r, opts, n, func(j int) postRace {
-		return searchSchedule{seed: opts.Seed + 7_000_003 + uint64(j), depth: 2 + j%2, steps: steps, focus: focus, yield: alone && j%2 == 0}
+		return searchSchedule{seed: opts.Seed + 7_000_003 + uint64(j), depth: 2 + j%2, steps: steps, focus: focus, yield: alone && j%2 == 0,
+			alone: alone}
 	}, gap, budget, target)
 	pairs.alone = alone
 	defer pairs.stop()

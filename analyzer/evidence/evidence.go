@@ -434,13 +434,13 @@ func (ev *Evidence) checkFailure() error {
 func (ev *Evidence) checkActions() error {
 	for i, a := range ev.Actions {
 		switch a.Do {
-		case "yield", "preempt-accesses", "steady-clock":
+		case "yield", "preempt-accesses", "steady-clock", "grant":
 		case "preempt-at":
 			if len(a.Locs) == 0 {
 				return fmt.Errorf("action %d: preempt-at names no locations", i+1)
 			}
 		default:
-			return fmt.Errorf("action %d: %q: want yield, preempt-accesses, preempt-at or steady-clock", i+1, a.Do)
+			return fmt.Errorf("action %d: %q: want yield, preempt-accesses, preempt-at, steady-clock or grant", i+1, a.Do)
 		}
 		if a.At.Thread < 0 {
 			return fmt.Errorf("action %d: thread %d", i+1, a.At.Thread)

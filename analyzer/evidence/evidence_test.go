@@ -139,7 +139,7 @@ func TestDecodeRefusesIncompleteEvidence(t *testing.T) {
 		{`"argv":["p"]`, `"argv":[]`}:                                     "no argv",
 		{`"inputs":{"argv":["p"],`, `"inputs":{`}:                         "no argv",
 		{`"version":1`, `"version":7`}:                                    "version 7",
-		{`"do":"yield"`, `"do":"teleport"`}:                               `"teleport": want yield, preempt-accesses, preempt-at or steady-clock`,
+		{`"do":"yield"`, `"do":"teleport"`}:                               `"teleport": want yield, preempt-accesses, preempt-at, steady-clock or grant`,
 		{`"policy":"round-robin"`, `"policy":"chaos"`}:                    `policy "chaos"`,
 		{`"category":"spec-violated"`, `"category":"benign"`}:             `category "benign"`,
 		{`"order":"alternate"`, `"order":"sideways"`}:                     `order "sideways"`,

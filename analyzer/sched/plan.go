@@ -76,7 +76,7 @@ func (p *Plan) Step(i int, first *Trace) Schedule {
 	}
 	seed := p.Seed + uint64(i)
 	if p.Random {
-		return Schedule{Policy: NewRandom(seed), Name: fmt.Sprintf("random seed %d", seed), PreemptAccesses: true}
+		return Schedule{Policy: NewKeyed(seed), Name: fmt.Sprintf("random seed %d", seed), PreemptAccesses: true}
 	}
 	if first != nil && p.steps == 0 {
 		p.steps = first.Len() + 1

@@ -109,6 +109,7 @@ before(async () => {
   fs.copyFileSync(path.join(repo, 'testdata', 'classify', 'disjoint_bits.c'), path.join(workspace, 'status.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'fix', 'lock_order.c'), path.join(workspace, 'transfer.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'lsp', 'call_paths.c'), path.join(workspace, 'hits.c'));
+  fs.copyFileSync(path.join(repo, 'testdata', 'accuracy', 'verbose_total.c'), path.join(workspace, 'logger.c'));
   // A ThreadSanitizer report of ledger.c's use after free, as a CI run
   // would leave it (written in ThreadSanitizer's format), named by the
   // tsanReport setting below.
@@ -502,6 +503,16 @@ test('a harmless race that follows a benign pattern names the pattern and its ev
   await shot('9-benign-pattern');
   assert.match(hover, /k-witness-harmless/);
   assert.match(hover, /Benign pattern — disjoint-bits: the write in writer changes only bits 0x1 of status/);
+  await page.keyboard.press('Escape');
+});
+
+test('a race that needs an input is found and classified on it with no configuration, and the hover names the input', async () => {
+  // logger.c prints the racy total only with -v; it is opened with no
+  // arguments, so the analysis explores one short argument of its own.
+  const hover = await keyboardHover('logger.c', 'printf("total so far', 'output-differs');
+  await shot('9b-input-race');
+  assert.match(hover, /output-differs/);
+  assert.match(hover, /Input:.*-v/);
   await page.keyboard.press('Escape');
 });
 
