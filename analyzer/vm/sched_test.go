@@ -356,3 +356,21 @@ func TestLockBackOffDoesNotRunInStep(t *testing.T) {
 		}
 	}
 }
+
+// A steady clock never runs back in a thread's view across a join: the
+// joiner sees at least the joined thread's last reading.
+func TestSteadyClockGoesOnAcrossJoin(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/sched/steady_join.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := vm.New(prog, vm.Config{Args: []string{"steady_join"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.SetSteadyClock()
+	res := m.Run()
+	if out, _ := vm.Streams(res.Output); string(out) != "forward\n" {
+		t.Fatalf("%s: printed %q", res.Term.Kind, out)
+	}
+}
