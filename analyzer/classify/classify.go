@@ -383,11 +383,6 @@ func classifyPath(prog *ir.Program, r *race.Race, opts Options, base Verdict, de
 		}
 		return v.unclassified(reason)
 	}
-	// The first thread makes its access when it next runs, in either order,
-	// without yielding at it first (a preemption point of access
-	// preemption): otherwise the alternate would pass one more point than
-	// the primary, and the schedules after the race would part there.
-	checkpoint.GrantAccess(r.FirstAt.Thread)
 	target := raceTarget(checkpoint, r, r.FirstAt, r.First.Loc)
 	if target == nil {
 		return v.unclassified("the recorded schedule does not bring the first racing access here on these inputs")
@@ -506,20 +501,25 @@ func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, gap,
 	// From the race on the clock is an input: both orders read the same
 	// times (vm.Machine.SetSteadyClock), so a printed duration does not
 	// make them differ.
+	steady := Action{At: r.FirstAt, Do: "steady-clock"}
 	pm.SetSteadyClock()
 	am.SetSteadyClock()
 	primary = runPrimary(pm, r, post, opts.BudgetFactor*gap, budget, target)
-	primary.actions = append(atCheckpoint(r), primary.actions...)
+	primary.actions = append([]Action{steady}, primary.actions...)
 	alt, err = runAlternate(am, r, post, opts.BudgetFactor*gap, budget, target)
-	alt.actions = append(atCheckpoint(r), alt.actions...)
+	alt.actions = append([]Action{steady}, alt.actions...)
 	return primary, alt, err
 }
 
-// atCheckpoint are the actions every order of r does at the pre-race
-// checkpoint: the steady clock, and the first thread's access granted
-// (classifyPath).
-func atCheckpoint(r *race.Race) []Action {
-	return []Action{{At: r.FirstAt, Do: "steady-clock"}, {At: r.FirstAt, Do: "grant"}}
+// grant lets the first thread of r, standing at its access at the
+// checkpoint, make it without yielding there first when it next runs (a
+// preemption point of access preemption): both orders of a pair do, so
+// that the alternate, which releases it after the second access, passes
+// no point the tight primary did not. (A run that replays the recorded
+// schedule past the access must not: the recorded thread yielded there.)
+func grant(m *vm.Machine, r *race.Race) Action {
+	m.GrantAccess(r.FirstAt.Thread)
+	return Action{At: r.FirstAt, Do: "grant"}
 }
 
 // runPrimaryOnly runs the recorded order of r alone from the checkpoint
@@ -531,7 +531,7 @@ func atCheckpoint(r *race.Race) []Action {
 // is.
 func runPrimaryOnly(pm *vm.Machine, r *race.Race, post postRace, budget uint64) (primary, alt outcome, err error) {
 	pm.SetSteadyClock()
-	actions := atCheckpoint(r)
+	actions := []Action{{At: r.FirstAt, Do: "steady-clock"}}
 	second := vm.StopPoint{Thread: r.SecondAt.Thread, Loc: r.SecondLoc, Count: pm.ThreadCount(r.SecondAt.Thread)}
 	pm.StopBefore(&vm.StopPoint{Thread: r.FirstAt.Thread, Count: r.FirstAt.Count + 1})
 	if res := pm.Run(); res.Term.Kind != vm.TermPaused {
@@ -610,6 +610,7 @@ func runPrimary(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget ui
 	}
 	tight := m.Fork()
 	first := r.FirstAt
+	granted := grant(tight, r)
 	tight.StopBefore(&vm.StopPoint{Thread: first.Thread, Count: first.Count + 1})
 	if res := tight.Run(); res.Term.Kind != vm.TermPaused {
 		return outcome{res: res, points: [2]vm.StopPoint{first, r.SecondAt}, m: tight}
@@ -621,7 +622,7 @@ func runPrimary(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget ui
 		}
 		return runRecorded(m, r, post, budget)
 	}
-	actions := append([]Action{{At: vm.StopPoint{Thread: first.Thread, Count: first.Count + 1}, Do: "yield"}}, h.actions...)
+	actions := append([]Action{granted, {At: vm.StopPoint{Thread: first.Thread, Count: first.Count + 1}, Do: "yield"}}, h.actions...)
 	tight.StopBefore(nil)
 	actions = append(actions, post.apply(tight)...)
 	actions = append(actions, firstGoesOn(tight, post, first.Thread, r.SecondAt.Thread)...)
@@ -730,17 +731,18 @@ func holdUntilSecond(m *vm.Machine, r *race.Race, among sched.Policy, gapBudget 
 // the first (blocked on it, or spinning on a value only it can change).
 func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64, target *span) (outcome, error) {
 	first, other := r.FirstAt.Thread, r.SecondAt.Thread
+	granted := grant(m, r)
 	h, err := holdUntilSecond(m, r, sched.RoundRobin{}, gapBudget, target)
 	if err != nil {
 		return outcome{}, err
 	}
+	actions := append([]Action{granted}, h.actions...)
 	if h.failed != nil {
 		// It failed on the way, its racing access not made: a failure of
 		// the schedule that holds the first thread, which verify refuses
 		// as this race's consequence.
-		return outcome{res: h.failed, actions: h.actions, points: [2]vm.StopPoint{r.SecondAt, r.FirstAt}}, nil
+		return outcome{res: h.failed, actions: actions, points: [2]vm.StopPoint{r.SecondAt, r.FirstAt}}, nil
 	}
-	actions := h.actions
 	// The second thread stands at its racing access (or has just made it),
 	// the first is held. If it comes back to the access, reading the same
 	// memory from the same state, it is spinning on a value only the held
