@@ -510,6 +510,11 @@ test('a race that needs an input is found and classified on it with no configura
   // logger.c prints the racy total only with -v; it is opened with no
   // arguments, so the analysis explores one short argument of its own.
   const hover = await keyboardHover('logger.c', 'printf("total so far', 'output-differs');
+  // Faded in whole, for the screenshot.
+  await page.waitForFunction(() => {
+    const h = document.querySelector('.monaco-hover:not(.hidden)');
+    return h && getComputedStyle(h).opacity === '1';
+  }, null, { timeout: 5_000 });
   await shot('9b-input-race');
   assert.match(hover, /output-differs/);
   assert.match(hover, /Input:.*-v/);
