@@ -59,6 +59,11 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		return stepNext, nil
 	}
 	if m.sym != nil && !model.Symbolic {
+		if model.Sync != NoSync {
+			if err := m.forkSyncPointers(args, in.ArgTys); err != nil {
+				return ended(err)
+			}
+		}
 		if err := m.concreteArgs(args, in.ArgTys); err != nil {
 			return ended(err)
 		}

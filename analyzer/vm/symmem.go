@@ -173,9 +173,10 @@ func (m *Machine) concreteAddr(v Value, size uint64) (uint64, error) {
 	return m.concretize(v, 64)
 }
 
-// maxStoreAddrs bounds the addresses one store at a symbolic address is
-// followed to while threads run (concreteStoreAddr).
-const maxStoreAddrs = 4
+// maxForkTargets bounds the addresses one address an input chooses is
+// followed to while threads run: a store's (concreteStoreAddr) or a
+// synchronization call's object (forkSyncPointers).
+const maxForkTargets = 4
 
 // concreteStoreAddr makes the address of a store concrete, as
 // concreteAddr does. While other threads run, it also forks a state for
@@ -183,25 +184,100 @@ const maxStoreAddrs = 4
 // slot an input names races with main's write of slot 0 only for the
 // input 0, and a race detector sees concrete addresses.
 func (m *Machine) concreteStoreAddr(v Value, size uint64) (uint64, error) {
-	if v.Sym == nil || m.liveThreads() < 2 {
+	if v.Sym == nil || !m.concurrent() {
 		return m.concreteAddr(v, size)
 	}
 	if _, _, err := m.symTarget(v, size); err != nil {
 		return 0, err
 	}
+	mine, err := m.forkTargets(v, nil)
+	if err != nil {
+		return 0, err
+	}
+	s := m.sym
+	s.pc = append(s.pc, s.B.Binary(expr.Eq, v.Sym, s.B.Constant(mine, 64)))
+	return mine, nil
+}
+
+// forkSyncPointers forks, while threads run, for each pointer argument of
+// a synchronization call that an input chooses (`unlock(&m[i])`), a state
+// for each of a few other objects it can point to: held locks first (a
+// word at the start of an 8-byte slot of the object that is not zero: a
+// mutex's lock word), then others the inputs allow. The current state
+// goes on with the seed's object (concreteArgs pins it). A lock chosen by
+// an input is a different lock on each path, and the race behind the one
+// that releases the lock another access holds shows up.
+func (m *Machine) forkSyncPointers(args []Value, tys []ir.Scalar) error {
+	if !m.concurrent() {
+		return nil
+	}
+	for i, v := range args {
+		if v.Sym == nil || i >= len(tys) || tys[i].Kind != ir.KPtr {
+			continue
+		}
+		o, _, err := m.symTarget(v, 4)
+		if err != nil {
+			return err
+		}
+		if o == nil {
+			continue
+		}
+		var held []uint64
+		for k := uint64(0); k+4 <= o.Size; k += 8 {
+			if ir.LoadLE(o.bytes[k:], 4) != 0 {
+				held = append(held, ir.Addr(o.ID, k))
+			}
+		}
+		if _, err := m.forkTargets(v, held); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// forkTargets picks the address v takes in the current state (the seed's
+// when the path allows it, else one the path allows) and forks a state
+// for each of up to maxForkTargets-1 others: the feasible ones of preferred
+// first, then ones the solver finds. Each child's path condition pins its
+// address; the caller pins the current state's.
+func (m *Machine) forkTargets(v Value, preferred []uint64) (uint64, error) {
 	s := m.sym
 	b := s.B
+	eq := func(a uint64) *expr.Expr { return b.Binary(expr.Eq, v.Sym, b.Constant(a, 64)) }
 	mine := expr.Eval(v.Sym, s.Seed)
-	if ok, err := s.S.MayBeTrue(s.pc, b.Binary(expr.Eq, v.Sym, b.Constant(mine, 64))); err != nil {
+	if ok, err := s.S.MayBeTrue(s.pc, eq(mine)); err != nil {
 		return 0, solverErr(err)
 	} else if !ok {
 		if mine, err = s.S.Value(s.pc, v.Sym); err != nil {
 			return 0, solverErr(err)
 		}
 	}
-	others := b.Not(b.Binary(expr.Eq, v.Sym, b.Constant(mine, 64)))
-	for i := 1; i < maxStoreAddrs && s.Stats.Forks < s.MaxForks; i++ {
-		pc := append(s.pc[:len(s.pc):len(s.pc)], others)
+	picked := 1
+	others := b.Not(eq(mine))
+	fork := func(a uint64) {
+		s.Stats.Forks++
+		child := m.forkAgain()
+		child.sym.pc = append(child.sym.pc, eq(a))
+		m.spawned = append(m.spawned, child)
+		picked++
+		others = b.Binary(expr.And, others, b.Not(eq(a)))
+	}
+	for _, a := range preferred {
+		if picked >= maxForkTargets || s.Stats.Forks >= s.MaxForks {
+			break
+		}
+		if a == mine {
+			continue
+		}
+		ok, err := s.S.MayBeTrue(s.pc, eq(a))
+		if err != nil {
+			return 0, solverErr(err)
+		}
+		if ok {
+			fork(a)
+		}
+	}
+	for picked < maxForkTargets && s.Stats.Forks < s.MaxForks {
 		ok, err := s.S.MayBeTrue(s.pc, others)
 		if err != nil {
 			return 0, solverErr(err)
@@ -209,30 +285,29 @@ func (m *Machine) concreteStoreAddr(v Value, size uint64) (uint64, error) {
 		if !ok {
 			break
 		}
-		a, err := s.S.Value(pc, v.Sym)
+		a, err := s.S.Value(append(s.pc[:len(s.pc):len(s.pc)], others), v.Sym)
 		if err != nil {
 			return 0, solverErr(err)
 		}
-		eq := b.Binary(expr.Eq, v.Sym, b.Constant(a, 64))
-		s.Stats.Forks++
-		child := m.forkAgain()
-		child.sym.pc = append(child.sym.pc, eq)
-		m.spawned = append(m.spawned, child)
-		others = b.Binary(expr.And, others, b.Not(eq))
+		fork(a)
 	}
-	s.pc = append(s.pc, b.Binary(expr.Eq, v.Sym, b.Constant(mine, 64)))
 	return mine, nil
 }
 
-// liveThreads counts the threads that have not exited.
-func (m *Machine) liveThreads() int {
+// concurrent reports whether another thread may run beside the current
+// one in some schedule: a thread that has not exited, or one that exited
+// in this run's schedule but was never joined (another schedule may run
+// it later). Forks over what an input chooses are made only then: before
+// the first create, or after every thread is joined, which object an
+// input names cannot decide a race.
+func (m *Machine) concurrent() bool {
 	n := 0
 	for _, t := range m.threads {
-		if t.status != exited {
+		if t.status != exited || !t.joined {
 			n++
 		}
 	}
-	return n
+	return n >= 2
 }
 
 // symLoad loads a scalar from a symbolic address. Within one small object
