@@ -126,12 +126,7 @@ func (p *KeyedPCT) Pick(pt *Point, runnable []int) (int, error) {
 		p.low--
 		p.prio[pt.Thread] = p.low
 	}
-	best := runnable[0]
-	for _, t := range runnable[1:] {
-		if p.prio[t] > p.prio[best] {
-			best = t
-		}
-	}
+	best := highest(p.prio, runnable)
 	p.again.picked(pt, best, drop)
 	return best, nil
 }

@@ -62,17 +62,24 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 		p.demoted--
 		p.prio[pt.Thread] = p.demoted
 	}
-	best := runnable[0]
-	for _, t := range runnable[1:] {
-		if p.prio[t] > p.prio[best] {
-			best = t
-		}
-	}
+	best := highest(p.prio, runnable)
 	p.again.picked(pt, best, drop)
 	return best, nil
 }
 
-// yields reports the calls by which a thread gives way to the others.
+// highest is the runnable thread of the highest priority (the first of
+// runnable among equals), the thread a priority scheduler runs.
+func highest(prio map[int]int, runnable []int) int {
+	best := runnable[0]
+	for _, t := range runnable[1:] {
+		if prio[t] > prio[best] {
+			best = t
+		}
+	}
+	return best
+}
+
+// yields reports the calls by which a thread gives way to the others. by which a thread gives way to the others.
 func yields(what string) bool {
 	switch what {
 	case "sched_yield", "pthread_yield", "usleep", "sleep", "nanosleep":
