@@ -87,7 +87,9 @@ const maxRaceInputs = 16
 // analysis's own: every path of the exploration but the one the given
 // inputs take, the paths that reach memory-touching instructions no
 // earlier pick reached first (symex.SelectInputs: they show most), then
-// the others in the order the exploration found them (a lock chosen by
+// those that point an access an input chooses at memory another thread
+// touched (Path.Contended), then the others in the order the exploration
+// found them (a lock chosen by
 // an input, a branch that unlocks early, cover no new line), at most
 // maxRaceInputs. own is the path of the analysis's own inputs (nil when
 // it was not explored): a path that cannot differ from it (an invented
@@ -110,6 +112,11 @@ func raceInputs(paths []*symex.Path, own *symex.Path) []*race.Inputs {
 	}
 	for _, p := range symex.SelectInputs(paths, maxRaceInputs) {
 		add(p)
+	}
+	for _, p := range paths {
+		if p.Contended {
+			add(p)
+		}
 	}
 	for _, p := range paths {
 		add(p)

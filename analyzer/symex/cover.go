@@ -24,8 +24,24 @@ func coverKey(loc ir.LocID, thread int) uint32 {
 }
 
 // accessCoverage is the monitor that records a path's coverage as a
-// bitset over coverKey while it runs; forks copy it.
-type accessCoverage struct{ set []uint64 }
+// bitset over coverKey while it runs, and the latest accesses of its
+// threads (vm.RecentAccesses); forks copy both.
+type accessCoverage struct {
+	set    []uint64
+	recent [recentKept]recentAccess
+	next   int // the ring's next slot
+}
+
+// recentKept is how many of the latest accesses a path remembers: enough
+// for the few shared cells a worker touches around a store an input
+// indexes, few enough that remembering costs a store per access.
+const recentKept = 32
+
+type recentAccess struct {
+	thread int32
+	obj    uint32
+	off    uint64
+}
 
 func newAccessCoverage(prog *ir.Program) *accessCoverage {
 	return &accessCoverage{set: make([]uint64, (len(prog.Locs)*threadsKept+63)/64)}
@@ -37,13 +53,32 @@ func (c *accessCoverage) Access(a *vm.Access) {
 	if i := int(k >> 6); i < len(c.set) {
 		c.set[i] |= 1 << (k & 63)
 	}
+	c.recent[c.next] = recentAccess{thread: int32(a.Thread), obj: a.Obj.ID, off: a.Off}
+	c.next = (c.next + 1) % recentKept
+}
+
+// TouchedByOthers implements vm.RecentAccesses.
+func (c *accessCoverage) TouchedByOthers(obj uint32, thread int) []uint64 {
+	var out []uint64
+	for i := 1; i <= recentKept; i++ {
+		r := c.recent[(c.next-i+recentKept)%recentKept]
+		if r.obj != obj || int(r.thread) == thread {
+			continue
+		}
+		if a := ir.Addr(obj, r.off); !slices.Contains(out, a) {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Sync implements vm.Monitor.
 func (c *accessCoverage) Sync(vm.SyncEvent) {}
 
 // Fork implements vm.ForkableMonitor.
-func (c *accessCoverage) Fork() vm.Monitor { return &accessCoverage{set: slices.Clone(c.set)} }
+func (c *accessCoverage) Fork() vm.Monitor {
+	return &accessCoverage{set: slices.Clone(c.set), recent: c.recent, next: c.next}
+}
 
 // keys lists the set's keys, sorted: a finished path keeps only those.
 func (c *accessCoverage) keys() Coverage {

@@ -64,6 +64,10 @@ type Path struct {
 	// Seed is set on the path the exploration's root takes itself: the
 	// one its given inputs take, with those inputs.
 	Seed bool
+	// Contended is set on a path whose inputs point an access they choose
+	// at memory another thread touched or a lock it held
+	// (vm.Machine.Contended): race detection runs it early.
+	Contended bool
 }
 
 // Failed reports whether the path ended in a failure (not exit, not pruned).
@@ -212,7 +216,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			res.Stats.Pruned++
 			continue
 		}
-		p := &Path{Term: run.Term, Output: run.Output, Constraints: m.PathConstraint(), Instructions: run.Instructions, Seed: m == root}
+		p := &Path{Term: run.Term, Output: run.Output, Constraints: m.PathConstraint(), Instructions: run.Instructions, Seed: m == root, Contended: m.Contended()}
 		if c, ok := m.Monitor().(*accessCoverage); ok {
 			p.Coverage = c.keys()
 		}

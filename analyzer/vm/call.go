@@ -64,6 +64,11 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 				return ended(err)
 			}
 		}
+		if allocators[model.Name] {
+			if err := m.forkSizes(args, in.ArgTys); err != nil {
+				return ended(err)
+			}
+		}
 		if err := m.concreteArgs(args, in.ArgTys); err != nil {
 			return ended(err)
 		}

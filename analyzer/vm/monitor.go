@@ -14,6 +14,16 @@ type Monitor interface {
 	Sync(ev SyncEvent)
 }
 
+// RecentAccesses is a Monitor that remembers the latest accesses of the
+// threads: a fork over the addresses an input can choose for a store
+// (concreteStoreAddr) takes first the ones another thread touched, where
+// a race can be.
+type RecentAccesses interface {
+	// TouchedByOthers returns the addresses in object obj that threads
+	// other than thread accessed lately, the latest first, each once.
+	TouchedByOthers(obj uint32, thread int) []uint64
+}
+
 // Monitor returns the execution's monitor (nil without one); a fork has
 // its own copy (ForkableMonitor).
 func (m *Machine) Monitor() Monitor { return m.mon }

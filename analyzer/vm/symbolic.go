@@ -40,15 +40,24 @@ func NewSymbolic(s *solver.Solver) *Symbolic {
 	return &Symbolic{B: expr.NewBuilder(), S: s, Seed: expr.Assignment{}, MaxForks: 100000}
 }
 
-// symState is one state's symbolic part: its path constraint.
+// symState is one state's symbolic part: its path constraint, and
+// whether an address an input chooses was pinned on it to one another
+// thread touches or holds (contended).
 type symState struct {
 	*Symbolic
-	pc []*expr.Expr
+	pc        []*expr.Expr
+	contended bool
 }
 
 func (s *symState) fork() *symState {
-	return &symState{Symbolic: s.Symbolic, pc: s.pc[:len(s.pc):len(s.pc)]}
+	return &symState{Symbolic: s.Symbolic, pc: s.pc[:len(s.pc):len(s.pc)], contended: s.contended}
 }
+
+// Contended reports whether this state, or one it was forked from, took
+// for an address an input chooses one that another thread touched lately
+// or a lock it held (forkTargets): its inputs are the ones to look for a
+// race on first.
+func (m *Machine) Contended() bool { return m.sym != nil && m.sym.contended }
 
 // PathConstraint returns the constraints this state's inputs satisfy.
 func (m *Machine) PathConstraint() []*expr.Expr {

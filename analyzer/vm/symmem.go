@@ -180,17 +180,23 @@ const maxForkTargets = 4
 
 // concreteStoreAddr makes the address of a store concrete, as
 // concreteAddr does. While other threads run, it also forks a state for
-// each of a few other addresses the inputs can give: a worker writing the
-// slot an input names races with main's write of slot 0 only for the
-// input 0, and a race detector sees concrete addresses.
+// each of a few other addresses the inputs can give, those another thread
+// touched lately first (RecentAccesses): a worker writing the slot an
+// input names races with main's write of slot 0 only for the input 0, and
+// a race detector sees concrete addresses.
 func (m *Machine) concreteStoreAddr(v Value, size uint64) (uint64, error) {
 	if v.Sym == nil || !m.concurrent() {
 		return m.concreteAddr(v, size)
 	}
-	if _, _, err := m.symTarget(v, size); err != nil {
+	o, _, err := m.symTarget(v, size)
+	if err != nil {
 		return 0, err
 	}
-	mine, err := m.forkTargets(v, nil)
+	var touched []uint64
+	if r, ok := m.mon.(RecentAccesses); ok && o != nil {
+		touched = r.TouchedByOthers(o.ID, m.cur.ID)
+	}
+	mine, err := m.forkTargets(v, touched)
 	if err != nil {
 		return 0, err
 	}
@@ -203,7 +209,8 @@ func (m *Machine) concreteStoreAddr(v Value, size uint64) (uint64, error) {
 // a synchronization call that an input chooses (`unlock(&m[i])`), a state
 // for each of a few other objects it can point to: held locks first (a
 // word at the start of an 8-byte slot of the object that is not zero: a
-// mutex's lock word), then others the inputs allow. The current state
+// mutex's lock word), then those near what other threads touched lately
+// (the slot's lock for the slot's datum), then others the inputs allow. The current state
 // goes on with the seed's object (concreteArgs pins it). A lock chosen by
 // an input is a different lock on each path, and the race behind the one
 // that releases the lock another access holds shows up.
@@ -228,6 +235,9 @@ func (m *Machine) forkSyncPointers(args []Value, tys []ir.Scalar) error {
 				held = append(held, ir.Addr(o.ID, k))
 			}
 		}
+		if r, ok := m.mon.(RecentAccesses); ok {
+			held = append(held, r.TouchedByOthers(o.ID, m.cur.ID)...)
+		}
 		if _, err := m.forkTargets(v, held); err != nil {
 			return err
 		}
@@ -237,9 +247,11 @@ func (m *Machine) forkSyncPointers(args []Value, tys []ir.Scalar) error {
 
 // forkTargets picks the address v takes in the current state (the seed's
 // when the path allows it, else one the path allows) and forks a state
-// for each of up to maxForkTargets-1 others: the feasible ones of preferred
-// first, then ones the solver finds. Each child's path condition pins its
-// address; the caller pins the current state's.
+// for each of up to maxForkTargets-1 others: for each of preferred, it or
+// the nearest feasible address (nearestTarget) first (the child is
+// Contended), then ones the solver finds. Each
+// child's path condition pins its address; the caller pins the current
+// state's.
 func (m *Machine) forkTargets(v Value, preferred []uint64) (uint64, error) {
 	s := m.sym
 	b := s.B
@@ -254,27 +266,28 @@ func (m *Machine) forkTargets(v Value, preferred []uint64) (uint64, error) {
 	}
 	picked := 1
 	others := b.Not(eq(mine))
-	fork := func(a uint64) {
+	fork := func(a uint64, contended bool) {
 		s.Stats.Forks++
 		child := m.forkAgain()
 		child.sym.pc = append(child.sym.pc, eq(a))
+		child.sym.contended = child.sym.contended || contended
 		m.spawned = append(m.spawned, child)
 		picked++
 		others = b.Binary(expr.And, others, b.Not(eq(a)))
 	}
-	for _, a := range preferred {
-		if picked >= maxForkTargets || s.Stats.Forks >= s.MaxForks {
+	for i, a := range preferred {
+		if picked >= maxForkTargets || i >= 2*maxForkTargets || s.Stats.Forks >= s.MaxForks {
 			break
 		}
 		if a == mine {
 			continue
 		}
-		ok, err := s.S.MayBeTrue(s.pc, eq(a))
+		near, ok, err := m.nearestTarget(v, others, a)
 		if err != nil {
-			return 0, solverErr(err)
+			return 0, err
 		}
 		if ok {
-			fork(a)
+			fork(near, true)
 		}
 	}
 	for picked < maxForkTargets && s.Stats.Forks < s.MaxForks {
@@ -289,9 +302,60 @@ func (m *Machine) forkTargets(v Value, preferred []uint64) (uint64, error) {
 		if err != nil {
 			return 0, solverErr(err)
 		}
-		fork(a)
+		fork(a, false)
 	}
 	return mine, nil
+}
+
+// nearWindows are the distances, in bytes, within which nearestTarget
+// looks for an address near a preferred one: the address itself, then
+// the field or element around it. The widest is asked first, so an
+// address no choice comes near costs one query.
+var nearWindows = [...]uint64{0, 8, 64, 512}
+
+// nearestTarget returns an address v can take besides those others
+// excludes that is a itself or near it in a's object (within the
+// smallest of nearWindows that has one): the lock of the slot whose
+// datum another thread wrote, when an input picks the slot.
+func (m *Machine) nearestTarget(v Value, others *expr.Expr, a uint64) (uint64, bool, error) {
+	s := m.sym
+	b := s.B
+	base := a &^ (1<<ir.AddrShift - 1)
+	within := func(w uint64) *expr.Expr {
+		lo := base
+		if a-w <= a && a-w > base {
+			lo = a - w
+		}
+		return b.Binary(expr.And, others, b.Binary(expr.And,
+			b.Binary(expr.Ule, b.Constant(lo, 64), v.Sym), b.Binary(expr.Ule, v.Sym, b.Constant(a+w, 64))))
+	}
+	widest := nearWindows[len(nearWindows)-1]
+	if ok, err := s.S.MayBeTrue(s.pc, within(widest)); err != nil {
+		return 0, false, solverErr(err)
+	} else if !ok {
+		return 0, false, nil
+	}
+	for _, w := range nearWindows {
+		in := within(w)
+		if w != widest {
+			ok, err := s.S.MayBeTrue(s.pc, in)
+			if err != nil {
+				return 0, false, solverErr(err)
+			}
+			if !ok {
+				continue
+			}
+		}
+		if w == 0 {
+			return a, true, nil
+		}
+		near, err := s.S.Value(append(s.pc[:len(s.pc):len(s.pc)], in), v.Sym)
+		if err != nil {
+			return 0, false, solverErr(err)
+		}
+		return near, true, nil
+	}
+	return 0, false, nil
 }
 
 // concurrent reports whether another thread may run beside the current
