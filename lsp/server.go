@@ -44,6 +44,10 @@ type Options struct {
 	// DocsDir is the directory of augur's documentation, which race
 	// diagnostics link to (codeDescription); none when empty.
 	DocsDir string
+	// MaxMessage bounds a message's body and a header line from the
+	// client (default DefaultMaxMessage): past it the framing is broken
+	// and the connection is dropped.
+	MaxMessage int
 }
 
 type lifecycle int
@@ -108,7 +112,7 @@ type Server struct {
 // the specification asks.
 func Serve(ctx context.Context, in io.ReadCloser, out io.WriteCloser, opts Options) int {
 	s := newServer(ctx, opts)
-	st := newStream(in, out, func(msg string) { s.logger.Print(msg) })
+	st := newStream(in, out, func(msg string) { s.logger.Print(msg) }, opts.MaxMessage)
 	conn := jsonrpc2.NewConn(st, jsonrpc2.WithCodec(codec{}))
 	s.client = protocol.ClientDispatcher(conn)
 	conn.Go(s.connCtx, s.guard(s.cancelable(protocol.ServerHandler(s, jsonrpc2.MethodNotFoundHandler))))

@@ -19,9 +19,22 @@ import (
 // input, the codec, and the handler middleware that keeps the server up
 // whatever a client sends.
 
-// maxMessage bounds one message's body (64 MiB): a client that declares
-// more is answered with an error and its body skipped.
-const maxMessage = 64 << 20
+// DefaultMaxMessage bounds one message's body, and one header line, by
+// default (Options.MaxMessage): a client that declares a longer body, or
+// sends a longer header line, has broken framing (no editor sends 64 MiB
+// in one message), and the server answers it, logs why and drops the
+// connection rather than read or wait for that much.
+const DefaultMaxMessage = 64 << 20
+
+// maxHeaderLine bounds one header line when the message limit is larger:
+// a header is "Content-Length: N" or "Content-Type: ...", tens of bytes.
+const maxHeaderLine = 64 << 10
+
+// errBroken is a framing error the stream cannot recover from: the
+// connection is dropped.
+type errBroken struct{ msg string }
+
+func (e errBroken) Error() string { return "the client broke the framing: " + e.msg }
 
 // stream reads LSP frames itself, so that a malformed frame (a bad header,
 // a body that is not JSON-RPC) is answered with a parse error and
@@ -38,10 +51,18 @@ type stream struct {
 	resync bool
 	// pending is a header line already read, to be read again first.
 	pending string
+	// maxBody and maxLine bound a body and a header line (errBroken).
+	maxBody, maxLine int
 }
 
-func newStream(in io.ReadCloser, out io.WriteCloser, log func(string)) *stream {
-	return &stream{r: bufio.NewReaderSize(in, 64<<10), in: in, out: jsonrpc2.NewHeaderStream(writeOnly{out}), log: log}
+// newStream frames a connection; max bounds a message's body (0:
+// DefaultMaxMessage).
+func newStream(in io.ReadCloser, out io.WriteCloser, log func(string), max int) *stream {
+	if max <= 0 {
+		max = DefaultMaxMessage
+	}
+	return &stream{r: bufio.NewReaderSize(in, 64<<10), in: in, out: jsonrpc2.NewHeaderStream(writeOnly{out}), log: log,
+		maxBody: max, maxLine: min(max, maxHeaderLine)}
 }
 
 // writeOnly adapts a writer to the ReadWriteCloser the framer wants; the
@@ -63,6 +84,14 @@ func (s *stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 		if errors.As(err, &fe) {
 			s.reject(ctx, fe.msg)
 			continue
+		}
+		var be errBroken
+		if errors.As(err, &be) {
+			s.reject(ctx, be.msg)
+			if s.log != nil {
+				s.log(be.Error() + "; dropping the connection")
+			}
+			return nil, n, err
 		}
 		if err != nil {
 			return nil, n, err
@@ -120,7 +149,7 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 		if s.pending != "" {
 			line, s.pending = s.pending, ""
 		} else {
-			line, err = s.r.ReadString('\n')
+			line, err = s.readLine()
 			read += int64(len(line))
 		}
 		if !s.resync && err == nil {
@@ -177,17 +206,30 @@ func (s *stream) readFrame() ([]byte, int64, error) {
 		s.resync = true
 		return nil, read, errFrame{"message without a Content-Length header"}
 	}
-	if length > maxMessage {
-		if _, err := io.CopyN(io.Discard, s.r, int64(length)); err != nil {
-			return nil, read, io.ErrUnexpectedEOF
-		}
-		return nil, read + int64(length), errFrame{fmt.Sprintf("message of %d bytes is over the %d-byte limit", length, maxMessage)}
+	if length > s.maxBody {
+		return nil, read, errBroken{fmt.Sprintf("a message of %d bytes is over the %d-byte limit", length, s.maxBody)}
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(s.r, body); err != nil {
 		return nil, read, io.ErrUnexpectedEOF
 	}
 	return body, read + int64(length), nil
+}
+
+// readLine reads a line up to its newline, at most maxLine bytes: a
+// longer one is errBroken, read no further.
+func (s *stream) readLine() (string, error) {
+	var b []byte
+	for {
+		chunk, err := s.r.ReadSlice('\n')
+		if len(b)+len(chunk) > s.maxLine {
+			return "", errBroken{fmt.Sprintf("a header line longer than %d bytes", s.maxLine)}
+		}
+		b = append(b, chunk...)
+		if err != bufio.ErrBufferFull {
+			return string(b), err
+		}
+	}
 }
 
 func (s *stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {

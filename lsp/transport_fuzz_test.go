@@ -28,7 +28,7 @@ func FuzzStream(f *testing.F) {
 		for _, tail := range []string{"", good} {
 			var out bytes.Buffer
 			in := io.NopCloser(bytes.NewReader(append(append([]byte(nil), data...), tail...)))
-			st := newStream(in, nopWriteCloser{&out}, nil)
+			st := newStream(in, nopWriteCloser{&out}, nil, 0)
 			sawGood := false
 			for i := 0; ; i++ {
 				m, _, err := st.Read(context.Background())
@@ -42,7 +42,7 @@ func FuzzStream(f *testing.F) {
 					sawGood = true
 				}
 			}
-			if tail != "" && !sawGood && !bytes.Contains(data, []byte("Content-Length")) && !bytes.Contains(bytes.ToLower(data), []byte("content-length")) {
+			if tail != "" && !sawGood && len(data) < maxHeaderLine && !bytes.Contains(data, []byte("Content-Length")) && !bytes.Contains(bytes.ToLower(data), []byte("content-length")) {
 				t.Fatalf("a good message after %q was lost", data)
 			}
 		}

@@ -23,6 +23,8 @@ func lspCmd(args []string) int {
 	workers := fs.Int("workers", 0, "races classified in parallel (default: one per CPU but one)")
 	docs := fs.String("docs", installedDocs(), "augur's documentation directory, which diagnostics link to (default: docs/ beside the binary's directory, when there)")
 	// Editors often pass --stdio; standard input and output is what augur serves on anyway.
+	maxMessage := &flagSize{lsp.DefaultMaxMessage}
+	fs.Var(maxMessage, "max-message", "largest message body and header line a client may send, e.g. 64MiB; past it the server drops the connection")
 	fs.Bool("stdio", true, "serve on standard input and output (the only transport)")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -34,7 +36,7 @@ func lspCmd(args []string) int {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return lsp.Serve(ctx, os.Stdin, os.Stdout, lsp.Options{CacheDir: *cacheDir, Workers: *workers, Log: os.Stderr,
-		DocsDir: *docs})
+		DocsDir: *docs, MaxMessage: int(maxMessage.n)})
 }
 
 // installedDocs finds augur's documentation beside the binary: docs/ in
