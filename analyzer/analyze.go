@@ -37,6 +37,12 @@ type Options struct {
 	// Run is the template of every execution: argv (argv[0] included),
 	// stdin, the virtual file system and the budgets.
 	Run vm.Config
+	// AutoInstructions makes the instruction budget follow the program
+	// (race.Options.AutoInstructions): detection's first execution has
+	// none, and the later ones, and classification's, a multiple of what
+	// it ran. Run.MaxInstructions is then the budget of the exploration
+	// of symbolic inputs, which runs before any execution is measured.
+	AutoInstructions bool
 	// Sources are the program's files, and Build how they were compiled:
 	// evidence names both, so a replay rebuilds the same program.
 	Sources   []string
@@ -264,6 +270,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	tsanPairs, tsanMissed := locateTSan(prog, opts.TSan)
 	res.TSanMissed = tsanMissed
 	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
+		AutoInstructions: opts.AutoInstructions,
 		Inputs: res.explored, Prior: prior, Explore: opts.explore(start), External: externalOf(tsanPairs),
 		Progress: func(done, total int) { progress("detecting", done, total) }})
 	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
@@ -501,16 +508,30 @@ func (res *Result) classifyOptions(prog *ir.Program) (classify.Options, error) {
 		if res.Detection.TimeCut {
 			focus = res.Detection.PlanFocus // the exploration's depends on how long it ran
 		}
-		return classify.Options{Run: opts.symbolicRun(true), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, Focus: focus,
+		return classify.Options{Run: res.detectedBudget(opts.symbolicRun(true)), Ma: opts.Ma, Mp: opts.Mp, Seed: opts.Seed, Focus: focus,
 			Symbolic: opts.symbolic() || classify.UsesSymbolicInputs(prog, opts.Run.Undefined), Model: opts.MemoryModel,
 			AroundInputs: opts.autoInputs()}, nil
 	case "replay-analyzer":
 		if opts.MemoryModel == memmodel.Weak {
 			return classify.Options{}, fmt.Errorf("the replay-analyzer baseline supports sequential consistency only")
 		}
-		return classify.Options{Run: opts.Run}, nil
+		return classify.Options{Run: res.detectedBudget(opts.Run)}, nil
 	}
 	return classify.Options{}, fmt.Errorf("unknown classifier %q (want portend or replay-analyzer)", opts.Classifier)
+}
+
+// AutoExploreInstructions is Run.MaxInstructions under AutoInstructions:
+// the budget of the executions that run before any is measured (the
+// exploration of symbolic inputs).
+const AutoExploreInstructions = 200_000_000
+
+// detectedBudget returns cfg with the instruction budget detection set
+// from the program's first execution, when it set one.
+func (res *Result) detectedBudget(cfg vm.Config) vm.Config {
+	if d := res.Detection; d != nil && d.InstructionBudget != 0 {
+		cfg.MaxInstructions = d.InstructionBudget
+	}
+	return cfg
 }
 
 // writeEvidence saves the evidence of race i when it is harmful and an
@@ -585,6 +606,7 @@ func (o *Options) settingsKey() string {
 	fmt.Fprintf(h, "%q\x00%q\x00%q\x00%v\x00%d\x00%v\x00%v\x00%s\x00%d\x00%d\x00%s\x00%d\x00%v\x00%v\x00",
 		r.Args, r.Env, r.Stdin, r.Inputs, r.MaxInstructions, r.PreemptAccesses, r.Undefined,
 		o.MemoryModel, o.Ma, o.Mp, o.Classifier, o.SymStdin, o.SymArgs, o.autoInputs())
+	fmt.Fprintf(h, "%v\x00", o.AutoInstructions)
 	names := make([]string, 0, len(r.Files)+len(o.SymFiles))
 	for n := range r.Files {
 		names = append(names, n)

@@ -52,6 +52,14 @@ func (res *Result) Report(base string) *report.Report {
 			First: ir.RelPath(m.First, base), Second: ir.RelPath(m.Second, base), Reason: m.Reason})
 	}
 	rep.Stats.Ignored = len(res.Ignored)
+	if d := res.Detection; d != nil {
+		if t := d.TooLong; t != nil {
+			rep.AddCutShort(1, t.Budget.String(), t.Message, t.Loc, "round-robin", base)
+		}
+		if t := d.FirstCutShort; t != nil {
+			rep.AddCutShort(d.CutShort, t.Budget.String(), t.Message, t.Loc, d.CutSchedule, base)
+		}
+	}
 	if st := res.Stopped; st != nil {
 		rep.SetStopped(&report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total})
 	}

@@ -301,8 +301,11 @@ func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 				}
 			}
 			for _, g := range sn.report.Incomplete {
-				if g.Kind == report.GapUnsupported && g.File == path {
+				switch {
+				case g.Kind == report.GapUnsupported && g.File == path:
 					out = append(out, gapDiagnostic(g, ts.name(), sn, l))
+				case g.Kind == report.GapBudget && g.Schedule != "" && g.File == path:
+					out = append(out, budgetDiagnostic(g, sn, l))
 				}
 			}
 			for _, inv := range sn.report.Inversions {
@@ -374,17 +377,19 @@ func gapDiagnostic(g report.Gap, target string, sn *snapshot, l *lines) protocol
 		Code: protocol.String("incomplete"), Message: protocol.String(msg)}
 }
 
+// budgetDiagnostic marks where an execution ran out of a budget: the
+// program needs more than augur gives it, which is not a bug it has, and
+// the analysis is incomplete past that point.
+func budgetDiagnostic(g report.Gap, sn *snapshot, l *lines) protocol.Diagnostic {
+	msg := fmt.Sprintf("augur stopped the program under schedule %s: %s; what it would have done after is not analyzed. %s to give it more.",
+		g.Schedule, g.Message, capitalize(workspace.RaiseHint(g.Budget)))
+	return protocol.Diagnostic{Range: l.fromColumn(sn, g.File, g.Line, g.Column), Severity: protocol.DiagnosticSeverityWarning,
+		Source: protocol.NewOptional(sourceAugur), Code: protocol.String("budget"), Message: protocol.String(msg)}
+}
+
 func failureDiagnostic(f report.Failure, sn *snapshot, l *lines) protocol.Diagnostic {
 	msg := fmt.Sprintf("augur: the program fails (%s) under schedule %s: %s", f.Kind, f.Schedule, f.Message)
 	sev := protocol.DiagnosticSeverityError
-	if f.Budget != "" {
-		if f.Kind != "hang" {
-			// The program needs more than augur gives it: not a bug it has.
-			msg = fmt.Sprintf("augur stopped the program under schedule %s: %s", f.Schedule, f.Message)
-			sev = protocol.DiagnosticSeverityWarning
-		}
-		msg += ". " + capitalize(workspace.RaiseHint(f.Budget)) + " to give it more."
-	}
 	if len(f.Inputs.Args) > 0 || f.Inputs.Stdin != "" {
 		msg += fmt.Sprintf(" (inputs: arguments %q", f.Inputs.Args)
 		if f.Inputs.Stdin != "" {

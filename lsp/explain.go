@@ -132,7 +132,7 @@ func (st raceStory) failure() string {
 	case "deadlock":
 		return "deadlocks" + where
 	case "hang":
-		return "hangs (it runs past the instruction budget)" + where
+		return "hangs (it loops forever: the same states come back and nothing changes memory)" + where
 	case "memory-error", "crash":
 		return fmt.Sprintf("crashes%s: %s", where, shortPaths(cause))
 	}

@@ -717,7 +717,7 @@ func holdUntilSecond(m *vm.Machine, r *race.Race, among sched.Policy, gapBudget 
 		return h, nil
 	case res.Term.Kind == vm.TermReplay && errors.Is(res.Term.Err, sched.ErrHeld):
 		return h, waits("blocks")
-	case res.Term.Kind == vm.TermBudget && res.Term.Budget.Hang():
+	case res.Term.Kind == vm.TermHang || res.Term.Kind == vm.TermBudget && res.Term.Budget == vm.BudgetInstructions:
 		return h, waits(fmt.Sprintf("runs %d instructions without reaching its racing access", gapBudget))
 	}
 	h.failed = res
@@ -819,13 +819,12 @@ func (w *arrival) Sync(vm.SyncEvent) {}
 
 // harmful reports the terminations that violate the program's
 // specification: crashes, memory errors, failed asserts, aborts, deadlocks
-// and hangs (an exhausted instruction budget).
+// and hangs (a loop proven endless, vm.TermHang; a run that only ran out
+// of instructions is the analysis's limit, not the program's failure).
 func harmful(t *vm.Termination) bool {
 	switch t.Kind {
-	case vm.TermCrash, vm.TermAssert, vm.TermAbort, vm.TermDeadlock:
+	case vm.TermCrash, vm.TermAssert, vm.TermAbort, vm.TermDeadlock, vm.TermHang:
 		return true
-	case vm.TermBudget:
-		return t.Budget.Hang()
 	}
 	return false
 }
@@ -834,7 +833,7 @@ func harmful(t *vm.Termination) bool {
 // time or memory budget, or a cancellation): it says nothing about the
 // program, so no verdict may rest on it.
 func stopped(t *vm.Termination) bool {
-	return t.Kind == vm.TermCanceled || (t.Kind == vm.TermBudget && !t.Budget.Hang())
+	return t.Kind == vm.TermCanceled || t.Kind == vm.TermBudget
 }
 
 // stoppedVerdict leaves v unclassified because the execution ending in t

@@ -18,7 +18,6 @@ import (
 // orderChecks are asked of each order of a pair.
 var orderChecks = []func(*pair, *order) bool{
 	cutShort, // an execution the analysis's own budget stopped: no verdict
-	longRun,  // both orders ran out of instructions: the program is long, no verdict
 	fails,    // an execution that violates the specification: spec-violated
 }
 
@@ -107,7 +106,8 @@ func (pr *pair) record() {
 }
 
 // cutShort decides when an execution of o was stopped by the analysis's
-// time or memory budget: nothing can be said of the race then.
+// time, memory or instruction budget: nothing can be said of the race
+// then. (A run that loops for good is not stopped: it ends in a hang.)
 func cutShort(pr *pair, o *order) bool {
 	for _, e := range o.execs {
 		if stopped(e.res.Term) {
@@ -116,27 +116,6 @@ func cutShort(pr *pair, o *order) bool {
 		}
 	}
 	return false
-}
-
-// longRun decides when o ran out of its instruction budget and so did the
-// other order's own run: the program runs longer than the budget whatever
-// the order, which says nothing about the race. A hang is a verdict only
-// when the other order ends: the race made a terminating run endless.
-func longRun(pr *pair, o *order) bool {
-	t := o.out.res.Term
-	other := pr.orders[0]
-	if o.name == other.name {
-		other = pr.orders[1]
-	}
-	if t.Kind != vm.TermBudget || !t.Budget.Hang() {
-		return false
-	}
-	if u := other.out.res.Term; u.Kind != vm.TermBudget || !u.Budget.Hang() {
-		return false
-	}
-	pr.v.Budget, pr.v.BudgetMessage = t.Budget, t.Message
-	pr.v.unclassified("both orders ran out of the instruction budget (" + t.Message + "): the program runs longer than the analysis lets it, whichever access comes first; raise --max-instructions to classify the race")
-	return true
 }
 
 // unfollowed decides when an execution of either order stopped at

@@ -81,7 +81,7 @@ func (c *path) judge(stage, sched string, primary, alt outcome, err error) *Verd
 func (c *path) primaryAlone(primary outcome, stage, sched string) *Verdict {
 	t := primary.res.Term
 	switch t.Kind {
-	case vm.TermCrash, vm.TermAssert, vm.TermAbort, vm.TermDeadlock:
+	case vm.TermCrash, vm.TermAssert, vm.TermAbort, vm.TermDeadlock, vm.TermHang:
 	default:
 		return nil
 	}

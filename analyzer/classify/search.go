@@ -138,7 +138,7 @@ func (c *path) searchHarm(checkpoint *vm.Machine, gap, budget uint64, target *sp
 // of the analysis's own).
 func failed(o outcome) bool {
 	t := o.res.Term
-	return t.Kind != vm.TermExit && !stopped(t) && !(t.Kind == vm.TermBudget && t.Budget.Hang())
+	return t.Kind != vm.TermExit && !stopped(t)
 }
 
 // sameFailure reports whether both orders failed in the same way at the

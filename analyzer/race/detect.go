@@ -39,6 +39,12 @@ type Options struct {
 	// Run is the template of every execution: arguments, input, budgets.
 	// Its Policy and Monitor are set per schedule; its output is discarded.
 	Run vm.Config
+	// AutoInstructions makes the instruction budget follow the program:
+	// the first (round-robin) execution on the analysis's own inputs has
+	// none (the time budget bounds it, and a loop that makes no progress
+	// ends as a hang), and every later one gets AutoFactor times what it
+	// ran, at least AutoFloor (Result.InstructionBudget).
+	AutoInstructions bool
 	// MutexBlind makes the detector ignore mutexes (for tests: races on
 	// lock-protected data are then reported, and classification must call
 	// them single-ordering).
@@ -168,11 +174,31 @@ type Result struct {
 	TimeCut bool
 	// TooLong is set when the round-robin execution ran out of its
 	// instruction or memory budget: the program outruns the analysis's
-	// budget under the plainest schedule (it is long, or loops for ever:
-	// that failure is reported), so running out under another schedule is
-	// not reported again, and no exploration follows.
+	// budget under the plainest schedule, so no exploration follows, and
+	// the analysis is incomplete. (A loop that provably never ends is a
+	// hang, vm.TermHang: a failure, not a budget.)
 	TooLong *vm.Termination
+	// CutShort counts the later executions that ran out of their
+	// instruction or memory budget, and FirstCutShort is the first of
+	// them, with its schedule's name: the analysis's limit, not the
+	// program's failure, and what they would have done after is unseen.
+	CutShort      int
+	FirstCutShort *vm.Termination
+	CutSchedule   string
+	// FirstInstructions is what the first execution ran, and
+	// InstructionBudget the budget the later ones had when it was set
+	// from it (Options.AutoInstructions; 0 otherwise).
+	FirstInstructions, InstructionBudget uint64
 }
+
+// The budget of the executions after the first under AutoInstructions:
+// AutoFactor times the first's instructions, at least AutoFloor. Another
+// schedule may take longer than round robin (a spin waits for a thread
+// PCT runs late), but not ten times as long without looping.
+const (
+	AutoFactor = 10
+	AutoFloor  = 10_000_000
+)
 
 // Detect runs prog under the plan opts describe with a race detector and
 // merges what the executions find. It is deterministic for given options.
@@ -282,9 +308,18 @@ func (d *detection) plan(in *Inputs) error {
 		if _, ok := step.Policy.(*sched.PCT); ok {
 			cfg.PreemptAt = d.focus() // PCT switches at the accesses seen to race too
 		}
+		measure := d.opts.AutoInstructions && in == nil && i == 0
+		if measure {
+			cfg.MaxInstructions = 0
+		}
 		run, err := d.run(cfg, name, tech, in)
 		if err != nil {
 			return err
+		}
+		if measure && run != nil {
+			d.res.FirstInstructions = run.Instructions
+			d.res.InstructionBudget = max(AutoFactor*run.Instructions, AutoFloor)
+			d.opts.Run.MaxInstructions = d.res.InstructionBudget
 		}
 		if run != nil {
 			d.steps = max(d.steps, run.Trace.Len()+1)
@@ -497,16 +532,22 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		return fresh
 	}
 	if t := run.Term; t.Kind == vm.TermBudget { // instructions or memory: time returned above
-		if tech == ByRoundRobin && d.ran == 1 {
-			res.TooLong = t // reported once, as round robin's failure (it may loop for ever)
-		} else if res.TooLong != nil {
-			return fresh // the same limit again under another schedule
+		switch {
+		case tech == ByRoundRobin && d.ran == 1:
+			res.TooLong = t
+		case res.TooLong == nil:
+			if res.CutShort++; res.FirstCutShort == nil {
+				res.FirstCutShort, res.CutSchedule = t, name
+			}
 		}
+		return fresh // the analysis's limit, not a failure of the program
 	}
 	if t := run.Term; t.Kind != vm.TermExit {
 		key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)
-		if t.Kind == vm.TermBudget {
-			key = fmt.Sprintf("%s|%s|%s", t.Kind, t.Budget, t.Loc) // its message counts what it held
+		if t.Kind == vm.TermHang {
+			// A loop is caught at whichever of its instructions the
+			// watch saw it come back: its line names it.
+			key = fmt.Sprintf("%s|%s:%d", t.Kind, t.Loc.File, t.Loc.Line)
 		}
 		if !d.seenFail[key] {
 			d.seenFail[key], fresh = true, true

@@ -119,7 +119,7 @@ func (d *detection) enumerate() error {
 			name := fmt.Sprintf("bounded schedule %d (preemptions: %d, over %d accesses)", ran, batch[k].preemptions, len(focus))
 			d.merge(ex, name, ByEnumeration, nil)
 			pol := cfgs[k].Policy.(*sched.Bounded)
-			if pol.Truncated || ex.run.Term.Kind == vm.TermBudget && !ex.run.Term.Budget.Hang() {
+			if pol.Truncated || ex.run.Term.Kind == vm.TermBudget {
 				complete = false // decisions it did not record, or a run the analysis cut short
 			}
 			if x.NoReduction {

@@ -21,6 +21,9 @@ type Gap struct {
 	Column   int    `json:"column,omitempty"`
 	// Schedule is the schedule under which the execution stopped there.
 	Schedule string `json:"schedule,omitempty"`
+	// Budget names the budget a "budget" gap ran out of (instructions,
+	// time, memory).
+	Budget string `json:"budget,omitempty"`
 }
 
 // Gap kinds.
@@ -57,8 +60,20 @@ func (r *Report) SetStopped(st *Stopped) {
 		r.Incomplete = append(r.Incomplete, Gap{Kind: GapFailed, Message: fmt.Sprintf("while %s: %s", st.Stage, st.Message)})
 		return
 	}
-	r.Incomplete = append(r.Incomplete, Gap{Kind: GapBudget,
+	r.Incomplete = append(r.Incomplete, Gap{Kind: GapBudget, Budget: st.Budget,
 		Message: fmt.Sprintf("the %s budget ran out while %s: %s", st.Budget, st.Stage, st.Message)})
+}
+
+// AddCutShort records that n executions ran out of their budget (named),
+// the first at loc under schedule with message: the analysis's limit,
+// not the program's failure. What they would have done after is not
+// analyzed.
+func (r *Report) AddCutShort(n int, budget, message string, loc ir.Loc, schedule, base string) {
+	if n > 1 {
+		message = fmt.Sprintf("%s (and in %d more executions)", message, n-1)
+	}
+	r.Incomplete = append(r.Incomplete, Gap{Kind: GapBudget, Schedule: schedule, Budget: budget, Message: message,
+		File: ir.RelPath(loc.File, base), Line: loc.Line, Column: loc.Col})
 }
 
 // Complete reports whether the analysis saw the whole program.

@@ -283,6 +283,11 @@ type Inversion struct {
 // Stats describe the work done.
 type Stats struct {
 	Instructions uint64  `json:"instructions"`
+	// FirstInstructions is what the first schedule ran, and
+	// InstructionBudget the budget every later execution had, when the
+	// budget followed the program (--max-instructions auto).
+	FirstInstructions uint64 `json:"first_instructions,omitempty"`
+	InstructionBudget uint64 `json:"instruction_budget,omitempty"`
 	Paths        int     `json:"paths"`
 	Schedules    int     `json:"schedules"`
 	Seconds      float64 `json:"seconds"`
@@ -392,7 +397,8 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 			Second: []Access{access(inv.Second[0], 0, base), access(inv.Second[1], 0, base)}})
 	}
 	r.Stats = Stats{Instructions: res.Instructions, Paths: 1, Schedules: res.Schedules, Seconds: res.Elapsed.Seconds(),
-		Candidates: len(res.Candidates), Directed: len(res.Directed)}
+		Candidates: len(res.Candidates), Directed: len(res.Directed), FirstInstructions: res.FirstInstructions,
+		InstructionBudget: res.InstructionBudget}
 	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 {
 		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Ended: x.Ended,
 			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, PreemptionBound: race.EnumerationBound, Reduced: x.Reduced,
@@ -547,10 +553,9 @@ func failureKind(f *race.Failure) string {
 		return "assert"
 	case vm.TermDeadlock:
 		return "deadlock"
+	case vm.TermHang:
+		return "hang"
 	case vm.TermBudget:
-		if f.Budget == vm.BudgetInstructions {
-			return "hang"
-		}
 		return "budget"
 	case vm.TermUnsupported:
 		return "unsupported"

@@ -148,6 +148,18 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 	}
 	for _, g := range r.Incomplete {
+		if g.Kind == GapBudget && g.Schedule != "" {
+			fmt.Fprintf(&b, "INCOMPLETE: augur: %s", g.Message)
+			if g.File != "" {
+				fmt.Fprintf(&b, " at %s:%d:%d", g.File, g.Line, g.Column)
+			}
+			fmt.Fprintf(&b, " (schedule: %s); what the execution would have done after is not analyzed", g.Schedule)
+			if flag := BudgetFlags[g.Budget]; flag != "" {
+				fmt.Fprintf(&b, ". Raise %s to let it finish", flag)
+			}
+			b.WriteString(".\n")
+			continue
+		}
 		if g.Kind != GapUnsupported {
 			continue
 		}
@@ -174,6 +186,10 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(&b, "SCHEDULES: explored after the plan, switching threads at synchronization and at %d racing access%s: %s; "+
 			"then %d PCT schedule%s (%d distinct switches in all); %s\n", x.Focus, pluralES(x.Focus), bounded(x),
 			x.Schedules, plural(x.Schedules), x.Switches, exploreEnd(x))
+	}
+	if n := r.Stats.InstructionBudget; n != 0 {
+		fmt.Fprintf(&b, "BUDGET: the first schedule ran %d instructions with no instruction budget; every later execution had %d (%dx, at least %d)\n",
+			r.Stats.FirstInstructions, n, race.AutoFactor, race.AutoFloor)
 	}
 	fmt.Fprintf(&b, "SUMMARY: augur: %d race%s, %d failure%s, %d lock-order inversion%s in %d schedule%s (%d instructions, %.2fs)\n",
 		len(r.Races), plural(len(r.Races)), len(r.Failures), plural(len(r.Failures)), len(r.Inversions), plural(len(r.Inversions)),

@@ -151,6 +151,7 @@ func (m *Machine) atomicSync(t *Thread, op SyncOp, addr uint64, loc ir.LocID) {
 // emitSync hands a synchronization event to the weak memory model's clocks
 // and to the monitor, whichever the run has.
 func (m *Machine) emitSync(ev SyncEvent) {
+	m.syncs++
 	if m.weak != nil {
 		m.weak.Sync(ev.Op, ev.Thread, ev.Other, ev.Key)
 	}

@@ -14,7 +14,9 @@ type Budget uint8
 const (
 	NoBudget Budget = iota
 	// BudgetInstructions: the execution ran Config.MaxInstructions
-	// instructions (the program may loop forever: a hang).
+	// instructions and was still making progress (a loop that makes
+	// none ends in TermHang instead, hang.go): the analysis, not the
+	// program, stops.
 	BudgetInstructions
 	// BudgetTime: the wall-time budget (Config.Timeout or
 	// Config.Deadline) ran out; the analysis, not the program, stops.
@@ -32,10 +34,6 @@ func (b Budget) String() string { return budgetNames[b] }
 func (b Budget) MarshalText() ([]byte, error) { return []byte(b.String()), nil }
 
 func (b *Budget) UnmarshalText(t []byte) error { return byName(b, budgetNames[:], t, "budget") }
-
-// Hang reports whether running out of b says something about the
-// program (it may loop forever) rather than about the analysis's limits.
-func (b Budget) Hang() bool { return b == BudgetInstructions }
 
 // budgetTerm ends an execution for having exhausted budget b.
 func budgetTerm(b Budget, format string, args ...any) error {
@@ -72,9 +70,21 @@ func (m *Machine) checkBudget() error {
 	if lim := m.cfg.MaxInstructions; lim != 0 && m.nextCheck > lim+1 {
 		m.nextCheck = lim + 1
 	}
-	if m.cfg.MaxInstructions != 0 && m.insts > m.cfg.MaxInstructions {
-		return budgetTerm(BudgetInstructions, "instruction budget of %d exhausted (the program may loop forever)", m.cfg.MaxInstructions)
+	if m.hang != nil {
+		return m.watchHang()
 	}
+	if m.cfg.MaxInstructions != 0 && m.insts > m.cfg.MaxInstructions {
+		return m.budgetExhausted()
+	}
+	if err := m.probeHang(); err != nil || m.hang != nil {
+		return err
+	}
+	return m.checkLimits()
+}
+
+// checkLimits checks the budgets other than the instruction count: time,
+// interruption, cancellation and memory.
+func (m *Machine) checkLimits() error {
 	if !m.deadline.IsZero() && time.Now().After(m.deadline) {
 		return m.timeTerm()
 	}

@@ -51,6 +51,9 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		res = regs[in.Dst : in.Dst+in.N]
 	}
 	model := m.natives[callee.ID]
+	if m.hang != nil && (model == nil || !idleModels[model.Name]) {
+		m.noteProgress("it called " + callee.Name)
+	}
 	if model == nil {
 		if err := m.callUndefined(t, in, callee, res); err != nil {
 			return ended(err)

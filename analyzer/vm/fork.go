@@ -34,6 +34,7 @@ func (m *Machine) forkAgain() *Machine {
 // fork returns an independent copy of m positioned where m is.
 func (m *Machine) fork() *Machine {
 	c := *m
+	c.hang = nil // a fork's watch opens when its own budget runs out
 	c.mem = m.mem.Fork()
 	c.threads = make([]*Thread, len(m.threads))
 	for i, t := range m.threads {

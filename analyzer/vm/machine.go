@@ -359,6 +359,12 @@ type Machine struct {
 	threads []*Thread
 	cur     *Thread
 	insts   uint64
+	// hang watches a run past its instruction budget for a proof that it
+	// is stuck (hang.go); syncs counts the synchronization events, which
+	// are progress.
+	hang      *hangWatch
+	syncs     uint64
+	nextProbe uint64 // the instruction count the next hang probe opens at
 	// nextCheck is the instruction count at which the budget is checked
 	// next; the loop compares against it alone.
 	nextCheck uint64
@@ -475,7 +481,7 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	if cfg.Weak != nil {
 		m.weak = memmodel.NewState(cfg.Weak)
 	}
-	m.nextCheck = budgetCheckEvery
+	m.nextCheck, m.nextProbe = budgetCheckEvery, hangProbeEvery
 	if cfg.MaxInstructions != 0 && cfg.MaxInstructions < budgetCheckEvery {
 		m.nextCheck = cfg.MaxInstructions + 1
 	}
@@ -893,6 +899,8 @@ func (m *Machine) finish(t *Termination) *Termination {
 		return t
 	}
 	if t.Kind != TermDeadlock && m.cur != nil {
+		// A hang keeps every thread's stack, and names the current one's
+		// position too.
 		t.Thread = m.cur.ID
 		t.Stack = m.stack(m.cur)
 		if len(t.Stack) > 0 {

@@ -24,10 +24,11 @@ const (
 	TermPruned                      // an assumption (augur_assume, klee_assume) cannot hold on this path
 	TermPaused                      // not an end: Run returned after a fork (Config.PauseAtFork)
 	TermCanceled                    // Config.Cancel was closed: the caller no longer wants the result
+	TermHang                        // every live thread blocked or looping through the same states, memory unchanged (hang.go)
 )
 
 var termNames = [...]string{"exit", "crash", "assert", "abort", "deadlock", "budget", "unsupported", "replay-divergence",
-	"solver-timeout", "pruned", "paused", "canceled"}
+	"solver-timeout", "pruned", "paused", "canceled", "hang"}
 
 func (k TermKind) String() string { return termNames[k] }
 
@@ -123,8 +124,8 @@ func (t *Termination) ExitCode() int {
 		return 125
 	case TermPruned:
 		return 0
-	case TermDeadlock:
-		return 124 // a native deadlock hangs until killed
+	case TermDeadlock, TermHang:
+		return 124 // a native deadlock or endless loop runs until killed
 	}
 	if t.Signal != 0 {
 		return 128 + t.Signal
@@ -152,7 +153,7 @@ func (t *Termination) Report() string {
 			fmt.Fprintf(&b, "    #%d %s %s\n", i, ir.ReadableName(f.Function), f.Loc)
 		}
 	}
-	if t.Kind == TermDeadlock {
+	if t.Kind == TermDeadlock || t.Kind == TermHang {
 		for id := 0; id <= maxKey(t.Threads); id++ {
 			if st, ok := t.Threads[id]; ok {
 				fmt.Fprintf(&b, "  thread %d:\n", id)

@@ -23,7 +23,7 @@ import (
 
 func analyzeCmd(args []string) int {
 	fs, pf := newCommand("analyze", "usage: augur analyze [flags] FILES... [-- ARGS...]",
-		budgets{maxInsts: 200_000_000, timeout: 10 * time.Minute, maxMemory: DefaultMaxMemory})
+		budgets{autoInsts: true, timeout: 10 * time.Minute, maxMemory: DefaultMaxMemory})
 	format := fs.String("format", "text", "report format: text, json or sarif")
 	detectOnly := fs.Bool("detect-only", false, "detect races without classifying them (category unclassified)")
 	ma := fs.Int("ma", 2, "post-race schedules per primary when classifying (the paper's Ma)")
@@ -115,7 +115,7 @@ func analyzeCmd(args []string) int {
 	cfg.PreemptAccesses = *preemptAccesses
 	cfg.Interrupt = interrupt
 	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{
-		Run: cfg, Sources: files, Build: pf.build, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
+		Run: cfg, AutoInstructions: pf.maxInsts.auto, Sources: files, Build: pf.build, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
 		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes, SymInputs: *symInputs,
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
 		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,

@@ -115,11 +115,15 @@ func TestRunCrashReportsAndExitsLikeASignal(t *testing.T) {
 }
 
 func TestRunBudgetStopsLoop(t *testing.T) {
-	_, errOut, code := augur(t, "", "run", "--max-instructions", "100000", "../../testdata/crash/infinite_loop.c")
+	_, errOut, code := augur(t, "", "run", "--max-instructions", "100000", "../../testdata/crash/count_forever.c")
 	if code != 124 || !strings.Contains(errOut, "instruction budget of 100000 exhausted") {
 		t.Fatalf("exit %d:\n%s", code, errOut)
 	}
-	_, errOut, code = augur(t, "", "run", "--timeout", "200ms", "../../testdata/crash/infinite_loop.c")
+	_, errOut, code = augur(t, "", "run", "--max-instructions", "100000", "../../testdata/crash/infinite_loop.c")
+	if code != 124 || !strings.Contains(errOut, "augur: hang: thread 0 at") || !strings.Contains(errOut, "loops forever") {
+		t.Fatalf("exit %d:\n%s", code, errOut)
+	}
+	_, errOut, code = augur(t, "", "run", "--timeout", "200ms", "../../testdata/crash/count_forever.c")
 	if code != 124 || !strings.Contains(errOut, "time budget of 200ms exhausted") {
 		t.Fatalf("exit %d:\n%s", code, errOut)
 	}

@@ -39,7 +39,7 @@ type programFlags struct {
 	env                stringList
 	clients            stringList
 	argv0              *string
-	maxInsts           *uint64
+	maxInsts           *flagInstructions
 	timeout            *flagDuration
 	maxMemory          *flagSize
 	seed               *uint64
@@ -55,6 +55,7 @@ type programFlags struct {
 // budgets are a command's default budgets.
 type budgets struct {
 	maxInsts  uint64
+	autoInsts bool // --max-instructions defaults to auto
 	timeout   time.Duration
 	maxMemory uint64
 }
@@ -97,13 +98,18 @@ func parseFiles(fs *flag.FlagSet, p *programFlags, args []string) (files, progAr
 func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
 	p := &programFlags{
 		argv0:     fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)"),
-		maxInsts:  fs.Uint64("max-instructions", def.maxInsts, "stop an execution after this many instructions (0: no limit)"),
+		maxInsts:  &flagInstructions{n: def.maxInsts, auto: def.autoInsts},
 		seed:      fs.Uint64("seed", 1, "seed of the random schedules"),
 		undefined: fs.String("undefined", "stop", "what a call to a function declared but defined nowhere does: stop (the analysis is incomplete there) or havoc (it returns an unconstrained value, symbolic when exploring)"),
 		timeout:   &flagDuration{def.timeout},
 		maxMemory: &flagSize{def.maxMemory},
 		start:     time.Now(),
 	}
+	help := "stop an execution after this many instructions (0: no limit)"
+	if def.autoInsts {
+		help += "; auto: the first schedule runs until the time budget (a loop that makes no progress ends as a hang), later ones get 10 times what it ran"
+	}
+	fs.Var(p.maxInsts, "max-instructions", help)
 	fs.Var(p.timeout, "timeout", "wall-time budget of the whole command, compiling included (0: no limit)")
 	fs.Var(p.maxMemory, "max-memory", "memory budget of an execution, with what the analysis keeps for it, e.g. 512MiB or 4GiB (0: no limit)")
 	fs.Var(&p.incs, "I", "add an include directory (repeatable)")
@@ -241,13 +247,21 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		Clients:         clientArgv,
 		Env:             env,
 		Seed:            *p.seed,
-		MaxInstructions: *p.maxInsts,
+		MaxInstructions: p.instructions(),
 		Limits:          p.limits(),
 		Files:           seeded,
 		Stdin:           p.stdin,
 		Inputs:          p.inputs,
 		Undefined:       undefined,
 	}, 0
+}
+
+// instructions is the executions' instruction budget (vm.Config's).
+func (p *programFlags) instructions() uint64 {
+	if p.maxInsts.auto {
+		return analyzer.AutoExploreInstructions
+	}
+	return p.maxInsts.n
 }
 
 // compileFlags are the clang flags the command line gives, in the order

@@ -26,6 +26,9 @@ type Settings struct {
 	Seed            uint64
 	MemoryModel     memmodel.Model
 	MaxInstructions uint64
+	// AutoInstructions makes the budget follow the program
+	// (analyzer.Options.AutoInstructions); MaxInstructions is unused then.
+	AutoInstructions bool
 	Timeout         time.Duration // of the whole analysis of a save, compiling included
 	// ExploreTime is how long detection explores schedules after its plan
 	// on each save (0: not at all, analyzer.ExploreSetting); the history's
@@ -68,7 +71,7 @@ type Settings struct {
 
 // Defaults are the built-in settings, those of `augur analyze`.
 func Defaults() Settings {
-	return Settings{Mp: 5, Ma: 2, Schedules: 5, Directed: 5, History: true, Seed: 1, MemoryModel: memmodel.SC, MaxInstructions: 200_000_000,
+	return Settings{Mp: 5, Ma: 2, Schedules: 5, Directed: 5, History: true, Seed: 1, MemoryModel: memmodel.SC, AutoInstructions: true,
 		Timeout: time.Minute, MaxMemory: 4 << 30, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend", SymInputs: analyzer.SymInputsAuto,
 		Debounce: 200 * time.Millisecond, ExploreTime: 100 * time.Millisecond, SuggestFixes: true}
 }
@@ -111,11 +114,15 @@ var settingsTable = []setting{
 			s.MemoryModel, _ = memmodel.Parse(name)
 			return nil
 		}},
-	{"max-instructions", "maxInstructions", "instruction budget of each execution (0: none)",
+	{"max-instructions", "maxInstructions", `instruction budget of each execution (0: none), or "auto": the first schedule runs until the time budget (a loop that makes no progress ends as a hang), later executions get 10 times what it ran`,
 		func(s *Settings, v any) error {
+			if v == "auto" {
+				s.MaxInstructions, s.AutoInstructions = 0, true
+				return nil
+			}
 			var n int
 			err := setInt(&n, v, 0)
-			s.MaxInstructions = uint64(n)
+			s.MaxInstructions, s.AutoInstructions = uint64(n), false
 			return err
 		}},
 	{"timeout", "timeout", `wall-time budget of the analysis of a save, compiling included, as "60s" or "2m" (0: none); past it the results found so far are shown`,

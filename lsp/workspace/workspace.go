@@ -212,7 +212,10 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 			run.Files[name] = data
 		}
 	}
-	p.Analyze = analyzer.Options{Run: run, Sources: t.Sources, Build: p.Build, Schedules: s.Schedules, Seed: s.Seed,
+	if s.AutoInstructions {
+		run.MaxInstructions = analyzer.AutoExploreInstructions
+	}
+	p.Analyze = analyzer.Options{Run: run, AutoInstructions: s.AutoInstructions, Sources: t.Sources, Build: p.Build, Schedules: s.Schedules, Seed: s.Seed,
 		DetectOnly: s.DetectOnly, Classifier: s.Classifier, MemoryModel: s.MemoryModel, Ma: s.Ma, Mp: s.Mp, SymArgs: s.SymArgs,
 		SymStdin: s.SymStdin, SymFiles: s.SymFiles, SymInputs: s.SymInputs, Searcher: s.Searcher, MaxPaths: s.MaxPaths,
 		Timeout: s.Timeout, Directed: s.Directed, ExploreTime: analyzer.ExploreSetting(s.ExploreTime)}

@@ -3,7 +3,7 @@
  * the language server, and augur's own memory stays near the budget.
  *
  * augur run --max-memory 64MiB => exit 137: memory budget of 64.0 MiB exhausted; rss < 400MiB
- * augur analyze --max-memory 64MiB --detect-only => exit 0: budget: memory budget of 64.0 MiB exhausted; rss < 400MiB
+ * augur analyze --max-memory 64MiB --detect-only => exit 4: INCOMPLETE: augur: memory budget of 64.0 MiB exhausted; rss < 400MiB
  */
 #include <stdlib.h>
 #include <string.h>

@@ -4,7 +4,7 @@
  * it runs.
  *
  * augur run --max-instructions 3000000 => exit 124: instruction budget of 3000000 exhausted; rss < 300MiB
- * augur analyze --max-instructions 4000000 --detect-only => exit 0: hang: instruction budget of 4000000 exhausted; rss < 400MiB
+ * augur analyze --max-instructions 4000000 --detect-only => exit 4: instruction budget of 4000000 exhausted while the program was still running; rss < 400MiB
  */
 #include <stdio.h>
 

@@ -1,4 +1,4 @@
-// expect: budget "instruction budget" line 0
+// expect: hang "loops forever" line 5
 static volatile int spin = 1;
 
 int main(void) {

@@ -1,5 +1,5 @@
-/* Never ends: the analysis stops it with its instruction budget and
- * reports a hang on the loop. */
+/* Never ends: nothing sets stop, the loop comes back to the same state,
+ * and the analysis reports a hang on it. */
 #include <pthread.h>
 
 static volatile int stop;

@@ -1,0 +1,268 @@
+package vm
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// A run that reaches its instruction budget is not a hang by that alone:
+// real programs run long. A hang is a run that provably makes no
+// progress: nothing writes memory, synchronizes, prints or calls a model
+// that changes what the program can see, and every thread that still
+// lives is either blocked or back in a state it was in before (its frames
+// and registers, compared by hash with Brent's cycle detection). With
+// memory unchanged, a thread's steps are a function of its own state,
+// whatever the schedule, so such a thread loops forever: a spin on a
+// flag no one will write, a `for (;;)` that computes nothing new.
+//
+// A run is watched for that (hangWatch) for a short probe every
+// hangProbeEvery instructions, so a hang is found soon whatever the
+// budget, and for a longer final window when the instruction budget runs
+// out. A probe that sees progress closes; a final window that sees it
+// ends the run with the instruction budget as an analysis limit
+// (TermBudget, BudgetInstructions), which says nothing about the program.
+const (
+	hangProbeEvery = 1 << 25
+	hangProbe      = 1 << 16
+	hangWindow     = 1 << 20
+)
+
+// hangWatch is the state of a watch.
+type hangWatch struct {
+	final   bool   // the window after the budget ran out, not a probe
+	until   uint64 // the instruction count the window ends at
+	mem     uint64 // memory's hash when the window opened
+	syncs   uint64 // m.syncs then
+	output  uint64 // output events (kept and omitted) then
+	changed string // a change a model call made, once one did
+	threads map[int]*cycle
+	// nextSlow is when the window next checks the time and memory
+	// budgets, which checkBudget checks every budgetCheckEvery.
+	nextSlow uint64
+}
+
+// cycle is Brent's cycle detection over one thread's state hashes.
+type cycle struct {
+	ref        uint64
+	power, lam uint64
+	looped     bool
+}
+
+// see takes the thread's next state hash and reports whether the thread
+// is back in a state it had.
+func (c *cycle) see(h uint64) bool {
+	if c.looped {
+		return true
+	}
+	if c.lam > 0 && h == c.ref {
+		c.looped = true
+		return true
+	}
+	if c.lam == c.power {
+		c.ref, c.power, c.lam = h, max(2*c.power, 1), 0
+	}
+	c.lam++
+	return false
+}
+
+// idleModels are the models a thread that waits may call without changing
+// anything the program can see: yielding and sleeping.
+var idleModels = map[string]bool{
+	"sched_yield": true, "pthread_yield": true, "usleep": true, "nanosleep": true, "sleep": true,
+	"clock_nanosleep": true, "thrd_yield": true,
+}
+
+// watchable reports whether a run can be watched for a hang: a concrete
+// run under sequential consistency.
+func (m *Machine) watchable() bool { return m.sym == nil && m.weak == nil && m.cur != nil }
+
+// openWatch starts a watch of n instructions.
+func (m *Machine) openWatch(final bool, n uint64) {
+	m.hang = &hangWatch{final: final, until: m.insts + n, mem: m.mem.hash(), syncs: m.syncs,
+		output: uint64(len(m.output)) + m.outOmit, threads: map[int]*cycle{}, nextSlow: m.insts + budgetCheckEvery}
+}
+
+// budgetExhausted is called when the run passes its instruction budget:
+// it opens the final watch, or ends the run at once when it cannot be
+// watched.
+func (m *Machine) budgetExhausted() error {
+	if !m.watchable() {
+		return m.instructionBudget("")
+	}
+	m.openWatch(true, hangWindow)
+	return m.watchHang()
+}
+
+// probeHang opens a probe when one is due.
+func (m *Machine) probeHang() error {
+	if m.insts < m.nextProbe || !m.watchable() {
+		return nil
+	}
+	m.openWatch(false, hangProbe)
+	return m.watchHang()
+}
+
+// closeProbe ends a probe that saw progress: the run goes on unwatched.
+func (m *Machine) closeProbe() error {
+	m.hang, m.nextProbe = nil, m.insts+hangProbeEvery
+	m.nextCheck = m.insts + budgetCheckEvery
+	if lim := m.cfg.MaxInstructions; lim != 0 && m.nextCheck > lim+1 {
+		m.nextCheck = lim + 1
+	}
+	return m.checkLimits()
+}
+
+// instructionBudget is the termination of a run that ran out of
+// instructions without being stuck; why says what it was still doing.
+func (m *Machine) instructionBudget(why string) error {
+	msg := fmt.Sprintf("instruction budget of %d exhausted", m.cfg.MaxInstructions)
+	if why != "" {
+		msg += " while the program was still running (" + why + ")"
+	}
+	return budgetTerm(BudgetInstructions, "%s", msg)
+}
+
+// noteProgress records, while the watch is open, a change the program can
+// see that is not a write to memory (a model call).
+func (m *Machine) noteProgress(what string) {
+	if m.hang != nil && m.hang.changed == "" {
+		m.hang.changed = what
+	}
+}
+
+// watchHang runs at every instruction of a watch.
+func (m *Machine) watchHang() error {
+	w := m.hang
+	if !w.final && m.cfg.MaxInstructions != 0 && m.insts > m.cfg.MaxInstructions {
+		w.final, w.until = true, m.insts+hangWindow // the budget ran out during a probe
+	}
+	if why := m.progress(); why != "" {
+		if w.final {
+			return m.instructionBudget(why)
+		}
+		return m.closeProbe()
+	}
+	t := m.cur
+	c := w.threads[t.ID]
+	if c == nil {
+		c = &cycle{}
+		w.threads[t.ID] = c
+	}
+	if c.see(threadHash(t)) && m.allStuck() {
+		if m.mem.hash() == w.mem {
+			return &termError{m.hangTerm()}
+		}
+		w.changed = "it wrote memory"
+		return m.watchHang()
+	}
+	if m.insts >= w.until {
+		if !w.final {
+			return m.closeProbe()
+		}
+		why := "it did not come back to a state it had"
+		if m.mem.hash() != w.mem {
+			why = "it wrote memory"
+		}
+		return m.instructionBudget(why)
+	}
+	m.nextCheck = m.insts + 1
+	if m.insts >= w.nextSlow {
+		w.nextSlow = m.insts + budgetCheckEvery
+		return m.checkLimits()
+	}
+	return nil
+}
+
+// progress says what the run changed since the watch opened, other than
+// memory: a model call, synchronization, output ("" for nothing).
+func (m *Machine) progress() string {
+	w := m.hang
+	switch {
+	case w.changed != "":
+		return w.changed
+	case m.syncs != w.syncs:
+		return "it synchronized"
+	case uint64(len(m.output))+m.outOmit != w.output:
+		return "it printed"
+	}
+	return ""
+}
+
+// allStuck reports whether every live thread is blocked or has looped.
+func (m *Machine) allStuck() bool {
+	for _, t := range m.threads {
+		if t.status == exited || t.status == blocked && t.wakeAt == 0 && !t.timedWait {
+			continue
+		}
+		if c := m.hang.threads[t.ID]; c == nil || !c.looped {
+			return false
+		}
+	}
+	return true
+}
+
+// hangTerm describes a proven hang: each live thread's stack, the looping
+// ones and the waiting ones.
+func (m *Machine) hangTerm() *Termination {
+	live := map[int][]StackFrame{}
+	var loops []string
+	for _, t := range m.threads {
+		if t.status == exited {
+			continue
+		}
+		st := m.stack(t)
+		if len(st) > 0 {
+			if t.status == blocked {
+				if desc := m.waitDescription(t); desc != "" {
+					st[0].Function += " (waiting for " + desc + ")"
+				}
+			} else {
+				st[0].Function += " (looping)"
+				loops = append(loops, fmt.Sprintf("thread %d at %s", t.ID, st[0].Loc))
+			}
+		}
+		live[t.ID] = st
+	}
+	sort.Strings(loops)
+	return &Termination{Kind: TermHang, Threads: live,
+		Message: fmt.Sprintf("%s loop%s forever: after %d instructions, the same states come back and nothing writes memory",
+			strings.Join(loops, " and "), map[bool]string{true: "", false: "s"}[len(loops) > 1], m.insts)}
+}
+
+// threadHash hashes what decides a thread's next steps when memory does
+// not change: its status, frames and registers.
+func threadHash(t *Thread) uint64 {
+	h := fnvMix(fnvBasis, uint64(t.status))
+	for i := range t.frames {
+		fr := &t.frames[i]
+		h = fnvMix(h, uint64(fr.fn.ID))
+		h = fnvMix(h, uint64(fr.pc))
+		for _, r := range frameRegs(t, fr) {
+			h = fnvMix(h, r.Bits)
+		}
+	}
+	return h
+}
+
+// hash hashes the live objects' contents.
+func (m *Memory) hash() uint64 {
+	h := uint64(fnvBasis)
+	m.each(func(o *Object) {
+		if o.Freed {
+			return
+		}
+		h = fnvMix(h, uint64(o.ID))
+		for _, b := range o.bytes {
+			h = (h ^ uint64(b)) * fnvPrime
+		}
+	})
+	return h
+}
+
+const (
+	fnvBasis = 14695981039346656037
+	fnvPrime = 1099511628211
+)
+
+func fnvMix(h, v uint64) uint64 { return (h ^ v) * fnvPrime }
