@@ -270,8 +270,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	tsanPairs, tsanMissed := locateTSan(prog, opts.TSan)
 	res.TSanMissed = tsanMissed
 	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
-		AutoInstructions: opts.AutoInstructions,
-		Inputs: res.explored, Prior: prior, Explore: opts.explore(start), External: externalOf(tsanPairs),
+		AutoInstructions: opts.AutoInstructions, Inputs: res.explored, Prior: prior, Explore: opts.explore(start), External: externalOf(tsanPairs),
 		Progress: func(done, total int) { progress("detecting", done, total) }})
 	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
 		return nil, ErrCanceled

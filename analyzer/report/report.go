@@ -282,15 +282,15 @@ type Inversion struct {
 
 // Stats describe the work done.
 type Stats struct {
-	Instructions uint64  `json:"instructions"`
+	Instructions uint64 `json:"instructions"`
 	// FirstInstructions is what the first schedule ran, and
 	// InstructionBudget the budget every later execution had, when the
 	// budget followed the program (--max-instructions auto).
-	FirstInstructions uint64 `json:"first_instructions,omitempty"`
-	InstructionBudget uint64 `json:"instruction_budget,omitempty"`
-	Paths        int     `json:"paths"`
-	Schedules    int     `json:"schedules"`
-	Seconds      float64 `json:"seconds"`
+	FirstInstructions uint64  `json:"first_instructions,omitempty"`
+	InstructionBudget uint64  `json:"instruction_budget,omitempty"`
+	Paths             int     `json:"paths"`
+	Schedules         int     `json:"schedules"`
+	Seconds           float64 `json:"seconds"`
 	// Exploration with symbolic inputs.
 	SolverQueries    int    `json:"solver_queries,omitempty"`
 	FloatConcretized int    `json:"floats_concretized,omitempty"` // floating-point values made concrete

@@ -29,7 +29,7 @@ type Settings struct {
 	// AutoInstructions makes the budget follow the program
 	// (analyzer.Options.AutoInstructions); MaxInstructions is unused then.
 	AutoInstructions bool
-	Timeout         time.Duration // of the whole analysis of a save, compiling included
+	Timeout          time.Duration // of the whole analysis of a save, compiling included
 	// ExploreTime is how long detection explores schedules after its plan
 	// on each save (0: not at all, analyzer.ExploreSetting); the history's
 	// seed offset makes every save explore new ones.
