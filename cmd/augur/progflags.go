@@ -13,6 +13,7 @@ import (
 
 	"augur/analyzer/report"
 	"augur/internal/safefile"
+	"augur/internal/sysmem"
 
 	"augur/analyzer"
 	"augur/analyzer/build"
@@ -60,9 +61,10 @@ type budgets struct {
 	maxMemory uint64
 }
 
-// DefaultMaxMemory is the memory budget of every command: what a developer
-// laptop can give an analysis without swapping.
-const DefaultMaxMemory = 4 << 30
+// DefaultMaxMemory is the memory budget of every command: three quarters
+// of the memory available when augur starts (sysmem.DefaultBudget), so a
+// small machine is not promised what it cannot give.
+var DefaultMaxMemory = sysmem.DefaultBudget()
 
 // newCommand returns the flag set of a command that takes program files,
 // with the program flags registered.

@@ -16,6 +16,7 @@ import (
 	"augur/analyzer/memmodel"
 	"augur/analyzer/vm"
 	"augur/internal/bytesize"
+	"augur/internal/sysmem"
 )
 
 // Settings are the analysis options of a target. Their names mirror the
@@ -72,7 +73,7 @@ type Settings struct {
 // Defaults are the built-in settings, those of `augur analyze`.
 func Defaults() Settings {
 	return Settings{Mp: 5, Ma: 2, Schedules: 5, Directed: 5, History: true, Seed: 1, MemoryModel: memmodel.SC, AutoInstructions: true,
-		Timeout: time.Minute, MaxMemory: 4 << 30, Searcher: "dfs", MaxPaths: 1000, Classifier: "portend", SymInputs: analyzer.SymInputsAuto,
+		Timeout: time.Minute, MaxMemory: sysmem.DefaultBudget(), Searcher: "dfs", MaxPaths: 1000, Classifier: "portend", SymInputs: analyzer.SymInputsAuto,
 		Debounce: 200 * time.Millisecond, ExploreTime: 100 * time.Millisecond, SuggestFixes: true}
 }
 
@@ -129,8 +130,14 @@ var settingsTable = []setting{
 		func(s *Settings, v any) error { return setDuration(&s.Timeout, v) }},
 	{"explore-time", "exploreTime", `how long each save's analysis keeps exploring new schedules after its planned ones, as "100ms" or "5s" (0: no exploration); later saves explore new ones`,
 		func(s *Settings, v any) error { return setDuration(&s.ExploreTime, v) }},
-	{"max-memory", "maxMemory", `memory budget of each execution, with what the analysis keeps for it, as "512MiB" or "4GiB" (0: none)`,
-		func(s *Settings, v any) error { return setSize(&s.MaxMemory, v) }},
+	{"max-memory", "maxMemory", `memory budget of each execution, with what the analysis keeps for it, as "512MiB" or "4GiB" (0: none), or "auto": three quarters of the memory available when the server starts`,
+		func(s *Settings, v any) error {
+			if v == "auto" {
+				s.MaxMemory = sysmem.DefaultBudget()
+				return nil
+			}
+			return setSize(&s.MaxMemory, v)
+		}},
 	{"preempt-accesses", "preemptAccesses", "also switch threads at shared memory accesses (slower, more interleavings)",
 		func(s *Settings, v any) error { return setBool(&s.PreemptAccesses, v) }},
 	{"undefined", "undefined", `what a call to a function declared but defined nowhere does: "stop" (the analysis is incomplete there) or "havoc" (it returns an unconstrained value)`,
