@@ -79,7 +79,7 @@ func (m *Machine) watchable() bool { return m.sym == nil && m.weak == nil && m.c
 
 // openWatch starts a watch of n instructions.
 func (m *Machine) openWatch(final bool, n uint64) {
-	m.hang = &hangWatch{final: final, until: m.insts + n, mem: m.mem.hash(), syncs: m.syncs,
+	m.hang = &hangWatch{final: final, until: m.insts + n, mem: m.StateHash(), syncs: m.syncs,
 		output: uint64(len(m.output)) + m.outOmit, threads: map[int]*cycle{}, nextSlow: m.insts + budgetCheckEvery}
 }
 
@@ -149,8 +149,8 @@ func (m *Machine) watchHang() error {
 		c = &cycle{}
 		w.threads[t.ID] = c
 	}
-	if c.see(threadHash(t)) && m.allStuck() {
-		if m.mem.hash() == w.mem {
+	if c.see(m.StateDigest(t.ID)) && m.allStuck() {
+		if m.StateHash() == w.mem {
 			return &termError{m.hangTerm()}
 		}
 		w.changed = "it wrote memory"
@@ -161,7 +161,7 @@ func (m *Machine) watchHang() error {
 			return m.closeProbe()
 		}
 		why := "it did not come back to a state it had"
-		if m.mem.hash() != w.mem {
+		if m.StateHash() != w.mem {
 			why = "it wrote memory"
 		}
 		return m.instructionBudget(why)
@@ -229,40 +229,3 @@ func (m *Machine) hangTerm() *Termination {
 		Message: fmt.Sprintf("%s loop%s forever: after %d instructions, the same states come back and nothing writes memory",
 			strings.Join(loops, " and "), map[bool]string{true: "", false: "s"}[len(loops) > 1], m.insts)}
 }
-
-// threadHash hashes what decides a thread's next steps when memory does
-// not change: its status, frames and registers.
-func threadHash(t *Thread) uint64 {
-	h := fnvMix(fnvBasis, uint64(t.status))
-	for i := range t.frames {
-		fr := &t.frames[i]
-		h = fnvMix(h, uint64(fr.fn.ID))
-		h = fnvMix(h, uint64(fr.pc))
-		for _, r := range frameRegs(t, fr) {
-			h = fnvMix(h, r.Bits)
-		}
-	}
-	return h
-}
-
-// hash hashes the live objects' contents.
-func (m *Memory) hash() uint64 {
-	h := uint64(fnvBasis)
-	m.each(func(o *Object) {
-		if o.Freed {
-			return
-		}
-		h = fnvMix(h, uint64(o.ID))
-		for _, b := range o.bytes {
-			h = (h ^ uint64(b)) * fnvPrime
-		}
-	})
-	return h
-}
-
-const (
-	fnvBasis = 14695981039346656037
-	fnvPrime = 1099511628211
-)
-
-func fnvMix(h, v uint64) uint64 { return (h ^ v) * fnvPrime }

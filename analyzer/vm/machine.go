@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -1434,8 +1435,12 @@ func (m *Machine) StateHash(threads ...int) uint64 {
 			return
 		}
 		mix(uint64(o.ID))
-		for _, b := range o.bytes {
-			mix(uint64(b))
+		b := o.bytes
+		for ; len(b) >= 8; b = b[8:] { // a word at a time: hang probes hash big heaps
+			mix(binary.LittleEndian.Uint64(b))
+		}
+		for _, c := range b {
+			mix(uint64(c))
 		}
 	})
 	for _, tid := range threads {
