@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"augur/analyzer/ir"
 )
 
 // A run that reaches its instruction budget is not a hang by that alone:
@@ -42,11 +44,14 @@ type hangWatch struct {
 	nextSlow uint64
 }
 
-// cycle is Brent's cycle detection over one thread's state hashes.
+// cycle is Brent's cycle detection over one thread's state hashes, and
+// whether the thread is trapped (trapped).
 type cycle struct {
 	ref        uint64
 	power, lam uint64
 	looped     bool
+	trapped    bool
+	steps      uint64 // the thread's checks so far: trapped is looked at on powers of two
 }
 
 // see takes the thread's next state hash and reports whether the thread
@@ -73,9 +78,11 @@ var idleModels = map[string]bool{
 	"clock_nanosleep": true, "thrd_yield": true,
 }
 
-// watchable reports whether a run can be watched for a hang: a concrete
-// run under sequential consistency.
-func (m *Machine) watchable() bool { return m.sym == nil && m.weak == nil && m.cur != nil }
+// byState reports whether a thread that comes back to a state it had
+// counts as stuck: only in a concrete run under sequential consistency,
+// where memory and registers are the whole state. A trapped thread
+// (trapped) is stuck in any run.
+func (m *Machine) byState() bool { return m.sym == nil && m.weak == nil }
 
 // openWatch starts a watch of n instructions.
 func (m *Machine) openWatch(final bool, n uint64) {
@@ -87,7 +94,7 @@ func (m *Machine) openWatch(final bool, n uint64) {
 // it opens the final watch, or ends the run at once when it cannot be
 // watched.
 func (m *Machine) budgetExhausted() error {
-	if !m.watchable() {
+	if m.cur == nil {
 		return m.instructionBudget("")
 	}
 	m.openWatch(true, hangWindow)
@@ -96,16 +103,27 @@ func (m *Machine) budgetExhausted() error {
 
 // probeHang opens a probe when one is due.
 func (m *Machine) probeHang() error {
-	if m.insts < m.nextProbe || !m.watchable() {
+	if m.insts < m.nextProbe || m.cur == nil {
 		return nil
 	}
 	m.openWatch(false, hangProbe)
 	return m.watchHang()
 }
 
+// probeEvery is the distance between probes: shorter with symbolic
+// values, where an instruction costs a hundred times more (an endless
+// loop over a symbolic counter would otherwise grow its expression for
+// minutes before the first probe).
+func (m *Machine) probeEvery() uint64 {
+	if m.sym != nil {
+		return hangProbeEvery >> 5
+	}
+	return hangProbeEvery
+}
+
 // closeProbe ends a probe that saw progress: the run goes on unwatched.
 func (m *Machine) closeProbe() error {
-	m.hang, m.nextProbe = nil, m.insts+hangProbeEvery
+	m.hang, m.nextProbe = nil, m.insts+m.probeEvery()
 	m.nextCheck = m.insts + budgetCheckEvery
 	if lim := m.cfg.MaxInstructions; lim != 0 && m.nextCheck > lim+1 {
 		m.nextCheck = lim + 1
@@ -149,8 +167,14 @@ func (m *Machine) watchHang() error {
 		c = &cycle{}
 		w.threads[t.ID] = c
 	}
-	if c.see(m.StateDigest(t.ID)) && m.allStuck() {
-		if m.StateHash() == w.mem {
+	looped := m.byState() && c.see(m.StateDigest(t.ID))
+	c.steps++
+	if !c.trapped && c.steps&(c.steps-1) == 0 { // at powers of two: cheap enough
+		fr := &t.frames[len(t.frames)-1]
+		c.trapped = trapped(fr.fn, fr.pc)
+	}
+	if stuck, byState := m.allStuck(); (looped || c.trapped) && stuck {
+		if !byState || m.StateHash() == w.mem {
 			return &termError{m.hangTerm()}
 		}
 		w.changed = "it wrote memory"
@@ -189,13 +213,63 @@ func (m *Machine) progress() string {
 	return ""
 }
 
-// allStuck reports whether every live thread is blocked or has looped.
-func (m *Machine) allStuck() bool {
+// allStuck reports whether every live thread is blocked, trapped or has
+// looped, and byState whether one of them is stuck only by having looped:
+// that holds only if memory did not change meanwhile.
+func (m *Machine) allStuck() (stuck, byState bool) {
 	for _, t := range m.threads {
 		if t.status == exited || t.status == blocked && t.wakeAt == 0 && !t.timedWait {
 			continue
 		}
-		if c := m.hang.threads[t.ID]; c == nil || !c.looped {
+		c := m.hang.threads[t.ID]
+		switch {
+		case c == nil:
+			return false, false
+		case c.trapped:
+		case c.looped:
+			byState = true
+		default:
+			return false, false
+		}
+	}
+	return true, byState
+}
+
+// maxTrapRegion bounds the instructions trapped looks at.
+const maxTrapRegion = 256
+
+// trapped reports whether a thread at pc of fn can never leave the
+// instructions reachable from there: none of them returns, calls, touches
+// memory, divides or fails, so whatever its registers hold, the thread
+// computes in them for ever (`while (1) i++`, whose state never comes
+// back but whose loop has no way out).
+func trapped(fn *ir.Function, pc int) bool {
+	seen := map[int]bool{}
+	work := []int{pc}
+	for len(work) > 0 {
+		p := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[p] {
+			continue
+		}
+		if p < 0 || p >= len(fn.Insts) || len(seen) >= maxTrapRegion {
+			return false
+		}
+		seen[p] = true
+		in := &fn.Insts[p]
+		switch in.Op {
+		case ir.OpBr, ir.OpCondBr, ir.OpSwitch:
+			for _, e := range in.Targets {
+				work = append(work, e.PC)
+			}
+		case ir.OpBin:
+			if in.Sub == ir.BinUDiv || in.Sub == ir.BinSDiv || in.Sub == ir.BinURem || in.Sub == ir.BinSRem {
+				return false
+			}
+			work = append(work, p+1)
+		case ir.OpICmp, ir.OpFBin, ir.OpFNeg, ir.OpFCmp, ir.OpCast, ir.OpSelect, ir.OpMove, ir.OpWideCmp:
+			work = append(work, p+1)
+		default:
 			return false
 		}
 	}
@@ -219,13 +293,16 @@ func (m *Machine) hangTerm() *Termination {
 				}
 			} else {
 				st[0].Function += " (looping)"
-				loops = append(loops, fmt.Sprintf("thread %d at %s", t.ID, st[0].Loc))
+				why := "comes back to the same state while nothing writes memory"
+				if c := m.hang.threads[t.ID]; c != nil && c.trapped {
+					why = "is in a loop with no way out"
+				}
+				loops = append(loops, fmt.Sprintf("thread %d at %s %s", t.ID, st[0].Loc, why))
 			}
 		}
 		live[t.ID] = st
 	}
 	sort.Strings(loops)
 	return &Termination{Kind: TermHang, Threads: live,
-		Message: fmt.Sprintf("%s loop%s forever: after %d instructions, the same states come back and nothing writes memory",
-			strings.Join(loops, " and "), map[bool]string{true: "", false: "s"}[len(loops) > 1], m.insts)}
+		Message: fmt.Sprintf("the program loops forever (seen after %d instructions): %s", m.insts, strings.Join(loops, "; "))}
 }

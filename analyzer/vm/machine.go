@@ -482,7 +482,7 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	if cfg.Weak != nil {
 		m.weak = memmodel.NewState(cfg.Weak)
 	}
-	m.nextCheck, m.nextProbe = budgetCheckEvery, hangProbeEvery
+	m.nextCheck, m.nextProbe = budgetCheckEvery, m.probeEvery()
 	if cfg.MaxInstructions != 0 && cfg.MaxInstructions < budgetCheckEvery {
 		m.nextCheck = cfg.MaxInstructions + 1
 	}

@@ -120,7 +120,7 @@ func TestRunBudgetStopsLoop(t *testing.T) {
 		t.Fatalf("exit %d:\n%s", code, errOut)
 	}
 	_, errOut, code = augur(t, "", "run", "--max-instructions", "100000", "../../testdata/crash/infinite_loop.c")
-	if code != 124 || !strings.Contains(errOut, "augur: hang: thread 0 at") || !strings.Contains(errOut, "loops forever") {
+	if code != 124 || !strings.Contains(errOut, "augur: hang: the program loops forever") || !strings.Contains(errOut, "thread 0 at") {
 		t.Fatalf("exit %d:\n%s", code, errOut)
 	}
 	_, errOut, code = augur(t, "", "run", "--timeout", "200ms", "../../testdata/crash/count_forever.c")

@@ -61,9 +61,9 @@ type budgets struct {
 	maxMemory uint64
 }
 
-// DefaultMaxMemory is the memory budget of every command: three quarters
-// of the memory available when augur starts (sysmem.DefaultBudget), so a
-// small machine is not promised what it cannot give.
+// DefaultMaxMemory is the memory budget of every command: half the
+// memory available when augur starts, at most 8 GiB (sysmem.DefaultBudget),
+// so a small machine is not promised what it cannot give.
 var DefaultMaxMemory = sysmem.DefaultBudget()
 
 // newCommand returns the flag set of a command that takes program files,

@@ -12,16 +12,17 @@ import (
 )
 
 // Share is the part of the available memory the default budget takes,
-// in quarters: three quarters leaves room for the editor, the compiler
-// and augur's own fixed floor.
-const Share = 3
+// in quarters: half leaves room for the editor, the compiler, augur's
+// own floor and the transient copies a growing file or table makes.
+const Share = 2
 
 // Floor and Ceiling bound the default budget: below the floor an
 // analysis of a small program cannot run; above the ceiling one
-// execution holding more is a runaway, not a program under analysis.
+// execution holding more is a runaway (a symbolic expression growing
+// without end), not a program under analysis.
 const (
 	Floor   = 512 << 20
-	Ceiling = 16 << 30
+	Ceiling = 8 << 30
 )
 
 // DefaultBudget is the default memory budget: Share quarters of the

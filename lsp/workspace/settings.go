@@ -130,7 +130,7 @@ var settingsTable = []setting{
 		func(s *Settings, v any) error { return setDuration(&s.Timeout, v) }},
 	{"explore-time", "exploreTime", `how long each save's analysis keeps exploring new schedules after its planned ones, as "100ms" or "5s" (0: no exploration); later saves explore new ones`,
 		func(s *Settings, v any) error { return setDuration(&s.ExploreTime, v) }},
-	{"max-memory", "maxMemory", `memory budget of each execution, with what the analysis keeps for it, as "512MiB" or "4GiB" (0: none), or "auto": three quarters of the memory available when the server starts`,
+	{"max-memory", "maxMemory", `memory budget of each execution, with what the analysis keeps for it, as "512MiB" or "4GiB" (0: none), or "auto": half the memory available when the server starts`,
 		func(s *Settings, v any) error {
 			if v == "auto" {
 				s.MaxMemory = sysmem.DefaultBudget()

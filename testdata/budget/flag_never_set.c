@@ -4,8 +4,8 @@
  * it run: reported as one soon (a watch opens every 32 Mi instructions),
  * with default budgets, not after the whole time budget.
  *
- * augur run => exit 124: flag_never_set.c:25:9 loops forever; rss < 300MiB; time < 60s
- * augur analyze --explore-time 0 => exit 0: flag_never_set.c:25:9 loops forever; rss < 400MiB; time < 120s
+ * augur run => exit 124: flag_never_set.c:25:9 comes back to the same state while nothing writes memory; rss < 300MiB; time < 60s
+ * augur analyze --explore-time 0 => exit 0: flag_never_set.c:25:9 comes back to the same state while nothing writes memory; rss < 400MiB; time < 120s
  */
 #include <pthread.h>
 #include <stdio.h>
