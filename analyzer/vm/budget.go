@@ -136,8 +136,9 @@ func (m *Machine) checkMemory() error {
 
 // HeapSlack is how far the process heap may exceed the memory budget
 // before the backstop stops an execution: the program's loaded code and
-// the server's caches are not the execution's doing. A command sets its
-// Go memory limit at the budget plus this slack.
+// the server's caches are not the execution's doing. (A command's Go
+// memory limit is closer to the budget, so garbage is collected before
+// the process grows this far.)
 const HeapSlack = 256 << 20
 
 // heapLive returns the bytes of live heap the last garbage collection

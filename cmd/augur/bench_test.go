@@ -172,6 +172,48 @@ func BenchmarkWeakVersusSCCounter(b *testing.B) {
 	}
 }
 
+// BenchmarkMemoryBudgetRSS measures how well --max-memory bounds the
+// whole process: the peak resident memory of programs that grow without
+// end (a file written a megabyte at a time, a buffer doubled by realloc,
+// a megabyte allocated at a time), run and analyzed under a 256 MiB
+// budget, against the budget plus augur's floor (its peak RSS running
+// an empty program, measured in the same run). Target: at most the
+// budget plus a floor of 128 MiB; the figures it prints say which miss.
+func BenchmarkMemoryBudgetRSS(b *testing.B) {
+	const budget = 256 << 20
+	dir := b.TempDir()
+	empty := filepath.Join(dir, "empty.c")
+	os.WriteFile(empty, []byte("int main(void) { return 0; }\n"), 0o644)
+	measure(b, augurBin, "run", empty) // warm the cache
+	floor := medianOf(b, 3, augurBin, "run", empty).rss
+	fmt.Printf("memory budget %s; augur's floor (an empty program's run) %s; target: peak RSS <= budget + 128 MiB\n",
+		bytesize.Format(budget), bytesize.Format(floor))
+	missed := 0
+	for _, c := range []struct{ cmd, file string }{
+		{"run", "write_forever.c"}, {"run", "double_forever.c"}, {"run", "alloc_forever.c"},
+		{"analyze", "double_forever.c"}, {"analyze", "alloc_forever.c"},
+	} {
+		src := filepath.Join("..", "..", "testdata", "budget", c.file)
+		args := []string{c.cmd, "--max-memory", "256MiB"}
+		if c.cmd == "analyze" {
+			args = append(args, "--detect-only")
+		}
+		measure(b, augurBin, append(args, "--max-instructions", "1000", src)...) // warm the cache
+		m := measure(b, augurBin, append(args, src)...)
+		verdict := "within"
+		if m.rss > budget+128<<20 {
+			verdict, missed = "MISSED", missed+1
+		}
+		fmt.Printf("  %-8s %-18s peak RSS %9s = budget + %9s  %s\n", c.cmd, c.file, bytesize.Format(m.rss),
+			bytesize.Format(m.rss-min(m.rss, budget)), verdict)
+	}
+	fmt.Printf("memory budget RSS: %d of 5 over budget + 128 MiB\n", missed)
+	b.ReportMetric(float64(missed), "missed")
+	b.ReportMetric(0, "ns/op")
+	for i := 0; i < b.N; i++ {
+	}
+}
+
 // BenchmarkSpinUnderDefaults analyzes a program that spins for ever on a
 // flag no thread will set, with every setting at its default: it must end
 // with a hang report within the default time budget, using under 1 GB.
