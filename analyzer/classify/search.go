@@ -142,8 +142,15 @@ func failed(o outcome) bool {
 }
 
 // sameFailure reports whether both orders failed in the same way at the
-// same place.
+// same place. A hang is caught at whichever instruction of its loop the
+// watch saw it come back: its line is the place.
 func sameFailure(a, b outcome) bool {
 	s, t := a.res.Term, b.res.Term
-	return failed(a) && failed(b) && s.Kind == t.Kind && s.Loc == t.Loc
+	if !failed(a) || !failed(b) || s.Kind != t.Kind {
+		return false
+	}
+	if s.Kind == vm.TermHang {
+		return s.Loc.File == t.Loc.File && s.Loc.Line == t.Loc.Line
+	}
+	return s.Loc == t.Loc
 }
