@@ -414,9 +414,15 @@ func failureDiagnostic(f report.Failure, sn *snapshot, l *lines) protocol.Diagno
 	sort.Strings(ids)
 	for _, id := range ids {
 		if st := f.Threads[id]; len(st) > 0 && st[0].File != "" {
+			// A hang's looping threads are marked so in their frame (vm's
+			// hangTerm); the others wait.
+			what, fn := "is blocked", st[0].Function
+			if loop, ok := strings.CutSuffix(fn, " (looping)"); ok {
+				what, fn = "loops", loop
+			}
 			d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
 				Location: protocol.Location{URI: uri.File(st[0].File), Range: l.lineRange(sn, st[0].File, st[0].Line)},
-				Message:  fmt.Sprintf("thread %s is blocked here, in %s", id, st[0].Function)})
+				Message:  fmt.Sprintf("thread %s %s here, in %s", id, what, fn)})
 		}
 	}
 	return d

@@ -110,6 +110,7 @@ before(async () => {
   fs.copyFileSync(path.join(repo, 'testdata', 'fix', 'lock_order.c'), path.join(workspace, 'transfer.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'lsp', 'call_paths.c'), path.join(workspace, 'hits.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'accuracy', 'verbose_total.c'), path.join(workspace, 'logger.c'));
+  fs.copyFileSync(path.join(repo, 'testdata', 'budget', 'flag_never_set.c'), path.join(workspace, 'waiter.c'));
   // A ThreadSanitizer report of ledger.c's use after free, as a CI run
   // would leave it (written in ThreadSanitizer's format), named by the
   // tsanReport setting below.
@@ -550,5 +551,22 @@ test('races between the same two statements through other call paths show once, 
   const hover = await keyboardHover('hits.c', 'hits = hits + 1;', 'stands for');
   await shot('11-call-paths');
   assert.match(hover, /It stands for \d+ more races? between the same two statements, reached through other call paths/);
+  await page.keyboard.press('Escape');
+});
+
+test('a loop that can never end is a hang, found with the default budgets, on its line', async () => {
+  // waiter.c spins on a flag its worker never sets: with no instruction
+  // budget configured, the first schedule runs until the hang watch
+  // proves the loop endless.
+  const hover = await keyboardHover('waiter.c', 'while (!ready)', 'loops forever');
+  await page.waitForFunction(() => {
+    const h = document.querySelector('.monaco-hover:not(.hidden)');
+    return h && getComputedStyle(h).opacity === '1';
+  }, null, { timeout: 5_000 });
+  await shot('12-hang');
+  assert.match(hover, /the program fails \(hang\)/);
+  assert.match(hover, /comes back to the same state while nothing writes memory/);
+  assert.match(hover, /thread 0 loops here, in main/);
+  assert.doesNotMatch(hover, /instruction budget/);
   await page.keyboard.press('Escape');
 });
