@@ -121,12 +121,5 @@ func (p *KeyedPCT) Pick(pt *Point, runnable []int) (int, error) {
 		p.low--
 		p.prio[pt.Thread] = p.low
 	}
-	drop := (pt.What == WhatTimeSlice || yields(pt.What) || p.again.due(pt)) && pt.Thread >= 0
-	if drop {
-		p.low--
-		p.prio[pt.Thread] = p.low
-	}
-	best := highest(p.prio, runnable)
-	p.again.picked(pt, best, drop)
-	return best, nil
+	return demoteAndPick(p.prio, &p.low, &p.again, pt, runnable), nil
 }

@@ -47,24 +47,27 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 	if low, ok := p.changes[p.step]; ok && pt.Thread >= 0 {
 		p.prio[pt.Thread] = low
 	}
-	due := p.again.due(pt)
-	drop := (pt.What == WhatTimeSlice || yields(pt.What) || due) && pt.Thread >= 0
+	return demoteAndPick(p.prio, &p.demoted, &p.again, pt, runnable), nil
+}
+
+// demoteAndPick ends a pick of both PCT schedulers. A thread that ran a
+// whole slice without synchronizing is spinning, or computing, and one
+// that yields asks for the others to run: below every other thread (*low
+// is the last priority so given) it cannot starve the one it waits for
+// (PCT stays fair to polling loops). So is one picked again at FairPoints
+// of its points in a row: it may spin on an atomic or poll under a lock,
+// and a slice per hand-over would make a program that hands over a few
+// hundred items that way exhaust the instruction budget. Then the runnable
+// thread of the highest priority runs.
+func demoteAndPick(prio map[int]int, low *int, again *streak, pt *Point, runnable []int) int {
+	drop := (pt.What == WhatTimeSlice || yields(pt.What) || again.due(pt)) && pt.Thread >= 0
 	if drop {
-		// A thread that ran a whole slice without synchronizing is
-		// spinning, or computing, and one that yields asks for the others
-		// to run: below every other thread it cannot starve the one it
-		// waits for (PCT stays fair to polling loops). So is one picked
-		// again at FairPoints of its points in a row: it may spin on an
-		// atomic or poll under a lock, and a slice per hand-over would
-		// make a program that hands over a few hundred items that way
-		// exhaust the instruction budget: a hang that is the schedule's,
-		// not the program's.
-		p.demoted--
-		p.prio[pt.Thread] = p.demoted
+		*low--
+		prio[pt.Thread] = *low
 	}
-	best := highest(p.prio, runnable)
-	p.again.picked(pt, best, drop)
-	return best, nil
+	best := highest(prio, runnable)
+	again.picked(pt, best, drop)
+	return best
 }
 
 // highest is the runnable thread of the highest priority (the first of
@@ -79,7 +82,7 @@ func highest(prio map[int]int, runnable []int) int {
 	return best
 }
 
-// yields reports the calls by which a thread gives way to the others. by which a thread gives way to the others.
+// yields reports the calls by which a thread gives way to the others.
 func yields(what string) bool {
 	switch what {
 	case "sched_yield", "pthread_yield", "usleep", "sleep", "nanosleep":
