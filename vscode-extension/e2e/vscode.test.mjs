@@ -223,6 +223,14 @@ async function goToLine(n) {
   await page.keyboard.press('Enter');
 }
 
+/** Waits until the visible hover has faded in whole (a screenshot shows it all). */
+async function fadedIn() {
+  await page.waitForFunction(() => {
+    const h = document.querySelector('.monaco-hover:not(.hidden)');
+    return h && getComputedStyle(h).opacity === '1';
+  }, null, { timeout: 5_000 });
+}
+
 /** Hovers the given word on line n (1-based) and returns the hover's text. */
 async function hoverOn(n, word) {
   await goToLine(n);
@@ -243,10 +251,7 @@ async function hoverOn(n, word) {
     await span.hover();
     try {
       await hover.waitFor({ timeout: 5_000 });
-      await page.waitForFunction(() => {
-        const h = document.querySelector('.monaco-hover:not(.hidden)');
-        return h && getComputedStyle(h).opacity === '1';
-      }, null, { timeout: 5_000 });
+      await fadedIn();
       // Awaited here, so a hover hidden before it is read is tried again.
       return await hover.innerText({ timeout: 5_000 });
     } catch (err) {
@@ -512,10 +517,7 @@ test('a race that needs an input is found and classified on it with no configura
   // arguments, so the analysis explores one short argument of its own.
   const hover = await keyboardHover('logger.c', 'printf("total so far', 'output-differs');
   // Faded in whole, for the screenshot.
-  await page.waitForFunction(() => {
-    const h = document.querySelector('.monaco-hover:not(.hidden)');
-    return h && getComputedStyle(h).opacity === '1';
-  }, null, { timeout: 5_000 });
+  await fadedIn();
   await shot('9b-input-race');
   assert.match(hover, /output-differs/);
   assert.match(hover, /Input:.*-v/);
@@ -559,10 +561,7 @@ test('a loop that can never end is a hang, found with the default budgets, on it
   // budget configured, the first schedule runs until the hang watch
   // proves the loop endless.
   const hover = await keyboardHover('waiter.c', 'while (!ready)', 'loops forever');
-  await page.waitForFunction(() => {
-    const h = document.querySelector('.monaco-hover:not(.hidden)');
-    return h && getComputedStyle(h).opacity === '1';
-  }, null, { timeout: 5_000 });
+  await fadedIn();
   await shot('12-hang');
   assert.match(hover, /the program fails \(hang\)/);
   assert.match(hover, /comes back to the same state while nothing writes memory/);
