@@ -31,7 +31,7 @@ type vfile struct {
 	path    string
 	mode    bufMode
 	pending []byte       // written but not yet flushed
-	data    []byte       // readable contents (stdin, files opened for reading)
+	data    *contents    // readable contents (stdin, files opened for reading, a memory stream's)
 	sym     []*expr.Expr // symbolic bytes of data (nil entries are concrete); nil when all are
 	src     io.Reader    // more input, read on demand (the real stdin of `augur run`)
 	pos     int          // where the next read or write of a file goes
@@ -63,7 +63,7 @@ func (f *vfile) std() bool { return f.path == "" && f.mem == nil && f.fd >= 0 &&
 // pointers of the program map to vfiles by address.
 type fileTable struct {
 	m      *machine
-	fs     map[string][]byte
+	fs     map[string]*contents
 	fsSym  map[string][]*expr.Expr // symbolic contents of files (SymFiles)
 	byAddr map[uint64]*vfile
 	byFD   map[int]*vfile
@@ -80,10 +80,6 @@ type fileTable struct {
 	// open directory streams (opendir) by DIR pointer (vfs_dirs.go).
 	cwd      string
 	listings map[uint64]*listing
-	// owned are the files whose contents this table alone holds: written
-	// in place without a copy. Contents given by the configuration or
-	// shared with a fork are copied before their first overwrite.
-	owned map[string]bool
 	// net holds the pipes and sockets (net.go); nil until the first.
 	net *netTable
 	// fifos are the named pipes (fifo.go), each with the id of its pipe
@@ -99,20 +95,21 @@ type fileTable struct {
 }
 
 func newFileTable(m *machine, cfg vm.Config) *fileTable {
-	ft := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
+	ft := &fileTable{m: m, fs: map[string]*contents{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/",
 		// Every system has a /tmp, and programs make their temporary
 		// files there (mkstemp, tmpfile) without creating it first;
 		// shm_open's objects are files in /dev/shm.
 		dirs: map[string]bool{"/tmp": true, "/dev/shm": true}}
+	given := map[string][]byte{}
 	for p, data := range cfg.Files {
-		ft.fs[vpath("/", p)] = data
+		given[vpath("/", p)] = data
 	}
 	stdin, stdinSym := cfg.Stdin, []*expr.Expr(nil)
 	if m.Symbolic() != nil {
 		for name, n := range cfg.SymFiles {
 			p := vpath("/", name)
-			ft.fs[p], ft.fsSym[p] = m.SymbolicBytes(name, ft.fs[p], n)
+			given[p], ft.fsSym[p] = m.SymbolicBytes(name, given[p], n)
 		}
 		if cfg.SymStdin > 0 {
 			stdin, stdinSym = m.SymbolicBytes("stdin", cfg.Stdin, cfg.SymStdin)
@@ -120,18 +117,21 @@ func newFileTable(m *machine, cfg vm.Config) *fileTable {
 	} else {
 		for name, n := range cfg.SymFiles { // replay: the inputs' values
 			p := vpath("/", name)
-			ft.fs[p] = m.ReplayBytes(name, ft.fs[p], n)
+			given[p] = m.ReplayBytes(name, given[p], n)
 		}
 		if cfg.SymStdin > 0 {
 			stdin = m.ReplayBytes("stdin", cfg.Stdin, cfg.SymStdin)
 		}
+	}
+	for p, data := range given { // shared with the configuration: copied before a write
+		ft.fs[p] = newContents(data)
 	}
 	outMode := fullyBuffered
 	if cfg.StdoutLineBuffered {
 		outMode = lineBuffered
 	}
 	std := []*vfile{
-		{fd: 0, data: stdin, sym: stdinSym, src: cfg.StdinReader, read: true},
+		{fd: 0, data: newContents(stdin), sym: stdinSym, src: cfg.StdinReader, read: true},
 		{fd: 1, mode: outMode, write: true},
 		{fd: 2, mode: unbuffered, write: true},
 	}
@@ -188,14 +188,14 @@ func (ft *fileTable) write(t *vm.Thread, f *vfile, b []byte) {
 func (ft *fileTable) footprint() uint64 {
 	var n uint64
 	for _, d := range ft.fs {
-		n += uint64(cap(d))
+		n += d.footprint()
 	}
 	for _, f := range ft.byFD {
 		n += uint64(cap(f.pending))
 	}
 	for _, f := range ft.byAddr {
 		if f.mem != nil {
-			n += uint64(cap(f.pending) + cap(f.data))
+			n += uint64(cap(f.pending)) + f.data.footprint()
 		}
 	}
 	return n + ft.net.footprint()
@@ -245,7 +245,7 @@ func (ft *fileTable) flushN(f *vfile, n int) {
 // position past it.
 func (ft *fileTable) writeAt(f *vfile, b []byte) {
 	if f.appends {
-		f.pos = len(ft.fs[f.path])
+		f.pos = ft.fs[f.path].len()
 	}
 	data := ft.store(f.path, f.pos, b)
 	f.pos += len(b)
@@ -256,33 +256,26 @@ func (ft *fileTable) writeAt(f *vfile, b []byte) {
 
 // store writes b into the file at path at offset pos, extending it as
 // needed, and returns its contents.
-func (ft *fileTable) store(path string, pos int, b []byte) []byte {
+func (ft *fileTable) store(path string, pos int, b []byte) *contents {
 	data := ft.fs[path]
-	end := pos + len(b)
-	if pos < len(data) && !ft.owned[path] { // overwrites bytes another may hold
-		data = append(make([]byte, 0, max(end, len(data))), data...)
-		if ft.owned == nil {
-			ft.owned = map[string]bool{}
-		}
-		ft.owned[path] = true
+	if data == nil {
+		data = &contents{}
+		ft.fs[path] = data
 	}
-	if end > len(data) {
-		data = append(data, make([]byte, end-len(data))...)
-	}
-	copy(data[pos:], b)
+	data.writeAt(pos, b)
 	if sym := ft.fsSym[path]; pos < len(sym) { // the bytes written are concrete now
 		sym = append([]*expr.Expr(nil), sym...)
-		clear(sym[pos:min(end, len(sym))])
+		clear(sym[pos:min(pos+len(b), len(sym))])
 		ft.fsSym[path] = sym
 	}
-	ft.fs[path] = data
 	return data
 }
 
-// refresh makes a file's reads see what was written to the file through
-// other descriptors and streams since f last looked (each write replaces
-// the file's contents, which f held as they were). A file removed while
-// f has it open keeps what f holds, as its inode would.
+// refresh makes a file's reads see the contents its name has now: a
+// stream holds its file's contents and sees writes through any other
+// descriptor, but a truncating open (O_TRUNC, fopen "w") gives the name
+// new contents. A file removed while f has it open keeps what f holds,
+// as its inode would.
 func (ft *fileTable) refresh(f *vfile) {
 	if f.path == "" || f.mem != nil || f.unget != 0 {
 		return
@@ -335,7 +328,7 @@ func (f *vfile) readSymByte() (int, *expr.Expr) {
 	if f.unget == 0 && f.sym != nil && f.pos < len(f.sym) && f.sym[f.pos] != nil {
 		e := f.sym[f.pos]
 		f.pos++
-		return int(f.data[f.pos-1]), e
+		return int(f.data.at(f.pos - 1)), e
 	}
 	return f.readByte(), nil
 }
@@ -349,20 +342,20 @@ func (f *vfile) readByte() int {
 		f.unget = 0
 		return c
 	}
-	if f.pos >= len(f.data) && f.src != nil {
-		var buf [4096]byte
-		n, err := f.src.Read(buf[:])
-		f.data = append(f.data[f.pos:], buf[:n]...)
+	if f.pos >= f.data.len() && f.src != nil {
+		buf := make([]byte, 4096)
+		n, err := f.src.Read(buf)
+		f.data = newContents(buf[:n]) // what was read before is consumed
 		f.pos = 0
 		if err != nil {
 			f.src = nil
 		}
 	}
-	if f.pos >= len(f.data) {
+	if f.pos >= f.data.len() {
 		f.eof = true
 		return -1
 	}
-	c := f.data[f.pos]
+	c := f.data.at(f.pos)
 	f.pos++
 	return int(c)
 }
@@ -370,7 +363,7 @@ func (f *vfile) readByte() int {
 // fork copies the open streams and the virtual file system; a fork's
 // output goes to its own events only, never to the real stdout.
 func (ft *fileTable) fork(m *machine) *fileTable {
-	c := &fileTable{m: m, fs: map[string][]byte{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
+	c := &fileTable{m: m, fs: map[string]*contents{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork(),
 		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd,
 		// The values of these are replaced, never written in place.
@@ -386,10 +379,14 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 	for p, t := range ft.fsSym {
 		c.fsSym[p] = t // terms are immutable; the slice is never written
 	}
+	// Both tables share every chunk of every file now, and each copies a
+	// chunk before writing it. A stream's contents are its file's when it
+	// has them, or its own (stdin, a memory stream, a removed file).
+	forked := map[*contents]*contents{}
 	for p, d := range ft.fs {
-		c.fs[p] = d[:len(d):len(d)]
+		c.fs[p] = d.fork()
+		forked[d] = c.fs[p]
 	}
-	ft.owned = nil // both hold the contents now: the next overwrite copies
 	copies := map[*vfile]*vfile{}
 	dup := func(f *vfile) *vfile {
 		if x, ok := copies[f]; ok {
@@ -397,11 +394,15 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 		}
 		x := *f
 		x.pending = append([]byte(nil), f.pending...)
-		x.data = f.data[:len(f.data):len(f.data)]
-		x.src = nil       // a fork cannot read more of the real stdin
-		if f.mem != nil { // the contents are copied before either writes
+		if d, ok := forked[f.data]; ok {
+			x.data = d
+		} else if f.data != nil {
+			x.data = f.data.fork()
+			forked[f.data] = x.data
+		}
+		x.src = nil // a fork cannot read more of the real stdin
+		if f.mem != nil {
 			ms := *f.mem
-			f.mem.owned, ms.owned = false, false
 			x.mem = &ms
 		}
 		copies[f] = &x

@@ -32,9 +32,8 @@ type memStream struct {
 	// opened the stream, which allocates it.
 	ptrLoc, sizeLoc, alloc uint64
 	site                   ir.LocID
-	// dirty: written since the contents were last published. owned: f.data
-	// is this stream's alone, not shared with a fork's copy.
-	dirty, owned bool
+	// dirty: written since the contents were last published.
+	dirty bool
 }
 
 // writeMem writes b into memory stream f at its position (at the end of
@@ -42,27 +41,23 @@ type memStream struct {
 // size: what does not fit is dropped.
 func (f *vfile) writeMem(b []byte) {
 	ms := f.mem
+	if f.data == nil {
+		f.data = &contents{}
+	}
 	if f.appends {
-		f.pos = len(f.data)
+		f.pos = f.data.len()
 	}
 	end := f.pos + len(b)
 	if ms.ptrLoc == 0 && uint64(end) > ms.size {
 		end = max(int(ms.size), f.pos)
 		b = b[:end-f.pos]
 	}
-	if !ms.owned {
-		f.data = append(make([]byte, 0, max(end, len(f.data))), f.data...)
-		ms.owned = true
-	}
-	if end > len(f.data) {
-		f.data = append(f.data, make([]byte, end-len(f.data))...)
-	}
-	copy(f.data[f.pos:], b)
+	f.data.writeAt(f.pos, b)
 	f.pos = end
 	if ms.ptrLoc == 0 && uint64(end) == ms.size && !f.appends {
 		// A full buffer keeps its last byte for the NUL, as glibc's
 		// fmemopen writes it.
-		f.data[end-1] = 0
+		f.data.writeAt(end-1, []byte{0})
 	}
 	ms.dirty = true
 }
@@ -84,9 +79,9 @@ func (m *machine) publishMem(t *vm.Thread, f *vfile) error {
 		if ms.buf == 0 {
 			return nil
 		}
-		out := f.data
+		out := f.data.bytes()
 		if uint64(len(out)) < ms.size {
-			out = append(out[:len(out):len(out)], 0)
+			out = append(out, 0)
 		}
 		if err := m.WriteBytes(ms.buf, out); err != nil {
 			return err
@@ -94,14 +89,14 @@ func (m *machine) publishMem(t *vm.Thread, f *vfile) error {
 		m.NoteAccess(ms.buf, uint64(len(out)), vm.Write)
 		return nil
 	}
-	p, err := m.Malloc(t, uint64(len(f.data))+1, ms.site, "open_memstream buffer")
+	p, err := m.Malloc(t, uint64(f.data.len())+1, ms.site, "open_memstream buffer")
 	if err != nil {
 		return err
 	}
 	if p == 0 {
-		return vm.Unsupported("open_memstream: a buffer of %d bytes is past augur's object limit", len(f.data)+1)
+		return vm.Unsupported("open_memstream: a buffer of %d bytes is past augur's object limit", f.data.len()+1)
 	}
-	if err := m.WriteBytes(p, append(f.data[:len(f.data):len(f.data)], 0)); err != nil {
+	if err := m.WriteBytes(p, append(f.data.bytes(), 0)); err != nil {
 		return err
 	}
 	if ms.alloc != 0 {
@@ -146,7 +141,7 @@ func init() {
 		if size == 0 || size > 1<<30 {
 			return m.SetErrno(t, vm.EINVAL)
 		}
-		f := &vfile{mem: &memStream{buf: buf, size: size, owned: true}}
+		f := &vfile{mem: &memStream{buf: buf, size: size}}
 		f.read, f.write = strings.Contains(mode, "+"), strings.Contains(mode, "+")
 		var initial []byte
 		if buf != 0 && !strings.HasPrefix(mode, "w") {
@@ -157,7 +152,7 @@ func init() {
 		}
 		switch {
 		case strings.HasPrefix(mode, "r"):
-			f.read, f.data = true, initial
+			f.read, f.data = true, newContents(initial)
 		case strings.HasPrefix(mode, "w"):
 			f.write = true
 			if buf != 0 && f.read { // "w+" empties the buffer, as POSIX says
@@ -172,7 +167,7 @@ func init() {
 			for n < len(initial) && initial[n] != 0 {
 				n++
 			}
-			f.data, f.pos = initial[:n], n
+			f.data, f.pos = newContents(initial[:n]), n
 		default:
 			return m.SetErrno(t, vm.EINVAL)
 		}
@@ -180,7 +175,7 @@ func init() {
 		return nil
 	}, "fmemopen")
 	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		f := &vfile{write: true, mem: &memStream{ptrLoc: a[0].Bits, sizeLoc: a[1].Bits, site: in.Loc, owned: true, dirty: true}}
+		f := &vfile{write: true, mem: &memStream{ptrLoc: a[0].Bits, sizeLoc: a[1].Bits, site: in.Loc, dirty: true}}
 		// The variables are first written at the first flush, as glibc
 		// writes them; the close of a stream never written publishes an
 		// empty buffer.

@@ -109,8 +109,8 @@ func init() {
 func (m *machine) mapFile(p uint64, path string, off, size uint64) error {
 	data := m.files.fs[path]
 	var b []byte
-	if off < uint64(len(data)) {
-		b = data[off:min(uint64(len(data)), off+size)]
+	if n := uint64(data.len()); off < n {
+		b = data.slice(int(off), int(min(n, off+size)))
 	}
 	if len(b) == 0 {
 		return nil
@@ -133,7 +133,7 @@ func (m *machine) writeBack(p uint64) error {
 	if !ok {
 		return nil
 	}
-	size := uint64(len(m.files.fs[mp.path]))
+	size := uint64(m.files.fs[mp.path].len())
 	if mp.off >= size {
 		return nil
 	}

@@ -58,9 +58,9 @@ func (m *machine) openFile(t *vm.Thread, path string, flags uint64) (int, error)
 	f.write = acc == oWronly || acc == oRdwr
 	f.appends = flags&oAppend != 0
 	if !dir && (!exists || (flags&oTrunc != 0 && f.write)) {
-		m.files.fs[path] = nil
+		data = &contents{}
+		m.files.fs[path] = data
 		delete(m.files.fsSym, path)
-		data = nil
 	}
 	f.data, f.sym = data, m.files.fsSym[path]
 	m.files.nextFD++
@@ -115,7 +115,7 @@ func (m *machine) writeFields(base uint64, fields ...field) error {
 // fileSize is the size of the file at path as a stat sees it, with what
 // open streams still buffer for it.
 func (m *machine) fileSize(path string) int {
-	size := len(m.files.fs[path])
+	size := m.files.fs[path].len()
 	n := size
 	for _, f := range m.files.byFD {
 		if f.path != path || len(f.pending) == 0 {
@@ -331,12 +331,11 @@ func init() {
 		}
 		m.files.flush(f)
 		data := m.files.fs[f.path]
-		if n <= len(data) {
-			data = data[:n:n]
-		} else {
-			data = append(data, make([]byte, n-len(data))...)
+		if data == nil {
+			data = &contents{}
+			m.files.fs[f.path] = data
 		}
-		m.files.fs[f.path] = data
+		data.resize(n)
 		vm.SetResult(res, 0)
 		return nil
 	}, "ftruncate", "ftruncate64")

@@ -510,7 +510,7 @@ func (ft *fileTable) position(f *vfile) int64 {
 	}
 	if len(f.pending) > 0 {
 		if f.appends {
-			return int64(len(ft.fs[f.path]) + len(f.pending))
+			return int64(ft.fs[f.path].len() + len(f.pending))
 		}
 		return int64(f.pos + len(f.pending))
 	}
@@ -546,7 +546,7 @@ func init() {
 		case 1: // SEEK_CUR
 			base = int64(f.pos)
 		case 2: // SEEK_END
-			base = int64(len(f.data))
+			base = int64(f.data.len())
 		}
 		pos := base + off
 		if pos < 0 || f.mem != nil && f.mem.ptrLoc == 0 && uint64(pos) > f.mem.size { // past fmemopen's buffer
@@ -758,13 +758,13 @@ func (ft *fileTable) openStream(path, mode string) (*vfile, int, error) {
 		f.data = data
 		f.sym = ft.fsSym[path]
 	case strings.HasPrefix(mode, "w"):
-		ft.fs[path] = nil
+		ft.fs[path] = &contents{}
 		delete(ft.fsSym, path)
 		f.write = true
 		f.read = strings.Contains(mode, "+")
 	case strings.HasPrefix(mode, "a"):
 		if !exists {
-			ft.fs[path] = nil
+			ft.fs[path] = &contents{}
 		}
 		f.write, f.appends = true, true
 		f.read = strings.Contains(mode, "+")
