@@ -8,20 +8,19 @@ import "augur/analyzer/vm"
 // keeps one cell per granule of 1<<shift bytes: as long as every access
 // covers whole granules, the bytes of a granule share one history, so a
 // cell holds exactly what a shadow per byte would hold for each of them.
-// The first access to a chunk picks its granule (8 bytes for a pointer,
-// 4 for an int, the whole chunk for a memset); an access that splits a
-// granule splits every cell of that chunk into smaller ones first (see
-// refine). The detector therefore finds the same races as one with a
-// shadow per byte, and its memory follows what the program touched and
-// how finely: one byte access into a 64 MiB array refines one chunk, not
-// the array.
+// The first access to a chunk picks its granule when it covers a line or
+// more (the whole chunk for a memset); an access that splits a granule
+// splits every cell of that chunk into smaller ones first (see refine).
+// The detector therefore finds the same races as one with a shadow per
+// byte, and its memory follows what the program touched and how finely.
 //
-// A chunk whose granule is at least a line (lineSize bytes, after a
-// memset) is not refined below a line as a whole: it is split into lines
-// (see split), each made, from the chunk's cell that covers it, when an
-// access first touches it, and refined on its own. A byte read per 4 KiB
-// of a table set by memset then costs one line's cells per chunk, not a
-// chunk's.
+// Cells finer than a line (lineSize bytes) are made a line at a time: a
+// chunk whose first access is finer (a byte, an int, a pointer), or
+// whose line-sized cells an access splits, is split into lines (see
+// split), each made, from the chunk's cell that covers it, when an access
+// first touches it, and refined on its own. A byte read per 4 KiB of a
+// 16 MiB table then costs one line's cells per chunk, 3.6 KB, not a
+// chunk's 229 KB.
 
 // chunkBits sets the bytes of an object one chunk shadows, lineBits the
 // bytes of a line.
@@ -189,7 +188,15 @@ func (d *Detector) chunk(sh *objShadow, base, lo, hi uint64) *chunk {
 	ch := sh.chunks[k]
 	switch {
 	case ch == nil:
-		ch = newChunk(size, granuleShift(lo-base, hi-lo, size, chunkBits), d.gen)
+		g := granuleShift(lo-base, hi-lo, size, chunkBits)
+		if g >= lineBits || size <= lineSize {
+			ch = newChunk(size, g, d.gen)
+		} else {
+			// Cells finer than a line are made a line at a time: one
+			// cell for the chunk, none accessed yet, split into lines.
+			ch = newChunk(size, chunkBits, d.gen)
+			ch.split(size)
+		}
 		sh.chunks[k] = ch
 		d.grow(sh, ch.bytes())
 		return ch
