@@ -6,8 +6,10 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +20,7 @@ import (
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
 	"augur/analyzer/report"
+	"augur/analyzer/vm"
 	"augur/lsp/workspace"
 )
 
@@ -382,6 +385,7 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		return
 	}
 	opts.Workers = s.opts.Workers
+	setMemoryLimit(opts.Run.MaxMemory)
 	opts.EvidenceDir = filepath.Join(s.opts.CacheDir, "evidence", shortHash(ts.key))
 	if plan.History {
 		opts.History = filepath.Join(s.opts.CacheDir, "history", shortHash(ts.key)+".json")
@@ -626,4 +630,21 @@ func missingSource(t *workspace.Target) string {
 		}
 	}
 	return ""
+}
+
+// serverKeeps is what the server holds beside an analysis's execution:
+// the programs, reports and histories of the open targets.
+const serverKeeps = 128 << 20
+
+// setMemoryLimit sets the Go memory limit from the memory budget of the
+// analysis about to start, as the CLI does from --max-memory: the
+// collector then works harder as the heap nears the budget, so the
+// garbage of earlier schedules and saves does not pile up past it. No
+// budget, no limit.
+func setMemoryLimit(budget uint64) {
+	if budget == 0 {
+		debug.SetMemoryLimit(math.MaxInt64)
+		return
+	}
+	debug.SetMemoryLimit(int64(budget) + vm.GCMargin + serverKeeps)
 }

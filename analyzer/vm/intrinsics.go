@@ -17,8 +17,11 @@ func (m *Machine) CopyMem(dst, src, n uint64) error {
 	if err != nil {
 		return memErr(err)
 	}
-	tmp := append([]byte(nil), b...)
-	if err := m.mem.Write(dst, tmp); err != nil {
+	// Write copies with memmove's semantics when the bytes overlap in one
+	// object, and a write that copies a shared object first leaves b on
+	// the bytes as they were: no temporary copy, which for a realloc of a
+	// large buffer would be a third buffer's worth of memory.
+	if err := m.mem.Write(dst, b); err != nil {
 		return memErr(err)
 	}
 	m.copySym(dst, src, n)

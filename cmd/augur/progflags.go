@@ -146,20 +146,15 @@ func (p *programFlags) context() (context.Context, context.CancelFunc) {
 	return context.WithCancel(context.Background())
 }
 
-// gcMargin is how far past the memory budget the Go memory limit lies: at
-// the budget plus vm.HeapSlack (256 MiB), the collector let a run under a
-// 256 MiB budget reach 776 MiB of RSS; at 64 MiB, 605 MiB.
-const gcMargin = 64 << 20
-
 // load builds the program and the execution configuration. On failure it
 // has printed the reason and returns the exit status to use: 1, or
 // exitBudget when the time budget ran out while compiling.
 func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, int) {
 	if p.maxMemory.n > 0 {
 		// The garbage collector works harder as the heap nears the budget,
-		// so garbage (a file's old copy after it grew) does not pile up
-		// past it (BenchmarkMemoryBudgetRSS).
-		debug.SetMemoryLimit(int64(p.maxMemory.n) + gcMargin)
+		// so garbage (the buffers of the schedule before) does not pile
+		// up past it (BenchmarkMemoryBudgetRSS).
+		debug.SetMemoryLimit(int64(p.maxMemory.n) + vm.GCMargin)
 	}
 	seeded, err := readSeedFiles(p.vfiles)
 	if err != nil {
