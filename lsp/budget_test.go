@@ -125,8 +125,10 @@ timeout = "1s"
 	}
 	answers(blocked)
 
-	if rss := c.peakRSS(); rss > 1<<30 {
-		t.Errorf("the server's peak resident memory is %d MiB, want below 1 GiB", rss>>20)
+	// Under a 64 MiB budget the server peaked at 192 MiB (200 MiB before
+	// it set the Go memory limit from the budget).
+	if rss := c.peakRSS(); rss > 512<<20 {
+		t.Errorf("the server's peak resident memory is %d MiB, want below 512 MiB", rss>>20)
 	} else {
 		t.Logf("the server's peak resident memory: %d MiB", rss>>20)
 	}
