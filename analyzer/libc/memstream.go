@@ -148,6 +148,7 @@ func init() {
 			if initial, err = m.ReadBytes(buf, size); err != nil {
 				return err
 			}
+			initial = slices.Clone(initial) // the buffer as it is now, not the program's memory itself
 			m.NoteAccess(buf, size, vm.Read)
 		}
 		switch {

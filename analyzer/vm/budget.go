@@ -67,6 +67,7 @@ func (m *Machine) charge(n uint64) {
 // checkBudget runs every budgetCheckEvery instructions and when the
 // instruction budget is reached; it sets the next check point.
 func (m *Machine) checkBudget() error {
+	m.mem.safePoint()
 	m.nextCheck = m.insts + budgetCheckEvery
 	if lim := m.cfg.MaxInstructions; lim != 0 && m.nextCheck > lim+1 {
 		m.nextCheck = lim + 1

@@ -46,11 +46,9 @@ func (m *Machine) Free(t *Thread, p uint64, site ir.LocID, what string) error {
 		return terminate(TermCrash, SIGABRT, "%s of a pointer %d bytes inside %s", what, off, m.DescribeAddr(p))
 	}
 	m.note(t, o, 0, o.Size, Free, ir.NotAtomic, site)
-	o = m.mem.writable(o)
+	o = m.mem.freeing(o)
 	o.Freed = true
 	o.FreeSite = site
-	o.bytes = nil
-	o.sym = nil
 	o.setLimits()
 	m.mem.retire(o)
 	return nil

@@ -55,6 +55,9 @@ type Object struct {
 	bytes      []byte
 	sym        []*expr.Expr // per-byte symbolic contents; nil while all concrete
 	gen        uint64       // generation of the memory that may write it in place
+	// mapped is the mapping bytes lie in when they were copied page by
+	// page (cow.go); nil when they are on the Go heap.
+	mapped *mapping
 }
 
 // Memory is the address space of one execution state: object id -> object.
@@ -91,6 +94,9 @@ type Memory struct {
 	// never an object, so the zero entry is right as it is.
 	lastID  uint32
 	lastObj *Object
+	// graveyard keeps the mappings of objects replaced or dropped since
+	// the last budget check (cow.go).
+	graveyard []*mapping
 }
 
 // Object tables are paged: page id>>pageBits holds ids of the same high
@@ -131,6 +137,7 @@ func (m *Memory) Fork() *Memory {
 	c.pages = append([]*objPage(nil), m.pages...)
 	c.gen = newGen()
 	c.stackFree = append([]uint32(nil), m.stackFree...)
+	c.graveyard = nil
 	// The record of frees is shared until either side frees again.
 	m.freesShared, c.freesShared = true, true
 	m.gen = newGen() // objects now shared: the parent must copy before writing too
@@ -177,6 +184,9 @@ func (m *Memory) set(id uint32, o *Object) {
 	}
 	old := p.objs[id&pageMask]
 	p.objs[id&pageMask] = o
+	if old != o {
+		m.bury(old)
+	}
 	switch {
 	case old == nil && o != nil:
 		p.n++
@@ -319,16 +329,43 @@ func (m *Memory) writable(o *Object) *Object {
 		return o
 	}
 	c := *o
-	c.bytes = copyBytes(o.bytes)
+	if b, mp, ok := pageCopy(o); ok {
+		c.bytes, c.mapped = b, mp
+	} else {
+		c.bytes, c.mapped = copyBytes(o.bytes), nil
+	}
 	if o.sym != nil {
 		c.sym = append([]*expr.Expr(nil), o.sym...)
 	}
-	c.gen = m.gen
-	m.page(int(o.ID >> pageBits)).objs[o.ID&pageMask] = &c
-	if o.ID == m.lastID {
-		m.lastObj = &c
+	return m.replace(o, &c)
+}
+
+// freeing returns o's record for marking it freed, without its bytes
+// (the free drops them): copied first if it is shared, but never its
+// bytes.
+func (m *Memory) freeing(o *Object) *Object {
+	c := o
+	if o.gen != m.gen {
+		cp := *o
+		c = &cp
 	}
-	return &c
+	m.bury(o)
+	c.bytes, c.sym, c.mapped = nil, nil, nil
+	if c == o {
+		return o
+	}
+	return m.replace(o, c)
+}
+
+// replace installs c, a copy of o made for writing, in o's place.
+func (m *Memory) replace(o, c *Object) *Object {
+	m.bury(o)
+	c.gen = m.gen
+	m.page(int(o.ID >> pageBits)).objs[o.ID&pageMask] = c
+	if o.ID == m.lastID {
+		m.lastObj = c
+	}
+	return c
 }
 
 // AccessError describes an invalid memory access; the VM turns it into a
