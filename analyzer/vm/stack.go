@@ -61,5 +61,8 @@ func checkGlobals(prog *ir.Program, maxMemory uint64) error {
 		return fmt.Errorf("the program's globals need %s, more than the memory budget of %s", bytesize.Format(total),
 			bytesize.Format(maxMemory))
 	}
+	if maxMemory != 0 {
+		collectBefore(total, maxMemory) // the last execution's globals may still wait to be collected
+	}
 	return nil
 }
