@@ -65,7 +65,7 @@ func pageCopy(o *Object) (b []byte, mp *mapping, ok bool) {
 	mp = &mapping{mem: mem}
 	runtime.AddCleanup(mp, unmap, mem)
 	n := len(o.bytes)
-	return mem[:n:n+wordSlack], mp, true
+	return mem[: n : n+wordSlack], mp, true
 }
 
 // freeze returns o's bytes frozen into a file, made on the first call.
