@@ -525,10 +525,14 @@ func (res *Result) classifyOptions(prog *ir.Program) (classify.Options, error) {
 const AutoExploreInstructions = 200_000_000
 
 // detectedBudget returns cfg with the instruction budget detection set
-// from the program's first execution, when it set one.
+// from the program's first execution, when it set one, and the memory
+// that execution reached, by which parallel jobs wait for room.
 func (res *Result) detectedBudget(cfg vm.Config) vm.Config {
 	if d := res.Detection; d != nil && d.InstructionBudget != 0 {
 		cfg.MaxInstructions = d.InstructionBudget
+	}
+	if d := res.Detection; d != nil {
+		cfg.MemoryHint = d.MemoryHint
 	}
 	return cfg
 }

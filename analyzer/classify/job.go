@@ -88,6 +88,9 @@ func (j Job) Run(prog *ir.Program, cancel <-chan struct{}) *Verdict {
 		id = j.Race.ID
 	}
 	start := time.Now()
+	// A job holds its checkpoint and primaries paused beside the
+	// executions it runs: room for two is what it waits for.
+	defer vm.Admit(j.Options.Run.MaxMemory, 2*j.Options.Run.MemoryHint)()
 	cpus.hold()
 	defer cpus.release()
 	v := safely(id, func() *Verdict { return j.run(prog, cancel) })

@@ -189,6 +189,9 @@ type Result struct {
 	// InstructionBudget the budget the later ones had when it was set
 	// from it (Options.AutoInstructions; 0 otherwise).
 	FirstInstructions, InstructionBudget uint64
+	// MemoryHint is the first execution's peak footprint, by which
+	// parallel work waits for room under the memory budget (vm.Admit).
+	MemoryHint uint64
 }
 
 // The budget of the executions after the first under AutoInstructions:
@@ -326,6 +329,10 @@ func (d *detection) plan(in *Inputs) error {
 		}
 		if i == 0 && run != nil {
 			first = run.Trace
+			if in == nil { // what parallel executions wait for room for (vm.Admit)
+				d.opts.Run.MemoryHint = run.PeakFootprint
+				d.res.MemoryHint = run.PeakFootprint
+			}
 		}
 	}
 	return nil

@@ -202,6 +202,7 @@ func (d *detection) executeAll(cfgs []vm.Config, starts []*started, workers int)
 		sem <- struct{}{}
 		go func() {
 			defer func() { <-sem; wg.Done() }()
+			defer vm.Admit(cfgs[k].MaxMemory, cfgs[k].MemoryHint)()
 			defer func() {
 				if p := recover(); p != nil {
 					errs[k] = fmt.Errorf("execution under %s: internal error: %v", cfgs[k].Policy.Name(), p)

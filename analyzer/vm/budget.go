@@ -231,6 +231,9 @@ func collectBefore(size, budget uint64) {
 func (m *Machine) memoryFits(size uint64) error {
 	max := m.cfg.MaxMemory
 	fp := m.Footprint() + size
+	if fp > m.peak {
+		m.peak = fp
+	}
 	if fp <= max {
 		return nil
 	}

@@ -39,6 +39,10 @@ type Config struct {
 	Policy             sched.Policy // nil: round robin
 	Seed               uint64       // recorded in the trace
 	MaxInstructions    uint64       // 0: unlimited
+	// MemoryHint is the footprint an execution of the program is expected
+	// to reach (0: unknown), by which parallel work waits for room under
+	// the memory budget (Admit).
+	MemoryHint uint64
 	// PreemptAccesses makes every load, store and atomic on memory another
 	// thread can reach a preemption point, so schedules can interleave
 	// unsynchronized code (slower: the fast paths are off).
@@ -237,6 +241,9 @@ type Result struct {
 	Inputs       []InputEvent
 	Instructions uint64
 	Threads      int // threads created, main included
+	// PeakFootprint is the largest footprint the memory budget's checks
+	// saw (0 without a budget).
+	PeakFootprint uint64
 	// Havoc lists the undefined functions this execution called under
 	// UndefinedHavoc, sorted.
 	Havoc []string
@@ -360,6 +367,7 @@ type Machine struct {
 	threads []*Thread
 	cur     *Thread
 	insts   uint64
+	peak    uint64 // the largest footprint the memory checks saw
 	// hang watches a run past its instruction budget for a proof that it
 	// is stuck (hang.go); syncs counts the synchronization events, which
 	// are progress.
@@ -824,7 +832,7 @@ func (m *Machine) Run() (res *Result) {
 
 func (m *Machine) result(t *Termination) *Result {
 	return &Result{Term: t, Trace: m.trace, Output: m.output, OutputOmitted: m.outOmit, Digest: m.digest,
-		Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads), Havoc: m.havocked}
+		Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads), Havoc: m.havocked, PeakFootprint: m.peak}
 }
 
 // loop runs threads until termination, consulting the policy at every

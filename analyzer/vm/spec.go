@@ -31,6 +31,9 @@ type Spec struct {
 	Deadline   time.Time     `json:"deadline,omitzero"`
 	TimeBudget time.Duration `json:"time_budget,omitempty"`
 	MaxMemory  uint64        `json:"max_memory,omitempty"`
+	// MemoryHint is Config.MemoryHint: what an execution is expected to
+	// hold, by which parallel work waits for room under MaxMemory.
+	MemoryHint uint64 `json:"memory_hint,omitempty"`
 }
 
 // Spec returns the plain-data part of c.
@@ -38,7 +41,7 @@ func (c *Config) Spec() Spec {
 	return Spec{Args: c.Args, Env: c.Env, Stdin: c.Stdin, Clients: c.Clients, Files: c.Files, StdoutLineBuffered: c.StdoutLineBuffered,
 		Seed: c.Seed, MaxInstructions: c.MaxInstructions, PreemptAccesses: c.PreemptAccesses, PreemptAt: c.PreemptAt,
 		SymArgs: c.SymArgs, SymStdin: c.SymStdin, SymFiles: c.SymFiles, Inputs: c.Inputs, MaxOutput: c.MaxOutput, Undefined: c.Undefined,
-		Timeout: c.Timeout, Deadline: c.Deadline, TimeBudget: c.TimeBudget, MaxMemory: c.MaxMemory}
+		Timeout: c.Timeout, Deadline: c.Deadline, TimeBudget: c.TimeBudget, MaxMemory: c.MaxMemory, MemoryHint: c.MemoryHint}
 }
 
 // Config returns a configuration running s, with nothing of the process
@@ -47,5 +50,5 @@ func (s Spec) Config() Config {
 	return Config{Args: s.Args, Env: s.Env, Stdin: s.Stdin, Clients: s.Clients, Files: s.Files, StdoutLineBuffered: s.StdoutLineBuffered,
 		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses, PreemptAt: s.PreemptAt,
 		SymArgs: s.SymArgs, SymStdin: s.SymStdin, SymFiles: s.SymFiles, Inputs: s.Inputs, MaxOutput: s.MaxOutput, Undefined: s.Undefined,
-		Limits: Limits{Timeout: s.Timeout, Deadline: s.Deadline, TimeBudget: s.TimeBudget, MaxMemory: s.MaxMemory}}
+		MemoryHint: s.MemoryHint, Limits: Limits{Timeout: s.Timeout, Deadline: s.Deadline, TimeBudget: s.TimeBudget, MaxMemory: s.MaxMemory}}
 }
