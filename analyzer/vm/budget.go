@@ -120,8 +120,13 @@ func durationText(d time.Duration) string {
 // Config.MaxMemory. Two measures are checked: the execution's own
 // footprint (the program's objects, threads and output, and what the
 // analysis keeps for it: trace, shadow, histories), which is
-// deterministic; and, as a backstop for what that does not count, the
-// live Go heap of the whole process after the last collection.
+// deterministic; and, as a backstop for what that does not count, how
+// far the live Go heap of the whole process (after the last collection)
+// grew since the execution was made. Not the heap itself: in the
+// language server it holds the other targets' results and an analysis
+// just canceled, and a budget of 128 MiB stopped a program at a place
+// of the collector's choosing, the heap holding 659 MiB that were not
+// the execution's.
 func (m *Machine) checkMemory() error {
 	max := m.cfg.MaxMemory
 	if max == 0 {
@@ -130,17 +135,18 @@ func (m *Machine) checkMemory() error {
 	if err := m.memoryFits(0); err != nil {
 		return err
 	}
-	if live := heapLive(); live > max+HeapSlack {
-		return budgetTerm(BudgetMemory, "memory budget of %s exhausted: augur's heap holds %s", bytesize.Format(max), bytesize.Format(live))
+	if live := heapLive(); live > m.heapBase+max+HeapSlack {
+		return budgetTerm(BudgetMemory, "memory budget of %s exhausted: augur's heap grew by %s while it ran", bytesize.Format(max),
+			bytesize.Format(live-m.heapBase))
 	}
 	return nil
 }
 
-// HeapSlack is how far the process heap may exceed the memory budget
-// before the backstop stops an execution: the program's loaded code and
-// the server's caches are not the execution's doing. (A command's Go
-// memory limit is closer to the budget, so garbage is collected before
-// the process grows this far.)
+// HeapSlack is how far the process heap may grow past the memory budget
+// during one execution before the backstop stops it: the program's
+// loaded code and the server's caches are not the execution's doing. (A
+// command's Go memory limit is closer to the budget, so garbage is
+// collected before the process grows this far.)
 const HeapSlack = 256 << 20
 
 // heapLive returns the bytes of live heap the last garbage collection

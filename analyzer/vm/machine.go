@@ -368,6 +368,9 @@ type Machine struct {
 	cur     *Thread
 	insts   uint64
 	peak    uint64 // the largest footprint the memory checks saw
+	// heapBase is the process's live heap when the execution was made:
+	// the memory backstop counts what the heap grew by since (checkMemory).
+	heapBase uint64
 	// hang watches a run past its instruction budget for a proof that it
 	// is stuck (hang.go); syncs counts the synchronization events, which
 	// are progress.
@@ -475,6 +478,9 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	}
 	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, forcedNext: -1,
 		policy: cfg.Policy, sync: newSyncTable(), mon: cfg.Monitor, stacks: newStackTable()}
+	if cfg.MaxMemory != 0 {
+		m.heapBase = heapLive()
+	}
 	if m.policy == nil {
 		m.policy = sched.RoundRobin{}
 	}
