@@ -380,8 +380,8 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		return
 	}
 	hash, key := prog.CodeHash(), plan.Key()
-	if reused := s.reuse(ts, gen, prog, hash, key, inputs, seqs); reused {
-		end = "code unchanged: results reused"
+	if rep := s.reuse(ts, gen, prog, hash, key, inputs, seqs); rep != nil {
+		end = outcome(rep) + " (code unchanged: results reused)"
 		return
 	}
 	opts.Workers = s.opts.Workers
@@ -435,33 +435,44 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		ts.last = &finished{prog: prog, hash: hash, planKey: key, result: res}
 	}
 	s.mu.Unlock()
-	end = summary(rep)
-	if rep.Stopped != nil {
-		end = fmt.Sprintf("incomplete (%s budget): %s", rep.Stopped.Budget, end)
-	} else if !rep.Complete() {
-		end = fmt.Sprintf("incomplete (%s): %s found in the part augur could follow", rep.GapSummary(), end)
-	}
+	end = outcome(rep)
 	s.logf(protocol.MessageTypeLog, "%s: %s", t.Name, end)
+}
+
+// outcome is what an analysis ended with, as its progress's last message
+// says it: the races by category, after "incomplete (...)" when the
+// analysis could not follow the whole program (the status bar shows a
+// warning then, not a check mark).
+func outcome(rep *report.Report) string {
+	end := summary(rep)
+	if rep.Stopped != nil {
+		return fmt.Sprintf("incomplete (%s budget): %s", rep.Stopped.Budget, end)
+	}
+	if !rep.Complete() {
+		return fmt.Sprintf("incomplete (%s): %s found in the part augur could follow", rep.GapSummary(), end)
+	}
+	return end
 }
 
 // reuse carries the last complete analysis over to prog when the code and
 // the plan are unchanged (a save that moved comments or formatting): its
-// locations move, nothing is re-run.
+// locations move, nothing is re-run. It returns the report published, or
+// nil when nothing could be reused.
 func (s *Server) reuse(ts *targetState, gen uint64, prog *ir.Program, hash, key string, inputs []string,
-	seqs map[string]uint64) bool {
+	seqs map[string]uint64) *report.Report {
 	s.mu.Lock()
 	last := ts.last
 	s.mu.Unlock()
 	if last == nil || last.hash != hash || last.planKey != key {
-		return false
+		return nil
 	}
 	m := ir.MapLocs(last.prog, prog)
 	if m == nil {
-		return false
+		return nil
 	}
 	res, ok := last.result.Relocate(m).Reignore(nil)
 	if !ok {
-		return false // a race is no longer ignored: it needs classifying
+		return nil // a race is no longer ignored: it needs classifying
 	}
 	rep := absolutize(res.Report(s.ws.Root), s.ws.Root)
 	ok = s.update(ts, gen, func(sn *snapshot) {
@@ -475,7 +486,10 @@ func (s *Server) reuse(ts *targetState, gen uint64, prog *ir.Program, hash, key 
 		s.mu.Unlock()
 		s.logf(protocol.MessageTypeLog, "%s: code unchanged since the last analysis; results reused", ts.target.Name)
 	}
-	return ok
+	if !ok {
+		return nil
+	}
+	return rep
 }
 
 // savedSeqs records every open document's savedSeq.

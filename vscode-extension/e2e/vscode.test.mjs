@@ -111,6 +111,7 @@ before(async () => {
   fs.copyFileSync(path.join(repo, 'testdata', 'lsp', 'call_paths.c'), path.join(workspace, 'hits.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'accuracy', 'verbose_total.c'), path.join(workspace, 'logger.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'budget', 'flag_never_set.c'), path.join(workspace, 'waiter.c'));
+  fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'grower.c'), path.join(workspace, 'grower.c'));
   // A ThreadSanitizer report of ledger.c's use after free, as a CI run
   // would leave it (written in ThreadSanitizer's format), named by the
   // tsanReport setting below.
@@ -568,4 +569,50 @@ test('a loop that can never end is a hang, found with the default budgets, on it
   assert.match(hover, /thread 0 loops here, in main/);
   assert.doesNotMatch(hover, /instruction budget/);
   await page.keyboard.press('Escape');
+});
+
+test('a program that outgrows the memory budget gets a warning where it stopped, naming the setting to raise', async () => {
+  // grower.c keeps 384 blocks of a megabyte: under the default budget its
+  // analysis ends clean. The user then lowers augur.maxMemory in the
+  // Settings editor, and the open file is analyzed again under it.
+  // Running out of a budget is the analysis's limit, not the program's
+  // failure: a warning on the allocation, not an error, and no check
+  // mark in the status bar.
+  await page.keyboard.press('Control+Shift+E');
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: 'grower.c' }).dblclick({ timeout: patience });
+  await page.keyboard.press('Control+,');
+  const search = page.locator('.settings-editor .settings-header .suggest-input-container');
+  await expectVisible(search, 'the Settings editor');
+  await search.click();
+  await page.keyboard.type('augur.maxMemory');
+  const input = page.locator('.settings-editor input[aria-label="augur.maxMemory"]');
+  await expectVisible(input, 'the augur.maxMemory setting');
+  await input.fill('128MiB');
+  await input.press('Enter');
+  const file = path.join(tmp, 'user', 'User', 'settings.json');
+  const deadline = Date.now() + patience;
+  while (!fs.readFileSync(file, 'utf8').includes('"augur.maxMemory": "128MiB"')) {
+    assert.ok(Date.now() < deadline, `the setting was not saved:\n${fs.readFileSync(file, 'utf8')}`);
+    await page.waitForTimeout(250);
+  }
+  await page.keyboard.press('Control+W'); // the Settings editor: grower.c is shown again
+  const editor = page.locator('.editor-instance:visible');
+  const call = editor.locator('.view-line', { hasText: 'cache[i] = malloc(1 << 20);' });
+  await expectVisible(call.first(), 'grower.c');
+  const hoverBox = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content:visible', { hasText: 'memory budget of 128.0 MiB exhausted' }).first();
+  // The mouse on the underlined call, as a user points at it, until the
+  // analysis under the new budget has put the warning there.
+  await openUntil(async () => {
+    await page.mouse.move(0, 0);
+    await call.locator('span span', { hasText: 'malloc' }).first().hover();
+  }, hoverBox);
+  await fadedIn();
+  await expectVisible(page.locator('.statusbar-item', { hasText: 'augur: incomplete' }), 'the incomplete analysis in the status bar');
+  await shot('13-memory-budget');
+  const hover = await hoverBox.innerText();
+  assert.match(hover, /augur\.maxMemory/);
+  assert.doesNotMatch(hover, /--max-memory/);
+  assert.ok(await editor.locator('.squiggly-warning').count() >= 1, 'no warning squiggle');
+  assert.equal(await editor.locator('.squiggly-error').count(), 0, 'a budget stop shown as an error');
+  await page.mouse.move(0, 0);
 });

@@ -14,9 +14,27 @@ export interface StatusView {
   busy: boolean;
 }
 
+/**
+ * How an analysis ended, from its progress's last message (the server's
+ * lsp/runner.go writes them): incomplete when augur could not follow the
+ * whole program (a budget ran out, a call it cannot follow), failed when
+ * it did not run (the program does not compile, augur failed).
+ */
+export type Ending = 'done' | 'incomplete' | 'failed';
+
+export function endingOf(message: string): Ending {
+  if (/^(incomplete|stopped)\b/.test(message)) return 'incomplete';
+  if (/^(failed|does not compile)\b/.test(message)) return 'failed';
+  return 'done';
+}
+
 export class StatusModel {
   private active = new Map<string, { title: string; message: string; percentage?: number }>();
   private lastResult = '';
+  // How each target's last analysis ended, by progress title: the status
+  // is the worst of them, so an incomplete analysis of one file is not
+  // hidden by another file's complete one that ended after it.
+  private endings = new Map<string, { result: string; ending: Ending }>();
   private stopped = '';
 
   /** Applies one $/progress value of a token. */
@@ -38,6 +56,7 @@ export class StatusModel {
         this.active.delete(token);
         if (a && value.message && value.message !== 'canceled') {
           this.lastResult = `${a.title.replace(/^augur: /, '')}: ${value.message}`;
+          this.endings.set(a.title, { result: this.lastResult, ending: endingOf(value.message) });
         }
         break;
       }
@@ -66,7 +85,13 @@ export class StatusModel {
       };
     }
     if (this.lastResult) {
-      return { text: `$(check) augur`, tooltip: `Last analysis: ${this.lastResult}`, busy: false };
+      // Never a plain check mark while an analysis did not see it all.
+      const all = [...this.endings.values()];
+      const worst = all.some((e) => e.ending === 'failed') ? 'failed' : all.some((e) => e.ending === 'incomplete') ? 'incomplete' : 'done';
+      const text = { done: '$(check) augur', incomplete: '$(warning) augur: incomplete', failed: '$(error) augur: failed' }[worst];
+      const short = all.filter((e) => e.ending !== 'done').map((e) => e.result);
+      const tooltip = [`Last analysis: ${this.lastResult}`, ...short.filter((r) => r !== this.lastResult)].join('\n');
+      return { text, tooltip, busy: false };
     }
     return { text: '$(check) augur', tooltip: 'augur: idle', busy: false };
   }

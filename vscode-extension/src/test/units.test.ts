@@ -57,6 +57,28 @@ test('the status follows the progress reports', () => {
   s.progress('a', { kind: 'end', message: '3 races: 1 spec-violated, 2 output-differs' });
   assert.equal(s.view().busy, false);
   assert.match(s.view().tooltip, /account.c: 3 races/);
+  assert.equal(s.view().text, '$(check) augur');
+  // An analysis that could not follow the whole program is no check mark.
+  s.progress('c', { kind: 'begin', title: 'augur: grower.c', message: 'starting' });
+  s.progress('c', { kind: 'end', message: 'incomplete (memory budget): no races' });
+  assert.equal(s.view().text, '$(warning) augur: incomplete');
+  assert.match(s.view().tooltip, /grower.c: incomplete \(memory budget\)/);
+  s.progress('d', { kind: 'begin', title: 'augur: broken.c', message: 'building' });
+  s.progress('d', { kind: 'end', message: 'does not compile' });
+  assert.equal(s.view().text, '$(error) augur: failed');
+  s.progress('e', { kind: 'begin', title: 'augur: broken.c', message: 'building' });
+  s.progress('e', { kind: 'end', message: 'no races' }); // fixed
+  s.progress('f', { kind: 'begin', title: 'augur: grower.c', message: 'building' });
+  s.progress('f', { kind: 'end', message: 'incomplete (memory budget): no races (code unchanged: results reused)' });
+  assert.equal(s.view().text, '$(warning) augur: incomplete');
+  // Another file's complete analysis, ending after, does not hide it.
+  s.progress('g', { kind: 'begin', title: 'augur: account.c', message: 'building' });
+  s.progress('g', { kind: 'end', message: '3 races: 1 spec-violated, 2 output-differs' });
+  assert.equal(s.view().text, '$(warning) augur: incomplete');
+  assert.match(s.view().tooltip, /account.c: 3 races[^]*grower.c: incomplete/);
+  s.progress('h', { kind: 'begin', title: 'augur: grower.c', message: 'building' });
+  s.progress('h', { kind: 'end', message: 'no races' });
+  assert.equal(s.view().text, '$(check) augur');
   s.serverStopped('it crashed');
   assert.equal(s.view().text, '$(error) augur: stopped');
 });
