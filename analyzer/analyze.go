@@ -528,10 +528,10 @@ const AutoExploreInstructions = 200_000_000
 // from the program's first execution, when it set one, and the memory
 // that execution reached, by which parallel jobs wait for room.
 func (res *Result) detectedBudget(cfg vm.Config) vm.Config {
-	if d := res.Detection; d != nil && d.InstructionBudget != 0 {
-		cfg.MaxInstructions = d.InstructionBudget
-	}
 	if d := res.Detection; d != nil {
+		if d.InstructionBudget != 0 {
+			cfg.MaxInstructions = d.InstructionBudget
+		}
 		cfg.MemoryHint = d.MemoryHint
 	}
 	return cfg

@@ -151,8 +151,12 @@ const HeapSlack = 256 << 20
 
 // heapLive returns the bytes of live heap the last garbage collection
 // found, for the whole process.
-func heapLive() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+func heapLive() uint64 { return heapMetric("/gc/heap/live:bytes") }
+
+// heapMetric reads one of the runtime's byte counts (0 when this Go does
+// not have it).
+func heapMetric(name string) uint64 {
+	s := []metrics.Sample{{Name: name}}
 	metrics.Read(s)
 	if s[0].Value.Kind() != metrics.KindUint64 {
 		return 0
@@ -225,9 +229,7 @@ func collectBefore(size, budget uint64) {
 	if size < bigAlloc {
 		return
 	}
-	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() == metrics.KindUint64 && s[0].Value.Uint64()+size > budget {
+	if heapMetric("/memory/classes/heap/objects:bytes")+size > budget {
 		runtime.GC()
 	}
 }

@@ -509,8 +509,12 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	for _, f := range prog.Funcs {
 		m.mem.place(&Object{ID: f.ID, Size: 1, Kind: ObjFunc, Name: f.Name, ReadOnly: true})
 	}
-	if err := checkGlobals(prog, cfg.MaxMemory); err != nil {
+	globals, err := checkGlobals(prog, cfg.MaxMemory)
+	if err != nil {
 		return nil, err
+	}
+	if cfg.MaxMemory != 0 {
+		collectBefore(globals, cfg.MaxMemory) // the last execution's globals may still wait to be collected
 	}
 	for _, g := range prog.Globals {
 		if g.ThreadLocal {

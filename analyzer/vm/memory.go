@@ -347,14 +347,12 @@ func (m *Memory) freeing(o *Object) *Object {
 	c := o
 	if o.gen != m.gen {
 		cp := *o
-		c = &cp
+		c = m.replace(o, &cp)
+	} else {
+		m.bury(o) // its mapping, if any, goes with its bytes
 	}
-	m.bury(o)
 	c.bytes, c.sym, c.mapped = nil, nil, nil
-	if c == o {
-		return o
-	}
-	return m.replace(o, c)
+	return c
 }
 
 // replace installs c, a copy of o made for writing, in o's place.

@@ -45,12 +45,12 @@ const MaxObject = 1<<32 - 1
 
 // checkGlobals refuses a program whose globals cannot be laid out: one
 // larger than an object can be, or all of them together larger than the
-// memory budget.
-func checkGlobals(prog *ir.Program, maxMemory uint64) error {
+// memory budget. It returns the bytes they take.
+func checkGlobals(prog *ir.Program, maxMemory uint64) (uint64, error) {
 	var total uint64
 	for _, g := range prog.Globals {
 		if g.Size > MaxObject {
-			return fmt.Errorf("global %s is %s: larger than the %s augur can represent in one object", g.Name,
+			return 0, fmt.Errorf("global %s is %s: larger than the %s augur can represent in one object", g.Name,
 				bytesize.Format(g.Size), bytesize.Format(MaxObject+1))
 		}
 		if !g.ThreadLocal {
@@ -58,11 +58,8 @@ func checkGlobals(prog *ir.Program, maxMemory uint64) error {
 		}
 	}
 	if maxMemory != 0 && total > maxMemory {
-		return fmt.Errorf("the program's globals need %s, more than the memory budget of %s", bytesize.Format(total),
+		return 0, fmt.Errorf("the program's globals need %s, more than the memory budget of %s", bytesize.Format(total),
 			bytesize.Format(maxMemory))
 	}
-	if maxMemory != 0 {
-		collectBefore(total, maxMemory) // the last execution's globals may still wait to be collected
-	}
-	return nil
+	return total, nil
 }
