@@ -147,6 +147,12 @@ func (m *machine) format(t *vm.Thread, fmtStr string, args argSource) ([]byte, e
 			break
 		}
 		s.conv = fmtStr[i]
+		if s.conv == 'n' {
+			if err := m.storeCount(&s, args, len(out)); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		piece, err := m.convert(t, &s, args)
 		if err != nil {
 			return nil, err
@@ -254,13 +260,6 @@ func (m *machine) convert(t *vm.Thread, s *spec, args argSource) ([]byte, error)
 		}
 		s.hash = true
 		return padNumber(s, "0x", intDigits(p, 16, s.prec, false)), nil
-	case 'n':
-		p, err := args.next(false, false)
-		if err != nil {
-			return nil, err
-		}
-		_ = p // the count is not known here; writing it is rarely relied on
-		return nil, vm.Unsupported("printf %%n is not supported")
 	case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
 		x, err := args.next(true, s.length == "L")
 		if err != nil {
@@ -271,6 +270,23 @@ func (m *machine) convert(t *vm.Thread, s *spec, args argSource) ([]byte, error)
 		return []byte("Unknown error"), nil
 	}
 	return nil, vm.Unsupported("printf conversion %%%c is not supported", s.conv)
+}
+
+// storeCount is %n: it stores how many bytes the call has produced so
+// far (before any truncation by snprintf's size, as C says) in the
+// integer the next argument points to, of the width the length modifier
+// gives.
+func (m *machine) storeCount(s *spec, args argSource, n int) error {
+	p, err := args.next(false, false)
+	if err != nil {
+		return err
+	}
+	size := int(intBits(s.length) / 8)
+	if err := m.WriteUint(p, size, uint64(n)); err != nil {
+		return err
+	}
+	m.NoteAccess(p, uint64(size), vm.Write)
+	return nil
 }
 
 func intDigits(x uint64, base, prec int, upper bool) string {
