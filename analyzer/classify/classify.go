@@ -401,8 +401,10 @@ func classifyPath(prog *ir.Program, r *race.Race, opts Options, base Verdict, de
 		return v.unclassified("the recorded schedule does not bring the second racing access to the first's memory on these inputs")
 	}
 	gap := max(probe.Instructions()-start, 1000)
-	c := &path{prog: prog, r: r, opts: opts, v: &v, deeper: deeper}
-	pairs := newPairRunner(checkpoint, r, opts, opts.Ma, postRacePlan(opts), gap, cfg.MaxInstructions, target)
+	c := &path{prog: prog, r: r, opts: opts, v: &v, deeper: deeper,
+		setup: pairSetup{ckpt: checkpoint, gap: gap, budget: cfg.MaxInstructions, target: target}}
+	plan := postRacePlan(opts)
+	pairs := newPairRunner(checkpoint, r, opts, opts.Ma, plan, gap, cfg.MaxInstructions, target)
 	defer pairs.stop()
 	for i := 0; i < opts.Ma; i++ {
 		primary, alt, err := pairs.get(i)
@@ -410,11 +412,11 @@ func classifyPath(prog *ir.Program, r *race.Race, opts Options, base Verdict, de
 		if i > 0 {
 			stage = "multischedule"
 		}
-		if w := c.judge(stage, fmt.Sprintf("post-race schedule %d of %d", i+1, opts.Ma), primary, alt, err); w != nil {
+		if w := c.judge(stage, fmt.Sprintf("post-race schedule %d of %d", i+1, opts.Ma), plan(i), primary, alt, err); w != nil {
 			return w
 		}
 	}
-	if w := c.searchHarm(checkpoint, gap, cfg.MaxInstructions, target); w != nil {
+	if w := c.searchHarm(); w != nil {
 		return w
 	}
 	return c.conclude()

@@ -30,18 +30,25 @@ type path struct {
 	// what they claimed, with why (verify).
 	discarded []string
 	searched  int
+	// setup is what the pairs run from, for the runs that check a pair
+	// (reorderedOnly).
+	setup pairSetup
+	// reordered counts the pairs whose output differed only as the
+	// schedule reorders it anyway (reorderedOnly).
+	reordered int
 }
 
 // pairOutcome is how both orders of one pair ended.
 type pairOutcome struct {
 	primary, alt outcome
 	schedule     string
+	post         postRace
 }
 
-// judge judges a pair run under the post-race schedule named sched, by
-// the stage named stage; it returns the verdict when the pair decides one
-// that holds.
-func (c *path) judge(stage, sched string, primary, alt outcome, err error) *Verdict {
+// judge judges a pair run under post, the post-race schedule named
+// sched, by the stage named stage; it returns the verdict when the pair
+// decides one that holds.
+func (c *path) judge(stage, sched string, post postRace, primary, alt outcome, err error) *Verdict {
 	if err != nil {
 		if c.single == nil && len(c.outs) == 0 {
 			c.single = err
@@ -62,7 +69,7 @@ func (c *path) judge(stage, sched string, primary, alt outcome, err error) *Verd
 	}
 	if !w.judge(judging{model: c.opts.Model}, primary, alt) {
 		*c.v = w // what the pair recorded (its outputs, its states)
-		c.outs = append(c.outs, pairOutcome{primary: primary, alt: alt, schedule: sched})
+		c.outs = append(c.outs, pairOutcome{primary: primary, alt: alt, schedule: sched, post: post})
 		c.v.K++
 		return nil
 	}
@@ -113,6 +120,11 @@ func (c *path) holds(w *Verdict) bool {
 // otherwise.
 func (c *path) conclude() *Verdict {
 	v := c.v
+	if c.single == nil && c.opts.Model != memmodel.Weak {
+		if w := c.outputsDiffer(); w != nil {
+			return w
+		}
+	}
 	notes := ""
 	if c.searched > 0 {
 		notes += fmt.Sprintf("; a harm search of %d PCT post-race schedules found no failure of its own either", c.searched)
@@ -125,13 +137,13 @@ func (c *path) conclude() *Verdict {
 		v.Reason += notes
 		return v
 	}
-	if c.opts.Model != memmodel.Weak {
-		if w := c.outputsDiffer(); w != nil {
-			return w
-		}
-	}
 	v.Category = Harmless
 	v.Reason = fmt.Sprintf("both orders ran to the same outcome and output under %d post-race schedules%s%s", v.K, c.deeper, notes)
+	if c.reordered > 0 {
+		v.Reason = fmt.Sprintf("both orders ran to the same outcome under %d post-race schedules%s, and to the same output in %d; "+
+			"in the other %d the output differed only in an order the schedule decides: each order printed the other's output too "+
+			"when steered toward it%s", v.K, c.deeper, v.K-c.reordered, c.reordered, notes)
+	}
 	if c.opts.Model == memmodel.Weak {
 		v.Reason = fmt.Sprintf("both orders reached the same outcomes and outputs under %d post-race schedules, "+
 			"%d executions in all with every value the weak memory model lets each read return", v.K, v.States)
@@ -143,17 +155,24 @@ func (c *path) conclude() *Verdict {
 }
 
 // outputsDiffer looks for a pair whose two orders printed different
-// output: the race's consequence. The two orders of a pair differ in
-// nothing but the order of the two accesses (runPrimary makes them back
-// to back in the primary too, runAlternate holds the first thread until
-// the second's) and run under the same schedule after them, so output the
-// schedule reorders anyway (two workers printing in turn) comes out the
-// same in both. (Comparing the sets of outputs over all the pairs instead
-// would call a lost update harmless as soon as a later occurrence of the
-// race lost one in a primary run.)
+// output that the other order cannot print: the race's consequence. The
+// two orders of a pair differ in nothing but the order of the two
+// accesses (runPrimary makes them back to back in the primary too,
+// runAlternate holds the first thread until the second's) and run under
+// the same schedule after them; a difference that remains, each order
+// printing what the other did once steered toward it, is output the
+// schedule reorders anyway (reorderedOnly). (Comparing only the sets of
+// outputs over all the pairs would call a lost update harmless as soon as
+// a later occurrence of the race lost one in a primary run, and would
+// call every program whose output follows the schedule output-differs.)
 func (c *path) outputsDiffer() *Verdict {
 	for _, p := range c.outs {
 		if p.alt.res.Digest == p.primary.res.Digest {
+			continue
+		}
+		reordered, unmatched := c.reorderedOnly(p)
+		if reordered {
+			c.reordered++
 			continue
 		}
 		w := *c.v
@@ -161,7 +180,7 @@ func (c *path) outputsDiffer() *Verdict {
 		w.Outputs = [2]Printed{printed(p.primary.res.Output), printed(p.alt.res.Output)}
 		ord := &order{name: "alternate", out: p.alt, execs: []execution{{m: p.alt.m, res: p.alt.res}}}
 		w.setEvidence(ord, ord.execs[0])
-		w.Reason = "the alternate order prints other output than the primary order under the same schedule after the race"
+		w.Reason = "under the same schedule after the race, " + unmatched
 		if !c.holds(&w) {
 			continue
 		}

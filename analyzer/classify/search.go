@@ -83,8 +83,8 @@ func searchFocus(r *race.Race, focus []string) []string {
 // returns the spec-violated verdict it found, or nil. When the alternate
 // order cannot be enforced (c.single), it searches the recorded order
 // alone.
-func (c *path) searchHarm(checkpoint *vm.Machine, gap, budget uint64, target *span) *Verdict {
-	opts, r := c.opts, c.r
+func (c *path) searchHarm() *Verdict {
+	opts, r, s := c.opts, c.r, c.setup
 	if opts.Search < 0 || opts.Model == memmodel.Weak {
 		return nil
 	}
@@ -98,10 +98,10 @@ func (c *path) searchHarm(checkpoint *vm.Machine, gap, budget uint64, target *sp
 	// enforced is searched from right after its first access, half of its
 	// schedules switching threads there (runPrimaryOnly).
 	alone := c.single != nil
-	pairs := newPairRunner(checkpoint, r, opts, n, func(j int) postRace {
+	pairs := newPairRunner(s.ckpt, r, opts, n, func(j int) postRace {
 		return searchSchedule{seed: opts.Seed + 7_000_003 + uint64(j), depth: 2 + j%2, steps: steps, focus: focus, yield: alone && j%2 == 0,
 			alone: alone}
-	}, gap, budget, target)
+	}, s.gap, s.budget, s.target)
 	pairs.alone = alone
 	defer pairs.stop()
 	for j := 0; j < n; j++ {

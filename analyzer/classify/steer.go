@@ -1,0 +1,133 @@
+package classify
+
+import (
+	"bytes"
+
+	"augur/analyzer/sched"
+	"augur/analyzer/vm"
+)
+
+// Output the schedule reorders anyway. Two orders of a race run under the
+// same post-race schedule, but the schedule's decisions meet different
+// states after them: in one order a thread waits where in the other it
+// goes on, and two workers that print in turn can print in the other
+// turn. Such a difference is the program's scheduling, which any run may
+// show whatever the race's order, not the race's consequence. A pair's
+// difference is kept as output-differs only when one order cannot print
+// what the other printed: each order is run once more from the race,
+// steered toward the other's output (outputSteer), and the difference is
+// the schedule's when both get there.
+
+// steerLimit is how many decisions in a row the steering gives the
+// thread whose output comes next without that output appearing, before
+// it lets the post-race schedule decide once: a thread that spins until
+// another prints must not be run alone until the budget ends.
+const steerLimit = 64
+
+// outputSteer is a policy that runs, at each decision, the thread that
+// prints the next event of target, when it can run, and leaves the other
+// decisions to then. It gives up, leaving every decision to then, once
+// the execution prints something target does not.
+type outputSteer struct {
+	m      *vm.Machine
+	target []vm.OutputEvent
+	then   sched.Policy
+	seen   int // events of m's output checked against target
+	streak int // decisions since the last event
+	lost   bool
+}
+
+func (s *outputSteer) Name() string { return s.then.Name() }
+
+// Pick implements sched.Policy.
+func (s *outputSteer) Pick(p *sched.Point, runnable []int) (int, error) {
+	out := s.m.Output()
+	for ; !s.lost && s.seen < len(out); s.seen++ {
+		if s.seen >= len(s.target) || !sameEvent(out[s.seen], s.target[s.seen]) {
+			s.lost = true
+		}
+		s.streak = 0
+	}
+	if s.lost || s.seen >= len(s.target) {
+		return s.then.Pick(p, runnable)
+	}
+	s.streak++
+	if want := s.target[s.seen].Thread; s.streak%steerLimit != 0 && p.CanRun(want, runnable) {
+		return want, nil
+	}
+	return s.then.Pick(p, runnable)
+}
+
+// sameEvent reports whether two output events print the same bytes on
+// the same stream.
+func sameEvent(a, b vm.OutputEvent) bool {
+	return a.Stream == b.Stream && bytes.Equal(a.Data, b.Data)
+}
+
+// steered is a post-race schedule that applies base and then steers the
+// run toward printing target.
+type steered struct {
+	base   postRace
+	target []vm.OutputEvent
+}
+
+// backToBack implements backToBack as base does, so the steered order
+// starts from where the pair's did.
+func (s steered) backToBack() bool {
+	b, ok := s.base.(backToBack)
+	return ok && b.backToBack()
+}
+
+func (s steered) apply(m *vm.Machine) []Action {
+	actions := s.base.apply(m)
+	m.SetPolicy(&outputSteer{m: m, target: s.target, then: m.Policy()})
+	return actions
+}
+
+// pairSetup is what a classification path runs its pairs from: the
+// checkpoint before the first racing access, how far the primary goes
+// between the accesses, the instruction budget and the racing memory.
+type pairSetup struct {
+	ckpt        *vm.Machine
+	gap, budget uint64
+	target      *span
+}
+
+// reorderedOnly reports whether the two orders of pair p each printed
+// what the other printed: from the output of pairs run already under
+// other schedules, or by running each order once more steered toward the
+// other's output. Then the pair's difference is the schedule's. When not,
+// unmatched says which order's output the other could not print.
+func (c *path) reorderedOnly(p pairOutcome) (reordered bool, unmatched string) {
+	pd, ad := p.primary.res.Digest, p.alt.res.Digest
+	var primaryCan, altCan bool // the primary printed the alternate's output; the alternate the primary's
+	for _, q := range c.outs {
+		primaryCan = primaryCan || q.primary.res.Digest == ad
+		altCan = altCan || q.alt.res.Digest == pd
+	}
+	s := c.setup
+	steer := s.ckpt != nil && c.opts.Run.Expired() == nil
+	if steer && !primaryCan {
+		m := s.ckpt.Fork()
+		m.SetSteadyClock()
+		o := runPrimary(m, c.r, steered{base: p.post, target: p.alt.res.Output}, c.opts.BudgetFactor*s.gap, s.budget, s.target)
+		primaryCan = o.res.Term.Kind == p.alt.res.Term.Kind && o.res.Digest == ad
+	}
+	nor := ""
+	if steer {
+		nor = ", nor when steered toward it"
+	}
+	if !primaryCan {
+		return false, "the alternate order prints output the primary order did not print under any post-race schedule" + nor
+	}
+	if steer && !altCan {
+		m := s.ckpt.Fork()
+		m.SetSteadyClock()
+		o, err := runAlternate(m, c.r, steered{base: p.post, target: p.primary.res.Output}, c.opts.BudgetFactor*s.gap, s.budget, s.target)
+		altCan = err == nil && o.res.Term.Kind == p.primary.res.Term.Kind && o.res.Digest == pd
+	}
+	if !altCan {
+		return false, "the primary order prints output the alternate order did not print under any post-race schedule" + nor
+	}
+	return true, ""
+}
