@@ -344,8 +344,14 @@ func (res *Result) explore(ctx context.Context, prog *ir.Program, roots []vm.Con
 				timeout = max(left, time.Millisecond)
 			}
 		}
+		perPath, all := opts.solverBudgetOf()
+		var seedBudget func(uint64) uint64
+		if opts.AutoInstructions {
+			seedBudget = func(n uint64) uint64 { return max(race.AutoFactor*n, race.AutoFloor) }
+		}
 		ex, err := symex.Explore(prog, symex.Options{Run: root, Searcher: opts.Searcher,
-			Seed: opts.Seed, MaxPaths: opts.maxPathsOf(), Timeout: timeout, Model: opts.MemoryModel})
+			Seed: opts.Seed, MaxPaths: opts.maxPathsOf(), Timeout: timeout, Model: opts.MemoryModel,
+			MaxPathCalls: perPath, MaxCalls: all, SeedBudget: seedBudget})
 		if err != nil {
 			return err
 		}

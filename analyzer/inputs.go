@@ -72,6 +72,27 @@ func takesArguments(prog *ir.Program) bool {
 	return f != nil && len(f.Params) > 0
 }
 
+// The solver budget of each root when the inputs are symbolic by
+// default, in calls of Z3 (vm.Symbolic.MaxPathCalls, MaxCalls). The
+// programs of testdata/accuracy make 2 to 15 calls a path and 386 at
+// most in all; SPLASH-2 ocean, whose grid size comes from its
+// arguments, asks Z3 at nearly every store, about a tenth of a second a
+// call, and explored for over fourteen minutes before these budgets.
+const (
+	autoPathCalls = 128
+	autoCalls     = 512
+)
+
+// solverBudgetOf is the solver budget of each root: none when the user
+// named the symbolic inputs (their exploration is bounded by its time
+// and paths, as the user set them).
+func (o *Options) solverBudgetOf() (perPath, all int) {
+	if o.autoInputs() {
+		return autoPathCalls, autoCalls
+	}
+	return 0, 0
+}
+
 // maxPathsOf is the path budget of each root.
 func (o *Options) maxPathsOf() int {
 	if o.autoInputs() && (o.MaxPaths == 0 || o.MaxPaths > autoPaths) {

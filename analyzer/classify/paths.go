@@ -37,6 +37,14 @@ const maxLeaves = 16
 // solverSteps bounds each solver query of the exploration (Z3's rlimit).
 const solverSteps = 20_000_000
 
+// The solver budget of the exploration of one race's inputs, in calls of
+// Z3, per path and in all (vm.Symbolic.MaxPathCalls, MaxCalls): past it
+// a path goes on along one input, as a concrete run.
+const (
+	maxPathCalls = 128
+	maxCalls     = 512
+)
+
 // pathInput is an input to classify a race on, and why it was chosen.
 type pathInput struct {
 	in  *race.Inputs
@@ -53,6 +61,7 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 	slv := solver.NewLimited(time.Minute, solverSteps)
 	slv.Cancel = opts.Run.Cancel
 	sym := vm.NewSymbolic(slv)
+	sym.MaxPathCalls, sym.MaxCalls = maxPathCalls, maxCalls
 	cfg := replayConfig(r, opts)
 	cfg.Symbolic = sym
 	cfg.PauseAtFork = true

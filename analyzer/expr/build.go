@@ -104,8 +104,18 @@ func (b *Builder) BoolNot(c *Expr) *Expr { return b.Not(c) }
 
 // Vars returns the names of the input variables x depends on, sorted.
 func Vars(x *Expr) []string {
+	terms := VarTerms(x)
+	out := make([]string, len(terms))
+	for i, v := range terms {
+		out[i] = v.Name
+	}
+	return out
+}
+
+// VarTerms returns the distinct variables of xs, by name.
+func VarTerms(xs ...*Expr) []*Expr {
 	seen := map[*Expr]bool{}
-	names := map[string]bool{}
+	vars := map[string]*Expr{}
 	var walk func(*Expr)
 	walk = func(e *Expr) {
 		if seen[e] {
@@ -113,18 +123,20 @@ func Vars(x *Expr) []string {
 		}
 		seen[e] = true
 		if e.Op == Var {
-			names[e.Name] = true
+			vars[e.Name] = e
 		}
 		for _, k := range e.Kids {
 			walk(k)
 		}
 	}
-	walk(x)
-	out := make([]string, 0, len(names))
-	for n := range names {
-		out = append(out, n)
+	for _, x := range xs {
+		walk(x)
 	}
-	sort.Strings(out)
+	out := make([]*Expr, 0, len(vars))
+	for _, v := range vars {
+		out = append(out, v)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 

@@ -333,6 +333,14 @@ func (d *detection) plan(in *Inputs) error {
 				d.opts.Run.MemoryHint = run.PeakFootprint
 				d.res.MemoryHint = run.PeakFootprint
 			}
+			if in != nil && run.Term.Kind == vm.TermBudget && run.Term.Budget == vm.BudgetInstructions {
+				// Another input that makes the program run longer than
+				// the budget (a grid's size from its arguments): every
+				// schedule of its plan would run the budget out as well.
+				// Its gap is reported once.
+				d.total -= d.opts.Schedules - 1
+				break
+			}
 		}
 	}
 	return nil

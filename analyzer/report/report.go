@@ -300,6 +300,9 @@ type Stats struct {
 	PointerTargetsGivenUp int `json:"pointer_targets_given_up,omitempty"`
 	// ForksRefused counts paths not explored because of the state budget.
 	ForksRefused int `json:"forks_refused,omitempty"`
+	// PinnedPaths counts paths that went on along one solution of their
+	// constraint, without forking, past the solver budget.
+	PinnedPaths int `json:"pinned_paths,omitempty"`
 	// SymbolicInputs are the inputs the exploration made symbolic, as
 	// "argv[1] (2 bytes)" or "stdin (first 8 of 120 bytes)".
 	SymbolicInputs []string `json:"symbolic_inputs,omitempty"`
@@ -485,6 +488,7 @@ func (r *Report) AddExploration(res *symex.Result, base string) {
 	r.Stats.StoppedBy = res.Stats.StoppedBy
 	r.Stats.PointerTargetsGivenUp = res.Stats.PointerTargetsGivenUp
 	r.Stats.ForksRefused = res.Stats.ForksRefused
+	r.Stats.PinnedPaths = res.Stats.Pinned
 }
 
 func detectionConsequence(x *race.Race, base string) string {

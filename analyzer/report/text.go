@@ -130,6 +130,9 @@ func WriteText(w io.Writer, r *Report) error {
 		if r.Stats.ForksRefused > 0 {
 			fmt.Fprintf(&b, "; %d paths not explored (state budget)", r.Stats.ForksRefused)
 		}
+		if r.Stats.PinnedPaths > 0 {
+			fmt.Fprintf(&b, "; %d paths went on along one input without forking (solver budget)", r.Stats.PinnedPaths)
+		}
 		b.WriteString("\n")
 	}
 	if st := r.Stopped; st != nil {

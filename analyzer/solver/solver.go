@@ -41,6 +41,18 @@ type Solver struct {
 	// fails with ErrTimeout: a canceled analysis does not wait out a hard
 	// query.
 	Cancel <-chan struct{}
+	// Work, when set, is called before every call of Z3: the execution
+	// asking counts it as work between its budget checks, which an
+	// instruction count alone spaces too far apart when most
+	// instructions ask the solver (an address an input chooses, at every
+	// store of a loop), and as its solver budget (vm.Symbolic). It may
+	// set Pinned.
+	Work func()
+	// Pinned, when set, answers every query by this one assignment
+	// instead: a constraint may hold when it holds there, the model is
+	// Pinned. An execution past its solver budget goes on along one
+	// solution of its path, as a concrete run would (vm.Symbolic).
+	Pinned expr.Assignment
 }
 
 type result struct {
@@ -65,12 +77,18 @@ func NewLimited(timeout time.Duration, rlimit uint) *Solver {
 
 // MayBeTrue reports whether q can hold together with the constraints.
 func (s *Solver) MayBeTrue(constraints []*expr.Expr, q *expr.Expr) (bool, error) {
+	if s.Pinned != nil {
+		return expr.Eval(q, s.Pinned) != 0, nil
+	}
 	sat, _, err := s.satisfiable(constraints, q)
 	return sat, err
 }
 
 // MustBeTrue reports whether q holds in every solution of the constraints.
 func (s *Solver) MustBeTrue(b *expr.Builder, constraints []*expr.Expr, q *expr.Expr) (bool, error) {
+	if s.Pinned != nil {
+		return expr.Eval(q, s.Pinned) != 0, nil
+	}
 	sat, _, err := s.satisfiable(constraints, b.Not(q))
 	return !sat, err
 }
@@ -82,6 +100,9 @@ func (s *Solver) Model(constraints []*expr.Expr) (expr.Assignment, bool, error) 
 	if len(constraints) == 0 {
 		return expr.Assignment{}, true, nil
 	}
+	if s.Pinned != nil {
+		return s.Pinned, true, nil
+	}
 	sat, model, err := s.solve(constraints)
 	return model, sat, err
 }
@@ -90,6 +111,9 @@ func (s *Solver) Model(constraints []*expr.Expr) (expr.Assignment, bool, error) 
 func (s *Solver) Value(constraints []*expr.Expr, e *expr.Expr) (uint64, error) {
 	if e.Op == expr.Const {
 		return e.Val, nil
+	}
+	if s.Pinned != nil {
+		return expr.Eval(e, s.Pinned), nil
 	}
 	model, sat, err := s.Model(relevant(constraints, expr.Vars(e)))
 	if err != nil {
@@ -134,6 +158,11 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 				seen[v] = true
 				vars = append(vars, v)
 			}
+		}
+	}
+	if s.Work != nil {
+		if s.Work(); s.Pinned != nil { // pinned just now
+			return satisfies(s.Pinned, conds), s.Pinned, nil
 		}
 	}
 	s.Stats.Z3Calls++

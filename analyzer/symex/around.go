@@ -120,6 +120,7 @@ func Merge(a, b *Result) *Result {
 	s.SolverTimeouts += t.SolverTimeouts
 	s.FloatConcretized += t.FloatConcretized
 	s.PointerTargetsGivenUp += t.PointerTargetsGivenUp
+	s.Pinned += t.Pinned
 	s.WeakForks += t.WeakForks
 	s.ScheduleForks += t.ScheduleForks
 	s.StaleReads += t.StaleReads

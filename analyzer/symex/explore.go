@@ -42,6 +42,16 @@ type Options struct {
 	// MaxForks bounds the states weak reads and schedule forks create
 	// (0: 100,000 each).
 	MaxForks int
+	// MaxPathCalls and MaxCalls are the solver budget in calls of Z3 (0:
+	// none), per path and in all: past them a path follows one solution
+	// of its constraint (vm.Symbolic).
+	MaxPathCalls, MaxCalls int
+	// SeedBudget, when set, gives the instruction budget of every path
+	// run after the seed's own (the given inputs') from what that one ran
+	// to its exit, when that is less than Run.MaxInstructions: another
+	// input that makes the program run ten times longer (a grid's size)
+	// is not run to the budget of an unknown program.
+	SeedBudget func(instructions uint64) uint64
 }
 
 // Inputs are the concrete inputs of a path.
@@ -70,9 +80,16 @@ type Path struct {
 	Contended bool
 }
 
-// Failed reports whether the path ended in a failure (not exit, not pruned).
+// Failed reports whether the path ended in a failure: not an exit, not
+// pruned, not stopped by a budget of the analysis's own (a path that runs
+// past its instructions is the analysis's limit, not the program's
+// failure).
 func (p *Path) Failed() bool {
-	return p.Term.Kind != vm.TermExit && p.Term.Kind != vm.TermPruned
+	switch p.Term.Kind {
+	case vm.TermExit, vm.TermPruned, vm.TermBudget, vm.TermCanceled:
+		return false
+	}
+	return true
 }
 
 // Stats describe an exploration.
@@ -90,6 +107,9 @@ type Stats struct {
 	// PointerTargetsGivenUp counts symbolic pointers with more possible
 	// target objects than were followed.
 	PointerTargetsGivenUp int
+	// Pinned counts the paths that went on along one solution of their
+	// constraint, past the solver budget.
+	Pinned int
 	// WeakForks and ScheduleForks count the states forked at reads with
 	// several visible values and at scheduling decisions.
 	WeakForks     int
@@ -128,15 +148,23 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The time budget stops the path running too, not only the next one
+	// from starting: one path of a program whose stores all go to
+	// addresses an input chooses can take longer than the whole budget.
+	start := time.Now()
+	stop, release := withDeadline(opts.Run.Cancel, opts.Timeout)
+	defer release()
 	slv := solver.New(opts.SolverTimeout)
-	slv.Cancel = opts.Run.Cancel
+	slv.Cancel = stop
 	sym := vm.NewSymbolic(slv)
+	sym.MaxPathCalls, sym.MaxCalls = opts.MaxPathCalls, opts.MaxCalls
 	if opts.MaxLive > 0 {
 		sym.MaxForks = opts.MaxLive * 4
 	}
 	cfg := opts.Run
 	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.StdoutLineBuffered = nil, nil, nil, false
 	cfg.Symbolic = sym
+	cfg.Cancel = stop
 	if cfg.Monitor == nil {
 		cfg.Monitor = newAccessCoverage(prog)
 	}
@@ -164,11 +192,11 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 		return nil, err
 	}
 	root.SetWeakReads(opts.Model == memmodel.Weak)
-	start := time.Now()
 	res := &Result{Symbolic: sym}
 	search.Add(root)
 	var ms runtime.MemStats
 	lastSample := 1
+	var budget uint64 // the paths' instruction budget from the seed's (SeedBudget)
 	for search.Len() > 0 {
 		if len(res.Paths) >= opts.MaxPaths {
 			res.Stats.StoppedBy = fmt.Sprintf("path budget (%d)", opts.MaxPaths)
@@ -190,7 +218,14 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			}
 		}
 		m := search.Next()
+		if budget > 0 && (m.MaxInstructions() == 0 || m.MaxInstructions() > budget) {
+			m.SetMaxInstructions(budget)
+		}
 		run := m.Run()
+		if run.Term.Kind == vm.TermCanceled || opts.Timeout > 0 && time.Since(start) > opts.Timeout && run.Term.Kind == vm.TermSolver {
+			// Stopped midway by the budget: not a path.
+			continue
+		}
 		spawned := m.Spawned()
 		if opts.MaxLive > 0 && search.Len()+len(spawned) > opts.MaxLive {
 			keep := max(0, opts.MaxLive-search.Len())
@@ -224,6 +259,9 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			p.Term = &vm.Termination{Kind: vm.TermSolver, Message: err.Error()}
 		}
 		res.Paths = append(res.Paths, p)
+		if p.Seed && opts.SeedBudget != nil && run.Term.Kind == vm.TermExit {
+			budget = opts.SeedBudget(run.Instructions)
+		}
 		if p.Failed() {
 			res.Failures = append(res.Failures, p)
 		}
@@ -231,7 +269,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	st := &res.Stats
 	st.Paths = len(res.Paths)
 	st.Forks, st.ForksRefused, st.FloatConcretized = sym.Stats.Forks, sym.Stats.ForksRefused, sym.Stats.FloatConcretized
-	st.PointerTargetsGivenUp = sym.Stats.PointerTargetsGivenUp
+	st.PointerTargetsGivenUp, st.Pinned = sym.Stats.PointerTargetsGivenUp, sym.Stats.Pinned
 	if weak != nil {
 		st.WeakForks, st.StaleReads = weak.Stats.Forks, weak.Stats.StaleReads
 		st.ForksRefused += weak.Stats.ForksRefused
@@ -244,6 +282,28 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 		sym.S.Stats.CacheHits, sym.S.Stats.ModelHits, sym.S.Stats.Timeouts
 	st.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// withDeadline returns a channel closed when cancel is or once d has
+// passed (never by time when d is 0), and the function that releases its
+// timer.
+func withDeadline(cancel <-chan struct{}, d time.Duration) (<-chan struct{}, func()) {
+	if d <= 0 {
+		return cancel, func() {}
+	}
+	stop, done := make(chan struct{}), make(chan struct{})
+	timer := time.NewTimer(d)
+	go func() {
+		defer timer.Stop()
+		select {
+		case <-cancel:
+		case <-timer.C:
+		case <-done:
+			return
+		}
+		close(stop)
+	}()
+	return stop, func() { close(done) }
 }
 
 // InputsOf solves a finished state's path constraint into concrete inputs:

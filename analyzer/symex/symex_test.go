@@ -185,3 +185,46 @@ func TestForkedPathsCountLikeConcreteRuns(t *testing.T) {
 		}
 	}
 }
+
+// A solver budget bounds the calls of Z3 however much the inputs reach:
+// past it, paths are pinned to one input each and go on concretely, and
+// the inputs solved for each path still take it to the output it
+// printed.
+func TestSolverBudgetPinsPaths(t *testing.T) {
+	path := "../../testdata/symex/solver_budget.c"
+	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := vm.Config{Args: []string{"solver_budget"}, MaxInstructions: 10_000_000}
+	const perPath, all = 8, 24
+	res, err := symex.Explore(prog, symex.Options{Run: cfg, MaxPaths: 100, MaxPathCalls: perPath, MaxCalls: all})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := res.Stats
+	if st.Pinned == 0 {
+		t.Fatalf("no path pinned: %+v", st)
+	}
+	// Each pinning may ask Z3 once more, for the path's solution.
+	if st.Z3Calls > all+st.Pinned {
+		t.Fatalf("%d calls of Z3 under a budget of %d (%d paths pinned)", st.Z3Calls, all, st.Pinned)
+	}
+	if len(res.Failures) != 0 || st.Paths < 2 {
+		t.Fatalf("%d paths, %d failing", st.Paths, len(res.Failures))
+	}
+	for _, p := range res.Paths {
+		replay := cfg
+		replay.Inputs = p.Inputs.Vars
+		m, err := vm.New(prog, replay)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := m.Run()
+		got, _ := vm.Streams(r.Output)
+		want, _ := vm.Streams(p.Output)
+		if r.Term.Kind != vm.TermExit || string(got) != string(want) {
+			t.Errorf("inputs %v replay to %s printing %q; the path printed %q", p.Inputs.Vars, r.Term.Kind, got, want)
+		}
+	}
+}

@@ -64,6 +64,11 @@ func (m *Machine) charge(n uint64) {
 	}
 }
 
+// solverQueryWork is the work a call of Z3 counts as (charge,
+// solverWork): the budget is checked every 16 calls, where 64 Ki
+// instructions that each asked Z3 ran minutes past the time budget.
+const solverQueryWork = workCheckEvery / 16
+
 // checkBudget runs every budgetCheckEvery instructions and when the
 // instruction budget is reached; it sets the next check point.
 func (m *Machine) checkBudget() error {

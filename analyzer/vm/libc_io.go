@@ -23,9 +23,7 @@ func (m *Machine) SymbolicBytes(name string, seed []byte, n int) ([]byte, []*exp
 	for i := range terms {
 		v := fmt.Sprintf("%s[%d]", name, i)
 		terms[i] = m.sym.B.Variable(v, 8)
-		if _, ok := m.sym.Seed[v]; !ok {
-			m.sym.Seed[v] = uint64(data[i])
-		}
+		m.sym.seed(v, uint64(data[i]), false)
 	}
 	return data, terms
 }

@@ -59,9 +59,7 @@ func (m *Machine) makeSymbolic(addr, size uint64, name string) error {
 	for i := uint64(0); i < size; i++ {
 		v := fmt.Sprintf("%s[%d]", name, i)
 		o.sym[off+i] = m.sym.B.Variable(v, 8)
-		if _, ok := m.sym.Seed[v]; !ok {
-			m.sym.Seed[v] = uint64(o.bytes[off+i]) // the current contents are the seed
-		}
+		m.sym.seed(v, uint64(o.bytes[off+i]), false) // the current contents are the seed
 	}
 	return nil
 }
@@ -152,7 +150,7 @@ func init() {
 			SetResult(res, 0) // floating-point nondet values stay concrete
 			return nil
 		}
-		m.sym.Seed[name] = m.cfg.Inputs[name] // the replayed value, if any, is the path to follow first
+		m.sym.seed(name, m.cfg.Inputs[name], true) // the replayed value, if any, is the path to follow first
 		res[0] = Value{Sym: m.sym.B.Variable(name, w)}
 		return nil
 	}

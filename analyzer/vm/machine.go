@@ -831,6 +831,11 @@ const maxFrames = 20000
 // caller (the language server) survives it.
 func (m *Machine) Run() (res *Result) {
 	m.paused, m.atStop = false, false
+	if m.sym != nil {
+		// The solver is this run's while it runs.
+		m.sym.S.Work, m.sym.S.Pinned = m.solverWork, m.sym.pin
+		defer func() { m.sym.S.Work, m.sym.S.Pinned = nil, nil }()
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			res = m.result(&Termination{Kind: TermUnsupported,
@@ -1328,6 +1333,9 @@ func (m *Machine) StartPolicy(p sched.Policy) error {
 	m.trace.Policy = p.Name()
 	return nil
 }
+
+// MaxInstructions is the instruction budget (a total, 0 for none).
+func (m *Machine) MaxInstructions() uint64 { return m.cfg.MaxInstructions }
 
 // SetMaxInstructions changes the instruction budget (a total, 0 for none).
 func (m *Machine) SetMaxInstructions(n uint64) {

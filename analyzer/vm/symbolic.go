@@ -19,7 +19,17 @@ type Symbolic struct {
 	// symbolic branch follows the seed's side (or the true side) only, and
 	// Stats.ForksRefused counts the paths given up.
 	MaxForks int
-	Stats    SymStats
+	// MaxPathCalls and MaxCalls are the solver budget, in calls of Z3 (0:
+	// none): the calls one path may make, counting those of the paths it
+	// was forked from, and the calls all paths together may make. Past
+	// either, a path is pinned to one solution of its path constraint and
+	// goes on along it without forking, as a concrete run (pin). A count,
+	// so the same program explores the same paths on any machine; one
+	// whose inputs reach every address and branch (a grid's size read
+	// from its arguments) no longer asks Z3 at every store until the
+	// analysis's time runs out.
+	MaxPathCalls, MaxCalls int
+	Stats                  SymStats
 }
 
 // SymStats count symbolic work for reports.
@@ -33,6 +43,7 @@ type SymStats struct {
 	// more than maxTargets objects: only the first ones were followed.
 	PointerTargetsGivenUp int
 	InfeasibleAssumes     int
+	Pinned                int // paths pinned to one solution for the solver budget
 }
 
 // NewSymbolic returns the shared state of an exploration.
@@ -47,10 +58,94 @@ type symState struct {
 	*Symbolic
 	pc        []*expr.Expr
 	contended bool
+	calls     int             // Z3 calls of this path and those it was forked from
+	pin       expr.Assignment // the solution the path follows once past its budget
+	pinning   bool
 }
 
 func (s *symState) fork() *symState {
-	return &symState{Symbolic: s.Symbolic, pc: s.pc[:len(s.pc):len(s.pc)], contended: s.contended}
+	return &symState{Symbolic: s.Symbolic, pc: s.pc[:len(s.pc):len(s.pc)], contended: s.contended, calls: s.calls, pin: s.pin}
+}
+
+// seed gives the new input variable name its seed value v, unless it has
+// one, and, on a pinned path, its value there too.
+func (s *symState) seed(name string, v uint64, replace bool) {
+	if _, ok := s.Seed[name]; replace || !ok {
+		s.Seed[name] = v
+	}
+	if s.pin != nil {
+		if _, ok := s.pin[name]; !ok {
+			s.pin[name] = s.Seed[name]
+		}
+	}
+}
+
+// solverWork is called before every Z3 call of the running path
+// (solver.Solver.Work): it counts as work between budget checks, and
+// against the solver budget, past which the path is pinned.
+func (m *Machine) solverWork() {
+	m.charge(solverQueryWork)
+	s := m.sym
+	s.calls++
+	if s.pin != nil || s.pinning {
+		return
+	}
+	if s.MaxPathCalls > 0 && s.calls > s.MaxPathCalls || s.MaxCalls > 0 && s.S.Stats.Z3Calls >= s.MaxCalls {
+		m.pinPath()
+	}
+}
+
+// pinPath pins the path to one solution of its path constraint: the seed
+// when it is one, else Z3's model (the seed's values for the variables
+// the constraint leaves free). The constraint gains each of its
+// variables' equality to that value, so the inputs solved from it later
+// are the ones the path then follows; every later query is answered by
+// the solution (solver.Solver.Pinned). A constraint that cannot be
+// solved leaves the path unpinned.
+func (m *Machine) pinPath() {
+	s := m.sym
+	pin := expr.Assignment{}
+	for name, v := range s.Seed {
+		pin[name] = v
+	}
+	if !satisfiedBy(s.pc, pin) {
+		s.pinning = true
+		model, sat, err := s.S.Model(s.pc)
+		s.pinning = false
+		if err != nil || !sat {
+			return
+		}
+		for name, v := range model {
+			pin[name] = v
+		}
+	}
+	b := s.B
+	for _, v := range expr.VarTerms(s.pc...) {
+		s.pc = append(s.pc, b.Binary(expr.Eq, v, b.Constant(pin[v.Name], v.Width)))
+	}
+	s.pin = pin
+	s.S.Pinned = pin
+	s.Stats.Pinned++
+	// The registers take their values there now; memory's bytes do as
+	// they are loaded (loadSym), and what is computed from either folds
+	// (term).
+	for _, t := range m.threads {
+		for i := range t.regs {
+			if r := &t.regs[i]; r.Sym != nil {
+				*r = Value{Bits: expr.Eval(r.Sym, pin)}
+			}
+		}
+	}
+}
+
+// satisfiedBy reports whether every constraint holds under a.
+func satisfiedBy(pc []*expr.Expr, a expr.Assignment) bool {
+	for _, c := range pc {
+		if expr.Eval(c, a) == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // Contended reports whether this state, or one it was forked from, took
@@ -87,10 +182,15 @@ func (m *Machine) Symbolic() *Symbolic {
 	return m.sym.Symbolic
 }
 
-// expr returns v as a term of width w.
+// term returns v as a term of width w: on a pinned path, its value
+// there, so that what is computed from it folds to a constant and no
+// term grows (pinPath).
 func (m *Machine) term(v Value, w uint16) *expr.Expr {
 	if v.Sym != nil {
-		return v.Sym
+		if m.sym.pin == nil {
+			return v.Sym
+		}
+		return m.sym.B.Constant(expr.Eval(v.Sym, m.sym.pin), v.Sym.Width)
 	}
 	return m.sym.B.Constant(v.Bits, w)
 }

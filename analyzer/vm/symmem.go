@@ -467,6 +467,9 @@ func (m *Machine) loadSym(o *Object, off uint64, s ir.Scalar) (Value, bool, erro
 	if e.Width > s.Bits {
 		e = b.Extract(e, 0, s.Bits)
 	}
+	if m.sym.pin != nil {
+		return Value{Bits: expr.Eval(e, m.sym.pin)}, true, nil
+	}
 	return value(e), true, nil
 }
 

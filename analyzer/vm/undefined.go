@@ -96,7 +96,7 @@ func (m *Machine) callUndefined(t *Thread, in *ir.Inst, callee *ir.Function, res
 			SetResult(res, m.cfg.Inputs[name]&ir.Mask(in.Ty.Bits))
 			return nil
 		}
-		m.sym.Seed[name] = m.cfg.Inputs[name] // the replayed value, if any, is the path to follow first
+		m.sym.seed(name, m.cfg.Inputs[name], true) // the replayed value, if any, is the path to follow first
 		res[0] = Value{Sym: m.sym.B.Variable(name, in.Ty.Bits)}
 	}
 	return nil // floating-point and aggregate results stay zero
