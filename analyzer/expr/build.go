@@ -140,6 +140,16 @@ func VarTerms(xs ...*Expr) []*Expr {
 	return out
 }
 
+// Satisfies reports whether every condition holds under a.
+func Satisfies(a Assignment, conds []*Expr) bool {
+	for _, c := range conds {
+		if Eval(c, a) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
 // Assignment gives each input variable a value.
 type Assignment map[string]uint64
 

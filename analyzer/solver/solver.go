@@ -144,7 +144,7 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 		return r.sat, r.model, nil
 	}
 	for i := len(s.models) - 1; i >= 0; i-- {
-		if satisfies(s.models[i], conds) {
+		if expr.Satisfies(s.models[i], conds) {
 			s.Stats.ModelHits++
 			s.cache[key] = result{true, s.models[i]}
 			return true, s.models[i], nil
@@ -162,7 +162,7 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 	}
 	if s.Work != nil {
 		if s.Work(); s.Pinned != nil { // pinned just now
-			return satisfies(s.Pinned, conds), s.Pinned, nil
+			return expr.Satisfies(s.Pinned, conds), s.Pinned, nil
 		}
 	}
 	s.Stats.Z3Calls++
@@ -205,15 +205,6 @@ func (s *Solver) interruptOnCancel() func() {
 		close(done)
 		<-finished // no interrupt may reach a later query
 	}
-}
-
-func satisfies(a expr.Assignment, conds []*expr.Expr) bool {
-	for _, c := range conds {
-		if expr.Eval(c, a) == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // cacheKey names a conjunction independently of the order of its terms.

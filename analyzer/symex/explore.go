@@ -317,7 +317,7 @@ func InputsOf(sym *vm.Symbolic, m *vm.Machine, cfg vm.Config) (Inputs, error) {
 // does a state's path constraint.
 func InputsFor(sym *vm.Symbolic, pc []*expr.Expr, cfg vm.Config) (Inputs, error) {
 	var model expr.Assignment
-	if !seedSatisfies(pc, sym.Seed) {
+	if !expr.Satisfies(sym.Seed, pc) {
 		// The seed takes another path: ask the solver for inputs that take
 		// this one. (A path the seed takes keeps the seed's values, so the
 		// concrete run's own path has the inputs it was given.)
@@ -383,14 +383,4 @@ func (in Inputs) SortedVars() []string {
 	}
 	sort.Strings(names)
 	return names
-}
-
-// seedSatisfies reports whether the seed values satisfy every constraint.
-func seedSatisfies(pc []*expr.Expr, seed expr.Assignment) bool {
-	for _, c := range pc {
-		if expr.Eval(c, seed) == 0 {
-			return false
-		}
-	}
-	return true
 }

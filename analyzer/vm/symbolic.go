@@ -108,7 +108,7 @@ func (m *Machine) pinPath() {
 	for name, v := range s.Seed {
 		pin[name] = v
 	}
-	if !satisfiedBy(s.pc, pin) {
+	if !expr.Satisfies(pin, s.pc) {
 		s.pinning = true
 		model, sat, err := s.S.Model(s.pc)
 		s.pinning = false
@@ -136,16 +136,6 @@ func (m *Machine) pinPath() {
 			}
 		}
 	}
-}
-
-// satisfiedBy reports whether every constraint holds under a.
-func satisfiedBy(pc []*expr.Expr, a expr.Assignment) bool {
-	for _, c := range pc {
-		if expr.Eval(c, a) == 0 {
-			return false
-		}
-	}
-	return true
 }
 
 // Contended reports whether this state, or one it was forked from, took
