@@ -467,6 +467,12 @@ type backToBack interface {
 	backToBack() bool
 }
 
+// inTurn reports whether post asks for the accesses back to back.
+func inTurn(post postRace) bool {
+	b, ok := post.(backToBack)
+	return ok && b.backToBack()
+}
+
 // postSchedule is step i of the post-race plan.
 type postSchedule struct {
 	plan *sched.Plan
@@ -639,7 +645,7 @@ func runPrimary(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget ui
 // it with the same forced decision, so the post-race schedule's own
 // decisions fall at the same points in both orders.
 func firstGoesOn(m *vm.Machine, post postRace, first, at int) []Action {
-	if b, ok := post.(backToBack); !ok || !b.backToBack() {
+	if !inTurn(post) {
 		return nil
 	}
 	m.SetPolicy(&sched.First{Thread: first, Then: m.Policy()})
@@ -768,7 +774,7 @@ func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget 
 		secondAt = *h.at // made already, at exactly this count
 	}
 	m.SetMaxInstructions(budget)
-	if b, ok := post.(backToBack); ok && b.backToBack() && h.at != nil {
+	if inTurn(post) && h.at != nil {
 		// The first thread makes its access right after the second's,
 		// before the schedule after the race starts: both orders then
 		// stand where both accesses are made, with the first thread to go

@@ -73,10 +73,7 @@ type steered struct {
 
 // backToBack implements backToBack as base does, so the steered order
 // starts from where the pair's did.
-func (s steered) backToBack() bool {
-	b, ok := s.base.(backToBack)
-	return ok && b.backToBack()
-}
+func (s steered) backToBack() bool { return inTurn(s.base) }
 
 func (s steered) apply(m *vm.Machine) []Action {
 	actions := s.base.apply(m)
@@ -105,13 +102,9 @@ func (c *path) reorderedOnly(p pairOutcome) (reordered bool, unmatched string) {
 		primaryCan = primaryCan || q.primary.res.Digest == ad
 		altCan = altCan || q.alt.res.Digest == pd
 	}
-	s := c.setup
-	steer := s.ckpt != nil && c.opts.Run.Expired() == nil
+	steer := c.setup.ckpt != nil && c.opts.Run.Expired() == nil
 	if steer && !primaryCan {
-		m := s.ckpt.Fork()
-		m.SetSteadyClock()
-		o := runPrimary(m, c.r, steered{base: p.post, target: p.alt.res.Output}, c.opts.BudgetFactor*s.gap, s.budget, s.target)
-		primaryCan = o.res.Term.Kind == p.alt.res.Term.Kind && o.res.Digest == ad
+		primaryCan = c.prints(false, p.post, p.alt.res)
 	}
 	nor := ""
 	if steer {
@@ -121,13 +114,30 @@ func (c *path) reorderedOnly(p pairOutcome) (reordered bool, unmatched string) {
 		return false, "the alternate order prints output the primary order did not print under any post-race schedule" + nor
 	}
 	if steer && !altCan {
-		m := s.ckpt.Fork()
-		m.SetSteadyClock()
-		o, err := runAlternate(m, c.r, steered{base: p.post, target: p.primary.res.Output}, c.opts.BudgetFactor*s.gap, s.budget, s.target)
-		altCan = err == nil && o.res.Term.Kind == p.primary.res.Term.Kind && o.res.Digest == pd
+		altCan = c.prints(true, p.post, p.primary.res)
 	}
 	if !altCan {
 		return false, "the primary order prints output the alternate order did not print under any post-race schedule" + nor
 	}
 	return true, ""
+}
+
+// prints runs one order of the race (the alternate when alt is set) from
+// the checkpoint under post, steered toward want's output, and reports
+// whether it ends as want did, printing the same.
+func (c *path) prints(alt bool, post postRace, want *vm.Result) bool {
+	s := c.setup
+	m := s.ckpt.Fork()
+	m.SetSteadyClock()
+	steer := steered{base: post, target: want.Output}
+	var o outcome
+	if alt {
+		var err error
+		if o, err = runAlternate(m, c.r, steer, c.opts.BudgetFactor*s.gap, s.budget, s.target); err != nil {
+			return false
+		}
+	} else {
+		o = runPrimary(m, c.r, steer, c.opts.BudgetFactor*s.gap, s.budget, s.target)
+	}
+	return o.res.Term.Kind == want.Term.Kind && o.res.Digest == want.Digest
 }
