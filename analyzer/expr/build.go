@@ -165,38 +165,55 @@ func Eval(x *Expr, a Assignment) uint64 {
 		}
 		var v uint64
 		switch e.Op {
-		case Const:
-			v = e.Val
 		case Var:
 			v = a[e.Name] & mask(e.Width)
-		case Not:
-			v = ^ev(e.Kids[0]) & mask(e.Width)
-		case ZExt:
-			v = ev(e.Kids[0])
-		case SExt:
-			v = uint64(sext(ev(e.Kids[0]), e.Kids[0].Width)) & mask(e.Width)
-		case Extract:
-			v = ev(e.Kids[0]) >> e.Val & mask(e.Width)
-		case Concat:
-			v = (ev(e.Kids[0])<<e.Kids[1].Width | ev(e.Kids[1])) & mask(e.Width)
-		case Ite:
+		case Ite: // only the side taken is evaluated
 			if ev(e.Kids[0]) != 0 {
 				v = ev(e.Kids[1])
 			} else {
 				v = ev(e.Kids[2])
 			}
 		default:
-			x, y := ev(e.Kids[0]), ev(e.Kids[1])
-			w := e.Kids[0].Width
-			var ok bool
-			if v, ok = fold(e.Op, x, y, w); !ok {
-				v = smtDivByZero(e.Op, x, w)
+			var kids [2]uint64
+			for i, k := range e.Kids {
+				kids[i] = ev(k)
 			}
+			v = Apply(e, kids[:len(e.Kids)])
 		}
 		memo[e] = v
 		return v
 	}
 	return ev(x)
+}
+
+// Apply computes the operation of e, which is not a variable, on its
+// kids' values (kids[i] is the value of e.Kids[i]).
+func Apply(e *Expr, kids []uint64) uint64 {
+	switch e.Op {
+	case Const:
+		return e.Val
+	case Not:
+		return ^kids[0] & mask(e.Width)
+	case ZExt:
+		return kids[0]
+	case SExt:
+		return uint64(sext(kids[0], e.Kids[0].Width)) & mask(e.Width)
+	case Extract:
+		return kids[0] >> e.Val & mask(e.Width)
+	case Concat:
+		return (kids[0]<<e.Kids[1].Width | kids[1]) & mask(e.Width)
+	case Ite:
+		if kids[0] != 0 {
+			return kids[1]
+		}
+		return kids[2]
+	}
+	w := e.Kids[0].Width
+	v, ok := fold(e.Op, kids[0], kids[1], w)
+	if !ok {
+		v = smtDivByZero(e.Op, kids[0], w)
+	}
+	return v
 }
 
 // smtDivByZero is SMT-LIB's total definition of division by zero (and of

@@ -3,7 +3,8 @@
 // independence (a query carries only the constraints that share variables
 // with it), a cache of query results, a cache of satisfying assignments
 // tried before calling Z3 (a model of an earlier query often satisfies a new
-// one), and a timeout on every query that turns into an error value rather
+// one), a search over the values of queries on a few input bytes
+// (enumerate.go), and a timeout on every query that turns into an error value rather
 // than a hang.
 package solver
 
@@ -22,12 +23,13 @@ var ErrTimeout = errors.New("solver timeout")
 
 // Stats count the work done, for reports and benchmarks.
 type Stats struct {
-	Queries   int // queries asked of the Solver
-	CacheHits int // answered from the result cache
-	ModelHits int // answered by a cached satisfying assignment
-	Z3Calls   int // queries that reached Z3
-	Timeouts  int
-	Z3Time    time.Duration
+	Queries    int // queries asked of the Solver
+	CacheHits  int // answered from the result cache
+	ModelHits  int // answered by a cached satisfying assignment
+	Enumerated int // decided by a search over a few bytes' values (enumerate)
+	Z3Calls    int // queries that reached Z3
+	Timeouts   int
+	Z3Time     time.Duration
 }
 
 // Solver answers queries about path constraints. It is not safe for
@@ -41,7 +43,8 @@ type Solver struct {
 	// fails with ErrTimeout: a canceled analysis does not wait out a hard
 	// query.
 	Cancel <-chan struct{}
-	// Work, when set, is called before every call of Z3: the execution
+	// Work, when set, is called before every query the caches do not
+	// answer (Decisions), which enumeration or Z3 decides: the execution
 	// asking counts it as work between its budget checks, which an
 	// instruction count alone spaces too far apart when most
 	// instructions ask the solver (an address an input chooses, at every
@@ -53,6 +56,10 @@ type Solver struct {
 	// Pinned. An execution past its solver budget goes on along one
 	// solution of its path, as a concrete run would (vm.Symbolic).
 	Pinned expr.Assignment
+	// Prefer, when set, are the values a search over a query's bytes
+	// tries first (the seed's): a model is then the seed's input wherever
+	// the query allows it.
+	Prefer expr.Assignment
 }
 
 type result struct {
@@ -165,6 +172,11 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 			return expr.Satisfies(s.Pinned, conds), s.Pinned, nil
 		}
 	}
+	if sat, model, ok := enumerate(conds, s.Prefer); ok {
+		s.Stats.Enumerated++
+		s.remember(key, sat, model)
+		return sat, model, nil
+	}
 	s.Stats.Z3Calls++
 	start := time.Now()
 	stop := s.interruptOnCancel()
@@ -175,6 +187,12 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 		s.Stats.Timeouts++
 		return false, nil, ErrTimeout
 	}
+	s.remember(key, sat, model)
+	return sat, model, nil
+}
+
+// remember caches a query's answer, and its model among the recent ones.
+func (s *Solver) remember(key string, sat bool, model expr.Assignment) {
 	s.cache[key] = result{sat, model}
 	if sat {
 		s.models = append(s.models, model)
@@ -182,7 +200,6 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 			s.models = s.models[1:]
 		}
 	}
-	return sat, model, nil
 }
 
 // interruptOnCancel interrupts Z3 if Cancel closes before the returned
@@ -258,3 +275,7 @@ func relevant(constraints []*expr.Expr, vars []string) []*expr.Expr {
 	}
 	return out
 }
+
+// Decisions are the queries the caches did not answer: decided by
+// enumeration or by Z3.
+func (st Stats) Decisions() int { return st.Enumerated + st.Z3Calls }

@@ -118,6 +118,15 @@ func (b *backend) cond(e *expr.Expr) z3.Bool {
 // check decides whether all conditions can hold together and returns a
 // model over vars when they can.
 func (b *backend) check(conds []*expr.Expr, vars []string) (sat bool, model expr.Assignment, err error) {
+	// go-z3 panics on an error Z3 reports, as Z3 does on every call
+	// after an interrupt (Solver.Cancel) until the call that noticed it
+	// returns: "canceled". That is this query's failure, not the
+	// interpreter's.
+	defer func() {
+		if r := recover(); r != nil {
+			sat, model, err = false, nil, fmt.Errorf("z3: %v", r)
+		}
+	}()
 	s := b.s
 	s.Push()
 	defer s.Pop()

@@ -19,8 +19,9 @@ type Symbolic struct {
 	// symbolic branch follows the seed's side (or the true side) only, and
 	// Stats.ForksRefused counts the paths given up.
 	MaxForks int
-	// MaxPathCalls and MaxCalls are the solver budget, in calls of Z3 (0:
-	// none): the calls one path may make, counting those of the paths it
+	// MaxPathCalls and MaxCalls are the solver budget, in queries its
+	// caches do not answer (solver.Stats.Decisions; 0: none): the calls
+	// one path may make, counting those of the paths it
 	// was forked from, and the calls all paths together may make. Past
 	// either, a path is pinned to one solution of its path constraint and
 	// goes on along it without forking, as a concrete run (pin). A count,
@@ -48,7 +49,9 @@ type SymStats struct {
 
 // NewSymbolic returns the shared state of an exploration.
 func NewSymbolic(s *solver.Solver) *Symbolic {
-	return &Symbolic{B: expr.NewBuilder(), S: s, Seed: expr.Assignment{}, MaxForks: 100000}
+	sym := &Symbolic{B: expr.NewBuilder(), S: s, Seed: expr.Assignment{}, MaxForks: 100000}
+	s.Prefer = sym.Seed // the same map: the seed's values as they are added
+	return sym
 }
 
 // symState is one state's symbolic part: its path constraint, and
@@ -58,7 +61,7 @@ type symState struct {
 	*Symbolic
 	pc        []*expr.Expr
 	contended bool
-	calls     int             // Z3 calls of this path and those it was forked from
+	calls     int             // solver decisions of this path and those it was forked from
 	pin       expr.Assignment // the solution the path follows once past its budget
 	pinning   bool
 }
@@ -80,7 +83,7 @@ func (s *symState) seed(name string, v uint64, replace bool) {
 	}
 }
 
-// solverWork is called before every Z3 call of the running path
+// solverWork is called before every solver decision of the running path
 // (solver.Solver.Work): it counts as work between budget checks, and
 // against the solver budget, past which the path is pinned.
 func (m *Machine) solverWork() {
@@ -90,7 +93,7 @@ func (m *Machine) solverWork() {
 	if s.pin != nil || s.pinning {
 		return
 	}
-	if s.MaxPathCalls > 0 && s.calls > s.MaxPathCalls || s.MaxCalls > 0 && s.S.Stats.Z3Calls >= s.MaxCalls {
+	if s.MaxPathCalls > 0 && s.calls > s.MaxPathCalls || s.MaxCalls > 0 && s.S.Stats.Decisions() >= s.MaxCalls {
 		m.pinPath()
 	}
 }
