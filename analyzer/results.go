@@ -59,6 +59,7 @@ func (res *Result) Report(base string) *report.Report {
 		if t := d.FirstCutShort; t != nil {
 			rep.AddCutShort(d.CutShort, t.Budget.String(), t.Message, t.Loc, d.CutSchedule, base)
 		}
+		rep.Stats.LongInputRuns, rep.Stats.LongInputSchedule = d.LongInputs, d.LongInputSchedule
 	}
 	if st := res.Stopped; st != nil {
 		rep.SetStopped(&report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total})

@@ -308,11 +308,19 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 // then single ordering, then what could not be decided.
 func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []pathInput, deeper string) *Verdict {
 	var differs, harmless, single, other *Verdict
-	k, agreed := 0, 0
+	k, agreed, long := 0, 0, 0
 	for j, p := range paths {
 		rr := *r
 		rr.Inputs = p.in
 		w := classifyPath(prog, &rr, opts, base, deeper)
+		if j > 0 && (w.Budget == vm.BudgetInstructions || w.Budget == vm.BudgetMemory) {
+			// Another input path that makes the program run longer than
+			// the budget allows (a grid's size from the arguments): a
+			// limit of the input exploration, not of this race's
+			// classification on its own inputs.
+			long++
+			continue
+		}
 		if w.Budget != 0 {
 			return w // cut short by the analysis's budget: nothing to rest a verdict on
 		}
@@ -343,9 +351,10 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 			}
 		}
 	}
+	var w *Verdict
 	switch {
 	case differs != nil:
-		return differs
+		w = differs
 	case harmless != nil:
 		harmless.K, harmless.Paths = k, len(paths)
 		if len(paths) > 1 {
@@ -353,11 +362,16 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 			harmless.Reason = fmt.Sprintf("both orders ran to the same outcomes and outputs on %d of %d input paths, %d path and post-race schedule pairs in all%s",
 				agreed, len(paths), k, deeper)
 		}
-		return harmless
+		w = harmless
 	case single != nil:
-		return single
+		w = single
+	default:
+		w = other
 	}
-	return other
+	if long > 0 {
+		w.Reason += fmt.Sprintf(" (%d other input path(s) ran out of their instruction or memory budget and were left out)", long)
+	}
+	return w
 }
 
 // classifyPath classifies r on its own inputs (r.Inputs), concretely:

@@ -185,6 +185,14 @@ type Result struct {
 	CutShort      int
 	FirstCutShort *vm.Termination
 	CutSchedule   string
+	// LongInputs counts the executions on explored inputs (Options.Inputs)
+	// that ran out of their instruction or memory budget: an input that
+	// makes the program run longer than the budget allows (a grid's size
+	// from its arguments) is a limit of the input exploration, reported
+	// with it, not a gap in the analysis of the program's own inputs.
+	// LongInputSchedule names the first.
+	LongInputs        int
+	LongInputSchedule string
 	// FirstInstructions is what the first execution ran, and
 	// InstructionBudget the budget the later ones had when it was set
 	// from it (Options.AutoInstructions; 0 otherwise).
@@ -220,7 +228,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	}
 	d := &detection{prog: prog, opts: opts, res: &Result{Runs: map[Technique]int{}, Found: map[Technique]int{}},
 		seenInv: map[string]bool{}, seenFail: map[string]bool{}, seenCand: map[string]bool{}, raced: map[string]bool{},
-		behaviour: map[string]bool{}}
+		behaviour: map[string]bool{}, long: map[string]bool{}}
 	d.total = opts.Schedules
 	for _, l := range opts.Prior.Focus {
 		d.addFocus(l)
@@ -279,6 +287,9 @@ type detection struct {
 	byTechnique map[string]bool // race id|technique|first access of the occurrences kept
 	// behaviour holds the (inputs, race, locksets) seen (behaviourKey).
 	behaviour map[string]bool
+	// long holds the explored inputs an execution ran out of its budget
+	// on (Inputs.Key): a race-directed execution there would too.
+	long map[string]bool
 }
 
 // base runs the base plan on the analysis's own inputs.
@@ -369,13 +380,14 @@ func (d *detection) inputs() error {
 // directed spends the rest of the extra executions on race-directed
 // scheduling: the pairs earlier analyses confirmed first, then the
 // potential races of this one in the order they were seen, skipping the
-// pairs that are races already and those tried before in vain.
+// pairs that are races already, those tried before in vain, and those
+// seen on an explored input an execution ran out of its budget on.
 func (d *detection) directed() error {
 	budget := d.extra() - (d.total - d.opts.Schedules*(1+len(d.opts.Inputs)))
 	var queue []*Candidate
 	queued := map[string]bool{}
 	for _, c := range append(append([]*Candidate(nil), d.opts.Prior.Confirmed...), d.cands...) {
-		if queued[c.ID] || d.raced[c.ID] || (d.opts.Prior.Tried[c.ID] && !d.confirmedBefore(c.ID)) {
+		if queued[c.ID] || d.raced[c.ID] || (d.opts.Prior.Tried[c.ID] && !d.confirmedBefore(c.ID)) || d.long[c.Inputs.Key()] {
 			continue
 		}
 		queued[c.ID] = true
@@ -394,7 +406,7 @@ func (d *detection) directed() error {
 			continue
 		}
 		cfg := c.Inputs.Apply(d.opts.Run)
-		cfg.Policy, cfg.PreemptAccesses = sched.NewDirected(c.A, c.B), true
+		cfg.Policy, cfg.PreemptAt = sched.NewDirected(c.A, c.B), []string{c.A, c.B}
 		if _, err := d.run(cfg, "race-directed "+c.A+" / "+c.B, ByDirected, c.Inputs); err != nil {
 			return err
 		}
@@ -550,6 +562,11 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		switch {
 		case tech == ByRoundRobin && d.ran == 1:
 			res.TooLong = t
+		case in != nil:
+			if res.LongInputs++; res.LongInputSchedule == "" {
+				res.LongInputSchedule = name
+			}
+			d.long[in.Key()] = true
 		case res.TooLong == nil:
 			if res.CutShort++; res.FirstCutShort == nil {
 				res.FirstCutShort, res.CutSchedule = t, name

@@ -116,8 +116,10 @@ func TestPotentialRacesAndDirectedRuns(t *testing.T) {
 	if len(full.Races) != 1 || full.Races[0].Technique != race.ByDirected || len(full.Confirmed) != 1 || full.Runs[race.ByDirected] == 0 {
 		t.Fatalf("whole plan: %d races, confirmed %d, runs %v", len(full.Races), len(full.Confirmed), full.Runs)
 	}
-	if !full.Races[0].PreemptAccesses {
-		t.Fatal("a race found under access preemption does not say so (its schedule would not replay)")
+	if r := full.Races[0]; r.PreemptAccesses || len(r.Trace.PreemptAt) != 2 {
+		// The directed execution switches only at the pair's two
+		// statements; its trace carries them, so its schedule replays.
+		t.Fatalf("a race found by a directed execution: preempt accesses %v, preemption points %v", r.PreemptAccesses, r.Trace.PreemptAt)
 	}
 	locked := run("../../testdata/run/mutex_counter.c", 0)
 	for _, c := range locked.Candidates {

@@ -303,6 +303,13 @@ type Stats struct {
 	// PinnedPaths counts paths that went on along one solution of their
 	// constraint, without forking, past the solver budget.
 	PinnedPaths int `json:"pinned_paths,omitempty"`
+	// LongInputRuns counts executions on explored inputs that ran out of
+	// their instruction or memory budget (inputs that make the program
+	// run longer than the budget allows), and LongInputSchedule names the
+	// first: a limit of the exploration, not a gap in the analysis of
+	// the program's own inputs.
+	LongInputRuns     int    `json:"long_input_runs,omitempty"`
+	LongInputSchedule string `json:"long_input_schedule,omitempty"`
 	// SymbolicInputs are the inputs the exploration made symbolic, as
 	// "argv[1] (2 bytes)" or "stdin (first 8 of 120 bytes)".
 	SymbolicInputs []string `json:"symbolic_inputs,omitempty"`

@@ -113,7 +113,7 @@ func WriteText(w io.Writer, r *Report) error {
 		writeFrames(&b, inv.Second[1].Stack)
 		b.WriteString("\n")
 	}
-	if r.Stats.Paths > 1 || r.Stats.StoppedBy != "" {
+	if r.Stats.Paths > 1 || r.Stats.StoppedBy != "" || r.Stats.LongInputRuns > 0 {
 		fmt.Fprintf(&b, "EXPLORATION: %d paths with symbolic inputs, %d solver queries", r.Stats.Paths, r.Stats.SolverQueries)
 		if len(r.Stats.SymbolicInputs) > 0 {
 			fmt.Fprintf(&b, "; symbolic: %s", strings.Join(r.Stats.SymbolicInputs, ", "))
@@ -132,6 +132,10 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		if r.Stats.PinnedPaths > 0 {
 			fmt.Fprintf(&b, "; %d paths went on along one input without forking (solver budget)", r.Stats.PinnedPaths)
+		}
+		if n := r.Stats.LongInputRuns; n > 0 {
+			fmt.Fprintf(&b, "; %d executions on explored inputs ran out of their budget (inputs that make the program run longer than it allows; the first: %s)",
+				n, r.Stats.LongInputSchedule)
 		}
 		b.WriteString("\n")
 	}
