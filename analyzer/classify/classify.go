@@ -308,7 +308,7 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 // then single ordering, then what could not be decided.
 func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []pathInput, deeper string) *Verdict {
 	var differs, harmless, single, other *Verdict
-	k, agreed, long := 0, 0, 0
+	k, agreed, long, singles, others := 0, 0, 0, 0, 0
 	for j, p := range paths {
 		rr := *r
 		rr.Inputs = p.in
@@ -342,10 +342,12 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 				harmless = w
 			}
 		case SingleOrdering:
+			singles++
 			if single == nil {
 				single = w
 			}
 		default:
+			others++
 			if other == nil {
 				other = w
 			}
@@ -361,6 +363,12 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 			harmless.Stage = "multipath multischedule"
 			harmless.Reason = fmt.Sprintf("both orders ran to the same outcomes and outputs on %d of %d input paths, %d path and post-race schedule pairs in all%s",
 				agreed, len(paths), k, deeper)
+			if singles > 0 {
+				harmless.Reason += fmt.Sprintf("; on %d the other order could not be enforced", singles)
+			}
+			if others > 0 {
+				harmless.Reason += fmt.Sprintf("; %d could not be classified (first: %s)", others, other.Reason)
+			}
 		}
 		w = harmless
 	case single != nil:

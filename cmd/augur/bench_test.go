@@ -272,3 +272,31 @@ func BenchmarkStartup(b *testing.B) {
 			run.wall.Seconds()/clang.wall.Seconds(), native.wall.Round(time.Millisecond), bytesize.Format(run.rss))
 	}
 }
+
+// BenchmarkInputExplorationCost measures what exploring a program's
+// inputs by default (--sym-inputs auto) costs on a program whose
+// argument sizes its work (testdata/budget/long_input.c: 10^d rounds for
+// a first digit d, run with "3"): whole `augur analyze --explore-time 0`
+// runs with the default and with --sym-inputs none, and `augur run`,
+// medians of three, interleaved. It prints the two ratios; the inputs
+// explored include digits whose runs outgrow the instruction budget,
+// which bound what they cost.
+func BenchmarkInputExplorationCost(b *testing.B) {
+	src := filepath.Join("..", "..", "testdata", "budget", "long_input.c")
+	measure(b, augurBin, "run", src, "--", "3") // warm the cache
+	var run, none, auto []measurement
+	for i := 0; i < 3; i++ {
+		run = append(run, measure(b, augurBin, "run", src, "--", "3"))
+		none = append(none, measure(b, augurBin, "analyze", "--explore-time", "0", "--sym-inputs", "none", src, "--", "3"))
+		auto = append(auto, measure(b, augurBin, "analyze", "--explore-time", "0", src, "--", "3"))
+	}
+	r, n, a := medianMeasurement(run), medianMeasurement(none), medianMeasurement(auto)
+	fmt.Printf("input exploration on long_input.c 3: run %v; analyze --sym-inputs none %v (%s); analyze (auto) %v (%s); "+
+		"auto/none %.2fx, auto/run %.1fx\n", r.wall.Round(time.Millisecond), n.wall.Round(time.Millisecond),
+		bytesize.Format(n.rss), a.wall.Round(time.Millisecond), bytesize.Format(a.rss),
+		a.wall.Seconds()/n.wall.Seconds(), a.wall.Seconds()/r.wall.Seconds())
+	b.ReportMetric(a.wall.Seconds()/n.wall.Seconds(), "auto/none")
+	b.ReportMetric(0, "ns/op")
+	for i := 0; i < b.N; i++ {
+	}
+}
