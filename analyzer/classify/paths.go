@@ -79,6 +79,14 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 		}
 	}
 	for _, ckpt := range checkpoints(root, r, opts.Mp) {
+		target := raceTarget(ckpt, r, r.FirstAt, r.First.Loc)
+		if target == nil {
+			// The thread stops at another instruction on this path (an
+			// input that changes how far it runs before the race): the
+			// recorded schedule does not bring the race here, and a
+			// concrete replay on this input would not either.
+			continue
+		}
 		solve(&others, ckpt.PathConstraint(), "another input path to the race")
 		probe := ckpt.Fork()
 		start := probe.Instructions()
@@ -88,7 +96,6 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 		}
 		gap := max(probe.Instructions()-start, 1000)
 		post := postSchedule{plan: sched.PostRacePlan(1, opts.Seed), i: 0}
-		target := raceTarget(ckpt, r, r.FirstAt, r.First.Loc)
 		pm := ckpt.Fork()
 		po := runPrimary(pm, r, post, opts.BudgetFactor*gap, cfg.MaxInstructions, target)
 		primaries := leavesOf(po.m, po, cfg.MaxInstructions)
