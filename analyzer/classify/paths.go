@@ -87,13 +87,13 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 			// concrete replay on this input would not either.
 			continue
 		}
-		solve(&others, ckpt.PathConstraint(), "another input path to the race")
 		probe := ckpt.Fork()
 		start := probe.Instructions()
 		probe.StopBefore(&r.SecondAt)
 		if res := probe.Run(); res.Term.Kind != vm.TermPaused || diverged(probe) {
 			continue // this path does not reach the second access on the recorded schedule
 		}
+		solve(&others, ckpt.PathConstraint(), "another input path to the race")
 		gap := max(probe.Instructions()-start, 1000)
 		post := postSchedule{plan: sched.PostRacePlan(1, opts.Seed), i: 0}
 		pm := ckpt.Fork()
