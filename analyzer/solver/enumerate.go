@@ -54,8 +54,7 @@ func enumerate(conds []*expr.Expr, prefer expr.Assignment) (sat bool, model expr
 		}
 	}
 	en := prepare(conds, vars)
-	vals := make([]uint64, len(vars))
-	found, complete := en.search(0, vals, prefer)
+	found, complete := en.search(0, prefer)
 	if !complete {
 		return false, nil, false
 	}
@@ -64,7 +63,7 @@ func enumerate(conds []*expr.Expr, prefer expr.Assignment) (sat bool, model expr
 	}
 	model = expr.Assignment{}
 	for i, v := range en.vars {
-		model[v.Name] = vals[i]
+		model[v.Name] = en.vals[en.varNode[i]]
 	}
 	return true, model, true
 }
@@ -176,10 +175,10 @@ func (en *enumeration) apply(i int) uint64 {
 	return expr.Apply(en.nodes[i], kids)
 }
 
-// search tries the values of vars[d:] (vals[:d] are set) and reports
+// search tries the values of vars[d:] (vars[:d] have theirs) and reports
 // whether it found values under which every condition holds, and
 // whether it searched to the end (not past its budget).
-func (en *enumeration) search(d int, vals []uint64, prefer expr.Assignment) (found, complete bool) {
+func (en *enumeration) search(d int, prefer expr.Assignment) (found, complete bool) {
 	if d == len(en.vars) {
 		return true, true
 	}
@@ -202,7 +201,6 @@ func (en *enumeration) search(d int, vals []uint64, prefer expr.Assignment) (fou
 		if en.work += 1 + len(en.byLevel[d]); en.work > enumerationBudget {
 			return false, false
 		}
-		vals[d] = x
 		en.vals[vi] = x
 		for _, i := range en.byLevel[d] {
 			en.vals[i] = en.apply(i)
@@ -210,7 +208,7 @@ func (en *enumeration) search(d int, vals []uint64, prefer expr.Assignment) (fou
 		if !en.hold(d) {
 			continue
 		}
-		if found, complete := en.search(d+1, vals, prefer); found || !complete {
+		if found, complete := en.search(d+1, prefer); found || !complete {
 			return found, complete
 		}
 	}
