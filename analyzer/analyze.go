@@ -84,6 +84,12 @@ type Options struct {
 	// many schedules fit. 0 is DefaultExploreTime; negative turns the
 	// exploration off.
 	ExploreTime time.Duration
+	// ExploreInstructions bounds the instructions that exploration's
+	// schedules interpret in all (race.Explore.Instructions): 0 follows
+	// the program (ten times what its first schedule ran, at least
+	// race.ExploreFloor), race.Unbounded sets none. Ending by it, the
+	// exploration ends at the same schedule on any machine.
+	ExploreInstructions uint64
 	// EvidenceDir, when set, receives the evidence of every harmful race.
 	EvidenceDir string
 	// Workers classify races in parallel (0: one per CPU).
@@ -564,6 +570,9 @@ func (res *Result) writeEvidence(i int) (string, error) {
 	return path, nil
 }
 
+// NoExploreLimit is an ExploreInstructions that sets no budget.
+const NoExploreLimit = race.Unbounded
+
 // DefaultExploreTime is the exploration's time when Options leave it 0.
 const DefaultExploreTime = 20 * time.Second
 
@@ -587,7 +596,7 @@ func (o *Options) explore(start time.Time) *race.Explore {
 	if d == 0 {
 		d = DefaultExploreTime
 	}
-	return &race.Explore{Until: start.Add(d), Workers: o.Workers}
+	return &race.Explore{Until: start.Add(d), Instructions: o.ExploreInstructions, Workers: o.Workers}
 }
 
 // symbolic reports whether any input is symbolic.

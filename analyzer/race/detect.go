@@ -290,6 +290,12 @@ type detection struct {
 	// long holds the explored inputs an execution ran out of its budget
 	// on (Inputs.Key): a race-directed execution there would too.
 	long map[string]bool
+	// firstRan is what the first execution on the analysis's own inputs
+	// ran: the measure of the exploration's budget (Explore.budget).
+	firstRan uint64
+	// mostRan is the most an execution of the exploration has run, for
+	// sizing its batches (affordable).
+	mostRan uint64
 }
 
 // base runs the base plan on the analysis's own inputs.
@@ -337,6 +343,9 @@ func (d *detection) plan(in *Inputs) error {
 		}
 		if run != nil {
 			d.steps = max(d.steps, run.Trace.Len()+1)
+			if in == nil && i == 0 {
+				d.firstRan = run.Instructions
+			}
 		}
 		if i == 0 && run != nil {
 			first = run.Trace

@@ -84,7 +84,7 @@ func (d *detection) enumerate() error {
 			d.res.Explore.Ended = EndedBudget // explore, which would say so, does not run
 			break
 		}
-		n := min(exploreBatch, len(stack), maxEnumerated-ran)
+		n := d.affordable(min(exploreBatch, len(stack), maxEnumerated-ran))
 		batch := make([]bounded, n)
 		for k := range batch { // the top of the stack first: depth first
 			batch[k] = stack[len(stack)-1-k]
@@ -112,12 +112,17 @@ func (d *detection) enumerate() error {
 			return err
 		}
 		var next []bounded
+		spent := false
 		for k, ex := range runs {
+			if spent {
+				break // executed, but past the exploration's instruction budget
+			}
 			ran++
 			d.steps = max(d.steps, ex.run.Trace.Len())
 			d.cover(ex.run.Trace)
 			name := fmt.Sprintf("bounded schedule %d (preemptions: %d, over %d accesses)", ran, batch[k].preemptions, len(focus))
 			d.merge(ex, name, ByEnumeration, nil)
+			spent = d.spend(ex)
 			pol := cfgs[k].Policy.(*sched.Bounded)
 			if pol.Truncated || ex.run.Term.Kind == vm.TermBudget {
 				complete = false // decisions it did not record, or a run the analysis cut short
@@ -130,7 +135,7 @@ func (d *detection) enumerate() error {
 			next = append(next, more...)
 			full = full || !ok
 		}
-		if full { // too many decisions to remember: the rest is PCT's
+		if full || spent { // too many decisions to remember, or no instructions left: the rest is PCT's
 			complete, stack, next = false, nil, nil
 		}
 		// Pushed in reverse, so the first extension of the first run is

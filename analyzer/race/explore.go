@@ -32,6 +32,15 @@ type Explore struct {
 	// Max bounds the PCT executions (default DefaultMaxExplore; negative:
 	// none, the bounded enumeration alone).
 	Max int
+	// Instructions bounds the instructions the exploration's executions
+	// (the bounded enumeration's and PCT's) run in all, each counted from
+	// the program's start, whether it was interpreted from there or
+	// resumed from a snapshot (so snapshots change nothing). 0 follows
+	// the program: ExploreFactor times what the first execution
+	// ran, at least ExploreFloor; Unbounded sets none. Unlike Until it
+	// ends the exploration at the same schedule on any machine, and it
+	// keeps a long program's exploration to a multiple of one run of it.
+	Instructions uint64
 	// NoReduction turns off the bounded enumeration's partial-order
 	// reduction (see reduce.go): every thread that can run is tried at
 	// every decision. For measurements and tests of the reduction.
@@ -64,7 +73,60 @@ const (
 	exploreBatch = 8
 	// maxFocus bounds the accesses the focus holds.
 	maxFocus = 256
+	// ExploreFactor and ExploreFloor make the exploration's instruction
+	// budget when Explore.Instructions is 0: ten runs' worth of a long
+	// program, and for a short one enough for DefaultMaxExplore schedules
+	// of a few hundred thousand instructions (a few seconds of
+	// interpretation), where the schedule counts bound it first.
+	ExploreFactor = 10
+	ExploreFloor  = 1_000_000_000
+	// Unbounded is an Explore.Instructions that sets no budget.
+	Unbounded = ^uint64(0)
 )
+
+// budget is the exploration's instruction budget (Instructions), given
+// what the first execution ran.
+func (x *Explore) budget(first uint64) uint64 {
+	if x.Instructions != 0 {
+		return x.Instructions
+	}
+	if first > ExploreFloor/ExploreFactor {
+		return ExploreFactor * first
+	}
+	return ExploreFloor
+}
+
+// spend counts what an execution of the exploration interpreted and
+// reports whether that spent the exploration's instruction budget.
+func (d *detection) spend(ex *execution) bool {
+	x := &d.res.Explore
+	if x.Budget == 0 {
+		x.Budget = d.opts.Explore.budget(d.firstRan)
+	}
+	d.mostRan = max(d.mostRan, ex.run.Instructions)
+	x.Instructions += ex.run.Instructions
+	return x.Instructions >= x.Budget
+}
+
+// affordable is how many of n executions of the exploration to run in a
+// batch: no more than the instructions left would pay for at the most
+// any execution of it has run so far (the first's, before any ran).
+// Each batch would otherwise run in full where the budget ends, to have
+// all but the first few of its executions thrown away. The count is of
+// instructions, so it is the same on any machine.
+func (d *detection) affordable(n int) int {
+	x := &d.res.Explore
+	budget := x.Budget
+	if budget == 0 {
+		budget = d.opts.Explore.budget(d.firstRan)
+	}
+	each := max(d.mostRan, d.firstRan, 1)
+	if budget <= x.Instructions {
+		return 1
+	}
+	left := budget - x.Instructions
+	return max(1, min(n, int(min((left+each-1)/each, uint64(n)))))
+}
 
 // ByExplore is an execution of the exploration: PCT over the focus.
 const ByExplore Technique = "pct-focused"
@@ -101,7 +163,8 @@ func (d *detection) explore() error {
 		}
 		return j, d.opts.Inputs[j-1]
 	}
-	for i := 0; i < most && idle < patience && !d.stop; i += exploreBatch {
+	spent := d.res.Explore.Budget != 0 && d.res.Explore.Instructions >= d.res.Explore.Budget // by the enumeration
+	for i, b := 0, 0; i < most && idle < patience && !d.stop && !spent; b++ {
 		if !x.Until.IsZero() && time.Now().After(x.Until) {
 			d.res.Explore.Ended, d.res.TimeCut = EndedTime, true
 			break
@@ -110,9 +173,9 @@ func (d *detection) explore() error {
 			d.res.Stopped, d.stop = t, true
 			break
 		}
-		n := min(exploreBatch, most-i)
+		n := d.affordable(min(exploreBatch, most-i))
 		focus := d.focus()
-		j, in := inputOf(i / exploreBatch)
+		j, in := inputOf(b)
 		root := roots[j]
 		if root == nil && !x.NoSnapshots {
 			root = &rootSnapshot{limit: snapshotLimit(d.opts.Run.MaxMemory)}
@@ -141,14 +204,16 @@ func (d *detection) explore() error {
 			}
 		}
 		d.total += n
+		i += n
 		runs, err := d.executeAll(cfgs, starts, workers)
 		if err != nil {
 			return err
 		}
 		for k, ex := range runs {
-			if idle >= patience || d.stop {
+			if idle >= patience || d.stop || spent {
 				break // executed, but past where the exploration ends
 			}
+			spent = d.spend(ex)
 			d.steps = max(d.steps, ex.run.Trace.Len())
 			d.res.Explore.Schedules++
 			d.res.Explore.Seeds[1] = seeds[k]
@@ -172,6 +237,8 @@ func (d *detection) explore() error {
 	switch {
 	case idle >= patience:
 		d.res.Explore.Ended = EndedSaturated
+	case spent:
+		d.res.Explore.Ended = EndedInstructions
 	case d.res.Stopped != nil:
 		d.res.Explore.Ended = EndedBudget
 	case d.res.Explore.Ended == "":
@@ -306,6 +373,10 @@ type ExploreStats struct {
 	// Skipped the instructions those did not interpret again.
 	Snapshots, Resumed int
 	Skipped            uint64
+	// Instructions counts what the executions of the enumeration and PCT
+	// ran (from the program's start, see Explore.Instructions), Budget
+	// what they could (0 when no execution ran).
+	Instructions, Budget uint64
 	// Ended says why it stopped.
 	Ended string
 }
@@ -319,6 +390,8 @@ const (
 	EndedTime = "explore-time"
 	// EndedLimit: it ran Explore.Max executions.
 	EndedLimit = "limit"
+	// EndedInstructions: its executions interpreted Explore.Instructions.
+	EndedInstructions = "instructions"
 	// EndedBudget: the analysis's own time budget ran out.
 	EndedBudget = "budget"
 )

@@ -332,8 +332,10 @@ type Stats struct {
 // and potential races, besides the synchronization operations), how many
 // distinct switches between two points they covered, and why it ended:
 // "saturated" (a long run of schedules found and covered nothing new),
-// "explore-time" (its time ran out first: more may find more), "limit"
-// (it ran its most schedules) or "budget" (the analysis's time ran out).
+// "explore-time" (its time ran out first: more may find more),
+// "instructions" (its executions interpreted the instructions it had:
+// Instructions of InstructionBudget), "limit" (it ran its most
+// schedules) or "budget" (the analysis's time ran out).
 //
 // Bounded counts the schedules of the bounded enumeration that ran first
 // (every schedule with at most PreemptionBound preemptions at those
@@ -358,6 +360,8 @@ type Exploration struct {
 	Snapshots           int    `json:"snapshots"`
 	Resumed             int    `json:"resumed"`
 	SkippedInstructions uint64 `json:"skipped_instructions"`
+	Instructions        uint64 `json:"instructions"`
+	InstructionBudget   uint64 `json:"instruction_budget"`
 }
 
 // Technique is what one detection technique did.
@@ -412,7 +416,8 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 {
 		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Ended: x.Ended,
 			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, PreemptionBound: race.EnumerationBound, Reduced: x.Reduced,
-			Snapshots: x.Snapshots, Resumed: x.Resumed, SkippedInstructions: x.Skipped}
+			Snapshots: x.Snapshots, Resumed: x.Resumed, SkippedInstructions: x.Skipped,
+			Instructions: x.Instructions, InstructionBudget: x.Budget}
 	}
 	for _, t := range race.Techniques {
 		if res.Runs[t] > 0 || res.Found[t] > 0 {

@@ -246,6 +246,9 @@ func exploreEnd(x *Exploration) string {
 		return "its time ran out before it saturated (raise --explore-time to explore further)"
 	case race.EndedBudget:
 		return "the analysis's time budget stopped it"
+	case race.EndedInstructions:
+		return fmt.Sprintf("its schedules ran the %d instructions it had before it saturated (raise --explore-instructions to explore further)",
+			x.InstructionBudget)
 	}
 	return "it stopped at its schedule limit"
 }

@@ -33,6 +33,8 @@ func analyzeCmd(args []string) int {
 	schedules := fs.Int("schedules", 5, "base executions to run: round robin, reversals of its acquisitions and wake-ups, then PCT schedules")
 	directed := fs.Int("directed", -1, "race-directed executions after them, one per potential race (default: as many as --schedules; 0: none)")
 	exploreTime := fs.Duration("explore-time", 30*time.Second, "after the planned schedules, keep exploring new ones (PCT switching at the accesses of the races found) for at most this long; it stops sooner once new schedules find nothing new (0: no exploration)")
+	exploreInsts := &flagInstructions{auto: true}
+	fs.Var(exploreInsts, "explore-instructions", "instructions the exploration's schedules may interpret in all: auto (ten times the first schedule's, at least 1000000000), a number, or 0 (no limit); ending by it, exploration ends at the same schedule on any machine")
 	historyFile := fs.String("history", "", "keep what analyses of this program learned in this file, and build on it: new schedules each run, known races kept, k added up")
 	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at shared memory accesses (slower, more interleavings)")
 	failOn := fs.String("fail-on", "", "exit 3 when races of these categories (comma-separated) are found")
@@ -120,6 +122,7 @@ func analyzeCmd(args []string) int {
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
 		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,
 		Farm: farmOf(*workers), ExploreTime: analyzer.ExploreSetting(*exploreTime), TSan: warnings,
+		ExploreInstructions: exploreInsts.exploreBudget(),
 	}, analyzer.Observer{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)

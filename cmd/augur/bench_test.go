@@ -300,3 +300,28 @@ func BenchmarkInputExplorationCost(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 	}
 }
+
+// BenchmarkDetectionFollowsTheRun measures detection with default
+// settings on a terminating program that runs for about a second
+// (testdata/budget/long_checksum.c: two workers fold 25 million values
+// each): `augur run` against `augur analyze --detect-only`, medians of
+// three, interleaved. Both the later executions' instruction budget and
+// the exploration's follow the first schedule, so the ratio is a small
+// multiple (the plan's five schedules, then about ten runs' worth of
+// exploration on every core), whatever --explore-time allows.
+func BenchmarkDetectionFollowsTheRun(b *testing.B) {
+	src := filepath.Join("..", "..", "testdata", "budget", "long_checksum.c")
+	measure(b, augurBin, "run", src) // warm the cache
+	var run, det []measurement
+	for i := 0; i < 3; i++ {
+		run = append(run, measure(b, augurBin, "run", src))
+		det = append(det, measure(b, augurBin, "analyze", "--detect-only", src))
+	}
+	r, d := medianMeasurement(run), medianMeasurement(det)
+	fmt.Printf("detection with defaults on long_checksum.c: augur run %v; augur analyze --detect-only %v (%s); detect/run %.1fx\n",
+		r.wall.Round(time.Millisecond), d.wall.Round(time.Millisecond), bytesize.Format(d.rss), d.wall.Seconds()/r.wall.Seconds())
+	b.ReportMetric(d.wall.Seconds()/r.wall.Seconds(), "detect/run")
+	b.ReportMetric(0, "ns/op")
+	for i := 0; i < b.N; i++ {
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"augur/analyzer"
 	"augur/internal/bytesize"
 )
 
@@ -59,4 +60,17 @@ func (f *flagInstructions) Set(s string) error {
 	}
 	f.n, f.auto = n, false
 	return nil
+}
+
+// exploreBudget is the analyzer's ExploreInstructions of
+// --explore-instructions: auto is 0 (the budget follows the program), and
+// 0 is no limit.
+func (f *flagInstructions) exploreBudget() uint64 {
+	switch {
+	case f.auto:
+		return 0
+	case f.n == 0:
+		return analyzer.NoExploreLimit
+	}
+	return f.n
 }

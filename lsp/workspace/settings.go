@@ -34,8 +34,11 @@ type Settings struct {
 	// ExploreTime is how long detection explores schedules after its plan
 	// on each save (0: not at all, analyzer.ExploreSetting); the history's
 	// seed offset makes every save explore new ones.
-	ExploreTime     time.Duration
-	MaxMemory       uint64 // of each execution, with what the analysis keeps for it
+	ExploreTime time.Duration
+	// ExploreInstructions bounds what the exploration's schedules run in
+	// all (analyzer.Options.ExploreInstructions: 0 follows the program).
+	ExploreInstructions uint64
+	MaxMemory                 uint64 // of each execution, with what the analysis keeps for it
 	PreemptAccesses bool
 	Undefined       vm.UndefinedPolicy // calls to declared but undefined functions
 	SymArgs         []int
@@ -130,6 +133,22 @@ var settingsTable = []setting{
 		func(s *Settings, v any) error { return setDuration(&s.Timeout, v) }},
 	{"explore-time", "exploreTime", `how long each save's analysis keeps exploring new schedules after its planned ones, as "100ms" or "5s" (0: no exploration); later saves explore new ones`,
 		func(s *Settings, v any) error { return setDuration(&s.ExploreTime, v) }},
+	{"explore-instructions", "exploreInstructions", `instructions the exploration's schedules may run in all (0: no limit), or "auto": ten times what the first schedule ran, at least 1000000000; ending by it, exploration ends at the same schedule on any machine`,
+		func(s *Settings, v any) error {
+			if v == "auto" {
+				s.ExploreInstructions = 0
+				return nil
+			}
+			var n int
+			if err := setInt(&n, v, 0); err != nil {
+				return err
+			}
+			s.ExploreInstructions = uint64(n)
+			if n == 0 {
+				s.ExploreInstructions = analyzer.NoExploreLimit
+			}
+			return nil
+		}},
 	{"max-memory", "maxMemory", `memory budget of each execution, with what the analysis keeps for it, as "512MiB" or "4GiB" (0: none), or "auto": half the memory available when the server starts`,
 		func(s *Settings, v any) error {
 			if v == "auto" {

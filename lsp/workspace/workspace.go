@@ -218,7 +218,8 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	p.Analyze = analyzer.Options{Run: run, AutoInstructions: s.AutoInstructions, Sources: t.Sources, Build: p.Build, Schedules: s.Schedules, Seed: s.Seed,
 		DetectOnly: s.DetectOnly, Classifier: s.Classifier, MemoryModel: s.MemoryModel, Ma: s.Ma, Mp: s.Mp, SymArgs: s.SymArgs,
 		SymStdin: s.SymStdin, SymFiles: s.SymFiles, SymInputs: s.SymInputs, Searcher: s.Searcher, MaxPaths: s.MaxPaths,
-		Timeout: s.Timeout, Directed: s.Directed, ExploreTime: analyzer.ExploreSetting(s.ExploreTime)}
+		Timeout: s.Timeout, Directed: s.Directed, ExploreTime: analyzer.ExploreSetting(s.ExploreTime),
+		ExploreInstructions: s.ExploreInstructions}
 	if s.Directed == 0 {
 		p.Analyze.Directed = -1 // none
 	}

@@ -25,7 +25,7 @@ export function serverCommand(read: SettingsReader): ServerCommand {
  */
 export const analysisKeys = [
   'mp', 'ma', 'memoryModel', 'undefined', 'symbolicArgs', 'schedules', 'directed', 'history', 'maxInstructions',
-  'timeout', 'exploreTime', 'maxMemory', 'debounce', 'seed', 'preemptAccesses', 'symbolicStdin', 'symbolicInputs', 'symbolicFiles', 'searcher',
+  'timeout', 'exploreTime', 'exploreInstructions', 'maxMemory', 'debounce', 'seed', 'preemptAccesses', 'symbolicStdin', 'symbolicInputs', 'symbolicFiles', 'searcher',
   'maxPaths', 'detectOnly', 'classifier', 'include', 'define', 'flags', 'compileCommandsDir', 'tsanReport', 'suggestFixes',
 ] as const;
 
