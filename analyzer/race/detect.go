@@ -3,6 +3,7 @@ package race
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sort"
 	"time"
 
@@ -305,65 +306,110 @@ func (d *detection) base() error {
 }
 
 // plan runs the base plan (round robin, sync reversals, PCT) on inputs
-// in (nil: the analysis's own).
+// in (nil: the analysis's own), merged in order: round robin first (it
+// measures the program, and the reversals come from its trace), then the
+// reversals together on every core (each depends on that trace alone),
+// then each PCT schedule in turn, as it also switches at the accesses the
+// schedules before it saw race (run side by side, a PCT schedule would
+// miss the races of the one before and the failures they lead to).
 func (d *detection) plan(in *Inputs) error {
 	plan := sched.DetectionPlan(d.opts.Schedules, d.opts.Seed)
 	plan.Depth, plan.Acquires = d.opts.Depth, vm.ReordersAt
 	var first *sched.Trace
-	for i := 0; i < d.opts.Schedules && !d.stop; i++ {
-		step := plan.Step(i, first)
-		tech := ByPCT
-		switch step.Policy.(type) {
-		case sched.RoundRobin:
-			tech = ByRoundRobin
-		case *sched.Postpone:
-			tech = ByReversal
+	for i := 0; i < d.opts.Schedules && !d.stop; {
+		if t := d.opts.Run.Expired(); t != nil {
+			d.res.Stopped, d.stop = t, true
+			return nil
 		}
-		name := step.Name
-		if in != nil {
-			tech, name = ByInputs, name+" on inputs "+in.String()
+		wave := []sched.Schedule{plan.Step(i, first)}
+		for techniqueOf(wave[0]) == ByReversal && i+len(wave) < d.opts.Schedules {
+			next := plan.Step(i+len(wave), first)
+			if techniqueOf(next) != techniqueOf(wave[0]) {
+				break
+			}
+			wave = append(wave, next)
 		}
-		cfg := in.Apply(d.opts.Run)
-		cfg.Policy, cfg.PreemptAccesses = step.Policy, step.PreemptAccesses
-		if _, ok := step.Policy.(*sched.PCT); ok {
-			cfg.PreemptAt = d.focus() // PCT switches at the accesses seen to race too
+		cfgs := make([]vm.Config, len(wave))
+		for k, step := range wave {
+			cfgs[k] = in.Apply(d.opts.Run)
+			cfgs[k].Policy, cfgs[k].PreemptAccesses = step.Policy, step.PreemptAccesses
+			if _, ok := step.Policy.(*sched.PCT); ok {
+				cfgs[k].PreemptAt = d.focus() // PCT switches at the accesses seen to race too
+			}
 		}
 		measure := d.opts.AutoInstructions && in == nil && i == 0
 		if measure {
-			cfg.MaxInstructions = 0
+			cfgs[0].MaxInstructions = 0
 		}
-		run, err := d.run(cfg, name, tech, in)
+		runs, err := d.executeAll(cfgs, nil, d.workers())
 		if err != nil {
 			return err
 		}
-		if measure && run != nil {
-			d.res.FirstInstructions = run.Instructions
-			d.res.InstructionBudget = max(AutoFactor*run.Instructions, AutoFloor)
-			d.opts.Run.MaxInstructions = d.res.InstructionBudget
-		}
-		if run != nil {
-			d.steps = max(d.steps, run.Trace.Len()+1)
-			if in == nil && i == 0 {
-				d.firstRan = run.Instructions
+		for k, ex := range runs {
+			tech, name := techniqueOf(wave[k]), wave[k].Name
+			if in != nil {
+				tech, name = ByInputs, name+" on inputs "+in.String()
 			}
+			d.merge(ex, name, tech, in)
+			d.steps = max(d.steps, ex.run.Trace.Len()+1)
 		}
-		if i == 0 && run != nil {
-			first = run.Trace
-			if in == nil { // what parallel executions wait for room for (vm.Admit)
-				d.opts.Run.MemoryHint = run.PeakFootprint
-				d.res.MemoryHint = run.PeakFootprint
-			}
-			if in != nil && run.Term.Kind == vm.TermBudget && run.Term.Budget == vm.BudgetInstructions {
-				// Another input that makes the program run longer than
-				// the budget (a grid's size from its arguments): every
-				// schedule of its plan would run the budget out as well.
-				// Its gap is reported once.
-				d.total -= d.opts.Schedules - 1
+		if i == 0 {
+			if stop := d.measured(runs[0].run, in, measure); stop {
 				break
 			}
+			first = runs[0].run.Trace
 		}
+		i += len(wave)
 	}
 	return nil
+}
+
+// measured takes what the plan's first execution on inputs in shows:
+// the instruction budget of the later ones when measure is set, the
+// footprint parallel executions wait for room for, and, on an explored
+// input, whether the rest of its plan is worth running (stop).
+func (d *detection) measured(run *vm.Result, in *Inputs, measure bool) (stop bool) {
+	if measure {
+		d.res.FirstInstructions = run.Instructions
+		d.res.InstructionBudget = max(AutoFactor*run.Instructions, AutoFloor)
+		d.opts.Run.MaxInstructions = d.res.InstructionBudget
+	}
+	if in == nil {
+		d.firstRan = run.Instructions
+		// What parallel executions wait for room for (vm.Admit).
+		d.opts.Run.MemoryHint = run.PeakFootprint
+		d.res.MemoryHint = run.PeakFootprint
+		return false
+	}
+	if run.Term.Kind == vm.TermBudget && run.Term.Budget == vm.BudgetInstructions {
+		// Another input that makes the program run longer than the
+		// budget (a grid's size from its arguments): every schedule of
+		// its plan would run the budget out as well. Its gap is reported
+		// once.
+		d.total -= d.opts.Schedules - 1
+		return true
+	}
+	return false
+}
+
+// techniqueOf is the technique a schedule of the base plan counts under.
+func techniqueOf(s sched.Schedule) Technique {
+	switch s.Policy.(type) {
+	case sched.RoundRobin:
+		return ByRoundRobin
+	case *sched.Postpone:
+		return ByReversal
+	}
+	return ByPCT
+}
+
+// workers is how many executions run at once: the exploration's
+// setting, or one per CPU. Results do not depend on it.
+func (d *detection) workers() int {
+	if d.opts.Explore != nil {
+		return d.opts.Explore.workers()
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // extra is how many race-directed executions may follow the base plans:
