@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -74,6 +75,49 @@ func BenchmarkInterpretVsNative(b *testing.B) {
 	b.ReportMetric(0, "ns/op")
 	fmt.Printf("interpret/native: native median %v, augur median %v, ratio %.1fx (target <= 50x), %d instructions, %.1f M instructions/s\n",
 		nm, im, ratio, insts, float64(insts)/im.Seconds()/1e6)
+	for i := 0; i < b.N; i++ {
+	}
+}
+
+// BenchmarkHangProbeCost runs testdata/bench/compute.c under the VM with
+// the periodic hang probes on (as every run has them) and off, in turn,
+// and prints the median ratio: what looking for a loop that makes no
+// progress costs a program that makes some (a probe watches 65,536
+// instructions of every 32 Mi; the target is within 1.05x).
+func BenchmarkHangProbeCost(b *testing.B) {
+	src := "../../testdata/bench/compute.c"
+	prog, err := analyzer.LoadProgram([]string{src}, build.Options{CacheDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer vm.SetHangProbes(true)
+	run := func(probes bool) time.Duration {
+		vm.SetHangProbes(probes)
+		m, err := vm.New(prog, vm.Config{Args: []string{"compute"}, Stdout: &bytes.Buffer{}})
+		if err != nil {
+			b.Fatal(err)
+		}
+		start := time.Now()
+		if res := m.Run(); res.Term.Kind != vm.TermExit {
+			b.Fatalf("compute.c: %s", res.Term.Report())
+		}
+		return time.Since(start)
+	}
+	var on, off []time.Duration
+	for i := 0; i < 9; i++ { // in turn, each first in every other round, from a collected heap
+		for _, probes := range [][2]bool{{true, false}, {false, true}}[i%2] {
+			runtime.GC()
+			if d := run(probes); probes {
+				on = append(on, d)
+			} else {
+				off = append(off, d)
+			}
+		}
+	}
+	ratio := float64(median(on)) / float64(median(off))
+	b.ReportMetric(ratio, "probes/none")
+	b.ReportMetric(0, "ns/op")
+	fmt.Printf("hang probes: compute.c median %v with, %v without, ratio %.3fx (target <= 1.05x)\n", median(on), median(off), ratio)
 	for i := 0; i < b.N; i++ {
 	}
 }
