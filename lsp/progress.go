@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -111,9 +112,10 @@ func (p *progress) stage(stage string, done, total int) {
 	}
 }
 
-// end closes the report with the outcome.
+// end closes the report with the outcome, and logs it: the one line each
+// analysis leaves in the client's log, whatever it ended with.
 func (p *progress) end(msg string) {
-	p.s.logger.Printf("%s: %s", p.title, msg)
+	p.s.logf(protocol.MessageTypeLog, "%s: %s", strings.TrimPrefix(p.title, "augur: "), msg)
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.ended, p.endMsg = true, msg

@@ -436,7 +436,6 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 	}
 	s.mu.Unlock()
 	end = outcome(rep)
-	s.logf(protocol.MessageTypeLog, "%s: %s", t.Name, end)
 }
 
 // outcome is what an analysis ended with, as its progress's last message
@@ -484,7 +483,6 @@ func (s *Server) reuse(ts *targetState, gen uint64, prog *ir.Program, hash, key 
 			ts.last = &finished{prog: prog, hash: hash, planKey: key, result: res}
 		}
 		s.mu.Unlock()
-		s.logf(protocol.MessageTypeLog, "%s: code unchanged since the last analysis; results reused", ts.target.Name)
 	}
 	if !ok {
 		return nil

@@ -179,14 +179,18 @@ func (s *Server) lifecycle() lifecycle {
 	return s.state
 }
 
-// logf writes to the server log and, once running, to the client's
-// output (window/logMessage).
+// logf writes to the client's output (window/logMessage) once the
+// server runs, at the level kind, and to the server's own log before
+// then. Not both: a client shows the server's standard error in the same
+// output, every line of it as an error, so each message would appear
+// twice and at the wrong level.
 func (s *Server) logf(kind protocol.MessageType, format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
-	s.logger.Print(msg)
 	if s.client != nil && s.lifecycle() != stateNew {
 		_ = s.client.LogMessage(s.connCtx, &protocol.LogMessageParams{Type: kind, Message: msg})
+		return
 	}
+	s.logger.Print(msg)
 }
 
 // Initialize records the client's capabilities and workspace, applies

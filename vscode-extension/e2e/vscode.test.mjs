@@ -616,3 +616,38 @@ test('a program that outgrows the memory budget gets a warning where it stopped,
   assert.equal(await editor.locator('.squiggly-error').count(), 0, 'a budget stop shown as an error');
   await page.mouse.move(0, 0);
 });
+
+/** The files under dir whose name matches re, recursively. */
+function findFiles(dir, re) {
+  const out = [];
+  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) {
+      out.push(...findFiles(p, re));
+    } else if (re.test(e.name)) {
+      out.push(p);
+    }
+  }
+  return out;
+}
+
+test("the server's log says each message once, at its own level", async () => {
+  // The client shows the server's standard error in the same output
+  // channel as its window/logMessage, every stderr line as an error: a
+  // message the server wrote to both appeared twice, once as an error.
+  const logs = findFiles(path.join(tmp, 'user', 'logs'), /augur.*\.log$/i);
+  assert.ok(logs.length > 0, `no augur log under ${path.join(tmp, 'user', 'logs')}`);
+  const lines = logs.flatMap((f) => fs.readFileSync(f, 'utf8').split('\n')).filter((l) => l.trim() !== '');
+  const ended = lines.filter((l) => /ledger\.c: /.test(l) && !/\[error\]/.test(l));
+  assert.ok(ended.length > 0, `no analysis of ledger.c logged:\n${lines.slice(0, 40).join('\n')}`);
+  const errors = lines.filter((l) => /\[error\]/.test(l));
+  assert.deepEqual(errors, [], `lines logged as errors:\n${errors.join('\n')}`);
+  await page.keyboard.press('Control+Shift+U'); // the Output panel
+  await page.keyboard.press('Control+Shift+P');
+  await page.keyboard.type('Output: Show Output Channels');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('augur');
+  await page.keyboard.press('Enter');
+  await expectVisible(page.locator('.output-view .view-line', { hasText: 'ledger.c' }).first(), "augur's output");
+  await shot('14-output');
+});
