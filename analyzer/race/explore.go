@@ -96,8 +96,8 @@ func (x *Explore) budget(first uint64) uint64 {
 	return ExploreFloor
 }
 
-// spend counts what an execution of the exploration interpreted and
-// reports whether that spent the exploration's instruction budget.
+// spend counts what an execution of the exploration ran and reports
+// whether that spent the exploration's instruction budget.
 func (d *detection) spend(ex *execution) bool {
 	x := &d.res.Explore
 	if x.Budget == 0 {
@@ -390,7 +390,7 @@ const (
 	EndedTime = "explore-time"
 	// EndedLimit: it ran Explore.Max executions.
 	EndedLimit = "limit"
-	// EndedInstructions: its executions interpreted Explore.Instructions.
+	// EndedInstructions: its executions ran Explore.Instructions.
 	EndedInstructions = "instructions"
 	// EndedBudget: the analysis's own time budget ran out.
 	EndedBudget = "budget"
