@@ -38,12 +38,12 @@ type Settings struct {
 	// ExploreInstructions bounds what the exploration's schedules run in
 	// all (analyzer.Options.ExploreInstructions: 0 follows the program).
 	ExploreInstructions uint64
-	MaxMemory                 uint64 // of each execution, with what the analysis keeps for it
-	PreemptAccesses bool
-	Undefined       vm.UndefinedPolicy // calls to declared but undefined functions
-	SymArgs         []int
-	SymStdin        int
-	SymFiles        map[string]int
+	MaxMemory           uint64 // of each execution, with what the analysis keeps for it
+	PreemptAccesses     bool
+	Undefined           vm.UndefinedPolicy // calls to declared but undefined functions
+	SymArgs             []int
+	SymStdin            int
+	SymFiles            map[string]int
 	// SymInputs is what is symbolic when no sym-* setting names an input
 	// (analyzer.Options.SymInputs): "auto" or "none".
 	SymInputs  string
