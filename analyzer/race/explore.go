@@ -96,36 +96,41 @@ func (x *Explore) budget(first uint64) uint64 {
 	return ExploreFloor
 }
 
-// spend counts what an execution of the exploration ran and reports
-// whether that spent the exploration's instruction budget.
-func (d *detection) spend(ex *execution) bool {
+// exploreBudget is the exploration's instruction budget, fixed at its
+// first use from what the first execution ran.
+func (d *detection) exploreBudget() uint64 {
 	x := &d.res.Explore
 	if x.Budget == 0 {
 		x.Budget = d.opts.Explore.budget(d.firstRan)
 	}
+	return x.Budget
+}
+
+// spend counts what an execution of the exploration ran and reports
+// whether that spent the exploration's instruction budget.
+func (d *detection) spend(ex *execution) bool {
 	d.mostRan = max(d.mostRan, ex.run.Instructions)
-	x.Instructions += ex.run.Instructions
-	return x.Instructions >= x.Budget
+	d.res.Explore.Instructions += ex.run.Instructions
+	return d.res.Explore.Instructions >= d.exploreBudget()
 }
 
 // affordable is how many of n executions of the exploration to run in a
-// batch: no more than the instructions left would pay for at the most
-// any execution of it has run so far (the first's, before any ran).
-// Each batch would otherwise run in full where the budget ends, to have
-// all but the first few of its executions thrown away. The count is of
-// instructions, so it is the same on any machine.
+// batch (at least one): no more than the instructions left would pay for
+// at the most any execution of it has run so far (the first's, before
+// any ran). Each batch would otherwise run in full where the budget
+// ends, to have all but the first few of its executions thrown away. The
+// count is of instructions, so it is the same on any machine.
 func (d *detection) affordable(n int) int {
-	x := &d.res.Explore
-	budget := x.Budget
-	if budget == 0 {
-		budget = d.opts.Explore.budget(d.firstRan)
-	}
-	each := max(d.mostRan, d.firstRan, 1)
-	if budget <= x.Instructions {
+	budget, spent := d.exploreBudget(), d.res.Explore.Instructions
+	if spent >= budget {
 		return 1
 	}
-	left := budget - x.Instructions
-	return max(1, min(n, int(min((left+each-1)/each, uint64(n)))))
+	left, each := budget-spent, max(d.mostRan, d.firstRan, 1)
+	runs := left / each // rounded up, without overflowing an Unbounded budget
+	if left%each != 0 {
+		runs++
+	}
+	return int(min(uint64(n), runs))
 }
 
 // ByExplore is an execution of the exploration: PCT over the focus.
@@ -163,7 +168,7 @@ func (d *detection) explore() error {
 		}
 		return j, d.opts.Inputs[j-1]
 	}
-	spent := d.res.Explore.Budget != 0 && d.res.Explore.Instructions >= d.res.Explore.Budget // by the enumeration
+	spent := d.res.Explore.Instructions >= d.exploreBudget() // by the enumeration
 	for i, b := 0, 0; i < most && idle < patience && !d.stop && !spent; b++ {
 		if !x.Until.IsZero() && time.Now().After(x.Until) {
 			d.res.Explore.Ended, d.res.TimeCut = EndedTime, true
@@ -375,7 +380,7 @@ type ExploreStats struct {
 	Skipped            uint64
 	// Instructions counts what the executions of the enumeration and PCT
 	// ran (from the program's start, see Explore.Instructions), Budget
-	// what they could (0 when no execution ran).
+	// what they could.
 	Instructions, Budget uint64
 	// Ended says why it stopped.
 	Ended string
