@@ -229,6 +229,9 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	}
 	cfg := opts.Run
 	cfg.Cancel = ctx.Done()
+	// One account for the analysis's executions: the memory backstop
+	// charges them for their own growth, not for analyses beside them.
+	cfg.Account = &vm.MemoryAccount{}
 	if opts.Timeout > 0 && opts.Deadline.IsZero() {
 		opts.Deadline = start.Add(opts.Timeout)
 	}

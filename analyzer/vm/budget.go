@@ -127,11 +127,12 @@ func durationText(d time.Duration) string {
 // analysis keeps for it: trace, shadow, histories), which is
 // deterministic; and, as a backstop for what that does not count, how
 // far the live Go heap of the whole process (after the last collection)
-// grew since the execution was made. Not the heap itself: in the
-// language server it holds the other targets' results and an analysis
-// just canceled, and a budget of 128 MiB stopped a program at a place
-// of the collector's choosing, the heap holding 659 MiB that were not
-// the execution's.
+// grew since the execution was made, less what the executions of other
+// analyses came to hold meanwhile (ledger.go). Not the heap itself: in
+// the language server it holds the other targets' results and an
+// analysis just canceled, and a budget of 128 MiB stopped a program at a
+// place of the collector's choosing, the heap holding 659 MiB that were
+// not the execution's.
 func (m *Machine) checkMemory() error {
 	max := m.cfg.MaxMemory
 	if max == 0 {
@@ -140,11 +141,31 @@ func (m *Machine) checkMemory() error {
 	if err := m.memoryFits(0); err != nil {
 		return err
 	}
-	if live := heapLive(); live > m.heapBase+max+HeapSlack {
-		return budgetTerm(BudgetMemory, "memory budget of %s exhausted: augur's heap grew by %s while it ran", bytesize.Format(max),
-			bytesize.Format(live-m.heapBase))
+	grew, others := m.heapGrowth()
+	if grew <= int64(max)+HeapSlack {
+		return nil
 	}
-	return nil
+	// The last collection's count may hold what has since been let go (an
+	// analysis canceled, an execution ended): the backstop stops an
+	// execution only on a count taken now.
+	runtime.GC()
+	if grew, others = m.heapGrowth(); grew <= int64(max)+HeapSlack {
+		return nil
+	}
+	msg := fmt.Sprintf("memory budget of %s exhausted: augur's heap grew by %s while it ran", bytesize.Format(max),
+		bytesize.Format(uint64(grew)))
+	if others > 0 {
+		msg += fmt.Sprintf(", besides the %s other analyses' executions came to hold", bytesize.Format(uint64(others)))
+	}
+	return budgetTerm(BudgetMemory, "%s", msg)
+}
+
+// heapGrowth returns how far the process's live heap grew since m was
+// made, less what other analyses' executions came to hold meanwhile, and
+// that amount.
+func (m *Machine) heapGrowth() (grew, others int64) {
+	others = m.share.acct.others() - m.othersBase
+	return int64(heapLive()) - int64(m.heapBase) - others, others
 }
 
 // HeapSlack is how far the process heap may grow past the memory budget
@@ -243,7 +264,9 @@ func collectBefore(size, budget uint64) {
 // about to be allocated, passes the memory budget.
 func (m *Machine) memoryFits(size uint64) error {
 	max := m.cfg.MaxMemory
-	fp := m.Footprint() + size
+	fp := m.Footprint()
+	m.share.publish(fp)
+	fp += size
 	if fp > m.peak {
 		m.peak = fp
 	}

@@ -35,6 +35,9 @@ func (m *Machine) forkAgain() *Machine {
 func (m *Machine) fork() *Machine {
 	c := *m
 	c.hang = nil // a fork's watch opens when its own budget runs out
+	if m.share != nil {
+		c.openLedger()
+	}
 	c.mem = m.mem.Fork()
 	c.threads = make([]*Thread, len(m.threads))
 	for i, t := range m.threads {

@@ -121,6 +121,10 @@ type Limits struct {
 	// time had run out (BudgetTime, InterruptedMessage): the user
 	// interrupted it, and what it found until then is kept and reported.
 	Interrupt <-chan struct{}
+	// Account, when set, is the analysis the execution belongs to: the
+	// memory backstop does not charge it for what executions of other
+	// accounts hold (ledger.go). Nil makes each execution its own.
+	Account *MemoryAccount
 }
 
 // InterruptedMessage is the message of an execution Limits.Interrupt
@@ -369,8 +373,12 @@ type Machine struct {
 	insts   uint64
 	peak    uint64 // the largest footprint the memory checks saw
 	// heapBase is the process's live heap when the execution was made:
-	// the memory backstop counts what the heap grew by since (checkMemory).
-	heapBase uint64
+	// the memory backstop counts what the heap grew by since (checkMemory),
+	// less what other analyses' executions grew by (othersBase is what
+	// they held then; share is what this one publishes, ledger.go).
+	heapBase   uint64
+	othersBase int64
+	share      *footprintShare
 	// hang watches a run past its instruction budget for a proof that it
 	// is stuck (hang.go); syncs counts the synchronization events, which
 	// are progress.
@@ -479,6 +487,8 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, forcedNext: -1,
 		policy: cfg.Policy, sync: newSyncTable(), mon: cfg.Monitor, stacks: newStackTable()}
 	if cfg.MaxMemory != 0 {
+		m.openLedger()
+		m.othersBase = m.share.acct.others()
 		m.heapBase = heapLive()
 	}
 	if m.policy == nil {

@@ -642,6 +642,11 @@ test("the server's log says each message once, at its own level", async () => {
   assert.ok(ended.length > 0, `no analysis of ledger.c logged:\n${lines.slice(0, 40).join('\n')}`);
   const errors = lines.filter((l) => /\[error\]/.test(l));
   assert.deepEqual(errors, [], `lines logged as errors:\n${errors.join('\n')}`);
+  // Each analysis is charged for its own memory: waiter.c, analyzed again
+  // beside grower.c once the budget was lowered, was stopped for the
+  // heap grower.c's executions held ("augur's heap grew by 611.1 MiB").
+  const charged = lines.filter((l) => /heap grew/.test(l));
+  assert.deepEqual(charged, [], `analyses stopped for the process's heap:\n${charged.join('\n')}`);
   await page.keyboard.press('Control+Shift+U'); // the Output panel
   await page.keyboard.press('Control+Shift+P');
   await page.keyboard.type('Output: Show Output Channels');
