@@ -24,6 +24,7 @@ import (
 	"augur/analyzer/memmodel"
 	"augur/analyzer/pattern"
 	"augur/analyzer/race"
+	"augur/analyzer/resolve"
 	"augur/analyzer/symex"
 	"augur/analyzer/tsan"
 	"augur/analyzer/vm"
@@ -45,7 +46,10 @@ type Options struct {
 	AutoInstructions bool
 	// Sources are the program's files, and Build how they were compiled:
 	// evidence names both, so a replay rebuilds the same program.
-	Sources   []string
+	Sources []string
+	// Resolved says which of Sources augur took from the project to
+	// complete the program, and what it left out (the report says).
+	Resolved  *resolve.Result
 	Build     build.Options
 	Schedules int // base detection executions (default 5)
 	// Directed bounds the executions after the base ones: on explored

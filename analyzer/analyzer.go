@@ -11,6 +11,8 @@ import (
 
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
+	"augur/analyzer/resolve"
+	"augur/analyzer/vm"
 )
 
 // LoadProgram compiles files (C/C++ sources, or .bc/.ll bitcode) with the
@@ -27,23 +29,64 @@ func LoadProgram(files []string, opts build.Options) (*ir.Program, error) {
 // programs of opts.Clients are linked in, client k under
 // ir.ClientEntry(k), for a vm.Config whose Clients give their argv.
 func LoadProgramInputs(ctx context.Context, files []string, opts build.Options) (*ir.Program, []string, error) {
-	bc, err := build.Build(ctx, files, opts)
+	l, err := LoadSources(ctx, files, opts, nil)
 	if err != nil {
 		return nil, nil, err
+	}
+	return l.Prog, l.Inputs, nil
+}
+
+// Loaded is a program loaded from its sources.
+type Loaded struct {
+	Prog *ir.Program
+	// Inputs are the files it was compiled from, headers included.
+	Inputs []string
+	// Sources are the files given and, after them, those taken from the
+	// candidates to define what they use (Resolved says which and why).
+	Sources  []string
+	Resolved *resolve.Result
+}
+
+// LoadSources is LoadProgramInputs that completes the program from
+// candidates, as a linker from a library: a source among them that
+// defines a function or variable the program uses and defines nowhere is
+// compiled in, and so on for what that one needs (resolve.Complete).
+// With no candidates the program is the files given.
+func LoadSources(ctx context.Context, files []string, opts build.Options, candidates []string) (*Loaded, error) {
+	bc, err := build.Build(ctx, files, opts)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loaded{Sources: files}
+	if len(candidates) > 0 {
+		if l.Resolved, err = resolve.Complete(ctx, files, bc, candidates, opts, modeled); err != nil {
+			return nil, fmt.Errorf("complete the program: %w", err)
+		}
+		if len(l.Resolved.Taken) > 0 {
+			l.Sources = l.Resolved.Sources(files)
+			if bc, err = build.Build(ctx, l.Sources, opts); err != nil {
+				return nil, err
+			}
+		}
 	}
 	names := bc.Names()
 	paths := slices.Clone(bc.Bitcode)
 	for k, bcs := range bc.Clients {
 		client, err := ir.LinkClient(bcs, names, k, opts.Dir())
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		names[client] = fmt.Sprintf("client program %d (%s)", k+1, strings.Join(bc.ClientSources[k], " "))
 		paths = append(paths, client)
 	}
 	prog, err := ir.LoadCached(append(paths, bc.Runtime...), names, opts.Dir())
 	if err != nil {
-		return nil, nil, fmt.Errorf("load program: %w", err)
+		return nil, fmt.Errorf("load program: %w", err)
 	}
-	return prog, bc.Inputs, nil
+	l.Prog, l.Inputs = prog, bc.Inputs
+	return l, nil
 }
+
+// modeled reports whether augur models the function name: a program
+// that calls it needs no definition of it.
+func modeled(name string) bool { return vm.Lookup(name) != nil }

@@ -64,6 +64,7 @@ func (res *Result) Report(base string) *report.Report {
 	if st := res.Stopped; st != nil {
 		rep.SetStopped(&report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total})
 	}
+	rep.SetSources(res.Options.Resolved, base)
 	rep.MemoryModel = res.Options.MemoryModel
 	rep.Demangle()
 	if res.Elapsed > 0 {

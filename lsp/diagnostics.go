@@ -364,14 +364,19 @@ func stoppedDiagnostic(target string, st *report.Stopped) protocol.Diagnostic {
 func gapDiagnostic(g report.Gap, target string, sn *snapshot, l *lines) protocol.Diagnostic {
 	rng := l.fromColumn(sn, g.File, g.Line, g.Column)
 	what := g.Message
-	if g.Function != "" {
-		what = fmt.Sprintf("augur cannot follow this call to '%s': it is declared but defined nowhere in the program, "+
+	switch {
+	case g.DefinedIn != "":
+		what = fmt.Sprintf("augur cannot follow this call to '%s': it is defined in %s, which augur did not compile in (%s)",
+			g.Function, g.DefinedIn, g.NotTaken)
+	case g.Function != "":
+		what = fmt.Sprintf("augur cannot follow this call to '%s': it is declared but defined nowhere in the program or the files beside it, "+
 			"and augur has no model of it", g.Function)
 	}
 	msg := fmt.Sprintf("%s. The analysis of %s is incomplete: executions stop here, and races after this point are not reported.",
 		what, target)
 	if g.Function != "" {
-		msg += ` Compile its definition in, or set augur.undefined to "havoc" (undefined = "havoc" in augur.toml) to let it return unconstrained values.`
+		msg += " List the program's sources in an augur.toml [[target]] (sources = [...]), or set augur.undefined to \"havoc\" " +
+			"(undefined = \"havoc\" in augur.toml) to let it return unconstrained values."
 	}
 	return protocol.Diagnostic{Range: rng, Severity: protocol.DiagnosticSeverityWarning, Source: protocol.NewOptional(sourceAugur),
 		Code: protocol.String("incomplete"), Message: protocol.String(msg)}

@@ -357,7 +357,7 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 	if len(t.Sources) > 1 { // a target of many sources shows how far compiling is
 		bopts.Progress = func(done, total int) { p.report(fmt.Sprintf("compiling %d/%d", done, total), -1) }
 	}
-	prog, inputs, err := analyzer.LoadProgramInputs(buildCtx, t.Sources, bopts)
+	loaded, err := analyzer.LoadSources(buildCtx, t.Sources, bopts, plan.Candidates)
 	if ctx.Err() != nil {
 		return
 	}
@@ -379,6 +379,8 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		end = "does not compile"
 		return
 	}
+	prog, inputs := loaded.Prog, loaded.Inputs
+	opts.Sources, opts.Resolved = loaded.Sources, loaded.Resolved
 	hash, key := prog.CodeHash(), plan.Key()
 	if rep := s.reuse(ts, gen, prog, hash, key, inputs, seqs); rep != nil {
 		end = outcome(rep) + " (code unchanged: results reused)"
@@ -444,13 +446,27 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 // warning then, not a check mark).
 func outcome(rep *report.Report) string {
 	end := summary(rep)
-	if rep.Stopped != nil {
-		return fmt.Sprintf("incomplete (%s budget): %s", rep.Stopped.Budget, end)
+	switch {
+	case rep.Stopped != nil:
+		end = fmt.Sprintf("incomplete (%s budget): %s", rep.Stopped.Budget, end)
+	case !rep.Complete():
+		end = fmt.Sprintf("incomplete (%s): %s found in the part augur could follow", rep.GapSummary(), end)
 	}
-	if !rep.Complete() {
-		return fmt.Sprintf("incomplete (%s): %s found in the part augur could follow", rep.GapSummary(), end)
+	return end + sourcesTaken(rep)
+}
+
+// sourcesTaken says which files augur took from the workspace to
+// complete the program, and why, for the analysis's last line (the log,
+// the status bar's tooltip); "" when it took none.
+func sourcesTaken(rep *report.Report) string {
+	if len(rep.SourcesTaken) == 0 {
+		return ""
 	}
-	return end
+	taken := make([]string, len(rep.SourcesTaken))
+	for i, t := range rep.SourcesTaken {
+		taken[i] = fmt.Sprintf("%s (defines %s, used by %s)", filepath.Base(t.File), t.Symbol, filepath.Base(t.NeededBy))
+	}
+	return "; with " + strings.Join(taken, ", ")
 }
 
 // reuse carries the last complete analysis over to prog when the code and

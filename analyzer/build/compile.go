@@ -130,6 +130,10 @@ func compileArgs(src string, includeDir string, extra []string) []string {
 	return append(args, extra...)
 }
 
+// DepsExt is the extension of the file that lists, beside a cached
+// bitcode file, the headers it was compiled from.
+const DepsExt = ".deps"
+
 // CompileTU compiles one source file to bitcode, reusing the cached result when
 // the source, the flags, the compiler and every header it included are
 // unchanged. A source that does not compile yields a *CompileError.
@@ -167,7 +171,7 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 		return "", fmt.Errorf("compile %s: cache: %w", src, err)
 	}
 	bc := filepath.Join(dir, key+".bc")
-	deps := filepath.Join(dir, key+".deps")
+	deps := filepath.Join(dir, key+DepsExt)
 	if depsUnchanged(deps, opts.stamps) {
 		if _, err := os.Stat(bc); err == nil {
 			cachefile.Touch(bc) // recently used: pruned last
@@ -211,7 +215,7 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 	if err := os.WriteFile(deps, []byte(manifest), 0o644); err != nil {
 		return "", fmt.Errorf("compile %s: cache: %w", src, err)
 	}
-	cachefile.Prune(dir, ".bc", cachefile.Limits{Bytes: maxCacheBytes}, ".deps")
+	cachefile.Prune(dir, ".bc", cachefile.Limits{Bytes: maxCacheBytes}, DepsExt, ".syms") // .syms: resolve.SymbolsExt
 	return bc, nil
 }
 

@@ -24,6 +24,10 @@ type Gap struct {
 	// Budget names the budget a "budget" gap ran out of (instructions,
 	// time, memory).
 	Budget string `json:"budget,omitempty"`
+	// DefinedIn is the project's file that defines Function, when augur
+	// found one but could not take it into the program, and NotTaken why.
+	DefinedIn string `json:"defined_in,omitempty"`
+	NotTaken  string `json:"not_taken,omitempty"`
 }
 
 // Gap kinds.
@@ -103,6 +107,11 @@ func (r *Report) GapSummary() string {
 func unsupportedHint(g Gap) string {
 	if g.Function == "" {
 		return ""
+	}
+	if g.DefinedIn != "" {
+		return fmt.Sprintf("'%s' is defined in %s, which augur did not compile in (%s); "+
+			"list the program's sources in an augur.toml [[target]], or pass --undefined=havoc to let its calls return unconstrained values",
+			g.Function, g.DefinedIn, g.NotTaken)
 	}
 	return fmt.Sprintf("'%s' is declared but defined nowhere in the program and augur has no model of it; "+
 		"compile its definition in, or pass --undefined=havoc to let its calls return unconstrained values", g.Function)

@@ -14,6 +14,7 @@ import (
 	"augur/analyzer/ir"
 	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
+	"augur/analyzer/resolve"
 	"augur/analyzer/symex"
 	"augur/analyzer/vm"
 )
@@ -42,6 +43,34 @@ type Report struct {
 	// TSanUnreproduced are the ThreadSanitizer warnings (--tsan-report)
 	// no race of the report stands for, with why.
 	TSanUnreproduced []TSanMiss `json:"tsan_unreproduced,omitempty"`
+	// SourcesTaken are the project's files augur compiled in beside the
+	// ones given because they define what those use (analyzer/resolve);
+	// SourcesNotTaken those that define something the program needs but
+	// could not be taken, with why.
+	SourcesTaken    []resolve.Taken   `json:"sources_taken,omitempty"`
+	SourcesNotTaken []resolve.Skipped `json:"sources_not_taken,omitempty"`
+}
+
+// SetSources records how the program was completed from its project's
+// files: what was taken, and what defines a name the program needs but
+// was left out, which an unsupported call to that name then names.
+func (r *Report) SetSources(res *resolve.Result, base string) {
+	if res == nil {
+		return
+	}
+	for _, t := range res.Taken {
+		r.SourcesTaken = append(r.SourcesTaken, resolve.Taken{File: ir.RelPath(t.File, base), Symbol: t.Symbol,
+			NeededBy: ir.RelPath(t.NeededBy, base)})
+	}
+	for _, s := range res.Skipped {
+		s.File = ir.RelPath(s.File, base)
+		r.SourcesNotTaken = append(r.SourcesNotTaken, s)
+	}
+	for i, g := range r.Incomplete {
+		if s, ok := res.SkippedFor(g.Function); ok && g.Kind == GapUnsupported {
+			r.Incomplete[i].DefinedIn, r.Incomplete[i].NotTaken = ir.RelPath(s.File, base), s.Why
+		}
+	}
 }
 
 // Error says why a program was not analyzed.

@@ -186,6 +186,13 @@ func WriteText(w io.Writer, r *Report) error {
 	for _, m := range r.TSanUnreproduced {
 		fmt.Fprintf(&b, "TSAN: ThreadSanitizer %s (%s / %s) not reproduced: %s\n", tsanList(m.Warnings), m.First, m.Second, m.Reason)
 	}
+	if len(r.SourcesTaken) > 0 {
+		taken := make([]string, len(r.SourcesTaken))
+		for i, t := range r.SourcesTaken {
+			taken[i] = fmt.Sprintf("%s (defines %s, used by %s)", t.File, t.Symbol, t.NeededBy)
+		}
+		fmt.Fprintf(&b, "SOURCES: completed from the project's files: %s\n", strings.Join(taken, ", "))
+	}
 	if len(r.Havoc) > 0 {
 		fmt.Fprintf(&b, "HAVOC: calls to these undefined functions returned unconstrained values: %s\n", strings.Join(r.Havoc, ", "))
 	}

@@ -117,7 +117,7 @@ func analyzeCmd(args []string) int {
 	cfg.PreemptAccesses = *preemptAccesses
 	cfg.Interrupt = interrupt
 	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{
-		Run: cfg, AutoInstructions: pf.maxInsts.auto, Sources: files, Build: pf.build, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
+		Run: cfg, AutoInstructions: pf.maxInsts.auto, Sources: pf.sources, Resolved: pf.resolved, Build: pf.build, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
 		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes, SymInputs: *symInputs,
 		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
 		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"augur/analyzer/report"
+	"augur/analyzer/resolve"
 	"augur/internal/safefile"
 	"augur/internal/sysmem"
 
@@ -45,6 +46,11 @@ type programFlags struct {
 	maxMemory          *flagSize
 	seed               *uint64
 	undefined          *string
+	complete           *bool
+	// sources are the files load built: those given and those it took
+	// from the project to complete the program (resolved says which).
+	sources  []string
+	resolved *resolve.Result
 	// start is when the command started: the time budget counts from it,
 	// the build included.
 	start  time.Time
@@ -99,9 +105,12 @@ func parseFiles(fs *flag.FlagSet, p *programFlags, args []string) (files, progAr
 
 func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
 	p := &programFlags{
-		argv0:     fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)"),
-		maxInsts:  &flagInstructions{n: def.maxInsts, auto: def.autoInsts},
-		seed:      fs.Uint64("seed", 1, "seed of the random schedules"),
+		argv0:    fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)"),
+		maxInsts: &flagInstructions{n: def.maxInsts, auto: def.autoInsts},
+		seed:     fs.Uint64("seed", 1, "seed of the random schedules"),
+		complete: fs.Bool("complete", true, "complete the program from the C/C++ files under the first file's directory, as a linker would: "+
+			"a file that defines a function or variable the program uses and defines nowhere is compiled in (false: the files given only; "+
+			"an augur.toml target's sources are never completed)"),
 		undefined: fs.String("undefined", "stop", "what a call to a function declared but defined nowhere does: stop (the analysis is incomplete there) or havoc (it returns an unconstrained value, symbolic when exploring)"),
 		timeout:   &flagDuration{def.timeout},
 		maxMemory: &flagSize{def.maxMemory},
@@ -206,7 +215,13 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	ctx, cancel := p.context()
 	defer cancel()
 	p.build = build.Options{Flags: flags, FileFlags: fileFlags, Clients: clientFiles, MaxMemory: p.maxMemory.n}
-	prog, _, err := analyzer.LoadProgramInputs(ctx, files, p.build)
+	var candidates []string
+	if *p.complete && p.target == nil && len(files) > 0 {
+		if dir, err := filepath.Abs(filepath.Dir(files[0])); err == nil {
+			candidates = resolve.Walk(dir)
+		}
+	}
+	loaded, err := analyzer.LoadSources(ctx, files, p.build, candidates)
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
 		msg := fmt.Sprintf("time budget of %s exhausted while compiling (raise --timeout)", p.timeout.d)
 		fmt.Fprintf(os.Stderr, "augur: %s\n", msg)
@@ -223,6 +238,8 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		}
 		return nil, vm.Config{}, 1
 	}
+	prog := loaded.Prog
+	p.sources, p.resolved = loaded.Sources, loaded.Resolved
 	env, err := p.environment()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: --env: %v\n", err)

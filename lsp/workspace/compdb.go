@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 
@@ -111,6 +112,16 @@ func ReadCompDB(path string) (*CompDB, error) {
 func (db *CompDB) Flags(file string) ([]string, bool) {
 	f, ok := db.flags[filepath.Clean(file)]
 	return f, ok
+}
+
+// Files returns the sources the database has entries for, sorted.
+func (db *CompDB) Files() []string {
+	out := make([]string, 0, len(db.flags))
+	for f := range db.flags {
+		out = append(out, f)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // relevantFlags keeps the flags that change what the program means

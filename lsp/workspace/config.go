@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"augur/internal/safefile"
 
 	"augur/analyzer"
+	"augur/analyzer/resolve"
 	"augur/analyzer/vm"
 )
 
@@ -269,11 +269,8 @@ func (c *Config) Targets(base Settings) []*Target {
 	return out
 }
 
-// mainDef matches a definition of main at the start of a line.
-var mainDef = regexp.MustCompile(`(?m)^\s*(?:(?:static|extern)\s+)?(?:int|auto|void)\s+main\s*\(`)
-
 // DefinesMain reports whether C/C++ source text defines main.
-func DefinesMain(src []byte) bool { return mainDef.Match(src) }
+func DefinesMain(src []byte) bool { return resolve.DefinesMain(src) }
 
 // ImplicitTarget is the target of a file that defines main, when the
 // workspace configures no targets.

@@ -16,6 +16,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/resolve"
 	"augur/analyzer/tsan"
 	"augur/analyzer/vm"
 )
@@ -144,7 +145,12 @@ type Plan struct {
 	SuggestFixes bool
 	// CompDBs are the compilation databases whose flags were used.
 	CompDBs []string
-	key     string
+	// Candidates are the sources that may complete an implicit target's
+	// program (analyzer.LoadSources): the compilation database's, each
+	// with its flags in Build.FileFlags, or else the workspace's C/C++
+	// files. A configured target's sources are what it lists: none.
+	Candidates []string
+	key        string
 }
 
 // Key fingerprints everything the plan's analysis depends on besides the
@@ -179,6 +185,11 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 				seen[db.Path] = true
 				p.CompDBs = append(p.CompDBs, db.Path)
 			}
+		}
+	}
+	if t.Implicit {
+		if err := w.candidates(p, t.Sources[0], s.CompileCommandsDir); err != nil {
+			return nil, err
 		}
 	}
 	argv0 := t.Argv0
@@ -236,6 +247,27 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	}
 	p.key = hex.EncodeToString(h.Sum(nil))
 	return p, nil
+}
+
+// candidates fills in the plan's candidates for completing the program
+// of main: the files of main's compilation database, with their flags,
+// when it has one; the workspace's sources otherwise.
+func (w *Workspace) candidates(p *Plan, main, dir string) error {
+	db, err := w.compdbs.Find(main, dir)
+	if err != nil {
+		return fmt.Errorf("compilation database: %w", err)
+	}
+	if db == nil {
+		p.Candidates = resolve.Walk(w.Root)
+		return nil
+	}
+	p.Candidates = db.Files()
+	for _, f := range p.Candidates {
+		if _, ok := p.Build.FileFlags[f]; !ok {
+			p.Build.FileFlags[f], _ = db.Flags(f)
+		}
+	}
+	return nil
 }
 
 // tsanReports reads the ThreadSanitizer reports the patterns name

@@ -112,6 +112,11 @@ before(async () => {
   fs.copyFileSync(path.join(repo, 'testdata', 'accuracy', 'verbose_total.c'), path.join(workspace, 'logger.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'budget', 'flag_never_set.c'), path.join(workspace, 'waiter.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'grower.c'), path.join(workspace, 'grower.c'));
+  // A program split over files, in a folder of its own, that no
+  // configuration describes: tally/main.c calls into tally.c, which logs
+  // through log.c; other.c is another program and broken.c does not
+  // compile (testdata/project/tally/main.c says what is expected).
+  fs.cpSync(path.join(repo, 'testdata', 'project', 'tally'), path.join(workspace, 'tally'), { recursive: true });
   // A ThreadSanitizer report of ledger.c's use after free, as a CI run
   // would leave it (written in ThreadSanitizer's format), named by the
   // tsanReport setting below.
@@ -614,6 +619,49 @@ test('a program that outgrows the memory budget gets a warning where it stopped,
   assert.doesNotMatch(hover, /--max-memory/);
   assert.ok(await editor.locator('.squiggly-warning').count() >= 1, 'no warning squiggle');
   assert.equal(await editor.locator('.squiggly-error').count(), 0, 'a budget stop shown as an error');
+  await page.mouse.move(0, 0);
+});
+
+/** Opens a workspace file by its path with Quick Open, as a user types it. */
+async function quickOpen(relPath) {
+  await page.keyboard.press('Control+P');
+  await page.keyboard.type(relPath);
+  const item = page.locator('.quick-input-widget .monaco-list-row', { hasText: path.basename(relPath) }).first();
+  await expectVisible(item, `${relPath} in Quick Open`);
+  await page.keyboard.press('Enter');
+  await expectVisible(page.locator('.tab.active', { hasText: path.basename(relPath) }), `${relPath} open`);
+}
+
+test('a program split over files is analyzed whole with no configuration, and the status bar says which files were taken', async () => {
+  // Only tally/main.c is opened: augur completes its program from the
+  // workspace as a linker would (tally.c for tally_start, log.c for
+  // log_line), so the race inside tally.c is found, on tally.c's line.
+  await quickOpen('tally/main.c');
+  await quickOpen('tally/tally.c');
+  const file = path.join(tmp, 'workspace', 'tally', 'tally.c');
+  const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('static void *careless')) + 3;
+  const hoverBox = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content:visible', { hasText: 'output-differs' }).first();
+  await openUntil(async () => {
+    await goToLine(line);
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Control+K');
+    await page.keyboard.press('Control+I');
+  }, hoverBox);
+  await fadedIn();
+  await shot('15-project-race');
+  assert.match(await hoverBox.innerText(), /careless/);
+  await page.keyboard.press('Escape');
+  // The status bar's tooltip names the files taken and why.
+  const item = page.locator('.statusbar-item', { hasText: 'augur' }).first();
+  const tip = page.locator('.workbench-hover:visible, .monaco-hover:not(.hidden):visible', { hasText: 'tally_start' }).first();
+  await openUntil(async () => {
+    await page.mouse.move(0, 0);
+    await item.hover();
+  }, tip);
+  await shot('16-project-status');
+  const said = await tip.innerText();
+  assert.match(said, /tally\.c \(defines tally_start, used by main\.c\)/);
+  assert.match(said, /log\.c \(defines log_line, used by tally\.c\)/);
   await page.mouse.move(0, 0);
 });
 
