@@ -3,9 +3,10 @@ package workspace
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 	"sync"
 
@@ -115,14 +116,7 @@ func (db *CompDB) Flags(file string) ([]string, bool) {
 }
 
 // Files returns the sources the database has entries for, sorted.
-func (db *CompDB) Files() []string {
-	out := make([]string, 0, len(db.flags))
-	for f := range db.flags {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
-}
+func (db *CompDB) Files() []string { return slices.Sorted(maps.Keys(db.flags)) }
 
 // relevantFlags keeps the flags that change what the program means
 // (includes, macros, language standard, char signedness), with relative

@@ -299,6 +299,41 @@ func TestCompDB(t *testing.T) {
 	if !reflect.DeepEqual(plan.Build.FileFlags[src], want) || len(plan.CompDBs) != 1 {
 		t.Errorf("plan: %+v", plan.Build)
 	}
+	if len(plan.Candidates) != 0 {
+		t.Errorf("a configured target is completed from %v", plan.Candidates)
+	}
+}
+
+// An opened file's own target is completed from the files of its
+// compilation database, each compiled with its flags, or, without one,
+// from the workspace's sources.
+func TestImplicitTargetCandidates(t *testing.T) {
+	dir := t.TempDir()
+	main, lib, loose := filepath.Join(dir, "main.c"), filepath.Join(dir, "lib", "lib.c"), filepath.Join(dir, "loose.c")
+	write(t, main, "int main(void){}\n")
+	write(t, lib, "int lib(void){ return 1; }\n")
+	write(t, loose, "int loose(void){ return 2; }\n")
+	w := New(dir)
+	plan, err := w.Plan(ImplicitTarget(main, Defaults()), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{lib, loose, main}; !reflect.DeepEqual(plan.Candidates, want) {
+		t.Errorf("without a database: candidates %v, want %v", plan.Candidates, want)
+	}
+	write(t, filepath.Join(dir, CompDBName), `[
+ {"directory": "`+dir+`", "file": "main.c", "command": "cc -c main.c"},
+ {"directory": "`+dir+`", "file": "lib/lib.c", "command": "cc -DLIB=1 -c lib/lib.c"}
+]`)
+	if plan, err = w.Plan(ImplicitTarget(main, Defaults()), t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{lib, main}; !reflect.DeepEqual(plan.Candidates, want) {
+		t.Errorf("with a database: candidates %v, want %v", plan.Candidates, want)
+	}
+	if got := plan.Build.FileFlags[lib]; !reflect.DeepEqual(got, []string{"-DLIB=1"}) {
+		t.Errorf("lib.c's flags %q, want its database entry's", got)
+	}
 }
 
 // Every key of augur.toml and every client setting is documented.

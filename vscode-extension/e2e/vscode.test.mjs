@@ -500,6 +500,14 @@ async function keyboardHover(name, statement, has) {
   await page.locator('.explorer-folders-view .monaco-list-row', { hasText: name }).dblclick({ timeout: patience });
   const file = path.join(tmp, 'workspace', name);
   const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes(statement)) + 1;
+  return (await hoverAtLine(line, has)).innerText();
+}
+
+/**
+ * Shows the hover at line (1-based) of the open editor with the keyboard
+ * until one with `has` in it appears, and returns that hover.
+ */
+async function hoverAtLine(line, has) {
   const hoverBox = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content:visible', { hasText: has }).first();
   await openUntil(async () => {
     await goToLine(line);
@@ -507,7 +515,7 @@ async function keyboardHover(name, statement, has) {
     await page.keyboard.press('Control+K');
     await page.keyboard.press('Control+I');
   }, hoverBox);
-  return hoverBox.innerText();
+  return hoverBox;
 }
 
 test('a harmless race that follows a benign pattern names the pattern and its evidence in the hover', async () => {
@@ -640,13 +648,7 @@ test('a program split over files is analyzed whole with no configuration, and th
   await quickOpen('tally/tally.c');
   const file = path.join(tmp, 'workspace', 'tally', 'tally.c');
   const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('static void *careless')) + 3;
-  const hoverBox = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content:visible', { hasText: 'output-differs' }).first();
-  await openUntil(async () => {
-    await goToLine(line);
-    await page.keyboard.press('Home');
-    await page.keyboard.press('Control+K');
-    await page.keyboard.press('Control+I');
-  }, hoverBox);
+  const hoverBox = await hoverAtLine(line, 'output-differs');
   await fadedIn();
   await shot('15-project-race');
   assert.match(await hoverBox.innerText(), /careless/);
