@@ -50,6 +50,10 @@ type raceData struct {
 	// Fix is the title of the race's verified fix, when it has one (the
 	// Races view offers to apply it).
 	Fix string `json:"fix,omitempty"`
+	// Evidence says the race has evidence to replay: the Races view
+	// offers "Replay evidence" and "Show interleaving" for it, and only
+	// for it.
+	Evidence bool `json:"evidence,omitempty"`
 }
 
 // raceSite is one racing access as the editor shows it now.

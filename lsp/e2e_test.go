@@ -41,6 +41,7 @@ var severities = map[string]int{"spec-violated": 1, "output-differs": 2, "single
 type dataField struct {
 	RaceID   string `json:"raceId"`
 	Category string `json:"category"`
+	Evidence bool   `json:"evidence"`
 }
 
 // raceDiags keeps the diagnostics from augur that are about races.
@@ -83,6 +84,11 @@ func TestOpenPublishesClassifiedRaces(t *testing.T) {
 		var data dataField
 		if err := json.Unmarshal(d.Data, &data); err != nil || data.RaceID == "" {
 			t.Errorf("line %d: data %s has no race id", d.Range.Start.Line+1, d.Data)
+		}
+		// The Races view offers to replay a race only when it has
+		// evidence: a harmful one does, a harmless one does not.
+		if harmful := data.Category == "spec-violated" || data.Category == "output-differs"; data.Evidence != harmful {
+			t.Errorf("line %d: a %s race's data says evidence %v", d.Range.Start.Line+1, data.Category, data.Evidence)
 		}
 		ids[data.RaceID] = true
 	}

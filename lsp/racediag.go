@@ -33,7 +33,8 @@ func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
 	if s.configProblem != nil {
 		msg += " (From the last analysis: augur.toml has an error, and nothing is analyzed again until it is fixed.)"
 	}
-	rd := raceData{RaceID: r.ID, Target: site.ts.key, Category: site.category, Access: site.access}
+	rd := raceData{RaceID: r.ID, Target: site.ts.key, Category: site.category, Access: site.access,
+		Evidence: len(evidenceCommands(r)) > 0 && site.category != classifying}
 	if f := verifiedFix(r); f != nil {
 		rd.Fix = f.Title
 	}

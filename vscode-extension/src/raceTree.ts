@@ -18,6 +18,8 @@ export interface RaceEntry {
   message: string;
   /** The title of the race's verified fix, when it has one. */
   fix?: string;
+  /** Whether the race has evidence to replay (harmful races do). */
+  evidence: boolean;
 }
 
 export interface FileGroup {
@@ -70,7 +72,7 @@ export function raceEntry(uri: string, label: string, d: ClientDiagnostic): Race
   if (d.source !== 'augur' || typeof d.data !== 'object' || d.data === null) {
     return undefined;
   }
-  const data = d.data as { raceId?: unknown; category?: unknown; fix?: unknown };
+  const data = d.data as { raceId?: unknown; category?: unknown; fix?: unknown; evidence?: unknown };
   if (typeof data.raceId !== 'string' || typeof data.category !== 'string') {
     return undefined;
   }
@@ -82,11 +84,16 @@ export function raceEntry(uri: string, label: string, d: ClientDiagnostic): Race
     raceId: data.raceId,
     category: data.category,
     message: d.message,
+    evidence: data.evidence === true,
     ...(typeof data.fix === 'string' ? { fix: data.fix } : {}),
   };
 }
 
-/** Groups race entries by category, then file, each sorted. */
+/**
+ * Groups race entries by category, then file, each sorted. A race shows
+ * once in a file, at its first line there: a race whose two accesses are
+ * in the same file is one race, not two rows.
+ */
 export function buildRaceTree(entries: readonly RaceEntry[]): CategoryGroup[] {
   const byCat = new Map<string, Map<string, FileGroup>>();
   const ids = new Map<string, Set<string>>();
@@ -116,8 +123,14 @@ export function buildRaceTree(entries: readonly RaceEntry[]): CategoryGroup[] {
       count: ids.get(category)!.size,
       files: [...files.values()]
         .sort((a, b) => a.label.localeCompare(b.label))
-        .map((f) => ({ ...f, races: f.races.sort((a, b) => a.line - b.line || a.character - b.character) })),
+        .map((f) => ({ ...f, races: firstOfEach(f.races.sort((a, b) => a.line - b.line || a.character - b.character)) })),
     }));
+}
+
+/** The first entry of each race, in order. */
+function firstOfEach(races: RaceEntry[]): RaceEntry[] {
+  const seen = new Set<string>();
+  return races.filter((r) => !seen.has(r.raceId) && seen.add(r.raceId) !== undefined);
 }
 
 /** Distinct harmful races (spec-violated or output-differs), for the badge. */
@@ -125,8 +138,12 @@ export function harmfulCount(tree: readonly CategoryGroup[]): number {
   return tree.filter((g) => g.category === 'spec-violated' || g.category === 'output-differs').reduce((n, g) => n + g.count, 0);
 }
 
-/** The first sentence of a race message, for a tree item's label. */
+/**
+ * The first sentence of a race message, for a tree item's label, without
+ * the "Data race on" every one begins with: the view's rows are narrow,
+ * and what tells races apart (the object, the other access) comes after.
+ */
 export function shortMessage(message: string): string {
   const m = /^(.*?\.)(\s|$)/.exec(message);
-  return m ? m[1] : message;
+  return (m ? m[1] : message).replace(/^Data race on /, '');
 }

@@ -94,8 +94,10 @@ export class RacesView implements vscode.TreeDataProvider<Node> {
     const r = node.race;
     const item = new api.TreeItem(`${r.line + 1}: ${shortMessage(r.message)}`, api.TreeItemCollapsibleState.None);
     item.tooltip = r.fix ? `${r.message}\n\nVerified fix: ${r.fix}` : r.message;
-    // A race with a verified fix also offers to apply it (package.json's menus).
-    item.contextValue = r.fix ? 'race.fixable' : 'race';
+    // The context menu (package.json's menus) offers what the race has:
+    // its evidence to replay ("race.evidence"), its verified fix to apply
+    // ("….fixable").
+    item.contextValue = ['race', ...(r.evidence ? ['evidence'] : []), ...(r.fix ? ['fixable'] : [])].join('.');
     item.command = {
       title: 'Open',
       command: 'vscode.open',

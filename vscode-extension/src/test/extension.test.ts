@@ -224,13 +224,14 @@ test('package.json declares every command the extension registers', async () => 
 
 // A diagnostic as vscode-languageclient hands it out: the code is an
 // object once the server links it to documentation; the category is in data.
-function raceDiag(line: number, id: string, category: string, message = `Data race on x with the write in f (a.c:${line + 9}, thread 2; this read is thread 1's). Details.`) {
+function raceDiag(line: number, id: string, category: string, evidence = false,
+  message = `Data race on x with the write in f (a.c:${line + 9}, thread 2; this read is thread 1's). Details.`) {
   return {
     source: 'augur',
     range: { start: { line, character: 2 }, end: { line, character: 5 } },
     code: { value: category, target: { toString: () => 'file:///docs/categories.md#' + category } },
     message,
-    data: { raceId: id, category, target: 't', access: 0 },
+    data: { raceId: id, category, target: 't', access: 0, ...(evidence ? { evidence: true } : {}) },
   };
 }
 
@@ -246,33 +247,39 @@ test('the races view groups the races by category and file, follows the diagnost
   const b = vscodeMock.Uri.file('/w/lib/b.c');
   state.allDiagnostics = [
     [a, [raceDiag(9, 'r1', 'k-witness-harmless'), raceDiag(3, 'r2', 'spec-violated'), raceDiag(12, 'r2', 'spec-violated'),
+      raceDiag(20, 'r5', 'spec-violated', true),
       { source: 'augur (clang)', range: { start: { line: 1, character: 0 } }, message: 'error', data: undefined }]],
     [b, [raceDiag(4, 'r3', 'output-differs'), raceDiag(7, 'r4', 'spec-violated')]],
   ];
   state.diagnosticsChanged.fire({});
   const cats = view!.provider.getChildren();
   const label = (n: any) => view!.provider.getTreeItem(n).label;
-  assert.deepEqual(cats.map(label), ['spec-violated (2)', 'output-differs (1)', 'k-witness-harmless (1)']);
-  assert.deepEqual(view!.badge, { value: 3, tooltip: '3 harmful races' });
+  assert.deepEqual(cats.map(label), ['spec-violated (3)', 'output-differs (1)', 'k-witness-harmless (1)']);
+  assert.deepEqual(view!.badge, { value: 4, tooltip: '4 harmful races' });
   assert.equal(view!.message, undefined);
   const files = view!.provider.getChildren(cats[0]);
   assert.deepEqual(files.map(label), ['a.c', 'lib/b.c']);
+  // A race whose two accesses are in the same file is one row, at its
+  // first line; the rows leave out the "Data race on" all begin with.
   const races = view!.provider.getChildren(files[0]);
   assert.deepEqual(races.map(label), [
-    "4: Data race on x with the write in f (a.c:12, thread 2; this read is thread 1's).",
-    "13: Data race on x with the write in f (a.c:21, thread 2; this read is thread 1's).",
+    "4: x with the write in f (a.c:12, thread 2; this read is thread 1's).",
+    "21: x with the write in f (a.c:29, thread 2; this read is thread 1's).",
   ]);
+  // Only a race with evidence offers to replay it (package.json's menus
+  // match the context value).
+  assert.equal(view!.provider.getTreeItem(races[0]).contextValue, 'race');
   const item = view!.provider.getTreeItem(races[1]);
-  assert.equal(item.contextValue, 'race');
+  assert.equal(item.contextValue, 'race.evidence');
   assert.equal(item.command.command, 'vscode.open');
   assert.equal(item.command.arguments[0].toString(), 'file:///w/a.c');
-  assert.equal(item.command.arguments[1].selection.start.line, 12);
+  assert.equal(item.command.arguments[1].selection.start.line, 20);
 
   // The context menu's commands take the node.
   await state.commands.get('augur.replayEvidence')!(races[1]);
   await state.commands.get('augur.showInterleaving')!(races[0]);
   assert.deepEqual(clients[0].requests.slice(-2), [
-    { method: 'workspace/executeCommand', params: { command: 'augur.server.replayEvidence', arguments: ['r2'] } },
+    { method: 'workspace/executeCommand', params: { command: 'augur.server.replayEvidence', arguments: ['r5'] } },
     { method: 'workspace/executeCommand', params: { command: 'augur.server.showInterleaving', arguments: ['r2'] } },
   ]);
 
@@ -280,6 +287,26 @@ test('the races view groups the races by category and file, follows the diagnost
   state.diagnosticsChanged.fire({});
   assert.equal(view!.provider.getChildren().length, 0);
   assert.equal(view!.badge, undefined);
+});
+
+test("the races view's context menu offers a race what it has: evidence to replay, a verified fix to apply", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pkg = require('../../package.json');
+  const menu: { command: string; when: string }[] = pkg.contributes.menus['view/item/context'];
+  const offered = (contextValue: string) =>
+    menu
+      .filter((m) => {
+        const re = /viewItem =~ \/(.*)\/$/.exec(m.when);
+        assert.ok(re, `a menu entry the test cannot read: ${m.when}`);
+        return new RegExp(re[1]).test(contextValue);
+      })
+      .map((m) => m.command)
+      .sort();
+  assert.deepEqual(offered('race'), []);
+  assert.deepEqual(offered('race.evidence'), ['augur.replayEvidence', 'augur.showInterleaving']);
+  assert.deepEqual(offered('race.fixable'), ['augur.applyFix']);
+  assert.deepEqual(offered('race.evidence.fixable'), ['augur.applyFix', 'augur.replayEvidence', 'augur.showInterleaving']);
+  assert.deepEqual(offered('category'), []);
 });
 
 // A page like the one the server writes (analyzer/evidence/timeline.go).
