@@ -200,7 +200,13 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s needs a race id", params.Command)
 		}
 		view := map[string]evidenceView{cmdReplay: viewTranscript, cmdOutputDiff: viewOutputDiff, cmdTimeline: viewTimeline}
-		result, err = s.showEvidence(ctx, args[0], view[params.Command])
+		id := args[0]
+		if len(args) > 1 { // a line's lens for several races
+			if id, err = s.pickSubject(ctx, args); err != nil || id == "" {
+				return nil, err
+			}
+		}
+		result, err = s.showEvidence(ctx, id, view[params.Command])
 	case cmdIgnore:
 		if len(args) < 1 {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "%s needs a race id", params.Command)
@@ -260,6 +266,33 @@ type evidenceSubject struct {
 	// shows is what a reproducing replay shows, as a sentence.
 	shows    string
 	category string
+}
+
+// pickSubject asks the user which of several races or failures (a line's
+// lens stands for all of them) to show, with window/showMessageRequest,
+// which every client shows its own way (VS Code: a notification with a
+// button per race, Neovim: vim.ui.select). "" when the user chose none.
+func (s *Server) pickSubject(ctx context.Context, ids []string) (string, error) {
+	var actions []protocol.MessageActionItem
+	byTitle := map[string]string{}
+	for _, id := range ids {
+		sub, err := s.findEvidence(id)
+		if err != nil {
+			return "", err
+		}
+		title := sub.name
+		if sub.category != "failure" {
+			title += " (" + sub.category + ")"
+		}
+		actions = append(actions, protocol.MessageActionItem{Title: title})
+		byTitle[title] = id
+	}
+	chosen, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{Type: protocol.MessageTypeInfo,
+		Message: fmt.Sprintf("This line holds %d races or failures with evidence: which one?", len(ids)), Actions: actions})
+	if err != nil || chosen == nil {
+		return "", err
+	}
+	return byTitle[chosen.Title], nil
 }
 
 // findEvidence locates the race, or the failure (ids failureID makes),

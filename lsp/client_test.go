@@ -124,6 +124,9 @@ type client struct {
 	applyNull bool
 	// showNull makes it answer window/showDocument with null.
 	showNull bool
+	// choose is what the client answers window/showMessageRequest with:
+	// the first action whose title contains it (none when empty).
+	choose string
 	// holdCreates keeps the answers to window/workDoneProgress/create
 	// (in held) until releaseCreates, as a client too busy to answer.
 	holdCreates bool
@@ -332,6 +335,19 @@ func (c *client) answer(m *message) {
 	case "workspace/applyEdit":
 		if !c.applyNull {
 			result = map[string]any{"applied": c.applied}
+		}
+	case "window/showMessageRequest":
+		var p struct {
+			Actions []struct {
+				Title string `json:"title"`
+			} `json:"actions"`
+		}
+		json.Unmarshal(m.Params, &p)
+		for _, a := range p.Actions {
+			if c.choose != "" && strings.Contains(a.Title, c.choose) {
+				result = map[string]any{"title": a.Title}
+				break
+			}
 		}
 	}
 	go c.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})

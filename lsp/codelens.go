@@ -12,7 +12,10 @@ import (
 // interleaving" and, for an output difference, "Show output difference".
 // Races without evidence (harmless, single-ordering, or still
 // classifying) get none: a lens is for what there is to look at. A
-// failure some schedule reached gets the first two on its line.
+// failure some schedule reached gets the first two on its line. A line
+// with several races or failures gets each command once, for all of
+// them ("Replay evidence (3)"); running it asks which (pickSubject):
+// lenses named one per race piled up past the editor's width.
 func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	path, err := filePath(params.TextDocument.URI)
 	if err != nil {
@@ -21,36 +24,67 @@ func (s *Server) CodeLens(ctx context.Context, params *protocol.CodeLensParams) 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	l := &lines{s: s}
-	sites := s.shownSites(path, l)
-	// A line's lenses are short ("Replay evidence"); only a line with
-	// several races names which race each is for.
-	races := map[uint32]map[string]bool{}
-	for _, site := range sites {
-		if site.race.Evidence != "" && site.category != classifying {
-			if races[site.rng.Start.Line] == nil {
-				races[site.rng.Start.Line] = map[string]bool{}
-			}
-			races[site.rng.Start.Line][site.race.ID] = true
-		}
-	}
-	lenses := []protocol.CodeLens{}
+	var ls lineLenses
 	seen := map[string]bool{}
-	for i := range sites {
-		site := &sites[i]
+	for _, site := range s.shownSites(path, l) {
 		key := fmt.Sprintf("%d %s", site.rng.Start.Line, site.race.ID)
 		if seen[key] || site.category == classifying {
 			continue
 		}
 		seen[key] = true
 		for _, c := range evidenceCommands(site.race) {
-			if len(races[site.rng.Start.Line]) > 1 {
-				c.Title += " · " + s.story(site, l).name
-			}
-			lenses = append(lenses, protocol.CodeLens{Range: site.rng, Command: c})
+			ls.add(site.rng, c)
 		}
 	}
-	// A failure's lenses on a line with a race's say which is the failure's.
-	return append(lenses, s.failureLenses(path, l, func(line uint32) bool { return len(races[line]) > 0 })...), nil
+	for _, site := range s.failuresIn(path, l) {
+		for _, c := range failureCommands(site.f) {
+			ls.add(site.rng, c)
+		}
+	}
+	return ls.lenses(), nil
+}
+
+// lineLenses gathers the evidence commands of each line, by command, in
+// the order they come.
+type lineLenses struct {
+	order []lensKey
+	by    map[lensKey]*lineLens
+}
+
+type lensKey struct {
+	line    uint32
+	command string
+}
+
+type lineLens struct {
+	rng   protocol.Range
+	title string
+	args  []protocol.LSPAny
+}
+
+func (ls *lineLenses) add(rng protocol.Range, c protocol.Command) {
+	k := lensKey{rng.Start.Line, c.Command}
+	if ls.by == nil {
+		ls.by = map[lensKey]*lineLens{}
+	}
+	if ls.by[k] == nil {
+		ls.by[k] = &lineLens{rng: rng, title: c.Title}
+		ls.order = append(ls.order, k)
+	}
+	ls.by[k].args = append(ls.by[k].args, c.Arguments...)
+}
+
+func (ls *lineLenses) lenses() []protocol.CodeLens {
+	out := []protocol.CodeLens{}
+	for _, k := range ls.order {
+		ll := ls.by[k]
+		title := ll.title
+		if len(ll.args) > 1 {
+			title = fmt.Sprintf("%s (%d)", title, len(ll.args))
+		}
+		out = append(out, protocol.CodeLens{Range: ll.rng, Command: protocol.Command{Title: title, Command: k.command, Arguments: ll.args}})
+	}
+	return out
 }
 
 // lensesChanged asks a client that accepts it to ask for code lenses

@@ -40,10 +40,8 @@ func TestCodeLensesOnRacingLines(t *testing.T) {
 		"28 Show interleaving",
 		"32 Replay evidence",
 		"32 Show interleaving",
-		"35 Replay evidence",
-		"35 Replay evidence · memory-error",
-		"35 Show interleaving",
-		"35 Show interleaving · memory-error",
+		"35 Replay evidence (2)",
+		"35 Show interleaving (2)",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("lenses:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
@@ -57,35 +55,50 @@ func TestCodeLensesOnRacingLines(t *testing.T) {
 	if !refreshed {
 		t.Error("the server never asked the client to refresh its code lenses")
 	}
-	lens := lenses[0]
-	for _, l := range lenses {
-		if l.Range.Start.Line+1 == 35 && l.Command.Title == "Replay evidence" {
-			lens = l
-		}
-	}
-	var res struct {
+	// Line 35 holds a race and a failure: its lenses stand for both, and
+	// running one asks which (window/showMessageRequest).
+	run := func(title, choose string) (res struct {
 		Transcript string `json:"transcript"`
 		Reproduced bool   `json:"reproduced"`
+	}) {
+		t.Helper()
+		c.mu.Lock()
+		c.choose = choose
+		c.mu.Unlock()
+		for _, l := range lenses {
+			if l.Range.Start.Line+1 == 35 && l.Command.Title == title {
+				if err := c.call("workspace/executeCommand", map[string]any{"command": l.Command.Command,
+					"arguments": l.Command.Arguments}, &res); err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+		}
+		t.Fatalf("no lens %q on line 35", title)
+		return res
 	}
-	if err := c.call("workspace/executeCommand", map[string]any{"command": lens.Command.Command,
-		"arguments": lens.Command.Arguments}, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := run("Replay evidence (2)", "race ")
 	if data, err := os.ReadFile(res.Transcript); err != nil || !res.Reproduced || !strings.Contains(string(data), "use after free") {
-		t.Errorf("replay from the lens: %+v %v\n%.1500s", res, err, data)
+		t.Errorf("replay of the race from the line's lens: %+v %v\n%.1500s", res, err, data)
 	}
-	// The failure's own lens replays the schedule that reached it.
-	for _, l := range lenses {
-		if l.Command.Title != "Show interleaving · memory-error" {
-			continue
+	res = run("Show interleaving (2)", "memory-error")
+	page, err := os.ReadFile(res.Transcript)
+	if err != nil || !res.Reproduced || !strings.Contains(string(page), "How the program reaches the crash at retire.c:35") {
+		t.Errorf("the failure's timeline: %+v %v\n%.1500s", res, err, page)
+	}
+	c.mu.Lock()
+	var asked []string
+	for _, r := range c.requests {
+		if r.Method == "window/showMessageRequest" {
+			asked = append(asked, string(r.Params))
 		}
-		if err := c.call("workspace/executeCommand", map[string]any{"command": l.Command.Command,
-			"arguments": l.Command.Arguments}, &res); err != nil {
-			t.Fatal(err)
-		}
-		page, err := os.ReadFile(res.Transcript)
-		if err != nil || !res.Reproduced || !strings.Contains(string(page), "How the program reaches the crash at retire.c:35") {
-			t.Errorf("the failure's timeline: %+v %v\n%.1500s", res, err, page)
-		}
+	}
+	c.mu.Unlock()
+	if len(asked) != 2 || !strings.Contains(asked[0], "which one?") || !strings.Contains(asked[0], "(spec-violated)") {
+		t.Errorf("the server asked %q", asked)
+	}
+	if res = run("Replay evidence (2)", ""); res.Transcript != "" {
+		t.Errorf("a choice the user dismissed replayed %s", res.Transcript)
 	}
 }
+

@@ -78,22 +78,6 @@ type failureSite struct {
 	diag protocol.Diagnostic
 }
 
-// failureLenses are the code lenses of the failures in path; their titles
-// name the failure on the lines crowded says have other lenses. Caller
-// holds mu.
-func (s *Server) failureLenses(path string, l *lines, crowded func(line uint32) bool) []protocol.CodeLens {
-	var out []protocol.CodeLens
-	for _, site := range s.failuresIn(path, l) {
-		for _, c := range failureCommands(site.f) {
-			if crowded(site.rng.Start.Line) {
-				c.Title += " · " + site.f.Kind
-			}
-			out = append(out, protocol.CodeLens{Range: site.rng, Command: c})
-		}
-	}
-	return out
-}
-
 // failureActions are the code actions of the failures in path on lines
 // from..to. Caller holds mu.
 func (s *Server) failureActions(path string, from, to uint32, l *lines) []protocol.CommandOrCodeAction {

@@ -221,6 +221,19 @@ async function expectVisible(locator, what) {
   }
 }
 
+/** Waits until locator stops moving (a notification sliding in), for a screenshot. */
+async function settled(locator) {
+  let last = '';
+  for (let i = 0; i < 50; i++) {
+    const box = JSON.stringify(await locator.boundingBox());
+    if (box === last) {
+      return;
+    }
+    last = box;
+    await page.waitForTimeout(100);
+  }
+}
+
 /** Moves the cursor to a line (1-based), which scrolls it into view. */
 async function goToLine(n) {
   await page.locator('.editor-instance .monaco-editor').first().click();
@@ -408,9 +421,18 @@ test('the racing line has code lenses, and Show interleaving opens the timeline 
 test('a failure an explored schedule reached has lenses of its own, and its timeline shows how', async () => {
   const { line } = want.find((w) => w.category === 'failure');
   await goToLine(line);
-  const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: 'Show interleaving · memory-error' });
+  // The line holds races too: its lens stands for all of them, once, and
+  // asks which one to show.
+  const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: /^Show interleaving \(\d+\)$/ });
   await lens.waitFor({ timeout: patience });
+  const lenses = await page.locator('.contentWidgets .codelens-decoration:visible').allInnerTexts();
+  assert.ok(!lenses.some((l) => / · /.test(l)), `lenses named one per race: ${lenses}`);
   await lens.click({ timeout: patience });
+  const choice = page.locator('.notifications-toasts .monaco-button', { hasText: /^the memory-error at ledger\.c:\d+$/ });
+  await expectVisible(choice, 'the question which race or failure to show');
+  await settled(choice);
+  await shot('7-which-one');
+  await choice.click();
   const frame = await timelineFrame(new RegExp(`reaches the crash at ledger\\.c:${line}`));
   await shot('7-failure-timeline');
   const body = await frame.locator('body').innerText();
