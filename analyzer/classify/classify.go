@@ -895,38 +895,59 @@ func (v *Verdict) singleOrdering(err error) *Verdict {
 type spinWatch struct {
 	m      *vm.Machine
 	thread int
-	// seen maps each state the thread read in to the instructions the
-	// other threads had run then (vm.Machine.OthersCount).
-	seen map[uint64]uint64
+	// The states seen since the other threads last ran (epoch: what they
+	// had run then, vm.Machine.OthersCount), which are the only ones a
+	// spin can come back to: reads tells the reads seen (place, memory and
+	// value) and states the thread's whole state at those seen twice. The
+	// state is hashed only at a read seen before: hashing the stack at
+	// every read cost a compressor 188 of its 613 s of classification,
+	// and a spin reads the same place, memory and value again anyway
+	// (it is then found at its next read there, not at the first repeat).
+	epoch  uint64
+	reads  map[uint64]bool
+	states map[uint64]bool
 	// at, when set, limits the watch to reads at that source location.
 	at       ir.LocID
 	spinning bool
 	where    string
 }
 
+// maxSpinReads bounds the reads and states a watch keeps: past it they
+// are forgotten, and a spin is found again within a few of its rounds.
+const maxSpinReads = 1 << 16
+
 func newSpinWatch(m *vm.Machine, thread int) *spinWatch {
-	return &spinWatch{m: m, thread: thread, seen: map[uint64]uint64{}}
+	return &spinWatch{m: m, thread: thread, reads: map[uint64]bool{}, states: map[uint64]bool{}}
 }
 
 func (s *spinWatch) Access(a *vm.Access) {
 	if s.spinning || a.Thread != s.thread || a.Kind.IsWrite() || (s.at != 0 && a.Site.Loc != s.at) {
 		return
 	}
-	d := s.m.StateDigest(a.Thread) ^ uint64(a.Site.Loc)<<40 ^ uint64(a.Obj.ID)<<20 ^ a.Off
+	if others := s.m.OthersCount(a.Thread); others != s.epoch || len(s.reads) >= maxSpinReads {
+		s.epoch = others
+		clear(s.reads)
+		clear(s.states)
+	}
+	r := uint64(a.Site.Loc)<<40 ^ uint64(a.Obj.ID)<<20 ^ a.Off
 	if b, err := s.m.Memory().Read(ir.Addr(a.Obj.ID, a.Off), a.Size); err == nil {
 		for i, x := range b { // the value read: a spin reads the same one
-			d ^= uint64(x) << (8 * (i % 8))
+			r ^= uint64(x) << (8 * (i % 8))
 		}
-		d *= 1099511628211
+		r *= 1099511628211
 	}
-	others := s.m.OthersCount(a.Thread)
-	if at, ok := s.seen[d]; ok && at == others {
+	if !s.reads[r] {
+		s.reads[r] = true
+		return
+	}
+	d := s.m.StateDigest(a.Thread) ^ r
+	if s.states[d] {
 		s.spinning = true
 		s.where = s.m.Program().Loc(a.Site.Loc).String()
 		s.m.StopBefore(&vm.StopPoint{Thread: a.Thread, Count: a.Count + 1})
 		return
 	}
-	s.seen[d] = others
+	s.states[d] = true
 }
 
 func (s *spinWatch) Sync(vm.SyncEvent) {}
