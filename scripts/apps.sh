@@ -100,6 +100,8 @@ measure() {
 	# Every harmful race's and failure's evidence must replay.
 	local ok=0 all=0 ev
 	for ev in "$out/$name-evidence"/*.json; do
+		# NAME-inputs.json are a failure's inputs for `augur run --inputs`.
+		case $ev in *-inputs.json) continue ;; esac
 		[ -e "$ev" ] || continue
 		all=$((all + 1))
 		if "$augur" replay "$ev" >"$ev.replay" 2>&1; then
