@@ -101,4 +101,3 @@ func TestCodeLensesOnRacingLines(t *testing.T) {
 		t.Errorf("a choice the user dismissed replayed %s", res.Transcript)
 	}
 }
-
