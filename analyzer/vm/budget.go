@@ -141,15 +141,15 @@ func (m *Machine) checkMemory() error {
 	if err := m.memoryFits(0); err != nil {
 		return err
 	}
-	grew, others := m.heapGrowth()
-	if grew <= int64(max)+HeapSlack {
+	if grew, _ := m.heapGrowth(); grew <= int64(max)+HeapSlack {
 		return nil
 	}
 	// The last collection's count may hold what has since been let go (an
 	// analysis canceled, an execution ended): the backstop stops an
 	// execution only on a count taken now.
 	runtime.GC()
-	if grew, others = m.heapGrowth(); grew <= int64(max)+HeapSlack {
+	grew, others := m.heapGrowth()
+	if grew <= int64(max)+HeapSlack {
 		return nil
 	}
 	msg := fmt.Sprintf("memory budget of %s exhausted: augur's heap grew by %s while it ran", bytesize.Format(max),
