@@ -60,14 +60,6 @@ func (r *Result) Sources(files []string) []string {
 	return out
 }
 
-// TakenList returns the sources taken (none for a nil result).
-func (r *Result) TakenList() []Taken {
-	if r == nil {
-		return nil
-	}
-	return r.Taken
-}
-
 // SkippedFor returns why the source that defines sym was left out, if one
 // does.
 func (r *Result) SkippedFor(sym string) (Skipped, bool) {

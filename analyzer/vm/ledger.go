@@ -62,3 +62,12 @@ func (m *Machine) openLedger() {
 	m.share = s
 	runtime.AddCleanup(m, (*footprintShare).release, s)
 }
+
+// startBackstop opens a new execution's ledger and takes the bases the
+// backstop measures from: the process's live heap, and what other
+// analyses' executions hold, now.
+func (m *Machine) startBackstop() {
+	m.openLedger()
+	m.othersBase = m.share.acct.others()
+	m.heapBase = heapLive()
+}

@@ -9,10 +9,8 @@ import (
 // far as the memory backstop sees it.
 func ledgerMachine(a *MemoryAccount) *Machine {
 	m := &Machine{cfg: Config{Limits: Limits{MaxMemory: 128 << 20, Account: a}}}
-	m.openLedger()
 	runtime.GC()
-	m.othersBase = m.share.acct.others()
-	m.heapBase = heapLive()
+	m.startBackstop()
 	return m
 }
 

@@ -487,9 +487,7 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, forcedNext: -1,
 		policy: cfg.Policy, sync: newSyncTable(), mon: cfg.Monitor, stacks: newStackTable()}
 	if cfg.MaxMemory != 0 {
-		m.openLedger()
-		m.othersBase = m.share.acct.others()
-		m.heapBase = heapLive()
+		m.startBackstop()
 	}
 	if m.policy == nil {
 		m.policy = sched.RoundRobin{}
