@@ -308,10 +308,21 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 // then single ordering, then what could not be decided.
 func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []pathInput, deeper string) *Verdict {
 	var differs, harmless, single, other *Verdict
-	k, agreed, long, singles, others := 0, 0, 0, 0, 0
+	k, agreed, long, singles, others, absent := 0, 0, 0, 0, 0, 0
 	for j, p := range paths {
 		rr := *r
 		rr.Inputs = p.in
+		if p.moved {
+			occ := relocate(prog, r, opts, p.in)
+			if occ == nil {
+				// The input takes the program elsewhere: neither the
+				// recorded schedule nor one directed at the race's
+				// statements races them there.
+				absent++
+				continue
+			}
+			rr = *occ
+		}
 		w := classifyPath(prog, &rr, opts, base, deeper)
 		if j > 0 && (w.Budget == vm.BudgetInstructions || w.Budget == vm.BudgetMemory) {
 			// Another input path that makes the program run longer than
@@ -378,6 +389,11 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 	}
 	if long > 0 {
 		w.Reason += fmt.Sprintf(" (%d other input path(s) ran out of their instruction or memory budget and were left out)", long)
+	}
+	if absent > 0 && !category.Of(w.Category).Harmful {
+		// What a harmless verdict rests on; a harmful one stands on its
+		// own path.
+		w.Reason += fmt.Sprintf(" (on %d other input path(s) the race was not found again, and they were left out)", absent)
 	}
 	return w
 }

@@ -46,9 +46,13 @@ const (
 )
 
 // pathInput is an input to classify a race on, and why it was chosen.
+// moved is set when the input takes the racing thread along another path
+// to the race than the recorded occurrence's, which does not replay on it:
+// the race is found again there first (relocate).
 type pathInput struct {
-	in  *race.Inputs
-	why string
+	in    *race.Inputs
+	why   string
+	moved bool
 }
 
 // candidateInputs explores the inputs of r's execution (see above) and
@@ -71,27 +75,47 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 		return nil
 	}
 	var fails, differs, others []pathInput
-	solve := func(into *[]pathInput, pc []*expr.Expr, why string) {
+	solve := func(into *[]pathInput, pc []*expr.Expr, why string) bool {
 		in, err := symex.InputsFor(sym, pc, cfg)
-		if err == nil {
-			ri := race.Inputs(in)
-			*into = append(*into, pathInput{in: &ri, why: why})
+		if err != nil {
+			return false
+		}
+		ri := race.Inputs(in)
+		*into = append(*into, pathInput{in: &ri, why: why})
+		return true
+	}
+	moved := func(pc []*expr.Expr) {
+		if solve(&others, pc, "an input that takes the racing thread to the race along another path") {
+			others[len(others)-1].moved = true
 		}
 	}
-	for _, ckpt := range checkpoints(root, r, opts.Mp) {
+	reached, missed := checkpoints(root, r, opts.Mp)
+	for _, ckpt := range reached {
 		target := raceTarget(ckpt, r, r.FirstAt, r.First.Loc)
 		if target == nil {
 			// The thread stops at another instruction on this path (an
 			// input that changes how far it runs before the race): the
-			// recorded schedule does not bring the race here, and a
-			// concrete replay on this input would not either.
+			// recorded occurrence does not replay here, and the race is
+			// found again on this input before it is classified on it.
+			moved(ckpt.PathConstraint())
 			continue
 		}
 		probe := ckpt.Fork()
 		start := probe.Instructions()
 		probe.StopBefore(&r.SecondAt)
-		if res := probe.Run(); res.Term.Kind != vm.TermPaused || diverged(probe) {
-			continue // this path does not reach the second access on the recorded schedule
+		res := probe.Run()
+		if stopped(res.Term) {
+			continue
+		}
+		if res.Term.Kind != vm.TermPaused || diverged(probe) {
+			// The path does not bring the second thread to its access
+			// under the recorded schedule: it may at another count.
+			moved(probe.PathConstraint())
+			continue
+		}
+		if second := raceTarget(probe, r, r.SecondAt, r.Second.Loc); second == nil || !second.overlaps(*target) {
+			moved(probe.PathConstraint())
+			continue
 		}
 		solve(&others, ckpt.PathConstraint(), "another input path to the race")
 		gap := max(probe.Instructions()-start, 1000)
@@ -127,6 +151,9 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 			}
 		}
 	}
+	for _, pc := range missed {
+		moved(pc)
+	}
 	seen := map[string]bool{r.Inputs.Key(): true}
 	var out []pathInput
 	for _, p := range append(append(fails, differs...), others...) {
@@ -140,26 +167,31 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 
 // checkpoints runs root (paused at every fork) along the recorded
 // schedule to r's first access and returns the states that reach it, at
-// most n: the input paths to the race.
-func checkpoints(root *vm.Machine, r *race.Race, n int) []*vm.Machine {
-	var out []*vm.Machine
+// most n: the input paths to the race. missed are the path constraints of
+// at most n others, which ended, or left the recorded schedule, before the
+// racing thread ran as far as the first access: inputs that may take it
+// to the race along another path.
+func checkpoints(root *vm.Machine, r *race.Race, n int) (reached []*vm.Machine, missed [][]*expr.Expr) {
 	work := []*vm.Machine{root}
-	for steps := 0; len(work) > 0 && len(out) < n && steps < 64*n; steps++ {
+	for steps := 0; len(work) > 0 && len(reached) < n && steps < 64*n; steps++ {
 		m := work[len(work)-1]
 		work = work[:len(work)-1]
 		m.StopBefore(&r.FirstAt)
 		res := m.Run()
 		work = append(work, m.Spawned()...)
 		switch {
-		case res.Term.Kind != vm.TermPaused: // ended before the race
+		case res.Term.Kind != vm.TermPaused || diverged(m): // ended, or left the schedule, before the race
+			if len(missed) < n && !stopped(res.Term) && len(m.PathConstraint()) > 0 {
+				missed = append(missed, m.PathConstraint())
+			}
 		case !m.AtStop():
 			work = append(work, m) // paused after a fork
-		case !diverged(m):
+		default:
 			m.SetPauseAtFork(false)
-			out = append(out, m)
+			reached = append(reached, m)
 		}
 	}
-	return out
+	return reached, missed
 }
 
 // leaf is one execution of an order after the race with symbolic inputs.
