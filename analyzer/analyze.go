@@ -104,8 +104,9 @@ type Options struct {
 	// machines, analyzer/farm); or a NATS URL (nats://HOST:PORT), whose
 	// `augur worker` processes run them.
 	Farm string
-	// ReadFile reads a source file to look for `augur:ignore` comments
-	// (nil: the file on disk).
+	// ReadFile reads a source file for what the analysis takes from its
+	// text: `augur:ignore` comments and the names of racing memory (nil:
+	// the file on disk).
 	ReadFile func(path string) ([]byte, error)
 	// History, when set, is the file where the analyses of this program
 	// keep what they learned (analyzer/history): each analysis tries new
@@ -296,9 +297,10 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	if t := det.Stopped; t != nil {
 		res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "detecting", Done: det.Schedules, Total: opts.Schedules}
 	}
-	ignore := newIgnorer(opts.ReadFile)
+	src := newSourceText(opts.ReadFile)
+	nameRaces(src, det.Races)
 	for _, r := range det.Races {
-		if ignore.silences(r) {
+		if src.silences(r) {
 			res.Ignored = append(res.Ignored, r)
 			continue
 		}

@@ -12,14 +12,16 @@ import (
 // either racing access: `x++; // augur:ignore`.
 const IgnoreMarker = "augur:ignore"
 
-// ignorer answers whether a race is silenced, reading each source once.
-type ignorer struct {
+// sourceText reads the program's sources once each, for what the analysis
+// takes from their text beside the compiler: the ignore markers, and the
+// names of racing memory (names.go).
+type sourceText struct {
 	read  func(string) ([]byte, error)
 	lines map[string][][]byte
 }
 
-func newIgnorer(read func(string) ([]byte, error)) *ignorer {
-	return &ignorer{read: sourceReader(read), lines: map[string][][]byte{}}
+func newSourceText(read func(string) ([]byte, error)) *sourceText {
+	return &sourceText{read: sourceReader(read), lines: map[string][][]byte{}}
 }
 
 // sourceReader is read, or when it is nil a reader of source files from
@@ -35,20 +37,29 @@ func sourceReader(read func(string) ([]byte, error)) func(string) ([]byte, error
 }
 
 // silences reports whether either access line of r carries the marker.
-func (ig *ignorer) silences(r *race.Race) bool {
+func (ig *sourceText) silences(r *race.Race) bool {
 	return ig.marked(r.First.Loc.File, r.First.Loc.Line) || ig.marked(r.Second.Loc.File, r.Second.Loc.Line)
 }
 
-func (ig *ignorer) marked(file string, line int) bool {
+func (ig *sourceText) marked(file string, line int) bool {
+	return HasIgnoreMarker(ig.line(file, line))
+}
+
+// line returns the 1-based line n of file, nil when the file cannot be
+// read or has no such line (an unreadable file silences nothing).
+func (ig *sourceText) line(file string, n int) []byte {
 	lines, ok := ig.lines[file]
 	if !ok {
 		data, err := ig.read(file)
 		if err == nil {
 			lines = bytes.Split(data, []byte("\n"))
 		}
-		ig.lines[file] = lines // an unreadable file silences nothing
+		ig.lines[file] = lines
 	}
-	return line >= 1 && line <= len(lines) && HasIgnoreMarker(lines[line-1])
+	if n < 1 || n > len(lines) {
+		return nil
+	}
+	return lines[n-1]
 }
 
 // HasIgnoreMarker reports whether a source line carries the ignore marker
@@ -68,7 +79,7 @@ func HasIgnoreMarker(line []byte) bool {
 // race silenced before no longer is: it was never classified, so the
 // result cannot stand in for a new analysis.
 func (res *Result) Reignore(read func(string) ([]byte, error)) (out *Result, ok bool) {
-	ig := newIgnorer(read)
+	ig := newSourceText(read)
 	for _, r := range res.Ignored {
 		if !ig.silences(r) {
 			return nil, false

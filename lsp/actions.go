@@ -70,7 +70,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		}
 		r := site.race
 		diag := []protocol.Diagnostic{s.raceDiagnostic(*site, l)}
-		name := s.story(site, l).name
+		name := s.story(site).name
 		if !seen[r.ID] {
 			seen[r.ID] = true
 			actions = append(actions, s.fixActions(r, diag, l)...)
@@ -261,8 +261,12 @@ type evidenceSubject struct {
 	ts       *targetState
 	evidence string
 	// name says what it is in a sentence ("race 3c83 on balance", "the
-	// assert at account.c:27"); file names the transcript.
-	name, file string
+	// assert at account.c:27"), short in a button ("balance", the same
+	// for a failure); file names the transcript.
+	name, short, file string
+	// between names a race's two accesses: ": free in main, read in
+	// auditor".
+	between string
 	// shows is what a reproducing replay shows, as a sentence.
 	shows    string
 	category string
@@ -271,7 +275,8 @@ type evidenceSubject struct {
 // pickSubject asks the user which of several races or failures (a line's
 // lens stands for all of them) to show, with window/showMessageRequest,
 // which every client shows its own way (VS Code: a notification with a
-// button per race, Neovim: vim.ui.select). "" when the user chose none.
+// button per race, which the augur extension replaces with a quick pick).
+// "" when the user chose none.
 func (s *Server) pickSubject(ctx context.Context, ids []string) (string, error) {
 	var actions []protocol.MessageActionItem
 	byTitle := map[string]string{}
@@ -280,9 +285,15 @@ func (s *Server) pickSubject(ctx context.Context, ids []string) (string, error) 
 		if err != nil {
 			return "", err
 		}
-		title := sub.name
+		// A choice holds the memory's name and the category first (a
+		// notification's button shows a dozen characters), then the
+		// two accesses; the id only to tell apart two races still alike.
+		title := sub.short
 		if sub.category != "failure" {
-			title += " (" + sub.category + ")"
+			title += " (" + sub.category + ")" + sub.between
+		}
+		if _, dup := byTitle[title]; dup {
+			title += " " + shortID(id)
 		}
 		actions = append(actions, protocol.MessageActionItem{Title: title})
 		byTitle[title] = id
@@ -295,6 +306,9 @@ func (s *Server) pickSubject(ctx context.Context, ids []string) (string, error) 
 	return byTitle[chosen.Title], nil
 }
 
+// shortID is the start of a race's id, enough to tell two apart.
+func shortID(id string) string { return id[:min(len(id), 6)] }
+
 // findEvidence locates the race, or the failure (ids failureID makes),
 // whose evidence the commands show.
 func (s *Server) findEvidence(id string) (*evidenceSubject, error) {
@@ -303,7 +317,8 @@ func (s *Server) findEvidence(id string) (*evidenceSubject, error) {
 		if f == nil {
 			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no failure %s is known (it may have gone with the last save)", id)
 		}
-		return &evidenceSubject{ts: ts, evidence: f.Evidence, name: fmt.Sprintf("the %s at %s:%d", f.Kind, filepath.Base(f.File), f.Line),
+		name := fmt.Sprintf("the %s at %s:%d", f.Kind, filepath.Base(f.File), f.Line)
+		return &evidenceSubject{ts: ts, evidence: f.Evidence, name: name, short: name,
 			file: id, shows: sentence(shortPaths(f.Message)), category: "failure"}, nil
 	}
 	ts, r := s.findRace(id)
@@ -314,7 +329,9 @@ func (s *Server) findEvidence(id string) (*evidenceSubject, error) {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "race %s on %s (%s) has no evidence to replay: only spec-violated "+
 			"and output-differs races have one", id, r.Object, r.Category)
 	}
-	return &evidenceSubject{ts: ts, evidence: r.Evidence, name: fmt.Sprintf("race %s on %s", id, r.Object),
+	a, b := r.Accesses[0], r.Accesses[1]
+	return &evidenceSubject{ts: ts, evidence: r.Evidence, name: fmt.Sprintf("race %s on %s", id, r.Object), short: r.Object,
+		between: fmt.Sprintf(": %s in %s, %s in %s", a.Kind, a.Function, b.Kind, b.Function),
 		// races of two targets may share an id
 		file: "race-" + id + "-" + shortHash(ts.key), shows: sentence(shortPaths(r.Consequence)), category: r.Category}, nil
 }

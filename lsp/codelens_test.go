@@ -77,7 +77,7 @@ func TestCodeLensesOnRacingLines(t *testing.T) {
 		t.Fatalf("no lens %q on line 35", title)
 		return res
 	}
-	res := run("Replay evidence (2)", "race ")
+	res := run("Replay evidence (2)", "(spec-violated)")
 	if data, err := os.ReadFile(res.Transcript); err != nil || !res.Reproduced || !strings.Contains(string(data), "use after free") {
 		t.Errorf("replay of the race from the line's lens: %+v %v\n%.1500s", res, err, data)
 	}

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"augur/analyzer/srcexpr"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -126,13 +127,6 @@ func (l *lines) place(sn *snapshot, path string, line, col int) protocol.Range {
 		End: protocol.Position{Line: uint32(n), Character: uint32(utf16Col(text, end))}}
 }
 
-// expr is the source text place ranges over: the expression accessed at
-// line:col of path, as the editor has it now.
-func (l *lines) expr(sn *snapshot, path string, line, col int) string {
-	_, text, start, end := l.span(sn, path, line, col)
-	return strings.TrimSpace(text[start:end])
-}
-
 // span maps a 1-based line of the analyzed text to the editor's 0-based
 // line n, and finds the byte span of the expression at col in its text.
 func (l *lines) span(sn *snapshot, path string, line, col int) (n int, text string, start, end int) {
@@ -141,9 +135,9 @@ func (l *lines) span(sn *snapshot, path string, line, col int) (n int, text stri
 		n = d.mapLine(n, sn.savedSeq[path])
 	}
 	text = l.get(path, n)
-	start, end = trimmed(text)
+	start, end = srcexpr.Trimmed(text)
 	if col > 0 {
-		start, end = exprSpan(text, col)
+		start, end = srcexpr.Span(text, col)
 	}
 	return n, text, start, end
 }

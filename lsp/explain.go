@@ -3,7 +3,6 @@ package lsp
 import (
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"strings"
 
 	"augur/analyzer/category"
@@ -29,58 +28,12 @@ type raceStory struct {
 }
 
 // story gathers what the messages about site need. Caller holds mu.
-func (s *Server) story(site *raceSite, l *lines) raceStory {
+func (s *Server) story(site *raceSite) raceStory {
 	r := site.race
 	st := raceStory{site: site, me: r.Accesses[site.access], other: r.Accesses[1-site.access]}
 	st.here = st.me.File
-	st.name = "`" + r.Object + "`"
-	// Name the memory by the expression a read or write of it spells out
-	// (`book->entries`, not "heap object allocated at ..."); a free's text
-	// is the call, not the object. A global already has its name: the
-	// text must start with it, or the editor's text is not the analyzed one.
-	global := ""
-	if m := globalName.FindStringSubmatch(r.Object); m != nil {
-		global = m[1]
-	}
-	for _, a := range []report.Access{st.me, st.other} {
-		if a.Kind == "free" || a.File == "" {
-			continue
-		}
-		e := l.expr(site.ts.snap, a.File, a.Line, a.Column)
-		if isExpression(e) && (global == "" || e == global || strings.HasPrefix(e, global+".") || strings.HasPrefix(e, global+"[")) {
-			st.name = "`" + e + "`"
-			break
-		}
-	}
+	st.name = "`" + r.Object + "`" // the analysis names the memory as the source does (analyzer.nameRaces)
 	return st
-}
-
-// globalName matches the report's name of a global (or thread-local)
-// variable, possibly with an offset into it: "total", "stats+8".
-var globalName = regexp.MustCompile(`^(?:thread-local )?([A-Za-z_][A-Za-z0-9_]*)(?:\+\d+)?$`)
-
-// isExpression reports whether source text looks like the name of memory
-// (an identifier chain: `p->next`, `s.arr[i + 1]`) rather than a statement,
-// a call or an operator.
-func isExpression(e string) bool {
-	if e == "" || len(e) > 60 || !isIdent(e[0]) {
-		return false
-	}
-	depth := 0
-	for i := 0; i < len(e); i++ {
-		c := e[i]
-		switch {
-		case c == '[':
-			depth++
-		case c == ']':
-			depth--
-		case c == ';' || c == '{' || c == '}' || c == '=' && depth == 0:
-			return false
-		case depth == 0 && !isIdent(c) && c != '.' && c != '-' && c != '>':
-			return false
-		}
-	}
-	return depth == 0
 }
 
 // at names a place: "line N" in this access's file, "file.c:N" elsewhere.

@@ -65,7 +65,7 @@ func (s *Server) siteAt(path string, pos protocol.Position) *raceSite {
 // own terms last, on one line. Caller holds mu.
 func (s *Server) hoverText(site *raceSite, l *lines) string {
 	r := site.race
-	st := s.story(site, l)
+	st := s.story(site)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**augur: %s** — %s (%s)\n\n", st.name, headline(site.category), site.category)
 	fmt.Fprintf(&b, "This %s in %s (%s) races with %s.", st.me.Kind, st.me.Function, st.at(st.me.File, st.me.Line),
@@ -118,8 +118,8 @@ func (st raceStory) order() string {
 		return ""
 	}
 	a, c := r.Accesses[first], r.Accesses[1-first]
-	return fmt.Sprintf("thread %d (%s) %s, then thread %d (%s) %s", a.Thread, a.Function, vm.Verb(a.Kind), c.Thread,
-		c.Function, vm.Verb(c.Kind))
+	return fmt.Sprintf("%s %s in %s, then %s %s in %s", a.ThreadName(), vm.Verb(a.Kind), a.Function, c.ThreadName(),
+		vm.Verb(c.Kind), c.Function)
 }
 
 // emptyInputs reports whether inputs are the program's plain defaults,

@@ -25,7 +25,7 @@ const maxStackNotes = 3
 // memory, and the callers of both accesses.
 func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
 	r := site.race
-	st := s.story(&site, l)
+	st := s.story(&site)
 	msg := st.message()
 	if more := site.alsoText(); more != "" {
 		msg += " " + more
@@ -77,7 +77,7 @@ func raceRelated(r *report.Race, site raceSite, l *lines, name string) []protoco
 			Location: protocol.Location{URI: uri.File(file), Range: l.place(sn, file, line, col)}, Message: msg})
 	}
 	add(other.File, other.Line, other.Column,
-		fmt.Sprintf("the other access: %s of %s by thread %d in %s", other.Kind, name, other.Thread, other.Function))
+		fmt.Sprintf("the other access: %s of %s by %s in %s", other.Kind, name, other.ThreadName(), other.Function))
 	if f := r.Failure; f != nil {
 		add(f.File, f.Line, f.Column, fmt.Sprintf("the harmful order fails here, in thread %d: %s", f.Thread, shortPaths(f.Message)))
 		if fr := f.Freed; fr != nil {

@@ -8,36 +8,6 @@ import (
 	"go.lsp.dev/protocol"
 )
 
-func TestExprSpan(t *testing.T) {
-	for _, c := range []struct {
-		line string
-		col  int
-		want string
-	}{
-		{"\tx = 5;", 4, "x"},              // store: column at '='
-		{"\ts.a = x + 1;", 8, "x"},        // read: column at the identifier
-		{"\ts.a = x + 1;", 6, "s.a"},      // store to a member
-		{"\ts.arr[2]++;", 10, "s.arr[2]"}, // increment: column at '++'
-		{"\t++count;", 2, "count"},        // prefix increment
-		{"\tp->next->val += 2;", 15, "p->next->val"},
-		{"\t*p = 3;", 5, "*p"},
-		{"\tif (buf != NULL) {", 6, "buf"},
-		{"\tbuf[i + 1] = 0;", 13, "buf[i + 1]"},
-		{"\ttotal = total + a[i].v;", 18, "a[i].v"},
-		{"\tfree(buf);", 2, "free"},
-		{"\treturn j->id;", 12, "j->id"}, // a member read: its column is the member's
-		{"\tprintf(\"%d\", a[1].x);", 20, "a[1].x"},
-		{"\ty = (*p).v;", 11, "v"}, // no chain to start from: the member alone
-		{"\tfoo();", 40, "foo();"}, // column past the line: the whole statement
-		{"\tx == 1;", 4, "="},      // a comparison is not an assignment
-	} {
-		s, e := exprSpan(c.line, c.col)
-		if got := c.line[s:e]; got != c.want {
-			t.Errorf("exprSpan(%q, %d) = %q, want %q", c.line, c.col, got, c.want)
-		}
-	}
-}
-
 func TestUTF16Columns(t *testing.T) {
 	line := "\tс = \"😀\"; x++;" // Cyrillic (2 bytes, 1 unit) and an emoji (4 bytes, 2 units)
 	b := strings.Index(line, "x")

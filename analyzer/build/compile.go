@@ -117,7 +117,7 @@ func compileArgs(src string, includeDir string, extra []string) []string {
 		// The runtime's sources live in the cache under a hashed name; its
 		// debug information calls them augur-runtime/... instead, so that a
 		// stack frame in the runtime reads the same on every machine
-		// (vm.inRuntime knows the name). clang splits the map at its first
+		// (vm.InRuntime knows the name). clang splits the map at its first
 		// '=', so a directory holding one keeps its own name.
 		args = append(args, "-I", includeDir)
 		if dir := filepath.Dir(includeDir); !strings.Contains(dir, "=") {

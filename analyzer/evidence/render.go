@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"augur/internal/safefile"
@@ -24,7 +25,7 @@ const (
 // scheduling step with its source line (the racing accesses marked), and
 // the outcome. Paths are shown relative to base when inside it.
 func (tr *Transcript) Render(w io.Writer, ev *Evidence, base string, style Style) {
-	r := renderer{w: w, base: base, style: style, src: sourceLines{}}
+	r := renderer{w: w, base: base, style: style, src: sourceLines{}, starts: tr.Starts}
 	r.header(ev)
 	r.steps(tr)
 	if tr.Result != nil {
@@ -54,6 +55,8 @@ type renderer struct {
 	base  string
 	style Style
 	src   sourceLines
+	// starts name the threads (Transcript.Starts).
+	starts map[int]string
 }
 
 func (r *renderer) rel(p string) string {
@@ -76,6 +79,9 @@ func (r *renderer) header(ev *Evidence) {
 			fmt.Fprintf(r.w, "- stdin: `%q`\n", ev.Inputs.Stdin)
 		}
 		fmt.Fprintf(r.w, "- program: %s\n", strings.Join(ev.Program.Files, ", "))
+		if ts := r.threads(); ts != "" {
+			fmt.Fprintf(r.w, "- threads: %s\n", ts)
+		}
 		for _, wr := range ev.WeakReads {
 			fmt.Fprintf(r.w, "- weak memory: %s\n", r.weakRead(wr))
 		}
@@ -85,6 +91,9 @@ func (r *renderer) header(ev *Evidence) {
 	}
 	fmt.Fprintf(r.w, "augur replay: %s race on %s (%s order)\n", ev.Category, ev.Race.Object, ev.Order)
 	fmt.Fprintf(r.w, "  %s\n  inputs: %q\n", ev.Reason, ev.Inputs.Argv[1:])
+	if ts := r.threads(); ts != "" {
+		fmt.Fprintf(r.w, "  threads: %s\n", ts)
+	}
 	for _, wr := range ev.WeakReads {
 		fmt.Fprintf(r.w, "  weak memory: %s\n", r.weakRead(wr))
 	}
@@ -101,16 +110,37 @@ func (r *renderer) failureHeader(ev *Evidence) {
 		if ev.Inputs.Stdin != "" {
 			fmt.Fprintf(r.w, "- stdin: `%q`\n", ev.Inputs.Stdin)
 		}
-		fmt.Fprintf(r.w, "- program: %s\n\n", strings.Join(ev.Program.Files, ", "))
-		fmt.Fprintf(r.w, "| step | thread | location | source | event |\n|---|---|---|---|---|\n")
+		fmt.Fprintf(r.w, "- program: %s\n", strings.Join(ev.Program.Files, ", "))
+		if ts := r.threads(); ts != "" {
+			fmt.Fprintf(r.w, "- threads: %s\n", ts)
+		}
+		fmt.Fprintf(r.w, "\n| step | thread | location | source | event |\n|---|---|---|---|---|\n")
 		return
 	}
 	fmt.Fprintf(r.w, "augur replay: %s%s\n  %s\n  inputs: %q\n", ev.Expected.Termination, at, ev.Reason, ev.Inputs.Argv[1:])
 	if len(ev.Inputs.Vars) > 0 {
 		fmt.Fprintf(r.w, "  input values: %v\n", ev.Inputs.Vars)
 	}
+	if ts := r.threads(); ts != "" {
+		fmt.Fprintf(r.w, "  threads: %s\n", ts)
+	}
 	fmt.Fprintln(r.w)
 	fmt.Fprintf(r.w, "%-5s %-6s %-28s %-40s %s\n", "step", "thread", "location", "source", "event")
+}
+
+// threads names the replay's threads by their start functions, in
+// order: "0 main, 1 worker, 2 worker".
+func (r *renderer) threads() string {
+	ids := make([]int, 0, len(r.starts))
+	for t := range r.starts {
+		ids = append(ids, t)
+	}
+	sort.Ints(ids)
+	names := make([]string, len(ids))
+	for i, t := range ids {
+		names[i] = fmt.Sprintf("%d %s", t, r.starts[t])
+	}
+	return strings.Join(names, ", ")
 }
 
 // failurePlace is " at file:line" of the failure evidence records, with

@@ -46,7 +46,11 @@ const maxEvents = 2000
 // Transcript is what a replay did.
 type Transcript struct {
 	// Events are what the threads did, in execution order.
-	Events     []Event
+	Events []Event
+	// Starts are the threads' start functions (main for the main
+	// thread), which name them: a thread is what it was started to do,
+	// not the function it happens to be in at its first event shown.
+	Starts     map[int]string
 	Steps      []Step
 	Result     *vm.Result
 	Reproduced bool
@@ -94,6 +98,7 @@ type marker struct {
 	focus  []bool
 	steps  *[]Step
 	events *[]Event
+	starts map[int]string
 	done   [2]bool
 	// written is a racing write whose value is read back at the next
 	// event: the monitor hears of a store before it happens.
@@ -194,15 +199,36 @@ func (k *marker) allocation(o *vm.Object) string {
 // event appends an event of thread t at site and returns its index (-1
 // past maxEvents).
 func (k *marker) event(t int, site vm.Site, op string) int {
+	_, named := k.starts[t]
+	if len(*k.events) >= maxEvents && named {
+		return -1
+	}
+	st := k.m.Stack(site)
+	if fn := startFunction(st); fn != "" && !named {
+		k.starts[t] = fn
+	}
 	if len(*k.events) >= maxEvents {
 		return -1
 	}
 	e := Event{Thread: t, Loc: k.m.Program().Loc(site.Loc), Op: op}
-	if st := k.m.Stack(site); len(st) > 0 {
+	if len(st) > 0 {
 		e.Function = st[0].Function
 	}
 	*k.events = append(*k.events, e)
 	return len(*k.events) - 1
+}
+
+// startFunction is the function a thread was started in: the outermost
+// frame of its stack that is the program's (main, not the runtime's
+// __augur_start that calls it); "" while the thread runs the runtime's
+// code alone (before main).
+func startFunction(st []vm.StackFrame) string {
+	for i := len(st) - 1; i >= 0; i-- {
+		if !vm.InRuntime(st[i].Loc.File) {
+			return st[i].Function
+		}
+	}
+	return ""
 }
 
 func (k *marker) Sync(ev vm.SyncEvent) {
@@ -254,7 +280,7 @@ func (k *marker) failed(t *vm.Termination) {
 // Replay re-executes the evidence's execution of prog under lim (the
 // caller's time and memory budgets) and checks its outcome.
 func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
-	tr := &Transcript{}
+	tr := &Transcript{Starts: map[int]string{}}
 	cfg := vm.Config{Args: ev.Inputs.Argv, Clients: ev.Inputs.Clients, Env: ev.Inputs.Env, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions,
 		Inputs: ev.Inputs.Vars, Undefined: ev.Inputs.Undefined, PreemptAccesses: ev.Inputs.PreemptAccesses, Limits: lim,
 		PreemptAt: ev.Schedule.PreemptAt}
@@ -270,7 +296,7 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 		cfg.Weak = &vm.Weak{Choices: ev.WeakReads}
 	}
 	cfg.Policy = &logger{Policy: &sched.Replay{Trace: ev.Schedule}, steps: &tr.Steps, prog: prog}
-	mk := &marker{points: ev.Points, steps: &tr.Steps, events: &tr.Events}
+	mk := &marker{points: ev.Points, steps: &tr.Steps, events: &tr.Events, starts: tr.Starts}
 	if ev.Kind == KindFailure {
 		// No racing accesses to mark (as if both were done already); the
 		// accesses the schedule switched at instead.

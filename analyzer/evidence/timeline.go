@@ -86,16 +86,16 @@ func (r *renderer) show(file string) string {
 	return filepath.Base(file)
 }
 
-// threadsOf lists the threads of rows in order, with the function each
-// first ran (thread 0 is main).
-func threadsOf(rows []row) (ids []int, fn map[int]string) {
+// threadsOf lists the threads of rows in order, each with its start
+// function (thread 0's is main).
+func threadsOf(rows []row, starts map[int]string) (ids []int, fn map[int]string) {
 	fn = map[int]string{}
 	for _, x := range rows {
 		if x.Thread < 0 {
 			continue
 		}
 		if _, ok := fn[x.Thread]; !ok {
-			fn[x.Thread] = x.Function
+			fn[x.Thread] = starts[x.Thread]
 			ids = append(ids, x.Thread)
 		}
 	}
@@ -106,7 +106,7 @@ func threadsOf(rows []row) (ids []int, fn map[int]string) {
 // Timeline writes the replay tr of ev as a picture: format SVG or HTML.
 // Paths are shown relative to base when inside it.
 func (tr *Transcript) Timeline(w io.Writer, ev *Evidence, base, format string) error {
-	r := renderer{base: base, src: sourceLines{}}
+	r := renderer{base: base, src: sourceLines{}, starts: tr.Starts}
 	rows, elided := r.rows(tr)
 	this, other := r.outcomeLines(ev, tr)
 	switch format {
@@ -169,7 +169,7 @@ td { vertical-align: top; }
 
 // drawHTML writes the page: a table with a column per thread.
 func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other string) {
-	threads, fn := threadsOf(rows)
+	threads, fn := threadsOf(rows, r.starts)
 	col := map[int]int{}
 	for i, t := range threads {
 		col[t] = i
@@ -278,7 +278,7 @@ const (
 // drawSVG draws the same picture as drawHTML as one SVG: lanes, a box per
 // row, and the outcome (light colours: an SVG has no theme).
 func (r *renderer) drawSVG(ev *Evidence, rows []row, elided int, this, other string) {
-	threads, fn := threadsOf(rows)
+	threads, fn := threadsOf(rows, r.starts)
 	lane := map[int]int{}
 	for i, t := range threads {
 		lane[t] = i

@@ -37,8 +37,16 @@ var kindNames = map[vm.AccessKind]string{vm.Read: "read", vm.Write: "write", vm.
 // Race is a distinct data race: an unordered pair of access sites on the
 // same object, with the number of times it was seen.
 type Race struct {
-	ID     string `json:"id"`
-	Object string `json:"object" loc:"text"` // how a developer names the memory (may name its allocation's line)
+	ID string `json:"id"`
+	// Object is how a developer names the memory: the expression the
+	// source spells it by at an access (`pool->queue.len`, `stats.count`;
+	// see analyzer's nameRaces), or, where no source text names it, its
+	// description (Memory).
+	Object string `json:"object" loc:"text"`
+	// Memory describes the memory as the machine saw it: a global's name
+	// and offset, or an allocated object's kind, allocation site and size
+	// ("heap object allocated at pool.c:151 (176 bytes, offset 168)").
+	Memory string `json:"memory,omitempty" loc:"text"`
 	// ObjectKey names the memory for the race's identity: stable across
 	// runs and edits (see StableID).
 	ObjectKey string `json:"object_key"`
@@ -219,8 +227,10 @@ func (d *Detector) record(a *vm.Access, off uint64, prevThread int, prevSite vm.
 		}
 		return
 	}
+	desc := describeObject(d.m, a.Obj, off)
 	r := &Race{
-		Object:    describeObject(d.m, a.Obj, off),
+		Object:    desc,
+		Memory:    desc,
 		ObjectKey: d.objectKey(a.Obj),
 		Offset:    off,
 		Size:      a.Size,

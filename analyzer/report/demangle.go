@@ -7,7 +7,7 @@ import "augur/analyzer/ir"
 func (r *Report) Demangle() {
 	for i := range r.Races {
 		x := &r.Races[i]
-		x.Object, x.Consequence, x.Reason, x.Schedule = ir.ReadableName(x.Object), ir.ReadableName(x.Consequence), ir.ReadableName(x.Reason), ir.ReadableName(x.Schedule)
+		x.Object, x.Memory, x.Consequence, x.Reason, x.Schedule = ir.ReadableName(x.Object), ir.ReadableName(x.Memory), ir.ReadableName(x.Consequence), ir.ReadableName(x.Reason), ir.ReadableName(x.Schedule)
 		demangleAccesses(x.Accesses)
 		if p := x.Pattern; p != nil {
 			p.Evidence = ir.ReadableName(p.Evidence)

@@ -102,10 +102,15 @@ type Stopped struct {
 
 // Race is one distinct race.
 type Race struct {
-	ID          string   `json:"id"`
-	Category    string   `json:"category"`
-	K           int      `json:"k"`
+	ID       string `json:"id"`
+	Category string `json:"category"`
+	K        int    `json:"k"`
+	// Object names the racing memory as the source does at an access
+	// (`pool->queue.len`), or describes it where no source text names
+	// it; Memory, when it says more, describes it as the machine saw it:
+	// an allocated object's site and size and the offset in it.
 	Object      string   `json:"object"`
+	Memory      string   `json:"memory,omitempty"`
 	Instances   int      `json:"instances"`
 	Consequence string   `json:"consequence"`
 	Accesses    []Access `json:"accesses"`
@@ -256,14 +261,26 @@ type WeakRead struct {
 
 // Access is one endpoint of a race.
 type Access struct {
-	File     string  `json:"file"`
-	Line     int     `json:"line"`
-	Column   int     `json:"column"`
-	Kind     string  `json:"kind"`
-	Size     uint64  `json:"size,omitempty"`
-	Thread   int     `json:"thread"`
-	Function string  `json:"function"`
-	Stack    []Frame `json:"stack"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Kind   string `json:"kind"`
+	Size   uint64 `json:"size,omitempty"`
+	Thread int    `json:"thread"`
+	// ThreadStart names the thread: the function it was started in (main
+	// for the main thread).
+	ThreadStart string  `json:"thread_start,omitempty"`
+	Function    string  `json:"function"`
+	Stack       []Frame `json:"stack"`
+}
+
+// ThreadName is "thread 2 (worker)", or "thread 2" when the thread's start
+// is not known.
+func (a Access) ThreadName() string {
+	if a.ThreadStart == "" {
+		return fmt.Sprintf("thread %d", a.Thread)
+	}
+	return fmt.Sprintf("thread %d (%s)", a.Thread, a.ThreadStart)
 }
 
 // Frame is one stack frame.
@@ -399,6 +416,15 @@ type Technique struct {
 	Races int `json:"races"`
 }
 
+// memoryDetail is a race's description of its memory when its name does
+// not already say it: an allocated object named by the source.
+func memoryDetail(x *race.Race) string {
+	if x.Memory == x.Object || x.Allocated == nil {
+		return ""
+	}
+	return x.Memory
+}
+
 // Unclassified is the category of races detection has not classified.
 const Unclassified = string(category.Unclassified)
 
@@ -408,7 +434,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 	r := &Report{Version: 1, MemoryModel: memmodel.SC, Races: []Race{}, Failures: []Failure{}, Inversions: []Inversion{}}
 	for _, x := range res.Races {
 		r.Races = append(r.Races, Race{
-			ID: x.ID, Category: Unclassified, Object: x.Object, Instances: x.Instances,
+			ID: x.ID, Category: Unclassified, Object: x.Object, Memory: memoryDetail(x), Instances: x.Instances,
 			Consequence: detectionConsequence(x, base),
 			Accesses:    []Access{access(x.First, 0, base), access(x.Second, x.Size, base)},
 			FoundBy:     string(x.Technique),
@@ -533,10 +559,11 @@ func (r *Report) AddExploration(res *symex.Result, base string) {
 }
 
 func detectionConsequence(x *race.Race, base string) string {
-	return fmt.Sprintf("The %s of %s in %s (%s) by thread %d is not ordered with the %s in %s (%s) by thread %d; "+
+	a, b := access(x.Second, 0, base), access(x.First, 0, base)
+	return fmt.Sprintf("The %s of %s in %s (%s) by %s is not ordered with the %s in %s (%s) by %s; "+
 		"classification will say whether either order is harmful.",
-		x.Second.KindName(), x.Object, x.Second.Function, shortLoc(x.Second, base), x.Second.Thread,
-		x.First.KindName(), x.First.Function, shortLoc(x.First, base), x.First.Thread)
+		x.Second.KindName(), x.Object, x.Second.Function, shortLoc(x.Second, base), a.ThreadName(),
+		x.First.KindName(), x.First.Function, shortLoc(x.First, base), b.ThreadName())
 }
 
 func shortLoc(e race.Endpoint, base string) string {
@@ -545,7 +572,19 @@ func shortLoc(e race.Endpoint, base string) string {
 
 func access(e race.Endpoint, size uint64, base string) Access {
 	return Access{File: ir.RelPath(e.Loc.File, base), Line: e.Loc.Line, Column: e.Loc.Col, Kind: e.KindName(), Size: size,
-		Thread: e.Thread, Function: e.Function, Stack: frames(e.Stack, base)}
+		Thread: e.Thread, ThreadStart: threadStart(e.Stack), Function: e.Function, Stack: frames(e.Stack, base)}
+}
+
+// threadStart is the function a thread was started in: the outermost
+// frame of an access's stack that is the program's, not the runtime's
+// entry that calls main.
+func threadStart(st []vm.StackFrame) string {
+	for i := len(st) - 1; i >= 0; i-- {
+		if !vm.InRuntime(st[i].Loc.File) {
+			return st[i].Function
+		}
+	}
+	return ""
 }
 
 // place is a location as a frame without a function, nil when unknown.

@@ -25,8 +25,11 @@ func WriteText(w io.Writer, r *Report) error {
 			if a.Size > 0 {
 				size = fmt.Sprintf(" of size %d", a.Size)
 			}
-			fmt.Fprintf(&b, "  %s%s by thread %d:\n", what, size, a.Thread)
+			fmt.Fprintf(&b, "  %s%s by %s:\n", what, size, a.ThreadName())
 			writeFrames(&b, a.Stack)
+		}
+		if x.Memory != "" {
+			fmt.Fprintf(&b, "  Memory: %s\n", x.Memory)
 		}
 		found := ""
 		if x.FoundBy != "" {

@@ -907,12 +907,13 @@ func termOf(err error) *Termination {
 	return &Termination{Kind: TermUnsupported, Message: err.Error()}
 }
 
-// inRuntime reports whether a source file is one of augur's runtime's: the
+// InRuntime reports whether a source file is one of augur's runtime's: the
 // build names them augur-runtime/libc/... and augur-runtime/cxx/... in the
-// debug information (build.RuntimeSourceDir); older bitcode has the
+// debug information (build.RuntimeSourceDir), which the program's loader
+// may have joined to the compilation's directory; older bitcode has the
 // runtime-HASH directory they are materialized in.
-func inRuntime(file string) bool {
-	if strings.HasPrefix(file, "augur-runtime/libc/") || strings.HasPrefix(file, "augur-runtime/cxx/") {
+func InRuntime(file string) bool {
+	if f := "/" + file; strings.Contains(f, "/augur-runtime/libc/") || strings.Contains(f, "/augur-runtime/cxx/") {
 		return true
 	}
 	i := strings.Index(file, "/runtime-")
@@ -941,7 +942,7 @@ func (m *Machine) finish(t *Termination) *Termination {
 		// A failure inside augur's runtime is located at the program's
 		// call into it: that is the line the user can act on.
 		for _, f := range t.Stack {
-			if !inRuntime(f.Loc.File) {
+			if !InRuntime(f.Loc.File) {
 				t.Loc = f.Loc
 				break
 			}

@@ -428,9 +428,14 @@ test('a failure an explored schedule reached has lenses of its own, and its time
   const lenses = await page.locator('.contentWidgets .codelens-decoration:visible').allInnerTexts();
   assert.ok(!lenses.some((l) => / · /.test(l)), `lenses named one per race: ${lenses}`);
   await lens.click({ timeout: patience });
-  const choice = page.locator('.notifications-toasts .monaco-button', { hasText: /^the memory-error at ledger\.c:\d+$/ });
+  // The question is a quick pick (a notification's buttons cut the names
+  // short), each race named by its memory and its category.
+  const rows = page.locator('.quick-input-widget .monaco-list-row');
+  const choice = rows.filter({ hasText: /the memory-error at ledger\.c:\d+/ });
   await expectVisible(choice, 'the question which race or failure to show');
   await settled(choice);
+  const texts = await rows.allInnerTexts();
+  assert.ok(texts.some((t) => /book->entries \((spec-violated|output-differs)\)/.test(t)), `choices: ${texts}`);
   await shot('7-which-one');
   await choice.click();
   const frame = await timelineFrame(new RegExp(`reaches the crash at ledger\\.c:${line}`));

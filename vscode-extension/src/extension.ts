@@ -9,6 +9,8 @@ import {
   LanguageClient,
   LanguageClientOptions,
   ServerOptions,
+  ShowMessageRequest,
+  ShowMessageRequestParams,
   State,
   Trace,
   TransportKind,
@@ -171,6 +173,7 @@ export class AugurExtension {
       client.onDidChangeState((e) => {
         if (e.newState === State.Running) {
           this.watchProgress(client);
+          this.askInQuickPick(client);
         }
       }),
     );
@@ -186,6 +189,26 @@ export class AugurExtension {
       return;
     }
     this.watchProgress(client);
+    this.askInQuickPick(client);
+  }
+
+  /**
+   * Asks the server's questions (window/showMessageRequest: which of the
+   * races and failures on a line to show) in a quick pick, where each
+   * choice reads whole: a notification's buttons cut a race's name after
+   * a dozen characters. The language client registers its own handler at
+   * each start, so this runs after each start, like watchProgress.
+   */
+  askInQuickPick(client: Client): void {
+    client.onRequest(ShowMessageRequest.method, async (params: ShowMessageRequestParams) => {
+      const titles = (params.actions ?? []).map((a) => a.title);
+      if (titles.length === 0) {
+        void this.api.window.showInformationMessage(params.message);
+        return null;
+      }
+      const picked = await this.api.window.showQuickPick(titles, { placeHolder: params.message });
+      return picked === undefined ? null : { title: picked };
+    });
   }
 
   /**

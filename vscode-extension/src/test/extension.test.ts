@@ -107,6 +107,25 @@ test('progress reports from the server drive the status bar', async () => {
   assert.equal(c.progress.has('augur-1'), false, 'the progress handler was not released at the end');
 });
 
+test("the server's question which race to show is a quick pick, whose choices read whole", async () => {
+  const e = new ext.AugurExtension(vscodeMock, context(), factory);
+  await e.start();
+  const ask = clients[0].handlers.get('window/showMessageRequest');
+  assert.ok(ask, 'the extension leaves the question to notification buttons');
+  const params = {
+    type: 3,
+    message: 'This line holds 2 races or failures with evidence: which one?',
+    actions: [{ title: 'pool->queue.len (spec-violated)' }, { title: 'the memory-error at pool.c:40' }],
+  };
+  state.pick = 'the memory-error at pool.c:40';
+  assert.deepEqual(await ask!(params), { title: 'the memory-error at pool.c:40' });
+  assert.deepEqual(state.quickPicks, [
+    { items: ['pool->queue.len (spec-violated)', 'the memory-error at pool.c:40'], placeHolder: params.message },
+  ]);
+  state.pick = undefined; // dismissed
+  assert.equal(await ask!(params), null);
+});
+
 test('the commands call the server', async () => {
   const e = new ext.AugurExtension(vscodeMock, context(), factory);
   await e.start();

@@ -83,6 +83,9 @@ export const state = {
   trustGranted: new EventEmitter<void>(),
   errors: [] as string[],
   infos: [] as string[],
+  // quickPicks are the quick picks shown; pick is what the user chooses.
+  quickPicks: [] as { items: string[]; placeHolder?: string }[],
+  pick: undefined as string | undefined,
   statusItems: [] as { text: string; tooltip: string; command?: string; shown: boolean }[],
   outputChannels: [] as { name: string; log: boolean }[],
   diagnostics: [] as unknown[],
@@ -102,6 +105,8 @@ export const state = {
     this.trustGranted = new EventEmitter();
     this.errors = [];
     this.infos = [];
+    this.quickPicks = [];
+    this.pick = undefined;
     this.statusItems = [];
     this.outputChannels = [];
     this.diagnostics = [];
@@ -165,6 +170,10 @@ const api: any = {
     showInformationMessage: async (m: string) => {
       state.infos.push(m);
       return undefined;
+    },
+    showQuickPick: async (items: string[], options?: { placeHolder?: string }) => {
+      state.quickPicks.push({ items, placeHolder: options?.placeHolder });
+      return state.pick;
     },
     get activeTextEditor() {
       return state.activeEditor;

@@ -1,6 +1,12 @@
-package lsp
+// Package srcexpr finds, in a line of C source, the expression an access
+// at a column reads or writes (`p->next` for a store at the `=` of
+// `p->next = q`), and tells whether text names memory: the name of racing
+// memory in every report, the range a diagnostic underlines.
+package srcexpr
 
-// exprSpan returns the byte span [start, end) of the expression accessed
+import "strings"
+
+// Span returns the byte span [start, end) of the expression accessed
 // at 1-based byte column col of a source line. Debug locations point at an
 // access's expression for reads (`x` in `y = x + 1`) and at the operator
 // for writes (`=` in `x = 5`, `++` in `a[i]++`), so: from an identifier,
@@ -9,14 +15,14 @@ package lsp
 // from an assignment or increment operator, it is the operand (the chain
 // before it, or after a prefix `++`/`--`); otherwise the single character.
 // A column outside the line gives the line's non-blank text.
-func exprSpan(line string, col int) (int, int) {
+func Span(line string, col int) (int, int) {
 	i := col - 1
 	if i < 0 || i >= len(line) {
-		return trimmed(line)
+		return Trimmed(line)
 	}
-	if isIdent(line[i]) {
+	if IsIdent(line[i]) {
 		// Start at the beginning of the identifier the column falls in.
-		for i > 0 && isIdent(line[i-1]) {
+		for i > 0 && IsIdent(line[i-1]) {
 			i--
 		}
 		end := chainEnd(line, i)
@@ -30,7 +36,7 @@ func exprSpan(line string, col int) (int, int) {
 	}
 	if op := operatorAt(line, i); op > 0 {
 		after := skipSpaces(line, i+op)
-		if isIncDec(line, i) && after < len(line) && isIdent(line[after]) && !operandBefore(line, i) {
+		if isIncDec(line, i) && after < len(line) && IsIdent(line[after]) && !operandBefore(line, i) {
 			return after, chainEnd(line, after) // ++x
 		}
 		if s := chainStart(line, i); s >= 0 {
@@ -39,7 +45,7 @@ func exprSpan(line string, col int) (int, int) {
 	}
 	if line[i] == '*' { // *p = ...: the dereference
 		after := skipSpaces(line, i+1)
-		if after < len(line) && isIdent(line[after]) {
+		if after < len(line) && IsIdent(line[after]) {
 			return i, chainEnd(line, after)
 		}
 	}
@@ -49,26 +55,26 @@ func exprSpan(line string, col int) (int, int) {
 // identLen is the length of the identifier s starts with.
 func identLen(s string) int {
 	n := 0
-	for n < len(s) && isIdent(s[n]) {
+	for n < len(s) && IsIdent(s[n]) {
 		n++
 	}
 	return n
 }
 
-func isIdent(c byte) bool {
+func IsIdent(c byte) bool {
 	return c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
 // chainEnd extends an identifier at i over member accesses and subscripts.
 func chainEnd(line string, i int) int {
-	for i < len(line) && isIdent(line[i]) {
+	for i < len(line) && IsIdent(line[i]) {
 		i++
 	}
 	for i < len(line) {
 		switch {
-		case line[i] == '.' && i+1 < len(line) && isIdent(line[i+1]):
+		case line[i] == '.' && i+1 < len(line) && IsIdent(line[i+1]):
 			i++
-		case line[i] == '-' && i+2 < len(line) && line[i+1] == '>' && isIdent(line[i+2]):
+		case line[i] == '-' && i+2 < len(line) && line[i+1] == '>' && IsIdent(line[i+2]):
 			i += 2
 		case line[i] == '[':
 			depth := 0
@@ -91,7 +97,7 @@ func chainEnd(line string, i int) int {
 		default:
 			return i
 		}
-		for i < len(line) && isIdent(line[i]) {
+		for i < len(line) && IsIdent(line[i]) {
 			i++
 		}
 	}
@@ -123,8 +129,8 @@ func chainStart(line string, i int) int {
 				return -1
 			}
 			j--
-		case isIdent(line[j]):
-			for j > 0 && isIdent(line[j-1]) {
+		case IsIdent(line[j]):
+			for j > 0 && IsIdent(line[j-1]) {
 				j--
 			}
 			switch {
@@ -166,7 +172,7 @@ func isIncDec(line string, i int) bool {
 // operandBefore reports whether an expression ends just before i.
 func operandBefore(line string, i int) bool {
 	j := lastNonSpace(line, i)
-	return j >= 0 && (isIdent(line[j]) || line[j] == ']' || line[j] == ')')
+	return j >= 0 && (IsIdent(line[j]) || line[j] == ']' || line[j] == ')')
 }
 
 func lastNonSpace(line string, i int) int {
@@ -184,8 +190,8 @@ func skipSpaces(line string, i int) int {
 	return i
 }
 
-// trimmed is the span of a line without its leading and trailing blanks.
-func trimmed(line string) (int, int) {
+// Trimmed is the span of a line without its leading and trailing blanks.
+func Trimmed(line string) (int, int) {
 	s, e := 0, len(line)
 	for s < e && (line[s] == ' ' || line[s] == '\t') {
 		s++
@@ -194,4 +200,45 @@ func trimmed(line string) (int, int) {
 		e--
 	}
 	return s, e
+}
+
+// Name returns the expression an access at 1-based byte column col of a
+// source line reads or writes, when the text there names memory (IsName);
+// "" otherwise.
+func Name(line string, col int) string {
+	if col <= 0 {
+		return ""
+	}
+	s, e := Span(line, col)
+	if i := skipSpaces(line, e); i < len(line) && line[i] == '(' {
+		return "" // a call's name: the access is the callee's (memcpy, printf)
+	}
+	if e := strings.TrimSpace(line[s:e]); IsName(e) {
+		return e
+	}
+	return ""
+}
+
+// IsName reports whether source text looks like the name of memory (an
+// identifier chain: `p->next`, `s.arr[i + 1]`) rather than a statement,
+// a call or an operator.
+func IsName(e string) bool {
+	if e == "" || len(e) > 60 || !IsIdent(e[0]) {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(e); i++ {
+		c := e[i]
+		switch {
+		case c == '[':
+			depth++
+		case c == ']':
+			depth--
+		case c == ';' || c == '{' || c == '}' || c == '=' && depth == 0:
+			return false
+		case depth == 0 && !IsIdent(c) && c != '.' && c != '-' && c != '>':
+			return false
+		}
+	}
+	return depth == 0
 }

@@ -1,0 +1,51 @@
+package analyzer
+
+import (
+	"strings"
+
+	"augur/analyzer/race"
+	"augur/analyzer/srcexpr"
+	"augur/analyzer/vm"
+)
+
+// One name for each thing: a race's memory is called what the source
+// calls it at the racing accesses (`pool->queue.len`), in the report, its
+// consequence, its evidence and the editor alike; the machine's own
+// description (an allocation site and an offset) stays beside it as
+// Race.Memory.
+
+// nameRaces sets each race's Object to the expression that names its
+// memory at the first of its accesses that spells one out (a read or a
+// write, not a free, whose text is the call), reading the sources through
+// src. A global must be named from its own name (`stats.count` for
+// stats), or the text is another thing's; where no access's text names
+// the memory, Object stays its description.
+func nameRaces(src *sourceText, races []*race.Race) {
+	for _, r := range races {
+		if name := sourceName(src, r); name != "" {
+			r.Object = name
+		}
+	}
+}
+
+func sourceName(src *sourceText, r *race.Race) string {
+	global := ""
+	for _, kind := range []string{"global:", "thread-local:"} {
+		if g, ok := strings.CutPrefix(r.ObjectKey, kind); ok {
+			global = g
+		}
+	}
+	for _, e := range []race.Endpoint{r.First, r.Second} {
+		if e.Kind == vm.Free || e.Loc.File == "" {
+			continue
+		}
+		name := srcexpr.Name(string(src.line(e.Loc.File, e.Loc.Line)), e.Loc.Col)
+		if name == "" {
+			continue
+		}
+		if global == "" || name == global || strings.HasPrefix(name, global+".") || strings.HasPrefix(name, global+"[") {
+			return name
+		}
+	}
+	return ""
+}
