@@ -253,6 +253,10 @@ type evidenceResult struct {
 	// Summary says in a sentence what the replay showed; a client that
 	// could not open the transcript is also sent it as a message.
 	Summary string `json:"summary"`
+	// Outputs are an output difference's two outputs as files, the
+	// evidence's order first, for a client that shows a diff of them
+	// itself (augurDiffView).
+	Outputs []string `json:"outputs,omitempty"`
 }
 
 // evidenceSubject is what a piece of evidence is of: a race, or a
@@ -360,8 +364,9 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 		}
 		evidence.RenderOutputDifference(&buf, ev, evidence.Markdown)
 		name += "-output"
-		res.Summary = fmt.Sprintf("augur: the two orders of %s print different output: %s in one order, %s in the other.",
-			sub.name, evidence.FirstLine(ev.Expected.Stdout), evidence.FirstLine(ev.Expected.OtherStdout))
+		mine, theirs := evidence.FirstDifference(ev.Expected.Stdout, ev.Expected.OtherStdout).Sides()
+		res.Summary = fmt.Sprintf("augur: the two orders of %s print different output, first at %s in one order, %s in the other.",
+			sub.name, mine, theirs)
 	} else {
 		s.mu.Lock()
 		sn := sub.ts.snap
@@ -398,10 +403,17 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
 	s.mu.Lock()
-	canShow, ownView := s.showDocument, s.timelineView
+	canShow, ownView, diffView := s.showDocument, s.timelineView, s.diffView
 	s.mu.Unlock()
 	if view == viewTimeline && ownView {
 		res.Shown = true // the client shows it in its own view
+		return res, nil
+	}
+	if view == viewOutputDiff && diffView {
+		if err := writeOutputs(res, ev, dir, name); err != nil {
+			return nil, err
+		}
+		res.Shown = true // the client shows the two files as a diff
 		return res, nil
 	}
 	if canShow {
@@ -425,6 +437,23 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 			Message: res.Summary + " The step-by-step transcript is in " + res.Transcript + "."})
 	}
 	return res, nil
+}
+
+// writeOutputs writes what each order of an output-differs race printed
+// to a file of its own beside the transcript (NAME-ORDER.txt), for a diff.
+func writeOutputs(res *evidenceResult, ev *evidence.Evidence, dir, name string) error {
+	other := "primary"
+	if ev.Order == "primary" {
+		other = "alternate"
+	}
+	for _, o := range []struct{ order, text string }{{ev.Order, ev.Expected.Stdout}, {other, ev.Expected.OtherStdout}} {
+		path := filepath.Join(dir, name+"-"+o.order+".txt")
+		if err := os.WriteFile(path, []byte(o.text), 0o644); err != nil {
+			return fmt.Errorf("output of the %s order: %w", o.order, err)
+		}
+		res.Outputs = append(res.Outputs, path)
+	}
+	return nil
 }
 
 // ignoreRace inserts the ignore marker on the line of the race's first

@@ -102,6 +102,9 @@ type client struct {
 	// timelineView declares that the client shows timelines itself.
 	noShowDocument bool
 	timelineView   bool
+	// diffView declares that the client shows output differences as a
+	// diff of two files itself.
+	diffView bool
 	// pulls declares pull diagnostics (textDocument/diagnostic with
 	// workspace/diagnostic/refresh), as VS Code's client does.
 	pulls bool
@@ -233,8 +236,8 @@ func (c *client) initialize(initOptions map[string]any) {
 		"workspace": map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
 			"codeLens": map[string]any{"refreshSupport": true}},
 	}
-	if c.timelineView {
-		caps["experimental"] = map[string]any{"augurTimelineView": true}
+	if c.timelineView || c.diffView {
+		caps["experimental"] = map[string]any{"augurTimelineView": c.timelineView, "augurDiffView": c.diffView}
 	}
 	if c.pulls {
 		caps["textDocument"] = map[string]any{"diagnostic": map[string]any{"relatedDocumentSupport": false}}

@@ -734,6 +734,53 @@ func replayFallsBack(t *testing.T, root string, c *client, canShow bool) {
 	c.shutdown()
 }
 
+// A client that shows output differences itself (augurDiffView, the VS
+// Code extension's diff editor) gets the two orders' outputs as files, the
+// evidence's order first, and no window/showDocument.
+func TestOutputDifferenceAsTwoFiles(t *testing.T) {
+	root := workspaceWith(t, "account.c")
+	path := filepath.Join(root, "account.c")
+	c := newClient(t, root)
+	c.diffView = true
+	c = startClient(t, c, nil)
+	c.open(path)
+	c.waitAnalyses(1)
+	a := findAction(c.codeActions(path, lineOf(t, path, "balance = balance + amount")), "Show output difference")
+	if a == nil {
+		t.Fatal("no Show output difference action on the output-differs race")
+	}
+	var res struct {
+		Outputs []string `json:"outputs"`
+		Shown   bool     `json:"shown"`
+	}
+	if err := c.call("workspace/executeCommand", map[string]any{"command": a.Command.Command,
+		"arguments": a.Command.Arguments}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if !res.Shown || len(res.Outputs) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	var outs [2]string
+	for i, f := range res.Outputs {
+		data, err := os.ReadFile(f)
+		if err != nil || !strings.HasSuffix(f, ".txt") {
+			t.Fatalf("output %d: %s: %v", i, f, err)
+		}
+		outs[i] = string(data)
+	}
+	if outs[0] == outs[1] || !strings.Contains(outs[0], "balance") {
+		t.Errorf("the two outputs:\n%s\n---\n%s", outs[0], outs[1])
+	}
+	c.mu.Lock()
+	for _, r := range c.requests {
+		if r.Method == "window/showDocument" {
+			t.Errorf("showDocument sent to a client that shows the difference itself: %s", r.Params)
+		}
+	}
+	c.mu.Unlock()
+	c.shutdown()
+}
+
 // "Show interleaving" writes the race's replay as an HTML timeline (one
 // lane per thread, the racing accesses marked) and asks the client to open
 // it in an external program; a client with its own timeline view (the VS

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"augur/analyzer/evidence"
 	"context"
 	"fmt"
 	"sort"
@@ -86,7 +87,7 @@ func (s *Server) hoverText(site *raceSite, l *lines) string {
 		fmt.Fprintf(&b, "- **Input:** %s\n", describeInputs(in))
 	}
 	if site.category == string(category.OutputDiffers) && len(r.Outputs) >= 2 {
-		fmt.Fprintf(&b, "- **Output:** one order prints %s, the other %s\n", outputQuote(r.Outputs[0]), outputQuote(r.Outputs[1]))
+		fmt.Fprintf(&b, "- **Output:** %s\n", outputDifference(r.Outputs[0], r.Outputs[1]))
 	}
 	if p := r.Pattern; p != nil {
 		fmt.Fprintf(&b, "- **Benign pattern — %s:** %s\n", p.Name, p.Evidence)
@@ -130,6 +131,27 @@ func emptyInputs(in *report.Inputs) bool {
 
 // outputQuote shows a program's output briefly, in code, its line ends
 // visible.
+// outputDifference says where two outputs first differ, with the line
+// before as context: the first lines of two orders' outputs are often
+// the same banner.
+func outputDifference(a, b string) string {
+	d := evidence.FirstDifference(a, b)
+	if d.Line == 0 {
+		return "the same" // not an output difference after all; say nothing more
+	}
+	side := func(text string, ended bool) string {
+		if ended {
+			return "nothing more"
+		}
+		return outputQuote(text + "\n")
+	}
+	s := fmt.Sprintf("at line %d of the output, one order prints %s, the other %s", d.Line, side(d.A, d.AEnded), side(d.B, d.BEnded))
+	if d.Before != "" {
+		s += fmt.Sprintf(" (both after %s)", outputQuote(d.Before+"\n"))
+	}
+	return s
+}
+
 func outputQuote(out string) string {
 	if out == "" {
 		return "nothing"

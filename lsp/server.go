@@ -93,7 +93,11 @@ type Server struct {
 	// (experimental capability "augurTimelineView", the VS Code
 	// extension's webview), so the server does not open them.
 	timelineView bool
-	pull         pullState
+	// diffView: the client shows an output difference as a diff of two
+	// files itself (experimental capability "augurDiffView", the VS Code
+	// extension's diff editor), so the server writes the two outputs.
+	diffView bool
+	pull     pullState
 	// lensRefresh asks for code lenses again; nil when the client does
 	// not accept workspace/codeLens/refresh.
 	lensRefresh   *refresher
@@ -213,9 +217,10 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	}
 	var exp struct {
 		TimelineView bool `json:"augurTimelineView"`
+		DiffView     bool `json:"augurDiffView"`
 	}
 	if len(caps.Experimental) > 0 && json.Unmarshal(caps.Experimental, &exp) == nil {
-		s.timelineView = exp.TimelineView
+		s.timelineView, s.diffView = exp.TimelineView, exp.DiffView
 	}
 	s.pull.on = pullCapable(caps)
 	s.pull.refresh = &refresher{method: protocol.MethodWorkspaceDiagnosticRefresh, send: s.client.DiagnosticRefresh}

@@ -399,6 +399,12 @@ func (r *renderer) outcomeLines(ev *Evidence, tr *Transcript) (this, other strin
 	case tr.Result != nil && tr.Result.Term.Kind != vm.TermExit:
 		t := tr.Result.Term
 		this = fmt.Sprintf("%s: %s", t.Kind, strings.ReplaceAll(t.Message, r.base+"/", ""))
+	case tr.Result != nil && ev.Category == "output-differs":
+		// The two outputs, where they first differ: their first lines
+		// are often the same banner.
+		mine, theirs := FirstDifference(ev.Expected.Stdout, ev.Expected.OtherStdout).Sides()
+		this = "exit " + fmt.Sprint(tr.Result.Term.Status) + ", printing at " + mine
+		other = "prints at " + theirs
 	case tr.Result != nil:
 		this = "exit " + fmt.Sprint(tr.Result.Term.Status) + ", printing " + FirstLine(ev.Expected.Stdout)
 	default:
@@ -408,9 +414,65 @@ func (r *renderer) outcomeLines(ev *Evidence, tr *Transcript) (this, other strin
 		this += " (not reproduced: " + tr.Mismatch + ")"
 	}
 	if ev.Category == "output-differs" {
-		return this, "prints " + FirstLine(ev.Expected.OtherStdout)
+		if other == "" {
+			other = "prints " + FirstLine(ev.Expected.OtherStdout)
+		}
+		return this, other
 	}
 	return this, "runs to its end"
+}
+
+// Difference is where two outputs first differ: the 1-based line, each
+// output's text there (A and B; "" past an output's end, with AEnded or
+// BEnded set), and the line before it both printed (Before, for context;
+// "" at the first line). Equal outputs have Line 0.
+type Difference struct {
+	Line           int
+	A, B, Before   string
+	AEnded, BEnded bool
+}
+
+// FirstDifference compares two outputs line by line.
+func FirstDifference(a, b string) Difference {
+	as, bs := outputLines(a), outputLines(b)
+	for i := 0; i < max(len(as), len(bs)); i++ {
+		if i < len(as) && i < len(bs) && as[i] == bs[i] {
+			continue
+		}
+		d := Difference{Line: i + 1, AEnded: i >= len(as), BEnded: i >= len(bs)}
+		if !d.AEnded {
+			d.A = as[i]
+		}
+		if !d.BEnded {
+			d.B = bs[i]
+		}
+		if i > 0 {
+			d.Before = as[i-1]
+		}
+		return d
+	}
+	return Difference{}
+}
+
+// outputLines splits an output into its lines, without the empty one
+// after a final newline.
+func outputLines(out string) []string {
+	if out == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+}
+
+// Sides says a difference as two quotes, for a sentence: "line 3:
+// \"task 7\"" and "line 3: \"task 8\"", or "nothing from line 3 on".
+func (d Difference) Sides() (a, b string) {
+	side := func(text string, ended bool) string {
+		if ended {
+			return fmt.Sprintf("nothing from line %d on", d.Line)
+		}
+		return fmt.Sprintf("line %d: %q", d.Line, text)
+	}
+	return side(d.A, d.AEnded), side(d.B, d.BEnded)
 }
 
 // FirstLine quotes the first line of a program's output, marking what

@@ -14,3 +14,30 @@ func TestWithoutComment(t *testing.T) {
 		}
 	}
 }
+
+func TestFirstDifference(t *testing.T) {
+	for _, c := range []struct {
+		a, b  string
+		want  Difference
+		sideA string
+		sideB string
+	}{
+		{"banner\ntask 7\ntask 8\n", "banner\ntask 8\ntask 7\n",
+			Difference{Line: 2, A: "task 7", B: "task 8", Before: "banner"}, `line 2: "task 7"`, `line 2: "task 8"`},
+		{"total 3\n", "total 3\nwarning\n",
+			Difference{Line: 2, AEnded: true, B: "warning", Before: "total 3"}, "nothing from line 2 on", `line 2: "warning"`},
+		{"", "x\n", Difference{Line: 1, AEnded: true, B: "x"}, "nothing from line 1 on", `line 1: "x"`},
+		{"same\n", "same\n", Difference{}, "", ""},
+	} {
+		got := FirstDifference(c.a, c.b)
+		if got != c.want {
+			t.Errorf("FirstDifference(%q, %q) = %+v, want %+v", c.a, c.b, got, c.want)
+		}
+		if got.Line == 0 {
+			continue
+		}
+		if a, b := got.Sides(); a != c.sideA || b != c.sideB {
+			t.Errorf("Sides of %+v = %q, %q, want %q, %q", got, a, b, c.sideA, c.sideB)
+		}
+	}
+}

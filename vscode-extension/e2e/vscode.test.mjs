@@ -418,6 +418,22 @@ test('the racing line has code lenses, and Show interleaving opens the timeline 
   assert.notEqual(bg, 'rgb(255, 255, 255)', 'a white page in a dark theme');
 });
 
+test("an output-differs race's Show output difference opens a diff of the two orders' outputs", async () => {
+  await goToLine(20);
+  const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: /^Show output difference$/ }).first();
+  await lens.waitFor({ timeout: patience });
+  await lens.click({ timeout: patience });
+  const tab = page.locator('.tabs-container .tab', { hasText: /augur: output, \w+ order ↔ \w+ order/ });
+  await expectVisible(tab, "the diff editor's tab");
+  const diff = page.locator('.monaco-diff-editor:visible');
+  await expectVisible(diff, 'the diff editor of the two outputs');
+  await settled(diff);
+  await shot('4b-output-diff');
+  const text = await diff.innerText();
+  assert.match(text, /entries/, 'the outputs in the diff');
+  await tab.locator('.codicon-close').click();
+});
+
 test('a failure an explored schedule reached has lenses of its own, and its timeline shows how', async () => {
   const { line } = want.find((w) => w.category === 'failure');
   await goToLine(line);

@@ -33,12 +33,15 @@ export const serverCommands = {
   replay: 'augur.server.replayEvidence',
   analyzeNow: 'augur.server.analyzeNow',
   timeline: 'augur.server.showInterleaving',
+  outputDiff: 'augur.server.showOutputDifference',
   applyFix: 'augur.server.applyFix',
 };
 
 /** What the server's evidence commands answer. */
 interface EvidenceResult {
   transcript?: string;
+  // outputs are an output difference's two outputs, this order's first.
+  outputs?: string[];
   shown?: boolean;
   reproduced?: boolean;
   summary?: string;
@@ -147,6 +150,9 @@ export class AugurExtension {
           const res = (await next(command, args)) as EvidenceResult | undefined;
           if (command === serverCommands.timeline) {
             this.showTimeline(res);
+          }
+          if (command === serverCommands.outputDiff) {
+            await this.showOutputDiff(res);
           }
           return res;
         },
@@ -330,6 +336,19 @@ export class AugurExtension {
     }
   }
 
+  /**
+   * Opens the two outputs of an output-differs race in a diff editor: the
+   * lines that differ side by side, in context, as any diff.
+   */
+  async showOutputDiff(res: EvidenceResult | undefined): Promise<void> {
+    const [mine, theirs] = res?.outputs ?? [];
+    if (!mine || !theirs) {
+      return;
+    }
+    const title = `augur: output, ${orderOf(mine)} order ↔ ${orderOf(theirs)} order`;
+    await this.api.commands.executeCommand('vscode.diff', this.api.Uri.file(mine), this.api.Uri.file(theirs), title);
+  }
+
   /** Opens a timeline the server wrote in the webview. */
   showTimeline(res: EvidenceResult | undefined): void {
     if (!res?.transcript || !res.transcript.endsWith('.html')) {
@@ -373,4 +392,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AugurE
 export async function deactivate(): Promise<void> {
   await active?.dispose();
   active = undefined;
+}
+
+/** orderOf names the order an output file holds (its name ends in -ORDER.txt). */
+function orderOf(file: string): string {
+  const m = /-(primary|alternate)\.txt$/.exec(file);
+  return m ? m[1] : 'one';
 }

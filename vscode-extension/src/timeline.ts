@@ -7,10 +7,13 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 
-/** The client capability that makes the server leave timelines to us. */
+/**
+ * The client capabilities that make the server leave timelines to us, and
+ * output differences (the two orders' outputs, as two files: a diff).
+ */
 export const timelineCapability = {
   fillClientCapabilities(caps: { experimental?: unknown }): void {
-    caps.experimental = { ...((caps.experimental as object) ?? {}), augurTimelineView: true };
+    caps.experimental = { ...((caps.experimental as object) ?? {}), augurTimelineView: true, augurDiffView: true };
   },
   initialize(): void {},
   getState(): { kind: 'static' } {

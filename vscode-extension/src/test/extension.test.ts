@@ -126,6 +126,25 @@ test("the server's question which race to show is a quick pick, whose choices re
   assert.equal(await ask!(params), null);
 });
 
+test('an output difference opens as a diff of the two orders\' outputs', async () => {
+  const e = new ext.AugurExtension(vscodeMock, context(), factory);
+  await e.start();
+  const c = clients[0];
+  const caps: any = {};
+  c.features[0].fillClientCapabilities(caps);
+  assert.deepEqual(caps.experimental, { augurTimelineView: true, augurDiffView: true });
+  const diffs: unknown[][] = [];
+  state.commands.set('vscode.diff', (...args: unknown[]) => diffs.push(args));
+  c.answer = { outputs: ['/c/race-1-output-alternate.txt', '/c/race-1-output-primary.txt'], shown: true };
+  const exec = c.options.middleware.executeCommand;
+  await exec('augur.server.showOutputDifference', ['1'], (cmd: string, args: unknown[]) => c.sendRequest('workspace/executeCommand', { command: cmd, arguments: args }));
+  assert.equal(diffs.length, 1);
+  const [a, b, title] = diffs[0] as [any, any, string];
+  assert.equal(a.fsPath, '/c/race-1-output-alternate.txt');
+  assert.equal(b.fsPath, '/c/race-1-output-primary.txt');
+  assert.equal(title, 'augur: output, alternate order ↔ primary order');
+});
+
 test('the commands call the server', async () => {
   const e = new ext.AugurExtension(vscodeMock, context(), factory);
   await e.start();
@@ -339,7 +358,7 @@ test('the server leaves timelines to the extension, which shows them in a webvie
   const c = clients[0];
   const caps: any = { experimental: { other: 1 } };
   for (const f of c.features) f.fillClientCapabilities(caps);
-  assert.deepEqual(caps.experimental, { other: 1, augurTimelineView: true });
+  assert.deepEqual(caps.experimental, { other: 1, augurTimelineView: true, augurDiffView: true });
 
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'augur-timeline-'));
   const transcript = path.join(dir, 'r2.html');
