@@ -214,6 +214,15 @@ func (k *marker) event(t int, site vm.Site, op string) int {
 	if len(st) > 0 {
 		e.Function = st[0].Function
 	}
+	// An event inside augur's runtime (a lock its pthread_mutex_lock
+	// takes, in augur-runtime/libc) happens at the program's call into
+	// it: that is the line the user wrote.
+	for _, f := range st {
+		if !vm.InRuntime(f.Loc.File) {
+			e.Loc, e.Function = f.Loc, f.Function
+			break
+		}
+	}
 	*k.events = append(*k.events, e)
 	return len(*k.events) - 1
 }

@@ -165,6 +165,9 @@ td { vertical-align: top; }
 .outcome { margin-top: 12px; display: grid; grid-template-columns: 1fr 1fr; gap: 8px; }
 .outcome div { border: 1px solid #bf8700; border-radius: 4px; padding: 6px 8px; background: #fff8c5; color: #222; overflow-wrap: anywhere; }
 .elided { color: var(--vscode-descriptionForeground, #57606a); font-style: italic; }
+.fold label { cursor: pointer; }
+tbody.folded { display: none; }
+tbody.fold:has(input:checked) + tbody.folded { display: table-row-group; }
 `
 
 // drawHTML writes the page: a table with a column per thread.
@@ -182,7 +185,13 @@ func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other st
 		how = failureLede
 	}
 	fmt.Fprintf(r.w, "<h1>%s</h1>\n<p class=\"lede\">%s %s</p>\n", esc(title(ev)), esc(r.kindLine(ev)), esc(how))
-	fmt.Fprint(r.w, "<table class=\"timeline\"><thead><tr><th class=\"step\">step</th>")
+	width := ""
+	if len(threads) > 3 {
+		// Many threads: lanes keep a width code reads in, and the page
+		// scrolls sideways, rather than five columns of a word a line.
+		width = fmt.Sprintf(" style=\"width: %dem\"", 4+16*len(threads))
+	}
+	fmt.Fprintf(r.w, "<table class=\"timeline\"%s><thead><tr><th class=\"step\">step</th>", width)
 	for _, t := range threads {
 		name := fmt.Sprintf("thread %d", t)
 		if fn[t] != "" {
@@ -194,46 +203,20 @@ func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other st
 	if elided > 0 {
 		fmt.Fprintf(r.w, "<tr><td></td><td class=\"elided\" colspan=\"%d\">(%d earlier steps left out)</td></tr>\n", len(threads), elided)
 	}
-	for _, x := range rows {
-		c, ok := col[x.Thread]
-		if !ok {
-			continue
+	for _, g := range groups(rows) {
+		if g.folded {
+			// A run of steps that shows nothing of the race (locks and
+			// unlocks, mostly): one line that unfolds them, with no
+			// script, so it works in a browser and in a webview alike.
+			fmt.Fprintf(r.w, "</tbody>\n<tbody class=\"fold\"><tr><td></td><td class=\"elided\" colspan=\"%d\"><label><input type=\"checkbox\"> %s</label></td></tr></tbody>\n<tbody class=\"folded\">\n",
+				len(threads), esc(g.summary()))
 		}
-		fmt.Fprintf(r.w, "<tr><td class=\"step\">%d</td>", x.step)
-		for i := 0; i < c; i++ {
-			fmt.Fprint(r.w, "<td></td>")
+		for _, x := range g.rows {
+			r.htmlRow(ev, x, col, len(threads))
 		}
-		class, op := "ev", x.Op
-		switch {
-		case x.Failed:
-			class += " failed"
-			op = "fails: " + strings.ReplaceAll(x.Op, r.base+"/", "")
-		case x.Racing != 0:
-			class += " racing"
-			op = fmt.Sprintf("racing access %d: %s %s", x.Racing, x.Op, shortObject(ev.Race.Object))
+		if g.folded {
+			fmt.Fprint(r.w, "</tbody>\n<tbody>\n")
 		}
-		link := ""
-		if x.Loc.File != "" {
-			link = fmt.Sprintf(" data-file=\"%s\" data-line=\"%d\" title=\"open %s\"", esc(x.Loc.File), x.Loc.Line, esc(x.at))
-		}
-		fmt.Fprintf(r.w, "<td><div class=\"%s\"%s><span class=\"op\">%s</span>", class, link, esc(op))
-		if x.Value != "" {
-			verb := "value"
-			if x.Op == "reads" {
-				verb = "read"
-			} else if x.Op == "writes" {
-				verb = "wrote"
-			}
-			fmt.Fprintf(r.w, " <span class=\"val\">(%s %s)</span>", verb, esc(x.Value))
-		}
-		if x.code != "" {
-			fmt.Fprintf(r.w, "<code>%s</code>", esc(x.code))
-		}
-		fmt.Fprintf(r.w, "<span class=\"at\">%s</span></div></td>", esc(x.at))
-		for i := c + 1; i < len(threads); i++ {
-			fmt.Fprint(r.w, "<td></td>")
-		}
-		fmt.Fprint(r.w, "</tr>\n")
 	}
 	fmt.Fprint(r.w, "</tbody></table>\n")
 	if ev.Kind == KindFailure {
@@ -243,6 +226,50 @@ func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other st
 			esc(ev.Order), esc(this), esc(other))
 	}
 	fmt.Fprint(r.w, "</body></html>\n")
+}
+
+// htmlRow writes one step: its number, and its box in its thread's column.
+func (r *renderer) htmlRow(ev *Evidence, x row, col map[int]int, lanes int) {
+	esc := html.EscapeString
+	c, ok := col[x.Thread]
+	if !ok {
+		return
+	}
+	fmt.Fprintf(r.w, "<tr><td class=\"step\">%d</td>", x.step)
+	for i := 0; i < c; i++ {
+		fmt.Fprint(r.w, "<td></td>")
+	}
+	class, op := "ev", x.Op
+	switch {
+	case x.Failed:
+		class += " failed"
+		op = "fails: " + strings.ReplaceAll(x.Op, r.base+"/", "")
+	case x.Racing != 0:
+		class += " racing"
+		op = fmt.Sprintf("racing access %d: %s %s", x.Racing, x.Op, shortObject(ev.Race.Object))
+	}
+	link := ""
+	if x.Loc.File != "" {
+		link = fmt.Sprintf(" data-file=\"%s\" data-line=\"%d\" title=\"open %s\"", esc(x.Loc.File), x.Loc.Line, esc(x.at))
+	}
+	fmt.Fprintf(r.w, "<td><div class=\"%s\"%s><span class=\"op\">%s</span>", class, link, esc(op))
+	if x.Value != "" {
+		verb := "value"
+		if x.Op == "reads" {
+			verb = "read"
+		} else if x.Op == "writes" {
+			verb = "wrote"
+		}
+		fmt.Fprintf(r.w, " <span class=\"val\">(%s %s)</span>", verb, esc(x.Value))
+	}
+	if x.code != "" {
+		fmt.Fprintf(r.w, "<code>%s</code>", esc(x.code))
+	}
+	fmt.Fprintf(r.w, "<span class=\"at\">%s</span></div></td>", esc(x.at))
+	for i := c + 1; i < lanes; i++ {
+		fmt.Fprint(r.w, "<td></td>")
+	}
+	fmt.Fprint(r.w, "</tr>\n")
 }
 
 // kindLine says what the evidence is of, in a sentence.
@@ -493,4 +520,97 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n-3] + "..."
+}
+
+// minFold is the shortest run of uneventful steps a timeline folds.
+const minFold = 4
+
+// group is a run of a timeline's rows, folded when none of them shows the
+// race or the failure: a lock a thread takes and releases a hundred times
+// before the race would push the racing accesses thousands of pixels down.
+type group struct {
+	rows   []row
+	folded bool
+}
+
+// groups splits rows into runs: each run of at least minFold uneventful
+// rows is folded, the rest shown.
+func groups(rows []row) []group {
+	var out []group
+	for i := 0; i < len(rows); {
+		j := i
+		for j < len(rows) && !rows[j].eventful() {
+			j++
+		}
+		switch {
+		case j-i >= minFold:
+			out = append(out, group{rows: rows[i:j], folded: true})
+		case j > i:
+			out = appendShown(out, rows[i:j])
+		}
+		if j < len(rows) {
+			out = appendShown(out, rows[j:j+1])
+			j++
+		}
+		i = j
+	}
+	return out
+}
+
+// appendShown adds rows to the last group when it is shown too.
+func appendShown(gs []group, rows []row) []group {
+	if n := len(gs); n > 0 && !gs[n-1].folded {
+		gs[n-1].rows = append(gs[n-1].rows, rows...)
+		return gs
+	}
+	return append(gs, group{rows: append([]row(nil), rows...)})
+}
+
+// eventful reports whether a row shows something of the race or the
+// failure: a racing access, the failure, an access with its value (a
+// failure's timeline shows the accesses its schedule switched at), or a
+// thread created, joined or memory freed, which order the racing threads.
+func (x row) eventful() bool {
+	if x.Racing != 0 || x.Failed || x.Value != "" {
+		return true
+	}
+	for _, p := range []string{"creates thread", "joins thread", "frees"} {
+		if strings.HasPrefix(x.Op, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// summary says what a folded run holds: "36 steps of threads 1 and 3:
+// locks, unlocks (show them)".
+func (g group) summary() string {
+	count := map[string]int{}
+	var ops []string
+	threads := map[int]bool{}
+	var ids []int
+	for _, x := range g.rows {
+		if count[x.Op] == 0 {
+			ops = append(ops, x.Op)
+		}
+		count[x.Op]++
+		if !threads[x.Thread] {
+			threads[x.Thread] = true
+			ids = append(ids, x.Thread)
+		}
+	}
+	sort.SliceStable(ops, func(i, j int) bool { return count[ops[i]] > count[ops[j]] })
+	if len(ops) > 3 {
+		ops = append(ops[:3], "…")
+	}
+	sort.Ints(ids)
+	who := make([]string, len(ids))
+	for i, t := range ids {
+		who[i] = fmt.Sprint(t)
+	}
+	of := "thread " + who[0]
+	if len(who) > 1 {
+		of = "threads " + strings.Join(who[:len(who)-1], ", ") + " and " + who[len(who)-1]
+	}
+	return fmt.Sprintf("%d steps of %s: %s (show them)", len(g.rows), of, strings.Join(ops, ", "))
 }

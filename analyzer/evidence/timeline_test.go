@@ -41,3 +41,24 @@ func TestFirstDifference(t *testing.T) {
 		}
 	}
 }
+
+func TestGroupsFoldUneventfulRuns(t *testing.T) {
+	ev := func(thread int, op string) row { return row{Event: Event{Thread: thread, Op: op}} }
+	rows := []row{ev(0, "creates thread 1")}
+	for i := 0; i < 6; i++ {
+		rows = append(rows, ev(1, "locks"), ev(2, "unlocks"))
+	}
+	rows = append(rows, ev(0, "frees the memory allocated at a.c:3"))
+	rows = append(rows, ev(1, "unlocks"), ev(1, "locks")) // too short to fold
+	rows = append(rows, row{Event: Event{Thread: 2, Op: "writes", Racing: 1}})
+	gs := groups(rows)
+	if len(gs) != 3 || gs[0].folded || !gs[1].folded || gs[2].folded {
+		t.Fatalf("groups: %+v", gs)
+	}
+	if len(gs[1].rows) != 12 || len(gs[2].rows) != 4 {
+		t.Errorf("folded %d rows, then showed %d", len(gs[1].rows), len(gs[2].rows))
+	}
+	if got, want := gs[1].summary(), "12 steps of threads 1 and 2: locks, unlocks (show them)"; got != want {
+		t.Errorf("summary %q, want %q", got, want)
+	}
+}

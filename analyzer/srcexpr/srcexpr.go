@@ -211,7 +211,9 @@ func Name(line string, col int) string {
 	}
 	s, e := Span(line, col)
 	if i := skipSpaces(line, e); i < len(line) && line[i] == '(' {
-		return "" // a call's name: the access is the callee's (memcpy, printf)
+		// A call's name: the access is the callee's (printf reading a
+		// string, memcpy writing a buffer), made to one of its arguments.
+		return onlyNamedArgument(line, i)
 	}
 	if e := strings.TrimSpace(line[s:e]); IsName(e) {
 		return e
@@ -241,4 +243,51 @@ func IsName(e string) bool {
 		}
 	}
 	return depth == 0
+}
+
+// onlyNamedArgument returns the argument of the call whose list opens at
+// line[open] that names memory, when exactly one does (`q->name` in
+// `printf("%s", q->name)`); "" when none does, or several (memcpy's
+// destination and source: the text cannot say which one the access is).
+func onlyNamedArgument(line string, open int) string {
+	var args []string
+	depth, start := 0, open+1
+	for i := open; i < len(line); i++ {
+		switch c := line[i]; {
+		case c == '"' || c == '\'':
+			for i++; i < len(line) && line[i] != c; i++ {
+				if line[i] == '\\' {
+					i++
+				}
+			}
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+			if depth == 0 {
+				args = append(args, line[start:i])
+				return only(args)
+			}
+		case c == ',' && depth == 1:
+			args = append(args, line[start:i])
+			start = i + 1
+		}
+	}
+	return "" // the call goes on past the line
+}
+
+// only returns the one argument that is a name.
+func only(args []string) string {
+	found := ""
+	for _, a := range args {
+		a = strings.TrimSpace(a)
+		if !IsName(a) || a[0] >= '0' && a[0] <= '9' {
+			continue
+		}
+		if found != "" {
+			return ""
+		}
+		found = a
+	}
+	return found
 }

@@ -40,8 +40,10 @@ func TestName(t *testing.T) {
 	}{
 		{"\tpool->queue.len = 0;", 18, "pool->queue.len"},
 		{"\ts.a = x + 1;", 8, "x"},
-		{"\tmemcpy(dst, src, n);", 2, ""}, // a call names no memory
-		{"\tprintf(\"%d\", total);", 2, ""},
+		{"\tmemcpy(dst, src, 16);", 2, ""}, // two names: which one the access is, the text cannot say
+		{"\tprintf(\"%d, %s\", 3, q->name);", 2, "q->name"},
+		{"\tputs(log_line(buf));", 2, ""}, // a call's result is no name
+		{"\tprintf(\"(%d\\n\", total);", 2, "total"},
 		{"\t*p = 3;", 5, ""}, // a dereference is not a name
 		{"\tx = 5;", 0, ""},  // no column
 	} {

@@ -112,6 +112,7 @@ before(async () => {
   fs.copyFileSync(path.join(repo, 'testdata', 'accuracy', 'verbose_total.c'), path.join(workspace, 'logger.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'budget', 'flag_never_set.c'), path.join(workspace, 'waiter.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'grower.c'), path.join(workspace, 'grower.c'));
+  fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'jobs.c'), path.join(workspace, 'jobs.c'));
   // A program split over files, in a folder of its own, that no
   // configuration describes: tally/main.c calls into tally.c, which logs
   // through log.c; other.c is another program and broken.c does not
@@ -419,12 +420,14 @@ test('the racing line has code lenses, and Show interleaving opens the timeline 
 });
 
 test("an output-differs race's Show output difference opens a diff of the two orders' outputs", async () => {
-  await goToLine(20);
   const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: /^Show output difference$/ }).first();
-  await lens.waitFor({ timeout: patience });
-  await lens.click({ timeout: patience });
   const tab = page.locator('.tabs-container .tab', { hasText: /augur: output, \w+ order ↔ \w+ order/ });
-  await expectVisible(tab, "the diff editor's tab");
+  // A click can land while the lenses are drawn again: try until the diff opens.
+  await openUntil(async () => {
+    await goToLine(20);
+    await lens.waitFor({ timeout: patience });
+    await lens.click({ timeout: patience });
+  }, tab);
   const diff = page.locator('.monaco-diff-editor:visible');
   await expectVisible(diff, 'the diff editor of the two outputs');
   await settled(diff);
@@ -560,6 +563,42 @@ async function hoverAtLine(line, has) {
   }, hoverBox);
   return hoverBox;
 }
+
+test("a real trace's timeline folds the steps that show nothing of the race, and unfolds them on a click", async () => {
+  // jobs.c: two workers lock and unlock a queue four times each before
+  // one reads the queue main frees (testdata/vscode/jobs.c).
+  await keyboardHover('jobs.c', 'worker leaving', 'spec-violated');
+  await page.keyboard.press('Escape');
+  const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: /^Show interleaving$/ }).first();
+  await lens.waitFor({ timeout: patience });
+  await lens.click({ timeout: patience });
+  // The webview may load its page more than once (a panel shown again):
+  // each try takes the frame that holds it now.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const frame = await timelineFrame(/q->name/);
+      const fold = frame.locator('tbody.fold label').first();
+      await expectVisible(fold, 'a folded run of steps');
+      assert.match((await fold.innerText()).trim(), /^\d+ steps of threads? [\d, and]+: (locks|unlocks)/);
+      // The racing accesses are in view without scrolling past the locks.
+      const box = await frame.locator('.ev.racing').first().boundingBox();
+      assert.ok(box && box.y < 900, `the first racing access is ${box?.y}px down`);
+      await shot('4c-folded-timeline');
+      const before = await frame.locator('.ev:visible').count();
+      await fold.click();
+      assert.ok((await frame.locator('.ev:visible').count()) > before, 'a click unfolds the steps');
+      assert.doesNotMatch(await frame.locator('body').innerText(), /augur-runtime/, 'runtime frames in the timeline');
+      break;
+    } catch (err) {
+      if (attempt >= 3 || !/detached/.test(String(err))) {
+        throw err;
+      }
+      await page.waitForTimeout(1_000);
+    }
+  }
+  // The click gave the webview the keyboard: close it, for the next tests.
+  await page.locator('.tabs-container .tab', { hasText: 'augur: interleaving' }).locator('.codicon-close').click();
+});
 
 test('a harmless race that follows a benign pattern names the pattern and its evidence in the hover', async () => {
   const hover = await keyboardHover('status.c', 'status |= 1;', 'Benign pattern');
