@@ -204,7 +204,7 @@ func (k *marker) event(t int, site vm.Site, op string) int {
 		return -1
 	}
 	st := k.m.Stack(site)
-	if fn := startFunction(st); fn != "" && !named {
+	if fn := vm.StartFunction(st); fn != "" && !named {
 		k.starts[t] = fn
 	}
 	if len(*k.events) >= maxEvents {
@@ -225,19 +225,6 @@ func (k *marker) event(t int, site vm.Site, op string) int {
 	}
 	*k.events = append(*k.events, e)
 	return len(*k.events) - 1
-}
-
-// startFunction is the function a thread was started in: the outermost
-// frame of its stack that is the program's (main, not the runtime's
-// __augur_start that calls it); "" while the thread runs the runtime's
-// code alone (before main).
-func startFunction(st []vm.StackFrame) string {
-	for i := len(st) - 1; i >= 0; i-- {
-		if !vm.InRuntime(st[i].Loc.File) {
-			return st[i].Function
-		}
-	}
-	return ""
 }
 
 func (k *marker) Sync(ev vm.SyncEvent) {

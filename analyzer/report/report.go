@@ -572,19 +572,7 @@ func shortLoc(e race.Endpoint, base string) string {
 
 func access(e race.Endpoint, size uint64, base string) Access {
 	return Access{File: ir.RelPath(e.Loc.File, base), Line: e.Loc.Line, Column: e.Loc.Col, Kind: e.KindName(), Size: size,
-		Thread: e.Thread, ThreadStart: threadStart(e.Stack), Function: e.Function, Stack: frames(e.Stack, base)}
-}
-
-// threadStart is the function a thread was started in: the outermost
-// frame of an access's stack that is the program's, not the runtime's
-// entry that calls main.
-func threadStart(st []vm.StackFrame) string {
-	for i := len(st) - 1; i >= 0; i-- {
-		if !vm.InRuntime(st[i].Loc.File) {
-			return st[i].Function
-		}
-	}
-	return ""
+		Thread: e.Thread, ThreadStart: vm.StartFunction(e.Stack), Function: e.Function, Stack: frames(e.Stack, base)}
 }
 
 // place is a location as a frame without a function, nil when unknown.

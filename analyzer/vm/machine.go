@@ -907,6 +907,19 @@ func termOf(err error) *Termination {
 	return &Termination{Kind: TermUnsupported, Message: err.Error()}
 }
 
+// StartFunction is the function a thread was started in, from a stack of
+// it (innermost first): the outermost frame that is the program's (main,
+// not the runtime's __augur_start that calls it); "" while the thread runs
+// the runtime's code alone (before main).
+func StartFunction(st []StackFrame) string {
+	for i := len(st) - 1; i >= 0; i-- {
+		if !InRuntime(st[i].Loc.File) {
+			return st[i].Function
+		}
+	}
+	return ""
+}
+
 // InRuntime reports whether a source file is one of augur's runtime's: the
 // build names them augur-runtime/libc/... and augur-runtime/cxx/... in the
 // debug information (build.RuntimeSourceDir), which the program's loader
