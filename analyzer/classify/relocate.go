@@ -58,6 +58,9 @@ func raceOn(prog *ir.Program, cfg vm.Config, r *race.Race, in *race.Inputs) *rac
 			continue
 		}
 		occ := *found
+		// The same race: it keeps the name the analysis gave its memory
+		// (the source's expression), not the detector's description.
+		occ.Object, occ.Memory = r.Object, r.Memory
 		occ.Trace, occ.Inputs, occ.Technique = res.Trace, in, r.Technique
 		occ.PreemptAccesses = cfg.PreemptAccesses // a directed run's PreemptAt is in its trace
 		return &occ
