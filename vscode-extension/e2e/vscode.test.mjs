@@ -590,7 +590,8 @@ test("a real trace's timeline folds the steps that show nothing of the race, and
       assert.doesNotMatch(await frame.locator('body').innerText(), /augur-runtime/, 'runtime frames in the timeline');
       break;
     } catch (err) {
-      if (attempt >= 3 || !/detached/.test(String(err))) {
+      // expectVisible wraps the locator's error: the detach is in its cause.
+      if (attempt >= 3 || !/detached/.test(`${err} ${err?.cause ?? ''}`)) {
         throw err;
       }
       await page.waitForTimeout(1_000);
