@@ -37,10 +37,14 @@ type Event struct {
 	Value  string
 	Racing int // 1 or 2 for the racing accesses, 0 otherwise
 	Failed bool
+	// Step is the event's number, from 1, over every event of the replay,
+	// those not kept included.
+	Step int
 }
 
 // maxEvents bounds the events a transcript keeps: a program that frees
-// or locks in a loop would otherwise fill the picture.
+// or locks in a loop would otherwise fill memory and the picture. Past
+// it, the oldest events are dropped, but for the racing accesses.
 const maxEvents = 2000
 
 // Transcript is what a replay did.
@@ -103,6 +107,8 @@ type marker struct {
 	// written is a racing write whose value is read back at the next
 	// event: the monitor hears of a store before it happens.
 	written *pendingWrite
+	// count numbers the events (Event.Step), those dropped included.
+	count int
 }
 
 type pendingWrite struct {
@@ -196,21 +202,17 @@ func (k *marker) allocation(o *vm.Object) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(l.File), l.Line)
 }
 
-// event appends an event of thread t at site and returns its index (-1
-// past maxEvents).
+// event appends an event of thread t at site and returns its index.
 func (k *marker) event(t int, site vm.Site, op string) int {
-	_, named := k.starts[t]
-	if len(*k.events) >= maxEvents && named {
-		return -1
-	}
 	st := k.m.Stack(site)
-	if fn := vm.StartFunction(st); fn != "" && !named {
-		k.starts[t] = fn
+	if _, named := k.starts[t]; !named {
+		if fn := vm.StartFunction(st); fn != "" {
+			k.starts[t] = fn
+		}
 	}
-	if len(*k.events) >= maxEvents {
-		return -1
-	}
-	e := Event{Thread: t, Loc: k.m.Program().Loc(site.Loc), Op: op}
+	k.makeRoom()
+	k.count++
+	e := Event{Thread: t, Loc: k.m.Program().Loc(site.Loc), Op: op, Step: k.count}
 	if len(st) > 0 {
 		e.Function = st[0].Function
 	}
@@ -225,6 +227,26 @@ func (k *marker) event(t int, site vm.Site, op string) int {
 	}
 	*k.events = append(*k.events, e)
 	return len(*k.events) - 1
+}
+
+// makeRoom drops the older half of the events when there are maxEvents,
+// keeping the racing accesses: the steps that lead to the race and the
+// end are the ones a reader needs. It is called with no write pending
+// (settle), so no index held elsewhere moves.
+func (k *marker) makeRoom() {
+	evs := *k.events
+	if len(evs) < maxEvents {
+		return
+	}
+	from := len(evs) - maxEvents/2
+	kept := evs[:0]
+	for i, e := range evs {
+		if i >= from || e.Racing != 0 {
+			kept = append(kept, e)
+		}
+	}
+	clear(evs[len(kept):])
+	*k.events = kept
 }
 
 func (k *marker) Sync(ev vm.SyncEvent) {
@@ -266,7 +288,8 @@ func (k *marker) failed(t *vm.Termination) {
 	if t.Kind == vm.TermExit || t.Kind == vm.TermPaused {
 		return
 	}
-	e := Event{Thread: t.Thread, Loc: t.Loc, Op: fmt.Sprintf("%s: %s", t.Kind, t.Message), Failed: true}
+	k.count++
+	e := Event{Thread: t.Thread, Loc: t.Loc, Op: fmt.Sprintf("%s: %s", t.Kind, t.Message), Failed: true, Step: k.count}
 	if len(t.Stack) > 0 {
 		e.Function = t.Stack[0].Function
 	}

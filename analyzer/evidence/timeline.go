@@ -27,9 +27,14 @@ const (
 	HTML = "html"
 )
 
-// maxRows bounds the rows a timeline draws: the rows around the racing
-// accesses and the end are kept, the rest summed up in one line.
-const maxRows = 300
+// maxRows bounds the rows an SVG timeline draws: the rows around the
+// racing accesses and the end are kept, the rest summed up in one line.
+// An HTML timeline keeps up to maxPageRows, those outside the same
+// windows folded (a click shows them), and sums up only what is past that.
+const (
+	maxRows     = 300
+	maxPageRows = 4000
+)
 
 // row is one event as the timeline shows it.
 type row struct {
@@ -37,14 +42,23 @@ type row struct {
 	step int    // 1-based, counted over every event of the replay
 	code string // the statement's source text
 	at   string // "function · file:line"
+	far  bool   // outside the windows around the racing accesses and the end
 }
 
-// rows turns the transcript's events into rows, keeping at most maxRows
-// (around the racing accesses and the end); elided counts the rest.
-func (r *renderer) rows(tr *Transcript) (out []row, elided int) {
+// rows turns the transcript's events into rows, keeping at most limit:
+// those outside the windows around the racing accesses, the failure and
+// the end are marked far, and the earliest far rows are left out when
+// there are more than limit (elided counts them).
+func (r *renderer) rows(tr *Transcript, limit int) (out []row, elided int) {
 	all := make([]row, len(tr.Events))
 	for i, e := range tr.Events {
 		all[i] = row{Event: e, step: i + 1}
+		if e.Step != 0 {
+			// The replay kept its events around the race (maxEvents):
+			// those it dropped are left out here too.
+			all[i].step = e.Step
+			elided += e.Step - 1 - prevStep(all, i)
+		}
 		if e.Loc.File != "" {
 			all[i].code = withoutComment(strings.TrimSpace(r.src.line(e.Loc.File, e.Loc.Line)))
 			all[i].at = fmt.Sprintf("%s:%d", r.show(e.Loc.File), e.Loc.Line)
@@ -54,27 +68,45 @@ func (r *renderer) rows(tr *Transcript) (out []row, elided int) {
 		}
 	}
 	if len(all) <= maxRows {
-		return all, 0
+		return all, elided
 	}
-	keep := map[int]bool{}
+	near := map[int]bool{}
 	for i, x := range all {
 		if x.Racing != 0 || x.Failed {
 			for j := max(i-maxRows/4, 0); j < min(i+maxRows/8, len(all)); j++ {
-				keep[j] = true
+				near[j] = true
 			}
 		}
 	}
 	for j := max(len(all)-maxRows/4, 0); j < len(all); j++ {
-		keep[j] = true
+		near[j] = true
 	}
-	for i, x := range all {
-		if keep[i] && len(out) < maxRows {
-			out = append(out, x)
-		} else {
-			elided++
+	kept := 0
+	for i := range all {
+		all[i].far = !near[i] || kept >= maxRows
+		if !all[i].far {
+			kept++
 		}
 	}
+	// The far rows to leave out: the earliest, as many as pass the limit.
+	drop := max(len(all)-limit, 0)
+	for _, x := range all {
+		if x.far && drop > 0 {
+			drop--
+			elided++
+			continue
+		}
+		out = append(out, x)
+	}
 	return out, elided
+}
+
+// prevStep is the step of the row before all[i], 0 for the first.
+func prevStep(all []row, i int) int {
+	if i == 0 {
+		return 0
+	}
+	return all[i-1].step
 }
 
 // show names a file for the picture: relative to base when inside it,
@@ -107,16 +139,18 @@ func threadsOf(rows []row, starts map[int]string) (ids []int, fn map[int]string)
 // Paths are shown relative to base when inside it.
 func (tr *Transcript) Timeline(w io.Writer, ev *Evidence, base, format string) error {
 	r := renderer{base: base, src: sourceLines{}, starts: tr.Starts}
-	rows, elided := r.rows(tr)
 	this, other := r.outcomeLines(ev, tr)
 	switch format {
 	case SVG:
+		// A picture cannot unfold: what is far from the race is left out.
+		rows, elided := r.rows(tr, maxRows)
 		var b strings.Builder
 		r.w = &b
 		r.drawSVG(ev, rows, elided, this, other)
 		_, err := io.WriteString(w, b.String())
 		return err
 	case HTML:
+		rows, elided := r.rows(tr, maxPageRows)
 		var b strings.Builder
 		r.w = &b
 		r.drawHTML(ev, rows, elided, this, other)
@@ -201,7 +235,7 @@ func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other st
 	}
 	fmt.Fprint(r.w, "</tr></thead>\n<tbody>\n")
 	if elided > 0 {
-		fmt.Fprintf(r.w, "<tr><td></td><td class=\"elided\" colspan=\"%d\">(%d earlier steps left out)</td></tr>\n", len(threads), elided)
+		fmt.Fprintf(r.w, "<tr><td></td><td class=\"elided\" colspan=\"%d\">(%d steps far from the race left out: augur replay lists every step)</td></tr>\n", len(threads), elided)
 	}
 	for _, g := range groups(rows) {
 		if g.folded {
@@ -333,7 +367,7 @@ func (r *renderer) drawSVG(ev *Evidence, rows []row, elided int, this, other str
 		fmt.Fprintf(r.w, `<text x="%d" y="%d" font-size="14" font-weight="bold">%s</text>`+"\n", x+8, margin+22, esc(clip(name, 36)))
 	}
 	if elided > 0 {
-		fmt.Fprintf(r.w, `<text x="%d" y="%d" fill="#57606a">(%d earlier steps left out)</text>`+"\n", margin, headerH+margin+12, elided)
+		fmt.Fprintf(r.w, `<text x="%d" y="%d" fill="#57606a">(%d steps far from the race left out)</text>`+"\n", margin, headerH+margin+12, elided)
 	}
 	for _, x := range rows {
 		l, ok := lane[x.Thread]
@@ -570,7 +604,12 @@ func appendShown(gs []group, rows []row) []group {
 // failure: a racing access, the failure, an access with its value (a
 // failure's timeline shows the accesses its schedule switched at), or a
 // thread created, joined or memory freed, which order the racing threads.
+// A far row (rows) is folded whatever it holds, so the race is in view
+// first.
 func (x row) eventful() bool {
+	if x.far {
+		return false
+	}
 	if x.Racing != 0 || x.Failed || x.Value != "" {
 		return true
 	}

@@ -1,6 +1,9 @@
 package evidence
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestWithoutComment(t *testing.T) {
 	for in, want := range map[string]string{
@@ -60,5 +63,64 @@ func TestGroupsFoldUneventfulRuns(t *testing.T) {
 	}
 	if got, want := gs[1].summary(), "12 steps of threads 1 and 2: locks, unlocks (show them)"; got != want {
 		t.Errorf("summary %q, want %q", got, want)
+	}
+}
+
+// A long replay's page keeps every step it recorded, those far from the
+// race folded, so the racing accesses are in view first and a click shows
+// the rest; the SVG, which cannot unfold, leaves them out and says so.
+func TestFarStepsFoldInThePageAndAreLeftOutOfThePicture(t *testing.T) {
+	tr := &Transcript{Starts: map[int]string{0: "main", 1: "worker"}}
+	for i := 0; i < 900; i++ {
+		tr.Events = append(tr.Events, Event{Thread: i % 2, Op: "locks", Step: i + 1})
+	}
+	tr.Events = append(tr.Events, Event{Thread: 1, Op: "creates thread 2", Step: 901},
+		Event{Thread: 0, Op: "writes", Racing: 1, Step: 902}, Event{Thread: 1, Op: "reads", Racing: 2, Step: 903})
+	ev := &Evidence{Category: "spec-violated", Order: "main first"}
+	ev.Race.Object = "count"
+	var page, picture strings.Builder
+	if err := tr.Timeline(&page, ev, "/src", HTML); err != nil {
+		t.Fatal(err)
+	}
+	if err := tr.Timeline(&picture, ev, "/src", SVG); err != nil {
+		t.Fatal(err)
+	}
+	html := page.String()
+	if strings.Contains(html, "left out") {
+		t.Errorf("the page left steps out")
+	}
+	fold := strings.Index(html, "steps of threads 0 and 1: locks")
+	racing := strings.Index(html, "racing access 1")
+	if fold < 0 || racing < fold {
+		t.Errorf("the far steps are not folded before the race (fold at %d, race at %d)", fold, racing)
+	}
+	if got := strings.Count(html, "<td class=\"step\">"); got != 903 {
+		t.Errorf("the page has %d steps, want 903", got)
+	}
+	if !strings.Contains(picture.String(), "steps far from the race left out") {
+		t.Errorf("the picture does not say it left steps out")
+	}
+}
+
+// A replay that records more than maxEvents drops the oldest but keeps
+// the racing accesses and numbers what it keeps by its step.
+func TestMakeRoomKeepsTheRacingAccesses(t *testing.T) {
+	var evs []Event
+	k := &marker{events: &evs}
+	for i := 0; i < maxEvents; i++ {
+		e := Event{Op: "locks", Step: i + 1}
+		if i == 10 {
+			e.Racing = 1
+		}
+		evs = append(evs, e)
+	}
+	k.makeRoom()
+	if len(evs) != maxEvents/2+1 || evs[0].Racing != 1 || evs[1].Step != maxEvents/2+1 {
+		t.Fatalf("kept %d events, the first %+v, the second %+v", len(evs), evs[0], evs[1])
+	}
+	tr := &Transcript{Events: evs}
+	rows, elided := (&renderer{src: sourceLines{}}).rows(tr, maxPageRows)
+	if elided != maxEvents/2-1 || rows[1].step != maxEvents/2+1 {
+		t.Errorf("elided %d, second row's step %d", elided, rows[1].step)
 	}
 }

@@ -28,6 +28,25 @@ export function endingOf(message: string): Ending {
   return 'done';
 }
 
+/**
+ * The files an analysis took from the workspace to complete its program,
+ * from its last message ("...; with tally.c (defines tally_start, used by
+ * main.c), log.c (defines ...)", as lsp/runner.go's sourcesTaken writes
+ * it), in order; none when it took none.
+ */
+export function takenFiles(message: string): string[] {
+  const at = message.indexOf('; with ');
+  if (at < 0) return [];
+  return [...message.slice(at).matchAll(/(?:; with |\), )([^\s(),]+) \(defines /g)].map((m) => m[1]);
+}
+
+/** "main.c with tally.c, log.c": what the status bar says of a target. */
+function withTaken(title: string, files: string[]): string {
+  if (files.length === 0) return '';
+  const shown = files.length > 3 ? [...files.slice(0, 2), `${files.length - 2} more`] : files;
+  return `: ${title.replace(/^augur: /, '').split('/').pop()} with ${shown.join(', ')}`;
+}
+
 export class StatusModel {
   private active = new Map<string, { title: string; message: string; percentage?: number }>();
   private lastResult = '';
@@ -35,6 +54,9 @@ export class StatusModel {
   // is the worst of them, so an incomplete analysis of one file is not
   // hidden by another file's complete one that ended after it.
   private endings = new Map<string, { result: string; ending: Ending }>();
+  // The files the last analysis took from the workspace, named in the
+  // status bar's text (the tooltip says why each was taken).
+  private lastTaken = '';
   private stopped = '';
 
   /** Applies one $/progress value of a token. */
@@ -57,6 +79,7 @@ export class StatusModel {
         if (a && value.message && value.message !== 'canceled') {
           this.lastResult = `${a.title.replace(/^augur: /, '')}: ${value.message}`;
           this.endings.set(a.title, { result: this.lastResult, ending: endingOf(value.message) });
+          this.lastTaken = withTaken(a.title, takenFiles(value.message));
         }
         break;
       }
@@ -88,7 +111,7 @@ export class StatusModel {
       // Never a plain check mark while an analysis did not see it all.
       const all = [...this.endings.values()];
       const worst = all.some((e) => e.ending === 'failed') ? 'failed' : all.some((e) => e.ending === 'incomplete') ? 'incomplete' : 'done';
-      const text = { done: '$(check) augur', incomplete: '$(warning) augur: incomplete', failed: '$(error) augur: failed' }[worst];
+      const text = { done: `$(check) augur${this.lastTaken}`, incomplete: '$(warning) augur: incomplete', failed: '$(error) augur: failed' }[worst];
       const short = all.filter((e) => e.ending !== 'done').map((e) => e.result);
       const tooltip = [`Last analysis: ${this.lastResult}`, ...short.filter((r) => r !== this.lastResult)].join('\n');
       return { text, tooltip, busy: false };

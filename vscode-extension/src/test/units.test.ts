@@ -6,7 +6,7 @@ import { raceAt } from '../races';
 import { RestartPolicy } from '../restarts';
 import { analysisKeys, analysisSettings, serverCommand, traceLevel } from '../settings';
 import { tomlKeys, tomlSchema } from '../schema';
-import { StatusModel } from '../status';
+import { StatusModel, takenFiles } from '../status';
 
 const reader = (values: Record<string, unknown>) => <T>(key: string, fallback: T) =>
   (key in values ? values[key] : fallback) as T;
@@ -79,6 +79,21 @@ test('the status follows the progress reports', () => {
   s.progress('h', { kind: 'begin', title: 'augur: grower.c', message: 'building' });
   s.progress('h', { kind: 'end', message: 'no races' });
   assert.equal(s.view().text, '$(check) augur');
+  // A program completed from the workspace names the files taken.
+  s.progress('i', { kind: 'begin', title: 'augur: tally/main.c', message: 'building' });
+  s.progress('i', {
+    kind: 'end',
+    message: '1 race: 1 output-differs; with tally.c (defines tally_start, used by main.c), log.c (defines log_line, used by tally.c)',
+  });
+  assert.equal(s.view().text, '$(check) augur: main.c with tally.c, log.c');
+  assert.match(s.view().tooltip, /tally\.c \(defines tally_start, used by main\.c\)/);
+  s.progress('j', { kind: 'begin', title: 'augur: a.c', message: 'building' });
+  s.progress('j', {
+    kind: 'end',
+    message: 'no races; with b.c (defines b, used by a.c), c.c (defines c, used by b.c), d.c (defines d, used by a.c), e.c (defines e, used by a.c)',
+  });
+  assert.equal(s.view().text, '$(check) augur: a.c with b.c, c.c, 2 more');
+  assert.deepEqual(takenFiles('3 races: 1 spec-violated'), []);
   s.serverStopped('it crashed');
   assert.equal(s.view().text, '$(error) augur: stopped');
 });
