@@ -1,6 +1,7 @@
 package main
 
 import (
+	"augur/analyzer/settings"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,66 +9,29 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
-	"time"
 
 	"augur/analyzer/farm"
 
 	"augur/analyzer"
-	"augur/analyzer/memmodel"
 	"augur/analyzer/report"
 	"augur/analyzer/tsan"
 )
 
 func analyzeCmd(args []string) int {
-	fs, pf := newCommand("analyze", "usage: augur analyze [flags] FILES... [-- ARGS...]",
-		budgets{autoInsts: true, timeout: 10 * time.Minute, maxMemory: DefaultMaxMemory})
+	var values settings.Values
+	fs, pf := newCommand("analyze", "usage: augur analyze [flags] FILES... [-- ARGS...]", &values, nil)
+	settings.AddFlags(fs, &values, nil) // every analysis setting, named as in augur.toml
 	format := fs.String("format", "text", "report format: text, json or sarif")
-	detectOnly := fs.Bool("detect-only", false, "detect races without classifying them (category unclassified)")
-	ma := fs.Int("ma", 2, "post-race schedules per primary when classifying (the paper's Ma)")
-	mp := fs.Int("mp", 5, "primary paths explored with symbolic inputs when classifying (the paper's Mp)")
-	memoryModel := fs.String("memory-model", "sc", "memory model of the classification: sc (sequential consistency) or weak (Portend+'s weak ordering)")
-	classifier := fs.String("classifier", "portend", "portend, or replay-analyzer (the PLDI 2007 baseline: compares state after both orders)")
-	schedules := fs.Int("schedules", 5, "base executions to run: round robin, reversals of its acquisitions and wake-ups, then PCT schedules")
-	directed := fs.Int("directed", -1, "race-directed executions after them, one per potential race (default: as many as --schedules; 0: none)")
-	exploreTime := fs.Duration("explore-time", 30*time.Second, "after the planned schedules, keep exploring new ones (PCT switching at the accesses of the races found) for at most this long; it stops sooner once new schedules find nothing new (0: no exploration)")
-	exploreInsts := &flagInstructions{auto: true}
-	fs.Var(exploreInsts, "explore-instructions", "instructions the exploration's schedules may interpret in all: auto (ten times the first schedule's, at least 1000000000), a number, or 0 (no limit); ending by it, exploration ends at the same schedule on any machine")
 	historyFile := fs.String("history", "", "keep what analyses of this program learned in this file, and build on it: new schedules each run, known races kept, k added up")
-	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at shared memory accesses (slower, more interleavings)")
 	failOn := fs.String("fail-on", "", "exit 3 when races of these categories (comma-separated) are found")
-	var symArgs intList
-	fs.Var(&symArgs, "sym-arg", "make the next argv entry a symbolic string of up to N bytes (repeatable); given arguments seed them")
-	symStdin := fs.Int("sym-stdin", 0, "make standard input N symbolic bytes (given stdin is the seed)")
-	symInputs := fs.String("sym-inputs", analyzer.SymInputsAuto, "with no --sym-* flag: auto makes the arguments given (one short argument when none is) and the first bytes of standard input symbolic around their values, as Portend+ did; none explores only the inputs the program marks itself")
-	var symFiles stringList
-	fs.Var(&symFiles, "sym-file", "NAME:N makes file NAME N symbolic bytes (repeatable; a --file of that name is the seed)")
-	searcher := fs.String("searcher", "dfs", "path search with symbolic inputs: dfs, bfs, random-path or coverage")
-	maxPaths := fs.Int("max-paths", 1000, "stop exploring symbolic inputs after this many paths")
 	evidenceDir := fs.String("evidence-dir", "", "write the evidence of every harmful race and every failure here, as files augur replay replays")
 	out := fs.String("o", "", "write the report to this file instead of standard output")
-	var tsanReports stringList
-	fs.Var(&tsanReports, "tsan-report", "also classify the data races of this ThreadSanitizer report (its text output, from a build of the same sources; - reads standard input; repeatable)")
-	suggestFixes := fs.Bool("suggest-fixes", false, "propose fixes for harmful races, each checked by analyzing the changed program with the same settings; the report gives each as a diff that patch -p0 applies here")
 	workers := fs.String("workers", "", "classify on the `augur worker` processes of this NATS server (nats://HOST:PORT; docs/scale-out.md); default: in this process, through an embedded NATS server")
 	files, progArgs, code := parseFiles(fs, pf, args)
 	if code != 0 {
 		return code
-	}
-	model, err := memmodel.Parse(*memoryModel)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
-		return 2
-	}
-	if *symInputs != analyzer.SymInputsAuto && *symInputs != analyzer.SymInputsNone {
-		fmt.Fprintf(os.Stderr, "augur: --sym-inputs %q: want auto or none\n", *symInputs)
-		return 2
-	}
-	if *classifier != "portend" && *classifier != "replay-analyzer" {
-		fmt.Fprintf(os.Stderr, "augur: unknown classifier %q (want portend or replay-analyzer)\n", *classifier)
-		return 2
 	}
 	switch *format {
 	case "text", "json", "sarif":
@@ -86,23 +50,10 @@ func analyzeCmd(args []string) int {
 			return 1
 		}
 	}
-	warnings, err := readTSanReports(tsanReports)
+	warnings, err := readTSanReports(values.TSanReports)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: --tsan-report: %v\n", err)
 		return 2
-	}
-	symFileSizes := map[string]int{}
-	for _, spec := range symFiles {
-		name, size, ok := strings.Cut(spec, ":")
-		n, err := strconv.Atoi(size)
-		if !ok || err != nil || n <= 0 {
-			fmt.Fprintf(os.Stderr, "augur: --sym-file %q: want NAME:N\n", spec)
-			return 2
-		}
-		symFileSizes[name] = n
-	}
-	if len(symFileSizes) == 0 {
-		symFileSizes = nil
 	}
 	interrupt := interruptible() // an interrupt while compiling stops the analysis at its start
 	prog, cfg, code := pf.load(files, progArgs)
@@ -114,21 +65,16 @@ func analyzeCmd(args []string) int {
 		}
 		return code
 	}
-	cfg.PreemptAccesses = *preemptAccesses
 	cfg.Interrupt = interrupt
-	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{
-		Run: cfg, AutoInstructions: pf.maxInsts.auto, Sources: pf.sources, Resolved: pf.resolved, Build: pf.build, Schedules: *schedules, Seed: *pf.seed, DetectOnly: *detectOnly,
-		Classifier: *classifier, MemoryModel: model, Ma: *ma, Mp: *mp, SymArgs: symArgs, SymStdin: *symStdin, SymFiles: symFileSizes, SymInputs: *symInputs,
-		Searcher: *searcher, MaxPaths: *maxPaths, EvidenceDir: *evidenceDir,
-		Timeout: pf.timeout.d, Deadline: cfg.Deadline, Directed: directedRuns(*directed), History: *historyFile,
-		Farm: farmOf(*workers), ExploreTime: analyzer.ExploreSetting(*exploreTime), TSan: warnings,
-		ExploreInstructions: exploreInsts.exploreBudget(),
-	}, analyzer.Observer{})
+	opts := values.Options(cfg)
+	opts.Sources, opts.Resolved, opts.Build, opts.Deadline = pf.sources, pf.resolved, pf.build, cfg.Deadline
+	opts.EvidenceDir, opts.History, opts.Farm, opts.TSan = *evidenceDir, *historyFile, farmOf(*workers), warnings
+	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return 1
 	}
-	if *suggestFixes {
+	if values.SuggestFixes {
 		res.SuggestFixes(context.Background(), pf.build, prog)
 	}
 	for _, w := range res.Warnings {
@@ -203,32 +149,6 @@ func interruptible() <-chan struct{} {
 		os.Exit(130)
 	}()
 	return interrupt
-}
-
-// intList is a repeatable integer flag.
-type intList []int
-
-func (l *intList) String() string { return fmt.Sprint(*l) }
-
-func (l *intList) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil || n <= 0 {
-		return fmt.Errorf("want a positive size, got %q", s)
-	}
-	*l = append(*l, n)
-	return nil
-}
-
-// directedRuns maps --directed to analyzer.Options.Directed: negative
-// (the flag's default) is the analyzer's default, 0 is none.
-func directedRuns(n int) int {
-	switch {
-	case n < 0:
-		return 0
-	case n == 0:
-		return -1
-	}
-	return n
 }
 
 // farmOf is where analyze classifies: the embedded farm, or the one at url.

@@ -479,7 +479,7 @@ func TestAnalyzeMemoryModel(t *testing.T) {
 		t.Errorf("memory model %q, %d spec-violated races with weak reads: %s", rep.MemoryModel, violated, out)
 	}
 	if _, errOut, code := augur(t, "", "analyze", "--memory-model", "tso", "../../testdata/weak/sync.c"); code != 2 ||
-		!strings.Contains(errOut, "unknown memory model") {
+		!strings.Contains(errOut, "want one of sc, weak") {
 		t.Errorf("--memory-model tso: exit %d, %s", code, errOut)
 	}
 }
@@ -530,7 +530,7 @@ func TestAnalyzeUndefinedFunctionIsIncomplete(t *testing.T) {
 	if len(rep.Incomplete) != 0 || len(rep.Havoc) != 1 || rep.Havoc[0] != "checksum" || len(rep.Races) != 1 || rep.Races[0].Object != "total" {
 		t.Fatalf("havoc: want the race on total and checksum listed as havocked: %s", out)
 	}
-	if _, errOut, code := augur(t, "", "analyze", "--undefined=maybe", src); code != 2 || !strings.Contains(errOut, "stop or havoc") {
+	if _, errOut, code := augur(t, "", "analyze", "--undefined=maybe", src); code != 2 || !strings.Contains(errOut, "want one of stop, havoc") {
 		t.Errorf("bad --undefined: exit %d: %s", code, errOut)
 	}
 }

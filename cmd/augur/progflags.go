@@ -1,6 +1,7 @@
 package main
 
 import (
+	"augur/analyzer/settings"
 	"context"
 	"errors"
 	"flag"
@@ -14,7 +15,6 @@ import (
 	"augur/analyzer/report"
 	"augur/analyzer/resolve"
 	"augur/internal/safefile"
-	"augur/internal/sysmem"
 
 	"augur/analyzer"
 	"augur/analyzer/build"
@@ -41,12 +41,11 @@ type programFlags struct {
 	env                stringList
 	clients            stringList
 	argv0              *string
-	maxInsts           *flagInstructions
-	timeout            *flagDuration
-	maxMemory          *flagSize
-	seed               *uint64
-	undefined          *string
-	complete           *bool
+	// values are the command's settings (analyzer/settings): the budgets,
+	// the seed and what an undefined call does, for every command; all of
+	// them for analyze.
+	values   *settings.Values
+	complete *bool
 	// sources are the files load built: those given and those it took
 	// from the project to complete the program (resolved says which).
 	sources  []string
@@ -59,28 +58,20 @@ type programFlags struct {
 	files  map[string]string // replayed file contents
 }
 
-// budgets are a command's default budgets.
-type budgets struct {
-	maxInsts  uint64
-	autoInsts bool // --max-instructions defaults to auto
-	timeout   time.Duration
-	maxMemory uint64
-}
-
-// DefaultMaxMemory is the memory budget of every command: half the
-// memory available when augur starts, at most 8 GiB (sysmem.DefaultBudget),
-// so a small machine is not promised what it cannot give.
-var DefaultMaxMemory = sysmem.DefaultBudget()
+// programSettings are the settings every command that runs the program
+// takes as flags (analyzer/settings); analyze takes all of them.
+var programSettings = []string{"max-instructions", "timeout", "max-memory", "seed", "undefined", "preempt-accesses"}
 
 // newCommand returns the flag set of a command that takes program files,
-// with the program flags registered.
-func newCommand(name, usage string, def budgets) (*flag.FlagSet, *programFlags) {
+// with the program flags registered: over are the command's own defaults
+// of settings (analyzer/settings.AddFlags), v receives their values.
+func newCommand(name, usage string, v *settings.Values, over map[string]any) (*flag.FlagSet, *programFlags) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.Usage = func() {
 		fmt.Fprintln(os.Stderr, usage)
 		fs.PrintDefaults()
 	}
-	return fs, addProgramFlags(fs, def)
+	return fs, addProgramFlags(fs, v, over)
 }
 
 // parseFiles parses a command's arguments: flags, files and, after "--",
@@ -103,26 +94,16 @@ func parseFiles(fs *flag.FlagSet, p *programFlags, args []string) (files, progAr
 	return files, progArgs, 0
 }
 
-func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
+func addProgramFlags(fs *flag.FlagSet, v *settings.Values, over map[string]any) *programFlags {
 	p := &programFlags{
-		argv0:    fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)"),
-		maxInsts: &flagInstructions{n: def.maxInsts, auto: def.autoInsts},
-		seed:     fs.Uint64("seed", 1, "seed of the random schedules"),
+		argv0:  fs.String("argv0", "", "argv[0] of the program (default: the first file's base name)"),
+		values: v,
 		complete: fs.Bool("complete", true, "complete the program from the C/C++ files under the first file's directory, as a linker would: "+
 			"a file that defines a function or variable the program uses and defines nowhere is compiled in (false: the files given only; "+
 			"an augur.toml target's sources are never completed)"),
-		undefined: fs.String("undefined", "stop", "what a call to a function declared but defined nowhere does: stop (the analysis is incomplete there) or havoc (it returns an unconstrained value, symbolic when exploring)"),
-		timeout:   &flagDuration{def.timeout},
-		maxMemory: &flagSize{def.maxMemory},
-		start:     time.Now(),
+		start: time.Now(),
 	}
-	help := "stop an execution after this many instructions (0: no limit)"
-	if def.autoInsts {
-		help += "; auto: the first schedule runs until the time budget (a loop that makes no progress ends as a hang), later ones get 10 times what it ran"
-	}
-	fs.Var(p.maxInsts, "max-instructions", help)
-	fs.Var(p.timeout, "timeout", "wall-time budget of the whole command, compiling included (0: no limit)")
-	fs.Var(p.maxMemory, "max-memory", "memory budget of an execution, with what the analysis keeps for it, e.g. 512MiB or 4GiB (0: no limit)")
+	settings.AddFlags(fs, v, over, programSettings...)
 	fs.Var(&p.incs, "I", "add an include directory (repeatable)")
 	fs.Var(&p.isystem, "isystem", "add a system include directory (repeatable)")
 	fs.Var(&p.defs, "D", "define a macro (repeatable)")
@@ -140,17 +121,18 @@ func addProgramFlags(fs *flag.FlagSet, def budgets) *programFlags {
 
 // limits are the time and memory budgets of the command's executions.
 func (p *programFlags) limits() vm.Limits {
-	lim := vm.Limits{MaxMemory: p.maxMemory.n, TimeBudget: p.timeout.d}
-	if p.timeout.d > 0 {
-		lim.Deadline = p.start.Add(p.timeout.d)
+	v := p.values
+	lim := vm.Limits{MaxMemory: v.MaxMemory, TimeBudget: v.Timeout}
+	if v.Timeout > 0 {
+		lim.Deadline = p.start.Add(v.Timeout)
 	}
 	return lim
 }
 
 // context is the command's context: it ends at the time budget.
 func (p *programFlags) context() (context.Context, context.CancelFunc) {
-	if p.timeout.d > 0 {
-		return context.WithDeadline(context.Background(), p.start.Add(p.timeout.d))
+	if d := p.values.Timeout; d > 0 {
+		return context.WithDeadline(context.Background(), p.start.Add(d))
 	}
 	return context.WithCancel(context.Background())
 }
@@ -159,11 +141,11 @@ func (p *programFlags) context() (context.Context, context.CancelFunc) {
 // has printed the reason and returns the exit status to use: 1, or
 // exitBudget when the time budget ran out while compiling.
 func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, int) {
-	if p.maxMemory.n > 0 {
+	if p.values.MaxMemory > 0 {
 		// The garbage collector works harder as the heap nears the budget,
 		// so garbage (the buffers of the schedule before) does not pile
 		// up past it (BenchmarkMemoryBudgetRSS).
-		debug.SetMemoryLimit(int64(p.maxMemory.n) + vm.GCMargin)
+		debug.SetMemoryLimit(int64(p.values.MaxMemory) + vm.GCMargin)
 	}
 	seeded, err := readSeedFiles(p.vfiles)
 	if err != nil {
@@ -214,7 +196,7 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	}
 	ctx, cancel := p.context()
 	defer cancel()
-	p.build = build.Options{Flags: flags, FileFlags: fileFlags, Clients: clientFiles, MaxMemory: p.maxMemory.n}
+	p.build = build.Options{Flags: flags, FileFlags: fileFlags, Clients: clientFiles, MaxMemory: p.values.MaxMemory}
 	var candidates []string
 	if *p.complete && p.target == nil && len(files) > 0 {
 		if dir, err := filepath.Abs(filepath.Dir(files[0])); err == nil {
@@ -223,7 +205,7 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 	}
 	loaded, err := analyzer.LoadSources(ctx, files, p.build, candidates)
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
-		msg := fmt.Sprintf("time budget of %s exhausted while compiling (raise --timeout)", p.timeout.d)
+		msg := fmt.Sprintf("time budget of %s exhausted while compiling (raise --timeout)", p.values.Timeout)
 		fmt.Fprintf(os.Stderr, "augur: %s\n", msg)
 		p.failed = &report.Error{Stage: "load", Message: msg}
 		return nil, vm.Config{}, exitBudget
@@ -245,11 +227,6 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		fmt.Fprintf(os.Stderr, "augur: --env: %v\n", err)
 		return nil, vm.Config{}, 2
 	}
-	undefined, err := vm.ParseUndefined(*p.undefined)
-	if err != nil {
-		fmt.Fprintf(os.Stderr, "augur: --undefined: %v\n", err)
-		return nil, vm.Config{}, 2
-	}
 	name := *p.argv0
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
@@ -263,26 +240,17 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 			progArgs = targetArgs[1:]
 		}
 	}
-	return prog, vm.Config{
-		Args:            append([]string{name}, progArgs...),
-		Clients:         clientArgv,
-		Env:             env,
-		Seed:            *p.seed,
-		MaxInstructions: p.instructions(),
-		Limits:          p.limits(),
-		Files:           seeded,
-		Stdin:           p.stdin,
-		Inputs:          p.inputs,
-		Undefined:       undefined,
-	}, 0
-}
-
-// instructions is the executions' instruction budget (vm.Config's).
-func (p *programFlags) instructions() uint64 {
-	if p.maxInsts.auto {
-		return analyzer.AutoExploreInstructions
+	cfg := vm.Config{
+		Args:    append([]string{name}, progArgs...),
+		Clients: clientArgv,
+		Env:     env,
+		Limits:  p.limits(),
+		Files:   seeded,
+		Stdin:   p.stdin,
+		Inputs:  p.inputs,
 	}
-	return p.maxInsts.n
+	p.values.Run(&cfg)
+	return prog, cfg, 0
 }
 
 // compileFlags are the clang flags the command line gives, in the order

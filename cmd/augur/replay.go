@@ -1,6 +1,7 @@
 package main
 
 import (
+	"augur/internal/sysmem"
 	"context"
 	"flag"
 	"fmt"
@@ -22,7 +23,7 @@ func replayCmd(args []string) int {
 		fs.PrintDefaults()
 	}
 	timeout := &flagDuration{5 * time.Minute}
-	maxMemory := &flagSize{DefaultMaxMemory}
+	maxMemory := &flagSize{sysmem.DefaultBudget()}
 	fs.Var(timeout, "timeout", "wall-time budget of the replay, compiling included (0: no limit)")
 	fs.Var(maxMemory, "max-memory", "memory budget of the replayed execution, e.g. 512MiB (0: no limit)")
 	format := fs.String("format", "text", "text (a transcript), or html or svg: the interleaving drawn as one lane per thread")

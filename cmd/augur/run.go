@@ -1,10 +1,10 @@
 package main
 
 import (
+	"augur/analyzer/settings"
 	"encoding/json"
 	"fmt"
 	"os"
-	"time"
 
 	"augur/internal/safefile"
 
@@ -17,12 +17,13 @@ import (
 )
 
 func runCmd(args []string) int {
-	fs, pf := newCommand("run", "usage: augur run [flags] FILES... [-- ARGS...]",
-		budgets{timeout: 5 * time.Minute, maxMemory: DefaultMaxMemory})
+	// A run is one execution: no instruction budget unless given.
+	var values settings.Values
+	fs, pf := newCommand("run", "usage: augur run [flags] FILES... [-- ARGS...]", &values,
+		map[string]any{"timeout": "5m", "max-instructions": int64(0)})
 	schedule := fs.String("schedule", sched.QuantumName, "thread schedule: quantum (round robin that does not switch after a lock taken without waiting), round-robin, random or pct (random and pct follow --seed)")
 	traceOut := fs.String("trace", "", "write the schedule trace to this file")
 	replay := fs.String("replay", "", "follow the schedule trace in this file")
-	preemptAccesses := fs.Bool("preempt-accesses", false, "also switch threads at memory accesses other threads can reach")
 	inputsFile := fs.String("inputs", "", "replay generated inputs (a failure's inputs file from augur analyze)")
 	files, progArgs, code := parseFiles(fs, pf, args)
 	if code != 0 {
@@ -38,7 +39,7 @@ func runCmd(args []string) int {
 		}
 		policy = &sched.Replay{Trace: tr}
 	default:
-		p, err := sched.New(*schedule, *pf.seed)
+		p, err := sched.New(*schedule, values.Seed)
 		if err != nil {
 			fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 			return 2
@@ -73,7 +74,6 @@ func runCmd(args []string) int {
 	cfg.Stdout, cfg.Stderr = os.Stdout, os.Stderr
 	cfg.StdoutLineBuffered = isTerminal(os.Stdout)
 	cfg.Policy = policy
-	cfg.PreemptAccesses = *preemptAccesses
 	cfg.MaxOutput = -1 // the output goes to the terminal as it is flushed; nothing needs it kept
 	m, err := vm.New(prog, cfg)
 	if err != nil {

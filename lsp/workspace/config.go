@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"augur/analyzer/settings"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -47,7 +48,7 @@ type Target struct {
 	// clients), their files absolute.
 	Clients []analyzer.Client
 	// Settings are the analysis options for this target.
-	Settings Settings
+	Settings settings.Values
 	// Implicit marks a target made for an opened file that defines main
 	// when augur.toml lists no targets.
 	Implicit bool
@@ -67,7 +68,7 @@ func (t *Target) AllSources() []string {
 type Config struct {
 	Path string
 	// set applies the file's top-level analysis settings.
-	set     []func(*Settings) error
+	set     []func(*settings.Values) error
 	targets []targetSpec
 }
 
@@ -75,7 +76,7 @@ type Config struct {
 // whatever the defaults are then.
 type targetSpec struct {
 	t   Target
-	set []func(*Settings) error
+	set []func(*settings.Values) error
 }
 
 // targetKeys are the keys of a [[target]] table that are not settings.
@@ -135,13 +136,13 @@ func ParseConfig(path, text string) (*Config, error) {
 
 // settingsOf turns a table's setting keys into setters, refusing keys that
 // are neither settings nor in extra.
-func settingsOf(tab *tomlTable, extra []string, dir string) ([]func(*Settings) error, error) {
-	var out []func(*Settings) error
+func settingsOf(tab *tomlTable, extra []string, dir string) ([]func(*settings.Values) error, error) {
+	var out []func(*settings.Values) error
 	for _, k := range tab.keys {
 		if slices.Contains(extra, k) {
 			continue
 		}
-		st := lookup(k, false)
+		st := settings.Lookup(k)
 		if st == nil {
 			return nil, fmt.Errorf("line %d: unknown key %q (see docs/configuration.md)", tab.lines[k], k)
 		}
@@ -150,12 +151,11 @@ func settingsOf(tab *tomlTable, extra []string, dir string) ([]func(*Settings) e
 			v = absPaths(v, dir)
 		}
 		// Check the value now, so a bad file is reported when it is read.
-		probe := Defaults()
-		if err := st.set(&probe, v); err != nil {
+		probe := settings.Defaults(settings.Editor)
+		if err := st.Set(&probe, v); err != nil {
 			return nil, fmt.Errorf("line %d: %s: %w", line, k, err)
 		}
-		set := st.set
-		out = append(out, func(s *Settings) error { return set(s, v) })
+		out = append(out, func(s *settings.Values) error { return st.Set(s, v) })
 	}
 	return out, nil
 }
@@ -165,7 +165,7 @@ func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
 	t := &spec.t
 	str := func(k string, dst *string) error {
 		if v, ok := tab.values[k]; ok {
-			if err := setString(dst, v); err != nil {
+			if err := settings.DecodeString(dst, v); err != nil {
 				return fmt.Errorf("line %d: %s: %w", tab.lines[k], k, err)
 			}
 		}
@@ -173,7 +173,7 @@ func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
 	}
 	strs := func(k string, dst *[]string) error {
 		if v, ok := tab.values[k]; ok {
-			if err := setStrings(dst, v); err != nil {
+			if err := settings.DecodeStrings(dst, v); err != nil {
 				return fmt.Errorf("line %d: %s: %w", tab.lines[k], k, err)
 			}
 		}
@@ -241,7 +241,7 @@ func inside(dir, path string) bool {
 // TopSettings returns base (the defaults and the client's settings) with
 // the file's top-level settings applied: what every target starts from,
 // the targets augur makes for open files included.
-func (c *Config) TopSettings(base Settings) Settings {
+func (c *Config) TopSettings(base settings.Values) settings.Values {
 	top := base
 	if c == nil {
 		return top
@@ -255,7 +255,7 @@ func (c *Config) TopSettings(base Settings) Settings {
 // Targets returns the configured targets with their settings: base (the
 // defaults and the client's settings), then the file's top-level
 // settings, then the target's own.
-func (c *Config) Targets(base Settings) []*Target {
+func (c *Config) Targets(base settings.Values) []*Target {
 	top := c.TopSettings(base)
 	out := make([]*Target, 0, len(c.targets))
 	for _, spec := range c.targets {
@@ -274,7 +274,7 @@ func DefinesMain(src []byte) bool { return resolve.DefinesMain(src) }
 
 // ImplicitTarget is the target of a file that defines main, when the
 // workspace configures no targets.
-func ImplicitTarget(file string, base Settings) *Target {
+func ImplicitTarget(file string, base settings.Values) *Target {
 	return &Target{Name: filepath.Base(file), Sources: []string{file}, Settings: base, Implicit: true}
 }
 
@@ -289,19 +289,19 @@ func IsHeader(path string) bool {
 }
 
 // Keys lists every augur.toml key, for documentation checks.
-func Keys() (targetOnly, settings []string) {
-	for _, s := range settingsTable {
-		settings = append(settings, s.toml)
+func Keys() (targetOnly, keys []string) {
+	for _, s := range settings.Table {
+		keys = append(keys, s.Key)
 	}
-	sort.Strings(settings)
-	return append([]string(nil), targetKeys...), settings
+	sort.Strings(keys)
+	return append([]string(nil), targetKeys...), keys
 }
 
 // JSONKeys lists every client setting name, for documentation checks.
 func JSONKeys() []string {
 	var out []string
-	for _, s := range settingsTable {
-		out = append(out, s.json)
+	for _, s := range settings.Table {
+		out = append(out, s.Client)
 	}
 	return out
 }

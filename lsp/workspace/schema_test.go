@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"augur/analyzer/settings"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -39,9 +40,9 @@ func TestTOMLSchemaMatchesTheKeysAccepted(t *testing.T) {
 	if err := json.Unmarshal(data, &target); err != nil {
 		t.Fatal(err)
 	}
-	var settings []string
-	for _, s := range settingsTable {
-		settings = append(settings, s.toml)
+	var accepted []string
+	for _, s := range settings.Table {
+		accepted = append(accepted, s.Key)
 	}
 	keys := func(p props) string {
 		var out []string
@@ -52,7 +53,7 @@ func TestTOMLSchemaMatchesTheKeysAccepted(t *testing.T) {
 		return strings.Join(out, " ")
 	}
 	want := func(extra ...string) string {
-		all := append(append([]string(nil), settings...), extra...)
+		all := append(append([]string(nil), accepted...), extra...)
 		sort.Strings(all)
 		return strings.Join(all, " ")
 	}
@@ -63,7 +64,7 @@ func TestTOMLSchemaMatchesTheKeysAccepted(t *testing.T) {
 		t.Errorf("[[target]] keys in the schema:\n%s\nkeys a target accepts:\n%s", got, want)
 	}
 	for name, p := range schema.Properties {
-		st := lookup(name, false)
+		st := settings.Lookup(name)
 		if st == nil || p.Default == nil {
 			continue
 		}
@@ -71,8 +72,8 @@ func TestTOMLSchemaMatchesTheKeysAccepted(t *testing.T) {
 		if f, ok := v.(float64); ok { // JSON numbers; TOML integers are int64
 			v = int64(f)
 		}
-		probe := Defaults()
-		if err := st.set(&probe, v); err != nil {
+		probe := settings.Defaults(settings.Editor)
+		if err := st.Set(&probe, v); err != nil {
 			t.Errorf("the schema's default of %s (%v) is refused: %v", name, p.Default, err)
 		}
 	}

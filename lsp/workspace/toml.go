@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"augur/analyzer/settings"
 	"errors"
 	"fmt"
 	"regexp"
@@ -55,7 +56,7 @@ func parseTOML(src string) (*tomlDoc, error) {
 				continue
 			}
 		case map[string]any:
-			if lookup(k, false) == nil { // a setting given a table is the setting's error
+			if settings.Lookup(k) == nil { // a setting given a table is the setting's error
 				doc.tables[k] = tableOf(x, k+".", lines[k], lines, order)
 				continue
 			}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"augur/analyzer/settings"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -28,7 +29,7 @@ type Workspace struct {
 	Root string
 
 	mu        sync.Mutex
-	client    Settings // defaults overridden by the client's settings
+	client    settings.Values // defaults overridden by the client's settings
 	config    *Config
 	configErr error
 	compdbs   CompDBs
@@ -36,7 +37,7 @@ type Workspace struct {
 
 // New returns the workspace rooted at root, with augur.toml read.
 func New(root string) *Workspace {
-	w := &Workspace{Root: root, client: Defaults()}
+	w := &Workspace{Root: root, client: settings.Defaults(settings.Editor)}
 	w.ReloadConfig()
 	return w
 }
@@ -66,8 +67,8 @@ func (w *Workspace) ConfigPath() string { return filepath.Join(w.Root, ConfigNam
 // replacing earlier client settings. A bad value leaves the settings as
 // they were.
 func (w *Workspace) SetClientSettings(m map[string]any) (warnings []string, err error) {
-	s := Defaults()
-	warnings, err = s.ApplyJSON(m)
+	s := settings.Defaults(settings.Editor)
+	warnings, err = ApplyJSON(&s, m)
 	if err != nil {
 		return warnings, err
 	}
@@ -78,7 +79,7 @@ func (w *Workspace) SetClientSettings(m map[string]any) (warnings []string, err 
 }
 
 // ClientSettings returns the defaults with the client's settings applied.
-func (w *Workspace) ClientSettings() Settings {
+func (w *Workspace) ClientSettings() settings.Values {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.client
@@ -87,7 +88,7 @@ func (w *Workspace) ClientSettings() Settings {
 // ImplicitSettings are the settings of a target augur makes for an open
 // file: the client's, then augur.toml's top-level ones (a file without
 // [[target]] tables still sets them for every program).
-func (w *Workspace) ImplicitSettings() Settings {
+func (w *Workspace) ImplicitSettings() settings.Values {
 	w.mu.Lock()
 	cfg, base := w.config, w.client
 	w.mu.Unlock()
@@ -202,9 +203,7 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	}
 	clientFiles, clientArgv := analyzer.SplitClients(t.Clients)
 	p.Build.Clients = clientFiles
-	run := vm.Config{Args: append([]string{argv0}, t.Args...), Clients: clientArgv, Env: env, Stdin: []byte(t.Stdin),
-		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses,
-		Undefined: s.Undefined, Limits: vm.Limits{MaxMemory: s.MaxMemory}}
+	run := vm.Config{Args: append([]string{argv0}, t.Args...), Clients: clientArgv, Env: env, Stdin: []byte(t.Stdin)}
 	if t.StdinFile != "" {
 		data, err := safefile.Read(t.StdinFile, safefile.Rules{Max: safefile.MaxInput})
 		if err != nil {
@@ -223,17 +222,8 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 			run.Files[name] = data
 		}
 	}
-	if s.AutoInstructions {
-		run.MaxInstructions = analyzer.AutoExploreInstructions
-	}
-	p.Analyze = analyzer.Options{Run: run, AutoInstructions: s.AutoInstructions, Sources: t.Sources, Build: p.Build, Schedules: s.Schedules, Seed: s.Seed,
-		DetectOnly: s.DetectOnly, Classifier: s.Classifier, MemoryModel: s.MemoryModel, Ma: s.Ma, Mp: s.Mp, SymArgs: s.SymArgs,
-		SymStdin: s.SymStdin, SymFiles: s.SymFiles, SymInputs: s.SymInputs, Searcher: s.Searcher, MaxPaths: s.MaxPaths,
-		Timeout: s.Timeout, Directed: s.Directed, ExploreTime: analyzer.ExploreSetting(s.ExploreTime),
-		ExploreInstructions: s.ExploreInstructions}
-	if s.Directed == 0 {
-		p.Analyze.Directed = -1 // none
-	}
+	p.Analyze = s.Options(run)
+	p.Analyze.Sources, p.Analyze.Build = t.Sources, p.Build
 	p.History, p.SuggestFixes = s.History, s.SuggestFixes
 	h := sha256.New()
 	fmt.Fprintf(h, "fixes=%v\x00", s.SuggestFixes)

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"augur/analyzer/settings"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -138,8 +139,8 @@ sources = ["tools/t.c"]
 	if err != nil {
 		t.Fatal(err)
 	}
-	base := Defaults()
-	if _, err := base.ApplyJSON(map[string]any{"augur": map[string]any{"ma": 7.0, "mp": 9.0, "schedules": 3.0}}); err != nil {
+	base := settings.Defaults(settings.Editor)
+	if _, err := ApplyJSON(&base, map[string]any{"augur": map[string]any{"ma": 7.0, "mp": 9.0, "schedules": 3.0}}); err != nil {
 		t.Fatal(err)
 	}
 	ts := cfg.Targets(base)
@@ -198,8 +199,8 @@ func TestClientSettings(t *testing.T) {
 		"path": "/usr/bin/augur", "brandNew": 1}`), &m); err != nil {
 		t.Fatal(err)
 	}
-	s := Defaults()
-	warnings, err := s.ApplyJSON(m)
+	s := settings.Defaults(settings.Editor)
+	warnings, err := ApplyJSON(&s, m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +210,7 @@ func TestClientSettings(t *testing.T) {
 	if len(warnings) != 1 || !strings.Contains(warnings[0], "augur.brandNew") {
 		t.Errorf("warnings: %v", warnings)
 	}
-	if _, err := s.ApplyJSON(map[string]any{"mp": 1.5}); err == nil || !strings.Contains(err.Error(), "augur.mp") {
+	if _, err := ApplyJSON(&s, map[string]any{"mp": 1.5}); err == nil || !strings.Contains(err.Error(), "augur.mp") {
 		t.Errorf("mp 1.5: %v", err)
 	}
 }
@@ -292,7 +293,7 @@ func TestCompDB(t *testing.T) {
 		t.Error("a configured directory without a database still found one")
 	}
 	w := New(dir)
-	plan, err := w.Plan(&Target{Name: "a", Sources: []string{src}, Settings: Defaults()}, t.TempDir())
+	plan, err := w.Plan(&Target{Name: "a", Sources: []string{src}, Settings: settings.Defaults(settings.Editor)}, t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -314,7 +315,7 @@ func TestImplicitTargetCandidates(t *testing.T) {
 	write(t, lib, "int lib(void){ return 1; }\n")
 	write(t, loose, "int loose(void){ return 2; }\n")
 	w := New(dir)
-	plan, err := w.Plan(ImplicitTarget(main, Defaults()), t.TempDir())
+	plan, err := w.Plan(ImplicitTarget(main, settings.Defaults(settings.Editor)), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -325,7 +326,7 @@ func TestImplicitTargetCandidates(t *testing.T) {
  {"directory": "`+dir+`", "file": "main.c", "command": "cc -c main.c"},
  {"directory": "`+dir+`", "file": "lib/lib.c", "command": "cc -DLIB=1 -c lib/lib.c"}
 ]`)
-	if plan, err = w.Plan(ImplicitTarget(main, Defaults()), t.TempDir()); err != nil {
+	if plan, err = w.Plan(ImplicitTarget(main, settings.Defaults(settings.Editor)), t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{lib, main}; !reflect.DeepEqual(plan.Candidates, want) {
@@ -386,8 +387,8 @@ func TestSpecialFilesAreErrors(t *testing.T) {
 	write(t, src, "int main(void){}\n")
 	w := New(dir)
 	for _, tg := range []*Target{
-		{Name: "a", Sources: []string{src}, Settings: Defaults(), StdinFile: fifo},
-		{Name: "a", Sources: []string{src}, Settings: Defaults(), Files: []string{"in.txt=" + fifo}},
+		{Name: "a", Sources: []string{src}, Settings: settings.Defaults(settings.Editor), StdinFile: fifo},
+		{Name: "a", Sources: []string{src}, Settings: settings.Defaults(settings.Editor), Files: []string{"in.txt=" + fifo}},
 	} {
 		if _, err := w.Plan(tg, t.TempDir()); err == nil || !strings.Contains(err.Error(), "FIFO") {
 			t.Errorf("%+v: %v", tg, err)
