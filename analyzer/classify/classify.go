@@ -913,15 +913,20 @@ type spinWatch struct {
 	thread int
 	// The states seen since the other threads last ran (epoch: what they
 	// had run then, vm.Machine.OthersCount), which are the only ones a
-	// spin can come back to: reads tells the reads seen (place, memory and
-	// value) and states the thread's whole state at those seen twice. The
-	// state is hashed only at a read seen before: hashing the stack at
-	// every read cost a compressor 188 of its 613 s of classification,
-	// and a spin reads the same place, memory and value again anyway
-	// (it is then found at its next read there, not at the first repeat).
+	// spin can come back to: reads counts the reads seen (place, memory
+	// and value) and states holds the thread's whole state at some of
+	// their repeats. A spin reads the same place, memory and value for
+	// ever, so the state need not be hashed at every repeat, which cost a
+	// compressor (reading table entries again and again) a third of its
+	// classification: it is hashed at the 2nd sight of a read when the
+	// thread wrote nothing since the 1st (a spin that only reads is found
+	// at its 4th read there), and at the 4th, 8th, 16th, ... whatever it
+	// wrote (a spin that writes the same values is found at its 8th).
+	// writes counts the thread's writes.
 	epoch  uint64
-	reads  map[uint64]bool
+	reads  map[uint64]spinRead
 	states map[uint64]bool
+	writes uint64
 	// at, when set, limits the watch to reads at that source location.
 	at       ir.LocID
 	spinning bool
@@ -932,12 +937,26 @@ type spinWatch struct {
 // are forgotten, and a spin is found again within a few of its rounds.
 const maxSpinReads = 1 << 16
 
+// spinRead is how often a spin watch saw a read, and the thread's writes
+// when it last did.
+type spinRead struct {
+	n      uint32
+	writes uint64
+}
+
 func newSpinWatch(m *vm.Machine, thread int) *spinWatch {
-	return &spinWatch{m: m, thread: thread, reads: map[uint64]bool{}, states: map[uint64]bool{}}
+	return &spinWatch{m: m, thread: thread, reads: map[uint64]spinRead{}, states: map[uint64]bool{}}
 }
 
 func (s *spinWatch) Access(a *vm.Access) {
-	if s.spinning || a.Thread != s.thread || a.Kind.IsWrite() || (s.at != 0 && a.Site.Loc != s.at) {
+	if s.spinning || a.Thread != s.thread {
+		return
+	}
+	if a.Kind.IsWrite() {
+		s.writes++
+		return
+	}
+	if s.at != 0 && a.Site.Loc != s.at {
 		return
 	}
 	if others := s.m.OthersCount(a.Thread); others != s.epoch || len(s.reads) >= maxSpinReads {
@@ -952,8 +971,10 @@ func (s *spinWatch) Access(a *vm.Access) {
 		}
 		r *= 1099511628211
 	}
-	if !s.reads[r] {
-		s.reads[r] = true
+	seen := s.reads[r]
+	n, quiet := seen.n+1, seen.writes == s.writes
+	s.reads[r] = spinRead{n: n, writes: s.writes}
+	if n < 2 || n&(n-1) != 0 || (n == 2 && !quiet) {
 		return
 	}
 	d := s.m.StateDigest(a.Thread) ^ r
