@@ -40,11 +40,15 @@ export function takenFiles(message: string): string[] {
   return [...message.slice(at).matchAll(/(?:; with |\), )([^\s(),]+) \(defines /g)].map((m) => m[1]);
 }
 
-/** "main.c with tally.c, log.c": what the status bar says of a target. */
+/**
+ * " · main.c with tally.c, log.c": what the status bar adds of the last
+ * analysis when it took files from the workspace (whatever the state it
+ * shows, which is the worst of all targets').
+ */
 function withTaken(title: string, files: string[]): string {
   if (files.length === 0) return '';
   const shown = files.length > 3 ? [...files.slice(0, 2), `${files.length - 2} more`] : files;
-  return `: ${title.replace(/^augur: /, '').split('/').pop()} with ${shown.join(', ')}`;
+  return ` · ${title.replace(/^augur: /, '').split('/').pop()} with ${shown.join(', ')}`;
 }
 
 export class StatusModel {
@@ -111,7 +115,7 @@ export class StatusModel {
       // Never a plain check mark while an analysis did not see it all.
       const all = [...this.endings.values()];
       const worst = all.some((e) => e.ending === 'failed') ? 'failed' : all.some((e) => e.ending === 'incomplete') ? 'incomplete' : 'done';
-      const text = { done: `$(check) augur${this.lastTaken}`, incomplete: '$(warning) augur: incomplete', failed: '$(error) augur: failed' }[worst];
+      const text = { done: '$(check) augur', incomplete: '$(warning) augur: incomplete', failed: '$(error) augur: failed' }[worst] + this.lastTaken;
       const short = all.filter((e) => e.ending !== 'done').map((e) => e.result);
       const tooltip = [`Last analysis: ${this.lastResult}`, ...short.filter((r) => r !== this.lastResult)].join('\n');
       return { text, tooltip, busy: false };

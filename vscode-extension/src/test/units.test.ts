@@ -85,14 +85,17 @@ test('the status follows the progress reports', () => {
     kind: 'end',
     message: '1 race: 1 output-differs; with tally.c (defines tally_start, used by main.c), log.c (defines log_line, used by tally.c)',
   });
-  assert.equal(s.view().text, '$(check) augur: main.c with tally.c, log.c');
+  assert.equal(s.view().text, '$(check) augur · main.c with tally.c, log.c');
   assert.match(s.view().tooltip, /tally\.c \(defines tally_start, used by main\.c\)/);
   s.progress('j', { kind: 'begin', title: 'augur: a.c', message: 'building' });
   s.progress('j', {
     kind: 'end',
     message: 'no races; with b.c (defines b, used by a.c), c.c (defines c, used by b.c), d.c (defines d, used by a.c), e.c (defines e, used by a.c)',
   });
-  assert.equal(s.view().text, '$(check) augur: a.c with b.c, c.c, 2 more');
+  assert.equal(s.view().text, '$(check) augur · a.c with b.c, c.c, 2 more');
+  s.progress('k', { kind: 'begin', title: 'augur: grower.c', message: 'building' });
+  s.progress('k', { kind: 'end', message: 'incomplete (memory budget): no races' });
+  assert.equal(s.view().text, '$(warning) augur: incomplete'); // the last analysis took no file
   assert.deepEqual(takenFiles('3 races: 1 spec-violated'), []);
   s.serverStopped('it crashed');
   assert.equal(s.view().text, '$(error) augur: stopped');
