@@ -1,7 +1,6 @@
 package main
 
 import (
-	"augur/analyzer/settings"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"syscall"
 
 	"augur/analyzer/farm"
+	"augur/analyzer/settings"
 
 	"augur/analyzer"
 	"augur/analyzer/report"

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"augur/analyzer/settings"
 	"context"
 	"errors"
 	"flag"
@@ -14,6 +13,7 @@ import (
 
 	"augur/analyzer/report"
 	"augur/analyzer/resolve"
+	"augur/analyzer/settings"
 	"augur/internal/safefile"
 
 	"augur/analyzer"

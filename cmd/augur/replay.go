@@ -1,7 +1,6 @@
 package main
 
 import (
-	"augur/internal/sysmem"
 	"context"
 	"flag"
 	"fmt"
@@ -13,6 +12,7 @@ import (
 	"augur/analyzer/build"
 	"augur/analyzer/evidence"
 	"augur/analyzer/vm"
+	"augur/internal/sysmem"
 )
 
 // replayCmd re-executes a race's evidence and prints the interleaving.

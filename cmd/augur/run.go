@@ -1,11 +1,11 @@
 package main
 
 import (
-	"augur/analyzer/settings"
 	"encoding/json"
 	"fmt"
 	"os"
 
+	"augur/analyzer/settings"
 	"augur/internal/safefile"
 
 	"augur/analyzer/evidence"

@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"augur/analyzer/settings"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -10,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"augur/analyzer/settings"
 	"augur/internal/safefile"
 
 	"augur/analyzer"

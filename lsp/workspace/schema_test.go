@@ -1,13 +1,14 @@
 package workspace
 
 import (
-	"augur/analyzer/settings"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"augur/analyzer/settings"
 )
 
 // The JSON schema of augur.toml that the VS Code extension ships (made

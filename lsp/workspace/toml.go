@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"augur/analyzer/settings"
 	"errors"
 	"fmt"
 	"regexp"
@@ -11,6 +10,8 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"augur/analyzer/settings"
 )
 
 // This file reads augur.toml with go-toml (all of TOML 1.0: dotted keys,

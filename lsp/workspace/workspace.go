@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"augur/analyzer/settings"
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"augur/analyzer/settings"
 	"augur/internal/safefile"
 
 	"augur/analyzer"

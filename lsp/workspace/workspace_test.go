@@ -1,7 +1,6 @@
 package workspace
 
 import (
-	"augur/analyzer/settings"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"augur/analyzer/settings"
 )
 
 func write(t *testing.T, path, text string) {
