@@ -51,14 +51,16 @@ type row struct {
 // there are more than limit (elided counts them).
 func (r *renderer) rows(tr *Transcript, limit int) (out []row, elided int) {
 	all := make([]row, len(tr.Events))
+	prev := 0 // the step of the row before
 	for i, e := range tr.Events {
 		all[i] = row{Event: e, step: i + 1}
 		if e.Step != 0 {
 			// The replay kept its events around the race (maxEvents):
 			// those it dropped are left out here too.
 			all[i].step = e.Step
-			elided += e.Step - 1 - prevStep(all, i)
+			elided += e.Step - 1 - prev
 		}
+		prev = all[i].step
 		if e.Loc.File != "" {
 			all[i].code = withoutComment(strings.TrimSpace(r.src.line(e.Loc.File, e.Loc.Line)))
 			all[i].at = fmt.Sprintf("%s:%d", r.show(e.Loc.File), e.Loc.Line)
@@ -99,14 +101,6 @@ func (r *renderer) rows(tr *Transcript, limit int) (out []row, elided int) {
 		out = append(out, x)
 	}
 	return out, elided
-}
-
-// prevStep is the step of the row before all[i], 0 for the first.
-func prevStep(all []row, i int) int {
-	if i == 0 {
-		return 0
-	}
-	return all[i-1].step
 }
 
 // show names a file for the picture: relative to base when inside it,

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -16,7 +17,7 @@ import (
 func AddFlags(fs *flag.FlagSet, v *Values, over map[string]any, keys ...string) {
 	for i := range Table {
 		s := &Table[i]
-		if s.Fronts&CLI == 0 || fs.Lookup(s.Key) != nil || (len(keys) > 0 && !contains(keys, s.Key)) {
+		if s.Fronts&CLI == 0 || fs.Lookup(s.Key) != nil || (len(keys) > 0 && !slices.Contains(keys, s.Key)) {
 			continue
 		}
 		def, ok := over[s.Key]
@@ -37,15 +38,6 @@ func AddFlags(fs *flag.FlagSet, v *Values, over map[string]any, keys ...string) 
 			fs.Var(f, s.Key, help)
 		}
 	}
-}
-
-func contains(keys []string, k string) bool {
-	for _, x := range keys {
-		if x == k {
-			return true
-		}
-	}
-	return false
 }
 
 // flagValue is a setting as a flag: its text is made a value of the
