@@ -70,6 +70,7 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 	cfg.Symbolic = sym
 	cfg.PauseAtFork = true
 	cfg.Weak = nil // the inputs are searched under sequential consistency
+	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}, Prune: true}
 	root, err := vm.New(prog, cfg)
 	if err != nil {
 		return nil
@@ -170,7 +171,11 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 // most n: the input paths to the race. missed are the path constraints of
 // at most n others, which ended, or left the recorded schedule, before the
 // racing thread ran as far as the first access: inputs that may take it
-// to the race along another path.
+// to the race along another path. A path ends where it leaves the
+// schedule (root's policy prunes, sched.ReplayPrefix.Prune): run on, it
+// would only fork more paths that cannot reach the race as recorded, each
+// running to the program's end (on pbzip2, nearly all of the
+// symbolic replays' time). The states that reach the race stop pruning there.
 func checkpoints(root *vm.Machine, r *race.Race, n int) (reached []*vm.Machine, missed [][]*expr.Expr) {
 	work := []*vm.Machine{root}
 	for steps := 0; len(work) > 0 && len(reached) < n && steps < 64*n; steps++ {
@@ -188,6 +193,9 @@ func checkpoints(root *vm.Machine, r *race.Race, n int) (reached []*vm.Machine, 
 			work = append(work, m) // paused after a fork
 		default:
 			m.SetPauseAtFork(false)
+			if rp, ok := m.Policy().(*sched.ReplayPrefix); ok {
+				rp.Prune = false
+			}
 			reached = append(reached, m)
 		}
 	}

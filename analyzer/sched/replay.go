@@ -1,6 +1,9 @@
 package sched
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Replay follows a recorded trace decision by decision and fails when the
 // execution diverges from it (a different thread reaches a point, or the
@@ -54,15 +57,27 @@ func (r *Replay) Pick(p *Point, runnable []int) (int, error) {
 // hands over to Fallback for good at the first decision that does not (or
 // when the trace ends): the execution before a race replays exactly, the
 // execution after it may go where it goes.
+//
+// With Prune set, a decision that does not match the trace ends the
+// execution instead (TermReplay, ErrLeft), as a search of the inputs that
+// reach a point of the recorded execution wants: a path that left the
+// schedule cannot reach that point as recorded, and running it on would
+// only spend instructions (and, with symbolic inputs, fork more such
+// paths). The end of the trace still hands over to Fallback.
 type ReplayPrefix struct {
 	Trace    *Trace
 	Fallback Policy
+	Prune    bool
 	cur      Cursor
 	begun    bool
 	off      bool
 }
 
 func (*ReplayPrefix) Name() string { return "replay-prefix" }
+
+// ErrLeft ends an execution that left the trace a pruning ReplayPrefix
+// follows.
+var ErrLeft = errors.New("replay: left the recorded schedule")
 
 // Diverged reports whether the execution has left the recorded trace.
 func (r *ReplayPrefix) Diverged() bool { return r.off }
@@ -85,6 +100,9 @@ func (r *ReplayPrefix) Pick(p *Point, runnable []int) (int, error) {
 		ev, ok := r.cur.Next()
 		if ok && ev.Thread == p.Thread && ev.Loc == p.Loc && p.CanRun(ev.Next, runnable) {
 			return ev.Next, nil
+		}
+		if ok && r.Prune {
+			return 0, fmt.Errorf("%w at %s: recorded thread %d at %s", ErrLeft, p.Loc, ev.Thread, ev.Loc)
 		}
 	}
 	r.off = true

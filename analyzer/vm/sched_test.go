@@ -2,6 +2,7 @@ package vm_test
 
 import (
 	"bytes"
+	"errors"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -101,6 +102,35 @@ func TestReplayDivergence(t *testing.T) {
 	res := m.Run()
 	if res.Term.Kind != vm.TermReplay {
 		t.Fatalf("tampered trace: got %s, want replay divergence", res.Term.Kind)
+	}
+}
+
+// A replayed prefix goes on past a divergence under its fallback, unless
+// it prunes: then the execution ends where it left the trace, at the
+// decision that differs, without running on.
+func TestReplayPrefixPrunes(t *testing.T) {
+	prog := loadSched(t)
+	_, rec := runWith(t, prog, sched.NewRandom(3))
+	events := rec.Trace.Events()
+	events[5].Next = (events[5].Next + 1) % 4
+	tampered := sched.FromEvents(rec.Trace.Policy, rec.Trace.Seed, events)
+	run := func(prune bool) *vm.Result {
+		p := &sched.ReplayPrefix{Trace: tampered, Fallback: sched.RoundRobin{}, Prune: prune}
+		m, err := vm.New(prog, vm.Config{Args: []string{"interleave"}, Policy: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m.Run()
+	}
+	if res := run(false); res.Term.Kind != vm.TermExit {
+		t.Fatalf("without pruning: %s, want the run to go on to its exit", res.Term.Report())
+	}
+	res := run(true)
+	if res.Term.Kind != vm.TermReplay || !errors.Is(res.Term.Err, sched.ErrLeft) {
+		t.Fatalf("pruning: %s, want it to end where it left the trace", res.Term.Report())
+	}
+	if res.Trace.Len() > 6 {
+		t.Errorf("pruning: %d decisions made, want it to stop at the sixth", res.Trace.Len())
 	}
 }
 
