@@ -253,7 +253,14 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 			obs.Progress(now, done, total)
 		}
 	}
+	prior, hist, histErr := history.Open(opts.History, prog, opts.Schedules, opts.settingsKey())
+	opts.Seed += hist.Offset() // new schedules in every stage
+	// opts is complete here: the stages read it from the result and do not
+	// change it, so a fix's verification can analyze again with a copy.
 	res = &Result{Options: &opts}
+	if histErr != nil {
+		res.Warnings = append(res.Warnings, histErr.Error())
+	}
 	// Inputs are explored when flags make some symbolic, and when the
 	// program reads inputs itself (__VERIFIER_nondet_*, augur_make_symbolic,
 	// or undefined functions under --undefined=havoc). The exploration
@@ -269,17 +276,12 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
-	prior, hist, err := history.Open(opts.History, prog, opts.Schedules, opts.settingsKey())
-	if err != nil {
-		res.Warnings = append(res.Warnings, err.Error())
-	}
 	if len(opts.Focus) > 0 {
 		if prior == nil {
 			prior = &race.Prior{}
 		}
 		prior.Focus = append(prior.Focus, opts.Focus...)
 	}
-	opts.Seed += hist.Offset() // new schedules, in detection and classification alike
 	progress("detecting", 0, opts.Schedules)
 	tsanPairs, tsanMissed := locateTSan(prog, opts.TSan)
 	res.TSanMissed = tsanMissed
