@@ -26,4 +26,5 @@ require (
 	github.com/nats-io/nuid v1.0.1 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
+	mvdan.cc/sh/v3 v3.14.1 // indirect
 )

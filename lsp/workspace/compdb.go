@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"augur/analyzer/build"
 	"augur/internal/safefile"
 )
 
@@ -98,7 +99,10 @@ func ReadCompDB(path string) (*CompDB, error) {
 	for _, e := range entries {
 		args := e.Arguments
 		if len(args) == 0 {
-			args = splitCommand(e.Command)
+			var err error
+			if args, err = build.SplitCommand(e.Command); err != nil {
+				return nil, fmt.Errorf("%s: the entry of %s: %w", path, e.File, err)
+			}
 		}
 		file := abs(e.Directory, e.File)
 		if _, seen := db.flags[file]; seen {
@@ -141,49 +145,6 @@ func relevantFlags(args []string, dir string) []string {
 			a == "-fsigned-char" || a == "-funsigned-char" || a == "-pthread" || a == "-ansi":
 			out = append(out, a)
 		}
-	}
-	return out
-}
-
-// splitCommand splits a shell command line as compile_commands.json's
-// "command" writes it: words separated by spaces, with single quotes,
-// double quotes and backslash escapes.
-func splitCommand(cmd string) []string {
-	var out []string
-	var cur strings.Builder
-	inWord := false
-	var quote byte
-	for i := 0; i < len(cmd); i++ {
-		c := cmd[i]
-		switch {
-		case quote != 0:
-			if c == quote {
-				quote = 0
-			} else if c == '\\' && quote == '"' && i+1 < len(cmd) {
-				i++
-				cur.WriteByte(cmd[i])
-			} else {
-				cur.WriteByte(c)
-			}
-		case c == '\'' || c == '"':
-			quote, inWord = c, true
-		case c == '\\' && i+1 < len(cmd):
-			i++
-			cur.WriteByte(cmd[i])
-			inWord = true
-		case c == ' ' || c == '\t' || c == '\n':
-			if inWord {
-				out = append(out, cur.String())
-				cur.Reset()
-				inWord = false
-			}
-		default:
-			cur.WriteByte(c)
-			inWord = true
-		}
-	}
-	if inWord {
-		out = append(out, cur.String())
 	}
 	return out
 }
