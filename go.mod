@@ -12,6 +12,7 @@ require (
 	go.lsp.dev/protocol v1.0.1
 	go.lsp.dev/uri v1.0.1
 	golang.org/x/sys v0.49.0
+	mvdan.cc/sh/v3 v3.14.1
 	tinygo.org/x/go-llvm v0.0.0-20250929104024-00fb4309ddd2
 )
 
@@ -26,5 +27,4 @@ require (
 	github.com/nats-io/nuid v1.0.1 // indirect
 	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/time v0.16.0 // indirect
-	mvdan.cc/sh/v3 v3.14.1 // indirect
 )
