@@ -76,6 +76,9 @@ func (p *Program) Key() string {
 		}
 		for _, f := range p.Funcs {
 			loc(f.Loc)
+			for i := range f.Insts {
+				w.int(int64(f.Insts[i].Loc))
+			}
 		}
 		for _, g := range p.Globals {
 			loc(g.Loc)
@@ -130,12 +133,12 @@ func (w *hasher) operands(ops []Operand) {
 	}
 }
 
-// inst hashes every field of an instruction but its location.
 // function writes a function's code: its signature, frame, constants and
 // instructions.
 func (w *hasher) function(f *Function) {
 	w.bool(f.Decl)
 	w.bool(f.Variadic)
+	w.bool(f.Atomic)
 	w.scalars(f.Params)
 	w.scalars(f.Ret)
 	w.int(int64(f.NumSlots))
@@ -155,6 +158,7 @@ func (w *hasher) function(f *Function) {
 	}
 }
 
+// inst hashes every field of an instruction but its location.
 func (w *hasher) inst(in *Inst) {
 	if name, ok := w.objects[uint32(in.Imm)]; ok && in.Op == OpTLSAddr {
 		// A thread-local's id, named (FuncHash).
@@ -167,6 +171,7 @@ func (w *hasher) inst(in *Inst) {
 	w.bool(in.Volatile)
 	w.bool(in.Yield)
 	w.bool(in.Raw)
+	w.bool(in.Pair)
 	w.scalar(in.Ty)
 	w.scalar(in.Src)
 	w.int(int64(in.Dst))
@@ -192,6 +197,7 @@ func (w *hasher) inst(in *Inst) {
 	w.int(int64(len(in.Targets)))
 	for _, e := range in.Targets {
 		w.int(int64(e.PC))
+		w.bool(e.Parallel)
 		w.int(int64(len(e.Moves)))
 		for _, m := range e.Moves {
 			w.int(int64(m.Dst))
