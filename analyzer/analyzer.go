@@ -11,8 +11,8 @@ import (
 
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
+	"augur/analyzer/libc"
 	"augur/analyzer/resolve"
-	"augur/analyzer/vm"
 )
 
 // LoadProgram compiles files (C/C++ sources, or .bc/.ll bitcode) with the
@@ -89,4 +89,4 @@ func LoadSources(ctx context.Context, files []string, opts build.Options, candid
 
 // modeled reports whether augur models the function name: a program
 // that calls it needs no definition of it.
-func modeled(name string) bool { return vm.Lookup(name) != nil }
+func modeled(name string) bool { return libc.Models().Lookup(name) != nil }

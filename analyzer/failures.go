@@ -9,7 +9,7 @@ import (
 
 	"augur/analyzer/evidence"
 	"augur/analyzer/ir"
-	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
+	"augur/analyzer/libc"
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
@@ -55,6 +55,7 @@ func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 		cfg := in.Apply(tmpl)
 		cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor = nil, nil, nil, nil
 		cfg.Policy, cfg.PreemptAccesses = sched.RoundRobin{}, false // as the exploration of inputs runs
+		cfg.Models = libc.Models()
 		m, err := vm.New(prog, cfg)
 		if err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for the %s at %s: %v", t.Kind, t.Loc, err))

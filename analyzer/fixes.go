@@ -14,6 +14,7 @@ import (
 	"augur/analyzer/category"
 	"augur/analyzer/fix"
 	"augur/analyzer/ir"
+	"augur/analyzer/libc"
 	"augur/analyzer/race"
 	"augur/analyzer/report"
 	"augur/analyzer/sched"
@@ -361,6 +362,7 @@ func (res *Result) runOnce(prog *ir.Program, cfg vm.Config, run int) (string, st
 	if run > 0 {
 		cfg.Policy = sched.NewPCT(res.Options.Seed+uint64(run), 3, 1000)
 	}
+	cfg.Models = libc.Models()
 	m, err := vm.New(prog, cfg)
 	if err != nil {
 		return "", "", err

@@ -10,6 +10,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/libc"
 	"augur/analyzer/race"
 	"augur/analyzer/vm"
 )
@@ -56,6 +57,7 @@ func FuzzLoadRun(f *testing.F) {
 		_ = inputs
 		lim := vm.Limits{Timeout: 2 * time.Second, MaxMemory: 64 << 20}
 		cfg := vm.Config{Args: []string{"mutant"}, MaxInstructions: 200_000, Limits: lim}
+		cfg.Models = libc.Models()
 		m, err := vm.New(prog, cfg)
 		if err != nil {
 			return // refused up front (a global too large): an error again

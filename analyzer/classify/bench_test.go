@@ -11,6 +11,7 @@ import (
 	"augur/analyzer"
 	"augur/analyzer/build"
 	"augur/analyzer/classify"
+	"augur/analyzer/libc"
 	"augur/analyzer/race"
 	"augur/analyzer/vm"
 )
@@ -42,6 +43,8 @@ func BenchmarkClassificationCost(b *testing.B) {
 		// The programs run for microseconds: take medians of repetitions.
 		var plain []time.Duration
 		for i := 0; i < 21; i++ {
+			cfg.Models = libc.Models()
+			cfg.Models = libc.Models()
 			m, _ := vm.New(prog, cfg)
 			start := time.Now()
 			m.Run()

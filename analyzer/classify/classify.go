@@ -12,7 +12,7 @@ import (
 
 	"augur/analyzer/category"
 	"augur/analyzer/ir"
-	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
+	"augur/analyzer/libc"
 	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
@@ -595,6 +595,7 @@ func runPrimaryOnly(pm *vm.Machine, r *race.Race, post postRace, budget uint64) 
 // robin; no output, no monitor.
 func replayConfig(r *race.Race, opts Options) vm.Config {
 	cfg := r.Inputs.Apply(opts.Run)
+	cfg.Models = libc.Models()
 	if opts.AroundInputs {
 		cfg = symex.Around(cfg)
 	}
@@ -993,5 +994,5 @@ func (s *spinWatch) Sync(vm.SyncEvent) {}
 // itself (augur_make_symbolic, klee_make_symbolic, __VERIFIER_nondet_*), so
 // classification should explore paths (multipath).
 func UsesSymbolicInputs(prog *ir.Program, undefined vm.UndefinedPolicy) bool {
-	return vm.MarksInputs(prog, undefined)
+	return libc.Models().MarksInputs(prog, undefined)
 }

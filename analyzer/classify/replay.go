@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"augur/analyzer/ir"
+	"augur/analyzer/libc"
 	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
@@ -19,6 +20,7 @@ import (
 // verdict's evidence replays through it, in its self-check here and in
 // `augur replay`.
 func Reexecute(prog *ir.Program, cfg vm.Config, actions []Action, started func(*vm.Machine)) (*vm.Machine, *vm.Result, string) {
+	cfg.Models = libc.Models()
 	m, err := vm.New(prog, cfg)
 	if err != nil {
 		return nil, nil, err.Error()

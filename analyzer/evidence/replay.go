@@ -8,7 +8,6 @@ import (
 	"regexp"
 
 	"augur/analyzer/ir"
-	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
 	"augur/analyzer/memmodel"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"

@@ -33,8 +33,8 @@ func fifoQueue(id uint64, reading bool) uint64 {
 	return 2*id + 1
 }
 
-func init() {
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addFifos() {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err

@@ -234,8 +234,8 @@ func (m *machine) recordLock(t *vm.Thread, f *vfile, cmd, p uint64, res []vm.Val
 	return m.lockTaken(t, ino, owner, typ == fUnLck, res)
 }
 
-func init() {
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addFileLocks() {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil {
 			return fail(m, t, res, vm.EBADF)

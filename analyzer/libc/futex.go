@@ -30,8 +30,8 @@ const (
 // firstTID is the main thread's id, the process id (sandbox.c's getpid).
 const firstTID = 4242
 
-func init() {
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addFutex() {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		switch a[0].Bits {
 		case sysGettid:
 			vm.SetResult(res, uint64(firstTID+t.ID))

@@ -16,18 +16,18 @@ func mallocTo(m Machine, t *vm.Thread, n uint64, site ir.LocID, res []vm.Value) 
 	return err
 }
 
-func init() {
+func (tab table) addHeap() {
 	mallocFn := func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return mallocTo(m, t, a[0].Bits, in.Loc, res)
 	}
 	// The aligned operator new variants take the size first as well; every
 	// object is aligned enough.
-	register(mallocFn, "malloc", "valloc", "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t",
+	tab.register(mallocFn, "malloc", "valloc", "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t",
 		"_ZnwmSt11align_val_t", "_ZnamSt11align_val_t")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return mallocTo(m, t, a[1].Bits, in.Loc, res)
 	}, "aligned_alloc", "memalign")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		n, sz := a[0].Bits, a[1].Bits
 		if sz != 0 && n > (1<<62)/sz {
 			vm.SetResult(res, 0)
@@ -35,7 +35,7 @@ func init() {
 		}
 		return mallocTo(m, t, n*sz, in.Loc, res) // new objects are zeroed
 	}, "calloc")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		p, err := m.Malloc(t, a[2].Bits, in.Loc, "")
 		if err != nil {
 			return err
@@ -43,7 +43,7 @@ func init() {
 		vm.SetResult(res, 0)
 		return m.WriteUint(a[0].Bits, 8, p)
 	}, "posix_memalign")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		p, n := a[0].Bits, a[1].Bits
 		if p == 0 {
 			return mallocTo(m, t, n, in.Loc, res)
@@ -66,14 +66,14 @@ func init() {
 		vm.SetResult(res, q)
 		return m.Free(t, p, in.Loc, "realloc")
 	}, "realloc")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.Free(t, a[0].Bits, in.Loc, "free")
 	}, "free")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.Free(t, a[0].Bits, in.Loc, "operator delete")
 	}, "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
 		"_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		b, _ := m.HeapBlockAt(a[0].Bits)
 		vm.SetResult(res, b.Size) // 0 for no live heap object
 		return nil

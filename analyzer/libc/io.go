@@ -25,8 +25,8 @@ type machine struct {
 type ioModel func(m *machine, t *vm.Thread, in *ir.Inst, args, res []vm.Value) error
 
 // registerIO adds f to the machine's model table under each name.
-func registerIO(f ioModel, names ...string) vm.Entries {
-	return vm.Register(func(vmm *vm.Machine, t *vm.Thread, in *ir.Inst, args, res []vm.Value) error {
+func (tab table) registerIO(f ioModel, names ...string) vm.Entries {
+	return tab.Register(func(vmm *vm.Machine, t *vm.Thread, in *ir.Inst, args, res []vm.Value) error {
 		return f(ioOf(vmm), t, in, args, res)
 	}, names...)
 }
@@ -34,12 +34,11 @@ func registerIO(f ioModel, names ...string) vm.Entries {
 // ioOf is the library state of an execution.
 func ioOf(vmm *vm.Machine) *machine { return vmm.Library().(*machine) }
 
-func init() {
-	vm.SetLibrary(func(vmm *vm.Machine) vm.Library {
-		m := &machine{Machine: vmm}
-		m.files = newFileTable(m, vmm.Config())
-		return m
-	})
+// newState makes a new execution's library state (vm.Models.SetLibrary).
+func newState(vmm *vm.Machine) vm.Library {
+	m := &machine{Machine: vmm}
+	m.files = newFileTable(m, vmm.Config())
+	return m
 }
 
 // Fork is the state of the fork c of the execution, which it shares until

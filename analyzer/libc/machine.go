@@ -152,8 +152,8 @@ type Machine interface {
 type model func(m Machine, t *vm.Thread, in *ir.Inst, args, res []vm.Value) error
 
 // register adds f to the machine's model table under each name.
-func register(f model, names ...string) vm.Entries {
-	return vm.Register(func(m *vm.Machine, t *vm.Thread, in *ir.Inst, args, res []vm.Value) error {
+func (tab table) register(f model, names ...string) vm.Entries {
+	return tab.Register(func(m *vm.Machine, t *vm.Thread, in *ir.Inst, args, res []vm.Value) error {
 		return f(m, t, in, args, res)
 	}, names...)
 }

@@ -9,7 +9,7 @@ import (
 
 // libm: each function is modeled with Go's math package for double and for
 // its f-suffixed float variant (the argument kind selects the precision).
-func init() {
+func (tab table) addMath() {
 	one := map[string]func(float64) float64{
 		"sqrt": math.Sqrt, "cbrt": math.Cbrt, "fabs": math.Abs, "floor": math.Floor, "ceil": math.Ceil,
 		"trunc": math.Trunc, "round": math.Round, "rint": math.RoundToEven, "nearbyint": math.RoundToEven,
@@ -27,12 +27,12 @@ func init() {
 	// They need nothing of the machine, and are computed as the
 	// intrinsics (llvm.sqrt) the compiler turns some of them into.
 	for name, f := range one {
-		vm.RegisterFloat1(f, name, name+"f")
+		tab.RegisterFloat1(f, name, name+"f")
 	}
 	for name, f := range two {
-		vm.RegisterFloat2(f, name, name+"f")
+		tab.RegisterFloat2(f, name, name+"f")
 	}
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, uint64(int64(math.Round(vm.FloatOf(a[0].Bits, in.ArgTys[0].Kind)))))
 		return nil
 	}, "lround", "llround", "lroundf", "llroundf")

@@ -130,8 +130,8 @@ func (m *machine) openMem(t *vm.Thread, in *ir.Inst, f *vfile, name string) uint
 	return addr
 }
 
-func init() {
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addMemStreams() {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		buf, size := a[0].Bits, a[1].Bits
 		mode, err := m.CString(a[2].Bits)
 		if err != nil {
@@ -175,7 +175,7 @@ func init() {
 		vm.SetResult(res, m.openMem(t, in, f, "fmemopen"))
 		return nil
 	}, "fmemopen")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := &vfile{write: true, mem: &memStream{ptrLoc: a[0].Bits, sizeLoc: a[1].Bits, site: in.Loc, dirty: true}}
 		// The variables are first written at the first flush, as glibc
 		// writes them; the close of a stream never written publishes an

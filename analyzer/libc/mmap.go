@@ -36,8 +36,8 @@ type mapping struct {
 	off, len uint64
 }
 
-func init() {
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addMmap() {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		size, prot, flags, fd, off := a[1].Bits, a[2].Bits, a[3].Bits, int(int32(a[4].Bits)), a[5].Bits
 		vm.SetResult(res, mapFailed)
 		if size == 0 || size > 1<<31 || off%pageSize != 0 {
@@ -76,7 +76,7 @@ func init() {
 		vm.SetResult(res, p)
 		return nil
 	}, "mmap", "mmap64")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if b, ok := m.HeapBlockAt(a[0].Bits); !ok || b.Name != mmapRegion || b.Offset != 0 {
 			vm.SetResult(res, ir.Mask(32))
 			return m.SetErrno(t, vm.EINVAL)
@@ -88,7 +88,7 @@ func init() {
 		vm.SetResult(res, 0)
 		return m.Free(t, a[0].Bits, in.Loc, "munmap")
 	}, "munmap")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		b, ok := m.HeapBlockAt(a[0].Bits)
 		if !ok || b.Name != mmapRegion || a[0].Bits%pageSize != 0 {
 			vm.SetResult(res, ir.Mask(32))
@@ -97,7 +97,7 @@ func init() {
 		vm.SetResult(res, 0)
 		return m.writeBack(a[0].Bits - b.Offset)
 	}, "msync")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		return nil
 	}, "mprotect", "madvise", "posix_madvise", "mlock", "munlock")

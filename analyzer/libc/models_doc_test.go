@@ -48,14 +48,15 @@ function 'NAME', which augur does not model", and the analysis is reported
 incomplete at the call, unless --undefined=havoc lets it return an
 unconstrained value.
 
-This list is generated from the model table (analyzer/vm/natives.go), which
-the interpreter's own models (analyzer/vm) and the C library's
-(analyzer/libc) register in; a test fails when it is stale.
+This list is generated from the model table every machine is given
+(libc.Models, analyzer/libc/models.go): the interpreter's own models
+(analyzer/vm) and the C library's (analyzer/libc); a test fails when it is
+stale.
 
 `)
 	section := func(title, note string, keep func(*vm.Model) bool) {
 		var names []string
-		for _, m := range vm.Models() {
+		for _, m := range Models().All() {
 			if keep(m) {
 				names = append(names, "`"+m.Name+"`")
 			}

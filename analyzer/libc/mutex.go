@@ -29,14 +29,14 @@ const (
 	mutexErrorCheck = 2
 )
 
-func init() {
-	registerMutexAttr()
-	register(mutexInit, "pthread_mutex_init")
-	register(lockMutex(vm.LockBlock, -1), "pthread_mutex_lock").Acquires()
-	register(lockMutex(vm.LockTry, -1), "pthread_mutex_trylock").Acquires()
-	register(lockMutex(vm.LockTimed, 1), "pthread_mutex_timedlock").Acquires()
-	register(lockMutex(vm.LockTimed, 2), "pthread_mutex_clocklock").Acquires()
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addMutexes() {
+	tab.registerMutexAttr()
+	tab.register(mutexInit, "pthread_mutex_init")
+	tab.register(lockMutex(vm.LockBlock, -1), "pthread_mutex_lock").Acquires()
+	tab.register(lockMutex(vm.LockTry, -1), "pthread_mutex_trylock").Acquires()
+	tab.register(lockMutex(vm.LockTimed, 1), "pthread_mutex_timedlock").Acquires()
+	tab.register(lockMutex(vm.LockTimed, 2), "pthread_mutex_clocklock").Acquires()
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		code, err := release(m, t, a[0].Bits)
 		vm.SetResult(res, code)
 		if err != nil {
@@ -44,7 +44,7 @@ func init() {
 		}
 		return m.Point()
 	}, "pthread_mutex_unlock").Releases()
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l, err := m.SyncRead(a[0].Bits+mutexLock, 4)
 		if err != nil {
 			return err
@@ -56,19 +56,19 @@ func init() {
 		return nil
 	}, "pthread_mutex_destroy")
 
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		return m.SetMem(a[0].Bits, 0, 48)
 	}, "pthread_cond_init")
-	register(condWait(-1), "pthread_cond_wait").Acquires()
-	register(condWait(2), "pthread_cond_timedwait").Acquires()
-	register(condWait(3), "pthread_cond_clockwait").Acquires()
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(condWait(-1), "pthread_cond_wait").Acquires()
+	tab.register(condWait(2), "pthread_cond_timedwait").Acquires()
+	tab.register(condWait(3), "pthread_cond_clockwait").Acquires()
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		m.WakeOne(vm.CondKey, a[0].Bits)
 		vm.SetResult(res, 0)
 		return m.Point()
 	}, "pthread_cond_signal").Signals()
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		m.Wake(vm.CondKey, a[0].Bits)
 		vm.SetResult(res, 0)
 		return m.Point()
@@ -79,26 +79,26 @@ func init() {
 	holder := func(off uint64) vm.Holder {
 		return func(m *vm.Machine, addr uint64) (uint64, error) { return m.SyncRead(addr+off, 4) }
 	}
-	vm.SetHolder(vm.MutexKey, holder(mutexOwner))
-	vm.SetHolder(vm.SpinKey, holder(0))
-	vm.SetHolder(vm.RWLockKey, holder(4))
+	tab.SetHolder(vm.MutexKey, holder(mutexOwner))
+	tab.SetHolder(vm.SpinKey, holder(0))
+	tab.SetHolder(vm.RWLockKey, holder(4))
 }
 
 // registerMutexAttr registers the attribute objects of mutexes and the
 // other synchronization objects: plain data, of which only a mutex's kind
 // (the int at offset 0) means anything here.
-func registerMutexAttr() {
+func (tab table) registerMutexAttr() {
 	ok := func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		return nil
 	}
-	register(ok, "pthread_mutexattr_destroy", "pthread_mutexattr_setpshared",
+	tab.register(ok, "pthread_mutexattr_destroy", "pthread_mutexattr_setpshared",
 		"pthread_mutexattr_setprotocol", "pthread_mutexattr_setrobust", "pthread_condattr_init",
 		"pthread_condattr_destroy", "pthread_condattr_setpshared", "pthread_condattr_setclock",
 		"pthread_rwlockattr_init", "pthread_rwlockattr_destroy", "pthread_rwlockattr_setpshared",
 		"pthread_barrierattr_init", "pthread_barrierattr_destroy", "pthread_barrierattr_setpshared",
 		"pthread_cond_destroy", "pthread_barrier_destroy", "pthread_rwlock_destroy", "pthread_spin_destroy")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		v, err := m.SyncRead(a[0].Bits, 4)
 		vm.SetResult(res, 0)
 		if err != nil {
@@ -106,11 +106,11 @@ func registerMutexAttr() {
 		}
 		return m.WriteUint(a[1].Bits, 4, v)
 	}, "pthread_mutexattr_gettype")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		return m.SyncWrite(a[0].Bits, 4, 0)
 	}, "pthread_mutexattr_init")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if a[1].Bits > mutexErrorCheck+1 {
 			vm.SetResult(res, vm.EINVAL)
 			return nil

@@ -393,7 +393,7 @@ func (m *machine) netWrite(t *vm.Thread, in *ir.Inst, f *vfile, p, n uint64, res
 	return m.streamWrite(t, in, f.tx, p, n, f.nonblock, res)
 }
 
-func init() {
+func (tab table) addNet() {
 	pipe := func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		id := m.net().newPipe()
 		nb := len(a) > 1 && a[1].Bits&oNonblock != 0
@@ -405,5 +405,5 @@ func init() {
 		vm.SetResult(res, 0)
 		return m.WriteUint(a[0].Bits+4, 4, uint64(w))
 	}
-	registerIO(pipe, "pipe", "pipe2")
+	tab.registerIO(pipe, "pipe", "pipe2")
 }

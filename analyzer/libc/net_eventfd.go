@@ -29,8 +29,8 @@ const (
 	efdNonblock  = 0o4000
 )
 
-func init() {
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addEventFDs() {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		n := m.net()
 		id := n.id()
 		n.events[id] = &veventfd{count: a[0].Bits & 0xffffffff, semaphore: a[1].Bits&efdSemaphore != 0, refs: 1}

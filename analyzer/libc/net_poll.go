@@ -236,19 +236,19 @@ const (
 	epollCtlMod  = 3
 )
 
-func init() {
-	registerIO(pollFn(false), "poll", "__poll_chk").Acquires()
-	registerIO(pollFn(true), "ppoll", "__ppoll_chk").Acquires()
-	registerIO(selectFn(true), "select").Acquires()
-	registerIO(selectFn(false), "pselect").Acquires()
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addPoll() {
+	tab.registerIO(pollFn(false), "poll", "__poll_chk").Acquires()
+	tab.registerIO(pollFn(true), "ppoll", "__ppoll_chk").Acquires()
+	tab.registerIO(selectFn(true), "select").Acquires()
+	tab.registerIO(selectFn(false), "pselect").Acquires()
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		n := m.net()
 		id := n.id()
 		n.epolls[id] = &vepoll{watch: map[int]epollInterest{}}
 		vm.SetResult(res, uint64(m.newNetFD(&vfile{epoll: id})))
 		return nil
 	}, "epoll_create", "epoll_create1")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		ef := m.files.byFD[int(int32(a[0].Bits))]
 		fd := int(int32(a[2].Bits))
 		if ef == nil || m.files.byFD[fd] == nil {
@@ -283,7 +283,7 @@ func init() {
 		m.netChanged(0, 0) // a waiter may have something ready now
 		return nil
 	}, "epoll_ctl")
-	registerIO(epollWait, "epoll_wait", "epoll_pwait").Acquires()
+	tab.registerIO(epollWait, "epoll_wait", "epoll_pwait").Acquires()
 }
 
 // epollWait reports the watched descriptors that are ready, in descriptor

@@ -204,8 +204,8 @@ func (m *machine) closeSocket(id uint64, s *vsocket) {
 	delete(m.net().socks, id)
 }
 
-func init() {
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addSockets() {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		family, kind := int(a[0].Bits&0xffffffff), int(a[1].Bits&0xf)
 		switch {
 		case family != afInet && family != afInet6 && family != afUnix:
@@ -220,7 +220,7 @@ func init() {
 		vm.SetResult(res, uint64(fd))
 		return nil
 	}, "socket")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if a[0].Bits&0xffffffff != afUnix {
 			return fail(m, t, res, EOPNOTSUPP)
 		}
@@ -241,7 +241,7 @@ func init() {
 		vm.SetResult(res, 0)
 		return nil
 	}, "socketpair")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, s, e := m.sockOf(a[0].Bits)
 		if e != 0 {
 			return fail(m, t, res, e)
@@ -266,7 +266,7 @@ func init() {
 		vm.SetResult(res, 0)
 		return nil
 	}, "bind")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, s, e := m.sockOf(a[0].Bits)
 		switch {
 		case e != 0:
@@ -282,21 +282,21 @@ func init() {
 		vm.SetResult(res, 0)
 		return nil
 	}, "listen")
-	registerIO(acceptFn, "accept", "accept4").Acquires()
-	registerIO(connectFn, "connect").Signals()
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(acceptFn, "accept", "accept4").Acquires()
+	tab.registerIO(connectFn, "connect").Signals()
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.sendTo(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, 0, 0, res)
 	}, "send").Signals()
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.sendTo(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, a[4].Bits, a[5].Bits&0xffffffff, res)
 	}, "sendto").Signals()
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.recvFrom(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, 0, 0, res)
 	}, "recv").Acquires()
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.recvFrom(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, a[4].Bits, a[5].Bits, res)
 	}, "recvfrom").Acquires()
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		switch {
 		case e != 0:
@@ -311,7 +311,7 @@ func init() {
 		vm.SetResult(res, 0)
 		return nil
 	}, "shutdown").Signals()
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		if e != 0 {
 			return fail(m, t, res, e)
@@ -319,7 +319,7 @@ func init() {
 		vm.SetResult(res, 0)
 		return m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, s.port, s.path, s.any)
 	}, "getsockname")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		switch {
 		case e != 0:
@@ -330,14 +330,14 @@ func init() {
 		vm.SetResult(res, 0)
 		return m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, s.peer, s.peerPath, false)
 	}, "getpeername")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if _, _, e := m.sockOf(a[0].Bits); e != 0 {
 			return fail(m, t, res, e)
 		}
 		vm.SetResult(res, 0) // options are accepted and change nothing on the loopback
 		return nil
 	}, "setsockopt")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		_, s, e := m.sockOf(a[0].Bits)
 		if e != 0 {
 			return fail(m, t, res, e)

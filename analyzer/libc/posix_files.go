@@ -145,7 +145,7 @@ func (m *machine) wouldBlock(t *vm.Thread, res []vm.Value) error {
 	return m.TryFailed(t)
 }
 
-func init() {
+func (tab table) addPosixFiles() {
 	// open(path, flags), openat(dir, path, flags), creat(path): the path
 	// and the flags come from different arguments.
 	opener := func(pathArg int, flags func(a []vm.Value) uint64) ioModel {
@@ -168,10 +168,10 @@ func init() {
 			return err
 		}
 	}
-	registerIO(opener(0, func(a []vm.Value) uint64 { return a[1].Bits }), "open", "open64", "__open_2", "__open64_2")
-	registerIO(opener(1, func(a []vm.Value) uint64 { return a[2].Bits }), "openat", "openat64")
-	registerIO(opener(0, func([]vm.Value) uint64 { return oWronly | oCreat | oTrunc }), "creat", "creat64")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(opener(0, func(a []vm.Value) uint64 { return a[1].Bits }), "open", "open64", "__open_2", "__open64_2")
+	tab.registerIO(opener(1, func(a []vm.Value) uint64 { return a[2].Bits }), "openat", "openat64")
+	tab.registerIO(opener(0, func([]vm.Value) uint64 { return oWronly | oCreat | oTrunc }), "creat", "creat64")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil {
 			return fail(m, t, res, vm.EBADF)
@@ -220,8 +220,8 @@ func init() {
 			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path))
 		}
 	}
-	registerIO(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
-	registerIO(statPath(1, 2), "__xstat", "__xstat64", "__lxstat", "__lxstat64")
+	tab.registerIO(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
+	tab.registerIO(statPath(1, 2), "__xstat", "__xstat64", "__lxstat", "__lxstat64")
 	fstat := func(fdArg, bufArg int) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			f := m.files.byFD[int(int32(a[fdArg].Bits))]
@@ -238,9 +238,9 @@ func init() {
 			return m.statInto(a[bufArg].Bits, m.fileSize(f.path), regularFile, m.files.inode(f.path))
 		}
 	}
-	registerIO(fstat(0, 1), "fstat", "fstat64")
-	registerIO(fstat(1, 2), "__fxstat", "__fxstat64")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(fstat(0, 1), "fstat", "fstat64")
+	tab.registerIO(fstat(1, 2), "__fxstat", "__fxstat64")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -281,10 +281,10 @@ func init() {
 			return nil
 		}
 	}
-	registerIO(remover(true, false), "unlink")
-	registerIO(remover(false, true), "rmdir")
-	registerIO(remover(true, true), "remove")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(remover(true, false), "unlink")
+	tab.registerIO(remover(false, true), "rmdir")
+	tab.registerIO(remover(true, true), "remove")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -302,7 +302,7 @@ func init() {
 		vm.SetResult(res, 0)
 		return nil
 	}, "mkdir")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		from, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -320,7 +320,7 @@ func init() {
 		vm.SetResult(res, 0)
 		return nil
 	}, "rename")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil || !f.write {
 			return fail(m, t, res, vm.EBADF)
@@ -363,13 +363,13 @@ func init() {
 		vm.SetResult(res, uint64(to))
 		return nil
 	}
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return dup(m, t, res, int(int32(a[0].Bits)), -1)
 	}, "dup")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return dup(m, t, res, int(int32(a[0].Bits)), int(int32(a[1].Bits)))
 	}, "dup2", "dup3")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fd := int(int32(a[0].Bits))
 		f := m.files.byFD[fd]
 		if f == nil {
@@ -400,7 +400,7 @@ func init() {
 		}
 		return nil
 	}, "fcntl", "fcntl64")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil {
 			vm.SetResult(res, 0)

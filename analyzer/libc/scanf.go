@@ -338,7 +338,7 @@ func parseCInt(s string, base int) (uint64, bool) {
 	return v, true
 }
 
-func init() {
+func (tab table) addScanf() {
 	scanTo := func(from int, va bool) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			fmtIdx := 0
@@ -377,10 +377,10 @@ func init() {
 			return err
 		}
 	}
-	registerIO(scanTo(0, false), "scanf", "__isoc99_scanf")
-	registerIO(scanTo(0, true), "vscanf", "__isoc99_vscanf")
-	registerIO(scanTo(1, false), "fscanf", "__isoc99_fscanf")
-	registerIO(scanTo(1, true), "vfscanf", "__isoc99_vfscanf")
-	registerIO(scanTo(2, false), "sscanf", "__isoc99_sscanf")
-	registerIO(scanTo(2, true), "vsscanf", "__isoc99_vsscanf")
+	tab.registerIO(scanTo(0, false), "scanf", "__isoc99_scanf")
+	tab.registerIO(scanTo(0, true), "vscanf", "__isoc99_vscanf")
+	tab.registerIO(scanTo(1, false), "fscanf", "__isoc99_fscanf")
+	tab.registerIO(scanTo(1, true), "vfscanf", "__isoc99_vfscanf")
+	tab.registerIO(scanTo(2, false), "sscanf", "__isoc99_sscanf")
+	tab.registerIO(scanTo(2, true), "vsscanf", "__isoc99_vsscanf")
 }

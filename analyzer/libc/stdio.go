@@ -35,7 +35,7 @@ func (m *machine) formatCall(t *vm.Thread, in *ir.Inst, a []vm.Value, i int, va 
 	return m.format(t, f, src)
 }
 
-func init() {
+func (tab table) addStdio() {
 	printfTo := func(streamArg int, va bool) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			fmtIdx := 0
@@ -77,12 +77,12 @@ func init() {
 	}
 	// printf keeps symbolic arguments as terms of its output event; its
 	// format and stream are made concrete by the model itself.
-	registerIO(printfTo(0, false), "printf").Symbolic()
-	registerIO(printfTo(0, true), "vprintf")
-	registerIO(printfTo(1, false), "fprintf").Symbolic()
-	registerIO(printfTo(1, true), "vfprintf")
-	registerIO(printfTo(2, false), "dprintf").Symbolic()
-	registerIO(printfTo(2, true), "vdprintf")
+	tab.registerIO(printfTo(0, false), "printf").Symbolic()
+	tab.registerIO(printfTo(0, true), "vprintf")
+	tab.registerIO(printfTo(1, false), "fprintf").Symbolic()
+	tab.registerIO(printfTo(1, true), "vfprintf")
+	tab.registerIO(printfTo(2, false), "dprintf").Symbolic()
+	tab.registerIO(printfTo(2, true), "vdprintf")
 	sprintf := func(bounded, va bool) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			fmtIdx, n := 1, uint64(0)
@@ -97,12 +97,12 @@ func init() {
 			return m.StoreString(a[0].Bits, out, n, bounded)
 		}
 	}
-	registerIO(sprintf(false, false), "sprintf")
-	registerIO(sprintf(false, true), "vsprintf")
-	registerIO(sprintf(true, false), "snprintf")
-	registerIO(sprintf(true, true), "vsnprintf")
+	tab.registerIO(sprintf(false, false), "sprintf")
+	tab.registerIO(sprintf(false, true), "vsprintf")
+	tab.registerIO(sprintf(true, false), "snprintf")
+	tab.registerIO(sprintf(true, true), "vsnprintf")
 
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err
@@ -111,12 +111,12 @@ func init() {
 		vm.SetResult(res, 1)
 		return nil
 	}, "puts")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		m.files.writeStream(t, 1, []byte{byte(a[0].Bits)})
 		vm.SetResult(res, a[0].Bits&0xff)
 		return nil
 	}, "putchar", "putchar_unlocked")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[1].Bits)
 		if err != nil {
 			return err
@@ -125,7 +125,7 @@ func init() {
 		vm.SetResult(res, a[0].Bits&0xff)
 		return nil
 	}, "fputc", "putc", "fputc_unlocked", "putc_unlocked")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err
@@ -138,7 +138,7 @@ func init() {
 		vm.SetResult(res, 1)
 		return nil
 	}, "fputs", "fputs_unlocked")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		size, n := a[1].Bits, a[2].Bits
 		f, err := m.files.stream(a[3].Bits)
 		if err != nil {
@@ -156,7 +156,7 @@ func init() {
 		vm.SetResult(res, n)
 		return nil
 	}, "fwrite", "fwrite_unlocked")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		if a[0].Bits == 0 {
 			m.files.flushAll()
@@ -168,7 +168,7 @@ func init() {
 		}
 		return m.publishMem(t, f)
 	}, "fflush", "fflush_unlocked")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -185,7 +185,7 @@ func init() {
 		vm.SetResult(res, 0)
 		return nil
 	}, "setvbuf")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -196,7 +196,7 @@ func init() {
 		}
 		return nil
 	}, "setbuf")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fd := int(a[0].Bits & 0xffffffff)
 		f := m.files.byFD[fd]
 		if f != nil && f.isNet() {
@@ -219,7 +219,7 @@ func init() {
 	// pread and pwrite read and write at an offset, leaving the
 	// descriptor's where it was, in one step: threads that share a
 	// descriptor do not move each other's reads.
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.positioned(t, a, false, res)
 		if f == nil {
 			return err
@@ -230,7 +230,7 @@ func init() {
 		f.pos, f.eof, f.unget = pos, eof, unget
 		return err
 	}, "pread", "pread64")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.positioned(t, a, true, res)
 		if f == nil {
 			return err
@@ -241,7 +241,7 @@ func init() {
 		vm.SetResult(res, a[2].Bits)
 		return nil
 	}, "pwrite", "pwrite64")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fd := int(int32(a[0].Bits))
 		f := m.files.byFD[fd]
 		if f == nil {
@@ -252,11 +252,11 @@ func init() {
 		vm.SetResult(res, 0)
 		return nil
 	}, "close")
-	registerInput()
-	registerFiles()
+	tab.registerInput()
+	tab.registerFiles()
 }
 
-func registerInput() {
+func (tab table) registerInput() {
 	getc := func(m *machine, f *vfile, res []vm.Value) error {
 		c, sym := f.readSymByte()
 		switch {
@@ -269,17 +269,17 @@ func registerInput() {
 		}
 		return nil
 	}
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return getc(m, m.files.byFD[0], res)
 	}, "getchar", "getchar_unlocked")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		return getc(m, f, res)
 	}, "fgetc", "getc", "getc_unlocked", "fgetc_unlocked")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[1].Bits)
 		if err != nil {
 			return err
@@ -291,7 +291,7 @@ func registerInput() {
 		vm.SetResult(res, a[0].Bits)
 		return nil
 	}, "ungetc")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		size, n := a[1].Bits, a[2].Bits
 		f, err := m.files.stream(a[3].Bits)
 		if err != nil {
@@ -299,7 +299,7 @@ func registerInput() {
 		}
 		return m.readInto(f, a[0].Bits, size, n, res)
 	}, "fread", "fread_unlocked")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(a[0].Bits&0xffffffff)]
 		if f != nil && f.isNet() {
 			return m.netRead(t, in, f, a[1].Bits, a[2].Bits, res)
@@ -314,7 +314,7 @@ func registerInput() {
 		}
 		return m.readInto(f, a[1].Bits, 1, a[2].Bits, res)
 	}, "read")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -322,14 +322,14 @@ func registerInput() {
 		vm.SetResult(res, b2u(f.eof))
 		return nil
 	}, "feof", "feof_unlocked")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if _, err := m.files.stream(a[0].Bits); err != nil {
 			return err
 		}
 		vm.SetResult(res, 0)
 		return nil
 	}, "ferror", "ferror_unlocked")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -337,7 +337,7 @@ func registerInput() {
 		f.eof = false
 		return nil
 	}, "clearerr")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -388,8 +388,8 @@ func (m *machine) readInto(f *vfile, p, size, n uint64, res []vm.Value) error {
 	return nil
 }
 
-func registerFiles() {
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) registerFiles() {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -414,7 +414,7 @@ func registerFiles() {
 		vm.SetResult(res, addr)
 		return nil
 	}, "fopen", "fopen64")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		old, err := m.files.stream(a[2].Bits)
 		if err != nil {
 			return err
@@ -461,7 +461,7 @@ func registerFiles() {
 		vm.SetResult(res, a[2].Bits)
 		return nil
 	}, "freopen", "freopen64")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -480,7 +480,7 @@ func registerFiles() {
 		}
 		return m.Free(t, a[0].Bits, in.Loc, "fclose")
 	}, "fclose")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s := ""
 		if a[0].Bits != 0 {
 			var err error
@@ -521,8 +521,8 @@ func (ft *fileTable) position(f *vfile) int64 {
 	return pos
 }
 
-func init() {
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addStreamPositions() {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -555,7 +555,7 @@ func init() {
 		f.pos = int(pos)
 		return 0, nil
 	}
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -564,7 +564,7 @@ func init() {
 		vm.SetResult(res, r)
 		return err
 	}, "fseek", "fseeko", "fseeko64")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
 			return err
@@ -574,8 +574,8 @@ func init() {
 	}, "rewind")
 }
 
-func init() {
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addErrorStrings() {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		code := int(int32(a[0].Bits))
 		if addr, ok := m.errStrings[code]; ok {
 			vm.SetResult(res, addr)

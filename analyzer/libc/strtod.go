@@ -11,7 +11,7 @@ import (
 
 // strtod and its kin stay with scanf, whose %f conversions parse the same
 // way, until formatted input leaves this package for package libc.
-func init() {
+func (tab table) addStrtod() {
 	// strtod family: the longest prefix that parses as a C floating constant.
 	strtod := func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s, err := m.CString(a[0].Bits)
@@ -31,7 +31,7 @@ func init() {
 		}
 		return nil
 	}
-	registerIO(strtod, "strtod", "strtof", "atof")
+	tab.registerIO(strtod, "strtod", "strtof", "atof")
 }
 
 // parseCFloat parses a leading floating constant as strtod does and returns

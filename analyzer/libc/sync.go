@@ -23,16 +23,16 @@ func deadline(a []vm.Value, abstime int) uint64 {
 	return a[abstime].Bits
 }
 
-func init() {
-	registerRWLock()
-	registerSpin()
-	registerSem()
-	registerBarrier()
+func (tab table) addSync() {
+	tab.registerRWLock()
+	tab.registerSpin()
+	tab.registerSem()
+	tab.registerBarrier()
 }
 
 // Read-write locks: readers @0, writer's owner @4 (0: none). A timed lock
 // (LockTimed) reads its deadline from argument abstime.
-func registerRWLock() {
+func (tab table) registerRWLock() {
 	rd := func(mode vm.LockMode, abstime int) model {
 		return func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			l := a[0].Bits
@@ -81,19 +81,19 @@ func registerRWLock() {
 			return m.TookLock(t)
 		}
 	}
-	register(rd(vm.LockBlock, -1), "pthread_rwlock_rdlock").Acquires()
-	register(rd(vm.LockTimed, 1), "pthread_rwlock_timedrdlock").Acquires()
-	register(rd(vm.LockTimed, 2), "pthread_rwlock_clockrdlock").Acquires()
-	register(rd(vm.LockTry, -1), "pthread_rwlock_tryrdlock")
-	register(wr(vm.LockBlock, -1), "pthread_rwlock_wrlock").Acquires()
-	register(wr(vm.LockTimed, 1), "pthread_rwlock_timedwrlock").Acquires()
-	register(wr(vm.LockTimed, 2), "pthread_rwlock_clockwrlock").Acquires()
-	register(wr(vm.LockTry, -1), "pthread_rwlock_trywrlock")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(rd(vm.LockBlock, -1), "pthread_rwlock_rdlock").Acquires()
+	tab.register(rd(vm.LockTimed, 1), "pthread_rwlock_timedrdlock").Acquires()
+	tab.register(rd(vm.LockTimed, 2), "pthread_rwlock_clockrdlock").Acquires()
+	tab.register(rd(vm.LockTry, -1), "pthread_rwlock_tryrdlock")
+	tab.register(wr(vm.LockBlock, -1), "pthread_rwlock_wrlock").Acquires()
+	tab.register(wr(vm.LockTimed, 1), "pthread_rwlock_timedwrlock").Acquires()
+	tab.register(wr(vm.LockTimed, 2), "pthread_rwlock_clockwrlock").Acquires()
+	tab.register(wr(vm.LockTry, -1), "pthread_rwlock_trywrlock")
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		return m.SetMem(a[0].Bits, 0, 56)
 	}, "pthread_rwlock_init")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l := a[0].Bits
 		w, err := m.SyncRead(l+4, 4)
 		if err != nil {
@@ -127,7 +127,7 @@ func registerRWLock() {
 
 // Spin locks: an int, 0 free, else the owner. A spinning thread blocks
 // instead of burning instructions.
-func registerSpin() {
+func (tab table) registerSpin() {
 	lock := func(try bool) model {
 		return func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			l := a[0].Bits
@@ -151,13 +151,13 @@ func registerSpin() {
 			return m.TookLock(t)
 		}
 	}
-	register(lock(false), "pthread_spin_lock").Acquires()
-	register(lock(true), "pthread_spin_trylock")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(lock(false), "pthread_spin_lock").Acquires()
+	tab.register(lock(true), "pthread_spin_trylock")
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		return m.SyncWrite(a[0].Bits, 4, 0)
 	}, "pthread_spin_init")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l := a[0].Bits
 		vm.SetResult(res, 0)
 		m.Sync(t, vm.Release, vm.SpinKey, l)
@@ -172,7 +172,7 @@ func registerSpin() {
 
 // POSIX semaphores: sem_t holds the value @0. Failures return -1 with
 // errno.
-func registerSem() {
+func (tab table) registerSem() {
 	// wait models sem_wait and its variants; a timed wait (LockTimed) reads
 	// its deadline from argument abstime.
 	wait := func(mode vm.LockMode, abstime int) model {
@@ -216,18 +216,18 @@ func registerSem() {
 			return m.TookLock(t)
 		}
 	}
-	register(wait(vm.LockBlock, -1), "sem_wait").Acquires()
-	register(wait(vm.LockTry, -1), "sem_trywait")
-	register(wait(vm.LockTimed, 1), "sem_timedwait")
-	register(wait(vm.LockTimed, 2), "sem_clockwait")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(wait(vm.LockBlock, -1), "sem_wait").Acquires()
+	tab.register(wait(vm.LockTry, -1), "sem_trywait")
+	tab.register(wait(vm.LockTimed, 1), "sem_timedwait")
+	tab.register(wait(vm.LockTimed, 2), "sem_clockwait")
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if err := m.SetMem(a[0].Bits, 0, 32); err != nil {
 			return err
 		}
 		vm.SetResult(res, 0)
 		return m.SyncWrite(a[0].Bits, 4, a[2].Bits)
 	}, "sem_init")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s := a[0].Bits
 		v, err := m.SyncRead(s, 4)
 		if err != nil {
@@ -241,7 +241,7 @@ func registerSem() {
 		vm.SetResult(res, 0)
 		return m.Point()
 	}, "sem_post").Signals()
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		v, err := m.SyncRead(a[0].Bits, 4)
 		if err != nil {
 			return err
@@ -249,7 +249,7 @@ func registerSem() {
 		vm.SetResult(res, 0)
 		return m.WriteUint(a[1].Bits, 4, v)
 	}, "sem_getvalue")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		return nil
 	}, "sem_destroy")
@@ -262,8 +262,8 @@ const barrierSerial = 0xffffffff
 // Barriers: pthread_barrier_t holds the count @0, the threads arrived @4
 // and the generation @8. A waiting thread's phase is the generation it
 // arrived in, plus one: woken, it leaves once the generation has moved on.
-func registerBarrier() {
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) registerBarrier() {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if a[2].Bits == 0 {
 			vm.SetResult(res, vm.EINVAL)
 			return nil
@@ -274,7 +274,7 @@ func registerBarrier() {
 		vm.SetResult(res, 0)
 		return m.SyncWrite(a[0].Bits, 4, a[2].Bits)
 	}, "pthread_barrier_init")
-	register(barrierWait, "pthread_barrier_wait")
+	tab.register(barrierWait, "pthread_barrier_wait")
 }
 
 func barrierWait(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {

@@ -9,8 +9,8 @@ import (
 // instructions run and when every thread sleeps, so runs are reproducible.
 // Every read of a clock is recorded as an input of the execution
 // (vm.InputEvent).
-func init() {
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addTime() {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s := uint64(m.Clock(t, in, "time") / 1e9)
 		vm.SetResult(res, s)
 		if a[0].Bits != 0 {
@@ -18,7 +18,7 @@ func init() {
 		}
 		return nil
 	}, "time")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		now := m.Clock(t, in, "gettimeofday")
 		vm.SetResult(res, 0)
 		if err := m.WriteUint(a[0].Bits, 8, uint64(now/1e9)); err != nil {
@@ -26,7 +26,7 @@ func init() {
 		}
 		return m.WriteUint(a[0].Bits+8, 8, uint64(now%1e9/1e3))
 	}, "gettimeofday")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		now := m.Clock(t, in, "clock_gettime")
 		vm.SetResult(res, 0)
 		if err := m.WriteUint(a[1].Bits, 8, uint64(now/1e9)); err != nil {
@@ -34,7 +34,7 @@ func init() {
 		}
 		return m.WriteUint(a[1].Bits+8, 8, uint64(now%1e9))
 	}, "clock_gettime")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, m.CPUTime(t, in))
 		return nil
 	}, "clock")
@@ -44,9 +44,9 @@ func init() {
 			return m.Sleep(t, int64(a[0].Bits&0xffffffff)*unit)
 		}
 	}
-	register(sleep(1e9), "sleep")
-	register(sleep(1e3), "usleep")
-	register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.register(sleep(1e9), "sleep")
+	tab.register(sleep(1e3), "usleep")
+	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		if m.Resuming(t) { // the sleep is over
 			return m.Sleep(t, 0)

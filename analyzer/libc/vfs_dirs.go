@@ -117,8 +117,8 @@ func (ft *fileTable) listing(p uint64) (*listing, error) {
 	return nil, vm.Terminate(vm.TermCrash, vm.SIGSEGV, "invalid or closed DIR pointer 0x%x", p)
 }
 
-func init() {
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+func (tab table) addDirs() {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -130,7 +130,7 @@ func init() {
 		}
 		return m.openListing(t, in, fd, res)
 	}, "opendir")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fd := int(int32(a[0].Bits))
 		if _, errno := m.files.dirAt(fd); errno != 0 {
 			vm.SetResult(res, 0)
@@ -138,7 +138,7 @@ func init() {
 		}
 		return m.openListing(t, in, fd, res)
 	}, "fdopendir")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
@@ -172,7 +172,7 @@ func init() {
 		vm.SetResult(res, p)
 		return m.StoreString(p+19, []byte(e.name), 256, true)
 	}, "readdir", "readdir64")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
@@ -180,7 +180,7 @@ func init() {
 		l.entries, l.next, l.read = nil, 0, false // read again at the next readdir
 		return nil
 	}, "rewinddir")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
@@ -188,7 +188,7 @@ func init() {
 		vm.SetResult(res, uint64(l.fd))
 		return nil
 	}, "dirfd")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l, err := m.files.listing(a[0].Bits)
 		if err != nil {
 			return err
@@ -206,7 +206,7 @@ func init() {
 		return nil
 	}, "closedir")
 
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		buf, size := a[0].Bits, a[1].Bits
 		cwd := m.files.cwd
 		need := uint64(len(cwd) + 1)
@@ -242,14 +242,14 @@ func init() {
 		vm.SetResult(res, 0)
 		return nil
 	}
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
 		}
 		return changeDir(m, t, res, path)
 	}, "chdir")
-	registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, errno := m.files.dirAt(int(int32(a[0].Bits)))
 		if f == nil {
 			return fail(m, t, res, errno)

@@ -10,6 +10,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/libc"
 	"augur/analyzer/race"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
@@ -28,14 +29,14 @@ func BenchmarkDetectionCost(b *testing.B) {
 	// Each measured run starts from a collected heap, so one run's garbage
 	// (the detector's shadow memory) is not collected on the next one's time.
 	for i := 0; i < 5; i++ {
-		m, _ := vm.New(prog, vm.Config{Args: []string{"threads"}, Policy: sched.RoundRobin{}})
+		m, _ := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"threads"}, Policy: sched.RoundRobin{}})
 		runtime.GC()
 		start := time.Now()
 		r := m.Run()
 		plain = append(plain, time.Since(start))
 		insts = r.Instructions
 		d := race.New()
-		m, _ = vm.New(prog, vm.Config{Args: []string{"threads"}, Policy: sched.RoundRobin{}, Monitor: d})
+		m, _ = vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"threads"}, Policy: sched.RoundRobin{}, Monitor: d})
 		d.Bind(m)
 		runtime.GC()
 		start = time.Now()

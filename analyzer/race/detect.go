@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"augur/analyzer/ir"
-	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
+	"augur/analyzer/libc"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
 )
@@ -314,7 +314,7 @@ func (d *detection) base() error {
 // miss the races of the one before and the failures they lead to).
 func (d *detection) plan(in *Inputs) error {
 	plan := sched.DetectionPlan(d.opts.Schedules, d.opts.Seed)
-	plan.Depth, plan.Acquires = d.opts.Depth, vm.ReordersAt
+	plan.Depth, plan.Acquires = d.opts.Depth, libc.Models().ReordersAt
 	var first *sched.Trace
 	for i := 0; i < d.opts.Schedules && !d.stop; {
 		if t := d.opts.Run.Expired(); t != nil {
@@ -543,6 +543,7 @@ func (d *detection) begin(cfg vm.Config) (*started, error) {
 		st.fp = newFootprints(st.det, b) // for the enumeration's reduction
 		cfg.Monitor = st.fp
 	}
+	cfg.Models = libc.Models()
 	m, err := vm.New(d.prog, cfg)
 	if err != nil {
 		return nil, err

@@ -9,7 +9,7 @@ import (
 
 	"augur/analyzer/expr"
 	"augur/analyzer/ir"
-	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
+	"augur/analyzer/libc"
 	"augur/analyzer/memmodel"
 	"augur/analyzer/solver"
 	"augur/analyzer/vm"
@@ -187,6 +187,7 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 		cfg.ScheduleForks = schedules
 		cfg.PreemptAccesses = true
 	}
+	cfg.Models = libc.Models()
 	root, err := vm.New(prog, cfg)
 	if err != nil {
 		return nil, err

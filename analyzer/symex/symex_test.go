@@ -9,6 +9,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/libc"
 	"augur/analyzer/symex"
 	"augur/analyzer/vm"
 	"augur/internal/testutil"
@@ -89,6 +90,7 @@ func TestNarrowInputs(t *testing.T) {
 			for n, d := range f.Inputs.Files {
 				replay.Files[n] = []byte(d)
 			}
+			replay.Models = libc.Models()
 			mach, err := vm.New(prog, replay)
 			if err != nil {
 				t.Fatal(err)
@@ -174,7 +176,7 @@ func TestForkedPathsCountLikeConcreteRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, p := range res.Paths {
-			m, err := vm.New(prog, vm.Config{Args: []string{"p"}, Inputs: p.Inputs.Vars})
+			m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"p"}, Inputs: p.Inputs.Vars})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -216,6 +218,7 @@ func TestSolverBudgetPinsPaths(t *testing.T) {
 	for _, p := range res.Paths {
 		replay := cfg
 		replay.Inputs = p.Inputs.Vars
+		replay.Models = libc.Models()
 		m, err := vm.New(prog, replay)
 		if err != nil {
 			t.Fatal(err)

@@ -16,6 +16,7 @@ import (
 	"augur/analyzer"
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
+	"augur/analyzer/libc"
 	"augur/analyzer/vm"
 )
 
@@ -56,7 +57,7 @@ func BenchmarkInterpretVsNative(b *testing.B) {
 			want = string(out)
 		}
 		var so bytes.Buffer
-		m, err := vm.New(prog, vm.Config{Args: []string{"compute"}, Stdout: &so})
+		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"compute"}, Stdout: &so})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -93,7 +94,7 @@ func BenchmarkHangProbeCost(b *testing.B) {
 	defer vm.SetHangProbes(true)
 	run := func(probes bool) time.Duration {
 		vm.SetHangProbes(probes)
-		m, err := vm.New(prog, vm.Config{Args: []string{"compute"}, Stdout: &bytes.Buffer{}})
+		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"compute"}, Stdout: &bytes.Buffer{}})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -73,8 +73,8 @@ func (m *Machine) interrupt(t *Thread) {
 	t.status, t.waitDesc, t.waiting = runnable, "", false
 }
 
-func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func (tab *Models) addCancel() {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		th := m.threadByID(a[0].Bits)
 		if th == nil || th.status == exited {
 			SetResult(res, ESRCH)
@@ -92,14 +92,14 @@ func init() {
 		}
 		return errYield
 	}, "pthread_cancel")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, 0)
 		if err, ok := m.cancelPoint(t); ok {
 			return err
 		}
 		return nil
 	}, "pthread_testcancel")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		state := a[0].Bits & 0xffffffff
 		if state > pthreadCancelDisable {
 			SetResult(res, EINVAL)
@@ -118,7 +118,7 @@ func init() {
 		SetResult(res, 0)
 		return nil
 	}, "pthread_setcancelstate")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if a[0].Bits&0xffffffff > pthreadCancelAsync {
 			SetResult(res, EINVAL)
 			return nil
@@ -129,17 +129,17 @@ func init() {
 		}
 		return nil
 	}, "pthread_setcanceltype")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		t.cleanup = append(t.cleanup[:len(t.cleanup):len(t.cleanup)], a[0].Bits)
 		return nil
 	}, "__pthread_register_cancel")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if n := len(t.cleanup); n > 0 && t.cleanup[n-1] == a[0].Bits {
 			t.cleanup = t.cleanup[: n-1 : n-1]
 		}
 		return nil
 	}, "__pthread_unregister_cancel")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if !t.exiting { // the handler ran from pthread_cleanup_pop's code path
 			return terminate(TermCrash, SIGSEGV, "__pthread_unwind_next called outside a cancellation")
 		}

@@ -14,7 +14,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
-	_ "augur/analyzer/libc" // the C library's models
+	"augur/analyzer/libc"
 	"augur/analyzer/solver"
 	"augur/analyzer/vm"
 )
@@ -146,7 +146,7 @@ func runAugurIn(t *testing.T, c diffCase, cache string, sym *vm.Symbolic) (outco
 		t.Fatalf("augur load: %v", err)
 	}
 	var so, se bytes.Buffer
-	m, err := vm.New(prog, vm.Config{Args: append([]string{c.name}, c.args...), Stdin: []byte(c.stdin),
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: append([]string{c.name}, c.args...), Stdin: []byte(c.stdin),
 		Stdout: &so, Stderr: &se, MaxInstructions: 500_000_000, Files: c.files,
 		Limits: vm.Limits{MaxMemory: 1 << 30}, Symbolic: sym})
 	if err != nil {

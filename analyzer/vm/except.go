@@ -34,8 +34,8 @@ const (
 	selFilter   = -1
 )
 
-func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func (tab *Models) addExceptions() {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		t.exc = excState{obj: a[0].Bits, tinfo: a[1].Bits}
 		if !m.handled(t, len(t.frames)-1) {
 			SetResult(res, 0)
@@ -43,11 +43,11 @@ func init() {
 		}
 		return m.unwind(t)
 	}, "__augur_raise")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, t.exc.adjusted)
 		return nil
 	}, "__augur_exception_adjusted")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		name, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err
@@ -59,11 +59,11 @@ func init() {
 		SetResult(res, 0)
 		return m.StoreString(a[1].Bits, []byte(text), a[2].Bits, true)
 	}, "__augur_demangle")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, a[0].Bits>>ir.AddrShift&0x7fffffff) // a type_info object's id: its selector
 		return nil
 	}, "llvm.eh.typeid.for")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		name, err := m.CString(a[0].Bits)
 		if err != nil {
 			return err

@@ -49,32 +49,32 @@ func (m *Machine) SetMem(dst uint64, c byte, n uint64) error {
 	return nil
 }
 
-func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func (tab *Models) addIntrinsics() {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.CopyMem(a[0].Bits, a[1].Bits, a[2].Bits)
 	}, "llvm.memcpy", "llvm.memmove")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.SetMem(a[0].Bits, byte(a[1].Bits), a[2].Bits)
 	}, "llvm.memset")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, a[0].Bits)
 		return m.CopyMem(a[0].Bits, a[1].Bits, a[2].Bits)
 	}, "memcpy", "memmove")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, a[0].Bits)
 		return m.SetMem(a[0].Bits, byte(a[1].Bits), a[2].Bits)
 	}, "memset")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.SetMem(a[0].Bits, 0, a[1].Bits)
 	}, "bzero", "explicit_bzero")
 
 	// Stack save/restore bracket variable-length arrays: restoring frees the
 	// allocas made since the save.
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, uint64(len(t.frames[len(t.frames)-1].allocas)))
 		return nil
 	}, "llvm.stacksave")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fr := &t.frames[len(t.frames)-1]
 		keep := int(a[0].Bits)
 		if keep <= len(fr.allocas) {
@@ -93,17 +93,17 @@ func init() {
 			return nil
 		}
 	}
-	Register(unary(func(x uint64, w uint16) uint64 { return bits.ReverseBytes64(x) >> (64 - w) }), "llvm.bswap")
-	Register(unary(func(x uint64, w uint16) uint64 { return uint64(bits.OnesCount64(x)) }), "llvm.ctpop")
-	Register(unary(func(x uint64, w uint16) uint64 { return uint64(bits.LeadingZeros64(x) - (64 - int(w))) }), "llvm.ctlz")
-	Register(unary(func(x uint64, w uint16) uint64 {
+	tab.Register(unary(func(x uint64, w uint16) uint64 { return bits.ReverseBytes64(x) >> (64 - w) }), "llvm.bswap")
+	tab.Register(unary(func(x uint64, w uint16) uint64 { return uint64(bits.OnesCount64(x)) }), "llvm.ctpop")
+	tab.Register(unary(func(x uint64, w uint16) uint64 { return uint64(bits.LeadingZeros64(x) - (64 - int(w))) }), "llvm.ctlz")
+	tab.Register(unary(func(x uint64, w uint16) uint64 {
 		if x == 0 {
 			return uint64(w)
 		}
 		return uint64(bits.TrailingZeros64(x))
 	}), "llvm.cttz")
-	Register(unary(func(x uint64, w uint16) uint64 { return bits.Reverse64(x) >> (64 - w) }), "llvm.bitreverse")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(unary(func(x uint64, w uint16) uint64 { return bits.Reverse64(x) >> (64 - w) }), "llvm.bitreverse")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		w := in.ArgTys[0].Bits
 		v := ir.SExt(a[0].Bits, w)
 		if v < 0 {
@@ -127,27 +127,27 @@ func init() {
 			return nil
 		}
 	}
-	Register(minmax(true, true), "llvm.smax")
-	Register(minmax(true, false), "llvm.smin")
-	Register(minmax(false, true), "llvm.umax")
-	Register(minmax(false, false), "llvm.umin")
+	tab.Register(minmax(true, true), "llvm.smax")
+	tab.Register(minmax(true, false), "llvm.smin")
+	tab.Register(minmax(false, true), "llvm.umax")
+	tab.Register(minmax(false, false), "llvm.umin")
 	for _, k := range []string{"sadd", "uadd", "ssub", "usub", "smul", "umul"} {
 		kind := k
-		Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			r, o := overflow(kind, a[0].Bits, a[1].Bits, in.ArgTys[0].Bits)
 			res[0] = val(r)
 			res[1] = val(b2u(o))
 			return nil
 		}, "llvm."+kind+".with.overflow")
 	}
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, a[0].Bits)
 		return nil
 	}, "llvm.expect", "llvm.expect.with.probability", "llvm.ssa.copy", "llvm.launder.invariant.group", "llvm.strip.invariant.group")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermCrash, SIGILL, "trap (__builtin_trap)")
 	}, "llvm.trap", "llvm.debugtrap", "llvm.ubsantrap")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if a[1].Bits&1 != 0 { // min: unknown is 0
 			SetResult(res, 0)
 		} else {
@@ -159,20 +159,20 @@ func init() {
 	// (_mm_pause, __rdtsc; the fences' are lowered as fence instructions).
 	// A pause is a preemption point: it sits in spin loops, and the thread
 	// the spin waits for should run.
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return errYield }, "llvm.x86.sse2.pause")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return errYield }, "llvm.x86.sse2.pause")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, m.cycles(t, in))
 		return nil
 	}, "llvm.x86.rdtsc")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.prefetch",
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.prefetch",
 		"llvm.experimental.noalias.scope.decl")
 	// __builtin_constant_p of a value the optimizer did not fold: false,
 	// as LLVM lowers it when it cannot prove a constant (libstdc++ asks).
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, 0)
 		return nil
 	}, "llvm.is.constant")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		w := uint64(in.ArgTys[0].Bits)
 		x, y, s := a[0].Bits, a[1].Bits, a[2].Bits%w
 		r := x
@@ -182,7 +182,7 @@ func init() {
 		SetResult(res, r)
 		return nil
 	}, "llvm.fshl")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		w := uint64(in.ArgTys[0].Bits)
 		x, y, s := a[0].Bits, a[1].Bits, a[2].Bits%w
 		r := y
@@ -194,25 +194,25 @@ func init() {
 	}, "llvm.fshr")
 
 	// Floating-point intrinsics.
-	RegisterFloat1(math.Abs, "llvm.fabs")
-	RegisterFloat1(math.Sqrt, "llvm.sqrt")
-	RegisterFloat1(math.Floor, "llvm.floor")
-	RegisterFloat1(math.Ceil, "llvm.ceil")
-	RegisterFloat1(math.Trunc, "llvm.trunc")
-	RegisterFloat1(math.Round, "llvm.round")
-	RegisterFloat1(math.RoundToEven, "llvm.rint", "llvm.nearbyint", "llvm.roundeven")
-	RegisterFloat1(math.Sin, "llvm.sin")
-	RegisterFloat1(math.Cos, "llvm.cos")
-	RegisterFloat1(math.Exp, "llvm.exp")
-	RegisterFloat1(math.Exp2, "llvm.exp2")
-	RegisterFloat1(math.Log, "llvm.log")
-	RegisterFloat1(math.Log10, "llvm.log10")
-	RegisterFloat1(math.Log2, "llvm.log2")
-	RegisterFloat2(math.Copysign, "llvm.copysign")
-	RegisterFloat2(math.Pow, "llvm.pow")
-	RegisterFloat2(MinNum, "llvm.minnum", "llvm.minimum")
-	RegisterFloat2(MaxNum, "llvm.maxnum", "llvm.maximum")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.RegisterFloat1(math.Abs, "llvm.fabs")
+	tab.RegisterFloat1(math.Sqrt, "llvm.sqrt")
+	tab.RegisterFloat1(math.Floor, "llvm.floor")
+	tab.RegisterFloat1(math.Ceil, "llvm.ceil")
+	tab.RegisterFloat1(math.Trunc, "llvm.trunc")
+	tab.RegisterFloat1(math.Round, "llvm.round")
+	tab.RegisterFloat1(math.RoundToEven, "llvm.rint", "llvm.nearbyint", "llvm.roundeven")
+	tab.RegisterFloat1(math.Sin, "llvm.sin")
+	tab.RegisterFloat1(math.Cos, "llvm.cos")
+	tab.RegisterFloat1(math.Exp, "llvm.exp")
+	tab.RegisterFloat1(math.Exp2, "llvm.exp2")
+	tab.RegisterFloat1(math.Log, "llvm.log")
+	tab.RegisterFloat1(math.Log10, "llvm.log10")
+	tab.RegisterFloat1(math.Log2, "llvm.log2")
+	tab.RegisterFloat2(math.Copysign, "llvm.copysign")
+	tab.RegisterFloat2(math.Pow, "llvm.pow")
+	tab.RegisterFloat2(MinNum, "llvm.minnum", "llvm.minimum")
+	tab.RegisterFloat2(MaxNum, "llvm.maxnum", "llvm.maximum")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		k := in.ArgTys[0].Kind
 		x, y, z := FloatOf(a[0].Bits, k), FloatOf(a[1].Bits, k), FloatOf(a[2].Bits, k)
 		var r float64
@@ -229,7 +229,7 @@ func init() {
 	// fp_offset, i8* overflow_arg_area, i8* reg_save_area}. Marking both
 	// register areas exhausted makes clang's va_arg code read every argument
 	// from the overflow area packVarargs built.
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fr := &t.frames[len(t.frames)-1]
 		if fr.varargs == 0 {
 			o := m.mem.alloc(ObjVarargs, 0, "variadic arguments", 0, t.ID)
@@ -247,8 +247,8 @@ func init() {
 		}
 		return m.WriteUint(ap+16, 8, 0)
 	}, "llvm.va_start")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.va_end")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.va_end")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.CopyMem(a[0].Bits, a[1].Bits, 24)
 	}, "llvm.va_copy")
 }

@@ -7,10 +7,10 @@ import (
 	"augur/analyzer/ir"
 )
 
-func init() {
+func (tab *Models) addProcess() {
 	// exit() is C in the runtime (it runs atexit handlers and flushes
 	// stdio); it ends in __augur_exit.
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		status := int(a[0].Bits & 0xff)
 		if t.proc != 0 {
 			return m.clientExit(t, status)
@@ -21,7 +21,7 @@ func init() {
 	// __augur_process is the calling thread's process: 0 for the program,
 	// k+1 for client program k (clients.go). exit() runs the atexit
 	// handlers of its own process only.
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, uint64(t.proc))
 		return nil
 	}, "__augur_process")
@@ -29,7 +29,7 @@ func init() {
 	// once, after exit()'s handlers: it pushes them all on the calling
 	// thread and is called again when they have returned. A client's exit
 	// runs none: they are the program's.
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if m.finiDone || t.proc != 0 {
 			return nil
 		}
@@ -45,17 +45,17 @@ func init() {
 		}
 		return errPushed
 	}, "__augur_fini")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		status := int(a[0].Bits & 0xff)
 		if t.proc != 0 {
 			return m.clientExit(t, status)
 		}
 		return &termError{&Termination{Kind: TermExit, Status: status, Message: fmt.Sprintf("_exit status %d", status)}}
 	}, "_exit", "_Exit")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermAbort, SIGABRT, "abort() called")
 	}, "abort")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		expr, _ := m.CString(a[0].Bits)
 		file, _ := m.CString(a[1].Bits)
 		fn, _ := m.CString(a[3].Bits)
@@ -64,26 +64,19 @@ func init() {
 		m.lib.WriteStderr(t, []byte(msg))
 		return terminate(TermAssert, SIGABRT, "assertion `%s' failed (%s:%d, in %s)", expr, file, line, fn)
 	}, "__assert_fail")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		if a[0].Bits&0xffffffff != 0 {
-			return nil
-		}
-		msg, _ := m.CString(a[1].Bits)
-		return terminate(TermAssert, SIGABRT, "augur_assert failed: %s", msg)
-	}, "augur_assert")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermCrash, SIGABRT, "pure virtual method called")
 	}, "__cxa_pure_virtual", "__cxa_deleted_virtual")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermCrash, SIGABRT, "stack smashing detected")
 	}, "__stack_chk_fail")
 	// The runtime's raise() ends the process here for a signal whose
 	// default action is to terminate it.
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		sig := int(a[0].Bits & 0x7f) // like abort, a signal death does not flush stdio
 		return terminate(TermCrash, sig, "the program raised signal %d (%s), whose default action ends the process", sig, signalName(sig))
 	}, "__augur_signal_exit")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		addr, err := m.errnoAddr(t)
 		SetResult(res, addr)
 		return err

@@ -87,18 +87,18 @@ func (m *Machine) assume(v Value, w uint16) error {
 	return nil
 }
 
-func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func (tab *Models) addSymbolic() {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		name, err := m.CString(a[2].Bits)
 		if err != nil {
 			return err
 		}
 		return m.makeSymbolic(a[0].Bits, a[1].Bits, name)
 	}, "augur_make_symbolic", "klee_make_symbolic").Input()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.assume(a[0], in.ArgTys[0].Bits)
 	}, "augur_assume", "klee_assume", "__VERIFIER_assume", "assume_abort_if_not").Symbolic()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		msg := ""
 		if len(a) > 1 {
 			if a[1].Sym != nil {
@@ -131,7 +131,7 @@ func init() {
 		}
 		return nil
 	}, "augur_assert").Symbolic()
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return terminate(TermAssert, SIGABRT, "reach_error() called: the program reached its error location")
 	}, "reach_error", "__VERIFIER_error")
 	// __VERIFIER_nondet_T returns a fresh input of T's width (in a concrete
@@ -156,6 +156,6 @@ func init() {
 	}
 	for _, ty := range []string{"int", "uint", "char", "uchar", "short", "ushort", "long", "ulong", "longlong",
 		"ulonglong", "bool", "pointer", "size_t", "u32", "u16", "u8", "unsigned", "float", "double"} {
-		Register(nondet, "__VERIFIER_nondet_"+ty).Input()
+		tab.Register(nondet, "__VERIFIER_nondet_"+ty).Input()
 	}
 }

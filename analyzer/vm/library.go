@@ -18,13 +18,6 @@ type Library interface {
 	ProcessExit(proc int)
 }
 
-// newLibrary makes a new execution's library state; package libc sets it.
-var newLibrary func(m *Machine) Library
-
-// SetLibrary sets how a new execution makes its library state (package
-// libc does, as it registers its models).
-func SetLibrary(f func(m *Machine) Library) { newLibrary = f }
-
 // Library is the execution's library state.
 func (m *Machine) Library() Library { return m.lib }
 

@@ -20,9 +20,13 @@ import (
 
 // Config describes one execution.
 type Config struct {
-	Args  []string // argv, argv[0] included
-	Env   []string // environment, "NAME=value"; nil is DefaultEnv (never the host's)
-	Stdin []byte   // program input
+	// Models are what the execution can call beyond the program's own
+	// code (libc.Models(), which holds the machine's own models too);
+	// New refuses a configuration without them.
+	Models *Models
+	Args   []string // argv, argv[0] included
+	Env    []string // environment, "NAME=value"; nil is DefaultEnv (never the host's)
+	Stdin  []byte   // program input
 	// Clients are the argv (argv[0] included) of each client program
 	// linked into the program (ir.LinkClient): client k runs from
 	// ir.ClientEntry(k) as a process of its own, started when the program
@@ -481,8 +485,8 @@ type Machine struct {
 // main thread positioned at the runtime's entry point (after static
 // constructors).
 func New(prog *ir.Program, cfg Config) (*Machine, error) {
-	if registry["malloc"] == nil || newLibrary == nil {
-		return nil, errors.New("vm: the C library's models are not registered: the program must import augur/analyzer/libc")
+	if err := cfg.Models.complete(); err != nil {
+		return nil, err
 	}
 	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, forcedNext: -1,
 		policy: cfg.Policy, sync: newSyncTable(), mon: cfg.Monitor, stacks: newStackTable()}
@@ -533,8 +537,8 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 		copy(o.bytes, g.Init)
 		m.mem.place(o)
 	}
-	m.natives = resolveNatives(prog)
-	m.lib = newLibrary(m)
+	m.natives = cfg.Models.resolve(prog)
+	m.lib = cfg.Models.newLibrary(m)
 	if err := checkClients(prog, cfg); err != nil {
 		return nil, err
 	}

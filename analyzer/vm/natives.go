@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"errors"
 	"sort"
 	"strings"
 
@@ -9,8 +10,8 @@ import (
 
 // Model is what augur knows of one external function (or intrinsic): the
 // Go code that models it and how the rest of augur must treat a call to
-// it. The registry is the one table of them: a new model, with its
-// traits, is added in one place (see Register).
+// it. A table of them (Models) holds every model a machine can call; a
+// new model, with its traits, is added in one place (see Register).
 type Model struct {
 	Name string
 	fn   Native
@@ -45,20 +46,48 @@ const (
 	Signals
 )
 
-// registry maps external function and intrinsic names to their models.
-// Overloaded intrinsics are registered by their base name ("llvm.memcpy" for
-// "llvm.memcpy.p0i8.p0i8.i64").
-var registry = map[string]*Model{}
+// Models is a table of models: what a machine calls for each external
+// function and intrinsic, and how the C library keeps its state. There is
+// no table but the ones made with NewModels and handed to machines
+// (Config.Models): package libc builds the one augur runs with
+// (libc.Models), so what a machine can call is what its owner gave it.
+// Overloaded intrinsics are registered by their base name ("llvm.memcpy"
+// for "llvm.memcpy.p0i8.p0i8.i64").
+type Models struct {
+	byName map[string]*Model
+	// newLibrary makes a new execution's library state (SetLibrary).
+	newLibrary func(m *Machine) Library
+	// holders read who holds a synchronization object, by kind
+	// (SetHolder).
+	holders map[waitKind]Holder
+}
+
+// NewModels returns a table holding the machine's own models: intrinsics,
+// threads and their keys, cancellation, exceptions, setjmp, the process's
+// exit and symbolic inputs. The C library adds its own (package libc).
+func NewModels() *Models {
+	tab := &Models{byName: map[string]*Model{}}
+	tab.addIntrinsics()
+	tab.addThreads()
+	tab.addVerifierAtomics()
+	tab.addCancel()
+	tab.addExceptions()
+	tab.addSetjmp()
+	tab.addProcess()
+	tab.addSymbolic()
+	return tab
+}
 
 // Register adds the model f under each name and returns the entries, so
-// traits can follow: Register(f, "pthread_mutex_lock").Acquires(). The
-// machine's own models (intrinsics, exceptions, setjmp, threads) register
-// here from this package; the C library's from package libc.
-func Register(f Native, names ...string) Entries {
+// traits can follow: Register(f, "pthread_mutex_lock").Acquires().
+func (tab *Models) Register(f Native, names ...string) Entries {
 	out := make(Entries, len(names))
 	for i, n := range names {
+		if _, dup := tab.byName[n]; dup {
+			panic("vm: two models of " + n) // a table is built by code: a duplicate is a bug in it
+		}
 		e := &Model{Name: n, fn: f}
-		registry[n] = e
+		tab.byName[n] = e
 		out[i] = e
 	}
 	return out
@@ -67,17 +96,30 @@ func Register(f Native, names ...string) Entries {
 // RegisterFloat1 registers f, a pure function of one floating-point
 // argument, under each name (FloatFunc1): a call of it with a double runs
 // in the interpreter's loop without step.
-func RegisterFloat1(f func(float64) float64, names ...string) Entries {
-	return Register(FloatFunc1(f), names...).set(func(m *Model) { m.float1 = f })
+func (tab *Models) RegisterFloat1(f func(float64) float64, names ...string) Entries {
+	return tab.Register(FloatFunc1(f), names...).set(func(m *Model) { m.float1 = f })
 }
 
 // RegisterFloat2 is RegisterFloat1 for a function of two arguments of the
 // same kind (FloatFunc2).
-func RegisterFloat2(f func(x, y float64) float64, names ...string) Entries {
-	return Register(FloatFunc2(f), names...).set(func(m *Model) { m.float2 = f })
+func (tab *Models) RegisterFloat2(f func(x, y float64) float64, names ...string) Entries {
+	return tab.Register(FloatFunc2(f), names...).set(func(m *Model) { m.float2 = f })
 }
 
-// Entries are registry entries just added, to give traits to.
+// SetLibrary sets how a new execution makes its library state (package
+// libc does, as it registers its models).
+func (tab *Models) SetLibrary(f func(m *Machine) Library) { tab.newLibrary = f }
+
+// complete says what a machine misses in tab: nil when it has the C
+// library (its allocator and its state).
+func (tab *Models) complete() error {
+	if tab == nil || tab.byName["malloc"] == nil || tab.newLibrary == nil {
+		return errors.New("vm: the machine has no C library models: give it libc.Models() (Config.Models)")
+	}
+	return nil
+}
+
+// Entries are table entries just added, to give traits to.
 type Entries []*Model
 
 // Symbolic lets the models take symbolic arguments as they are.
@@ -102,10 +144,10 @@ func (ms Entries) set(f func(*Model)) Entries {
 	return ms
 }
 
-// Lookup returns the model of a function name, or nil when augur does not
-// model it.
-func Lookup(name string) *Model {
-	if m, ok := registry[name]; ok {
+// Lookup returns the model of a function name, or nil when the table has
+// none.
+func (tab *Models) Lookup(name string) *Model {
+	if m, ok := tab.byName[name]; ok {
 		return m
 	}
 	if strings.HasPrefix(name, "llvm.") {
@@ -115,7 +157,7 @@ func Lookup(name string) *Model {
 				break
 			}
 			s = s[:i]
-			if m, ok := registry[s]; ok {
+			if m, ok := tab.byName[s]; ok {
 				return m
 			}
 		}
@@ -126,51 +168,51 @@ func Lookup(name string) *Model {
 // AcquiresAt reports whether a call to name is an acquisition (a lock,
 // a semaphore wait, a condition wait): the scheduling decision after it is
 // one lock-order reversals reorder.
-func AcquiresAt(name string) bool {
-	m := Lookup(name)
+func (tab *Models) AcquiresAt(name string) bool {
+	m := tab.Lookup(name)
 	return m != nil && m.Sync == Acquires
 }
 
 // ReordersAt reports whether the scheduling decision after a call to name
 // is one interleaving generation reorders: an acquisition, or a wake-up
 // (condition signal or broadcast, semaphore post).
-func ReordersAt(name string) bool {
-	m := Lookup(name)
+func (tab *Models) ReordersAt(name string) bool {
+	m := tab.Lookup(name)
 	return m != nil && (m.Sync == Acquires || m.Sync == Signals)
 }
 
 // MarksInputs reports whether prog calls a model that makes inputs
 // symbolic, so classification should explore paths (multipath). Under
 // UndefinedHavoc an undefined function's result is such an input too.
-func MarksInputs(prog *ir.Program, undefined UndefinedPolicy) bool {
+func (tab *Models) MarksInputs(prog *ir.Program, undefined UndefinedPolicy) bool {
 	for _, f := range prog.Funcs {
-		if m := Lookup(f.Name); f.Decl && m != nil && m.Input {
+		if m := tab.Lookup(f.Name); f.Decl && m != nil && m.Input {
 			return true
 		}
-		if undefined == UndefinedHavoc && Havocable(f) {
+		if undefined == UndefinedHavoc && tab.Havocable(f) {
 			return true
 		}
 	}
 	return false
 }
 
-// Models returns every model, sorted by name.
-func Models() []*Model {
-	out := make([]*Model, 0, len(registry))
-	for _, m := range registry {
+// All returns every model, sorted by name.
+func (tab *Models) All() []*Model {
+	out := make([]*Model, 0, len(tab.byName))
+	for _, m := range tab.byName {
 		out = append(out, m)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
-// resolveNatives binds every declaration of prog to its model, once per
-// program, so calls dispatch by function id.
-func resolveNatives(prog *ir.Program) []*Model {
+// resolve binds every declaration of prog to its model, so calls
+// dispatch by function id.
+func (tab *Models) resolve(prog *ir.Program) []*Model {
 	out := make([]*Model, len(prog.FuncOf))
 	for _, f := range prog.Funcs {
 		if f.Decl {
-			out[f.ID] = Lookup(f.Name)
+			out[f.ID] = tab.Lookup(f.Name)
 		}
 	}
 	return out

@@ -8,6 +8,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/libc"
 	"augur/analyzer/vm"
 )
 
@@ -55,7 +56,7 @@ int main(void) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := vm.New(prog, vm.Config{Args: []string{"flood"}, MaxInstructions: 200_000_000, Limits: vm.Limits{MaxMemory: 256 << 20}})
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"flood"}, MaxInstructions: 200_000_000, Limits: vm.Limits{MaxMemory: 256 << 20}})
 	if err != nil {
 		t.Fatal(err)
 	}

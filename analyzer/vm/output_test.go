@@ -8,6 +8,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/libc"
 	"augur/analyzer/vm"
 )
 
@@ -34,7 +35,7 @@ int main(void) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := vm.New(prog, vm.Config{Args: []string{"out"}})
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"out"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func TestLoadsTextualIR(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := vm.New(prog, vm.Config{Args: []string{"recursion"}})
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"recursion"}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,23 +24,23 @@ const (
 	ESRCH = 3
 )
 
-func init() {
-	Register(pthreadCreate, "pthread_create")
-	Register(joinThread(LockBlock), "pthread_join")
-	Register(joinThread(LockTry), "pthread_tryjoin_np")
-	Register(joinThread(LockTimed), "pthread_timedjoin_np")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func (tab *Models) addThreads() {
+	tab.Register(pthreadCreate, "pthread_create")
+	tab.Register(joinThread(LockBlock), "pthread_join")
+	tab.Register(joinThread(LockTry), "pthread_tryjoin_np")
+	tab.Register(joinThread(LockTimed), "pthread_timedjoin_np")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.exitThread(t, a[0].Bits) // after the cleanup handlers
 	}, "pthread_exit")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, tid(t))
 		return nil
 	}, "pthread_self")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, b2u(a[0].Bits == a[1].Bits))
 		return nil
 	}, "pthread_equal")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		th := m.threadByID(a[0].Bits)
 		if th == nil {
 			SetResult(res, ESRCH)
@@ -50,18 +50,18 @@ func init() {
 		SetResult(res, 0)
 		return nil
 	}, "pthread_detach")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, 0)
 		return errYield
 	}, "sched_yield", "pthread_yield")
 
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, 0)
 		return nil
 	}, "pthread_setname_np", "pthread_setschedparam")
 
-	Register(onceFn, "pthread_once")
-	registerKeys()
+	tab.Register(onceFn, "pthread_once")
+	tab.registerKeys()
 }
 
 func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {

@@ -8,14 +8,14 @@ import "augur/analyzer/ir"
 // the value is cleared, then the destructor is called with it, key by key,
 // again while values are left, up to destructorRounds passes. The main
 // thread's return from main exits the process, which runs none.
-func registerKeys() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func (tab *Models) registerKeys() {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.nextKey++
 		m.keyDtors = append(m.keyDtors, a[1].Bits)
 		SetResult(res, 0)
 		return m.WriteUint(a[0].Bits, 4, m.nextKey)
 	}, "pthread_key_create")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		key := a[0].Bits
 		for _, th := range m.threads {
 			delete(th.keys, key)
@@ -26,11 +26,11 @@ func registerKeys() {
 		SetResult(res, 0)
 		return nil
 	}, "pthread_key_delete")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, t.keys[a[0].Bits])
 		return nil
 	}, "pthread_getspecific")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if t.keys == nil {
 			t.keys = map[uint64]uint64{}
 		}
@@ -77,13 +77,13 @@ func (m *Machine) runDestructor(t *Thread) (bool, error) {
 // SV-COMP's atomic sections: __VERIFIER_atomic_begin/end bracket code that
 // runs without preemption and as one critical section (functions named
 // __VERIFIER_atomic_* get the same treatment in pushFrame).
-func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func (tab *Models) addVerifierAtomics() {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		t.atomicDepth++
 		m.syncEvent(t, Acquire, keyVerifier, 0)
 		return nil
 	}, "__VERIFIER_atomic_begin")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if t.atomicDepth > 0 {
 			t.atomicDepth--
 		}

@@ -10,6 +10,7 @@ import (
 	"augur/analyzer"
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
+	"augur/analyzer/libc"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
 )
@@ -26,7 +27,7 @@ func loadSched(t *testing.T) *ir.Program {
 func runWith(t *testing.T, prog *ir.Program, p sched.Policy) (string, *vm.Result) {
 	t.Helper()
 	var out bytes.Buffer
-	m, err := vm.New(prog, vm.Config{Args: []string{"interleave"}, Stdout: &out, Policy: p})
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Stdout: &out, Policy: p})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func TestReplayDivergence(t *testing.T) {
 	events := rec.Trace.Events()
 	events[5].Next = (events[5].Next + 1) % 4
 	tampered := sched.FromEvents(rec.Trace.Policy, rec.Trace.Seed, events)
-	m, err := vm.New(prog, vm.Config{Args: []string{"interleave"}, Policy: &sched.Replay{Trace: tampered}})
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: &sched.Replay{Trace: tampered}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +117,7 @@ func TestReplayPrefixPrunes(t *testing.T) {
 	tampered := sched.FromEvents(rec.Trace.Policy, rec.Trace.Seed, events)
 	run := func(prune bool) *vm.Result {
 		p := &sched.ReplayPrefix{Trace: tampered, Fallback: sched.RoundRobin{}, Prune: prune}
-		m, err := vm.New(prog, vm.Config{Args: []string{"interleave"}, Policy: p})
+		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: p})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,7 +145,7 @@ func TestPreemptAccessesExposesInterleavings(t *testing.T) {
 	}
 	run := func(seed uint64, preempt bool) string {
 		var out bytes.Buffer
-		m, err := vm.New(prog, vm.Config{Args: []string{"lost"}, Stdout: &out, Policy: sched.NewRandom(seed), PreemptAccesses: preempt})
+		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"lost"}, Stdout: &out, Policy: sched.NewRandom(seed), PreemptAccesses: preempt})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,7 +179,7 @@ func TestTimeReadsAreRecordedInputs(t *testing.T) {
 		t.Fatal(err)
 	}
 	runOnce := func() *vm.Result {
-		m, err := vm.New(prog, vm.Config{Args: []string{"sleep_time"}})
+		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"sleep_time"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +248,7 @@ func TestQuantumPassesLocksThatDoNotWait(t *testing.T) {
 func runWithinBudget(t *testing.T, prog *ir.Program, p sched.Policy) (string, *vm.Result) {
 	t.Helper()
 	var out bytes.Buffer
-	m, err := vm.New(prog, vm.Config{Stdout: &out, Policy: p, MaxInstructions: 50_000_000})
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Stdout: &out, Policy: p, MaxInstructions: 50_000_000})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -313,7 +314,7 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 				}
 				prefix = append(prefix, r)
 				var out bytes.Buffer
-				m, err := vm.New(prog, vm.Config{Stdout: &out, Policy: &sched.Bounded{Prefix: prefix}, MaxInstructions: 50_000_000})
+				m, err := vm.New(prog, vm.Config{Models: libc.Models(), Stdout: &out, Policy: &sched.Bounded{Prefix: prefix}, MaxInstructions: 50_000_000})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -394,7 +395,7 @@ func TestSteadyClockGoesOnAcrossJoin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := vm.New(prog, vm.Config{Args: []string{"steady_join"}})
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"steady_join"}})
 	if err != nil {
 		t.Fatal(err)
 	}

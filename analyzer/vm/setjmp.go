@@ -22,8 +22,8 @@ type jumpTarget struct {
 // jmpMagic marks a jmp_buf written by setjmp (its second word).
 const jmpMagic = 0x6a6d7062_61756775 // "augupbmj"
 
-func init() {
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+func (tab *Models) addSetjmp() {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fr := &t.frames[len(t.frames)-1]
 		target := jumpTarget{thread: t.ID, depth: len(t.frames) - 1, serial: fr.serial, pc: fr.pc, dst: in.Dst}
 		n := m.jumpIndex(a[0].Bits, target)
@@ -36,7 +36,7 @@ func init() {
 		SetResult(res, 0)
 		return nil
 	}, "setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp")
-	Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		val := a[1].Bits & 0xffffffff
 		if val == 0 {
 			val = 1 // longjmp(env, 0) makes setjmp return 1

@@ -10,7 +10,8 @@ import (
 var local = map[string]bool{"StdinReader": true, "Stdout": true, "Stderr": true, "Policy": true, "Monitor": true,
 	"Symbolic": true, "PauseAtFork": true, "Weak": true, "ScheduleForks": true, "Cancel": true,
 	"Interrupt": true, // the analysis cancels a job it interrupts (analyzer.Result.classify)
-	"Account":   true} // the memory ledger is the process's
+	"Account":   true, // the memory ledger is the process's
+	"Models":    true} // the process running a job gives its machines its own table
 
 // TestSpecCoversConfig fails when a field is added to Config (or Limits)
 // without deciding whether it travels with a job: in Spec, or in local.

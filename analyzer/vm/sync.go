@@ -176,7 +176,7 @@ func (m *Machine) waitDescription(t *Thread) string {
 		return netWaits[k.kind]
 	case int(k.kind) < len(waitObject):
 		desc := waitObject[k.kind] + " at " + m.DescribeAddr(k.addr)
-		if h := holders[k.kind]; h != nil {
+		if h := m.cfg.Models.holders[k.kind]; h != nil {
 			if owner, err := h(m, k.addr); err == nil && owner != 0 {
 				desc += " held by thread " + strconv.FormatUint(owner-1, 10)
 			}

@@ -310,13 +310,15 @@ func (w *SyncWords) Set(f, v uint64) error {
 // holder's Owner value, 0 when it is free or held by readers only.
 type Holder func(m *Machine, addr uint64) (uint64, error)
 
-// holders are the Holders of the kinds whose models registered one.
-var holders = map[waitKind]Holder{}
-
-// SetHolder registers how to read who holds an object of kind, so that a
-// deadlock report shows the waits-for cycle ("mutex at x held by thread
-// 2"). Models register at init, before any machine runs.
-func SetHolder(kind uint8, h Holder) { holders[kind] = h }
+// SetHolder registers in tab how to read who holds an object of kind, so
+// that a deadlock report shows the waits-for cycle ("mutex at x held by
+// thread 2"): the models of the kind register it with themselves.
+func (tab *Models) SetHolder(kind uint8, h Holder) {
+	if tab.holders == nil {
+		tab.holders = map[waitKind]Holder{}
+	}
+	tab.holders[kind] = h
+}
 
 // Owner is the value a synchronization object stores for t as its holder:
 // never 0, which means free.

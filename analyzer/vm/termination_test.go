@@ -11,6 +11,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/libc"
 	"augur/analyzer/vm"
 )
 
@@ -48,7 +49,7 @@ func TestTerminations(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			mach, err := vm.New(prog, vm.Config{Args: []string{"prog"}, MaxInstructions: 2_000_000})
+			mach, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"prog"}, MaxInstructions: 2_000_000})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -51,16 +51,16 @@ const havocBlock = 4096
 // Havocable reports whether a call to f may be havocked: a declared
 // function augur has no model of. Intrinsics are not: an unknown one is a
 // gap in augur, not in the program.
-func Havocable(f *ir.Function) bool {
-	return f.Decl && Lookup(f.Name) == nil && !strings.HasPrefix(f.Name, "llvm.")
+func (tab *Models) Havocable(f *ir.Function) bool {
+	return f.Decl && tab.Lookup(f.Name) == nil && !strings.HasPrefix(f.Name, "llvm.")
 }
 
 // Undefined lists the functions prog calls that are declared but defined
-// nowhere and that augur does not model, sorted.
-func Undefined(prog *ir.Program) []string {
+// nowhere and that tab does not model, sorted.
+func (tab *Models) Undefined(prog *ir.Program) []string {
 	var out []string
 	for _, f := range prog.Funcs {
-		if Havocable(f) {
+		if tab.Havocable(f) {
 			out = append(out, f.Name)
 		}
 	}
@@ -74,7 +74,7 @@ func Undefined(prog *ir.Program) []string {
 // named havoc_NAME: symbolic when exploring, its recorded value or 0 in a
 // concrete run) and the function is listed in the result.
 func (m *Machine) callUndefined(t *Thread, in *ir.Inst, callee *ir.Function, res []Value) error {
-	if m.cfg.Undefined != UndefinedHavoc || !Havocable(callee) {
+	if m.cfg.Undefined != UndefinedHavoc || !m.cfg.Models.Havocable(callee) {
 		return &termError{&Termination{Kind: TermUnsupported, Function: callee.Name,
 			Message: fmt.Sprintf("call to external function '%s', which augur does not model", callee.Name)}}
 	}

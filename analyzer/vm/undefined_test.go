@@ -9,6 +9,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/libc"
 	"augur/analyzer/vm"
 	"augur/internal/testutil"
 )
@@ -22,13 +23,14 @@ func TestUndefinedFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := vm.Undefined(prog); !reflect.DeepEqual(got, []string{"log_event", "lookup", "read_sensor"}) {
+	if got := libc.Models().Undefined(prog); !reflect.DeepEqual(got, []string{"log_event", "lookup", "read_sensor"}) {
 		t.Errorf("Undefined = %v", got)
 	}
 	run := func(cfg vm.Config) (string, *vm.Result) {
 		var out bytes.Buffer
 		cfg.Args, cfg.Stdout = []string{"havoc"}, &out
 		cfg.MaxInstructions, cfg.MaxMemory = 10_000_000, 256<<20
+		cfg.Models = libc.Models()
 		m, err := vm.New(prog, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -79,7 +81,7 @@ func TestSandboxedCalls(t *testing.T) {
 			t.Fatal(err)
 		}
 		var out bytes.Buffer
-		m, err := vm.New(prog, vm.Config{Args: []string{"sandbox"}, Stdout: &out, MaxInstructions: 10_000_000,
+		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"sandbox"}, Stdout: &out, MaxInstructions: 10_000_000,
 			Limits: vm.Limits{MaxMemory: 256 << 20}})
 		if err != nil {
 			t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"augur/analyzer/evidence"
 	"augur/analyzer/report"
 
-	_ "augur/analyzer/libc" // the C library's models, for the machines this package runs
+	"augur/analyzer/libc"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
 )
@@ -75,6 +75,7 @@ func runCmd(args []string) int {
 	cfg.StdoutLineBuffered = isTerminal(os.Stdout)
 	cfg.Policy = policy
 	cfg.MaxOutput = -1 // the output goes to the terminal as it is flushed; nothing needs it kept
+	cfg.Models = libc.Models()
 	m, err := vm.New(prog, cfg)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)

@@ -21,8 +21,7 @@ import (
 
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
-	_ "augur/analyzer/libc" // the C library's models
-	"augur/analyzer/vm"
+	"augur/analyzer/libc"
 )
 
 // systemLibs are the shared objects whose exported functions count as the
@@ -101,7 +100,7 @@ func measure(path, cache string) coverage {
 		switch def := rt.Func(f.Name); {
 		case def != nil && !def.Decl:
 			c.runtime = append(c.runtime, f.Name)
-		case vm.Lookup(f.Name) != nil:
+		case libc.Models().Lookup(f.Name) != nil:
 			c.model = append(c.model, f.Name)
 		default:
 			c.missing = append(c.missing, f.Name)
