@@ -88,14 +88,20 @@ func TestReplayReproducesRun(t *testing.T) {
 	}
 }
 
-// A trace from another program's run is detected as a divergence, not
-// silently followed.
-func TestReplayDivergence(t *testing.T) {
+// tamperedTrace is the trace of a seeded run of the scheduling program
+// with its sixth decision changed: a run replaying it leaves it there.
+func tamperedTrace(t *testing.T) (*ir.Program, *sched.Trace) {
 	prog := loadSched(t)
 	_, rec := runWith(t, prog, sched.NewRandom(3))
 	events := rec.Trace.Events()
 	events[5].Next = (events[5].Next + 1) % 4
-	tampered := sched.FromEvents(rec.Trace.Policy, rec.Trace.Seed, events)
+	return prog, sched.FromEvents(rec.Trace.Policy, rec.Trace.Seed, events)
+}
+
+// A trace from another program's run is detected as a divergence, not
+// silently followed.
+func TestReplayDivergence(t *testing.T) {
+	prog, tampered := tamperedTrace(t)
 	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: &sched.Replay{Trace: tampered}})
 	if err != nil {
 		t.Fatal(err)
@@ -110,11 +116,7 @@ func TestReplayDivergence(t *testing.T) {
 // it prunes: then the execution ends where it left the trace, at the
 // decision that differs, without running on.
 func TestReplayPrefixPrunes(t *testing.T) {
-	prog := loadSched(t)
-	_, rec := runWith(t, prog, sched.NewRandom(3))
-	events := rec.Trace.Events()
-	events[5].Next = (events[5].Next + 1) % 4
-	tampered := sched.FromEvents(rec.Trace.Policy, rec.Trace.Seed, events)
+	prog, tampered := tamperedTrace(t)
 	run := func(prune bool) *vm.Result {
 		p := &sched.ReplayPrefix{Trace: tampered, Fallback: sched.RoundRobin{}, Prune: prune}
 		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: p})
