@@ -27,7 +27,7 @@ var Table = []Setting{
 	{
 		Key: "directed", Client: "directed", Type: `integer ≥ 0`, Fronts: Both, kind: kindInt,
 		Default: int64(5),
-		Doc:     `executions after the base ones: a round-robin run on each explored input that reaches new accesses (at most half), then race-directed runs at potential races; 0: none`,
+		Doc:     `race-directed executions after the base plans, at potential races the detector saw ordered only by chance, for each input the plans ran on (the analysis's own and each explored one); 0: none`,
 		set:     func(v *Values, x any) error { return setInt(&v.Directed, x, 0) },
 	},
 	{
