@@ -297,6 +297,13 @@ type detection struct {
 	// mostRan is the most an execution of the exploration has run, for
 	// sizing its batches (affordable).
 	mostRan uint64
+	// threaded is set once an execution created a second thread: until
+	// then every schedule is the same execution (a policy only chooses
+	// among runnable threads), and the plans and the exploration skip
+	// what would repeat it. skipped counts the plans' executions left out
+	// so, which the race-directed budget still counts as spent.
+	threaded bool
+	skipped  int
 }
 
 // base runs the base plan on the analysis's own inputs.
@@ -355,6 +362,13 @@ func (d *detection) plan(in *Inputs) error {
 		}
 		if i == 0 {
 			if stop := d.measured(runs[0].run, in, measure); stop {
+				break
+			}
+			if runs[0].run.Threads <= 1 {
+				// One thread on these inputs: every later schedule of
+				// the plan would run this execution again.
+				n := d.opts.Schedules - 1
+				d.total, d.skipped = d.total-n, d.skipped+n
 				break
 			}
 			first = runs[0].run.Trace
@@ -438,7 +452,7 @@ func (d *detection) inputs() error {
 // pairs that are races already, those tried before in vain, and those
 // seen on an explored input an execution ran out of its budget on.
 func (d *detection) directed() error {
-	budget := d.extra() - (d.total - d.opts.Schedules*(1+len(d.opts.Inputs)))
+	budget := d.extra() - (d.total + d.skipped - d.opts.Schedules*(1+len(d.opts.Inputs)))
 	var queue []*Candidate
 	queued := map[string]bool{}
 	for _, c := range append(append([]*Candidate(nil), d.opts.Prior.Confirmed...), d.cands...) {
@@ -573,6 +587,7 @@ func (st *started) finish(cfg vm.Config) (*execution, error) {
 func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs) (fresh bool) {
 	res, run := d.res, ex.run
 	d.ran++
+	d.threaded = d.threaded || run.Threads > 1
 	res.Runs[tech]++
 	res.Instructions += run.Instructions
 	res.Havoc = union(res.Havoc, run.Havoc)

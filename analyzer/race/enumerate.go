@@ -59,6 +59,10 @@ func (d *detection) enumerate() error {
 	if x == nil || d.stop || d.res.TooLong != nil || d.opts.Prior.Enumerated {
 		return nil
 	}
+	if !d.threaded {
+		d.res.Explore.Ended = EndedOneThread // and explore, after this, runs nothing either
+		return nil
+	}
 	workers := x.workers()
 	// Half of the exploration's time at most: PCT gets the rest.
 	until := x.Until

@@ -139,10 +139,11 @@ const ByExplore Technique = "pct-focused"
 // explore runs the exploration phase (see Explore).
 func (d *detection) explore() error {
 	x := d.opts.Explore
-	if x == nil || d.stop || d.res.TooLong != nil {
+	if x == nil || d.stop || d.res.TooLong != nil || !d.threaded {
 		// A program that outruns its instruction or memory budget under
 		// round robin is analyzed only up to there: schedules of that stretch
-		// are not worth the time they take.
+		// are not worth the time they take. One that never created a second
+		// thread has one schedule, and it ran.
 		return nil
 	}
 	patience, most := x.Patience, x.Max
@@ -399,4 +400,7 @@ const (
 	EndedInstructions = "instructions"
 	// EndedBudget: the analysis's own time budget ran out.
 	EndedBudget = "budget"
+	// EndedOneThread: it did not start, as no execution created a second
+	// thread: every schedule is the execution the plan already ran.
+	EndedOneThread = "one-thread"
 )

@@ -68,3 +68,25 @@ func TestExploreBudgetFollowsTheProgram(t *testing.T) {
 		t.Errorf("a program of %d instructions got an exploration budget of %d, want the floor %d", res.Instructions, got, race.ExploreFloor)
 	}
 }
+
+// TestOneThreadRunsOnce: a program that never creates a second thread has
+// one schedule (a policy only chooses among runnable threads), so
+// detection runs it once, whatever its plan and exploration would allow,
+// and says why the exploration did not run.
+func TestOneThreadRunsOnce(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/run/arith_int.c"}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := race.Detect(prog, race.Options{Schedules: 5, Directed: 5, Seed: 1,
+		Run:     vm.Config{Args: []string{"arith_int"}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}},
+		Explore: &race.Explore{Instructions: 1 << 40, Until: time.Now().Add(2 * time.Minute)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := res.Explore
+	if res.Schedules != 1 || x.Ended != race.EndedOneThread || x.Schedules != 0 || x.Enumerated != 0 {
+		t.Errorf("%d executions, exploration ended %q after %d bounded and %d PCT schedules; want 1, %q, none",
+			res.Schedules, x.Ended, x.Enumerated, x.Schedules, race.EndedOneThread)
+	}
+}

@@ -199,7 +199,9 @@ func WriteText(w io.Writer, r *Report) error {
 	if len(r.Havoc) > 0 {
 		fmt.Fprintf(&b, "HAVOC: calls to these undefined functions returned unconstrained values: %s\n", strings.Join(r.Havoc, ", "))
 	}
-	if x := r.Stats.Exploration; x != nil {
+	if x := r.Stats.Exploration; x != nil && x.Ended == race.EndedOneThread {
+		b.WriteString("SCHEDULES: one: no execution created a second thread, so every schedule is the one already run\n")
+	} else if x != nil {
 		fmt.Fprintf(&b, "SCHEDULES: explored after the plan, switching threads at synchronization and at %d racing access%s: %s; "+
 			"then %d PCT schedule%s (%d distinct switches in all); %s\n", x.Focus, pluralES(x.Focus), bounded(x),
 			x.Schedules, plural(x.Schedules), x.Switches, exploreEnd(x))
