@@ -70,7 +70,8 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 	cfg.Symbolic = sym
 	cfg.PauseAtFork = true
 	cfg.Weak = nil // the inputs are searched under sequential consistency
-	cfg.Policy = &sched.ReplayPrefix{Trace: r.Trace, Fallback: sched.RoundRobin{}, Prune: true}
+	// replayConfig makes a new policy each call: pruning is this search's.
+	cfg.Policy.(*sched.ReplayPrefix).Prune = true
 	root, err := vm.New(prog, cfg)
 	if err != nil {
 		return nil
