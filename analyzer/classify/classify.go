@@ -159,21 +159,36 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	if first.Category == OutputDiffers {
 		return failingOccurrence(prog, r, opts, first)
 	}
-	steers := steering(prog, r) != ""
+	one := opts
+	one.Ma = 1
+	return laterOccurrences(r, first, steering(prog, r) != "", func(inst *race.Race) *Verdict {
+		return classifyOne(prog, inst, one)
+	})
+}
+
+// laterOccurrences classifies the occurrences of r after the first (whose
+// verdict, first, showed no harm) with classify, in turn, skipping those
+// worthTrying rules out: the first harmful verdict is the race's, and
+// the pairs of harmless ones add up to the k of the first harmless
+// verdict. An occurrence cut short by the analysis's budget ends the
+// search: what was decided stands, and its reason says k leaves that
+// occurrence out, so a smaller k on a busier machine reads as a cut, not
+// as a different verdict.
+func laterOccurrences(r *race.Race, first *Verdict, steers bool, classify func(*race.Race) *Verdict) *Verdict {
 	n := len(r.Alternates) + 1
 	var kept *Verdict // the harmless verdict to report, when one is
 	if first.Category == Harmless {
 		kept = first
 	}
 	others := 0 // harmless occurrences added to kept's k
-	one := opts
-	one.Ma = 1
+	cut := ""   // why an occurrence was left unfinished, when one was
+occurrences:
 	for i := 1; i < n; i++ {
 		inst := r.At(i)
 		if !worthTrying(inst, r, steers) {
 			continue
 		}
-		w := classifyOne(prog, inst, one)
+		w := classify(inst)
 		why := fmt.Sprintf("occurrence %d of %d (from the %s execution%s), tried because the first %s", i+1, n,
 			inst.Technique, onInputs(inst), shownNoHarm(first))
 		switch {
@@ -182,7 +197,8 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 			w.Reason = why + ": " + w.Reason
 			return w
 		case w.Budget != 0:
-			return first // out of time: the first verdict stands
+			cut = fmt.Sprintf("occurrence %d of %d was not finished (%s), so k leaves it and any later one out", i+1, n, w.BudgetMessage)
+			break occurrences
 		case w.Category != Harmless:
 			continue // unclassified or single-ordering there: it tells nothing more
 		case kept == nil:
@@ -194,11 +210,14 @@ func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 		}
 	}
 	if kept == nil {
-		return first
+		kept = first
 	}
 	if others > 0 {
 		kept.Reason = fmt.Sprintf("%s; %d other occurrence(s) of the race, from other executions, showed no harm either (k counts their pairs too)",
 			kept.Reason, others)
+	}
+	if cut != "" {
+		kept.Reason += "; " + cut
 	}
 	return kept
 }

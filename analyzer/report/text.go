@@ -206,7 +206,9 @@ func WriteText(w io.Writer, r *Report) error {
 			"then %d PCT schedule%s (%d distinct switches in all); %s\n", x.Focus, pluralES(x.Focus), bounded(x),
 			x.Schedules, plural(x.Schedules), x.Switches, exploreEnd(x))
 	}
-	if n := r.Stats.InstructionBudget; n != 0 {
+	if n := r.Stats.InstructionBudget; n != 0 && r.Stats.Schedules == 1 {
+		fmt.Fprintf(&b, "BUDGET: the one schedule ran %d instructions with no instruction budget\n", r.Stats.FirstInstructions)
+	} else if n != 0 {
 		fmt.Fprintf(&b, "BUDGET: the first schedule ran %d instructions with no instruction budget; every later execution had %d (%dx, at least %d)\n",
 			r.Stats.FirstInstructions, n, race.AutoFactor, race.AutoFloor)
 	}

@@ -1,0 +1,51 @@
+package classify
+
+import (
+	"strings"
+	"testing"
+
+	"augur/analyzer/race"
+	"augur/analyzer/vm"
+)
+
+// TestBudgetCutOccurrenceIsSaid classifies a race with three occurrences
+// whose third is cut by the analysis's time budget: the verdict keeps the
+// k of the two that finished and says that the third was left out, so a
+// smaller k on a busier machine reads as a cut, not as another verdict.
+func TestBudgetCutOccurrenceIsSaid(t *testing.T) {
+	r := &race.Race{Alternates: make([]race.Instance, 2)}
+	first := &Verdict{Category: Harmless, K: 32, Reason: "both orders agreed"}
+	calls := 0
+	v := laterOccurrences(r, first, true, func(*race.Race) *Verdict {
+		calls++
+		if calls == 1 {
+			return &Verdict{Category: Harmless, K: 8, Reason: "agreed again"}
+		}
+		return &Verdict{Category: Unclassified, Budget: vm.BudgetTime, BudgetMessage: "time budget of 15m0s exhausted"}
+	})
+	if calls != 2 {
+		t.Fatalf("classified %d later occurrences, want 2", calls)
+	}
+	if v.Category != Harmless || v.K != 40 {
+		t.Fatalf("verdict %s with k=%d, want k-witness-harmless with k=40 (32 + 8)", v.Category, v.K)
+	}
+	for _, want := range []string{"1 other occurrence(s)", "occurrence 3 of 3 was not finished (time budget of 15m0s exhausted)"} {
+		if !strings.Contains(v.Reason, want) {
+			t.Errorf("reason %q does not say %q", v.Reason, want)
+		}
+	}
+}
+
+// TestBudgetCutSecondOccurrenceKeepsFirst checks the cut when no later
+// occurrence finished: the first verdict stands, with its own k, and says
+// so.
+func TestBudgetCutSecondOccurrenceKeepsFirst(t *testing.T) {
+	r := &race.Race{Alternates: make([]race.Instance, 2)}
+	first := &Verdict{Category: Harmless, K: 32, Reason: "both orders agreed"}
+	v := laterOccurrences(r, first, true, func(*race.Race) *Verdict {
+		return &Verdict{Category: Unclassified, Budget: vm.BudgetTime, BudgetMessage: "time budget of 15m0s exhausted"}
+	})
+	if v.K != 32 || !strings.Contains(v.Reason, "occurrence 2 of 3 was not finished") {
+		t.Fatalf("k=%d, reason %q: want k=32 and the cut said", v.K, v.Reason)
+	}
+}

@@ -1,0 +1,28 @@
+package report
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestBudgetLineSaysWhatRan checks the BUDGET line against what ran: a
+// report of one schedule names no later execution, since none ran; one
+// of several gives the budget the later ones had.
+func TestBudgetLineSaysWhatRan(t *testing.T) {
+	for _, c := range []struct {
+		schedules int
+		want      string
+	}{
+		{1, "BUDGET: the one schedule ran 59 instructions with no instruction budget\n"},
+		{5, "BUDGET: the first schedule ran 59 instructions with no instruction budget; every later execution had 10000000 (10x, at least 10000000)\n"},
+	} {
+		var b strings.Builder
+		r := &Report{Stats: Stats{Schedules: c.schedules, FirstInstructions: 59, InstructionBudget: 10000000}}
+		if err := WriteText(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) {
+			t.Errorf("%d schedules: the report\n%s\nlacks %q", c.schedules, b.String(), c.want)
+		}
+	}
+}
