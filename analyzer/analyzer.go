@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"augur/analyzer/bitcode"
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
 	"augur/analyzer/libc"
@@ -72,14 +73,14 @@ func LoadSources(ctx context.Context, files []string, opts build.Options, candid
 	names := bc.Names()
 	paths := slices.Clone(bc.Bitcode)
 	for k, bcs := range bc.Clients {
-		client, err := ir.LinkClient(bcs, names, k, opts.Dir())
+		client, err := bitcode.LinkClient(bcs, names, k, opts.Dir())
 		if err != nil {
 			return nil, err
 		}
 		names[client] = fmt.Sprintf("client program %d (%s)", k+1, strings.Join(bc.ClientSources[k], " "))
 		paths = append(paths, client)
 	}
-	prog, err := ir.LoadCached(append(paths, bc.Runtime...), names, opts.Dir())
+	prog, err := bitcode.LoadCached(append(paths, bc.Runtime...), names, opts.Dir())
 	if err != nil {
 		return nil, fmt.Errorf("load program: %w", err)
 	}

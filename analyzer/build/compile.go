@@ -37,7 +37,7 @@ type Options struct {
 	Progress func(done, total int)
 	// Clients are the files of each client program built with the
 	// program (C/C++ sources or bitcode, compiled with the same flags):
-	// programs that talk to it, run beside it (ir.LinkClient).
+	// programs that talk to it, run beside it (bitcode.LinkClient).
 	Clients [][]string
 	// stamps, set by Build, are the file stamps taken in this build.
 	stamps *stampMemo

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"augur/analyzer/bitcode"
 	"augur/analyzer/ir"
 	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
@@ -29,7 +30,7 @@ type Job struct {
 
 // ProgramRef names a loaded program: Key is its fingerprint (ir.Program.Key,
 // code and locations), Bitcode the files it was linked from and Names the
-// source each was compiled from (ir.LoadNamed), so another process can load
+// source each was compiled from (bitcode.LoadNamed), so another process can load
 // the same program and check that it did.
 type ProgramRef struct {
 	Key     string            `json:"key"`
@@ -44,7 +45,7 @@ func RefOf(prog *ir.Program) ProgramRef {
 
 // Load loads the program ref names and checks it is that program.
 func (ref ProgramRef) Load() (*ir.Program, error) {
-	prog, err := ir.LoadNamed(ref.Bitcode, ref.Names)
+	prog, err := bitcode.LoadNamed(ref.Bitcode, ref.Names)
 	if err != nil {
 		return nil, fmt.Errorf("load program %.12s: %w", ref.Key, err)
 	}

@@ -11,7 +11,7 @@ package ir
 // so program counters, branch targets and pairs (Inst.Pair) are the same
 // in both, and anything without a specialized form (CodeStep) runs from
 // the Inst. The form is derived from the Insts and never stored: lowering
-// and the program cache both build it (buildCode).
+// and the program cache both build it (BuildCode).
 
 // CodeOp is a specialized operation of the compact form.
 type CodeOp uint8
@@ -101,7 +101,7 @@ const (
 	// CodeBr1 and CodeBr2 are unconditional branches to K with one or two
 	// phi moves, made in order: register B to register A, then (CodeBr2)
 	// register X to register C. A loop's latch that carries a value the
-	// lowering could not join (ir.joinPhis) is one. CodeBr is any other
+	// lowering could not join (bitcode.joinPhis) is one. CodeBr is any other
 	// (more moves, or moves that must be made in parallel).
 	CodeBr1
 	CodeBr2
@@ -142,8 +142,38 @@ type Code struct {
 // Code returns the function's compact form, one Code per instruction.
 func (f *Function) Code() []Code { return f.code }
 
-// buildCode makes fn's compact form from its instructions.
-func buildCode(fn *Function) {
+// markPairs sets Pair on the instructions the interpreter may run together
+// with the next one (see Inst.Pair). The pair is only a shortcut: a branch into the second
+// instruction runs it alone, and the first instruction's result is still
+// written, so a pair needs no other condition than adjacency.
+func markPairs(fn *Function) {
+	for i := 0; i+1 < len(fn.Insts); i++ {
+		in, next := &fn.Insts[i], &fn.Insts[i+1]
+		d := Operand(in.Dst)
+		switch in.Op {
+		case OpICmp:
+			in.Pair = next.Op == OpCondBr && next.A == d
+		case OpGEP:
+			in.Pair = next.Raw && !next.Yield && (next.Op == OpLoad && next.A == d || next.Op == OpStore && next.B == d && next.A != d)
+		case OpBin, OpCast, OpFBin, OpStore:
+			// An increment and a loop's back edge, for instance.
+			in.Pair = next.Op == OpBr
+		}
+	}
+}
+
+// Finish readies a function its loader has lowered for the interpreter:
+// it marks the loads of its spin loops as preemption points, the
+// instructions that run in pairs, and makes its compact form.
+func Finish(fn *Function) {
+	markSpinLoops(fn)
+	markPairs(fn)
+	BuildCode(fn)
+}
+
+// BuildCode makes fn's compact form from its instructions, again after a
+// loader changed them.
+func BuildCode(fn *Function) {
 	fn.code = make([]Code, len(fn.Insts))
 	for i := range fn.Insts {
 		fn.code[i] = codeOf(&fn.Insts[i])

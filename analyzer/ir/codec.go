@@ -300,7 +300,7 @@ func (e *encoder) loc(l Loc) {
 }
 
 // errCorrupt is what decoding a truncated or damaged cache file gives;
-// LoadCached then lowers the program afresh.
+// bitcode.LoadCached then lowers the program afresh.
 var errCorrupt = errors.New("cached program: corrupt encoding")
 
 // decodeProgram decodes encodeProgram's bytes. Callees are left nil, with
@@ -310,7 +310,7 @@ func decodeProgram(b []byte) (img *programImage, callees [][]uint32, err error) 
 	img = &programImage{NumStatic: d.u32()}
 	if uint64(img.NumStatic) > uint64(len(b)) {
 		// Every static object (a function or a global) takes bytes, and
-		// readCached makes tables NumStatic long.
+		// DecodeProgram makes tables NumStatic long.
 		d.fail("%d static objects in %d bytes", img.NumStatic, len(b))
 	}
 	img.Funcs = make([]*Function, d.count())

@@ -1,14 +1,9 @@
 package ir
 
 import (
-	"context"
 	"errors"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
-
-	"augur/analyzer/build"
 )
 
 // TestCodecKeepsEveryField fills every field of a function, its
@@ -36,7 +31,7 @@ func TestCodecKeepsEveryField(t *testing.T) {
 	if len(callees) != 2 || len(callees[0]) != len(fn.Insts) || callees[0][0] != 2 || callees[0][1] != 0 {
 		t.Fatalf("callee ids %v", callees)
 	}
-	got.Funcs[0].Insts[0].Callee = got.Funcs[1] // as readCached links them
+	got.Funcs[0].Insts[0].Callee = got.Funcs[1] // as DecodeProgram links them
 	if !reflect.DeepEqual(got, img) {
 		t.Errorf("decoded program differs:\n got %+v\nwant %+v", *got.Funcs[0], fn)
 	}
@@ -94,33 +89,4 @@ func TestCodecRejectsDamage(t *testing.T) {
 	if _, _, err := decodeProgram(huge); !errors.Is(err, errCorrupt) {
 		t.Fatalf("a count past the bytes: %v", err)
 	}
-}
-
-// BenchmarkDecodeProgram decodes a C hello world with augur's C library,
-// the program cache's work in every warm `augur run`.
-func BenchmarkDecodeProgram(b *testing.B) {
-	dir := b.TempDir()
-	src := filepath.Join(dir, "hello.c")
-	os.WriteFile(src, []byte("#include <stdio.h>\nint main(void) { puts(\"hello\"); return 0; }\n"), 0o644)
-	bc, err := build.Build(context.Background(), []string{src}, build.Options{CacheDir: dir})
-	if err != nil {
-		b.Fatal(err)
-	}
-	p, err := LoadNamed(bc.All(), bc.Names())
-	if err != nil {
-		b.Fatal(err)
-	}
-	enc := encodeProgram(nil, &programImage{Funcs: p.Funcs, Globals: p.Globals, Locs: p.Locs, Messages: p.Messages, NumStatic: p.NumStatic})
-	insts := 0
-	for _, fn := range p.Funcs {
-		insts += len(fn.Insts)
-	}
-	b.ResetTimer()
-	for range b.N {
-		if _, _, err := decodeProgram(enc); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.ReportMetric(float64(len(enc)), "bytes")
-	b.ReportMetric(float64(insts), "insts")
 }

@@ -16,7 +16,7 @@ package ir
 // allocation or fence), it walks no memory (every load's address is the
 // same in every iteration), and whether it leaves depends on nothing it
 // carries from one iteration to the next. The program is in SSA form with
-// its locals promoted to registers (promoteLocals), so what a loop carries
+// its locals promoted to registers (bitcode.promoteLocals), so what a loop carries
 // is what the phi moves on its edges write, and what is computed from
 // that. `while (!ready) spins++;` carries a count that no exit reads, and
 // is one; `for (i = 0; i < n; i++) s += a[i];`, `while (a[i] != key) i++;`
@@ -75,7 +75,7 @@ func markLoads(body []Inst) {
 
 // spinLoop reports whether body, the instructions from pc start on, reads
 // memory, writes none, and can only end through what it reads. It may call
-// the functions readers holds (see markSpinCalls), whose results are
+// the functions readers holds (see MarkSpinCalls), whose results are
 // carried when an argument is; nil allows no call.
 func spinLoop(body []Inst, start int, readers map[*Function]bool) bool {
 	loads := false
@@ -209,7 +209,7 @@ func resultSlots(in *Inst) int32 {
 // clang -O0 does not inline: `while (!ready(q)) ;` with `static int
 // ready(struct q *q) { return q->ready; }`. The loop calls, so
 // markSpinLoops passes it by, and the reader has no loop of its own.
-// markSpinCalls takes such a loop for a spin loop when every function it
+// MarkSpinCalls takes such a loop for a spin loop when every function it
 // calls is a reader (short, straight-line, and changing nothing: loads,
 // arithmetic and branches forward), and makes the loads of the loop and
 // of its readers preemption points. A reader's loads are points wherever
@@ -220,10 +220,10 @@ func resultSlots(in *Inst) int32 {
 // maxReader bounds the instructions of a reader.
 const maxReader = 32
 
-// markSpinCalls marks the spin loops of the program that call readers
+// MarkSpinCalls marks the spin loops of the program that call readers
 // (see above), after every function is lowered, and rebuilds the compact
 // form of the functions it changed.
-func markSpinCalls(p *Program) {
+func MarkSpinCalls(p *Program) {
 	readers := map[*Function]bool{}
 	for _, fn := range p.Funcs {
 		if reader(fn) {
@@ -286,7 +286,7 @@ func markSpinCalls(p *Program) {
 	}
 	for fn := range changed {
 		markPairs(fn)
-		buildCode(fn)
+		BuildCode(fn)
 	}
 }
 

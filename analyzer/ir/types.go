@@ -1,6 +1,7 @@
-// Package ir loads LLVM bitcode with go-llvm and lowers it into augur's own
-// compact, interpretable form. After Load returns, nothing in the program
-// refers to LLVM any more: the interpreter runs without a single cgo call.
+// Package ir is augur's own compact, interpretable form of a program,
+// which package bitcode lowers LLVM bitcode into. Nothing here refers to
+// LLVM: the interpreter runs without a single cgo call, and a package that
+// imports ir does not link go-llvm.
 //
 // The lowered form follows tinygo's interp: each function is compiled once
 // into a flat slice of instructions whose operands are register slots or
@@ -82,7 +83,7 @@ type Field struct {
 // Operand names an input of an instruction: a slot of the frame. During
 // lowering a negative operand refers to the constant Consts[^o]; when a
 // function is complete, constants are given the slots after the registers
-// (NumSlots+i holds Consts[i], copied in on entry), so after Load every
+// (NumSlots+i holds Consts[i], copied in on entry), so after lowering every
 // operand is a slot index. An aggregate operand spans as many consecutive
 // slots as its type has fields.
 type Operand int32
@@ -239,6 +240,25 @@ const (
 	CastBitcast
 )
 
+// Atomic read-modify-write operations (Inst.Sub of OpAtomicRMW), in
+// LLVM-C's numbering (LLVMAtomicRMWBinOp): the bitcode loader checks it
+// as it compiles.
+const (
+	RMWXchg = iota
+	RMWAdd
+	RMWSub
+	RMWAnd
+	RMWNand
+	RMWOr
+	RMWXor
+	RMWMax
+	RMWMin
+	RMWUMax
+	RMWUMin
+	RMWFAdd
+	RMWFSub
+)
+
 // Atomic orderings, C11 names (Ordering of atomic instructions).
 type Ordering uint8
 
@@ -281,7 +301,7 @@ type Edge struct {
 	// (a move reads a slot an earlier one writes, and no order avoids
 	// it: a swap). Otherwise they are ordered so that made one after
 	// another they give the same result. Either way each move is of one
-	// slot (N is 1): sequenceMoves splits an aggregate's.
+	// slot (N is 1): bitcode.sequenceMoves splits an aggregate's.
 	Parallel bool
 }
 
@@ -417,7 +437,7 @@ type Program struct {
 	GlobalOf  []*Global
 	NumStatic uint32
 	// Bitcode are the files the program was loaded from, in link order, and
-	// Names the source each was compiled from (LoadNamed): loading them
+	// Names the source each was compiled from (bitcode.LoadNamed): loading them
 	// again gives the same program, in this process or another.
 	Bitcode    []string
 	Names      map[string]string
@@ -436,6 +456,24 @@ type Program struct {
 	funcAtOnce sync.Once
 	funcAt     map[LocID]*Function
 }
+
+// NewProgram returns an empty program for a loader to fill: location 0
+// is the unknown one, and functions and globals are named with NameFunc
+// and NameGlobal as they are added.
+func NewProgram() *Program {
+	return &Program{Locs: []Loc{{}}, byName: map[string]*Function{}, globalName: map[string]*Global{}}
+}
+
+// NameFunc makes fn what Func(name) returns: under its own name, or an
+// alias's.
+func (p *Program) NameFunc(name string, fn *Function) { p.byName[name] = fn }
+
+// NameGlobal makes g what GlobalByName(g.Name) returns.
+func (p *Program) NameGlobal(g *Global) { p.globalName[g.Name] = g }
+
+// ClientEntry is the name client program k's main has in a program
+// linked with clients (bitcode.LinkClient).
+func ClientEntry(k int) string { return fmt.Sprintf("__augur_client_main_%d", k) }
 
 // Func returns the function named name, or nil.
 func (p *Program) Func(name string) *Function { return p.byName[name] }

@@ -23,8 +23,8 @@ import (
 	"strings"
 	"sync"
 
+	"augur/analyzer/bitcode"
 	"augur/analyzer/build"
-	"augur/analyzer/ir"
 	"augur/internal/cachefile"
 )
 
@@ -184,7 +184,7 @@ func (c *closure) define(names []string) {
 }
 
 // add counts a file of the program: what it defines, and what it uses.
-func (c *closure) add(file string, s ir.Symbols) {
+func (c *closure) add(file string, s bitcode.Symbols) {
 	c.define(s.Defined)
 	for _, u := range s.Undefined {
 		if _, ok := c.needer[u]; !ok {
@@ -263,15 +263,15 @@ func DefinesMain(src []byte) bool { return mainDef.Match(src) }
 
 // examine compiles a candidate and reads its symbols; why says what keeps
 // it out of the program whatever it defines.
-func (c *closure) examine(ctx context.Context, file string, opts build.Options) (ir.Symbols, string) {
+func (c *closure) examine(ctx context.Context, file string, opts build.Options) (bitcode.Symbols, string) {
 	opts.Clients = nil
 	bc, err := build.Build(ctx, []string{file}, opts)
 	if err != nil {
-		return ir.Symbols{}, "it does not compile on its own"
+		return bitcode.Symbols{}, "it does not compile on its own"
 	}
 	s, err := symbols(bc.Bitcode[0])
 	if err != nil {
-		return ir.Symbols{}, fmt.Sprintf("its bitcode could not be read: %v", err)
+		return bitcode.Symbols{}, fmt.Sprintf("its bitcode could not be read: %v", err)
 	}
 	if slices.Contains(s.Defined, "main") {
 		return s, "it defines main: it is another program"
@@ -281,7 +281,7 @@ func (c *closure) examine(ctx context.Context, file string, opts build.Options) 
 
 // conflict says which definition of the program a candidate would
 // duplicate, if any.
-func (c *closure) conflict(s ir.Symbols) string {
+func (c *closure) conflict(s bitcode.Symbols) string {
 	for _, d := range s.Defined {
 		if c.defined[d] {
 			return fmt.Sprintf("it also defines '%s', which the program already has", d)
@@ -314,7 +314,7 @@ func absPath(p string) string {
 // holds maxMemo files, so a long session keeps what it uses now.
 var (
 	memoMu     sync.Mutex
-	symbolMemo = map[memoKey]ir.Symbols{}
+	symbolMemo = map[memoKey]bitcode.Symbols{}
 )
 
 const maxMemo = 4096
@@ -325,10 +325,10 @@ type memoKey struct {
 	mtime int64
 }
 
-func symbols(path string) (ir.Symbols, error) {
+func symbols(path string) (bitcode.Symbols, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return ir.Symbols{}, fmt.Errorf("read symbols: %w", err)
+		return bitcode.Symbols{}, fmt.Errorf("read symbols: %w", err)
 	}
 	key := memoKey{path, st.Size(), st.ModTime().UnixNano()}
 	memoMu.Lock()
@@ -338,7 +338,7 @@ func symbols(path string) (ir.Symbols, error) {
 		return s, nil
 	}
 	if s, ok = readStored(key); !ok {
-		if s, err = ir.ReadSymbols(path); err != nil {
+		if s, err = bitcode.ReadSymbols(path); err != nil {
 			return s, err
 		}
 		store(key, s)
@@ -379,20 +379,20 @@ func storedPath(bc string) string {
 // bitcode file.
 const SymbolsExt = ".syms"
 
-func readStored(key memoKey) (ir.Symbols, bool) {
+func readStored(key memoKey) (bitcode.Symbols, bool) {
 	p := storedPath(key.path)
 	if p == "" {
-		return ir.Symbols{}, false
+		return bitcode.Symbols{}, false
 	}
 	data, err := os.ReadFile(p)
 	var st stored
 	if err != nil || json.Unmarshal(data, &st) != nil || st.Size != key.size || st.MTime != key.mtime {
-		return ir.Symbols{}, false
+		return bitcode.Symbols{}, false
 	}
-	return ir.Symbols{Defined: st.Defined, Undefined: st.Undefined}, true
+	return bitcode.Symbols{Defined: st.Defined, Undefined: st.Undefined}, true
 }
 
-func store(key memoKey, s ir.Symbols) {
+func store(key memoKey, s bitcode.Symbols) {
 	if p := storedPath(key.path); p != "" {
 		data, _ := json.Marshal(stored{Size: key.size, MTime: key.mtime, Defined: s.Defined, Undefined: s.Undefined})
 		cachefile.WriteAtomic(p, data) // a cache: a failed write costs a parse next time

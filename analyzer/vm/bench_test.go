@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"augur/analyzer"
+	"augur/analyzer/bitcode"
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
 	"augur/analyzer/libc"
@@ -170,7 +171,7 @@ func BenchmarkLoadLower(b *testing.B) {
 	var prog *ir.Program
 	for i := 0; i < 5; i++ {
 		start := time.Now()
-		prog, err = ir.Load(bc.All())
+		prog, err = bitcode.Load(bc.All())
 		if err != nil {
 			b.Fatal(err)
 		}

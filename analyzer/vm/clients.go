@@ -8,7 +8,7 @@ import (
 )
 
 // Client programs: a server and the programs that talk to it, run in one
-// execution, as a test harness runs them on one machine. ir.LinkClient
+// execution, as a test harness runs them on one machine. bitcode.LinkClient
 // links each client's code into the program under names of its own, and
 // the machine runs client k as a process: its threads carry proc k+1, its
 // exit ends them alone (closing the sockets and pipes it opened, so the
@@ -46,7 +46,7 @@ type clientState struct {
 }
 
 // checkClients verifies the configuration's clients against the program:
-// each must have been linked in (ir.LinkClient).
+// each must have been linked in (bitcode.LinkClient).
 func checkClients(prog *ir.Program, cfg Config) error {
 	if len(cfg.Clients) > maxClients {
 		return fmt.Errorf("%d client programs: augur runs at most %d", len(cfg.Clients), maxClients)

@@ -28,7 +28,7 @@ type Config struct {
 	Env    []string // environment, "NAME=value"; nil is DefaultEnv (never the host's)
 	Stdin  []byte   // program input
 	// Clients are the argv (argv[0] included) of each client program
-	// linked into the program (ir.LinkClient): client k runs from
+	// linked into the program (bitcode.LinkClient): client k runs from
 	// ir.ClientEntry(k) as a process of its own, started when the program
 	// first waits with nothing to do (clients.go).
 	Clients [][]string

@@ -70,7 +70,7 @@ func (m *Machine) step(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		return ended(err)
 	}
 	fr.pc++
-	if in.Yield { // an inline-assembly pause (ir/asm.go)
+	if in.Yield { // an inline-assembly pause (bitcode/asm.go)
 		return stepSwitch, nil
 	}
 	return stepNext, nil

@@ -19,8 +19,8 @@ import (
 	"sort"
 	"strings"
 
+	"augur/analyzer/bitcode"
 	"augur/analyzer/build"
-	"augur/analyzer/ir"
 	"augur/analyzer/libc"
 )
 
@@ -83,12 +83,12 @@ func measure(path, cache string) coverage {
 		c.err = fmt.Errorf("does not compile")
 		return c
 	}
-	user, err := ir.Load(bc.Bitcode)
+	user, err := bitcode.Load(bc.Bitcode)
 	if err != nil {
 		c.err = err
 		return c
 	}
-	rt, err := ir.Load(bc.Runtime)
+	rt, err := bitcode.Load(bc.Runtime)
 	if err != nil {
 		c.err = err
 		return c

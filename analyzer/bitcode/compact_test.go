@@ -1,4 +1,4 @@
-package ir_test
+package bitcode_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"augur/analyzer/bitcode"
 	"augur/analyzer/build"
 	"augur/analyzer/ir"
 )
@@ -69,7 +70,7 @@ func lowerC(t *testing.T, code string) *ir.Program {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ir.Load(built.All())
+	p, err := bitcode.Load(built.All())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package ir_test
+package bitcode_test
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"augur/analyzer/bitcode"
 	"augur/analyzer/build"
-	"augur/analyzer/ir"
 )
 
 func TestLoadDemo(t *testing.T) {
@@ -16,7 +16,7 @@ func TestLoadDemo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p, err := ir.Load(prog.All())
+	p, err := bitcode.Load(prog.All())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +46,12 @@ func TestBadBitcodeIsAnError(t *testing.T) {
 	dir := t.TempDir()
 	junk := filepath.Join(dir, "junk.bc")
 	os.WriteFile(junk, []byte("this is not bitcode"), 0o644)
-	if _, err := ir.Load([]string{junk}); err == nil || !strings.Contains(err.Error(), "load "+junk+": ") {
+	if _, err := bitcode.Load([]string{junk}); err == nil || !strings.Contains(err.Error(), "load "+junk+": ") {
 		t.Errorf("junk bitcode: %v", err)
 	}
 	truncated := filepath.Join(dir, "cut.bc")
 	os.WriteFile(truncated, []byte("BC\xc0\xde\x35\x14\x00\x00\x05\x00\x00\x00"), 0o644)
-	if _, err := ir.Load([]string{truncated}); err == nil || !strings.Contains(err.Error(), "cut.bc") {
+	if _, err := bitcode.Load([]string{truncated}); err == nil || !strings.Contains(err.Error(), "cut.bc") {
 		t.Errorf("truncated bitcode: %v", err)
 	}
 	a, b := filepath.Join(dir, "a.c"), filepath.Join(dir, "b.c")
@@ -61,7 +61,7 @@ func TestBadBitcodeIsAnError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ir.LoadNamed(prog.All(), prog.Names()); err == nil || !strings.Contains(err.Error(), "link "+b+": Linking globals named 'x'") {
+	if _, err := bitcode.LoadNamed(prog.All(), prog.Names()); err == nil || !strings.Contains(err.Error(), "link "+b+": Linking globals named 'x'") {
 		t.Errorf("two definitions of x: %v", err)
 	}
 }

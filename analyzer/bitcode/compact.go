@@ -1,7 +1,9 @@
-package ir
+package bitcode
 
 import (
 	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/ir"
 )
 
 // This file holds the lowering's work on the interpreter's instruction
@@ -55,27 +57,7 @@ func gepIndexes(in llvm.Value) []llvm.Value {
 // no instruction: it goes to the block laid out right after bi (e.PC still
 // holds a block index) and assigns no phi. The loop latches and join
 // blocks of clang -O0 code end this way.
-func fallsThrough(e Edge, bi int) bool { return e.PC == bi+1 && len(e.Moves) == 0 }
-
-// markPairs sets Pair on the instructions the interpreter may run together
-// with the next one (see Inst.Pair). The pair is only a shortcut: a branch into the second
-// instruction runs it alone, and the first instruction's result is still
-// written, so a pair needs no other condition than adjacency.
-func markPairs(fn *Function) {
-	for i := 0; i+1 < len(fn.Insts); i++ {
-		in, next := &fn.Insts[i], &fn.Insts[i+1]
-		d := Operand(in.Dst)
-		switch in.Op {
-		case OpICmp:
-			in.Pair = next.Op == OpCondBr && next.A == d
-		case OpGEP:
-			in.Pair = next.Raw && !next.Yield && (next.Op == OpLoad && next.A == d || next.Op == OpStore && next.B == d && next.A != d)
-		case OpBin, OpCast, OpFBin, OpStore:
-			// An increment and a loop's back edge, for instance.
-			in.Pair = next.Op == OpBr
-		}
-	}
-}
+func fallsThrough(e ir.Edge, bi int) bool { return e.PC == bi+1 && len(e.Moves) == 0 }
 
 // addressStep reports whether v is a GEP whose every user is a GEP taking
 // it as its pointer. Such a GEP is not emitted: each user adds its offset
@@ -102,7 +84,7 @@ func addressStep(v llvm.Value) bool {
 // address lowers the address a GEP computes, folding the GEPs it is built
 // on that addressStep leaves out: the base pointer, the constant offset
 // and the variable terms.
-func (fl *fnLowerer) address(g llvm.Value) (Operand, int64, []GEPTerm, error) {
+func (fl *fnLowerer) address(g llvm.Value) (ir.Operand, int64, []ir.GEPTerm, error) {
 	off, terms, err := fl.l.gepOffsets(g.GEPSourceElementType(), gepIndexes(g), fl.operand)
 	if err != nil {
 		return 0, 0, nil, err

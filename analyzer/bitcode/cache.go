@@ -1,4 +1,4 @@
-package ir
+package bitcode
 
 import (
 	"crypto/sha256"
@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"augur/analyzer/ir"
 	"augur/internal/cachefile"
 )
 
@@ -25,7 +26,7 @@ const cacheFormat = 2
 // LoadCached is LoadNamed, through a cache of lowered programs under dir
 // (no cache when dir is empty). A cache that cannot be read or written
 // only costs the time it would have saved.
-func LoadCached(paths []string, names map[string]string, dir string) (*Program, error) {
+func LoadCached(paths []string, names map[string]string, dir string) (*ir.Program, error) {
 	if dir == "" {
 		return LoadNamed(paths, names)
 	}
@@ -85,61 +86,16 @@ func cacheKey(paths []string, names map[string]string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil))[:32], nil
 }
 
-func writeCached(file string, p *Program) error {
-	img := programImage{Funcs: p.Funcs, Globals: p.Globals, Locs: p.Locs, Messages: p.Messages, NumStatic: p.NumStatic,
-		Aliases: map[string]uint32{}}
-	for name, fn := range p.byName {
-		if name != fn.Name {
-			img.Aliases[name] = fn.ID
-		}
-	}
+func writeCached(file string, p *ir.Program) error {
 	// Not compressed: flate halved the file (to about 130 kB with the C
 	// library) and took as long to inflate as the decoding takes.
-	return cachefile.WriteAtomic(file, encodeProgram(nil, &img))
+	return cachefile.WriteAtomic(file, ir.EncodeProgram(p))
 }
 
-func readCached(file string) (*Program, error) {
+func readCached(file string) (*ir.Program, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, err
 	}
-	c, callees, err := decodeProgram(data)
-	if err != nil {
-		return nil, err
-	}
-	p := &Program{Funcs: c.Funcs, Globals: c.Globals, Locs: c.Locs, Messages: c.Messages, NumStatic: c.NumStatic,
-		byName: map[string]*Function{}, globalName: map[string]*Global{}}
-	p.FuncOf = make([]*Function, c.NumStatic)
-	p.GlobalOf = make([]*Global, c.NumStatic)
-	for _, fn := range p.Funcs {
-		if int(fn.ID) >= len(p.FuncOf) {
-			return nil, fmt.Errorf("cached program: function id %d past %d", fn.ID, c.NumStatic)
-		}
-		p.FuncOf[fn.ID] = fn
-		p.byName[fn.Name] = fn
-	}
-	for _, g := range p.Globals {
-		if int(g.ID) >= len(p.GlobalOf) {
-			return nil, fmt.Errorf("cached program: global id %d past %d", g.ID, c.NumStatic)
-		}
-		p.GlobalOf[g.ID] = g
-		p.globalName[g.Name] = g
-	}
-	for name, id := range c.Aliases {
-		if int(id) < len(p.FuncOf) && p.FuncOf[id] != nil {
-			p.byName[name] = p.FuncOf[id]
-		}
-	}
-	for i, fn := range p.Funcs {
-		for k, id := range callees[i] {
-			if id != 0 {
-				if int(id) >= len(p.FuncOf) || p.FuncOf[id] == nil {
-					return nil, fmt.Errorf("cached program: %s calls unknown function id %d", fn.Name, id)
-				}
-				fn.Insts[k].Callee = p.FuncOf[id]
-			}
-		}
-		buildCode(fn)
-	}
-	return p, nil
+	return ir.DecodeProgram(data)
 }

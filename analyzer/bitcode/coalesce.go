@@ -1,10 +1,12 @@
-package ir
+package bitcode
 
 import (
 	"slices"
 	"unsafe"
 
 	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/ir"
 )
 
 // This file joins a loop's phis with the values their back edges bring.
@@ -256,15 +258,15 @@ func (g *blockGraph) pop() int {
 // whole program is lowered: a branch that had moves is still emitted
 // (fallsThrough saw them), so the instruction count is the one without
 // joined slots, and the spin-loop analyses (markSpinLoops,
-// markSpinCalls), which take what a loop carries from its edges' moves,
+// ir.MarkSpinCalls), which take what a loop carries from its edges' moves,
 // see every phi's.
-func dropJoinedMoves(fn *Function) bool {
+func dropJoinedMoves(fn *ir.Function) bool {
 	dropped := false
 	for i := range fn.Insts {
 		for t := range fn.Insts[i].Targets {
 			e := &fn.Insts[i].Targets[t]
 			n := len(e.Moves)
-			e.Moves = slices.DeleteFunc(e.Moves, func(mv Move) bool { return mv.Src == Operand(mv.Dst) })
+			e.Moves = slices.DeleteFunc(e.Moves, func(mv ir.Move) bool { return mv.Src == ir.Operand(mv.Dst) })
 			dropped = dropped || len(e.Moves) != n
 		}
 	}

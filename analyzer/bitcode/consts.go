@@ -1,10 +1,12 @@
-package ir
+package bitcode
 
 import (
 	"fmt"
 	"math"
 
 	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/ir"
 )
 
 // constScalar evaluates a scalar constant to its register bits. Addresses of
@@ -17,7 +19,7 @@ func (l *loader) constScalar(v llvm.Value) (uint64, error) {
 		if w > 64 {
 			return 0, fmt.Errorf("%d-bit integer constants are not supported", w)
 		}
-		return v.ZExtValue() & Mask(w), nil
+		return v.ZExtValue() & ir.Mask(w), nil
 	case kindConstantFP:
 		d, _ := v.DoubleValue()
 		if v.Type().TypeKind() == llvm.FloatTypeKind {
@@ -37,7 +39,7 @@ func (l *loader) constScalar(v llvm.Value) (uint64, error) {
 			}
 			l.sawTLS = id // the caller rebases the result on the thread's copy
 		}
-		return Addr(id, 0), nil
+		return ir.Addr(id, 0), nil
 	case kindGlobalAlias:
 		return l.constScalar(aliasee(v))
 	case kindConstantExpr:
@@ -76,11 +78,11 @@ func (l *loader) foldExpr(v llvm.Value) (uint64, error) {
 		return base + uint64(off), nil
 	case llvm.BitCast, opAddrSpaceCast, llvm.IntToPtr, llvm.PtrToInt, llvm.ZExt, llvm.Trunc:
 		x, err := arg(0)
-		return x & Mask(width()), err
+		return x & ir.Mask(width()), err
 	case llvm.SExt:
 		x, err := arg(0)
 		from := uint16(v.Operand(0).Type().IntTypeWidth())
-		return uint64(SExt(x, from)) & Mask(width()), err
+		return uint64(ir.SExt(x, from)) & ir.Mask(width()), err
 	}
 	if bin, ok := binOps[op]; ok {
 		a, err := arg(0)
@@ -91,7 +93,7 @@ func (l *loader) foldExpr(v llvm.Value) (uint64, error) {
 		if err != nil {
 			return 0, err
 		}
-		if r, ok := EvalBin(bin, a, b, width()); ok {
+		if r, ok := ir.EvalBin(bin, a, b, width()); ok {
 			return r, nil
 		}
 		return 0, fmt.Errorf("constant expression divides by zero")
@@ -145,8 +147,8 @@ func (l *loader) constBytes(v llvm.Value, t llvm.Type, b []byte) error {
 			return err
 		}
 		n := int(l.td.TypeStoreSize(t))
-		StoreLE(b, 8, words[0])
-		StoreLE(b[8:], n-8, words[1])
+		ir.StoreLE(b, 8, words[0])
+		ir.StoreLE(b[8:], n-8, words[1])
 		return nil
 	}
 	s, err := scalarOf(t)
@@ -157,7 +159,7 @@ func (l *loader) constBytes(v llvm.Value, t llvm.Type, b []byte) error {
 	if err != nil {
 		return err
 	}
-	PutScalar(b, s, x)
+	ir.PutScalar(b, s, x)
 	return nil
 }
 
@@ -182,7 +184,7 @@ func (l *loader) constFlat(v llvm.Value) ([]uint64, error) {
 	}
 	out := make([]uint64, len(fs))
 	for i, f := range fs {
-		out[i] = GetScalar(img[f.Off:], f.Scalar)
+		out[i] = ir.GetScalar(img[f.Off:], f.Scalar)
 	}
 	return out, nil
 }

@@ -1,4 +1,4 @@
-package ir
+package bitcode
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/ir"
 )
 
 // Inline assembly. augur interprets LLVM IR, not machine code, but C code
@@ -23,7 +25,7 @@ type asmCall struct {
 	fl       *fnLowerer
 	template string
 	ops      []asmOperand
-	args     []Operand // the call's arguments, lowered
+	args     []ir.Operand // the call's arguments, lowered
 	argTys   []llvm.Type
 }
 
@@ -132,7 +134,7 @@ func parseConstraints(c string) ([]asmOperand, error) {
 
 // lowerAsm lowers a call of inline assembly whose idiom augur knows, or
 // reports the assembly it does not.
-func (fl *fnLowerer) lowerAsm(in, callee llvm.Value, out Inst) error {
+func (fl *fnLowerer) lowerAsm(in, callee llvm.Value, out ir.Inst) error {
 	tmpl, cons, intel, err := parseAsm(callee)
 	if err != nil {
 		return err
@@ -221,7 +223,7 @@ func asmWords(tmpl string) (words []string, ok bool) {
 // asmDone completes the outputs the instruction did not write: a
 // direct output tied to an input keeps the input's value ("+r"); any other
 // is assembly augur does not follow.
-func (fl *fnLowerer) asmDone(a *asmCall, out Inst, written map[int]bool) error {
+func (fl *fnLowerer) asmDone(a *asmCall, out ir.Inst, written map[int]bool) error {
 	for i, op := range a.ops {
 		if !op.output || op.indirect || written[i] {
 			continue
@@ -229,7 +231,7 @@ func (fl *fnLowerer) asmDone(a *asmCall, out Inst, written map[int]bool) error {
 		if op.tied < 0 {
 			return fmt.Errorf("inline assembly %q: output %d is not understood", strings.TrimSpace(a.template), i)
 		}
-		fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(op.field), N: 1, A: a.args[op.tied]})
+		fl.emit(ir.Inst{Op: ir.OpMove, Dst: out.Dst + int32(op.field), N: 1, A: a.args[op.tied]})
 	}
 	return nil
 }
@@ -259,7 +261,7 @@ func asmWidth(mn string, bases ...string) (string, int) {
 
 // fenceOrderings are the x86 fence instructions' orderings, written in
 // assembly or with their intrinsics (x86Fences).
-var fenceOrderings = map[string]Ordering{"mfence": SeqCst, "lfence": Acquire, "sfence": Release}
+var fenceOrderings = map[string]ir.Ordering{"mfence": ir.SeqCst, "lfence": ir.Acquire, "sfence": ir.Release}
 
 // x86Fences are the intrinsics of the fence instructions (_mm_mfence,
 // _mm_lfence, _mm_sfence), lowered as the instructions are.
@@ -267,11 +269,11 @@ var x86Fences = map[string]string{"llvm.x86.sse2.mfence": "mfence", "llvm.x86.ss
 
 // rmwOps are the lock-prefixed arithmetic instructions and their atomicrmw
 // operations.
-var rmwOps = map[string]uint8{"add": RMWAdd, "sub": RMWSub, "and": RMWAnd, "or": RMWOr, "xor": RMWXor}
+var rmwOps = map[string]uint8{"add": ir.RMWAdd, "sub": ir.RMWSub, "and": ir.RMWAnd, "or": ir.RMWOr, "xor": ir.RMWXor}
 
 // asmInst lowers one instruction of a known idiom, returning the operands
 // (by index) whose outputs it wrote; errUnknownAsm for any other.
-func (fl *fnLowerer) asmInst(a *asmCall, out Inst, mn string, args []string, fields int) (map[int]bool, error) {
+func (fl *fnLowerer) asmInst(a *asmCall, out ir.Inst, mn string, args []string, fields int) (map[int]bool, error) {
 	written := map[int]bool{}
 	switch mn {
 	case "nop":
@@ -288,13 +290,13 @@ func (fl *fnLowerer) asmInst(a *asmCall, out Inst, mn string, args []string, fie
 		if len(args) != 0 {
 			return nil, errUnknownAsm
 		}
-		fl.emit(Inst{Op: OpFence, Dst: -1, Ordering: Monotonic, Yield: true})
+		fl.emit(ir.Inst{Op: ir.OpFence, Dst: -1, Ordering: ir.Monotonic, Yield: true})
 		return written, nil
 	case "mfence", "lfence", "sfence":
 		if len(args) != 0 {
 			return nil, errUnknownAsm
 		}
-		fl.emit(Inst{Op: OpFence, Dst: -1, Ordering: fenceOrderings[mn]})
+		fl.emit(ir.Inst{Op: ir.OpFence, Dst: -1, Ordering: fenceOrderings[mn]})
 		return written, nil
 	case "rdtsc", "rdtscp":
 		return fl.asmCycles(a, out, fields)
@@ -303,7 +305,7 @@ func (fl *fnLowerer) asmInst(a *asmCall, out Inst, mn string, args []string, fie
 		// code that probes for features takes its plain path.
 		for i, op := range a.ops {
 			if op.output && !op.indirect {
-				fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(op.field), N: 1, A: Operand(^fl.constSlot(0))})
+				fl.emit(ir.Inst{Op: ir.OpMove, Dst: out.Dst + int32(op.field), N: 1, A: ir.Operand(^fl.constSlot(0))})
 				written[i] = true
 			}
 		}
@@ -318,9 +320,9 @@ func (fl *fnLowerer) asmInst(a *asmCall, out Inst, mn string, args []string, fie
 // asmRMW lowers a read-modify-write of memory: lock xadd, xchg, lock
 // cmpxchg, lock inc/dec/add/sub/and/or/xor; and `lock; orl $0,(%rsp)`, the
 // full fence of code that predates mfence.
-func (fl *fnLowerer) asmRMW(a *asmCall, out Inst, base string, width int, args []string, written map[int]bool) (map[int]bool, error) {
+func (fl *fnLowerer) asmRMW(a *asmCall, out ir.Inst, base string, width int, args []string, written map[int]bool) (map[int]bool, error) {
 	if (base == "or" || base == "add") && len(args) == 2 && args[0] == "$$0" && strings.Contains(args[1], "(%rsp)") {
-		fl.emit(Inst{Op: OpFence, Dst: -1, Ordering: SeqCst})
+		fl.emit(ir.Inst{Op: ir.OpFence, Dst: -1, Ordering: ir.SeqCst})
 		return written, nil
 	}
 	// The memory operand is the last one (AT&T: destination last); xchg
@@ -341,7 +343,7 @@ func (fl *fnLowerer) asmRMW(a *asmCall, out Inst, base string, width int, args [
 	if width == 0 {
 		return nil, errUnknownAsm
 	}
-	ty := Scalar{Kind: KInt, Bits: uint16(width)}
+	ty := ir.Scalar{Kind: ir.KInt, Bits: uint16(width)}
 	tmp := int32(fl.fn.NumSlots)
 	fl.fn.NumSlots += 2
 	switch base {
@@ -349,11 +351,11 @@ func (fl *fnLowerer) asmRMW(a *asmCall, out Inst, base string, width int, args [
 		if len(args) != 1 {
 			return nil, errUnknownAsm
 		}
-		sub := uint8(RMWAdd)
+		sub := uint8(ir.RMWAdd)
 		if base == "dec" {
-			sub = RMWSub
+			sub = ir.RMWSub
 		}
-		fl.emit(Inst{Op: OpAtomicRMW, Sub: sub, Dst: tmp, N: 1, Ty: ty, A: ptr, B: Operand(^fl.constSlot(1)), Ordering: SeqCst, Imm: int64(ty.Size())})
+		fl.emit(ir.Inst{Op: ir.OpAtomicRMW, Sub: sub, Dst: tmp, N: 1, Ty: ty, A: ptr, B: ir.Operand(^fl.constSlot(1)), Ordering: ir.SeqCst, Imm: int64(ty.Size())})
 		return written, nil
 	case "cmpxchg":
 		if len(args) != 2 {
@@ -364,9 +366,9 @@ func (fl *fnLowerer) asmRMW(a *asmCall, out Inst, base string, width int, args [
 		if acc < 0 || !ok || a.ops[acc].tied < 0 {
 			return nil, errUnknownAsm
 		}
-		fl.emit(Inst{Op: OpCmpXchg, Dst: tmp, N: 2, Ty: ty, A: ptr, B: a.args[a.ops[acc].tied], C: repl,
-			Ordering: SeqCst, Ordering2: SeqCst, Imm: int64(ty.Size())})
-		fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(a.ops[acc].field), N: 1, A: Operand(tmp)})
+		fl.emit(ir.Inst{Op: ir.OpCmpXchg, Dst: tmp, N: 2, Ty: ty, A: ptr, B: a.args[a.ops[acc].tied], C: repl,
+			Ordering: ir.SeqCst, Ordering2: ir.SeqCst, Imm: int64(ty.Size())})
+		fl.emit(ir.Inst{Op: ir.OpMove, Dst: out.Dst + int32(a.ops[acc].field), N: 1, A: ir.Operand(tmp)})
 		written[acc] = true
 		return written, nil
 	}
@@ -380,42 +382,42 @@ func (fl *fnLowerer) asmRMW(a *asmCall, out Inst, base string, width int, args [
 	}
 	sub := rmwOps[base]
 	if base == "xadd" {
-		sub = RMWAdd
+		sub = ir.RMWAdd
 	}
 	if base == "xchg" {
-		sub = RMWXchg
+		sub = ir.RMWXchg
 	}
 	dst := tmp
 	if (base == "xadd" || base == "xchg") && reg >= 0 && a.ops[reg].output && !a.ops[reg].indirect {
 		dst = out.Dst + int32(a.ops[reg].field) // the register gets the old value
 		written[reg] = true
 	}
-	fl.emit(Inst{Op: OpAtomicRMW, Sub: sub, Dst: dst, N: 1, Ty: ty, A: ptr, B: val, Ordering: SeqCst, Imm: int64(ty.Size())})
+	fl.emit(ir.Inst{Op: ir.OpAtomicRMW, Sub: sub, Dst: dst, N: 1, Ty: ty, A: ptr, B: val, Ordering: ir.SeqCst, Imm: int64(ty.Size())})
 	return written, nil
 }
 
 // asmCycles lowers rdtsc (and rdtscp, whose processor number reads 0):
 // the virtual cycle counter into edx:eax, or its low half into the eax
 // operand alone (x86-64 binds "=A" to rax only).
-func (fl *fnLowerer) asmCycles(a *asmCall, out Inst, fields int) (map[int]bool, error) {
+func (fl *fnLowerer) asmCycles(a *asmCall, out ir.Inst, fields int) (map[int]bool, error) {
 	written := map[int]bool{}
 	lo, hi, cx := a.byReg("ax"), a.byReg("dx"), a.byReg("cx")
 	switch {
 	case lo >= 0 && hi >= 0 && fields >= 2:
 		tmp := int32(fl.fn.NumSlots)
 		fl.fn.NumSlots += 2
-		fl.emit(Inst{Op: OpCycles, Dst: tmp, N: 2})
-		fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(a.ops[lo].field), N: 1, A: Operand(tmp)})
-		fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(a.ops[hi].field), N: 1, A: Operand(tmp + 1)})
+		fl.emit(ir.Inst{Op: ir.OpCycles, Dst: tmp, N: 2})
+		fl.emit(ir.Inst{Op: ir.OpMove, Dst: out.Dst + int32(a.ops[lo].field), N: 1, A: ir.Operand(tmp)})
+		fl.emit(ir.Inst{Op: ir.OpMove, Dst: out.Dst + int32(a.ops[hi].field), N: 1, A: ir.Operand(tmp + 1)})
 		written[lo], written[hi] = true, true
 	case lo >= 0 && hi < 0:
-		fl.emit(Inst{Op: OpCycles, Dst: out.Dst + int32(a.ops[lo].field), N: 1})
+		fl.emit(ir.Inst{Op: ir.OpCycles, Dst: out.Dst + int32(a.ops[lo].field), N: 1})
 		written[lo] = true
 	default:
 		return nil, errUnknownAsm
 	}
 	if cx >= 0 && a.ops[cx].output {
-		fl.emit(Inst{Op: OpMove, Dst: out.Dst + int32(a.ops[cx].field), N: 1, A: Operand(^fl.constSlot(0))})
+		fl.emit(ir.Inst{Op: ir.OpMove, Dst: out.Dst + int32(a.ops[cx].field), N: 1, A: ir.Operand(^fl.constSlot(0))})
 		written[cx] = true
 	}
 	return written, nil
@@ -453,7 +455,7 @@ func operandRef(s string) (int, bool) {
 
 // memory returns the address a memory operand names: "$N" of an indirect
 // operand, or "($N)" / "0($N)" of a register holding a pointer.
-func (a *asmCall) memory(s string) (Operand, llvm.Type, bool) {
+func (a *asmCall) memory(s string) (ir.Operand, llvm.Type, bool) {
 	if n, ok := operandRef(s); ok && n < len(a.ops) && a.ops[n].indirect {
 		return a.args[a.ops[n].arg], a.argTys[a.ops[n].arg], true
 	}
@@ -474,13 +476,13 @@ func (a *asmCall) memory(s string) (Operand, llvm.Type, bool) {
 // value returns the value a source operand holds: an immediate "$$k", or
 // "$N" of an input or of a direct output with its tied input (whose index
 // it also returns; -1 for an immediate).
-func (a *asmCall) value(s string) (Operand, int, bool) {
+func (a *asmCall) value(s string) (ir.Operand, int, bool) {
 	if strings.HasPrefix(s, "$$") {
 		k, err := strconv.ParseInt(s[2:], 0, 64)
 		if err != nil {
 			return 0, -1, false
 		}
-		return Operand(^a.fl.constSlot(uint64(k))), -1, true
+		return ir.Operand(^a.fl.constSlot(uint64(k))), -1, true
 	}
 	n, ok := operandRef(s)
 	if !ok || n >= len(a.ops) {

@@ -1,4 +1,4 @@
-package ir_test
+package bitcode_test
 
 import (
 	"context"
@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
+	"augur/analyzer/bitcode"
 	"augur/analyzer/build"
-	"augur/analyzer/ir"
 )
 
 // A program loaded from the cache of lowered programs is the program
@@ -24,13 +24,13 @@ func TestLoadCachedIsTheSameProgram(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fresh, err := ir.LoadNamed(bc.All(), bc.Names())
+		fresh, err := bitcode.LoadNamed(bc.All(), bc.Names())
 		if err != nil {
 			t.Fatal(err)
 		}
 		cache := t.TempDir()
 		for round := range 2 { // the first writes the cache, the second reads it
-			p, err := ir.LoadCached(bc.All(), bc.Names(), cache)
+			p, err := bitcode.LoadCached(bc.All(), bc.Names(), cache)
 			if err != nil {
 				t.Fatal(err)
 			}

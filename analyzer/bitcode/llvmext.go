@@ -1,4 +1,4 @@
-package ir
+package bitcode
 
 // The few LLVM-C entry points go-llvm does not wrap. The headers come from
 // LLVM 14's include directory; the symbols are linked through go-llvm's own
@@ -16,6 +16,8 @@ import (
 	"unsafe"
 
 	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/ir"
 )
 
 func cval(v llvm.Value) C.LLVMValueRef { return C.LLVMValueRef(unsafe.Pointer(v.C)) }
@@ -59,22 +61,22 @@ func elementAsConstant(v llvm.Value, i int) llvm.Value {
 // atomicRMWOp returns the LLVMAtomicRMWBinOp of an atomicrmw instruction.
 func atomicRMWOp(v llvm.Value) int { return int(C.LLVMGetAtomicRMWBinOp(cval(v))) }
 
-// Atomic read-modify-write operations, in LLVM-C's numbering.
-const (
-	RMWXchg = C.LLVMAtomicRMWBinOpXchg
-	RMWAdd  = C.LLVMAtomicRMWBinOpAdd
-	RMWSub  = C.LLVMAtomicRMWBinOpSub
-	RMWAnd  = C.LLVMAtomicRMWBinOpAnd
-	RMWNand = C.LLVMAtomicRMWBinOpNand
-	RMWOr   = C.LLVMAtomicRMWBinOpOr
-	RMWXor  = C.LLVMAtomicRMWBinOpXor
-	RMWMax  = C.LLVMAtomicRMWBinOpMax
-	RMWMin  = C.LLVMAtomicRMWBinOpMin
-	RMWUMax = C.LLVMAtomicRMWBinOpUMax
-	RMWUMin = C.LLVMAtomicRMWBinOpUMin
-	RMWFAdd = C.LLVMAtomicRMWBinOpFAdd
-	RMWFSub = C.LLVMAtomicRMWBinOpFSub
-)
+// ir numbers the atomic read-modify-write operations as LLVM-C does
+// (atomicRMWOp's result is Inst.Sub as it is): a difference in any of them
+// does not compile (a constant index out of range).
+var _ = [1]struct{}{}[(ir.RMWXchg-C.LLVMAtomicRMWBinOpXchg)|
+	(ir.RMWAdd-C.LLVMAtomicRMWBinOpAdd)|
+	(ir.RMWSub-C.LLVMAtomicRMWBinOpSub)|
+	(ir.RMWAnd-C.LLVMAtomicRMWBinOpAnd)|
+	(ir.RMWNand-C.LLVMAtomicRMWBinOpNand)|
+	(ir.RMWOr-C.LLVMAtomicRMWBinOpOr)|
+	(ir.RMWXor-C.LLVMAtomicRMWBinOpXor)|
+	(ir.RMWMax-C.LLVMAtomicRMWBinOpMax)|
+	(ir.RMWMin-C.LLVMAtomicRMWBinOpMin)|
+	(ir.RMWUMax-C.LLVMAtomicRMWBinOpUMax)|
+	(ir.RMWUMin-C.LLVMAtomicRMWBinOpUMin)|
+	(ir.RMWFAdd-C.LLVMAtomicRMWBinOpFAdd)|
+	(ir.RMWFSub-C.LLVMAtomicRMWBinOpFSub)]
 
 // numIndices returns the number of indices of an extractvalue/insertvalue.
 func numIndices(v llvm.Value) int { return int(C.LLVMGetNumIndices(cval(v))) }
@@ -130,20 +132,20 @@ func isCleanup(v llvm.Value) bool { return C.LLVMIsCleanup(cval(v)) != 0 }
 // one), so the ordering is read from the instruction's text. A fence
 // limited to the thread itself (syncscope("singlethread"), from
 // atomic_signal_fence) orders nothing between threads: relaxed.
-func fenceOrdering(v llvm.Value) Ordering {
+func fenceOrdering(v llvm.Value) ir.Ordering {
 	cs := C.LLVMPrintValueToString(cval(v))
 	text := C.GoString(cs)
 	C.LLVMDisposeMessage(cs)
 	if strings.Contains(text, "singlethread") {
-		return Monotonic
+		return ir.Monotonic
 	}
 	for _, o := range []struct {
 		word string
-		ord  Ordering
-	}{{" seq_cst", SeqCst}, {" acq_rel", AcqRel}, {" acquire", Acquire}, {" release", Release}} {
+		ord  ir.Ordering
+	}{{" seq_cst", ir.SeqCst}, {" acq_rel", ir.AcqRel}, {" acquire", ir.Acquire}, {" release", ir.Release}} {
 		if strings.Contains(text, o.word) {
 			return o.ord
 		}
 	}
-	return Monotonic
+	return ir.Monotonic
 }

@@ -1,13 +1,15 @@
-package ir
+package bitcode
 
 import (
 	"slices"
 	"testing"
+
+	"augur/analyzer/ir"
 )
 
 // run makes the moves one after another, or in parallel when the edge
 // says so, on registers regs, as the interpreter does.
-func run(e Edge, regs []int) []int {
+func run(e ir.Edge, regs []int) []int {
 	out := slices.Clone(regs)
 	src := regs
 	if !e.Parallel {
@@ -26,20 +28,20 @@ func run(e Edge, regs []int) []int {
 func TestSequenceMoves(t *testing.T) {
 	cases := []struct {
 		name     string
-		moves    []Move
+		moves    []ir.Move
 		parallel bool
 	}{
-		{"chain", []Move{{Dst: 2, Src: 3, N: 1}, {Dst: 1, Src: 2, N: 1}}, false},
-		{"independent", []Move{{Dst: 1, Src: 4, N: 1}, {Dst: 2, Src: 5, N: 1}}, false},
-		{"aggregate", []Move{{Dst: 4, Src: 6, N: 2}, {Dst: 0, Src: 4, N: 2}}, false},
-		{"self", []Move{{Dst: 1, Src: 1, N: 1}, {Dst: 2, Src: 1, N: 1}}, false},
-		{"swap", []Move{{Dst: 1, Src: 2, N: 1}, {Dst: 2, Src: 1, N: 1}}, true},
-		{"rotation", []Move{{Dst: 1, Src: 2, N: 1}, {Dst: 2, Src: 3, N: 1}, {Dst: 3, Src: 1, N: 1}}, true},
+		{"chain", []ir.Move{{Dst: 2, Src: 3, N: 1}, {Dst: 1, Src: 2, N: 1}}, false},
+		{"independent", []ir.Move{{Dst: 1, Src: 4, N: 1}, {Dst: 2, Src: 5, N: 1}}, false},
+		{"aggregate", []ir.Move{{Dst: 4, Src: 6, N: 2}, {Dst: 0, Src: 4, N: 2}}, false},
+		{"self", []ir.Move{{Dst: 1, Src: 1, N: 1}, {Dst: 2, Src: 1, N: 1}}, false},
+		{"swap", []ir.Move{{Dst: 1, Src: 2, N: 1}, {Dst: 2, Src: 1, N: 1}}, true},
+		{"rotation", []ir.Move{{Dst: 1, Src: 2, N: 1}, {Dst: 2, Src: 3, N: 1}, {Dst: 3, Src: 1, N: 1}}, true},
 	}
 	regs := []int{10, 11, 12, 13, 14, 15, 16, 17}
 	for _, c := range cases {
-		want := run(Edge{Moves: c.moves, Parallel: true}, regs)
-		e := Edge{Moves: slices.Clone(c.moves)}
+		want := run(ir.Edge{Moves: c.moves, Parallel: true}, regs)
+		e := ir.Edge{Moves: slices.Clone(c.moves)}
 		sequenceMoves(&e)
 		if e.Parallel != c.parallel {
 			t.Errorf("%s: Parallel %v, want %v", c.name, e.Parallel, c.parallel)

@@ -1,4 +1,4 @@
-package ir
+package bitcode
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/ir"
 )
 
 // Wide integers. clang uses integers wider than 64 bits for __int128 and
@@ -25,11 +27,11 @@ func isWide(t llvm.Type) bool {
 }
 
 // wideFields is the register layout of a wide integer of w bits.
-func wideFields(w int) ([]Field, error) {
+func wideFields(w int) ([]ir.Field, error) {
 	if w > MaxWide {
 		return nil, fmt.Errorf("%d-bit integers are not supported (at most %d bits)", w, MaxWide)
 	}
-	return []Field{{Off: 0, Scalar: Scalar{Kind: KInt, Bits: 64}}, {Off: 8, Scalar: Scalar{Kind: KInt, Bits: uint16(w - 64)}}}, nil
+	return []ir.Field{{Off: 0, Scalar: ir.Scalar{Kind: ir.KInt, Bits: 64}}, {Off: 8, Scalar: ir.Scalar{Kind: ir.KInt, Bits: uint16(w - 64)}}}, nil
 }
 
 // wideConst returns the two words of a wide integer constant.
@@ -55,7 +57,7 @@ func wideConst(v llvm.Value) ([]uint64, error) {
 
 // lowerWide lowers an instruction on wide integers, or reports false when
 // in has none.
-func (fl *fnLowerer) lowerWide(in llvm.Value, op llvm.Opcode, out Inst) (bool, error) {
+func (fl *fnLowerer) lowerWide(in llvm.Value, op llvm.Opcode, out ir.Inst) (bool, error) {
 	opnd := in.Operand(0)
 	_, isBin := binOps[op]
 	switch {
@@ -63,16 +65,16 @@ func (fl *fnLowerer) lowerWide(in llvm.Value, op llvm.Opcode, out Inst) (bool, e
 		if !isWide(in.Type()) {
 			return false, nil
 		}
-		out.Op, out.Sub = OpWide, binOps[op]
-		out.Ty = Scalar{Kind: KInt, Bits: uint16(in.Type().IntTypeWidth())}
+		out.Op, out.Sub = ir.OpWide, binOps[op]
+		out.Ty = ir.Scalar{Kind: ir.KInt, Bits: uint16(in.Type().IntTypeWidth())}
 		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
 	case op == llvm.ICmp:
 		if !isWide(opnd.Type()) {
 			return false, nil
 		}
-		out.Op, out.Sub = OpWideCmp, uint8(in.IntPredicate()-llvm.IntEQ)
-		out.Src = Scalar{Kind: KInt, Bits: uint16(opnd.Type().IntTypeWidth())}
-		out.Ty = Scalar{Kind: KInt, Bits: 1}
+		out.Op, out.Sub = ir.OpWideCmp, uint8(in.IntPredicate()-llvm.IntEQ)
+		out.Src = ir.Scalar{Kind: ir.KInt, Bits: uint16(opnd.Type().IntTypeWidth())}
+		out.Ty = ir.Scalar{Kind: ir.KInt, Bits: 1}
 		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
 	case op == llvm.Trunc || op == llvm.ZExt || op == llvm.SExt || op == llvm.BitCast:
 		if !isWide(in.Type()) && !isWide(opnd.Type()) {
@@ -81,9 +83,9 @@ func (fl *fnLowerer) lowerWide(in llvm.Value, op llvm.Opcode, out Inst) (bool, e
 		if opnd.Type().TypeKind() != llvm.IntegerTypeKind || in.Type().TypeKind() != llvm.IntegerTypeKind {
 			return true, fmt.Errorf("casts between wide integers and other types are not supported")
 		}
-		out.Op, out.Sub = OpWideCast, castOps[op]
-		out.Src = Scalar{Kind: KInt, Bits: uint16(opnd.Type().IntTypeWidth())}
-		out.Ty = Scalar{Kind: KInt, Bits: uint16(in.Type().IntTypeWidth())}
+		out.Op, out.Sub = ir.OpWideCast, castOps[op]
+		out.Src = ir.Scalar{Kind: ir.KInt, Bits: uint16(opnd.Type().IntTypeWidth())}
+		out.Ty = ir.Scalar{Kind: ir.KInt, Bits: uint16(in.Type().IntTypeWidth())}
 		out.A = fl.operand(opnd)
 	case op == llvm.Switch || op == opAtomicRMW || op == opAtomicCmpXchg:
 		t := opnd.Type()

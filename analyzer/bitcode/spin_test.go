@@ -1,4 +1,4 @@
-package ir_test
+package bitcode_test
 
 import (
 	"testing"

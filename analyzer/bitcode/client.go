@@ -1,4 +1,4 @@
-package ir
+package bitcode
 
 import (
 	"crypto/sha256"
@@ -9,9 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	"augur/internal/cachefile"
-
 	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/ir"
+	"augur/internal/cachefile"
 )
 
 // A client program runs beside the program in one execution (the vm's
@@ -25,10 +26,6 @@ import (
 
 // clientFormat changes whenever LinkClient's output changes.
 const clientFormat = 1
-
-// ClientEntry is the name client program k's main has in the linked
-// program.
-func ClientEntry(k int) string { return fmt.Sprintf("__augur_client_main_%d", k) }
 
 // LinkClient links the bitcode files of client program k into one module
 // as described above and writes it under dir (a cache: the same inputs
@@ -81,9 +78,9 @@ func internalizeClient(mod llvm.Module, k int) error {
 	if main.IsNil() || main.IsDeclaration() {
 		return errors.New("it defines no main")
 	}
-	main.SetName(ClientEntry(k))
+	main.SetName(ir.ClientEntry(k))
 	hide := func(v llvm.Value) {
-		if v.IsDeclaration() || strings.HasPrefix(v.Name(), "llvm.") || v.Name() == ClientEntry(k) {
+		if v.IsDeclaration() || strings.HasPrefix(v.Name(), "llvm.") || v.Name() == ir.ClientEntry(k) {
 			return
 		}
 		switch v.Linkage() {

@@ -1,4 +1,4 @@
-package ir
+package bitcode
 
 // LLVM reports errors in bitcode it reads and in modules it links through
 // the context's diagnostic handler, whose default prints the message and

@@ -1,4 +1,4 @@
-package ir
+package bitcode
 
 import (
 	"errors"
@@ -8,6 +8,8 @@ import (
 	"unsafe"
 
 	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/ir"
 )
 
 // loader holds the LLVM state while a program is lowered.
@@ -15,10 +17,10 @@ type loader struct {
 	ctx        llvm.Context
 	mod        llvm.Module
 	td         llvm.TargetData
-	prog       *Program
+	prog       *ir.Program
 	ids        map[unsafe.Pointer]uint32 // global value -> object id
-	fieldCache map[unsafe.Pointer][]Field
-	locIndex   map[Loc]LocID
+	fieldCache map[unsafe.Pointer][]ir.Field
+	locIndex   map[ir.Loc]ir.LocID
 	scopeFile  map[unsafe.Pointer]string
 	// allowTLS lets constant evaluation take the address of a thread-local
 	// global (as if its instance were at offset 0 of its id); sawTLS names
@@ -32,11 +34,11 @@ func ptrKey(v llvm.Value) unsafe.Pointer { return unsafe.Pointer(v.C) }
 // Load reads and links the bitcode files (.bc or textual .ll) and lowers the
 // result. Functions and globals get object ids in module order, so the same
 // inputs always produce the same addresses.
-func Load(paths []string) (*Program, error) { return LoadNamed(paths, nil) }
+func Load(paths []string) (*ir.Program, error) { return LoadNamed(paths, nil) }
 
 // LoadNamed is Load with the names messages give the files (the sources
 // augur compiled them from), by path.
-func LoadNamed(paths []string, names map[string]string) (*Program, error) {
+func LoadNamed(paths []string, names map[string]string) (*ir.Program, error) {
 	if len(paths) == 0 {
 		return nil, errors.New("load: no bitcode")
 	}
@@ -60,14 +62,10 @@ func LoadNamed(paths []string, names map[string]string) (*Program, error) {
 		ctx: ctx, mod: mod,
 		td:         llvm.NewTargetData(mod.DataLayout()),
 		ids:        map[unsafe.Pointer]uint32{},
-		fieldCache: map[unsafe.Pointer][]Field{},
-		locIndex:   map[Loc]LocID{},
+		fieldCache: map[unsafe.Pointer][]ir.Field{},
+		locIndex:   map[ir.Loc]ir.LocID{},
 		scopeFile:  map[unsafe.Pointer]string{},
-		prog: &Program{
-			Locs:       []Loc{{}},
-			byName:     map[string]*Function{},
-			globalName: map[string]*Global{},
-		},
+		prog:       ir.NewProgram(),
 	}
 	defer l.td.Dispose()
 	if err := l.lowerModule(); err != nil {
@@ -152,12 +150,12 @@ func nameOf(path string, names map[string]string) string {
 
 func (l *loader) lowerModule() error {
 	p := l.prog
-	p.FuncOf = []*Function{nil}
-	p.GlobalOf = []*Global{nil}
+	p.FuncOf = []*ir.Function{nil}
+	p.GlobalOf = []*ir.Global{nil}
 	var fns []llvm.Value
 	for f := l.mod.FirstFunction(); !f.IsNil(); f = llvm.NextFunction(f) {
 		id := uint32(len(p.FuncOf))
-		fn := &Function{Name: f.Name(), ID: id, Decl: f.IsDeclaration()}
+		fn := &ir.Function{Name: f.Name(), ID: id, Decl: f.IsDeclaration()}
 		fn.Atomic = strings.HasPrefix(fn.Name, "__VERIFIER_atomic_")
 		ft := f.GlobalValueType()
 		fn.Variadic = ft.IsFunctionVarArg()
@@ -184,14 +182,14 @@ func (l *loader) lowerModule() error {
 		p.FuncOf = append(p.FuncOf, fn)
 		p.GlobalOf = append(p.GlobalOf, nil)
 		p.Funcs = append(p.Funcs, fn)
-		p.byName[fn.Name] = fn
+		p.NameFunc(fn.Name, fn)
 		fns = append(fns, f)
 	}
 	var gvs []llvm.Value
 	for g := l.mod.FirstGlobal(); !g.IsNil(); g = llvm.NextGlobal(g) {
 		id := uint32(len(p.FuncOf))
 		t := g.GlobalValueType()
-		gl := &Global{Name: g.Name(), ID: id, Size: l.td.TypeAllocSize(t), Align: g.Alignment(),
+		gl := &ir.Global{Name: g.Name(), ID: id, Size: l.td.TypeAllocSize(t), Align: g.Alignment(),
 			ThreadLocal: g.IsThreadLocal(), Constant: g.IsGlobalConstant(), External: g.IsDeclaration()}
 		if gl.Size == 0 {
 			gl.Size = 1 // distinct addresses for empty objects
@@ -200,7 +198,7 @@ func (l *loader) lowerModule() error {
 		p.FuncOf = append(p.FuncOf, nil)
 		p.GlobalOf = append(p.GlobalOf, gl)
 		p.Globals = append(p.Globals, gl)
-		p.globalName[gl.Name] = gl
+		p.NameGlobal(gl)
 		gvs = append(gvs, g)
 	}
 	for _, a := range aliases(l.mod) {
@@ -208,7 +206,7 @@ func (l *loader) lowerModule() error {
 		if id, ok := l.ids[ptrKey(target)]; ok {
 			l.ids[ptrKey(a)] = id
 			if fn := p.FuncOf[id]; fn != nil {
-				p.byName[a.Name()] = fn
+				p.NameFunc(a.Name(), fn)
 			}
 		}
 	}
@@ -243,17 +241,17 @@ func (l *loader) lowerModule() error {
 			return fmt.Errorf("function %s: %w", fn.Name, err)
 		}
 	}
-	markSpinCalls(p)
+	ir.MarkSpinCalls(p)
 	for _, fn := range p.Funcs {
 		if dropJoinedMoves(fn) {
-			buildCode(fn)
+			ir.BuildCode(fn)
 		}
 	}
 	return nil
 }
 
 // loc returns the LocID of an instruction's debug location, or 0.
-func (l *loader) loc(inst llvm.Value) LocID {
+func (l *loader) loc(inst llvm.Value) ir.LocID {
 	md := inst.InstructionDebugLoc()
 	if md.IsNil() {
 		return 0
@@ -270,14 +268,14 @@ func (l *loader) loc(inst llvm.Value) LocID {
 		}
 		l.scopeFile[unsafe.Pointer(scope.C)] = file
 	}
-	return l.intern(Loc{File: file, Line: line, Col: col})
+	return l.intern(ir.Loc{File: file, Line: line, Col: col})
 }
 
-func (l *loader) intern(loc Loc) LocID {
+func (l *loader) intern(loc ir.Loc) ir.LocID {
 	if id, ok := l.locIndex[loc]; ok {
 		return id
 	}
-	id := LocID(len(l.prog.Locs))
+	id := ir.LocID(len(l.prog.Locs))
 	l.prog.Locs = append(l.prog.Locs, loc)
 	l.locIndex[loc] = id
 	return id

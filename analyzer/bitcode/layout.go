@@ -1,40 +1,42 @@
-package ir
+package bitcode
 
 import (
 	"fmt"
 	"unsafe"
 
 	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/ir"
 )
 
 // scalarOf maps a first-class non-aggregate LLVM type to a Scalar.
-func scalarOf(t llvm.Type) (Scalar, error) {
+func scalarOf(t llvm.Type) (ir.Scalar, error) {
 	switch t.TypeKind() {
 	case llvm.IntegerTypeKind:
 		w := t.IntTypeWidth()
 		if w > 64 {
-			return Scalar{}, fmt.Errorf("%d-bit integers are not supported", w)
+			return ir.Scalar{}, fmt.Errorf("%d-bit integers are not supported", w)
 		}
-		return Scalar{Kind: KInt, Bits: uint16(w)}, nil
+		return ir.Scalar{Kind: ir.KInt, Bits: uint16(w)}, nil
 	case llvm.PointerTypeKind:
-		return Scalar{Kind: KPtr, Bits: 64}, nil
+		return ir.Scalar{Kind: ir.KPtr, Bits: 64}, nil
 	case llvm.FloatTypeKind:
-		return Scalar{Kind: KF32, Bits: 32}, nil
+		return ir.Scalar{Kind: ir.KF32, Bits: 32}, nil
 	case llvm.DoubleTypeKind:
-		return Scalar{Kind: KF64, Bits: 64}, nil
+		return ir.Scalar{Kind: ir.KF64, Bits: 64}, nil
 	case llvm.X86_FP80TypeKind:
-		return Scalar{Kind: KF80, Bits: 80}, nil
+		return ir.Scalar{Kind: ir.KF80, Bits: 80}, nil
 	}
-	return Scalar{}, fmt.Errorf("values of type %s are not supported", t.String())
+	return ir.Scalar{}, fmt.Errorf("values of type %s are not supported", t.String())
 }
 
 // fields flattens a type into its scalars with their byte offsets. Results
 // are cached per type.
-func (l *loader) fields(t llvm.Type) ([]Field, error) {
+func (l *loader) fields(t llvm.Type) ([]ir.Field, error) {
 	if f, ok := l.fieldCache[unsafe.Pointer(t.C)]; ok {
 		return f, nil
 	}
-	var out []Field
+	var out []ir.Field
 	var walk func(t llvm.Type, off uint64) error
 	walk = func(t llvm.Type, off uint64) error {
 		switch t.TypeKind() {
@@ -71,7 +73,7 @@ func (l *loader) fields(t llvm.Type) ([]Field, error) {
 		if err != nil {
 			return err
 		}
-		out = append(out, Field{Off: uint32(off), Scalar: s})
+		out = append(out, ir.Field{Off: uint32(off), Scalar: s})
 		return nil
 	}
 	if t.TypeKind() == llvm.VoidTypeKind {

@@ -1,4 +1,4 @@
-package ir
+package bitcode
 
 import (
 	"fmt"
@@ -7,17 +7,19 @@ import (
 	"unsafe"
 
 	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/ir"
 )
 
 // fnLowerer lowers one function.
 type fnLowerer struct {
 	l        *loader
-	fn       *Function
+	fn       *ir.Function
 	slots    map[unsafe.Pointer]int32
 	consts   map[uint64]int32
 	blockIdx map[unsafe.Pointer]int
 	phis     [][]llvm.Value // per block
-	loc      LocID
+	loc      ir.LocID
 	fail     error // first operand error of the current instruction
 }
 
@@ -32,12 +34,12 @@ func skippedIntrinsic(name string) bool {
 	return false
 }
 
-func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
+func (l *loader) lowerFunction(f llvm.Value, fn *ir.Function) error {
 	fl := &fnLowerer{l: l, fn: fn, slots: map[unsafe.Pointer]int32{}, consts: map[uint64]int32{},
 		blockIdx: map[unsafe.Pointer]int{}}
 	if sp := f.Subprogram(); !sp.IsNil() {
 		file := sp.ScopeFile()
-		fn.Loc = Loc{File: file.FileFilename(), Line: int(sp.SubprogramLine())}
+		fn.Loc = ir.Loc{File: file.FileFilename(), Line: int(sp.SubprogramLine())}
 		if dir := file.FileDirectory(); dir != "" && !strings.HasPrefix(fn.Loc.File, "/") {
 			fn.Loc.File = dir + "/" + fn.Loc.File
 		}
@@ -63,7 +65,7 @@ func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
 			}
 			fs, err := l.fields(t)
 			if err != nil {
-				fs = []Field{{}} // reported when the instruction is lowered
+				fs = []ir.Field{{}} // reported when the instruction is lowered
 			}
 			fl.slots[ptrKey(in)] = next
 			next += int32(len(fs))
@@ -95,25 +97,23 @@ func (l *loader) lowerFunction(f llvm.Value, fn *Function) error {
 		}
 	}
 	placeConstants(fn)
-	markSpinLoops(fn)
-	markPairs(fn)
-	buildCode(fn)
+	ir.Finish(fn)
 	return nil
 }
 
 // placeConstants gives the constant pool slots of its own after the
 // registers: the interpreter copies Consts into slots NumSlots.. on entry,
 // so every operand is a plain slot index and reading one never branches.
-func placeConstants(fn *Function) {
+func placeConstants(fn *ir.Function) {
 	base := int32(fn.NumSlots)
-	re := func(o *Operand) {
+	re := func(o *ir.Operand) {
 		if *o < 0 {
-			*o = Operand(base + int32(^*o))
+			*o = ir.Operand(base + int32(^*o))
 		}
 	}
 	for i := range fn.Insts {
 		in := &fn.Insts[i]
-		if in.Op == OpFail || in.Op == OpTLSAddr {
+		if in.Op == ir.OpFail || in.Op == ir.OpTLSAddr {
 			continue
 		}
 		re(&in.A)
@@ -141,11 +141,11 @@ func placeConstants(fn *Function) {
 // the parallel assignment of phis means, and the interpreter needs no
 // temporary copy. A cycle (phis that swap) has no such order and stays
 // Parallel.
-func sequenceMoves(e *Edge) {
-	var left []Move
+func sequenceMoves(e *ir.Edge) {
+	var left []ir.Move
 	for _, mv := range e.Moves {
 		for k := int32(0); k < mv.N; k++ {
-			left = append(left, Move{Dst: mv.Dst + k, Src: mv.Src + Operand(k), N: 1})
+			left = append(left, ir.Move{Dst: mv.Dst + k, Src: mv.Src + ir.Operand(k), N: 1})
 		}
 	}
 	e.Moves = left
@@ -153,7 +153,7 @@ func sequenceMoves(e *Edge) {
 		return
 	}
 	left = slices.Clone(left)
-	out := make([]Move, 0, len(left))
+	out := make([]ir.Move, 0, len(left))
 	for len(left) > 0 {
 		next := -1
 		for i, mv := range left {
@@ -174,7 +174,7 @@ func sequenceMoves(e *Edge) {
 
 // readByOthers reports whether a move of moves other than the i-th reads
 // a slot of [dst, dst+n).
-func readByOthers(moves []Move, i int, dst, n int32) bool {
+func readByOthers(moves []ir.Move, i int, dst, n int32) bool {
 	for j, mv := range moves {
 		if j != i && int32(mv.Src) < dst+n && dst < int32(mv.Src)+mv.N {
 			return true
@@ -185,8 +185,8 @@ func readByOthers(moves []Move, i int, dst, n int32) bool {
 
 // emit appends an instruction; if one of its operands could not be lowered,
 // the instruction becomes a failure that reports why.
-func (fl *fnLowerer) emit(in Inst) {
-	if fl.fail != nil && in.Op != OpFail && in.Op != OpTLSAddr {
+func (fl *fnLowerer) emit(in ir.Inst) {
+	if fl.fail != nil && in.Op != ir.OpFail && in.Op != ir.OpTLSAddr {
 		err := fl.fail
 		fl.fail = nil
 		fl.emitFail(fmt.Sprintf("%s: %v", in.Op, err))
@@ -194,17 +194,17 @@ func (fl *fnLowerer) emit(in Inst) {
 	}
 	in.Loc = fl.loc
 	switch in.Ty.Kind {
-	case KInt:
-		in.Mask = Mask(in.Ty.Bits)
-	case KPtr:
+	case ir.KInt:
+		in.Mask = ir.Mask(in.Ty.Bits)
+	case ir.KPtr:
 		in.Mask = ^uint64(0)
 	}
 	switch in.Op {
-	case OpLoad, OpStore, OpAtomicRMW, OpCmpXchg:
-		in.Yield = in.Ordering != NotAtomic || in.Volatile
+	case ir.OpLoad, ir.OpStore, ir.OpAtomicRMW, ir.OpCmpXchg:
+		in.Yield = in.Ordering != ir.NotAtomic || in.Volatile
 	}
-	if (in.Op == OpLoad || in.Op == OpStore) && in.Layout == nil && !in.Yield {
-		in.Raw = in.Ty.Kind != KF80 && (in.Ty.Kind != KInt || int(in.Ty.Bits) == 8*in.Ty.Size())
+	if (in.Op == ir.OpLoad || in.Op == ir.OpStore) && in.Layout == nil && !in.Yield {
+		in.Raw = in.Ty.Kind != ir.KF80 && (in.Ty.Kind != ir.KInt || int(in.Ty.Bits) == 8*in.Ty.Size())
 	}
 	fl.fn.Insts = append(fl.fn.Insts, in)
 }
@@ -212,15 +212,15 @@ func (fl *fnLowerer) emit(in Inst) {
 func (fl *fnLowerer) emitFail(msg string) {
 	p := fl.l.prog
 	p.Messages = append(p.Messages, msg)
-	fl.emit(Inst{Op: OpFail, Dst: -1, Imm: int64(len(p.Messages) - 1)})
+	fl.emit(ir.Inst{Op: ir.OpFail, Dst: -1, Imm: int64(len(p.Messages) - 1)})
 }
 
 // operand returns the operand for v, adding constants to the pool. Errors
 // are remembered in fl.fail and reported by the caller.
-func (fl *fnLowerer) operand(v llvm.Value) Operand {
+func (fl *fnLowerer) operand(v llvm.Value) ir.Operand {
 	switch kindOf(v) {
 	case kindArgument, kindInstruction:
-		return Operand(fl.slots[ptrKey(v)])
+		return ir.Operand(fl.slots[ptrKey(v)])
 	}
 	fl.l.allowTLS, fl.l.sawTLS = true, 0
 	flat, err := fl.l.constFlat(v)
@@ -230,22 +230,22 @@ func (fl *fnLowerer) operand(v llvm.Value) Operand {
 		// plus the constant offset.
 		slot := int32(fl.fn.NumSlots)
 		fl.fn.NumSlots++
-		off := int64(flat[0] - Addr(gid, 0))
-		fl.emit(Inst{Op: OpTLSAddr, Dst: slot, Imm: off<<32 | int64(gid), Ty: Scalar{Kind: KPtr, Bits: 64}})
-		return Operand(slot)
+		off := int64(flat[0] - ir.Addr(gid, 0))
+		fl.emit(ir.Inst{Op: ir.OpTLSAddr, Dst: slot, Imm: off<<32 | int64(gid), Ty: ir.Scalar{Kind: ir.KPtr, Bits: 64}})
+		return ir.Operand(slot)
 	}
 	if err != nil {
 		if fl.fail == nil {
 			fl.fail = err
 		}
-		return Operand(^fl.constSlot(0))
+		return ir.Operand(^fl.constSlot(0))
 	}
 	if len(flat) == 1 {
-		return Operand(^fl.constSlot(flat[0]))
+		return ir.Operand(^fl.constSlot(flat[0]))
 	}
 	base := int32(len(fl.fn.Consts))
 	fl.fn.Consts = append(fl.fn.Consts, flat...)
-	return Operand(^base)
+	return ir.Operand(^base)
 }
 
 func (fl *fnLowerer) constSlot(x uint64) int32 {
@@ -259,11 +259,11 @@ func (fl *fnLowerer) constSlot(x uint64) int32 {
 }
 
 // offsetOperand returns the operand k slots (or constants) after o.
-func offsetOperand(o Operand, k int) Operand {
+func offsetOperand(o ir.Operand, k int) ir.Operand {
 	if o >= 0 {
-		return o + Operand(k)
+		return o + ir.Operand(k)
 	}
-	return Operand(^(int32(^o) + int32(k)))
+	return ir.Operand(^(int32(^o) + int32(k)))
 }
 
 func (fl *fnLowerer) count(t llvm.Type) (int32, error) {
@@ -280,34 +280,34 @@ func (fl *fnLowerer) dst(in llvm.Value) int32 {
 
 // edge builds the branch target to block succ from block `from`, with the
 // moves of succ's phis.
-func (fl *fnLowerer) edge(from int, succ llvm.BasicBlock) Edge {
+func (fl *fnLowerer) edge(from int, succ llvm.BasicBlock) ir.Edge {
 	to := fl.blockIdx[unsafe.Pointer(succ.C)]
-	e := Edge{PC: to}
+	e := ir.Edge{PC: to}
 	for _, phi := range fl.phis[to] {
 		for i := 0; i < phi.IncomingCount(); i++ {
 			if fl.blockIdx[unsafe.Pointer(phi.IncomingBlock(i).C)] != from {
 				continue
 			}
 			n, _ := fl.count(phi.Type())
-			e.Moves = append(e.Moves, Move{Dst: fl.slots[ptrKey(phi)], Src: fl.operand(phi.IncomingValue(i)), N: n})
+			e.Moves = append(e.Moves, ir.Move{Dst: fl.slots[ptrKey(phi)], Src: fl.operand(phi.IncomingValue(i)), N: n})
 			break
 		}
 	}
 	return e
 }
 
-var orderings = map[llvm.AtomicOrdering]Ordering{
-	llvm.AtomicOrderingNotAtomic: NotAtomic, llvm.AtomicOrderingUnordered: Unordered,
-	llvm.AtomicOrderingMonotonic: Monotonic, llvm.AtomicOrderingAcquire: Acquire,
-	llvm.AtomicOrderingRelease: Release, llvm.AtomicOrderingAcquireRelease: AcqRel,
-	llvm.AtomicOrderingSequentiallyConsistent: SeqCst,
+var orderings = map[llvm.AtomicOrdering]ir.Ordering{
+	llvm.AtomicOrderingNotAtomic: ir.NotAtomic, llvm.AtomicOrderingUnordered: ir.Unordered,
+	llvm.AtomicOrderingMonotonic: ir.Monotonic, llvm.AtomicOrderingAcquire: ir.Acquire,
+	llvm.AtomicOrderingRelease: ir.Release, llvm.AtomicOrderingAcquireRelease: ir.AcqRel,
+	llvm.AtomicOrderingSequentiallyConsistent: ir.SeqCst,
 }
 
 // gepOffsets splits a GEP's indices into a constant byte offset and variable
 // terms. opnd is nil for constant expressions (every index is constant).
-func (l *loader) gepOffsets(t llvm.Type, idx []llvm.Value, opnd func(llvm.Value) Operand) (int64, []GEPTerm, error) {
+func (l *loader) gepOffsets(t llvm.Type, idx []llvm.Value, opnd func(llvm.Value) ir.Operand) (int64, []ir.GEPTerm, error) {
 	var off int64
-	var terms []GEPTerm
+	var terms []ir.GEPTerm
 	cur := t
 	for i, x := range idx {
 		var scale int64
@@ -332,13 +332,13 @@ func (l *loader) gepOffsets(t llvm.Type, idx []llvm.Value, opnd func(llvm.Value)
 		}
 		w := uint16(x.Type().IntTypeWidth())
 		if x.IsConstant() && kindOf(x) == kindConstantInt {
-			off += SExt(x.ZExtValue()&Mask(w), w) * scale
+			off += ir.SExt(x.ZExtValue()&ir.Mask(w), w) * scale
 			continue
 		}
 		if opnd == nil {
 			return 0, nil, fmt.Errorf("non-constant GEP index")
 		}
-		terms = append(terms, GEPTerm{Index: opnd(x), Width: uint8(w), Scale: scale})
+		terms = append(terms, ir.GEPTerm{Index: opnd(x), Width: uint8(w), Scale: scale})
 	}
 	return off, terms, nil
 }
