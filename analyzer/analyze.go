@@ -128,7 +128,7 @@ type Options struct {
 	Focus []string
 	// TSan are ThreadSanitizer's data race warnings about this program
 	// (`--tsan-report`): their races are directed at and classified like
-	// augur's own (tsan.go).
+	// augur's own (package tsan).
 	TSan []tsan.Warning
 }
 
@@ -171,9 +171,9 @@ type Result struct {
 	Stopped *Stop
 	// TSan gives the races that ThreadSanitizer warnings (Options.TSan)
 	// reported the warnings' indices; TSanMissed are the warnings augur
-	// did not reproduce, with why (tsan.go).
+	// did not reproduce, with why (tsan.Locate, tsan.Match).
 	TSan       map[*race.Race][]int
-	TSanMissed []TSanMiss
+	TSanMissed []tsan.Miss
 	// Patterns are the benign patterns the harmless and single-ordering
 	// races follow, with their evidence, parallel to Races (nil: none).
 	Patterns []*pattern.Pattern
@@ -283,10 +283,10 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		prior.Focus = append(prior.Focus, opts.Focus...)
 	}
 	progress("detecting", 0, opts.Schedules)
-	tsanPairs, tsanMissed := locateTSan(prog, opts.TSan)
+	tsanPairs, tsanMissed := tsan.Locate(prog, opts.TSan)
 	res.TSanMissed = tsanMissed
 	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
-		AutoInstructions: opts.AutoInstructions, Inputs: res.explored, Prior: prior, Explore: opts.explore(start), External: externalOf(tsanPairs),
+		AutoInstructions: opts.AutoInstructions, Inputs: res.explored, Prior: prior, Explore: opts.explore(start), External: tsan.External(tsanPairs),
 		Progress: func(done, total int) { progress("detecting", done, total) }})
 	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
 		return nil, ErrCanceled
@@ -308,7 +308,8 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		}
 		res.Races = append(res.Races, r)
 	}
-	res.matchTSan(tsanPairs)
+	found, missed := tsan.Match(tsanPairs, res.Races, res.Ignored, det.External)
+	res.TSan, res.TSanMissed = found, append(res.TSanMissed, missed...)
 	res.Verdicts = make([]*classify.Verdict, len(res.Races))
 	res.Evidence = make([]string, len(res.Races))
 	if obs.Detected != nil {
