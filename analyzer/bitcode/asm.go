@@ -106,6 +106,10 @@ func parseConstraints(c string) ([]asmOperand, error) {
 		if strings.HasPrefix(part, "*") {
 			op.indirect, part = true, part[1:]
 		}
+		// An input tied to an output may name its register too: "0{ax}"
+		// (from "0a", as macro packages write it).
+		tie := part[:len(part)-len(strings.TrimLeft(part, "0123456789"))]
+		part = part[len(tie):]
 		if strings.HasPrefix(part, "{") && strings.HasSuffix(part, "}") {
 			op.reg = part[1 : len(part)-1]
 		} else if part == "a" || part == "A" || part == "b" || part == "c" || part == "d" {
@@ -119,13 +123,12 @@ func parseConstraints(c string) ([]asmOperand, error) {
 			op.arg = arg
 			arg++
 		}
-		if !op.output && !op.indirect {
-			if n, err := strconv.Atoi(part); err == nil { // tied to output n
-				if n >= len(ops) || !ops[n].output || ops[n].indirect {
-					return nil, fmt.Errorf("inline assembly constraint %q ties to no output", part)
-				}
-				ops[n].tied = op.arg
+		if !op.output && !op.indirect && tie != "" {
+			n, _ := strconv.Atoi(tie) // tied to output n
+			if n >= len(ops) || !ops[n].output || ops[n].indirect {
+				return nil, fmt.Errorf("inline assembly constraint %q ties to no output", tie+part)
 			}
+			ops[n].tied = op.arg
 		}
 		ops = append(ops, op)
 	}
@@ -337,6 +340,12 @@ func (fl *fnLowerer) asmRMW(a *asmCall, out ir.Inst, base string, width int, arg
 	if !ok {
 		return nil, errUnknownAsm
 	}
+	if width == 0 && len(args) == 2 {
+		// No suffix: the register operand's size is the operation's (a
+		// 32-bit register against a long compares and swaps its low
+		// half), and the memory's when only it has a size.
+		width = a.regWidth(args[1-mem])
+	}
 	if width == 0 {
 		width = asmPointee(ptrTy)
 	}
@@ -498,6 +507,30 @@ func (a *asmCall) value(s string) (ir.Operand, int, bool) {
 		return a.args[op.arg], n, true
 	}
 	return 0, -1, false
+}
+
+// regWidth is the width in bits of the register operand "$N" names (an
+// input, or a direct output through its tied input); 0 when s is no
+// register operand or its type is no integer of a register's size.
+func (a *asmCall) regWidth(s string) int {
+	n, ok := operandRef(s)
+	if !ok || n >= len(a.ops) || a.ops[n].indirect {
+		return 0
+	}
+	arg := a.ops[n].arg
+	if a.ops[n].output {
+		arg = a.ops[n].tied
+	}
+	if arg < 0 {
+		return 0
+	}
+	if t := a.argTys[arg]; t.TypeKind() == llvm.IntegerTypeKind {
+		switch w := t.IntTypeWidth(); w {
+		case 8, 16, 32, 64:
+			return w
+		}
+	}
+	return 0
 }
 
 // byReg returns the index of the operand bound to register r, preferring

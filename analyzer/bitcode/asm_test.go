@@ -16,6 +16,7 @@ int xadd(volatile int *p, int v) { __asm__ __volatile__("lock; xaddl %0, %1" : "
 void inc(volatile long *p) { __asm__ __volatile__("lock incq %0" : "+m"(*p) :: "memory"); }
 void orb(volatile char *p) { __asm__ __volatile__("lock; orb %1,%0" : "+m"(*p) : "iq"((char)4)); }
 int cas(volatile int *p, int o, int n) { int r; __asm__ __volatile__("lock; cmpxchgl %2,%1" : "=a"(r), "+m"(*p) : "r"(n), "0"(o) : "memory"); return r; }
+int casl(volatile long *p, int o, int n) { int r; __asm__("lock cmpxchg %1,%2" : "=a"(r) : "r"(n), "m"(*p), "0a"(o)); return r; }
 int xchg(volatile int *p, int v) { __asm__ __volatile__("xchgl %0,%1" : "=r"(v), "+m"(*p) : "0"(v) : "memory"); return v; }
 void fences(void) { __asm__ __volatile__("mfence" ::: "memory"); __asm__ __volatile__("" ::: "memory"); __asm__ __volatile__("pause"); __asm__ __volatile__("lock; addl $0,0(%%rsp)" ::: "memory"); }
 unsigned long long tsc(void) { unsigned lo, hi; __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi)); return (unsigned long long)hi << 32 | lo; }
@@ -47,6 +48,12 @@ int main(void) { return 0; }
 	}
 	if x := find("cas", ir.OpCmpXchg); len(x) != 1 || x[0].Ty.Bits != 32 {
 		t.Errorf("cas lowered to %+v, want one cmpxchg", x)
+	}
+	// No suffix, the memory an input ("m"), the accumulator tied with its
+	// register named ("0a"): the registers' 32 bits are the operation's,
+	// though the memory is a long.
+	if x := find("casl", ir.OpCmpXchg); len(x) != 1 || x[0].Ty.Bits != 32 {
+		t.Errorf("casl lowered to %+v, want one cmpxchg of 32 bits", x)
 	}
 	if f := find("fences", ir.OpFence); len(f) != 3 || f[0].Ordering != ir.SeqCst || f[2].Ordering != ir.SeqCst ||
 		f[1].Ordering != ir.Monotonic || !f[1].Yield || f[0].Yield || f[2].Yield {
