@@ -20,9 +20,10 @@
 #   sqlite=DIR  SQLite 3.6: the directory of the amalgamation (sqlite3.c,
 #               sqlite3.h); run by a two-thread driver of ours
 #               (scripts/apps/sqlite_driver.c)
+#   ctrace=DIR, bbuf=DIR  SCTBench's benchmarks/inspect_examples (the
+#               directory of ctrace-test.c and bbuf.c)
 #
-# ctrace and bbuf have no recipe yet and print as "not run"
-# (docs/apps.md says why). For each application NAME this writes to
+# For each application NAME this writes to
 # OUTDIR (default apps-out): NAME.json, the `augur analyze --format json`
 # report; NAME.seconds, the analysis's wall time; NAME.run-seconds, a
 # plain `augur run`'s; NAME-evidence/, the evidence of its harmful races
@@ -38,12 +39,12 @@ while getopts "o:t:" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) timeout=$OPTARG ;;
-	*) sed -n '2,31p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,32p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then
-	sed -n '2,31p' "$0" >&2
+	sed -n '2,32p' "$0" >&2
 	exit 2
 fi
 declare -A src
@@ -224,14 +225,30 @@ sqlite() {
 		-D _GNU_SOURCE -D SQLITE_THREADSAFE=1 -D SQLITE_OMIT_LOAD_EXTENSION -- driver.db 4
 }
 
-for name in pbzip2 ocean fmm memcached sqlite; do
+# ctrace and bbuf: the versions in SCTBench's repository
+# (mc-imperial/sctbench, benchmarks/inspect_examples), one file each.
+ctrace() {
+	# ctrace's library and its test driver in one file; the argument's
+	# first character decides whether the second thread ends tracing too
+	# ('b'), and `2` is the suite's: only the first does.
+	measure ctrace "${src[ctrace]}/ctrace-test.c" -- 2
+}
+
+bbuf() {
+	# Its main is `int main(int, char *)`, which gcc accepts and clang
+	# refuses in a hosted build; freestanding, main is an ordinary
+	# function. One producer and one consumer, ten items each.
+	measure bbuf "${src[bbuf]}/bbuf.c" --cflag=-ffreestanding --
+}
+
+for name in pbzip2 ocean fmm memcached sqlite ctrace bbuf; do
 	if [ -n "${src[$name]:-}" ]; then
 		$name
 	fi
 done
 for name in "${!src[@]}"; do
 	case $name in
-	pbzip2 | bzip2 | ocean | fmm | memcached | libevent | sqlite) ;;
+	pbzip2 | bzip2 | ocean | fmm | memcached | libevent | sqlite | ctrace | bbuf) ;;
 	*) echo "apps.sh: $name: no recipe yet (docs/apps.md)" >&2 ;;
 	esac
 done
