@@ -13,11 +13,12 @@ import (
 // Inline assembly. augur interprets LLVM IR, not machine code, but C code
 // that synchronizes by hand uses a handful of x86 idioms, one instruction
 // each: compiler barriers, pause, the fences, lock-prefixed
-// read-modify-writes, xchg, rdtsc and cpuid. Those are lowered to the IR
-// instructions that mean the same (an atomicrmw for `lock; xaddl`, a fence
-// for `mfence`), so the detector and the scheduler see them as the atomic
-// operations they are. Any other assembly stays a failure at its call that
-// names it (the run is INCOMPLETE there), as before.
+// read-modify-writes, xchg, rdtsc and cpuid, the read-modify-writes
+// sometimes followed by a set<cc> of the zero flag they leave. Those are
+// lowered to the IR instructions that mean the same (an atomicrmw for
+// `lock; xaddl`, a fence for `mfence`), so the detector and the scheduler
+// see them as the atomic operations they are. Any other assembly stays a
+// failure at its call that names it (the run is INCOMPLETE there).
 
 // asmCall is an inline-assembly call being lowered: its template, its
 // operands in the template's numbering, and the call's arguments.
@@ -27,6 +28,9 @@ type asmCall struct {
 	ops      []asmOperand
 	args     []ir.Operand // the call's arguments, lowered
 	argTys   []llvm.Type
+	// zf makes the zero flag the instruction left, as an i1 operand, when
+	// it sets one (flagOutputs); nil otherwise.
+	zf func() ir.Operand
 }
 
 // asmOperand is one operand of the template ($N): a direct output (a
@@ -163,7 +167,7 @@ func (fl *fnLowerer) lowerAsm(in, callee llvm.Value, out ir.Inst) error {
 		}
 		fields = int(n)
 	}
-	words, ok := asmWords(tmpl)
+	words, setcc, ok := asmWords(tmpl)
 	if !ok {
 		return unknown
 	}
@@ -172,6 +176,9 @@ func (fl *fnLowerer) lowerAsm(in, callee llvm.Value, out ir.Inst) error {
 	}
 	mn, operands := words[0], words[1:]
 	written, err := fl.asmInst(a, out, mn, operands, fields)
+	if err == nil {
+		err = fl.asmFlags(a, out, setcc, written)
+	}
 	if err == errUnknownAsm {
 		return unknown
 	}
@@ -181,13 +188,75 @@ func (fl *fnLowerer) lowerAsm(in, callee llvm.Value, out ir.Inst) error {
 	return fl.asmDone(a, out, written)
 }
 
+// asmFlags writes the outputs that read the zero flag the instruction
+// left: flag outputs ("=@ccz", "=@ccnz", and e for z), and the register
+// of a `sete`/`setz`/`setne`/`setnz` after the instruction (setcc, the
+// mnemonic and its operand; nil when there is none), the two ways C code
+// learns whether a compare-and-swap took or a count reached zero.
+func (fl *fnLowerer) asmFlags(a *asmCall, out ir.Inst, setcc []string, written map[int]bool) error {
+	type flagOut struct {
+		op     int
+		negate bool
+	}
+	var outs []flagOut
+	for i, op := range a.ops {
+		if cc, ok := strings.CutPrefix(op.reg, "@cc"); ok && op.output && !op.indirect {
+			negate, ok := zeroConds[cc]
+			if !ok {
+				return errUnknownAsm
+			}
+			outs = append(outs, flagOut{i, negate})
+		}
+	}
+	if setcc != nil {
+		// The register may be memory ("=qm", which clang -O0 makes an
+		// indirect output): the byte is stored there.
+		negate, ok := zeroConds[strings.TrimPrefix(setcc[0], "set")]
+		n, isRef := operandRef(setcc[1])
+		if !ok || !isRef || n >= len(a.ops) || !a.ops[n].output || a.ops[n].indirect && asmPointee(a.argTys[a.ops[n].arg]) != 8 {
+			return errUnknownAsm
+		}
+		outs = append(outs, flagOut{n, negate})
+	}
+	if len(outs) == 0 {
+		return nil
+	}
+	if a.zf == nil {
+		return errUnknownAsm // no zero flag augur follows
+	}
+	zf := a.zf()
+	bit := ir.Scalar{Kind: ir.KInt, Bits: 1}
+	for _, f := range outs {
+		v := zf
+		if f.negate {
+			v = ir.Operand(fl.fn.NumSlots)
+			fl.fn.NumSlots++
+			fl.emit(ir.Inst{Op: ir.OpICmp, Sub: ir.ICmpEQ, Dst: int32(v), N: 1, Ty: bit, Src: bit, Imm: 63,
+				A: zf, B: ir.Operand(^fl.constSlot(0))})
+		}
+		if op := a.ops[f.op]; op.indirect {
+			fl.emit(ir.Inst{Op: ir.OpStore, Dst: -1, N: 1, A: v, B: a.args[op.arg], Ty: ir.Scalar{Kind: ir.KInt, Bits: 8}, Imm: 1})
+		} else {
+			fl.emit(ir.Inst{Op: ir.OpMove, Dst: out.Dst + int32(op.field), N: 1, A: v})
+		}
+		written[f.op] = true
+	}
+	return nil
+}
+
+// zeroConds are the condition codes of the zero flag, and whether each
+// is its negation.
+var zeroConds = map[string]bool{"z": false, "e": false, "nz": true, "ne": true}
+
 var errUnknownAsm = fmt.Errorf("unknown inline assembly")
 
 // asmWords splits a one-instruction template into its mnemonic and
 // operands, without a lock prefix (lock-prefixed instructions are lowered
 // as atomic, as are xchg's without one). An empty template gives no
-// words; ok is false for several instructions (not an idiom).
-func asmWords(tmpl string) (words []string, ok bool) {
+// words; ok is false for several instructions (not an idiom), but for one
+// followed by a set<cc> of the flag it leaves, whose mnemonic and operand
+// are setcc.
+func asmWords(tmpl string) (words, setcc []string, ok bool) {
 	var stmts []string
 	for _, st := range strings.FieldsFunc(tmpl, func(r rune) bool { return r == ';' || r == '\n' }) {
 		if st = strings.TrimSpace(st); st != "" {
@@ -198,20 +267,25 @@ func asmWords(tmpl string) (words []string, ok bool) {
 		stmts = append([]string{stmts[0] + " " + stmts[1]}, stmts[2:]...)
 	}
 	if len(stmts) == 0 {
-		return nil, true
+		return nil, nil, true
+	}
+	if len(stmts) == 2 {
+		if f := strings.Fields(stmts[1]); len(f) == 2 && strings.HasPrefix(f[0], "set") {
+			setcc, stmts = f, stmts[:1]
+		}
 	}
 	if len(stmts) > 1 {
-		return nil, false
+		return nil, nil, false
 	}
 	fs := strings.Fields(stmts[0])
 	if fs[0] == "lock" {
 		fs = fs[1:]
 	}
 	if len(fs) == 2 && fs[0] == "rep" && fs[1] == "nop" {
-		return []string{"pause"}, true
+		return []string{"pause"}, setcc, true
 	}
 	if len(fs) == 0 {
-		return nil, false
+		return nil, nil, false
 	}
 	// Operands are separated by commas, spaces optional.
 	words = []string{fs[0]}
@@ -220,7 +294,7 @@ func asmWords(tmpl string) (words []string, ok bool) {
 			words = append(words, o)
 		}
 	}
-	return words, true
+	return words, setcc, true
 }
 
 // asmDone completes the outputs the instruction did not write: a
@@ -364,7 +438,9 @@ func (fl *fnLowerer) asmRMW(a *asmCall, out ir.Inst, base string, width int, arg
 		if base == "dec" {
 			sub = ir.RMWSub
 		}
-		fl.emit(ir.Inst{Op: ir.OpAtomicRMW, Sub: sub, Dst: tmp, N: 1, Ty: ty, A: ptr, B: ir.Operand(^fl.constSlot(1)), Ordering: ir.SeqCst, Imm: int64(ty.Size())})
+		one := ir.Operand(^fl.constSlot(1))
+		fl.emit(ir.Inst{Op: ir.OpAtomicRMW, Sub: sub, Dst: tmp, N: 1, Ty: ty, A: ptr, B: one, Ordering: ir.SeqCst, Imm: int64(ty.Size())})
+		a.zf = fl.resultIsZero(sub, ty, tmp, one)
 		return written, nil
 	case "cmpxchg":
 		if len(args) != 2 {
@@ -379,6 +455,7 @@ func (fl *fnLowerer) asmRMW(a *asmCall, out ir.Inst, base string, width int, arg
 			Ordering: ir.SeqCst, Ordering2: ir.SeqCst, Imm: int64(ty.Size())})
 		fl.emit(ir.Inst{Op: ir.OpMove, Dst: out.Dst + int32(a.ops[acc].field), N: 1, A: ir.Operand(tmp)})
 		written[acc] = true
+		a.zf = func() ir.Operand { return ir.Operand(tmp + 1) } // set when the swap took
 		return written, nil
 	}
 	if len(args) != 2 {
@@ -402,7 +479,33 @@ func (fl *fnLowerer) asmRMW(a *asmCall, out ir.Inst, base string, width int, arg
 		written[reg] = true
 	}
 	fl.emit(ir.Inst{Op: ir.OpAtomicRMW, Sub: sub, Dst: dst, N: 1, Ty: ty, A: ptr, B: val, Ordering: ir.SeqCst, Imm: int64(ty.Size())})
+	if base != "xchg" { // xchg leaves the flags alone
+		a.zf = fl.resultIsZero(sub, ty, dst, val)
+	}
 	return written, nil
+}
+
+// rmwResults are the binary operations that make an atomicrmw's new value
+// from the old one.
+var rmwResults = map[uint8]uint8{ir.RMWAdd: ir.BinAdd, ir.RMWSub: ir.BinSub, ir.RMWAnd: ir.BinAnd, ir.RMWOr: ir.BinOr, ir.RMWXor: ir.BinXor}
+
+// resultIsZero returns what makes the zero flag of a read-modify-write
+// sub of width ty whose old value is in slot old and operand is val: an
+// i1 that is set when the new value is 0 (the instruction's flags are
+// those of its result), computed when a flag output asks for it.
+func (fl *fnLowerer) resultIsZero(sub uint8, ty ir.Scalar, old int32, val ir.Operand) func() ir.Operand {
+	bin, ok := rmwResults[sub]
+	if !ok {
+		return nil
+	}
+	return func() ir.Operand {
+		tmp := int32(fl.fn.NumSlots)
+		fl.fn.NumSlots += 2
+		fl.emit(ir.Inst{Op: ir.OpBin, Sub: bin, Dst: tmp, N: 1, Ty: ty, A: ir.Operand(old), B: val})
+		fl.emit(ir.Inst{Op: ir.OpICmp, Sub: ir.ICmpEQ, Dst: tmp + 1, N: 1, Ty: ir.Scalar{Kind: ir.KInt, Bits: 1}, Src: ty,
+			Imm: int64(64 - ty.Bits), A: ir.Operand(tmp), B: ir.Operand(^fl.constSlot(0))})
+		return ir.Operand(tmp + 1)
+	}
 }
 
 // asmCycles lowers rdtsc (and rdtscp, whose processor number reads 0):
