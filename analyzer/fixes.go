@@ -51,7 +51,14 @@ func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *
 		if !res.harmful(i) {
 			continue
 		}
-		for _, f := range fix.Propose(fixRace(r, prog, res.Options.Sources), read) {
+		fr := fixRace(r, prog, res.Options.Sources)
+		for j, o := range res.Races {
+			if j != i && o.Object == r.Object {
+				other := fixRace(o, prog, res.Options.Sources)
+				fr.Others = append(fr.Others, other.A, other.B)
+			}
+		}
+		for _, f := range fix.Propose(fr, read) {
 			if ctx.Err() != nil {
 				return
 			}
@@ -317,9 +324,13 @@ func failSig(f *race.Failure) string {
 // robin and outputRuns PCT schedules), as a set.
 func (res *Result) outputs(prog *ir.Program, cfg vm.Config) map[string]bool {
 	out := map[string]bool{}
+	steps := 0
 	for run := 0; run <= outputRuns; run++ {
-		if o, budget, err := res.runOnce(prog, cfg, run); err == nil && budget == "" {
+		if o, n, budget, err := res.runOnce(prog, cfg, run, steps); err == nil && budget == "" {
 			out[o] = true
+			if run == 0 {
+				steps = n
+			}
 		}
 	}
 	return out
@@ -334,9 +345,12 @@ func (res *Result) sameOutput(fixed *ir.Program, cfg vm.Config, i int, printed m
 	valid := func(o string) bool {
 		return printed[o] || o == v.Outputs[0].Stdout || o == v.Outputs[1].Stdout || slices.Contains(v.AllOutputs, o)
 	}
-	first := ""
+	first, steps := "", 0
 	for run := 0; run <= outputRuns; run++ {
-		out, budget, err := res.runOnce(fixed, cfg, run)
+		out, n, budget, err := res.runOnce(fixed, cfg, run, steps)
+		if run == 0 {
+			steps = n
+		}
 		switch {
 		case err != nil:
 			return run, err.Error()
@@ -354,25 +368,27 @@ func (res *Result) sameOutput(fixed *ir.Program, cfg vm.Config, i int, printed m
 	return outputRuns + 1, ""
 }
 
-// runOnce runs prog under schedule run (0: round robin, then PCT seeds)
-// and returns what it printed, or the budget it ran out of.
-func (res *Result) runOnce(prog *ir.Program, cfg vm.Config, run int) (string, string, error) {
+// runOnce runs prog under schedule run (0: round robin, then PCT seeds
+// whose priority changes fall among steps scheduling decisions, what the
+// round-robin run made) and returns what it printed and the decisions it
+// made, or the budget it ran out of.
+func (res *Result) runOnce(prog *ir.Program, cfg vm.Config, run, steps int) (string, int, string, error) {
 	cfg.Monitor, cfg.ScheduleForks = nil, nil
 	cfg.Policy = sched.RoundRobin{}
 	if run > 0 {
-		cfg.Policy = sched.NewPCT(res.Options.Seed+uint64(run), 3, 1000)
+		cfg.Policy = sched.NewPCT(res.Options.Seed+uint64(run), 3, max(steps, 1))
 	}
 	cfg.Models = libc.Models()
 	m, err := vm.New(prog, cfg)
 	if err != nil {
-		return "", "", err
+		return "", 0, "", err
 	}
 	r := m.Run()
 	if r.Term.Kind == vm.TermBudget {
-		return "", r.Term.Message, nil
+		return "", 0, r.Term.Message, nil
 	}
 	out, _ := vm.Streams(r.Output)
-	return string(out), "", nil
+	return string(out), r.Trace.Len(), "", nil
 }
 
 func clip(s string) string {

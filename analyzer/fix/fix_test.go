@@ -163,3 +163,36 @@ func TestDiffMergesCloseEdits(t *testing.T) {
 		t.Errorf("Diff:\n%s\nwant:\n%s", d, want)
 	}
 }
+
+// TestRegionSpansAReadComputeWrite widens a lock fix from one access to
+// the same function's other accesses of the object that lack the lock,
+// across straight-line statements and comments only.
+func TestRegionSpansAReadComputeWrite(t *testing.T) {
+	src := strings.Split(`void bonus(void) {
+	long seen = balance;
+	long extra = seen > 0 ? 5 : 0;
+	/* earned */
+	balance = seen + extra;
+	if (x)
+		balance = 0;
+	log(balance);
+}`, "\n")
+	bare := Access{File: "a.c", Line: 2, Function: "bonus"}
+	at := func(line int, locks ...string) Access {
+		return Access{File: "a.c", Line: line, Function: "bonus", Locks: locks}
+	}
+	for _, c := range []struct {
+		others      []Access
+		first, last int
+	}{
+		{[]Access{at(5)}, 2, 5},                                     // the write back: read, compute, comment, write
+		{[]Access{at(5, "bank")}, 2, 2},                             // the write holds the lock already
+		{[]Access{at(7)}, 2, 2},                                     // past an if: not one block's straight-line code
+		{[]Access{at(5), at(8)}, 2, 5},                              // the log after the if stays out
+		{[]Access{{File: "b.c", Line: 5, Function: "bonus"}}, 2, 2}, // another file
+	} {
+		if first, last := region(src, bare, c.others, "bank"); first != c.first || last != c.last {
+			t.Errorf("region with %+v = %d-%d, want %d-%d", c.others, first, last, c.first, c.last)
+		}
+	}
+}

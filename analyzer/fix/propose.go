@@ -27,6 +27,10 @@ type Race struct {
 	Global  bool
 	Sources []string
 	A, B    Access
+	// Others are the accesses of the analysis's other races on the same
+	// object: a thread that reads it, computes and writes it back races
+	// at each of those statements, and a lock must hold across them all.
+	Others []Access
 }
 
 // Propose returns the fixes that could remove r, unverified: joining the
@@ -72,16 +76,70 @@ func lockFixes(r Race, read func(string) ([]byte, error)) []Fix {
 			if err != nil || !wrappable(lines, bare.Line) {
 				continue
 			}
-			line := lines[bare.Line-1]
-			indent := indentOf(line)
+			first, last := region(lines, bare, r.Others, l)
+			key = fmt.Sprintf("%s:%d-%d:%s", bare.File, first, last, l)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			old := slices.Clone(lines[first-1 : last])
+			indent := indentOf(old[0])
+			where := fmt.Sprintf("the access to %s in %s (%s:%d)", r.Object, bare.Function, filepath.Base(bare.File), bare.Line)
+			if last > first {
+				where = fmt.Sprintf("the accesses to %s in %s (%s:%d-%d)", r.Object, bare.Function, filepath.Base(bare.File), first, last)
+			}
+			newLines := append([]string{indent + "pthread_mutex_lock(&" + l + ");"}, old...)
 			out = append(out, Fix{Kind: Lock,
-				Title: fmt.Sprintf("Hold %s around the access to %s in %s (%s:%d), as %s does", l, r.Object,
-					bare.Function, filepath.Base(bare.File), bare.Line, guarded.Function),
-				Edits: []Edit{{File: bare.File, Line: bare.Line, Old: []string{line},
-					New: []string{indent + "pthread_mutex_lock(&" + l + ");", line, indent + "pthread_mutex_unlock(&" + l + ");"}}}})
+				Title: fmt.Sprintf("Hold %s around %s, as %s does", l, where, guarded.Function),
+				Edits: []Edit{{File: bare.File, Line: first, Old: old,
+					New: append(newLines, indent+"pthread_mutex_unlock(&"+l+");")}}})
 		}
 	}
 	return out
+}
+
+// maxRegion bounds the lines a lock fix's region spans.
+const maxRegion = 12
+
+// region is the run of lines a lock fix for bare holds mutex l around:
+// bare's statement, widened to the other accesses of the same thread's
+// function to the same object that lack l too (a read into a local, the
+// computation, the write back), when every line from one to the other is
+// a statement a lock can wrap, a blank line or a comment, at the same
+// indentation. It returns the first and last line (1-based).
+func region(lines []string, bare Access, others []Access, l string) (first, last int) {
+	first, last = bare.Line, bare.Line
+	for _, o := range others {
+		if o.File != bare.File || o.Function != bare.Function || slices.Contains(o.Locks, l) || o.Line == bare.Line {
+			continue
+		}
+		lo, hi := min(first, o.Line), max(last, o.Line)
+		if hi-lo >= maxRegion || !straight(lines, lo, hi, indentOf(lines[bare.Line-1])) {
+			continue
+		}
+		first, last = lo, hi
+	}
+	return first, last
+}
+
+// straight reports whether lines lo to hi (1-based) are statements a lock
+// can wrap, blank lines or comments, the statements at indentation indent:
+// one block's straight-line code, which a lock before the first and an
+// unlock after the last hold across.
+func straight(lines []string, lo, hi int, indent string) bool {
+	if lo < 1 || hi > len(lines) {
+		return false
+	}
+	for n := lo; n <= hi; n++ {
+		t := code(lines[n-1])
+		if t == "" || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") {
+			continue
+		}
+		if !wrappable(lines, n) || indentOf(lines[n-1]) != indent {
+			return false
+		}
+	}
+	return true
 }
 
 func fileLines(read func(string) ([]byte, error), path string) ([]string, error) {
