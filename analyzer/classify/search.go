@@ -3,6 +3,7 @@ package classify
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"augur/analyzer/memmodel"
 	"augur/analyzer/race"
@@ -143,14 +144,30 @@ func failed(o outcome) bool {
 
 // sameFailure reports whether both orders failed in the same way at the
 // same place. A hang is caught at whichever instruction of its loop the
-// watch saw it come back: its line is the place.
+// watch saw it come back: its line is the place. The way is the kind of
+// termination, and for a crash what its message says went wrong (the
+// text before the first colon, the details after it being addresses and
+// sizes): at one load, a use after free in one order (another race's
+// free came first) and a null pointer dereference in the other (this
+// race's store of NULL came first) are two failures, and the second is
+// this race's.
 func sameFailure(a, b outcome) bool {
 	s, t := a.res.Term, b.res.Term
 	if !failed(a) || !failed(b) || s.Kind != t.Kind {
+		return false
+	}
+	if s.Kind == vm.TermCrash && (failureClass(s.Message) != failureClass(t.Message) || (s.Freed == nil) != (t.Freed == nil)) {
 		return false
 	}
 	if s.Kind == vm.TermHang {
 		return s.Loc.File == t.Loc.File && s.Loc.Line == t.Loc.Line
 	}
 	return s.Loc == t.Loc
+}
+
+// failureClass is what a termination's message says went wrong: its text
+// up to the first colon ("use after free", "null pointer dereference").
+func failureClass(msg string) string {
+	class, _, _ := strings.Cut(msg, ":")
+	return class
 }
