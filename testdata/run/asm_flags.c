@@ -57,7 +57,7 @@ static void *user(void *p) {
 	while (!cas_long(&owner, 0, a->id + 1))
 		;
 	a->o->value += 10 * (take_ticket(&ticket) + 1);
-	owner = 0;
+	__atomic_store_n(&owner, 0, __ATOMIC_RELEASE);
 	if (put_ref(&a->o->refs)) {
 		freed_by = a->id;
 		free(a->o);

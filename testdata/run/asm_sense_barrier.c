@@ -3,8 +3,10 @@
  * counter a long given as a memory input ("m"), the accumulator tied to
  * the output with its register named ("0a"). The registers are 32 bits,
  * so the instruction compares and swaps the counter's low half. The
- * output must be native's: every phase's writes are seen by the other
- * thread after the barrier. */
+ * macros read the counter and the sense plainly; here they are atomic
+ * loads and stores, so that the program has no data race (testdata/run's
+ * programs have none). The output must be native's: every phase's
+ * writes are seen by the other thread after the barrier. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -21,17 +23,17 @@ static int slot[THREADS];
 static int seen[THREADS];
 
 static void barrier_wait(barrier_t *b, int n) {
-	int mine = b->sense;
+	int mine = __atomic_load_n(&b->sense, __ATOMIC_ACQUIRE);
 	for (;;) {
-		int before = b->arrived, after = before + mine, got;
+		int before = __atomic_load_n(&b->arrived, __ATOMIC_RELAXED), after = before + mine, got;
 		__asm__ __volatile__("lock cmpxchg %1,%2" : "=a"(got) : "r"(after), "m"(b->arrived), "0a"(before) : "memory");
 		if (got == before) {
 			if ((after == n && mine == 1) || (after == 0 && mine == -1))
-				b->sense = -mine;
+				__atomic_store_n(&b->sense, -mine, __ATOMIC_RELEASE);
 			break;
 		}
 	}
-	while (b->sense == mine)
+	while (__atomic_load_n(&b->sense, __ATOMIC_ACQUIRE) == mine)
 		;
 }
 
