@@ -29,7 +29,7 @@ type asmCall struct {
 	args     []ir.Operand // the call's arguments, lowered
 	argTys   []llvm.Type
 	// zf makes the zero flag the instruction left, as an i1 operand, when
-	// it sets one (flagOutputs); nil otherwise.
+	// it sets one (asmFlags reads it); nil otherwise.
 	zf func() ir.Operand
 }
 
@@ -541,11 +541,16 @@ func asmPointee(t llvm.Type) int {
 	if t.TypeKind() != llvm.PointerTypeKind {
 		return 0
 	}
-	e := t.ElementType()
-	if e.TypeKind() != llvm.IntegerTypeKind {
+	return asmIntWidth(t.ElementType())
+}
+
+// asmIntWidth is the width in bits of integer type t when it is a
+// register's (8, 16, 32 or 64); 0 otherwise.
+func asmIntWidth(t llvm.Type) int {
+	if t.TypeKind() != llvm.IntegerTypeKind {
 		return 0
 	}
-	switch w := e.IntTypeWidth(); w {
+	switch w := t.IntTypeWidth(); w {
 	case 8, 16, 32, 64:
 		return w
 	}
@@ -627,13 +632,7 @@ func (a *asmCall) regWidth(s string) int {
 	if arg < 0 {
 		return 0
 	}
-	if t := a.argTys[arg]; t.TypeKind() == llvm.IntegerTypeKind {
-		switch w := t.IntTypeWidth(); w {
-		case 8, 16, 32, 64:
-			return w
-		}
-	}
-	return 0
+	return asmIntWidth(a.argTys[arg])
 }
 
 // byReg returns the index of the operand bound to register r, preferring
