@@ -47,15 +47,18 @@ func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *
 	res.Fixes = make([][]fix.Fix, len(res.Races))
 	checked := map[string]*changed{} // one analysis per change, whichever races it is for
 	var printed map[string]bool      // what the original prints in the output check's schedules
+	frs := make([]fix.Race, len(res.Races))
+	for i, r := range res.Races {
+		frs[i] = fixRace(r, prog, res.Options.Sources)
+	}
 	for i, r := range res.Races {
 		if !res.harmful(i) {
 			continue
 		}
-		fr := fixRace(r, prog, res.Options.Sources)
+		fr := frs[i]
 		for j, o := range res.Races {
 			if j != i && o.Object == r.Object {
-				other := fixRace(o, prog, res.Options.Sources)
-				fr.Others = append(fr.Others, other.A, other.B)
+				fr.Others = append(fr.Others, frs[j].A, frs[j].B)
 			}
 		}
 		for _, f := range fix.Propose(fr, read) {
