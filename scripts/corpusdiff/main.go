@@ -10,6 +10,12 @@
 //
 //	go run ./scripts/corpusdiff -old /tmp/augur-before -new bin/augur [DIR...]
 //
+// With -explore it checks a change to the exploration instead: both
+// binaries explore with their defaults, bounded by counts alone
+// (`--explore-time 10m`), and only what was found is compared: each
+// race's id and category, each failure's kind, message and line, and the
+// exit status. How many schedules found them may differ.
+//
 // Without directories it takes the corpus the interpreter's changes are
 // checked on: testdata/{race,classify,explore,recall,weak,crash,sched,run}.
 package main
@@ -29,12 +35,16 @@ import (
 	"sync"
 )
 
+// explore is the -explore flag.
+var explore bool
+
 var defaultDirs = []string{"race", "classify", "explore", "recall", "weak", "crash", "sched", "run"}
 
 func main() {
 	oldBin := flag.String("old", "", "the augur binary before the change")
 	newBin := flag.String("new", "bin/augur", "the augur binary after the change")
 	jobs := flag.Int("j", 2, "analyses run at once")
+	flag.BoolVar(&explore, "explore", false, "explore schedules and compare only the races and failures found")
 	flag.Parse()
 	if *oldBin == "" {
 		fmt.Fprintln(os.Stderr, "corpusdiff: -old is required")
@@ -124,7 +134,11 @@ const maxDiffs = 6
 // analyze runs one analysis and returns its report without timing fields,
 // with its exit status in "exit".
 func analyze(bin, prog string) (map[string]any, error) {
-	cmd := exec.Command(bin, "analyze", "--format", "json", "--explore-time", "0", prog)
+	explored := "0"
+	if explore {
+		explored = "10m"
+	}
+	cmd := exec.Command(bin, "analyze", "--format", "json", "--explore-time", explored, prog)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
@@ -139,8 +153,30 @@ func analyze(bin, prog string) (map[string]any, error) {
 		return nil, fmt.Errorf("exit %d, no report: %s", status, strings.TrimSpace(errb.String()))
 	}
 	dropTiming(rep)
+	if explore {
+		rep = findings(rep)
+	}
 	rep["exit"] = float64(status)
 	return rep, nil
+}
+
+// findings keeps of a report what an exploration found: the races by id
+// and category, the failures by kind, message and line.
+func findings(rep map[string]any) map[string]any {
+	keep := func(list any, fields ...string) []any {
+		var out []any
+		items, _ := list.([]any)
+		for _, it := range items {
+			m, _ := it.(map[string]any)
+			k := map[string]any{}
+			for _, f := range fields {
+				k[f] = m[f]
+			}
+			out = append(out, k)
+		}
+		return out
+	}
+	return map[string]any{"races": keep(rep["races"], "id", "category"), "failures": keep(rep["failures"], "kind", "message", "line")}
 }
 
 // dropTiming removes the fields that measure wall time, which differ
