@@ -175,7 +175,9 @@ func TestFuncHashIgnoresEditsElsewhere(t *testing.T) {
 // one explored: the editor's short per-save exploration adds up across
 // saves instead of running the same schedules again.
 func TestExplorationGoesOnAcrossAnalyses(t *testing.T) {
-	path := "../testdata/race/handoff.c"
+	// Its enumeration leaves schedules out (a fair decision), so PCT
+	// explores after it.
+	path := "../testdata/explore/publish_early.c"
 	prog := load(t, path)
 	hist := filepath.Join(t.TempDir(), "history.json")
 	var last uint64
@@ -195,6 +197,31 @@ func TestExplorationGoesOnAcrossAnalyses(t *testing.T) {
 			t.Errorf("analysis %d explored seeds %d..%d, the one before went up to %d", i+1, x.Seeds[0], x.Seeds[1], last)
 		}
 		last = x.Seeds[1]
+	}
+}
+
+// Where the enumeration ran every schedule at its points, PCT does not
+// run after it, and analyses that build on the history of the same
+// program neither enumerate nor explore again.
+func TestNothingLeftAfterAllSchedules(t *testing.T) {
+	path := "../testdata/race/handoff.c"
+	prog := load(t, path)
+	hist := filepath.Join(t.TempDir(), "history.json")
+	for i := range 2 {
+		opts := options(path)
+		opts.History, opts.DetectOnly = hist, true
+		opts.ExploreTime = 5 * time.Minute
+		res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := res.Detection.Explore
+		if x.Ended != race.EndedComplete || x.Schedules != 0 {
+			t.Errorf("analysis %d: %d PCT schedules, ended %q; want none, ended %q", i+1, x.Schedules, x.Ended, race.EndedComplete)
+		}
+		if enumerated := x.Enumerated > 0; enumerated != (i == 0) || x.AllSchedules != (i == 0) {
+			t.Errorf("analysis %d: enumerated %d schedules (all: %v); want them all in the first analysis only", i+1, x.Enumerated, x.AllSchedules)
+		}
 	}
 }
 

@@ -63,10 +63,13 @@ type record struct {
 	Explored uint64 `json:"explored,omitempty"`
 	// Enumerated is set once an analysis of the program (Program) ran the
 	// bounded enumeration, which the next analyses of it skip.
-	Enumerated bool              `json:"enumerated,omitempty"`
-	Confirmed  []*race.Candidate `json:"confirmed,omitempty"`
-	Tried      []string          `json:"tried,omitempty"`
-	Races      []*known          `json:"races,omitempty"`
+	Enumerated bool `json:"enumerated,omitempty"`
+	// AllSchedules is the focus at which that enumeration ran every
+	// schedule (race.ExploreStats.AllFocus), when it did.
+	AllSchedules []string          `json:"all_schedules,omitempty"`
+	Confirmed    []*race.Candidate `json:"confirmed,omitempty"`
+	Tried        []string          `json:"tried,omitempty"`
+	Races        []*known          `json:"races,omitempty"`
 }
 
 // known is a race an earlier analysis found, with its latest verdict.
@@ -116,7 +119,7 @@ func Open(path string, prog *ir.Program, schedules int, settings string) (*race.
 	}
 	h.same = rec.Program == prog.Key()
 	if !h.same {
-		rec.Confirmed, rec.Tried, rec.Enumerated = nil, nil, false
+		rec.Confirmed, rec.Tried, rec.Enumerated, rec.AllSchedules = nil, nil, false, nil
 	}
 	var kept []*known
 	for _, k := range rec.Races {
@@ -131,7 +134,7 @@ func Open(path string, prog *ir.Program, schedules int, settings string) (*race.
 		prior.Tried[id] = true
 	}
 	if h.same {
-		prior.Enumerated = rec.Enumerated
+		prior.Enumerated, prior.AllSchedules = rec.Enumerated, rec.AllSchedules
 		for _, k := range kept {
 			prior.Focus = append(prior.Focus, k.Race.First.Loc.String(), k.Race.Second.Loc.String())
 		}
@@ -247,6 +250,9 @@ func (h *History) Save(races []*race.Race, verdicts []*classify.Verdict) error {
 	if det := h.det; det != nil {
 		rec.Explored += uint64(det.Explore.Schedules)
 		rec.Enumerated = rec.Enumerated || det.Explore.Enumerated > 0
+		if det.Explore.AllSchedules {
+			rec.AllSchedules = det.Explore.AllFocus
+		}
 		rec.Tried = appendNew(rec.Tried, det.Directed...)
 		if len(rec.Tried) > maxTried {
 			rec.Tried = rec.Tried[len(rec.Tried)-maxTried:]

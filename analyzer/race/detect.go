@@ -81,6 +81,10 @@ type Prior struct {
 	// the bounded enumeration: its schedules are the same every time, so
 	// this one goes straight to PCT.
 	Enumerated bool
+	// AllSchedules is set when that enumeration ran every schedule at
+	// these points (ExploreStats.AllFocus): PCT on the analysis's input
+	// has nothing left there either, unless the focus grows.
+	AllSchedules []string
 }
 
 // Technique is how detection first found a race.
@@ -281,6 +285,10 @@ type detection struct {
 	steps   int
 	// switches is the interleaving coverage of the exploration (cover).
 	switches map[[2]string]bool
+	// enumerated is the focus the bounded enumeration switched at: when it
+	// ran every schedule there (ExploreStats.AllSchedules), PCT over the
+	// same focus on the same input has nothing left to find.
+	enumerated []string
 	// first and occurrences are each race's first occurrence and how many
 	// there were (see occurrence).
 	first       map[string]*Race

@@ -56,7 +56,11 @@ func (b bounded) prefix() []int {
 // runs the first maxEnumerated and moves on to PCT.
 func (d *detection) enumerate() error {
 	x := d.opts.Explore
-	if x == nil || d.stop || d.res.TooLong != nil || d.opts.Prior.Enumerated {
+	if x == nil || d.stop || d.res.TooLong != nil {
+		return nil
+	}
+	if d.opts.Prior.Enumerated {
+		d.enumerated = d.opts.Prior.AllSchedules // its schedules would be the same
 		return nil
 	}
 	if !d.threaded {
@@ -64,7 +68,8 @@ func (d *detection) enumerate() error {
 		return nil
 	}
 	workers := x.workers()
-	// Half of the exploration's time at most: PCT gets the rest.
+	// Half of the exploration's time at most, as of its instructions
+	// (enumerationBudget): PCT gets the rest.
 	until := x.Until
 	if !until.IsZero() {
 		until = time.Now().Add(time.Until(until) / 2)
@@ -72,7 +77,7 @@ func (d *detection) enumerate() error {
 	focus := d.focus()
 	stack := []bounded{{at: -1}}
 	tried, full := triedThreads{}, false
-	complete, ran := true, 0
+	complete, cut, ran := true, false, 0
 	var snaps *snapshotStore
 	if !x.NoSnapshots && d.opts.Run.Timeout == 0 { // a fork keeps its parent's deadline
 		snaps = newSnapshotStore(d.opts.Run.MaxMemory)
@@ -88,7 +93,7 @@ func (d *detection) enumerate() error {
 			d.res.Explore.Ended = EndedBudget // explore, which would say so, does not run
 			break
 		}
-		n := d.affordable(min(exploreBatch, len(stack), maxEnumerated-ran))
+		n := d.affordable(min(exploreBatch, len(stack), maxEnumerated-ran), d.enumerationBudget())
 		batch := make([]bounded, n)
 		for k := range batch { // the top of the stack first: depth first
 			batch[k] = stack[len(stack)-1-k]
@@ -126,20 +131,21 @@ func (d *detection) enumerate() error {
 			d.cover(ex.run.Trace)
 			name := fmt.Sprintf("bounded schedule %d (preemptions: %d, over %d accesses)", ran, batch[k].preemptions, len(focus))
 			d.merge(ex, name, ByEnumeration, nil)
-			spent = d.spend(ex)
+			spent = d.spend(ex, d.enumerationBudget())
 			pol := cfgs[k].Policy.(*sched.Bounded)
 			if pol.Truncated || ex.run.Term.Kind == vm.TermBudget {
 				complete = false // decisions it did not record, or a run the analysis cut short
 			}
 			if x.NoReduction {
-				next = append(next, extensions(batch[k], pol.Decisions)...)
+				more, c := extensions(batch[k], pol.Decisions)
+				next, cut = append(next, more...), cut || c
 				continue
 			}
-			more, ok := tried.extensions(batch[k], pol.Decisions, ex.steps)
-			next = append(next, more...)
+			more, ok, c := tried.extensions(batch[k], pol.Decisions, ex.steps)
+			next, cut = append(next, more...), cut || c
 			full = full || !ok
 		}
-		if full || spent { // too many decisions to remember, or no instructions left: the rest is PCT's
+		if full || spent { // too many decisions to remember, or its half of the instructions spent: the rest is PCT's
 			complete, stack, next = false, nil, nil
 		}
 		// Pushed in reverse, so the first extension of the first run is
@@ -161,21 +167,29 @@ func (d *detection) enumerate() error {
 		d.res.Explore.Skipped += snaps.skipped
 	}
 	d.res.Explore.Exhaustive = complete && len(stack) == 0
+	d.res.Explore.AllSchedules = d.res.Explore.Exhaustive && !cut
 	d.res.Explore.Reduced = !x.NoReduction
+	d.enumerated = focus
+	if d.res.Explore.AllSchedules {
+		d.res.Explore.AllFocus = focus
+	}
 	return nil
 }
 
 // extensions are the schedules that follow b's run up to one of its
 // decisions past b's prefix and choose another thread there, within the
 // preemption bound. Past the prefix the run did not preempt, so the
-// extension's preemptions are b's and perhaps the new choice.
-func extensions(b bounded, decisions []sched.Decision) []bounded {
-	var out []bounded
+// extension's preemptions are b's and perhaps the new choice. cut is set
+// when the bound or a fair decision left out another thread that could
+// have run: schedules the enumeration will not have.
+func extensions(b bounded, decisions []sched.Decision) (out []bounded, cut bool) {
 	chose, insts := choicesOf(decisions) // shared by the extensions
 	for i := b.at + 1; i < len(decisions); i++ {
 		d := decisions[i]
 		if d.GaveWay {
-			continue // the thread gave way: the next one runs, fairly
+			// The thread gave way: the next one runs, fairly.
+			cut = cut || len(d.Runnable) > 1
+			continue
 		}
 		for _, t := range d.Runnable {
 			if t == d.Chose {
@@ -186,12 +200,13 @@ func extensions(b bounded, decisions []sched.Decision) []bounded {
 				cost++
 			}
 			if cost > EnumerationBound {
+				cut = true
 				continue
 			}
 			out = append(out, bounded{base: chose, insts: insts, at: i, choice: t, preemptions: cost})
 		}
 	}
-	return out
+	return out, cut
 }
 
 // choicesOf returns the thread chosen at each decision and the
@@ -218,8 +233,11 @@ const maxTried = 1 << 18
 // extensions are the schedules the reduction asks for after b's run:
 // the thread of each step at each decision of a conflicting earlier step
 // of another thread (conflicts), within the preemption bound, and not
-// tried before at that decision. ok is false when triedThreads is full.
-func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps []step) (out []bounded, ok bool) {
+// tried before at that decision. ok is false when triedThreads is full;
+// cut is set when the bound or a fair decision forbade a thread the
+// reduction asked for, so that a reversal of conflicting steps may be
+// missing (even where the conservative branch below reaches it).
+func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps []step) (out []bounded, ok, cut bool) {
 	n := len(decisions)
 	chose, insts := choicesOf(decisions) // shared by the extensions
 	hash := make([]uint64, n+1)
@@ -241,6 +259,7 @@ func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps [
 			cost++
 		}
 		if d.GaveWay || cost > EnumerationBound || !slices.Contains(d.Runnable, t) {
+			cut = cut || t != d.Chose && slices.Contains(d.Runnable, t)
 			return t == d.Chose
 		}
 		if t == d.Chose {
@@ -291,5 +310,5 @@ func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps [
 			}
 		}
 	}
-	return out, ok
+	return out, ok, cut
 }

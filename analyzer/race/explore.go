@@ -3,6 +3,7 @@ package race
 import (
 	"fmt"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -50,6 +51,10 @@ type Explore struct {
 	// a paused execution of the prefix it shares (snapshot.go). For
 	// measurements and tests: the results are the same.
 	NoSnapshots bool
+	// PCTAfterAll runs PCT on the analysis's input even where the
+	// enumeration ran every schedule (ExploreStats.AllSchedules). For
+	// tests that PCT then finds nothing more.
+	PCTAfterAll bool
 	// Workers run executions in parallel (0: one per CPU). Results do not
 	// depend on it: batches are fixed, merged in order.
 	Workers int
@@ -106,22 +111,34 @@ func (d *detection) exploreBudget() uint64 {
 	return x.Budget
 }
 
+// enumerationBudget is the part of the exploration's instructions the
+// bounded enumeration may spend: half, as it gets half of the time, so
+// that PCT always has the rest; all of it when PCT is off (Explore.Max
+// negative).
+func (d *detection) enumerationBudget() uint64 {
+	b := d.exploreBudget()
+	if d.opts.Explore.Max < 0 {
+		return b
+	}
+	return b / 2
+}
+
 // spend counts what an execution of the exploration ran and reports
-// whether that spent the exploration's instruction budget.
-func (d *detection) spend(ex *execution) bool {
+// whether the exploration's instructions have reached budget.
+func (d *detection) spend(ex *execution, budget uint64) bool {
 	d.mostRan = max(d.mostRan, ex.run.Instructions)
 	d.res.Explore.Instructions += ex.run.Instructions
-	return d.res.Explore.Instructions >= d.exploreBudget()
+	return d.res.Explore.Instructions >= budget
 }
 
 // affordable is how many of n executions of the exploration to run in a
-// batch (at least one): no more than the instructions left would pay for
-// at the most any execution of it has run so far (the first's, before
-// any ran). Each batch would otherwise run in full where the budget
+// batch (at least one): no more than the instructions left of budget
+// would pay for at the most any execution of it has run so far (the
+// first's, before any ran). Each batch would otherwise run in full where the budget
 // ends, to have all but the first few of its executions thrown away. The
 // count is of instructions, so it is the same on any machine.
-func (d *detection) affordable(n int) int {
-	budget, spent := d.exploreBudget(), d.res.Explore.Instructions
+func (d *detection) affordable(n int, budget uint64) int {
+	spent := d.res.Explore.Instructions
 	if spent >= budget {
 		return 1
 	}
@@ -179,8 +196,15 @@ func (d *detection) explore() error {
 			d.res.Stopped, d.stop = t, true
 			break
 		}
-		n := d.affordable(min(exploreBatch, most-i))
+		n := d.affordable(min(exploreBatch, most-i), d.exploreBudget())
 		focus := d.focus()
+		if d.enumeratedAll(focus) && b%len(roots) == 0 {
+			if len(roots) == 1 {
+				d.res.Explore.Ended = EndedComplete
+				break
+			}
+			b++ // the enumeration ran this input's schedules: the next input's turn
+		}
 		j, in := inputOf(b)
 		root := roots[j]
 		if root == nil && !x.NoSnapshots {
@@ -219,7 +243,7 @@ func (d *detection) explore() error {
 			if idle >= patience || d.stop || spent {
 				break // executed, but past where the exploration ends
 			}
-			spent = d.spend(ex)
+			spent = d.spend(ex, d.exploreBudget())
 			d.steps = max(d.steps, ex.run.Trace.Len())
 			d.res.Explore.Schedules++
 			d.res.Explore.Seeds[1] = seeds[k]
@@ -260,6 +284,13 @@ func (d *detection) explore() error {
 	d.res.Explore.Focus = len(d.focused)
 	d.res.Explore.Switches = len(d.switches)
 	return nil
+}
+
+// enumeratedAll reports whether the enumeration ran every schedule that
+// switches at focus on the analysis's own input.
+func (d *detection) enumeratedAll(focus []string) bool {
+	all := d.res.Explore.AllSchedules || d.opts.Prior.AllSchedules != nil
+	return !d.opts.Explore.PCTAfterAll && all && slices.Equal(d.enumerated, focus)
 }
 
 // executeAll runs the executions of cfgs, workers at a time, and returns
@@ -371,6 +402,13 @@ type ExploreStats struct {
 	// schedule with at most EnumerationBound preemptions at the points.
 	Enumerated int
 	Exhaustive bool
+	// AllSchedules is set when the enumeration was exhaustive and neither
+	// the bound nor a fair decision left out a schedule the reduction
+	// asked for: it ran every schedule at its points on the analysis's
+	// input, up to the order of independent steps, and PCT runs there only
+	// if the focus has grown since. AllFocus is that focus.
+	AllSchedules bool
+	AllFocus     []string
 	// Reduced is set when the enumeration skipped the schedules that only
 	// reorder steps touching nothing in common (reduce.go).
 	Reduced bool
@@ -403,4 +441,8 @@ const (
 	// EndedOneThread: it did not start, as no execution created a second
 	// thread: every schedule is the execution the plan already ran.
 	EndedOneThread = "one-thread"
+	// EndedComplete: the enumeration ran every schedule at the focus
+	// (ExploreStats.AllSchedules) on the only input, and the focus did
+	// not grow: PCT switches at the same points, so it has none left.
+	EndedComplete = "complete"
 )

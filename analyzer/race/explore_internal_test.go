@@ -21,7 +21,7 @@ func TestAffordable(t *testing.T) {
 	} {
 		d := &detection{opts: Options{Explore: &Explore{Instructions: c.budget}}, res: &Result{}, firstRan: c.first, mostRan: c.most}
 		d.res.Explore.Instructions = c.spent
-		if got := d.affordable(8); got != c.want {
+		if got := d.affordable(8, d.exploreBudget()); got != c.want {
 			t.Errorf("budget %d, spent %d, first %d, most %d: %d of 8 affordable, want %d", c.budget, c.spent, c.first, c.most, got, c.want)
 		}
 	}

@@ -33,7 +33,8 @@ const syncKeyBase = 1 << 40
 // schedule, what it touched. Objects are told apart by id (an id a freed
 // stack frame gave back counts as the same object: a conflict too many
 // is safe, one too few is not); every synchronization operation counts
-// as a write of its object.
+// as a write of its object (but a lock's release as a read, see
+// releasesLock), and as a read of the memory object that holds it.
 type footprints struct {
 	vm.Monitor
 	pol   *sched.Bounded
@@ -104,8 +105,40 @@ func (f *footprints) Sync(ev vm.SyncEvent) {
 	}
 	if !s.all {
 		key := syncKeyBase + (ev.Key.Addr<<8 | uint64(ev.Key.Kind))
-		f.touch(s, key, true)
+		f.touch(s, key, !releasesLock(ev))
+		// It reads the memory it lives in: a free of that object (or a
+		// write over it) between two threads' operations on it is a
+		// conflict too, the lock of a mutex in a freed struct.
+		if id, ok := vm.SyncObject(ev.Key); ok {
+			f.touch(s, uint64(id), false)
+		}
 	}
+}
+
+// releasesLock reports whether ev releases a mutex or spinlock. It counts
+// as a read of the lock, an acquisition as a write: two acquisitions
+// conflict, and the reduction reverses a thread's acquisition with the
+// other's acquisition of the critical section before it, not with that
+// section's release (conflicts asks for nothing at a release). Reversed
+// with the release, the waiting thread would run where the lock is still
+// held and only block there, and the schedule where it takes the lock
+// first (and the holder then waits) would never be asked for. The release
+// still orders the next acquisition after the section, as a read before a
+// write does.
+func releasesLock(ev vm.SyncEvent) bool {
+	if ev.Key.Kind != vm.MutexKey && ev.Key.Kind != vm.SpinKey {
+		return false
+	}
+	return ev.Op == vm.Release || ev.Op == vm.LockReleased
+}
+
+// isLockKey reports whether a step's key names a mutex or spinlock.
+func isLockKey(key uint64) bool {
+	if key < syncKeyBase || key == allKey {
+		return false
+	}
+	kind := uint8((key - syncKeyBase) & 0xff)
+	return kind == vm.MutexKey || kind == vm.SpinKey
 }
 
 // touch records that s touched key.

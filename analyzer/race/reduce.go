@@ -58,17 +58,20 @@ func conflicts(decisions []sched.Decision, steps []step) []backtrack {
 		clock := h.clocks[p]
 		// The steps that j conflicts with, the run's happens-before aside:
 		// those not ordered before j are races of steps.
-		var prior []int
+		// A lock's releases since its last acquisition order j's
+		// acquisition after them but ask for nothing: j's thread run
+		// before a release would find the lock held (see releasesLock).
+		var prior, released []int
 		for _, k := range steps[j].keys {
-			prior = h.conflicting(prior, k>>1, k&1 == 1, p)
+			prior, released = h.conflicting(prior, released, k>>1, k&1 == 1, p)
 		}
-		prior = h.conflicting(prior, allKey, steps[j].all, p)
+		prior, released = h.conflicting(prior, released, allKey, steps[j].all, p)
 		for _, i := range prior {
 			if q := decisions[i].Chose; q != p && clock[q] <= int32(i) {
 				out = append(out, backtrack{at: i, thread: p})
 			}
 		}
-		h.end(j, p, prior, steps[j])
+		h.end(j, p, append(prior, released...), steps[j])
 	}
 	return out
 }
@@ -106,23 +109,28 @@ func newHappensBefore(threads, steps int) *happensBefore {
 
 // conflicting appends to prior the steps of other threads that the
 // access of key (a write when write) conflicts with: the latest write,
-// and for a write the reads since it.
-func (h *happensBefore) conflicting(prior []int, key uint64, write bool, p int) []int {
+// and for a write the reads since it; the reads of a lock's key (its
+// releases) go to released instead.
+func (h *happensBefore) conflicting(prior, released []int, key uint64, write bool, p int) ([]int, []int) {
 	a := h.objs[key]
 	if a == nil {
-		return prior
+		return prior, released
 	}
 	if a.write >= 0 && h.owner[a.write] != p {
 		prior = append(prior, a.write)
 	}
 	if write {
+		reads := &prior
+		if isLockKey(key) {
+			reads = &released
+		}
 		for q, r := range a.reads {
 			if r >= 0 && q != p {
-				prior = append(prior, r)
+				*reads = append(*reads, r)
 			}
 		}
 	}
-	return prior
+	return prior, released
 }
 
 // end finishes step j of p: ordered after the steps it conflicts with

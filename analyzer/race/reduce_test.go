@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -15,13 +16,13 @@ import (
 )
 
 // TestReductionFindsWhatFullEnumerationFinds runs the bounded enumeration
-// on every program of the exploration corpus twice, with the
+// on every program of the exploration and accuracy corpora twice, with the
 // partial-order reduction and without, and checks that the reduction
 // loses nothing: the same races and the same failures (kind and place),
 // and where the full enumeration ran every schedule within its limit, so
 // did the reduced one, in no more schedules.
 func TestReductionFindsWhatFullEnumerationFinds(t *testing.T) {
-	for _, f := range testutil.Programs("../../testdata/explore") {
+	for _, f := range corpora() {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
 			prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
@@ -56,16 +57,59 @@ func TestReductionFindsWhatFullEnumerationFinds(t *testing.T) {
 	}
 }
 
-// findings are the races (by statement pair) and failures (by kind and
-// line) of a detection, sorted.
+// findings are the races (by statement pair) and failures (by kind, line
+// and what went wrong: a use after free and a null pointer dereference at
+// one line are two) of a detection, sorted.
 func findings(res *race.Result) []string {
 	var out []string
 	for _, r := range res.Races {
 		out = append(out, "race "+race.RaceCandidateID(r))
 	}
 	for _, fl := range res.Failures {
-		out = append(out, fmt.Sprintf("%s at %d", fl.Kind, fl.Loc.Line))
+		class, _, _ := strings.Cut(fl.Message, ":")
+		out = append(out, fmt.Sprintf("%s (%s) at %d", fl.Kind, class, fl.Loc.Line))
 	}
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// TestPCTFindsNothingAfterAllSchedules checks the claim that lets the
+// exploration skip PCT: where the enumeration ran every schedule at its
+// points (AllSchedules), PCT over the same points finds no race or
+// failure it did not.
+func TestPCTFindsNothingAfterAllSchedules(t *testing.T) {
+	for _, f := range corpora() {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			t.Parallel()
+			prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := func(pct bool) *race.Result {
+				res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1,
+					Run:     vm.Config{Args: []string{filepath.Base(f)}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}},
+					Explore: &race.Explore{Workers: 1, Patience: 300, PCTAfterAll: pct, Until: time.Now().Add(20 * time.Second)}})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return res
+			}
+			skipped := run(false)
+			if !skipped.Explore.AllSchedules {
+				return
+			}
+			withPCT := run(true)
+			if s, p := findings(skipped), findings(withPCT); !slices.Equal(s, p) {
+				t.Errorf("the enumeration ran every schedule (%d) and found\n\t%v\nPCT after it (%d schedules) found\n\t%v",
+					skipped.Explore.Enumerated, s, withPCT.Explore.Schedules, p)
+			}
+		})
+	}
+}
+
+// corpora are the programs the enumeration's tests run: the exploration
+// corpus and the accuracy corpus (teardown_clear.c there needs a lock's
+// holder reversed with the thread waiting for it).
+func corpora() []string {
+	return append(testutil.Programs("../../testdata/explore"), testutil.Programs("../../testdata/accuracy")...)
 }

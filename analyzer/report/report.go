@@ -386,7 +386,9 @@ type Stats struct {
 // Bounded counts the schedules of the bounded enumeration that ran first
 // (every schedule with at most PreemptionBound preemptions at those
 // points); Exhaustive says it ran them all, so no bug that needs that few
-// preemptions there is left. Reduced says it ran one schedule of each
+// preemptions there is left; AllSchedules that no schedule needed more,
+// so it ran every schedule at those points and PCT ran none there (ended
+// "complete" when there was no other input to explore). Reduced says it ran one schedule of each
 // class that differ only in the order of steps touching nothing in
 // common (partial-order reduction): all of a class behave the same.
 //
@@ -401,6 +403,7 @@ type Exploration struct {
 	Ended               string `json:"ended"`
 	Bounded             int    `json:"bounded"`
 	Exhaustive          bool   `json:"exhaustive"`
+	AllSchedules        bool   `json:"all_schedules"`
 	PreemptionBound     int    `json:"preemption_bound"`
 	Reduced             bool   `json:"reduced"`
 	Snapshots           int    `json:"snapshots"`
@@ -470,7 +473,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 		InstructionBudget: res.InstructionBudget}
 	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 || x.Ended == race.EndedOneThread {
 		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Ended: x.Ended,
-			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, PreemptionBound: race.EnumerationBound, Reduced: x.Reduced,
+			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, AllSchedules: x.AllSchedules, PreemptionBound: race.EnumerationBound, Reduced: x.Reduced,
 			Snapshots: x.Snapshots, Resumed: x.Resumed, SkippedInstructions: x.Skipped,
 			Instructions: x.Instructions, InstructionBudget: x.Budget}
 	}

@@ -242,6 +242,11 @@ func capitalize(s string) string {
 // bounded says what the bounded enumeration covered.
 func bounded(x *Exploration) string {
 	switch {
+	case x.AllSchedules && x.Reduced:
+		return fmt.Sprintf("every schedule, up to the order of independent steps (%d run; none needed more than %d preemptions)",
+			x.Bounded, x.PreemptionBound)
+	case x.AllSchedules:
+		return fmt.Sprintf("every schedule (%d; none needed more than %d preemptions)", x.Bounded, x.PreemptionBound)
 	case x.Exhaustive && x.Reduced:
 		return fmt.Sprintf("all schedules with at most %d preemptions, up to the order of independent steps (%d run)",
 			x.PreemptionBound, x.Bounded)
@@ -260,6 +265,8 @@ func exploreEnd(x *Exploration) string {
 		return "its time ran out before it saturated (raise --explore-time to explore further)"
 	case race.EndedBudget:
 		return "the analysis's time budget stopped it"
+	case race.EndedComplete:
+		return "PCT had none left to run, as it switches at the same points"
 	case race.EndedInstructions:
 		return fmt.Sprintf("its schedules ran the %d instructions it had before it saturated (raise --explore-instructions to explore further)",
 			x.InstructionBudget)

@@ -115,6 +115,19 @@ const (
 	keyPipe // data through a pipe or socket (by pipe or socket id)
 )
 
+// SyncObject returns the id of the memory object that holds the
+// synchronization object k names (a mutex, condition variable, barrier,
+// semaphore, rwlock, once, spinlock, futex word or atomic location), and
+// false for those that live outside memory (threads, pipes, fences). A
+// free of that object, or a write over it, conflicts with the operation.
+func SyncObject(k SyncKey) (uint32, bool) {
+	switch k.Kind {
+	case waitMutex, waitCond, waitBarrier, waitSem, waitRWLock, waitOnce, waitSpin, waitFutex, keyRWRead, keyAtomic:
+		return uint32(k.Addr >> ir.AddrShift), true
+	}
+	return 0, false
+}
+
 // SyncEvent is one synchronization operation.
 type SyncEvent struct {
 	Op     SyncOp
