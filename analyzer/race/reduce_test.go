@@ -25,20 +25,9 @@ func TestReductionFindsWhatFullEnumerationFinds(t *testing.T) {
 	for _, f := range corpora() {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
-			if err != nil {
-				t.Fatal(err)
-			}
-			run := func(full bool) *race.Result {
-				res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1,
-					Run:     vm.Config{Args: []string{filepath.Base(f)}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}},
-					Explore: &race.Explore{Max: -1, Workers: 1, NoReduction: full, Until: time.Now().Add(20 * time.Second)}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return res
-			}
-			reduced, full := run(false), run(true)
+			detect := corpusDetector(t, f)
+			reduced := detect(race.Explore{Max: -1})
+			full := detect(race.Explore{Max: -1, NoReduction: true})
 			t.Logf("full: %d schedules (all: %v); reduced: %d (all: %v)", full.Explore.Enumerated, full.Explore.Exhaustive,
 				reduced.Explore.Enumerated, reduced.Explore.Exhaustive)
 			if r, f := findings(reduced), findings(full); !slices.Equal(r, f) {
@@ -81,24 +70,12 @@ func TestPCTFindsNothingAfterAllSchedules(t *testing.T) {
 	for _, f := range corpora() {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
-			if err != nil {
-				t.Fatal(err)
-			}
-			run := func(pct bool) *race.Result {
-				res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1,
-					Run:     vm.Config{Args: []string{filepath.Base(f)}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}},
-					Explore: &race.Explore{Workers: 1, Patience: 300, PCTAfterAll: pct, Until: time.Now().Add(20 * time.Second)}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return res
-			}
-			skipped := run(false)
+			detect := corpusDetector(t, f)
+			skipped := detect(race.Explore{Patience: 300})
 			if !skipped.Explore.AllSchedules {
 				return
 			}
-			withPCT := run(true)
+			withPCT := detect(race.Explore{Patience: 300, PCTAfterAll: true})
 			if s, p := findings(skipped), findings(withPCT); !slices.Equal(s, p) {
 				t.Errorf("the enumeration ran every schedule (%d) and found\n\t%v\nPCT after it (%d schedules) found\n\t%v",
 					skipped.Explore.Enumerated, s, withPCT.Explore.Schedules, p)
@@ -112,4 +89,24 @@ func TestPCTFindsNothingAfterAllSchedules(t *testing.T) {
 // holder reversed with the thread waiting for it).
 func corpora() []string {
 	return append(testutil.Programs("../../testdata/explore"), testutil.Programs("../../testdata/accuracy")...)
+}
+
+// corpusDetector loads the program f and returns a detection of it with
+// five planned schedules and the exploration x, on one worker, for at
+// most 20 seconds.
+func corpusDetector(t *testing.T, f string) func(x race.Explore) *race.Result {
+	prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(x race.Explore) *race.Result {
+		x.Workers, x.Until = 1, time.Now().Add(20*time.Second)
+		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1,
+			Run:     vm.Config{Args: []string{filepath.Base(f)}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}},
+			Explore: &x})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
 }
