@@ -285,10 +285,11 @@ type detection struct {
 	steps   int
 	// switches is the interleaving coverage of the exploration (cover).
 	switches map[[2]string]bool
-	// enumerated is the focus the bounded enumeration switched at: when it
-	// ran every schedule there (ExploreStats.AllSchedules), PCT over the
-	// same focus on the same input has nothing left to find.
-	enumerated []string
+	// allAt is the focus at which this analysis's enumeration, or an
+	// earlier one of the same program (Prior.AllSchedules), ran every
+	// schedule (nil: none did): PCT over the same focus on the same input
+	// has nothing left to find.
+	allAt []string
 	// first and occurrences are each race's first occurrence and how many
 	// there were (see occurrence).
 	first       map[string]*Race

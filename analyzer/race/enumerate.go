@@ -60,7 +60,7 @@ func (d *detection) enumerate() error {
 		return nil
 	}
 	if d.opts.Prior.Enumerated {
-		d.enumerated = d.opts.Prior.AllSchedules // its schedules would be the same
+		d.allAt = d.opts.Prior.AllSchedules // its schedules would be the same
 		return nil
 	}
 	if !d.threaded {
@@ -169,9 +169,8 @@ func (d *detection) enumerate() error {
 	d.res.Explore.Exhaustive = complete && len(stack) == 0
 	d.res.Explore.AllSchedules = d.res.Explore.Exhaustive && !cut
 	d.res.Explore.Reduced = !x.NoReduction
-	d.enumerated = focus
 	if d.res.Explore.AllSchedules {
-		d.res.Explore.AllFocus = focus
+		d.res.Explore.AllFocus, d.allAt = focus, focus
 	}
 	return nil
 }

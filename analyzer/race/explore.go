@@ -289,8 +289,7 @@ func (d *detection) explore() error {
 // enumeratedAll reports whether the enumeration ran every schedule that
 // switches at focus on the analysis's own input.
 func (d *detection) enumeratedAll(focus []string) bool {
-	all := d.res.Explore.AllSchedules || d.opts.Prior.AllSchedules != nil
-	return !d.opts.Explore.PCTAfterAll && all && slices.Equal(d.enumerated, focus)
+	return !d.opts.Explore.PCTAfterAll && d.allAt != nil && slices.Equal(d.allAt, focus)
 }
 
 // executeAll runs the executions of cfgs, workers at a time, and returns

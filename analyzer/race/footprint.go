@@ -126,19 +126,18 @@ func (f *footprints) Sync(ev vm.SyncEvent) {
 // still orders the next acquisition after the section, as a read before a
 // write does.
 func releasesLock(ev vm.SyncEvent) bool {
-	if ev.Key.Kind != vm.MutexKey && ev.Key.Kind != vm.SpinKey {
-		return false
-	}
-	return ev.Op == vm.Release || ev.Op == vm.LockReleased
+	return isLock(ev.Key.Kind) && (ev.Op == vm.Release || ev.Op == vm.LockReleased)
 }
+
+// isLock reports whether a sync key's kind is a mutex's or a spinlock's.
+func isLock(kind uint8) bool { return kind == vm.MutexKey || kind == vm.SpinKey }
 
 // isLockKey reports whether a step's key names a mutex or spinlock.
 func isLockKey(key uint64) bool {
 	if key < syncKeyBase || key == allKey {
 		return false
 	}
-	kind := uint8((key - syncKeyBase) & 0xff)
-	return kind == vm.MutexKey || kind == vm.SpinKey
+	return isLock(uint8((key - syncKeyBase) & 0xff))
 }
 
 // touch records that s touched key.
