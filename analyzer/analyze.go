@@ -169,6 +169,11 @@ type Result struct {
 	// Stopped is set when the analysis ran out of its time budget before
 	// it was done, with what it was doing then: the results are partial.
 	Stopped *Stop
+	// Cuts are the parts a budget left out of an analysis that went on
+	// (the rest of a race's harm search, its later occurrences, the runs
+	// that give the input exploration's failures a schedule): each makes
+	// the analysis incomplete without stopping it.
+	Cuts []Stop
 	// TSan gives the races that ThreadSanitizer warnings (Options.TSan)
 	// reported the warnings' indices; TSanMissed are the warnings augur
 	// did not reproduce, with why (tsan.Locate, tsan.Match).
@@ -425,7 +430,7 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 		// is partial from the first of them.
 		var stop *classify.Verdict
 		decided := 0
-		for _, v := range res.Verdicts {
+		for i, v := range res.Verdicts {
 			switch {
 			case v == nil:
 			case v.Budget != 0: // time, memory, or instructions in both orders
@@ -434,6 +439,10 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 				}
 			default:
 				decided++
+				if v.Cut != "" {
+					res.Cuts = append(res.Cuts, Stop{Budget: v.CutBudget, Message: v.Cut,
+						Stage: fmt.Sprintf("classifying race %s", res.Races[i].ID)})
+				}
 			}
 		}
 		if stop != nil && res.Stopped == nil {

@@ -37,18 +37,26 @@ func (res *Result) failures() []*race.Failure {
 // detection reached already is not run again, nor one whose concrete run
 // ends otherwise (the report keeps its inputs for `augur run --inputs`).
 func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
-	if res.Exploration == nil || tmpl.Expired() != nil {
-		return // out of time: those failures keep their inputs files
+	if res.Exploration == nil {
+		return
 	}
 	seen := map[string]bool{}
 	for _, f := range res.failures() {
 		seen[failureKey(f.Kind, f.Message, f.Loc)] = true
 	}
-	for _, p := range res.Exploration.Failures {
+	for i, p := range res.Exploration.Failures {
 		t := p.Term
 		key := failureKey(t.Kind, t.Message, t.Loc)
 		if seen[key] || t.Kind == vm.TermUnsupported {
 			continue
+		}
+		if stop := tmpl.Expired(); stop != nil {
+			// Out of time: this failure and the rest keep their inputs
+			// files, which `augur run --inputs` runs.
+			res.Cuts = append(res.Cuts, Stop{Budget: stop.Budget, Message: stop.Message,
+				Stage: fmt.Sprintf("running the input exploration's failures again for a schedule to replay (failure %d of %d and those after it)",
+					i+1, len(res.Exploration.Failures))})
+			return
 		}
 		seen[key] = true
 		in := race.Inputs(p.Inputs)

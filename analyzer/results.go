@@ -64,6 +64,9 @@ func (res *Result) Report(base string) *report.Report {
 	if st := res.Stopped; st != nil {
 		rep.SetStopped(&report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total})
 	}
+	for _, c := range res.Cuts {
+		rep.AddCut(c.Budget.String(), c.Stage, c.Message)
+	}
 	rep.SetSources(res.Options.Resolved, base)
 	rep.MemoryModel = res.Options.MemoryModel
 	rep.Demangle()

@@ -1,6 +1,7 @@
 package analyzer
 
 import (
+	"strings"
 	"testing"
 
 	"augur/analyzer/vm"
@@ -19,5 +20,24 @@ func TestReportOfAnAnalysisStoppedBeforeDetection(t *testing.T) {
 	}
 	if rep.Complete() {
 		t.Error("a stopped analysis's report says it is complete")
+	}
+}
+
+// A verdict decided while a budget left part of its work out (the rest
+// of its harm search) stands, and the report it is in says the analysis
+// is incomplete: a run that ran out of time exits 4, not 0, even when
+// every race has a category.
+func TestReportOfAVerdictCutShort(t *testing.T) {
+	res := &Result{Options: &Options{Run: vm.Config{Args: []string{"prog"}}},
+		Cuts: []Stop{{Budget: vm.BudgetTime, Message: "the harm search ran 3 of its 8 PCT schedules (time budget of 1m0s exhausted)",
+			Stage: "classifying race abc"}}}
+	rep := res.Report("/w")
+	if rep.Complete() || rep.Stopped != nil {
+		t.Fatalf("report complete %v, stopped %+v: want incomplete and not stopped", rep.Complete(), rep.Stopped)
+	}
+	g := rep.Incomplete[0]
+	if want := "the time budget ran out while classifying race abc: the harm search ran 3 of its 8"; g.Kind != "budget" || g.Budget != "time" ||
+		!strings.HasPrefix(g.Message, want) {
+		t.Errorf("gap %+v, want a time budget gap %q...", g, want)
 	}
 }

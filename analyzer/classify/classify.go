@@ -119,6 +119,13 @@ type Verdict struct {
 	// which and how.
 	Budget        vm.Budget `json:"budget,omitempty"`
 	BudgetMessage string    `json:"budget_message,omitempty"`
+	// Cut says what a budget left out of a verdict that was decided all
+	// the same (the rest of the harm search, the race's later
+	// occurrences), and CutBudget which budget: the verdict stands on what
+	// ran, and the analysis that holds it is incomplete, so a smaller k on
+	// a busier machine reads as a cut rather than as another verdict.
+	Cut       string    `json:"cut,omitempty"`
+	CutBudget vm.Budget `json:"cut_budget,omitempty"`
 	// Paths is how many input paths the race was classified on
 	// (multipath; 1 without symbolic inputs).
 	Paths int `json:"paths,omitempty"`
@@ -152,6 +159,16 @@ var errEnforce = errors.New("alternate order cannot be enforced")
 // occurrence decided and why it was tried (see worthTrying for which
 // are).
 func Classify(prog *ir.Program, r *race.Race, opts Options) *Verdict {
+	v := classifyOccurrences(prog, r, opts)
+	if v.Cut != "" && v.Budget == 0 {
+		v.Reason += "; the analysis's budget cut it short: " + v.Cut
+	}
+	return v
+}
+
+// classifyOccurrences is Classify before the reason says what a budget
+// cut.
+func classifyOccurrences(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 	first := classifyOne(prog, r.At(0), opts)
 	if len(r.Alternates) == 0 || first.Category == SpecViolated || first.Budget != 0 {
 		return first
@@ -180,8 +197,10 @@ func laterOccurrences(r *race.Race, first *Verdict, steers bool, classify func(*
 	if first.Category == Harmless {
 		kept = first
 	}
-	others := 0 // harmless occurrences added to kept's k
-	cut := ""   // why an occurrence was left unfinished, when one was
+	others := 0             // harmless occurrences added to kept's k
+	var cut *vm.Termination // what left an occurrence unfinished, when one was
+	cutAt := 0
+	tried := []*Verdict{first} // the occurrences classified to the end
 occurrences:
 	for i := 1; i < n; i++ {
 		inst := r.At(i)
@@ -197,7 +216,8 @@ occurrences:
 			w.Reason = why + ": " + w.Reason
 			return w
 		case w.Budget != 0:
-			cut = fmt.Sprintf("occurrence %d of %d was not finished (%s), so k leaves it and any later one out", i+1, n, w.BudgetMessage)
+			cut = &vm.Termination{Kind: vm.TermBudget, Budget: w.Budget, Message: w.BudgetMessage}
+			cutAt = i + 1
 			break occurrences
 		case w.Category != Harmless:
 			continue // unclassified or single-ordering there: it tells nothing more
@@ -208,16 +228,20 @@ occurrences:
 			kept.K += w.K
 			others++
 		}
+		tried = append(tried, w)
 	}
 	if kept == nil {
 		kept = first
+	}
+	for _, w := range tried { // a harm search cut in any of them
+		kept.keepCut(w)
 	}
 	if others > 0 {
 		kept.Reason = fmt.Sprintf("%s; %d other occurrence(s) of the race, from other executions, showed no harm either (k counts their pairs too)",
 			kept.Reason, others)
 	}
-	if cut != "" {
-		kept.Reason += "; " + cut
+	if cut != nil {
+		kept.cutBy(cut, fmt.Sprintf("occurrence %d of %d was not finished, so k leaves it and any later one out", cutAt, n))
 	}
 	return kept
 }
@@ -238,6 +262,8 @@ func failingOccurrence(prog *ir.Program, r *race.Race, opts Options, first *Verd
 		}
 		w := classifyOne(prog, inst, opts)
 		if w.Budget != 0 {
+			first.cutBy(&vm.Termination{Kind: vm.TermBudget, Budget: w.Budget, Message: w.BudgetMessage},
+				fmt.Sprintf("occurrence %d of %d, tried for a failure behind the output difference, was not finished", i+1, n))
 			return first
 		}
 		if w.Category == SpecViolated {
@@ -327,6 +353,7 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 // then single ordering, then what could not be decided.
 func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []pathInput, deeper string) *Verdict {
 	var differs, harmless, single, other *Verdict
+	var cuts []*Verdict // the paths' verdicts, whose cuts the reported one carries
 	k, agreed, long, singles, others, absent := 0, 0, 0, 0, 0, 0
 	for j, p := range paths {
 		rr := *r
@@ -355,6 +382,7 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 			return w // cut short by the analysis's budget: nothing to rest a verdict on
 		}
 		w.Paths = j + 1
+		cuts = append(cuts, w)
 		if len(paths) > 1 {
 			w.Stage = fmt.Sprintf("multipath (input path %d of %d, %s): %s", j+1, len(paths), p.why, w.Stage)
 		}
@@ -405,6 +433,13 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 		w = single
 	default:
 		w = other
+	}
+	if !category.Of(w.Category).Harmful {
+		// A harmful verdict stands on its own path; a harmless one on
+		// them all, cuts included.
+		for _, p := range cuts {
+			w.keepCut(p)
+		}
 	}
 	if long > 0 {
 		w.Reason += fmt.Sprintf(" (%d other input path(s) ran out of their instruction or memory budget and were left out)", long)
@@ -907,6 +942,23 @@ func stopped(t *vm.Termination) bool {
 func (v *Verdict) stoppedVerdict(t *vm.Termination) *Verdict {
 	v.Budget, v.BudgetMessage = t.Budget, t.Message
 	return v.unclassified("the analysis stopped before deciding: " + t.Message)
+}
+
+// cutBy records that the budget that ended t left what out of v, unless
+// an earlier cut is recorded already (the first is the one that matters:
+// everything after it was cut too).
+func (v *Verdict) cutBy(t *vm.Termination, what string) {
+	if v.Cut == "" {
+		v.Cut, v.CutBudget = fmt.Sprintf("%s (%s)", what, t.Message), t.Budget
+	}
+}
+
+// keepCut carries the cut of another verdict (an input path's, an
+// occurrence's) over to v, the verdict that will be reported.
+func (v *Verdict) keepCut(from *Verdict) {
+	if v.Cut == "" && from != nil && from.Cut != "" {
+		v.Cut, v.CutBudget = from.Cut, from.CutBudget
+	}
 }
 
 func (v *Verdict) unclassified(reason string) *Verdict {

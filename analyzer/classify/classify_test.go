@@ -378,3 +378,33 @@ func TestVerifyRefusesWhatTheReplayDoesNotShow(t *testing.T) {
 		t.Errorf("another failure claimed: %q", why)
 	}
 }
+
+// TestHarmSearchCutIsSaid runs out of time as the harm search of a
+// harmless race starts: the verdict stands on the post-race schedules
+// that ran, and says what the budget left out, rather than reading as a
+// finished search.
+func TestHarmSearchCutIsSaid(t *testing.T) {
+	prog, cfg, races := detectFile(t, "../../testdata/classify/stats_counter.c")
+	if len(races) == 0 {
+		t.Fatal("no race found")
+	}
+	interrupt := make(chan struct{})
+	cfg.Interrupt = interrupt
+	defer classify.OnHarmSearch(func() {
+		select {
+		case <-interrupt:
+		default:
+			close(interrupt)
+		}
+	})()
+	v := classify.Classify(prog, races[0], classify.Options{Run: cfg, Seed: 1})
+	if v.Category != classify.Harmless || v.K == 0 {
+		t.Fatalf("%s (k=%d): %s; want k-witness-harmless from the post-race schedules", v.Category, v.K, v.Reason)
+	}
+	if want := "the harm search ran 0 of its"; !strings.HasPrefix(v.Cut, want) || v.CutBudget != vm.BudgetTime {
+		t.Fatalf("cut %q by %v, want %q... by the time budget", v.Cut, v.CutBudget, want)
+	}
+	if !strings.Contains(v.Reason, "budget cut it short: "+v.Cut) {
+		t.Errorf("reason %q does not say the cut", v.Reason)
+	}
+}

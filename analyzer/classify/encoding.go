@@ -14,8 +14,9 @@ import (
 // process that makes jobs and the processes that run them must agree on
 // what a job and a verdict are, or their verdicts would differ. Version 2:
 // classification on input paths, with tight pairs and self-checked
-// verdicts (Options.AroundInputs, Verdict.Paths).
-const EncodingVersion = 2
+// verdicts (Options.AroundInputs, Verdict.Paths). Version 3: what a
+// budget left out of a decided verdict (Verdict.Cut, Verdict.CutBudget).
+const EncodingVersion = 3
 
 // envelope is the encoded form of a job or a verdict: the version first.
 type envelope struct {

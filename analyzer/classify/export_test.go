@@ -32,3 +32,10 @@ func CPUsLent() uint64 {
 func Verify(prog *ir.Program, r *race.Race, v *Verdict, opts Options) string {
 	return verify(prog, r, v, opts)
 }
+
+// OnHarmSearch has f called as each harm search starts, and returns what
+// removes it.
+func OnHarmSearch(f func()) (restore func()) {
+	harmSearchStarts = f
+	return func() { harmSearchStarts = nil }
+}

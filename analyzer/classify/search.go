@@ -80,6 +80,10 @@ func searchFocus(r *race.Race, focus []string) []string {
 	return out
 }
 
+// harmSearchStarts, set by tests only, is called as a harm search
+// starts: a budget that runs out there is one no test could time.
+var harmSearchStarts func()
+
 // searchHarm runs the harm search from the pre-race checkpoint and
 // returns the spec-violated verdict it found, or nil. When the alternate
 // order cannot be enforced (c.single), it searches the recorded order
@@ -88,6 +92,9 @@ func (c *path) searchHarm() *Verdict {
 	opts, r, s := c.opts, c.r, c.setup
 	if opts.Search < 0 || opts.Model == memmodel.Weak {
 		return nil
+	}
+	if harmSearchStarts != nil {
+		harmSearchStarts()
 	}
 	n := opts.Search
 	if n == 0 {
@@ -106,12 +113,18 @@ func (c *path) searchHarm() *Verdict {
 	pairs.alone = alone
 	defer pairs.stop()
 	for j := 0; j < n; j++ {
-		if opts.Run.Expired() != nil {
+		if t := opts.Run.Expired(); t != nil {
+			c.v.cutBy(t, fmt.Sprintf("the harm search ran %d of its %d PCT schedules", j, n))
 			break
 		}
 		primary, alt, err := pairs.get(j)
 		c.searched++
 		stage := fmt.Sprintf("harm search (PCT post-race schedule %d of %d over %d points)", j+1, n, len(focus))
+		if t := cutTerm(primary, alt, err); t != nil {
+			// A run the budget stopped shows neither harm nor its absence.
+			c.v.cutBy(t, fmt.Sprintf("the harm search's PCT schedule %d of %d did not finish", j+1, n))
+			continue
+		}
 		if err != nil {
 			if c.single == nil {
 				continue
@@ -131,6 +144,19 @@ func (c *path) searchHarm() *Verdict {
 				j+1, len(focus), w.Reason)
 			return &w
 		}
+	}
+	return nil
+}
+
+// cutTerm is the termination of a pair's run that the analysis's own
+// budget stopped, or nil (err: the alternate could not be enforced, so
+// only the primary ran).
+func cutTerm(primary, alt outcome, err error) *vm.Termination {
+	if t := primary.res.Term; stopped(t) {
+		return t
+	}
+	if err == nil && stopped(alt.res.Term) {
+		return alt.res.Term
 	}
 	return nil
 }

@@ -64,8 +64,14 @@ func (r *Report) SetStopped(st *Stopped) {
 		r.Incomplete = append(r.Incomplete, Gap{Kind: GapFailed, Message: fmt.Sprintf("while %s: %s", st.Stage, st.Message)})
 		return
 	}
-	r.Incomplete = append(r.Incomplete, Gap{Kind: GapBudget, Budget: st.Budget,
-		Message: fmt.Sprintf("the %s budget ran out while %s: %s", st.Budget, st.Stage, st.Message)})
+	r.AddCut(st.Budget, st.Stage, st.Message)
+}
+
+// AddCut records that the budget named ran out while the analysis was
+// doing stage, and left out what message says.
+func (r *Report) AddCut(budget, stage, message string) {
+	r.Incomplete = append(r.Incomplete, Gap{Kind: GapBudget, Budget: budget,
+		Message: fmt.Sprintf("the %s budget ran out while %s: %s", budget, stage, message)})
 }
 
 // AddCutShort records that n executions ran out of their budget (named),
