@@ -82,10 +82,12 @@ type Options struct {
 	ExploreTimeout time.Duration
 	// ExploreTime is how long detection may go on exploring schedules after
 	// its plan (race.Explore): PCT over the accesses of the races found,
-	// while new schedules keep finding new behaviour. It usually stops
-	// earlier, when they no longer do (and then the same options give the
-	// same results); when the time runs out first, results depend on how
-	// many schedules fit. 0 is DefaultExploreTime; negative turns the
+	// while new schedules keep finding new behaviour. 0 sets no time of
+	// its own: the exploration ends on its counts or on its instructions
+	// (ExploreInstructions), at the same schedule on any machine, within
+	// the analysis's Timeout. A time ends it wherever the machine got to,
+	// so its results then depend on the machine's load (the editor's
+	// saves, which add up over a history, use one). Negative turns the
 	// exploration off.
 	ExploreTime time.Duration
 	// ExploreInstructions bounds the instructions that exploration's
@@ -594,14 +596,18 @@ func (res *Result) writeEvidence(i int) (string, error) {
 // NoExploreLimit is an ExploreInstructions that sets no budget.
 const NoExploreLimit = race.Unbounded
 
-// DefaultExploreTime is the exploration's time when Options leave it 0.
-const DefaultExploreTime = 20 * time.Second
+// ExploreAuto is the explore-time setting "auto": no time of the
+// exploration's own (Options.ExploreTime 0).
+const ExploreAuto time.Duration = -1
 
 // ExploreSetting is the ExploreTime of a user's setting (the command
-// line's --explore-time, augur.toml's explore-time), where 0 or less
-// turns exploration off.
+// line's --explore-time, augur.toml's explore-time), where ExploreAuto
+// sets no time and 0 turns exploration off.
 func ExploreSetting(d time.Duration) time.Duration {
-	if d <= 0 {
+	switch {
+	case d == ExploreAuto:
+		return 0
+	case d <= 0:
 		return -1
 	}
 	return d
@@ -614,10 +620,11 @@ func (o *Options) explore(start time.Time) *race.Explore {
 	if d < 0 {
 		return nil
 	}
-	if d == 0 {
-		d = DefaultExploreTime
+	x := &race.Explore{Instructions: o.ExploreInstructions, Workers: o.Workers}
+	if d > 0 {
+		x.Until = start.Add(d)
 	}
-	return &race.Explore{Until: start.Add(d), Instructions: o.ExploreInstructions, Workers: o.Workers}
+	return x
 }
 
 // symbolic reports whether any input is symbolic.

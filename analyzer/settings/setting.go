@@ -154,6 +154,16 @@ func setExploreInstructions(s *Values, v any) error {
 	return nil
 }
 
+// setExploreTime sets the exploration's time: a duration (0: no
+// exploration), or "auto": none of its own (analyzer.ExploreAuto).
+func setExploreTime(s *Values, v any) error {
+	if v == "auto" {
+		s.ExploreTime = analyzer.ExploreAuto
+		return nil
+	}
+	return setDuration(&s.ExploreTime, v)
+}
+
 // setMaxMemory sets the memory budget: a size (0: none), or "auto": half
 // the memory available now (sysmem.DefaultBudget).
 func setMaxMemory(s *Values, v any) error {

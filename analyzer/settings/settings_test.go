@@ -72,7 +72,7 @@ func TestDefaults(t *testing.T) {
 	if cli.Timeout != 10*time.Minute || ed.Timeout != time.Minute {
 		t.Errorf("timeouts %v and %v", cli.Timeout, ed.Timeout)
 	}
-	if cli.ExploreTime != 30*time.Second || ed.ExploreTime != 100*time.Millisecond {
+	if cli.ExploreTime != analyzer.ExploreAuto || ed.ExploreTime != 100*time.Millisecond {
 		t.Errorf("explore times %v and %v", cli.ExploreTime, ed.ExploreTime)
 	}
 	if cli.SuggestFixes || !ed.SuggestFixes {

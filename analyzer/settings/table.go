@@ -61,15 +61,15 @@ var Table = []Setting{
 		set: func(v *Values, x any) error { return setDuration(&v.Timeout, x) },
 	},
 	{
-		Key: "explore-time", Client: "exploreTime", Type: `duration`, Fronts: Both, kind: kindDuration,
-		Default: "30s", EditorDefault: "100ms",
-		Doc: "how long each analysis keeps exploring new thread schedules after its planned ones: PCT schedules that switch threads at the accesses of the races found, stopping sooner once they find nothing new; in the editor every save explores new ones (`\"0\"`: none)",
-		set: func(v *Values, x any) error { return setDuration(&v.ExploreTime, x) },
+		Key: "explore-time", Client: "exploreTime", Type: "duration or `\"auto\"`", Fronts: Both, kind: kindDuration,
+		Default: "auto", EditorDefault: "100ms",
+		Doc: "how long each analysis keeps exploring new thread schedules after its planned ones: PCT schedules that switch threads at the accesses of the races found, stopping sooner once they find nothing new (`\"0\"`: none); `\"auto\"`: no time of its own, so `explore-instructions` and the schedule counts end it at the same schedule on any machine, within `timeout`; a time ends it wherever the machine got to. In the editor every save explores new ones",
+		set: setExploreTime,
 	},
 	{
 		Key: "explore-instructions", Client: "exploreInstructions", Type: "integer or `\"auto\"`", Fronts: Both, kind: kindCount,
 		Default: "auto",
-		Doc:     "instructions the exploration's schedules may run in all, each counted from the program's start (0: no limit); `\"auto\"`: ten times what the first schedule ran, at least 1,000,000,000. Whichever of it and `explore-time` comes first ends the exploration; ending by instructions, it ends at the same schedule on any machine",
+		Doc:     "instructions the exploration's schedules may run in all, each counted from the program's start (0: no limit); `\"auto\"`: ten times what the first schedule ran, at least 250,000,000. Whichever of it and `explore-time` comes first ends the exploration; ending by instructions, it ends at the same schedule on any machine",
 		set:     func(v *Values, x any) error { return setExploreInstructions(v, x) },
 	},
 	{

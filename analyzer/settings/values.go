@@ -31,7 +31,7 @@ type Values struct {
 	// included.
 	Timeout time.Duration
 	// ExploreTime is how long detection explores schedules after its plan
-	// (0: not at all).
+	// (0: not at all; analyzer.ExploreAuto: no time of its own).
 	ExploreTime time.Duration
 	// ExploreInstructions bounds what the exploration's schedules run in
 	// all (analyzer.Options.ExploreInstructions: 0 follows the program).
