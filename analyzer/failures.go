@@ -34,8 +34,9 @@ func (res *Result) failures() []*race.Failure {
 // concretize runs each failing path of the exploration of inputs again on
 // its concrete inputs, under round robin as the exploration ran it, so
 // that the failure has a schedule to replay (InputFailures). A failure
-// detection reached already is not run again, nor one whose concrete run
-// ends otherwise (the report keeps its inputs for `augur run --inputs`).
+// detection reached already is not run again. One whose concrete run
+// ends otherwise keeps its inputs for `augur run --inputs`, with a
+// warning, and the next path to the same failure is tried.
 func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 	if res.Exploration == nil {
 		return
@@ -44,9 +45,14 @@ func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 	for _, f := range res.failures() {
 		seen[failureKey(f.Kind, f.Message, f.Loc)] = true
 	}
+	concrete := map[string]*vm.Termination{} // what each failure ran to concretely, by the exploration's key
 	for i, p := range res.Exploration.Failures {
 		t := p.Term
 		key := failureKey(t.Kind, t.Message, t.Loc)
+		if u := concrete[key]; u != nil {
+			p.Term = u // another path to the same failure: the report lists it once, as the first ran
+			continue
+		}
 		if seen[key] || t.Kind == vm.TermUnsupported {
 			continue
 		}
@@ -58,7 +64,6 @@ func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 					i+1, len(res.Exploration.Failures))})
 			return
 		}
-		seen[key] = true
 		in := race.Inputs(p.Inputs)
 		cfg := in.Apply(tmpl)
 		cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.Monitor = nil, nil, nil, nil
@@ -70,15 +75,28 @@ func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 			continue
 		}
 		run := m.Run()
-		if u := run.Term; u.Kind != t.Kind || u.Loc != t.Loc {
+		u := run.Term
+		if u.Kind != t.Kind || u.Loc != t.Loc {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for the %s at %s: its inputs run concretely to %s at %s; "+
 				"augur run --inputs shows that run", t.Kind, t.Loc, u.Kind, u.Loc))
 			continue
 		}
+		// The failure is reported as its concrete inputs make it, which
+		// is what its evidence replays: the symbolic run's message may
+		// name other sizes (an explored argument's buffer is as long as
+		// the one it was explored around, the concrete one as the
+		// argument). Detection may have reached it so on these inputs
+		// already, with evidence of its own.
+		p.Term, concrete[key] = u, u
+		ukey := failureKey(u.Kind, u.Message, u.Loc)
+		if seen[ukey] {
+			continue
+		}
+		seen[ukey] = true
 		o, e := vm.Streams(run.Output)
-		res.InputFailures = append(res.InputFailures, &race.Failure{Kind: t.Kind, Message: t.Message, Loc: t.Loc,
-			Thread: t.Thread, Stack: t.Stack, Threads: t.Threads, Schedule: "round-robin, symbolic inputs", Trace: run.Trace,
-			Budget: t.Budget, Inputs: &in, Stdout: string(o), Stderr: string(e)})
+		res.InputFailures = append(res.InputFailures, &race.Failure{Kind: u.Kind, Message: u.Message, Loc: u.Loc,
+			Thread: u.Thread, Stack: u.Stack, Threads: u.Threads, Schedule: "round-robin, symbolic inputs", Trace: run.Trace,
+			Budget: u.Budget, Inputs: &in, Stdout: string(o), Stderr: string(e)})
 	}
 }
 

@@ -376,6 +376,46 @@ func TestSymbolicFailureReplays(t *testing.T) {
 	}
 }
 
+// A failure the exploration of inputs finds on a shorter argument than
+// the analysis's own is reported, and replayed, as the concrete argument
+// makes it: the symbolic run held the argument in a buffer as long as the
+// original, and its message named that buffer's size, which no replay of
+// the short argument shows (evidence that did not reproduce on pbzip2).
+func TestExploredArgumentFailureReplays(t *testing.T) {
+	dir := t.TempDir()
+	src := "../../testdata/symex/short_suffix.c"
+	out, errOut, code := augur(t, "", "analyze", "--detect-only", "--format", "json", "--evidence-dir", dir, src, "--", "input.txt")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Failures []struct {
+			Message, Evidence string
+			Line              int
+		} `json:"failures"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	replayed := 0
+	for _, f := range rep.Failures {
+		if f.Line != 16 {
+			t.Errorf("failure at line %d: %s", f.Line, f.Message)
+		}
+		if f.Evidence == "" || strings.HasSuffix(f.Evidence, "-inputs.json") {
+			continue
+		}
+		out, errOut, code := augur(t, "", "replay", f.Evidence)
+		if code != 0 || strings.Contains(out, "NOT REPRODUCED") {
+			t.Errorf("replay of %s (%s): exit %d\n%s%s", f.Evidence, f.Message, code, out, errOut)
+		}
+		replayed++
+	}
+	if replayed < 2 {
+		t.Fatalf("%d failures replayed, want the short arguments' (at least 2): %+v", replayed, rep.Failures)
+	}
+}
+
 func TestSymbolicStdinFailureReplays(t *testing.T) {
 	dir := t.TempDir()
 	out, errOut, code := augur(t, "", "analyze", "--detect-only", "--sym-stdin", "8", "--evidence-dir", dir,
