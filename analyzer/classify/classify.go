@@ -9,6 +9,7 @@ package classify
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"augur/analyzer/category"
 	"augur/analyzer/ir"
@@ -944,20 +945,29 @@ func (v *Verdict) stoppedVerdict(t *vm.Termination) *Verdict {
 	return v.unclassified("the analysis stopped before deciding: " + t.Message)
 }
 
-// cutBy records that the budget that ended t left what out of v, unless
-// an earlier cut is recorded already (the first is the one that matters:
-// everything after it was cut too).
+// cutBy records that the budget that ended t left what out of v. Every
+// cut is kept: a harm search cut in one occurrence and a later occurrence
+// left out are two different things the verdict did not see.
 func (v *Verdict) cutBy(t *vm.Termination, what string) {
-	if v.Cut == "" {
-		v.Cut, v.CutBudget = fmt.Sprintf("%s (%s)", what, t.Message), t.Budget
+	v.addCut(fmt.Sprintf("%s (%s)", what, t.Message), t.Budget)
+}
+
+// keepCut carries the cuts of another verdict (an input path's, an
+// occurrence's) over to v, the verdict that will be reported.
+func (v *Verdict) keepCut(from *Verdict) {
+	if from != nil && from != v && from.Cut != "" {
+		v.addCut(from.Cut, from.CutBudget)
 	}
 }
 
-// keepCut carries the cut of another verdict (an input path's, an
-// occurrence's) over to v, the verdict that will be reported.
-func (v *Verdict) keepCut(from *Verdict) {
-	if v.Cut == "" && from != nil && from.Cut != "" {
-		v.Cut, v.CutBudget = from.Cut, from.CutBudget
+// addCut appends cut to v's cuts unless v says it already; CutBudget
+// stays the budget of the first, the one the report names.
+func (v *Verdict) addCut(cut string, b vm.Budget) {
+	switch {
+	case v.Cut == "":
+		v.Cut, v.CutBudget = cut, b
+	case !strings.Contains(v.Cut, cut):
+		v.Cut += "; " + cut
 	}
 }
 

@@ -50,3 +50,23 @@ func TestBudgetCutSecondOccurrenceKeepsFirst(t *testing.T) {
 		t.Fatalf("k=%d, cut %q: want k=32 and the cut said", v.K, v.Cut)
 	}
 }
+
+// TestBudgetCutsAreAllSaid checks a verdict cut twice: the first
+// occurrence's harm search ran out, and then a later occurrence was not
+// finished. Both are said, so the second does not hide behind the first.
+func TestBudgetCutsAreAllSaid(t *testing.T) {
+	r := &race.Race{Alternates: make([]race.Instance, 2)}
+	first := &Verdict{Category: Harmless, K: 32, Reason: "both orders agreed",
+		Cut: "the harm search ran 2 of its 4 PCT schedules (time budget of 15m0s exhausted)", CutBudget: vm.BudgetTime}
+	v := laterOccurrences(r, first, true, func(*race.Race) *Verdict {
+		return &Verdict{Category: Unclassified, Budget: vm.BudgetTime, BudgetMessage: "time budget of 15m0s exhausted"}
+	})
+	for _, want := range []string{"the harm search ran 2 of its 4", "occurrence 2 of 3 was not finished"} {
+		if !strings.Contains(v.Cut, want) {
+			t.Errorf("cut %q does not say %q", v.Cut, want)
+		}
+	}
+	if strings.Count(v.Cut, "harm search") != 1 {
+		t.Errorf("cut %q says the harm search's cut more than once", v.Cut)
+	}
+}
