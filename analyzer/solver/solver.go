@@ -150,13 +150,6 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 		s.Stats.CacheHits++
 		return r.sat, r.model, nil
 	}
-	for i := len(s.models) - 1; i >= 0; i-- {
-		if expr.Satisfies(s.models[i], conds) {
-			s.Stats.ModelHits++
-			s.cache[key] = result{true, s.models[i]}
-			return true, s.models[i], nil
-		}
-	}
 	var vars []string
 	seen := map[string]bool{}
 	for _, c := range conds {
@@ -165,6 +158,14 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 				seen[v] = true
 				vars = append(vars, v)
 			}
+		}
+	}
+	for i := len(s.models) - 1; i >= 0; i-- {
+		if expr.Satisfies(s.models[i], conds) {
+			s.Stats.ModelHits++
+			model := complete(s.models[i], vars)
+			s.cache[key] = result{true, model}
+			return true, model, nil
 		}
 	}
 	if s.Work != nil {
@@ -189,6 +190,30 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 	}
 	s.remember(key, sat, model)
 	return sat, model, nil
+}
+
+// complete returns model with every one of vars assigned: a model of
+// another query satisfies this one with the variables it does not assign
+// read as 0 (expr.Eval), so they must be 0 in the answer too, not left
+// for a caller to fill from its seed.
+func complete(model expr.Assignment, vars []string) expr.Assignment {
+	var out expr.Assignment
+	for _, v := range vars {
+		if _, ok := model[v]; ok {
+			continue
+		}
+		if out == nil {
+			out = make(expr.Assignment, len(model)+len(vars))
+			for k, x := range model {
+				out[k] = x
+			}
+		}
+		out[v] = 0
+	}
+	if out == nil {
+		return model
+	}
+	return out
 }
 
 // remember caches a query's answer, and its model among the recent ones.

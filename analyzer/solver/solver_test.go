@@ -121,3 +121,29 @@ func TestEvalAgreesWithZ3(t *testing.T) {
 		}
 	}
 }
+
+// TestReusedModelAssignsEveryVariable asks for a model of a query an
+// earlier model satisfies only because it leaves a variable out (read as
+// 0): the answer must say that variable is 0, or a caller that fills the
+// variables a model leaves free from its seed gets inputs that take
+// another path (an explored argument's NUL lost to the seed's byte).
+func TestReusedModelAssignsEveryVariable(t *testing.T) {
+	b := expr.NewBuilder()
+	s := New(5 * time.Second)
+	x, y := b.Variable("x", 8), b.Variable("y", 8)
+	zero := b.Constant(0, 8)
+	xNonzero := b.Not(b.Binary(expr.Eq, x, zero))
+	if m, sat, err := s.Model([]*expr.Expr{xNonzero}); err != nil || !sat || m["x"] == 0 {
+		t.Fatalf("x != 0: %v %v %v", m, sat, err)
+	}
+	m, sat, err := s.Model([]*expr.Expr{xNonzero, b.Binary(expr.Eq, y, zero)})
+	if err != nil || !sat {
+		t.Fatalf("x != 0 and y == 0: %v %v", sat, err)
+	}
+	if s.Stats.ModelHits != 1 {
+		t.Fatalf("the first model was not reused: %+v", s.Stats)
+	}
+	if v, ok := m["y"]; !ok || v != 0 {
+		t.Fatalf("model %v does not assign y = 0", m)
+	}
+}
