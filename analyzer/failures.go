@@ -35,8 +35,9 @@ func (res *Result) failures() []*race.Failure {
 // its concrete inputs, under round robin as the exploration ran it, so
 // that the failure has a schedule to replay (InputFailures). A failure
 // detection reached already is not run again. One whose concrete run
-// ends otherwise keeps its inputs for `augur run --inputs`, with a
-// warning, and the next path to the same failure is tried.
+// ends otherwise keeps its inputs for `augur run --inputs`, and the next
+// path to the same failure is tried; a failure none of whose paths ran to
+// it concretely gets one warning.
 func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 	if res.Exploration == nil {
 		return
@@ -46,6 +47,15 @@ func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 		seen[failureKey(f.Kind, f.Message, f.Loc)] = true
 	}
 	concrete := map[string]*vm.Termination{} // what each failure ran to concretely, by the exploration's key
+	missed := map[string]*missedFailure{}    // failures whose paths ran concretely to something else
+	var order []string                       // missed's keys in the exploration's order
+	defer func() {
+		for _, key := range order {
+			if concrete[key] == nil {
+				res.Warnings = append(res.Warnings, missed[key].String())
+			}
+		}
+	}()
 	for i, p := range res.Exploration.Failures {
 		t := p.Term
 		key := failureKey(t.Kind, t.Message, t.Loc)
@@ -77,8 +87,11 @@ func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 		run := m.Run()
 		u := run.Term
 		if u.Kind != t.Kind || u.Loc != t.Loc {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for the %s at %s: its inputs run concretely to %s at %s; "+
-				"augur run --inputs shows that run", t.Kind, t.Loc, u.Kind, u.Loc))
+			if missed[key] == nil {
+				missed[key] = &missedFailure{want: t, got: u}
+				order = append(order, key)
+			}
+			missed[key].paths++
 			continue
 		}
 		// The failure is reported as its concrete inputs make it, which
@@ -98,6 +111,18 @@ func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 			Thread: u.Thread, Stack: u.Stack, Threads: u.Threads, Schedule: "round-robin, symbolic inputs", Trace: run.Trace,
 			Budget: u.Budget, Inputs: &in, Stdout: string(o), Stderr: string(e)})
 	}
+}
+
+// missedFailure is a failure of the exploration of inputs whose paths'
+// concrete inputs ran to something else (got, from the first of them).
+type missedFailure struct {
+	want, got *vm.Termination
+	paths     int
+}
+
+func (m *missedFailure) String() string {
+	return fmt.Sprintf("evidence for the %s at %s: the inputs of its %d path(s) run concretely to %s at %s; "+
+		"augur run --inputs shows that run", m.want.Kind, m.want.Loc, m.paths, m.got.Kind, m.got.Loc)
 }
 
 // failureEvidence gives every failure of the analysis evidence when an
@@ -152,10 +177,10 @@ func (res *Result) writeFailureEvidence() {
 	}
 }
 
-// failureKey names a failure by how and where it ended, as the report
-// lists each failure once.
+// failureKey names a failure by what it is (race.FailureID), as the
+// report lists each failure once, for the name of its evidence file.
 func failureKey(kind vm.TermKind, message string, loc ir.Loc) string {
-	h := sha256.Sum256([]byte(fmt.Sprintf("%s|%s|%s", kind, message, loc)))
+	h := sha256.Sum256([]byte(race.FailureID(kind, message, loc)))
 	return kind.String() + "-" + hex.EncodeToString(h[:4])
 }
 
