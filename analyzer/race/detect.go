@@ -655,12 +655,7 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		return fresh // the analysis's limit, not a failure of the program
 	}
 	if t := run.Term; t.Kind != vm.TermExit {
-		key := fmt.Sprintf("%s|%s|%s", t.Kind, t.Message, t.Loc)
-		if t.Kind == vm.TermHang {
-			// A loop is caught at whichever of its instructions the
-			// watch saw it come back: its line names it.
-			key = fmt.Sprintf("%s|%s:%d", t.Kind, t.Loc.File, t.Loc.Line)
-		}
+		key := FailureID(t.Kind, t.Message, t.Loc)
 		if !d.seenFail[key] {
 			d.seenFail[key], fresh = true, true
 			if len(res.Failures) == 0 {

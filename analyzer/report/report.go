@@ -526,17 +526,17 @@ func (r *Report) Classify(id string, c Classification) {
 
 // AddExploration adds the failing paths of a symbolic exploration, with the
 // inputs that reproduce them, and its counts to the stats.
-// A failure reached by several paths is listed once, with the inputs of
-// the first path that reached it.
+// A failure reached by several paths is listed once (race.MessageID), with
+// the inputs of the first path that reached it.
 func (r *Report) AddExploration(res *symex.Result, base string) {
 	seen := map[string]bool{}
 	for _, f := range r.Failures { // detection found it already, on the same explored input
-		seen[fmt.Sprintf("%s|%s|%s:%d", f.Kind, f.Message, f.File, f.Line)] = true
+		seen[fmt.Sprintf("%s|%s|%s:%d", f.Kind, race.MessageID(f.Message), f.File, f.Line)] = true
 	}
 	for _, p := range res.Failures {
 		t := p.Term
 		kind := failureKind(&race.Failure{Kind: t.Kind, Message: t.Message, Budget: t.Budget})
-		key := fmt.Sprintf("%s|%s|%s:%d", kind, t.Message, ir.RelPath(t.Loc.File, base), t.Loc.Line)
+		key := fmt.Sprintf("%s|%s|%s:%d", kind, race.MessageID(t.Message), ir.RelPath(t.Loc.File, base), t.Loc.Line)
 		if seen[key] {
 			continue
 		}

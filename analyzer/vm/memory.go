@@ -381,7 +381,12 @@ func (e *AccessError) Error() string {
 	if e.Write {
 		verb = "write"
 	}
-	id, off := uint32(e.Addr>>ir.AddrShift), e.Addr&(1<<ir.AddrShift-1)
+	id := uint32(e.Addr >> ir.AddrShift)
+	raw := e.Addr & (1<<ir.AddrShift - 1)
+	off := int64(raw)
+	if raw >= 1<<31 && (e.Object == nil || raw >= e.Object.Size) {
+		off = int64(int32(uint32(raw))) // before the object's start: the offset wrapped, say it as negative
+	}
 	switch {
 	case e.Object == nil && e.Kind == "use after free":
 		return fmt.Sprintf("%s: %s of %s at offset %d of a heap object freed earlier", e.Kind, verb, bytesize.Count(e.Size), off)
