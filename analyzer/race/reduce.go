@@ -73,6 +73,19 @@ func conflicts(decisions []sched.Decision, steps []step) []backtrack {
 		}
 		h.end(j, p, append(prior, released...), steps[j])
 	}
+	// The run ended in its last step (the program exited, or failed):
+	// that end conflicts with the next step of every other thread that
+	// could have run, as exit ends the threads it finds alive. Without
+	// this, a thread that main's return leaves unrun has no steps to
+	// conflict with, and no schedule runs it first.
+	if n > 0 && n == len(decisions) {
+		last := decisions[n-1]
+		for _, t := range last.Runnable {
+			if t != last.Chose {
+				out = append(out, backtrack{at: n - 1, thread: t})
+			}
+		}
+	}
 	return out
 }
 
