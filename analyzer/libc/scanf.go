@@ -2,9 +2,11 @@ package libc
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
+	"augur/analyzer/expr"
 	"augur/analyzer/ir"
 	"augur/analyzer/vm"
 )
@@ -17,7 +19,8 @@ type scanSource interface {
 
 // streamScan reads from a vfile, pushing back the one byte of lookahead.
 // A symbolic input byte is made concrete (under a constraint) as scanf
-// consumes it: conversions compute on concrete digits.
+// consumes it, except a decimal conversion's digits, which stay symbolic
+// (nextDigit).
 type streamScan struct {
 	m   *machine
 	f   *vfile
@@ -34,6 +37,117 @@ func (s *streamScan) read() int {
 		c = int(x)
 	}
 	return c
+}
+
+// nextDigit takes the next byte when it is a decimal digit, for a
+// decimal conversion. A symbolic byte the path lets be a digit is taken
+// as one and stays symbolic, constrained to the digits (its term is
+// returned): the number it is part of is then a term of the input, and a
+// branch on it forks. Any other byte is left unread, pinned as read pins
+// it.
+func (s *streamScan) nextDigit() (c int, term *expr.Expr, ok bool) {
+	f := s.f
+	if f.unget == 0 && f.sym != nil && f.pos < len(f.sym) && f.sym[f.pos] != nil && s.m.Symbolic() != nil {
+		e := f.sym[f.pos]
+		b := s.m.Terms()
+		x, err := s.m.ConcretizeAs(vm.Value{Sym: e}, 8, func(x *expr.Expr, cand uint64) *expr.Expr {
+			if cand >= '0' && cand <= '9' {
+				return b.Binary(expr.And, b.Binary(expr.Ule, b.Constant('0', 8), x), b.Binary(expr.Ule, x, b.Constant('9', 8)))
+			}
+			return b.Binary(expr.Eq, x, b.Constant(cand, 8))
+		})
+		if err != nil {
+			if s.err == nil {
+				s.err = err
+			}
+			return -1, nil, false
+		}
+		f.pos++
+		if x >= '0' && x <= '9' {
+			return int(x), e, true
+		}
+		f.unget = int(x) + 1
+		return int(x), nil, false
+	}
+	if c = s.peek(); c >= '0' && c <= '9' {
+		return s.next(), nil, true
+	}
+	return c, nil, false
+}
+
+// scanDecimal takes a decimal integer's text, at most width bytes, with
+// the term of each symbolic digit (nil for the others).
+func (s *streamScan) scanDecimal(width int) (text []byte, terms []*expr.Expr) {
+	if c := s.peek(); (c == '+' || c == '-') && width > 0 {
+		text, terms = append(text, byte(s.next())), append(terms, nil)
+	}
+	for len(text) < width {
+		c, e, ok := s.nextDigit()
+		if !ok {
+			break
+		}
+		text, terms = append(text, byte(c)), append(terms, e)
+	}
+	return text, terms
+}
+
+// maxSymbolicDigits is the most digits a decimal conversion keeps
+// symbolic: 19 digits always fit in 64 bits, where the term's arithmetic
+// and strtoul's agree.
+const maxSymbolicDigits = 19
+
+// decimalTerm is the 64-bit term of a decimal integer's text whose digits
+// terms gives (nil: the text's own), or nil when no digit is symbolic or
+// there are too many to keep so (each is then pinned to its value).
+func (m *machine) decimalTerm(text []byte, terms []*expr.Expr) (*expr.Expr, error) {
+	symbolic := slices.ContainsFunc(terms, func(e *expr.Expr) bool { return e != nil })
+	if !symbolic {
+		return nil, nil
+	}
+	if len(text) > maxSymbolicDigits {
+		for i, e := range terms {
+			if e != nil {
+				x, err := m.Concretize(vm.Value{Sym: e}, 8)
+				if err != nil {
+					return nil, err
+				}
+				text[i] = byte(x)
+			}
+		}
+		return nil, nil
+	}
+	b := m.Terms()
+	v, neg := b.Constant(0, 64), false
+	for i, c := range text {
+		if i == 0 && (c == '+' || c == '-') {
+			neg = c == '-'
+			continue
+		}
+		d := b.Constant(uint64(c-'0'), 64)
+		if terms[i] != nil {
+			d = b.Binary(expr.Sub, b.ZExt(terms[i], 64), b.Constant('0', 64))
+		}
+		v = b.Binary(expr.Add, b.Binary(expr.Mul, v, b.Constant(10, 64)), d)
+	}
+	if neg {
+		v = b.Binary(expr.Sub, b.Constant(0, 64), v)
+	}
+	return v, nil
+}
+
+// writeTerm writes the low size bytes of an integer whose value is v and
+// whose term is e at p, as a conversion's result.
+func (m *machine) writeTerm(p uint64, size int, v uint64, e *expr.Expr) error {
+	if err := m.WriteUint(p, size, v); err != nil {
+		return err
+	}
+	b := m.Terms()
+	data, terms := make([]byte, size), make([]*expr.Expr, size)
+	for i := range terms {
+		data[i] = byte(v >> (8 * i))
+		terms[i] = b.Extract(e, uint16(8*i), 8)
+	}
+	return m.SetSymBytes(p, data, terms)
 }
 
 func (s *streamScan) peek() int {
@@ -156,6 +270,7 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 			}
 		}
 		var text []byte
+		var digits []*expr.Expr // the terms of a decimal conversion's symbolic digits
 		accept := func(ok func(c int) bool) {
 			for len(text) < width && src.peek() >= 0 && ok(src.peek()) {
 				text = append(text, byte(src.next()))
@@ -164,6 +279,10 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 		switch conv {
 		case 'd', 'i', 'u', 'o', 'x', 'X', 'p':
 			base := map[byte]int{'d': 10, 'u': 10, 'i': 0, 'o': 8, 'x': 16, 'X': 16, 'p': 16}[conv]
+			if ss, ok := src.(*streamScan); ok && base == 10 && m.Symbolic() != nil {
+				text, digits = ss.scanDecimal(width)
+				break
+			}
 			text = scanInteger(src, width, base)
 		case 'f', 'e', 'g', 'E', 'G', 'a':
 			accept(func(c int) bool { return strings.IndexByte("0123456789+-.eEinfatyINFATYxXpP", byte(c)) >= 0 })
@@ -192,6 +311,10 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 		switch conv {
 		case 'd', 'i', 'u', 'o', 'x', 'X', 'p':
 			base := map[byte]int{'d': 10, 'u': 10, 'i': 0, 'o': 8, 'x': 16, 'X': 16, 'p': 16}[conv]
+			term, err := m.decimalTerm(text, digits) // may pin the digits, and text with them
+			if err != nil {
+				return assigned, err
+			}
 			v, ok := parseCInt(string(text), base)
 			if !ok {
 				return assigned, nil
@@ -200,7 +323,11 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 			if conv == 'p' {
 				size = 8
 			}
-			werr = m.WriteUint(p, size, v)
+			if term == nil {
+				werr = m.WriteUint(p, size, v)
+				break
+			}
+			werr = m.writeTerm(p, size, v, term)
 		case 'f', 'e', 'g', 'E', 'G', 'a':
 			f, n := parseCFloat(string(text))
 			if n == 0 {

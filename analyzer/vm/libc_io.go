@@ -152,6 +152,14 @@ func (m *Machine) Terms() *expr.Builder {
 // values, as scanf's conversions do).
 func (m *Machine) Concretize(v Value, w uint16) (uint64, error) { return m.concretize(v, w) }
 
+// ConcretizeAs picks one value of w bits for v consistent with the path
+// and constrains the path to class(v's term, that value), a condition the
+// value satisfies: a model that takes a digit's value symbolically but
+// must know it is a digit pins its class, not its value.
+func (m *Machine) ConcretizeAs(v Value, w uint16, class func(x *expr.Expr, cand uint64) *expr.Expr) (uint64, error) {
+	return m.concretizeAs(v, w, class)
+}
+
 // ConcreteBytes makes the n bytes at addr concrete, under constraints, as
 // a model that reads them as data does.
 func (m *Machine) ConcreteBytes(addr, n uint64) error { return m.concreteBytes(addr, n) }

@@ -210,6 +210,20 @@ func (m *Machine) concretize(v Value, w uint16) (uint64, error) {
 	if v.Sym == nil {
 		return v.Bits, nil
 	}
+	b := m.sym.B
+	return m.concretizeAs(v, w, func(x *expr.Expr, cand uint64) *expr.Expr {
+		return b.Binary(expr.Eq, x, b.Constant(cand, w))
+	})
+}
+
+// concretizeAs picks one value for v consistent with the path, prefers
+// the seed's, and constrains the path to what class says of it: a
+// condition on v's term that the value picked satisfies (equality pins
+// the value; a range keeps the others of its class open).
+func (m *Machine) concretizeAs(v Value, w uint16, class func(x *expr.Expr, cand uint64) *expr.Expr) (uint64, error) {
+	if v.Sym == nil {
+		return v.Bits, nil
+	}
 	s := m.sym
 	s.Stats.Concretizations++
 	b := s.B
@@ -223,7 +237,7 @@ func (m *Machine) concretize(v Value, w uint16) (uint64, error) {
 			return 0, solverErr(err)
 		}
 	}
-	s.pc = append(s.pc, b.Binary(expr.Eq, v.Sym, b.Constant(cand, w)))
+	s.pc = append(s.pc, class(v.Sym, cand))
 	return cand, nil
 }
 

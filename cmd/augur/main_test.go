@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -410,6 +411,44 @@ func TestExploredArgumentFailureReplays(t *testing.T) {
 	out, errOut, code = augur(t, "", "replay", f.Evidence)
 	if code != 0 || strings.Contains(out, "NOT REPRODUCED") {
 		t.Errorf("replay of %s (%s): exit %d\n%s%s", f.Evidence, f.Message, code, out, errOut)
+	}
+}
+
+// A number scanf reads from standard input stays symbolic in the
+// exploration of inputs (the default makes the given input's first bytes
+// symbolic): a failure in a narrow window of values is found, and its
+// evidence replays on the standard input it names.
+func TestScanfNumberIsExplored(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.txt")
+	if err := os.WriteFile(in, []byte("1234\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := augur(t, "", "analyze", "--detect-only", "--format", "json", "--stdin", in, "--evidence-dir", dir,
+		"../../testdata/symex/scanf_window.c")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var rep struct {
+		Failures []struct {
+			Kind, Message, Evidence string
+			Inputs                  struct{ Stdin string }
+		} `json:"failures"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Failures) != 1 || rep.Failures[0].Kind != "assert" {
+		t.Fatalf("failures %+v, want the assertion in the window", rep.Failures)
+	}
+	f := rep.Failures[0]
+	var n int
+	if _, err := fmt.Sscan(f.Inputs.Stdin, &n); err != nil || n <= 1000 || n >= 1010 {
+		t.Fatalf("standard input %q does not hold a number in the window", f.Inputs.Stdin)
+	}
+	out, errOut, code = augur(t, "", "replay", f.Evidence)
+	if code != 0 || strings.Contains(out, "NOT REPRODUCED") {
+		t.Fatalf("replay of %s: exit %d\n%s%s", f.Evidence, code, out, errOut)
 	}
 }
 
