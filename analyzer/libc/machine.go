@@ -136,7 +136,7 @@ type Machine interface {
 	Symbolic() *vm.Symbolic
 	Terms() *expr.Builder
 	Concretize(v vm.Value, w uint16) (uint64, error)
-	ConcretizeAs(v vm.Value, w uint16, class func(x *expr.Expr, cand uint64) *expr.Expr) (uint64, error)
+	ConcretizeSplit(v vm.Value, w uint16, classes []func(*expr.Expr) *expr.Expr, classOf func(uint64) int, fix func(*vm.Machine)) (uint64, error)
 	ConcreteBytes(addr, n uint64) error
 	SetSymBytes(p uint64, data []byte, terms []*expr.Expr) error
 	SymbolicBytes(name string, seed []byte, n int) ([]byte, []*expr.Expr)

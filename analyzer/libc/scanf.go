@@ -20,11 +20,25 @@ type scanSource interface {
 // streamScan reads from a vfile, pushing back the one byte of lookahead.
 // A symbolic input byte is made concrete (under a constraint) as scanf
 // consumes it, except a decimal conversion's digits, which stay symbolic
-// (nextDigit).
+// (scanDecimal).
 type streamScan struct {
 	m   *machine
 	f   *vfile
 	err error
+	// locate finds the stream in a fork of the execution, and start is
+	// where the call found it (restart).
+	locate func(*machine) *vfile
+	start  struct {
+		pos, unget int
+		eof        bool
+	}
+}
+
+// newStreamScan reads f, which locate finds in a fork of the execution.
+func newStreamScan(m *machine, f *vfile, locate func(*machine) *vfile) *streamScan {
+	s := &streamScan{m: m, f: f, locate: locate}
+	s.start.pos, s.start.unget, s.start.eof = f.pos, f.unget, f.eof
+	return s
 }
 
 func (s *streamScan) read() int {
@@ -39,56 +53,116 @@ func (s *streamScan) read() int {
 	return c
 }
 
-// nextDigit takes the next byte when it is a decimal digit, for a
-// decimal conversion. A symbolic byte the path lets be a digit is taken
-// as one and stays symbolic, constrained to the digits (its term is
-// returned): the number it is part of is then a term of the input, and a
-// branch on it forks. Any other byte is left unread, pinned as read pins
-// it.
-func (s *streamScan) nextDigit() (c int, term *expr.Expr, ok bool) {
-	f := s.f
-	if f.unget == 0 && f.sym != nil && f.pos < len(f.sym) && f.sym[f.pos] != nil && s.m.Symbolic() != nil {
-		e := f.sym[f.pos]
-		b := s.m.Terms()
-		x, err := s.m.ConcretizeAs(vm.Value{Sym: e}, 8, func(x *expr.Expr, cand uint64) *expr.Expr {
-			if cand >= '0' && cand <= '9' {
-				return b.Binary(expr.And, b.Binary(expr.Ule, b.Constant('0', 8), x), b.Binary(expr.Ule, x, b.Constant('9', 8)))
-			}
-			return b.Binary(expr.Eq, x, b.Constant(cand, 8))
-		})
-		if err != nil {
-			if s.err == nil {
-				s.err = err
-			}
-			return -1, nil, false
-		}
-		f.pos++
-		if x >= '0' && x <= '9' {
-			return int(x), e, true
-		}
-		f.unget = int(x) + 1
-		return int(x), nil, false
+// A decimal conversion tells a symbolic byte's class apart, digit or
+// not, and pins only that of a digit (vm.Machine.ConcretizeSplit): the
+// number read is a term of the input. A byte of the other class is
+// pinned to one value, which says whether it is a space to skip, a sign
+// or the number's end. The other class, where the path allows it, is
+// forked: the input's numbers are explored with each count of digits,
+// not only the seed's.
+const (
+	classDigit = iota
+	classOther
+)
+
+// decimalClasses are the conditions of each class on a byte's term.
+func decimalClasses(b *expr.Builder) []func(*expr.Expr) *expr.Expr {
+	digit := func(x *expr.Expr) *expr.Expr {
+		return b.Binary(expr.And, b.Binary(expr.Ule, b.Constant('0', 8), x), b.Binary(expr.Ule, x, b.Constant('9', 8)))
 	}
-	if c = s.peek(); c >= '0' && c <= '9' {
-		return s.next(), nil, true
+	return []func(*expr.Expr) *expr.Expr{
+		classDigit: digit,
+		classOther: func(x *expr.Expr) *expr.Expr { return b.Not(digit(x)) },
 	}
-	return c, nil, false
 }
 
-// scanDecimal takes a decimal integer's text, at most width bytes, with
-// the term of each symbolic digit (nil for the others).
-func (s *streamScan) scanDecimal(width int) (text []byte, terms []*expr.Expr) {
-	if c := s.peek(); (c == '+' || c == '-') && width > 0 {
-		text, terms = append(text, byte(s.next())), append(terms, nil)
+// decimalClass is the class of byte c.
+func decimalClass(c uint64) int {
+	if c >= '0' && c <= '9' {
+		return classDigit
 	}
-	for len(text) < width {
-		c, e, ok := s.nextDigit()
-		if !ok {
-			break
+	return classOther
+}
+
+// symbolicNext is the term of the next byte when it is an unread
+// symbolic one, else nil.
+func (s *streamScan) symbolicNext() *expr.Expr {
+	f := s.f
+	if s.m.Symbolic() == nil || f.unget != 0 || f.sym == nil || f.pos >= len(f.sym) {
+		return nil
+	}
+	return f.sym[f.pos]
+}
+
+// nextByte reads the next byte for a decimal conversion: its value and,
+// for a symbolic digit, its term. A symbolic byte is split by class
+// (decimalClasses); one that is not a digit is pinned to its value.
+func (s *streamScan) nextByte() (c int, term *expr.Expr) {
+	e := s.symbolicNext()
+	if e == nil {
+		return s.next(), nil
+	}
+	x, err := s.m.ConcretizeSplit(vm.Value{Sym: e}, 8, decimalClasses(s.m.Terms()), decimalClass, s.restart)
+	if err == nil && decimalClass(x) == classOther {
+		x, err = s.m.Concretize(vm.Value{Sym: e}, 8)
+	}
+	if err != nil {
+		if s.err == nil {
+			s.err = err
 		}
-		text, terms = append(text, byte(c)), append(terms, e)
+		return -1, nil
 	}
-	return text, terms
+	s.f.pos++
+	if decimalClass(x) == classDigit {
+		term = e
+	}
+	return int(x), term
+}
+
+// unread pushes back byte c, which nextByte read (pinned if symbolic).
+func (s *streamScan) unread(c int) {
+	if c >= 0 {
+		s.f.unget = c + 1
+	}
+}
+
+// restart puts the stream of a fork made during the call back where the
+// call found it: the fork runs the call again from its start.
+func (s *streamScan) restart(fork *vm.Machine) {
+	if f := s.locate(ioOf(fork)); f != nil {
+		f.pos, f.unget, f.eof = s.start.pos, s.start.unget, s.start.eof
+	}
+}
+
+// scanDecimal reads a decimal conversion's text from a stream with
+// symbolic bytes, at most width bytes after the spaces it skips: the text
+// with the term of each symbolic digit (nil for the others), the spaces
+// skipped, and whether the input ended before the number began.
+func (s *streamScan) scanDecimal(width int) (text []byte, terms []*expr.Expr, skipped int, eof bool) {
+	c, e := s.nextByte()
+	for isSpace(c) {
+		skipped++
+		c, e = s.nextByte()
+	}
+	if c < 0 {
+		return nil, nil, skipped, true
+	}
+	if c == '+' || c == '-' {
+		text, terms = append(text, byte(c)), append(terms, nil)
+		if len(text) == width {
+			return text, terms, skipped, false
+		}
+		c, e = s.nextByte()
+	}
+	for len(text) < width && c >= '0' && c <= '9' {
+		text, terms = append(text, byte(c)), append(terms, e)
+		if len(text) == width {
+			return text, terms, skipped, false
+		}
+		c, e = s.nextByte()
+	}
+	s.unread(c)
+	return text, terms, skipped, false
 }
 
 // maxSymbolicDigits is the most digits a decimal conversion keeps
@@ -244,7 +318,11 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 			set = format[i+1 : j]
 			i = j
 		}
-		if conv != 'c' && conv != '[' && conv != 'n' {
+		// A decimal conversion on a stream with symbolic bytes reads its
+		// spaces itself, by class (scanDecimal).
+		ss, _ := src.(*streamScan)
+		symDecimal := ss != nil && (conv == 'd' || conv == 'u') && m.Symbolic() != nil
+		if conv != 'c' && conv != '[' && conv != 'n' && !symDecimal {
 			for isSpace(src.peek()) {
 				src.next()
 				consumed++
@@ -259,7 +337,7 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 			}
 			continue
 		}
-		if src.peek() < 0 {
+		if !symDecimal && src.peek() < 0 {
 			inputFailure = true
 			break
 		}
@@ -279,8 +357,12 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 		switch conv {
 		case 'd', 'i', 'u', 'o', 'x', 'X', 'p':
 			base := map[byte]int{'d': 10, 'u': 10, 'i': 0, 'o': 8, 'x': 16, 'X': 16, 'p': 16}[conv]
-			if ss, ok := src.(*streamScan); ok && base == 10 && m.Symbolic() != nil {
-				text, digits = ss.scanDecimal(width)
+			if symDecimal {
+				var skipped int
+				var eof bool
+				text, digits, skipped, eof = ss.scanDecimal(width)
+				consumed += skipped
+				inputFailure = eof
 				break
 			}
 			text = scanInteger(src, width, base)
@@ -472,14 +554,15 @@ func (tab table) addScanf() {
 			var src scanSource
 			switch from {
 			case 0: // scanf: stdin
-				src = &streamScan{m: m, f: m.files.byFD[0]}
+				src = newStreamScan(m, m.files.byFD[0], func(c *machine) *vfile { return c.files.byFD[0] })
 			case 1: // fscanf(FILE*, ...)
 				fmtIdx = 1
 				f, err := m.files.stream(a[0].Bits)
 				if err != nil {
 					return err
 				}
-				src = &streamScan{m: m, f: f}
+				addr := a[0].Bits
+				src = newStreamScan(m, f, func(c *machine) *vfile { f, _ := c.files.stream(addr); return f })
 			case 2: // sscanf(const char*, ...)
 				fmtIdx = 1
 				s, err := m.CString(a[0].Bits)

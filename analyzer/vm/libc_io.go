@@ -152,12 +152,14 @@ func (m *Machine) Terms() *expr.Builder {
 // values, as scanf's conversions do).
 func (m *Machine) Concretize(v Value, w uint16) (uint64, error) { return m.concretize(v, w) }
 
-// ConcretizeAs picks one value of w bits for v consistent with the path
-// and constrains the path to class(v's term, that value), a condition the
-// value satisfies: a model that takes a digit's value symbolically but
-// must know it is a digit pins its class, not its value.
-func (m *Machine) ConcretizeAs(v Value, w uint16, class func(x *expr.Expr, cand uint64) *expr.Expr) (uint64, error) {
-	return m.concretizeAs(v, w, class)
+// ConcretizeSplit picks a value of w bits for v consistent with the path,
+// constrains the path to its class (classOf indexes classes) and forks,
+// for each other class the path allows, a state that runs the current
+// call again from its start, after fix has put the model's own state in
+// the fork back as the call found it.
+func (m *Machine) ConcretizeSplit(v Value, w uint16, classes []func(*expr.Expr) *expr.Expr, classOf func(uint64) int,
+	fix func(*Machine)) (uint64, error) {
+	return m.concretizeSplit(v, w, classes, classOf, fix)
 }
 
 // ConcreteBytes makes the n bytes at addr concrete, under constraints, as

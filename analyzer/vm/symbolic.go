@@ -241,6 +241,54 @@ func (m *Machine) concretizeAs(v Value, w uint16, class func(x *expr.Expr, cand 
 	return cand, nil
 }
 
+// concretizeSplit picks a value for v as concretizeAs does and constrains
+// the path to the class that value is in (classOf, an index of classes);
+// for each other class the path allows, it forks a state that runs the
+// current call again from its start under that class, once fix has put
+// the calling model's own state back as the call found it. A model that
+// reads input bytes one at a time (scanf) so explores every way the input
+// can split into its fields, not only the seed's.
+func (m *Machine) concretizeSplit(v Value, w uint16, classes []func(*expr.Expr) *expr.Expr, classOf func(uint64) int,
+	fix func(*Machine)) (uint64, error) {
+	if v.Sym == nil {
+		return v.Bits, nil
+	}
+	s := m.sym
+	mine := -1
+	cand, err := m.concretizeAs(v, w, func(x *expr.Expr, cand uint64) *expr.Expr {
+		mine = classOf(cand)
+		return s.B.Constant(1, 1) // the class is added below, after the forks
+	})
+	if err != nil {
+		return 0, err
+	}
+	s.pc = s.pc[:len(s.pc)-1]
+	for k, class := range classes {
+		if k == mine {
+			continue
+		}
+		if s.Stats.Forks >= s.MaxForks {
+			s.Stats.ForksRefused++
+			break
+		}
+		c := class(v.Sym)
+		ok, err := s.S.MayBeTrue(s.pc, c)
+		if err != nil {
+			return 0, solverErr(err)
+		}
+		if !ok {
+			continue
+		}
+		s.Stats.Forks++
+		child := m.forkAgain()
+		child.sym.pc = append(child.sym.pc, c)
+		fix(child)
+		m.spawned = append(m.spawned, child)
+	}
+	s.pc = append(s.pc, classes[mine](v.Sym))
+	return cand, nil
+}
+
 // decide chooses which way a symbolic condition goes. When both ways are
 // feasible it forks: the current state takes the way the seed takes and
 // the fork the other; both record their choice in their path constraint.

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -442,8 +442,8 @@ func TestScanfNumberIsExplored(t *testing.T) {
 		t.Fatalf("failures %+v, want the assertion in the window", rep.Failures)
 	}
 	f := rep.Failures[0]
-	var n int
-	if _, err := fmt.Sscan(f.Inputs.Stdin, &n); err != nil || n <= 1000 || n >= 1010 {
+	digits := strings.TrimRight(f.Inputs.Stdin, "\n")
+	if n, err := strconv.Atoi(digits); err != nil || n <= 1000 || n >= 1010 {
 		t.Fatalf("standard input %q does not hold a number in the window", f.Inputs.Stdin)
 	}
 	out, errOut, code = augur(t, "", "replay", f.Evidence)
