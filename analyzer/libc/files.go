@@ -325,12 +325,20 @@ func (ft *fileTable) flushAll() {
 
 // readSymByte reads one byte and, when it is a symbolic input, its term.
 func (f *vfile) readSymByte() (int, *expr.Expr) {
-	if f.unget == 0 && f.sym != nil && f.pos < len(f.sym) && f.sym[f.pos] != nil {
-		e := f.sym[f.pos]
+	if e := f.symNext(); e != nil {
 		f.pos++
 		return int(f.data.at(f.pos - 1)), e
 	}
 	return f.readByte(), nil
+}
+
+// symNext is the term of the next byte when it is a symbolic one not yet
+// read (none is pushed back), else nil.
+func (f *vfile) symNext() *expr.Expr {
+	if f.unget != 0 || f.pos >= len(f.sym) {
+		return nil
+	}
+	return f.sym[f.pos]
 }
 
 // readByte reads one byte from f, or -1 at end of input. A symbolic byte

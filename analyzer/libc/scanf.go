@@ -84,22 +84,12 @@ func decimalClass(c uint64) int {
 	return classOther
 }
 
-// symbolicNext is the term of the next byte when it is an unread
-// symbolic one, else nil.
-func (s *streamScan) symbolicNext() *expr.Expr {
-	f := s.f
-	if s.m.Symbolic() == nil || f.unget != 0 || f.sym == nil || f.pos >= len(f.sym) {
-		return nil
-	}
-	return f.sym[f.pos]
-}
-
 // nextByte reads the next byte for a decimal conversion: its value and,
 // for a symbolic digit, its term. A symbolic byte is split by class
 // (decimalClasses); one that is not a digit is pinned to its value.
 func (s *streamScan) nextByte() (c int, term *expr.Expr) {
-	e := s.symbolicNext()
-	if e == nil {
+	e := s.f.symNext()
+	if e == nil || s.m.Symbolic() == nil {
 		return s.next(), nil
 	}
 	x, err := s.m.ConcretizeSplit(vm.Value{Sym: e}, 8, decimalClasses(s.m.Terms()), decimalClass, s.restart)
@@ -119,7 +109,8 @@ func (s *streamScan) nextByte() (c int, term *expr.Expr) {
 	return int(x), term
 }
 
-// unread pushes back byte c, which nextByte read (pinned if symbolic).
+// unread pushes back byte c, which read or nextByte read (pinned if
+// symbolic); -1, the end of input, pushes back nothing.
 func (s *streamScan) unread(c int) {
 	if c >= 0 {
 		s.f.unget = c + 1
@@ -226,9 +217,7 @@ func (m *machine) writeTerm(p uint64, size int, v uint64, e *expr.Expr) error {
 
 func (s *streamScan) peek() int {
 	c := s.read()
-	if c >= 0 {
-		s.f.unget = c + 1
-	}
+	s.unread(c)
 	return c
 }
 func (s *streamScan) next() int { return s.read() }

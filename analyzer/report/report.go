@@ -530,13 +530,16 @@ func (r *Report) Classify(id string, c Classification) {
 // the inputs of the first path that reached it.
 func (r *Report) AddExploration(res *symex.Result, base string) {
 	seen := map[string]bool{}
+	id := func(kind, message, file string, line int) string {
+		return fmt.Sprintf("%s|%s|%s:%d", kind, race.MessageID(message), file, line)
+	}
 	for _, f := range r.Failures { // detection found it already, on the same explored input
-		seen[fmt.Sprintf("%s|%s|%s:%d", f.Kind, race.MessageID(f.Message), f.File, f.Line)] = true
+		seen[id(f.Kind, f.Message, f.File, f.Line)] = true
 	}
 	for _, p := range res.Failures {
 		t := p.Term
 		kind := failureKind(&race.Failure{Kind: t.Kind, Message: t.Message, Budget: t.Budget})
-		key := fmt.Sprintf("%s|%s|%s:%d", kind, race.MessageID(t.Message), ir.RelPath(t.Loc.File, base), t.Loc.Line)
+		key := id(kind, t.Message, ir.RelPath(t.Loc.File, base), t.Loc.Line)
 		if seen[key] {
 			continue
 		}

@@ -204,28 +204,12 @@ func solverErr(err error) error {
 	return terminate(TermSolver, 0, "solver: %v", err)
 }
 
-// concretize picks one value for v consistent with the path, prefers the
-// seed's, and constrains the path to it.
-func (m *Machine) concretize(v Value, w uint16) (uint64, error) {
-	if v.Sym == nil {
-		return v.Bits, nil
-	}
-	b := m.sym.B
-	return m.concretizeAs(v, w, func(x *expr.Expr, cand uint64) *expr.Expr {
-		return b.Binary(expr.Eq, x, b.Constant(cand, w))
-	})
-}
-
-// concretizeAs picks one value for v consistent with the path, prefers
-// the seed's, and constrains the path to what class says of it: a
-// condition on v's term that the value picked satisfies (equality pins
-// the value; a range keeps the others of its class open).
-func (m *Machine) concretizeAs(v Value, w uint16, class func(x *expr.Expr, cand uint64) *expr.Expr) (uint64, error) {
-	if v.Sym == nil {
-		return v.Bits, nil
-	}
+// candidate is the value of w bits v's term takes under the seed when
+// the path allows it, else one the solver finds: the value a state goes
+// on with where it must pick one (concretize, and the forks of sizes,
+// addresses and classes leave it the current state's).
+func (m *Machine) candidate(v Value, w uint16) (uint64, error) {
 	s := m.sym
-	s.Stats.Concretizations++
 	b := s.B
 	cand := expr.Eval(v.Sym, s.Seed)
 	ok, err := s.S.MayBeTrue(s.pc, b.Binary(expr.Eq, v.Sym, b.Constant(cand, w)))
@@ -237,11 +221,26 @@ func (m *Machine) concretizeAs(v Value, w uint16, class func(x *expr.Expr, cand 
 			return 0, solverErr(err)
 		}
 	}
-	s.pc = append(s.pc, class(v.Sym, cand))
 	return cand, nil
 }
 
-// concretizeSplit picks a value for v as concretizeAs does and constrains
+// concretize picks one value for v consistent with the path, prefers the
+// seed's, and constrains the path to it.
+func (m *Machine) concretize(v Value, w uint16) (uint64, error) {
+	if v.Sym == nil {
+		return v.Bits, nil
+	}
+	s := m.sym
+	s.Stats.Concretizations++
+	cand, err := m.candidate(v, w)
+	if err != nil {
+		return 0, err
+	}
+	s.pc = append(s.pc, s.B.Binary(expr.Eq, v.Sym, s.B.Constant(cand, w)))
+	return cand, nil
+}
+
+// concretizeSplit picks a value for v as concretize does and constrains
 // the path to the class that value is in (classOf, an index of classes);
 // for each other class the path allows, it forks a state that runs the
 // current call again from its start under that class, once fix has put
@@ -254,15 +253,12 @@ func (m *Machine) concretizeSplit(v Value, w uint16, classes []func(*expr.Expr) 
 		return v.Bits, nil
 	}
 	s := m.sym
-	mine := -1
-	cand, err := m.concretizeAs(v, w, func(x *expr.Expr, cand uint64) *expr.Expr {
-		mine = classOf(cand)
-		return s.B.Constant(1, 1) // the class is added below, after the forks
-	})
+	s.Stats.Concretizations++
+	cand, err := m.candidate(v, w)
 	if err != nil {
 		return 0, err
 	}
-	s.pc = s.pc[:len(s.pc)-1]
+	mine := classOf(cand)
 	for k, class := range classes {
 		if k == mine {
 			continue

@@ -256,13 +256,9 @@ func (m *Machine) forkTargets(v Value, preferred []uint64) (uint64, error) {
 	s := m.sym
 	b := s.B
 	eq := func(a uint64) *expr.Expr { return b.Binary(expr.Eq, v.Sym, b.Constant(a, 64)) }
-	mine := expr.Eval(v.Sym, s.Seed)
-	if ok, err := s.S.MayBeTrue(s.pc, eq(mine)); err != nil {
-		return 0, solverErr(err)
-	} else if !ok {
-		if mine, err = s.S.Value(s.pc, v.Sym); err != nil {
-			return 0, solverErr(err)
-		}
+	mine, err := m.candidate(v, 64)
+	if err != nil {
+		return 0, err
 	}
 	picked := 1
 	others := b.Not(eq(mine))

@@ -30,15 +30,11 @@ func (m *Machine) forkSizes(args []Value, tys []ir.Scalar) error {
 			continue
 		}
 		w := v.Sym.Width
-		mine := expr.Eval(v.Sym, s.Seed)
-		if ok, err := s.S.MayBeTrue(s.pc, b.Binary(expr.Eq, v.Sym, b.Constant(mine, w))); err != nil {
-			return solverErr(err)
-		} else if !ok {
-			// A fork made here resumes at this call with its size pinned:
-			// the window that holds it is not forked again.
-			if mine, err = s.S.Value(s.pc, v.Sym); err != nil {
-				return solverErr(err)
-			}
+		// A fork made here resumes at this call with its size pinned: the
+		// window that holds it is not forked again.
+		mine, err := m.candidate(v, w)
+		if err != nil {
+			return err
 		}
 		for _, win := range sizeWindows {
 			if s.Stats.Forks >= s.MaxForks {
