@@ -162,9 +162,12 @@ func (m *Machine) checkMemory() error {
 
 // heapGrowth returns how far the process's live heap grew since m was
 // made, less what other analyses' executions came to hold meanwhile, and
-// that amount.
+// that amount. A drop in what they hold is not credited: a share is given
+// back when its execution is collected, but the pages it counted may stay
+// live (a fork counted the same copy-on-write pages, a result keeps them),
+// so the drop would charge this execution for memory that did not move.
 func (m *Machine) heapGrowth() (grew, others int64) {
-	others = m.share.acct.others() - m.othersBase
+	others = max(m.share.acct.others()-m.othersBase, 0)
 	return int64(heapLive()) - int64(m.heapBase) - others, others
 }
 

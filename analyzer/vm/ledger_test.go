@@ -90,3 +90,24 @@ func TestLedgerShares(t *testing.T) {
 		t.Fatalf("account still holds %d after its executions were collected", got)
 	}
 }
+
+// Another analysis's execution that gives its share back while the
+// memory it counted stays live (held by a fork of it that counted the
+// same pages, or by a result) does not charge this execution for the
+// drop: the language server's e2e test stopped a program that holds
+// nothing with "augur's heap grew by 386.5 MiB", the heap unchanged and
+// the other account 384 MiB lower than when the execution started.
+func TestBackstopIgnoresSharesGivenBack(t *testing.T) {
+	const held = 96 << 20
+	other := &footprintShare{acct: &MemoryAccount{}}
+	other.publish(held)
+	m := ledgerMachine(&MemoryAccount{})
+	other.release()
+	grew, others := m.heapGrowth()
+	if others != 0 {
+		t.Errorf("discounted %d bytes for a share given back, want 0", others)
+	}
+	if grew > held/4 {
+		t.Errorf("charged for %d MiB of growth when another analysis gave back its share", grew>>20)
+	}
+}
