@@ -361,7 +361,8 @@ func (res *Result) explore(ctx context.Context, prog *ir.Program, roots []vm.Con
 	opts := res.Options
 	progress("exploring", 0, len(roots))
 	var own *symex.Path
-	for i, root := range roots {
+	for i := 0; i < len(roots); i++ {
+		root := roots[i]
 		timeout := opts.ExploreTimeout
 		if !opts.Deadline.IsZero() {
 			left := time.Until(opts.Deadline)
@@ -388,6 +389,9 @@ func (res *Result) explore(ctx context.Context, prog *ir.Program, roots []vm.Con
 				if p.Seed {
 					own = p
 				}
+			}
+			if r, ok := opts.stdinRoot(root, ex); ok {
+				roots = append(roots, r)
 			}
 		}
 		res.Exploration = symex.Merge(res.Exploration, ex)

@@ -12,3 +12,7 @@ func SettingsKey(o *Options) string { return o.settingsKey() }
 func ClassifyOptions(res *Result, prog *ir.Program) (classify.Options, error) {
 	return res.classifyOptions(prog)
 }
+
+// ReadsStreams is readsStreams, for the test of which programs get a
+// standard input explored.
+func ReadsStreams(prog *ir.Program) bool { return readsStreams(prog) }

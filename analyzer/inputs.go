@@ -14,8 +14,10 @@ import (
 // name; otherwise (SymInputs "auto", the default) the inputs the program
 // was given, symbolic around their values (symex.Around), and, for a
 // program run without arguments whose main takes them, one short
-// argument too (symex.Invented); and always the inputs the program marks
-// itself (augur_make_symbolic, __VERIFIER_nondet_*, havocked calls).
+// argument too (symex.Invented), and for a program given no standard
+// input that reads it, a few bytes of it (stdinRoot); and always the
+// inputs the program marks itself (augur_make_symbolic,
+// __VERIFIER_nondet_*, havocked calls).
 // Every path the exploration finds is then run under the detector with
 // its own plan (race.Options.Inputs), and classification makes the same
 // inputs symbolic around each race's own (multipath).
@@ -60,10 +62,55 @@ func (o *Options) inputRoots(prog *ir.Program) []vm.Config {
 	if len(base.Args) <= 1 && takesArguments(prog) {
 		roots = append(roots, symex.Around(symex.Invented(base)))
 	}
-	if len(roots) == 1 && !symex.Marked(roots[0]) && !marks {
+	if len(roots) == 1 && !symex.Marked(roots[0]) && !marks && !readsStreams(prog) {
 		return nil
 	}
 	return roots
+}
+
+// streamReaders are the C library's functions that read a stream or a
+// descriptor, standard input among them.
+var streamReaders = map[string]bool{
+	"getchar": true, "getchar_unlocked": true, "gets": true, "fgets": true, "fgetc": true, "getc": true,
+	"getc_unlocked": true, "fgetc_unlocked": true, "fread": true, "fread_unlocked": true, "read": true,
+	"getline": true, "getdelim": true, "scanf": true, "__isoc99_scanf": true, "vscanf": true,
+	"__isoc99_vscanf": true, "fscanf": true, "__isoc99_fscanf": true, "vfscanf": true, "__isoc99_vfscanf": true,
+}
+
+// readsStreams reports whether the program's own code (not augur's
+// runtime, which is linked whole) calls a function that reads a stream:
+// a program with no other input is then run once by the exploration, to
+// see whether it reads a standard input it was not given (stdinRoot).
+func readsStreams(prog *ir.Program) bool {
+	for _, f := range prog.Funcs {
+		if f.Decl || vm.InRuntime(f.Loc.File) {
+			continue
+		}
+		for i := range f.Insts {
+			if c := f.Insts[i].Callee; f.Insts[i].Op == ir.OpCall && c != nil && streamReaders[c.Name] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// stdinRoot is the root a program given no standard input is explored
+// from as well when one of the paths of its own root read it to its end
+// (and found nothing): its own root with a few symbolic bytes of
+// standard input (symex.InventedStdin). Only when the inputs are symbolic
+// by default, and only after the own root ran, so a program that never
+// reads its standard input costs nothing more.
+func (o *Options) stdinRoot(own vm.Config, ex *symex.Result) (vm.Config, bool) {
+	if !o.autoInputs() || len(own.Stdin) > 0 || own.SymStdin > 0 || own.StdinReader != nil {
+		return vm.Config{}, false
+	}
+	for _, p := range ex.Paths {
+		if p.DrainedStdin {
+			return symex.InventedStdin(own), true
+		}
+	}
+	return vm.Config{}, false
 }
 
 // takesArguments reports whether the program's main declares argc.

@@ -40,6 +40,9 @@ type vfile struct {
 	appends bool // every write goes at the end (fopen "a", O_APPEND)
 	dir     bool // a directory, opened to fsync or fstat it
 	eof     bool
+	// drained is set once a read found the end of the input: unlike eof,
+	// clearerr and a seek do not reset it.
+	drained bool
 	unget   int // pushed-back byte + 1, 0 if none
 	// A pipe end or a socketpair's reads from rx and writes to tx; a
 	// socket is sock; an epoll instance epoll (ids in the netTable, see
@@ -68,6 +71,9 @@ type fileTable struct {
 	byAddr map[uint64]*vfile
 	byFD   map[int]*vfile
 	nextFD int
+	// stdin is the standard input the run began with, wherever fd 0 and
+	// the stdin stream point now (StdinDrained).
+	stdin  *vfile
 	stdout io.Writer
 	stderr io.Writer
 	// dirs are the directories the program made (mkdir), /tmp and
@@ -138,6 +144,7 @@ func newFileTable(m *machine, cfg vm.Config) *fileTable {
 	// The runtime defines FILE __augur_stdfiles[3]; stdin/stdout/stderr
 	// point at its elements.
 	g := m.Program().GlobalByName("__augur_stdfiles")
+	ft.stdin = std[0]
 	for i, f := range std {
 		ft.byFD[i] = f
 		if g != nil {
@@ -360,7 +367,7 @@ func (f *vfile) readByte() int {
 		}
 	}
 	if f.pos >= f.data.len() {
-		f.eof = true
+		f.eof, f.drained = true, true
 		return -1
 	}
 	c := f.data.at(f.pos)
@@ -422,6 +429,7 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 	for fd, f := range ft.byFD {
 		c.byFD[fd] = dup(f)
 	}
+	c.stdin = dup(ft.stdin)
 	return c
 }
 

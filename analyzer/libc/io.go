@@ -63,6 +63,10 @@ func (m *machine) WriteStderr(t *vm.Thread, msg []byte) { m.files.writeStream(t,
 // (a client program's: the server sees its connections end).
 func (m *machine) ProcessExit(proc int) { m.files.closeOwnedBy(proc) }
 
+// StdinDrained reports whether a read of the standard input the run
+// began with found its end.
+func (m *machine) StdinDrained() bool { return m.files.stdin.drained && m.files.stdin.std() }
+
 // b2u is 1 for true and 0 for false.
 func b2u(b bool) uint64 {
 	if b {

@@ -111,7 +111,7 @@ var Table = []Setting{
 	{
 		Key: "sym-inputs", Client: "symbolicInputs", Type: "`\"auto\"` or `\"none\"`", Fronts: Both, kind: kindChoice,
 		Default: "auto",
-		Doc:     "what is symbolic when no `sym-*` setting names an input: `\"auto\"` makes the first 8 bytes of each argument given and of standard input symbolic around their values (the rest of a longer input stays as given), and one 2-byte argument for a program given none whose `main` takes `argc`; every path of that exploration is run under the detector, and each race is classified on the input paths it has ([detection.md](detection.md), [categories.md](categories.md)); `\"none\"` explores only what the program marks itself (`augur_make_symbolic`, `__VERIFIER_nondet_*`)",
+		Doc:     "what is symbolic when no `sym-*` setting names an input: `\"auto\"` makes the first 8 bytes of each argument given and of standard input symbolic around their values (the rest of a longer input stays as given), one 2-byte argument for a program given none whose `main` takes `argc`, and 8 bytes of standard input for a program given none that reads it to its end; every path of that exploration is run under the detector, and each race is classified on the input paths it has ([detection.md](detection.md), [categories.md](categories.md)); `\"none\"` explores only what the program marks itself (`augur_make_symbolic`, `__VERIFIER_nondet_*`)",
 		set: func(v *Values, x any) error {
 			return setChoice(&v.SymInputs, x, analyzer.SymInputsAuto, analyzer.SymInputsNone)
 		},

@@ -9,11 +9,12 @@ import (
 // When an analysis names no symbolic input (no --sym-* flag), augur makes
 // the inputs it was given symbolic around their values, as Portend+ did
 // with two symbolic inputs (shared/papers/000_*, section 6): the leading
-// bytes of every command-line argument and of standard input. The
-// concrete run is the first path, the seed of every variable being the
-// byte given; the rest of a long input (a file name's tail, a large
-// standard input) stays concrete, so a program that compresses a
-// megabyte reads a megabyte with only its first bytes free.
+// bytes of every command-line argument and of standard input (a few
+// invented ones when the program reads a standard input it was not
+// given, InventedStdin). The concrete run is the first path, the seed of
+// every variable being the byte given; the rest of a long input (a file
+// name's tail, a large standard input) stays concrete, so a program that
+// compresses a megabyte reads a megabyte with only its first bytes free.
 
 const (
 	// AroundBytes is how many leading bytes of each argument and of
@@ -57,6 +58,16 @@ func Invented(cfg vm.Config) vm.Config {
 		args = []string{"a.out"}
 	}
 	cfg.Args = append(args, "")
+	return cfg
+}
+
+// InventedStdin returns cfg, made by Around, with AroundBytes symbolic
+// bytes of standard input, seeded with zeros: a program run with no
+// standard input that reads it (a number with scanf, a command line with
+// fgets) found it empty on its own path, and is explored with a short one
+// too. The path its seed takes sees NUL bytes, not the end of input.
+func InventedStdin(cfg vm.Config) vm.Config {
+	cfg.SymStdin = AroundBytes
 	return cfg
 }
 

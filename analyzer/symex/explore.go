@@ -78,6 +78,9 @@ type Path struct {
 	// at memory another thread touched or a lock it held
 	// (vm.Machine.Contended): race detection runs it early.
 	Contended bool
+	// DrainedStdin is set on a path that read its standard input to the
+	// end (vm.Library.StdinDrained).
+	DrainedStdin bool
 }
 
 // Failed reports whether the path ended in a failure: not an exit, not
@@ -252,7 +255,8 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			res.Stats.Pruned++
 			continue
 		}
-		p := &Path{Term: run.Term, Output: run.Output, Constraints: m.PathConstraint(), Instructions: run.Instructions, Seed: m == root, Contended: m.Contended()}
+		p := &Path{Term: run.Term, Output: run.Output, Constraints: m.PathConstraint(), Instructions: run.Instructions, Seed: m == root, Contended: m.Contended(),
+			DrainedStdin: m.Library() != nil && m.Library().StdinDrained()}
 		if c, ok := m.Monitor().(*accessCoverage); ok {
 			p.Coverage = c.keys()
 		}

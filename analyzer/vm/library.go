@@ -16,6 +16,10 @@ type Library interface {
 	WriteStderr(t *Thread, msg []byte)
 	// ProcessExit closes what process proc (Thread.Proc) opened.
 	ProcessExit(proc int)
+	// StdinDrained reports whether the program read its standard input
+	// to the end: the exploration of inputs gives a program that found it
+	// empty one of a few symbolic bytes (symex.InventedStdin).
+	StdinDrained() bool
 }
 
 // Library is the execution's library state.

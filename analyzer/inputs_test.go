@@ -1,0 +1,56 @@
+package analyzer_test
+
+import (
+	"context"
+	"testing"
+
+	"augur/analyzer"
+)
+
+// Only a program whose own code reads a stream is run to see whether it
+// reads the standard input it was not given: augur's runtime, linked
+// whole, reads streams in every program (fgets, getline), and a program
+// that reads nothing must not pay for a run before detection.
+func TestReadsStreamsLooksAtTheProgramsOwnCode(t *testing.T) {
+	for path, want := range map[string]bool{
+		"../testdata/recall/stdin_number.c":  true,
+		"../testdata/budget/slow_analysis.c": false,
+		"../testdata/race/counter.c":         false,
+		"../testdata/symex/scanf_window.c":   true,
+	} {
+		if got := analyzer.ReadsStreams(load(t, path)); got != want {
+			t.Errorf("%s: reads streams %v, want %v", path, got, want)
+		}
+	}
+}
+
+// A program given no standard input that reads it is explored with a few
+// symbolic bytes of it as well, and the report says so; the same program
+// given a standard input is explored around that one only.
+func TestUngivenStdinIsExplored(t *testing.T) {
+	path := "../testdata/recall/stdin_number.c"
+	for _, c := range []struct {
+		stdin string
+		want  string
+	}{{"", "stdin (8 bytes)"}, {"7\n", "stdin (2 bytes)"}} {
+		opts := options(path)
+		opts.DetectOnly = true
+		opts.Run.Stdin = []byte(c.stdin)
+		res, err := analyzer.Analyze(context.Background(), load(t, path), opts, analyzer.Observer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, s := range res.SymbolicInputs {
+			if s == c.want {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("stdin %q: symbolic inputs %q, want %q once", c.stdin, res.SymbolicInputs, c.want)
+		}
+		if len(res.Races) != 1 {
+			t.Errorf("stdin %q: %d races, want the one a quota over 50 shows", c.stdin, len(res.Races))
+		}
+	}
+}
