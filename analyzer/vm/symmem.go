@@ -95,8 +95,13 @@ func (m *Machine) symGEP(in *ir.Inst, regs []Value) Value {
 const maxTargets = 8
 
 // maxSelect is the largest object a load at a symbolic offset reads as a
-// select over all its bytes; larger objects get a concrete offset.
-const maxSelect = 512
+// select over all its bytes. A larger one is read as a select over the
+// offsets of the load's own alignment (alignedSlots), when it has at most
+// maxSelectSlots of them; past that, the offset is made concrete.
+const (
+	maxSelect      = 512
+	maxSelectSlots = 512
+)
 
 // symTarget resolves a symbolic address to one object and an offset term.
 // A pointer that may point into several objects forks one state per object
@@ -380,14 +385,21 @@ func (m *Machine) symLoad(in *ir.Inst, v Value) (Value, uint64, bool, error) {
 	if err != nil {
 		return Value{}, 0, false, err
 	}
-	if o == nil || o.Freed || o.Kind == ObjFunc || o.Size > maxSelect || in.Layout != nil ||
+	first, step := uint64(0), uint64(1)
+	if o != nil && o.Size > maxSelect && !isConst(off) {
+		first, step, err = m.alignedSlots(off, size, o.Size)
+		if err != nil {
+			return Value{}, 0, false, err
+		}
+	}
+	if o == nil || o.Freed || o.Kind == ObjFunc || step == 0 || in.Layout != nil ||
 		(in.Ty.Kind != ir.KInt && in.Ty.Kind != ir.KPtr) || isConst(off) {
 		addr, err := m.concretize(v, 64)
 		return Value{}, addr, false, err
 	}
 	b := m.sym.B
 	var result *expr.Expr
-	for k := uint64(0); k+size <= o.Size; k++ {
+	for k := first; k+size <= o.Size; k += step {
 		at := m.bytesTerm(o, k, size)
 		if in.Ty.Bits < at.Width {
 			at = b.Extract(at, 0, in.Ty.Bits)
@@ -399,6 +411,33 @@ func (m *Machine) symLoad(in *ir.Inst, v Value) (Value, uint64, bool, error) {
 		result = b.Ite(b.Binary(expr.Eq, off, b.Constant(k, off.Width)), at, result)
 	}
 	return value(result), 0, true, nil
+}
+
+// alignedSlots lets a load of size bytes at symbolic offset off of an
+// object larger than maxSelect read a select over the offsets that share
+// the alignment the seed's offset has (first, first+size, ...), with the
+// path constrained to that alignment: the slot an input picks in a table
+// of pointers (Goblint's evilcollapse rewires one list head of ten, 560
+// bytes, to another list) stays a term, so the pointer loaded from it
+// forks over its targets. A step of 0 means the object has too many
+// slots, or the size is not a power of two: the caller makes the offset
+// concrete.
+func (m *Machine) alignedSlots(off *expr.Expr, size, objSize uint64) (first, step uint64, err error) {
+	if size < 2 || size&(size-1) != 0 || objSize/size > maxSelectSlots {
+		return 0, 0, nil
+	}
+	s := m.sym
+	cand, err := m.candidate(value(off), off.Width)
+	if err != nil {
+		return 0, 0, err
+	}
+	bits := uint16(0)
+	for 1<<bits < size {
+		bits++
+	}
+	first = cand & (size - 1)
+	s.pc = append(s.pc, s.B.Binary(expr.Eq, s.B.Extract(off, 0, bits), s.B.Constant(first, bits)))
+	return first, size, nil
 }
 
 // bytesTerm is the little-endian term of size bytes of o at off.
