@@ -108,6 +108,7 @@ type Machine interface {
 	ReadBytes(p, n uint64) ([]byte, error)
 	WriteBytes(p uint64, b []byte) error
 	ReadCString(p uint64, max int) (string, error)
+	ByteTerm(p uint64) (byte, *expr.Expr, error)
 	NoteAccess(addr, n uint64, kind vm.AccessKind)
 	// StoreString writes b and a NUL at p (truncated to n bytes when
 	// bounded), reporting the write.

@@ -125,11 +125,22 @@ func (s *streamScan) restart(fork *vm.Machine) {
 	}
 }
 
-// scanDecimal reads a decimal conversion's text from a stream with
+// decimalSource is a scan source whose bytes may be symbolic (a stream's,
+// a string's in memory): a decimal conversion reads it by class
+// (nextByte) and pushes back the byte after the number (unread); failure
+// is the error pinning a byte met, if any.
+type decimalSource interface {
+	scanSource
+	nextByte() (c int, term *expr.Expr)
+	unread(c int)
+	failure() error
+}
+
+// scanDecimal reads a decimal conversion's text from a source with
 // symbolic bytes, at most width bytes after the spaces it skips: the text
 // with the term of each symbolic digit (nil for the others), the spaces
 // skipped, and whether the input ended before the number began.
-func (s *streamScan) scanDecimal(width int) (text []byte, terms []*expr.Expr, skipped int, eof bool) {
+func scanDecimal(s decimalSource, width int) (text []byte, terms []*expr.Expr, skipped int, eof bool) {
 	c, e := s.nextByte()
 	for isSpace(c) {
 		skipped++
@@ -214,6 +225,8 @@ func (m *machine) writeTerm(p uint64, size int, v uint64, e *expr.Expr) error {
 	}
 	return m.SetSymBytes(p, data, terms)
 }
+
+func (s *streamScan) failure() error { return s.err }
 
 func (s *streamScan) peek() int {
 	c := s.read()
@@ -309,8 +322,8 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 		}
 		// A decimal conversion on a stream with symbolic bytes reads its
 		// spaces itself, by class (scanDecimal).
-		ss, _ := src.(*streamScan)
-		symDecimal := ss != nil && (conv == 'd' || conv == 'u') && m.Symbolic() != nil
+		ds, _ := src.(decimalSource)
+		symDecimal := ds != nil && (conv == 'd' || conv == 'u') && m.Symbolic() != nil
 		if conv != 'c' && conv != '[' && conv != 'n' && !symDecimal {
 			for isSpace(src.peek()) {
 				src.next()
@@ -349,7 +362,7 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 			if symDecimal {
 				var skipped int
 				var eof bool
-				text, digits, skipped, eof = ss.scanDecimal(width)
+				text, digits, skipped, eof = scanDecimal(ds, width)
 				consumed += skipped
 				inputFailure = eof
 				break
@@ -554,6 +567,10 @@ func (tab table) addScanf() {
 				src = newStreamScan(m, f, func(c *machine) *vfile { f, _ := c.files.stream(addr); return f })
 			case 2: // sscanf(const char*, ...)
 				fmtIdx = 1
+				if m.Symbolic() != nil {
+					src = &memScan{m: m, addr: a[0].Bits}
+					break
+				}
 				s, err := m.CString(a[0].Bits)
 				if err != nil {
 					return err
@@ -570,8 +587,11 @@ func (tab table) addScanf() {
 			}
 			n, err := m.scan(src, format, args)
 			vm.SetResult(res, uint64(int64(n))&0xffffffff)
-			if ss, ok := src.(*streamScan); ok && err == nil {
-				err = ss.err
+			if ds, ok := src.(decimalSource); ok && err == nil {
+				err = ds.failure()
+			}
+			if ms, ok := src.(*memScan); ok {
+				ms.note()
 			}
 			return err
 		}

@@ -188,6 +188,22 @@ func (m *Machine) ReadCString(p uint64, max int) (string, error) {
 	return s, memErr(err)
 }
 
+// ByteTerm reads the byte at p and, in a symbolic run, its term when it
+// is symbolic, without constraining it (ReadCString pins every byte): a
+// model that tells a byte's class apart (sscanf's digits) pins what it
+// needs itself. It does not report the read (NoteAccess).
+func (m *Machine) ByteTerm(p uint64) (byte, *expr.Expr, error) {
+	o, off, err := m.mem.resolve(p, 1, false)
+	if err != nil {
+		return 0, nil, memErr(err)
+	}
+	var e *expr.Expr
+	if m.sym != nil && o.sym != nil {
+		e = o.sym[off]
+	}
+	return o.bytes[off], e, nil
+}
+
 // NoteAccess reports an access of the current call to n bytes of program
 // memory at addr to the race detector.
 func (m *Machine) NoteAccess(addr, n uint64, kind AccessKind) { m.noteNative(addr, n, kind) }

@@ -278,7 +278,9 @@ func (m *Machine) concretizeSplit(v Value, w uint16, classes []func(*expr.Expr) 
 		s.Stats.Forks++
 		child := m.forkAgain()
 		child.sym.pc = append(child.sym.pc, c)
-		fix(child)
+		if fix != nil {
+			fix(child)
+		}
 		m.spawned = append(m.spawned, child)
 	}
 	s.pc = append(s.pc, classes[mine](v.Sym))
