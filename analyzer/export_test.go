@@ -13,6 +13,6 @@ func ClassifyOptions(res *Result, prog *ir.Program) (classify.Options, error) {
 	return res.classifyOptions(prog)
 }
 
-// ReadsStreams is readsStreams, for the test of which programs get a
+// ReadsStdin is readsStdin, for the test of which programs get a
 // standard input explored.
-func ReadsStreams(prog *ir.Program) bool { return readsStreams(prog) }
+func ReadsStdin(prog *ir.Program) bool { return readsStdin(prog) }

@@ -62,32 +62,57 @@ func (o *Options) inputRoots(prog *ir.Program) []vm.Config {
 	if len(base.Args) <= 1 && takesArguments(prog) {
 		roots = append(roots, symex.Around(symex.Invented(base)))
 	}
-	if len(roots) == 1 && !symex.Marked(roots[0]) && !marks && !readsStreams(prog) {
+	if len(roots) == 1 && !symex.Marked(roots[0]) && !marks && !readsStdin(prog) {
 		return nil
 	}
 	return roots
 }
 
-// streamReaders are the C library's functions that read a stream or a
-// descriptor, standard input among them.
-var streamReaders = map[string]bool{
-	"getchar": true, "getchar_unlocked": true, "gets": true, "fgets": true, "fgetc": true, "getc": true,
-	"getc_unlocked": true, "fgetc_unlocked": true, "fread": true, "fread_unlocked": true, "read": true,
-	"getline": true, "getdelim": true, "scanf": true, "__isoc99_scanf": true, "vscanf": true,
-	"__isoc99_vscanf": true, "fscanf": true, "__isoc99_fscanf": true, "vfscanf": true, "__isoc99_vfscanf": true,
+// stdinReaders are the C library's functions that read standard input
+// without being handed it.
+var stdinReaders = map[string]bool{
+	"getchar": true, "getchar_unlocked": true, "gets": true, "scanf": true, "__isoc99_scanf": true,
+	"vscanf": true, "__isoc99_vscanf": true,
 }
 
-// readsStreams reports whether the program's own code (not augur's
-// runtime, which is linked whole) calls a function that reads a stream:
-// a program with no other input is then run once by the exploration, to
-// see whether it reads a standard input it was not given (stdinRoot).
-func readsStreams(prog *ir.Program) bool {
+// stdinNames are the variables through which code reads standard input
+// it is handed: C's stdin, C++'s std::cin and std::wcin.
+var stdinNames = []string{"stdin", "_ZSt3cin", "_ZSt4wcin"}
+
+// readsStdin reports whether the program's own code may read standard
+// input: it calls a function that reads it implicitly (getchar, scanf),
+// reads descriptor 0 (read(0, ...)), or takes the address of stdin or
+// std::cin (fgets(line, n, stdin), std::cin >> n). Code in augur's
+// runtime, linked whole, and in the C++ headers' stream buffers, compiled
+// into every program that includes <iostream>, reads streams in every
+// program: only a reference of the program's own counts, so that a
+// program with no inputs is not run once more for nothing (stdinRoot).
+func readsStdin(prog *ir.Program) bool {
+	var addrs []uint64
+	for _, name := range stdinNames {
+		if g := prog.GlobalByName(name); g != nil {
+			addrs = append(addrs, ir.Addr(g.ID, 0))
+		}
+	}
 	for _, f := range prog.Funcs {
 		if f.Decl || vm.InRuntime(f.Loc.File) {
 			continue
 		}
+		for _, a := range addrs {
+			if slices.Contains(f.Consts, a) {
+				return true
+			}
+		}
 		for i := range f.Insts {
-			if c := f.Insts[i].Callee; f.Insts[i].Op == ir.OpCall && c != nil && streamReaders[c.Name] {
+			in := &f.Insts[i]
+			if in.Op != ir.OpCall || in.Callee == nil {
+				continue
+			}
+			if stdinReaders[in.Callee.Name] {
+				return true
+			}
+			if in.Callee.Name == "read" && len(in.Args) > 0 && int(in.Args[0]) >= f.NumSlots &&
+				f.Consts[int(in.Args[0])-f.NumSlots] == 0 {
 				return true
 			}
 		}
