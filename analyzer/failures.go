@@ -125,14 +125,16 @@ func (m *missedFailure) String() string {
 		"augur run --inputs shows that run", m.want.Kind, m.want.Loc, m.paths, m.got.Kind, m.got.Loc)
 }
 
-// failureEvidence gives every failure of the analysis evidence when an
-// evidence directory is set; tmpl is the template of its executions.
+// failureEvidence checks every failure the exploration of inputs found
+// by running its inputs concretely (a terminal and the editor report the
+// same failures, each with a schedule that replays it), and, when an
+// evidence directory is set, saves the evidence of every failure; tmpl
+// is the template of its executions.
 func (res *Result) failureEvidence(prog *ir.Program, tmpl vm.Config) {
-	if res.Options.EvidenceDir == "" {
-		return
-	}
 	res.concretize(prog, tmpl)
-	res.writeFailureEvidence()
+	if res.Options.EvidenceDir != "" {
+		res.writeFailureEvidence()
+	}
 }
 
 // writeFailureEvidence saves the evidence of every failure when an
