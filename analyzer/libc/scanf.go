@@ -2,7 +2,6 @@ package libc
 
 import (
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -19,8 +18,8 @@ type scanSource interface {
 
 // streamScan reads from a vfile, pushing back the one byte of lookahead.
 // A symbolic input byte is made concrete (under a constraint) as scanf
-// consumes it, except a decimal conversion's digits, which stay symbolic
-// (scanDecimal).
+// consumes it, except an integer conversion's digits, which stay symbolic
+// (scanNumber).
 type streamScan struct {
 	m   *machine
 	f   *vfile
@@ -53,62 +52,6 @@ func (s *streamScan) read() int {
 	return c
 }
 
-// A decimal conversion tells a symbolic byte's class apart, digit or
-// not, and pins only that of a digit (vm.Machine.ConcretizeSplit): the
-// number read is a term of the input. A byte of the other class is
-// pinned to one value, which says whether it is a space to skip, a sign
-// or the number's end. The other class, where the path allows it, is
-// forked: the input's numbers are explored with each count of digits,
-// not only the seed's.
-const (
-	classDigit = iota
-	classOther
-)
-
-// decimalClasses are the conditions of each class on a byte's term.
-func decimalClasses(b *expr.Builder) []func(*expr.Expr) *expr.Expr {
-	digit := func(x *expr.Expr) *expr.Expr {
-		return b.Binary(expr.And, b.Binary(expr.Ule, b.Constant('0', 8), x), b.Binary(expr.Ule, x, b.Constant('9', 8)))
-	}
-	return []func(*expr.Expr) *expr.Expr{
-		classDigit: digit,
-		classOther: func(x *expr.Expr) *expr.Expr { return b.Not(digit(x)) },
-	}
-}
-
-// decimalClass is the class of byte c.
-func decimalClass(c uint64) int {
-	if c >= '0' && c <= '9' {
-		return classDigit
-	}
-	return classOther
-}
-
-// nextByte reads the next byte for a decimal conversion: its value and,
-// for a symbolic digit, its term. A symbolic byte is split by class
-// (decimalClasses); one that is not a digit is pinned to its value.
-func (s *streamScan) nextByte() (c int, term *expr.Expr) {
-	e := s.f.symNext()
-	if e == nil || s.m.Symbolic() == nil {
-		return s.next(), nil
-	}
-	x, err := s.m.ConcretizeSplit(vm.Value{Sym: e}, 8, decimalClasses(s.m.Terms()), decimalClass, s.restart)
-	if err == nil && decimalClass(x) == classOther {
-		x, err = s.m.Concretize(vm.Value{Sym: e}, 8)
-	}
-	if err != nil {
-		if s.err == nil {
-			s.err = err
-		}
-		return -1, nil
-	}
-	s.f.pos++
-	if decimalClass(x) == classDigit {
-		term = e
-	}
-	return int(x), term
-}
-
 // unread pushes back byte c, which read or nextByte read (pinned if
 // symbolic); -1, the end of input, pushes back nothing.
 func (s *streamScan) unread(c int) {
@@ -123,92 +66,6 @@ func (s *streamScan) restart(fork *vm.Machine) {
 	if f := s.locate(ioOf(fork)); f != nil {
 		f.pos, f.unget, f.eof = s.start.pos, s.start.unget, s.start.eof
 	}
-}
-
-// decimalSource is a scan source whose bytes may be symbolic (a stream's,
-// a string's in memory): a decimal conversion reads it by class
-// (nextByte) and pushes back the byte after the number (unread); failure
-// is the error pinning a byte met, if any.
-type decimalSource interface {
-	scanSource
-	nextByte() (c int, term *expr.Expr)
-	unread(c int)
-	failure() error
-}
-
-// scanDecimal reads a decimal conversion's text from a source with
-// symbolic bytes, at most width bytes after the spaces it skips: the text
-// with the term of each symbolic digit (nil for the others), the spaces
-// skipped, and whether the input ended before the number began.
-func scanDecimal(s decimalSource, width int) (text []byte, terms []*expr.Expr, skipped int, eof bool) {
-	c, e := s.nextByte()
-	for isSpace(c) {
-		skipped++
-		c, e = s.nextByte()
-	}
-	if c < 0 {
-		return nil, nil, skipped, true
-	}
-	if c == '+' || c == '-' {
-		text, terms = append(text, byte(c)), append(terms, nil)
-		if len(text) == width {
-			return text, terms, skipped, false
-		}
-		c, e = s.nextByte()
-	}
-	for len(text) < width && c >= '0' && c <= '9' {
-		text, terms = append(text, byte(c)), append(terms, e)
-		if len(text) == width {
-			return text, terms, skipped, false
-		}
-		c, e = s.nextByte()
-	}
-	s.unread(c)
-	return text, terms, skipped, false
-}
-
-// maxSymbolicDigits is the most digits a decimal conversion keeps
-// symbolic: 19 digits always fit in 64 bits, where the term's arithmetic
-// and strtoul's agree.
-const maxSymbolicDigits = 19
-
-// decimalTerm is the 64-bit term of a decimal integer's text whose digits
-// terms gives (nil: the text's own), or nil when no digit is symbolic or
-// there are too many to keep so (each is then pinned to its value).
-func (m *machine) decimalTerm(text []byte, terms []*expr.Expr) (*expr.Expr, error) {
-	symbolic := slices.ContainsFunc(terms, func(e *expr.Expr) bool { return e != nil })
-	if !symbolic {
-		return nil, nil
-	}
-	if len(text) > maxSymbolicDigits {
-		for i, e := range terms {
-			if e != nil {
-				x, err := m.Concretize(vm.Value{Sym: e}, 8)
-				if err != nil {
-					return nil, err
-				}
-				text[i] = byte(x)
-			}
-		}
-		return nil, nil
-	}
-	b := m.Terms()
-	v, neg := b.Constant(0, 64), false
-	for i, c := range text {
-		if i == 0 && (c == '+' || c == '-') {
-			neg = c == '-'
-			continue
-		}
-		d := b.Constant(uint64(c-'0'), 64)
-		if terms[i] != nil {
-			d = b.Binary(expr.Sub, b.ZExt(terms[i], 64), b.Constant('0', 64))
-		}
-		v = b.Binary(expr.Add, b.Binary(expr.Mul, v, b.Constant(10, 64)), d)
-	}
-	if neg {
-		v = b.Binary(expr.Sub, b.Constant(0, 64), v)
-	}
-	return v, nil
 }
 
 // writeTerm writes the low size bytes of an integer whose value is v and
@@ -320,11 +177,11 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 			set = format[i+1 : j]
 			i = j
 		}
-		// A decimal conversion on a stream with symbolic bytes reads its
-		// spaces itself, by class (scanDecimal).
-		ds, _ := src.(decimalSource)
-		symDecimal := ds != nil && (conv == 'd' || conv == 'u') && m.Symbolic() != nil
-		if conv != 'c' && conv != '[' && conv != 'n' && !symDecimal {
+		// An integer conversion on symbolic bytes reads its spaces
+		// itself, by class (scanNumber).
+		ns, _ := src.(numberSource)
+		symNumber := ns != nil && numberBase(conv) != 0 && m.Symbolic() != nil
+		if conv != 'c' && conv != '[' && conv != 'n' && !symNumber {
 			for isSpace(src.peek()) {
 				src.next()
 				consumed++
@@ -339,7 +196,7 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 			}
 			continue
 		}
-		if !symDecimal && src.peek() < 0 {
+		if !symNumber && src.peek() < 0 {
 			inputFailure = true
 			break
 		}
@@ -350,7 +207,7 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 			}
 		}
 		var text []byte
-		var digits []*expr.Expr // the terms of a decimal conversion's symbolic digits
+		var digits []*expr.Expr // the terms of an integer conversion's symbolic digits
 		accept := func(ok func(c int) bool) {
 			for len(text) < width && src.peek() >= 0 && ok(src.peek()) {
 				text = append(text, byte(src.next()))
@@ -359,10 +216,10 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 		switch conv {
 		case 'd', 'i', 'u', 'o', 'x', 'X', 'p':
 			base := map[byte]int{'d': 10, 'u': 10, 'i': 0, 'o': 8, 'x': 16, 'X': 16, 'p': 16}[conv]
-			if symDecimal {
+			if symNumber {
 				var skipped int
 				var eof bool
-				text, digits, skipped, eof = scanDecimal(ds, width)
+				text, digits, skipped, eof = scanNumber(m, ns, width, numberBase(conv))
 				consumed += skipped
 				inputFailure = eof
 				break
@@ -395,7 +252,7 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 		switch conv {
 		case 'd', 'i', 'u', 'o', 'x', 'X', 'p':
 			base := map[byte]int{'d': 10, 'u': 10, 'i': 0, 'o': 8, 'x': 16, 'X': 16, 'p': 16}[conv]
-			term, err := m.decimalTerm(text, digits) // may pin the digits, and text with them
+			term, err := m.numberTerm(text, digits, numberBase(conv)) // may pin the digits, and text with them
 			if err != nil {
 				return assigned, err
 			}
@@ -587,8 +444,8 @@ func (tab table) addScanf() {
 			}
 			n, err := m.scan(src, format, args)
 			vm.SetResult(res, uint64(int64(n))&0xffffffff)
-			if ds, ok := src.(decimalSource); ok && err == nil {
-				err = ds.failure()
+			if ns, ok := src.(numberSource); ok && err == nil {
+				err = ns.failure()
 			}
 			if ms, ok := src.(*memScan); ok {
 				ms.note()

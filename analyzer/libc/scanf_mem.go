@@ -10,7 +10,7 @@ import (
 // number in a line the program read from a symbolic input (fgets, then
 // sscanf "%d") stays a term of that input, as scanf's does on a stream.
 // A byte a conversion consumes is made concrete under a constraint as it
-// is reached, except a decimal conversion's digits (scanDecimal); a
+// is reached, except an integer conversion's digits (scanNumber); a
 // concrete run reads the string whole (stringScan). A fork that splits a
 // byte's class runs the call again from its start, with a new memScan:
 // nothing of the string needs putting back.
@@ -85,9 +85,10 @@ func (s *memScan) unread(c int) {
 	}
 }
 
-// nextByte reads the next byte for a decimal conversion: its value and,
-// for a symbolic digit, its term (streamScan.nextByte on a stream).
-func (s *memScan) nextByte() (int, *expr.Expr) {
+// nextByte reads the next byte for an integer conversion of base: its
+// value and, for a symbolic digit, its term (streamScan.nextByte on a
+// stream).
+func (s *memScan) nextByte(base int) (int, *expr.Expr) {
 	if s.unget != 0 {
 		return s.read(), nil
 	}
@@ -95,10 +96,7 @@ func (s *memScan) nextByte() (int, *expr.Expr) {
 	if e == nil || c < 0 {
 		return s.read(), nil
 	}
-	x, err := s.m.ConcretizeSplit(vm.Value{Sym: e}, 8, decimalClasses(s.m.Terms()), decimalClass, nil)
-	if err == nil && decimalClass(x) == classOther {
-		x, err = s.m.Concretize(vm.Value{Sym: e}, 8)
-	}
+	x, digit, err := splitDigit(s.m, e, base, nil)
 	if err != nil {
 		s.fail(err)
 		return -1, nil
@@ -107,7 +105,7 @@ func (s *memScan) nextByte() (int, *expr.Expr) {
 		return -1, nil // the string's end
 	}
 	s.i++
-	if decimalClass(x) == classDigit {
+	if digit {
 		return int(x), e
 	}
 	return int(x), nil

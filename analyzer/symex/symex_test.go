@@ -26,7 +26,7 @@ func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 var expectRe = regexp.MustCompile(`// expect: (?:--sym-arg (\d+): )?(?:--sym-stdin (\d+): )?(?:--sym-file (\S+):(\d+): )?(?:paths (\d+)|(\w+) "([^"]*)"(?: args (\S+))?(?: stdin (.*))?)`)
 
 func TestNarrowInputs(t *testing.T) {
-	for _, name := range []string{"magic_word", "index_range", "relation", "svcomp", "path_count", "stdin_line", "file_header", "table_lookup", "two_objects", "copied_input", "scanf_window", "sscanf_line"} {
+	for _, name := range []string{"magic_word", "index_range", "relation", "svcomp", "path_count", "stdin_line", "file_header", "table_lookup", "two_objects", "copied_input", "scanf_window", "sscanf_line", "scanf_hex"} {
 		name := name
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
