@@ -578,7 +578,14 @@ test("a real trace's timeline folds the steps that show nothing of the race, and
     try {
       const frame = await timelineFrame(/q->name/);
       const fold = frame.locator('tbody.fold label').first();
-      await expectVisible(fold, 'a folded run of steps');
+      // expectVisible keeps a screenshot of each failure: only the last
+      // try may leave one, or a frame detached and handled below reads
+      // as a failed run in bin/screenshots.
+      if (attempt < 3) {
+        await fold.waitFor({ timeout: patience });
+      } else {
+        await expectVisible(fold, 'a folded run of steps');
+      }
       assert.match((await fold.innerText()).trim(), /^\d+ steps of threads? [\d, and]+: (locks|unlocks)/);
       // The racing accesses are in view without scrolling past the locks.
       const box = await frame.locator('.ev.racing').first().boundingBox();
@@ -592,6 +599,7 @@ test("a real trace's timeline folds the steps that show nothing of the race, and
     } catch (err) {
       // expectVisible wraps the locator's error: the detach is in its cause.
       if (attempt >= 3 || !/detached/.test(`${err} ${err?.cause ?? ''}`)) {
+        await shot('failed');
         throw err;
       }
       await page.waitForTimeout(1_000);
