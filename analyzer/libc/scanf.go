@@ -179,8 +179,9 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 		}
 		// An integer conversion on symbolic bytes reads its spaces
 		// itself, by class (scanNumber).
+		base := convBase(conv)
 		ns, _ := src.(numberSource)
-		symNumber := ns != nil && numberBase(conv) != 0 && m.Symbolic() != nil
+		symNumber := ns != nil && byClass(conv, base) && m.Symbolic() != nil
 		if conv != 'c' && conv != '[' && conv != 'n' && !symNumber {
 			for isSpace(src.peek()) {
 				src.next()
@@ -215,11 +216,10 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 		}
 		switch conv {
 		case 'd', 'i', 'u', 'o', 'x', 'X', 'p':
-			base := map[byte]int{'d': 10, 'u': 10, 'i': 0, 'o': 8, 'x': 16, 'X': 16, 'p': 16}[conv]
 			if symNumber {
 				var skipped int
 				var eof bool
-				text, digits, skipped, eof = scanNumber(m, ns, width, numberBase(conv))
+				text, digits, skipped, eof = scanNumber(m, ns, width, base)
 				consumed += skipped
 				inputFailure = eof
 				break
@@ -251,8 +251,7 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 		var werr error
 		switch conv {
 		case 'd', 'i', 'u', 'o', 'x', 'X', 'p':
-			base := map[byte]int{'d': 10, 'u': 10, 'i': 0, 'o': 8, 'x': 16, 'X': 16, 'p': 16}[conv]
-			term, err := m.numberTerm(text, digits, numberBase(conv)) // may pin the digits, and text with them
+			term, err := m.numberTerm(text, digits, base) // may pin the digits, and text with them
 			if err != nil {
 				return assigned, err
 			}

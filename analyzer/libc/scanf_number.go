@@ -21,19 +21,23 @@ const (
 	classOther
 )
 
-// numberBase is the base of a conversion read by class, 0 for one that
-// is not.
-func numberBase(conv byte) int {
+// convBase is the base of an integer conversion: 0 for %i, whose prefix
+// picks it, and for a conversion that is not an integer's.
+func convBase(conv byte) int {
 	switch conv {
 	case 'd', 'u':
 		return 10
 	case 'o':
 		return 8
-	case 'x', 'X':
+	case 'x', 'X', 'p':
 		return 16
 	}
 	return 0
 }
+
+// byClass reports whether an integer conversion of base on symbolic
+// bytes reads them by class: all but %i and %p.
+func byClass(conv byte, base int) bool { return base != 0 && conv != 'p' }
 
 // digitClasses are the conditions of each class on a byte's term.
 func digitClasses(b *expr.Builder, base int) []func(*expr.Expr) *expr.Expr {
@@ -140,8 +144,8 @@ func scanNumber(m *machine, s numberSource, width, base int) (text []byte, terms
 	if (c == '+' || c == '-') && !take() {
 		return text, terms, skipped, false
 	}
-	digits := len(text)
-	for c >= 0 && digitClass(base)(uint64(c)) == classDigit {
+	digits, class := len(text), digitClass(base)
+	for c >= 0 && class(uint64(c)) == classDigit {
 		if !take() {
 			return text, terms, skipped, false
 		}

@@ -1,6 +1,8 @@
 package vm
 
 import (
+	"math/bits"
+
 	"augur/analyzer/expr"
 	"augur/analyzer/ir"
 )
@@ -385,17 +387,22 @@ func (m *Machine) symLoad(in *ir.Inst, v Value) (Value, uint64, bool, error) {
 	if err != nil {
 		return Value{}, 0, false, err
 	}
-	first, step := uint64(0), uint64(1)
-	if o != nil && o.Size > maxSelect && !isConst(off) {
-		first, step, err = m.alignedSlots(off, size, o.Size)
-		if err != nil {
-			return Value{}, 0, false, err
-		}
-	}
-	if o == nil || o.Freed || o.Kind == ObjFunc || step == 0 || in.Layout != nil ||
-		(in.Ty.Kind != ir.KInt && in.Ty.Kind != ir.KPtr) || isConst(off) {
+	concrete := func() (Value, uint64, bool, error) {
 		addr, err := m.concretize(v, 64)
 		return Value{}, addr, false, err
+	}
+	if o == nil || o.Freed || o.Kind == ObjFunc || in.Layout != nil ||
+		(in.Ty.Kind != ir.KInt && in.Ty.Kind != ir.KPtr) || isConst(off) {
+		return concrete()
+	}
+	first, step := uint64(0), uint64(1)
+	if o.Size > maxSelect {
+		if first, step, err = m.alignedSlots(off, size, o.Size); err != nil {
+			return Value{}, 0, false, err
+		}
+		if step == 0 {
+			return concrete()
+		}
 	}
 	b := m.sym.B
 	var result *expr.Expr
@@ -431,12 +438,9 @@ func (m *Machine) alignedSlots(off *expr.Expr, size, objSize uint64) (first, ste
 	if err != nil {
 		return 0, 0, err
 	}
-	bits := uint16(0)
-	for 1<<bits < size {
-		bits++
-	}
+	w := uint16(bits.TrailingZeros64(size))
 	first = cand & (size - 1)
-	s.pc = append(s.pc, s.B.Binary(expr.Eq, s.B.Extract(off, 0, bits), s.B.Constant(first, bits)))
+	s.pc = append(s.pc, s.B.Binary(expr.Eq, s.B.Extract(off, 0, w), s.B.Constant(first, w)))
 	return first, size, nil
 }
 
