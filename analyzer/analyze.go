@@ -193,6 +193,10 @@ type Result struct {
 	// explored are the inputs of the exploration's paths detection runs
 	// its plan on (raceInputs).
 	explored []*race.Inputs
+	// LongInputsLeftOut counts the explored inputs detection did not run
+	// on because the exploration's run of them went past its instruction
+	// budget, past the first maxLongInputs such (raceInputs).
+	LongInputsLeftOut int
 }
 
 // Stop says how an analysis was cut short by a budget.
@@ -402,7 +406,7 @@ func (res *Result) explore(ctx context.Context, prog *ir.Program, roots []vm.Con
 			break
 		}
 	}
-	res.explored = raceInputs(res.Exploration.Paths, own)
+	res.explored, res.LongInputsLeftOut = raceInputs(res.Exploration.Paths, own)
 	return nil
 }
 

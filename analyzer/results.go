@@ -61,6 +61,7 @@ func (res *Result) Report(base string) *report.Report {
 		}
 		rep.Stats.LongInputRuns, rep.Stats.LongInputSchedule = d.LongInputs, d.LongInputSchedule
 	}
+	rep.Stats.LongInputsLeftOut = res.LongInputsLeftOut
 	if st := res.Stopped; st != nil {
 		rep.SetStopped(&report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total})
 	}

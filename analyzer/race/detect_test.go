@@ -129,3 +129,36 @@ func TestPotentialRacesAndDirectedRuns(t *testing.T) {
 		t.Errorf("%d race-directed runs with no potential race", locked.Runs[race.ByDirected])
 	}
 }
+
+// The race-directed runs are Directed for the analysis's own inputs and
+// for each explored input whose plan ran in full: an input on which the
+// program keeps one thread shows no potential race, and its share went
+// to the own input's pairs (SPLASH-2 ocean made 113 directed runs so).
+func TestDirectedRunsFollowTheInputsThatRan(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	directed := func(args ...string) int {
+		t.Helper()
+		var ins []*race.Inputs
+		for _, a := range args {
+			ins = append(ins, &race.Inputs{Args: []string{a}})
+		}
+		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Inputs: ins,
+			Run: vm.Config{Args: []string{"barrier_pairs"}, MaxInstructions: 50_000_000}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Candidates) < 20 {
+			t.Fatalf("%d potential races; the program orders 24 pairs by a barrier", len(res.Candidates))
+		}
+		return res.Runs[race.ByDirected]
+	}
+	if n := directed("h1", "h2", "h3"); n != 5 {
+		t.Errorf("three one-thread inputs: %d race-directed runs, want 5 (the own input's)", n)
+	}
+	if n := directed("x", "y", "h"); n != 15 {
+		t.Errorf("two threaded inputs and a one-thread one: %d race-directed runs, want 15", n)
+	}
+}

@@ -179,15 +179,18 @@ func (d *detection) explore() error {
 	workers := x.workers()
 	idle := 0
 	// Each batch runs on one input, the analysis's own and the explored
-	// ones in turn (the inputs' share of the exploration), from a
-	// snapshot of that input's start.
-	roots := make([]*rootSnapshot, 1+len(d.opts.Inputs))
+	// ones whose plan ran in full in turn (the inputs' share of the
+	// exploration), from a snapshot of that input's start.
+	inputs := []*Inputs{nil}
+	for _, in := range d.opts.Inputs {
+		if d.planned(in) {
+			inputs = append(inputs, in)
+		}
+	}
+	roots := make([]*rootSnapshot, len(inputs))
 	inputOf := func(batch int) (int, *Inputs) {
 		j := batch % len(roots)
-		if j == 0 {
-			return 0, nil
-		}
-		return j, d.opts.Inputs[j-1]
+		return j, inputs[j]
 	}
 	spent := d.res.Explore.Instructions >= d.exploreBudget() // by the enumeration
 	for i, b := 0, 0; i < most && idle < patience && !d.stop && !spent; b++ {

@@ -356,6 +356,10 @@ type Stats struct {
 	// the program's own inputs.
 	LongInputRuns     int    `json:"long_input_runs,omitempty"`
 	LongInputSchedule string `json:"long_input_schedule,omitempty"`
+	// LongInputsLeftOut counts explored inputs detection did not run on:
+	// the exploration's own run of each went past its instruction budget,
+	// and detection ran two such inputs at most.
+	LongInputsLeftOut int `json:"long_inputs_left_out,omitempty"`
 	// SymbolicInputs are the inputs the exploration made symbolic, as
 	// "argv[1] (2 bytes)" or "stdin (first 8 of 120 bytes)".
 	SymbolicInputs []string `json:"symbolic_inputs,omitempty"`

@@ -116,7 +116,7 @@ func WriteText(w io.Writer, r *Report) error {
 		writeFrames(&b, inv.Second[1].Stack)
 		b.WriteString("\n")
 	}
-	if r.Stats.Paths > 1 || r.Stats.StoppedBy != "" || r.Stats.LongInputRuns > 0 {
+	if r.Stats.Paths > 1 || r.Stats.StoppedBy != "" || r.Stats.LongInputRuns > 0 || r.Stats.LongInputsLeftOut > 0 {
 		fmt.Fprintf(&b, "EXPLORATION: %d paths with symbolic inputs, %d solver queries", r.Stats.Paths, r.Stats.SolverQueries)
 		if len(r.Stats.SymbolicInputs) > 0 {
 			fmt.Fprintf(&b, "; symbolic: %s", strings.Join(r.Stats.SymbolicInputs, ", "))
@@ -139,6 +139,9 @@ func WriteText(w io.Writer, r *Report) error {
 		if n := r.Stats.LongInputRuns; n > 0 {
 			fmt.Fprintf(&b, "; %d executions on explored inputs ran out of their budget (inputs that make the program run longer than it allows; the first: %s)",
 				n, r.Stats.LongInputSchedule)
+		}
+		if n := r.Stats.LongInputsLeftOut; n > 0 {
+			fmt.Fprintf(&b, "; %d more such inputs not run under the detector (the exploration's run of each went past its instruction budget)", n)
 		}
 		b.WriteString("\n")
 	}

@@ -27,7 +27,7 @@ var Table = []Setting{
 	{
 		Key: "directed", Client: "directed", Type: `integer ≥ 0`, Fronts: Both, kind: kindInt,
 		Default: int64(5),
-		Doc:     `race-directed executions after the base plans, at potential races the detector saw ordered only by chance, for each input the plans ran on (the analysis's own and each explored one); 0: none`,
+		Doc:     `race-directed executions after the base plans, at potential races the detector saw ordered only by chance, for the analysis's own inputs and each explored input the plans ran on in full (one that ran out of its budget or kept one thread adds none); 0: none`,
 		set:     func(v *Values, x any) error { return setInt(&v.Directed, x, 0) },
 	},
 	{

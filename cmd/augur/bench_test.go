@@ -325,3 +325,29 @@ func BenchmarkDetectionFollowsTheRun(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 	}
 }
+
+// BenchmarkDetectionWithLongInputs measures detection with default
+// settings on a program whose arguments size its work and whose phases a
+// barrier orders (testdata/budget/grid_args.c -n16, SPLASH-2 ocean's
+// shape): the exploration of its arguments finds bigger grids that outrun
+// the instruction budget and usage paths with one thread. `augur run`
+// against `augur analyze --detect-only`, medians of three, interleaved,
+// with peak RSS: the long inputs get no race-directed runs or exploration
+// schedules, and only two are run under the detector.
+func BenchmarkDetectionWithLongInputs(b *testing.B) {
+	src := filepath.Join("..", "..", "testdata", "budget", "grid_args.c")
+	measure(b, augurBin, "run", src, "--", "-n16") // warm the cache
+	var run, det []measurement
+	for i := 0; i < 3; i++ {
+		run = append(run, measure(b, augurBin, "run", src, "--", "-n16"))
+		det = append(det, measure(b, augurBin, "analyze", "--detect-only", src, "--", "-n16"))
+	}
+	r, d := medianMeasurement(run), medianMeasurement(det)
+	fmt.Printf("detection with defaults on grid_args.c -n16: augur run %v (%s); augur analyze --detect-only %v (%s); detect/run %.1fx\n",
+		r.wall.Round(time.Millisecond), bytesize.Format(r.rss), d.wall.Round(time.Millisecond), bytesize.Format(d.rss),
+		d.wall.Seconds()/r.wall.Seconds())
+	b.ReportMetric(d.wall.Seconds()/r.wall.Seconds(), "detect/run")
+	b.ReportMetric(0, "ns/op")
+	for i := 0; i < b.N; i++ {
+	}
+}
