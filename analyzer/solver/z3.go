@@ -21,7 +21,17 @@ type backend struct {
 	s       *z3.Solver
 	timeout time.Duration
 	memo    map[*expr.Expr]z3.BV
+	conds   map[*expr.Expr]z3.Bool
 	vars    map[string]z3.BV
+	// one and zero are the width-1 constants; kept holds the models and
+	// values the queries made. Nothing the backend makes is let go before
+	// it is: go-z3 gives an object back to Z3 when the Go collector finds
+	// its wrapper unreachable, and Z3 hands a freed object's id to the
+	// next one it makes, so the ids, and with them the model Z3 picks for
+	// the same query, followed the collector's timing (the inputs an
+	// exploration solved to differed between runs).
+	one, zero z3.BV
+	kept      []any
 }
 
 func newBackend(timeout time.Duration, rlimit uint) *backend {
@@ -31,7 +41,12 @@ func newBackend(timeout time.Duration, rlimit uint) *backend {
 		cfg.SetUint("rlimit", rlimit)
 	}
 	ctx := z3.NewContext(cfg)
-	return &backend{ctx: ctx, s: z3.NewSolver(ctx), timeout: timeout, memo: map[*expr.Expr]z3.BV{}, vars: map[string]z3.BV{}}
+	b := &backend{ctx: ctx, s: z3.NewSolver(ctx), timeout: timeout, memo: map[*expr.Expr]z3.BV{},
+		conds: map[*expr.Expr]z3.Bool{}, vars: map[string]z3.BV{}}
+	bit := ctx.BVSort(1)
+	b.one, b.zero = ctx.FromInt(1, bit).(z3.BV), ctx.FromInt(0, bit).(z3.BV)
+	b.kept = append(b.kept, bit)
+	return b
 }
 
 // bv translates e into a Z3 bit-vector of e.Width bits. Width-1 terms stand
@@ -105,14 +120,18 @@ func (b *backend) bv(e *expr.Expr) z3.BV {
 }
 
 func (b *backend) fromBool(c z3.Bool) z3.BV {
-	one := b.ctx.FromInt(1, b.ctx.BVSort(1)).(z3.BV)
-	zero := b.ctx.FromInt(0, b.ctx.BVSort(1)).(z3.BV)
-	return c.IfThenElse(one, zero).(z3.BV)
+	b.kept = append(b.kept, c)
+	return c.IfThenElse(b.one, b.zero).(z3.BV)
 }
 
 // cond translates a width-1 term to a Z3 boolean.
 func (b *backend) cond(e *expr.Expr) z3.Bool {
-	return b.bv(e).Eq(b.ctx.FromInt(1, b.ctx.BVSort(1)).(z3.BV))
+	if c, ok := b.conds[e]; ok {
+		return c
+	}
+	c := b.bv(e).Eq(b.one)
+	b.conds[e] = c
+	return c
 }
 
 // check decides whether all conditions can hold together and returns a
@@ -141,13 +160,16 @@ func (b *backend) check(conds []*expr.Expr, vars []string) (sat bool, model expr
 		return false, nil, nil
 	}
 	m := s.Model()
+	b.kept = append(b.kept, m)
 	model = expr.Assignment{}
 	for _, name := range vars {
 		v, ok := b.vars[name]
 		if !ok {
 			continue
 		}
-		val, _, _ := m.Eval(v, true).(z3.BV).AsUint64()
+		x := m.Eval(v, true).(z3.BV)
+		b.kept = append(b.kept, x)
+		val, _, _ := x.AsUint64()
 		model[name] = val
 	}
 	return true, model, nil
