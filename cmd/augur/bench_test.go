@@ -328,14 +328,14 @@ func BenchmarkDetectionFollowsTheRun(b *testing.B) {
 
 // BenchmarkDetectionWithLongInputs measures detection with default
 // settings on a program whose arguments size its work and whose phases a
-// barrier orders (testdata/budget/grid_args.c -n16, SPLASH-2 ocean's
+// barrier orders (testdata/bench/grid_args.c -n16, SPLASH-2 ocean's
 // shape): the exploration of its arguments finds bigger grids that outrun
 // the instruction budget and usage paths with one thread. `augur run`
 // against `augur analyze --detect-only`, medians of three, interleaved,
 // with peak RSS: the long inputs get no race-directed runs or exploration
 // schedules, and only two are run under the detector.
 func BenchmarkDetectionWithLongInputs(b *testing.B) {
-	src := filepath.Join("..", "..", "testdata", "budget", "grid_args.c")
+	src := filepath.Join("..", "..", "testdata", "bench", "grid_args.c")
 	measure(b, augurBin, "run", src, "--", "-n16") // warm the cache
 	var run, det []measurement
 	for i := 0; i < 3; i++ {

@@ -1,20 +1,17 @@
 /* A relaxation on a grid whose size comes from the arguments, in phases
  * separated by a barrier, as SPLASH-2 ocean's is: "-nN" sets the side
- * (16 without it), "-h" or anything else prints a usage line.
+ * (258 without it, as ocean's), "-h" or anything else prints a usage line.
  * Two workers sweep half the rows each, from one copy of the grid into
  * the other (Jacobi: no row is written while the other reads it); between
  * sweeps each publishes its residual in a slot of its own and reads the
  * other's after the barrier: pairs ordered by the barrier and by no lock
  * both hold (potential races race-directed runs try in vain). Given
- * "-n16", the exploration of the arguments finds bigger grids, whose runs
- * outgrow the instruction budget, and usage paths with one thread:
- * neither gets race-directed runs or exploration schedules, and only two
- * of the long ones are run under the detector (cmd/augur's
- * BenchmarkDetectionWithLongInputs prints detection's time and peak RSS
- * against a run).
- *
- * augur analyze --detect-only --explore-time 0 => exit 0: augur: 0 races; rss < 400MiB; time < 120s
- */
+ * "-n16", the exploration of the arguments finds the default grid (an
+ * empty argument, which is skipped), whose runs outgrow the instruction
+ * budget, and usage paths with one thread: neither gets race-directed
+ * runs or exploration schedules, and only two of the long ones are run
+ * under the detector (cmd/augur's BenchmarkDetectionWithLongInputs prints
+ * detection's time and peak RSS against a run). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +19,7 @@
 static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 static int arrived, cycle;
-static int n = 16, sweeps = 200;
+static int n = 258, sweeps = 200;
 static double *grid[2];
 static double residual[2];
 static double total;
