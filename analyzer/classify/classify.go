@@ -360,7 +360,11 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 		rr := *r
 		rr.Inputs = p.in
 		if p.moved {
-			occ := relocate(prog, r, opts, p.in)
+			occ, cut := relocate(prog, r, opts, p.in)
+			if occ == nil && cut && j > 0 {
+				long++ // the input makes the program outrun the budget (below)
+				continue
+			}
 			if occ == nil {
 				// The input takes the program elsewhere: neither the
 				// recorded schedule nor one directed at the race's

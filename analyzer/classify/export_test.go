@@ -39,3 +39,9 @@ func OnHarmSearch(f func()) (restore func()) {
 	harmSearchStarts = f
 	return func() { harmSearchStarts = nil }
 }
+
+// Relocate is relocate, for the test of an input path that outruns the
+// budget.
+func Relocate(prog *ir.Program, r *race.Race, opts Options, in *race.Inputs) (*race.Race, bool) {
+	return relocate(prog, r, opts, in)
+}

@@ -24,14 +24,18 @@ import (
 // changes only what a thread computes leaves its synchronization, and so
 // the schedule, as it was), then, when that run does not race r's two
 // statements, under race-directed scheduling at them. It returns the
-// occurrence, replayable on in, or nil when neither run shows r.
-func relocate(prog *ir.Program, r *race.Race, opts Options, in *race.Inputs) *race.Race {
+// occurrence, replayable on in, or nil when neither run shows r, with
+// cut set when a budget stopped the run before it could. A first run that
+// outruns its budget is the only one: on an input that makes the program
+// run longer than the budget allows (ocean's bigger grids) the directed
+// run would run the budget out as well.
+func relocate(prog *ir.Program, r *race.Race, opts Options, in *race.Inputs) (occ *race.Race, cut bool) {
 	rr := *r
 	rr.Inputs = in
 	cfg := replayConfig(&rr, opts)
 	cfg.Weak = nil // detection runs under sequential consistency; classification replays under the model
-	if occ := raceOn(prog, cfg, r, in); occ != nil {
-		return occ
+	if occ, cut = raceOn(prog, cfg, r, in); occ != nil || cut {
+		return occ, cut
 	}
 	a, b := r.First.Loc.String(), r.Second.Loc.String()
 	cfg.Policy, cfg.PreemptAt = sched.NewDirected(a, b), []string{a, b}
@@ -40,30 +44,31 @@ func relocate(prog *ir.Program, r *race.Race, opts Options, in *race.Inputs) *ra
 
 // raceOn runs one execution under cfg with a detector and returns its
 // occurrence of r (the same statements on the same memory: r's id), with
-// what replays it.
-func raceOn(prog *ir.Program, cfg vm.Config, r *race.Race, in *race.Inputs) *race.Race {
+// what replays it; cut is set when a budget or cancellation stopped the
+// execution (nil is returned then).
+func raceOn(prog *ir.Program, cfg vm.Config, r *race.Race, in *race.Inputs) (occ *race.Race, cut bool) {
 	det := race.New()
 	cfg.Monitor = det
 	m, err := vm.New(prog, cfg)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	det.Bind(m)
 	res := m.Run()
 	if res.Term.Kind == vm.TermBudget || res.Term.Kind == vm.TermCanceled {
-		return nil
+		return nil, true
 	}
 	for _, found := range det.Races() {
 		if found.ID != r.ID {
 			continue
 		}
-		occ := *found
+		o := *found
 		// The same race: it keeps the name the analysis gave its memory
 		// (the source's expression), not the detector's description.
-		occ.Object, occ.Memory = r.Object, r.Memory
-		occ.Trace, occ.Inputs, occ.Technique = res.Trace, in, r.Technique
-		occ.PreemptAccesses = cfg.PreemptAccesses // a directed run's PreemptAt is in its trace
-		return &occ
+		o.Object, o.Memory = r.Object, r.Memory
+		o.Trace, o.Inputs, o.Technique = res.Trace, in, r.Technique
+		o.PreemptAccesses = cfg.PreemptAccesses // a directed run's PreemptAt is in its trace
+		return &o, false
 	}
-	return nil
+	return nil, false
 }
