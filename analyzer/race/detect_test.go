@@ -162,3 +162,23 @@ func TestDirectedRunsFollowTheInputsThatRan(t *testing.T) {
 		t.Errorf("two threaded inputs and a one-thread one: %d race-directed runs, want 15", n)
 	}
 }
+
+// A race another detector reported is directed at on the explored inputs
+// whose plan ran in full only: on one where the program kept one thread
+// the directed run would repeat that execution.
+func TestExternalRunsSkipInputsThatCouldNotRun(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	never := &race.Candidate{ID: "external", A: "nowhere.c:1:1", B: "nowhere.c:2:1"} // never met
+	res, err := race.Detect(prog, race.Options{Schedules: 1, Seed: 1, Directed: -1, External: []*race.Candidate{never},
+		Inputs: []*race.Inputs{{Args: []string{"h"}}, {Args: []string{"x"}}},
+		Run:    vm.Config{Args: []string{"barrier_pairs"}, MaxInstructions: 50_000_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.External) != 1 || res.External[0].Inputs != 1 || res.Runs[race.ByExternal] != 2 {
+		t.Errorf("external runs %+v, %d executions; want the own input and the one threaded input (2)", res.External, res.Runs[race.ByExternal])
+	}
+}

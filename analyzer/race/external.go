@@ -56,7 +56,9 @@ func RaceLinePair(r *Race) string {
 // external runs the directed execution of each external race the
 // executions so far have not found: on the analysis's inputs, then, while
 // the two accesses have not met (the path to one needs other inputs), on
-// each explored input (the inputs' exploration found the paths).
+// each explored input whose plan ran in full (the inputs' exploration
+// found the paths; on one that ran out of its budget or kept one thread
+// a directed run would do the same).
 func (d *detection) external() error {
 	found := map[string]bool{}
 	for _, rs := range d.races {
@@ -78,7 +80,9 @@ func (d *detection) external() error {
 		for i := -1; i < len(d.opts.Inputs) && !run.Met && !found[LinePair(c.A, c.B)] && !d.stop; i++ {
 			var in *Inputs
 			if i >= 0 {
-				in = d.opts.Inputs[i]
+				if in = d.opts.Inputs[i]; !d.planned(in) {
+					continue
+				}
 				run.Inputs++
 			}
 			cfg := in.Apply(d.opts.Run)
