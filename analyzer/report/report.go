@@ -356,6 +356,10 @@ type Stats struct {
 	// the program's own inputs.
 	LongInputRuns     int    `json:"long_input_runs,omitempty"`
 	LongInputSchedule string `json:"long_input_schedule,omitempty"`
+	// PathBudget is the instruction budget of the explored paths after
+	// the given inputs' own, set from what that one ran (0: the budget of
+	// every execution).
+	PathBudget uint64 `json:"path_instruction_budget,omitempty"`
 	// LongInputsLeftOut counts explored inputs detection did not run on:
 	// the exploration's own run of each went past its instruction budget,
 	// and detection ran two such inputs at most.
@@ -566,6 +570,7 @@ func (r *Report) AddExploration(res *symex.Result, base string) {
 	r.Stats.PointerTargetsGivenUp = res.Stats.PointerTargetsGivenUp
 	r.Stats.ForksRefused = res.Stats.ForksRefused
 	r.Stats.PinnedPaths = res.Stats.Pinned
+	r.Stats.PathBudget = res.Stats.PathBudget
 }
 
 func detectionConsequence(x *race.Race, base string) string {

@@ -121,6 +121,9 @@ func WriteText(w io.Writer, r *Report) error {
 		if len(r.Stats.SymbolicInputs) > 0 {
 			fmt.Fprintf(&b, "; symbolic: %s", strings.Join(r.Stats.SymbolicInputs, ", "))
 		}
+		if n := r.Stats.PathBudget; n > 0 {
+			fmt.Fprintf(&b, "; each path after the given inputs' had %d instructions (%dx theirs, at least %d)", n, race.AutoFactor, race.AutoFloor)
+		}
 		if r.Stats.StoppedBy != "" {
 			fmt.Fprintf(&b, "; stopped early by the %s", r.Stats.StoppedBy)
 		}

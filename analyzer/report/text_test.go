@@ -26,3 +26,24 @@ func TestBudgetLineSaysWhatRan(t *testing.T) {
 		}
 	}
 }
+
+// TestExplorationLineSaysThePathBudget checks that the EXPLORATION line
+// gives the instruction budget the explored paths had, and the inputs
+// left out for outrunning it: each stage's budget is in the report.
+func TestExplorationLineSaysThePathBudget(t *testing.T) {
+	var b strings.Builder
+	r := &Report{Stats: Stats{Paths: 13, SolverQueries: 57, PathBudget: 35000000, LongInputRuns: 2,
+		LongInputSchedule: "round-robin on inputs args [\"6\"]", LongInputsLeftOut: 2}}
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"each path after the given inputs' had 35000000 instructions (10x theirs, at least 10000000)",
+		"2 executions on explored inputs ran out of their budget",
+		"2 more such inputs not run under the detector",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the report\n%s\nlacks %q", b.String(), want)
+		}
+	}
+}

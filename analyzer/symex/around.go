@@ -136,6 +136,9 @@ func Merge(a, b *Result) *Result {
 	s.ScheduleForks += t.ScheduleForks
 	s.StaleReads += t.StaleReads
 	s.Instructions += t.Instructions
+	if s.PathBudget == 0 {
+		s.PathBudget = t.PathBudget
+	}
 	s.Elapsed += t.Elapsed
 	if s.StoppedBy == "" {
 		s.StoppedBy = t.StoppedBy

@@ -121,8 +121,12 @@ type Stats struct {
 	Instructions  uint64
 	Elapsed       time.Duration
 	StoppedBy     string // "" when every path was explored
-	PeakLive      int    // most pending states at once
-	PeakHeap      uint64 // Go heap in use when PeakLive was reached (sampled)
+	// PathBudget is the instruction budget the paths after the given
+	// inputs' had, set from what that one ran (Options.SeedBudget); 0
+	// when they had Run.MaxInstructions.
+	PathBudget uint64
+	PeakLive   int    // most pending states at once
+	PeakHeap   uint64 // Go heap in use when PeakLive was reached (sampled)
 }
 
 // Result is what an exploration found.
@@ -266,6 +270,10 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 		res.Paths = append(res.Paths, p)
 		if p.Seed && opts.SeedBudget != nil && run.Term.Kind == vm.TermExit {
 			budget = opts.SeedBudget(run.Instructions)
+			res.Stats.PathBudget = budget
+			if max := opts.Run.MaxInstructions; max != 0 && max < budget {
+				res.Stats.PathBudget = max // the smaller applies (above)
+			}
 		}
 		if p.Failed() {
 			res.Failures = append(res.Failures, p)
