@@ -212,7 +212,7 @@ func raceInputs(paths []*symex.Path, own *symex.Path) (out []*race.Inputs, longO
 			return
 		}
 		seen[k] = true
-		if ranLong(p) {
+		if p.Term.OutOfInstructions() {
 			if long >= maxLongInputs {
 				longOut++
 				return
@@ -233,10 +233,4 @@ func raceInputs(paths []*symex.Path, own *symex.Path) (out []*race.Inputs, longO
 		add(p)
 	}
 	return out, longOut
-}
-
-// ranLong reports whether the exploration's run of path p stopped at its
-// instruction budget.
-func ranLong(p *symex.Path) bool {
-	return p.Term != nil && p.Term.Kind == vm.TermBudget && p.Term.Budget == vm.BudgetInstructions
 }

@@ -361,7 +361,7 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 		rr.Inputs = p.in
 		if p.moved {
 			occ, cut := relocate(prog, r, opts, p.in)
-			if occ == nil && cut && j > 0 {
+			if cut && j > 0 {
 				long++ // the input makes the program outrun the budget (below)
 				continue
 			}
@@ -823,7 +823,7 @@ func holdUntilSecond(m *vm.Machine, r *race.Race, among sched.Policy, gapBudget 
 		return h, nil
 	case res.Term.Kind == vm.TermReplay && errors.Is(res.Term.Err, sched.ErrHeld):
 		return h, waits("blocks")
-	case res.Term.Kind == vm.TermHang || res.Term.Kind == vm.TermBudget && res.Term.Budget == vm.BudgetInstructions:
+	case res.Term.Kind == vm.TermHang || res.Term.OutOfInstructions():
 		return h, waits(fmt.Sprintf("runs %d instructions without reaching its racing access", gapBudget))
 	}
 	h.failed = res

@@ -404,7 +404,7 @@ func (d *detection) measured(run *vm.Result, in *Inputs, measure bool) (stop boo
 		d.res.MemoryHint = run.PeakFootprint
 		return false
 	}
-	if run.Term.Kind == vm.TermBudget && run.Term.Budget == vm.BudgetInstructions {
+	if run.Term.OutOfInstructions() {
 		// Another input that makes the program run longer than the
 		// budget (a grid's size from its arguments): every schedule of
 		// its plan would run the budget out as well. Its gap is reported
@@ -443,24 +443,22 @@ func (d *detection) workers() int {
 // whose argument exploration finds 15 such inputs (a bigger grid, a
 // usage message), made 113 race-directed runs of its own input, 41% of
 // its detection, and confirmed none.
-func (d *detection) extra() int {
-	n := 1
+func (d *detection) extra() int { return max(d.opts.Directed, 0) * len(d.runInputs()) }
+
+// runInputs are the inputs the runs after the base plans go to: the
+// analysis's own (nil) first, then each explored input whose plan ran in
+// full, its first execution neither out of its budget nor on one thread.
+// Race-directed runs (of potential races and of external races) and the
+// exploration's schedules go to these only: on the others every schedule
+// would run the budget out or repeat the one execution.
+func (d *detection) runInputs() []*Inputs {
+	out := []*Inputs{nil}
 	for _, in := range d.opts.Inputs {
-		if d.planned(in) {
-			n++
+		if k := in.Key(); !d.long[k] && !d.single[k] {
+			out = append(out, in)
 		}
 	}
-	return max(d.opts.Directed, 0) * n
-}
-
-// planned reports whether the base plan ran in full on explored inputs
-// in: its first execution neither ran out of its budget nor stayed on one
-// thread. The race-directed runs and the exploration's schedules go to
-// such inputs only: on the others every schedule would run the budget out
-// or repeat the one execution.
-func (d *detection) planned(in *Inputs) bool {
-	k := in.Key()
-	return !d.long[k] && !d.single[k]
+	return out
 }
 
 // inputs runs the base plan on each of the other inputs, in the order

@@ -181,12 +181,7 @@ func (d *detection) explore() error {
 	// Each batch runs on one input, the analysis's own and the explored
 	// ones whose plan ran in full in turn (the inputs' share of the
 	// exploration), from a snapshot of that input's start.
-	inputs := []*Inputs{nil}
-	for _, in := range d.opts.Inputs {
-		if d.planned(in) {
-			inputs = append(inputs, in)
-		}
-	}
+	inputs := d.runInputs()
 	roots := make([]*rootSnapshot, len(inputs))
 	inputOf := func(batch int) (int, *Inputs) {
 		j := batch % len(roots)

@@ -77,12 +77,11 @@ func (d *detection) external() error {
 			d.res.External = append(d.res.External, run)
 			continue
 		}
-		for i := -1; i < len(d.opts.Inputs) && !run.Met && !found[LinePair(c.A, c.B)] && !d.stop; i++ {
-			var in *Inputs
-			if i >= 0 {
-				if in = d.opts.Inputs[i]; !d.planned(in) {
-					continue
-				}
+		for i, in := range d.runInputs() {
+			if run.Met || found[LinePair(c.A, c.B)] || d.stop {
+				break
+			}
+			if i > 0 {
 				run.Inputs++
 			}
 			cfg := in.Apply(d.opts.Run)

@@ -108,6 +108,13 @@ const (
 	ExitMemory = 137
 )
 
+// OutOfInstructions reports whether the instruction budget stopped the
+// execution: an input that makes the program run longer than the budget
+// allows, a limit of the analysis rather than a failure.
+func (t *Termination) OutOfInstructions() bool {
+	return t != nil && t.Kind == TermBudget && t.Budget == BudgetInstructions
+}
+
 // ExitCode is the status a native process would report: its exit status, or
 // 128+signal for a signal death. Budget and unsupported terminations, which
 // a native run does not have, map to 124 (like timeout(1)) and 125.
