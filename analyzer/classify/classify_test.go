@@ -1,6 +1,7 @@
 package classify_test
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -338,6 +339,18 @@ func TestPairsRunAheadGiveTheSameVerdicts(t *testing.T) {
 	if classify.CPUsLent() == lent {
 		t.Fatal("no pair ran ahead")
 	}
+	// A pair runs ahead only where the memory budget has room for its
+	// two executions beside what is admitted (vm.TryAdmit).
+	lent = classify.CPUsLent()
+	defer classify.LendCPUs(4)()
+	prog, cfg, races := detectFile(t, files[0])
+	cfg.MaxMemory, cfg.MemoryHint = 64<<20+3, 40<<20 // a pool of its own, with no room for a pair
+	for _, r := range races {
+		classify.Classify(prog, r, classify.Options{Run: cfg, Seed: 1, Ma: 8})
+	}
+	if n := classify.CPUsLent() - lent; n != 0 {
+		t.Errorf("%d pairs ran ahead without room under the memory budget", n)
+	}
 	if len(inTurn) != len(ahead) {
 		t.Fatalf("%d verdicts in turn, %d ahead", len(inTurn), len(ahead))
 	}
@@ -406,5 +419,68 @@ func TestHarmSearchCutIsSaid(t *testing.T) {
 	}
 	if !strings.Contains(v.Reason, "budget cut it short: "+v.Cut) {
 		t.Errorf("reason %q does not say the cut", v.Reason)
+	}
+}
+
+// Under a memory budget less than twice what the pre-race checkpoint
+// holds, a harmful verdict's replay runs after the path's executions are
+// let go, and a verdict whose replay does not hold makes the path run
+// again: the verdicts are those made with the replay beside the
+// checkpoint, whether every verdict holds, the first does not, or none
+// does.
+func TestVerdictsCheckedAloneUnderATightBudget(t *testing.T) {
+	prog, cfg, races := detectFile(t, "../../testdata/classify/big_buffer_counter.c")
+	if len(races) != 1 {
+		t.Fatalf("%d races, want 1", len(races))
+	}
+	loose := classify.Options{Run: cfg, Seed: 1}
+	tight := loose
+	tight.Run.MaxMemory = 6 << 20 // the buffer is 4 MiB
+	alone, holding := 0, ""
+	defer classify.OnCheckAlone(func() { alone++ })()
+	for _, c := range []struct {
+		name    string
+		refused int // how many verdicts the replay refuses, in turn
+	}{{"every verdict holds", 0}, {"the first does not", 1}, {"none does", 1 << 30}} {
+		t.Run(c.name, func(t *testing.T) {
+			verdict := func(opts classify.Options) (string, int) {
+				asked := 0
+				defer classify.RefuseVerdicts(func(*classify.Verdict) string {
+					asked++
+					if asked <= c.refused {
+						return "refused by the test"
+					}
+					return ""
+				})()
+				data, err := json.Marshal(classify.Classify(prog, races[0], opts))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return string(data), asked
+			}
+			alone = 0
+			want, wantAsked := verdict(loose)
+			if alone != 0 {
+				t.Fatalf("%d replays alone without a memory budget", alone)
+			}
+			got, gotAsked := verdict(tight)
+			if alone != wantAsked {
+				t.Errorf("%d replays alone under the budget, want all %d", alone, wantAsked)
+			}
+			if got != want || gotAsked != wantAsked {
+				t.Errorf("under the budget (%d replays):\n%s\nwithout (%d replays):\n%s", gotAsked, got, wantAsked, want)
+			}
+			// The refusals must have changed the verdict: a later pair
+			// decides, or none does and the reason says why.
+			if c.refused > 0 && want == holding {
+				t.Errorf("the refusals did not change the verdict:\n%s", want)
+			}
+			if c.refused >= wantAsked && !strings.Contains(want, "refused by the test") {
+				t.Errorf("the refusals are not in the verdict:\n%s", want)
+			}
+			if c.refused == 0 {
+				holding = want
+			}
+		})
 	}
 }

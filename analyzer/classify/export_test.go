@@ -45,3 +45,17 @@ func OnHarmSearch(f func()) (restore func()) {
 func Relocate(prog *ir.Program, r *race.Race, opts Options, in *race.Inputs) (*race.Race, bool) {
 	return relocate(prog, r, opts, in)
 }
+
+// RefuseVerdicts has verify ask refuse first whether harmful verdict v
+// holds (a reason when not), and returns what removes it.
+func RefuseVerdicts(refuse func(v *Verdict) string) (restore func()) {
+	refuseVerdicts = refuse
+	return func() { refuseVerdicts = nil }
+}
+
+// OnCheckAlone has f called as a verdict's replay runs after its path's
+// executions were let go (tightMemory), and returns what removes it.
+func OnCheckAlone(f func()) (restore func()) {
+	checksAlone = f
+	return func() { checksAlone = nil }
+}

@@ -39,7 +39,6 @@ type judging struct {
 // execution is one run of an order: the order's own, or a state it forked
 // after the race (a weak read's older value).
 type execution struct {
-	m        *vm.Machine // kept only where inputs must be recovered from it
 	res      *vm.Result
 	choices  []vm.WeakChoice
 	observed []vm.WeakWrite
@@ -89,7 +88,7 @@ func (j judging) executions(o outcome) []execution {
 	if j.model == memmodel.Weak {
 		return exploreOrder(o)
 	}
-	return []execution{{m: o.m, res: o.res}}
+	return []execution{{res: o.res}}
 }
 
 // record counts the pair's executions and keeps the distinct outputs they

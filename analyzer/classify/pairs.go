@@ -101,6 +101,7 @@ func (p *pairRunner) get(i int) (primary, alt outcome, err error) {
 	p.startAhead(i + 1)
 	if pp := p.ahead[i]; pp != nil {
 		<-pp.done
+		p.ahead[i] = nil // its executions go once the caller is done with them
 		if pp.panicked != nil {
 			panic(pp.panicked) // a bug in augur: Job.Run reports it for this race
 		}
@@ -110,7 +111,8 @@ func (p *pairRunner) get(i int) (primary, alt outcome, err error) {
 }
 
 // startAhead starts the pairs after the one judged next (from on), as
-// long as processors are free, and at most one per processor ahead: a
+// long as processors are free and the memory budget has room, and at
+// most one per processor ahead: a
 // finished pair holds its two executions until it is judged. The forks
 // are made here, on the caller's goroutine: forking marks the
 // checkpoint's memory shared.
@@ -119,7 +121,14 @@ func (p *pairRunner) startAhead(from int) {
 		if p.ahead[j] != nil {
 			continue
 		}
+		// Its two executions, beside the job's, must fit under the
+		// memory budget (vm.TryAdmit): otherwise pairs run in turn.
+		admitted, ok := vm.TryAdmit(p.opts.Run.MaxMemory, 2*p.opts.Run.MemoryHint)
+		if !ok {
+			return
+		}
 		if !cpus.borrow() {
+			admitted()
 			return
 		}
 		if p.cancel == nil {
@@ -131,6 +140,7 @@ func (p *pairRunner) startAhead(from int) {
 		pp := &pendingPair{done: make(chan struct{})}
 		p.ahead[j] = pp
 		go func() {
+			defer admitted()
 			defer cpus.release()
 			defer close(pp.done)
 			defer func() { pp.panicked = recover() }()

@@ -36,6 +36,15 @@ type path struct {
 	// reordered counts the pairs whose output differed only as the
 	// schedule reorders it anyway (reorderedOnly).
 	reordered int
+	// deferChecks is set when a harmful verdict's replay does not fit
+	// beside what the path holds (tightMemory): the first harmful
+	// verdict met ends the run unchecked, and pending is its number
+	// (-1 before). failed holds the numbers of the verdicts earlier
+	// runs found not to hold, with why; checks counts the verdicts met.
+	deferChecks bool
+	pending     int
+	failed      map[int]string
+	checks      int
 }
 
 // pairOutcome is how both orders of one pair ended.
@@ -69,7 +78,7 @@ func (c *path) judge(stage, sched string, post postRace, primary, alt outcome, e
 	}
 	if !w.judge(judging{model: c.opts.Model}, primary, alt) {
 		*c.v = w // what the pair recorded (its outputs, its states)
-		c.outs = append(c.outs, pairOutcome{primary: primary, alt: alt, schedule: sched, post: post})
+		c.outs = append(c.outs, pairOutcome{primary: primary.judged(), alt: alt.judged(), schedule: sched, post: post})
 		c.v.K++
 		return nil
 	}
@@ -106,12 +115,35 @@ func (c *path) primaryAlone(primary outcome, stage, sched string) *Verdict {
 
 // holds reports whether harmful verdict w replays to what it claims; when
 // it does not, it is kept among the discarded, with why.
+//
+// When the replay has to wait (deferChecks), holds says the first
+// verdict not yet checked holds, and records it as pending: the caller
+// returns it as the path's verdict, and classifyPath checks it once the
+// path's executions are let go.
 func (c *path) holds(w *Verdict) bool {
+	n := c.checks
+	c.checks++
+	if why, ok := c.failed[n]; ok {
+		c.discarded = append(c.discarded, why)
+		return false
+	}
+	if c.deferChecks {
+		c.pending = n
+		return true
+	}
 	why := verify(c.prog, c.r, w, c.opts)
 	if why != "" {
 		c.discarded = append(c.discarded, fmt.Sprintf("%s, as %s", why, w.Category))
 	}
 	return why == ""
+}
+
+// tightMemory reports whether a replay from the program's start, which
+// comes to hold at least what the checkpoint holds, does not fit beside
+// it under the memory budget max (0: none). It is decided from the
+// checkpoint's footprint, so it is the same on every run.
+func tightMemory(ckpt *vm.Machine, max uint64) bool {
+	return max != 0 && 2*ckpt.Footprint() > max
 }
 
 // conclude decides once no pair did: single-ordering when the alternate
@@ -178,7 +210,7 @@ func (c *path) outputsDiffer() *Verdict {
 		w := *c.v
 		w.Category = OutputDiffers
 		w.Outputs = [2]Printed{printed(p.primary.res.Output), printed(p.alt.res.Output)}
-		ord := &order{name: "alternate", out: p.alt, execs: []execution{{m: p.alt.m, res: p.alt.res}}}
+		ord := &order{name: "alternate", out: p.alt, execs: []execution{{res: p.alt.res}}}
 		w.setEvidence(ord, ord.execs[0])
 		w.Reason = "under the same schedule after the race, " + unmatched
 		if !c.holds(&w) {

@@ -114,6 +114,11 @@ func (w *orderWatch) reached(i int) bool {
 
 func (w *orderWatch) Sync(vm.SyncEvent) {}
 
+// refuseVerdicts, when set (by a test), is asked first by verify, and a
+// reason it gives is verify's answer: the classification's handling of a
+// verdict that does not hold is tested on programs whose verdicts do.
+var refuseVerdicts func(v *Verdict) string
+
 // verify replays the harmful execution of v, a spec-violated or
 // output-differs verdict on race r, from the program's start, as its
 // evidence will: it stands only if the replay shows the racing accesses
@@ -124,6 +129,11 @@ func (w *orderWatch) Sync(vm.SyncEvent) {}
 func verify(prog *ir.Program, r *race.Race, v *Verdict, opts Options) string {
 	if v.Trace == nil {
 		return "it has no schedule to replay"
+	}
+	if refuseVerdicts != nil {
+		if why := refuseVerdicts(v); why != "" {
+			return why
+		}
 	}
 	cfg := r.Inputs.Apply(opts.Run)
 	if v.Inputs != nil {

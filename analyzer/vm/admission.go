@@ -16,7 +16,8 @@ import "sync"
 // Admit is taken by the loops that start work in parallel (the
 // exploration's executeAll, classification's Job.Run), never inside
 // work that holds it: a unit that waited for room it holds itself would
-// wait for ever.
+// wait for ever. Inside such work, TryAdmit starts what can also run
+// later.
 
 // memoryPool is what the work admitted under one budget expects to hold.
 type memoryPool struct {
@@ -39,14 +40,7 @@ func Admit(budget, want uint64) (release func()) {
 	if budget == 0 || want == 0 {
 		return func() {}
 	}
-	poolsMu.Lock()
-	p := pools[budget]
-	if p == nil {
-		p = &memoryPool{}
-		p.changed = sync.NewCond(&p.mu)
-		pools[budget] = p
-	}
-	poolsMu.Unlock()
+	p := poolOf(budget)
 	p.mu.Lock()
 	for p.used > 0 && p.used+want > budget {
 		p.waiting++
@@ -55,6 +49,42 @@ func Admit(budget, want uint64) (release func()) {
 	}
 	p.used += want
 	p.mu.Unlock()
+	return p.release(want)
+}
+
+// TryAdmit is Admit for work that may run later instead (a
+// classification's pairs run ahead of their turn, inside a job that holds
+// its own admission): it counts the work in only when it fits beside the
+// work admitted already, and never waits.
+func TryAdmit(budget, want uint64) (release func(), ok bool) {
+	if budget == 0 || want == 0 {
+		return func() {}, true
+	}
+	p := poolOf(budget)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.used+want > budget {
+		return nil, false
+	}
+	p.used += want
+	return p.release(want), true
+}
+
+// poolOf returns the pool of the work admitted under budget.
+func poolOf(budget uint64) *memoryPool {
+	poolsMu.Lock()
+	defer poolsMu.Unlock()
+	p := pools[budget]
+	if p == nil {
+		p = &memoryPool{}
+		p.changed = sync.NewCond(&p.mu)
+		pools[budget] = p
+	}
+	return p
+}
+
+// release returns the function that counts want bytes out of p.
+func (p *memoryPool) release(want uint64) func() {
 	return func() {
 		p.mu.Lock()
 		p.used -= want

@@ -42,3 +42,30 @@ func TestAdmitWaitsForRoom(t *testing.T) {
 		t.Errorf("%d bytes still counted after every release", p.used)
 	}
 }
+
+// TryAdmit counts in work that fits beside what is admitted and refuses,
+// without waiting, work that does not, even when nothing else is.
+func TestTryAdmitNeverWaits(t *testing.T) {
+	const budget = 100<<20 + 2 // a pool of its own
+	if _, ok := TryAdmit(budget, budget+1); ok {
+		t.Fatal("work bigger than the budget was admitted")
+	}
+	first := Admit(budget, 60<<20)
+	release, ok := TryAdmit(budget, 30<<20)
+	if !ok {
+		t.Fatal("work that fits was refused")
+	}
+	if _, ok := TryAdmit(budget, 30<<20); ok {
+		t.Fatal("work that does not fit was admitted")
+	}
+	release()
+	first()
+	if p := poolOf(budget); p.used != 0 {
+		t.Errorf("%d bytes still counted after every release", p.used)
+	}
+	if release, ok := TryAdmit(0, 1<<40); !ok {
+		t.Error("work without a budget was refused")
+	} else {
+		release()
+	}
+}

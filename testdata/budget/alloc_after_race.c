@@ -1,0 +1,38 @@
+/* Two threads race on a counter, then main allocates 80 MiB and fills it
+ * with the counter's value: every execution of classification's post-race
+ * pairs holds 80 MiB of its own. A race's classification kept each
+ * harmless pair's executions, and ran pairs ahead of their turn beside
+ * them: 717 MiB of RSS under a 256 MiB budget, and the harm search cut
+ * by the heap's growth. Now a judged pair keeps its outputs only, and a
+ * pair runs ahead only where the budget has room for it.
+ *
+ * augur analyze --explore-time 0 --max-memory 256MiB => exit 0: on counter changes what the program prints; rss < 384MiB; time < 60s
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIZE (80 << 20)
+
+static int counter;
+
+static void *work(void *arg) {
+	(void)arg;
+	counter++;
+	return 0;
+}
+
+int main(void) {
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], 0, work, 0);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], 0);
+	char *big = malloc(SIZE);
+	if (!big)
+		return 1;
+	memset(big, counter, SIZE);
+	printf("%d %d\n", counter, big[SIZE / 2]);
+	return 0;
+}
