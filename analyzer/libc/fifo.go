@@ -35,8 +35,8 @@ func fifoQueue(id uint64, reading bool) uint64 {
 
 func (tab table) addFifos() {
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		path, err := m.pathArg(a[0].Bits)
-		if err != nil {
+		path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+		if failed {
 			return err
 		}
 		if m.files.exists(path) {

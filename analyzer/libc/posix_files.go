@@ -150,6 +150,9 @@ func (tab table) addPosixFiles() {
 	// and the flags come from different arguments.
 	opener := func(pathArg int, flags func(a []vm.Value) uint64) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+			if a[pathArg].Bits == 0 {
+				return fail(m, t, res, vm.EFAULT) // the kernel reads the name (kernelPath)
+			}
 			name, err := m.CString(a[pathArg].Bits)
 			if err != nil {
 				return err
@@ -200,8 +203,8 @@ func (tab table) addPosixFiles() {
 	}, "lseek", "lseek64")
 	statPath := func(pathArg, bufArg int) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-			path, err := m.pathArg(a[pathArg].Bits)
-			if err != nil {
+			path, failed, err := m.kernelPath(t, res, a[pathArg].Bits, ^uint64(0))
+			if failed {
 				return err
 			}
 			kind := regularFile
@@ -241,8 +244,8 @@ func (tab table) addPosixFiles() {
 	tab.registerIO(fstat(0, 1), "fstat", "fstat64")
 	tab.registerIO(fstat(1, 2), "__fxstat", "__fxstat64")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		path, err := m.pathArg(a[0].Bits)
-		if err != nil {
+		path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+		if failed {
 			return err
 		}
 		if !m.files.exists(path) {
@@ -255,8 +258,8 @@ func (tab table) addPosixFiles() {
 	// removes files only, rmdir directories only, remove either.
 	remover := func(files, dirs bool) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-			path, err := m.pathArg(a[0].Bits)
-			if err != nil {
+			path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+			if failed {
 				return err
 			}
 			_, isFile := m.files.fs[path]
@@ -285,8 +288,8 @@ func (tab table) addPosixFiles() {
 	tab.registerIO(remover(false, true), "rmdir")
 	tab.registerIO(remover(true, true), "remove")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		path, err := m.pathArg(a[0].Bits)
-		if err != nil {
+		path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+		if failed {
 			return err
 		}
 		if _, ok := m.files.fs[path]; ok || m.files.isDir(path) {
@@ -303,12 +306,12 @@ func (tab table) addPosixFiles() {
 		return nil
 	}, "mkdir")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		from, err := m.pathArg(a[0].Bits)
-		if err != nil {
+		from, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+		if failed {
 			return err
 		}
-		to, err := m.pathArg(a[1].Bits)
-		if err != nil {
+		to, failed, err := m.kernelPath(t, res, a[1].Bits, ^uint64(0))
+		if failed {
 			return err
 		}
 		if _, ok := m.files.fs[from]; !ok {

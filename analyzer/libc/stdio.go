@@ -390,8 +390,8 @@ func (m *machine) readInto(f *vfile, p, size, n uint64, res []vm.Value) error {
 
 func (tab table) registerFiles() {
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		path, err := m.pathArg(a[0].Bits)
-		if err != nil {
+		path, failed, err := m.kernelPath(t, res, a[0].Bits, 0) // fopen's open(2) reads it
+		if failed {
 			return err
 		}
 		mode, err := m.CString(a[1].Bits)

@@ -119,6 +119,7 @@ func (ft *fileTable) listing(p uint64) (*listing, error) {
 
 func (tab table) addDirs() {
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		// Not kernelPath: glibc's opendir reads the name itself first.
 		path, err := m.pathArg(a[0].Bits)
 		if err != nil {
 			return err
@@ -243,8 +244,8 @@ func (tab table) addDirs() {
 		return nil
 	}
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		path, err := m.pathArg(a[0].Bits)
-		if err != nil {
+		path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+		if failed {
 			return err
 		}
 		return changeDir(m, t, res, path)

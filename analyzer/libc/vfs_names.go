@@ -3,6 +3,8 @@ package libc
 import (
 	"path"
 	"strings"
+
+	"augur/analyzer/vm"
 )
 
 // Names in the virtual file system. A file is kept under one name however
@@ -44,6 +46,21 @@ func (ft *fileTable) abs(p string) string { return vpath(ft.cwd, p) }
 func (m *machine) pathArg(addr uint64) (string, error) {
 	s, err := m.CString(addr)
 	return m.files.abs(s), err
+}
+
+// kernelPath is pathArg for a system call, whose path the kernel reads,
+// not the program: a null pointer fails the call with EFAULT, its result
+// failure, where the program reading it would crash. (pigz's clean-up
+// after an early error calls unlink(NULL); Linux refuses it, and the
+// program exits as it meant to.) failed is set when the call failed so
+// or the path could not be read; err is then the call's result.
+func (m *machine) kernelPath(t *vm.Thread, res []vm.Value, addr, failure uint64) (path string, failed bool, err error) {
+	if addr == 0 {
+		vm.SetResult(res, failure)
+		return "", true, m.SetErrno(t, vm.EFAULT)
+	}
+	path, err = m.pathArg(addr)
+	return path, err != nil, err
 }
 
 // isDir reports whether p (a vpath) is a directory: the root, one the

@@ -261,6 +261,7 @@ const (
 	EPERM     = 1
 	ENOENT    = 2
 	EBADF     = 9
+	EFAULT    = 14
 	EAGAIN    = 11
 	ENOMEM    = 12
 	EBUSY     = 16
