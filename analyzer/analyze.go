@@ -185,7 +185,7 @@ type Result struct {
 	// races follow, with their evidence, parallel to Races (nil: none).
 	Patterns []*pattern.Pattern
 	// Fixes are the fixes proposed for each race, verified or rejected,
-	// parallel to Races (SuggestFixes; nil when it did not run).
+	// parallel to Races (fixcheck.Suggest; nil when it did not run).
 	Fixes [][]fix.Fix
 	// SymbolicInputs describe the inputs the exploration made symbolic
 	// ("argv[1] (2 bytes)"), empty when it made none.

@@ -15,11 +15,11 @@ import (
 	"augur/analyzer/vm"
 )
 
-// failures are every failure of the analysis that can have evidence: the
+// Failures are every failure of the analysis that can have evidence: the
 // ones detection's schedules reached (with their schedules), then the
 // ones the exploration of inputs found, made concrete (inputFailures).
 // Calls augur cannot follow are gaps in the analysis, not failures.
-func (res *Result) failures() []*race.Failure {
+func (res *Result) Failures() []*race.Failure {
 	var out []*race.Failure
 	if res.Detection != nil {
 		for _, f := range res.Detection.Failures {
@@ -43,7 +43,7 @@ func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
 		return
 	}
 	seen := map[string]bool{}
-	for _, f := range res.failures() {
+	for _, f := range res.Failures() {
 		seen[failureKey(f.Kind, f.Message, f.Loc)] = true
 	}
 	concrete := map[string]*vm.Termination{} // what each failure ran to concretely, by the exploration's key
@@ -160,7 +160,7 @@ func (res *Result) writeFailureEvidence() {
 			}
 		}
 	}()
-	for _, f := range res.failures() {
+	for _, f := range res.Failures() {
 		key := failureKey(f.Kind, f.Message, f.Loc)
 		ev, err := res.withBuild(evidence.FromFailure(f, res.Options.Sources, res.Options.Run))
 		if err == nil {

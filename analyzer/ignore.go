@@ -21,13 +21,13 @@ type sourceText struct {
 }
 
 func newSourceText(read func(string) ([]byte, error)) *sourceText {
-	return &sourceText{read: sourceReader(read), lines: map[string][][]byte{}}
+	return &sourceText{read: SourceReader(read), lines: map[string][][]byte{}}
 }
 
-// sourceReader is read, or when it is nil a reader of source files from
+// SourceReader is read, or when it is nil a reader of source files from
 // disk within the size a source may have: what the analysis reads of the
 // sources beside the compiler (ignore markers, fixes) goes through it.
-func sourceReader(read func(string) ([]byte, error)) func(string) ([]byte, error) {
+func SourceReader(read func(string) ([]byte, error)) func(string) ([]byte, error) {
 	if read != nil {
 		return read
 	}

@@ -1,8 +1,11 @@
 package analyzer
 
 import (
+	"strings"
+
 	"augur/analyzer/category"
 	"augur/analyzer/classify"
+	"augur/analyzer/fix"
 	"augur/analyzer/ir"
 	"augur/analyzer/race"
 	"augur/analyzer/report"
@@ -29,7 +32,7 @@ func (res *Result) Report(base string) *report.Report {
 		rep.AddExploration(res.Exploration, base)
 		rep.Stats.SymbolicInputs = res.SymbolicInputs
 	}
-	for _, f := range res.failures() {
+	for _, f := range res.Failures() {
 		if path := res.FailureEvidence[failureKey(f.Kind, f.Message, f.Loc)]; path != "" {
 			rep.SetFailureEvidence(f, path, base)
 		}
@@ -134,5 +137,40 @@ func (res *Result) Relocate(m *ir.LocMap) *Result {
 		out.Evidence[i] = path
 	}
 	out.writeFailureEvidence()
+	return out
+}
+
+// Harmful counts the races classified spec-violated or output-differs.
+func (res *Result) Harmful() int {
+	n := 0
+	for i := range res.Verdicts {
+		if res.HarmfulRace(i) {
+			n++
+		}
+	}
+	return n
+}
+
+// HarmfulRace reports whether race i is classified spec-violated or
+// output-differs.
+func (res *Result) HarmfulRace(i int) bool {
+	return i < len(res.Verdicts) && res.Verdicts[i] != nil && category.Of(res.Verdicts[i].Category).Harmful
+}
+
+// reportFixes renders fixes for the report, with paths relative to base.
+func (res *Result) reportFixes(fs []fix.Fix, base string) []report.Fix {
+	read := SourceReader(res.Options.ReadFile)
+	var out []report.Fix
+	for _, f := range fs {
+		rf := report.Fix{Kind: string(f.Kind), Title: f.Title, Verified: f.Verified, Checked: f.Checked}
+		if d, err := f.Diff(base, read); err == nil {
+			rf.Diff = d
+		}
+		for _, e := range f.Edits {
+			rf.Edits = append(rf.Edits, report.FixEdit{File: ir.RelPath(e.File, base), Line: e.Line, Old: e.Old,
+				Insert: strings.Join(e.New, "\n") + "\n"})
+		}
+		out = append(out, rf)
+	}
 	return out
 }

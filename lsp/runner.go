@@ -18,6 +18,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/build"
+	"augur/analyzer/fixcheck"
 	"augur/analyzer/ir"
 	"augur/analyzer/report"
 	"augur/analyzer/vm"
@@ -426,7 +427,7 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		// After the verdicts are out: each fix is a whole analysis of the
 		// changed program. A new save cancels it like the analysis.
 		p.report("verifying fixes", -1)
-		res.SuggestFixes(ctx, plan.Build, prog)
+		fixcheck.Suggest(ctx, res, plan.Build, prog)
 		if ctx.Err() != nil {
 			return
 		}

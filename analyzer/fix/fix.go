@@ -3,8 +3,8 @@
 // it points to, take the lock that already guards the other access, or
 // make the variable atomic.
 // It only writes the change; whether the change works is for the
-// analysis to decide by analyzing the changed program (analyzer's
-// SuggestFixes), so a proposal here is a candidate, not a suggestion.
+// analysis to decide by analyzing the changed program (analyzer/fixcheck
+// verifies it), so a proposal here is a candidate, not a suggestion.
 //
 // Edits are by whole lines, on sources as the developer wrote them: the
 // proposals recognize a few shapes of C they can change safely (a

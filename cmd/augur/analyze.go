@@ -15,6 +15,7 @@ import (
 	"augur/analyzer/settings"
 
 	"augur/analyzer"
+	"augur/analyzer/fixcheck"
 	"augur/analyzer/report"
 	"augur/analyzer/tsan"
 )
@@ -75,7 +76,7 @@ func analyzeCmd(args []string) int {
 		return 1
 	}
 	if values.SuggestFixes {
-		res.SuggestFixes(context.Background(), pf.build, prog)
+		fixcheck.Suggest(context.Background(), res, pf.build, prog)
 	}
 	for _, w := range res.Warnings {
 		fmt.Fprintf(os.Stderr, "augur: %s\n", w)

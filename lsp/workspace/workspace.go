@@ -142,7 +142,7 @@ type Plan struct {
 	// (Analyze.History is set by the server, which owns the cache).
 	History bool
 	// SuggestFixes says whether fixes are proposed and verified after
-	// each analysis (analyzer.Result.SuggestFixes).
+	// each analysis (fixcheck.Suggest).
 	SuggestFixes bool
 	// CompDBs are the compilation databases whose flags were used.
 	CompDBs []string

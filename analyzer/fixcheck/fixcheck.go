@@ -1,4 +1,4 @@
-package analyzer
+package fixcheck
 
 import (
 	"context"
@@ -10,19 +10,19 @@ import (
 	"strings"
 	"time"
 
+	"augur/analyzer"
 	"augur/analyzer/build"
-	"augur/analyzer/category"
 	"augur/analyzer/fix"
 	"augur/analyzer/ir"
 	"augur/analyzer/libc"
 	"augur/analyzer/race"
-	"augur/analyzer/report"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
 )
 
-// Fix suggestions. For every harmful race the analysis proposes changes
-// (analyzer/fix) and verifies each the only way that means anything: it
+// Package fixcheck verifies the fixes analyzer/fix proposes. For every
+// harmful race of an analysis it takes the proposed changes and verifies
+// each the only way that means anything: it
 // applies the change to a copy of the sources, builds it as the program
 // was built, and analyzes it with the same settings. A fix is verified
 // when the race is gone, nothing new appears in its place (a race, a
@@ -39,11 +39,13 @@ const maxChanges = 12
 // program's output is compared over.
 const outputRuns = 20
 
-// SuggestFixes fills res.Fixes: the verified and the rejected fixes of
-// every harmful race. bopts are the options prog was built with; the
-// sources are read with Options.ReadFile (nil: from disk).
-func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *ir.Program) {
-	read := sourceReader(res.Options.ReadFile)
+// Suggest fills res.Fixes: the verified and the rejected fixes of every
+// harmful race of res, the analysis of prog. bopts are the options prog
+// was built with; the sources are read with Options.ReadFile (nil: from
+// disk).
+func Suggest(ctx context.Context, res *analyzer.Result, bopts build.Options, prog *ir.Program) {
+	s := &suggestion{res}
+	read := analyzer.SourceReader(res.Options.ReadFile)
 	res.Fixes = make([][]fix.Fix, len(res.Races))
 	checked := map[string]*changed{} // one analysis per change, whichever races it is for
 	var printed map[string]bool      // what the original prints in the output check's schedules
@@ -52,7 +54,7 @@ func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *
 		frs[i] = fixRace(r, prog, res.Options.Sources)
 	}
 	for i, r := range res.Races {
-		if !res.harmful(i) {
+		if !res.HarmfulRace(i) {
 			continue
 		}
 		fr := frs[i]
@@ -72,35 +74,18 @@ func (res *Result) SuggestFixes(ctx context.Context, bopts build.Options, prog *
 			case len(checked) >= maxChanges:
 				c = &changed{why: fmt.Sprintf("not verified: an analysis checks at most %d changes", maxChanges)}
 			default:
-				c = res.analyzeChange(ctx, bopts, read, &f)
+				c = s.analyzeChange(ctx, bopts, read, &f)
 				checked[key] = c
 			}
 			if printed == nil {
 				cfg := res.Options.Run
-				cfg.PreemptAt = res.harmfulAccesses(&fix.Fix{}, nil) // where the original raced
-				printed = res.outputs(prog, cfg)
+				cfg.PreemptAt = s.harmfulAccesses(&fix.Fix{}, nil) // where the original raced
+				printed = s.outputs(prog, cfg)
 			}
-			f.Verified, f.Checked = res.verify(c, i, printed)
+			f.Verified, f.Checked = s.verify(c, i, printed)
 			res.Fixes[i] = append(res.Fixes[i], f)
 		}
 	}
-}
-
-// Harmful counts the races classified spec-violated or output-differs.
-func (res *Result) Harmful() int {
-	n := 0
-	for i := range res.Verdicts {
-		if res.harmful(i) {
-			n++
-		}
-	}
-	return n
-}
-
-// harmful reports whether race i is classified spec-violated or
-// output-differs.
-func (res *Result) harmful(i int) bool {
-	return i < len(res.Verdicts) && res.Verdicts[i] != nil && category.Of(res.Verdicts[i].Category).Harmful
 }
 
 // fixRace is what proposing fixes needs of r.
@@ -123,11 +108,14 @@ func fixRace(r *race.Race, prog *ir.Program, sources []string) fix.Race {
 		Global: g != nil && !g.External && r.Allocated == nil && r.ObjSize == g.Size}
 }
 
+// suggestion is the analysis whose races fixes are suggested for.
+type suggestion struct{ *analyzer.Result }
+
 // changed is a fixed copy of the program and its analysis, or why there
 // is none.
 type changed struct {
 	prog  *ir.Program
-	after *Result
+	after *analyzer.Result
 	run   vm.Config
 	why   string // "rejected: ..." or "not verified: ..." when there is no analysis
 	// copies names each changed copy's original, to name it so in what
@@ -137,7 +125,7 @@ type changed struct {
 
 // analyzeChange applies f to a copy of the sources, builds it with the
 // original's options, and analyzes it with the original's settings.
-func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read func(string) ([]byte, error), f *fix.Fix) *changed {
+func (res *suggestion) analyzeChange(ctx context.Context, bopts build.Options, read func(string) ([]byte, error), f *fix.Fix) *changed {
 	dir, err := os.MkdirTemp("", "augur-fix-")
 	if err != nil {
 		return &changed{why: fmt.Sprintf("not verified: %v", err)}
@@ -170,7 +158,7 @@ func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read 
 		sources[k] = cp
 		copies[cp] = file
 	}
-	fixed, err := LoadProgram(sources, bopts)
+	fixed, err := analyzer.LoadProgram(sources, bopts)
 	if err != nil {
 		return &changed{why: "rejected: the changed program does not compile: " + firstLine(err.Error())}
 	}
@@ -178,7 +166,7 @@ func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read 
 	focus := res.harmfulAccesses(f, copies)
 	opts.Focus = focus
 	opts.Deadline = time.Time{} // the changed program gets the whole time budget again
-	after, err := Analyze(ctx, fixed, opts, Observer{})
+	after, err := analyzer.Analyze(ctx, fixed, opts, analyzer.Observer{})
 	if err != nil {
 		return &changed{why: "not verified: " + err.Error()}
 	}
@@ -195,7 +183,7 @@ func (res *Result) analyzeChange(ctx context.Context, bopts build.Options, read 
 // are the copies (copies maps a copy's path to the original it changes;
 // an empty f and nil copies give the original's): the changed program is
 // searched at the places the original went wrong.
-func (res *Result) harmfulAccesses(f *fix.Fix, copies map[string]string) []string {
+func (res *suggestion) harmfulAccesses(f *fix.Fix, copies map[string]string) []string {
 	copyOf := map[string]string{}
 	for cp, file := range copies {
 		copyOf[file] = cp
@@ -203,7 +191,7 @@ func (res *Result) harmfulAccesses(f *fix.Fix, copies map[string]string) []strin
 	seen := map[string]bool{}
 	var out []string
 	for i, r := range res.Races {
-		if !res.harmful(i) {
+		if !res.HarmfulRace(i) {
 			continue
 		}
 		for _, e := range []race.Endpoint{r.First, r.Second} {
@@ -233,7 +221,7 @@ func (c *changed) originals(msg string) string {
 
 // verify says whether the change c fixes race i, and what was checked;
 // printed is what the original printed in the output check's schedules.
-func (res *Result) verify(c *changed, i int, printed map[string]bool) (bool, string) {
+func (res *suggestion) verify(c *changed, i int, printed map[string]bool) (bool, string) {
 	if c.why != "" {
 		return false, c.why
 	}
@@ -250,7 +238,7 @@ func (res *Result) verify(c *changed, i int, printed map[string]bool) (bool, str
 
 // compare checks the analysis after a fix of race i against res: the
 // race is gone and nothing took its place. It says what went wrong, or "".
-func (res *Result) compare(after *Result, i int) string {
+func (res *suggestion) compare(after *analyzer.Result, i int) string {
 	target := raceSig(res.Races[i])
 	known := map[string]bool{}
 	for _, r := range res.Races {
@@ -270,17 +258,17 @@ func (res *Result) compare(after *Result, i int) string {
 	// reads still goes out of bounds).
 	if v := res.Verdicts[i]; v.Failure != nil {
 		harm := failSig(&race.Failure{Kind: v.Failure.Kind, Stack: v.Failure.Stack})
-		for _, f := range after.failures() {
+		for _, f := range after.Failures() {
 			if failSig(f) == harm {
 				return fmt.Sprintf("the failure the race caused still happens: %s", firstLine(f.Message))
 			}
 		}
 	}
 	failed := map[string]bool{}
-	for _, f := range res.failures() {
+	for _, f := range res.Failures() {
 		failed[failSig(f)] = true
 	}
-	for _, f := range after.failures() {
+	for _, f := range after.Failures() {
 		if !failed[failSig(f)] {
 			if f.Kind == vm.TermDeadlock {
 				return fmt.Sprintf("a deadlock (%s)", firstLine(f.Message))
@@ -325,7 +313,7 @@ func failSig(f *race.Failure) string {
 
 // outputs is what prog prints in the output check's schedules (round
 // robin and outputRuns PCT schedules), as a set.
-func (res *Result) outputs(prog *ir.Program, cfg vm.Config) map[string]bool {
+func (res *suggestion) outputs(prog *ir.Program, cfg vm.Config) map[string]bool {
 	out := map[string]bool{}
 	steps := 0
 	for run := 0; run <= outputRuns; run++ {
@@ -343,7 +331,7 @@ func (res *Result) outputs(prog *ir.Program, cfg vm.Config) map[string]bool {
 // every run must print the same, and something the original printed, in
 // one order of race i or in one of the same schedules (printed). It
 // returns the runs, or why not.
-func (res *Result) sameOutput(fixed *ir.Program, cfg vm.Config, i int, printed map[string]bool) (int, string) {
+func (res *suggestion) sameOutput(fixed *ir.Program, cfg vm.Config, i int, printed map[string]bool) (int, string) {
 	v := res.Verdicts[i]
 	valid := func(o string) bool {
 		return printed[o] || o == v.Outputs[0].Stdout || o == v.Outputs[1].Stdout || slices.Contains(v.AllOutputs, o)
@@ -375,7 +363,7 @@ func (res *Result) sameOutput(fixed *ir.Program, cfg vm.Config, i int, printed m
 // whose priority changes fall among steps scheduling decisions, what the
 // round-robin run made) and returns what it printed and the decisions it
 // made, or the budget it ran out of.
-func (res *Result) runOnce(prog *ir.Program, cfg vm.Config, run, steps int) (string, int, string, error) {
+func (res *suggestion) runOnce(prog *ir.Program, cfg vm.Config, run, steps int) (string, int, string, error) {
 	cfg.Monitor, cfg.ScheduleForks = nil, nil
 	cfg.Policy = sched.RoundRobin{}
 	if run > 0 {
@@ -418,22 +406,4 @@ func copyFlags(m map[string][]string) map[string][]string {
 		c[k] = v
 	}
 	return c
-}
-
-// reportFixes renders fixes for the report, with paths relative to base.
-func (res *Result) reportFixes(fs []fix.Fix, base string) []report.Fix {
-	read := sourceReader(res.Options.ReadFile)
-	var out []report.Fix
-	for _, f := range fs {
-		rf := report.Fix{Kind: string(f.Kind), Title: f.Title, Verified: f.Verified, Checked: f.Checked}
-		if d, err := f.Diff(base, read); err == nil {
-			rf.Diff = d
-		}
-		for _, e := range f.Edits {
-			rf.Edits = append(rf.Edits, report.FixEdit{File: ir.RelPath(e.File, base), Line: e.Line, Old: e.Old,
-				Insert: strings.Join(e.New, "\n") + "\n"})
-		}
-		out = append(out, rf)
-	}
-	return out
 }

@@ -1,4 +1,4 @@
-package analyzer_test
+package fixcheck_test
 
 import (
 	"context"
@@ -13,8 +13,34 @@ import (
 	"testing"
 
 	"augur/analyzer"
+	"augur/analyzer/build"
+	"augur/analyzer/fixcheck"
+	"augur/analyzer/ir"
+	"augur/analyzer/vm"
 	"augur/internal/testutil"
 )
+
+var cacheDir string
+
+func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
+
+func buildOpts() build.Options { return build.Options{CacheDir: cacheDir} }
+
+func load(t testing.TB, path string) *ir.Program {
+	t.Helper()
+	prog, err := analyzer.LoadProgram([]string{path}, buildOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+// options are the analysis's settings for the program at path, its fixes'
+// verification included.
+func options(path string) analyzer.Options {
+	return analyzer.Options{Run: vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 20_000_000},
+		Sources: []string{path}, Seed: 1, Workers: 1}
+}
 
 // fixComment is a test program's `fix: KIND [LOCK] verified|rejected`
 // comment, on the line the fix changes: a lock fix's statement, an
@@ -44,11 +70,11 @@ func TestFixesOnAnnotatedPrograms(t *testing.T) {
 	if _, err := exec.LookPath("patch"); err != nil {
 		t.Fatal("patch is not installed (make setup installs it)")
 	}
-	root, err := filepath.Abs("..")
+	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, path := range testutil.Programs("../testdata/fix") {
+	for _, path := range testutil.Programs("../../testdata/fix") {
 		path, _ := filepath.Abs(path) // named from root in the diff
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			t.Parallel()
@@ -58,7 +84,7 @@ func TestFixesOnAnnotatedPrograms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res.SuggestFixes(context.Background(), buildOpts(), prog)
+			fixcheck.Suggest(context.Background(), res, buildOpts(), prog)
 			want := expectedFixes(t, path)
 			rep := res.Report(root) // diffs name the file from the repository's root
 			var got []string
