@@ -190,13 +190,19 @@ type Result struct {
 	// SymbolicInputs describe the inputs the exploration made symbolic
 	// ("argv[1] (2 bytes)"), empty when it made none.
 	SymbolicInputs []string
-	// explored are the inputs of the exploration's paths detection runs
-	// its plan on (raceInputs).
-	explored []*race.Inputs
 	// LongInputsLeftOut counts the explored inputs detection did not run
 	// on because the exploration's run of them went past its instruction
 	// budget, past the first maxLongInputs such (raceInputs).
 	LongInputsLeftOut int
+}
+
+// analysis is one run of Analyze's stages: the result they fill, and
+// what they hand each other that the result does not keep.
+type analysis struct {
+	*Result
+	// explored are the inputs of the exploration's paths detection runs
+	// its plan on (raceInputs).
+	explored []*race.Inputs
 }
 
 // Stop says how an analysis was cut short by a budget.
@@ -269,6 +275,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	// opts is complete here: the stages read it from the result and do not
 	// change it, so a fix's verification can analyze again with a copy.
 	res = &Result{Options: &opts}
+	a := &analysis{Result: res}
 	if histErr != nil {
 		res.Warnings = append(res.Warnings, histErr.Error())
 	}
@@ -278,12 +285,12 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	// comes first: the failures it finds are reported, and the inputs of
 	// its paths are where detection looks for races the seed input hides.
 	if roots := opts.inputRoots(prog); len(roots) > 0 {
-		if err := res.explore(ctx, prog, roots, progress); err != nil {
+		if err := a.explore(ctx, prog, roots, progress); err != nil {
 			return nil, err
 		}
 	}
 	if res.Stopped != nil {
-		res.failureEvidence(prog, cfg)
+		a.failureEvidence(prog, cfg)
 		res.Elapsed = time.Since(start)
 		return res, nil
 	}
@@ -297,7 +304,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	tsanPairs, tsanMissed := tsan.Locate(prog, opts.TSan)
 	res.TSanMissed = tsanMissed
 	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
-		AutoInstructions: opts.AutoInstructions, Inputs: res.explored, Prior: prior, Explore: opts.explore(start), External: tsan.External(tsanPairs),
+		AutoInstructions: opts.AutoInstructions, Inputs: a.explored, Prior: prior, Explore: opts.explore(start), External: tsan.External(tsanPairs),
 		Progress: func(done, total int) { progress("detecting", done, total) }})
 	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
 		return nil, ErrCanceled
@@ -327,7 +334,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		obs.Detected(res)
 	}
 	if !opts.DetectOnly && len(res.Races) > 0 && res.Stopped == nil {
-		if err := res.classify(ctx, prog, progress, obs.Classified, hist); err != nil {
+		if err := a.classify(ctx, prog, progress, obs.Classified, hist); err != nil {
 			if errors.Is(err, ErrCanceled) || ctx.Err() != nil {
 				return nil, err
 			}
@@ -350,7 +357,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	for i, v := range res.Verdicts {
 		res.Patterns[i] = pattern.Recognize(prog, res.Races[i], v)
 	}
-	res.failureEvidence(prog, cfg)
+	a.failureEvidence(prog, cfg)
 	if err := hist.Save(res.Races, res.Verdicts); err != nil {
 		res.Warnings = append(res.Warnings, err.Error())
 	}
@@ -360,8 +367,8 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 
 // explore searches the input space (symex) from each of roots, the
 // symbolic templates of inputRoots, for failures, and for the inputs
-// detection then runs its plan on (res.explored).
-func (res *Result) explore(ctx context.Context, prog *ir.Program, roots []vm.Config, progress func(string, int, int)) error {
+// detection then runs its plan on (analysis.explored).
+func (res *analysis) explore(ctx context.Context, prog *ir.Program, roots []vm.Config, progress func(string, int, int)) error {
 	opts := res.Options
 	progress("exploring", 0, len(roots))
 	var own *symex.Path
@@ -413,7 +420,7 @@ func (res *Result) explore(ctx context.Context, prog *ir.Program, roots []vm.Con
 // classify decides every race's category, reporting each as it arrives.
 // A race history knows gets the verdicts of earlier analyses added to its
 // own (hist.Merge).
-func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func(string, int, int),
+func (res *analysis) classify(ctx context.Context, prog *ir.Program, progress func(string, int, int),
 	each func(*Result, int), hist *history.History) error {
 	opts := res.Options
 	n := len(res.Races)
@@ -431,7 +438,7 @@ func (res *Result) classify(ctx context.Context, prog *ir.Program, progress func
 		res.Evidence[i] = path
 		done++
 		if each != nil {
-			each(res, i)
+			each(res.Result, i)
 		}
 		progress("classifying", done, n)
 	}
@@ -521,7 +528,7 @@ func farmOut(ctx context.Context, prog *ir.Program, jobs []classify.Job, opts Op
 
 // jobs are the classification jobs of the result's races: plain data, so
 // the same job could be run by another process holding the program.
-func (res *Result) jobs(prog *ir.Program) ([]classify.Job, error) {
+func (res *analysis) jobs(prog *ir.Program) ([]classify.Job, error) {
 	opts := res.Options
 	copts, err := res.classifyOptions(prog)
 	if err != nil {
@@ -542,7 +549,7 @@ func (res *Result) jobs(prog *ir.Program) ([]classify.Job, error) {
 
 // classifyOptions are the options the result's races are classified
 // with.
-func (res *Result) classifyOptions(prog *ir.Program) (classify.Options, error) {
+func (res *analysis) classifyOptions(prog *ir.Program) (classify.Options, error) {
 	opts := res.Options
 	switch opts.Classifier {
 	case "", "portend":
@@ -570,7 +577,7 @@ const AutoExploreInstructions = 200_000_000
 // detectedBudget returns cfg with the instruction budget detection set
 // from the program's first execution, when it set one, and the memory
 // that execution reached, by which parallel jobs wait for room.
-func (res *Result) detectedBudget(cfg vm.Config) vm.Config {
+func (res *analysis) detectedBudget(cfg vm.Config) vm.Config {
 	if d := res.Detection; d != nil {
 		if d.InstructionBudget != 0 {
 			cfg.MaxInstructions = d.InstructionBudget

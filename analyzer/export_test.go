@@ -10,7 +10,7 @@ func SettingsKey(o *Options) string { return o.settingsKey() }
 
 // ClassifyOptions are the options res's races were classified with.
 func ClassifyOptions(res *Result, prog *ir.Program) (classify.Options, error) {
-	return res.classifyOptions(prog)
+	return (&analysis{Result: res}).classifyOptions(prog)
 }
 
 // ReadsStdin is readsStdin, for the test of which programs get a

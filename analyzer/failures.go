@@ -38,7 +38,7 @@ func (res *Result) Failures() []*race.Failure {
 // ends otherwise keeps its inputs for `augur run --inputs`, and the next
 // path to the same failure is tried; a failure none of whose paths ran to
 // it concretely gets one warning.
-func (res *Result) concretize(prog *ir.Program, tmpl vm.Config) {
+func (res *analysis) concretize(prog *ir.Program, tmpl vm.Config) {
 	if res.Exploration == nil {
 		return
 	}
@@ -130,7 +130,7 @@ func (m *missedFailure) String() string {
 // same failures, each with a schedule that replays it), and, when an
 // evidence directory is set, saves the evidence of every failure; tmpl
 // is the template of its executions.
-func (res *Result) failureEvidence(prog *ir.Program, tmpl vm.Config) {
+func (res *analysis) failureEvidence(prog *ir.Program, tmpl vm.Config) {
 	res.concretize(prog, tmpl)
 	if res.Options.EvidenceDir != "" {
 		res.writeFailureEvidence()
