@@ -1,10 +1,9 @@
 /* Two threads race on a counter, then main allocates 80 MiB and fills it
  * with the counter's value: every execution of classification's post-race
- * pairs holds 80 MiB of its own. A race's classification kept each
- * harmless pair's executions, and ran pairs ahead of their turn beside
- * them: 717 MiB of RSS under a 256 MiB budget, and the harm search cut
- * by the heap's growth. Now a judged pair keeps its outputs only, and a
- * pair runs ahead only where the budget has room for it.
+ * pairs holds 80 MiB of its own. A judged pair keeps its outputs, not its
+ * executions, and a pair runs ahead of its turn only where the budget has
+ * room for it: kept and run ahead, the pairs' executions took 717 MiB of
+ * RSS under the 256 MiB budget.
  *
  * augur analyze --explore-time 0 --max-memory 256MiB => exit 0: on counter changes what the program prints; rss < 384MiB; time < 60s
  */

@@ -1,10 +1,9 @@
-/* main fills a buffer of 200 MiB and two
- * threads race on a counter whose value is printed: an output-differs
- * race in a program that holds most of a 256 MiB budget. Classifying it
- * replays the verdict's evidence from the program's start; run beside
- * the pre-race checkpoint, that replay held the buffer a second time
- * (479 MiB of RSS under the 256 MiB budget). Now the replay waits until
- * the checkpoint is let go when two would not fit (classify.tightMemory).
+/* main fills a buffer of 200 MiB and two threads race on a counter whose
+ * value is printed: an output-differs race in a program that holds most
+ * of a 256 MiB budget. Classifying it replays the verdict's evidence from
+ * the program's start; beside the pre-race checkpoint, that replay would
+ * hold the buffer a second time (488 MiB of RSS), so it runs once the
+ * checkpoint is let go (classify.tightMemory).
  *
  * augur analyze --explore-time 0 --max-memory 256MiB => exit 0: on counter changes what the program prints; rss < 384MiB; time < 60s
  */
