@@ -191,8 +191,14 @@ func (d *Detector) drop(o *vm.Object) {
 // by cell, each starting with FastTrack's same-epoch check, which settles
 // the common case (a thread touching memory it touched since its last
 // synchronization) in one comparison per cell.
+//
+// Memory the program can only read (constant globals, string literals)
+// is not tracked: a race needs a write, and a write there fails before it
+// is made. Tables such programs read from every thread (zlib's code
+// tables, CRC tables) made cells of concurrent reads, the detector's
+// slowest case, at every access.
 func (d *Detector) Access(a *vm.Access) {
-	if a.Obj.Unwatched {
+	if a.Obj.Unwatched || a.Obj.ReadOnly {
 		return
 	}
 	c := *d.clock(a.Thread)
