@@ -13,7 +13,8 @@ type hot struct {
 }
 
 // concurrentReads marks a byte whose reads since the last write are
-// concurrent; they are kept in objShadow.shared.
+// concurrent, or one thread's at several sites; they are kept in
+// chunk.reads.
 const concurrentReads = ^epoch(0)
 
 // sites is the cold half of a byte's shadow: where its last write and read
@@ -271,11 +272,7 @@ func (d *Detector) accessChunk(ch *chunk, base, lo, hi uint64, a *vm.Access, e e
 // pointer and its use), so the cell keeps both (as concurrent reads do).
 func (d *Detector) readAgain(ch *chunk, i uint64, a *vm.Access, e epoch, ls uint32) {
 	x, st := &ch.hot[i], &ch.sites[i]
-	if ch.shared == nil {
-		ch.shared = map[uint64][]sharedRead{}
-	}
-	ch.shared[i] = []sharedRead{{x.r, st.r, st.rCount, st.rLS}, {e, a.Site, a.Count, ls}}
-	x.r = concurrentReads
+	ch.keepReads(i, []sharedRead{{x.r, st.r, st.rCount, st.rLS}, {e, a.Site, a.Count, ls}})
 }
 
 // conflict reports whether two accesses of these kinds race when
@@ -298,7 +295,7 @@ func (d *Detector) read(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC, 
 	case x.r == concurrentReads:
 		// A thread's read replaces its earlier ones, but for those of the
 		// same epoch at other sites (readAgain), at most maxReadSites.
-		reads := sh.shared[i]
+		reads := sh.readsOf(i)
 		same := 0
 		for k := range reads {
 			if reads[k].e.tid() != a.Thread {
@@ -313,15 +310,11 @@ func (d *Detector) read(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC, 
 		if same >= maxReadSites {
 			return
 		}
-		sh.shared[i] = append(reads, sharedRead{e, a.Site, a.Count, ls})
+		sh.setReads(i, append(reads, sharedRead{e, a.Site, a.Count, ls}))
 	case x.r == 0 || x.r.before(c) || x.r.tid() == a.Thread:
 		x.r, st.r, st.rCount, st.rLS = e, a.Site, a.Count, ls
 	default: // concurrent with the previous read: keep both
-		if sh.shared == nil {
-			sh.shared = map[uint64][]sharedRead{}
-		}
-		sh.shared[i] = []sharedRead{{x.r, st.r, st.rCount, st.rLS}, {e, a.Site, a.Count, ls}}
-		x.r = concurrentReads
+		sh.keepReads(i, []sharedRead{{x.r, st.r, st.rCount, st.rLS}, {e, a.Site, a.Count, ls}})
 	}
 }
 
@@ -332,12 +325,12 @@ func (d *Detector) write(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC,
 	off := max(base+i<<sh.shift, a.Off) // the first byte of the access in the cell
 	d.check(a, off, x.w, st.w, st.wCount, st.wLS, c, ls)
 	if x.r == concurrentReads {
-		for _, r := range sh.shared[i] {
+		for _, r := range sh.readsOf(i) {
 			if !r.e.before(c) && conflict(r.e.kind(), a.Kind) {
 				d.record(a, off, r.e.tid(), r.site, r.e.kind(), r.count, r.ls, ls)
 			}
 		}
-		delete(sh.shared, i)
+		sh.dropReads(i)
 	} else {
 		d.check(a, off, x.r, st.r, st.rCount, st.rLS, c, ls)
 	}

@@ -110,11 +110,12 @@ func (ch *chunk) clone(gen uint64) *chunk {
 	c.hot = slices.Clone(ch.hot)
 	c.sites = slices.Clone(ch.sites)
 	c.lines = slices.Clone(ch.lines) // each copied when an access changes it (Detector.line)
-	if ch.shared != nil {
-		c.shared = make(map[uint64][]sharedRead, len(ch.shared))
-		for k, v := range ch.shared {
-			c.shared[k] = slices.Clone(v) // reads are replaced in place
+	if ch.reads != nil {
+		c.reads = make([][]sharedRead, len(ch.reads))
+		for k, v := range ch.reads {
+			c.reads[k] = slices.Clone(v) // reads are replaced in place
 		}
+		c.free = slices.Clone(ch.free)
 	}
 	return &c
 }

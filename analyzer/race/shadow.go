@@ -1,6 +1,10 @@
 package race
 
-import "augur/analyzer/vm"
+import (
+	"slices"
+
+	"augur/analyzer/vm"
+)
 
 // Shadow memory. Each object the program accesses gets an objShadow on
 // its first access, and the object's bytes are shadowed in chunks of
@@ -52,11 +56,18 @@ type objShadow struct {
 
 // chunk shadows chunkSize bytes of an object (fewer for its last chunk).
 type chunk struct {
-	gen    uint64 // as objShadow.gen
-	shift  uint8
-	hot    []hot
-	sites  []sites
-	shared map[uint64][]sharedRead // by cell, for cells marked concurrentReads
+	gen   uint64 // as objShadow.gen
+	shift uint8
+	hot   []hot
+	sites []sites
+	// reads are the lists of reads of the cells marked concurrentReads,
+	// each cell's found by the index it keeps in its sites.rCount (which
+	// such a cell does not use otherwise): a slice, not a map by cell,
+	// because a cell read at two sites in one epoch is marked too
+	// (readAgain), and on compression code most reads then went through
+	// the map. free are the indices of lists no cell holds.
+	reads [][]sharedRead
+	free  []uint64
 	// lines, when set, shadow the chunk by lineSize bytes each: the chunk
 	// was split (split). A line not made yet is still what the chunk's
 	// cell covering it says.
@@ -109,16 +120,39 @@ func (ch *chunk) refine(shift uint8, size uint64) {
 	for i := uint64(0); i < n; i++ {
 		hots[i], sts[i] = ch.hot[i/f], ch.sites[i/f]
 	}
-	var shared map[uint64][]sharedRead
-	if len(ch.shared) > 0 {
-		shared = map[uint64][]sharedRead{}
-		for c, rs := range ch.shared {
-			for i := c * f; i < (c+1)*f && i < n; i++ {
-				shared[i] = append([]sharedRead(nil), rs...)
-			}
+	old := ch.reads
+	ch.hot, ch.sites, ch.shift, ch.reads, ch.free = hots, sts, shift, nil, nil
+	for i := range hots {
+		if hots[i].r == concurrentReads {
+			ch.keepReads(uint64(i), slices.Clone(old[sts[i].rCount]))
 		}
 	}
-	ch.hot, ch.sites, ch.shared, ch.shift = hots, sts, shared, shift
+}
+
+// keepReads marks cell i as one of concurrent reads, the reads rs.
+func (ch *chunk) keepReads(i uint64, rs []sharedRead) {
+	var k uint64
+	if n := len(ch.free); n > 0 {
+		k, ch.free = ch.free[n-1], ch.free[:n-1]
+		ch.reads[k] = rs
+	} else {
+		k, ch.reads = uint64(len(ch.reads)), append(ch.reads, rs)
+	}
+	ch.hot[i].r, ch.sites[i].rCount = concurrentReads, k
+}
+
+// readsOf returns the reads of cell i, one of concurrent reads.
+func (ch *chunk) readsOf(i uint64) []sharedRead { return ch.reads[ch.sites[i].rCount] }
+
+// setReads makes rs the reads of cell i, one of concurrent reads.
+func (ch *chunk) setReads(i uint64, rs []sharedRead) { ch.reads[ch.sites[i].rCount] = rs }
+
+// dropReads forgets the reads of cell i, one of concurrent reads that a
+// write ends.
+func (ch *chunk) dropReads(i uint64) {
+	k := ch.sites[i].rCount
+	ch.reads[k] = nil
+	ch.free = append(ch.free, k)
 }
 
 // split divides a chunk of size bytes, whose granule is a line or more,
@@ -134,8 +168,8 @@ func (ch *chunk) newLine(off, size uint64, gen uint64) *chunk {
 	ln := newChunk(size, lineBits, gen)
 	c := off >> ch.shift
 	ln.hot[0], ln.sites[0] = ch.hot[c], ch.sites[c]
-	if rs, ok := ch.shared[c]; ok {
-		ln.shared = map[uint64][]sharedRead{0: append([]sharedRead(nil), rs...)}
+	if ch.hot[c].r == concurrentReads {
+		ln.keepReads(0, slices.Clone(ch.readsOf(c)))
 	}
 	return ln
 }
