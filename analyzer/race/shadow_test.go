@@ -106,6 +106,13 @@ int main(void) {
 // may exhaust.
 func detectUnderBudget(t *testing.T, name, src string) *race.Result {
 	t.Helper()
+	return detectWithin(t, name, 256<<20, 10_000_000, src)
+}
+
+// detectWithin is detectUnderBudget with a memory budget of budget bytes
+// and instructions instructions per execution.
+func detectWithin(t *testing.T, name string, budget, instructions uint64, src string) *race.Result {
+	t.Helper()
 	path := filepath.Join(t.TempDir(), name+".c")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -115,7 +122,7 @@ func detectUnderBudget(t *testing.T, name, src string) *race.Result {
 		t.Fatal(err)
 	}
 	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1,
-		Run: vm.Config{Args: []string{name}, MaxInstructions: 10_000_000, Limits: vm.Limits{MaxMemory: 256 << 20}}})
+		Run: vm.Config{Args: []string{name}, MaxInstructions: instructions, Limits: vm.Limits{MaxMemory: budget}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,8 +137,7 @@ func detectUnderBudget(t *testing.T, name, src string) *race.Result {
 // concurrent reads per byte (over 56 MiB of shadow), past a 40 MiB budget.
 // The race beside the table, on a counter, is still found.
 func TestConstantTablesHaveNoShadow(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "table.c")
-	src := `#include <pthread.h>
+	res := detectWithin(t, "table", 40<<20, 100_000_000, `#include <pthread.h>
 #include <stdio.h>
 enum { SIZE = 1 << 20 };
 static const unsigned char table[SIZE] = {1, 2, 3};
@@ -152,22 +158,7 @@ int main(void) {
 	printf("%ld\n", counter);
 	return 0;
 }
-`
-	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1,
-		Run: vm.Config{Args: []string{"table"}, MaxInstructions: 100_000_000, Limits: vm.Limits{MaxMemory: 40 << 20}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range res.Failures {
-		t.Errorf("failure: %s", f.Message)
-	}
+`)
 	if res.Stopped != nil {
 		t.Errorf("stopped: %s", res.Stopped.Message)
 	}
