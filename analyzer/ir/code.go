@@ -175,10 +175,15 @@ func Finish(fn *Function) {
 // loader changed them.
 func BuildCode(fn *Function) {
 	fn.code = make([]Code, len(fn.Insts))
+	fn.locs = make([]LocID, len(fn.Insts))
 	for i := range fn.Insts {
 		fn.code[i] = codeOf(&fn.Insts[i])
+		fn.locs[i] = fn.Insts[i].Loc
 	}
 }
+
+// LocAt is the location of the instruction at pc, as Insts[pc].Loc.
+func (f *Function) LocAt(pc int) LocID { return f.locs[pc] }
 
 // codeOf specializes one instruction.
 func codeOf(in *Inst) Code {

@@ -404,8 +404,11 @@ type Function struct {
 	Consts    []uint64
 	Loc       Loc // where it is defined
 	// code is the interpreter's compact form of Insts (code.go), derived
-	// from them by lowering and by the program cache, never encoded.
+	// from them by lowering and by the program cache, never encoded; locs
+	// are the instructions' locations beside it, which every monitored
+	// access reads (a dense array, not the instructions).
 	code []Code
+	locs []LocID
 }
 
 // Global is a global variable.

@@ -467,7 +467,7 @@ func execIn[M regMode](m *Machine, t *Thread) (stepEnd, *Termination) {
 		// without symbolic bytes, within its write limit:
 		// Memory.resolve's checks, without its error reports, which step
 		// makes.
-		if !m.run.plain && (!m.run.raw || m.focused(fr.fn.Insts[pc].Loc)) {
+		if !m.run.plain && (!m.run.raw || m.focused(fr.fn.LocAt(pc))) {
 			goto slow
 		}
 		obj = m.mem.cached(uint32(addr >> ir.AddrShift))
@@ -486,7 +486,7 @@ func execIn[M regMode](m *Machine, t *Thread) (stepEnd, *Termination) {
 	load:
 		// c is a raw load from addr, at pc (counted in left), run here as
 		// a store is (the object may be shared, within its read limit).
-		if !m.run.plain && (!m.run.raw || m.focused(fr.fn.Insts[pc].Loc)) {
+		if !m.run.plain && (!m.run.raw || m.focused(fr.fn.LocAt(pc))) {
 			goto slow
 		}
 		obj = m.mem.cached(uint32(addr >> ir.AddrShift))
@@ -632,7 +632,7 @@ func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off ui
 	if c.Op == ir.CodeStore {
 		kind = Write
 	}
-	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(c.W), Kind: kind, Site: Site{fr.fn.Insts[fr.pc].Loc, fr.stack},
+	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(c.W), Kind: kind, Site: Site{fr.fn.LocAt(fr.pc), fr.stack},
 		Count: t.count + (m.insts - 1 - m.sliceStart)}
 	m.mon.Access(&m.acc)
 }
