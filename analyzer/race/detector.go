@@ -6,21 +6,26 @@ import (
 )
 
 // hot is the shadow of one byte that every access reads: the epochs (with
-// kinds) of the last write and the last read. Keeping it small keeps the
-// common same-epoch case to one 16-byte load.
+// kinds) of the last write and the last read, and the site of the last
+// read, which a read in the same epoch compares with its own (readAgain).
+// Keeping them together keeps the common same-epoch case to one load.
 type hot struct {
 	w, r epoch
+	rs   vm.Site
 }
 
-// concurrentReads marks a byte whose reads since the last write are
-// concurrent, or one thread's at several sites; they are kept in
-// chunk.reads.
-const concurrentReads = ^epoch(0)
+// listed marks the read epoch of a cell whose reads since the last write
+// are concurrent, or one thread's at several sites: they are kept in
+// chunk.reads, and the cell's hot.r and hot.rs still say which was the
+// last, so that reading it again where it was last read (a loop over a
+// buffer that several sites read) is settled by one comparison, as for a
+// cell of one read.
+const listed = epoch(1) << 63
 
-// sites is the cold half of a byte's shadow: where its last write and read
-// happened, needed only to report a race.
+// sites is the cold half of a byte's shadow: where its last write
+// happened, and what only a report of a race needs.
 type sites struct {
-	w, r           vm.Site
+	w              vm.Site
 	wCount, rCount uint64 // the accessing thread's instruction count
 	wLS, rLS       uint32 // the locks the accessing thread held (interned; see candidates.go)
 }
@@ -48,6 +53,10 @@ type Detector struct {
 	// reportedNow holds the earlier sites already reported during the
 	// current access, so a race counts one instance per access, not per byte.
 	reportedNow []vm.Site
+	// leaves are the shadows the last accesses went to, by object id and
+	// line: compression code reads several buffers, and several places
+	// in one, in turn.
+	leaves [16]leafCache
 	// shadowBytes is the memory the live shadows hold (for the budget).
 	shadowBytes uint64
 	// gen is this detector's generation: shadows and pages of another
@@ -208,9 +217,14 @@ func (d *Detector) Access(a *vm.Access) {
 		return
 	}
 	e := mkEpoch(a.Thread, c.Get(a.Thread)).withKind(a.Kind)
-	sh := d.shadow(a.Obj)
 	d.reportedNow = d.reportedNow[:0]
 	ls := d.locksetOf(a.Thread)
+	leaf := &d.leaves[(uint64(a.Obj.ID)*7+a.Off>>lineBits)%uint64(len(d.leaves))]
+	if ch, base := leaf.of(a, d.gen); ch != nil {
+		d.accessLeaf(leaf.sh, ch, base, a.Off, a.Off+a.Size, a, e, c, ls)
+		return
+	}
+	sh := d.shadow(a.Obj)
 	end := min(a.Off+a.Size, sh.size)
 	for base := a.Off &^ (chunkSize - 1); base < end; base += chunkSize {
 		if a.Kind == vm.Free && sh.chunks[base>>chunkBits] == nil {
@@ -219,7 +233,8 @@ func (d *Detector) Access(a *vm.Access) {
 		lo, hi := max(a.Off, base), min(end, base+chunkSize)
 		ch := d.chunk(sh, base, lo, hi)
 		if ch.lines == nil {
-			d.accessChunk(ch, base, lo, hi, a, e, c, ls)
+			leaf.keep(a, sh, ch, base, min(chunkSize, sh.size-base))
+			d.accessLeaf(sh, ch, base, lo, hi, a, e, c, ls)
 			continue
 		}
 		for lb := lo &^ (lineSize - 1); lb < hi; lb += lineSize {
@@ -227,15 +242,62 @@ func (d *Detector) Access(a *vm.Access) {
 			if a.Kind == vm.Free && ch.lines[(lb-base)>>lineBits] == nil {
 				// A line never made is its chunk's cell: the free is
 				// checked there, without making every line to drop it.
-				d.accessChunk(ch, base, llo, lhi, a, e, c, ls)
+				d.accessLeaf(sh, ch, base, llo, lhi, a, e, c, ls)
 				continue
 			}
-			d.accessChunk(d.line(sh, ch, base, lb, llo, lhi), lb, llo, lhi, a, e, c, ls)
+			ln := d.line(sh, ch, base, lb, llo, lhi)
+			leaf.keep(a, sh, ln, lb, min(lineSize, sh.size-lb))
+			d.accessLeaf(sh, ln, lb, llo, lhi, a, e, c, ls)
 		}
 	}
 	if a.Kind == vm.Free {
 		d.drop(a.Obj)
 		d.rememberFree(a, e)
+	}
+}
+
+// leafCache is the chunk or line of shadow the last access to an object
+// went to (its leaf), so that the next access within the same one (a loop
+// over a buffer) goes to it without looking up the object's shadow, its
+// chunk and its line: much of the detector's time on a program that reads
+// buffers a byte at a time, as compression code does.
+type leafCache struct {
+	obj       *vm.Object
+	serial    uint64
+	base, end uint64 // the bytes of the object the leaf shadows
+	sh        *objShadow
+	ch        *chunk
+}
+
+// keep caches ch, which shadows the n bytes at base of a's object (whose
+// shadow is sh).
+func (l *leafCache) keep(a *vm.Access, sh *objShadow, ch *chunk, base, n uint64) {
+	*l = leafCache{obj: a.Obj, serial: a.Obj.Serial, base: base, end: base + n, sh: sh, ch: ch}
+}
+
+// of returns the cached leaf and its base when it takes the access a
+// as it is, for a detector of generation gen: the same live object, all
+// of the access within the leaf and covering whole cells of it, the leaf
+// neither split into lines since nor shared with a fork (whose changes go
+// to a copy). Anything else (nil) goes the long way, which refines,
+// splits and copies as needed, and caches the leaf it ends at.
+func (l *leafCache) of(a *vm.Access, gen uint64) (*chunk, uint64) {
+	ch := l.ch
+	if ch == nil || a.Obj != l.obj || a.Obj.Serial != l.serial || a.Kind == vm.Free ||
+		a.Off < l.base || a.Off+a.Size > l.end || ch.gen != gen || ch.lines != nil ||
+		((a.Off-l.base)|a.Size)&(1<<ch.shift-1) != 0 {
+		return nil, 0
+	}
+	return ch, l.base
+}
+
+// accessLeaf is accessChunk that counts what the lists of reads of ch,
+// one of sh's, grew or shrank by.
+func (d *Detector) accessLeaf(sh *objShadow, ch *chunk, base, lo, hi uint64, a *vm.Access, e epoch, c VC, ls uint32) {
+	was := ch.lists
+	d.accessChunk(ch, base, lo, hi, a, e, c, ls)
+	if ch.lists != was {
+		d.grow(sh, ch.lists-was) // less, when a write dropped lists: the sum wraps back
 	}
 }
 
@@ -256,11 +318,14 @@ func (d *Detector) accessChunk(ch *chunk, base, lo, hi uint64, a *vm.Access, e e
 		return
 	}
 	for i := first; i < end; i++ {
-		if ch.hot[i].r == e {
-			if ch.sites[i].r != a.Site {
+		switch r := ch.hot[i].r; {
+		case r == e:
+			if ch.hot[i].rs != a.Site {
 				d.readAgain(ch, i, a, e, ls)
 			}
 			continue
+		case r == e|listed && ch.hot[i].rs == a.Site:
+			continue // kept already, as a cell of one read keeps a thread's first read in an epoch
 		}
 		d.read(ch, base, i, a, e, c, ls)
 	}
@@ -272,7 +337,9 @@ func (d *Detector) accessChunk(ch *chunk, base, lo, hi uint64, a *vm.Access, e e
 // pointer and its use), so the cell keeps both (as concurrent reads do).
 func (d *Detector) readAgain(ch *chunk, i uint64, a *vm.Access, e epoch, ls uint32) {
 	x, st := &ch.hot[i], &ch.sites[i]
-	ch.keepReads(i, []sharedRead{{x.r, st.r, st.rCount, st.rLS}, {e, a.Site, a.Count, ls}})
+	rs := []sharedRead{{x.r, x.rs, st.rCount, st.rLS}, {e, a.Site, a.Count, ls}}
+	x.rs = a.Site
+	ch.keepReads(i, rs)
 }
 
 // conflict reports whether two accesses of these kinds race when
@@ -292,29 +359,37 @@ func (d *Detector) read(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC, 
 	off := max(base+i<<sh.shift, a.Off) // the first byte of the access in the cell
 	d.check(a, off, x.w, st.w, st.wCount, st.wLS, c, ls)
 	switch {
-	case x.r == concurrentReads:
+	case x.r&listed != 0:
 		// A thread's read replaces its earlier ones, but for those of the
-		// same epoch at other sites (readAgain), at most maxReadSites.
+		// same epoch at other sites (readAgain), at most maxReadSites; one
+		// kept already at this site stays as it is. The thread's reads of
+		// this epoch come before its older ones in the list: each
+		// replaces the first older one.
 		reads := sh.readsOf(i)
+		x.r, x.rs = e|listed, a.Site
 		same := 0
 		for k := range reads {
-			if reads[k].e.tid() != a.Thread {
-				continue
-			}
-			if reads[k].e != e || reads[k].site == a.Site {
-				reads[k] = sharedRead{e, a.Site, a.Count, ls}
+			switch r := &reads[k]; {
+			case r.e == e:
+				if r.site == a.Site {
+					return
+				}
+				same++
+			case r.e.tid() == a.Thread:
+				*r = sharedRead{e, a.Site, a.Count, ls}
 				return
 			}
-			same++
 		}
 		if same >= maxReadSites {
 			return
 		}
 		sh.setReads(i, append(reads, sharedRead{e, a.Site, a.Count, ls}))
 	case x.r == 0 || x.r.before(c) || x.r.tid() == a.Thread:
-		x.r, st.r, st.rCount, st.rLS = e, a.Site, a.Count, ls
+		x.r, x.rs, st.rCount, st.rLS = e, a.Site, a.Count, ls
 	default: // concurrent with the previous read: keep both
-		sh.keepReads(i, []sharedRead{{x.r, st.r, st.rCount, st.rLS}, {e, a.Site, a.Count, ls}})
+		rs := []sharedRead{{x.r, x.rs, st.rCount, st.rLS}, {e, a.Site, a.Count, ls}}
+		x.r, x.rs = e, a.Site
+		sh.keepReads(i, rs)
 	}
 }
 
@@ -324,7 +399,7 @@ func (d *Detector) write(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC,
 	x, st := &sh.hot[i], &sh.sites[i]
 	off := max(base+i<<sh.shift, a.Off) // the first byte of the access in the cell
 	d.check(a, off, x.w, st.w, st.wCount, st.wLS, c, ls)
-	if x.r == concurrentReads {
+	if x.r&listed != 0 {
 		for _, r := range sh.readsOf(i) {
 			if !r.e.before(c) && conflict(r.e.kind(), a.Kind) {
 				d.record(a, off, r.e.tid(), r.site, r.e.kind(), r.count, r.ls, ls)
@@ -332,10 +407,10 @@ func (d *Detector) write(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC,
 		}
 		sh.dropReads(i)
 	} else {
-		d.check(a, off, x.r, st.r, st.rCount, st.rLS, c, ls)
+		d.check(a, off, x.r, x.rs, st.rCount, st.rLS, c, ls)
 	}
 	x.w, st.w, st.wCount, st.wLS = e, a.Site, a.Count, ls
-	x.r, st.r = 0, vm.Site{}
+	x.r, x.rs = 0, vm.Site{}
 }
 
 // check compares the current access a (clock c, lockset ls) with an

@@ -36,11 +36,14 @@ const (
 )
 
 // Costs of shadow memory, for the budget: per cell (hot and cold halves),
-// per chunk and per object (with a pointer per chunk).
+// per chunk and per object (with a pointer per chunk), and per list of
+// reads a cell keeps and per read in it.
 const (
 	cellBytes   = 56
-	chunkBytes  = 88
+	chunkBytes  = 144
 	shadowBytes = 64
+	listBytes   = 32
+	readBytes   = 32
 )
 
 // objShadow is the shadow of one object.
@@ -60,14 +63,17 @@ type chunk struct {
 	shift uint8
 	hot   []hot
 	sites []sites
-	// reads are the lists of reads of the cells marked concurrentReads,
-	// each cell's found by the index it keeps in its sites.rCount (which
-	// such a cell does not use otherwise): a slice, not a map by cell,
-	// because a cell read at two sites in one epoch is marked too
-	// (readAgain), and on compression code most reads then went through
-	// the map. free are the indices of lists no cell holds.
+	// reads are the lists of reads of the cells marked listed, each
+	// cell's found by the index it keeps in its sites.rCount (which such
+	// a cell does not use otherwise): a slice, not a map by cell, as a
+	// cell read at two sites in one epoch is listed too (readAgain), and
+	// in compression code most cells are. free are the indices of lists
+	// no cell holds.
 	reads [][]sharedRead
 	free  []uint64
+	// lists is the memory the lists of reads hold (listBytes and
+	// readBytes each).
+	lists uint64
 	// lines, when set, shadow the chunk by lineSize bytes each: the chunk
 	// was split (split). A line not made yet is still what the chunk's
 	// cell covering it says.
@@ -86,7 +92,7 @@ func newChunk(size uint64, shift uint8, gen uint64) *chunk {
 
 // bytes is the memory the chunk holds, its lines included.
 func (ch *chunk) bytes() uint64 {
-	n := chunkBytes + uint64(len(ch.hot))*cellBytes + 8*uint64(len(ch.lines))
+	n := chunkBytes + uint64(len(ch.hot))*cellBytes + 8*uint64(len(ch.lines)) + ch.lists
 	for _, ln := range ch.lines {
 		if ln != nil {
 			n += ln.bytes()
@@ -121,15 +127,16 @@ func (ch *chunk) refine(shift uint8, size uint64) {
 		hots[i], sts[i] = ch.hot[i/f], ch.sites[i/f]
 	}
 	old := ch.reads
-	ch.hot, ch.sites, ch.shift, ch.reads, ch.free = hots, sts, shift, nil, nil
+	ch.hot, ch.sites, ch.shift, ch.reads, ch.free, ch.lists = hots, sts, shift, nil, nil, 0
 	for i := range hots {
-		if hots[i].r == concurrentReads {
+		if hots[i].r&listed != 0 {
 			ch.keepReads(uint64(i), slices.Clone(old[sts[i].rCount]))
 		}
 	}
 }
 
-// keepReads marks cell i as one of concurrent reads, the reads rs.
+// keepReads marks cell i as one of concurrent reads, the reads rs, the
+// last of which its hot.r and hot.rs name.
 func (ch *chunk) keepReads(i uint64, rs []sharedRead) {
 	var k uint64
 	if n := len(ch.free); n > 0 {
@@ -138,19 +145,26 @@ func (ch *chunk) keepReads(i uint64, rs []sharedRead) {
 	} else {
 		k, ch.reads = uint64(len(ch.reads)), append(ch.reads, rs)
 	}
-	ch.hot[i].r, ch.sites[i].rCount = concurrentReads, k
+	ch.hot[i].r |= listed
+	ch.sites[i].rCount = k
+	ch.lists += listBytes + readBytes*uint64(len(rs))
 }
 
 // readsOf returns the reads of cell i, one of concurrent reads.
 func (ch *chunk) readsOf(i uint64) []sharedRead { return ch.reads[ch.sites[i].rCount] }
 
 // setReads makes rs the reads of cell i, one of concurrent reads.
-func (ch *chunk) setReads(i uint64, rs []sharedRead) { ch.reads[ch.sites[i].rCount] = rs }
+func (ch *chunk) setReads(i uint64, rs []sharedRead) {
+	k := ch.sites[i].rCount
+	ch.lists += readBytes * (uint64(len(rs)) - uint64(len(ch.reads[k])))
+	ch.reads[k] = rs
+}
 
 // dropReads forgets the reads of cell i, one of concurrent reads that a
 // write ends.
 func (ch *chunk) dropReads(i uint64) {
 	k := ch.sites[i].rCount
+	ch.lists -= listBytes + readBytes*uint64(len(ch.reads[k]))
 	ch.reads[k] = nil
 	ch.free = append(ch.free, k)
 }
@@ -168,7 +182,7 @@ func (ch *chunk) newLine(off, size uint64, gen uint64) *chunk {
 	ln := newChunk(size, lineBits, gen)
 	c := off >> ch.shift
 	ln.hot[0], ln.sites[0] = ch.hot[c], ch.sites[c]
-	if ch.hot[c].r == concurrentReads {
+	if ch.hot[c].r&listed != 0 {
 		ln.keepReads(0, slices.Clone(ch.readsOf(c)))
 	}
 	return ln

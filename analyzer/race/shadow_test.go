@@ -170,3 +170,37 @@ int main(void) {
 		t.Errorf("races on %v; want one, on counter", objs)
 	}
 }
+
+// The lists of reads a cell keeps count against the memory budget: two
+// threads reading every byte of a 1 MiB buffer concurrently make a list
+// of two reads per byte, 96 bytes beside the cell's 56, about 150 MiB in
+// all, which a 100 MiB budget stops (the cells alone, 56 MiB, fit).
+func TestListsOfReadsAreCounted(t *testing.T) {
+	res := detectWithin(t, "readers", 100<<20, 100_000_000, `#include <pthread.h>
+#include <stdio.h>
+enum { SIZE = 1 << 20 };
+static unsigned char buf[SIZE];
+static long sums[2];
+static void *reader(void *arg) {
+	long k = (long)arg, s = 0;
+	for (long i = 0; i < SIZE; i++)
+		s += buf[i];
+	sums[k] = s;
+	return NULL;
+}
+int main(void) {
+	for (long i = 0; i < SIZE; i++)
+		buf[i] = (unsigned char)i;
+	pthread_t a, b;
+	pthread_create(&a, NULL, reader, (void *)0);
+	pthread_create(&b, NULL, reader, (void *)1);
+	pthread_join(a, NULL);
+	pthread_join(b, NULL);
+	printf("%ld\n", sums[0] + sums[1]);
+	return 0;
+}
+`)
+	if res.TooLong == nil || res.TooLong.OutOfInstructions() {
+		t.Fatalf("ran to %v; want the memory budget to stop the round-robin schedule", res.TooLong)
+	}
+}

@@ -15,7 +15,8 @@ import (
 type VC = memmodel.VC
 
 // epoch packs a thread id and its clock, and in shadow memory the kind of
-// the access: kind<<56 | tid<<40 | clock. 0 means "none".
+// the access: kind<<56 | tid<<40 | clock (and the top bit, listed, in a
+// cell of several reads). 0 means "none".
 type epoch uint64
 
 const (
@@ -29,7 +30,7 @@ func (e epoch) clock() uint64       { return uint64(e) & (1<<epochShift - 1) }
 
 // withKind tags an epoch with the access kind, as shadow cells store it.
 func (e epoch) withKind(k vm.AccessKind) epoch { return e | epoch(k)<<kindShift }
-func (e epoch) kind() vm.AccessKind            { return vm.AccessKind(e >> kindShift) }
+func (e epoch) kind() vm.AccessKind            { return vm.AccessKind(e>>kindShift) & 0x7f }
 
 // before reports whether the access at e happens before a thread whose
 // vector clock is v.
