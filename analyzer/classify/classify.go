@@ -482,14 +482,14 @@ func classifyPath(prog *ir.Program, r *race.Race, opts Options, base Verdict, de
 		if checksAlone != nil {
 			checksAlone()
 		}
-		why := verify(prog, r, w, opts)
+		why := setAside(prog, r, w, opts)
 		if why == "" {
 			return w
 		}
 		if failed == nil {
 			failed = map[int]string{}
 		}
-		failed[pending] = fmt.Sprintf("%s, as %s", why, w.Category)
+		failed[pending] = why
 	}
 }
 

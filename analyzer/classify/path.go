@@ -131,11 +131,21 @@ func (c *path) holds(w *Verdict) bool {
 		c.pending = n
 		return true
 	}
-	why := verify(c.prog, c.r, w, c.opts)
+	why := setAside(c.prog, c.r, w, c.opts)
 	if why != "" {
-		c.discarded = append(c.discarded, fmt.Sprintf("%s, as %s", why, w.Category))
+		c.discarded = append(c.discarded, why)
 	}
 	return why == ""
+}
+
+// setAside checks the verdict w by replaying its evidence (verify), and
+// returns why it is set aside, with the category it claimed; "" when it
+// holds.
+func setAside(prog *ir.Program, r *race.Race, w *Verdict, opts Options) string {
+	if why := verify(prog, r, w, opts); why != "" {
+		return fmt.Sprintf("%s, as %s", why, w.Category)
+	}
+	return ""
 }
 
 // tightMemory reports whether a replay from the program's start, which
