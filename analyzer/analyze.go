@@ -91,10 +91,12 @@ type Options struct {
 	// exploration off.
 	ExploreTime time.Duration
 	// ExploreInstructions bounds the instructions that exploration's
-	// schedules interpret in all (race.Explore.Instructions): 0 follows
-	// the program (ten times what its first schedule ran, at least
-	// race.ExploreFloor), race.Unbounded sets none. Ending by it, the
-	// exploration ends at the same schedule on any machine.
+	// schedules interpret in all (race.Explore.Instructions), and as much
+	// the plans on explored inputs and the race-directed runs, each
+	// (race.Options.StageInstructions): 0 follows the program (ten times
+	// what its first schedule ran, at least race.ExploreFloor),
+	// race.Unbounded sets none. Ending by it, a stage ends at the same
+	// execution on any machine.
 	ExploreInstructions uint64
 	// EvidenceDir, when set, receives the evidence of every harmful race.
 	EvidenceDir string
@@ -304,7 +306,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	tsanPairs, tsanMissed := tsan.Locate(prog, opts.TSan)
 	res.TSanMissed = tsanMissed
 	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
-		AutoInstructions: opts.AutoInstructions, Inputs: a.explored, Prior: prior, Explore: opts.explore(start), External: tsan.External(tsanPairs),
+		AutoInstructions: opts.AutoInstructions, Inputs: a.explored, Prior: prior, Explore: opts.explore(start), StageInstructions: opts.ExploreInstructions, External: tsan.External(tsanPairs),
 		Progress: func(done, total int) { progress("detecting", done, total) }})
 	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
 		return nil, ErrCanceled

@@ -59,6 +59,10 @@ type Options struct {
 	// External are races another detector reported, as pairs of access
 	// locations (A, B; external.go).
 	External []*Candidate
+	// StageInstructions bounds the instructions the plans on Inputs, and
+	// the race-directed runs, each run in all (share.go): 0 follows the
+	// program as Explore.Instructions 0 does; Unbounded sets none.
+	StageInstructions uint64
 }
 
 // Prior is what earlier detections of a program found, for the next one
@@ -205,6 +209,9 @@ type Result struct {
 	// MemoryHint is the first execution's peak footprint, by which
 	// parallel work waits for room under the memory budget (vm.Admit).
 	MemoryHint uint64
+	// InputsShare and DirectedShare are what the plans on the explored
+	// inputs and the race-directed runs could run and ran (share.go).
+	InputsShare, DirectedShare Share
 }
 
 // The budget of the executions after the first under AutoInstructions:
@@ -233,7 +240,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	}
 	d := &detection{prog: prog, opts: opts, res: &Result{Runs: map[Technique]int{}, Found: map[Technique]int{}},
 		seenInv: map[string]bool{}, seenFail: map[string]bool{}, seenCand: map[string]bool{}, raced: map[string]bool{},
-		behaviour: map[string]bool{}, long: map[string]bool{}, single: map[string]bool{}}
+		behaviour: map[string]bool{}, long: map[string]bool{}, single: map[string]bool{}, unrun: map[string]bool{}}
 	d.total = opts.Schedules
 	for _, l := range opts.Prior.Focus {
 		d.addFocus(l)
@@ -310,9 +317,11 @@ type detection struct {
 	// then every schedule is the same execution (a policy only chooses
 	// among runnable threads), and the plans and the exploration skip
 	// what would repeat it. single holds the explored inputs (Inputs.Key)
-	// on which the plan's first execution had one thread.
+	// on which the plan's first execution had one thread, unrun those
+	// the inputs' share left out (share.go).
 	threaded bool
 	single   map[string]bool
+	unrun    map[string]bool
 }
 
 // base runs the base plan on the analysis's own inputs.
@@ -336,6 +345,15 @@ func (d *detection) plan(in *Inputs) error {
 		if t := d.opts.Run.Expired(); t != nil {
 			d.res.Stopped, d.stop = t, true
 			return nil
+		}
+		if in != nil && d.res.InputsShare.spent() {
+			left := d.opts.Schedules - i
+			d.res.InputsShare.LeftOut += left
+			d.total -= left
+			if i == 0 {
+				d.unrun[in.Key()] = true
+			}
+			break
 		}
 		wave := []sched.Schedule{plan.Step(i, first)}
 		for techniqueOf(wave[0]) == ByReversal && i+len(wave) < d.opts.Schedules {
@@ -366,7 +384,11 @@ func (d *detection) plan(in *Inputs) error {
 			if in != nil {
 				tech, name = ByInputs, name+" on inputs "+in.String()
 			}
+			found := d.found()
 			d.merge(ex, name, tech, in)
+			if in != nil {
+				d.res.InputsShare.charge(ex.run, found != d.found())
+			}
 			d.steps = max(d.steps, ex.run.Trace.Len()+1)
 		}
 		if i == 0 {
@@ -446,15 +468,15 @@ func (d *detection) workers() int {
 func (d *detection) extra() int { return max(d.opts.Directed, 0) * len(d.runInputs()) }
 
 // runInputs are the inputs the runs after the base plans go to: the
-// analysis's own (nil) first, then each explored input whose plan ran in
-// full, its first execution neither out of its budget nor on one thread.
+// analysis's own (nil) first, then each explored input whose plan ran,
+// its first execution neither out of its budget nor on one thread.
 // Race-directed runs (of potential races and of external races) and the
 // exploration's schedules go to these only: on the others every schedule
 // would run the budget out or repeat the one execution.
 func (d *detection) runInputs() []*Inputs {
 	out := []*Inputs{nil}
 	for _, in := range d.opts.Inputs {
-		if k := in.Key(); !d.long[k] && !d.single[k] {
+		if k := in.Key(); !d.long[k] && !d.single[k] && !d.unrun[k] {
 			out = append(out, in)
 		}
 	}
@@ -462,10 +484,12 @@ func (d *detection) runInputs() []*Inputs {
 }
 
 // inputs runs the base plan on each of the other inputs, in the order
-// given: an input whose path the seed does not take can hide a race, a
-// lock it does not hold or a failure, whatever lines it covers.
+// given, until they have run their share of instructions (share.go): an
+// input whose path the seed does not take can hide a race, a lock it does
+// not hold or a failure, whatever lines it covers.
 func (d *detection) inputs() error {
 	d.total += len(d.opts.Inputs) * d.opts.Schedules
+	d.res.InputsShare.open(d.stageBudget())
 	for _, in := range d.opts.Inputs {
 		if d.stop {
 			break
@@ -481,7 +505,8 @@ func (d *detection) inputs() error {
 // scheduling: the pairs earlier analyses confirmed first, then the
 // potential races of this one in the order they were seen, skipping the
 // pairs that are races already, those tried before in vain, and those
-// seen on an explored input an execution ran out of its budget on.
+// seen on an explored input an execution ran out of its budget on, until
+// they have run their share of instructions (share.go).
 func (d *detection) directed() error {
 	budget := d.extra() - d.res.Runs[ByExternal] // the external races' runs are directed too
 	var queue []*Candidate
@@ -497,8 +522,15 @@ func (d *detection) directed() error {
 		queue = queue[:max(budget, 0)]
 	}
 	d.total += len(queue)
-	for _, c := range queue {
+	share := &d.res.DirectedShare
+	share.open(d.stageBudget())
+	for k, c := range queue {
 		if d.stop {
+			break
+		}
+		if share.spent() {
+			share.LeftOut = len(queue) - k
+			d.total -= share.LeftOut
 			break
 		}
 		if d.raced[c.ID] { // an earlier directed execution found it
@@ -507,9 +539,12 @@ func (d *detection) directed() error {
 		}
 		cfg := c.Inputs.Apply(d.opts.Run)
 		cfg.Policy, cfg.PreemptAt = sched.NewDirected(c.A, c.B), []string{c.A, c.B}
-		if _, err := d.run(cfg, "race-directed "+c.A+" / "+c.B, ByDirected, c.Inputs); err != nil {
+		found := d.found()
+		run, err := d.run(cfg, "race-directed "+c.A+" / "+c.B, ByDirected, c.Inputs)
+		if err != nil {
 			return err
 		}
+		share.charge(run, found != d.found())
 		d.res.Directed = append(d.res.Directed, c.ID)
 		if d.raced[c.ID] {
 			d.res.Confirmed = append(d.res.Confirmed, c)

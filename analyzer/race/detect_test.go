@@ -182,3 +182,66 @@ func TestExternalRunsSkipInputsThatCouldNotRun(t *testing.T) {
 		t.Errorf("external runs %+v, %d executions; want the own input and the one threaded input (2)", res.External, res.Runs[race.ByExternal])
 	}
 }
+
+// The plans on explored inputs and the race-directed runs each stop once
+// they have run their share of instructions (StageInstructions), at the
+// same execution on any machine: here two and a half runs' worth of the
+// program, so each stage runs three executions and says how many it left
+// out, and the inputs it never ran get no race-directed run.
+func TestStagesStopAtTheirShare(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	detect := func(share uint64) *race.Result {
+		t.Helper()
+		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, StageInstructions: share,
+			Inputs: []*race.Inputs{{Args: []string{"x"}}, {Args: []string{"y"}}, {Args: []string{"z"}}},
+			Run:    vm.Config{Args: []string{"barrier_pairs"}, MaxInstructions: 50_000_000}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	all := detect(race.Unbounded)
+	if all.Runs[race.ByInputs] != 15 || all.Runs[race.ByDirected] != 20 || all.InputsShare.LeftOut != 0 || all.DirectedShare.LeftOut != 0 {
+		t.Fatalf("with no share: %d executions on inputs, %d race-directed runs, left out %d and %d; want 15, 20, none",
+			all.Runs[race.ByInputs], all.Runs[race.ByDirected], all.InputsShare.LeftOut, all.DirectedShare.LeftOut)
+	}
+	run := all.DirectedShare.Spent / 20 // the runs differ by a few instructions at most
+	res := detect(run*5/2 + 1)
+	for _, c := range []struct {
+		what      string
+		runs      int
+		share     race.Share
+		ran, left int
+	}{
+		{"plans on inputs", res.Runs[race.ByInputs], res.InputsShare, 3, 12},
+		{"race-directed runs", res.Runs[race.ByDirected], res.DirectedShare, 3, 7}, // the own input's 5 and x's
+	} {
+		if c.runs != c.ran || c.share.LeftOut != c.left || c.share.Spent < c.share.Budget || c.share.Spent > c.share.Budget+run+run/10 {
+			t.Errorf("%s: %d executions, left out %d, ran %d instructions of %d; want %d, %d, the budget and at most one run more",
+				c.what, c.runs, c.share.LeftOut, c.share.Spent, c.share.Budget, c.ran, c.left)
+		}
+	}
+	if again := detect(run*5/2 + 1); again.Schedules != res.Schedules || again.Instructions != res.Instructions {
+		t.Errorf("the same share ran %d executions, %d instructions, then %d, %d", res.Schedules, res.Instructions, again.Schedules, again.Instructions)
+	}
+}
+
+// A race-directed run that confirms its race is not charged to the
+// stage's share: a stage that keeps finding goes on.
+func TestFindingRunsAreNotCharged(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/recall/lock_iteration.c"}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, StageInstructions: 1,
+		Run: vm.Config{Args: []string{"lock_iteration"}, MaxInstructions: 50_000_000}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Confirmed) != 1 || res.Runs[race.ByDirected] != 1 || res.DirectedShare.Spent != 0 || res.DirectedShare.LeftOut != 0 {
+		t.Errorf("%d confirmed in %d race-directed runs, share %+v; want the one race, its run not charged", len(res.Confirmed), res.Runs[race.ByDirected], res.DirectedShare)
+	}
+}

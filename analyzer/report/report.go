@@ -379,6 +379,31 @@ type Stats struct {
 	// Exploration says how the schedule exploration after the plan went
 	// (absent when it did not run).
 	Exploration *Exploration `json:"exploration,omitempty"`
+	// InputsShare and DirectedShare say what the plans on explored inputs
+	// and the race-directed runs could run and ran (absent when no
+	// execution of theirs counted: none ran, or each found something new).
+	InputsShare   *Share `json:"inputs_share,omitempty"`
+	DirectedShare *Share `json:"directed_share,omitempty"`
+}
+
+// Share is what a stage of detection after the plan could run in all on
+// executions that found no new race or failure (InstructionBudget: ten
+// times what the first schedule ran, at least 250,000,000, or the
+// explore-instructions setting), what such executions ran
+// (Instructions), and how many executions it had planned and left out
+// once they had run that (LeftOut).
+type Share struct {
+	InstructionBudget uint64 `json:"instruction_budget"`
+	Instructions      uint64 `json:"instructions"`
+	LeftOut           int    `json:"left_out"`
+}
+
+// share is the report of a stage's share, nil when it ran nothing.
+func share(s race.Share) *Share {
+	if s.Spent == 0 {
+		return nil
+	}
+	return &Share{InstructionBudget: s.Budget, Instructions: s.Spent, LeftOut: s.LeftOut}
 }
 
 // Exploration is what detection's exploration of schedules did: how many
@@ -478,7 +503,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 	}
 	r.Stats = Stats{Instructions: res.Instructions, Paths: 1, Schedules: res.Schedules, Seconds: res.Elapsed.Seconds(),
 		Candidates: len(res.Candidates), Directed: len(res.Directed), FirstInstructions: res.FirstInstructions,
-		InstructionBudget: res.InstructionBudget}
+		InstructionBudget: res.InstructionBudget, InputsShare: share(res.InputsShare), DirectedShare: share(res.DirectedShare)}
 	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 || x.Ended == race.EndedOneThread {
 		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Ended: x.Ended,
 			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, AllSchedules: x.AllSchedules, PreemptionBound: race.EnumerationBound, Reduced: x.Reduced,

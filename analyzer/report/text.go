@@ -218,6 +218,7 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(&b, "BUDGET: the first schedule ran %d instructions with no instruction budget; every later execution had %d (%dx, at least %d)\n",
 			r.Stats.FirstInstructions, n, race.AutoFactor, race.AutoFloor)
 	}
+	writeShares(&b, r.Stats)
 	fmt.Fprintf(&b, "SUMMARY: augur: %d race%s, %d failure%s, %d lock-order inversion%s in %d schedule%s (%d instructions, %.2fs)\n",
 		len(r.Races), plural(len(r.Races)), len(r.Failures), plural(len(r.Failures)), len(r.Inversions), plural(len(r.Inversions)),
 		r.Stats.Schedules, plural(r.Stats.Schedules), r.Stats.Instructions, r.Stats.Seconds)
@@ -318,5 +319,20 @@ func writeFixes(b *strings.Builder, fixes []Fix) {
 		for _, l := range strings.SplitAfter(strings.TrimSuffix(f.Diff, "\n"), "\n") {
 			b.WriteString("    " + strings.TrimSuffix(l, "\n") + "\n")
 		}
+	}
+}
+
+// writeShares says which stages of detection after the plan ended on
+// their share of instructions, and what they left out.
+func writeShares(b *strings.Builder, st Stats) {
+	for _, s := range []struct {
+		sh         *Share
+		what, unit string
+	}{{st.InputsShare, "the plans on explored inputs", "execution"}, {st.DirectedShare, "race-directed runs", "potential race"}} {
+		if s.sh == nil || s.sh.LeftOut == 0 {
+			continue
+		}
+		fmt.Fprintf(b, "BUDGET: %s ran their share of instructions on executions that found nothing new, %d of %d (the exploration's budget: %dx the first schedule's, at least %d; --explore-instructions), and left out %d %s%s\n",
+			s.what, s.sh.Instructions, s.sh.InstructionBudget, race.ExploreFactor, race.ExploreFloor, s.sh.LeftOut, s.unit, plural(s.sh.LeftOut))
 	}
 }

@@ -47,3 +47,24 @@ func TestExplorationLineSaysThePathBudget(t *testing.T) {
 		}
 	}
 }
+
+// TestShareLinesSayWhatWasLeftOut checks that a stage its share of
+// instructions ended says so, with what it left out, and that one that
+// ran all it planned adds no line.
+func TestShareLinesSayWhatWasLeftOut(t *testing.T) {
+	var b strings.Builder
+	r := &Report{Stats: Stats{Schedules: 20,
+		InputsShare:   &Share{InstructionBudget: 250000000, Instructions: 1200},
+		DirectedShare: &Share{InstructionBudget: 993585520, Instructions: 993585531, LeftOut: 15}}}
+	if err := WriteText(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	want := "BUDGET: race-directed runs ran their share of instructions on executions that found nothing new, 993585531 of 993585520 " +
+		"(the exploration's budget: 10x the first schedule's, at least 250000000; --explore-instructions), and left out 15 potential races\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("the report\n%s\nlacks %q", b.String(), want)
+	}
+	if strings.Contains(b.String(), "plans on explored inputs") {
+		t.Errorf("the report\n%s\nsays the inputs' plans ended on their share; they left nothing out", b.String())
+	}
+}
