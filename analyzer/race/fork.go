@@ -111,9 +111,15 @@ func (ch *chunk) clone(gen uint64) *chunk {
 	c.sites = slices.Clone(ch.sites)
 	c.lines = slices.Clone(ch.lines) // each copied when an access changes it (Detector.line)
 	if ch.reads != nil {
+		// Reads are replaced in place, and a free slot's array is reused:
+		// the copy has arrays of its own, as large, and none in free slots.
 		c.reads = make([][]sharedRead, len(ch.reads))
+		c.lists = listBytes * uint64(len(ch.reads))
 		for k, v := range ch.reads {
-			c.reads[k] = slices.Clone(v) // reads are replaced in place
+			if len(v) > 0 {
+				c.reads[k] = append(make([]sharedRead, 0, cap(v)), v...)
+				c.lists += readBytes * uint64(cap(v))
+			}
 		}
 		c.free = slices.Clone(ch.free)
 	}

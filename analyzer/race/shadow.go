@@ -1,10 +1,6 @@
 package race
 
-import (
-	"slices"
-
-	"augur/analyzer/vm"
-)
+import "augur/analyzer/vm"
 
 // Shadow memory. Each object the program accesses gets an objShadow on
 // its first access, and the object's bytes are shadowed in chunks of
@@ -71,8 +67,8 @@ type chunk struct {
 	// no cell holds.
 	reads [][]sharedRead
 	free  []uint64
-	// lists is the memory the lists of reads hold (listBytes and
-	// readBytes each).
+	// lists is the memory the lists of reads hold: listBytes a slot,
+	// readBytes a read its array has room for, in use or not.
 	lists uint64
 	// lines, when set, shadow the chunk by lineSize bytes each: the chunk
 	// was split (split). A line not made yet is still what the chunk's
@@ -130,42 +126,47 @@ func (ch *chunk) refine(shift uint8, size uint64) {
 	ch.hot, ch.sites, ch.shift, ch.reads, ch.free, ch.lists = hots, sts, shift, nil, nil, 0
 	for i := range hots {
 		if hots[i].r&listed != 0 {
-			ch.keepReads(uint64(i), slices.Clone(old[sts[i].rCount]))
+			ch.keepReads(uint64(i), old[sts[i].rCount]...)
 		}
 	}
 }
 
 // keepReads marks cell i as one of concurrent reads, the reads rs, the
-// last of which its hot.r and hot.rs name.
-func (ch *chunk) keepReads(i uint64, rs []sharedRead) {
+// last of which its hot.r and hot.rs name. The list goes into a slot a
+// write freed when there is one, reusing the array it kept: on code that
+// reads a buffer at several sites and then refills it, most lists are
+// made and dropped again and again.
+func (ch *chunk) keepReads(i uint64, rs ...sharedRead) {
 	var k uint64
 	if n := len(ch.free); n > 0 {
 		k, ch.free = ch.free[n-1], ch.free[:n-1]
-		ch.reads[k] = rs
+		ch.setList(k, append(ch.reads[k][:0], rs...))
 	} else {
-		k, ch.reads = uint64(len(ch.reads)), append(ch.reads, rs)
+		k, ch.reads = uint64(len(ch.reads)), append(ch.reads, nil)
+		ch.lists += listBytes
+		ch.setList(k, append([]sharedRead(nil), rs...))
 	}
 	ch.hot[i].r |= listed
 	ch.sites[i].rCount = k
-	ch.lists += listBytes + readBytes*uint64(len(rs))
+}
+
+// setList makes rs the list in slot k, counting the array it holds.
+func (ch *chunk) setList(k uint64, rs []sharedRead) {
+	ch.lists += readBytes * (uint64(cap(rs)) - uint64(cap(ch.reads[k])))
+	ch.reads[k] = rs
 }
 
 // readsOf returns the reads of cell i, one of concurrent reads.
 func (ch *chunk) readsOf(i uint64) []sharedRead { return ch.reads[ch.sites[i].rCount] }
 
 // setReads makes rs the reads of cell i, one of concurrent reads.
-func (ch *chunk) setReads(i uint64, rs []sharedRead) {
-	k := ch.sites[i].rCount
-	ch.lists += readBytes * (uint64(len(rs)) - uint64(len(ch.reads[k])))
-	ch.reads[k] = rs
-}
+func (ch *chunk) setReads(i uint64, rs []sharedRead) { ch.setList(ch.sites[i].rCount, rs) }
 
 // dropReads forgets the reads of cell i, one of concurrent reads that a
-// write ends.
+// write ends; its slot keeps the array for the next list (keepReads).
 func (ch *chunk) dropReads(i uint64) {
 	k := ch.sites[i].rCount
-	ch.lists -= listBytes + readBytes*uint64(len(ch.reads[k]))
-	ch.reads[k] = nil
+	ch.reads[k] = ch.reads[k][:0]
 	ch.free = append(ch.free, k)
 }
 
@@ -183,7 +184,7 @@ func (ch *chunk) newLine(off, size uint64, gen uint64) *chunk {
 	c := off >> ch.shift
 	ln.hot[0], ln.sites[0] = ch.hot[c], ch.sites[c]
 	if ch.hot[c].r&listed != 0 {
-		ln.keepReads(0, slices.Clone(ch.readsOf(c)))
+		ln.keepReads(0, ch.readsOf(c)...)
 	}
 	return ln
 }
