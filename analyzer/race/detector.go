@@ -336,10 +336,7 @@ func (d *Detector) accessChunk(ch *chunk, base, lo, hi uint64, a *vm.Access, e e
 // races with this one too, and the two are two races (a check of a
 // pointer and its use), so the cell keeps both (as concurrent reads do).
 func (d *Detector) readAgain(ch *chunk, i uint64, a *vm.Access, e epoch, ls uint32) {
-	x, st := &ch.hot[i], &ch.sites[i]
-	first := sharedRead{x.r, x.rs, st.rCount, st.rLS}
-	x.rs = a.Site
-	ch.keepReads(i, first, sharedRead{e, a.Site, a.Count, ls})
+	ch.keepAlso(i, sharedRead{e, a.Site, a.Count, ls})
 }
 
 // conflict reports whether two accesses of these kinds race when
@@ -387,9 +384,7 @@ func (d *Detector) read(sh *chunk, base, i uint64, a *vm.Access, e epoch, c VC, 
 	case x.r == 0 || x.r.before(c) || x.r.tid() == a.Thread:
 		x.r, x.rs, st.rCount, st.rLS = e, a.Site, a.Count, ls
 	default: // concurrent with the previous read: keep both
-		first := sharedRead{x.r, x.rs, st.rCount, st.rLS}
-		x.r, x.rs = e, a.Site
-		sh.keepReads(i, first, sharedRead{e, a.Site, a.Count, ls})
+		sh.keepAlso(i, sharedRead{e, a.Site, a.Count, ls})
 	}
 }
 

@@ -94,9 +94,14 @@ const (
 
 // budget is the exploration's instruction budget (Instructions), given
 // what the first execution ran.
-func (x *Explore) budget(first uint64) uint64 {
-	if x.Instructions != 0 {
-		return x.Instructions
+func (x *Explore) budget(first uint64) uint64 { return followProgram(x.Instructions, first) }
+
+// followProgram is a stage's instruction budget given its setting (0:
+// auto) and what the first execution ran: the setting, or ExploreFactor
+// times the first's instructions, at least ExploreFloor.
+func followProgram(setting, first uint64) uint64 {
+	if setting != 0 {
+		return setting
 	}
 	if first > ExploreFloor/ExploreFactor {
 		return ExploreFactor * first

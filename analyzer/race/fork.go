@@ -117,8 +117,7 @@ func (ch *chunk) clone(gen uint64) *chunk {
 		c.lists = listBytes * uint64(len(ch.reads))
 		for k, v := range ch.reads {
 			if len(v) > 0 {
-				c.reads[k] = append(make([]sharedRead, 0, cap(v)), v...)
-				c.lists += readBytes * uint64(cap(v))
+				c.setList(uint64(k), append(make([]sharedRead, 0, cap(v)), v...))
 			}
 		}
 		c.free = slices.Clone(ch.free)

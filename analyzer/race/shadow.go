@@ -150,6 +150,15 @@ func (ch *chunk) keepReads(i uint64, rs ...sharedRead) {
 	ch.sites[i].rCount = k
 }
 
+// keepAlso lists cell i, a cell of one read, with the read it holds and
+// r, which becomes its last.
+func (ch *chunk) keepAlso(i uint64, r sharedRead) {
+	x, st := &ch.hot[i], &ch.sites[i]
+	first := sharedRead{x.r, x.rs, st.rCount, st.rLS}
+	x.r, x.rs = r.e, r.site
+	ch.keepReads(i, first, r)
+}
+
 // setList makes rs the list in slot k, counting the array it holds.
 func (ch *chunk) setList(k uint64, rs []sharedRead) {
 	ch.lists += readBytes * (uint64(cap(rs)) - uint64(cap(ch.reads[k])))

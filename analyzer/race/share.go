@@ -12,10 +12,10 @@ import "augur/analyzer/vm"
 // would spend the most on them: pigz compressing 350 kB on two threads
 // (100 million instructions a run) made 25 race-directed runs of the
 // whole compression at its 89 potential races, 2.5 of the 6.06 billion
-// instructions of its detection, and confirmed none. Each of the three stages therefore may
-// run what the exploration may (Explore.budget, StageInstructions): ten
-// runs' worth of a long program, at least ExploreFloor, which a short
-// program's stages do not reach. The plans on inputs and the race-directed
+// instructions of its detection, and confirmed none. Each of the three
+// stages therefore may run what the exploration may (followProgram,
+// StageInstructions): ten runs' worth of a long program, at least
+// ExploreFloor, which a short program's stages do not reach. The plans on inputs and the race-directed
 // runs count only the executions that found no new race or failure, so a
 // stage that keeps finding goes on (SPLASH-2 fmm finds 37 of its 52 races
 // in its race-directed runs). The counts are of instructions, so a share
@@ -52,16 +52,10 @@ func (s *Share) charge(run *vm.Result, fresh bool) {
 // spent reports whether the stage has run its budget.
 func (s *Share) spent() bool { return s.Budget != 0 && s.Spent >= s.Budget }
 
-// Ended reports whether the share ended its stage before it ran what it
-// had planned.
-func (s *Share) Ended() bool { return s.LeftOut > 0 }
-
 // stageBudget is the instructions each stage after the plan may run in
 // all, given what the first execution ran: Options.StageInstructions
 // (0 following the program like the exploration's auto budget).
-func (d *detection) stageBudget() uint64 {
-	return (&Explore{Instructions: d.opts.StageInstructions}).budget(d.firstRan)
-}
+func (d *detection) stageBudget() uint64 { return followProgram(d.opts.StageInstructions, d.firstRan) }
 
 // found counts the distinct races and failures found so far: an execution
 // after which it grew found something new.

@@ -398,7 +398,8 @@ type Share struct {
 	LeftOut           int    `json:"left_out"`
 }
 
-// share is the report of a stage's share, nil when it ran nothing.
+// share is the report of a stage's share, nil when no execution of it
+// counted against it.
 func share(s race.Share) *Share {
 	if s.Spent == 0 {
 		return nil
