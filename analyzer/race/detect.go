@@ -59,6 +59,10 @@ type Options struct {
 	// External are races another detector reported, as pairs of access
 	// locations (A, B; external.go).
 	External []*Candidate
+	// ShadowAll shadows every object from birth: no object is kept
+	// private to its thread (private.go). The findings are the same, only
+	// slower; tests compare the two.
+	ShadowAll bool
 	// StageInstructions bounds the instructions the plans on Inputs, and
 	// the race-directed runs, each run in all (share.go): 0 follows the
 	// program as Explore.Instructions 0 does; Unbounded sets none.
@@ -322,6 +326,10 @@ type detection struct {
 	threaded bool
 	single   map[string]bool
 	unrun    map[string]bool
+	// shared holds the allocation sites whose objects executions shadow
+	// from birth (private.go): learnt from executions that could not
+	// vouch for an object's private phase, which then ran again.
+	shared sharedSites
 }
 
 // base runs the base plan on the analysis's own inputs.
@@ -580,7 +588,9 @@ func (d *detection) run(cfg vm.Config, name string, tech Technique, in *Inputs) 
 
 // execution is one finished execution and what its detector found.
 type execution struct {
-	run     *vm.Result
+	run *vm.Result
+	// policy is the one the execution ran under, with what it recorded.
+	policy  sched.Policy
 	preempt bool
 	// What the detector found; the detector itself (its shadow memory)
 	// is not kept, so a batch of executions holds only their findings.
@@ -590,17 +600,68 @@ type execution struct {
 	// steps are what each step of a bounded schedule touched, for the
 	// enumeration's reduction.
 	steps []step
+	// redo names the allocation sites whose objects' private phase the
+	// detector could not vouch for: its findings are incomplete.
+	redo []ir.LocID
 }
 
 // execute runs one execution under cfg with a detector of its own. It
-// touches no state of d's but its options, so executions may run in
-// parallel (explore).
+// touches no state of d's but its options and the sites shadowed from
+// birth, so executions may run in parallel (explore).
 func (d *detection) execute(cfg vm.Config) (*execution, error) {
-	st, err := d.begin(cfg)
-	if err != nil {
-		return nil, err
+	return d.complete(cfg, nil)
+}
+
+// complete runs the execution st (nil: one under cfg from the program's
+// start) to its end. When its detector cannot vouch for an object's
+// private phase (Detector.Redo), the execution is abandoned there and runs
+// again from the start, with those allocation sites shadowed from birth,
+// under a copy of cfg's policy as it was before any decision (again): the
+// machine makes the same execution, and its detector now sees all of it.
+func (d *detection) complete(cfg vm.Config, st *started) (*execution, error) {
+	again := cfg
+	if st != nil {
+		again = st.again
+	} else {
+		again.Policy = rerunnable(cfg.Policy)
+	}
+	for {
+		ex, err := d.finish1(cfg, st)
+		if err != nil || len(ex.redo) == 0 {
+			return ex, err
+		}
+		if again.Policy == nil {
+			return nil, fmt.Errorf("execution under %s: objects kept private, and no way to run it again", cfg.Policy.Name())
+		}
+		d.shared.add(ex.redo)
+		cfg, st = again, nil
+		cfg.Policy = rerunnable(again.Policy) // again's own stays unused, for the next
+	}
+}
+
+// finish1 runs st, or when it is nil a new execution under cfg, to its
+// end.
+func (d *detection) finish1(cfg vm.Config, st *started) (*execution, error) {
+	if st == nil {
+		var err error
+		if st, err = d.begin(cfg); err != nil {
+			return nil, err
+		}
 	}
 	return st.finish(cfg)
+}
+
+// rerunnable returns a copy of the policy p that has made no decision
+// when p has not (a fork), p itself when it keeps no state, and nil when
+// neither can be had: such an execution keeps no object private.
+func rerunnable(p sched.Policy) sched.Policy {
+	switch p := p.(type) {
+	case sched.Forker:
+		return p.Fork()
+	case sched.RoundRobin, sched.Quantum:
+		return p
+	}
+	return nil
 }
 
 // started is an execution ready to run: its machine and its detector,
@@ -611,6 +672,9 @@ type started struct {
 	m   *vm.Machine
 	det *Detector
 	fp  *footprints
+	// again is the configuration that runs the same execution from the
+	// program's start, its policy unused (complete); nil policy: none.
+	again vm.Config
 }
 
 // begin sets up an execution under cfg from the program's start.
@@ -622,6 +686,9 @@ func (d *detection) begin(cfg vm.Config) (*started, error) {
 	if b, ok := cfg.Policy.(*sched.Bounded); ok && d.opts.Explore != nil && !d.opts.Explore.NoReduction {
 		st.fp = newFootprints(st.det, b) // for the enumeration's reduction
 		cfg.Monitor = st.fp
+	}
+	if !d.opts.ShadowAll && rerunnable(cfg.Policy) != nil {
+		st.det.ownsFrom(d.shared.get(), st.fp == nil)
 	}
 	cfg.Models = libc.Models()
 	m, err := vm.New(d.prog, cfg)
@@ -636,11 +703,14 @@ func (d *detection) begin(cfg vm.Config) (*started, error) {
 // finish runs the execution to its end and collects what it found.
 func (st *started) finish(cfg vm.Config) (*execution, error) {
 	run := st.m.Run()
+	det := st.det
+	if redo := det.Redo(); len(redo) > 0 {
+		return &execution{redo: redo}, nil // abandoned (complete)
+	}
 	if run.Term.Kind == vm.TermCanceled {
 		return nil, ErrCanceled
 	}
-	det := st.det
-	ex := &execution{run: run, preempt: cfg.PreemptAccesses, races: det.Races(), cands: det.Candidates(), invs: det.Inversions()}
+	ex := &execution{run: run, policy: st.m.Policy(), preempt: cfg.PreemptAccesses, races: det.Races(), cands: det.Candidates(), invs: det.Inversions()}
 	if st.fp != nil {
 		ex.steps = st.fp.steps
 	}

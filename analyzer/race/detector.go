@@ -59,6 +59,15 @@ type Detector struct {
 	leaves [16]leafCache
 	// shadowBytes is the memory the live shadows hold (for the budget).
 	shadowBytes uint64
+	// private keeps objects private to their thread (private.go) but
+	// those allocated at sharedSites, and quiet has the machine skip the
+	// owner's accesses to them within an epoch; redo names the sites
+	// whose private phase it could not vouch for; owned caches private
+	// objects.
+	private, quiet bool
+	sharedSites    map[ir.LocID]bool
+	redo           []ir.LocID
+	owned          [16]owned
 	// gen is this detector's generation: shadows and pages of another
 	// generation are shared with a fork and copied before a change.
 	gen uint64
@@ -218,13 +227,25 @@ func (d *Detector) Access(a *vm.Access) {
 	}
 	e := mkEpoch(a.Thread, c.Get(a.Thread)).withKind(a.Kind)
 	d.reportedNow = d.reportedNow[:0]
-	ls := d.locksetOf(a.Thread)
 	leaf := &d.leaves[(uint64(a.Obj.ID)*7+a.Off>>lineBits)%uint64(len(d.leaves))]
-	if ch, base := leaf.of(a, d.gen); ch != nil {
-		d.accessLeaf(leaf.sh, ch, base, a.Off, a.Off+a.Size, a, e, c, ls)
+	if ch, base := leaf.of(a, d.gen); ch != nil && leaf.sh.seenBy(a.Thread) {
+		d.accessLeaf(leaf.sh, ch, base, a.Off, a.Off+a.Size, a, e, c, d.locksetOf(a.Thread))
 		return
 	}
-	sh := d.shadow(a.Obj)
+	var sh *objShadow
+	if d.private {
+		var done bool
+		if sh, done = d.ownAccess(a, c); done {
+			return
+		}
+	}
+	if sh == nil {
+		sh = d.shadow(a.Obj)
+	}
+	if !sh.seenBy(a.Thread) {
+		d.vouch(sh, a, c)
+	}
+	ls := d.locksetOf(a.Thread)
 	end := min(a.Off+a.Size, sh.size)
 	for base := a.Off &^ (chunkSize - 1); base < end; base += chunkSize {
 		if a.Kind == vm.Free && sh.chunks[base>>chunkBits] == nil {

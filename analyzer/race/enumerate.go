@@ -132,7 +132,7 @@ func (d *detection) enumerate() error {
 			name := fmt.Sprintf("bounded schedule %d (preemptions: %d, over %d accesses)", ran, batch[k].preemptions, len(focus))
 			d.merge(ex, name, ByEnumeration, nil)
 			spent = d.spend(ex, d.enumerationBudget())
-			pol := cfgs[k].Policy.(*sched.Bounded)
+			pol := ex.policy.(*sched.Bounded)
 			if pol.Truncated || ex.run.Term.Kind == vm.TermBudget {
 				complete = false // decisions it did not record, or a run the analysis cut short
 			}

@@ -317,11 +317,11 @@ func (d *detection) executeAll(cfgs []vm.Config, starts []*started, workers int)
 					errs[k] = fmt.Errorf("execution under %s: internal error: %v", cfgs[k].Policy.Name(), p)
 				}
 			}()
-			if k < len(starts) && starts[k] != nil {
-				out[k], errs[k] = starts[k].finish(cfgs[k])
-				return
+			var st *started
+			if k < len(starts) {
+				st = starts[k]
 			}
-			out[k], errs[k] = d.execute(cfgs[k])
+			out[k], errs[k] = d.complete(cfgs[k], st)
 		}()
 	}
 	wg.Wait()

@@ -72,6 +72,7 @@ func (d *Detector) fork() *Detector {
 		c.cands[i] = &cp
 	}
 	c.candSeen = maps.Clone(d.candSeen)
+	c.redo = slices.Clone(d.redo)
 	c.frees = maps.Clone(d.frees)
 	c.freeOrder = slices.Clone(d.freeOrder)
 	return &c

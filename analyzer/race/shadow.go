@@ -37,7 +37,7 @@ const (
 const (
 	cellBytes   = 56
 	chunkBytes  = 144
-	shadowBytes = 64
+	shadowBytes = 88
 	listBytes   = 32
 	readBytes   = 32
 )
@@ -51,6 +51,14 @@ type objShadow struct {
 	size   uint64
 	chunks []*chunk // by offset >> chunkBits; nil until accessed
 	bytes  uint64   // the memory it holds, chunks included
+	// Private objects (private.go): owner is 1 + the thread that has the
+	// object to itself (no chunks then), 0 once shared; from is 1 + the
+	// thread that had it before (0: none), last its clock at its last
+	// access then, and vouched the threads (below 64) checked against
+	// that phase.
+	owner, from int32
+	last        uint64
+	vouched     uint64
 }
 
 // chunk shadows chunkSize bytes of an object (fewer for its last chunk).
@@ -76,7 +84,12 @@ type chunk struct {
 	lines []*chunk
 }
 
-func newObjShadow(serial, size uint64, gen uint64) *objShadow {
+// newObjShadow makes the shadow of an object of size bytes, private to
+// thread owner-1 (no chunks yet) when owner is not 0.
+func newObjShadow(serial, size uint64, gen uint64, owner int32) *objShadow {
+	if owner != 0 {
+		return &objShadow{gen: gen, serial: serial, size: size, bytes: shadowBytes, owner: owner}
+	}
 	n := (size + chunkSize - 1) >> chunkBits
 	return &objShadow{gen: gen, serial: serial, size: size, chunks: make([]*chunk, n), bytes: shadowBytes + 8*n}
 }
@@ -211,7 +224,11 @@ const shadowPageBits = 10
 
 // shadow returns the shadow of the accessed object, made on first access
 // (or when the id now names a newer object), for changing.
-func (d *Detector) shadow(o *vm.Object) *objShadow {
+func (d *Detector) shadow(o *vm.Object) *objShadow { return d.shadowOf(o, 0) }
+
+// shadowOf is shadow that makes a new shadow private to thread owner-1
+// (none when owner is 0).
+func (d *Detector) shadowOf(o *vm.Object, owner int32) *objShadow {
 	pg := int(o.ID >> shadowPageBits)
 	for pg >= len(d.shadows) {
 		d.shadows = append(d.shadows, nil)
@@ -226,7 +243,7 @@ func (d *Detector) shadow(o *vm.Object) *objShadow {
 		} else {
 			d.shadowBytes -= s.bytes
 		}
-		s = newObjShadow(o.Serial, o.Size, d.gen)
+		s = newObjShadow(o.Serial, o.Size, d.gen, owner)
 		d.shadowBytes += s.bytes
 		*slot = s
 	case s.gen != d.gen:

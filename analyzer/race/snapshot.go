@@ -56,6 +56,9 @@ type snapshotStore struct {
 	// rebuild (a 64 MiB array and its shadow are copied whole by the
 	// first write of every fork).
 	noRoot, tooBig bool
+	// sharedLen is the size of the detection's set of sites shadowed from
+	// birth the snapshots were made with (private.go).
+	sharedLen int
 }
 
 // Limits of the snapshots an enumeration keeps: their footprints (which
@@ -128,6 +131,11 @@ func (s *snapshotStore) add(sn *snapshot) {
 	s.n++
 }
 
+// drop forgets every snapshot.
+func (s *snapshotStore) drop() {
+	s.byHash, s.n, s.bytes = map[uint64][]*snapshot{}, 0, 0
+}
+
 // evict drops the least recently used snapshot.
 func (s *snapshotStore) evict() {
 	var oldest *snapshot
@@ -169,6 +177,10 @@ func (s *snapshotStore) start(d *detection, cfg vm.Config, b bounded) (*started,
 	if b.at < 0 || s.noRoot || s.tooBig {
 		return nil, nil
 	}
+	if s.sharedLen != len(d.shared.get()) {
+		s.drop() // made keeping objects private that are now shadowed from birth
+		s.sharedLen = len(d.shared.get())
+	}
 	p := b.prefix()
 	at := b.at
 	sn := s.deepest(p, at)
@@ -194,7 +206,9 @@ func (s *snapshotStore) start(d *detection, cfg vm.Config, b bounded) (*started,
 	sn.used = s.clock
 	s.resumed++
 	s.skipped += sn.insts
-	return sn.fork(p), nil
+	st := sn.fork(p)
+	st.again = cfg // its policy, a new Bounded, is not the fork's: unused
+	return st, nil
 }
 
 // make runs the first k choices of p, from the program's start or from
@@ -272,7 +286,7 @@ func (r *rootSnapshot) start(d *detection, cfg vm.Config) (*started, error) {
 	if cfg.Timeout != 0 {
 		return nil, nil // a fork keeps its parent's deadline
 	}
-	if !r.ready || !slices.Equal(cfg.PreemptAt, r.focus) {
+	if !r.ready || !slices.Equal(cfg.PreemptAt, r.focus) || (r.sn != nil && d.shared.stale(r.sn.st.det)) {
 		r.focus, r.ready, r.sn = cfg.PreemptAt, true, nil
 		c := cfg
 		c.Policy = sched.RoundRobin{}
@@ -289,11 +303,15 @@ func (r *rootSnapshot) start(d *detection, cfg vm.Config) (*started, error) {
 	if r.sn == nil {
 		return nil, nil
 	}
+	again := cfg
+	again.Policy = rerunnable(cfg.Policy) // before the fork's decisions change cfg's
 	m := r.sn.st.m.Fork()
 	if err := m.StartPolicy(cfg.Policy); err != nil {
 		return nil, err
 	}
 	r.resumed++
 	r.skipped += r.sn.insts
-	return wire(m, nil), nil
+	st := wire(m, nil)
+	st.again = again
+	return st, nil
 }

@@ -1,6 +1,9 @@
 package sched
 
-import "math/rand/v2"
+import (
+	"maps"
+	"math/rand/v2"
+)
 
 // PCT is Burckhardt et al.'s probabilistic concurrency testing policy: each
 // thread gets a random priority when it first appears and the highest-
@@ -9,6 +12,7 @@ import "math/rand/v2"
 // of depth d among k decision points and n threads is hit with probability at
 // least 1/(n*k^(d-1)) per run.
 type PCT struct {
+	src     *rand.PCG
 	rng     *rand.Rand
 	depth   int
 	prio    map[int]int
@@ -27,7 +31,8 @@ func NewPCT(seed uint64, depth, steps int) *PCT {
 	if steps < 1 {
 		steps = 1
 	}
-	p := &PCT{rng: rand.New(rand.NewPCG(seed, 0x7063742d73636865)), depth: depth, prio: map[int]int{}, changes: map[int]int{}}
+	src := rand.NewPCG(seed, 0x7063742d73636865)
+	p := &PCT{src: src, rng: rand.New(src), depth: depth, prio: map[int]int{}, changes: map[int]int{}}
 	for i := 1; i < depth; i++ {
 		p.changes[1+p.rng.IntN(steps)] = depth - i
 	}
@@ -35,6 +40,16 @@ func NewPCT(seed uint64, depth, steps int) *PCT {
 }
 
 func (*PCT) Name() string { return "pct" }
+
+// Fork implements Forker: the copy, generator state included, makes the
+// same future choices.
+func (p *PCT) Fork() Policy {
+	c := *p
+	src := *p.src
+	c.src, c.rng = &src, rand.New(&src)
+	c.prio, c.changes = maps.Clone(p.prio), maps.Clone(p.changes)
+	return &c
+}
 
 // Pick implements Policy.
 func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {

@@ -42,6 +42,12 @@ func (p *Postpone) Name() string {
 	return fmt.Sprintf("postpone thread %d after %d decisions", p.Thread, p.Prefix)
 }
 
+// Fork implements Forker.
+func (p *Postpone) Fork() Policy {
+	c := *p
+	return &c
+}
+
 // Pick implements Policy.
 func (p *Postpone) Pick(pt *Point, runnable []int) (int, error) {
 	if !p.begun {

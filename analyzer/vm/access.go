@@ -156,6 +156,7 @@ func (m *Machine) emitSync(ev SyncEvent) {
 		m.weak.Sync(ev.Op, ev.Thread, ev.Other, ev.Key)
 	}
 	if m.mon != nil {
+		m.renewMarks(ev)
 		m.mon.Sync(ev)
 	}
 }

@@ -64,6 +64,14 @@ func (m *Machine) charge(n uint64) {
 	}
 }
 
+// Abandon ends the execution at its next budget check, as canceled: its
+// monitor found that what it records of this execution is incomplete, and
+// the caller runs it again rather than use it (race.Detector.Redo).
+func (m *Machine) Abandon() {
+	m.abandoned = true
+	m.nextCheck = m.insts + 1
+}
+
 // solverQueryWork is the work a call of Z3 counts as (charge,
 // solverWork): the budget is checked every 16 calls, where 64 Ki
 // instructions that each asked Z3 ran minutes past the time budget.
@@ -76,6 +84,9 @@ func (m *Machine) checkBudget() error {
 	m.nextCheck = m.insts + budgetCheckEvery
 	if lim := m.cfg.MaxInstructions; lim != 0 && m.nextCheck > lim+1 {
 		m.nextCheck = lim + 1
+	}
+	if m.abandoned {
+		return terminate(TermCanceled, 0, "execution abandoned: its monitor can no longer judge it")
 	}
 	if m.hang != nil {
 		return m.watchHang()

@@ -479,7 +479,7 @@ func execIn[M regMode](m *Machine, t *Thread) (stepEnd, *Termination) {
 			goto slow
 		}
 		storeWord(obj, off, c.K, reg(rp, c.A).Bits)
-		if m.mon != nil {
+		if m.mon != nil && obj.quiet != t.mark {
 			goto monitored
 		}
 		goto advance
@@ -498,7 +498,7 @@ func execIn[M regMode](m *Machine, t *Thread) (stepEnd, *Termination) {
 			goto slow
 		}
 		setReg[M](reg(rp, c.Dst), loadWord(obj, off, c.K))
-		if m.mon != nil {
+		if m.mon != nil && obj.quiet != t.mark {
 			goto monitored
 		}
 		pc++

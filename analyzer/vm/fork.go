@@ -45,6 +45,9 @@ func (m *Machine) fork() *Machine {
 		if t == m.cur {
 			c.cur = c.threads[i]
 		}
+		// Marks of its own on each side: an object both share, quieted
+		// by one, must not be quiet for the other (quiet.go).
+		t.mark, c.threads[i].mark = newMark(), newMark()
 	}
 	if c.cur != nil {
 		// The slice the current thread is in has not been added to its

@@ -293,6 +293,8 @@ type frame struct {
 // Thread is one thread of the program.
 type Thread struct {
 	ID int
+	// mark is the thread's mark for quiet accesses (quiet.go).
+	mark uint64
 	// passed counts the points the thread went on through without a
 	// decision since the last one made at its own (sched.Passing).
 	passed int
@@ -392,6 +394,8 @@ type Machine struct {
 	// nextCheck is the instruction count at which the budget is checked
 	// next; the loop compares against it alone.
 	nextCheck uint64
+	// abandoned ends the execution at the next budget check (Abandon).
+	abandoned bool
 	// work counts the bytes modeled calls moved since the last forced
 	// budget check (charge).
 	work uint64
@@ -565,7 +569,7 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 }
 
 func (m *Machine) newThread() *Thread {
-	t := &Thread{ID: len(m.threads)}
+	t := &Thread{ID: len(m.threads), mark: newMark()}
 	m.threads = append(m.threads, t)
 	return t
 }

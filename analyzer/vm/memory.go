@@ -46,6 +46,9 @@ type Object struct {
 	// models rather than by the program (see unwatched): race detection
 	// skips their accesses.
 	Unwatched bool
+	// quiet is the mark of the thread whose raw accesses skip the
+	// monitor (quiet.go); 0 for none.
+	quiet uint64
 	// readLimit and writeLimit are the sizes a read or a write may reach: the
 	// object's size, or 0 when such accesses are invalid (freed, code,
 	// read-only). One comparison then accepts every valid access; only a

@@ -1,0 +1,46 @@
+package vm
+
+import "sync/atomic"
+
+// Quiet accesses. A monitor that learns nothing from a thread's further
+// accesses to an object until that thread next synchronizes (the race
+// detector's objects private to their thread, whose history it keeps as
+// the owner's clock at its last access) says so with Quiet, and the exec
+// loop's raw loads and stores then skip the monitor for them: an object
+// quieted for a thread holds that thread's current mark, and every
+// synchronization event renews the marks of the threads in it. Marks are
+// unique across machines (a fork renews every mark on both sides), and
+// only an object the machine does not share with a fork is quieted or
+// made loud again: forks run in parallel, and one never writes what the
+// other reads.
+
+// marks numbers the marks; 0 is no mark.
+var marks atomic.Uint64
+
+func newMark() uint64 { return marks.Add(1) }
+
+// Quiet tells the machine that thread's raw accesses to o need not reach
+// the monitor until thread's next synchronization event or Unquiet. An
+// object shared with a fork stays as it is (every access reaches the
+// monitor).
+func (m *Machine) Quiet(o *Object, thread int) {
+	if o.gen == m.mem.gen {
+		o.quiet = m.threads[thread].mark
+	}
+}
+
+// Unquiet makes every access to o reach the monitor again. An object
+// shared with a fork holds no mark of this machine's already.
+func (m *Machine) Unquiet(o *Object) {
+	if o.gen == m.mem.gen {
+		o.quiet = 0
+	}
+}
+
+// renewMarks ends what the threads of ev were quieted for.
+func (m *Machine) renewMarks(ev SyncEvent) {
+	m.threads[ev.Thread].mark = newMark()
+	if (ev.Op == Fork || ev.Op == JoinThread) && ev.Other >= 0 && ev.Other < len(m.threads) {
+		m.threads[ev.Other].mark = newMark()
+	}
+}

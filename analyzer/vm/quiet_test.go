@@ -1,0 +1,62 @@
+package vm_test
+
+import (
+	"reflect"
+	"testing"
+
+	"augur/analyzer/libc"
+	"augur/analyzer/sched"
+	"augur/analyzer/vm"
+)
+
+// epochs is a monitor that records which objects each thread touched
+// between two of its synchronization events, and, when quiet, asks the
+// machine to skip the rest of such accesses (vm.Machine.Quiet).
+type epochs struct {
+	m       *vm.Machine
+	quiet   bool
+	syncs   map[int]int // events per thread so far
+	touched map[[3]uint64]bool
+	n       int
+}
+
+func (e *epochs) Access(a *vm.Access) {
+	e.n++
+	e.touched[[3]uint64{uint64(a.Thread), uint64(e.syncs[a.Thread]), a.Obj.Serial}] = true
+	if e.quiet && !a.Obj.ReadOnly {
+		e.m.Quiet(a.Obj, a.Thread)
+	}
+}
+
+func (e *epochs) Sync(ev vm.SyncEvent) {
+	e.syncs[ev.Thread]++
+	if ev.Op == vm.Fork || ev.Op == vm.JoinThread {
+		e.syncs[ev.Other]++
+	}
+}
+
+// A quieted object's accesses skip the monitor only until the thread's
+// next synchronization: the monitor still sees every object each thread
+// touches between two of its events, and fewer accesses in all.
+func TestQuietLastsUntilTheThreadSynchronizes(t *testing.T) {
+	prog := loadSched(t)
+	run := func(quiet bool) *epochs {
+		e := &epochs{quiet: quiet, syncs: map[int]int{}, touched: map[[3]uint64]bool{}}
+		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: sched.NewRandom(3), Monitor: e})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.m = m
+		if res := m.Run(); res.Term.Kind != vm.TermExit {
+			t.Fatalf("run ended with %s", res.Term.Report())
+		}
+		return e
+	}
+	all, quiet := run(false), run(true)
+	if !reflect.DeepEqual(all.touched, quiet.touched) {
+		t.Errorf("quiet runs saw %d (thread, epoch, object) triples, the monitor of every access %d", len(quiet.touched), len(all.touched))
+	}
+	if quiet.n >= all.n {
+		t.Errorf("quiet: %d accesses reported, as many as without (%d)", quiet.n, all.n)
+	}
+}
