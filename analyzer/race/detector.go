@@ -40,6 +40,7 @@ type sharedRead struct {
 // Detector is a vm.Monitor that finds data races in one execution.
 type Detector struct {
 	clocks []VC // per thread; nil once joined
+	live   int  // threads created and not joined, the first included
 	syncs  map[vm.SyncKey]VC
 	// syncsIn lists the sync keys in each object, to drop them with it.
 	syncsIn map[uint32][]vm.SyncKey
@@ -101,7 +102,7 @@ func (d *Detector) Footprint() uint64 {
 // New returns a detector for one execution. Bind must be called with the
 // machine before it runs.
 func New() *Detector {
-	return &Detector{clocks: []VC{{1}}, syncs: map[vm.SyncKey]VC{}, found: map[pairKey]*Race{}, locks: newLockGraph(), gen: newGen()}
+	return &Detector{clocks: []VC{{1}}, live: 1, syncs: map[vm.SyncKey]VC{}, found: map[pairKey]*Race{}, locks: newLockGraph(), gen: newGen()}
 }
 
 // Bind gives the detector the machine whose execution it monitors, for
@@ -148,6 +149,7 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 			d.births = map[int]born{}
 		}
 		d.births[ev.Other] = born{parent: ev.Thread, clock: c.Get(ev.Thread)}
+		d.live++
 		child := d.clock(ev.Other)
 		*child = d.clocks[ev.Thread].Clone()
 		child.Set(ev.Other, 1)
@@ -157,8 +159,9 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 		c.Join(d.clocks[ev.Other])
 		// Nothing learns from a joined thread again: its clock can go
 		// (with thousands of threads, clocks are most of the detector).
-		if ev.Other < len(d.clocks) {
+		if ev.Other < len(d.clocks) && d.clocks[ev.Other] != nil {
 			d.clocks[ev.Other] = nil
+			d.live--
 		}
 	case vm.LockAcquired:
 		d.locks.acquired(ev.Thread, ev.Key, ev.Site, ev.Tried)
@@ -218,6 +221,10 @@ func (d *Detector) drop(o *vm.Object) {
 // slowest case, at every access.
 func (d *Detector) Access(a *vm.Access) {
 	if a.Obj.Unwatched || a.Obj.ReadOnly {
+		return
+	}
+	if d.private && d.live == 1 {
+		d.alone(a)
 		return
 	}
 	c := *d.clock(a.Thread)

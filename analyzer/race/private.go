@@ -31,6 +31,25 @@ import (
 // (detection.complete). An execution's findings are therefore the same
 // with private objects as without; only its cost differs.
 
+// While the program has one thread (before it creates a second, and once
+// it joined every other), nothing it does can race, nor make a potential
+// race: each access is ordered by the creation or joining of threads
+// before every access of a thread that runs later. With objects kept
+// private, the detector then records no access (alone), and has the
+// machine skip it until the next synchronization event. What it records
+// of the earlier threads stays, and says the same of later accesses as
+// the skipped ones would (they too are ordered by threads).
+
+// alone settles the access a made while the program has one thread.
+func (d *Detector) alone(a *vm.Access) {
+	switch {
+	case a.Kind == vm.Free:
+		d.drop(a.Obj) // its shadow, if an earlier thread made one, goes with it
+	case d.quiet && d.m != nil:
+		d.m.QuietUntilSync()
+	}
+}
+
 // owned is a cache of the objects the last accesses found private to
 // the accessing thread, indexed by object id, so that such an access
 // costs a lookup and a store.

@@ -479,7 +479,7 @@ func execIn[M regMode](m *Machine, t *Thread) (stepEnd, *Termination) {
 			goto slow
 		}
 		storeWord(obj, off, c.K, reg(rp, c.A).Bits)
-		if m.mon != nil && obj.quiet != t.mark {
+		if m.mon != nil && obj.quiet != t.mark && !m.allQuiet {
 			goto monitored
 		}
 		goto advance
@@ -498,7 +498,7 @@ func execIn[M regMode](m *Machine, t *Thread) (stepEnd, *Termination) {
 			goto slow
 		}
 		setReg[M](reg(rp, c.Dst), loadWord(obj, off, c.K))
-		if m.mon != nil && obj.quiet != t.mark {
+		if m.mon != nil && obj.quiet != t.mark && !m.allQuiet {
 			goto monitored
 		}
 		pc++
@@ -632,7 +632,7 @@ func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off ui
 	if c.Op == ir.CodeStore {
 		kind = Write
 	}
-	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(c.W), Kind: kind, Site: Site{fr.fn.LocAt(fr.pc), fr.stack},
+	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(c.W), Kind: kind, Site: Site{fr.fn.LocAt(fr.pc), m.stackOf(t, len(t.frames)-1)},
 		Count: t.count + (m.insts - 1 - m.sliceStart)}
 	m.mon.Access(&m.acc)
 }

@@ -396,6 +396,8 @@ type Machine struct {
 	nextCheck uint64
 	// abandoned ends the execution at the next budget check (Abandon).
 	abandoned bool
+	// allQuiet skips the monitor for raw accesses (QuietUntilSync).
+	allQuiet bool
 	// work counts the bytes modeled calls moved since the last forced
 	// budget check (charge).
 	work uint64
@@ -753,7 +755,7 @@ func (m *Machine) newFrame(t *Thread, fn *ir.Function, retDst int32, site ir.Loc
 	fr.fn, fr.pc, fr.base, fr.allocas, fr.varargs = fn, 0, base, fr.allocas[:0], varargs
 	fr.retDst, fr.callSite, fr.stack, fr.atomic, fr.serial = retDst, site, 0, false, m.frameSerial
 	if m.mon != nil {
-		fr.stack = m.frameStack(t, site, fn)
+		fr.stack = unknownStack // made when a site asks for it (stackOf)
 	}
 	if in != nil {
 		// The arguments go from the caller's registers to the callee's
@@ -806,14 +808,23 @@ func copyArgs(dst, src []Value, args []ir.Operand, symbolic bool) {
 	}
 }
 
-// frameStack is the interned call stack of a frame for fn called at site
-// from t's frame below it (the top one before the push, if any).
-func (m *Machine) frameStack(t *Thread, site ir.LocID, fn *ir.Function) StackID {
-	var parent StackID
-	if n := len(t.frames); n > 1 {
-		parent = t.frames[n-2].stack
+// unknownStack is the stack of a frame not interned yet (stackOf).
+const unknownStack = ^StackID(0)
+
+// stackOf returns the interned call stack of t's frame i, interning it,
+// and those of the frames below it, on first use: a monitored program's
+// calls that make no access a monitor sees (a recursion building a tree)
+// cost no lookup.
+func (m *Machine) stackOf(t *Thread, i int) StackID {
+	fr := &t.frames[i]
+	if fr.stack == unknownStack {
+		var parent StackID
+		if i > 0 {
+			parent = m.stackOf(t, i-1)
+		}
+		fr.stack = m.stacks.intern(parent, fr.callSite, fr.fn)
 	}
-	return m.stacks.intern(parent, site, fn)
+	return fr.stack
 }
 
 // A warmFrame is where a function's frame was dropped: its constants

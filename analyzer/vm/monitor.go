@@ -203,7 +203,7 @@ func (m *Machine) site(t *Thread, loc ir.LocID) Site {
 	if len(t.frames) == 0 {
 		return Site{Loc: loc}
 	}
-	return Site{Loc: loc, Stack: t.frames[len(t.frames)-1].stack}
+	return Site{Loc: loc, Stack: m.stackOf(t, len(t.frames)-1)}
 }
 
 // note reports an access to the monitor, if any.

@@ -37,8 +37,15 @@ func (m *Machine) Unquiet(o *Object) {
 	}
 }
 
-// renewMarks ends what the threads of ev were quieted for.
+// QuietUntilSync tells the machine that no raw access needs to reach the
+// monitor until the next synchronization event of any thread (the race
+// detector while the program has one thread: nothing can race then).
+func (m *Machine) QuietUntilSync() { m.allQuiet = true }
+
+// renewMarks ends what the threads of ev were quieted for, and a quiet of
+// every access.
 func (m *Machine) renewMarks(ev SyncEvent) {
+	m.allQuiet = false
 	m.threads[ev.Thread].mark = newMark()
 	if (ev.Op == Fork || ev.Op == JoinThread) && ev.Other >= 0 && ev.Other < len(m.threads) {
 		m.threads[ev.Other].mark = newMark()

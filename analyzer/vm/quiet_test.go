@@ -60,3 +60,49 @@ func TestQuietLastsUntilTheThreadSynchronizes(t *testing.T) {
 		t.Errorf("quiet: %d accesses reported, as many as without (%d)", quiet.n, all.n)
 	}
 }
+
+// allQuiet is a monitor that asks the machine to skip every raw access
+// until the next synchronization event, and records between which
+// events the accesses it sees come.
+type allQuiet struct {
+	m       *vm.Machine
+	quiet   bool
+	syncs   int
+	periods map[int]bool
+	n       int
+}
+
+func (q *allQuiet) Access(a *vm.Access) {
+	q.n++
+	q.periods[q.syncs] = true
+	if q.quiet {
+		q.m.QuietUntilSync()
+	}
+}
+
+func (q *allQuiet) Sync(vm.SyncEvent) { q.syncs++ }
+
+// QuietUntilSync skips accesses only until the next synchronization event
+// of any thread: the first access after each still reaches the monitor.
+func TestQuietUntilSyncEndsAtTheNextEvent(t *testing.T) {
+	prog := loadSched(t)
+	run := func(quiet bool) *allQuiet {
+		q := &allQuiet{quiet: quiet, periods: map[int]bool{}}
+		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: sched.NewRandom(3), Monitor: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		q.m = m
+		if res := m.Run(); res.Term.Kind != vm.TermExit {
+			t.Fatalf("run ended with %s", res.Term.Report())
+		}
+		return q
+	}
+	all, quiet := run(false), run(true)
+	if !reflect.DeepEqual(all.periods, quiet.periods) {
+		t.Errorf("quiet: accesses seen between %d pairs of events, without: %d", len(quiet.periods), len(all.periods))
+	}
+	if quiet.n >= all.n {
+		t.Errorf("quiet: %d accesses reported, as many as without (%d)", quiet.n, all.n)
+	}
+}
