@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"augur/analyzer/ir"
 	"augur/analyzer/libc"
 	"augur/analyzer/sched"
 	"augur/analyzer/vm"
@@ -42,14 +43,7 @@ func TestQuietLastsUntilTheThreadSynchronizes(t *testing.T) {
 	prog := loadSched(t)
 	run := func(quiet bool) *epochs {
 		e := &epochs{quiet: quiet, syncs: map[int]int{}, touched: map[[3]uint64]bool{}}
-		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: sched.NewRandom(3), Monitor: e})
-		if err != nil {
-			t.Fatal(err)
-		}
-		e.m = m
-		if res := m.Run(); res.Term.Kind != vm.TermExit {
-			t.Fatalf("run ended with %s", res.Term.Report())
-		}
+		runMonitored(t, prog, e)
 		return e
 	}
 	all, quiet := run(false), run(true)
@@ -88,14 +82,7 @@ func TestQuietUntilSyncEndsAtTheNextEvent(t *testing.T) {
 	prog := loadSched(t)
 	run := func(quiet bool) *allQuiet {
 		q := &allQuiet{quiet: quiet, periods: map[int]bool{}}
-		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: sched.NewRandom(3), Monitor: q})
-		if err != nil {
-			t.Fatal(err)
-		}
-		q.m = m
-		if res := m.Run(); res.Term.Kind != vm.TermExit {
-			t.Fatalf("run ended with %s", res.Term.Report())
-		}
+		runMonitored(t, prog, q)
 		return q
 	}
 	all, quiet := run(false), run(true)
@@ -104,5 +91,29 @@ func TestQuietUntilSyncEndsAtTheNextEvent(t *testing.T) {
 	}
 	if quiet.n >= all.n {
 		t.Errorf("quiet: %d accesses reported, as many as without (%d)", quiet.n, all.n)
+	}
+}
+
+// quietMonitor is a monitor that quiets through the machine it is given
+// before the run.
+type quietMonitor interface {
+	vm.Monitor
+	setMachine(m *vm.Machine)
+}
+
+func (e *epochs) setMachine(m *vm.Machine)   { e.m = m }
+func (q *allQuiet) setMachine(m *vm.Machine) { q.m = m }
+
+// runMonitored runs interleave.c under a seeded random schedule with the
+// monitor mon, which has the machine before the run starts.
+func runMonitored(t *testing.T, prog *ir.Program, mon quietMonitor) {
+	t.Helper()
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: sched.NewRandom(3), Monitor: mon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mon.setMachine(m)
+	if res := m.Run(); res.Term.Kind != vm.TermExit {
+		t.Fatalf("run ended with %s", res.Term.Report())
 	}
 }
