@@ -98,9 +98,12 @@ func medianOf(b *testing.B, n int, name string, args ...string) measurement {
 // BenchmarkResources measures, on four programs that once drove augur's
 // memory up with what they did rather than what they held (a
 // producer/consumer ring of 100,000 items, a mutex-heavy parallel sum,
-// binary-trees of depth 16, two spinning threads), the peak resident
-// memory and time of the native build, of `augur run` and of detection
-// (`augur analyze --detect-only --schedules 1`), medians of three runs
+// binary-trees of depth 16, two spinning threads) and a sparse scan of a
+// 16 MiB table, the peak resident memory and time of the native build,
+// of `augur run` and of detection of one schedule on the given inputs
+// (`augur analyze --detect-only --schedules 1 --explore-time 0
+// --sym-inputs none --directed 0`: no exploration of inputs, no plans on
+// explored ones, which the whole analysis has), medians of three runs
 // each, interleaved. Targets: detect RSS <= 2x run RSS; run RSS <= 10x
 // native above augur's fixed floor (its RSS running an empty program);
 // detect time <= 2x run time.
@@ -122,7 +125,8 @@ func BenchmarkResources(b *testing.B) {
 		measure(b, augurBin, "run", src) // warm the bitcode cache
 		native := medianOf(b, n, bin)
 		run := medianOf(b, n, augurBin, "run", src)
-		det := medianOf(b, n, augurBin, "analyze", "--detect-only", "--schedules", "1", "--explore-time", "0", src)
+		det := medianOf(b, n, augurBin, "analyze", "--detect-only", "--schedules", "1", "--explore-time", "0",
+			"--sym-inputs", "none", "--directed", "0", src)
 		if run.out != native.out {
 			b.Fatalf("%s: augur run printed %q, native %q", name, run.out, native.out)
 		}
