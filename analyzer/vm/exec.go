@@ -632,11 +632,7 @@ func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off ui
 	if c.Op == ir.CodeStore {
 		kind = Write
 	}
-	stack := fr.stack
-	if stack == unknownStack {
-		stack = m.stackOf(t, len(t.frames)-1)
-	}
-	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(c.W), Kind: kind, Site: Site{fr.fn.LocAt(fr.pc), stack},
+	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(c.W), Kind: kind, Site: Site{fr.fn.LocAt(fr.pc), m.stackOf(t, len(t.frames)-1)},
 		Count: t.count + (m.insts - 1 - m.sliceStart)}
 	m.mon.Access(&m.acc)
 }

@@ -812,18 +812,24 @@ func copyArgs(dst, src []Value, args []ir.Operand, symbolic bool) {
 const unknownStack = ^StackID(0)
 
 // stackOf returns the interned call stack of t's frame i, interning it,
-// and those of the frames below it, on first use: a monitored program's
-// calls that make no access a monitor sees (a recursion building a tree)
-// cost no lookup.
+// and those of the frames below it, on first use (internStack): a
+// monitored program's calls that make no access a monitor sees (a
+// recursion building a tree) cost no lookup.
 func (m *Machine) stackOf(t *Thread, i int) StackID {
-	fr := &t.frames[i]
-	if fr.stack == unknownStack {
-		var parent StackID
-		if i > 0 {
-			parent = m.stackOf(t, i-1)
-		}
-		fr.stack = m.stacks.intern(parent, fr.callSite, fr.fn)
+	if s := t.frames[i].stack; s != unknownStack {
+		return s
 	}
+	return m.internStack(t, i)
+}
+
+// internStack interns the call stack of t's frame i, not interned yet.
+func (m *Machine) internStack(t *Thread, i int) StackID {
+	fr := &t.frames[i]
+	var parent StackID
+	if i > 0 {
+		parent = m.stackOf(t, i-1)
+	}
+	fr.stack = m.stacks.intern(parent, fr.callSite, fr.fn)
 	return fr.stack
 }
 
