@@ -653,15 +653,26 @@ func (d *detection) finish1(cfg vm.Config, st *started) (*execution, error) {
 
 // rerunnable returns a copy of the policy p that has made no decision
 // when p has not (a fork), p itself when it keeps no state, and nil when
-// neither can be had: such an execution keeps no object private.
+// neither can be had (canRerun): such an execution keeps no object
+// private.
 func rerunnable(p sched.Policy) sched.Policy {
-	switch p := p.(type) {
-	case sched.Forker:
-		return p.Fork()
-	case sched.RoundRobin, sched.Quantum:
+	if f, ok := p.(sched.Forker); ok {
+		return f.Fork()
+	}
+	if canRerun(p) {
 		return p
 	}
 	return nil
+}
+
+// canRerun reports whether an execution under p can run again from the
+// start (rerunnable): p can be copied, or keeps no state.
+func canRerun(p sched.Policy) bool {
+	switch p.(type) {
+	case sched.Forker, sched.RoundRobin, sched.Quantum:
+		return true
+	}
+	return false
 }
 
 // started is an execution ready to run: its machine and its detector,
@@ -687,7 +698,7 @@ func (d *detection) begin(cfg vm.Config) (*started, error) {
 		st.fp = newFootprints(st.det, b) // for the enumeration's reduction
 		cfg.Monitor = st.fp
 	}
-	if !d.opts.ShadowAll && rerunnable(cfg.Policy) != nil {
+	if !d.opts.ShadowAll && canRerun(cfg.Policy) {
 		st.det.ownsFrom(d.shared.get(), st.fp == nil)
 	}
 	cfg.Models = libc.Models()
