@@ -93,8 +93,9 @@ type Options struct {
 	// ExploreInstructions bounds the instructions that exploration's
 	// schedules interpret in all (race.Explore.Instructions), and as much
 	// the plans on explored inputs and the race-directed runs, each
-	// (race.Options.StageInstructions): 0 follows the program (ten times
-	// what its first schedule ran, at least race.ExploreFloor),
+	// (race.Options.StageInstructions): 0 follows the program (the three
+	// share ten times what its first schedule ran, a third each, and each
+	// has at least race.ExploreFloor),
 	// race.Unbounded sets none. Ending by it, a stage ends at the same
 	// execution on any machine.
 	ExploreInstructions uint64
@@ -384,13 +385,21 @@ func (res *analysis) explore(ctx context.Context, prog *ir.Program, roots []vm.C
 			}
 		}
 		perPath, all := opts.solverBudgetOf()
-		var seedBudget func(uint64) uint64
+		var seedBudget, pathsBudget func(uint64) uint64
 		if opts.AutoInstructions {
+			// Each path ten times the seed's, and all of them ten times
+			// too, at least what maxPaths paths of the floor would run (so
+			// a short program's exploration ends by its path count).
 			seedBudget = func(n uint64) uint64 { return max(race.AutoFactor*n, race.AutoFloor) }
+			paths := uint64(opts.maxPathsOf())
+			if paths == 0 {
+				paths = symex.DefaultMaxPaths
+			}
+			pathsBudget = func(n uint64) uint64 { return max(race.AutoFactor*n, paths*race.AutoFloor) }
 		}
 		ex, err := symex.Explore(prog, symex.Options{Run: root, Searcher: opts.Searcher,
 			Seed: opts.Seed, MaxPaths: opts.maxPathsOf(), Timeout: timeout, Model: opts.MemoryModel,
-			MaxPathCalls: perPath, MaxCalls: all, SeedBudget: seedBudget})
+			MaxPathCalls: perPath, MaxCalls: all, SeedBudget: seedBudget, PathsBudget: pathsBudget})
 		if err != nil {
 			return err
 		}

@@ -122,17 +122,21 @@ func readsStdin(prog *ir.Program) bool {
 
 // stdinRoot is the root a program given no standard input is explored
 // from as well when one of the paths of its own root read it to its end
-// (and found nothing): its own root with a few symbolic bytes of
-// standard input (symex.InventedStdin). Only when the inputs are symbolic
-// by default, and only after the own root ran, so a program that never
-// reads its standard input costs nothing more.
+// (and found nothing): the first such path's arguments, concrete, with a
+// few symbolic bytes of standard input (symex.InventedStdin). Only when
+// the inputs are symbolic by default, and only after the own root ran, so
+// a program that never reads its standard input costs nothing more.
 func (o *Options) stdinRoot(own vm.Config, ex *symex.Result) (vm.Config, bool) {
 	if !o.autoInputs() || len(own.Stdin) > 0 || own.SymStdin > 0 || own.StdinReader != nil {
 		return vm.Config{}, false
 	}
 	for _, p := range ex.Paths {
 		if p.DrainedStdin {
-			return symex.InventedStdin(own), true
+			args := p.Inputs.Args
+			if args == nil && len(own.Args) > 1 {
+				args = own.Args[1:]
+			}
+			return symex.InventedStdin(own, args), true
 		}
 	}
 	return vm.Config{}, false

@@ -2,6 +2,7 @@ package analyzer_test
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"augur/analyzer"
@@ -57,5 +58,39 @@ func TestUngivenStdinIsExplored(t *testing.T) {
 		if len(res.Races) != 1 {
 			t.Errorf("stdin %q: %d races, want the one a quota over 50 shows", c.stdin, len(res.Races))
 		}
+	}
+}
+
+// The standard input a path read to its end is explored with that path's
+// arguments, kept concrete: the first root explored the arguments
+// already, and exploring them again with standard input would run each of
+// its paths once more (a long program's whole workload, once per option).
+func TestUngivenStdinIsExploredWithTheArgumentsThatReadIt(t *testing.T) {
+	path := "../testdata/recall/stdin_dash.c"
+	opts := options(path)
+	opts.DetectOnly = true
+	opts.Run.Args = append(opts.Run.Args, "limits.txt")
+	res, err := analyzer.Analyze(context.Background(), load(t, path), opts, analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"argv[1] (first 8 of 10 bytes)", "stdin (8 bytes)"}; !slices.Equal(res.SymbolicInputs, want) {
+		t.Errorf("symbolic inputs %q, want %q", res.SymbolicInputs, want)
+	}
+	withStdin := 0
+	for _, p := range res.Exploration.Paths {
+		if p.Inputs.Stdin == "" {
+			continue
+		}
+		withStdin++
+		if !slices.Equal(p.Inputs.Args, []string{"-"}) {
+			t.Errorf("a path with standard input %q has arguments %q, want the one that read it, -", p.Inputs.Stdin, p.Inputs.Args)
+		}
+	}
+	if withStdin == 0 {
+		t.Error("no path was explored with standard input")
+	}
+	if len(res.Races) != 1 {
+		t.Errorf("%d races, want the one a limit over 50 read from standard input shows", len(res.Races))
 	}
 }

@@ -132,10 +132,9 @@ func BenchmarkRecall(b *testing.B) {
 		annotated += len(want)
 		prog := load(b, f)
 		detect := func(directed int) (linePairs, []*race.Race, time.Duration) {
-			opts := options(f)
+			opts := corpusOptions(b, f)
 			opts.DetectOnly, opts.Directed = true, directed
 			opts.ExploreTime = -1 // the plan's cost; BenchmarkExploreCorpus measures the exploration
-			opts.Run.MaxMemory = 1 << 30
 			start := time.Now()
 			res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
 			if err != nil {

@@ -21,9 +21,8 @@ func TestRecallCorpus(t *testing.T) {
 		f := f
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			opts := options(f)
+			opts := corpusOptions(t, f)
 			opts.DetectOnly = true
-			opts.Run.MaxMemory = 1 << 30
 			res, err := analyzer.Analyze(context.Background(), load(t, f), opts, analyzer.Observer{})
 			if err != nil {
 				t.Fatal(err)
@@ -47,8 +46,7 @@ func TestRecallCategories(t *testing.T) {
 			for _, a := range testutil.RaceAnnotations(t, f) {
 				want[a.Line] = a.Category
 			}
-			opts := options(f)
-			opts.Run.MaxMemory = 1 << 30
+			opts := corpusOptions(t, f)
 			res, err := analyzer.Analyze(context.Background(), load(t, f), opts, analyzer.Observer{})
 			if err != nil {
 				t.Fatal(err)

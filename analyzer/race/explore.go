@@ -37,8 +37,9 @@ type Explore struct {
 	// (the bounded enumeration's and PCT's) run in all, each counted from
 	// the program's start, whether it was interpreted from there or
 	// resumed from a snapshot (so snapshots change nothing). 0 follows
-	// the program: ExploreFactor times what the first execution
-	// ran, at least ExploreFloor; Unbounded sets none. Unlike Until it
+	// the program (followProgram: a third of ExploreFactor times what
+	// the first execution ran, at least ExploreFloor); Unbounded sets
+	// none. Unlike Until it
 	// ends the exploration at the same schedule on any machine, and it
 	// keeps a long program's exploration to a multiple of one run of it.
 	Instructions uint64
@@ -78,15 +79,22 @@ const (
 	exploreBatch = 8
 	// maxFocus bounds the accesses the focus holds.
 	maxFocus = 256
-	// ExploreFactor and ExploreFloor make the exploration's instruction
-	// budget when Explore.Instructions is 0: ten runs' worth of a long
-	// program, and for a short one enough for DefaultMaxExplore schedules
-	// of sixty thousand instructions, where the schedule counts or
-	// patience bound it first. A program of a million instructions a run
-	// (SQLite's driver) explores some 250 schedules on it, which took 30
-	// seconds of this machine (the exploration's time before it was
-	// counted in instructions, when its results followed the load).
+	// ExploreFactor, StageCount and ExploreFloor make the instruction
+	// budget of each of detection's stages after the plan (the plans on
+	// explored inputs, the race-directed runs and this exploration) when
+	// its setting is 0: the stages share ExploreFactor runs' worth of a
+	// long program, StageCount ways, so that detection with defaults is
+	// a small multiple of one run (pigz compressing 350 kB, a 0.45 s
+	// run, took 44 times that when each stage had ten runs). A short
+	// program's stage gets at least ExploreFloor, enough for
+	// DefaultMaxExplore schedules of sixty thousand instructions, where
+	// the schedule counts or patience bound it first. A program of a
+	// million instructions a run (SQLite's driver) explores some 250
+	// schedules on it, which took 30 seconds of this machine (the
+	// exploration's time before it was counted in instructions, when its
+	// results followed the load).
 	ExploreFactor = 10
+	StageCount    = 3
 	ExploreFloor  = 250_000_000
 	// Unbounded is an Explore.Instructions that sets no budget.
 	Unbounded = ^uint64(0)
@@ -97,16 +105,14 @@ const (
 func (x *Explore) budget(first uint64) uint64 { return followProgram(x.Instructions, first) }
 
 // followProgram is a stage's instruction budget given its setting (0:
-// auto) and what the first execution ran: the setting, or ExploreFactor
-// times the first's instructions, at least ExploreFloor.
+// auto) and what the first execution ran: the setting, or its part
+// (StageCount) of ExploreFactor times the first's instructions, at least
+// ExploreFloor.
 func followProgram(setting, first uint64) uint64 {
 	if setting != 0 {
 		return setting
 	}
-	if first > ExploreFloor/ExploreFactor {
-		return ExploreFactor * first
-	}
-	return ExploreFloor
+	return max(ExploreFactor*first/StageCount, ExploreFloor)
 }
 
 // exploreBudget is the exploration's instruction budget, fixed at its

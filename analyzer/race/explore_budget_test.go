@@ -90,3 +90,20 @@ func TestOneThreadRunsOnce(t *testing.T) {
 			res.Schedules, x.Ended, x.Enumerated, x.Schedules, race.EndedOneThread)
 	}
 }
+
+// The three stages after the plan share ten runs' worth of a long
+// program, a third each; a short program's stage has the floor, and a
+// setting is each stage's budget as given.
+func TestStagesShareTenRuns(t *testing.T) {
+	for _, c := range []struct{ setting, first, want uint64 }{
+		{0, 300_000_000, 1_000_000_000},
+		{0, 99_000_000, 330_000_000},
+		{0, 1_000_000, race.ExploreFloor},
+		{0, 60_000_000, race.ExploreFloor},
+		{7_000, 300_000_000, 7_000},
+	} {
+		if got := race.FollowProgram(c.setting, c.first); got != c.want {
+			t.Errorf("setting %d, first %d: budget %d, want %d", c.setting, c.first, got, c.want)
+		}
+	}
+}

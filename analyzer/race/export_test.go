@@ -31,3 +31,6 @@ func ResumedPCT(prog *ir.Program, run vm.Config, seed uint64, all bool) ([]*Race
 	}
 	return ex.races, len(d.shared.get()), nil
 }
+
+// FollowProgram is followProgram, a stage's instruction budget.
+var FollowProgram = followProgram

@@ -360,6 +360,9 @@ type Stats struct {
 	// the given inputs' own, set from what that one ran (0: the budget of
 	// every execution).
 	PathBudget uint64 `json:"path_instruction_budget,omitempty"`
+	// PathsBudget is what those paths could run in all, set from the
+	// same count (0: no such budget).
+	PathsBudget uint64 `json:"paths_instruction_budget,omitempty"`
 	// LongInputsLeftOut counts explored inputs detection did not run on:
 	// the exploration's own run of each went past its instruction budget,
 	// and detection ran two such inputs at most.
@@ -387,9 +390,9 @@ type Stats struct {
 }
 
 // Share is what a stage of detection after the plan could run in all on
-// executions that found no new race or failure (InstructionBudget: ten
-// times what the first schedule ran, at least 250,000,000, or the
-// explore-instructions setting), what such executions ran
+// executions that found no new race or failure (InstructionBudget: a
+// third of ten times what the first schedule ran, at least 250,000,000,
+// or the explore-instructions setting), what such executions ran
 // (Instructions), and how many executions it had planned and left out
 // once they had run that (LeftOut).
 type Share struct {
@@ -597,6 +600,7 @@ func (r *Report) AddExploration(res *symex.Result, base string) {
 	r.Stats.ForksRefused = res.Stats.ForksRefused
 	r.Stats.PinnedPaths = res.Stats.Pinned
 	r.Stats.PathBudget = res.Stats.PathBudget
+	r.Stats.PathsBudget = res.Stats.PathsBudget
 }
 
 func detectionConsequence(x *race.Race, base string) string {

@@ -123,6 +123,9 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		if n := r.Stats.PathBudget; n > 0 {
 			fmt.Fprintf(&b, "; each path after the given inputs' had %d instructions (%dx theirs, at least %d)", n, race.AutoFactor, race.AutoFloor)
+			if all := r.Stats.PathsBudget; all > 0 {
+				fmt.Fprintf(&b, " and all of them %d", all)
+			}
 		}
 		if r.Stats.StoppedBy != "" {
 			fmt.Fprintf(&b, "; stopped early by the %s", r.Stats.StoppedBy)
@@ -332,7 +335,7 @@ func writeShares(b *strings.Builder, st Stats) {
 		if s.sh == nil || s.sh.LeftOut == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "BUDGET: %s ran their share of instructions on executions that found nothing new, %d of %d (the exploration's budget: %dx the first schedule's, at least %d; --explore-instructions), and left out %d %s%s\n",
+		fmt.Fprintf(b, "BUDGET: %s ran their share of instructions on executions that found nothing new, %d of %d (a stage's budget: a third of %dx the first schedule's, at least %d; --explore-instructions), and left out %d %s%s\n",
 			s.what, s.sh.Instructions, s.sh.InstructionBudget, race.ExploreFactor, race.ExploreFloor, s.sh.LeftOut, s.unit, plural(s.sh.LeftOut))
 	}
 }

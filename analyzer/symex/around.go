@@ -61,12 +61,22 @@ func Invented(cfg vm.Config) vm.Config {
 	return cfg
 }
 
-// InventedStdin returns cfg, made by Around, with AroundBytes symbolic
-// bytes of standard input, seeded with zeros: a program run with no
-// standard input that reads it (a number with scanf, a command line with
-// fgets) found it empty on its own path, and is explored with a short one
-// too. The path its seed takes sees NUL bytes, not the end of input.
-func InventedStdin(cfg vm.Config) vm.Config {
+// InventedStdin returns cfg, made by Around, run with args (argv after
+// argv[0], the arguments of a path that read its standard input to the
+// end) kept concrete and AroundBytes symbolic bytes of standard input,
+// seeded with zeros: a program run with no standard input that reads it
+// (a number with scanf, a command line with fgets) found it empty on that
+// path, and is explored with a short one too. The arguments were explored
+// already: making them symbolic again would run every path of the own
+// root once more (pigz's five whole compressions). The path its seed
+// takes sees NUL bytes, not the end of input.
+func InventedStdin(cfg vm.Config, args []string) vm.Config {
+	argv0 := "a.out"
+	if len(cfg.Args) > 0 {
+		argv0 = cfg.Args[0]
+	}
+	cfg.Args = append([]string{argv0}, args...)
+	cfg.SymArgs = nil
 	cfg.SymStdin = AroundBytes
 	return cfg
 }
@@ -138,6 +148,9 @@ func Merge(a, b *Result) *Result {
 	s.Instructions += t.Instructions
 	if s.PathBudget == 0 {
 		s.PathBudget = t.PathBudget
+	}
+	if s.PathsBudget == 0 {
+		s.PathsBudget = t.PathsBudget
 	}
 	s.Elapsed += t.Elapsed
 	if s.StoppedBy == "" {

@@ -22,7 +22,7 @@ type Options struct {
 	Run      vm.Config
 	Searcher string
 	Seed     uint64
-	// MaxPaths stops after this many completed paths (0: 1000).
+	// MaxPaths stops after this many completed paths (0: DefaultMaxPaths).
 	MaxPaths int
 	// MaxLive bounds the pending states; forks past it are refused.
 	MaxLive int
@@ -52,7 +52,16 @@ type Options struct {
 	// input that makes the program run ten times longer (a grid's size)
 	// is not run to the budget of an unknown program.
 	SeedBudget func(instructions uint64) uint64
+	// PathsBudget, when set, gives from the same count the instructions
+	// the paths after the seed's may run in all: a program whose options
+	// each run the whole workload (pigz's -k, -f, -p) costs a bounded
+	// multiple of one run, not one run per option. The path that reaches
+	// it is stopped there, and the exploration ends.
+	PathsBudget func(instructions uint64) uint64
 }
+
+// DefaultMaxPaths is Options.MaxPaths when it is 0.
+const DefaultMaxPaths = 1000
 
 // Inputs are the concrete inputs of a path.
 type Inputs struct {
@@ -125,8 +134,11 @@ type Stats struct {
 	// inputs' had, set from what that one ran (Options.SeedBudget); 0
 	// when they had Run.MaxInstructions.
 	PathBudget uint64
-	PeakLive   int    // most pending states at once
-	PeakHeap   uint64 // Go heap in use when PeakLive was reached (sampled)
+	// PathsBudget is what the paths after the given inputs' could run in
+	// all (Options.PathsBudget; 0: no such budget).
+	PathsBudget uint64
+	PeakLive    int    // most pending states at once
+	PeakHeap    uint64 // Go heap in use when PeakLive was reached (sampled)
 }
 
 // Result is what an exploration found.
@@ -143,7 +155,7 @@ type Result struct {
 // within the budgets.
 func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	if opts.MaxPaths == 0 {
-		opts.MaxPaths = 1000
+		opts.MaxPaths = DefaultMaxPaths
 	}
 	if opts.SolverTimeout == 0 {
 		opts.SolverTimeout = 5 * time.Second
@@ -204,7 +216,8 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 	search.Add(root)
 	var ms runtime.MemStats
 	lastSample := 1
-	var budget uint64 // the paths' instruction budget from the seed's (SeedBudget)
+	var budget uint64       // the paths' instruction budget from the seed's (SeedBudget)
+	var total, spent uint64 // what the paths after the seed's may run and ran (PathsBudget)
 	for search.Len() > 0 {
 		if len(res.Paths) >= opts.MaxPaths {
 			res.Stats.StoppedBy = fmt.Sprintf("path budget (%d)", opts.MaxPaths)
@@ -225,9 +238,17 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 				break
 			}
 		}
+		if total > 0 && spent >= total {
+			res.Stats.StoppedBy = fmt.Sprintf("instruction budget (%d)", total)
+			break
+		}
 		m := search.Next()
-		if budget > 0 && (m.MaxInstructions() == 0 || m.MaxInstructions() > budget) {
-			m.SetMaxInstructions(budget)
+		b := budget
+		if total > 0 && (b == 0 || b > total-spent) {
+			b = total - spent
+		}
+		if b > 0 && (m.MaxInstructions() == 0 || m.MaxInstructions() > b) {
+			m.SetMaxInstructions(b)
 		}
 		run := m.Run()
 		if run.Term.Kind == vm.TermCanceled || opts.Timeout > 0 && time.Since(start) > opts.Timeout && run.Term.Kind == vm.TermSolver {
@@ -255,6 +276,9 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			continue
 		}
 		res.Stats.Instructions += run.Instructions
+		if m != root {
+			spent += run.Instructions
+		}
 		if run.Term.Kind == vm.TermPruned {
 			res.Stats.Pruned++
 			continue
@@ -273,6 +297,10 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			res.Stats.PathBudget = budget
 			if max := opts.Run.MaxInstructions; max != 0 && max < budget {
 				res.Stats.PathBudget = max // the smaller applies (above)
+			}
+			if opts.PathsBudget != nil {
+				total = opts.PathsBudget(run.Instructions)
+				res.Stats.PathsBudget = total
 			}
 		}
 		if p.Failed() {

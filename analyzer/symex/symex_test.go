@@ -29,7 +29,7 @@ func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 var expectRe = regexp.MustCompile(`// expect: (?:--sym-arg (\d+): )?(?:--sym-stdin (\d+): )?(?:--sym-file (\S+):(\d+): )?(?:paths (\d+)|(\w+) "([^"]*)"(?: args (\S+))?(?: stdin (.*))?)`)
 
 func TestNarrowInputs(t *testing.T) {
-	for _, name := range []string{"magic_word", "index_range", "relation", "svcomp", "path_count", "stdin_line", "file_header", "table_lookup", "two_objects", "copied_input", "scanf_window", "sscanf_line", "scanf_hex"} {
+	for _, name := range []string{"magic_word", "index_range", "relation", "svcomp", "path_count", "stdin_line", "file_header", "table_lookup", "two_objects", "copied_input", "scanf_window", "sscanf_line", "scanf_hex", "mode_workloads"} {
 		name := name
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -188,6 +188,45 @@ func TestForkedPathsCountLikeConcreteRuns(t *testing.T) {
 					searcher, p.Instructions, p.Inputs.Vars, run.Instructions)
 			}
 		}
+	}
+}
+
+// PathsBudget bounds what the paths after the seed's run in all, from
+// what the seed's ran: nine modes that each run the whole workload cost
+// the multiple of one run it allows, not nine runs, and the path that
+// reaches it stops there.
+func TestPathsBudgetBoundsTheWorkloads(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../testdata/symex/mode_workloads.c"}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := vm.Config{Args: []string{"mode_workloads"}, MaxInstructions: 100_000_000}
+	res, err := symex.Explore(prog, symex.Options{Run: cfg, MaxPaths: 100,
+		SeedBudget:  func(n uint64) uint64 { return 2 * n },
+		PathsBudget: func(n uint64) uint64 { return 3 * n }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var seed, after uint64
+	for _, p := range res.Paths {
+		if p.Seed {
+			seed = p.Instructions
+		} else {
+			after += p.Instructions
+		}
+	}
+	if seed == 0 {
+		t.Fatal("no seed path")
+	}
+	st := res.Stats
+	if st.PathsBudget != 3*seed || !strings.HasPrefix(st.StoppedBy, "instruction budget") {
+		t.Errorf("paths budget %d, stopped by %q; want %d and the instruction budget", st.PathsBudget, st.StoppedBy, 3*seed)
+	}
+	if after > 3*seed {
+		t.Errorf("the paths after the seed ran %d instructions, past their budget of %d", after, 3*seed)
+	}
+	if len(res.Paths) < 4 || len(res.Paths) >= 9 {
+		t.Errorf("%d paths, want the seed and three or so more of the nine", len(res.Paths))
 	}
 }
 
