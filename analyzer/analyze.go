@@ -235,9 +235,13 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	// may be reported from classification's goroutines.
 	var stage atomic.Value
 	stage.Store("starting")
+	var beside *inputsBeside // the exploration of inputs, beside detection
 	defer func() {
 		if p := recover(); p != nil {
 			stack := debug.Stack()
+			if beside != nil {
+				beside.settle()
+			}
 			if res == nil || res.Detection == nil && res.Exploration == nil {
 				res, err = nil, fmt.Errorf("internal error in the analysis: %v\n%s", p, stack)
 				return
@@ -284,18 +288,14 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	}
 	// Inputs are explored when flags make some symbolic, and when the
 	// program reads inputs itself (__VERIFIER_nondet_*, augur_make_symbolic,
-	// or undefined functions under --undefined=havoc). The exploration
-	// comes first: the failures it finds are reported, and the inputs of
-	// its paths are where detection looks for races the seed input hides.
+	// or undefined functions under --undefined=havoc). The failures the
+	// exploration finds are reported, and the inputs of its paths are
+	// where detection looks for races the seed input hides. It runs beside
+	// detection's plan on the given inputs (inputsBeside), which needs
+	// none of them.
 	if roots := opts.inputRoots(prog); len(roots) > 0 {
-		if err := a.explore(ctx, prog, roots, progress); err != nil {
-			return nil, err
-		}
-	}
-	if res.Stopped != nil {
-		a.failureEvidence(prog, cfg)
-		res.Elapsed = time.Since(start)
-		return res, nil
+		progress("exploring", 0, len(roots))
+		beside = newInputsBeside(ctx, a, prog, roots, progress)
 	}
 	if len(opts.Focus) > 0 {
 		if prior == nil {
@@ -306,9 +306,33 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	progress("detecting", 0, opts.Schedules)
 	tsanPairs, tsanMissed := tsan.Locate(prog, opts.TSan)
 	res.TSanMissed = tsanMissed
-	det, err := race.Detect(prog, race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
-		AutoInstructions: opts.AutoInstructions, Inputs: a.explored, Prior: prior, Explore: opts.explore(start), StageInstructions: opts.ExploreInstructions, External: tsan.External(tsanPairs),
-		Progress: func(done, total int) { progress("detecting", done, total) }})
+	dopts := race.Options{Schedules: opts.Schedules, Directed: opts.Directed, Seed: opts.Seed, Run: cfg,
+		AutoInstructions: opts.AutoInstructions, Prior: prior, Explore: opts.explore(start), StageInstructions: opts.ExploreInstructions, External: tsan.External(tsanPairs),
+		Progress: func(done, total int) {
+			if beside != nil {
+				beside.flush()
+			}
+			progress("detecting", done, total)
+		}}
+	if beside != nil {
+		dopts.Beside = beside
+	}
+	det, err := race.Detect(prog, dopts)
+	if beside != nil {
+		// Detection may end before it waited (an error, a budget): the
+		// exploration is over before the result is read.
+		if _, werr := beside.Wait(); err == nil {
+			err = werr
+		}
+		if res.Stopped != nil { // the exploration ran out of a budget: detection did too
+			a.failureEvidence(prog, cfg)
+			res.Elapsed = time.Since(start)
+			return res, nil
+		}
+	}
+	if errors.Is(err, ErrCanceled) {
+		return nil, err
+	}
 	if errors.Is(err, race.ErrCanceled) || ctx.Err() != nil {
 		return nil, ErrCanceled
 	}

@@ -33,6 +33,9 @@ type Options struct {
 	// share of the exploration's schedules, and races, candidates and
 	// failures found there carry them.
 	Inputs []*Inputs
+	// Beside, when set, supplies Inputs from work that runs beside the
+	// plan on the analysis's own inputs, which needs none of them.
+	Beside Beside
 	// Prior is what earlier analyses of the same program learned
 	// (History): the pairs that were races, tried first, and the pairs
 	// already tried in vain, not tried again.
@@ -67,6 +70,19 @@ type Options struct {
 	// the race-directed runs, each run in all (share.go): 0 follows the
 	// program as Explore.Instructions 0 does; Unbounded sets none.
 	StageInstructions uint64
+}
+
+// Beside is work whose result detection needs only once the plan on the
+// analysis's own inputs is over (the exploration of symbolic inputs,
+// whose paths are Options.Inputs): it may run on another core meanwhile.
+type Beside interface {
+	// Start is called once the plan's first execution has measured the
+	// program, with its peak footprint (what running beside it costs).
+	Start(footprint uint64)
+	// Wait returns the inputs once the work is done, starting it first
+	// when it was not (detection stopped before measuring). An error
+	// ends detection with it.
+	Wait() ([]*Inputs, error)
 }
 
 // Prior is what earlier detections of a program found, for the next one
@@ -432,6 +448,9 @@ func (d *detection) measured(run *vm.Result, in *Inputs, measure bool) (stop boo
 		// What parallel executions wait for room for (vm.Admit).
 		d.opts.Run.MemoryHint = run.PeakFootprint
 		d.res.MemoryHint = run.PeakFootprint
+		if b := d.opts.Beside; b != nil {
+			b.Start(run.PeakFootprint)
+		}
 		return false
 	}
 	if run.Term.OutOfInstructions() {
@@ -496,6 +515,13 @@ func (d *detection) runInputs() []*Inputs {
 // input whose path the seed does not take can hide a race, a lock it does
 // not hold or a failure, whatever lines it covers.
 func (d *detection) inputs() error {
+	if b := d.opts.Beside; b != nil {
+		in, err := b.Wait()
+		if err != nil {
+			return err
+		}
+		d.opts.Inputs = in
+	}
 	d.total += len(d.opts.Inputs) * d.opts.Schedules
 	d.res.InputsShare.open(d.stageBudget())
 	for _, in := range d.opts.Inputs {
