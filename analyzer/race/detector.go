@@ -41,7 +41,12 @@ type sharedRead struct {
 type Detector struct {
 	clocks []VC // per thread; nil once joined
 	live   int  // threads created and not joined, the first included
-	syncs  map[vm.SyncKey]VC
+	syncs  map[vm.SyncKey]*VC
+	// lastKey and last are the sync key used last and its clock: a
+	// program that takes one mutex for every few instructions asks for
+	// the same key at each acquire and release (syncOf).
+	lastKey vm.SyncKey
+	last    *VC
 	// syncsIn lists the sync keys in each object, to drop them with it.
 	syncsIn map[uint32][]vm.SyncKey
 	shadows []*shadowPage // by object id, paged like the VM's object table
@@ -102,7 +107,7 @@ func (d *Detector) Footprint() uint64 {
 // New returns a detector for one execution. Bind must be called with the
 // machine before it runs.
 func New() *Detector {
-	return &Detector{clocks: []VC{{1}}, live: 1, syncs: map[vm.SyncKey]VC{}, found: map[pairKey]*Race{}, locks: newLockGraph(), gen: newGen()}
+	return &Detector{clocks: []VC{{1}}, live: 1, syncs: map[vm.SyncKey]*VC{}, found: map[pairKey]*Race{}, locks: newLockGraph(), gen: newGen()}
 }
 
 // Bind gives the detector the machine whose execution it monitors, for
@@ -124,25 +129,17 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 	c := d.clock(ev.Thread)
 	switch ev.Op {
 	case vm.Acquire:
-		if l, ok := d.syncs[ev.Key]; ok {
-			c.Join(l)
+		if l := d.syncOf(ev.Key, false); l != nil {
+			c.Join(*l)
 		}
 	case vm.Release:
 		// The key's clock is the detector's own (acquires copy out of it),
 		// so it is overwritten in place rather than reallocated.
-		l, ok := d.syncs[ev.Key]
-		if !ok {
-			d.indexSync(ev.Key)
-		}
-		d.syncs[ev.Key] = append(l[:0], *c...)
+		l := d.syncOf(ev.Key, true)
+		*l = append((*l)[:0], *c...)
 		c.Set(ev.Thread, c.Get(ev.Thread)+1)
 	case vm.ReleaseMerge:
-		l, ok := d.syncs[ev.Key]
-		if !ok {
-			d.indexSync(ev.Key)
-		}
-		l.Join(*c)
-		d.syncs[ev.Key] = l
+		d.syncOf(ev.Key, true).Join(*c)
 		c.Set(ev.Thread, c.Get(ev.Thread)+1)
 	case vm.Fork:
 		if d.births == nil {
@@ -172,6 +169,25 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 	}
 }
 
+// syncOf returns the clock of sync key k, making an empty one when make
+// is set (nil otherwise when k has none).
+func (d *Detector) syncOf(k vm.SyncKey, make bool) *VC {
+	if d.last != nil && d.lastKey == k {
+		return d.last
+	}
+	l := d.syncs[k]
+	if l == nil {
+		if !make {
+			return nil
+		}
+		l = new(VC)
+		d.syncs[k] = l
+		d.indexSync(k)
+	}
+	d.lastKey, d.last = k, l
+	return l
+}
+
 // indexSync notes a sync key that lives in a heap or global object, so
 // the key's clock goes when the object is freed.
 func (d *Detector) indexSync(k vm.SyncKey) {
@@ -192,6 +208,7 @@ func (d *Detector) drop(o *vm.Object) {
 		for _, k := range keys {
 			delete(d.syncs, k)
 		}
+		d.last = nil
 		delete(d.syncsIn, o.ID)
 	}
 	pg := int(o.ID >> shadowPageBits)
@@ -312,8 +329,14 @@ func (l *leafCache) keep(a *vm.Access, sh *objShadow, ch *chunk, base, n uint64)
 func (l *leafCache) of(a *vm.Access, gen uint64) (*chunk, uint64) {
 	ch := l.ch
 	if ch == nil || a.Obj != l.obj || a.Obj.Serial != l.serial || a.Kind == vm.Free ||
-		a.Off < l.base || a.Off+a.Size > l.end || ch.gen != gen || ch.lines != nil ||
-		((a.Off-l.base)|a.Size)&(1<<ch.shift-1) != 0 {
+		a.Off < l.base || a.Off+a.Size > l.end || ch.gen != gen || ch.lines != nil {
+		return nil, 0
+	}
+	// Whole cells, as granuleShift counts them: an access that ends at the
+	// leaf's end covers its last cell (an 8-byte global is one cell of a
+	// whole chunk's size).
+	mask := uint64(1)<<ch.shift - 1
+	if (a.Off-l.base)&mask != 0 || (a.Off+a.Size-l.base)&mask != 0 && a.Off+a.Size != l.end {
 		return nil, 0
 	}
 	return ch, l.base

@@ -35,10 +35,12 @@ func (d *Detector) fork() *Detector {
 			c.clocks[i] = v.Clone()
 		}
 	}
-	c.syncs = make(map[vm.SyncKey]VC, len(d.syncs))
+	c.syncs = make(map[vm.SyncKey]*VC, len(d.syncs))
 	for k, v := range d.syncs {
-		c.syncs[k] = v.Clone() // a release overwrites a key's clock in place
+		cp := v.Clone() // a release overwrites a key's clock in place
+		c.syncs[k] = &cp
 	}
+	c.last = nil
 	if d.syncsIn != nil {
 		c.syncsIn = make(map[uint32][]vm.SyncKey, len(d.syncsIn))
 		for k, v := range d.syncsIn {
