@@ -75,6 +75,18 @@ func (d *Detector) intern(hs []held) uint32 {
 	if len(hs) == 0 {
 		return 0
 	}
+	if len(hs) == 1 && d.oneID != 0 && hs[0].key == d.oneKey {
+		return d.oneID
+	}
+	id := d.internSet(hs)
+	if len(hs) == 1 {
+		d.oneKey, d.oneID = hs[0].key, id
+	}
+	return id
+}
+
+// internSet is intern's lookup, by a key built from the sorted set.
+func (d *Detector) internSet(hs []held) uint32 {
 	var keyArr [4]vm.SyncKey
 	keys := keyArr[:0]
 	for _, h := range hs {

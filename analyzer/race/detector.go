@@ -84,6 +84,11 @@ type Detector struct {
 	dirty    []bool
 	lsIndex  map[string]uint32
 	lsets    [][]vm.SyncKey
+	// oneKey and oneID are the last set of one lock interned (oneID 0:
+	// none): a program that takes one mutex around each update interns
+	// that set after every acquisition.
+	oneKey   vm.SyncKey
+	oneID    uint32
 	births   map[int]born
 	cands    []*Candidate
 	candSeen map[string]bool
