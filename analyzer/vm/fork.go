@@ -2,7 +2,6 @@ package vm
 
 import (
 	"maps"
-	"slices"
 
 	"augur/analyzer/sched"
 )
@@ -31,23 +30,17 @@ func (m *Machine) forkAgain() *Machine {
 	return c
 }
 
-// fork returns an independent copy of m positioned where m is.
+// fork returns an independent copy of m positioned where m is: a copy
+// of its state (state.fork) with a runner of its own, whose
+// configuration and budgets are m's and whose policy and monitor are
+// forks of m's.
 func (m *Machine) fork() *Machine {
 	c := *m
-	c.hang = nil // a fork's watch opens when its own budget runs out
+	c.state = m.state.fork()
+	c.lib = m.lib.Fork(&c) // bound to the machine, once its state is the fork's
+	c.hang = nil           // a fork's watch opens when its own budget runs out
 	if m.share != nil {
 		c.openLedger()
-	}
-	c.mem = m.mem.Fork()
-	c.threads = make([]*Thread, len(m.threads))
-	for i, t := range m.threads {
-		c.threads[i] = t.clone()
-		if t == m.cur {
-			c.cur = c.threads[i]
-		}
-		// Marks of its own on each side: an object both share, quieted
-		// by one, must not be quiet for the other (quiet.go).
-		t.mark, c.threads[i].mark = newMark(), newMark()
 	}
 	if c.cur != nil {
 		// The slice the current thread is in has not been added to its
@@ -56,11 +49,6 @@ func (m *Machine) fork() *Machine {
 		c.cur.count += m.insts - m.sliceStart
 		c.sliceStart = m.insts
 	}
-	c.sync = m.sync.fork()
-	c.lib = m.lib.Fork(&c)
-	c.output = m.output[:len(m.output):len(m.output)] // appends copy
-	c.inputs = m.inputs[:len(m.inputs):len(m.inputs)]
-	c.trace = m.trace.Fork()
 	if f, ok := m.policy.(sched.Forker); ok {
 		c.policy = f.Fork()
 	}
@@ -72,19 +60,7 @@ func (m *Machine) fork() *Machine {
 		}
 	}
 	c.argBuf, c.callBuf, c.runBuf = nil, nil, nil
-	c.keyDtors = slices.Clone(m.keyDtors)
-	c.stacks = m.stacks.fork()
 	c.spawned, c.pendingFail = nil, nil // the parent's forks are not the child's
-	if m.sym != nil {
-		c.sym = m.sym.fork()
-	}
-	if m.weak != nil {
-		c.weak = m.weak.Fork()
-	}
-	c.inputNames = make(map[string]int, len(m.inputNames))
-	for k, v := range m.inputNames {
-		c.inputNames[k] = v
-	}
 	return &c
 }
 

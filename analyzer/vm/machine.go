@@ -369,15 +369,19 @@ type Thread struct {
 	count uint64
 }
 
-// Machine executes one program from start to termination.
+// Machine executes one program from start to termination. It is two
+// parts, as KLEE's Executor and ExecutionState are: the execution's state
+// (state: what a fork copies) and the runner that advances it, whose
+// fields are Machine's own: the program and configuration, the budgets
+// and their checks, the scheduling policy and the monitor, pauses and
+// stops, and scratch space. A fork (fork.go) copies the state and gives
+// the copy a runner of its own.
 type Machine struct {
-	prog    *ir.Program
-	cfg     Config
-	mem     *Memory
-	threads []*Thread
-	cur     *Thread
-	insts   uint64
-	peak    uint64 // the largest footprint the memory checks saw
+	state
+
+	prog *ir.Program
+	cfg  Config
+	peak uint64 // the largest footprint the memory checks saw
 	// heapBase is the process's live heap when the execution was made:
 	// the memory backstop counts what the heap grew by since (checkMemory),
 	// less what other analyses' executions grew by (othersBase is what
@@ -386,10 +390,8 @@ type Machine struct {
 	othersBase int64
 	share      *footprintShare
 	// hang watches a run past its instruction budget for a proof that it
-	// is stuck (hang.go); syncs counts the synchronization events, which
-	// are progress.
+	// is stuck (hang.go); the state's syncs are its progress.
 	hang      *hangWatch
-	syncs     uint64
 	nextProbe uint64 // the instruction count the next hang probe opens at
 	// nextCheck is the instruction count at which the budget is checked
 	// next; the loop compares against it alone.
@@ -406,41 +408,16 @@ type Machine struct {
 	focus    []bool
 	deadline time.Time
 	policy   sched.Policy
-	trace    *sched.Trace
-	natives  []*Model // by function id
-	output   []OutputEvent
-	outKept  int // bytes of output in output
-	outOmit  uint64
-	digest   OutputDigest
-	inputs   []InputEvent
-	lib      Library
-	sync     *syncTable
-	clock    int64 // virtual time in nanoseconds
-	// steady, when set (SetSteadyClock), means the clock stopped following
-	// the instruction count at steadyAt: time then advances by sleeps and,
-	// for each thread, by a microsecond per read of its own
-	// (Thread.clockReads), the same whatever the schedule.
-	steady   bool
-	steadyAt uint64
+	natives  []*Model    // by function id
 	argBuf   []Value     // scratch for parallel phi moves
 	runBuf   []int       // scratch for the runnable threads of a decision
 	point    sched.Point // the point of the decision being made, filled in place (Policy.Pick)
 	callBuf  []Value     // scratch for call arguments
-	nextKey  uint64
-	// keyDtors holds each pthread key's destructor (a function address,
-	// 0 for none), indexed by key - 1; a fork clones it.
-	keyDtors []uint64
 	mon      Monitor
 	acc      Access // reused for every reported access
-	stacks   *stackTable
 	// callLoc is the location of the call whose native model is running,
 	// for the accesses and sync events the model reports.
 	callLoc ir.LocID
-	// sym is the symbolic part of the state, nil for a concrete run.
-	sym *symState
-	// weak is the weak-memory part of the state, nil under sequential
-	// consistency.
-	weak *memmodel.State
 	// forcedNext is the thread a schedule fork runs at its first
 	// scheduling decision, -1 when none.
 	forcedNext int
@@ -456,35 +433,18 @@ type Machine struct {
 	atStop bool
 	// yieldFirst makes the next Run reschedule before running (Yield).
 	yieldFirst bool
-	// decisions counts the policy's decisions so far (Pick calls);
 	// pauseAt, when not 0, is 1 + the decision before which Run pauses
 	// (PauseBeforeDecision).
-	decisions, pauseAt int
+	pauseAt int
 	// stop, when set, pauses the execution just before a thread executes
 	// its stop.Count-th instruction (see StopBefore).
 	stop *StopPoint
 	// pendingFail, when set, is how this state ends as soon as it runs: a
 	// fork created for a failing alternative (a divisor that is zero).
 	pendingFail error
-	// inputNames numbers the named inputs of this execution (forked with
-	// it), symbolic and concrete runs alike, so replayed values find
-	// their input.
-	inputNames map[string]int
-	// havocked lists the undefined functions havocked so far, sorted.
-	havocked []string
-	// sleepers counts the threads blocked in a sleep (Thread.wakeAt).
-	sleepers int
 	// sliceEnded is set when the current thread was preempted for running
 	// a whole time slice (exec.go); the next scheduling point says so.
 	sliceEnded bool
-	// jumps are the setjmp calls made so far (see setjmp.go); frameSerial
-	// numbers activations.
-	jumps       []jumpTarget
-	frameSerial uint64
-	// finiDone is set once exit() has run the destructors.
-	finiDone bool
-	// clients is where the client programs are (clients.go).
-	clients clientState
 }
 
 // New prepares an execution of prog: globals laid out and initialized, the
@@ -494,8 +454,8 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	if err := cfg.Models.complete(); err != nil {
 		return nil, err
 	}
-	m := &Machine{prog: prog, cfg: cfg, mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, forcedNext: -1,
-		policy: cfg.Policy, sync: newSyncTable(), mon: cfg.Monitor, stacks: newStackTable()}
+	m := &Machine{prog: prog, cfg: cfg, forcedNext: -1, policy: cfg.Policy, mon: cfg.Monitor,
+		state: state{mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, sync: newSyncTable(), stacks: newStackTable()}}
 	if cfg.MaxMemory != 0 {
 		m.startBackstop()
 	}
