@@ -558,6 +558,7 @@ func (d *detection) directed() error {
 	d.total += len(queue)
 	share := &d.res.DirectedShare
 	share.open(d.stageBudget())
+	ahead := map[int]*execution{} // executions run ahead of their turn (runAhead)
 	for k, c := range queue {
 		if d.stop {
 			break
@@ -571,18 +572,54 @@ func (d *detection) directed() error {
 			d.res.Directed = append(d.res.Directed, c.ID)
 			continue
 		}
-		cfg := c.Inputs.Apply(d.opts.Run)
-		cfg.Policy, cfg.PreemptAt = sched.NewDirected(c.A, c.B), []string{c.A, c.B}
-		found := d.found()
-		run, err := d.run(cfg, "race-directed "+c.A+" / "+c.B, ByDirected, c.Inputs)
-		if err != nil {
-			return err
+		if t := d.opts.Run.Expired(); t != nil { // as run says, before an execution
+			d.res.Stopped, d.stop = t, true
+			d.res.Directed = append(d.res.Directed, c.ID)
+			break
 		}
-		share.charge(run, found != d.found())
+		ex, ok := ahead[k]
+		if !ok {
+			if err := d.runAhead(queue, k, ahead); err != nil {
+				return err
+			}
+			ex = ahead[k]
+		}
+		delete(ahead, k)
+		found := d.found()
+		d.merge(ex, "race-directed "+c.A+" / "+c.B, ByDirected, c.Inputs)
+		share.charge(ex.run, found != d.found())
 		d.res.Directed = append(d.res.Directed, c.ID)
 		if d.raced[c.ID] {
 			d.res.Confirmed = append(d.res.Confirmed, c)
 		}
+	}
+	return nil
+}
+
+// runAhead runs the race-directed execution of queue[k], and beside it,
+// on the other workers, those of the candidates after it not raced yet,
+// into ahead by position. Each execution depends on its candidate alone,
+// and directed merges them in the queue's order, dropping those whose
+// turn does not come (an earlier one raced the pair, or spent the share):
+// what detection finds is the sequential loop's, on every core.
+func (d *detection) runAhead(queue []*Candidate, k int, ahead map[int]*execution) error {
+	var at []int
+	var cfgs []vm.Config
+	for i := k; i < len(queue) && len(at) < d.workers(); i++ {
+		c := queue[i]
+		if i > k && d.raced[c.ID] {
+			continue
+		}
+		cfg := c.Inputs.Apply(d.opts.Run)
+		cfg.Policy, cfg.PreemptAt = sched.NewDirected(c.A, c.B), []string{c.A, c.B}
+		at, cfgs = append(at, i), append(cfgs, cfg)
+	}
+	runs, err := d.executeAll(cfgs, nil, d.workers())
+	if err != nil {
+		return err
+	}
+	for j, i := range at {
+		ahead[i] = runs[j]
 	}
 	return nil
 }
