@@ -290,12 +290,18 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	// program reads inputs itself (__VERIFIER_nondet_*, augur_make_symbolic,
 	// or undefined functions under --undefined=havoc). The failures the
 	// exploration finds are reported, and the inputs of its paths are
-	// where detection looks for races the seed input hides. It runs beside
-	// detection's plan on the given inputs (inputsBeside), which needs
-	// none of them.
+	// where detection looks for races the seed input hides. Detection's
+	// plan on the given inputs, which needs none of them, runs beside it
+	// (inputsBeside).
 	if roots := opts.inputRoots(prog); len(roots) > 0 {
 		progress("exploring", 0, len(roots))
-		beside = newInputsBeside(ctx, a, prog, roots, progress)
+		beside = exploreBeside(ctx, a, prog, roots, progress)
+		beside.flush()
+		if beside.over() && res.Stopped != nil { // it ran out of a budget before detection could start
+			a.failureEvidence(prog, cfg)
+			res.Elapsed = time.Since(start)
+			return res, nil
+		}
 	}
 	if len(opts.Focus) > 0 {
 		if prior == nil {
@@ -395,7 +401,10 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 // explore searches the input space (symex) from each of roots, the
 // symbolic templates of inputRoots, for failures, and for the inputs
 // detection then runs its plan on (analysis.explored).
-func (res *analysis) explore(ctx context.Context, prog *ir.Program, roots []vm.Config, progress func(string, int, int)) error {
+//
+// seedRan, when set, is told the peak footprint of the first path, the
+// given inputs', as soon as it ran.
+func (res *analysis) explore(ctx context.Context, prog *ir.Program, roots []vm.Config, progress func(string, int, int), seedRan func(uint64)) error {
 	opts := res.Options
 	progress("exploring", 0, len(roots))
 	var own *symex.Path
@@ -421,9 +430,13 @@ func (res *analysis) explore(ctx context.Context, prog *ir.Program, roots []vm.C
 			}
 			pathsBudget = func(n uint64) uint64 { return max(race.AutoFactor*n, paths*race.AutoFloor) }
 		}
+		var ran func(uint64)
+		if i == 0 {
+			ran = seedRan
+		}
 		ex, err := symex.Explore(prog, symex.Options{Run: root, Searcher: opts.Searcher,
 			Seed: opts.Seed, MaxPaths: opts.maxPathsOf(), Timeout: timeout, Model: opts.MemoryModel,
-			MaxPathCalls: perPath, MaxCalls: all, SeedBudget: seedBudget, PathsBudget: pathsBudget})
+			MaxPathCalls: perPath, MaxCalls: all, SeedBudget: seedBudget, PathsBudget: pathsBudget, SeedRan: ran})
 		if err != nil {
 			return err
 		}

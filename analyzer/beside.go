@@ -13,30 +13,34 @@ import (
 	"augur/analyzer/vm"
 )
 
-// inputsBeside is the exploration of symbolic inputs run beside
-// detection's plan on the analysis's own inputs (race.Beside). Neither
-// needs the other: the plan runs the given inputs, and only the stages
-// after it run the explored paths. The exploration is one goroutine
-// interpreting with a solver, so on a second core it takes its time off
-// the wall clock: pigz's exploration of its arguments and standard input
-// is 5 s of one core, and the plan 1.8 s of the other.
+// inputsBeside is the exploration of symbolic inputs with detection's
+// plan on the analysis's own inputs beside it (race.Options.Later).
+// Neither needs the other: the plan runs the given inputs, and only the
+// stages after it run the explored paths. The exploration is one
+// goroutine interpreting with a solver, so a second core takes the plan's
+// time off the wall clock: pigz's exploration of its arguments and
+// standard input is 5 s of one core, and the plan 1.9 s of the other.
 //
-// What each finds is the same as when they run in turn: both are bounded
-// by counts, not by the clock (unless a wall-time setting bounds them),
-// and they share no state. Memory is admitted like other parallel work
-// (vm.Admit): the exploration starts beside the plan only when there is
-// room for two of the program's executions under the budget, and
-// otherwise runs first, as it did alone.
+// The exploration starts first, and detection once the exploration's
+// first path (the given inputs') has measured the program: then when there
+// are two workers and room for two of its executions under the memory
+// budget (vm.TryAdmit, held until the exploration ends), otherwise once
+// the exploration is over, as when they ran in turn. What each finds is
+// the same either way: both are bounded by counts, not by the clock
+// (unless a wall-time setting bounds them), and they share no state.
 type inputsBeside struct {
-	a       *analysis
-	ctx     context.Context
-	prog    *ir.Program
-	roots   []vm.Config
-	workers int
+	a     *analysis
+	ctx   context.Context
+	prog  *ir.Program
+	roots []vm.Config
 
-	once sync.Once
-	done chan struct{}
-	err  error
+	// measured is closed once the first path ran (footprint is its peak)
+	// or the exploration ended without one; done once it ended.
+	measured  chan struct{}
+	footprint uint64
+	measure   sync.Once
+	done      chan struct{}
+	err       error
 	// panicked and stack are a panic of the exploration's goroutine,
 	// raised again on the caller's (Wait) so Analyze reports it.
 	panicked any
@@ -50,41 +54,34 @@ type inputsBeside struct {
 	reported      [2]int64
 }
 
-// newInputsBeside prepares the exploration of roots beside detection.
-func newInputsBeside(ctx context.Context, a *analysis, prog *ir.Program, roots []vm.Config, progress func(string, int, int)) *inputsBeside {
-	b := &inputsBeside{a: a, ctx: ctx, prog: prog, roots: roots, done: make(chan struct{}), progress: progress,
-		workers: a.Options.Workers}
-	if b.workers <= 0 {
-		b.workers = runtime.GOMAXPROCS(0)
-	}
+// exploreBeside starts the exploration of roots on a goroutine of its own
+// and returns once detection may start: beside it, or after it.
+func exploreBeside(ctx context.Context, a *analysis, prog *ir.Program, roots []vm.Config, progress func(string, int, int)) *inputsBeside {
+	b := &inputsBeside{a: a, ctx: ctx, prog: prog, roots: roots, progress: progress,
+		measured: make(chan struct{}), done: make(chan struct{})}
 	b.reported = [2]int64{-1, -1}
 	b.ptotal.Store(int64(len(roots)))
-	return b
-}
-
-// Start runs the exploration: on a goroutine of its own when there are
-// two workers and room under the memory budget for its execution and the
-// plan's beside it (twice footprint), otherwise here, before the plan
-// goes on.
-func (b *inputsBeside) Start(footprint uint64) {
-	b.once.Do(func() {
-		if b.workers >= 2 {
-			if release, ok := vm.TryAdmit(b.a.Options.Run.MaxMemory, 2*max(footprint, 1)); ok {
-				go func() {
-					defer release()
-					b.run()
-				}()
-				return
-			}
+	workers := a.Options.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	admitted := make(chan func(), 1) // the admission the goroutine releases at its end
+	go b.run(admitted)
+	<-b.measured
+	if workers >= 2 {
+		if release, ok := vm.TryAdmit(a.Options.Run.MaxMemory, 2*max(b.footprint, 1)); ok {
+			admitted <- release
+			return b
 		}
-		b.run()
-	})
+	}
+	admitted <- func() {}
+	<-b.done
+	return b
 }
 
 // Wait waits for the exploration and returns the inputs detection runs
 // its plan on (analysis.explored).
 func (b *inputsBeside) Wait() ([]*race.Inputs, error) {
-	b.Start(0)
 	<-b.done
 	b.flush()
 	if b.panicked != nil {
@@ -96,26 +93,45 @@ func (b *inputsBeside) Wait() ([]*race.Inputs, error) {
 	return b.a.explored, nil
 }
 
-// settle waits for an exploration that started, and keeps one that did
-// not from starting: Analyze recovering from a panic returns only once no
-// goroutine of its own writes the result.
-func (b *inputsBeside) settle() {
-	b.once.Do(func() { close(b.done) })
-	<-b.done
+// over reports whether the exploration has ended (its results may then
+// be read).
+func (b *inputsBeside) over() bool {
+	select {
+	case <-b.done:
+		return true
+	default:
+		return false
+	}
 }
 
-// run explores, recording an error or a panic for Wait.
-func (b *inputsBeside) run() {
-	defer close(b.done)
+// settle waits for the exploration: Analyze recovering from a panic
+// returns only once no goroutine of its own writes the result.
+func (b *inputsBeside) settle() { <-b.done }
+
+// run explores, recording an error or a panic for Wait, and releases the
+// memory admission it is handed once it is over.
+func (b *inputsBeside) run(admitted chan func()) {
+	defer func() {
+		b.measure.Do(func() { close(b.measured) })
+		release := <-admitted
+		release()
+		close(b.done)
+	}()
 	defer func() {
 		if p := recover(); p != nil {
 			b.panicked, b.stack = p, debug.Stack()
 		}
 	}()
+	seedRan := func(footprint uint64) {
+		b.measure.Do(func() {
+			b.footprint = footprint
+			close(b.measured)
+		})
+	}
 	b.err = b.a.explore(b.ctx, b.prog, b.roots, func(_ string, done, total int) {
 		b.ptotal.Store(int64(total))
 		b.pdone.Store(int64(done))
-	})
+	}, seedRan)
 }
 
 // flush reports the exploration's progress when it moved since the last

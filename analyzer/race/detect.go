@@ -76,12 +76,8 @@ type Options struct {
 // analysis's own inputs is over (the exploration of symbolic inputs,
 // whose paths are Options.Inputs): it may run on another core meanwhile.
 type Beside interface {
-	// Start is called once the plan's first execution has measured the
-	// program, with its peak footprint (what running beside it costs).
-	Start(footprint uint64)
-	// Wait returns the inputs once the work is done, starting it first
-	// when it was not (detection stopped before measuring). An error
-	// ends detection with it.
+	// Wait returns the inputs once the work is done. An error ends
+	// detection with it.
 	Wait() ([]*Inputs, error)
 }
 
@@ -448,9 +444,6 @@ func (d *detection) measured(run *vm.Result, in *Inputs, measure bool) (stop boo
 		// What parallel executions wait for room for (vm.Admit).
 		d.opts.Run.MemoryHint = run.PeakFootprint
 		d.res.MemoryHint = run.PeakFootprint
-		if b := d.opts.Beside; b != nil {
-			b.Start(run.PeakFootprint)
-		}
 		return false
 	}
 	if run.Term.OutOfInstructions() {

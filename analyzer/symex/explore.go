@@ -58,6 +58,9 @@ type Options struct {
 	// multiple of one run, not one run per option. The path that reaches
 	// it is stopped there, and the exploration ends.
 	PathsBudget func(instructions uint64) uint64
+	// SeedRan, when set, is told the seed's path's peak footprint as soon
+	// as it ran, whatever its end: the exploration goes on meanwhile.
+	SeedRan func(footprint uint64)
 }
 
 // DefaultMaxPaths is Options.MaxPaths when it is 0.
@@ -292,6 +295,9 @@ func Explore(prog *ir.Program, opts Options) (*Result, error) {
 			p.Term = &vm.Termination{Kind: vm.TermSolver, Message: err.Error()}
 		}
 		res.Paths = append(res.Paths, p)
+		if p.Seed && opts.SeedRan != nil {
+			opts.SeedRan(run.PeakFootprint)
+		}
 		if p.Seed && opts.SeedBudget != nil && run.Term.Kind == vm.TermExit {
 			budget = opts.SeedBudget(run.Instructions)
 			res.Stats.PathBudget = budget
