@@ -56,9 +56,9 @@ type snapshotStore struct {
 	// rebuild (a 64 MiB array and its shadow are copied whole by the
 	// first write of every fork).
 	noRoot, tooBig bool
-	// sharedLen is the size of the detection's set of sites shadowed from
-	// birth the snapshots were made with (private.go).
-	sharedLen int
+	// checked is the size of the detection's set of sites shadowed from
+	// birth (private.go) when the snapshots were last checked against it.
+	checked int
 }
 
 // Limits of the snapshots an enumeration keeps: their footprints (which
@@ -131,9 +131,26 @@ func (s *snapshotStore) add(sn *snapshot) {
 	s.n++
 }
 
-// drop forgets every snapshot.
-func (s *snapshotStore) drop() {
-	s.byHash, s.n, s.bytes = map[uint64][]*snapshot{}, 0, 0
+// dropStale forgets the snapshots whose detectors keep objects private
+// that d now shadows from birth (sharedSites.stale, the rule the root
+// snapshot of the exploration follows too): an execution from one would
+// run twice.
+func (s *snapshotStore) dropStale(d *detection) {
+	for h, l := range s.byHash {
+		l = slices.DeleteFunc(l, func(sn *snapshot) bool {
+			if !d.shared.stale(sn.st.det) {
+				return false
+			}
+			s.bytes -= sn.cost
+			s.n--
+			return true
+		})
+		if len(l) == 0 {
+			delete(s.byHash, h)
+		} else {
+			s.byHash[h] = l
+		}
+	}
 }
 
 // evict drops the least recently used snapshot.
@@ -177,9 +194,9 @@ func (s *snapshotStore) start(d *detection, cfg vm.Config, b bounded) (*started,
 	if b.at < 0 || s.noRoot || s.tooBig {
 		return nil, nil
 	}
-	if s.sharedLen != len(d.shared.get()) {
-		s.drop() // made keeping objects private that are now shadowed from birth
-		s.sharedLen = len(d.shared.get())
+	if n := len(d.shared.get()); n != s.checked {
+		s.dropStale(d) // made keeping objects private that are now shadowed from birth
+		s.checked = n
 	}
 	p := b.prefix()
 	at := b.at
