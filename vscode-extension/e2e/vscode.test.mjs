@@ -798,3 +798,18 @@ test("the server's log says each message once, at its own level", async () => {
   await expectVisible(page.locator('.output-view .view-line', { hasText: 'ledger.c' }).first(), "augur's output");
   await shot('14-output');
 });
+
+test("the settings editor says how detection's stages after the plan share the instruction budget", async () => {
+  // augur.exploreInstructions' description is package.json's, which
+  // analyzer/settings' test keeps equal to the settings table.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Shift+P');
+  await page.keyboard.type('Preferences: Open Settings (UI)');
+  await page.keyboard.press('Enter');
+  await expectVisible(page.locator('.settings-editor .settings-header'), 'the settings editor');
+  await page.keyboard.type('augur.exploreInstructions');
+  const desc = page.locator('.settings-editor .setting-item-contents', { hasText: 'a third each' }).first();
+  await expectVisible(desc, "augur.exploreInstructions' description");
+  await settled(desc);
+  await shot('15-settings');
+});
