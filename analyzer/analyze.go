@@ -298,9 +298,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		beside = exploreBeside(ctx, a, prog, roots, progress)
 		beside.flush()
 		if beside.over() && res.Stopped != nil { // it ran out of a budget before detection could start
-			a.failureEvidence(prog, cfg)
-			res.Elapsed = time.Since(start)
-			return res, nil
+			return a.stoppedExploring(prog, cfg, start), nil
 		}
 	}
 	if len(opts.Focus) > 0 {
@@ -331,9 +329,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 			err = werr
 		}
 		if res.Stopped != nil { // the exploration ran out of a budget: detection did too
-			a.failureEvidence(prog, cfg)
-			res.Elapsed = time.Since(start)
-			return res, nil
+			return a.stoppedExploring(prog, cfg, start), nil
 		}
 	}
 	if errors.Is(err, ErrCanceled) {
@@ -463,6 +459,15 @@ func (res *analysis) explore(ctx context.Context, prog *ir.Program, roots []vm.C
 	}
 	res.explored, res.LongInputsLeftOut = raceInputs(res.Exploration.Paths, own)
 	return nil
+}
+
+// stoppedExploring ends an analysis whose exploration of inputs ran out
+// of a budget: the failures it found, with their evidence, and no
+// detection.
+func (res *analysis) stoppedExploring(prog *ir.Program, cfg vm.Config, start time.Time) *Result {
+	res.failureEvidence(prog, cfg)
+	res.Elapsed = time.Since(start)
+	return res.Result
 }
 
 // classify decides every race's category, reporting each as it arrives.

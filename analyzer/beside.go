@@ -14,7 +14,7 @@ import (
 )
 
 // inputsBeside is the exploration of symbolic inputs with detection's
-// plan on the analysis's own inputs beside it (race.Options.Later).
+// plan on the analysis's own inputs beside it (race.Options.Beside).
 // Neither needs the other: the plan runs the given inputs, and only the
 // stages after it run the explored paths. The exploration is one
 // goroutine interpreting with a solver, so a second core takes the plan's
