@@ -293,6 +293,9 @@ func (m *Machine) concretizeSplit(v Value, w uint16, classes []func(*expr.Expr) 
 // It returns the direction of the current state and the fork (nil when
 // there was no fork).
 func (m *Machine) decide(c *expr.Expr) (bool, *Machine, error) {
+	if v, ok := expr.Decided(c); ok {
+		return v, nil, nil // the bounds of its operands decide it, as the solver would
+	}
 	s := m.sym
 	b := s.B
 	notC := b.Not(c)

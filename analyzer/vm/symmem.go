@@ -116,6 +116,11 @@ func (m *Machine) symTarget(v Value, size uint64) (*Object, *expr.Expr, error) {
 	idTerm := b.Extract(v.Sym, ir.AddrShift, 64-ir.AddrShift)
 	var ids []uint64
 	excluded := b.Constant(1, 1)
+	lo, hi := expr.Bounds(idTerm)
+	if lo == hi {
+		ids = []uint64{lo} // the offset cannot reach past the object's id bits
+		excluded = b.Constant(0, 1)
+	}
 	for len(ids) <= maxTargets {
 		ok, err := s.S.MayBeTrue(s.pc, excluded)
 		if err != nil {
@@ -147,7 +152,7 @@ func (m *Machine) symTarget(v Value, size uint64) (*Object, *expr.Expr, error) {
 			m.spawned = append(m.spawned, child)
 		}
 	}
-	if len(ids) > 1 || !isConst(idTerm) {
+	if len(ids) > 1 || lo != hi {
 		s.pc = append(s.pc, b.Binary(expr.Eq, idTerm, b.Constant(ids[0], idTerm.Width)))
 	}
 	o := m.mem.Object(uint32(ids[0]))
