@@ -10,10 +10,10 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/category"
-	"augur/analyzer/classify"
-	"augur/analyzer/ir"
-	"augur/analyzer/race"
+	"augur/analyzer/detect/race"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/judge/category"
+	"augur/analyzer/judge/classify"
 	"augur/internal/testutil"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"augur/analyzer"
-	"augur/analyzer/race"
+	"augur/analyzer/detect/race"
 	"augur/internal/testutil"
 )
 

@@ -13,21 +13,21 @@ import (
 	"sync/atomic"
 	"time"
 
-	"augur/analyzer/build"
-	"augur/analyzer/category"
-	"augur/analyzer/classify"
-	"augur/analyzer/evidence"
-	"augur/analyzer/farm"
-	"augur/analyzer/fix"
-	"augur/analyzer/history"
-	"augur/analyzer/ir"
-	"augur/analyzer/memmodel"
-	"augur/analyzer/pattern"
-	"augur/analyzer/race"
-	"augur/analyzer/resolve"
-	"augur/analyzer/symex"
-	"augur/analyzer/tsan"
-	"augur/analyzer/vm"
+	"augur/analyzer/detect/race"
+	"augur/analyzer/detect/tsan"
+	"augur/analyzer/exec/memmodel"
+	"augur/analyzer/exec/symex"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/resolve"
+	"augur/analyzer/judge/category"
+	"augur/analyzer/judge/classify"
+	"augur/analyzer/judge/farm"
+	"augur/analyzer/judge/history"
+	"augur/analyzer/judge/pattern"
+	"augur/analyzer/output/evidence"
+	"augur/analyzer/output/fix"
 )
 
 // Options configure one analysis of a loaded program: detection over
@@ -106,7 +106,7 @@ type Options struct {
 	// Farm is where classification jobs run: "" in a pool of Workers
 	// goroutines; FarmEmbedded through a NATS server embedded in the
 	// process, with Workers worker goroutines (the code path of a farm of
-	// machines, analyzer/farm); or a NATS URL (nats://HOST:PORT), whose
+	// machines, analyzer/judge/farm); or a NATS URL (nats://HOST:PORT), whose
 	// `augur worker` processes run them.
 	Farm string
 	// ReadFile reads a source file for what the analysis takes from its
@@ -114,7 +114,7 @@ type Options struct {
 	// the file on disk).
 	ReadFile func(path string) ([]byte, error)
 	// History, when set, is the file where the analyses of this program
-	// keep what they learned (analyzer/history): each analysis tries new
+	// keep what they learned (analyzer/judge/history): each analysis tries new
 	// schedules, keeps the races earlier ones found, and adds up k.
 	// Results then depend on the analyses before; "" (the command line's
 	// default) keeps every analysis independent.
@@ -559,7 +559,7 @@ const FarmEmbedded = "embedded"
 // still on the way.
 const farmGrace = 30 * time.Second
 
-// farmOut classifies the jobs through a farm (analyzer/farm).
+// farmOut classifies the jobs through a farm (analyzer/judge/farm).
 func farmOut(ctx context.Context, prog *ir.Program, jobs []classify.Job, opts Options, record func(int, *classify.Verdict)) error {
 	if !opts.Deadline.IsZero() {
 		var cancel context.CancelFunc

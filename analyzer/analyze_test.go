@@ -10,10 +10,10 @@ import (
 	"testing"
 
 	"augur/analyzer"
-	"augur/analyzer/build"
-	"augur/analyzer/ir"
-	"augur/analyzer/report"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/output/report"
 	"augur/internal/testutil"
 )
 

@@ -9,11 +9,11 @@ import (
 	"slices"
 	"strings"
 
-	"augur/analyzer/bitcode"
-	"augur/analyzer/build"
-	"augur/analyzer/ir"
-	"augur/analyzer/libc"
-	"augur/analyzer/resolve"
+	"augur/analyzer/exec/libc"
+	"augur/analyzer/frontend/bitcode"
+	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/resolve"
 )
 
 // LoadProgram compiles files (C/C++ sources, or .bc/.ll bitcode) with the

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/memmodel"
+	"augur/analyzer/exec/memmodel"
 )
 
 // peakHeap runs f while sampling the Go heap's live objects, and returns

@@ -8,9 +8,9 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"augur/analyzer/ir"
-	"augur/analyzer/race"
-	"augur/analyzer/vm"
+	"augur/analyzer/detect/race"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
 )
 
 // inputsBeside is the exploration of symbolic inputs with detection's

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"augur/analyzer"
-	"augur/analyzer/race"
+	"augur/analyzer/detect/race"
 )
 
 // goroutineID is the number runtime.Stack gives the calling goroutine.

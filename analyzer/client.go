@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"augur/analyzer/build"
+	"augur/analyzer/frontend/build"
 )
 
 // A Client is a client program to run beside the program (a client of a

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/category"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/judge/category"
 	"augur/internal/testutil"
 )
 

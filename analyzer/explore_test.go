@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/category"
-	"augur/analyzer/evidence"
-	"augur/analyzer/ir"
-	"augur/analyzer/race"
-	"augur/analyzer/vm"
+	"augur/analyzer/detect/race"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/judge/category"
+	"augur/analyzer/output/evidence"
 	"augur/internal/testutil"
 )
 

@@ -1,8 +1,8 @@
 package analyzer
 
 import (
-	"augur/analyzer/classify"
-	"augur/analyzer/ir"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/judge/classify"
 )
 
 // SettingsKey is settingsKey, for tests that open a history themselves.

@@ -7,12 +7,12 @@ import (
 	"os"
 	"path/filepath"
 
-	"augur/analyzer/evidence"
-	"augur/analyzer/ir"
-	"augur/analyzer/libc"
-	"augur/analyzer/race"
-	"augur/analyzer/sched"
-	"augur/analyzer/vm"
+	"augur/analyzer/detect/race"
+	"augur/analyzer/exec/libc"
+	"augur/analyzer/exec/sched"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/output/evidence"
 )
 
 // Failures are every failure of the analysis that can have evidence: the

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/build"
-	"augur/analyzer/libc"
-	"augur/analyzer/race"
-	"augur/analyzer/vm"
+	"augur/analyzer/detect/race"
+	"augur/analyzer/exec/libc"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
 )
 
 // fuzzSeeds are small programs of the corpora, one per kind of thing the

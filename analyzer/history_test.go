@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/classify"
-	"augur/analyzer/history"
-	"augur/analyzer/race"
+	"augur/analyzer/detect/race"
+	"augur/analyzer/judge/classify"
+	"augur/analyzer/judge/history"
 )
 
 // A history carries one analysis's races and verdicts to the next

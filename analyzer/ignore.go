@@ -5,7 +5,7 @@ import (
 
 	"augur/internal/safefile"
 
-	"augur/analyzer/race"
+	"augur/analyzer/detect/race"
 )
 
 // IgnoreMarker silences a race when it appears in a comment on the line of

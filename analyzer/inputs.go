@@ -3,11 +3,11 @@ package analyzer
 import (
 	"slices"
 
-	"augur/analyzer/classify"
-	"augur/analyzer/ir"
-	"augur/analyzer/race"
-	"augur/analyzer/symex"
-	"augur/analyzer/vm"
+	"augur/analyzer/detect/race"
+	"augur/analyzer/exec/symex"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/judge/classify"
 )
 
 // The inputs an analysis explores. With --sym-* flags, the inputs they

@@ -3,9 +3,9 @@ package analyzer
 import (
 	"strings"
 
-	"augur/analyzer/race"
-	"augur/analyzer/srcexpr"
-	"augur/analyzer/vm"
+	"augur/analyzer/detect/race"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/output/srcexpr"
 )
 
 // One name for each thing: a race's memory is called what the source

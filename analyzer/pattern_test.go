@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"augur/analyzer"
-	"augur/analyzer/category"
+	"augur/analyzer/judge/category"
 	"augur/internal/testutil"
 )
 

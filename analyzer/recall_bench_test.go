@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/race"
+	"augur/analyzer/detect/race"
 	"augur/internal/testutil"
 )
 

@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"augur/analyzer"
-	"augur/analyzer/evidence"
-	"augur/analyzer/ir"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/output/evidence"
 )
 
 // copyWith writes src, passed through edit, to dir/name and returns its path.

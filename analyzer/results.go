@@ -3,12 +3,12 @@ package analyzer
 import (
 	"strings"
 
-	"augur/analyzer/category"
-	"augur/analyzer/classify"
-	"augur/analyzer/fix"
-	"augur/analyzer/ir"
-	"augur/analyzer/race"
-	"augur/analyzer/report"
+	"augur/analyzer/detect/race"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/judge/category"
+	"augur/analyzer/judge/classify"
+	"augur/analyzer/output/fix"
+	"augur/analyzer/output/report"
 )
 
 // Report renders the result as the report of design.md, with paths made

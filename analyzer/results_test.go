@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/vm"
 )
 
 // An analysis the time budget stopped while it explored inputs has not

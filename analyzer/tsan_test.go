@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/tsan"
+	"augur/analyzer/detect/tsan"
 )
 
 // tsanLog builds a program with ThreadSanitizer, runs it natively (capped)

@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"augur/analyzer"
-	"augur/analyzer/evidence"
-	"augur/analyzer/memmodel"
-	"augur/analyzer/report"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/memmodel"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/output/evidence"
+	"augur/analyzer/output/report"
 	"augur/internal/testutil"
 )
 

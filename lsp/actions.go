@@ -17,10 +17,10 @@ import (
 	"go.lsp.dev/uri"
 
 	"augur/analyzer"
-	"augur/analyzer/category"
-	"augur/analyzer/evidence"
-	"augur/analyzer/report"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/judge/category"
+	"augur/analyzer/output/evidence"
+	"augur/analyzer/output/report"
 )
 
 // The commands the server executes (workspace/executeCommand). They are

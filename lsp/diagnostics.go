@@ -1,7 +1,7 @@
 package lsp
 
 import (
-	"augur/analyzer/srcexpr"
+	"augur/analyzer/output/srcexpr"
 	"crypto/sha256"
 	"fmt"
 	"os"
@@ -16,9 +16,9 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"augur/analyzer/build"
-	"augur/analyzer/category"
-	"augur/analyzer/report"
+	"augur/analyzer/frontend/build"
+	"augur/analyzer/judge/category"
+	"augur/analyzer/output/report"
 	"augur/lsp/workspace"
 )
 

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"augur/analyzer/category"
-	"augur/analyzer/report"
+	"augur/analyzer/judge/category"
+	"augur/analyzer/output/report"
 )
 
 // This file says a race in the user's words, for the diagnostic message

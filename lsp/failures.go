@@ -7,7 +7,7 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"augur/analyzer/report"
+	"augur/analyzer/output/report"
 )
 
 // failurePrefix starts the ids of failures, which the evidence commands

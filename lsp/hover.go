@@ -1,7 +1,7 @@
 package lsp
 
 import (
-	"augur/analyzer/evidence"
+	"augur/analyzer/output/evidence"
 	"context"
 	"fmt"
 	"sort"
@@ -9,10 +9,10 @@ import (
 
 	"go.lsp.dev/protocol"
 
-	"augur/analyzer/category"
-	"augur/analyzer/report"
-	"augur/analyzer/tsan"
-	"augur/analyzer/vm"
+	"augur/analyzer/detect/tsan"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/judge/category"
+	"augur/analyzer/output/report"
 	"augur/lsp/workspace"
 )
 

@@ -9,8 +9,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"augur/analyzer/category"
-	"augur/analyzer/report"
+	"augur/analyzer/judge/category"
+	"augur/analyzer/output/report"
 )
 
 // maxStackNotes bounds the caller frames each access lists among a race

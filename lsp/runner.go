@@ -17,11 +17,11 @@ import (
 	"go.lsp.dev/protocol"
 
 	"augur/analyzer"
-	"augur/analyzer/build"
-	"augur/analyzer/fixcheck"
-	"augur/analyzer/ir"
-	"augur/analyzer/report"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/output/fixcheck"
+	"augur/analyzer/output/report"
 	"augur/lsp/workspace"
 )
 

@@ -22,7 +22,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"augur/analyzer/build"
+	"augur/analyzer/frontend/build"
 	"augur/analyzer/version"
 	"augur/lsp/workspace"
 )

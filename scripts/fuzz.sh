@@ -14,7 +14,7 @@ set -euo pipefail
 budget=${1:-quick}
 targets=(
 	"./analyzer FuzzLoadRun 40x"
-	"./analyzer/evidence FuzzDecode 100000x"
+	"./analyzer/output/evidence FuzzDecode 100000x"
 	"./lsp FuzzStream 5000x"
 )
 for t in "${targets[@]}"; do

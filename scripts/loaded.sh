@@ -13,5 +13,5 @@ spin &
 b=$!
 trap 'kill $a $b 2>/dev/null || true' EXIT
 echo "loaded pass: the language server, the farm and the budgets beside two CPU-bound processes"
-go test -count=1 -timeout 40m -skip TestSoak ./lsp ./analyzer/farm # the soak ran in the first pass
+go test -count=1 -timeout 40m -skip TestSoak ./lsp ./analyzer/judge/farm # the soak ran in the first pass
 go test -count=1 -timeout 40m -run 'TestBudgets|TestFarm|TestInterrupt' ./cmd/augur

@@ -7,9 +7,9 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/build"
-	"augur/analyzer/memmodel"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/memmodel"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
 	"augur/internal/bytesize"
 	"augur/internal/sysmem"
 )

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/vm"
 )
 
 var update = flag.Bool("update", false, "rewrite docs/configuration.md's settings table from Table")

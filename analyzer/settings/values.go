@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/memmodel"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/memmodel"
+	"augur/analyzer/exec/vm"
 )
 
 // Values are the settings of one analysis, one field per setting of the

@@ -11,13 +11,13 @@ import (
 	"strings"
 	"syscall"
 
-	"augur/analyzer/farm"
+	"augur/analyzer/judge/farm"
 	"augur/analyzer/settings"
 
 	"augur/analyzer"
-	"augur/analyzer/fixcheck"
-	"augur/analyzer/report"
-	"augur/analyzer/tsan"
+	"augur/analyzer/detect/tsan"
+	"augur/analyzer/output/fixcheck"
+	"augur/analyzer/output/report"
 )
 
 func analyzeCmd(args []string) int {

@@ -13,7 +13,7 @@ import (
 	"runtime/debug"
 	"runtime/pprof"
 
-	"augur/analyzer/report"
+	"augur/analyzer/output/report"
 )
 
 const usage = `usage: augur <command> [flags] [arguments]

@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"testing"
 
-	"augur/analyzer/report"
+	"augur/analyzer/output/report"
 )
 
 var augurBin string

@@ -11,15 +11,15 @@ import (
 	"strings"
 	"time"
 
-	"augur/analyzer/report"
-	"augur/analyzer/resolve"
+	"augur/analyzer/frontend/resolve"
+	"augur/analyzer/output/report"
 	"augur/analyzer/settings"
 	"augur/internal/safefile"
 
 	"augur/analyzer"
-	"augur/analyzer/build"
-	"augur/analyzer/ir"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/ir"
 )
 
 // programFlags are the flags of every command that builds and runs the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer/report"
+	"augur/analyzer/output/report"
 )
 
 // A program split over files is analyzed from the file with main alone:

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"augur/analyzer"
-	"augur/analyzer/build"
-	"augur/analyzer/evidence"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
+	"augur/analyzer/output/evidence"
 	"augur/internal/sysmem"
 )
 

@@ -8,12 +8,12 @@ import (
 	"augur/analyzer/settings"
 	"augur/internal/safefile"
 
-	"augur/analyzer/evidence"
-	"augur/analyzer/report"
+	"augur/analyzer/output/evidence"
+	"augur/analyzer/output/report"
 
-	"augur/analyzer/libc"
-	"augur/analyzer/sched"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/libc"
+	"augur/analyzer/exec/sched"
+	"augur/analyzer/exec/vm"
 )
 
 func runCmd(args []string) int {

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 
-	"augur/analyzer/build"
+	"augur/analyzer/frontend/build"
 	"augur/lsp/workspace"
 )
 

@@ -6,7 +6,7 @@ import (
 
 	"tinygo.org/x/go-llvm"
 
-	"augur/analyzer/build"
+	"augur/analyzer/frontend/build"
 	"augur/analyzer/version"
 )
 

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"augur/analyzer/farm"
+	"augur/analyzer/judge/farm"
 )
 
 // workerCmd classifies races for `augur analyze --workers URL` runs: it

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer/race"
+	"augur/analyzer/detect/race"
 )
 
 // MainWithCache runs a package's tests with *dir set to a fresh bitcode

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"augur/analyzer/build"
+	"augur/analyzer/frontend/build"
 	"augur/internal/safefile"
 )
 

@@ -13,8 +13,8 @@ import (
 	"augur/internal/safefile"
 
 	"augur/analyzer"
-	"augur/analyzer/resolve"
-	"augur/analyzer/vm"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/resolve"
 )
 
 // ConfigName is the workspace configuration file, at the workspace root.

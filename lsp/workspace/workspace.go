@@ -16,10 +16,10 @@ import (
 	"augur/internal/safefile"
 
 	"augur/analyzer"
-	"augur/analyzer/build"
-	"augur/analyzer/resolve"
-	"augur/analyzer/tsan"
-	"augur/analyzer/vm"
+	"augur/analyzer/detect/tsan"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/resolve"
 )
 
 // Workspace is one workspace folder: its configuration, the client's

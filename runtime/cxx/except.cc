@@ -1,5 +1,5 @@
 // C++ exceptions for augur: the Itanium C++ ABI's __cxa_* functions over
-// the machine's unwinder (__augur_raise, analyzer/vm/except.go), the
+// the machine's unwinder (__augur_raise, analyzer/exec/vm/except.go), the
 // standard exception classes whose members libstdc++.so holds, the error
 // categories, and what happens to an exception nobody catches: libstdc++'s
 // verbose terminate handler's message, then abort.

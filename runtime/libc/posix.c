@@ -220,7 +220,7 @@ WEAK char *ttyname(int fd) {
 
 /* Directories: the working directory (getcwd, chdir), mkdir, rmdir and
  * the directory streams (opendir, readdir, ...) are modeled in
- * analyzer/vm (vfs_names.go, vfs_dirs.go). */
+ * analyzer/exec/vm (vfs_names.go, vfs_dirs.go). */
 WEAK int chmod(const char *path, mode_t mode) { return access(path, F_OK); }
 WEAK int fchmod(int fd, mode_t mode) { return 0; }
 WEAK mode_t umask(mode_t mask) { return 022; }

@@ -37,7 +37,7 @@ static int fail(int err) {
 }
 
 /* Sockets, pipes, poll, select and epoll are augur's models (the
- * loopback network of analyzer/libc/net.go). Name resolution is here: the
+ * loopback network of analyzer/exec/libc/net.go). Name resolution is here: the
  * loopback's names resolve, no other host exists. */
 
 static int isLoopbackName(const char *n) {

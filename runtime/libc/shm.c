@@ -8,7 +8,7 @@
  * memory is never freed, as augur cannot tell when the last detach is.
  * POSIX shared memory objects (shm_open, shm_unlink) are files under
  * /dev/shm of the virtual file system, sized with ftruncate and mapped
- * with mmap (see analyzer/libc/mmap.go for what a shared mapping is). */
+ * with mmap (see analyzer/exec/libc/mmap.go for what a shared mapping is). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

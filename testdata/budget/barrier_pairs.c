@@ -7,7 +7,7 @@
  * line and creates no thread.
  *
  * Explored inputs on which the program keeps one thread (or outruns its
- * budget) show no potential race: analyzer/race's
+ * budget) show no potential race: analyzer/detect/race's
  * TestDirectedRunsFollowTheInputsThatRan checks that they add no
  * race-directed runs to the own input's (Directed for each input whose
  * plan ran in full).

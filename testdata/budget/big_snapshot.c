@@ -3,7 +3,7 @@
  * a snapshot taken after the fill; a schedule's first write to the array
  * copied all 64 MiB of it, so exploring its 3,007 schedules to the end
  * took 86 s and 1 GB of RSS. Big objects are copied by the page now
- * (analyzer/vm/cow.go): 2.3 s and 267 MiB.
+ * (analyzer/exec/vm/cow.go): 2.3 s and 267 MiB.
  *
  * augur analyze --detect-only --explore-time 120s => exit 0: 1 race, 0 failures; rss < 600MiB; time < 40s
  */

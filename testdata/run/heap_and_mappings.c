@@ -1,4 +1,4 @@
-/* The heap and anonymous mappings (analyzer/libc's heap.go and mmap.go),
+/* The heap and anonymous mappings (analyzer/exec/libc's heap.go and mmap.go),
  * compared with a native run: what glibc and Linux promise, not what
  * they happen to do (malloc_usable_size may round up, so only its lower
  * bound is printed). */

@@ -1,6 +1,6 @@
 // Command libcover measures how much of the C library and C++ runtime a
 // corpus of programs calls is covered, and by what: a model in the VM (Go,
-// analyzer/vm), augur's runtime compiled to bitcode (C and C++, runtime/),
+// analyzer/exec/vm), augur's runtime compiled to bitcode (C and C++, runtime/),
 // or nothing (the call would stop the analysis as unsupported). It prints
 // a Markdown report: per program, then the functions most often missing.
 //
@@ -19,9 +19,9 @@ import (
 	"sort"
 	"strings"
 
-	"augur/analyzer/bitcode"
-	"augur/analyzer/build"
-	"augur/analyzer/libc"
+	"augur/analyzer/exec/libc"
+	"augur/analyzer/frontend/bitcode"
+	"augur/analyzer/frontend/build"
 )
 
 // systemLibs are the shared objects whose exported functions count as the

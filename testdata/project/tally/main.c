@@ -1,6 +1,6 @@
 /* A program split over files with no build configuration: main.c uses
  * the tally of tally.c, which logs through log.c. augur completes the
- * program from the directory as a linker would (analyzer/resolve):
+ * program from the directory as a linker would (analyzer/frontend/resolve):
  *   augur analyze main.c => sources taken: tally.c (defines tally_start,
  *   needed by main.c), log.c (defines log_line, needed by tally.c)
  * other.c is another program (it defines main) and broken.c does not

@@ -347,7 +347,7 @@ test("the races view's context menu offers a race what it has: evidence to repla
   assert.deepEqual(offered('category'), []);
 });
 
-// A page like the one the server writes (analyzer/evidence/timeline.go).
+// A page like the one the server writes (analyzer/output/evidence/timeline.go).
 const page = `<!DOCTYPE html><html><head><meta charset="utf-8"><style>.lane{}</style></head><body>
 <svg><g class="lane"></g><g class="lane"></g><a class="step" href="file:///w/a.c#L12" data-file="/w/a.c" data-line="12"><rect class="racing"/></a></svg>
 </body></html>`;

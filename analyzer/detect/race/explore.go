@@ -1,0 +1,459 @@
+package race
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"sync"
+	"time"
+
+	"augur/analyzer/exec/sched"
+	"augur/analyzer/exec/vm"
+)
+
+// Explore configures the exploration that follows the planned executions:
+// PCT schedules whose preemption points are the synchronization
+// operations and the accesses of the races and potential races found so
+// far (the focus), run while they keep finding new behaviour and the time
+// lasts. A bug that needs a switch between two plain accesses (a torn
+// pair of fields, a check-then-act, an object published before it is
+// filled) is reachable there, at a fraction of the cost of switching at
+// every access.
+type Explore struct {
+	// Until is when exploration stops at the latest (zero: it stops only
+	// when it saturates, or at Run's own deadline). It is checked between
+	// batches of executions, so it may be overrun by one batch.
+	Until time.Time
+	// Patience is how many executions in a row may find nothing new (no
+	// new race, potential race, lock-order inversion or failure, and no
+	// new switch between two points, see cover) before exploration stops
+	// (default DefaultPatience).
+	Patience int
+	// Max bounds the PCT executions (default DefaultMaxExplore; negative:
+	// none, the bounded enumeration alone).
+	Max int
+	// Instructions bounds the instructions the exploration's executions
+	// (the bounded enumeration's and PCT's) run in all, each counted from
+	// the program's start, whether it was interpreted from there or
+	// resumed from a snapshot (so snapshots change nothing). 0 follows
+	// the program (followProgram: a third of ExploreFactor times what
+	// the first execution ran, at least ExploreFloor); Unbounded sets
+	// none. Unlike Until it
+	// ends the exploration at the same schedule on any machine, and it
+	// keeps a long program's exploration to a multiple of one run of it.
+	Instructions uint64
+	// NoReduction turns off the bounded enumeration's partial-order
+	// reduction (see reduce.go): every thread that can run is tried at
+	// every decision. For measurements and tests of the reduction.
+	NoReduction bool
+	// NoSnapshots makes every schedule of the exploration (the bounded
+	// enumeration and PCT) run from the program's start instead of from
+	// a paused execution of the prefix it shares (snapshot.go). For
+	// measurements and tests: the results are the same.
+	NoSnapshots bool
+	// PCTAfterAll runs PCT on the analysis's input even where the
+	// enumeration ran every schedule (ExploreStats.AllSchedules). For
+	// tests that PCT then finds nothing more.
+	PCTAfterAll bool
+	// Workers run executions in parallel (0: one per CPU). Results do not
+	// depend on it: batches are fixed, merged in order.
+	Workers int
+}
+
+// workers is how many executions run at once: Workers, or one per CPU.
+func (x *Explore) workers() int {
+	if x.Workers > 0 {
+		return x.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// The exploration's defaults.
+const (
+	DefaultPatience   = 1000
+	DefaultMaxExplore = 4000
+	// exploreBatch is how many executions share one focus: the focus is
+	// recomputed between batches from what the earlier ones found, so the
+	// batch size (not the number of workers) fixes every schedule.
+	exploreBatch = 8
+	// maxFocus bounds the accesses the focus holds.
+	maxFocus = 256
+	// ExploreFactor, StageCount and ExploreFloor make the instruction
+	// budget of each of detection's stages after the plan (the plans on
+	// explored inputs, the race-directed runs and this exploration) when
+	// its setting is 0: the stages share ExploreFactor runs' worth of a
+	// long program, StageCount ways, so that detection with defaults is
+	// a small multiple of one run (pigz compressing 350 kB, a 0.45 s
+	// run, took 44 times that when each stage had ten runs). A short
+	// program's stage gets at least ExploreFloor, enough for
+	// DefaultMaxExplore schedules of sixty thousand instructions, where
+	// the schedule counts or patience bound it first. A program of a
+	// million instructions a run (SQLite's driver) explores some 250
+	// schedules on it, which took 30 seconds of this machine (the
+	// exploration's time before it was counted in instructions, when its
+	// results followed the load).
+	ExploreFactor = 10
+	StageCount    = 3
+	ExploreFloor  = 250_000_000
+	// Unbounded is an Explore.Instructions that sets no budget.
+	Unbounded = ^uint64(0)
+)
+
+// budget is the exploration's instruction budget (Instructions), given
+// what the first execution ran.
+func (x *Explore) budget(first uint64) uint64 { return followProgram(x.Instructions, first) }
+
+// followProgram is a stage's instruction budget given its setting (0:
+// auto) and what the first execution ran: the setting, or its part
+// (StageCount) of ExploreFactor times the first's instructions, at least
+// ExploreFloor.
+func followProgram(setting, first uint64) uint64 {
+	if setting != 0 {
+		return setting
+	}
+	return max(ExploreFactor*first/StageCount, ExploreFloor)
+}
+
+// exploreBudget is the exploration's instruction budget, fixed at its
+// first use from what the first execution ran.
+func (d *detection) exploreBudget() uint64 {
+	x := &d.res.Explore
+	if x.Budget == 0 {
+		x.Budget = d.opts.Explore.budget(d.firstRan)
+	}
+	return x.Budget
+}
+
+// enumerationBudget is the part of the exploration's instructions the
+// bounded enumeration may spend: half, as it gets half of the time, so
+// that PCT always has the rest; all of it when PCT is off (Explore.Max
+// negative).
+func (d *detection) enumerationBudget() uint64 {
+	b := d.exploreBudget()
+	if d.opts.Explore.Max < 0 {
+		return b
+	}
+	return b / 2
+}
+
+// spend counts what an execution of the exploration ran and reports
+// whether the exploration's instructions have reached budget.
+func (d *detection) spend(ex *execution, budget uint64) bool {
+	d.mostRan = max(d.mostRan, ex.run.Instructions)
+	d.res.Explore.Instructions += ex.run.Instructions
+	return d.res.Explore.Instructions >= budget
+}
+
+// affordable is how many of n executions of the exploration to run in a
+// batch (at least one): no more than the instructions left of budget
+// would pay for at the most any execution of it has run so far (the
+// first's, before any ran). Each batch would otherwise run in full where the budget
+// ends, to have all but the first few of its executions thrown away. The
+// count is of instructions, so it is the same on any machine.
+func (d *detection) affordable(n int, budget uint64) int {
+	spent := d.res.Explore.Instructions
+	if spent >= budget {
+		return 1
+	}
+	left, each := budget-spent, max(d.mostRan, d.firstRan, 1)
+	runs := left / each // rounded up, without overflowing an Unbounded budget
+	if left%each != 0 {
+		runs++
+	}
+	return int(min(uint64(n), runs))
+}
+
+// ByExplore is an execution of the exploration: PCT over the focus.
+const ByExplore Technique = "pct-focused"
+
+// explore runs the exploration phase (see Explore).
+func (d *detection) explore() error {
+	x := d.opts.Explore
+	if x == nil || d.stop || d.res.TooLong != nil || !d.threaded {
+		// A program that outruns its instruction or memory budget under
+		// round robin is analyzed only up to there: schedules of that stretch
+		// are not worth the time they take. One that never created a second
+		// thread has one schedule, and it ran.
+		return nil
+	}
+	patience, most := x.Patience, x.Max
+	if patience <= 0 {
+		patience = DefaultPatience
+	}
+	if most < 0 {
+		return nil
+	}
+	if most == 0 {
+		most = DefaultMaxExplore
+	}
+	workers := x.workers()
+	idle := 0
+	// Each batch runs on one input, the analysis's own and the explored
+	// ones whose plan ran in full in turn (the inputs' share of the
+	// exploration), from a snapshot of that input's start.
+	inputs := d.runInputs()
+	roots := make([]*rootSnapshot, len(inputs))
+	inputOf := func(batch int) (int, *Inputs) {
+		j := batch % len(roots)
+		return j, inputs[j]
+	}
+	spent := d.res.Explore.Instructions >= d.exploreBudget() // by the enumeration
+	for i, b := 0, 0; i < most && idle < patience && !d.stop && !spent; b++ {
+		if !x.Until.IsZero() && time.Now().After(x.Until) {
+			d.res.Explore.Ended, d.res.TimeCut = EndedTime, true
+			break
+		}
+		if t := d.opts.Run.Expired(); t != nil {
+			d.res.Stopped, d.stop = t, true
+			break
+		}
+		n := d.affordable(min(exploreBatch, most-i), d.exploreBudget())
+		focus := d.focus()
+		if d.enumeratedAll(focus) && b%len(roots) == 0 {
+			if len(roots) == 1 {
+				d.res.Explore.Ended = EndedComplete
+				break
+			}
+			b++ // the enumeration ran this input's schedules: the next input's turn
+		}
+		j, in := inputOf(b)
+		root := roots[j]
+		if root == nil && !x.NoSnapshots {
+			root = &rootSnapshot{limit: snapshotLimit(d.opts.Run.MaxMemory)}
+			roots[j] = root
+		}
+		steps := max(d.steps, 1)
+		cfgs := make([]vm.Config, n)
+		starts := make([]*started, n)
+		names, seeds := make([]string, n), make([]uint64, n)
+		for k := range cfgs {
+			seed := d.opts.Seed + 1_000_003 + d.opts.Prior.Explored + uint64(i+k)
+			seeds[k] = seed
+			depth := 2 + (i+k)%2 // PCT depths 2 and 3 in turn
+			cfgs[k] = in.Apply(d.opts.Run)
+			cfgs[k].Policy, cfgs[k].PreemptAt = sched.NewPCT(seed, depth, steps), focus
+			names[k] = fmt.Sprintf("pct seed %d depth %d over %d accesses", seed, depth, len(focus))
+			if in != nil {
+				names[k] += " on inputs " + in.String()
+			}
+			if root != nil {
+				st, err := root.start(d, cfgs[k])
+				if err != nil {
+					return err
+				}
+				starts[k] = st
+			}
+		}
+		d.total += n
+		i += n
+		runs, err := d.executeAll(cfgs, starts, workers)
+		if err != nil {
+			return err
+		}
+		for k, ex := range runs {
+			if idle >= patience || d.stop || spent {
+				break // executed, but past where the exploration ends
+			}
+			spent = d.spend(ex, d.exploreBudget())
+			d.steps = max(d.steps, ex.run.Trace.Len())
+			d.res.Explore.Schedules++
+			d.res.Explore.Seeds[1] = seeds[k]
+			if d.res.Explore.Schedules == 1 {
+				d.res.Explore.Seeds[0] = d.res.Explore.Seeds[1]
+			}
+			covered := d.cover(ex.run.Trace)
+			if d.merge(ex, names[k], ByExplore, in) || covered {
+				idle = 0
+			} else {
+				idle++
+			}
+		}
+	}
+	if d.total > d.ran { // executed past the end, or not run: the plan is done
+		d.total = d.ran
+		if d.opts.Progress != nil {
+			d.opts.Progress(d.ran, d.total)
+		}
+	}
+	switch {
+	case idle >= patience:
+		d.res.Explore.Ended = EndedSaturated
+	case spent:
+		d.res.Explore.Ended = EndedInstructions
+	case d.res.Stopped != nil:
+		d.res.Explore.Ended = EndedBudget
+	case d.res.Explore.Ended == "":
+		d.res.Explore.Ended = EndedLimit
+	}
+	for _, root := range roots {
+		if root != nil {
+			d.res.Explore.Snapshots += root.made
+			d.res.Explore.Resumed += root.resumed
+			d.res.Explore.Skipped += root.skipped
+		}
+	}
+	d.res.Explore.Focus = len(d.focused)
+	d.res.Explore.Switches = len(d.switches)
+	return nil
+}
+
+// enumeratedAll reports whether the enumeration ran every schedule that
+// switches at focus on the analysis's own input.
+func (d *detection) enumeratedAll(focus []string) bool {
+	return !d.opts.Explore.PCTAfterAll && d.allAt != nil && slices.Equal(d.allAt, focus)
+}
+
+// executeAll runs the executions of cfgs, workers at a time, and returns
+// them in order. starts, when given, holds for each execution the state
+// it continues from (nil: the program's start).
+func (d *detection) executeAll(cfgs []vm.Config, starts []*started, workers int) ([]*execution, error) {
+	out := make([]*execution, len(cfgs))
+	errs := make([]error, len(cfgs))
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, workers)
+	for k := range cfgs {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			defer vm.Admit(cfgs[k].MaxMemory, cfgs[k].MemoryHint)()
+			defer func() {
+				if p := recover(); p != nil {
+					errs[k] = fmt.Errorf("execution under %s: internal error: %v", cfgs[k].Policy.Name(), p)
+				}
+			}()
+			var st *started
+			if k < len(starts) {
+				st = starts[k]
+			}
+			out[k], errs[k] = d.complete(cfgs[k], st)
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// focus are the locations of the accesses of the races and potential
+// races found so far, sorted, at most maxFocus: the plain accesses worth
+// a preemption point.
+func (d *detection) focus() []string {
+	out := make([]string, 0, len(d.focused))
+	for l := range d.focused {
+		out = append(out, l)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// addFocus adds an access location to the focus.
+func (d *detection) addFocus(loc string) {
+	if d.focused == nil {
+		d.focused = map[string]bool{}
+	}
+	if loc != "" && len(d.focused) < maxFocus {
+		d.focused[loc] = true
+	}
+}
+
+// cover adds the switches of an execution's schedule to the interleaving
+// coverage and reports whether any was new. A switch is a pair of
+// points: where the running thread stopped and where the thread that ran
+// next had stopped before, the smallest unit of interleaving (Maple's
+// iRoots of one pair). Exploration goes on while schedules keep covering
+// new ones, even when they find no new race.
+func (d *detection) cover(tr *sched.Trace) bool {
+	if tr == nil {
+		return false
+	}
+	if d.switches == nil {
+		d.switches = map[[2]string]bool{}
+	}
+	at := map[int]string{} // where each thread last stopped
+	fresh := false
+	for c := tr.Cursor(); ; {
+		ev, ok := c.Next()
+		if !ok {
+			break
+		}
+		if ev.Thread >= 0 {
+			at[ev.Thread] = ev.Loc
+		}
+		if ev.Next == ev.Thread {
+			continue
+		}
+		if resume, ok := at[ev.Next]; ok && len(d.switches) < maxSwitches {
+			pair := [2]string{ev.Loc, resume}
+			if !d.switches[pair] {
+				d.switches[pair], fresh = true, true
+			}
+		}
+	}
+	return fresh
+}
+
+// maxSwitches bounds the interleaving coverage kept.
+const maxSwitches = 1 << 16
+
+// ExploreStats says how the exploration went.
+type ExploreStats struct {
+	Schedules int // executions merged
+	Focus     int // accesses that were preemption points at the end
+	Switches  int // distinct switches between two points covered
+	// Seeds are the PCT seeds of the first and the last schedule merged:
+	// an analysis that builds on a history starts past the last one.
+	Seeds [2]uint64
+	// Enumerated counts the schedules of the bounded enumeration that ran
+	// before PCT (enumerate); Exhaustive is set when they were every
+	// schedule with at most EnumerationBound preemptions at the points.
+	Enumerated int
+	Exhaustive bool
+	// AllSchedules is set when the enumeration was exhaustive and neither
+	// the bound nor a fair decision left out a schedule the reduction
+	// asked for: it ran every schedule at its points on the analysis's
+	// input, up to the order of independent steps, and PCT runs there only
+	// if the focus has grown since. AllFocus is that focus.
+	AllSchedules bool
+	AllFocus     []string
+	// Reduced is set when the enumeration skipped the schedules that only
+	// reorder steps touching nothing in common (reduce.go).
+	Reduced bool
+	// Snapshots counts the paused executions the exploration made to
+	// branch from, Resumed the schedules that started from one, and
+	// Skipped the instructions those did not interpret again.
+	Snapshots, Resumed int
+	Skipped            uint64
+	// Instructions counts what the executions of the enumeration and PCT
+	// ran (from the program's start, see Explore.Instructions), Budget
+	// what they could.
+	Instructions, Budget uint64
+	// Ended says why it stopped.
+	Ended string
+}
+
+// Why an exploration ended (ExploreStats.Ended).
+const (
+	// EndedSaturated: Patience executions in a row found and covered
+	// nothing new.
+	EndedSaturated = "saturated"
+	// EndedTime: Explore.Until came first.
+	EndedTime = "explore-time"
+	// EndedLimit: it ran Explore.Max executions.
+	EndedLimit = "limit"
+	// EndedInstructions: its executions ran Explore.Instructions.
+	EndedInstructions = "instructions"
+	// EndedBudget: the analysis's own time budget ran out.
+	EndedBudget = "budget"
+	// EndedOneThread: it did not start, as no execution created a second
+	// thread: every schedule is the execution the plan already ran.
+	EndedOneThread = "one-thread"
+	// EndedComplete: the enumeration ran every schedule at the focus
+	// (ExploreStats.AllSchedules) on the only input, and the focus did
+	// not grow: PCT switches at the same points, so it has none left.
+	EndedComplete = "complete"
+)

@@ -1,0 +1,36 @@
+package race
+
+import (
+	"errors"
+
+	"augur/analyzer/exec/sched"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
+)
+
+// ResumedPCT runs the PCT schedule of seed on prog from a fork of the
+// state before its first decision, as the exploration does, with nothing
+// learnt yet about which objects another thread sees (or, with all,
+// shadowing every object from birth). It returns the races found and how
+// many allocation sites the run learnt to shadow from birth.
+func ResumedPCT(prog *ir.Program, run vm.Config, seed uint64, all bool) ([]*Race, int, error) {
+	d := &detection{prog: prog, opts: Options{ShadowAll: all, Run: run}}
+	root := &rootSnapshot{limit: 1 << 30}
+	cfg := run
+	cfg.Policy = sched.NewPCT(seed, 3, 50)
+	st, err := root.start(d, cfg)
+	if err != nil {
+		return nil, 0, err
+	}
+	if st == nil {
+		return nil, 0, errors.New("no snapshot before the first decision")
+	}
+	ex, err := d.complete(cfg, st)
+	if err != nil {
+		return nil, 0, err
+	}
+	return ex.races, len(d.shared.get()), nil
+}
+
+// FollowProgram is followProgram, a stage's instruction budget.
+var FollowProgram = followProgram

@@ -1,0 +1,448 @@
+package libc
+
+import (
+	"io"
+	"maps"
+	"slices"
+	"sort"
+
+	"augur/analyzer/exec/expr"
+
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
+)
+
+// bufMode is a stream's buffering, as glibc sets it up.
+type bufMode uint8
+
+const (
+	unbuffered bufMode = iota
+	lineBuffered
+	fullyBuffered
+)
+
+// stdioBufSize is glibc's buffer size for pipes and files.
+const stdioBufSize = 4096
+
+// vfile is one open FILE (or file descriptor) of the virtual file system.
+type vfile struct {
+	fd      int
+	proc    int // the process that opened it (Thread.proc)
+	path    string
+	mode    bufMode
+	pending []byte       // written but not yet flushed
+	data    *contents    // readable contents (stdin, files opened for reading, a memory stream's)
+	sym     []*expr.Expr // symbolic bytes of data (nil entries are concrete); nil when all are
+	src     io.Reader    // more input, read on demand (the real stdin of `augur run`)
+	pos     int          // where the next read or write of a file goes
+	read    bool
+	write   bool
+	appends bool // every write goes at the end (fopen "a", O_APPEND)
+	dir     bool // a directory, opened to fsync or fstat it
+	eof     bool
+	// drained is set once a read found the end of the input: unlike eof,
+	// clearerr and a seek do not reset it.
+	drained bool
+	unget   int // pushed-back byte + 1, 0 if none
+	// A pipe end or a socketpair's reads from rx and writes to tx; a
+	// socket is sock; an epoll instance epoll (ids in the netTable, see
+	// net.go). nonblock is O_NONBLOCK.
+	rx, tx, sock, epoll, event uint64
+	nonblock                   bool
+	// mem is a memory stream's buffer (memstream.go); such a stream has
+	// no descriptor (fd -1).
+	mem *memStream
+	// desc names the open file description (open, fopen) the descriptor
+	// is of, which its dups share: the owner of its flock and
+	// open-file-description locks (filelock.go).
+	desc uint64
+}
+
+// std reports whether f is a standard stream as the run began: stdin,
+// stdout or stderr, not reopened on a file (freopen).
+func (f *vfile) std() bool { return f.path == "" && f.mem == nil && f.fd >= 0 && f.fd <= 2 }
+
+// fileTable holds the virtual file system and the open streams. FILE
+// pointers of the program map to vfiles by address.
+type fileTable struct {
+	m      *machine
+	fs     map[string]*contents
+	fsSym  map[string][]*expr.Expr // symbolic contents of files (SymFiles)
+	byAddr map[uint64]*vfile
+	byFD   map[int]*vfile
+	nextFD int
+	// stdin is the standard input the run began with, wherever fd 0 and
+	// the stdin stream point now (StdinDrained).
+	stdin  *vfile
+	stdout io.Writer
+	stderr io.Writer
+	// dirs are the directories the program made (mkdir), /tmp and
+	// /dev/shm; inodes the numbers files were given, nextIno the next
+	// free one (vfs_names.go).
+	dirs    map[string]bool
+	inodes  map[string]uint64
+	nextIno uint64
+	// cwd is the working directory (a vpath); listings are the
+	// open directory streams (opendir) by DIR pointer (vfs_dirs.go).
+	cwd      string
+	listings map[uint64]*listing
+	// net holds the pipes and sockets (net.go); nil until the first.
+	net *netTable
+	// fifos are the named pipes (fifo.go), each with the id of its pipe
+	// in net (0 or gone: no end is open).
+	fifos map[string]uint64
+	// mappings are the shared file mappings that write back, by address
+	// (mmap.go).
+	mappings map[uint64]mapping
+	// locks are the file locks by inode, nextDesc the last open file
+	// description's number (filelock.go).
+	locks    map[uint64][]fileLock
+	nextDesc uint64
+}
+
+func newFileTable(m *machine, cfg vm.Config) *fileTable {
+	ft := &fileTable{m: m, fs: map[string]*contents{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
+		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/",
+		// Every system has a /tmp, and programs make their temporary
+		// files there (mkstemp, tmpfile) without creating it first;
+		// shm_open's objects are files in /dev/shm.
+		dirs: map[string]bool{"/tmp": true, "/dev/shm": true}}
+	given := map[string][]byte{}
+	for p, data := range cfg.Files {
+		given[vpath("/", p)] = data
+	}
+	stdin, stdinSym := cfg.Stdin, []*expr.Expr(nil)
+	if m.Symbolic() != nil {
+		for name, n := range cfg.SymFiles {
+			p := vpath("/", name)
+			given[p], ft.fsSym[p] = m.SymbolicBytes(name, given[p], n)
+		}
+		if cfg.SymStdin > 0 {
+			stdin, stdinSym = m.SymbolicBytes("stdin", cfg.Stdin, cfg.SymStdin)
+		}
+	} else {
+		for name, n := range cfg.SymFiles { // replay: the inputs' values
+			p := vpath("/", name)
+			given[p] = m.ReplayBytes(name, given[p], n)
+		}
+		if cfg.SymStdin > 0 {
+			stdin = m.ReplayBytes("stdin", cfg.Stdin, cfg.SymStdin)
+		}
+	}
+	for p, data := range given { // shared with the configuration: copied before a write
+		ft.fs[p] = newContents(data)
+	}
+	outMode := fullyBuffered
+	if cfg.StdoutLineBuffered {
+		outMode = lineBuffered
+	}
+	std := []*vfile{
+		{fd: 0, data: newContents(stdin), sym: stdinSym, src: cfg.StdinReader, read: true},
+		{fd: 1, mode: outMode, write: true},
+		{fd: 2, mode: unbuffered, write: true},
+	}
+	// The runtime defines FILE __augur_stdfiles[3]; stdin/stdout/stderr
+	// point at its elements.
+	g := m.Program().GlobalByName("__augur_stdfiles")
+	ft.stdin = std[0]
+	for i, f := range std {
+		ft.byFD[i] = f
+		if g != nil {
+			ft.byAddr[ir.Addr(g.ID, uint64(i)*(g.Size/3))] = f
+		}
+	}
+	return ft
+}
+
+// stream returns the vfile of a FILE pointer.
+func (ft *fileTable) stream(p uint64) (*vfile, error) {
+	if f, ok := ft.byAddr[p]; ok {
+		return f, nil
+	}
+	if p == 0 {
+		return nil, vm.Terminate(vm.TermCrash, vm.SIGSEGV, "null FILE pointer passed to a stdio function")
+	}
+	return nil, vm.Terminate(vm.TermCrash, vm.SIGSEGV, "invalid or closed FILE pointer 0x%x", p)
+}
+
+// write appends program output to f, recording an output event for stdout
+// and stderr, and flushes as f's buffering mode says.
+func (ft *fileTable) write(t *vm.Thread, f *vfile, b []byte) {
+	if len(b) == 0 {
+		return
+	}
+	if f.std() && f.fd != 0 {
+		ft.m.NoteOutput(t, f.fd, b)
+	}
+	ft.m.Charge(uint64(len(b)))
+	f.pending = append(f.pending, b...)
+	switch f.mode {
+	case unbuffered:
+		ft.flush(f)
+	case lineBuffered:
+		if i := lastNewline(f.pending); i >= 0 {
+			ft.flushN(f, i+1)
+		}
+	case fullyBuffered:
+		if len(f.pending) >= stdioBufSize {
+			ft.flushN(f, len(f.pending)/stdioBufSize*stdioBufSize)
+		}
+	}
+}
+
+// footprint is the bytes the virtual file system and the streams' buffers
+// hold.
+func (ft *fileTable) footprint() uint64 {
+	var n uint64
+	for _, d := range ft.fs {
+		n += d.footprint()
+	}
+	for _, f := range ft.byFD {
+		n += uint64(cap(f.pending))
+	}
+	for _, f := range ft.byAddr {
+		if f.mem != nil {
+			n += uint64(cap(f.pending)) + f.data.footprint()
+		}
+	}
+	return n + ft.net.footprint()
+}
+
+// writeStream writes to fd 1 or 2 through its stdio stream.
+func (ft *fileTable) writeStream(t *vm.Thread, fd int, b []byte) {
+	ft.write(t, ft.byFD[fd], b)
+}
+
+func lastNewline(b []byte) int {
+	for i := len(b) - 1; i >= 0; i-- {
+		if b[i] == '\n' {
+			return i
+		}
+	}
+	return -1
+}
+
+func (ft *fileTable) flush(f *vfile) { ft.flushN(f, len(f.pending)) }
+
+// flushN delivers the first n pending bytes of f.
+func (ft *fileTable) flushN(f *vfile, n int) {
+	if n == 0 {
+		return
+	}
+	out := f.pending[:n]
+	switch {
+	case f.mem != nil:
+		f.writeMem(out)
+	case f.path != "":
+		ft.writeAt(f, out)
+	case f.fd == 1:
+		if ft.stdout != nil {
+			ft.stdout.Write(out)
+		}
+	case f.fd == 2:
+		if ft.stderr != nil {
+			ft.stderr.Write(out)
+		}
+	}
+	f.pending = append(f.pending[:0], f.pending[n:]...)
+}
+
+// writeAt writes b into f's file at f's position (at the end for a
+// stream that appends), extending the file as needed, and moves the
+// position past it.
+func (ft *fileTable) writeAt(f *vfile, b []byte) {
+	if f.appends {
+		f.pos = ft.fs[f.path].len()
+	}
+	data := ft.store(f.path, f.pos, b)
+	f.pos += len(b)
+	if f.read {
+		f.data = data
+	}
+}
+
+// store writes b into the file at path at offset pos, extending it as
+// needed, and returns its contents.
+func (ft *fileTable) store(path string, pos int, b []byte) *contents {
+	data := ft.fs[path]
+	if data == nil {
+		data = &contents{}
+		ft.fs[path] = data
+	}
+	data.writeAt(pos, b)
+	if sym := ft.fsSym[path]; pos < len(sym) { // the bytes written are concrete now
+		sym = append([]*expr.Expr(nil), sym...)
+		clear(sym[pos:min(pos+len(b), len(sym))])
+		ft.fsSym[path] = sym
+	}
+	return data
+}
+
+// refresh makes a file's reads see the contents its name has now: a
+// stream holds its file's contents and sees writes through any other
+// descriptor, but a truncating open (O_TRUNC, fopen "w") gives the name
+// new contents. A file removed while f has it open keeps what f holds,
+// as its inode would.
+func (ft *fileTable) refresh(f *vfile) {
+	if f.path == "" || f.mem != nil || f.unget != 0 {
+		return
+	}
+	if data, ok := ft.fs[f.path]; ok {
+		f.data, f.sym = data, ft.fsSym[f.path]
+	}
+}
+
+// closeFD closes descriptor fd, which is open: its stream is flushed, and
+// a pipe's or socket's end is released.
+func (ft *fileTable) closeFD(fd int) {
+	f := ft.byFD[fd]
+	ft.flush(f)
+	delete(ft.byFD, fd)
+	if f.isNet() {
+		ft.m.closeNet(f)
+	}
+	ft.closedLocks(f)
+}
+
+// closedLocks drops the file locks that go with f's close, and wakes the
+// threads waiting for a lock on its file.
+func (ft *fileTable) closedLocks(f *vfile) {
+	for _, ino := range ft.dropLocks(f) {
+		ft.m.Wake(vm.FileLockKey, ino)
+	}
+}
+
+// newDesc numbers a new open file description.
+func (ft *fileTable) newDesc() uint64 {
+	ft.nextDesc++
+	return ft.nextDesc
+}
+
+// flushAll flushes every stream, as exit() does.
+func (ft *fileTable) flushAll() {
+	fds := make([]int, 0, len(ft.byFD))
+	for fd := range ft.byFD {
+		fds = append(fds, fd)
+	}
+	sort.Ints(fds)
+	for _, fd := range fds {
+		ft.flush(ft.byFD[fd])
+	}
+}
+
+// readSymByte reads one byte and, when it is a symbolic input, its term.
+func (f *vfile) readSymByte() (int, *expr.Expr) {
+	if e := f.symNext(); e != nil {
+		f.pos++
+		return int(f.data.at(f.pos - 1)), e
+	}
+	return f.readByte(), nil
+}
+
+// symNext is the term of the next byte when it is a symbolic one not yet
+// read (none is pushed back), else nil.
+func (f *vfile) symNext() *expr.Expr {
+	if f.unget != 0 || f.pos >= len(f.sym) {
+		return nil
+	}
+	return f.sym[f.pos]
+}
+
+// readByte reads one byte from f, or -1 at end of input. A symbolic byte
+// reads as its seed value; models that need its real constraints use
+// readSymByte.
+func (f *vfile) readByte() int {
+	if f.unget != 0 {
+		c := f.unget - 1
+		f.unget = 0
+		return c
+	}
+	if f.pos >= f.data.len() && f.src != nil {
+		buf := make([]byte, 4096)
+		n, err := f.src.Read(buf)
+		f.data = newContents(buf[:n]) // what was read before is consumed
+		f.pos = 0
+		if err != nil {
+			f.src = nil
+		}
+	}
+	if f.pos >= f.data.len() {
+		f.eof, f.drained = true, true
+		return -1
+	}
+	c := f.data.at(f.pos)
+	f.pos++
+	return int(c)
+}
+
+// fork copies the open streams and the virtual file system; a fork's
+// output goes to its own events only, never to the real stdout.
+func (ft *fileTable) fork(m *machine) *fileTable {
+	c := &fileTable{m: m, fs: map[string]*contents{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
+		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork(),
+		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd,
+		// The values of these are replaced, never written in place.
+		fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), locks: maps.Clone(ft.locks),
+		nextDesc: ft.nextDesc}
+	for p, l := range ft.listings {
+		if c.listings == nil {
+			c.listings = map[uint64]*listing{}
+		}
+		x := *l // the entries are never written: only the position is the fork's own
+		c.listings[p] = &x
+	}
+	for p, t := range ft.fsSym {
+		c.fsSym[p] = t // terms are immutable; the slice is never written
+	}
+	// Both tables share every chunk of every file now, and each copies a
+	// chunk before writing it. A stream's contents are its file's when it
+	// has them, or its own (stdin, a memory stream, a removed file).
+	forked := map[*contents]*contents{}
+	for p, d := range ft.fs {
+		c.fs[p] = d.fork()
+		forked[d] = c.fs[p]
+	}
+	copies := map[*vfile]*vfile{}
+	dup := func(f *vfile) *vfile {
+		if x, ok := copies[f]; ok {
+			return x
+		}
+		x := *f
+		x.pending = append([]byte(nil), f.pending...)
+		if d, ok := forked[f.data]; ok {
+			x.data = d
+		} else if f.data != nil {
+			x.data = f.data.fork()
+			forked[f.data] = x.data
+		}
+		x.src = nil // a fork cannot read more of the real stdin
+		if f.mem != nil {
+			ms := *f.mem
+			x.mem = &ms
+		}
+		copies[f] = &x
+		return &x
+	}
+	for a, f := range ft.byAddr {
+		c.byAddr[a] = dup(f)
+	}
+	for fd, f := range ft.byFD {
+		c.byFD[fd] = dup(f)
+	}
+	c.stdin = dup(ft.stdin)
+	return c
+}
+
+// closeOwnedBy closes the descriptors process proc opened, in order.
+func (ft *fileTable) closeOwnedBy(proc int) {
+	var fds []int
+	for fd, f := range ft.byFD {
+		if f.proc == proc {
+			fds = append(fds, fd)
+		}
+	}
+	slices.Sort(fds)
+	for _, fd := range fds {
+		ft.closeFD(fd)
+	}
+}

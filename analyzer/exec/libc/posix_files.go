@@ -1,0 +1,424 @@
+package libc
+
+import (
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
+)
+
+// File descriptors of the virtual file system: open, creat, lseek, stat,
+// access, unlink, rename, mkdir, rmdir, dup, fcntl and fdopen over the
+// same files fopen sees. A write goes at the descriptor's offset (at the
+// end under O_APPEND). Names are kept as vfs_names.go says: one name per
+// file, directories where files are, an inode number per file.
+
+// open(2) flags on Linux x86-64.
+const (
+	oAccMode = 3
+	oWronly  = 1
+	oRdwr    = 2
+	oCreat   = 0x40
+	oExcl    = 0x80
+	oTrunc   = 0x200
+	oAppend  = 0x400
+	// oDirectory is O_DIRECTORY: fail unless the name is a directory.
+	oDirectory = 0x10000
+	// atFDCWD is AT_FDCWD: openat's relative names are in the working
+	// directory.
+	atFDCWD = -100
+)
+
+// openFile opens path (a vpath) with open(2) flags and returns the new
+// descriptor, or -1 with errno set. A directory opens for reading only, as
+// programs open one to fsync or fstat it.
+func (m *machine) openFile(t *vm.Thread, path string, flags uint64) (int, error) {
+	if _, fifo := m.files.fifos[path]; fifo {
+		if flags&oCreat != 0 && flags&oExcl != 0 {
+			return -1, m.SetErrno(t, vm.EEXIST)
+		}
+		return m.openFifo(t, path, flags)
+	}
+	data, exists := m.files.fs[path]
+	dir := !exists && m.files.isDir(path)
+	switch {
+	case dir && (flags&oAccMode != 0 || flags&oCreat != 0):
+		return -1, m.SetErrno(t, vm.EISDIR)
+	case flags&oDirectory != 0 && !dir:
+		if exists {
+			return -1, m.SetErrno(t, vm.ENOTDIR)
+		}
+		return -1, m.SetErrno(t, vm.ENOENT)
+	case !exists && !dir && (flags&oCreat == 0 || !m.files.isDir(pathDir(path))):
+		return -1, m.SetErrno(t, vm.ENOENT) // no such file, or no directory to make it in
+	case exists && flags&oCreat != 0 && flags&oExcl != 0:
+		return -1, m.SetErrno(t, vm.EEXIST)
+	}
+	f := &vfile{fd: m.files.nextFD, path: path, mode: unbuffered, dir: dir, desc: m.files.newDesc()}
+	acc := flags & oAccMode
+	f.read = acc != oWronly && !dir
+	f.write = acc == oWronly || acc == oRdwr
+	f.appends = flags&oAppend != 0
+	if !dir && (!exists || (flags&oTrunc != 0 && f.write)) {
+		data = &contents{}
+		m.files.fs[path] = data
+		delete(m.files.fsSym, path)
+	}
+	f.data, f.sym = data, m.files.fsSym[path]
+	m.files.nextFD++
+	f.proc = m.Proc()
+	m.files.byFD[f.fd] = f
+	return f.fd, nil
+}
+
+// fileKind is what a struct stat describes.
+type fileKind uint8
+
+const (
+	regularFile fileKind = iota
+	directory
+	charDevice // the standard streams
+	fifoNode
+)
+
+// statInto fills a struct stat for a file of size bytes with inode number
+// ino: a regular file (mode 0644), a directory (0755) or a character
+// device.
+func (m *machine) statInto(buf uint64, size int, kind fileKind, ino uint64) error {
+	if err := m.SetMem(buf, 0, 144); err != nil {
+		return err
+	}
+	mode := [...]uint64{regularFile: 0o100644, directory: 0o040755, charDevice: 0o020620, fifoNode: 0o010644}[kind]
+	if kind == directory {
+		size = 4096
+	}
+	return m.writeFields(buf, field{0, 8, 0x803}, field{8, 8, ino}, field{16, 8, 1}, field{24, 4, mode},
+		field{28, 4, 1000}, field{32, 4, 1000}, field{48, 8, uint64(size)}, field{56, 8, 4096},
+		field{64, 8, uint64((size + 511) / 512)})
+}
+
+// field is an integer field of a C struct the models fill: its offset,
+// its size in bytes and its value.
+type field struct {
+	off, size int
+	v         uint64
+}
+
+// writeFields writes fields of the struct at base as program data.
+func (m *machine) writeFields(base uint64, fields ...field) error {
+	for _, f := range fields {
+		if err := m.WriteUint(base+uint64(f.off), f.size, f.v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// fileSize is the size of the file at path as a stat sees it, with what
+// open streams still buffer for it.
+func (m *machine) fileSize(path string) int {
+	size := m.files.fs[path].len()
+	n := size
+	for _, f := range m.files.byFD {
+		if f.path != path || len(f.pending) == 0 {
+			continue
+		}
+		if f.appends {
+			n += len(f.pending)
+		} else {
+			n = max(n, f.pos+len(f.pending))
+		}
+	}
+	return n
+}
+
+// wouldBlock ends a nonblocking call (a read, write, recv, send, accept)
+// that would have to wait: -1 with EAGAIN, and a preemption point as a
+// failed try is (TryFailed), every other failure in a row. It was none,
+// and a thread polling a nonblocking pipe or socket for what another
+// thread is to write held the processor for a whole time slice per
+// hand-over: two threads echoing 2,000 bytes that way ran out of the
+// instruction budget, a hang reported on correct code
+// (testdata/sched/nonblocking_turns.c).
+func (m *machine) wouldBlock(t *vm.Thread, res []vm.Value) error {
+	if err := fail(m, t, res, vm.EAGAIN); err != nil {
+		return err
+	}
+	return m.TryFailed(t)
+}
+
+func (tab table) addPosixFiles() {
+	// open(path, flags), openat(dir, path, flags), creat(path): the path
+	// and the flags come from different arguments.
+	opener := func(pathArg int, flags func(a []vm.Value) uint64) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+			if a[pathArg].Bits == 0 {
+				return fail(m, t, res, vm.EFAULT) // the kernel reads the name (kernelPath)
+			}
+			name, err := m.CString(a[pathArg].Bits)
+			if err != nil {
+				return err
+			}
+			path := m.files.abs(name)
+			if pathArg == 1 && name != "" && name[0] != '/' && int32(a[0].Bits) != atFDCWD {
+				// openat: a relative name is in the directory open as a[0].
+				dir, errno := m.files.dirAt(int(int32(a[0].Bits)))
+				if dir == nil {
+					return fail(m, t, res, errno)
+				}
+				path = vpath(dir.path, name)
+			}
+			fd, err := m.openFile(t, path, flags(a))
+			vm.SetResult(res, uint64(int64(fd)))
+			return err
+		}
+	}
+	tab.registerIO(opener(0, func(a []vm.Value) uint64 { return a[1].Bits }), "open", "open64", "__open_2", "__open64_2")
+	tab.registerIO(opener(1, func(a []vm.Value) uint64 { return a[2].Bits }), "openat", "openat64")
+	tab.registerIO(opener(0, func([]vm.Value) uint64 { return oWronly | oCreat | oTrunc }), "creat", "creat64")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		f := m.files.byFD[int(int32(a[0].Bits))]
+		if f == nil {
+			return fail(m, t, res, vm.EBADF)
+		}
+		if f.std() {
+			return fail(m, t, res, vm.ESPIPE)
+		}
+		size := m.fileSize(f.path)
+		var base int64
+		switch a[2].Bits & 0xffffffff {
+		case 0: // SEEK_SET
+		case 1:
+			base = int64(f.pos)
+		case 2:
+			base = int64(size)
+		default:
+			return fail(m, t, res, vm.EINVAL)
+		}
+		pos := base + int64(a[1].Bits)
+		if pos < 0 {
+			return fail(m, t, res, vm.EINVAL)
+		}
+		f.data, f.pos, f.eof, f.unget = m.files.fs[f.path], int(pos), false, 0
+		vm.SetResult(res, uint64(pos))
+		return nil
+	}, "lseek", "lseek64")
+	statPath := func(pathArg, bufArg int) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+			path, failed, err := m.kernelPath(t, res, a[pathArg].Bits, ^uint64(0))
+			if failed {
+				return err
+			}
+			kind := regularFile
+			if _, ok := m.files.fs[path]; !ok {
+				_, fifo := m.files.fifos[path]
+				switch {
+				case fifo:
+					kind = fifoNode
+				case !m.files.isDir(path):
+					return fail(m, t, res, vm.ENOENT)
+				default:
+					kind = directory
+				}
+			}
+			vm.SetResult(res, 0)
+			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path))
+		}
+	}
+	tab.registerIO(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
+	tab.registerIO(statPath(1, 2), "__xstat", "__xstat64", "__lxstat", "__lxstat64")
+	fstat := func(fdArg, bufArg int) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+			f := m.files.byFD[int(int32(a[fdArg].Bits))]
+			if f == nil {
+				return fail(m, t, res, vm.EBADF)
+			}
+			vm.SetResult(res, 0)
+			switch {
+			case f.std():
+				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.fd)+3)
+			case f.dir:
+				return m.statInto(a[bufArg].Bits, 0, directory, m.files.inode(f.path))
+			}
+			return m.statInto(a[bufArg].Bits, m.fileSize(f.path), regularFile, m.files.inode(f.path))
+		}
+	}
+	tab.registerIO(fstat(0, 1), "fstat", "fstat64")
+	tab.registerIO(fstat(1, 2), "__fxstat", "__fxstat64")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+		if failed {
+			return err
+		}
+		if !m.files.exists(path) {
+			return fail(m, t, res, vm.ENOENT)
+		}
+		vm.SetResult(res, 0)
+		return nil
+	}, "access", "euidaccess", "eaccess")
+	// remover removes a file (files) or an empty directory (dirs): unlink
+	// removes files only, rmdir directories only, remove either.
+	remover := func(files, dirs bool) ioModel {
+		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+			path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+			if failed {
+				return err
+			}
+			_, isFile := m.files.fs[path]
+			_, isFifo := m.files.fifos[path]
+			isFile = isFile || isFifo
+			isDir := !isFile && m.files.isDir(path)
+			switch {
+			case isFile && !files:
+				return fail(m, t, res, vm.ENOTDIR)
+			case isFile:
+				m.files.remove(path)
+			case isDir && !dirs:
+				return fail(m, t, res, vm.EISDIR)
+			case isDir && (path == "/" || !m.files.dirs[path] || m.files.holdsFiles(path)):
+				return fail(m, t, res, vm.ENOTEMPTY) // "/", or a directory that holds files
+			case isDir:
+				delete(m.files.dirs, path)
+			default:
+				return fail(m, t, res, vm.ENOENT)
+			}
+			vm.SetResult(res, 0)
+			return nil
+		}
+	}
+	tab.registerIO(remover(true, false), "unlink")
+	tab.registerIO(remover(false, true), "rmdir")
+	tab.registerIO(remover(true, true), "remove")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+		if failed {
+			return err
+		}
+		if _, ok := m.files.fs[path]; ok || m.files.isDir(path) {
+			return fail(m, t, res, vm.EEXIST)
+		}
+		if !m.files.isDir(pathDir(path)) {
+			return fail(m, t, res, vm.ENOENT)
+		}
+		if m.files.dirs == nil {
+			m.files.dirs = map[string]bool{}
+		}
+		m.files.dirs[path] = true
+		vm.SetResult(res, 0)
+		return nil
+	}, "mkdir")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		from, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+		if failed {
+			return err
+		}
+		to, failed, err := m.kernelPath(t, res, a[1].Bits, ^uint64(0))
+		if failed {
+			return err
+		}
+		if _, ok := m.files.fs[from]; !ok {
+			return fail(m, t, res, vm.ENOENT)
+		}
+		if from != to {
+			m.files.rename(from, to)
+		}
+		vm.SetResult(res, 0)
+		return nil
+	}, "rename")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		f := m.files.byFD[int(int32(a[0].Bits))]
+		if f == nil || !f.write {
+			return fail(m, t, res, vm.EBADF)
+		}
+		n := int(a[1].Bits)
+		if n < 0 {
+			return fail(m, t, res, vm.EINVAL)
+		}
+		m.files.flush(f)
+		data := m.files.fs[f.path]
+		if data == nil {
+			data = &contents{}
+			m.files.fs[f.path] = data
+		}
+		data.resize(n)
+		vm.SetResult(res, 0)
+		return nil
+	}, "ftruncate", "ftruncate64")
+	dup := func(m *machine, t *vm.Thread, res []vm.Value, old, to int) error {
+		f := m.files.byFD[old]
+		if f == nil {
+			return fail(m, t, res, vm.EBADF)
+		}
+		if to < 0 {
+			to = m.files.nextFD
+			m.files.nextFD++
+		} else if to == old {
+			vm.SetResult(res, uint64(to))
+			return nil
+		}
+		if old := m.files.byFD[to]; old != nil && old.isNet() {
+			m.closeNet(old) // dup2 closes what the target held
+		}
+		c := *f
+		c.fd, c.pending, c.proc = to, nil, m.Proc()
+		m.files.byFD[to] = &c
+		if f.isNet() {
+			m.holdEnds(f)
+		}
+		vm.SetResult(res, uint64(to))
+		return nil
+	}
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		return dup(m, t, res, int(int32(a[0].Bits)), -1)
+	}, "dup")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		return dup(m, t, res, int(int32(a[0].Bits)), int(int32(a[1].Bits)))
+	}, "dup2", "dup3")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		fd := int(int32(a[0].Bits))
+		f := m.files.byFD[fd]
+		if f == nil {
+			return fail(m, t, res, vm.EBADF)
+		}
+		switch a[1].Bits & 0xffffffff {
+		case 0, 1030: // F_DUPFD, F_DUPFD_CLOEXEC
+			return dup(m, t, res, fd, -1)
+		case 3: // F_GETFL
+			fl := uint64(0)
+			switch {
+			case f.read && f.write:
+				fl = oRdwr
+			case f.write:
+				fl = oWronly
+			}
+			if f.nonblock {
+				fl |= oNonblock
+			}
+			vm.SetResult(res, fl)
+		case 4: // F_SETFL: of the status flags, only O_NONBLOCK means anything here
+			f.nonblock = a[2].Bits&oNonblock != 0
+			vm.SetResult(res, 0)
+		case fGetLK, fSetLK, fSetLKW, fOFDGetLK, fOFDSetLK, fOFDSetLKW:
+			return m.recordLock(t, f, a[1].Bits&0xffffffff, a[2].Bits, res)
+		default: // F_GETFD, F_SETFD and the rest: accepted, nothing changes
+			vm.SetResult(res, 0)
+		}
+		return nil
+	}, "fcntl", "fcntl64")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		f := m.files.byFD[int(int32(a[0].Bits))]
+		if f == nil {
+			vm.SetResult(res, 0)
+			return m.SetErrno(t, vm.EBADF)
+		}
+		if f.isNet() {
+			return vm.Unsupported("fdopen of a pipe or a socket (stdio over them is not modeled; read and write are)")
+		}
+		addr := m.Alloc(vm.ObjHeap, 216, "FILE "+f.path, in.Loc, t, nil)
+		m.files.byAddr[addr] = f
+		f.mode = fullyBuffered
+		if f.fd <= 2 {
+			f.mode = m.files.byFD[f.fd].mode
+		}
+		vm.SetResult(res, addr)
+		return nil
+	}, "fdopen")
+}

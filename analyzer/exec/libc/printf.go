@@ -1,0 +1,424 @@
+package libc
+
+import (
+	"math"
+	"strconv"
+	"strings"
+
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
+)
+
+// argSource yields printf arguments in order: directly from a variadic call,
+// or from a va_list in memory.
+type argSource interface {
+	// next returns the next argument's bits; wantFloat says the conversion
+	// expects a double, long says long double.
+	next(wantFloat, long bool) (uint64, error)
+}
+
+// callArgs reads the variadic arguments of a call to a modeled function.
+type callArgs struct {
+	vals []vm.Value
+	tys  []ir.Scalar
+	i    int
+}
+
+func (c *callArgs) next(wantFloat, long bool) (uint64, error) {
+	if c.i >= len(c.vals) {
+		return 0, nil // too few arguments: undefined behaviour; glibc reads garbage
+	}
+	v := c.vals[c.i]
+	c.i++
+	return v.Bits, nil
+}
+
+// vaListArgs reads arguments from the overflow area of a va_list made by
+// llvm.va_start (see intrinsics.go).
+type vaListArgs struct {
+	m    *machine
+	area uint64
+}
+
+func (m *machine) vaList(ap uint64) (*vaListArgs, error) {
+	area, err := m.ReadUint(ap+8, 8)
+	if err != nil {
+		return nil, err
+	}
+	return &vaListArgs{m: m, area: area}, nil
+}
+
+func (v *vaListArgs) next(wantFloat, long bool) (uint64, error) {
+	if long {
+		v.area = (v.area + 15) &^ 15
+		b, err := v.m.ReadBytes(v.area, 10)
+		if err != nil {
+			return 0, err
+		}
+		v.area += 16
+		return math.Float64bits(ir.F80FromBytes(b)), nil
+	}
+	x, err := v.m.ReadUint(v.area, 8)
+	v.area += 8
+	return x, err
+}
+
+// spec is one parsed conversion.
+type spec struct {
+	minus, plus, space, hash, zero bool
+	width, prec                    int // -1: not given
+	length                         string
+	conv                           byte
+}
+
+// format renders a C format string. cstr reads strings from memory.
+func (m *machine) format(t *vm.Thread, fmtStr string, args argSource) ([]byte, error) {
+	out := make([]byte, 0, len(fmtStr)+16)
+	for i := 0; i < len(fmtStr); i++ {
+		c := fmtStr[i]
+		if c != '%' {
+			out = append(out, c)
+			continue
+		}
+		i++
+		if i >= len(fmtStr) {
+			break
+		}
+		var s spec
+		s.width, s.prec = -1, -1
+	flags:
+		for ; i < len(fmtStr); i++ {
+			switch fmtStr[i] {
+			case '-':
+				s.minus = true
+			case '+':
+				s.plus = true
+			case ' ':
+				s.space = true
+			case '#':
+				s.hash = true
+			case '0':
+				s.zero = true
+			case '\'':
+			default:
+				break flags
+			}
+		}
+		if i < len(fmtStr) && fmtStr[i] == '*' {
+			w, err := args.next(false, false)
+			if err != nil {
+				return nil, err
+			}
+			s.width = int(int32(w))
+			if s.width < 0 {
+				s.minus, s.width = true, -s.width
+			}
+			i++
+		} else {
+			for ; i < len(fmtStr) && fmtStr[i] >= '0' && fmtStr[i] <= '9'; i++ {
+				s.width = max(s.width, 0)*10 + int(fmtStr[i]-'0')
+			}
+		}
+		if i < len(fmtStr) && fmtStr[i] == '.' {
+			i++
+			s.prec = 0
+			if i < len(fmtStr) && fmtStr[i] == '*' {
+				p, err := args.next(false, false)
+				if err != nil {
+					return nil, err
+				}
+				s.prec = int(int32(p))
+				if s.prec < 0 {
+					s.prec = -1
+				}
+				i++
+			} else {
+				for ; i < len(fmtStr) && fmtStr[i] >= '0' && fmtStr[i] <= '9'; i++ {
+					s.prec = s.prec*10 + int(fmtStr[i]-'0')
+				}
+			}
+		}
+		start := i
+		for i < len(fmtStr) && strings.IndexByte("hlLqjzt", fmtStr[i]) >= 0 {
+			i++
+		}
+		s.length = fmtStr[start:i]
+		if i >= len(fmtStr) {
+			break
+		}
+		s.conv = fmtStr[i]
+		if s.conv == 'n' {
+			if err := m.storeCount(&s, args, len(out)); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		piece, err := m.convert(t, &s, args)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, piece...)
+	}
+	return out, nil
+}
+
+// intBits is the width in bits of an integer conversion's argument.
+func intBits(length string) uint16 {
+	switch length {
+	case "hh":
+		return 8
+	case "h":
+		return 16
+	case "l", "ll", "q", "j", "z", "t", "L":
+		return 64
+	}
+	return 32
+}
+
+func (m *machine) convert(t *vm.Thread, s *spec, args argSource) ([]byte, error) {
+	switch s.conv {
+	case '%':
+		return []byte{'%'}, nil
+	case 'd', 'i':
+		x, err := args.next(false, false)
+		if err != nil {
+			return nil, err
+		}
+		v := ir.SExt(x&ir.Mask(intBits(s.length)), intBits(s.length))
+		neg := v < 0
+		mag := uint64(v)
+		if neg {
+			mag = uint64(-v)
+		}
+		sign := ""
+		switch {
+		case neg:
+			sign = "-"
+		case s.plus:
+			sign = "+"
+		case s.space:
+			sign = " "
+		}
+		return padNumber(s, sign, intDigits(mag, 10, s.prec, false)), nil
+	case 'u', 'x', 'X', 'o':
+		x, err := args.next(false, false)
+		if err != nil {
+			return nil, err
+		}
+		x &= ir.Mask(intBits(s.length))
+		base := map[byte]int{'u': 10, 'x': 16, 'X': 16, 'o': 8}[s.conv]
+		digits := intDigits(x, base, s.prec, s.conv == 'X')
+		prefix := ""
+		if s.hash && x != 0 && base == 16 {
+			prefix = "0" + string(s.conv)
+		}
+		if s.hash && base == 8 && !strings.HasPrefix(digits, "0") {
+			digits = "0" + digits
+		}
+		return padNumber(s, prefix, digits), nil
+	case 'c':
+		x, err := args.next(false, false)
+		if err != nil {
+			return nil, err
+		}
+		return pad(s, []byte{byte(x)}), nil
+	case 's':
+		p, err := args.next(false, false)
+		if err != nil {
+			return nil, err
+		}
+		if p == 0 {
+			if s.prec >= 0 && s.prec < 6 {
+				return pad(s, nil), nil
+			}
+			return pad(s, []byte("(null)")), nil
+		}
+		max := 1 << 24
+		if s.prec >= 0 {
+			max = s.prec
+		}
+		str, err := m.ReadCString(p, max)
+		if err != nil && s.prec < 0 {
+			return nil, err
+		}
+		if len(str) > max {
+			str = str[:max]
+		}
+		read := uint64(len(str))
+		if len(str) < max {
+			read++ // the terminating NUL was read too (an empty string is still a read)
+		}
+		m.NoteAccess(p, read, vm.Read)
+		return pad(s, []byte(str)), nil
+	case 'p':
+		p, err := args.next(false, false)
+		if err != nil {
+			return nil, err
+		}
+		if p == 0 {
+			return pad(s, []byte("(nil)")), nil
+		}
+		s.hash = true
+		return padNumber(s, "0x", intDigits(p, 16, s.prec, false)), nil
+	case 'f', 'F', 'e', 'E', 'g', 'G', 'a', 'A':
+		x, err := args.next(true, s.length == "L")
+		if err != nil {
+			return nil, err
+		}
+		return formatFloat(s, math.Float64frombits(x)), nil
+	case 'm':
+		return []byte("Unknown error"), nil
+	}
+	return nil, vm.Unsupported("printf conversion %%%c is not supported", s.conv)
+}
+
+// storeCount is %n: it stores how many bytes the call has produced so
+// far (before any truncation by snprintf's size, as C says) in the
+// integer the next argument points to, of the width the length modifier
+// gives.
+func (m *machine) storeCount(s *spec, args argSource, n int) error {
+	p, err := args.next(false, false)
+	if err != nil {
+		return err
+	}
+	size := int(intBits(s.length) / 8)
+	if err := m.WriteUint(p, size, uint64(n)); err != nil {
+		return err
+	}
+	m.NoteAccess(p, uint64(size), vm.Write)
+	return nil
+}
+
+func intDigits(x uint64, base, prec int, upper bool) string {
+	d := strconv.FormatUint(x, base)
+	if upper {
+		d = strings.ToUpper(d)
+	}
+	if prec == 0 && x == 0 {
+		d = ""
+	}
+	for len(d) < prec {
+		d = "0" + d
+	}
+	return d
+}
+
+// padNumber applies width with the sign or prefix before zero padding. For
+// integer conversions a precision turns the 0 flag off; for floating ones it
+// does not.
+func padNumber(s *spec, prefix, digits string) []byte {
+	n := len(prefix) + len(digits)
+	isFloat := strings.IndexByte("fFeEgGaA", s.conv) >= 0
+	if s.width > n && s.zero && !s.minus && (s.prec < 0 || isFloat) {
+		return []byte(prefix + strings.Repeat("0", s.width-n) + digits)
+	}
+	return pad(s, []byte(prefix+digits))
+}
+
+func pad(s *spec, b []byte) []byte {
+	if s.width <= len(b) {
+		return b
+	}
+	fill := strings.Repeat(" ", s.width-len(b))
+	if s.minus {
+		return append(b, fill...)
+	}
+	return append([]byte(fill), b...)
+}
+
+// formatFloat implements %f %e %g %a with C's rules.
+func formatFloat(s *spec, f float64) []byte {
+	upper := s.conv >= 'A' && s.conv <= 'Z'
+	sign := ""
+	if math.Signbit(f) {
+		sign = "-"
+		f = -f
+	} else if s.plus {
+		sign = "+"
+	} else if s.space {
+		sign = " "
+	}
+	var body string
+	switch {
+	case math.IsNaN(f):
+		body = "nan"
+	case math.IsInf(f, 0):
+		body = "inf"
+	}
+	if body != "" {
+		if upper {
+			body = strings.ToUpper(body)
+		}
+		s.zero = false
+		return padNumber(s, sign, body)
+	}
+	prec := s.prec
+	if prec < 0 {
+		prec = 6
+	}
+	lower := s.conv | 0x20
+	switch lower {
+	case 'f':
+		body = strconv.FormatFloat(f, 'f', prec, 64)
+		if s.hash && prec == 0 {
+			body += "."
+		}
+	case 'e':
+		body = strconv.FormatFloat(f, 'e', prec, 64) // Go and C agree: e+07, e+100
+		if s.hash && prec == 0 {
+			body = strings.Replace(body, "e", ".e", 1)
+		}
+	case 'g':
+		if prec == 0 {
+			prec = 1
+		}
+		x := 0
+		if f != 0 {
+			e := strconv.FormatFloat(f, 'e', prec-1, 64)
+			x, _ = strconv.Atoi(e[strings.IndexByte(e, 'e')+1:])
+		}
+		if prec > x && x >= -4 {
+			body = strconv.FormatFloat(f, 'f', prec-1-x, 64)
+		} else {
+			body = strconv.FormatFloat(f, 'e', prec-1, 64)
+		}
+		if !s.hash {
+			body = trimZeros(body)
+		}
+	case 'a':
+		p := -1
+		if s.prec >= 0 {
+			p = s.prec
+		}
+		body = strconv.FormatFloat(f, 'x', p, 64)
+		// Go writes the exponent with two digits (p+00); C with as few as needed.
+		if i := strings.IndexByte(body, 'p'); i >= 0 {
+			exp, _ := strconv.Atoi(body[i+1:])
+			body = body[:i] + "p" + strconv.FormatInt(int64(exp), 10)
+			if exp >= 0 {
+				body = body[:i] + "p+" + strconv.FormatInt(int64(exp), 10)
+			}
+		}
+		body = body[2:]
+		sign += "0x"
+	}
+	if upper {
+		body = strings.ToUpper(body)
+		sign = strings.ToUpper(sign)
+	}
+	return padNumber(s, sign, body)
+}
+
+// trimZeros removes trailing zeros of the fraction (and a bare point) from
+// a %g result.
+func trimZeros(s string) string {
+	mant, exp := s, ""
+	if i := strings.IndexAny(s, "eE"); i >= 0 {
+		mant, exp = s[:i], s[i:]
+	}
+	if strings.IndexByte(mant, '.') >= 0 {
+		mant = strings.TrimRight(mant, "0")
+		mant = strings.TrimSuffix(mant, ".")
+	}
+	return mant + exp
+}

@@ -1,0 +1,144 @@
+package libc
+
+import (
+	"path"
+	"strings"
+
+	"augur/analyzer/exec/vm"
+)
+
+// Names in the virtual file system. A file is kept under one name however
+// the program spells it, directories exist where files do (and where the
+// program made them), and each file has an inode number of its own: programs that build absolute names from
+// getcwd (SQLite makes "//driver.db" of "driver.db"), that open a file's
+// directory to fsync it, or that tell files apart by (st_dev, st_ino), as
+// SQLite's lock table does, see on the virtual disk what they see on a
+// real one.
+
+// rootIno is the inode number of "/", as on ext4; files get numbers from
+// firstIno on, in the order they are first asked for.
+const (
+	rootIno  = 2
+	firstIno = 100
+)
+
+// vpath is the name under which the virtual file system keeps what the
+// program calls p with dir as its working directory: a relative name is
+// resolved against dir, and "//", "." and ".." as the kernel resolves
+// them, so "x", "./x", "/x" and "//x" are one file when dir is the root.
+// The empty name stays empty (it names no file: ENOENT).
+func vpath(dir, p string) string {
+	if p == "" {
+		return ""
+	}
+	if p[0] != '/' {
+		p = dir + "/" + p
+	}
+	return path.Clean("/" + p)
+}
+
+// abs is vpath in the program's working directory (the root until it
+// calls chdir, as getcwd says).
+func (ft *fileTable) abs(p string) string { return vpath(ft.cwd, p) }
+
+// pathArg reads the file name argument at addr, as the virtual file
+// system keeps it (abs).
+func (m *machine) pathArg(addr uint64) (string, error) {
+	s, err := m.CString(addr)
+	return m.files.abs(s), err
+}
+
+// kernelPath is pathArg for a system call, whose path the kernel reads,
+// not the program: a null pointer fails the call with EFAULT, its result
+// failure, where the program reading it would crash. (pigz's clean-up
+// after an early error calls unlink(NULL); Linux refuses it, and the
+// program exits as it meant to.) failed is set when the call failed so
+// or the path could not be read; err is then the call's result.
+func (m *machine) kernelPath(t *vm.Thread, res []vm.Value, addr, failure uint64) (path string, failed bool, err error) {
+	if addr == 0 {
+		vm.SetResult(res, failure)
+		return "", true, m.SetErrno(t, vm.EFAULT)
+	}
+	path, err = m.pathArg(addr)
+	return path, err != nil, err
+}
+
+// isDir reports whether p (a vpath) is a directory: the root, one the
+// program made (mkdir), or one that holds a file. The empty name is none.
+func (ft *fileTable) isDir(p string) bool {
+	return p != "" && (p == "/" || ft.dirs[p] || ft.holdsFiles(p))
+}
+
+// holdsFiles reports whether a file or a made directory lies under p.
+func (ft *fileTable) holdsFiles(p string) bool {
+	prefix := dirPrefix(p)
+	for name := range ft.fs {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	for name := range ft.dirs {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// dirPrefix is what the names of the files in directory p begin with.
+func dirPrefix(p string) string {
+	if p == "/" {
+		return p
+	}
+	return p + "/"
+}
+
+// pathDir is the directory a vpath is in.
+func pathDir(p string) string { return path.Dir(p) }
+
+// inode returns the inode number of the file or directory p, giving it
+// the next free one the first time: the numbers follow the program's own
+// order of asking, so they are the same in every run and in a replay.
+func (ft *fileTable) inode(p string) uint64 {
+	if p == "/" {
+		return rootIno
+	}
+	if ino, ok := ft.inodes[p]; ok {
+		return ino
+	}
+	if ft.inodes == nil {
+		ft.inodes = map[string]uint64{}
+	}
+	if ft.nextIno < firstIno {
+		ft.nextIno = firstIno
+	}
+	ino := ft.nextIno
+	ft.nextIno++
+	ft.inodes[p] = ino
+	return ino
+}
+
+// remove deletes the file p; a file made later under its name is another
+// file, with another inode number.
+func (ft *fileTable) remove(p string) {
+	delete(ft.fs, p)
+	delete(ft.fifos, p)
+	delete(ft.fsSym, p)
+	delete(ft.inodes, p)
+}
+
+// rename moves the file from to the name to, replacing what was there;
+// the file keeps its contents and its inode number.
+func (ft *fileTable) rename(from, to string) {
+	data, sym := ft.fs[from], ft.fsSym[from]
+	ino, hasIno := ft.inodes[from]
+	ft.remove(to)
+	ft.remove(from)
+	ft.fs[to] = data
+	if sym != nil {
+		ft.fsSym[to] = sym
+	}
+	if hasIno {
+		ft.inodes[to] = ino
+	}
+}

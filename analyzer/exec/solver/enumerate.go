@@ -1,0 +1,226 @@
+package solver
+
+import "augur/analyzer/exec/expr"
+
+// Deciding small queries by enumeration. Most queries a program's inputs
+// raise are over a few input bytes (an argument's characters, the first
+// bytes of standard input), and many of them are hard for Z3's
+// bit-vector core anyway: "i < (10*(c1-'0') + (c2-'0')) / p" needs a
+// 64-bit divider bit-blasted, and takes Z3 a fifth of a second to refute
+// where trying the 256 values of each byte takes microseconds. So a
+// query whose variables are all bytes, few enough, is decided by a
+// search over their values: one byte at a time, each condition checked
+// as soon as its bytes have values, so a byte the conditions pin down
+// is found in at most 256 tries. The search is exact (it tries every
+// value it does not refute) and deterministic; one that would take more
+// than enumerationBudget node evaluations gives up, leaving the query to
+// Z3, so its cost is bounded whatever the conditions.
+
+const (
+	// maxEnumeratedVars bounds the bytes a query may have for the search.
+	maxEnumeratedVars = 16
+	// enumerationBudget bounds the node evaluations of one search.
+	enumerationBudget = 1 << 20
+)
+
+// enumeration is one query prepared for the search: its terms in an
+// order where every kid comes before its parent, each tagged with the
+// position of the last variable (in search order) it depends on.
+type enumeration struct {
+	vars    []*expr.Expr
+	varNode []int // the node of each variable
+	nodes   []*expr.Expr
+	kids    [][]int // indices of each node's kids in nodes
+	level   []int   // the position in vars after which a node has its value (-1: constant)
+	// byLevel[d] are the nodes, in order, that get their value once
+	// vars[d] has one, and condsAt[d] the conditions among them.
+	byLevel, condsAt [][]int
+	vals             []uint64
+	work             int
+}
+
+// enumerate decides conds by searching the values of their variables,
+// trying each variable's preferred value first (prefer may be nil). ok
+// is false when the query is not small enough or the search ran out of
+// its budget: Z3 must decide it.
+func enumerate(conds []*expr.Expr, prefer expr.Assignment) (sat bool, model expr.Assignment, ok bool) {
+	vars := expr.VarTerms(conds...)
+	if len(vars) == 0 || len(vars) > maxEnumeratedVars {
+		return false, nil, false
+	}
+	for _, v := range vars {
+		if v.Width > 8 {
+			return false, nil, false
+		}
+	}
+	en := prepare(conds, vars)
+	found, complete := en.search(0, prefer)
+	if !complete {
+		return false, nil, false
+	}
+	if !found {
+		return false, nil, true
+	}
+	model = expr.Assignment{}
+	for i, v := range en.vars {
+		model[v.Name] = en.vals[en.varNode[i]]
+	}
+	return true, model, true
+}
+
+// prepare orders the variables so that conditions are complete as early
+// as possible (each next variable is the one that completes the most
+// conditions, then the one in the most conditions, then by name) and
+// lays the terms out for the search.
+func prepare(conds []*expr.Expr, vars []*expr.Expr) *enumeration {
+	condVars := make([]map[*expr.Expr]bool, len(conds))
+	for i, c := range conds {
+		condVars[i] = map[*expr.Expr]bool{}
+		for _, v := range expr.VarTerms(c) {
+			condVars[i][v] = true
+		}
+	}
+	placed := map[*expr.Expr]bool{}
+	var order []*expr.Expr
+	for len(order) < len(vars) {
+		best, bestDone, bestIn := (*expr.Expr)(nil), -1, -1
+		for _, v := range vars {
+			if placed[v] {
+				continue
+			}
+			done, in := 0, 0
+			for _, cv := range condVars {
+				if !cv[v] {
+					continue
+				}
+				in++
+				missing := 0
+				for u := range cv {
+					if u != v && !placed[u] {
+						missing++
+					}
+				}
+				if missing == 0 {
+					done++
+				}
+			}
+			if done > bestDone || done == bestDone && in > bestIn {
+				best, bestDone, bestIn = v, done, in
+			}
+		}
+		placed[best] = true
+		order = append(order, best)
+	}
+	en := &enumeration{vars: order, byLevel: make([][]int, len(order)), condsAt: make([][]int, len(order))}
+	pos := map[*expr.Expr]int{}
+	for i, v := range order {
+		pos[v] = i
+	}
+	index := map[*expr.Expr]int{}
+	var add func(e *expr.Expr) int
+	add = func(e *expr.Expr) int {
+		if i, ok := index[e]; ok {
+			return i
+		}
+		lvl := -1
+		var kids []int
+		if e.Op == expr.Var {
+			lvl = pos[e]
+		}
+		for _, k := range e.Kids {
+			ki := add(k)
+			kids = append(kids, ki)
+			lvl = max(lvl, en.level[ki])
+		}
+		i := len(en.nodes)
+		index[e] = i
+		en.nodes = append(en.nodes, e)
+		en.kids = append(en.kids, kids)
+		en.level = append(en.level, lvl)
+		return i
+	}
+	var constant []int
+	for _, c := range conds {
+		ci := add(c)
+		if en.level[ci] < 0 {
+			constant = append(constant, ci)
+		} else {
+			en.condsAt[en.level[ci]] = append(en.condsAt[en.level[ci]], ci)
+		}
+	}
+	en.varNode = make([]int, len(order))
+	for i, v := range order {
+		en.varNode[i] = index[v]
+	}
+	en.vals = make([]uint64, len(en.nodes))
+	for i, e := range en.nodes {
+		if en.level[i] < 0 {
+			en.vals[i] = en.apply(i)
+		} else if e.Op != expr.Var {
+			en.byLevel[en.level[i]] = append(en.byLevel[en.level[i]], i)
+		}
+	}
+	// A condition without variables that is false makes every search
+	// fail at once: it is checked with the first variable.
+	en.condsAt[0] = append(constant, en.condsAt[0]...)
+	return en
+}
+
+func (en *enumeration) apply(i int) uint64 {
+	var buf [3]uint64
+	kids := buf[:len(en.kids[i])]
+	for j, k := range en.kids[i] {
+		kids[j] = en.vals[k]
+	}
+	return expr.Apply(en.nodes[i], kids)
+}
+
+// search tries the values of vars[d:] (vars[:d] have theirs) and reports
+// whether it found values under which every condition holds, and
+// whether it searched to the end (not past its budget).
+func (en *enumeration) search(d int, prefer expr.Assignment) (found, complete bool) {
+	if d == len(en.vars) {
+		return true, true
+	}
+	v := en.vars[d]
+	first, hasFirst := prefer[v.Name]
+	first &= 1<<v.Width - 1
+	vi := en.varNode[d]
+	for n := uint64(0); n <= 1<<v.Width; n++ {
+		var x uint64
+		switch {
+		case n == 0 && !hasFirst:
+			continue
+		case n == 0:
+			x = first
+		case hasFirst && n-1 == first:
+			continue
+		default:
+			x = n - 1
+		}
+		if en.work += 1 + len(en.byLevel[d]); en.work > enumerationBudget {
+			return false, false
+		}
+		en.vals[vi] = x
+		for _, i := range en.byLevel[d] {
+			en.vals[i] = en.apply(i)
+		}
+		if !en.hold(d) {
+			continue
+		}
+		if found, complete := en.search(d+1, prefer); found || !complete {
+			return found, complete
+		}
+	}
+	return false, true
+}
+
+// hold reports whether the conditions complete at level d hold.
+func (en *enumeration) hold(d int) bool {
+	for _, c := range en.condsAt[d] {
+		if en.vals[c] == 0 {
+			return false
+		}
+	}
+	return true
+}

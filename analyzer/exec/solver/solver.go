@@ -1,0 +1,306 @@
+// Package solver answers satisfiability queries over analyzer/exec/expr terms
+// with Z3, as a chain of small layers in the manner of KLEE: constraint
+// independence (a query carries only the constraints that share variables
+// with it), a cache of query results, a cache of satisfying assignments
+// tried before calling Z3 (a model of an earlier query often satisfies a new
+// one), a search over the values of queries on a few input bytes
+// (enumerate.go), and a timeout on every query that turns into an error value rather
+// than a hang.
+package solver
+
+import (
+	"errors"
+	"sort"
+	"strings"
+	"time"
+
+	"augur/analyzer/exec/expr"
+)
+
+// ErrTimeout is returned when Z3 could not decide a query in time (or gave
+// up); the caller ends that path as a solver timeout.
+var ErrTimeout = errors.New("solver timeout")
+
+// Stats count the work done, for reports and benchmarks.
+type Stats struct {
+	Queries    int // queries asked of the Solver
+	CacheHits  int // answered from the result cache
+	ModelHits  int // answered by a cached satisfying assignment
+	Enumerated int // decided by a search over a few bytes' values (enumerate)
+	Z3Calls    int // queries that reached Z3
+	Timeouts   int
+	Z3Time     time.Duration
+}
+
+// Solver answers queries about path constraints. It is not safe for
+// concurrent use.
+type Solver struct {
+	be     *backend
+	cache  map[string]result
+	models []expr.Assignment // recent satisfying assignments, newest last
+	Stats  Stats
+	// Cancel, when closed, interrupts the Z3 call in progress, which then
+	// fails with ErrTimeout: a canceled analysis does not wait out a hard
+	// query.
+	Cancel <-chan struct{}
+	// Work, when set, is called before every query the caches do not
+	// answer (Decisions), which enumeration or Z3 decides: the execution
+	// asking counts it as work between its budget checks, which an
+	// instruction count alone spaces too far apart when most
+	// instructions ask the solver (an address an input chooses, at every
+	// store of a loop), and as its solver budget (vm.Symbolic). It may
+	// set Pinned.
+	Work func()
+	// Pinned, when set, answers every query by this one assignment
+	// instead: a constraint may hold when it holds there, the model is
+	// Pinned. An execution past its solver budget goes on along one
+	// solution of its path, as a concrete run would (vm.Symbolic).
+	Pinned expr.Assignment
+	// Prefer, when set, are the values a search over a query's bytes
+	// tries first (the seed's): a model is then the seed's input wherever
+	// the query allows it.
+	Prefer expr.Assignment
+}
+
+type result struct {
+	sat   bool
+	model expr.Assignment
+}
+
+const maxModels = 64
+
+// New returns a solver whose every Z3 call is limited to timeout.
+func New(timeout time.Duration) *Solver { return NewLimited(timeout, 0) }
+
+// NewLimited also bounds every Z3 call by a resource limit (Z3's rlimit, a
+// count of solver steps; 0 for none): unlike a timeout it cuts a query at
+// the same point on every machine.
+func NewLimited(timeout time.Duration, rlimit uint) *Solver {
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	return &Solver{be: newBackend(timeout, rlimit), cache: map[string]result{}}
+}
+
+// MayBeTrue reports whether q can hold together with the constraints.
+func (s *Solver) MayBeTrue(constraints []*expr.Expr, q *expr.Expr) (bool, error) {
+	if s.Pinned != nil {
+		return expr.Eval(q, s.Pinned) != 0, nil
+	}
+	sat, _, err := s.satisfiable(constraints, q)
+	return sat, err
+}
+
+// MustBeTrue reports whether q holds in every solution of the constraints.
+func (s *Solver) MustBeTrue(b *expr.Builder, constraints []*expr.Expr, q *expr.Expr) (bool, error) {
+	if s.Pinned != nil {
+		return expr.Eval(q, s.Pinned) != 0, nil
+	}
+	sat, _, err := s.satisfiable(constraints, b.Not(q))
+	return !sat, err
+}
+
+// Model returns values for the variables of the constraints that satisfy
+// all of them (variables no constraint mentions are left out), and false
+// when there are none.
+func (s *Solver) Model(constraints []*expr.Expr) (expr.Assignment, bool, error) {
+	if len(constraints) == 0 {
+		return expr.Assignment{}, true, nil
+	}
+	if s.Pinned != nil {
+		return s.Pinned, true, nil
+	}
+	sat, model, err := s.solve(constraints)
+	return model, sat, err
+}
+
+// Value returns one value e can take under the constraints.
+func (s *Solver) Value(constraints []*expr.Expr, e *expr.Expr) (uint64, error) {
+	if e.Op == expr.Const {
+		return e.Val, nil
+	}
+	if s.Pinned != nil {
+		return expr.Eval(e, s.Pinned), nil
+	}
+	model, sat, err := s.Model(relevant(constraints, expr.Vars(e)))
+	if err != nil {
+		return 0, err
+	}
+	if !sat {
+		return 0, errors.New("solver: constraints are unsatisfiable")
+	}
+	return expr.Eval(e, model), nil
+}
+
+// satisfiable decides constraints ∧ q, slicing away constraints that share
+// no variable (transitively) with q.
+func (s *Solver) satisfiable(constraints []*expr.Expr, q *expr.Expr) (bool, expr.Assignment, error) {
+	if q.Op == expr.Const {
+		return q.Val != 0, nil, nil
+	}
+	conds := append(relevant(constraints, expr.Vars(q)), q)
+	return s.solve(conds)
+}
+
+// solve decides a conjunction through the caches, then Z3.
+func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
+	s.Stats.Queries++
+	key := cacheKey(conds)
+	if r, ok := s.cache[key]; ok {
+		s.Stats.CacheHits++
+		return r.sat, r.model, nil
+	}
+	var vars []string
+	seen := map[string]bool{}
+	for _, c := range conds {
+		for _, v := range expr.Vars(c) {
+			if !seen[v] {
+				seen[v] = true
+				vars = append(vars, v)
+			}
+		}
+	}
+	for i := len(s.models) - 1; i >= 0; i-- {
+		if expr.Satisfies(s.models[i], conds) {
+			s.Stats.ModelHits++
+			model := complete(s.models[i], vars)
+			s.cache[key] = result{true, model}
+			return true, model, nil
+		}
+	}
+	if s.Work != nil {
+		if s.Work(); s.Pinned != nil { // pinned just now
+			return expr.Satisfies(s.Pinned, conds), s.Pinned, nil
+		}
+	}
+	if sat, model, ok := enumerate(conds, s.Prefer); ok {
+		s.Stats.Enumerated++
+		s.remember(key, sat, model)
+		return sat, model, nil
+	}
+	s.Stats.Z3Calls++
+	start := time.Now()
+	stop := s.interruptOnCancel()
+	sat, model, err := s.be.check(conds, vars)
+	stop()
+	s.Stats.Z3Time += time.Since(start)
+	if err != nil {
+		s.Stats.Timeouts++
+		return false, nil, ErrTimeout
+	}
+	s.remember(key, sat, model)
+	return sat, model, nil
+}
+
+// complete returns model with every one of vars assigned: a model of
+// another query satisfies this one with the variables it does not assign
+// read as 0 (expr.Eval), so they must be 0 in the answer too, not left
+// for a caller to fill from its seed.
+func complete(model expr.Assignment, vars []string) expr.Assignment {
+	var out expr.Assignment
+	for _, v := range vars {
+		if _, ok := model[v]; ok {
+			continue
+		}
+		if out == nil {
+			out = make(expr.Assignment, len(model)+len(vars))
+			for k, x := range model {
+				out[k] = x
+			}
+		}
+		out[v] = 0
+	}
+	if out == nil {
+		return model
+	}
+	return out
+}
+
+// remember caches a query's answer, and its model among the recent ones.
+func (s *Solver) remember(key string, sat bool, model expr.Assignment) {
+	s.cache[key] = result{sat, model}
+	if sat {
+		s.models = append(s.models, model)
+		if len(s.models) > maxModels {
+			s.models = s.models[1:]
+		}
+	}
+}
+
+// interruptOnCancel interrupts Z3 if Cancel closes before the returned
+// function is called.
+func (s *Solver) interruptOnCancel() func() {
+	if s.Cancel == nil {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		select {
+		case <-s.Cancel:
+			s.be.ctx.Interrupt()
+		case <-done:
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished // no interrupt may reach a later query
+	}
+}
+
+// cacheKey names a conjunction independently of the order of its terms.
+// Terms are hash-consed, so their identity is their structure.
+func cacheKey(conds []*expr.Expr) string {
+	parts := make([]string, len(conds))
+	for i, c := range conds {
+		parts[i] = c.Key()
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, "&")
+}
+
+// relevant returns the constraints that share variables, directly or
+// through other constraints, with vars.
+func relevant(constraints []*expr.Expr, vars []string) []*expr.Expr {
+	if len(vars) == 0 || len(constraints) == 0 {
+		return nil
+	}
+	want := map[string]bool{}
+	for _, v := range vars {
+		want[v] = true
+	}
+	cvars := make([][]string, len(constraints))
+	for i, c := range constraints {
+		cvars[i] = expr.Vars(c)
+	}
+	taken := make([]bool, len(constraints))
+	for changed := true; changed; {
+		changed = false
+		for i, vs := range cvars {
+			if taken[i] {
+				continue
+			}
+			for _, v := range vs {
+				if want[v] {
+					taken[i], changed = true, true
+					for _, w := range vs {
+						want[w] = true
+					}
+					break
+				}
+			}
+		}
+	}
+	var out []*expr.Expr
+	for i, c := range constraints {
+		if taken[i] {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Decisions are the queries the caches did not answer: decided by
+// enumeration or by Z3.
+func (st Stats) Decisions() int { return st.Enumerated + st.Z3Calls }

@@ -1,0 +1,242 @@
+package vm
+
+import (
+	"fmt"
+
+	"augur/analyzer/exec/expr"
+	"augur/analyzer/frontend/ir"
+)
+
+// What the C library's stdio, file and network models (package libc) use of
+// the machine's symbolic inputs and of the output it records: the
+// classifier compares outputs, and inputs are the machine's to make.
+
+// SymbolicBytes makes the first n bytes of an input (a file, standard
+// input) the variables name[i], seeded by seed (zeros past its end), and
+// keeps the rest of the seed concrete: the input is as long as the longer
+// of the two. The terms cover the first n bytes only.
+func (m *Machine) SymbolicBytes(name string, seed []byte, n int) ([]byte, []*expr.Expr) {
+	data := make([]byte, max(n, len(seed)))
+	copy(data, seed)
+	terms := make([]*expr.Expr, n)
+	name = m.inputName(name)
+	for i := range terms {
+		v := fmt.Sprintf("%s[%d]", name, i)
+		terms[i] = m.sym.B.Variable(v, 8)
+		m.sym.seed(v, uint64(data[i]), false)
+	}
+	return data, terms
+}
+
+// ReplayBytes is SymbolicBytes for a concrete run: the first n bytes are
+// the replayed inputs' values (Config.Inputs), or the seed's, and the rest
+// is the seed.
+func (m *Machine) ReplayBytes(name string, seed []byte, n int) []byte {
+	data := make([]byte, max(n, len(seed)))
+	copy(data, seed)
+	name = m.inputName(name)
+	for i := 0; i < n; i++ {
+		if v, ok := m.cfg.Inputs[fmt.Sprintf("%s[%d]", name, i)]; ok {
+			data[i] = byte(v)
+		}
+	}
+	return data
+}
+
+// NoteOutput records b, printed by t on stream 1 or 2, in the digest and,
+// while under Config.MaxOutput, as an event.
+func (m *Machine) NoteOutput(t *Thread, stream int, b []byte) {
+	m.digest.add(stream, b)
+	max := m.cfg.MaxOutput
+	if max == 0 {
+		max = DefaultMaxOutput
+	}
+	if m.outOmit > 0 || m.outKept+len(b) > max || len(m.output) >= maxOutputEvents {
+		m.outOmit += uint64(len(b))
+		return
+	}
+	m.outKept += len(b)
+	m.output = append(m.output, OutputEvent{Stream: stream, Data: append([]byte(nil), b...),
+		Thread: t.ID, Stack: m.stack(t)})
+}
+
+// SymbolicPrintArgs keeps the terms of the symbolic arguments of a printf
+// (from index first on) and replaces them, in a, by values from a solution
+// of the path constraint, without constraining the path: printing does not
+// fork or fix the inputs. It returns nil when every argument is concrete.
+func (m *Machine) SymbolicPrintArgs(a []Value, first int) ([]*expr.Expr, error) {
+	if m.sym == nil {
+		return nil, nil
+	}
+	for i := 0; i < first && i < len(a); i++ { // the stream and the format
+		if a[i].Sym != nil {
+			x, err := m.concretize(a[i], 64)
+			if err != nil {
+				return nil, err
+			}
+			a[i] = Value{Bits: x}
+		}
+	}
+	var terms []*expr.Expr
+	var model expr.Assignment
+	for i := first; i < len(a); i++ {
+		if a[i].Sym == nil {
+			continue
+		}
+		if terms == nil {
+			terms = make([]*expr.Expr, len(a)-first)
+			var sat bool
+			var err error
+			if model, sat, err = m.sym.S.Model(m.sym.pc); err != nil || !sat {
+				return nil, solverErr(fmt.Errorf("no solution to render symbolic output: %v", err))
+			}
+		}
+		terms[i-first] = a[i].Sym
+		a[i] = Value{Bits: expr.Eval(a[i].Sym, model)}
+	}
+	for i := range terms { // concrete arguments are constant terms
+		if terms[i] == nil {
+			terms[i] = m.sym.B.Constant(a[first+i].Bits, 64)
+		}
+	}
+	return terms, nil
+}
+
+// SetSymBytes records the symbolic bytes (nil entries concrete) just
+// written at p, or clears stale symbolic bytes there.
+func (m *Machine) SetSymBytes(p uint64, data []byte, terms []*expr.Expr) error {
+	o, off, err := m.mem.resolve(p, uint64(len(data)), true)
+	if err != nil {
+		return memErr(err)
+	}
+	if terms == nil && o.sym == nil {
+		return nil
+	}
+	o = m.mem.writable(o)
+	if o.sym == nil {
+		o.sym = make([]*expr.Expr, o.Size)
+	}
+	for i := range data {
+		var e *expr.Expr
+		if terms != nil {
+			e = terms[i]
+		}
+		o.sym[off+uint64(i)] = e
+	}
+	return nil
+}
+
+// AnnotateOutput gives the output event printf just recorded (OutputLen
+// grew) its format, the terms of its symbolic arguments (from
+// SymbolicPrintArgs) and the path constraint they were printed under, for
+// the classifier to compare outputs symbolically.
+func (m *Machine) AnnotateOutput(format string, terms []*expr.Expr) {
+	ev := &m.output[len(m.output)-1]
+	ev.Format, ev.Args = format, terms
+	ev.Constraints = m.sym.pc[:len(m.sym.pc):len(m.sym.pc)]
+}
+
+// OutputLen is the number of output events recorded so far.
+func (m *Machine) OutputLen() int { return len(m.output) }
+
+// Terms builds the terms of a symbolic execution (nil in a concrete one).
+func (m *Machine) Terms() *expr.Builder {
+	if m.sym == nil {
+		return nil
+	}
+	return m.sym.B
+}
+
+// Concretize picks one value of w bits for v consistent with the path and
+// constrains the path to it (for a model that computes on concrete
+// values, as scanf's conversions do).
+func (m *Machine) Concretize(v Value, w uint16) (uint64, error) { return m.concretize(v, w) }
+
+// ConcretizeSplit picks a value of w bits for v consistent with the path,
+// constrains the path to its class (classOf indexes classes) and forks,
+// for each other class the path allows, a state that runs the current
+// call again from its start, after fix has put the model's own state in
+// the fork back as the call found it.
+func (m *Machine) ConcretizeSplit(v Value, w uint16, classes []func(*expr.Expr) *expr.Expr, classOf func(uint64) int,
+	fix func(*Machine)) (uint64, error) {
+	return m.concretizeSplit(v, w, classes, classOf, fix)
+}
+
+// ConcreteBytes makes the n bytes at addr concrete, under constraints, as
+// a model that reads them as data does.
+func (m *Machine) ConcreteBytes(addr, n uint64) error { return m.concreteBytes(addr, n) }
+
+// ReadBytes reads n bytes of program memory at p, as they are: the caller
+// reports the access (NoteAccess) and makes symbolic bytes concrete first
+// (ConcreteBytes) when it reads them as data.
+func (m *Machine) ReadBytes(p, n uint64) ([]byte, error) {
+	b, err := m.mem.Read(p, n)
+	return b, memErr(err)
+}
+
+// WriteBytes writes b to program memory at p; the caller reports the
+// access and the bytes' terms (SetSymBytes).
+func (m *Machine) WriteBytes(p uint64, b []byte) error { return memErr(m.mem.Write(p, b)) }
+
+// ReadCString reads a NUL-terminated string of at most max bytes at p,
+// concrete (made so under constraints); the caller reports the read.
+func (m *Machine) ReadCString(p uint64, max int) (string, error) {
+	if err := m.concreteString(p); err != nil {
+		return "", err
+	}
+	s, err := m.mem.ReadCString(p, max)
+	return s, memErr(err)
+}
+
+// ByteTerm reads the byte at p and, in a symbolic run, its term when it
+// is symbolic, without constraining it (ReadCString pins every byte): a
+// model that tells a byte's class apart (sscanf's digits) pins what it
+// needs itself. It does not report the read (NoteAccess).
+func (m *Machine) ByteTerm(p uint64) (byte, *expr.Expr, error) {
+	o, off, err := m.mem.resolve(p, 1, false)
+	if err != nil {
+		return 0, nil, memErr(err)
+	}
+	var e *expr.Expr
+	if m.sym != nil && o.sym != nil {
+		e = o.sym[off]
+	}
+	return o.bytes[off], e, nil
+}
+
+// NoteAccess reports an access of the current call to n bytes of program
+// memory at addr to the race detector.
+func (m *Machine) NoteAccess(addr, n uint64, kind AccessKind) { m.noteNative(addr, n, kind) }
+
+// Alloc makes an object of size bytes for thread t's call at site and
+// returns its address: a stream's FILE or a directory's DIR (ObjHeap), or
+// text the program may only read (ObjGlobal with text set: strerror's).
+func (m *Machine) Alloc(kind ObjKind, size uint64, name string, site ir.LocID, t *Thread, text []byte) uint64 {
+	o := m.mem.alloc(kind, size, name, site, t.ID)
+	if text != nil {
+		copy(o.bytes, text)
+		o.ReadOnly = true
+		o.setLimits()
+	}
+	return ir.Addr(o.ID, 0)
+}
+
+// Charge counts n bytes a model moved against the instruction budget, as
+// the work of copying them.
+func (m *Machine) Charge(n uint64) { m.charge(n) }
+
+// Now is the virtual clock, in nanoseconds.
+func (m *Machine) Now() int64 { return m.now() }
+
+// Proc is the process of the running thread (0: the program; k+1: client
+// program k), the owner of the descriptors it opens.
+func (m *Machine) Proc() int { return m.procOf() }
+
+// ErrnoAddr is the address of t's errno.
+func (m *Machine) ErrnoAddr(t *Thread) (uint64, error) { return m.errnoAddr(t) }
+
+// Terminate ends the execution: what a model returns for a crash (a null
+// FILE pointer) or another termination of its kind.
+func Terminate(kind TermKind, signal int, format string, args ...any) error {
+	return terminate(kind, signal, format, args...)
+}

@@ -1,0 +1,190 @@
+package vm
+
+import "augur/analyzer/frontend/ir"
+
+// The life of threads (create, join, exit, detach, yield) and
+// pthread_once: the machine's side of synchronization. The
+// synchronization objects themselves (mutexes, condition variables,
+// read-write locks, spin locks, semaphores, barriers) are package libc's
+// (syncapi.go is what they use). Every synchronization call is a
+// preemption point after it takes effect, but for a failed try-lock, which
+// changes nothing (tryFailed); a call that must wait blocks the thread and
+// is executed again when the thread is woken.
+
+func tid(t *Thread) uint64 { return uint64(t.ID + 1) }
+
+func (m *Machine) threadByID(id uint64) *Thread {
+	if id == 0 || id > uint64(len(m.threads)) {
+		return nil
+	}
+	return m.threads[id-1]
+}
+
+const (
+	ESRCH = 3
+)
+
+func (tab *Models) addThreads() {
+	tab.Register(pthreadCreate, "pthread_create")
+	tab.Register(joinThread(LockBlock), "pthread_join")
+	tab.Register(joinThread(LockTry), "pthread_tryjoin_np")
+	tab.Register(joinThread(LockTimed), "pthread_timedjoin_np")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		return m.exitThread(t, a[0].Bits) // after the cleanup handlers
+	}, "pthread_exit")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, tid(t))
+		return nil
+	}, "pthread_self")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, b2u(a[0].Bits == a[1].Bits))
+		return nil
+	}, "pthread_equal")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		th := m.threadByID(a[0].Bits)
+		if th == nil {
+			SetResult(res, ESRCH)
+			return nil
+		}
+		th.detached = true
+		SetResult(res, 0)
+		return nil
+	}, "pthread_detach")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, 0)
+		return errYield
+	}, "sched_yield", "pthread_yield")
+
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		SetResult(res, 0)
+		return nil
+	}, "pthread_setname_np", "pthread_setschedparam")
+
+	tab.Register(onceFn, "pthread_once")
+	tab.registerKeys()
+}
+
+func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	fn := m.funcAt(a[2].Bits)
+	if fn == nil || fn.Decl {
+		return terminate(TermCrash, SIGSEGV, "pthread_create: start routine 0x%x is not a function of the program", a[2].Bits)
+	}
+	nt := m.newThread()
+	nt.proc = t.proc
+	nt.clockReads = t.clockReads // a steady clock goes on from where its creator saw it
+	if m.mon != nil || m.weak != nil {
+		m.emitSync(SyncEvent{Op: Fork, Thread: t.ID, Other: nt.ID, Site: m.site(t, in.Loc)})
+	}
+	if nt.ID%64 == 0 {
+		// A thread costs its clock in the analysis, as large as the
+		// threads there are: thousands of them grow memory faster than
+		// the periodic check sees.
+		if err := m.checkMemory(); err != nil {
+			return err
+		}
+	}
+	if err := m.pushFrame(nt, fn, []Value{a[3]}, nil, -2, in.Loc); err != nil {
+		return err
+	}
+	if a[1].Bits != 0 {
+		d, err := m.SyncRead(a[1].Bits, 4)
+		if err != nil {
+			return err
+		}
+		nt.detached = d == 1 // PTHREAD_CREATE_DETACHED
+	}
+	if err := m.WriteUint(a[0].Bits, 8, tid(nt)); err != nil {
+		return err
+	}
+	SetResult(res, 0)
+	return errYield
+}
+
+// joinThread models pthread_join, and in the modes of a lock call the GNU
+// pthread_tryjoin_np (EBUSY at once while the thread runs, a failed try
+// that programs poll) and pthread_timedjoin_np (ETIMEDOUT at the deadline
+// in its struct timespec, on the virtual clock): a thread's exit is the
+// release its joiner waits for.
+func joinThread(mode LockMode) Native {
+	return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		if mode != LockTry { // tryjoin is no cancellation point
+			if err, ok := m.cancelPoint(t); ok {
+				return err
+			}
+		}
+		th := m.threadByID(a[0].Bits)
+		switch {
+		case th == nil:
+			SetResult(res, ESRCH)
+			return nil
+		case th == t:
+			SetResult(res, EDEADLK)
+			return nil
+		case th.detached || th.joined:
+			SetResult(res, EINVAL)
+			return nil
+		}
+		if th.status != exited {
+			var abstime uint64
+			if mode == LockTimed {
+				abstime = a[2].Bits
+			}
+			return m.LockBusy(t, waitJoin, uint64(th.ID), mode, abstime, res)
+		}
+		t.EndTimedWait()
+		th.joined = true
+		// A steady clock never goes back in the joiner's view: it has seen
+		// the joined thread's last reading (pthread_join orders them).
+		t.clockReads = max(t.clockReads, th.clockReads)
+		if m.mon != nil || m.weak != nil {
+			m.emitSync(SyncEvent{Op: JoinThread, Thread: t.ID, Other: th.ID, Site: m.site(t, in.Loc)})
+		}
+		if a[1].Bits != 0 {
+			if err := m.WriteUint(a[1].Bits, 8, th.exitVal); err != nil {
+				return err
+			}
+		}
+		SetResult(res, 0)
+		return errYield
+	}
+}
+
+// onceFn models pthread_once: control 0 = not run, 1 = running, 2 = done.
+// The routine runs as a frame whose return executes the call again.
+func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+	ctl := a[0].Bits
+	st, err := m.SyncRead(ctl, 4)
+	if err != nil {
+		return err
+	}
+	switch {
+	case st == 2:
+		m.syncEvent(t, Acquire, waitOnce, ctl)
+		SetResult(res, 0)
+		return nil
+	case st == 1 && t.onceAddr == ctl: // our routine returned
+		t.onceAddr = 0
+		m.syncEvent(t, Release, waitOnce, ctl)
+		if err := m.SyncWrite(ctl, 4, 2); err != nil {
+			return err
+		}
+		m.sync.wake(waitKey{waitOnce, ctl}, m)
+		SetResult(res, 0)
+		return errYield
+	case st == 1:
+		m.sync.block(t, waitKey{waitOnce, ctl})
+		return errBlock
+	}
+	fn := m.funcAt(a[1].Bits)
+	if fn == nil || fn.Decl {
+		return terminate(TermCrash, SIGSEGV, "pthread_once: init routine 0x%x is not a function of the program", a[1].Bits)
+	}
+	if err := m.SyncWrite(ctl, 4, 1); err != nil {
+		return err
+	}
+	t.onceAddr = ctl
+	if err := m.pushFrame(t, fn, nil, nil, -3, in.Loc); err != nil {
+		return err
+	}
+	return errPushed
+}

@@ -1,0 +1,119 @@
+package vm_test
+
+import (
+	"reflect"
+	"testing"
+
+	"augur/analyzer/exec/libc"
+	"augur/analyzer/exec/sched"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
+)
+
+// epochs is a monitor that records which objects each thread touched
+// between two of its synchronization events, and, when quiet, asks the
+// machine to skip the rest of such accesses (vm.Machine.Quiet).
+type epochs struct {
+	m       *vm.Machine
+	quiet   bool
+	syncs   map[int]int // events per thread so far
+	touched map[[3]uint64]bool
+	n       int
+}
+
+func (e *epochs) Access(a *vm.Access) {
+	e.n++
+	e.touched[[3]uint64{uint64(a.Thread), uint64(e.syncs[a.Thread]), a.Obj.Serial}] = true
+	if e.quiet && !a.Obj.ReadOnly {
+		e.m.Quiet(a.Obj, a.Thread)
+	}
+}
+
+func (e *epochs) Sync(ev vm.SyncEvent) {
+	e.syncs[ev.Thread]++
+	if ev.Op == vm.Fork || ev.Op == vm.JoinThread {
+		e.syncs[ev.Other]++
+	}
+}
+
+// A quieted object's accesses skip the monitor only until the thread's
+// next synchronization: the monitor still sees every object each thread
+// touches between two of its events, and fewer accesses in all.
+func TestQuietLastsUntilTheThreadSynchronizes(t *testing.T) {
+	prog := loadSched(t)
+	run := func(quiet bool) *epochs {
+		e := &epochs{quiet: quiet, syncs: map[int]int{}, touched: map[[3]uint64]bool{}}
+		runMonitored(t, prog, e)
+		return e
+	}
+	all, quiet := run(false), run(true)
+	if !reflect.DeepEqual(all.touched, quiet.touched) {
+		t.Errorf("quiet runs saw %d (thread, epoch, object) triples, the monitor of every access %d", len(quiet.touched), len(all.touched))
+	}
+	if quiet.n >= all.n {
+		t.Errorf("quiet: %d accesses reported, as many as without (%d)", quiet.n, all.n)
+	}
+}
+
+// allQuiet is a monitor that asks the machine to skip every raw access
+// until the next synchronization event, and records between which
+// events the accesses it sees come.
+type allQuiet struct {
+	m       *vm.Machine
+	quiet   bool
+	syncs   int
+	periods map[int]bool
+	n       int
+}
+
+func (q *allQuiet) Access(a *vm.Access) {
+	q.n++
+	q.periods[q.syncs] = true
+	if q.quiet {
+		q.m.QuietUntilSync()
+	}
+}
+
+func (q *allQuiet) Sync(vm.SyncEvent) { q.syncs++ }
+
+// QuietUntilSync skips accesses only until the next synchronization event
+// of any thread: the first access after each still reaches the monitor.
+func TestQuietUntilSyncEndsAtTheNextEvent(t *testing.T) {
+	prog := loadSched(t)
+	run := func(quiet bool) *allQuiet {
+		q := &allQuiet{quiet: quiet, periods: map[int]bool{}}
+		runMonitored(t, prog, q)
+		return q
+	}
+	all, quiet := run(false), run(true)
+	if !reflect.DeepEqual(all.periods, quiet.periods) {
+		t.Errorf("quiet: accesses seen between %d pairs of events, without: %d", len(quiet.periods), len(all.periods))
+	}
+	if quiet.n >= all.n {
+		t.Errorf("quiet: %d accesses reported, as many as without (%d)", quiet.n, all.n)
+	}
+}
+
+// quietMonitor is a monitor that quiets through the machine it is given
+// before the run.
+type quietMonitor interface {
+	vm.Monitor
+	setMachine(m *vm.Machine)
+}
+
+func (e *epochs) setMachine(m *vm.Machine)   { e.m = m }
+func (q *allQuiet) setMachine(m *vm.Machine) { q.m = m }
+
+// runMonitored runs interleave.c under a seeded random schedule with the
+// monitor mon, which has the machine before the run starts.
+func runMonitored(t *testing.T, prog *ir.Program, mon quietMonitor) {
+	t.Helper()
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: sched.NewRandom(3), Monitor: mon})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mon.setMachine(m)
+	if res := m.Run(); res.Term.Kind != vm.TermExit {
+		t.Fatalf("run ended with %s", res.Term.Report())
+	}
+}

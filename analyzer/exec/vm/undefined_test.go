@@ -1,0 +1,94 @@
+package vm_test
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"augur/analyzer"
+	"augur/analyzer/exec/libc"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
+	"augur/internal/testutil"
+)
+
+// Under UndefinedHavoc, calls to declared but undefined functions return
+// an integer input, a pointer to fresh zeroed memory, or nothing, and the
+// result lists them; under UndefinedStop the first such call ends the run
+// as unsupported, naming the function.
+func TestUndefinedFunctions(t *testing.T) {
+	prog, err := analyzer.LoadProgram([]string{"../../../testdata/incomplete/havoc_results.c"}, build.Options{CacheDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := libc.Models().Undefined(prog); !reflect.DeepEqual(got, []string{"log_event", "lookup", "read_sensor"}) {
+		t.Errorf("Undefined = %v", got)
+	}
+	run := func(cfg vm.Config) (string, *vm.Result) {
+		var out bytes.Buffer
+		cfg.Args, cfg.Stdout = []string{"havoc"}, &out
+		cfg.MaxInstructions, cfg.MaxMemory = 10_000_000, 256<<20
+		cfg.Models = libc.Models()
+		m, err := vm.New(prog, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := m.Run()
+		return out.String(), res
+	}
+	_, res := run(vm.Config{})
+	if res.Term.Kind != vm.TermUnsupported || res.Term.Function != "read_sensor" || res.Term.Loc.Line != 13 {
+		t.Fatalf("stop: %s", res.Term.Report())
+	}
+	out, res := run(vm.Config{Undefined: vm.UndefinedHavoc})
+	if res.Term.Kind != vm.TermExit || out != "r=0 v=42 p0=0 p4095=0 len=0\n" {
+		t.Fatalf("havoc: %q, %s", out, res.Term.Report())
+	}
+	if !reflect.DeepEqual(res.Havoc, []string{"log_event", "lookup", "read_sensor"}) {
+		t.Errorf("Havoc = %v", res.Havoc)
+	}
+	out, res = run(vm.Config{Undefined: vm.UndefinedHavoc, Inputs: map[string]uint64{"havoc_read_sensor": 7}})
+	if out != "r=7 v=42 p0=0 p4095=0 len=0\n" || res.Term.Status != 7 {
+		t.Errorf("replayed input: %q, %s", out, res.Term.Report())
+	}
+}
+
+// Network and process calls fail inside augur's sandbox the way refused
+// real calls do; testdata/sandbox programs list their expected output.
+func TestSandboxedCalls(t *testing.T) {
+	files := testutil.Programs("../../../testdata/sandbox")
+	if len(files) == 0 {
+		t.Fatal("no programs in testdata/sandbox")
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, block, ok := strings.Cut(string(src), "expect-stdout:\n")
+		if !ok {
+			t.Fatalf("%s: no expect-stdout block", f)
+		}
+		block, _, _ = strings.Cut(block, "*/")
+		var want strings.Builder
+		for _, line := range strings.Split(strings.TrimRight(block, " \n"), "\n") {
+			want.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, " *"), " ") + "\n")
+		}
+		prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out bytes.Buffer
+		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"sandbox"}, Stdout: &out, MaxInstructions: 10_000_000,
+			Limits: vm.Limits{MaxMemory: 256 << 20}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := m.Run()
+		if res.Term.Kind != vm.TermExit || out.String() != want.String() {
+			t.Errorf("%s: %s\ngot:\n%s\nwant:\n%s", f, res.Term.Report(), out.String(), want.String())
+		}
+	}
+}

@@ -1,0 +1,175 @@
+package vm
+
+import (
+	"math/big"
+
+	"augur/analyzer/frontend/ir"
+)
+
+// Wide integers (65 to 128 bits) live in two registers, the low word
+// first (see ir/wide.go). Their arithmetic is rare (bitfields straddling
+// eight bytes, __int128), so it goes through math/big for plain
+// correctness rather than speed; symbolic words are made concrete first.
+
+// wideIn reads the wide (or, for casts from narrow, one-word) operand at o
+// of w bits as an unsigned big integer.
+func (m *Machine) wideIn(regs []Value, o ir.Operand, w uint16) (*big.Int, error) {
+	words := 1
+	if w > 64 {
+		words = 2
+	}
+	n := new(big.Int)
+	for i := words - 1; i >= 0; i-- {
+		v := regs[int(o)+i]
+		bits := v.Bits
+		if v.Sym != nil {
+			var err error
+			if bits, err = m.concretize(v, v.Sym.Width); err != nil {
+				return nil, err
+			}
+		}
+		n.Lsh(n, 64)
+		n.Or(n, new(big.Int).SetUint64(bits))
+	}
+	return n.And(n, wideMask(w)), nil
+}
+
+// wideOut writes n, truncated to w bits, to the Register(s) at dst.
+func wideOut(regs []Value, dst int32, n *big.Int, w uint16) {
+	n = new(big.Int).And(n, wideMask(w)) // also makes a negative n its two's complement
+	regs[dst] = Value{Bits: new(big.Int).And(n, wideMask(64)).Uint64()}
+	if w > 64 {
+		regs[dst+1] = Value{Bits: new(big.Int).Rsh(n, 64).Uint64()}
+	}
+}
+
+func wideMask(w uint16) *big.Int {
+	return new(big.Int).Sub(new(big.Int).Lsh(big.NewInt(1), uint(w)), big.NewInt(1))
+}
+
+// signed reads an unsigned w-bit n as two's complement.
+func signed(n *big.Int, w uint16) *big.Int {
+	if n.Bit(int(w)-1) == 0 {
+		return n
+	}
+	return new(big.Int).Sub(n, new(big.Int).Lsh(big.NewInt(1), uint(w)))
+}
+
+// wideOperands reads the two w-bit operands of a wide operation.
+func (m *Machine) wideOperands(regs []Value, in *ir.Inst, w uint16) (a, b *big.Int, err error) {
+	if a, err = m.wideIn(regs, in.A, w); err != nil {
+		return nil, nil, err
+	}
+	if b, err = m.wideIn(regs, in.B, w); err != nil {
+		return nil, nil, err
+	}
+	return a, b, nil
+}
+
+// wideBin executes OpWide.
+func (m *Machine) wideBin(in *ir.Inst, regs []Value) error {
+	w := in.Ty.Bits
+	a, b, err := m.wideOperands(regs, in, w)
+	if err != nil {
+		return err
+	}
+	r := new(big.Int)
+	switch in.Sub {
+	case ir.BinAdd:
+		r.Add(a, b)
+	case ir.BinSub:
+		r.Sub(a, b)
+	case ir.BinMul:
+		r.Mul(a, b)
+	case ir.BinAnd:
+		r.And(a, b)
+	case ir.BinOr:
+		r.Or(a, b)
+	case ir.BinXor:
+		r.Xor(a, b)
+	case ir.BinShl, ir.BinLShr, ir.BinAShr:
+		s := uint(w) // shifting by the width or more is poison: give 0 (or the sign)
+		if b.IsUint64() && b.Uint64() < uint64(w) {
+			s = uint(b.Uint64())
+		}
+		switch in.Sub {
+		case ir.BinShl:
+			r.Lsh(a, s)
+		case ir.BinLShr:
+			r.Rsh(a, s)
+		default:
+			r.Rsh(signed(a, w), s)
+		}
+	case ir.BinUDiv, ir.BinURem, ir.BinSDiv, ir.BinSRem:
+		if b.Sign() == 0 {
+			return terminate(TermCrash, SIGFPE, "division by zero")
+		}
+		if in.Sub == ir.BinUDiv {
+			r.Quo(a, b)
+		} else if in.Sub == ir.BinURem {
+			r.Rem(a, b)
+		} else {
+			sa, sb := signed(a, w), signed(b, w)
+			min := new(big.Int).Neg(new(big.Int).Lsh(big.NewInt(1), uint(w)-1))
+			if sa.Cmp(min) == 0 && sb.Cmp(big.NewInt(-1)) == 0 {
+				return terminate(TermCrash, SIGFPE, "signed division overflow (INT_MIN / -1)")
+			}
+			if in.Sub == ir.BinSDiv {
+				r.Quo(sa, sb) // truncates toward zero, as C and LLVM do
+			} else {
+				r.Rem(sa, sb)
+			}
+		}
+	default:
+		return unsupported("wide integer operation %d", in.Sub)
+	}
+	wideOut(regs, in.Dst, r, w)
+	return nil
+}
+
+// wideCmp executes OpWideCmp.
+func (m *Machine) wideCmp(in *ir.Inst, regs []Value) error {
+	w := in.Src.Bits
+	a, b, err := m.wideOperands(regs, in, w)
+	if err != nil {
+		return err
+	}
+	var c int
+	switch in.Sub {
+	case ir.ICmpSGT, ir.ICmpSGE, ir.ICmpSLT, ir.ICmpSLE:
+		c = signed(a, w).Cmp(signed(b, w))
+	default:
+		c = a.Cmp(b)
+	}
+	var r bool
+	switch in.Sub {
+	case ir.ICmpEQ:
+		r = c == 0
+	case ir.ICmpNE:
+		r = c != 0
+	case ir.ICmpUGT, ir.ICmpSGT:
+		r = c > 0
+	case ir.ICmpUGE, ir.ICmpSGE:
+		r = c >= 0
+	case ir.ICmpULT, ir.ICmpSLT:
+		r = c < 0
+	case ir.ICmpULE, ir.ICmpSLE:
+		r = c <= 0
+	}
+	regs[in.Dst] = Value{Bits: b2u(r)}
+	return nil
+}
+
+// wideCast executes OpWideCast: trunc, zext, sext or a same-width bitcast
+// where the source or the result is wide.
+func (m *Machine) wideCast(in *ir.Inst, regs []Value) error {
+	a, err := m.wideIn(regs, in.A, in.Src.Bits)
+	if err != nil {
+		return err
+	}
+	if in.Sub == ir.CastSExt {
+		a = signed(a, in.Src.Bits)
+	}
+	wideOut(regs, in.Dst, a, in.Ty.Bits)
+	return nil
+}

@@ -1,0 +1,125 @@
+package bitcode
+
+import (
+	"fmt"
+	"unsafe"
+
+	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/frontend/ir"
+)
+
+// scalarOf maps a first-class non-aggregate LLVM type to a Scalar.
+func scalarOf(t llvm.Type) (ir.Scalar, error) {
+	switch t.TypeKind() {
+	case llvm.IntegerTypeKind:
+		w := t.IntTypeWidth()
+		if w > 64 {
+			return ir.Scalar{}, fmt.Errorf("%d-bit integers are not supported", w)
+		}
+		return ir.Scalar{Kind: ir.KInt, Bits: uint16(w)}, nil
+	case llvm.PointerTypeKind:
+		return ir.Scalar{Kind: ir.KPtr, Bits: 64}, nil
+	case llvm.FloatTypeKind:
+		return ir.Scalar{Kind: ir.KF32, Bits: 32}, nil
+	case llvm.DoubleTypeKind:
+		return ir.Scalar{Kind: ir.KF64, Bits: 64}, nil
+	case llvm.X86_FP80TypeKind:
+		return ir.Scalar{Kind: ir.KF80, Bits: 80}, nil
+	}
+	return ir.Scalar{}, fmt.Errorf("values of type %s are not supported", t.String())
+}
+
+// fields flattens a type into its scalars with their byte offsets. Results
+// are cached per type.
+func (l *loader) fields(t llvm.Type) ([]ir.Field, error) {
+	if f, ok := l.fieldCache[unsafe.Pointer(t.C)]; ok {
+		return f, nil
+	}
+	var out []ir.Field
+	var walk func(t llvm.Type, off uint64) error
+	walk = func(t llvm.Type, off uint64) error {
+		switch t.TypeKind() {
+		case llvm.StructTypeKind:
+			for i, et := range t.StructElementTypes() {
+				if err := walk(et, off+l.td.ElementOffset(t, i)); err != nil {
+					return err
+				}
+			}
+			return nil
+		case llvm.ArrayTypeKind:
+			et := t.ElementType()
+			sz := l.td.TypeAllocSize(et)
+			n := t.ArrayLength()
+			if n > 1<<16 {
+				return fmt.Errorf("aggregate value of %d elements is too large to hold in registers", n)
+			}
+			for i := 0; i < n; i++ {
+				if err := walk(et, off+uint64(i)*sz); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
+		if isWide(t) {
+			fs, err := wideFields(t.IntTypeWidth())
+			for _, f := range fs {
+				f.Off += uint32(off)
+				out = append(out, f)
+			}
+			return err
+		}
+		s, err := scalarOf(t)
+		if err != nil {
+			return err
+		}
+		out = append(out, ir.Field{Off: uint32(off), Scalar: s})
+		return nil
+	}
+	if t.TypeKind() == llvm.VoidTypeKind {
+		l.fieldCache[unsafe.Pointer(t.C)] = nil
+		return nil, nil
+	}
+	if err := walk(t, 0); err != nil {
+		return nil, err
+	}
+	l.fieldCache[unsafe.Pointer(t.C)] = out
+	return out, nil
+}
+
+// isAggregate reports whether values of t span several registers: structs,
+// arrays, and integers wider than 64 bits (see wide.go).
+func isAggregate(t llvm.Type) bool {
+	k := t.TypeKind()
+	return k == llvm.StructTypeKind || k == llvm.ArrayTypeKind || isWide(t)
+}
+
+// fieldIndex returns the index of the first flattened field of the member
+// selected by indices (extractvalue/insertvalue) and that member's type.
+func (l *loader) fieldIndex(t llvm.Type, indices []uint32) (int, llvm.Type, error) {
+	idx := 0
+	for _, i := range indices {
+		switch t.TypeKind() {
+		case llvm.StructTypeKind:
+			ets := t.StructElementTypes()
+			for k := 0; k < int(i); k++ {
+				f, err := l.fields(ets[k])
+				if err != nil {
+					return 0, t, err
+				}
+				idx += len(f)
+			}
+			t = ets[i]
+		case llvm.ArrayTypeKind:
+			f, err := l.fields(t.ElementType())
+			if err != nil {
+				return 0, t, err
+			}
+			idx += len(f) * int(i)
+			t = t.ElementType()
+		default:
+			return 0, t, fmt.Errorf("index into non-aggregate %s", t.String())
+		}
+	}
+	return idx, t, nil
+}

@@ -1,0 +1,61 @@
+package classify
+
+import (
+	"augur/analyzer/detect/race"
+	"augur/analyzer/frontend/ir"
+)
+
+// LendCPUs sets how many processors classification may borrow to run a
+// race's later post-race pairs ahead (0: none, every pair in turn), and
+// returns what restores the count.
+func LendCPUs(n int) (restore func()) {
+	cpus.mu.Lock()
+	old := cpus.free
+	cpus.free = n
+	cpus.mu.Unlock()
+	return func() {
+		cpus.mu.Lock()
+		cpus.free = old
+		cpus.mu.Unlock()
+	}
+}
+
+// CPUsLent is how many processors classification has borrowed so far.
+func CPUsLent() uint64 {
+	cpus.mu.Lock()
+	defer cpus.mu.Unlock()
+	return cpus.lent
+}
+
+// Verify is verify: why harmful verdict v of race r does not replay to
+// what it claims, or "".
+func Verify(prog *ir.Program, r *race.Race, v *Verdict, opts Options) string {
+	return verify(prog, r, v, opts)
+}
+
+// OnHarmSearch has f called as each harm search starts, and returns what
+// removes it.
+func OnHarmSearch(f func()) (restore func()) {
+	harmSearchStarts = f
+	return func() { harmSearchStarts = nil }
+}
+
+// Relocate is relocate, for the test of an input path that outruns the
+// budget.
+func Relocate(prog *ir.Program, r *race.Race, opts Options, in *race.Inputs) (*race.Race, bool) {
+	return relocate(prog, r, opts, in)
+}
+
+// RefuseVerdicts has verify ask refuse first whether harmful verdict v
+// holds (a reason when not), and returns what removes it.
+func RefuseVerdicts(refuse func(v *Verdict) string) (restore func()) {
+	refuseVerdicts = refuse
+	return func() { refuseVerdicts = nil }
+}
+
+// OnCheckAlone has f called as a verdict's replay runs after its path's
+// executions were let go (tightMemory), and returns what removes it.
+func OnCheckAlone(f func()) (restore func()) {
+	checksAlone = f
+	return func() { checksAlone = nil }
+}

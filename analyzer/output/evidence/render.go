@@ -1,0 +1,289 @@
+package evidence
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"augur/internal/safefile"
+
+	"augur/analyzer/exec/vm"
+)
+
+// Style is how a transcript is written: plain text for a terminal, or
+// Markdown for an editor.
+type Style int
+
+const (
+	Text Style = iota
+	Markdown
+)
+
+// Render writes the transcript of a replay: the evidence it replayed, each
+// scheduling step with its source line (the racing accesses marked), and
+// the outcome. Paths are shown relative to base when inside it.
+func (tr *Transcript) Render(w io.Writer, ev *Evidence, base string, style Style) {
+	r := renderer{w: w, base: base, style: style, src: sourceLines{}, starts: tr.Starts}
+	r.header(ev)
+	r.steps(tr)
+	if tr.Result != nil {
+		r.outcome(ev, tr)
+	}
+	if !tr.Reproduced {
+		if style == Markdown {
+			fmt.Fprintf(w, "\n**Not reproduced:** %s\n", tr.Mismatch)
+		} else {
+			fmt.Fprintf(w, "\nNOT REPRODUCED: %s\n", tr.Mismatch)
+		}
+	}
+}
+
+// RenderOutputDifference writes what the two orders of an output-differs
+// race printed, side by side, marking the lines that differ.
+func RenderOutputDifference(w io.Writer, ev *Evidence, style Style) {
+	r := renderer{w: w, style: style}
+	if style == Markdown {
+		fmt.Fprintf(w, "# Output difference: race on `%s`\n\n%s\n\n", ev.Race.Object, ev.Reason)
+	}
+	r.outputTable(ev)
+}
+
+type renderer struct {
+	w     io.Writer
+	base  string
+	style Style
+	src   sourceLines
+	// starts name the threads (Transcript.Starts).
+	starts map[int]string
+}
+
+func (r *renderer) rel(p string) string {
+	if rp, err := filepath.Rel(r.base, p); err == nil && r.base != "" && !strings.HasPrefix(rp, "..") {
+		return rp
+	}
+	return p
+}
+
+func (r *renderer) header(ev *Evidence) {
+	if ev.Kind == KindFailure {
+		r.failureHeader(ev)
+		return
+	}
+	if r.style == Markdown {
+		fmt.Fprintf(r.w, "# augur replay: %s race on `%s`\n\n", ev.Category, ev.Race.Object)
+		fmt.Fprintf(r.w, "%s\n\n", ev.Reason)
+		fmt.Fprintf(r.w, "- order: %s\n- inputs: `%q`\n", ev.Order, ev.Inputs.Argv[1:])
+		if ev.Inputs.Stdin != "" {
+			fmt.Fprintf(r.w, "- stdin: `%q`\n", ev.Inputs.Stdin)
+		}
+		fmt.Fprintf(r.w, "- program: %s\n", strings.Join(ev.Program.Files, ", "))
+		if ts := r.threads(); ts != "" {
+			fmt.Fprintf(r.w, "- threads: %s\n", ts)
+		}
+		for _, wr := range ev.WeakReads {
+			fmt.Fprintf(r.w, "- weak memory: %s\n", r.weakRead(wr))
+		}
+		r.w.Write([]byte("\n"))
+		fmt.Fprintf(r.w, "| step | thread | location | source | event |\n|---|---|---|---|---|\n")
+		return
+	}
+	fmt.Fprintf(r.w, "augur replay: %s race on %s (%s order)\n", ev.Category, ev.Race.Object, ev.Order)
+	fmt.Fprintf(r.w, "  %s\n  inputs: %q\n", ev.Reason, ev.Inputs.Argv[1:])
+	if ts := r.threads(); ts != "" {
+		fmt.Fprintf(r.w, "  threads: %s\n", ts)
+	}
+	for _, wr := range ev.WeakReads {
+		fmt.Fprintf(r.w, "  weak memory: %s\n", r.weakRead(wr))
+	}
+	fmt.Fprintln(r.w)
+	fmt.Fprintf(r.w, "%-5s %-6s %-28s %-40s %s\n", "step", "thread", "location", "source", "event")
+}
+
+// failureHeader introduces the replay of a failure: where it fails, the
+// schedule that reaches it and the inputs.
+func (r *renderer) failureHeader(ev *Evidence) {
+	at := failurePlace(ev, r.rel)
+	if r.style == Markdown {
+		fmt.Fprintf(r.w, "# augur replay: %s%s\n\n%s\n\n- inputs: `%q`\n", ev.Expected.Termination, at, ev.Reason, ev.Inputs.Argv[1:])
+		if ev.Inputs.Stdin != "" {
+			fmt.Fprintf(r.w, "- stdin: `%q`\n", ev.Inputs.Stdin)
+		}
+		fmt.Fprintf(r.w, "- program: %s\n", strings.Join(ev.Program.Files, ", "))
+		if ts := r.threads(); ts != "" {
+			fmt.Fprintf(r.w, "- threads: %s\n", ts)
+		}
+		fmt.Fprintf(r.w, "\n| step | thread | location | source | event |\n|---|---|---|---|---|\n")
+		return
+	}
+	fmt.Fprintf(r.w, "augur replay: %s%s\n  %s\n  inputs: %q\n", ev.Expected.Termination, at, ev.Reason, ev.Inputs.Argv[1:])
+	if len(ev.Inputs.Vars) > 0 {
+		fmt.Fprintf(r.w, "  input values: %v\n", ev.Inputs.Vars)
+	}
+	if ts := r.threads(); ts != "" {
+		fmt.Fprintf(r.w, "  threads: %s\n", ts)
+	}
+	fmt.Fprintln(r.w)
+	fmt.Fprintf(r.w, "%-5s %-6s %-28s %-40s %s\n", "step", "thread", "location", "source", "event")
+}
+
+// threads names the replay's threads by their start functions, in
+// order: "0 main, 1 worker, 2 worker".
+func (r *renderer) threads() string {
+	ids := make([]int, 0, len(r.starts))
+	for t := range r.starts {
+		ids = append(ids, t)
+	}
+	sort.Ints(ids)
+	names := make([]string, len(ids))
+	for i, t := range ids {
+		names[i] = fmt.Sprintf("%d %s", t, r.starts[t])
+	}
+	return strings.Join(names, ", ")
+}
+
+// failurePlace is " at file:line" of the failure evidence records, with
+// the file named by name; "" when the failure has no one place (a
+// deadlock).
+func failurePlace(ev *Evidence, name func(string) string) string {
+	if ev.Expected.File == "" {
+		return ""
+	}
+	return fmt.Sprintf(" at %s:%d", name(ev.Expected.File), ev.Expected.Line)
+}
+
+func (r *renderer) steps(tr *Transcript) {
+	for i, s := range tr.Steps {
+		mark := fmt.Sprint(i + 1)
+		if s.Racing != 0 {
+			mark = ">>>"
+		}
+		loc, code := "-", ""
+		if s.Loc.File != "" {
+			loc = fmt.Sprintf("%s:%d", r.rel(s.Loc.File), s.Loc.Line)
+			code = r.src.line(s.Loc.File, s.Loc.Line)
+		}
+		thread := fmt.Sprint(s.Thread)
+		if s.Thread < 0 {
+			thread = "-"
+		}
+		if r.style == Markdown {
+			if s.Racing != 0 {
+				mark = "**racing**"
+			}
+			if code != "" {
+				code = "`" + strings.ReplaceAll(code, "|", "\\|") + "`"
+			}
+			fmt.Fprintf(r.w, "| %s | %s | %s | %s | %s |\n", mark, thread, loc, code, strings.ReplaceAll(s.What, "|", "\\|"))
+			continue
+		}
+		if len(code) > 40 {
+			code = code[:37] + "..."
+		}
+		fmt.Fprintf(r.w, "%-5s %-6s %-28s %-40s %s\n", mark, thread, loc, code, s.What)
+	}
+}
+
+func (r *renderer) outcome(ev *Evidence, tr *Transcript) {
+	t := tr.Result.Term
+	fmt.Fprintln(r.w)
+	if t.Kind != vm.TermExit {
+		if r.style == Markdown {
+			fmt.Fprintf(r.w, "## Outcome\n\n```\n%s```\n", t.Report())
+		} else {
+			fmt.Fprint(r.w, "outcome: "+t.Report())
+		}
+		return
+	}
+	if r.style == Markdown {
+		fmt.Fprintf(r.w, "## Outcome\n\nExit status %d; the other order printed something else:\n\n", t.Status)
+	} else {
+		fmt.Fprintf(r.w, "outcome: exit status %d; the other order printed something else:\n\n", t.Status)
+	}
+	r.outputTable(ev)
+	for _, o := range tr.Result.Output {
+		if len(o.Stack) > 0 {
+			fmt.Fprintf(r.w, "\n  %q printed by thread %d at %s (%s)", strings.TrimSpace(string(o.Data)), o.Thread,
+				r.rel(o.Stack[0].Loc.File)+fmt.Sprintf(":%d", o.Stack[0].Loc.Line), o.Stack[0].Function)
+		}
+	}
+	fmt.Fprintln(r.w)
+}
+
+// weakRead describes a read that returned an older value.
+func (r *renderer) weakRead(c vm.WeakChoice) string {
+	from := "its initial value"
+	if c.Read.At != "" {
+		from = "the store at " + r.relLoc(c.Read.At)
+	}
+	var missed []string
+	for _, m := range c.Missed {
+		missed = append(missed, fmt.Sprintf("%d at %s", m.Value, r.relLoc(m.At)))
+	}
+	return fmt.Sprintf("thread %d read %s = %d at %s (%s), not the later store(s) of %s", c.Thread, c.Object, c.Value,
+		r.relLoc(c.ReadAt), from, strings.Join(missed, ", "))
+}
+
+// relLoc makes a file:line:col location relative to the base.
+func (r *renderer) relLoc(loc string) string {
+	if r.base != "" && strings.HasPrefix(loc, r.base+"/") {
+		return loc[len(r.base)+1:]
+	}
+	return loc
+}
+
+// outputTable shows the harmful order's stdout beside the other order's.
+func (r *renderer) outputTable(ev *Evidence) {
+	mine := strings.Split(strings.TrimSuffix(ev.Expected.Stdout, "\n"), "\n")
+	other := strings.Split(strings.TrimSuffix(ev.Expected.OtherStdout, "\n"), "\n")
+	if r.style == Markdown {
+		fmt.Fprintf(r.w, "| | this order (%s) | the other order |\n|---|---|---|\n", ev.Order)
+	} else {
+		fmt.Fprintf(r.w, "  %-36s | %s\n", "this order ("+ev.Order+")", "the other order")
+	}
+	for i := 0; i < max(len(mine), len(other)); i++ {
+		a, b := "", ""
+		if i < len(mine) {
+			a = mine[i]
+		}
+		if i < len(other) {
+			b = other[i]
+		}
+		diff := " "
+		if a != b {
+			diff = "*"
+		}
+		if r.style == Markdown {
+			cell := func(s string) string {
+				if s == "" {
+					return ""
+				}
+				return "`" + strings.ReplaceAll(s, "|", "\\|") + "`"
+			}
+			if diff == "*" {
+				diff = "≠"
+			}
+			fmt.Fprintf(r.w, "| %s | %s | %s |\n", diff, cell(a), cell(b))
+			continue
+		}
+		fmt.Fprintf(r.w, "%s %-36s | %s\n", diff, a, b)
+	}
+}
+
+// sourceLines caches the lines of source files for the transcript.
+type sourceLines map[string][]string
+
+func (s sourceLines) line(file string, n int) string {
+	lines, ok := s[file]
+	if !ok {
+		if data, err := safefile.Read(file, safefile.Rules{Max: safefile.MaxSource}); err == nil {
+			lines = strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+		}
+		s[file] = lines
+	}
+	if n >= 1 && n <= len(lines) {
+		return strings.TrimSpace(lines[n-1])
+	}
+	return ""
+}

@@ -1,0 +1,385 @@
+package fix
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"augur/analyzer/frontend/build"
+)
+
+// Access is one of a race's two accesses, as the proposals need it.
+type Access struct {
+	File     string
+	Line     int
+	Function string
+	Kind     string   // "read", "write", ...
+	Locks    []string // the mutexes its thread held, by name
+}
+
+// Race is what the proposals need of a race.
+type Race struct {
+	// Object names the memory; Global is set when it is the whole of
+	// the global variable of that name, declared in one of Sources.
+	Object  string
+	Global  bool
+	Sources []string
+	A, B    Access
+	// Others are the accesses of the analysis's other races on the same
+	// object: a thread that reads it, computes and writes it back races
+	// at each of those statements, and a lock must hold across them all.
+	Others []Access
+}
+
+// Propose returns the fixes that could remove r, unverified: joining the
+// thread before the use and publishing after initializing first (an
+// access was simply too early), then the lock (which keeps the program's design), then the atomic (which
+// changes every access to the variable).
+func Propose(r Race, read func(string) ([]byte, error)) []Fix {
+	out := joinFixes(r, read)
+	out = append(out, publishFixes(r, read)...)
+	out = append(out, lockFixes(r, read)...)
+	out = append(out, atomicFixes(r, read)...)
+	for i := range out {
+		// Apply, Diff and MapLine take a file's edits in line order.
+		slices.SortStableFunc(out[i].Edits, func(a, b Edit) int {
+			if c := strings.Compare(a.File, b.File); c != 0 {
+				return c
+			}
+			return a.Line - b.Line
+		})
+	}
+	return out
+}
+
+// indentOf is the leading blanks of line.
+func indentOf(line string) string { return line[:len(line)-len(strings.TrimLeft(line, " \t"))] }
+
+var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// lockFixes proposes, for each mutex one access held and the other did
+// not, taking it around the other's statement.
+func lockFixes(r Race, read func(string) ([]byte, error)) []Fix {
+	var out []Fix
+	seen := map[string]bool{}
+	for _, p := range [][2]Access{{r.A, r.B}, {r.B, r.A}} {
+		guarded, bare := p[0], p[1]
+		for _, l := range guarded.Locks {
+			key := fmt.Sprintf("%s:%d:%s", bare.File, bare.Line, l)
+			if slices.Contains(bare.Locks, l) || !ident.MatchString(l) || seen[key] {
+				continue
+			}
+			seen[key] = true
+			lines, err := fileLines(read, bare.File)
+			if err != nil || !wrappable(lines, bare.Line) {
+				continue
+			}
+			first, last := region(lines, bare, r.Others, l)
+			key = fmt.Sprintf("%s:%d-%d:%s", bare.File, first, last, l)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			old := slices.Clone(lines[first-1 : last])
+			indent := indentOf(old[0])
+			where := fmt.Sprintf("the access to %s in %s (%s:%d)", r.Object, bare.Function, filepath.Base(bare.File), bare.Line)
+			if last > first {
+				where = fmt.Sprintf("the accesses to %s in %s (%s:%d-%d)", r.Object, bare.Function, filepath.Base(bare.File), first, last)
+			}
+			newLines := append([]string{indent + "pthread_mutex_lock(&" + l + ");"}, old...)
+			out = append(out, Fix{Kind: Lock,
+				Title: fmt.Sprintf("Hold %s around %s, as %s does", l, where, guarded.Function),
+				Edits: []Edit{{File: bare.File, Line: first, Old: old,
+					New: append(newLines, indent+"pthread_mutex_unlock(&"+l+");")}}})
+		}
+	}
+	return out
+}
+
+// maxRegion bounds the lines a lock fix's region spans.
+const maxRegion = 12
+
+// region is the run of lines a lock fix for bare holds mutex l around:
+// bare's statement, widened to the other accesses of the same thread's
+// function to the same object that lack l too (a read into a local, the
+// computation, the write back), when every line from one to the other is
+// a statement a lock can wrap, a blank line or a comment, at the same
+// indentation. It returns the first and last line (1-based).
+func region(lines []string, bare Access, others []Access, l string) (first, last int) {
+	first, last = bare.Line, bare.Line
+	for _, o := range others {
+		if o.File != bare.File || o.Function != bare.Function || slices.Contains(o.Locks, l) || o.Line == bare.Line {
+			continue
+		}
+		lo, hi := min(first, o.Line), max(last, o.Line)
+		if hi-lo >= maxRegion || !straight(lines, lo, hi, indentOf(lines[bare.Line-1])) {
+			continue
+		}
+		first, last = lo, hi
+	}
+	return first, last
+}
+
+// straight reports whether lines lo to hi (1-based) are statements a lock
+// can wrap, blank lines or comments, the statements at indentation indent:
+// one block's straight-line code, which a lock before the first and an
+// unlock after the last hold across.
+func straight(lines []string, lo, hi int, indent string) bool {
+	if lo < 1 || hi > len(lines) {
+		return false
+	}
+	for n := lo; n <= hi; n++ {
+		t := code(lines[n-1])
+		if t == "" || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") {
+			continue
+		}
+		if !wrappable(lines, n) || indentOf(lines[n-1]) != indent {
+			return false
+		}
+	}
+	return true
+}
+
+func fileLines(read func(string) ([]byte, error), path string) ([]string, error) {
+	src, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	return strings.Split(strings.ReplaceAll(string(src), "\r\n", "\n"), "\n"), nil
+}
+
+// notStatement are the words a line that cannot be wrapped in a lock
+// starts with: control flow (a return would leave the lock held) and
+// lines that are part of a larger statement.
+var notStatement = regexp.MustCompile(`^(return|break|continue|goto|case|default|else|if|for|while|do|switch|#)\b`)
+
+// wrappable reports whether line n (1-based) is a whole statement on its
+// own line that a lock and an unlock can be put around: it ends with a
+// semicolon, opens or closes no block, is no control flow, and does not
+// continue a statement or the body of an if or a loop without braces.
+func wrappable(lines []string, n int) bool {
+	if n < 1 || n > len(lines) {
+		return false
+	}
+	t := code(lines[n-1])
+	if !strings.HasSuffix(t, ";") || strings.ContainsAny(t, "{}") || notStatement.MatchString(t) ||
+		strings.Count(t, "(") != strings.Count(t, ")") {
+		return false
+	}
+	for i := n - 2; i >= 0; i-- {
+		p := code(lines[i])
+		if p == "" {
+			continue
+		}
+		return strings.HasSuffix(p, ";") || strings.HasSuffix(p, "{") || strings.HasSuffix(p, "}") ||
+			strings.HasPrefix(p, "#") || strings.HasSuffix(lines[i], "*/")
+	}
+	return true
+}
+
+// code is a line without its indentation and a trailing // comment (a
+// // inside a string or character literal is no comment).
+func code(line string) string {
+	at := 0
+	for _, sg := range segments(line) {
+		if i := strings.Index(sg.text, "//"); !sg.literal && i >= 0 {
+			return strings.TrimSpace(line[:at+i])
+		}
+		at += len(sg.text)
+	}
+	return strings.TrimSpace(line)
+}
+
+// segment is a run of a line: a string or character literal (quotes
+// included) or the code between literals.
+type segment struct {
+	text    string
+	literal bool
+	closed  bool // a literal's closing quote is in text
+}
+
+// segments cuts line into code and literals; an unterminated literal
+// runs to the end of the line.
+func segments(line string) []segment {
+	var out []segment
+	start := 0
+	var quote byte
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; {
+		case quote != 0 && c == '\\':
+			i++ // an escaped character
+		case quote != 0 && c == quote:
+			out = append(out, segment{line[start : i+1], true, true})
+			quote, start = 0, i+1
+		case quote == 0 && (c == '"' || c == '\''):
+			out = append(out, segment{line[start:i], false, false})
+			quote, start = c, i
+		}
+	}
+	return append(out, segment{line[start:], quote != 0, false})
+}
+
+// scalarWords are the words a type that _Atomic can qualify is made of,
+// for the declarations atomicFixes changes.
+var scalarWords = map[string]bool{"char": true, "short": true, "int": true, "long": true, "unsigned": true,
+	"signed": true, "_Bool": true, "bool": true, "size_t": true, "ssize_t": true, "int8_t": true, "int16_t": true,
+	"int32_t": true, "int64_t": true, "uint8_t": true, "uint16_t": true, "uint32_t": true, "uint64_t": true,
+	"intptr_t": true, "uintptr_t": true, "double": true, "float": true}
+
+// atomicFixes proposes making a global scalar variable atomic where it
+// is declared alone on its line, once in the program's sources: _Atomic
+// in C; std::atomic in C++, where a use passed to printf-like functions
+// becomes an explicit load (an atomic object cannot pass through ...).
+func atomicFixes(r Race, read func(string) ([]byte, error)) []Fix {
+	if !r.Global {
+		return nil
+	}
+	decl := regexp.MustCompile(`^(\s*)((?:(?:static|volatile)\s+)*)([A-Za-z_][A-Za-z0-9_ \t]*?)\s+` +
+		regexp.QuoteMeta(r.Object) + `(\s*)(?:=\s*([^;,]*?)\s*)?;(.*)$`)
+	e, m, ok := globalDeclaration(r.Sources, read, decl, nil)
+	if !ok {
+		return nil
+	}
+	for _, w := range strings.Fields(m[3]) {
+		if !scalarWords[w] {
+			return nil // a struct, a pointer, _Atomic already, or a type we do not know is scalar
+		}
+	}
+	if build.IsCXX(e.File) {
+		return cxxAtomic(r, read, e, m)
+	}
+	init := m[4] // the spacing before the semicolon
+	if m[5] != "" {
+		init = " = " + m[5]
+	}
+	e.New = []string{m[1] + m[2] + "_Atomic " + m[3] + " " + r.Object + init + ";" + m[6]}
+	return []Fix{{Kind: Atomic,
+		Title: fmt.Sprintf("Make %s _Atomic: each of its reads and writes becomes atomic, and ++ or += an atomic read-modify-write", r.Object),
+		Edits: []Edit{e}}}
+}
+
+// printfLike are the variadic functions whose arguments a std::atomic
+// cannot be passed to as it is.
+var printfLike = regexp.MustCompile(`\b(?:std::)?(?:printf|fprintf|sprintf|snprintf|dprintf)\s*\(`)
+
+// globalDeclaration finds the one line, among the sources keep accepts
+// (nil: all), that decl matches outside every block: a global declared
+// alone on its line. It returns that line as an edit without its new
+// text, and decl's submatches; false when no line matches or several do
+// (statics of the same name in two files).
+func globalDeclaration(sources []string, read func(string) ([]byte, error), decl *regexp.Regexp,
+	keep func(string) bool) (Edit, []string, bool) {
+	var found []Edit
+	var m []string
+	for _, file := range sources {
+		if keep != nil && !keep(file) {
+			continue
+		}
+		lines, err := fileLines(read, file)
+		if err != nil {
+			continue
+		}
+		depth := 0
+		for i, line := range lines {
+			if depth == 0 {
+				if mm := decl.FindStringSubmatch(line); mm != nil {
+					m = mm
+					found = append(found, Edit{File: file, Line: i + 1, Old: []string{line}})
+				}
+			}
+			c := code(line)
+			depth += strings.Count(c, "{") - strings.Count(c, "}")
+		}
+	}
+	if len(found) != 1 {
+		return Edit{}, nil, false
+	}
+	return found[0], m, true
+}
+
+// cxxAtomic makes the C++ global of declaration e (matched as m)
+// std::atomic<T>, includes <atomic> where it is declared, and loads it
+// explicitly where printf-like calls take it.
+func cxxAtomic(r Race, read func(string) ([]byte, error), e Edit, m []string) []Fix {
+	volatile := strings.Contains(m[2], "volatile")
+	storage := strings.TrimSpace(strings.ReplaceAll(m[2], "volatile", ""))
+	if storage != "" {
+		storage += " "
+	}
+	typ := strings.TrimSpace(m[3])
+	if volatile {
+		return nil // std::atomic<volatile T> is not allowed, and dropping volatile is the developer's call
+	}
+	init := "{}"
+	if m[5] != "" {
+		init = "{" + m[5] + "}"
+	}
+	e.New = []string{m[1] + storage + "std::atomic<" + typ + "> " + r.Object + init + ";" + m[6]}
+	edits := []Edit{e}
+	use := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.Object) + `\b([^.(\[\w]|$)`)
+	includes := map[string]int{} // last #include line by file
+	hasAtomic := map[string]bool{}
+	for _, file := range r.Sources {
+		if !build.IsCXX(file) {
+			continue
+		}
+		lines, err := fileLines(read, file)
+		if err != nil {
+			continue
+		}
+		for i, line := range lines {
+			c := code(line)
+			if strings.HasPrefix(c, "#include") {
+				includes[file] = i + 1
+				hasAtomic[file] = hasAtomic[file] || strings.Contains(c, "<atomic>")
+			}
+			if printfLike.MatchString(c) && use.MatchString(stripLiterals(c)) && !(file == e.File && i+1 == e.Line) {
+				loaded := outsideLiterals(line, func(part string) string { return use.ReplaceAllString(part, r.Object+".load()$1") })
+				edits = append(edits, Edit{File: file, Line: i + 1, Old: []string{line}, New: []string{loaded}})
+			}
+		}
+	}
+	if !hasAtomic[e.File] {
+		at := includes[e.File]
+		if at == 0 || at >= e.Line {
+			return nil // nowhere safe to include <atomic> before the declaration
+		}
+		edits = append(edits, Edit{File: e.File, Line: at + 1, New: []string{"#include <atomic>"}}) // an insertion
+	}
+	return []Fix{{Kind: Atomic,
+		Title: fmt.Sprintf("Make %s a std::atomic<%s>: each of its reads and writes becomes atomic, and ++ or += an atomic read-modify-write", r.Object, typ),
+		Edits: edits}}
+}
+
+// rewrite returns line with its code runs passed through code and its
+// literals through literal.
+func rewrite(line string, code, literal func(segment) string) string {
+	var b strings.Builder
+	for _, sg := range segments(line) {
+		if sg.literal {
+			b.WriteString(literal(sg))
+		} else {
+			b.WriteString(code(sg))
+		}
+	}
+	return b.String()
+}
+
+// outsideLiterals applies f to the parts of line outside string and
+// character literals and returns the line with them replaced.
+func outsideLiterals(line string, f func(string) string) string {
+	return rewrite(line, func(sg segment) string { return f(sg.text) }, func(sg segment) string { return sg.text })
+}
+
+// stripLiterals is line with its string and character literals emptied
+// (their quotes kept).
+func stripLiterals(line string) string {
+	return rewrite(line, func(sg segment) string { return sg.text }, func(sg segment) string {
+		if sg.closed {
+			return sg.text[:1] + sg.text[len(sg.text)-1:]
+		}
+		return sg.text[:1]
+	})
+}

@@ -1,0 +1,161 @@
+package fixcheck_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"augur/analyzer"
+	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/ir"
+	"augur/analyzer/output/fixcheck"
+	"augur/internal/testutil"
+)
+
+var cacheDir string
+
+func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
+
+func buildOpts() build.Options { return build.Options{CacheDir: cacheDir} }
+
+func load(t testing.TB, path string) *ir.Program {
+	t.Helper()
+	prog, err := analyzer.LoadProgram([]string{path}, buildOpts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+// options are the analysis's settings for the program at path, its fixes'
+// verification included.
+func options(path string) analyzer.Options {
+	return analyzer.Options{Run: vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 20_000_000},
+		Sources: []string{path}, Seed: 1, Workers: 1}
+}
+
+// fixComment is a test program's `fix: KIND [LOCK] verified|rejected`
+// comment, on the line the fix changes: a lock fix's statement, an
+// atomic fix's declaration.
+var fixComment = regexp.MustCompile(`fix: (lock|atomic|join|publish)(?: (\w+))? (verified|rejected)`)
+
+// expectedFixes reads the fix comments of a program as "LINE KIND LOCK
+// VERDICT" strings, sorted.
+func expectedFixes(t *testing.T, path string) []string {
+	var out []string
+	for _, c := range testutil.Comments(t, path, fixComment) {
+		out = append(out, fmt.Sprintf("%d %s %s %s", c.Line, c.Match[1], c.Match[2], c.Match[3]))
+	}
+	sort.Strings(out)
+	return out
+}
+
+var lockCall = regexp.MustCompile(`pthread_mutex_lock\(&(\w+)\)`)
+
+// TestFixesOnAnnotatedPrograms proposes and verifies the fixes of every
+// program in testdata/fix and matches them against its comments: each
+// expected fix is proposed and verified or rejected as annotated, and no
+// other is proposed. Every verified fix's diff is then applied with
+// patch -p0, as a developer would, and the patched program is analyzed
+// again: it has no race on the fixed variable.
+func TestFixesOnAnnotatedPrograms(t *testing.T) {
+	if _, err := exec.LookPath("patch"); err != nil {
+		t.Fatal("patch is not installed (make setup installs it)")
+	}
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range testutil.Programs("../../../testdata/fix") {
+		path, _ := filepath.Abs(path) // named from root in the diff
+		t.Run(filepath.Base(path), func(t *testing.T) {
+			t.Parallel()
+			prog := load(t, path)
+			opts := options(path)
+			res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fixcheck.Suggest(context.Background(), res, buildOpts(), prog)
+			want := expectedFixes(t, path)
+			rep := res.Report(root) // diffs name the file from the repository's root
+			var got []string
+			seen := map[string]bool{}
+			for _, r := range rep.Races {
+				for _, f := range r.Fixes {
+					lock := ""
+					if m := lockCall.FindStringSubmatch(f.Edits[0].Insert); m != nil && f.Kind == "lock" {
+						lock = m[1]
+					}
+					// The annotation is on the line of one of the fix's edits
+					// (a publish fix also changes the declaration).
+					verdict := map[bool]string{true: "verified", false: "rejected"}[f.Verified]
+					key := fmt.Sprintf("%d %s %s %s", f.Edits[0].Line, f.Kind, lock, verdict)
+					for _, e := range f.Edits {
+						if k := fmt.Sprintf("%d %s %s %s", e.Line, f.Kind, lock, verdict); slices.Contains(want, k) {
+							key = k
+						}
+					}
+					if !seen[key] {
+						seen[key] = true
+						got = append(got, key)
+					}
+					t.Logf("%s: %s: %s", r.Object, f.Title, f.Checked)
+					if f.Verified {
+						checkPatched(t, root, path, r.Object, f.Diff)
+					}
+				}
+			}
+			sort.Strings(got)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("fixes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		})
+	}
+}
+
+// checkPatched copies path to where it lies under root in a new
+// directory, applies diff there with patch -p0, and analyzes the result:
+// it must have no race on object.
+func checkPatched(t *testing.T, root, path, object, diff string) {
+	t.Helper()
+	dir := t.TempDir()
+	rel, err := filepath.Rel(root, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp := filepath.Join(dir, rel)
+	if err := os.WriteFile(cp, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("patch", "-p0", "--quiet")
+	cmd.Dir, cmd.Stdin = dir, strings.NewReader(diff)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("patch -p0: %v\n%s\n%s", err, out, diff)
+	}
+	fixed := load(t, cp)
+	res, err := analyzer.Analyze(context.Background(), fixed, options(cp), analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Races {
+		if r.Object == object {
+			t.Errorf("the patched program still races on %s (%s and %s)", object, r.First.Loc, r.Second.Loc)
+		}
+	}
+}
