@@ -180,3 +180,54 @@ func ones(x uint64) uint64 {
 	}
 	return 1<<bits.Len64(x) - 1 | x
 }
+
+// TrailingZeros returns how many of e's lowest bits are 0 under every
+// assignment of its variables: an index scaled by an element's size, or
+// an address built from an aligned base and such an index, is aligned to
+// that size whatever the index is.
+func TrailingZeros(e *Expr) int {
+	work := boundsWork
+	return trailingZeros(e, &work)
+}
+
+// trailingZeros is TrailingZeros with the nodes left to visit in *work.
+func trailingZeros(e *Expr, work *int) int {
+	w := int(e.Width)
+	if e.Op == Const {
+		return min(bits.TrailingZeros64(e.Val), w)
+	}
+	if *work <= 0 || e.Width > 64 {
+		return 0
+	}
+	*work--
+	k := func(i int) int { return trailingZeros(e.Kids[i], work) }
+	switch e.Op {
+	case ZExt, SExt:
+		if z := k(0); z < int(e.Kids[0].Width) {
+			return z
+		}
+		return w // an extension of 0
+	case Extract:
+		return min(max(k(0)-int(e.Val), 0), w)
+	case Concat:
+		lw := int(e.Kids[1].Width)
+		if z := k(1); z < lw {
+			return z
+		}
+		return min(lw+k(0), w)
+	case Add, Sub, Or, Xor:
+		return min(k(0), k(1))
+	case Mul:
+		return min(k(0)+k(1), w)
+	case And:
+		return max(k(0), k(1))
+	case Shl:
+		if s := e.Kids[1]; s.Op == Const {
+			return min(k(0)+int(min(s.Val, uint64(w))), w)
+		}
+		return k(0) // a shift only adds zeros below
+	case Ite:
+		return min(k(1), k(2))
+	}
+	return 0
+}

@@ -7,31 +7,43 @@ import (
 
 // TestBoundsHoldUnderEveryAssignment builds random terms over two bytes,
 // widened and combined by every operator, and checks each value the term
-// takes under all 65,536 assignments against its bounds. A bound that
-// ignores a wrap-around or a shift past the width fails here.
+// takes under all 65,536 assignments against its bounds and its known
+// low zeros. A bound that ignores a wrap-around or a shift past the width
+// fails here.
 func TestBoundsHoldUnderEveryAssignment(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	b := NewBuilder()
 	x, y := b.Variable("x", 8), b.Variable("y", 8)
-	tight := 0
+	tight, aligned := 0, 0
 	for i := 0; i < 300; i++ {
 		e := randomTerm(r, b, []*Expr{x, y}, 4)
 		lo, hi := Bounds(e)
+		zeros := mask(uint16(TrailingZeros(e)))
 		if lo > hi {
 			t.Fatalf("%v: bounds [%d, %d] are empty", e, lo, hi)
 		}
 		if hi < mask(e.Width) {
 			tight++
 		}
+		if TrailingZeros(e) > 0 && e.Op != Const {
+			aligned++
+		}
 		a := Assignment{}
 		for xv := uint64(0); xv < 256; xv++ {
 			for yv := uint64(0); yv < 256; yv++ {
 				a["x"], a["y"] = xv, yv
-				if v := Eval(e, a); v < lo || v > hi {
+				v := Eval(e, a)
+				if v < lo || v > hi {
 					t.Fatalf("%v at x=%d y=%d is %d, outside its bounds [%d, %d]", e, xv, yv, v, lo, hi)
+				}
+				if v&zeros != 0 {
+					t.Fatalf("%v at x=%d y=%d is %#x, but its lowest %d bits were to be 0", e, xv, yv, v, TrailingZeros(e))
 				}
 			}
 		}
+	}
+	if aligned < 20 {
+		t.Fatalf("only %d of 300 terms had a known lowest bit: the test checks too little", aligned)
 	}
 	if tight < 100 {
 		t.Fatalf("only %d of 300 terms had bounds narrower than their width: the test checks too little", tight)
@@ -53,7 +65,7 @@ func randomTerm(r *rand.Rand, b *Builder, leaves []*Expr, d int) *Expr {
 	}
 	x := randomTerm(r, b, leaves, d-1)
 	y := fit(b, randomTerm(r, b, leaves, d-1), x.Width)
-	switch r.Intn(8) {
+	switch r.Intn(10) {
 	case 0:
 		return b.ZExt(x, x.Width*2)
 	case 1:
@@ -68,6 +80,10 @@ func randomTerm(r *rand.Rand, b *Builder, leaves []*Expr, d int) *Expr {
 		return b.Ite(c, x, y)
 	case 5:
 		return fit(b, b.Concat(x, y), 32)
+	case 6: // scaled by an element's size, as an index is
+		return b.Binary(Mul, x, b.Constant(uint64(2)<<r.Intn(3), x.Width))
+	case 7:
+		return b.Binary(Shl, x, b.Constant(uint64(1+r.Intn(3)), x.Width))
 	}
 	ops := []Op{Add, Sub, Mul, UDiv, URem, Shl, LShr, And, Or, Xor}
 	op := ops[r.Intn(len(ops))]
@@ -95,6 +111,9 @@ func TestBoundsOfATableIndex(t *testing.T) {
 	lo, hi := Bounds(addr)
 	if lo != 7<<40 || hi != 7<<40+255*4 {
 		t.Fatalf("bounds [%#x, %#x], want [%#x, %#x]", lo, hi, 7<<40, 7<<40+255*4)
+	}
+	if z := TrailingZeros(b.Extract(addr, 0, 40)); z != 2 {
+		t.Fatalf("the offset of a 4-byte element has %d known low zeros, want 2", z)
 	}
 	if lo, hi := Bounds(b.Extract(addr, 40, 24)); lo != 7 || hi != 7 {
 		t.Fatalf("object id bounds [%d, %d], want 7", lo, hi)

@@ -438,12 +438,15 @@ func (m *Machine) alignedSlots(off *expr.Expr, size, objSize uint64) (first, ste
 	if size < 2 || size&(size-1) != 0 || objSize/size > maxSelectSlots {
 		return 0, 0, nil
 	}
+	w := uint16(bits.TrailingZeros64(size))
+	if expr.TrailingZeros(off) >= int(w) {
+		return 0, size, nil // every offset it can take is aligned: nothing to ask or constrain
+	}
 	s := m.sym
 	cand, err := m.candidate(value(off), off.Width)
 	if err != nil {
 		return 0, 0, err
 	}
-	w := uint16(bits.TrailingZeros64(size))
 	first = cand & (size - 1)
 	s.pc = append(s.pc, s.B.Binary(expr.Eq, s.B.Extract(off, 0, w), s.B.Constant(first, w)))
 	return first, size, nil
