@@ -297,7 +297,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		progress("exploring", 0, len(roots))
 		beside = exploreBeside(ctx, a, prog, roots, progress)
 		beside.flush()
-		if beside.over() && res.Stopped != nil { // it ran out of a budget before detection could start
+		if beside.Over() && res.Stopped != nil { // it ran out of a budget before detection could start
 			return a.stoppedExploring(prog, cfg, start), nil
 		}
 	}

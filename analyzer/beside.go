@@ -93,9 +93,9 @@ func (b *inputsBeside) Wait() ([]*race.Inputs, error) {
 	return b.a.explored, nil
 }
 
-// over reports whether the exploration has ended (its results may then
+// Over reports whether the exploration has ended (its results may then
 // be read).
-func (b *inputsBeside) over() bool {
+func (b *inputsBeside) Over() bool {
 	select {
 	case <-b.done:
 		return true

@@ -79,6 +79,8 @@ type Beside interface {
 	// Wait returns the inputs once the work is done. An error ends
 	// detection with it.
 	Wait() ([]*Inputs, error)
+	// Over reports whether the work is done, without waiting.
+	Over() bool
 }
 
 // Prior is what earlier detections of a program found, for the next one
@@ -159,6 +161,9 @@ type Failure struct {
 
 // Result is what detection found across all schedules.
 type Result struct {
+	// early counts the race-directed executions merged that ran while the
+	// work beside detection went on (directEarly); tests read it.
+	early        int
 	Races        []*Race
 	Inversions   []*Inversion
 	Failures     []*Failure
@@ -342,6 +347,9 @@ type detection struct {
 	// from birth (private.go): learnt from executions that could not
 	// vouch for an object's private phase, which then ran again.
 	shared sharedSites
+	// early holds the race-directed executions run while the work beside
+	// detection went on, by candidate id (directEarly).
+	early map[string]*execution
 }
 
 // base runs the base plan on the analysis's own inputs.
@@ -509,6 +517,9 @@ func (d *detection) runInputs() []*Inputs {
 // not hold or a failure, whatever lines it covers.
 func (d *detection) inputs() error {
 	if b := d.opts.Beside; b != nil {
+		if err := d.directEarly(b); err != nil {
+			return err
+		}
 		in, err := b.Wait()
 		if err != nil {
 			return err
@@ -536,15 +547,7 @@ func (d *detection) inputs() error {
 // they have run their share of instructions (share.go).
 func (d *detection) directed() error {
 	budget := d.extra() - d.res.Runs[ByExternal] // the external races' runs are directed too
-	var queue []*Candidate
-	queued := map[string]bool{}
-	for _, c := range append(append([]*Candidate(nil), d.opts.Prior.Confirmed...), d.cands...) {
-		if queued[c.ID] || d.raced[c.ID] || (d.opts.Prior.Tried[c.ID] && !d.confirmedBefore(c.ID)) || d.long[c.Inputs.Key()] {
-			continue
-		}
-		queued[c.ID] = true
-		queue = append(queue, c)
-	}
+	queue := d.directedQueue()
 	if len(queue) > budget {
 		queue = queue[:max(budget, 0)]
 	}
@@ -571,6 +574,11 @@ func (d *detection) directed() error {
 			break
 		}
 		ex, ok := ahead[k]
+		if early, ran := d.early[c.ID]; ran && !ok {
+			ex, ok = early, true
+			d.res.early++
+		}
+		delete(d.early, c.ID)
 		if !ok {
 			if err := d.runAhead(queue, k, ahead); err != nil {
 				return err
@@ -589,6 +597,31 @@ func (d *detection) directed() error {
 	return nil
 }
 
+// directedQueue lists the candidates of the race-directed stage in its
+// order: the pairs earlier analyses confirmed, then the potential races of
+// this one in the order they were seen, but the pairs that are races
+// already, those tried before in vain, and those seen on an explored input
+// an execution ran out of its budget on.
+func (d *detection) directedQueue() []*Candidate {
+	var queue []*Candidate
+	queued := map[string]bool{}
+	for _, c := range append(append([]*Candidate(nil), d.opts.Prior.Confirmed...), d.cands...) {
+		if queued[c.ID] || d.raced[c.ID] || (d.opts.Prior.Tried[c.ID] && !d.confirmedBefore(c.ID)) || d.long[c.Inputs.Key()] {
+			continue
+		}
+		queued[c.ID] = true
+		queue = append(queue, c)
+	}
+	return queue
+}
+
+// directedConfig is the configuration of c's race-directed execution.
+func (d *detection) directedConfig(c *Candidate) vm.Config {
+	cfg := c.Inputs.Apply(d.opts.Run)
+	cfg.Policy, cfg.PreemptAt = sched.NewDirected(c.A, c.B), []string{c.A, c.B}
+	return cfg
+}
+
 // runAhead runs the race-directed execution of queue[k], and beside it,
 // on the other workers, those of the candidates after it not raced yet,
 // into ahead by position. Each execution depends on its candidate alone,
@@ -600,12 +633,10 @@ func (d *detection) runAhead(queue []*Candidate, k int, ahead map[int]*execution
 	var cfgs []vm.Config
 	for i := k; i < len(queue) && len(at) < d.workers(); i++ {
 		c := queue[i]
-		if i > k && d.raced[c.ID] {
+		if _, ran := d.early[c.ID]; i > k && (d.raced[c.ID] || ran) {
 			continue
 		}
-		cfg := c.Inputs.Apply(d.opts.Run)
-		cfg.Policy, cfg.PreemptAt = sched.NewDirected(c.A, c.B), []string{c.A, c.B}
-		at, cfgs = append(at, i), append(cfgs, cfg)
+		at, cfgs = append(at, i), append(cfgs, d.directedConfig(c))
 	}
 	runs, err := d.executeAll(cfgs, nil, d.workers())
 	if err != nil {

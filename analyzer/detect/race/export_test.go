@@ -34,3 +34,7 @@ func ResumedPCT(prog *ir.Program, run vm.Config, seed uint64, all bool) ([]*Race
 
 // FollowProgram is followProgram, a stage's instruction budget.
 var FollowProgram = followProgram
+
+// EarlyDirected is how many race-directed executions detection merged
+// that ran while the work beside it went on.
+func EarlyDirected(r *Result) int { return r.early }
