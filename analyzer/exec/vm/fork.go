@@ -36,7 +36,8 @@ func (m *Machine) forkAgain() *Machine {
 // forks of m's.
 func (m *Machine) fork() *Machine {
 	c := *m
-	c.state = m.state.fork()
+	c.marks = markSource{} // its own block: marks are unique across machines
+	c.state = m.state.fork(&m.marks, &c.marks)
 	c.lib = m.lib.Fork(&c) // bound to the machine, once its state is the fork's
 	c.hang = nil           // a fork's watch opens when its own budget runs out
 	if m.share != nil {

@@ -381,7 +381,9 @@ type Machine struct {
 
 	prog *ir.Program
 	cfg  Config
-	peak uint64 // the largest footprint the memory checks saw
+	// marks is the runner's block of quiet marks (quiet.go).
+	marks markSource
+	peak  uint64 // the largest footprint the memory checks saw
 	// heapBase is the process's live heap when the execution was made:
 	// the memory backstop counts what the heap grew by since (checkMemory),
 	// less what other analyses' executions grew by (othersBase is what
@@ -531,7 +533,7 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 }
 
 func (m *Machine) newThread() *Thread {
-	t := &Thread{ID: len(m.threads), mark: newMark()}
+	t := &Thread{ID: len(m.threads), mark: m.marks.newMark()}
 	m.threads = append(m.threads, t)
 	return t
 }

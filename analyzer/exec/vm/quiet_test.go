@@ -117,3 +117,27 @@ func runMonitored(t *testing.T, prog *ir.Program, mon quietMonitor) {
 		t.Fatalf("run ended with %s", res.Term.Report())
 	}
 }
+
+// Quiet marks are unique across machines: each numbers its own from a
+// block it takes from a shared counter, and a fork takes a block of its
+// own, so machines running in parallel never hand out the same mark,
+// across the ends of their blocks too. A mark two machines shared would
+// leave an object one of them quieted quiet for the other.
+func TestMarksAreUniqueAcrossMachines(t *testing.T) {
+	m, err := vm.New(loadSched(t), vm.Config{Models: libc.Models(), Args: []string{"interleave"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm.NewMark(m) // holds a block, as a running machine does
+	machines := []*vm.Machine{m, m.Fork(), m.Fork()}
+	seen := map[uint64]bool{}
+	for i := 0; i < 2*vm.MarkBlock+3; i++ {
+		for k, x := range machines {
+			mark := vm.NewMark(x)
+			if mark == 0 || seen[mark] {
+				t.Fatalf("machine %d handed out mark %d again (or zero), after %d rounds", k, mark, i)
+			}
+			seen[mark] = true
+		}
+	}
+}

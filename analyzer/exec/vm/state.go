@@ -73,8 +73,9 @@ type state struct {
 
 // fork returns a copy of s: memory shared copy-on-write, everything else
 // copied but the library's state, which the machine binds to itself
-// (Machine.fork).
-func (s *state) fork() state {
+// (Machine.fork). Each side's threads get new marks, s's from mine and
+// the copy's from its (the runners' blocks of marks).
+func (s *state) fork(mine, its *markSource) state {
 	f := *s
 	f.mem = s.mem.Fork()
 	f.threads = make([]*Thread, len(s.threads))
@@ -85,7 +86,7 @@ func (s *state) fork() state {
 		}
 		// Marks of its own on each side: an object both share, quieted
 		// by one, must not be quiet for the other (quiet.go).
-		t.mark, f.threads[i].mark = newMark(), newMark()
+		t.mark, f.threads[i].mark = mine.newMark(), its.newMark()
 	}
 	f.sync = s.sync.fork()
 	f.output = s.output[:len(s.output):len(s.output)] // appends copy
