@@ -594,6 +594,7 @@ func (d *detection) directed() error {
 			d.res.Confirmed = append(d.res.Confirmed, c)
 		}
 	}
+	d.early = nil // those whose turn did not come
 	return nil
 }
 

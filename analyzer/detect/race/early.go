@@ -23,6 +23,7 @@ func (d *detection) directEarly(b Beside) error {
 	}
 	share := d.stageBudget()
 	var ran uint64
+	d.early = map[string]*execution{}
 	for _, c := range d.directedQueue() {
 		if b.Over() || d.stop || len(d.early) >= d.opts.Directed || (share != 0 && ran >= share) || d.opts.Run.Expired() != nil {
 			return nil
@@ -30,9 +31,6 @@ func (d *detection) directEarly(b Beside) error {
 		runs, err := d.executeAll([]vm.Config{d.directedConfig(c)}, nil, 1)
 		if err != nil {
 			return err
-		}
-		if d.early == nil {
-			d.early = map[string]*execution{}
 		}
 		d.early[c.ID] = runs[0]
 		ran += runs[0].run.Instructions

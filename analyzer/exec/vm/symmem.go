@@ -114,27 +114,13 @@ func (m *Machine) symTarget(v Value, size uint64) (*Object, *expr.Expr, error) {
 	b := s.B
 	s.Stats.SymbolicPointers++
 	idTerm := b.Extract(v.Sym, ir.AddrShift, 64-ir.AddrShift)
-	var ids []uint64
-	excluded := b.Constant(1, 1)
 	lo, hi := expr.Bounds(idTerm)
-	if lo == hi {
-		ids = []uint64{lo} // the offset cannot reach past the object's id bits
-		excluded = b.Constant(0, 1)
-	}
-	for len(ids) <= maxTargets {
-		ok, err := s.S.MayBeTrue(s.pc, excluded)
-		if err != nil {
-			return nil, nil, solverErr(err)
+	ids := []uint64{lo} // when lo == hi, the offset cannot reach past the object's id bits
+	if lo != hi {
+		var err error
+		if ids, err = m.targetIDs(idTerm); err != nil {
+			return nil, nil, err
 		}
-		if !ok {
-			break
-		}
-		id, err := s.S.Value(append(s.pc[:len(s.pc):len(s.pc)], excluded), idTerm)
-		if err != nil {
-			return nil, nil, solverErr(err)
-		}
-		ids = append(ids, id)
-		excluded = b.Binary(expr.And, excluded, b.Not(b.Binary(expr.Eq, idTerm, b.Constant(id, idTerm.Width))))
 	}
 	if len(ids) > maxTargets {
 		s.Stats.PointerTargetsGivenUp++
@@ -169,6 +155,31 @@ func (m *Machine) symTarget(v Value, size uint64) (*Object, *expr.Expr, error) {
 		return nil, off, nil // caller makes the address concrete: out of bounds
 	}
 	return o, off, nil
+}
+
+// targetIDs asks the solver for the object ids idTerm can take on the
+// path, one more than maxTargets at most.
+func (m *Machine) targetIDs(idTerm *expr.Expr) ([]uint64, error) {
+	s := m.sym
+	b := s.B
+	var ids []uint64
+	excluded := b.Constant(1, 1)
+	for len(ids) <= maxTargets {
+		ok, err := s.S.MayBeTrue(s.pc, excluded)
+		if err != nil {
+			return nil, solverErr(err)
+		}
+		if !ok {
+			break
+		}
+		id, err := s.S.Value(append(s.pc[:len(s.pc):len(s.pc)], excluded), idTerm)
+		if err != nil {
+			return nil, solverErr(err)
+		}
+		ids = append(ids, id)
+		excluded = b.Binary(expr.And, excluded, b.Not(b.Binary(expr.Eq, idTerm, b.Constant(id, idTerm.Width))))
+	}
+	return ids, nil
 }
 
 func isConst(e *expr.Expr) bool { return e.Op == expr.Const }
