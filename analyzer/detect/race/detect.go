@@ -691,6 +691,9 @@ type execution struct {
 	// redo names the allocation sites whose objects' private phase the
 	// detector could not vouch for: its findings are incomplete.
 	redo []ir.LocID
+	// starts is how many times the execution began (complete): more than
+	// once when its detector learnt sites to shadow from birth.
+	starts int
 }
 
 // execute runs one execution under cfg with a detector of its own. It
@@ -713,9 +716,12 @@ func (d *detection) complete(cfg vm.Config, st *started) (*execution, error) {
 	} else {
 		again.Policy = rerunnable(cfg.Policy)
 	}
-	for {
+	for starts := 1; ; starts++ {
 		ex, err := d.finish1(cfg, st)
 		if err != nil || len(ex.redo) == 0 {
+			if ex != nil {
+				ex.starts = starts
+			}
 			return ex, err
 		}
 		if again.Policy == nil {
@@ -787,7 +793,7 @@ func (d *detection) begin(cfg vm.Config) (*started, error) {
 		cfg.Monitor = st.fp
 	}
 	if !d.opts.ShadowAll && canRerun(cfg.Policy) {
-		st.det.ownsFrom(d.shared.get(), st.fp == nil)
+		st.det.ownsFrom(d.shared.get())
 	}
 	cfg.Models = libc.Models()
 	m, err := vm.New(d.prog, cfg)

@@ -66,14 +66,20 @@ type Detector struct {
 	// shadowBytes is the memory the live shadows hold (for the budget).
 	shadowBytes uint64
 	// private keeps objects private to their thread (private.go) but
-	// those allocated at sharedSites, and quiet has the machine skip the
+	// those allocated at sharedSites, and has the machine skip the
 	// owner's accesses to them within an epoch; redo names the sites
 	// whose private phase it could not vouch for; owned caches private
 	// objects.
-	private, quiet bool
-	sharedSites    map[ir.LocID]bool
-	redo           []ir.LocID
-	owned          [16]owned
+	private bool
+	// unordered reports whether the last access (Access) could be
+	// unordered with another thread's: false when it came while the
+	// program had one thread or was to an object private to its thread.
+	// What the enumeration's reduction records of a step (footprints)
+	// needs no such access.
+	unordered   bool
+	sharedSites map[ir.LocID]bool
+	redo        []ir.LocID
+	owned       [16]owned
 	// gen is this detector's generation: shadows and pages of another
 	// generation are shared with a fork and copied before a change.
 	gen uint64
@@ -242,10 +248,12 @@ func (d *Detector) drop(o *vm.Object) {
 // tables, CRC tables) made cells of concurrent reads, the detector's
 // slowest case, at every access.
 func (d *Detector) Access(a *vm.Access) {
+	d.unordered = true
 	if a.Obj.Unwatched || a.Obj.ReadOnly {
 		return
 	}
 	if d.private && d.live == 1 {
+		d.unordered = false
 		d.alone(a)
 		return
 	}
@@ -265,6 +273,7 @@ func (d *Detector) Access(a *vm.Access) {
 	if d.private {
 		var done bool
 		if sh, done = d.ownAccess(a, c); done {
+			d.unordered = false
 			return
 		}
 	}

@@ -32,6 +32,20 @@ func ResumedPCT(prog *ir.Program, run vm.Config, seed uint64, all bool) ([]*Race
 	return ex.races, len(d.shared.get()), nil
 }
 
+// RoundRobinStarts runs prog once under round robin, as the plan's first
+// schedule, and returns how many times the execution began and how many
+// allocation sites it learnt to shadow from birth.
+func RoundRobinStarts(prog *ir.Program, run vm.Config) (int, int, error) {
+	d := &detection{prog: prog, opts: Options{Run: run}}
+	cfg := run
+	cfg.Policy = sched.RoundRobin{}
+	ex, err := d.complete(cfg, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	return ex.starts, len(d.shared.get()), nil
+}
+
 // FollowProgram is followProgram, a stage's instruction budget.
 var FollowProgram = followProgram
 

@@ -35,8 +35,21 @@ const syncKeyBase = 1 << 40
 // is safe, one too few is not); every synchronization operation counts
 // as a write of its object (but a lock's release as a read, see
 // releasesLock), and as a read of the memory object that holds it.
+//
+// A step's keys leave out the accesses no other thread's can be unordered
+// with (Detector.unordered): those made while the program has one
+// thread, and those to an object in its private phase (private.go). Two
+// steps conflict only through an object both touch; when the private
+// phase of one thread's object is followed by another thread's access,
+// the detector vouches that the phase ends before it through the creation
+// or joining of threads (which the reduction's happens-before holds: the
+// steps' forks and joins), or the execution runs again with the object
+// shadowed from birth, and every access to it then counts. So the
+// detector may have the machine skip those accesses (vm.Machine.Quiet),
+// with the footprints wrapped around it as without them.
 type footprints struct {
 	vm.Monitor
+	det   *Detector
 	pol   *sched.Bounded
 	steps []step
 	// seen[id] is 2*(step+1) for the last step that touched the object
@@ -48,8 +61,8 @@ type footprints struct {
 // that allocates more objects records the others in full.
 const maxSeen = 1 << 22
 
-func newFootprints(mon vm.Monitor, pol *sched.Bounded) *footprints {
-	return &footprints{Monitor: mon, pol: pol}
+func newFootprints(det *Detector, pol *sched.Bounded) *footprints {
+	return &footprints{Monitor: det, det: det, pol: pol}
 }
 
 // current is the step running now, or nil before the first decision or
@@ -68,6 +81,9 @@ func (f *footprints) current() (*step, int) {
 // Access implements vm.Monitor.
 func (f *footprints) Access(a *vm.Access) {
 	f.Monitor.Access(a)
+	if !f.det.unordered {
+		return
+	}
 	s, k := f.current()
 	if s == nil || s.all {
 		return

@@ -148,9 +148,8 @@ func (g *lockGraph) fork() *lockGraph {
 // the forked policy (snapshot.go).
 func (f *footprints) Fork() vm.Monitor {
 	c := *f
-	if fm, ok := f.Monitor.(vm.ForkableMonitor); ok {
-		c.Monitor = fm.Fork()
-	}
+	c.det = f.det.Fork().(*Detector)
+	c.Monitor = c.det
 	c.steps = slices.Clone(f.steps)
 	for i := range c.steps {
 		s := &c.steps[i]

@@ -45,7 +45,7 @@ func (d *Detector) alone(a *vm.Access) {
 	switch {
 	case a.Kind == vm.Free:
 		d.drop(a.Obj) // its shadow, if an earlier thread made one, goes with it
-	case d.quiet && d.m != nil:
+	case d.m != nil:
 		d.m.QuietUntilSync()
 	}
 }
@@ -60,12 +60,12 @@ type owned struct {
 }
 
 // ownsFrom makes the detector keep objects private to their thread, but
-// those allocated at the sites in shared (which it must not change). With
-// quiet set, the machine is told to skip the monitor for the owner's
-// accesses in its current epoch: set it only when the detector is the
-// machine's monitor itself, which no other monitor wraps to see them all.
-func (d *Detector) ownsFrom(shared map[ir.LocID]bool, quiet bool) {
-	d.private, d.sharedSites, d.quiet = true, shared, quiet
+// those allocated at the sites in shared (which it must not change), and
+// has the machine skip the monitor for the owner's accesses in its
+// current epoch (a monitor wrapped around the detector sees none of
+// them: footprints needs none).
+func (d *Detector) ownsFrom(shared map[ir.LocID]bool) {
+	d.private, d.sharedSites = true, shared
 }
 
 // Redo returns the allocation sites of the objects whose private phase
@@ -128,7 +128,7 @@ func (d *Detector) ownAccess(a *vm.Access, c VC) (*objShadow, bool) {
 // in its current epoch change nothing here (vm.Machine.Quiet): sh.last
 // is its clock already.
 func (d *Detector) hush(a *vm.Access) {
-	if d.quiet && d.m != nil {
+	if d.m != nil {
 		d.m.Quiet(a.Obj, a.Thread)
 	}
 }
@@ -155,6 +155,13 @@ func (sh *objShadow) seenBy(t int) bool {
 // precedes it through the creation or joining of threads, it and the
 // thread's later accesses can race with none of them; otherwise the
 // object's allocation site is to be shadowed from birth (Redo).
+//
+// The execution then goes on as far again as it has come (AbandonAt), to
+// learn the other sites its next run must shadow: a program that hands
+// objects from several sites to its workers under locks would otherwise
+// run again for each site, each time to a later point. Ending at twice
+// the first failure's count keeps the cost of an execution that has only
+// one such site within twice what ending at once costs.
 func (d *Detector) vouch(sh *objShadow, a *vm.Access, c VC) {
 	owner := int(sh.from) - 1
 	ok := mkEpoch(owner, sh.last).before(c) && d.orderedByThreads(owner, sh.last, a.Thread)
@@ -169,9 +176,8 @@ func (d *Detector) vouch(sh *objShadow, a *vm.Access, c VC) {
 			return
 		}
 	}
-	d.redo = append(d.redo, a.Obj.Site)
-	if d.m != nil {
-		d.m.Abandon()
+	if d.redo = append(d.redo, a.Obj.Site); len(d.redo) == 1 && d.m != nil {
+		d.m.AbandonAt(2 * d.m.Instructions())
 	}
 }
 

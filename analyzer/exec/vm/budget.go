@@ -64,12 +64,16 @@ func (m *Machine) charge(n uint64) {
 	}
 }
 
-// Abandon ends the execution at its next budget check, as canceled: its
-// monitor found that what it records of this execution is incomplete, and
-// the caller runs it again rather than use it (race.Detector.Redo).
-func (m *Machine) Abandon() {
-	m.abandoned = true
-	m.nextCheck = m.insts + 1
+// AbandonAt ends the execution, as canceled, at the first budget check
+// once it has executed n instructions (or at its end, if that comes
+// first): its monitor found that what it records of this execution is
+// incomplete, and the caller runs it again rather than use it
+// (race.Detector.Redo). Until then the monitor may learn more of what the
+// next run needs. A later call never moves the point.
+func (m *Machine) AbandonAt(n uint64) {
+	if m.abandonAt == 0 {
+		m.abandonAt = max(n, 1)
+	}
 }
 
 // solverQueryWork is the work a call of Z3 counts as (charge,
@@ -85,7 +89,7 @@ func (m *Machine) checkBudget() error {
 	if lim := m.cfg.MaxInstructions; lim != 0 && m.nextCheck > lim+1 {
 		m.nextCheck = lim + 1
 	}
-	if m.abandoned {
+	if m.abandonAt != 0 && m.insts >= m.abandonAt {
 		return terminate(TermCanceled, 0, "execution abandoned: its monitor can no longer judge it")
 	}
 	if m.hang != nil {

@@ -398,8 +398,9 @@ type Machine struct {
 	// nextCheck is the instruction count at which the budget is checked
 	// next; the loop compares against it alone.
 	nextCheck uint64
-	// abandoned ends the execution at the next budget check (Abandon).
-	abandoned bool
+	// abandonAt, when not 0, ends the execution at the first budget
+	// check from that instruction count on (AbandonAt).
+	abandonAt uint64
 	// allQuiet skips the monitor for raw accesses (QuietUntilSync).
 	allQuiet bool
 	// work counts the bytes modeled calls moved since the last forced
