@@ -18,6 +18,13 @@ import (
 // each with a value that is not zero and fails on a field this file does
 // not know, so a new field cannot be forgotten. A change of the layout
 // changes cacheFormat.
+//
+// The encoder is also the program's fingerprint (fingerprint.go): the
+// same walk over the same fields, with the locations left out and, for a
+// function's own hash, the functions and globals the code refers to
+// written by name. So a field the cache keeps is a field the fingerprint
+// covers (TestFingerprintCoversEveryField), and neither can forget one
+// the other knows.
 
 // programImage is what the cache holds of a Program: its functions
 // (callees as ids), globals, locations, messages and the names that lead
@@ -67,13 +74,7 @@ func encodeProgram(buf []byte, img *programImage) []byte {
 	}
 	e.uint(uint64(len(img.Globals)))
 	for _, g := range img.Globals {
-		e.str(g.Name)
-		e.uint(uint64(g.ID))
-		e.uint(g.Size)
-		e.int(int64(g.Align))
-		e.bytes(g.Init)
-		e.bools(g.ThreadLocal, g.Constant, g.External)
-		e.loc(g.Loc)
+		e.global(g)
 	}
 	e.uint(uint64(len(img.Locs)))
 	for _, l := range img.Locs {
@@ -96,9 +97,19 @@ func encodeProgram(buf []byte, img *programImage) []byte {
 	return e.b
 }
 
+func (e *encoder) global(g *Global) {
+	e.str(g.Name)
+	e.object(g.ID)
+	e.uint(g.Size)
+	e.int(int64(g.Align))
+	e.bytes(g.Init)
+	e.bools(g.ThreadLocal, g.Constant, g.External)
+	e.loc(g.Loc)
+}
+
 func (e *encoder) function(fn *Function) {
 	e.str(fn.Name)
-	e.uint(uint64(fn.ID))
+	e.object(fn.ID)
 	e.bools(fn.Decl, fn.Variadic, fn.Atomic)
 	e.scalars(fn.Params)
 	e.scalars(fn.Ret)
@@ -106,6 +117,11 @@ func (e *encoder) function(fn *Function) {
 	e.int(int64(fn.FrameSize))
 	e.uint(uint64(len(fn.Consts)))
 	for _, c := range fn.Consts {
+		if name, ok := e.names[uint32(c>>AddrShift)]; ok {
+			e.str(name) // the address of a named object, plus an offset
+			e.uint(c & (1<<AddrShift - 1))
+			continue
+		}
 		e.uint(c)
 	}
 	e.loc(fn.Loc)
@@ -120,7 +136,16 @@ func (e *encoder) function(fn *Function) {
 func (e *encoder) inst(in *Inst) {
 	e.b = append(e.b, byte(in.Op))
 	e.int(int64(in.Dst))
-	e.uint(uint64(in.Loc))
+	if !e.noLocs {
+		e.uint(uint64(in.Loc))
+	}
+	imm := in.Imm
+	if in.Op == OpTLSAddr && e.names != nil {
+		if name, ok := e.names[uint32(imm)]; ok {
+			e.str(name) // a thread-local's id (the low half), named
+			imm >>= 32
+		}
+	}
 	f := instFlags(in)
 	e.uint(f)
 	if f&hasSub != 0 {
@@ -151,7 +176,7 @@ func (e *encoder) inst(in *Inst) {
 		e.int(int64(in.C))
 	}
 	if f&hasImm != 0 {
-		e.int(in.Imm)
+		e.int(imm)
 	}
 	if f&hasMask != 0 {
 		e.uint(in.Mask)
@@ -201,7 +226,7 @@ func (e *encoder) inst(in *Inst) {
 		}
 	}
 	if f&hasCallee != 0 {
-		e.uint(uint64(in.Callee.ID))
+		e.object(in.Callee.ID)
 	}
 }
 
@@ -243,6 +268,20 @@ func instFlags(in *Inst) uint64 {
 type encoder struct {
 	b     []byte
 	files map[string]int // the files of the locations written, numbered from 1
+	// noLocs leaves every location out, and names, when set, has the
+	// functions and globals it names (by object id) written by name
+	// rather than id: a fingerprint's encoding, never decoded.
+	noLocs bool
+	names  map[uint32]string
+}
+
+// object writes a function's or global's id, or its name (names).
+func (e *encoder) object(id uint32) {
+	if name, ok := e.names[id]; ok {
+		e.str(name)
+		return
+	}
+	e.uint(uint64(id))
 }
 
 func (e *encoder) uint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
@@ -281,10 +320,13 @@ func (e *encoder) scalars(ss []Scalar) {
 	}
 }
 
-// loc writes a location; its file as a number when an earlier location
-// named it, else as 0 and the name (a program's thousands of locations are
-// in a few dozen files).
+// loc writes a location (nothing, with noLocs); its file as a number when
+// an earlier location named it, else as 0 and the name (a program's
+// thousands of locations are in a few dozen files).
 func (e *encoder) loc(l Loc) {
+	if e.noLocs {
+		return
+	}
 	if n, ok := e.files[l.File]; ok {
 		e.uint(uint64(n))
 	} else {

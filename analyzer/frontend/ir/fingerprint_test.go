@@ -104,3 +104,48 @@ func change(v reflect.Value) {
 		v.Set(reflect.Append(v, reflect.Zero(v.Type().Elem())))
 	}
 }
+
+// A function's hash names what its code refers to: a function added
+// before it, which renumbers every function and global, leaves it as it
+// was (the code hash changes), and a change of its own code or of the
+// name of a callee, a global whose address it takes or a thread-local
+// changes it.
+func TestFuncHashNamesWhatItRefersTo(t *testing.T) {
+	build := func(shift uint32, callee, global, tls string, imm int64) *Program {
+		a := &Function{Name: callee, ID: 1 + shift}
+		g := &Global{Name: global, ID: 3 + shift, Size: 4}
+		l := &Global{Name: tls, ID: 4 + shift, Size: 4, ThreadLocal: true}
+		f := &Function{Name: "f", ID: 2 + shift, Consts: []uint64{uint64(g.ID)<<AddrShift | 8}, Insts: []Inst{
+			{Op: OpCall, Dst: -1, Callee: a},
+			{Op: OpTLSAddr, Dst: 1, Imm: 7<<32 | int64(l.ID)},
+			{Op: OpRet, Dst: -1, Imm: imm},
+		}}
+		p := &Program{Funcs: []*Function{a, f}, Globals: []*Global{g, l}, NumStatic: 5 + shift}
+		if shift > 0 {
+			p.Funcs = append([]*Function{{Name: "added", ID: 1}}, p.Funcs...)
+		}
+		p.byName = map[string]*Function{}
+		for _, fn := range p.Funcs {
+			p.NameFunc(fn.Name, fn)
+		}
+		return p
+	}
+	base := build(0, "a", "g", "t", 0)
+	if base.FuncHash("f") == "" {
+		t.Fatal("f has no hash")
+	}
+	if h, moved := base.FuncHash("f"), build(1, "a", "g", "t", 0); moved.FuncHash("f") != h || moved.CodeHash() == base.CodeHash() {
+		t.Errorf("a function added before f: f's hash %s -> %s, code hash changed: %v", h, moved.FuncHash("f"), moved.CodeHash() != base.CodeHash())
+	}
+	for what, p := range map[string]*Program{
+		"its code": build(0, "a", "g", "t", 1), "its callee's name": build(0, "b", "g", "t", 0),
+		"a global's name": build(0, "a", "h", "t", 0), "a thread-local's name": build(0, "a", "g", "u", 0),
+	} {
+		if p.FuncHash("f") == base.FuncHash("f") {
+			t.Errorf("a change of %s leaves f's hash as it was", what)
+		}
+	}
+	if base.FuncHash("none") != "" {
+		t.Error("a function the program does not have has a hash")
+	}
+}
