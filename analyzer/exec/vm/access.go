@@ -263,15 +263,15 @@ func rmw(op int, old, x uint64, ty ir.Scalar) (uint64, error) {
 
 // tlsAddr returns thread t's instance of thread-local global gid, creating it
 // from the global's initializer on first use.
-func (m *Machine) tlsAddr(t *Thread, gid uint32) (uint64, error) {
+func (s *state) tlsAddr(t *Thread, gid uint32) (uint64, error) {
 	if id, ok := t.tls[gid]; ok {
 		return ir.Addr(id, 0), nil
 	}
-	g := m.prog.GlobalOf[gid]
+	g := s.prog.GlobalOf[gid]
 	if g == nil {
 		return 0, unsupported("thread-local address of a non-global")
 	}
-	o := m.mem.alloc(ObjTLS, g.Size, g.Name, 0, t.ID)
+	o := s.mem.alloc(ObjTLS, g.Size, g.Name, 0, t.ID)
 	copy(o.bytes, g.Init)
 	if t.tls == nil {
 		t.tls = map[uint32]uint32{}

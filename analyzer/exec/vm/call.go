@@ -120,11 +120,11 @@ func (m *Machine) enter(t *Thread, callee *ir.Function, in *ir.Inst, regs []Valu
 }
 
 // dropFrames pops every frame of t, releasing their stack objects.
-func (m *Machine) dropFrames(t *Thread) {
+func (s *state) dropFrames(t *Thread) {
 	for len(t.frames) > 0 {
 		fr := &t.frames[len(t.frames)-1]
 		for _, id := range fr.allocas {
-			m.releaseAlloca(t, id)
+			s.releaseAlloca(t, id)
 		}
 		t.frames = t.frames[:len(t.frames)-1]
 	}
@@ -180,7 +180,7 @@ func (m *Machine) ret(t *Thread, in *ir.Inst, regs []Value) (done bool, err erro
 // ABI's overflow area holds them: 8-byte slots, long double in 16-byte
 // aligned slots. va_start points va_arg at this object with the register
 // save area marked exhausted, so clang's inline va_arg code reads them here.
-func (m *Machine) packVarargs(t *Thread, args []Value, tys []ir.Scalar) (uint32, error) {
+func (st *state) packVarargs(t *Thread, args []Value, tys []ir.Scalar) (uint32, error) {
 	size := uint64(0)
 	for i := range args {
 		if i < len(tys) && tys[i].Kind == ir.KF80 {
@@ -189,7 +189,7 @@ func (m *Machine) packVarargs(t *Thread, args []Value, tys []ir.Scalar) (uint32,
 			size += 8
 		}
 	}
-	o := m.mem.alloc(ObjVarargs, size, "variadic arguments", 0, t.ID)
+	o := st.mem.alloc(ObjVarargs, size, "variadic arguments", 0, t.ID)
 	off := uint64(0)
 	for i, a := range args {
 		s := ir.Scalar{Kind: ir.KInt, Bits: 64}

@@ -62,13 +62,13 @@ func (m *Machine) unwindCleanup(t *Thread) error {
 
 // interrupt wakes t from whatever it is blocked in, so it reaches its
 // cancellation point again.
-func (m *Machine) interrupt(t *Thread) {
+func (s *state) interrupt(t *Thread) {
 	if t.status != blocked {
 		return
 	}
-	m.sync.remove(t.ID)
+	s.sync.remove(t.ID)
 	if t.wakeAt != 0 {
-		m.endSleep(t)
+		s.endSleep(t)
 	}
 	t.status, t.waitDesc, t.waiting = runnable, "", false
 }

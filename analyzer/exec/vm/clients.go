@@ -123,9 +123,9 @@ func (m *Machine) clientExit(t *Thread, status int) error {
 }
 
 // procOf is the process of the running thread: who opens a descriptor.
-func (m *Machine) procOf() int {
-	if m.cur == nil {
+func (s *state) procOf() int {
+	if s.cur == nil {
 		return 0
 	}
-	return m.cur.proc
+	return s.cur.proc
 }

@@ -159,7 +159,7 @@ func (m *Machine) unwind(t *Thread) error {
 }
 
 // landing executes a landing pad: the exception and the selector.
-func (m *Machine) landing(t *Thread, in *ir.Inst, regs []Value) {
+func (s *state) landing(t *Thread, in *ir.Inst, regs []Value) {
 	regs[in.Dst] = Value{Bits: t.exc.obj}
 	regs[in.Dst+1] = Value{Bits: uint64(t.exc.sel) & 0xffffffff}
 }
@@ -190,13 +190,13 @@ var typeInfoVtables = [...]string{tiClass: "_ZTVN10__cxxabiv117__class_type_info
 	tiSingle: "_ZTVN10__cxxabiv120__si_class_type_infoE", tiMultiple: "_ZTVN10__cxxabiv121__vmi_class_type_infoE",
 	tiPointer: "_ZTVN10__cxxabiv119__pointer_type_infoE"}
 
-func (m *Machine) typeKindOf(ti uint64) typeKind {
-	vptr, err := m.SyncRead(ti, 8)
+func (s *state) typeKindOf(ti uint64) typeKind {
+	vptr, err := s.SyncRead(ti, 8)
 	if err != nil {
 		return tiOther
 	}
 	for kind, name := range typeInfoVtables {
-		if g := m.prog.GlobalByName(name); name != "" && g != nil && vptr == ir.Addr(g.ID, 16) {
+		if g := s.prog.GlobalByName(name); name != "" && g != nil && vptr == ir.Addr(g.ID, 16) {
 			return typeKind(kind)
 		}
 	}
@@ -205,12 +205,12 @@ func (m *Machine) typeKindOf(ti uint64) typeKind {
 
 // typeName is a type_info's mangled name, without the leading '*' that
 // marks a type local to its translation unit.
-func (m *Machine) typeName(ti uint64) string {
-	p, err := m.SyncRead(ti+8, 8)
+func (st *state) typeName(ti uint64) string {
+	p, err := st.SyncRead(ti+8, 8)
 	if err != nil {
 		return ""
 	}
-	s, err := m.mem.ReadCString(p, 1<<12)
+	s, err := st.mem.ReadCString(p, 1<<12)
 	if err != nil {
 		return ""
 	}

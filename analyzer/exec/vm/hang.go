@@ -109,7 +109,7 @@ var idleModels = map[string]bool{
 // counts as stuck: only in a concrete run under sequential consistency,
 // where memory and registers are the whole state. A trapped thread
 // (trapped) is stuck in any run.
-func (m *Machine) byState() bool { return m.sym == nil && m.weak == nil }
+func (s *state) byState() bool { return s.sym == nil && s.weak == nil }
 
 // openWatch starts a watch of n instructions. Memory is hashed only where
 // a thread can be stuck by coming back to a state (byState): elsewhere
@@ -152,8 +152,8 @@ func (m *Machine) probeHang() error {
 // values, where an instruction costs a hundred times more (an endless
 // loop over a symbolic counter would otherwise grow its expression for
 // minutes before the first probe).
-func (m *Machine) probeEvery() uint64 {
-	if m.sym != nil {
+func (s *state) probeEvery() uint64 {
+	if s.sym != nil {
 		return hangProbeEvery >> 5
 	}
 	return hangProbeEvery

@@ -63,8 +63,8 @@ type HeapBlock struct {
 
 // HeapBlockAt returns the live heap object p points into; ok is false when
 // p points to no heap object or to a freed one.
-func (m *Machine) HeapBlockAt(p uint64) (b HeapBlock, ok bool) {
-	o := m.mem.Object(uint32(p >> ir.AddrShift))
+func (s *state) HeapBlockAt(p uint64) (b HeapBlock, ok bool) {
+	o := s.mem.Object(uint32(p >> ir.AddrShift))
 	if o == nil || o.Kind != ObjHeap || o.Freed {
 		return HeapBlock{}, false
 	}

@@ -307,6 +307,6 @@ func MaxNum(x, y float64) float64 {
 // cycles reads the processor's cycle counter (rdtsc) for t's instruction
 // in: a 3 GHz processor's count since the virtual epoch began, so it moves
 // with the virtual clock, the same in every replay.
-func (m *Machine) cycles(t *Thread, in *ir.Inst) uint64 {
-	return uint64(m.Clock(t, in, "rdtsc")-virtualEpoch) * 3
+func (s *state) cycles(t *Thread, in *ir.Inst) uint64 {
+	return uint64(s.Clock(t, in, "rdtsc")-virtualEpoch) * 3
 }

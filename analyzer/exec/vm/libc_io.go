@@ -15,15 +15,15 @@ import (
 // input) the variables name[i], seeded by seed (zeros past its end), and
 // keeps the rest of the seed concrete: the input is as long as the longer
 // of the two. The terms cover the first n bytes only.
-func (m *Machine) SymbolicBytes(name string, seed []byte, n int) ([]byte, []*expr.Expr) {
+func (s *state) SymbolicBytes(name string, seed []byte, n int) ([]byte, []*expr.Expr) {
 	data := make([]byte, max(n, len(seed)))
 	copy(data, seed)
 	terms := make([]*expr.Expr, n)
-	name = m.inputName(name)
+	name = s.inputName(name)
 	for i := range terms {
 		v := fmt.Sprintf("%s[%d]", name, i)
-		terms[i] = m.sym.B.Variable(v, 8)
-		m.sym.seed(v, uint64(data[i]), false)
+		terms[i] = s.sym.B.Variable(v, 8)
+		s.sym.seed(v, uint64(data[i]), false)
 	}
 	return data, terms
 }
@@ -64,13 +64,13 @@ func (m *Machine) NoteOutput(t *Thread, stream int, b []byte) {
 // (from index first on) and replaces them, in a, by values from a solution
 // of the path constraint, without constraining the path: printing does not
 // fork or fix the inputs. It returns nil when every argument is concrete.
-func (m *Machine) SymbolicPrintArgs(a []Value, first int) ([]*expr.Expr, error) {
-	if m.sym == nil {
+func (s *state) SymbolicPrintArgs(a []Value, first int) ([]*expr.Expr, error) {
+	if s.sym == nil {
 		return nil, nil
 	}
 	for i := 0; i < first && i < len(a); i++ { // the stream and the format
 		if a[i].Sym != nil {
-			x, err := m.concretize(a[i], 64)
+			x, err := s.concretize(a[i], 64)
 			if err != nil {
 				return nil, err
 			}
@@ -87,7 +87,7 @@ func (m *Machine) SymbolicPrintArgs(a []Value, first int) ([]*expr.Expr, error) 
 			terms = make([]*expr.Expr, len(a)-first)
 			var sat bool
 			var err error
-			if model, sat, err = m.sym.S.Model(m.sym.pc); err != nil || !sat {
+			if model, sat, err = s.sym.S.Model(s.sym.pc); err != nil || !sat {
 				return nil, solverErr(fmt.Errorf("no solution to render symbolic output: %v", err))
 			}
 		}
@@ -96,7 +96,7 @@ func (m *Machine) SymbolicPrintArgs(a []Value, first int) ([]*expr.Expr, error) 
 	}
 	for i := range terms { // concrete arguments are constant terms
 		if terms[i] == nil {
-			terms[i] = m.sym.B.Constant(a[first+i].Bits, 64)
+			terms[i] = s.sym.B.Constant(a[first+i].Bits, 64)
 		}
 	}
 	return terms, nil
@@ -104,15 +104,15 @@ func (m *Machine) SymbolicPrintArgs(a []Value, first int) ([]*expr.Expr, error) 
 
 // SetSymBytes records the symbolic bytes (nil entries concrete) just
 // written at p, or clears stale symbolic bytes there.
-func (m *Machine) SetSymBytes(p uint64, data []byte, terms []*expr.Expr) error {
-	o, off, err := m.mem.resolve(p, uint64(len(data)), true)
+func (s *state) SetSymBytes(p uint64, data []byte, terms []*expr.Expr) error {
+	o, off, err := s.mem.resolve(p, uint64(len(data)), true)
 	if err != nil {
 		return memErr(err)
 	}
 	if terms == nil && o.sym == nil {
 		return nil
 	}
-	o = m.mem.writable(o)
+	o = s.mem.writable(o)
 	if o.sym == nil {
 		o.sym = make([]*expr.Expr, o.Size)
 	}
@@ -130,27 +130,27 @@ func (m *Machine) SetSymBytes(p uint64, data []byte, terms []*expr.Expr) error {
 // grew) its format, the terms of its symbolic arguments (from
 // SymbolicPrintArgs) and the path constraint they were printed under, for
 // the classifier to compare outputs symbolically.
-func (m *Machine) AnnotateOutput(format string, terms []*expr.Expr) {
-	ev := &m.output[len(m.output)-1]
+func (s *state) AnnotateOutput(format string, terms []*expr.Expr) {
+	ev := &s.output[len(s.output)-1]
 	ev.Format, ev.Args = format, terms
-	ev.Constraints = m.sym.pc[:len(m.sym.pc):len(m.sym.pc)]
+	ev.Constraints = s.sym.pc[:len(s.sym.pc):len(s.sym.pc)]
 }
 
 // OutputLen is the number of output events recorded so far.
-func (m *Machine) OutputLen() int { return len(m.output) }
+func (s *state) OutputLen() int { return len(s.output) }
 
 // Terms builds the terms of a symbolic execution (nil in a concrete one).
-func (m *Machine) Terms() *expr.Builder {
-	if m.sym == nil {
+func (s *state) Terms() *expr.Builder {
+	if s.sym == nil {
 		return nil
 	}
-	return m.sym.B
+	return s.sym.B
 }
 
 // Concretize picks one value of w bits for v consistent with the path and
 // constrains the path to it (for a model that computes on concrete
 // values, as scanf's conversions do).
-func (m *Machine) Concretize(v Value, w uint16) (uint64, error) { return m.concretize(v, w) }
+func (s *state) Concretize(v Value, w uint16) (uint64, error) { return s.concretize(v, w) }
 
 // ConcretizeSplit picks a value of w bits for v consistent with the path,
 // constrains the path to its class (classOf indexes classes) and forks,
@@ -164,27 +164,27 @@ func (m *Machine) ConcretizeSplit(v Value, w uint16, classes []func(*expr.Expr) 
 
 // ConcreteBytes makes the n bytes at addr concrete, under constraints, as
 // a model that reads them as data does.
-func (m *Machine) ConcreteBytes(addr, n uint64) error { return m.concreteBytes(addr, n) }
+func (s *state) ConcreteBytes(addr, n uint64) error { return s.concreteBytes(addr, n) }
 
 // ReadBytes reads n bytes of program memory at p, as they are: the caller
 // reports the access (NoteAccess) and makes symbolic bytes concrete first
 // (ConcreteBytes) when it reads them as data.
-func (m *Machine) ReadBytes(p, n uint64) ([]byte, error) {
-	b, err := m.mem.Read(p, n)
+func (s *state) ReadBytes(p, n uint64) ([]byte, error) {
+	b, err := s.mem.Read(p, n)
 	return b, memErr(err)
 }
 
 // WriteBytes writes b to program memory at p; the caller reports the
 // access and the bytes' terms (SetSymBytes).
-func (m *Machine) WriteBytes(p uint64, b []byte) error { return memErr(m.mem.Write(p, b)) }
+func (s *state) WriteBytes(p uint64, b []byte) error { return memErr(s.mem.Write(p, b)) }
 
 // ReadCString reads a NUL-terminated string of at most max bytes at p,
 // concrete (made so under constraints); the caller reports the read.
-func (m *Machine) ReadCString(p uint64, max int) (string, error) {
-	if err := m.concreteString(p); err != nil {
+func (st *state) ReadCString(p uint64, max int) (string, error) {
+	if err := st.concreteString(p); err != nil {
 		return "", err
 	}
-	s, err := m.mem.ReadCString(p, max)
+	s, err := st.mem.ReadCString(p, max)
 	return s, memErr(err)
 }
 
@@ -192,13 +192,13 @@ func (m *Machine) ReadCString(p uint64, max int) (string, error) {
 // is symbolic, without constraining it (ReadCString pins every byte): a
 // model that tells a byte's class apart (sscanf's digits) pins what it
 // needs itself. It does not report the read (NoteAccess).
-func (m *Machine) ByteTerm(p uint64) (byte, *expr.Expr, error) {
-	o, off, err := m.mem.resolve(p, 1, false)
+func (s *state) ByteTerm(p uint64) (byte, *expr.Expr, error) {
+	o, off, err := s.mem.resolve(p, 1, false)
 	if err != nil {
 		return 0, nil, memErr(err)
 	}
 	var e *expr.Expr
-	if m.sym != nil && o.sym != nil {
+	if s.sym != nil && o.sym != nil {
 		e = o.sym[off]
 	}
 	return o.bytes[off], e, nil
@@ -211,8 +211,8 @@ func (m *Machine) NoteAccess(addr, n uint64, kind AccessKind) { m.noteNative(add
 // Alloc makes an object of size bytes for thread t's call at site and
 // returns its address: a stream's FILE or a directory's DIR (ObjHeap), or
 // text the program may only read (ObjGlobal with text set: strerror's).
-func (m *Machine) Alloc(kind ObjKind, size uint64, name string, site ir.LocID, t *Thread, text []byte) uint64 {
-	o := m.mem.alloc(kind, size, name, site, t.ID)
+func (s *state) Alloc(kind ObjKind, size uint64, name string, site ir.LocID, t *Thread, text []byte) uint64 {
+	o := s.mem.alloc(kind, size, name, site, t.ID)
 	if text != nil {
 		copy(o.bytes, text)
 		o.ReadOnly = true
@@ -226,14 +226,14 @@ func (m *Machine) Alloc(kind ObjKind, size uint64, name string, site ir.LocID, t
 func (m *Machine) Charge(n uint64) { m.charge(n) }
 
 // Now is the virtual clock, in nanoseconds.
-func (m *Machine) Now() int64 { return m.now() }
+func (s *state) Now() int64 { return s.now() }
 
 // Proc is the process of the running thread (0: the program; k+1: client
 // program k), the owner of the descriptors it opens.
-func (m *Machine) Proc() int { return m.procOf() }
+func (s *state) Proc() int { return s.procOf() }
 
 // ErrnoAddr is the address of t's errno.
-func (m *Machine) ErrnoAddr(t *Thread) (uint64, error) { return m.errnoAddr(t) }
+func (s *state) ErrnoAddr(t *Thread) (uint64, error) { return s.errnoAddr(t) }
 
 // Terminate ends the execution: what a model returns for a crash (a null
 // FILE pointer) or another termination of its kind.

@@ -107,17 +107,17 @@ func (m *Machine) Sleep(t *Thread, d int64) error {
 
 // wakeEarly ends t's sleep because the policy chose it: virtual time moves
 // to its deadline (the others were slower than the sleep).
-func (m *Machine) wakeEarly(t *Thread) {
-	if now := m.now(); t.wakeAt > now {
-		m.clock += t.wakeAt - now
+func (s *state) wakeEarly(t *Thread) {
+	if now := s.now(); t.wakeAt > now {
+		s.clock += t.wakeAt - now
 	}
-	m.endSleep(t)
+	s.endSleep(t)
 }
 
 // endSleep makes a sleeping thread runnable.
-func (m *Machine) endSleep(t *Thread) {
+func (s *state) endSleep(t *Thread) {
 	t.wakeAt, t.status, t.waitDesc, t.waiting = 0, runnable, "", false
-	m.sleepers--
+	s.sleepers--
 }
 
 // sleepPatience is how many instructions the other threads may run while
@@ -130,22 +130,22 @@ const sleepPatience = 100_000
 // passed. With advance set (no thread can run), or when the earliest
 // sleeper has waited sleepPatience instructions, virtual time first jumps
 // to the earliest deadline; it returns the threads woken.
-func (m *Machine) wakeSleepers(advance bool) []int {
-	now := m.now()
+func (s *state) wakeSleepers(advance bool) []int {
+	now := s.now()
 	var first *Thread
-	for _, t := range m.threads {
+	for _, t := range s.threads {
 		if t.wakeAt != 0 && (first == nil || t.wakeAt < first.wakeAt) {
 			first = t
 		}
 	}
-	if first != nil && (advance || m.insts-first.sleptAt >= sleepPatience) && first.wakeAt > now {
-		m.clock += first.wakeAt - now
+	if first != nil && (advance || s.insts-first.sleptAt >= sleepPatience) && first.wakeAt > now {
+		s.clock += first.wakeAt - now
 		now = first.wakeAt
 	}
 	var woken []int
-	for _, t := range m.threads {
+	for _, t := range s.threads {
 		if t.wakeAt != 0 && t.wakeAt <= now {
-			m.endSleep(t)
+			s.endSleep(t)
 			woken = append(woken, t.ID)
 		}
 	}
@@ -156,17 +156,17 @@ func (m *Machine) wakeSleepers(advance bool) []int {
 // (2024-01-01T00:00:00Z), in nanoseconds.
 const virtualEpoch = 1704067200 * 1e9
 
-func (m *Machine) now() int64 {
-	if m.steady {
-		return virtualEpoch + m.clock + int64(m.steadyAt)
+func (s *state) now() int64 {
+	if s.steady {
+		return virtualEpoch + s.clock + int64(s.steadyAt)
 	}
-	return virtualEpoch + m.clock + int64(m.insts)
+	return virtualEpoch + s.clock + int64(s.insts)
 }
 
 // steadyRead is what a read of a steady clock by t adds to the time it
 // shows (a microsecond per earlier read of its own), 0 otherwise.
-func (m *Machine) steadyRead(t *Thread) int64 {
-	if !m.steady {
+func (s *state) steadyRead(t *Thread) int64 {
+	if !s.steady {
 		return 0
 	}
 	t.clockReads++
@@ -176,25 +176,25 @@ func (m *Machine) steadyRead(t *Thread) int64 {
 // Resuming reports whether t is back in a blocking call it made before
 // (its second step: a sleep that ended, a wait that was woken), so a model
 // need not read its arguments again.
-func (m *Machine) Resuming(t *Thread) bool { return t.phase != 0 }
+func (s *state) Resuming(t *Thread) bool { return t.phase != 0 }
 
 // CPUTime is clock()'s CPU time in microseconds, as t reads it at call
 // in: an instruction is a nanosecond (under a steady clock, see
 // steadyRead). The read is recorded as an input.
-func (m *Machine) CPUTime(t *Thread, in *ir.Inst) uint64 {
-	us := m.insts / 1000
-	if m.steady {
-		us = (m.steadyAt + uint64(m.steadyRead(t))) / 1000
+func (s *state) CPUTime(t *Thread, in *ir.Inst) uint64 {
+	us := s.insts / 1000
+	if s.steady {
+		us = (s.steadyAt + uint64(s.steadyRead(t))) / 1000
 	}
-	m.inputs = append(m.inputs, InputEvent{Kind: "clock", Value: int64(us), Thread: t.ID, Loc: m.prog.Loc(in.Loc)})
+	s.inputs = append(s.inputs, InputEvent{Kind: "clock", Value: int64(us), Thread: t.ID, Loc: s.prog.Loc(in.Loc)})
 	return us
 }
 
 // Clock returns the virtual time t reads at call in, a function named
 // kind ("time", "clock_gettime"), and records the read as an input.
-func (m *Machine) Clock(t *Thread, in *ir.Inst, kind string) int64 {
-	v := m.now() + m.steadyRead(t)
-	m.inputs = append(m.inputs, InputEvent{Kind: kind, Value: v, Thread: t.ID, Loc: m.prog.Loc(in.Loc)})
+func (s *state) Clock(t *Thread, in *ir.Inst, kind string) int64 {
+	v := s.now() + s.steadyRead(t)
+	s.inputs = append(s.inputs, InputEvent{Kind: kind, Value: v, Thread: t.ID, Loc: s.prog.Loc(in.Loc)})
 	return v
 }
 

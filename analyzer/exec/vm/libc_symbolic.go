@@ -20,12 +20,12 @@ import (
 // The count is the execution's own, forked with it: after a fork each
 // state's n-th input of a name is the same variable, so the two orders of a
 // race that read the same input see the same value.
-func (m *Machine) inputName(name string) string {
-	if m.inputNames == nil {
-		m.inputNames = map[string]int{}
+func (s *state) inputName(name string) string {
+	if s.inputNames == nil {
+		s.inputNames = map[string]int{}
 	}
-	m.inputNames[name]++
-	if n := m.inputNames[name]; n > 1 {
+	s.inputNames[name]++
+	if n := s.inputNames[name]; n > 1 {
 		return fmt.Sprintf("%s_%d", name, n)
 	}
 	return name
@@ -66,14 +66,14 @@ func (m *Machine) makeSymbolic(addr, size uint64, name string) error {
 
 // assume adds cond (a C truth value) to the path; a path where it cannot
 // hold ends as pruned, not as a failure.
-func (m *Machine) assume(v Value, w uint16) error {
+func (st *state) assume(v Value, w uint16) error {
 	if v.Sym == nil {
 		if v.Bits&ir.Mask(w) == 0 {
 			return &termError{&Termination{Kind: TermPruned, Message: "assumption does not hold"}}
 		}
 		return nil
 	}
-	s := m.sym
+	s := st.sym
 	c := s.B.Not(s.B.Binary(expr.Eq, v.Sym, s.B.Constant(0, w)))
 	ok, err := s.S.MayBeTrue(s.pc, c)
 	if err != nil {

@@ -23,7 +23,7 @@ type Library interface {
 }
 
 // Library is the execution's library state.
-func (m *Machine) Library() Library { return m.lib }
+func (s *state) Library() Library { return s.lib }
 
 // Config is the configuration the execution was made with.
 func (m *Machine) Config() Config { return m.cfg }

@@ -372,15 +372,14 @@ type Thread struct {
 // Machine executes one program from start to termination. It is two
 // parts, as KLEE's Executor and ExecutionState are: the execution's state
 // (state: what a fork copies) and the runner that advances it, whose
-// fields are Machine's own: the program and configuration, the budgets
+// fields are Machine's own: the configuration, the budgets
 // and their checks, the scheduling policy and the monitor, pauses and
 // stops, and scratch space. A fork (fork.go) copies the state and gives
 // the copy a runner of its own.
 type Machine struct {
 	state
 
-	prog *ir.Program
-	cfg  Config
+	cfg Config
 	// marks is the runner's block of quiet marks (quiet.go).
 	marks markSource
 	peak  uint64 // the largest footprint the memory checks saw
@@ -457,8 +456,8 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	if err := cfg.Models.complete(); err != nil {
 		return nil, err
 	}
-	m := &Machine{prog: prog, cfg: cfg, forcedNext: -1, policy: cfg.Policy, mon: cfg.Monitor,
-		state: state{mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, sync: newSyncTable(), stacks: newStackTable()}}
+	m := &Machine{cfg: cfg, forcedNext: -1, policy: cfg.Policy, mon: cfg.Monitor,
+		state: state{prog: prog, mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, sync: newSyncTable(), stacks: newStackTable()}}
 	if cfg.MaxMemory != 0 {
 		m.startBackstop()
 	}
@@ -541,19 +540,19 @@ func (m *Machine) newThread() *Thread {
 
 // constructors reads llvm.global_ctors: {i32 priority, void()* fn, i8*
 // data}, in the order they run (priority, then definition).
-func (m *Machine) constructors() []*ir.Function { return m.structors("llvm.global_ctors") }
+func (s *state) constructors() []*ir.Function { return s.structors("llvm.global_ctors") }
 
 // destructors reads llvm.global_dtors (__attribute__((destructor))), in
 // the order they run at exit: the reverse of constructors', higher
 // priorities first, later definitions first.
-func (m *Machine) destructors() []*ir.Function {
-	ds := m.structors("llvm.global_dtors")
+func (s *state) destructors() []*ir.Function {
+	ds := s.structors("llvm.global_dtors")
 	slices.Reverse(ds)
 	return ds
 }
 
-func (m *Machine) structors(name string) []*ir.Function {
-	g := m.prog.GlobalByName(name)
+func (s *state) structors(name string) []*ir.Function {
+	g := s.prog.GlobalByName(name)
 	if g == nil || g.Init == nil {
 		return nil
 	}
@@ -565,7 +564,7 @@ func (m *Machine) structors(name string) []*ir.Function {
 	for off := 0; off+24 <= len(g.Init); off += 24 {
 		prio := uint32(ir.GetScalar(g.Init[off:], ir.Scalar{Kind: ir.KInt, Bits: 32}))
 		addr := ir.GetScalar(g.Init[off+8:], ir.Scalar{Kind: ir.KPtr, Bits: 64})
-		if f := m.funcAt(addr); f != nil {
+		if f := s.funcAt(addr); f != nil {
 			cs = append(cs, ctor{prio, f})
 		}
 	}
@@ -578,12 +577,12 @@ func (m *Machine) structors(name string) []*ir.Function {
 }
 
 // funcAt returns the function whose address is addr, or nil.
-func (m *Machine) funcAt(addr uint64) *ir.Function {
+func (s *state) funcAt(addr uint64) *ir.Function {
 	id := addr >> ir.AddrShift
-	if addr&(1<<ir.AddrShift-1) != 0 || id >= uint64(len(m.prog.FuncOf)) {
+	if addr&(1<<ir.AddrShift-1) != 0 || id >= uint64(len(s.prog.FuncOf)) {
 		return nil
 	}
-	return m.prog.FuncOf[id]
+	return s.prog.FuncOf[id]
 }
 
 // setupArgs places the program's argv and envp in memory like the kernel
@@ -616,10 +615,10 @@ func (m *Machine) setupArgs() (argc, argv, envp uint64, err error) {
 
 // stringVector places a NULL-terminated vector of strings in memory (an
 // argv, an environ) and returns its address.
-func (m *Machine) stringVector(name string, ss []string) uint64 {
-	o := m.mem.alloc(ObjGlobal, uint64(8*(len(ss)+1)), name, 0, 0)
+func (st *state) stringVector(name string, ss []string) uint64 {
+	o := st.mem.alloc(ObjGlobal, uint64(8*(len(ss)+1)), name, 0, 0)
 	for i, s := range ss {
-		so := m.mem.alloc(ObjGlobal, uint64(len(s)+1), "argument string", 0, 0)
+		so := st.mem.alloc(ObjGlobal, uint64(len(s)+1), "argument string", 0, 0)
 		copy(so.bytes, s)
 		ir.PutScalar(o.bytes[8*i:], ir.Scalar{Kind: ir.KPtr, Bits: 64}, ir.Addr(so.ID, 0))
 	}
@@ -657,7 +656,7 @@ func (m *Machine) pushFrame(t *Thread, fn *ir.Function, args []Value, argTys []i
 // varargsOf packs the variadic arguments of a call of fn with args (of
 // kinds argTys) into an object, and returns it: 0 when fn is not
 // variadic.
-func (m *Machine) varargsOf(t *Thread, fn *ir.Function, args []Value, argTys []ir.Scalar) (uint32, error) {
+func (s *state) varargsOf(t *Thread, fn *ir.Function, args []Value, argTys []ir.Scalar) (uint32, error) {
 	if !fn.Variadic {
 		return 0, nil
 	}
@@ -666,7 +665,7 @@ func (m *Machine) varargsOf(t *Thread, fn *ir.Function, args []Value, argTys []i
 	if len(argTys) >= k {
 		tys = argTys[k:]
 	}
-	return m.packVarargs(t, args[k:], tys)
+	return s.packVarargs(t, args[k:], tys)
 }
 
 // newFrame pushes a frame for fn on thread t, its registers and constants
@@ -927,16 +926,16 @@ func InRuntime(file string) bool {
 }
 
 // finish completes a termination with the position of the current thread.
-func (m *Machine) finish(t *Termination) *Termination {
+func (s *state) finish(t *Termination) *Termination {
 	if t.Kind == TermExit {
-		m.lib.Flush()
+		s.lib.Flush()
 		return t
 	}
-	if t.Kind != TermDeadlock && m.cur != nil {
+	if t.Kind != TermDeadlock && s.cur != nil {
 		// A hang keeps every thread's stack, and names the current one's
 		// position too.
-		t.Thread = m.cur.ID
-		t.Stack = m.stack(m.cur)
+		t.Thread = s.cur.ID
+		t.Stack = s.stack(s.cur)
 		if len(t.Stack) > 0 {
 			t.Loc = t.Stack[0].Loc
 		}
@@ -950,19 +949,19 @@ func (m *Machine) finish(t *Termination) *Termination {
 		}
 	}
 	if t.Kind == TermBudget {
-		m.lib.Flush() // a killed process would lose it, but the user wants to see it
+		s.lib.Flush() // a killed process would lose it, but the user wants to see it
 	}
 	return t
 }
 
 // stack returns t's call stack, innermost first.
-func (m *Machine) stack(t *Thread) []StackFrame {
+func (s *state) stack(t *Thread) []StackFrame {
 	out := make([]StackFrame, 0, len(t.frames))
 	for i := len(t.frames) - 1; i >= 0; i-- {
 		fr := &t.frames[i]
 		loc := fr.fn.Loc
 		if fr.pc < len(fr.fn.Insts) {
-			loc = m.prog.Loc(fr.fn.Insts[fr.pc].Loc)
+			loc = s.prog.Loc(fr.fn.Insts[fr.pc].Loc)
 		}
 		out = append(out, StackFrame{Function: fr.fn.Name, Loc: loc})
 	}
@@ -971,8 +970,8 @@ func (m *Machine) stack(t *Thread) []StackFrame {
 
 // othersCanRun reports whether a thread other than t could run now or
 // after a sleep.
-func (m *Machine) othersCanRun(t *Thread) bool {
-	for _, o := range m.threads {
+func (s *state) othersCanRun(t *Thread) bool {
+	for _, o := range s.threads {
 		if o != t && (o.status == runnable || o.wakeAt != 0) {
 			return true
 		}
@@ -1092,11 +1091,11 @@ func (m *Machine) passes(what string) bool {
 // ended and it was chosen again; a thread the policy keeps choosing at its
 // own preemption points (spinning on an atomic) uses up its slice like one
 // that never reaches one.
-func (m *Machine) switchTo(t *Thread, sliceEnded bool) {
-	if t != m.cur || sliceEnded {
+func (s *state) switchTo(t *Thread, sliceEnded bool) {
+	if t != s.cur || sliceEnded {
 		t.sliceBase = t.count
 	}
-	m.cur = t
+	s.cur = t
 }
 
 // ScheduleForks bounds the states schedule forking creates; one is shared
@@ -1173,9 +1172,9 @@ func (t *Thread) lastWhat() string {
 // deadline (timedUntil) that comes first, if it comes no later than every
 // sleeper's: virtual time jumps to it. It returns nil when a sleeper is
 // due first or no wait has a deadline.
-func (m *Machine) expireDueWait() *Thread {
+func (s *state) expireDueWait() *Thread {
 	var due *Thread
-	for _, t := range m.threads {
+	for _, t := range s.threads {
 		if t.status == blocked && t.timedWait && t.timedUntil != 0 && (due == nil || t.timedUntil < due.timedUntil) {
 			due = t
 		}
@@ -1183,21 +1182,21 @@ func (m *Machine) expireDueWait() *Thread {
 	if due == nil {
 		return nil
 	}
-	for _, t := range m.threads {
+	for _, t := range s.threads {
 		if t.wakeAt != 0 && t.wakeAt < due.timedUntil {
 			return nil
 		}
 	}
-	m.timeOutEarly(due)
+	s.timeOutEarly(due)
 	return due
 }
 
 // expireTimedWait wakes the lowest-numbered thread in a timed wait, with a
 // timeout, when no thread can run: virtual time jumps to its deadline.
-func (m *Machine) expireTimedWait() *Thread {
-	for _, t := range m.threads {
+func (s *state) expireTimedWait() *Thread {
+	for _, t := range s.threads {
 		if t.status == blocked && t.timedWait {
-			m.timeOut(t)
+			s.timeOut(t)
 			return t
 		}
 	}
@@ -1210,10 +1209,10 @@ func (m *Machine) expireTimedWait() *Thread {
 // wait before a sleep due at the same time, as expireDueWait does), then
 // the timed waits without one, lowest-numbered first. It is nil when
 // there are none.
-func (m *Machine) endingWaits() []int {
+func (s *state) endingWaits() []int {
 	var dated []*Thread
 	var undated []int
-	for _, t := range m.threads {
+	for _, t := range s.threads {
 		switch {
 		case t.wakeAt != 0:
 			dated = append(dated, t)
@@ -1247,23 +1246,23 @@ func (m *Machine) endingWaits() []int {
 // timeOutEarly ends t's timed wait because the policy chose it: virtual
 // time moves to its deadline, when the call set one (the others were
 // slower than the timeout), and the call sees the timeout.
-func (m *Machine) timeOutEarly(t *Thread) {
-	if now := m.now(); t.timedUntil > now {
-		m.clock += t.timedUntil - now
+func (s *state) timeOutEarly(t *Thread) {
+	if now := s.now(); t.timedUntil > now {
+		s.clock += t.timedUntil - now
 	}
-	m.timeOut(t)
+	s.timeOut(t)
 }
 
 // timeOut ends t's timed wait: it runs again and its call sees the
 // timeout.
-func (m *Machine) timeOut(t *Thread) {
-	m.sync.remove(t.ID)
+func (s *state) timeOut(t *Thread) {
+	s.sync.remove(t.ID)
 	t.status, t.timedOut = runnable, true
 }
 
 // DescribeAddr names the object an address points into, for messages.
-func (m *Machine) DescribeAddr(addr uint64) string {
-	o := m.mem.Object(uint32(addr >> ir.AddrShift))
+func (s *state) DescribeAddr(addr uint64) string {
+	o := s.mem.Object(uint32(addr >> ir.AddrShift))
 	if o == nil {
 		return fmt.Sprintf("0x%x", addr)
 	}
@@ -1273,7 +1272,7 @@ func (m *Machine) DescribeAddr(addr uint64) string {
 		d += fmt.Sprintf("+%d", off)
 	}
 	if o.Site != 0 {
-		d += " allocated at " + m.prog.Loc(o.Site).String()
+		d += " allocated at " + s.prog.Loc(o.Site).String()
 	}
 	return d
 }
@@ -1354,7 +1353,7 @@ func (m *Machine) SetMaxInstructions(n uint64) {
 }
 
 // Current returns the id of the thread that runs next.
-func (m *Machine) Current() int { return m.cur.ID }
+func (s *state) Current() int { return s.cur.ID }
 
 // ThreadCount returns how many instructions thread tid has executed.
 func (m *Machine) ThreadCount(tid int) uint64 {
@@ -1369,7 +1368,7 @@ func (m *Machine) ThreadCount(tid int) uint64 {
 }
 
 // Instructions returns the instructions executed so far.
-func (m *Machine) Instructions() uint64 { return m.insts }
+func (s *state) Instructions() uint64 { return s.insts }
 
 // OthersCount returns how many instructions the threads other than tid
 // have executed. It is exact while tid runs (a monitor told of one of its
@@ -1384,18 +1383,18 @@ func (m *Machine) OthersCount(tid int) uint64 {
 }
 
 // Trace returns the schedule recorded so far.
-func (m *Machine) Trace() *sched.Trace { return m.trace }
+func (s *state) Trace() *sched.Trace { return s.trace }
 
 // Output returns the output events so far.
-func (m *Machine) Output() []OutputEvent { return m.output }
+func (s *state) Output() []OutputEvent { return s.output }
 
 // GrantAccess lets thread tid make the access it stands at without
 // yielding there first, as if it had yielded already (see accessPoint):
 // classification's checkpoint stands just before the first racing
 // access, and both orders make it when the thread next runs.
-func (m *Machine) GrantAccess(tid int) {
-	if tid >= 0 && tid < len(m.threads) {
-		m.threads[tid].accessGranted = true
+func (s *state) GrantAccess(tid int) {
+	if tid >= 0 && tid < len(s.threads) {
+		s.threads[tid].accessGranted = true
 	}
 }
 
@@ -1411,8 +1410,8 @@ func (m *Machine) Yield() { m.yieldFirst = true }
 // without progress. The place matters: two loads of one field at one
 // source location (a macro's expansion) see the same registers when the
 // value did not change since the last iteration.
-func (m *Machine) StateDigest(tid int) uint64 {
-	t := m.threads[tid]
+func (s *state) StateDigest(tid int) uint64 {
+	t := s.threads[tid]
 	h := uint64(14695981039346656037)
 	mix := func(x uint64) {
 		h ^= x
@@ -1438,9 +1437,9 @@ func (m *Machine) StateDigest(tid int) uint64 {
 // long as they read the clock as often: time is an input of the program,
 // and a printed duration is no consequence of the race (Portend+ treats
 // such values as inputs). Classification sets it after the race.
-func (m *Machine) SetSteadyClock() {
-	if !m.steady {
-		m.steady, m.steadyAt = true, m.insts
+func (s *state) SetSteadyClock() {
+	if !s.steady {
+		s.steady, s.steadyAt = true, s.insts
 	}
 }
 
@@ -1460,13 +1459,13 @@ func (m *Machine) SetPreemptAccesses(on bool) { m.cfg.PreemptAccesses = on }
 // StateHash hashes what the replay analyzer of Narayanasamy et al.
 // compares: the contents of every live object and the registers of the
 // given threads.
-func (m *Machine) StateHash(threads ...int) uint64 {
+func (s *state) StateHash(threads ...int) uint64 {
 	h := uint64(14695981039346656037)
 	mix := func(x uint64) {
 		h ^= x
 		h *= 1099511628211
 	}
-	m.mem.each(func(o *Object) {
+	s.mem.each(func(o *Object) {
 		if o.Freed || o.Kind == ObjFunc {
 			return
 		}
@@ -1480,15 +1479,15 @@ func (m *Machine) StateHash(threads ...int) uint64 {
 		}
 	})
 	for _, tid := range threads {
-		mix(m.StateDigest(tid))
+		mix(s.StateDigest(tid))
 	}
 	return h
 }
 
 // Threads returns the ids of the threads that exist.
-func (m *Machine) Threads() []int {
-	out := make([]int, len(m.threads))
-	for i := range m.threads {
+func (s *state) Threads() []int {
+	out := make([]int, len(s.threads))
+	for i := range s.threads {
 		out[i] = i
 	}
 	return out

@@ -180,12 +180,12 @@ func (s *stackTable) intern(parent StackID, call ir.LocID, fn *ir.Function) Stac
 }
 
 // Stack expands an access site into frames, innermost first.
-func (m *Machine) Stack(site Site) []StackFrame {
+func (s *state) Stack(site Site) []StackFrame {
 	var out []StackFrame
 	loc := site.Loc
 	for id := site.Stack; id != 0; {
-		n := m.stacks.nodes[id]
-		out = append(out, StackFrame{Function: n.fn.Name, Loc: m.prog.Loc(loc)})
+		n := s.stacks.nodes[id]
+		out = append(out, StackFrame{Function: n.fn.Name, Loc: s.prog.Loc(loc)})
 		loc = n.call
 		id = n.parent
 	}
@@ -193,10 +193,10 @@ func (m *Machine) Stack(site Site) []StackFrame {
 }
 
 // Memory returns the execution's memory.
-func (m *Machine) Memory() *Memory { return m.mem }
+func (s *state) Memory() *Memory { return s.mem }
 
 // Program returns the program being run.
-func (m *Machine) Program() *ir.Program { return m.prog }
+func (s *state) Program() *ir.Program { return s.prog }
 
 // site returns the current site of thread t at instruction in.
 func (m *Machine) site(t *Thread, loc ir.LocID) Site {

@@ -277,22 +277,22 @@ const (
 )
 
 // SetErrno stores e in the calling thread's errno.
-func (m *Machine) SetErrno(t *Thread, e int) error {
-	addr, err := m.errnoAddr(t)
+func (s *state) SetErrno(t *Thread, e int) error {
+	addr, err := s.errnoAddr(t)
 	if err != nil {
 		return err
 	}
-	return m.SyncWrite(addr, 4, uint64(e)) // errno is thread-local
+	return s.SyncWrite(addr, 4, uint64(e)) // errno is thread-local
 }
 
 // errnoAddr is the address of t's errno (the runtime's thread-local
 // __augur_errno, which __errno_location returns).
-func (m *Machine) errnoAddr(t *Thread) (uint64, error) {
-	g := m.prog.GlobalByName("__augur_errno")
+func (s *state) errnoAddr(t *Thread) (uint64, error) {
+	g := s.prog.GlobalByName("__augur_errno")
 	if g == nil {
 		return 0, unsupported("errno: the runtime's __augur_errno is missing")
 	}
-	return m.tlsAddr(t, g.ID)
+	return s.tlsAddr(t, g.ID)
 }
 
 // StoreString writes b and a terminating NUL at p, truncated to fit n bytes

@@ -13,11 +13,11 @@ import "augur/analyzer/frontend/ir"
 
 func tid(t *Thread) uint64 { return uint64(t.ID + 1) }
 
-func (m *Machine) threadByID(id uint64) *Thread {
-	if id == 0 || id > uint64(len(m.threads)) {
+func (s *state) threadByID(id uint64) *Thread {
+	if id == 0 || id > uint64(len(s.threads)) {
 		return nil
 	}
-	return m.threads[id-1]
+	return s.threads[id-1]
 }
 
 const (

@@ -41,16 +41,16 @@ func (s *markSource) newMark() uint64 {
 // the monitor until thread's next synchronization event or Unquiet. An
 // object shared with a fork stays as it is (every access reaches the
 // monitor).
-func (m *Machine) Quiet(o *Object, thread int) {
-	if o.gen == m.mem.gen {
-		o.quiet = m.threads[thread].mark
+func (s *state) Quiet(o *Object, thread int) {
+	if o.gen == s.mem.gen {
+		o.quiet = s.threads[thread].mark
 	}
 }
 
 // Unquiet makes every access to o reach the monitor again. An object
 // shared with a fork holds no mark of this machine's already.
-func (m *Machine) Unquiet(o *Object) {
-	if o.gen == m.mem.gen {
+func (s *state) Unquiet(o *Object) {
+	if o.gen == s.mem.gen {
 		o.quiet = 0
 	}
 }

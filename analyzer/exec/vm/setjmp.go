@@ -48,12 +48,12 @@ func (tab *Models) addSetjmp() {
 // jumpIndex returns the number to store in env for target: the one env
 // holds already when it names the same target (a setjmp in a loop), else
 // a new entry's.
-func (m *Machine) jumpIndex(env uint64, target jumpTarget) uint64 {
-	if n, err := m.SyncRead(env, 8); err == nil && n > 0 && n <= uint64(len(m.jumps)) && m.jumps[n-1] == target {
+func (s *state) jumpIndex(env uint64, target jumpTarget) uint64 {
+	if n, err := s.SyncRead(env, 8); err == nil && n > 0 && n <= uint64(len(s.jumps)) && s.jumps[n-1] == target {
 		return n
 	}
-	m.jumps = append(m.jumps[:len(m.jumps):len(m.jumps)], target)
-	return uint64(len(m.jumps))
+	s.jumps = append(s.jumps[:len(s.jumps):len(s.jumps)], target)
+	return uint64(len(s.jumps))
 }
 
 // longjmp returns to the setjmp that filled env, with val as its result.

@@ -15,7 +15,7 @@ import (
 const StackLimit = 8 << 20
 
 // alloca allocates count elements of size bytes on thread t's stack.
-func (m *Machine) alloca(t *Thread, size, count uint64, loc ir.LocID) (uint32, error) {
+func (s *state) alloca(t *Thread, size, count uint64, loc ir.LocID) (uint32, error) {
 	hi, total := bits.Mul64(size, count)
 	if hi != 0 || total > StackLimit-min(t.stackBytes, StackLimit) {
 		what := bytesize.Format(total)
@@ -25,18 +25,18 @@ func (m *Machine) alloca(t *Thread, size, count uint64, loc ir.LocID) (uint32, e
 		return 0, terminate(TermCrash, SIGSEGV, "stack overflow: a stack allocation of %s (%d x %d bytes) does not fit in the thread's %s stack, which holds %s",
 			what, count, size, bytesize.Format(StackLimit), bytesize.Format(t.stackBytes))
 	}
-	o := m.mem.alloc(ObjStack, total, "", loc, t.ID)
+	o := s.mem.alloc(ObjStack, total, "", loc, t.ID)
 	t.stackBytes += total
 	return o.ID, nil
 }
 
 // releaseAlloca frees a stack allocation of thread t when its frame
 // returns.
-func (m *Machine) releaseAlloca(t *Thread, id uint32) {
-	if o := m.mem.Object(id); o != nil {
+func (s *state) releaseAlloca(t *Thread, id uint32) {
+	if o := s.mem.Object(id); o != nil {
 		t.stackBytes -= min(o.Size, t.stackBytes)
 	}
-	m.mem.releaseStack(id)
+	s.mem.releaseStack(id)
 }
 
 // MaxObject is the largest object augur represents: an address holds a

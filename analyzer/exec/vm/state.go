@@ -6,12 +6,18 @@ import (
 
 	"augur/analyzer/exec/memmodel"
 	"augur/analyzer/exec/sched"
+	"augur/analyzer/frontend/ir"
 )
 
 // The machine's split (Machine's doc): state is the execution, Machine's
 // own fields the runner. A symbolic branch, a weak read with several
 // values, a schedule fork and a snapshot all copy the state; the copy
-// runs under a runner of its own (fork.go).
+// runs under a runner of its own (fork.go). A method that needs only the
+// execution (memory, values, symbolic terms, frames, the library's state)
+// is state's, so that it cannot read the configuration, charge a budget,
+// tell the monitor or ask the policy; Machine's methods are the ones that
+// do, and the exec loop. Both are called on a Machine (state's are
+// promoted).
 
 // state is what an execution is, apart from how it runs: its memory and
 // threads, the instructions it ran and the synchronization events among
@@ -69,6 +75,9 @@ type state struct {
 	finiDone bool
 	// clients is where the client programs are (clients.go).
 	clients clientState
+	// prog is the program this is an execution of: read-only, and shared
+	// by every fork.
+	prog *ir.Program
 }
 
 // fork returns a copy of s: memory shared copy-on-write, everything else

@@ -320,8 +320,8 @@ func (m *Machine) preemptsAt(in *ir.Inst) bool {
 	return m.cfg.PreemptAccesses || int(in.Loc) < len(m.focus) && m.focus[in.Loc]
 }
 
-func (m *Machine) accessPoint(t *Thread, addr uint64) bool {
-	o := m.mem.Object(uint32(addr >> ir.AddrShift))
+func (s *state) accessPoint(t *Thread, addr uint64) bool {
+	o := s.mem.Object(uint32(addr >> ir.AddrShift))
 	if o == nil || o.Kind == ObjFunc || o.Kind == ObjTLS {
 		return false
 	}
@@ -347,13 +347,13 @@ var needsConcrete = [ir.NumOps]bool{ir.OpFBin: true, ir.OpFNeg: true, ir.OpFCmp:
 // concreteOperands replaces symbolic operands of in with concrete values.
 // For calls only the callee is made concrete here; arguments are, for
 // modeled functions, in call.
-func (m *Machine) concreteOperands(in *ir.Inst, regs []Value) error {
+func (s *state) concreteOperands(in *ir.Inst, regs []Value) error {
 	fix := func(o ir.Operand, w uint16) error {
 		if v := regs[o]; v.Sym != nil {
 			if in.Op == ir.OpFBin || in.Op == ir.OpFNeg || in.Op == ir.OpFCmp {
-				m.sym.Stats.FloatConcretized++
+				s.sym.Stats.FloatConcretized++
 			}
-			x, err := m.concretize(v, v.Sym.Width)
+			x, err := s.concretize(v, v.Sym.Width)
 			if err != nil {
 				return err
 			}

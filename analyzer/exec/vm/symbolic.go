@@ -105,8 +105,8 @@ func (m *Machine) solverWork() {
 // are the ones the path then follows; every later query is answered by
 // the solution (solver.Solver.Pinned). A constraint that cannot be
 // solved leaves the path unpinned.
-func (m *Machine) pinPath() {
-	s := m.sym
+func (st *state) pinPath() {
+	s := st.sym
 	pin := expr.Assignment{}
 	for name, v := range s.Seed {
 		pin[name] = v
@@ -132,7 +132,7 @@ func (m *Machine) pinPath() {
 	// The registers take their values there now; memory's bytes do as
 	// they are loaded (loadSym), and what is computed from either folds
 	// (term).
-	for _, t := range m.threads {
+	for _, t := range st.threads {
 		for i := range t.regs {
 			if r := &t.regs[i]; r.Sym != nil {
 				*r = Value{Bits: expr.Eval(r.Sym, pin)}
@@ -145,14 +145,14 @@ func (m *Machine) pinPath() {
 // for an address an input chooses one that another thread touched lately
 // or a lock it held (forkTargets): its inputs are the ones to look for a
 // race on first.
-func (m *Machine) Contended() bool { return m.sym != nil && m.sym.contended }
+func (s *state) Contended() bool { return s.sym != nil && s.sym.contended }
 
 // PathConstraint returns the constraints this state's inputs satisfy.
-func (m *Machine) PathConstraint() []*expr.Expr {
-	if m.sym == nil {
+func (s *state) PathConstraint() []*expr.Expr {
+	if s.sym == nil {
 		return nil
 	}
-	return m.sym.pc
+	return s.sym.pc
 }
 
 // Spawned returns the states forked off this one while it ran, to be
@@ -168,24 +168,24 @@ func (m *Machine) Spawned() []*Machine {
 func (m *Machine) ForkSite() ir.LocID { return m.forkSite }
 
 // Symbolic returns the exploration state m belongs to, or nil.
-func (m *Machine) Symbolic() *Symbolic {
-	if m.sym == nil {
+func (s *state) Symbolic() *Symbolic {
+	if s.sym == nil {
 		return nil
 	}
-	return m.sym.Symbolic
+	return s.sym.Symbolic
 }
 
 // term returns v as a term of width w: on a pinned path, its value
 // there, so that what is computed from it folds to a constant and no
 // term grows (pinPath).
-func (m *Machine) term(v Value, w uint16) *expr.Expr {
+func (s *state) term(v Value, w uint16) *expr.Expr {
 	if v.Sym != nil {
-		if m.sym.pin == nil {
+		if s.sym.pin == nil {
 			return v.Sym
 		}
-		return m.sym.B.Constant(expr.Eval(v.Sym, m.sym.pin), v.Sym.Width)
+		return s.sym.B.Constant(expr.Eval(v.Sym, s.sym.pin), v.Sym.Width)
 	}
-	return m.sym.B.Constant(v.Bits, w)
+	return s.sym.B.Constant(v.Bits, w)
 }
 
 // value wraps a term as a register value, concrete when it folded.
@@ -208,8 +208,8 @@ func solverErr(err error) error {
 // the path allows it, else one the solver finds: the value a state goes
 // on with where it must pick one (concretize, and the forks of sizes,
 // addresses and classes leave it the current state's).
-func (m *Machine) candidate(v Value, w uint16) (uint64, error) {
-	s := m.sym
+func (st *state) candidate(v Value, w uint16) (uint64, error) {
+	s := st.sym
 	b := s.B
 	cand := expr.Eval(v.Sym, s.Seed)
 	ok, err := s.S.MayBeTrue(s.pc, b.Binary(expr.Eq, v.Sym, b.Constant(cand, w)))
@@ -226,13 +226,13 @@ func (m *Machine) candidate(v Value, w uint16) (uint64, error) {
 
 // concretize picks one value for v consistent with the path, prefers the
 // seed's, and constrains the path to it.
-func (m *Machine) concretize(v Value, w uint16) (uint64, error) {
+func (st *state) concretize(v Value, w uint16) (uint64, error) {
 	if v.Sym == nil {
 		return v.Bits, nil
 	}
-	s := m.sym
+	s := st.sym
 	s.Stats.Concretizations++
-	cand, err := m.candidate(v, w)
+	cand, err := st.candidate(v, w)
 	if err != nil {
 		return 0, err
 	}
@@ -347,11 +347,11 @@ func (m *Machine) decide(c *expr.Expr) (bool, *Machine, error) {
 var errPaused = errors.New("paused at fork")
 
 // curLoc is the location of the current thread's current instruction.
-func (m *Machine) curLoc() ir.LocID {
-	if m.cur == nil || len(m.cur.frames) == 0 {
+func (s *state) curLoc() ir.LocID {
+	if s.cur == nil || len(s.cur.frames) == 0 {
 		return 0
 	}
-	return m.cur.curLoc()
+	return s.cur.curLoc()
 }
 
 // symBin evaluates an integer operation with a symbolic operand. A divisor
@@ -383,10 +383,10 @@ var binExprOps = [...]expr.Op{ir.BinAdd: expr.Add, ir.BinSub: expr.Sub, ir.BinMu
 	ir.BinAShr: expr.AShr, ir.BinAnd: expr.And, ir.BinOr: expr.Or, ir.BinXor: expr.Xor}
 
 // symCmp builds an integer comparison with a symbolic operand.
-func (m *Machine) symCmp(in *ir.Inst, a, bv Value) Value {
+func (s *state) symCmp(in *ir.Inst, a, bv Value) Value {
 	w := in.Src.Bits
-	b := m.sym.B
-	x, y := m.term(a, w), m.term(bv, w)
+	b := s.sym.B
+	x, y := s.term(a, w), s.term(bv, w)
 	var c *expr.Expr
 	switch in.Sub {
 	case ir.ICmpEQ:
@@ -415,13 +415,13 @@ func (m *Machine) symCmp(in *ir.Inst, a, bv Value) Value {
 
 // symCast converts a symbolic integer; conversions involving floating
 // point make the value concrete first.
-func (m *Machine) symCast(in *ir.Inst, v Value) (Value, error) {
-	b := m.sym.B
+func (st *state) symCast(in *ir.Inst, v Value) (Value, error) {
+	b := st.sym.B
 	src, dst := in.Src, in.Ty
 	intLike := func(s ir.Scalar) bool { return s.Kind == ir.KInt || s.Kind == ir.KPtr }
 	if !intLike(src) || !intLike(dst) {
-		m.sym.Stats.FloatConcretized++
-		x, err := m.concretize(v, src.Bits)
+		st.sym.Stats.FloatConcretized++
+		x, err := st.concretize(v, src.Bits)
 		if err != nil {
 			return Value{}, err
 		}
@@ -440,7 +440,7 @@ func (m *Machine) symCast(in *ir.Inst, v Value) (Value, error) {
 
 // concreteArgs makes every symbolic argument of a call to a modeled
 // function concrete; the models compute on concrete bits.
-func (m *Machine) concreteArgs(args []Value, tys []ir.Scalar) error {
+func (s *state) concreteArgs(args []Value, tys []ir.Scalar) error {
 	for i := range args {
 		if args[i].Sym == nil {
 			continue
@@ -449,7 +449,7 @@ func (m *Machine) concreteArgs(args []Value, tys []ir.Scalar) error {
 		if i < len(tys) {
 			w = tys[i].Bits
 		}
-		x, err := m.concretize(args[i], w)
+		x, err := s.concretize(args[i], w)
 		if err != nil {
 			return err
 		}

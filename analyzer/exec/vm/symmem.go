@@ -82,12 +82,12 @@ func gepSymbolic(in *ir.Inst, regs []Value) bool {
 }
 
 // symGEP computes a symbolic address: base + offset + sum(sext(index)*scale).
-func (m *Machine) symGEP(in *ir.Inst, regs []Value) Value {
-	b := m.sym.B
-	addr := b.Binary(expr.Add, m.term(get(regs, in.A), 64), b.Constant(uint64(in.Imm), 64))
+func (s *state) symGEP(in *ir.Inst, regs []Value) Value {
+	b := s.sym.B
+	addr := b.Binary(expr.Add, s.term(get(regs, in.A), 64), b.Constant(uint64(in.Imm), 64))
 	for i := range in.Terms {
 		term := &in.Terms[i]
-		idx := b.SExt(m.term(get(regs, term.Index), uint16(term.Width)), 64)
+		idx := b.SExt(s.term(get(regs, term.Index), uint16(term.Width)), 64)
 		addr = b.Binary(expr.Add, addr, b.Binary(expr.Mul, idx, b.Constant(uint64(term.Scale), 64)))
 	}
 	return value(addr)
@@ -159,8 +159,8 @@ func (m *Machine) symTarget(v Value, size uint64) (*Object, *expr.Expr, error) {
 
 // targetIDs asks the solver for the object ids idTerm can take on the
 // path, one more than maxTargets at most.
-func (m *Machine) targetIDs(idTerm *expr.Expr) ([]uint64, error) {
-	s := m.sym
+func (st *state) targetIDs(idTerm *expr.Expr) ([]uint64, error) {
+	s := st.sym
 	b := s.B
 	var ids []uint64
 	excluded := b.Constant(1, 1)
@@ -336,8 +336,8 @@ var nearWindows = [...]uint64{0, 8, 64, 512}
 // excludes that is a itself or near it in a's object (within the
 // smallest of nearWindows that has one): the lock of the slot whose
 // datum another thread wrote, when an input picks the slot.
-func (m *Machine) nearestTarget(v Value, others *expr.Expr, a uint64) (uint64, bool, error) {
-	s := m.sym
+func (st *state) nearestTarget(v Value, others *expr.Expr, a uint64) (uint64, bool, error) {
+	s := st.sym
 	b := s.B
 	base := a &^ (1<<ir.AddrShift - 1)
 	within := func(w uint64) *expr.Expr {
@@ -383,9 +383,9 @@ func (m *Machine) nearestTarget(v Value, others *expr.Expr, a uint64) (uint64, b
 // it later). Forks over what an input chooses are made only then: before
 // the first create, or after every thread is joined, which object an
 // input names cannot decide a race.
-func (m *Machine) concurrent() bool {
+func (s *state) concurrent() bool {
 	n := 0
-	for _, t := range m.threads {
+	for _, t := range s.threads {
 		if t.status != exited || !t.joined {
 			n++
 		}
@@ -445,7 +445,7 @@ func (m *Machine) symLoad(in *ir.Inst, v Value) (Value, uint64, bool, error) {
 // forks over its targets. A step of 0 means the object has too many
 // slots, or the size is not a power of two: the caller makes the offset
 // concrete.
-func (m *Machine) alignedSlots(off *expr.Expr, size, objSize uint64) (first, step uint64, err error) {
+func (st *state) alignedSlots(off *expr.Expr, size, objSize uint64) (first, step uint64, err error) {
 	if size < 2 || size&(size-1) != 0 || objSize/size > maxSelectSlots {
 		return 0, 0, nil
 	}
@@ -453,8 +453,8 @@ func (m *Machine) alignedSlots(off *expr.Expr, size, objSize uint64) (first, ste
 	if expr.TrailingZeros(off) >= int(w) {
 		return 0, size, nil // every offset it can take is aligned: nothing to ask or constrain
 	}
-	s := m.sym
-	cand, err := m.candidate(value(off), off.Width)
+	s := st.sym
+	cand, err := st.candidate(value(off), off.Width)
 	if err != nil {
 		return 0, 0, err
 	}
@@ -464,8 +464,8 @@ func (m *Machine) alignedSlots(off *expr.Expr, size, objSize uint64) (first, ste
 }
 
 // bytesTerm is the little-endian term of size bytes of o at off.
-func (m *Machine) bytesTerm(o *Object, off, size uint64) *expr.Expr {
-	b := m.sym.B
+func (s *state) bytesTerm(o *Object, off, size uint64) *expr.Expr {
+	b := s.sym.B
 	var e *expr.Expr
 	for i := off; i < off+size; i++ {
 		var byt *expr.Expr
@@ -486,7 +486,7 @@ func (m *Machine) bytesTerm(o *Object, off, size uint64) *expr.Expr {
 
 // loadSym reads size bytes at off of o as a term when any of them is
 // symbolic; ok is false when all are concrete.
-func (m *Machine) loadSym(o *Object, off uint64, s ir.Scalar) (Value, bool, error) {
+func (st *state) loadSym(o *Object, off uint64, s ir.Scalar) (Value, bool, error) {
 	size := uint64(s.Size())
 	if o.sym == nil {
 		return Value{}, false, nil
@@ -501,7 +501,7 @@ func (m *Machine) loadSym(o *Object, off uint64, s ir.Scalar) (Value, bool, erro
 	if !any {
 		return Value{}, false, nil
 	}
-	b := m.sym.B
+	b := st.sym.B
 	var e *expr.Expr
 	for i := off; i < off+size; i++ { // little-endian: byte off is the low byte
 		byt := o.sym[i]
@@ -515,8 +515,8 @@ func (m *Machine) loadSym(o *Object, off uint64, s ir.Scalar) (Value, bool, erro
 		}
 	}
 	if s.Kind != ir.KInt && s.Kind != ir.KPtr {
-		m.sym.Stats.FloatConcretized++
-		x, err := m.concretize(value(e), e.Width)
+		st.sym.Stats.FloatConcretized++
+		x, err := st.concretize(value(e), e.Width)
 		if err != nil {
 			return Value{}, false, err
 		}
@@ -525,8 +525,8 @@ func (m *Machine) loadSym(o *Object, off uint64, s ir.Scalar) (Value, bool, erro
 	if e.Width > s.Bits {
 		e = b.Extract(e, 0, s.Bits)
 	}
-	if m.sym.pin != nil {
-		return Value{Bits: expr.Eval(e, m.sym.pin)}, true, nil
+	if st.sym.pin != nil {
+		return Value{Bits: expr.Eval(e, st.sym.pin)}, true, nil
 	}
 	return value(e), true, nil
 }
@@ -541,7 +541,7 @@ func le(x, size uint64) []byte {
 
 // storeSym records the bytes of a symbolic value in memory, or clears the
 // symbolic bytes a concrete store overwrites. o must be writable.
-func (m *Machine) storeSym(o *Object, off uint64, s ir.Scalar, v Value) {
+func (st *state) storeSym(o *Object, off uint64, s ir.Scalar, v Value) {
 	size := uint64(s.Size())
 	if v.Sym == nil {
 		if o.sym != nil {
@@ -554,7 +554,7 @@ func (m *Machine) storeSym(o *Object, off uint64, s ir.Scalar, v Value) {
 	if o.sym == nil {
 		o.sym = make([]*expr.Expr, o.Size)
 	}
-	b := m.sym.B
+	b := st.sym.B
 	e := v.Sym
 	if e.Width < uint16(8*size) {
 		e = b.ZExt(e, uint16(8*size))
@@ -567,11 +567,11 @@ func (m *Machine) storeSym(o *Object, off uint64, s ir.Scalar, v Value) {
 // concreteBytes makes the symbolic bytes in [addr, addr+n) concrete under
 // the path constraint, for models that compute on bytes (strings, buffers
 // written out). Invalid ranges are left for the model to report.
-func (m *Machine) concreteBytes(addr, n uint64) error {
-	if m.sym == nil || n == 0 {
+func (s *state) concreteBytes(addr, n uint64) error {
+	if s.sym == nil || n == 0 {
 		return nil
 	}
-	o, off, err := m.mem.resolve(addr, n, false)
+	o, off, err := s.mem.resolve(addr, n, false)
 	if err != nil || o.sym == nil {
 		return nil
 	}
@@ -579,11 +579,11 @@ func (m *Machine) concreteBytes(addr, n uint64) error {
 		if o.sym[i] == nil {
 			continue
 		}
-		x, err := m.concretize(Value{Sym: o.sym[i]}, 8)
+		x, err := s.concretize(Value{Sym: o.sym[i]}, 8)
 		if err != nil {
 			return err
 		}
-		w := m.mem.writable(o)
+		w := s.mem.writable(o)
 		w.bytes[i], w.sym[i] = byte(x), nil
 		o = w
 	}
@@ -592,20 +592,20 @@ func (m *Machine) concreteBytes(addr, n uint64) error {
 
 // concreteString makes a NUL-terminated string at addr concrete byte by
 // byte: whether a symbolic byte ends the string is decided as it is reached.
-func (m *Machine) concreteString(addr uint64) error {
-	if m.sym == nil {
+func (s *state) concreteString(addr uint64) error {
+	if s.sym == nil {
 		return nil
 	}
 	for i := uint64(0); i < 1<<24; i++ {
-		o, off, err := m.mem.resolve(addr+i, 1, false)
+		o, off, err := s.mem.resolve(addr+i, 1, false)
 		if err != nil {
 			return nil
 		}
 		if o.sym != nil && o.sym[off] != nil {
-			if err := m.concreteBytes(addr+i, 1); err != nil {
+			if err := s.concreteBytes(addr+i, 1); err != nil {
 				return err
 			}
-			o = m.mem.Object(o.ID)
+			o = s.mem.Object(o.ID)
 		}
 		if o.bytes[off] == 0 {
 			return nil
@@ -616,15 +616,15 @@ func (m *Machine) concreteString(addr uint64) error {
 
 // copySym moves the symbolic bytes of [src, src+n) to dst along with the
 // concrete ones (memcpy, memmove); dst loses stale symbolic bytes.
-func (m *Machine) copySym(dst, src, n uint64) {
-	if m.sym == nil {
+func (s *state) copySym(dst, src, n uint64) {
+	if s.sym == nil {
 		return
 	}
-	so, soff, err := m.mem.resolve(src, n, false)
+	so, soff, err := s.mem.resolve(src, n, false)
 	if err != nil {
 		return
 	}
-	do, doff, err := m.mem.resolve(dst, n, true)
+	do, doff, err := s.mem.resolve(dst, n, true)
 	if err != nil || (so.sym == nil && do.sym == nil) {
 		return
 	}
@@ -632,7 +632,7 @@ func (m *Machine) copySym(dst, src, n uint64) {
 	if so.sym != nil {
 		copy(terms, so.sym[soff:soff+n])
 	}
-	do = m.mem.writable(do)
+	do = s.mem.writable(do)
 	if do.sym == nil {
 		do.sym = make([]*expr.Expr, do.Size)
 	}
@@ -640,15 +640,15 @@ func (m *Machine) copySym(dst, src, n uint64) {
 }
 
 // clearSym drops symbolic bytes a model overwrote with concrete ones.
-func (m *Machine) clearSym(dst, n uint64) {
-	if m.sym == nil {
+func (s *state) clearSym(dst, n uint64) {
+	if s.sym == nil {
 		return
 	}
-	o, off, err := m.mem.resolve(dst, n, true)
+	o, off, err := s.mem.resolve(dst, n, true)
 	if err != nil || o.sym == nil {
 		return
 	}
-	o = m.mem.writable(o)
+	o = s.mem.writable(o)
 	for i := off; i < off+n; i++ {
 		o.sym[i] = nil
 	}

@@ -58,8 +58,8 @@ const (
 // SyncRead reads a word of size bytes of a synchronization object at
 // addr. Such reads are not program accesses: the race detector orders by
 // the object's events instead (Sync).
-func (m *Machine) SyncRead(addr uint64, size int) (uint64, error) {
-	b, err := m.mem.Read(addr, uint64(size))
+func (s *state) SyncRead(addr uint64, size int) (uint64, error) {
+	b, err := s.mem.Read(addr, uint64(size))
 	if err != nil {
 		return 0, memErr(err)
 	}
@@ -67,8 +67,8 @@ func (m *Machine) SyncRead(addr uint64, size int) (uint64, error) {
 }
 
 // SyncWrite writes a word of a synchronization object (see SyncRead).
-func (m *Machine) SyncWrite(addr uint64, size int, v uint64) error {
-	b, err := m.mem.writeSlice(addr, uint64(size))
+func (s *state) SyncWrite(addr uint64, size int, v uint64) error {
+	b, err := s.mem.writeSlice(addr, uint64(size))
 	if err != nil {
 		return memErr(err)
 	}
@@ -162,8 +162,8 @@ func (m *Machine) LockBusy(t *Thread, kind uint8, addr uint64, mode LockMode, ab
 
 // Block makes t wait on the queue of the object of kind at addr; the call
 // is made again when it is woken (Wake, WakeOne).
-func (m *Machine) Block(t *Thread, kind uint8, addr uint64) error {
-	m.sync.block(t, waitKey{kind, addr})
+func (s *state) Block(t *Thread, kind uint8, addr uint64) error {
+	s.sync.block(t, waitKey{kind, addr})
 	return errBlock
 }
 
@@ -190,24 +190,24 @@ func (m *Machine) BlockUntil(t *Thread, kind uint8, addr uint64, abstime uint64)
 
 // blockUntilNs is BlockUntil's wait once the deadline is known, in
 // nanoseconds on the virtual clock.
-func (m *Machine) blockUntilNs(t *Thread, kind uint8, addr uint64, until int64) (timedOut bool, err error) {
-	if until <= m.now() {
+func (s *state) blockUntilNs(t *Thread, kind uint8, addr uint64, until int64) (timedOut bool, err error) {
+	if until <= s.now() {
 		t.EndTimedWait()
 		return true, nil
 	}
 	t.SetDeadline(until)
-	return false, m.Block(t, kind, addr)
+	return false, s.Block(t, kind, addr)
 }
 
 // BlockFor is BlockUntil with the deadline d nanoseconds from now, on the
 // first call: the wait of a call that a wake-up ends (a futex's) rather
 // than makes again to wait on.
-func (m *Machine) BlockFor(t *Thread, kind uint8, addr uint64, d int64) (timedOut bool, err error) {
+func (s *state) BlockFor(t *Thread, kind uint8, addr uint64, d int64) (timedOut bool, err error) {
 	if t.timedOut {
 		t.EndTimedWait()
 		return true, nil
 	}
-	return m.blockUntilNs(t, kind, addr, m.now()+d)
+	return s.blockUntilNs(t, kind, addr, s.now()+d)
 }
 
 // WakeN wakes at most n threads waiting on the object of kind at addr,

@@ -198,10 +198,10 @@ func (e *termError) Error() string { return e.t.Message }
 
 // freedAt records, on the crash err, where the freed object o it touched
 // was freed.
-func (m *Machine) freedAt(err error, o *Object) error {
+func (s *state) freedAt(err error, o *Object) error {
 	var te *termError
 	if o != nil && o.FreeSite != 0 && errors.As(err, &te) {
-		l := m.prog.Loc(o.FreeSite)
+		l := s.prog.Loc(o.FreeSite)
 		te.t.Freed = &l
 	}
 	return err

@@ -103,12 +103,12 @@ func (m *Machine) callUndefined(t *Thread, in *ir.Inst, callee *ir.Function, res
 }
 
 // noteHavoc records that name was havocked in this execution.
-func (m *Machine) noteHavoc(name string) {
-	i := sort.SearchStrings(m.havocked, name)
-	if i < len(m.havocked) && m.havocked[i] == name {
+func (s *state) noteHavoc(name string) {
+	i := sort.SearchStrings(s.havocked, name)
+	if i < len(s.havocked) && s.havocked[i] == name {
 		return
 	}
-	out := make([]string, 0, len(m.havocked)+1) // forks share the old slice
-	out = append(append(append(out, m.havocked[:i]...), name), m.havocked[i:]...)
-	m.havocked = out
+	out := make([]string, 0, len(s.havocked)+1) // forks share the old slice
+	out = append(append(append(out, s.havocked[:i]...), name), s.havocked[i:]...)
+	s.havocked = out
 }

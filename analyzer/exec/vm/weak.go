@@ -62,28 +62,28 @@ func (m *Machine) weakRead(t *Thread, o *Object, off, size, cur uint64, loc ir.L
 // SetWeakReads turns read-value choices on or off for the rest of the run
 // (classification turns them on once the race has happened). Bookkeeping
 // runs either way when the run has a weak memory model.
-func (m *Machine) SetWeakReads(on bool) {
-	if m.weak != nil {
-		m.weak.SetReads(on)
+func (s *state) SetWeakReads(on bool) {
+	if s.weak != nil {
+		s.weak.SetReads(on)
 	}
 }
 
 // WeakModel reports whether the run has the weak memory model.
-func (m *Machine) WeakModel() bool { return m.weak != nil }
+func (s *state) WeakModel() bool { return s.weak != nil }
 
 // WeakChoices returns the stale reads this state made, in order, with
 // their locations spelled out.
-func (m *Machine) WeakChoices() []WeakChoice {
-	if m.weak == nil {
+func (s *state) WeakChoices() []WeakChoice {
+	if s.weak == nil {
 		return nil
 	}
-	out := m.weak.Chosen()
+	out := s.weak.Chosen()
 	for i := range out {
 		c := &out[i]
-		c.ReadAt = m.locString(c.Loc)
-		c.Read = m.spell(c.Read)
+		c.ReadAt = s.locString(c.Loc)
+		c.Read = s.spell(c.Read)
 		for j := range c.Missed {
-			c.Missed[j] = m.spell(c.Missed[j])
+			c.Missed[j] = s.spell(c.Missed[j])
 		}
 	}
 	return out
@@ -91,25 +91,25 @@ func (m *Machine) WeakChoices() []WeakChoice {
 
 // WeakObserved returns the latest writes of other threads this state's
 // reads returned.
-func (m *Machine) WeakObserved() []WeakWrite {
-	if m.weak == nil {
+func (s *state) WeakObserved() []WeakWrite {
+	if s.weak == nil {
 		return nil
 	}
-	out := m.weak.Observed()
+	out := s.weak.Observed()
 	for i := range out {
-		out[i] = m.spell(out[i])
+		out[i] = s.spell(out[i])
 	}
 	return out
 }
 
-func (m *Machine) spell(x WeakWrite) WeakWrite {
-	x.At = m.locString(x.Loc)
+func (s *state) spell(x WeakWrite) WeakWrite {
+	x.At = s.locString(x.Loc)
 	return x
 }
 
-func (m *Machine) locString(id ir.LocID) string {
+func (s *state) locString(id ir.LocID) string {
 	if id == 0 {
 		return ""
 	}
-	return m.prog.Loc(id).String()
+	return s.prog.Loc(id).String()
 }

@@ -13,7 +13,7 @@ import (
 
 // wideIn reads the wide (or, for casts from narrow, one-word) operand at o
 // of w bits as an unsigned big integer.
-func (m *Machine) wideIn(regs []Value, o ir.Operand, w uint16) (*big.Int, error) {
+func (s *state) wideIn(regs []Value, o ir.Operand, w uint16) (*big.Int, error) {
 	words := 1
 	if w > 64 {
 		words = 2
@@ -24,7 +24,7 @@ func (m *Machine) wideIn(regs []Value, o ir.Operand, w uint16) (*big.Int, error)
 		bits := v.Bits
 		if v.Sym != nil {
 			var err error
-			if bits, err = m.concretize(v, v.Sym.Width); err != nil {
+			if bits, err = s.concretize(v, v.Sym.Width); err != nil {
 				return nil, err
 			}
 		}
@@ -56,20 +56,20 @@ func signed(n *big.Int, w uint16) *big.Int {
 }
 
 // wideOperands reads the two w-bit operands of a wide operation.
-func (m *Machine) wideOperands(regs []Value, in *ir.Inst, w uint16) (a, b *big.Int, err error) {
-	if a, err = m.wideIn(regs, in.A, w); err != nil {
+func (s *state) wideOperands(regs []Value, in *ir.Inst, w uint16) (a, b *big.Int, err error) {
+	if a, err = s.wideIn(regs, in.A, w); err != nil {
 		return nil, nil, err
 	}
-	if b, err = m.wideIn(regs, in.B, w); err != nil {
+	if b, err = s.wideIn(regs, in.B, w); err != nil {
 		return nil, nil, err
 	}
 	return a, b, nil
 }
 
 // wideBin executes OpWide.
-func (m *Machine) wideBin(in *ir.Inst, regs []Value) error {
+func (st *state) wideBin(in *ir.Inst, regs []Value) error {
 	w := in.Ty.Bits
-	a, b, err := m.wideOperands(regs, in, w)
+	a, b, err := st.wideOperands(regs, in, w)
 	if err != nil {
 		return err
 	}
@@ -128,9 +128,9 @@ func (m *Machine) wideBin(in *ir.Inst, regs []Value) error {
 }
 
 // wideCmp executes OpWideCmp.
-func (m *Machine) wideCmp(in *ir.Inst, regs []Value) error {
+func (s *state) wideCmp(in *ir.Inst, regs []Value) error {
 	w := in.Src.Bits
-	a, b, err := m.wideOperands(regs, in, w)
+	a, b, err := s.wideOperands(regs, in, w)
 	if err != nil {
 		return err
 	}
@@ -162,8 +162,8 @@ func (m *Machine) wideCmp(in *ir.Inst, regs []Value) error {
 
 // wideCast executes OpWideCast: trunc, zext, sext or a same-width bitcast
 // where the source or the result is wide.
-func (m *Machine) wideCast(in *ir.Inst, regs []Value) error {
-	a, err := m.wideIn(regs, in.A, in.Src.Bits)
+func (s *state) wideCast(in *ir.Inst, regs []Value) error {
+	a, err := s.wideIn(regs, in.A, in.Src.Bits)
 	if err != nil {
 		return err
 	}
