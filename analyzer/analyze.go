@@ -161,7 +161,7 @@ type Result struct {
 	// InputFailures are the failures the exploration of inputs found that
 	// detection did not, each run again on its inputs for a schedule to
 	// replay; FailureEvidence are the evidence files of the failures, by
-	// failureKey. Both are empty unless evidence is written.
+	// FailureKey. Both are empty unless evidence is written.
 	InputFailures   []*race.Failure
 	FailureEvidence map[string]string
 	Ignored         []*race.Race  // races silenced by `augur:ignore`

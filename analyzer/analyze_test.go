@@ -73,7 +73,7 @@ func TestAnalyzeObserverOrder(t *testing.T) {
 	if lastDone["detecting"] < 5 || lastDone["detecting"] != lastTotal["detecting"] || lastDone["classifying"] != 1 {
 		t.Errorf("final progress: %v", lastDone)
 	}
-	rep := res.Report("")
+	rep := report.FromResult(res, "")
 	if len(rep.Races) != 1 || rep.Races[0].Category != "output-differs" || rep.Races[0].Schedule == "" ||
 		rep.Races[0].Inputs == nil {
 		t.Errorf("report races: %+v", rep.Races)
@@ -106,7 +106,7 @@ func TestIgnoreComment(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := res.Report("")
+	rep := report.FromResult(res, "")
 	if len(rep.Races) != 0 || rep.Stats.Ignored != 1 || classified != 0 {
 		t.Errorf("races %d, ignored %d, classified %d; want 0, 1, 0", len(rep.Races), rep.Stats.Ignored, classified)
 	}
@@ -171,7 +171,7 @@ func TestAPanicKeepsWhatWasFound(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the panic lost the result: %v", err)
 	}
-	rep := res.Report("")
+	rep := report.FromResult(res, "")
 	if len(rep.Races) == 0 || rep.Stopped == nil || !strings.Contains(rep.Stopped.Message, "internal error in augur") ||
 		!strings.Contains(rep.Stopped.Message, "an observer's bug") || rep.Complete() {
 		t.Fatalf("report after the panic: %d races, stopped %+v", len(rep.Races), rep.Stopped)
@@ -205,7 +205,7 @@ func TestFailedClassificationKeepsTheRaces(t *testing.T) {
 		!strings.Contains(res.Stopped.Message, "connection refused") {
 		t.Fatalf("stopped: %+v", res.Stopped)
 	}
-	rep := res.Report("")
+	rep := report.FromResult(res, "")
 	if rep.Complete() || rep.Stopped == nil || rep.Stopped.Budget != "" || len(rep.Races) != len(res.Races) {
 		t.Errorf("report: complete %v, stopped %+v, %d races", rep.Complete(), rep.Stopped, len(rep.Races))
 	}

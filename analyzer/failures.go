@@ -44,7 +44,7 @@ func (res *analysis) concretize(prog *ir.Program, tmpl vm.Config) {
 	}
 	seen := map[string]bool{}
 	for _, f := range res.Failures() {
-		seen[failureKey(f.Kind, f.Message, f.Loc)] = true
+		seen[FailureKey(f.Kind, f.Message, f.Loc)] = true
 	}
 	concrete := map[string]*vm.Termination{} // what each failure ran to concretely, by the exploration's key
 	missed := map[string]*missedFailure{}    // failures whose paths ran concretely to something else
@@ -58,7 +58,7 @@ func (res *analysis) concretize(prog *ir.Program, tmpl vm.Config) {
 	}()
 	for i, p := range res.Exploration.Failures {
 		t := p.Term
-		key := failureKey(t.Kind, t.Message, t.Loc)
+		key := FailureKey(t.Kind, t.Message, t.Loc)
 		if u := concrete[key]; u != nil {
 			p.Term = u // another path to the same failure: the report lists it once, as the first ran
 			continue
@@ -101,7 +101,7 @@ func (res *analysis) concretize(prog *ir.Program, tmpl vm.Config) {
 		// argument). Detection may have reached it so on these inputs
 		// already, with evidence of its own.
 		p.Term, concrete[key] = u, u
-		ukey := failureKey(u.Kind, u.Message, u.Loc)
+		ukey := FailureKey(u.Kind, u.Message, u.Loc)
 		if seen[ukey] {
 			continue
 		}
@@ -161,7 +161,7 @@ func (res *Result) writeFailureEvidence() {
 		}
 	}()
 	for _, f := range res.Failures() {
-		key := failureKey(f.Kind, f.Message, f.Loc)
+		key := FailureKey(f.Kind, f.Message, f.Loc)
 		ev, err := res.withBuild(evidence.FromFailure(f, res.Options.Sources, res.Options.Run))
 		if err == nil {
 			// The program's key in the name, as for races: one directory
@@ -179,9 +179,9 @@ func (res *Result) writeFailureEvidence() {
 	}
 }
 
-// failureKey names a failure by what it is (race.FailureID), as the
+// FailureKey names a failure by what it is (race.FailureID), as the
 // report lists each failure once, for the name of its evidence file.
-func failureKey(kind vm.TermKind, message string, loc ir.Loc) string {
+func FailureKey(kind vm.TermKind, message string, loc ir.Loc) string {
 	h := sha256.Sum256([]byte(race.FailureID(kind, message, loc)))
 	return kind.String() + "-" + hex.EncodeToString(h[:4])
 }

@@ -11,6 +11,7 @@ import (
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/output/evidence"
+	"augur/analyzer/output/report"
 )
 
 // copyWith writes src, passed through edit, to dir/name and returns its path.
@@ -41,7 +42,7 @@ func TestRelocateAfterCommentOnlyEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	old := res.Report("")
+	old := report.FromResult(res, "")
 	if len(old.Races) != 1 || old.Races[0].Category != "spec-violated" {
 		t.Fatalf("races before the edit: %+v", old.Races)
 	}
@@ -58,7 +59,7 @@ func TestRelocateAfterCommentOnlyEdit(t *testing.T) {
 	if m == nil {
 		t.Fatal("MapLocs refused programs with the same code")
 	}
-	moved := res.Relocate(m).Report("")
+	moved := report.FromResult(res.Relocate(m), "")
 	marked := annotatedLines(t, path)
 	for i, a := range moved.Races[0].Accesses {
 		if !marked[a.Line] || a.Line == old.Races[0].Accesses[i].Line {

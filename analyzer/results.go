@@ -1,123 +1,9 @@
 package analyzer
 
 import (
-	"strings"
-
-	"augur/analyzer/detect/race"
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/judge/category"
-	"augur/analyzer/judge/classify"
-	"augur/analyzer/output/fix"
-	"augur/analyzer/output/report"
 )
-
-// Report renders the result as the report of design.md, with paths made
-// relative to base when they lie inside it.
-func (res *Result) Report(base string) *report.Report {
-	// An analysis stopped while it explored inputs has not detected yet:
-	// its report holds the exploration's failures and why it stopped.
-	var det race.Result
-	if res.Detection != nil {
-		det = *res.Detection
-	}
-	det.Races = res.Races
-	args := res.Options.Run.Args
-	rep := report.FromDetection(&det, args[1:], base)
-	for i, r := range res.Races {
-		if i < len(res.Verdicts) && res.Verdicts[i] != nil { // a stopped analysis may lack some
-			rep.Classify(r.ID, res.classification(i, base))
-		}
-	}
-	if res.Exploration != nil {
-		rep.AddExploration(res.Exploration, base)
-		rep.Stats.SymbolicInputs = res.SymbolicInputs
-	}
-	for _, f := range res.Failures() {
-		if path := res.FailureEvidence[failureKey(f.Kind, f.Message, f.Loc)]; path != "" {
-			rep.SetFailureEvidence(f, path, base)
-		}
-	}
-	for i, p := range res.Patterns {
-		if p != nil {
-			rep.SetPattern(res.Races[i].ID, &report.Pattern{Name: p.Name, Evidence: ir.RelText(p.Evidence, base)})
-		}
-	}
-	for i, fs := range res.Fixes {
-		if len(fs) > 0 {
-			rep.SetFixes(res.Races[i].ID, res.reportFixes(fs, base))
-		}
-	}
-	for r, ws := range res.TSan {
-		rep.SetTSan(r.ID, ws)
-	}
-	for _, m := range res.TSanMissed {
-		rep.TSanUnreproduced = append(rep.TSanUnreproduced, report.TSanMiss{Warnings: m.Warnings,
-			First: ir.RelPath(m.First, base), Second: ir.RelPath(m.Second, base), Reason: m.Reason})
-	}
-	rep.Stats.Ignored = len(res.Ignored)
-	if d := res.Detection; d != nil {
-		if t := d.TooLong; t != nil {
-			rep.AddCutShort(1, t.Budget.String(), t.Message, t.Loc, "round-robin", base)
-		}
-		if t := d.FirstCutShort; t != nil {
-			rep.AddCutShort(d.CutShort, t.Budget.String(), t.Message, t.Loc, d.CutSchedule, base)
-		}
-		rep.Stats.LongInputRuns, rep.Stats.LongInputSchedule = d.LongInputs, d.LongInputSchedule
-	}
-	rep.Stats.LongInputsLeftOut = res.LongInputsLeftOut
-	if st := res.Stopped; st != nil {
-		rep.SetStopped(&report.Stopped{Budget: st.Budget.String(), Message: st.Message, Stage: st.Stage, Done: st.Done, Total: st.Total})
-	}
-	for _, c := range res.Cuts {
-		rep.AddCut(c.Budget.String(), c.Stage, c.Message)
-	}
-	rep.SetSources(res.Options.Resolved, base)
-	rep.MemoryModel = res.Options.MemoryModel
-	rep.Demangle()
-	if res.Elapsed > 0 {
-		rep.Stats.Seconds = res.Elapsed.Seconds()
-	}
-	return rep
-}
-
-// classification is race i's verdict in the report's terms.
-func (res *Result) classification(i int, base string) report.Classification {
-	v := res.Verdicts[i]
-	c := report.Classification{Category: string(v.Category), K: v.K, Stage: v.Stage, Reason: ir.RelText(v.Reason, base),
-		Consequence: v.Consequence(res.Races[i], base), Evidence: res.Evidence[i], Seconds: v.Seconds}
-	if v.Category == classify.Unclassified {
-		return c
-	}
-	c.Schedule = v.Interleaving(res.Races[i], base)
-	if category.Of(v.Category).Harmful {
-		c.Inputs = res.inputs(v)
-		c.Failure = report.RaceFailureOf(v.Failure, base)
-		c.HarmfulOrder = []int{0, 1}
-		if v.Order == "alternate" {
-			c.HarmfulOrder = []int{1, 0}
-		}
-	}
-	c.Outputs = v.AllOutputs
-	for _, ch := range v.WeakChoices {
-		wr := report.WeakRead{Thread: ch.Thread, Object: ch.Object, At: ir.RelPath(ch.ReadAt, base), Value: ch.Value,
-			WrittenAt: ir.RelPath(ch.Read.At, base)}
-		for _, m := range ch.Missed {
-			wr.Missed = append(wr.Missed, ir.RelPath(m.At, base))
-		}
-		c.WeakReads = append(c.WeakReads, wr)
-	}
-	return c
-}
-
-// inputs are the inputs of a verdict's harmful execution: the witness of
-// multipath, or the recorded inputs.
-func (res *Result) inputs(v *classify.Verdict) *report.Inputs {
-	if in := v.Inputs; in != nil {
-		return &report.Inputs{Args: in.Args, Stdin: in.Stdin, Files: in.Files, Vars: in.Vars}
-	}
-	run := res.Options.Run
-	return &report.Inputs{Args: run.Args[1:], Stdin: string(run.Stdin)}
-}
 
 // Relocate returns a copy of the result for a program whose code is the
 // same as the analyzed one's and whose locations m maps (ir.MapLocs): a
@@ -155,22 +41,4 @@ func (res *Result) Harmful() int {
 // output-differs.
 func (res *Result) HarmfulRace(i int) bool {
 	return i < len(res.Verdicts) && res.Verdicts[i] != nil && category.Of(res.Verdicts[i].Category).Harmful
-}
-
-// reportFixes renders fixes for the report, with paths relative to base.
-func (res *Result) reportFixes(fs []fix.Fix, base string) []report.Fix {
-	read := SourceReader(res.Options.ReadFile)
-	var out []report.Fix
-	for _, f := range fs {
-		rf := report.Fix{Kind: string(f.Kind), Title: f.Title, Verified: f.Verified, Checked: f.Checked}
-		if d, err := f.Diff(base, read); err == nil {
-			rf.Diff = d
-		}
-		for _, e := range f.Edits {
-			rf.Edits = append(rf.Edits, report.FixEdit{File: ir.RelPath(e.File, base), Line: e.Line, Old: e.Old,
-				Insert: strings.Join(e.New, "\n") + "\n"})
-		}
-		out = append(out, rf)
-	}
-	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/detect/tsan"
+	"augur/analyzer/output/report"
 )
 
 // tsanLog builds a program with ThreadSanitizer, runs it natively (capped)
@@ -141,7 +142,7 @@ func TestTSanLogsDeduplicatedAndEdited(t *testing.T) {
 	if len(res.TSanMissed) != 1 || res.TSanMissed[0].Warnings[0] != cut.Index || !strings.Contains(res.TSanMissed[0].Reason, "cut short") {
 		t.Errorf("the truncated warning: %+v", res.TSanMissed)
 	}
-	rep := res.Report("")
+	rep := report.FromResult(res, "")
 	if rep.Races[0].TSan == nil || len(rep.TSanUnreproduced) != 1 {
 		t.Errorf("the report: tsan %v, unreproduced %v", rep.Races[0].TSan, rep.TSanUnreproduced)
 	}

@@ -31,7 +31,7 @@ func analyzeModel(t *testing.T, name, model string) *report.Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := res.Report("")
+	rep := report.FromResult(res, "")
 	if rep.MemoryModel.String() != model {
 		t.Errorf("report says memory model %q, want %q", rep.MemoryModel, model)
 	}

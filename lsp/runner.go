@@ -394,7 +394,7 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		opts.History = filepath.Join(s.opts.CacheDir, "history", shortHash(ts.key)+".json")
 	}
 	publishing := func(r *analyzer.Result, complete bool) *report.Report {
-		rep := absolutize(r.Report(s.ws.Root), s.ws.Root)
+		rep := absolutize(report.FromResult(r, s.ws.Root), s.ws.Root)
 		s.update(ts, gen, func(sn *snapshot) {
 			*sn = snapshot{report: rep, complete: complete, files: inputs, savedSeq: seqs, stopped: rep.Stopped,
 				prog: prog, opts: r.Options}
@@ -490,7 +490,7 @@ func (s *Server) reuse(ts *targetState, gen uint64, prog *ir.Program, hash, key 
 	if !ok {
 		return nil // a race is no longer ignored: it needs classifying
 	}
-	rep := absolutize(res.Report(s.ws.Root), s.ws.Root)
+	rep := absolutize(report.FromResult(res, s.ws.Root), s.ws.Root)
 	ok = s.update(ts, gen, func(sn *snapshot) {
 		*sn = snapshot{report: rep, complete: true, files: inputs, savedSeq: seqs, reused: true, prog: prog, opts: res.Options}
 	})

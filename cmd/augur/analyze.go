@@ -82,7 +82,7 @@ func analyzeCmd(args []string) int {
 		fmt.Fprintf(os.Stderr, "augur: %s\n", w)
 	}
 	cwd, _ := os.Getwd()
-	rep := res.Report(cwd)
+	rep := report.FromResult(res, cwd)
 	if *evidenceDir != "" {
 		if err := writeInputs(rep, *evidenceDir); err != nil {
 			fmt.Fprintf(os.Stderr, "augur: %v\n", err)

@@ -17,6 +17,7 @@ import (
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/output/fixcheck"
+	"augur/analyzer/output/report"
 	"augur/internal/testutil"
 )
 
@@ -86,7 +87,7 @@ func TestFixesOnAnnotatedPrograms(t *testing.T) {
 			}
 			fixcheck.Suggest(context.Background(), res, buildOpts(), prog)
 			want := expectedFixes(t, path)
-			rep := res.Report(root) // diffs name the file from the repository's root
+			rep := report.FromResult(res, root) // diffs name the file from the repository's root
 			var got []string
 			seen := map[string]bool{}
 			for _, r := range rep.Races {

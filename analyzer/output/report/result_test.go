@@ -1,9 +1,10 @@
-package analyzer
+package report
 
 import (
 	"strings"
 	"testing"
 
+	"augur/analyzer"
 	"augur/analyzer/exec/vm"
 )
 
@@ -12,9 +13,9 @@ import (
 // building it does not dereference the missing detection (it did: a Go
 // panic and exit 2 instead of INCOMPLETE and exit 4).
 func TestReportOfAnAnalysisStoppedBeforeDetection(t *testing.T) {
-	res := &Result{Options: &Options{Run: vm.Config{Args: []string{"prog"}}},
-		Stopped: &Stop{Budget: vm.BudgetTime, Message: "time budget of 3s exhausted", Stage: "exploring"}}
-	rep := res.Report("/w")
+	res := &analyzer.Result{Options: &analyzer.Options{Run: vm.Config{Args: []string{"prog"}}},
+		Stopped: &analyzer.Stop{Budget: vm.BudgetTime, Message: "time budget of 3s exhausted", Stage: "exploring"}}
+	rep := FromResult(res, "/w")
 	if rep.Stopped == nil || rep.Stopped.Stage != "exploring" || len(rep.Races) != 0 {
 		t.Errorf("report: stopped %+v, %d races", rep.Stopped, len(rep.Races))
 	}
@@ -28,10 +29,10 @@ func TestReportOfAnAnalysisStoppedBeforeDetection(t *testing.T) {
 // is incomplete: a run that ran out of time exits 4, not 0, even when
 // every race has a category.
 func TestReportOfAVerdictCutShort(t *testing.T) {
-	res := &Result{Options: &Options{Run: vm.Config{Args: []string{"prog"}}},
-		Cuts: []Stop{{Budget: vm.BudgetTime, Message: "the harm search ran 3 of its 8 PCT schedules (time budget of 1m0s exhausted)",
+	res := &analyzer.Result{Options: &analyzer.Options{Run: vm.Config{Args: []string{"prog"}}},
+		Cuts: []analyzer.Stop{{Budget: vm.BudgetTime, Message: "the harm search ran 3 of its 8 PCT schedules (time budget of 1m0s exhausted)",
 			Stage: "classifying race abc"}}}
-	rep := res.Report("/w")
+	rep := FromResult(res, "/w")
 	if rep.Complete() || rep.Stopped != nil {
 		t.Fatalf("report complete %v, stopped %+v: want incomplete and not stopped", rep.Complete(), rep.Stopped)
 	}
