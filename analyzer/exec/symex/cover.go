@@ -48,12 +48,21 @@ func newAccessCoverage(prog *ir.Program) *accessCoverage {
 }
 
 // Access implements vm.Monitor.
-func (c *accessCoverage) Access(a *vm.Access) {
-	k := coverKey(a.Site.Loc, a.Thread)
+func (c *accessCoverage) Access(a *vm.Access) { c.record(a.Thread, a.Site.Loc, a.Obj.ID, a.Off) }
+
+// RawAccess implements vm.RawMonitor: the loads and stores the exec loop
+// runs inline, which are most of a path's accesses, without an Access.
+func (c *accessCoverage) RawAccess(thread int, loc ir.LocID, o *vm.Object, off uint64) {
+	c.record(thread, loc, o.ID, off)
+}
+
+// record adds an access by thread at loc, to offset off of object obj.
+func (c *accessCoverage) record(thread int, loc ir.LocID, obj uint32, off uint64) {
+	k := coverKey(loc, thread)
 	if i := int(k >> 6); i < len(c.set) {
 		c.set[i] |= 1 << (k & 63)
 	}
-	c.recent[c.next] = recentAccess{thread: int32(a.Thread), obj: a.Obj.ID, off: a.Off}
+	c.recent[c.next] = recentAccess{thread: int32(thread), obj: obj, off: off}
 	c.next = (c.next + 1) % recentKept
 }
 

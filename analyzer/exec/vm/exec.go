@@ -628,6 +628,10 @@ func (m *Machine) computeInline(c *ir.Code, in *ir.Inst, regs []Value) bool {
 // monitorRaw tells the monitor of the raw access c at the frame's pc
 // made, to offset off of o; the thread's count at it is m.insts.
 func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off uint64) {
+	if m.rawMon != nil {
+		m.rawMon.RawAccess(t.ID, fr.fn.LocAt(fr.pc), o, off)
+		return
+	}
 	kind := Read
 	if c.Op == ir.CodeStore {
 		kind = Write

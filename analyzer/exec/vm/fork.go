@@ -55,9 +55,9 @@ func (m *Machine) fork() *Machine {
 	}
 	if m.mon != nil {
 		if f, ok := m.mon.(ForkableMonitor); ok {
-			c.mon = f.Fork()
+			c.SetMonitor(f.Fork())
 		} else {
-			c.mon = nil
+			c.SetMonitor(nil)
 		}
 	}
 	c.argBuf, c.callBuf, c.runBuf = nil, nil, nil

@@ -416,7 +416,8 @@ type Machine struct {
 	point    sched.Point // the point of the decision being made, filled in place (Policy.Pick)
 	callBuf  []Value     // scratch for call arguments
 	mon      Monitor
-	acc      Access // reused for every reported access
+	rawMon   RawMonitor // mon, when it takes raw accesses as values (SetMonitor)
+	acc      Access     // reused for every reported access
 	// callLoc is the location of the call whose native model is running,
 	// for the accesses and sync events the model reports.
 	callLoc ir.LocID
@@ -456,8 +457,9 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	if err := cfg.Models.complete(); err != nil {
 		return nil, err
 	}
-	m := &Machine{cfg: cfg, forcedNext: -1, policy: cfg.Policy, mon: cfg.Monitor,
+	m := &Machine{cfg: cfg, forcedNext: -1, policy: cfg.Policy,
 		state: state{prog: prog, mem: &Memory{gen: newGen(), nextID: prog.NumStatic}, sync: newSyncTable(), stacks: newStackTable()}}
+	m.SetMonitor(cfg.Monitor)
 	if cfg.MaxMemory != 0 {
 		m.startBackstop()
 	}

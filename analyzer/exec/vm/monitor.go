@@ -14,6 +14,16 @@ type Monitor interface {
 	Sync(ev SyncEvent)
 }
 
+// A RawMonitor takes the exec loop's plain loads and stores (monitorRaw)
+// as values, without the Access the machine would build for them: a
+// monitor that needs only where an access was and what it touched (the
+// exploration of inputs' coverage, which sees every access) costs a call
+// rather than a struct with a call stack. Every other access still comes
+// through Access.
+type RawMonitor interface {
+	RawAccess(thread int, loc ir.LocID, o *Object, off uint64)
+}
+
 // RecentAccesses is a Monitor that remembers the latest accesses of the
 // threads: a fork over the addresses an input can choose for a store
 // (concreteStoreAddr) takes first the ones another thread touched, where
@@ -259,4 +269,7 @@ func (m *Machine) noteNative(addr, size uint64, kind AccessKind) {
 }
 
 // SetMonitor replaces the monitor for the rest of the run (nil: none).
-func (m *Machine) SetMonitor(mon Monitor) { m.mon = mon }
+func (m *Machine) SetMonitor(mon Monitor) {
+	m.mon = mon
+	m.rawMon, _ = mon.(RawMonitor)
+}

@@ -141,3 +141,48 @@ func TestMarksAreUniqueAcrossMachines(t *testing.T) {
 		}
 	}
 }
+
+// accessLog records every access a monitor is told of as (thread,
+// location, object, offset); rawLog takes the exec loop's inline loads and
+// stores as values too (vm.RawMonitor).
+type accessLog struct{ seen [][4]uint64 }
+
+func (l *accessLog) Access(a *vm.Access) {
+	l.seen = append(l.seen, [4]uint64{uint64(a.Thread), uint64(a.Site.Loc), a.Obj.Serial, a.Off})
+}
+func (l *accessLog) Sync(vm.SyncEvent) {}
+
+type rawLog struct {
+	accessLog
+	raw int
+}
+
+func (l *rawLog) RawAccess(thread int, loc ir.LocID, o *vm.Object, off uint64) {
+	l.raw++
+	l.seen = append(l.seen, [4]uint64{uint64(thread), uint64(loc), o.Serial, off})
+}
+
+// A monitor that takes raw accesses as values is told of the same
+// accesses, in the same order, with the same thread, location, object and
+// offset, as one that takes every access as an Access.
+func TestRawAccessesAreTheAccesses(t *testing.T) {
+	prog := loadSched(t)
+	run := func(mon vm.Monitor) {
+		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"interleave"}, Policy: sched.NewRandom(3), Monitor: mon})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res := m.Run(); res.Term.Kind != vm.TermExit {
+			t.Fatalf("run ended with %s", res.Term.Report())
+		}
+	}
+	all, raw := &accessLog{}, &rawLog{}
+	run(all)
+	run(raw)
+	if raw.raw == 0 {
+		t.Fatal("no access came as a raw one")
+	}
+	if !reflect.DeepEqual(all.seen, raw.seen) {
+		t.Errorf("%d accesses as values and Accesses (%d raw), %d as Accesses alone", len(raw.seen), raw.raw, len(all.seen))
+	}
+}
