@@ -152,8 +152,8 @@ func execIn[M regMode](m *Machine, t *Thread) (stepEnd, *Termination) {
 			m.run.at, left = l, int64(l)-int64(m.insts)
 			c = codeAt(cp, pc)
 		}
-		switch c.Op {
-		case ir.CodeStep: // listed so that the jump table starts at 0
+		switch c.Op & ir.MaxCodeOp {
+		case ir.CodeStep, ir.MaxCodeOp: // listed so that the jump table covers 0 to MaxCodeOp: no range check
 			goto slow
 		case ir.CodeAdd:
 			if a, b, ok := concrete2[M](rp, c); ok {

@@ -114,6 +114,14 @@ const (
 	CodeCallFD
 )
 
+// MaxCodeOp bounds the operations: the interpreter's dispatch switches on
+// Op&MaxCodeOp with MaxCodeOp listed, so that its jump table covers every
+// value the mask leaves and needs no range check (a compare and a branch
+// less on every instruction). An operation past it does not compile.
+const MaxCodeOp CodeOp = 63
+
+var _ [MaxCodeOp - CodeCallFD]struct{} // CodeCallFD, the last operation, is below MaxCodeOp
+
 // SlotBytes is the size of one slot of the interpreter's registers (vm's
 // Value: its bits and its expression pointer). The compact form's
 // register operands (Dst, A, B, and C but for CodeGEP1's, a scale) are
