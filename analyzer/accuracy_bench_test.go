@@ -52,7 +52,7 @@ func BenchmarkAccuracy(b *testing.B) {
 	var all []*corpusRace
 	runs := map[string][]string{} // file|lines -> category per run
 	for _, f := range testutil.Programs("../testdata/accuracy") {
-		prog := load(b, f)
+		prog := mustLoad(b, f)
 		res, err := analyzer.Analyze(context.Background(), prog, corpusOptions(b, f), analyzer.Observer{})
 		if err != nil {
 			b.Fatal(err)
@@ -95,7 +95,7 @@ func BenchmarkAccuracy(b *testing.B) {
 	}
 	for run := 0; run < precisionRuns; run++ {
 		for _, f := range testutil.Programs("../testdata/accuracy") {
-			prog := load(b, f)
+			prog := mustLoad(b, f)
 			res, err := analyzer.Analyze(context.Background(), prog, corpusOptions(b, f), analyzer.Observer{})
 			if err != nil {
 				b.Fatal(err)

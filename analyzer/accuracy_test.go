@@ -94,7 +94,7 @@ func TestAccuracyCorpus(t *testing.T) {
 		f := f
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
-			res, err := analyzer.Analyze(context.Background(), load(t, f), corpusOptions(t, f), analyzer.Observer{})
+			res, err := analyzer.Analyze(context.Background(), mustLoad(t, f), corpusOptions(t, f), analyzer.Observer{})
 			if err != nil {
 				t.Fatal(err)
 			}

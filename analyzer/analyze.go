@@ -1,3 +1,9 @@
+// Package analyzer runs one analysis of a loaded program, the pipeline
+// the CLI and the language server share: the exploration of symbolic
+// inputs, detection over many schedules, and the classification of every
+// race, into a Result both render (analyzer/output/report). Loading the
+// program (analyzer/frontend/load) comes before it; reports, fixes and
+// their verification (analyzer/output) after.
 package analyzer
 
 import (
@@ -6,7 +12,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -21,7 +26,7 @@ import (
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/frontend/resolve"
-	"augur/analyzer/judge/category"
+	"augur/analyzer/frontend/srctext"
 	"augur/analyzer/judge/classify"
 	"augur/analyzer/judge/farm"
 	"augur/analyzer/judge/history"
@@ -346,10 +351,10 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	if t := det.Stopped; t != nil {
 		res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "detecting", Done: det.Schedules, Total: opts.Schedules}
 	}
-	src := newSourceText(opts.ReadFile)
+	src := srctext.New(opts.ReadFile)
 	nameRaces(src, det.Races)
 	for _, r := range det.Races {
-		if src.silences(r) {
+		if src.Silenced(r.First.Loc, r.Second.Loc) {
 			res.Ignored = append(res.Ignored, r)
 			continue
 		}
@@ -484,7 +489,7 @@ func (res *analysis) classify(ctx context.Context, prog *ir.Program, progress fu
 			return
 		}
 		res.Verdicts[i] = hist.Merge(res.Races[i], v)
-		path, err := res.writeEvidence(i)
+		path, err := opts.EvidenceStore().Race(res.Races[i], res.Verdicts[i])
 		if err != nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for race %s: %v", res.Races[i].ID, err))
 		}
@@ -640,25 +645,10 @@ func (res *analysis) detectedBudget(cfg vm.Config) vm.Config {
 	return cfg
 }
 
-// writeEvidence saves the evidence of race i when it is harmful and an
-// evidence directory is set, returning its path ("" otherwise). A failure
-// leaves the race its category; only the replay file is missing.
-func (res *Result) writeEvidence(i int) (string, error) {
-	v, dir := res.Verdicts[i], res.Options.EvidenceDir
-	if dir == "" || v == nil || !category.Of(v.Category).Harmful {
-		return "", nil
-	}
-	ev, err := res.withBuild(evidence.FromVerdict(res.Races[i], v, res.Options.Sources, res.Options.Run))
-	if err != nil {
-		return "", err
-	}
-	// The program's key in the name: one evidence directory serves many
-	// programs, and a race of one must never overwrite another's.
-	path := filepath.Join(dir, "race-"+res.Races[i].ID+"-"+evidence.ProgramKey(res.Options.Sources)+".json")
-	if err := ev.Write(path); err != nil {
-		return "", err
-	}
-	return path, nil
+// EvidenceStore is where the analysis writes its evidence: the evidence
+// directory, for the program's sources built and run as the options say.
+func (o *Options) EvidenceStore() evidence.Store {
+	return evidence.Store{Dir: o.EvidenceDir, Sources: o.Sources, Run: o.Run, Build: o.Build}
 }
 
 // NoExploreLimit is an ExploreInstructions that sets no budget.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/output/report"
 	"augur/internal/testutil"
 )
@@ -23,9 +25,9 @@ func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 
 func buildOpts() build.Options { return build.Options{CacheDir: cacheDir} }
 
-func load(t testing.TB, path string) *ir.Program {
+func mustLoad(t testing.TB, path string) *ir.Program {
 	t.Helper()
-	prog, err := analyzer.LoadProgram([]string{path}, buildOpts())
+	prog, err := load.Program([]string{path}, buildOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func options(path string) analyzer.Options {
 // program's annotation.
 func TestAnalyzeObserverOrder(t *testing.T) {
 	path := "../testdata/race/counter.c"
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	var events []string
 	lastDone, lastTotal := map[string]int{}, map[string]int{}
 	res, err := analyzer.Analyze(context.Background(), prog, options(path), analyzer.Observer{
@@ -92,7 +94,7 @@ func TestIgnoreComment(t *testing.T) {
 	if bytes.Equal(marked, src) {
 		t.Fatal("test program changed: its racing line was not found")
 	}
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	opts := options(path)
 	opts.ReadFile = func(p string) ([]byte, error) {
 		if p == path {
@@ -112,25 +114,11 @@ func TestIgnoreComment(t *testing.T) {
 	}
 }
 
-func TestIgnoreMarkerNeedsComment(t *testing.T) {
-	for line, want := range map[string]bool{
-		"x++; // augur:ignore":         true,
-		"x++; /* augur:ignore */":      true,
-		`puts("augur:ignore");`:        false,
-		"x++; // see augur:ignore doc": true,
-		"x++;":                         false,
-	} {
-		if got := analyzer.HasIgnoreMarker([]byte(line)); got != want {
-			t.Errorf("HasIgnoreMarker(%q) = %v, want %v", line, got, want)
-		}
-	}
-}
-
 // Cancelling in the middle (here: as soon as detection reports) stops the
 // analysis with ErrCanceled and no verdict is reported.
 func TestCancelStopsAnalysis(t *testing.T) {
 	path := "../testdata/race/counter.c"
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	_, err := analyzer.Analyze(ctx, prog, options(path), analyzer.Observer{
@@ -150,7 +138,7 @@ func TestCancelStopsAnalysis(t *testing.T) {
 // error with its stack.
 func TestPanicIsRecovered(t *testing.T) {
 	path := "../testdata/race/counter.c"
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	// Before anything is found (the first progress report), the panic is
 	// an error with its stack; after, see TestAPanicKeepsWhatWasFound.
 	_, err := analyzer.Analyze(context.Background(), prog, options(path), analyzer.Observer{
@@ -165,7 +153,7 @@ func TestPanicIsRecovered(t *testing.T) {
 // after detection) keeps what was found: the races are reported, the
 // result says it stopped early and why, and no error loses them.
 func TestAPanicKeepsWhatWasFound(t *testing.T) {
-	prog := load(t, filepath.Join("..", "testdata", "classify", "double_free.c"))
+	prog := mustLoad(t, filepath.Join("..", "testdata", "classify", "double_free.c"))
 	res, err := analyzer.Analyze(context.Background(), prog, analyzer.Options{Run: vm.Config{Args: []string{"double_free"}}},
 		analyzer.Observer{Detected: func(*analyzer.Result) { panic("an observer's bug") }})
 	if err != nil {
@@ -191,7 +179,7 @@ func TestAPanicKeepsWhatWasFound(t *testing.T) {
 // and the report says the analysis is incomplete and why.
 func TestFailedClassificationKeepsTheRaces(t *testing.T) {
 	path := "../testdata/race/counter.c"
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	opts := options(path)
 	opts.Farm = "nats://127.0.0.1:1"
 	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
@@ -212,6 +200,18 @@ func TestFailedClassificationKeepsTheRaces(t *testing.T) {
 	for _, r := range rep.Races {
 		if r.Category != "unclassified" {
 			t.Errorf("race %s: %s", r.ID, r.Category)
+		}
+	}
+}
+
+// The result is data: what is done with it (reports, evidence written
+// again, ignore comments read again, fixes) lives in the packages of
+// analyzer/output, so that a reader of Result reads fields only.
+func TestResultIsData(t *testing.T) {
+	for _, v := range []any{&analyzer.Result{}, analyzer.Result{}} {
+		typ := reflect.TypeOf(v)
+		for i := range typ.NumMethod() {
+			t.Errorf("%v has method %s", typ, typ.Method(i).Name)
 		}
 	}
 }

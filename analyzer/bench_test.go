@@ -13,6 +13,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/exec/memmodel"
+	"augur/analyzer/frontend/load"
 )
 
 // peakHeap runs f while sampling the Go heap's live objects, and returns
@@ -61,7 +62,7 @@ func BenchmarkWeakVersusSC(b *testing.B) {
 	paper := map[string]bool{"no_sync.c": true, "no_sync_bug.c": true, "sync.c": true, "sync_bug.c": true}
 	for _, name := range []string{"no_sync.c", "no_sync_bug.c", "sync.c", "sync_bug.c", "mp.c", "sb.c"} {
 		path := filepath.Join("..", "testdata", "weak", name)
-		prog, err := analyzer.LoadProgram([]string{path}, buildOpts())
+		prog, err := load.Program([]string{path}, buildOpts())
 		if err != nil {
 			b.Fatal(err)
 		}

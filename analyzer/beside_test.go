@@ -30,7 +30,7 @@ func TestInputsBesideFindTheSame(t *testing.T) {
 			opts.DetectOnly, opts.Workers = true, workers
 			caller := goroutineID()
 			var stages []string
-			res, err := analyzer.Analyze(context.Background(), load(t, path), opts, analyzer.Observer{
+			res, err := analyzer.Analyze(context.Background(), mustLoad(t, path), opts, analyzer.Observer{
 				Progress: func(stage string, done, total int) {
 					if id := goroutineID(); id != caller {
 						t.Errorf("%s: progress %s %d/%d on goroutine %s, not the caller's %s", path, stage, done, total, id, caller)

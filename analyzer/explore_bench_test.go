@@ -40,7 +40,7 @@ func BenchmarkExploreCorpus(b *testing.B) {
 		if want.what == "race" {
 			continue // recall, not harm: BenchmarkRecall's kind
 		}
-		prog := load(b, f)
+		prog := mustLoad(b, f)
 		analyze := func(explore time.Duration) (*analyzer.Result, time.Duration) {
 			opts := options(f)
 			opts.Workers, opts.ExploreTime = 0, explore

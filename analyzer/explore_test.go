@@ -64,7 +64,7 @@ func TestExploreCorpus(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
 			want := readExploreExpect(t, f)
-			prog := load(t, f)
+			prog := mustLoad(t, f)
 			opts := options(f)
 			opts.Workers = 0
 			opts.ExploreTime = 5 * time.Minute // it saturates long before: the run is deterministic
@@ -172,7 +172,7 @@ func replayFailure(t testing.TB, prog *ir.Program, res *analyzer.Result, fl *rac
 // points) reaches the assert; its evidence replays.
 func TestClassificationReachesTheABA(t *testing.T) {
 	f := "../testdata/explore/aba_stack.c"
-	prog := load(t, f)
+	prog := mustLoad(t, f)
 	opts := options(f)
 	opts.Workers = 0
 	opts.ExploreTime = 5 * time.Minute // it saturates long before: the run is deterministic

@@ -1,11 +1,7 @@
 package analyzer
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/libc"
@@ -14,22 +10,6 @@ import (
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/output/evidence"
 )
-
-// Failures are every failure of the analysis that can have evidence: the
-// ones detection's schedules reached (with their schedules), then the
-// ones the exploration of inputs found, made concrete (inputFailures).
-// Calls augur cannot follow are gaps in the analysis, not failures.
-func (res *Result) Failures() []*race.Failure {
-	var out []*race.Failure
-	if res.Detection != nil {
-		for _, f := range res.Detection.Failures {
-			if f.Kind != vm.TermUnsupported {
-				out = append(out, f)
-			}
-		}
-	}
-	return append(out, res.InputFailures...)
-}
 
 // concretize runs each failing path of the exploration of inputs again on
 // its concrete inputs, under round robin as the exploration ran it, so
@@ -43,8 +23,8 @@ func (res *analysis) concretize(prog *ir.Program, tmpl vm.Config) {
 		return
 	}
 	seen := map[string]bool{}
-	for _, f := range res.Failures() {
-		seen[FailureKey(f.Kind, f.Message, f.Loc)] = true
+	for _, f := range evidence.Failures(res.Detection, res.InputFailures) {
+		seen[evidence.FailureKey(f.Kind, f.Message, f.Loc)] = true
 	}
 	concrete := map[string]*vm.Termination{} // what each failure ran to concretely, by the exploration's key
 	missed := map[string]*missedFailure{}    // failures whose paths ran concretely to something else
@@ -58,7 +38,7 @@ func (res *analysis) concretize(prog *ir.Program, tmpl vm.Config) {
 	}()
 	for i, p := range res.Exploration.Failures {
 		t := p.Term
-		key := FailureKey(t.Kind, t.Message, t.Loc)
+		key := evidence.FailureKey(t.Kind, t.Message, t.Loc)
 		if u := concrete[key]; u != nil {
 			p.Term = u // another path to the same failure: the report lists it once, as the first ran
 			continue
@@ -101,7 +81,7 @@ func (res *analysis) concretize(prog *ir.Program, tmpl vm.Config) {
 		// argument). Detection may have reached it so on these inputs
 		// already, with evidence of its own.
 		p.Term, concrete[key] = u, u
-		ukey := FailureKey(u.Kind, u.Message, u.Loc)
+		ukey := evidence.FailureKey(u.Kind, u.Message, u.Loc)
 		if seen[ukey] {
 			continue
 		}
@@ -132,69 +112,7 @@ func (m *missedFailure) String() string {
 // is the template of its executions.
 func (res *analysis) failureEvidence(prog *ir.Program, tmpl vm.Config) {
 	res.concretize(prog, tmpl)
-	if res.Options.EvidenceDir != "" {
-		res.writeFailureEvidence()
-	}
-}
-
-// writeFailureEvidence saves the evidence of every failure when an
-// evidence directory is set (FailureEvidence), as `augur replay` reads it,
-// and removes the program's failure evidence of earlier analyses: the
-// directory holds the failures of the latest.
-func (res *Result) writeFailureEvidence() {
-	dir := res.Options.EvidenceDir
-	res.FailureEvidence = nil
-	if dir == "" {
-		return
-	}
-	pattern := filepath.Join(dir, "failure-*-"+evidence.ProgramKey(res.Options.Sources)+".json")
-	old, _ := filepath.Glob(pattern)
-	defer func() {
-		kept := map[string]bool{}
-		for _, path := range res.FailureEvidence {
-			kept[path] = true
-		}
-		for _, path := range old {
-			if !kept[path] {
-				os.Remove(path)
-			}
-		}
-	}()
-	for _, f := range res.Failures() {
-		key := FailureKey(f.Kind, f.Message, f.Loc)
-		ev, err := res.withBuild(evidence.FromFailure(f, res.Options.Sources, res.Options.Run))
-		if err == nil {
-			// The program's key in the name, as for races: one directory
-			// serves many programs.
-			path := filepath.Join(dir, "failure-"+key+"-"+evidence.ProgramKey(res.Options.Sources)+".json")
-			if err = ev.Write(path); err == nil {
-				if res.FailureEvidence == nil {
-					res.FailureEvidence = map[string]string{}
-				}
-				res.FailureEvidence[key] = path
-				continue
-			}
-		}
-		res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for the %s at %s: %v", f.Kind, f.Loc, err))
-	}
-}
-
-// FailureKey names a failure by what it is (race.FailureID), as the
-// report lists each failure once, for the name of its evidence file.
-func FailureKey(kind vm.TermKind, message string, loc ir.Loc) string {
-	h := sha256.Sum256([]byte(race.FailureID(kind, message, loc)))
-	return kind.String() + "-" + hex.EncodeToString(h[:4])
-}
-
-// withBuild records in evidence just made how the program was built
-// (Options.Build's flags and client programs), so that a replay builds
-// it the same way.
-func (res *Result) withBuild(ev *evidence.Evidence, err error) (*evidence.Evidence, error) {
-	if err != nil {
-		return nil, err
-	}
-	if err := ev.Program.SetBuild(res.Options.Build.Flags, res.Options.Build.FileFlags); err != nil {
-		return ev, err
-	}
-	return ev, ev.Program.SetClients(res.Options.Build.Clients)
+	failures := evidence.Failures(res.Detection, res.InputFailures)
+	paths, warnings := res.Options.EvidenceStore().Failures(failures)
+	res.FailureEvidence, res.Warnings = paths, append(res.Warnings, warnings...)
 }

@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // fuzzSeeds are small programs of the corpora, one per kind of thing the
@@ -49,12 +49,12 @@ func FuzzLoadRun(f *testing.F) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
-		prog, inputs, err := analyzer.LoadProgramInputs(ctx, []string{path},
-			build.Options{CacheDir: cache, CompileTimeout: 10 * time.Second, MaxMemory: 1 << 30})
+		loaded, err := load.Sources(ctx, []string{path},
+			build.Options{CacheDir: cache, CompileTimeout: 10 * time.Second, MaxMemory: 1 << 30}, nil, nil)
 		if err != nil {
 			return // does not compile, or not a program: an error is the right answer
 		}
-		_ = inputs
+		prog := loaded.Prog
 		lim := vm.Limits{Timeout: 2 * time.Second, MaxMemory: 64 << 20}
 		cfg := vm.Config{Args: []string{"mutant"}, MaxInstructions: 200_000, Limits: lim}
 		cfg.Models = libc.Models()

@@ -20,7 +20,7 @@ import (
 // each analysis starts its random schedules where the last one stopped.
 func TestHistoryAcrossAnalyses(t *testing.T) {
 	path := "../testdata/race/handoff.c" // its race needs a reversal: round robin alone misses it
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	hist := filepath.Join(t.TempDir(), "history.json")
 	analyze := func(schedules int) *analyzer.Result {
 		t.Helper()
@@ -60,7 +60,7 @@ func TestHistoryAcrossAnalyses(t *testing.T) {
 	other := "../testdata/race/counter.c"
 	opts := options(other)
 	opts.History = hist
-	res, err := analyzer.Analyze(context.Background(), load(t, other), opts, analyzer.Observer{})
+	res, err := analyzer.Analyze(context.Background(), mustLoad(t, other), opts, analyzer.Observer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestHistoryAcrossEdits(t *testing.T) {
 		}
 		opts := options(path)
 		opts.Schedules, opts.History = schedules, hist
-		res, err := analyzer.Analyze(context.Background(), load(t, path), opts, analyzer.Observer{})
+		res, err := analyzer.Analyze(context.Background(), mustLoad(t, path), opts, analyzer.Observer{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +119,7 @@ func TestHistoryAcrossEdits(t *testing.T) {
 	}
 	opts := options(path)
 	opts.History = hist
-	prior, _, err := history.Open(hist, load(t, path), 1, analyzer.SettingsKey(&opts))
+	prior, _, err := history.Open(hist, mustLoad(t, path), 1, analyzer.SettingsKey(&opts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestFuncHashIgnoresEditsElsewhere(t *testing.T) {
 		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		prog := load(t, path)
+		prog := mustLoad(t, path)
 		out := map[string]string{}
 		for _, f := range prog.Funcs {
 			if !f.Decl {
@@ -178,7 +178,7 @@ func TestExplorationGoesOnAcrossAnalyses(t *testing.T) {
 	// Its enumeration leaves schedules out (a fair decision), so PCT
 	// explores after it.
 	path := "../testdata/explore/publish_early.c"
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	hist := filepath.Join(t.TempDir(), "history.json")
 	var last uint64
 	for i := range 3 {
@@ -205,7 +205,7 @@ func TestExplorationGoesOnAcrossAnalyses(t *testing.T) {
 // program neither enumerate nor explore again.
 func TestNothingLeftAfterAllSchedules(t *testing.T) {
 	path := "../testdata/race/handoff.c"
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	hist := filepath.Join(t.TempDir(), "history.json")
 	for i := range 2 {
 		opts := options(path)
@@ -232,7 +232,7 @@ func TestNothingLeftAfterAllSchedules(t *testing.T) {
 // be the same) and goes on with PCT.
 func TestBoundedEnumeration(t *testing.T) {
 	path := "../testdata/explore/refcount.c"
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	hist := filepath.Join(t.TempDir(), "history.json")
 	analyze := func() *analyzer.Result {
 		opts := options(path)

@@ -24,7 +24,7 @@ func TestReadsStdinLooksAtTheProgramsOwnCode(t *testing.T) {
 		"../testdata/run/cpp_containers.cpp": false, // <iostream>, output only
 		"../testdata/budget/slow_analysis.c": false,
 	} {
-		if got := analyzer.ReadsStdin(load(t, path)); got != want {
+		if got := analyzer.ReadsStdin(mustLoad(t, path)); got != want {
 			t.Errorf("%s: reads stdin %v, want %v", path, got, want)
 		}
 	}
@@ -42,7 +42,7 @@ func TestUngivenStdinIsExplored(t *testing.T) {
 		opts := options(path)
 		opts.DetectOnly = true
 		opts.Run.Stdin = []byte(c.stdin)
-		res, err := analyzer.Analyze(context.Background(), load(t, path), opts, analyzer.Observer{})
+		res, err := analyzer.Analyze(context.Background(), mustLoad(t, path), opts, analyzer.Observer{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +70,7 @@ func TestUngivenStdinIsExploredWithTheArgumentsThatReadIt(t *testing.T) {
 	opts := options(path)
 	opts.DetectOnly = true
 	opts.Run.Args = append(opts.Run.Args, "limits.txt")
-	res, err := analyzer.Analyze(context.Background(), load(t, path), opts, analyzer.Observer{})
+	res, err := analyzer.Analyze(context.Background(), mustLoad(t, path), opts, analyzer.Observer{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/srctext"
 	"augur/analyzer/output/srcexpr"
 )
 
@@ -20,7 +21,7 @@ import (
 // src. A global must be named from its own name (`stats.count` for
 // stats), or the text is another thing's; where no access's text names
 // the memory, Object stays its description.
-func nameRaces(src *sourceText, races []*race.Race) {
+func nameRaces(src *srctext.Text, races []*race.Race) {
 	for _, r := range races {
 		if name := sourceName(src, r); name != "" {
 			r.Object = name
@@ -28,7 +29,7 @@ func nameRaces(src *sourceText, races []*race.Race) {
 	}
 }
 
-func sourceName(src *sourceText, r *race.Race) string {
+func sourceName(src *srctext.Text, r *race.Race) string {
 	global := ""
 	for _, kind := range []string{"global:", "thread-local:"} {
 		if g, ok := strings.CutPrefix(r.ObjectKey, kind); ok {
@@ -39,7 +40,7 @@ func sourceName(src *sourceText, r *race.Race) string {
 		if e.Kind == vm.Free || e.Loc.File == "" {
 			continue
 		}
-		name := srcexpr.Name(string(src.line(e.Loc.File, e.Loc.Line)), e.Loc.Col)
+		name := srcexpr.Name(string(src.Line(e.Loc.File, e.Loc.Line)), e.Loc.Col)
 		if name == "" {
 			continue
 		}

@@ -35,7 +35,7 @@ func TestBenignPatterns(t *testing.T) {
 				want = append(want, fmt.Sprintf("%d %s", c.Line, c.Match[1]))
 			}
 			sort.Strings(want)
-			res, err := analyzer.Analyze(context.Background(), load(t, path), options(path), analyzer.Observer{})
+			res, err := analyzer.Analyze(context.Background(), mustLoad(t, path), options(path), analyzer.Observer{})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -130,7 +130,7 @@ func BenchmarkRecall(b *testing.B) {
 			want.add(ls[0], ls[1])
 		}
 		annotated += len(want)
-		prog := load(b, f)
+		prog := mustLoad(b, f)
 		detect := func(directed int) (linePairs, []*race.Race, time.Duration) {
 			opts := corpusOptions(b, f)
 			opts.DetectOnly, opts.Directed = true, directed

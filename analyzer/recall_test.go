@@ -23,7 +23,7 @@ func TestRecallCorpus(t *testing.T) {
 			t.Parallel()
 			opts := corpusOptions(t, f)
 			opts.DetectOnly = true
-			res, err := analyzer.Analyze(context.Background(), load(t, f), opts, analyzer.Observer{})
+			res, err := analyzer.Analyze(context.Background(), mustLoad(t, f), opts, analyzer.Observer{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -47,7 +47,7 @@ func TestRecallCategories(t *testing.T) {
 				want[a.Line] = a.Category
 			}
 			opts := corpusOptions(t, f)
-			res, err := analyzer.Analyze(context.Background(), load(t, f), opts, analyzer.Observer{})
+			res, err := analyzer.Analyze(context.Background(), mustLoad(t, f), opts, analyzer.Observer{})
 			if err != nil {
 				t.Fatal(err)
 			}

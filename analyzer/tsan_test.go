@@ -58,7 +58,7 @@ func TestTSanWarningsClassified(t *testing.T) {
 	for _, name := range []string{"counter.c", "check_then_act.c", "mixed_sizes.c", "asm_spinlock.c", "same_line.c", "cpp_counter.cpp"} {
 		t.Run(name, func(t *testing.T) {
 			path := "../testdata/race/" + name
-			prog := load(t, path)
+			prog := mustLoad(t, path)
 			ws := tsanLog(t, path, dir, 1)
 			analyze := func(ws []tsan.Warning) *analyzer.Result {
 				opts := options(path)
@@ -129,7 +129,7 @@ func TestTSanLogsDeduplicatedAndEdited(t *testing.T) {
 	all := append(append(append([]tsan.Warning(nil), ws...), more...), cut)
 	opts := options(edited)
 	opts.ExploreTime, opts.TSan = analyzer.ExploreSetting(0), all
-	res, err := analyzer.Analyze(context.Background(), load(t, edited), opts, analyzer.Observer{})
+	res, err := analyzer.Analyze(context.Background(), mustLoad(t, edited), opts, analyzer.Observer{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestTSanRaceOnExploredInput(t *testing.T) {
 	if len(ws) != 1 {
 		t.Fatalf("%d ThreadSanitizer warnings with -v, want 1", len(ws))
 	}
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	analyze := func(symArgs []int, symInputs string) *analyzer.Result {
 		opts := options(path)
 		opts.ExploreTime, opts.TSan, opts.SymArgs, opts.SymInputs = analyzer.ExploreSetting(0), ws, symArgs, symInputs

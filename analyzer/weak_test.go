@@ -23,7 +23,7 @@ import (
 func analyzeModel(t *testing.T, name, model string) *report.Report {
 	t.Helper()
 	path := filepath.Join("..", "testdata", "weak", name)
-	prog := load(t, path)
+	prog := mustLoad(t, path)
 	opts := options(path)
 	opts.MemoryModel, _ = memmodel.Parse(model)
 	opts.EvidenceDir = t.TempDir()
@@ -102,7 +102,7 @@ func TestWeakCrashes(t *testing.T) {
 			}
 		}
 		path := filepath.Join("..", "testdata", "weak", name)
-		prog := load(t, path)
+		prog := mustLoad(t, path)
 		violated := 0
 		for _, r := range analyzeModel(t, name, "weak").Races {
 			if r.Category != "spec-violated" {

@@ -16,8 +16,8 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/srctext"
 	"augur/analyzer/judge/category"
 	"augur/analyzer/output/evidence"
 	"augur/analyzer/output/report"
@@ -158,12 +158,12 @@ func command(title, name string, args ...string) protocol.Command {
 // Caller holds mu.
 func (s *Server) ignoreEdit(path string, line int) *protocol.WorkspaceEdit {
 	text := (&lines{s: s}).get(path, line)
-	if analyzer.HasIgnoreMarker([]byte(text)) {
+	if srctext.HasIgnoreMarker([]byte(text)) {
 		return nil
 	}
-	insert := " // " + analyzer.IgnoreMarker
+	insert := " // " + srctext.IgnoreMarker
 	if strings.Contains(text, "//") {
-		insert = " " + analyzer.IgnoreMarker
+		insert = " " + srctext.IgnoreMarker
 	}
 	end := protocol.Position{Line: uint32(line), Character: uint32(utf16Col(text, len(strings.TrimRight(text, " \t\r"))))}
 	end2 := protocol.Position{Line: uint32(line), Character: uint32(utf16Col(text, len(text)))}

@@ -17,9 +17,13 @@ import (
 	"go.lsp.dev/protocol"
 
 	"augur/analyzer"
+	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/load"
+	"augur/analyzer/judge/classify"
+	"augur/analyzer/output/carry"
 	"augur/analyzer/output/fixcheck"
 	"augur/analyzer/output/report"
 	"augur/lsp/workspace"
@@ -358,7 +362,7 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 	if len(t.Sources) > 1 { // a target of many sources shows how far compiling is
 		bopts.Progress = func(done, total int) { p.report(fmt.Sprintf("compiling %d/%d", done, total), -1) }
 	}
-	loaded, err := analyzer.LoadSources(buildCtx, t.Sources, bopts, plan.Candidates)
+	loaded, err := load.Sources(buildCtx, t.Sources, bopts, plan.Candidates, libc.Modeled)
 	if ctx.Err() != nil {
 		return
 	}
@@ -423,7 +427,7 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		s.logf(protocol.MessageTypeWarning, "%s: %s", t.Name, w)
 	}
 	rep := publishing(res, true)
-	if plan.SuggestFixes && res.Harmful() > 0 {
+	if plan.SuggestFixes && slices.ContainsFunc(res.Verdicts, (*classify.Verdict).Harmful) {
 		// After the verdicts are out: each fix is a whole analysis of the
 		// changed program. A new save cancels it like the analysis.
 		p.report("verifying fixes", -1)
@@ -486,7 +490,7 @@ func (s *Server) reuse(ts *targetState, gen uint64, prog *ir.Program, hash, key 
 	if m == nil {
 		return nil
 	}
-	res, ok := last.result.Relocate(m).Reignore(nil)
+	res, ok := carry.Reignore(carry.Relocate(last.result, m), nil)
 	if !ok {
 		return nil // a race is no longer ignored: it needs classifying
 	}

@@ -11,12 +11,13 @@ import (
 	"strings"
 	"time"
 
+	"augur/analyzer/exec/libc"
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/frontend/resolve"
 	"augur/analyzer/output/report"
 	"augur/analyzer/settings"
 	"augur/internal/safefile"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
@@ -185,12 +186,12 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 		}
 		p.stdin = data
 	}
-	clients, err := analyzer.ParseClients(p.clients, "")
+	clients, err := load.ParseClients(p.clients, "")
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: --client: %v\n", err)
 		return nil, vm.Config{}, 2
 	}
-	clientFiles, clientArgv := analyzer.SplitClients(clients)
+	clientFiles, clientArgv := load.SplitClients(clients)
 	if tg := p.target; tg != nil && len(clients) == 0 { // the target's, unless the command gives its own
 		clientFiles, clientArgv = tg.plan.Build.Clients, tg.plan.Analyze.Run.Clients
 	}
@@ -203,7 +204,7 @@ func (p *programFlags) load(files, progArgs []string) (*ir.Program, vm.Config, i
 			candidates = resolve.Walk(dir)
 		}
 	}
-	loaded, err := analyzer.LoadSources(ctx, files, p.build, candidates)
+	loaded, err := load.Sources(ctx, files, p.build, candidates, libc.Modeled)
 	if err != nil && ctx.Err() == context.DeadlineExceeded {
 		msg := fmt.Sprintf("time budget of %s exhausted while compiling (raise --timeout)", p.values.Timeout)
 		fmt.Fprintf(os.Stderr, "augur: %s\n", msg)

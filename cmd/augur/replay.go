@@ -8,9 +8,9 @@ import (
 	"path/filepath"
 	"time"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/output/evidence"
 	"augur/internal/sysmem"
 )
@@ -69,12 +69,12 @@ func replayCmd(args []string) int {
 		// compile flags are relative to that directory too.
 		files = ev.Program.Named
 	}
-	prog, _, err := analyzer.LoadProgramInputs(ctx, files, bopts)
+	loaded, err := load.Sources(ctx, files, bopts, nil, nil)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "augur: %v\n", err)
 		return 1
 	}
-	tr := evidence.Replay(prog, ev, lim)
+	tr := evidence.Replay(loaded.Prog, ev, lim)
 	w := os.Stdout
 	if *out != "" {
 		f, err := createOutput(*out)

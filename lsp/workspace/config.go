@@ -9,10 +9,10 @@ import (
 	"sort"
 	"strings"
 
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/settings"
 	"augur/internal/safefile"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/resolve"
 )
@@ -46,7 +46,7 @@ type Target struct {
 	Env []string
 	// Clients are the client programs run beside the program (a server's
 	// clients), their files absolute.
-	Clients []analyzer.Client
+	Clients []load.Client
 	// Settings are the analysis options for this target.
 	Settings settings.Values
 	// Implicit marks a target made for an opened file that defines main
@@ -188,7 +188,7 @@ func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
 		}
 	}
 	var err error
-	if t.Clients, err = analyzer.ParseClients(clients, dir); err != nil {
+	if t.Clients, err = load.ParseClients(clients, dir); err != nil {
 		return spec, fmt.Errorf("line %d: clients: %w", tab.lines["clients"], err)
 	}
 	if len(t.Sources) == 0 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/settings"
 	"augur/internal/safefile"
 
@@ -201,7 +202,7 @@ func (w *Workspace) Plan(t *Target, cacheDir string) (*Plan, error) {
 	if err != nil {
 		return nil, fmt.Errorf("target %s: %w", t.Name, err)
 	}
-	clientFiles, clientArgv := analyzer.SplitClients(t.Clients)
+	clientFiles, clientArgv := load.SplitClients(t.Clients)
 	p.Build.Clients = clientFiles
 	run := vm.Config{Args: append([]string{argv0}, t.Args...), Clients: clientArgv, Env: env, Stdin: []byte(t.Stdin)}
 	if t.StdinFile != "" {

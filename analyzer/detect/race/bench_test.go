@@ -8,19 +8,19 @@ import (
 	"testing"
 	"time"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/sched"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // BenchmarkDetectionCost compares one execution of testdata/bench/threads.c
 // with the race detector against the same execution without it (target:
 // at most 2x).
 func BenchmarkDetectionCost(b *testing.B) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/bench/threads.c"}, build.Options{CacheDir: b.TempDir()})
+	prog, err := load.Program([]string{"../../../testdata/bench/threads.c"}, build.Options{CacheDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -77,7 +77,7 @@ func BenchmarkSnapshots(b *testing.B) {
 	cache := b.TempDir()
 	fmt.Printf("%-18s %10s %12s %12s %8s %s\n", "program", "schedules", "from start/s", "snapshots/s", "ratio", "instructions skipped")
 	for _, f := range files {
-		prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cache})
+		prog, err := load.Program([]string{f}, build.Options{CacheDir: cache})
 		if err != nil {
 			b.Fatal(err)
 		}

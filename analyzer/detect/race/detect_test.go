@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // The hand-off race needs a schedule where the consumer takes the lock
@@ -97,7 +97,7 @@ func TestDetectionIsDeterministic(t *testing.T) {
 func TestPotentialRacesAndDirectedRuns(t *testing.T) {
 	run := func(path string, directed int) *race.Result {
 		t.Helper()
-		prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+		prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -135,7 +135,7 @@ func TestPotentialRacesAndDirectedRuns(t *testing.T) {
 // program keeps one thread shows no potential race, and its share went
 // to the own input's pairs (SPLASH-2 ocean made 113 directed runs so).
 func TestDirectedRunsFollowTheInputsThatRan(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestDirectedRunsFollowTheInputsThatRan(t *testing.T) {
 // whose plan ran in full only: on one where the program kept one thread
 // the directed run would repeat that execution.
 func TestExternalRunsSkipInputsThatCouldNotRun(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +189,7 @@ func TestExternalRunsSkipInputsThatCouldNotRun(t *testing.T) {
 // program, so each stage runs three executions and says how many it left
 // out, and the inputs it never ran get no race-directed run.
 func TestStagesStopAtTheirShare(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestStagesStopAtTheirShare(t *testing.T) {
 // A race-directed run that confirms its race is not charged to the
 // stage's share: a stage that keeps finding goes on.
 func TestFindingRunsAreNotCharged(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/recall/lock_iteration.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/recall/lock_iteration.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}

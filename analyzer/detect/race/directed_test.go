@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // Race-directed runs go ahead of their turn on idle workers, and
@@ -24,7 +24,7 @@ func TestDirectedRunsAheadFindTheSame(t *testing.T) {
 	for _, f := range []string{"recall/lock_hides_two.c", "recall/lock_iteration.c", "recall/barrier_phase.c",
 		"recall/input_and_lock.c", "recall/rwlock_upgrade.c", "race/private_phase.c", "accuracy/teardown_clear.c"} {
 		f = "../../../testdata/" + f
-		prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
+		prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // TestExploreInstructionBudget explores a program whose every schedule
@@ -17,7 +17,7 @@ import (
 // budget is a count, so no machine's speed or parallelism moves it). A
 // time bound far off keeps a regression from running for long.
 func TestExploreInstructionBudget(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/explore/fair_poll.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/explore/fair_poll.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestExploreInstructionBudget(t *testing.T) {
 // TestExploreBudgetFollowsTheProgram checks the default budget: ten
 // times the first execution's instructions, at least ExploreFloor.
 func TestExploreBudgetFollowsTheProgram(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/explore/fair_poll.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/explore/fair_poll.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestExploreBudgetFollowsTheProgram(t *testing.T) {
 // detection runs it once, whatever its plan and exploration would allow,
 // and says why the exploration did not run.
 func TestOneThreadRunsOnce(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/run/arith_int.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/run/arith_int.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}

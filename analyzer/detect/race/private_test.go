@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 	"augur/internal/testutil"
 )
 
@@ -56,7 +56,7 @@ func TestPrivateObjectsFromSnapshots(t *testing.T) {
 // with an exploration of 40 schedules, finds the same with private
 // objects and without.
 func samePrivateOrNot(t *testing.T, f string, opts race.Options) {
-	prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +97,7 @@ func samePrivateOrNot(t *testing.T, f string, opts race.Options) {
 // round-robin execution begins twice, not three times.
 func TestOneRunLearnsEverySite(t *testing.T) {
 	f := "../../../testdata/race/handoff_sites.c"
-	prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +118,7 @@ func TestOneRunLearnsEverySite(t *testing.T) {
 // checks on the corpora that it loses nothing against the full enumeration.
 func TestPrivateAccessesCommute(t *testing.T) {
 	f := "../../../testdata/race/private_steps.c"
-	prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestPrivateAccessesCommute(t *testing.T) {
 // finds in it, the race on the published value among them.
 func TestResumedScheduleRunsAgainFromTheStart(t *testing.T) {
 	f := "../../../testdata/race/late_publish.c"
-	prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 	"augur/internal/testutil"
 )
 
@@ -31,7 +31,7 @@ func expectedInversions(t testing.TB, path string) []string {
 
 func detect(t *testing.T, path string, schedules int) *race.Result {
 	t.Helper()
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}

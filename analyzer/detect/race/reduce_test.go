@@ -8,10 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 	"augur/internal/testutil"
 )
 
@@ -95,7 +95,7 @@ func corpora() []string {
 // five planned schedules and the exploration x, on one worker, for at
 // most 20 seconds.
 func corpusDetector(t *testing.T, f string) func(x race.Explore) *race.Result {
-	prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}

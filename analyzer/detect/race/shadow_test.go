@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // Shadow memory follows what the program touched, not the size of what it
@@ -117,7 +117,7 @@ func detectWithin(t *testing.T, name string, budget, instructions uint64, src st
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 	"augur/internal/testutil"
 )
 
@@ -29,7 +29,7 @@ func TestSnapshotsChangeNothing(t *testing.T) {
 	resumed := 0
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cacheDir})
+			prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,7 +105,7 @@ int main(void) {
 	return (int)hits;
 }
 `), 0o644)
-	prog, err := analyzer.LoadProgram([]string{src}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{src}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,3 +42,7 @@ var models = sync.OnceValue(func() *vm.Models {
 // table is the table being built, with the helpers that register this
 // package's kinds of models (register, registerIO).
 type table struct{ *vm.Models }
+
+// Modeled reports whether augur models the function name: a program that
+// calls it needs no definition of it.
+func Modeled(name string) bool { return Models().Lookup(name) != nil }

@@ -5,16 +5,16 @@ import (
 	"testing"
 	"time"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/symex"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // BenchmarkMaze reports paths and solver queries per second and the
 // solver's cache hit rate on a maze walked by symbolic moves.
 func BenchmarkMaze(b *testing.B) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/bench/maze.c"}, build.Options{CacheDir: b.TempDir()})
+	prog, err := load.Program([]string{"../../../testdata/bench/maze.c"}, build.Options{CacheDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func BenchmarkMaze(b *testing.B) {
 // states of a program holding 64 KiB of data, against the 10,000 x 64 KiB a
 // copy per state would take.
 func BenchmarkLiveStates(b *testing.B) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/bench/forks.c"}, build.Options{CacheDir: b.TempDir()})
+	prog, err := load.Program([]string{"../../../testdata/bench/forks.c"}, build.Options{CacheDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

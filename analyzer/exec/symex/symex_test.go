@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/symex"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 	"augur/internal/testutil"
 )
 
@@ -39,7 +39,7 @@ func TestNarrowInputs(t *testing.T) {
 			if m == nil {
 				t.Fatal("no expect line")
 			}
-			prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+			prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +110,7 @@ func TestNarrowInputs(t *testing.T) {
 // fixed per value, and compared by the solver: 2*x and x+x print the same
 // for every x, x*x does not.
 func TestSymbolicOutputComparison(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/symex/sym_output.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/symex/sym_output.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,7 +144,7 @@ func TestSymbolicOutputComparison(t *testing.T) {
 
 // Every searcher explores the same paths; they differ only in order.
 func TestSearchersAgree(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/symex/path_count.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/symex/path_count.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestSearchersAgree(t *testing.T) {
 // run on the path's inputs, whatever the searcher.
 func TestForkedPathsCountLikeConcreteRuns(t *testing.T) {
 	path := "../../../testdata/symex/path_count.c"
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestForkedPathsCountLikeConcreteRuns(t *testing.T) {
 // the multiple of one run it allows, not nine runs, and the path that
 // reaches it stops there.
 func TestPathsBudgetBoundsTheWorkloads(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/symex/mode_workloads.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/symex/mode_workloads.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func TestPathsBudgetBoundsTheWorkloads(t *testing.T) {
 // printed.
 func TestSolverBudgetPinsPaths(t *testing.T) {
 	path := "../../../testdata/symex/solver_budget.c"
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +282,7 @@ func TestSolverBudgetPinsPaths(t *testing.T) {
 // was found on stdin 0000BEE1, 0000BEe1, 0000BEE4 or 0000BEED from run to
 // run under GOGC=5).
 func TestExplorationDoesNotFollowTheCollector(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/symex/scanf_hex.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/symex/scanf_hex.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,7 +317,7 @@ func TestExplorationDoesNotFollowTheCollector(t *testing.T) {
 // What is left (6) is the branch's.
 func TestMaskedTableIndexNeedsNoSolver(t *testing.T) {
 	path := "../../../testdata/symex/byte_table.c"
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}

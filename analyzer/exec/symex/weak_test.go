@@ -8,11 +8,11 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/memmodel"
 	"augur/analyzer/exec/symex"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // outcomesRe reads a litmus program's allowed outcomes per model:
@@ -36,7 +36,7 @@ func TestLitmusOutcomes(t *testing.T) {
 			continue
 		}
 		n++
-		prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+		prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -84,7 +84,7 @@ func TestWeakBookkeeping(t *testing.T) {
 			want = []string{"0 0", "2 2"}
 		}
 		sort.Strings(want)
-		prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+		prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 		if err != nil {
 			t.Fatal(err)
 		}

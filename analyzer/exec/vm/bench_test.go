@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/bitcode"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/load"
 )
 
 func median(ds []time.Duration) time.Duration {
@@ -37,7 +37,7 @@ func BenchmarkInterpretVsNative(b *testing.B) {
 	if out, err := exec.Command("clang-14", "-O0", "-g", "-o", bin, src).CombinedOutput(); err != nil {
 		b.Fatalf("native build: %v\n%s", err, out)
 	}
-	prog, err := analyzer.LoadProgram([]string{src}, build.Options{CacheDir: b.TempDir()})
+	prog, err := load.Program([]string{src}, build.Options{CacheDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -88,7 +88,7 @@ func BenchmarkInterpretVsNative(b *testing.B) {
 // instructions of every 32 Mi; the target is within 1.05x).
 func BenchmarkHangProbeCost(b *testing.B) {
 	src := "../../../testdata/bench/compute.c"
-	prog, err := analyzer.LoadProgram([]string{src}, build.Options{CacheDir: b.TempDir()})
+	prog, err := load.Program([]string{src}, build.Options{CacheDir: b.TempDir()})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/solver"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // A differential test program is testdata/run/NAME.c (or .cpp), or a
@@ -141,7 +141,7 @@ func runAugur(t *testing.T, c diffCase, cache string) (outcome, *vm.Result) {
 
 // runAugurIn is runAugur with a symbolic state (sym) or without (nil).
 func runAugurIn(t *testing.T, c diffCase, cache string, sym *vm.Symbolic) (outcome, *vm.Result) {
-	prog, err := analyzer.LoadProgram(c.sources, build.Options{CacheDir: cache, Flags: c.cflags})
+	prog, err := load.Program(c.sources, build.Options{CacheDir: cache, Flags: c.cflags})
 	if err != nil {
 		t.Fatalf("augur load: %v", err)
 	}

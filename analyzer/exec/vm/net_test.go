@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // What a program holds in the network is bounded as a kernel bounds it:
@@ -52,7 +52,7 @@ int main(void) {
 	return 0;
 }
 `), 0o644)
-	prog, err := analyzer.LoadProgram([]string{src}, build.Options{CacheDir: dir})
+	prog, err := load.Program([]string{src}, build.Options{CacheDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,10 +6,10 @@ import (
 	"path/filepath"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // Every piece of output is an event with its stream, thread and the stack
@@ -31,7 +31,7 @@ int main(void) {
 	return 0;
 }
 `), 0o644)
-	prog, err := analyzer.LoadProgram([]string{src}, build.Options{CacheDir: dir})
+	prog, err := load.Program([]string{src}, build.Options{CacheDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestLoadsTextualIR(t *testing.T) {
 	if out, err := exec.Command("clang-14", "-S", "-emit-llvm", "-g", "-O0", "-o", ll, "../../../testdata/run/recursion.c").CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	prog, err := analyzer.LoadProgram([]string{ll}, build.Options{CacheDir: dir})
+	prog, err := load.Program([]string{ll}, build.Options{CacheDir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}

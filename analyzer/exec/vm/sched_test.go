@@ -7,17 +7,17 @@ import (
 	"reflect"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/sched"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/load"
 )
 
 func loadSched(t *testing.T) *ir.Program {
 	t.Helper()
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/sched/interleave.c"}, build.Options{CacheDir: t.TempDir()})
+	prog, err := load.Program([]string{"../../../testdata/sched/interleave.c"}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestReplayPrefixPrunes(t *testing.T) {
 // the next, so an unsynchronized count++ loop never loses an update; with
 // it, some seeded schedules interleave the loads and stores and do.
 func TestPreemptAccessesExposesInterleavings(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/sched/lost_update.c"}, build.Options{CacheDir: t.TempDir()})
+	prog, err := load.Program([]string{"../../../testdata/sched/lost_update.c"}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func TestPreemptAccessesExposesInterleavings(t *testing.T) {
 // Reads of the clock are recorded as inputs with where they happened, and
 // the same run gives the same values.
 func TestTimeReadsAreRecordedInputs(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/run/sleep_time.c"}, build.Options{CacheDir: t.TempDir()})
+	prog, err := load.Program([]string{"../../../testdata/run/sleep_time.c"}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestTimeReadsAreRecordedInputs(t *testing.T) {
 // under Quantum replays, through its file, with the same output and
 // decisions.
 func TestQuantumPassesLocksThatDoNotWait(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/sched/quantum.c"}, build.Options{CacheDir: t.TempDir()})
+	prog, err := load.Program([]string{"../../../testdata/sched/quantum.c"}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 		{"relax_turns.c", "1000 1000\n"},
 		{"reader_turns.c", "1000 1000\n"},
 	} {
-		prog, err := analyzer.LoadProgram([]string{"../../../testdata/sched/" + c.file}, build.Options{CacheDir: t.TempDir()})
+		prog, err := load.Program([]string{"../../../testdata/sched/" + c.file}, build.Options{CacheDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -347,7 +347,7 @@ func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 		{"sched/relax_turns.c", "1000 1000\n"},
 		{"sched/reader_turns.c", "1000 1000\n"},
 	} {
-		prog, err := analyzer.LoadProgram([]string{"../../../testdata/" + c.file}, build.Options{CacheDir: t.TempDir()})
+		prog, err := load.Program([]string{"../../../testdata/" + c.file}, build.Options{CacheDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -365,7 +365,7 @@ func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 // postponement the detection plan derives, round robin and the PCT seeds
 // must let it finish.
 func TestLockBackOffDoesNotRunInStep(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/sched/lock_pairs.c"}, build.Options{CacheDir: t.TempDir()})
+	prog, err := load.Program([]string{"../../../testdata/sched/lock_pairs.c"}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -393,7 +393,7 @@ func TestLockBackOffDoesNotRunInStep(t *testing.T) {
 // A steady clock never runs back in a thread's view across a join: the
 // joiner sees at least the joined thread's last reading.
 func TestSteadyClockGoesOnAcrossJoin(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/sched/steady_join.c"}, build.Options{CacheDir: t.TempDir()})
+	prog, err := load.Program([]string{"../../../testdata/sched/steady_join.c"}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

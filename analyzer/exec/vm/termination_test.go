@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 )
 
 // Each program in testdata/crash states how it must end on its first line:
@@ -45,7 +45,7 @@ func TestTerminations(t *testing.T) {
 			}
 			kind, sig, substr := m[1], m[2], m[3]
 			line, _ := strconv.Atoi(m[4])
-			prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cache})
+			prog, err := load.Program([]string{f}, build.Options{CacheDir: cache})
 			if err != nil {
 				t.Fatal(err)
 			}

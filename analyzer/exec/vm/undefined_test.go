@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 	"augur/internal/testutil"
 )
 
@@ -19,7 +19,7 @@ import (
 // result lists them; under UndefinedStop the first such call ends the run
 // as unsupported, naming the function.
 func TestUndefinedFunctions(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/incomplete/havoc_results.c"}, build.Options{CacheDir: t.TempDir()})
+	prog, err := load.Program([]string{"../../../testdata/incomplete/havoc_results.c"}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +76,7 @@ func TestSandboxedCalls(t *testing.T) {
 		for _, line := range strings.Split(strings.TrimRight(block, " \n"), "\n") {
 			want.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, " *"), " ") + "\n")
 		}
-		prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: t.TempDir()})
+		prog, err := load.Program([]string{f}, build.Options{CacheDir: t.TempDir()})
 		if err != nil {
 			t.Fatal(err)
 		}

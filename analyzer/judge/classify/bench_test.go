@@ -8,11 +8,11 @@ import (
 	"testing"
 	"time"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/judge/classify"
 )
 
@@ -28,7 +28,7 @@ func BenchmarkClassificationCost(b *testing.B) {
 	}
 	var ratios, baseRatios []float64
 	for _, f := range files {
-		prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: b.TempDir()})
+		prog, err := load.Program([]string{f}, build.Options{CacheDir: b.TempDir()})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1140,3 +1140,8 @@ func (s *spinWatch) Sync(vm.SyncEvent) {}
 func UsesSymbolicInputs(prog *ir.Program, undefined vm.UndefinedPolicy) bool {
 	return libc.Models().MarksInputs(prog, undefined)
 }
+
+// Harmful reports whether v is a verdict of a harmful category
+// (spec-violated or output-differs); a race not classified yet (nil) is
+// not.
+func (v *Verdict) Harmful() bool { return v != nil && category.Of(v.Category).Harmful }

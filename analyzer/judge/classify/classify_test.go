@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/judge/classify"
 	"augur/internal/testutil"
 )
@@ -116,7 +116,7 @@ func TestCategories(t *testing.T) {
 // enforced while the first thread holds the lock.
 func TestMutexBlindRacesAreSingleOrdering(t *testing.T) {
 	path := "../../../testdata/run/mutex_counter.c"
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +165,7 @@ func TestClassificationIsDeterministic(t *testing.T) {
 // Parallel classification gives the verdicts of a sequential one.
 func TestParallelMatchesSequential(t *testing.T) {
 	path := "../../../testdata/classify/double_checked.c"
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestReplayAnalyzerBaseline(t *testing.T) {
 		{"../../../testdata/race/counter.c", classify.Harmful},
 		{"../../../testdata/race/ad_hoc_flag.c", classify.Harmful},
 	} {
-		prog, err := analyzer.LoadProgram([]string{c.file}, build.Options{CacheDir: cacheDir})
+		prog, err := load.Program([]string{c.file}, build.Options{CacheDir: cacheDir})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -218,7 +218,7 @@ func TestReplayAnalyzerBaseline(t *testing.T) {
 // the recorded input the race only changes the output.
 func TestMultipathFindsOtherInputs(t *testing.T) {
 	path := "../../../testdata/classify/overflow_other_input.c"
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -288,7 +288,7 @@ func classifyFileMa(t *testing.T, path string, ma int) []classified {
 // execution template the tests classify them with.
 func detectFile(t *testing.T, path string) (*ir.Program, vm.Config, []*race.Race) {
 	t.Helper()
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}

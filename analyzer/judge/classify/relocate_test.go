@@ -3,10 +3,10 @@ package classify_test
 import (
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/judge/classify"
 )
 
@@ -16,7 +16,7 @@ import (
 // run was cut, which the verdict reports as a path that ran out of its
 // budget, not as one where the race is absent.
 func TestRelocationSaysWhenTheBudgetCutIt(t *testing.T) {
-	prog, err := analyzer.LoadProgram([]string{"../../../testdata/budget/long_input.c"}, build.Options{CacheDir: cacheDir})
+	prog, err := load.Program([]string{"../../../testdata/budget/long_input.c"}, build.Options{CacheDir: cacheDir})
 	if err != nil {
 		t.Fatal(err)
 	}

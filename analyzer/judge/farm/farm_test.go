@@ -10,12 +10,12 @@ import (
 	"testing"
 	"time"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/memmodel"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/judge/classify"
 	"augur/analyzer/judge/farm"
 )
@@ -24,7 +24,7 @@ import (
 // jobs, as the analyzer does.
 func jobsOf(t testing.TB, path string, model memmodel.Model) (*ir.Program, []classify.Job) {
 	t.Helper()
-	prog, err := analyzer.LoadProgram([]string{path}, build.Options{CacheDir: t.TempDir()})
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

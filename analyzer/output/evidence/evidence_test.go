@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/sched"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/judge/classify"
 	"augur/analyzer/output/evidence"
 )
@@ -27,7 +27,7 @@ func TestHarmfulVerdictsReplay(t *testing.T) {
 	}
 	replayed := 0
 	for _, f := range files {
-		prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: cache})
+		prog, err := load.Program([]string{f}, build.Options{CacheDir: cache})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -102,7 +102,7 @@ var schedTrace = sched.Trace{Policy: "round-robin"}
 // witness input.
 func TestMultipathEvidenceReplays(t *testing.T) {
 	f := "../../../testdata/classify/overflow_other_input.c"
-	prog, err := analyzer.LoadProgram([]string{f}, build.Options{CacheDir: t.TempDir()})
+	prog, err := load.Program([]string{f}, build.Options{CacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -17,6 +17,9 @@ import (
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/srctext"
+	"augur/analyzer/output/evidence"
 	"augur/analyzer/output/fix"
 )
 
@@ -45,7 +48,7 @@ const outputRuns = 20
 // disk).
 func Suggest(ctx context.Context, res *analyzer.Result, bopts build.Options, prog *ir.Program) {
 	s := &suggestion{res}
-	read := analyzer.SourceReader(res.Options.ReadFile)
+	read := srctext.Reader(res.Options.ReadFile)
 	res.Fixes = make([][]fix.Fix, len(res.Races))
 	checked := map[string]*changed{} // one analysis per change, whichever races it is for
 	var printed map[string]bool      // what the original prints in the output check's schedules
@@ -54,7 +57,7 @@ func Suggest(ctx context.Context, res *analyzer.Result, bopts build.Options, pro
 		frs[i] = fixRace(r, prog, res.Options.Sources)
 	}
 	for i, r := range res.Races {
-		if !res.HarmfulRace(i) {
+		if !res.Verdicts[i].Harmful() {
 			continue
 		}
 		fr := frs[i]
@@ -158,7 +161,7 @@ func (res *suggestion) analyzeChange(ctx context.Context, bopts build.Options, r
 		sources[k] = cp
 		copies[cp] = file
 	}
-	fixed, err := analyzer.LoadProgram(sources, bopts)
+	fixed, err := load.Program(sources, bopts)
 	if err != nil {
 		return &changed{why: "rejected: the changed program does not compile: " + firstLine(err.Error())}
 	}
@@ -191,7 +194,7 @@ func (res *suggestion) harmfulAccesses(f *fix.Fix, copies map[string]string) []s
 	seen := map[string]bool{}
 	var out []string
 	for i, r := range res.Races {
-		if !res.HarmfulRace(i) {
+		if !res.Verdicts[i].Harmful() {
 			continue
 		}
 		for _, e := range []race.Endpoint{r.First, r.Second} {
@@ -258,17 +261,17 @@ func (res *suggestion) compare(after *analyzer.Result, i int) string {
 	// reads still goes out of bounds).
 	if v := res.Verdicts[i]; v.Failure != nil {
 		harm := failSig(&race.Failure{Kind: v.Failure.Kind, Stack: v.Failure.Stack})
-		for _, f := range after.Failures() {
+		for _, f := range evidence.Failures(after.Detection, after.InputFailures) {
 			if failSig(f) == harm {
 				return fmt.Sprintf("the failure the race caused still happens: %s", firstLine(f.Message))
 			}
 		}
 	}
 	failed := map[string]bool{}
-	for _, f := range res.Failures() {
+	for _, f := range evidence.Failures(res.Detection, res.InputFailures) {
 		failed[failSig(f)] = true
 	}
-	for _, f := range after.Failures() {
+	for _, f := range evidence.Failures(after.Detection, after.InputFailures) {
 		if !failed[failSig(f)] {
 			if f.Kind == vm.TermDeadlock {
 				return fmt.Sprintf("a deadlock (%s)", firstLine(f.Message))

@@ -16,6 +16,7 @@ import (
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/load"
 	"augur/analyzer/output/fixcheck"
 	"augur/analyzer/output/report"
 	"augur/internal/testutil"
@@ -27,9 +28,9 @@ func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 
 func buildOpts() build.Options { return build.Options{CacheDir: cacheDir} }
 
-func load(t testing.TB, path string) *ir.Program {
+func mustLoad(t testing.TB, path string) *ir.Program {
 	t.Helper()
-	prog, err := analyzer.LoadProgram([]string{path}, buildOpts())
+	prog, err := load.Program([]string{path}, buildOpts())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +80,7 @@ func TestFixesOnAnnotatedPrograms(t *testing.T) {
 		path, _ := filepath.Abs(path) // named from root in the diff
 		t.Run(filepath.Base(path), func(t *testing.T) {
 			t.Parallel()
-			prog := load(t, path)
+			prog := mustLoad(t, path)
 			opts := options(path)
 			res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
 			if err != nil {
@@ -149,7 +150,7 @@ func checkPatched(t *testing.T, root, path, object, diff string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("patch -p0: %v\n%s\n%s", err, out, diff)
 	}
-	fixed := load(t, cp)
+	fixed := mustLoad(t, cp)
 	res, err := analyzer.Analyze(context.Background(), fixed, options(cp), analyzer.Observer{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,8 +6,10 @@ import (
 	"augur/analyzer"
 	"augur/analyzer/detect/race"
 	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/srctext"
 	"augur/analyzer/judge/category"
 	"augur/analyzer/judge/classify"
+	"augur/analyzer/output/evidence"
 	"augur/analyzer/output/fix"
 )
 
@@ -36,8 +38,8 @@ func FromResult(res *analyzer.Result, base string) *Report {
 		rep.AddExploration(res.Exploration, base)
 		rep.Stats.SymbolicInputs = res.SymbolicInputs
 	}
-	for _, f := range res.Failures() {
-		if path := res.FailureEvidence[analyzer.FailureKey(f.Kind, f.Message, f.Loc)]; path != "" {
+	for _, f := range evidence.Failures(res.Detection, res.InputFailures) {
+		if path := res.FailureEvidence[evidence.FailureKey(f.Kind, f.Message, f.Loc)]; path != "" {
 			rep.SetFailureEvidence(f, path, base)
 		}
 	}
@@ -126,7 +128,7 @@ func inputsOf(res *analyzer.Result, v *classify.Verdict) *Inputs {
 // fixes renders a race's fixes for the report, with paths relative to
 // base.
 func fixes(res *analyzer.Result, fs []fix.Fix, base string) []Fix {
-	read := analyzer.SourceReader(res.Options.ReadFile)
+	read := srctext.Reader(res.Options.ReadFile)
 	var out []Fix
 	for _, f := range fs {
 		rf := Fix{Kind: string(f.Kind), Title: f.Title, Verified: f.Verified, Checked: f.Checked}

@@ -1,4 +1,4 @@
-package analyzer_test
+package carry_test
 
 import (
 	"context"
@@ -9,10 +9,32 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
+	"augur/analyzer/frontend/load"
+	"augur/analyzer/output/carry"
 	"augur/analyzer/output/evidence"
 	"augur/analyzer/output/report"
+	"augur/internal/testutil"
 )
+
+var cacheDir string
+
+func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
+
+func mustLoad(t testing.TB, path string) *ir.Program {
+	t.Helper()
+	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog
+}
+
+func options(path string) analyzer.Options {
+	return analyzer.Options{Run: vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 20_000_000},
+		Sources: []string{path}, Seed: 1, Workers: 1}
+}
 
 // copyWith writes src, passed through edit, to dir/name and returns its path.
 func copyWith(t *testing.T, src, dir, name string, edit func(string) string) string {
@@ -33,9 +55,9 @@ func copyWith(t *testing.T, src, dir, name string, edit func(string) string) str
 // lines, and its rewritten evidence replays on the edited program.
 func TestRelocateAfterCommentOnlyEdit(t *testing.T) {
 	dir := t.TempDir()
-	src := "../testdata/classify/double_free.c"
+	src := "../../../testdata/classify/double_free.c"
 	path := copyWith(t, src, dir, "p.c", func(s string) string { return s })
-	before := load(t, path)
+	before := mustLoad(t, path)
 	opts := options(path)
 	opts.EvidenceDir = filepath.Join(dir, "evidence")
 	res, err := analyzer.Analyze(context.Background(), before, opts, analyzer.Observer{})
@@ -51,7 +73,7 @@ func TestRelocateAfterCommentOnlyEdit(t *testing.T) {
 		s = "// A comment line\n\n/* and a block\n   comment */\n" + s
 		return strings.Replace(s, "\t\tfree(buf);", "\t\tfree(\n\t\t\tbuf);", 1)
 	})
-	after := load(t, path)
+	after := mustLoad(t, path)
 	if before.CodeHash() != after.CodeHash() {
 		t.Fatal("comment-only edit changed the code hash")
 	}
@@ -59,7 +81,7 @@ func TestRelocateAfterCommentOnlyEdit(t *testing.T) {
 	if m == nil {
 		t.Fatal("MapLocs refused programs with the same code")
 	}
-	moved := report.FromResult(res.Relocate(m), "")
+	moved := report.FromResult(carry.Relocate(res, m), "")
 	marked := annotatedLines(t, path)
 	for i, a := range moved.Races[0].Accesses {
 		if !marked[a.Line] || a.Line == old.Races[0].Accesses[i].Line {
@@ -102,12 +124,52 @@ func annotatedLines(t *testing.T, path string) map[int]bool {
 // A real change to the code changes the hash.
 func TestCodeChangeChangesHash(t *testing.T) {
 	dir := t.TempDir()
-	src := "../testdata/classify/double_free.c"
-	a := load(t, copyWith(t, src, dir, "a.c", func(s string) string { return s }))
-	b := load(t, copyWith(t, src, dir, "a.c", func(s string) string {
+	src := "../../../testdata/classify/double_free.c"
+	a := mustLoad(t, copyWith(t, src, dir, "a.c", func(s string) string { return s }))
+	b := mustLoad(t, copyWith(t, src, dir, "a.c", func(s string) string {
 		return strings.Replace(s, "malloc(32)", "malloc(64)", 1)
 	}))
 	if a.CodeHash() == b.CodeHash() {
 		t.Fatal("changing malloc(32) to malloc(64) left the code hash unchanged")
+	}
+}
+
+// Reignore moves a race whose line now carries an `augur:ignore` comment
+// to the ignored ones, and refuses (ok false) when a race ignored before
+// no longer is: it was never classified.
+func TestReignore(t *testing.T) {
+	path, _ := filepath.Abs("../../../testdata/race/counter.c")
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := analyzer.Analyze(context.Background(), mustLoad(t, path), options(path), analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Races) != 1 || len(res.Ignored) != 0 {
+		t.Fatalf("races %d, ignored %d before the comment; want 1, 0", len(res.Races), len(res.Ignored))
+	}
+	marked := strings.Replace(string(src), "hits++; // race: hits output-differs", "hits++; // augur:ignore", 1)
+	if marked == string(src) {
+		t.Fatal("test program changed: its racing line was not found")
+	}
+	read := func(text string) func(string) ([]byte, error) {
+		return func(p string) ([]byte, error) {
+			if p == path {
+				return []byte(text), nil
+			}
+			return os.ReadFile(p)
+		}
+	}
+	quiet, ok := carry.Reignore(res, read(marked))
+	if !ok || len(quiet.Races) != 0 || len(quiet.Verdicts) != 0 || len(quiet.Ignored) != 1 {
+		t.Fatalf("with the comment: ok %v, races %d, ignored %d; want true, 0, 1", ok, len(quiet.Races), len(quiet.Ignored))
+	}
+	if len(res.Races) != 1 || len(res.Ignored) != 0 {
+		t.Error("Reignore changed the result it was given")
+	}
+	if again, ok := carry.Reignore(quiet, read(string(src))); ok {
+		t.Errorf("the comment removed again: ok with %d races, want a refusal", len(again.Races))
 	}
 }

@@ -1,7 +1,8 @@
-// Package analyzer is the entry point the CLI and the language server share:
-// it turns source files into a loaded program and (in later stages) runs
-// detection and classification on it.
-package analyzer
+// Package load makes the program an analysis runs from its sources: it
+// builds them with the runtime (and the client programs beside them),
+// completes the program from a project's other sources when asked, and
+// lowers the linked bitcode.
+package load
 
 import (
 	"context"
@@ -9,32 +10,21 @@ import (
 	"slices"
 	"strings"
 
-	"augur/analyzer/exec/libc"
 	"augur/analyzer/frontend/bitcode"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/frontend/resolve"
 )
 
-// LoadProgram compiles files (C/C++ sources, or .bc/.ll bitcode) with the
+// Program compiles files (C/C++ sources, or .bc/.ll bitcode) with the
 // runtime and lowers the linked result. Compile errors come back as
 // *build.CompileError values joined together.
-func LoadProgram(files []string, opts build.Options) (*ir.Program, error) {
-	prog, _, err := LoadProgramInputs(context.Background(), files, opts)
-	return prog, err
-}
-
-// LoadProgramInputs is LoadProgram that also returns the files the program
-// was compiled from (sources and the headers they include), so a caller
-// knows which saves concern it. Compiles stop when ctx ends. The client
-// programs of opts.Clients are linked in, client k under
-// ir.ClientEntry(k), for a vm.Config whose Clients give their argv.
-func LoadProgramInputs(ctx context.Context, files []string, opts build.Options) (*ir.Program, []string, error) {
-	l, err := LoadSources(ctx, files, opts, nil)
+func Program(files []string, opts build.Options) (*ir.Program, error) {
+	l, err := Sources(context.Background(), files, opts, nil, nil)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	return l.Prog, l.Inputs, nil
+	return l.Prog, nil
 }
 
 // Loaded is a program loaded from its sources.
@@ -48,12 +38,15 @@ type Loaded struct {
 	Resolved *resolve.Result
 }
 
-// LoadSources is LoadProgramInputs that completes the program from
+// Sources loads the program of files, as Program, and completes it from
 // candidates, as a linker from a library: a source among them that
-// defines a function or variable the program uses and defines nowhere is
-// compiled in, and so on for what that one needs (resolve.Complete).
-// With no candidates the program is the files given.
-func LoadSources(ctx context.Context, files []string, opts build.Options, candidates []string) (*Loaded, error) {
+// defines a function or variable the program uses and defines nowhere,
+// and that augur does not model (modeled), is compiled in, and so on for
+// what that one needs (resolve.Complete). With no candidates the program
+// is the files given. The client programs of opts.Clients are linked in,
+// client k under ir.ClientEntry(k), for a vm.Config whose Clients give
+// their argv. Compiles stop when ctx ends.
+func Sources(ctx context.Context, files []string, opts build.Options, candidates []string, modeled func(string) bool) (*Loaded, error) {
 	bc, err := build.Build(ctx, files, opts)
 	if err != nil {
 		return nil, err
@@ -87,7 +80,3 @@ func LoadSources(ctx context.Context, files []string, opts build.Options, candid
 	l.Prog, l.Inputs = prog, bc.Inputs
 	return l, nil
 }
-
-// modeled reports whether augur models the function name: a program
-// that calls it needs no definition of it.
-func modeled(name string) bool { return libc.Models().Lookup(name) != nil }
