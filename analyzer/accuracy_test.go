@@ -8,6 +8,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/detect/race"
+	"augur/analyzer/detect/race/racetest"
 	"augur/internal/testutil"
 )
 
@@ -66,7 +67,7 @@ func truths(t testing.TB, path string) []truth {
 func matchTruths(t testing.TB, path string, races []*race.Race, category func(i int) string) []string {
 	found := map[[2]int][]string{}
 	for i, r := range races {
-		x, y := testutil.LineIn(r.First, path), testutil.LineIn(r.Second, path)
+		x, y := racetest.LineIn(r.First, path), racetest.LineIn(r.Second, path)
 		pair := [2]int{min(x, y), max(x, y)}
 		found[pair] = append(found[pair], category(i))
 	}
@@ -98,7 +99,7 @@ func TestAccuracyCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			testutil.CheckRaces(t, f, res.Races)
+			racetest.CheckRaces(t, f, res.Races)
 			got := matchTruths(t, f, res.Races, func(i int) string { return string(res.Verdicts[i].Category) })
 			for i, tr := range truths(t, f) {
 				if got[i] != "" && got[i] != tr.category {

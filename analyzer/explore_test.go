@@ -11,6 +11,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/detect/race"
+	"augur/analyzer/detect/race/racetest"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/judge/category"
@@ -87,7 +88,7 @@ func TestExploreCorpus(t *testing.T) {
 					}
 				}
 			case "race":
-				testutil.CheckRaces(t, f, res.Races)
+				racetest.CheckRaces(t, f, res.Races)
 			default:
 				if !reachedBug(t, prog, res, want, f) {
 					t.Errorf("the %s at line %d was not reached (%d schedules, %d races)", want.what, want.line,

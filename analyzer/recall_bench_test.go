@@ -16,6 +16,7 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/detect/race"
+	"augur/analyzer/detect/race/racetest"
 	"augur/internal/testutil"
 )
 
@@ -143,7 +144,7 @@ func BenchmarkRecall(b *testing.B) {
 			took := time.Since(start)
 			got := linePairs{}
 			for _, r := range res.Races {
-				got.add(testutil.LineIn(r.First, f), testutil.LineIn(r.Second, f))
+				got.add(racetest.LineIn(r.First, f), racetest.LineIn(r.Second, f))
 			}
 			return got, res.Races, took
 		}
@@ -167,7 +168,7 @@ func BenchmarkRecall(b *testing.B) {
 		techs := map[[2]int]race.Technique{}
 		for _, r := range races {
 			p := linePairs{}
-			p.add(testutil.LineIn(r.First, f), testutil.LineIn(r.Second, f))
+			p.add(racetest.LineIn(r.First, f), racetest.LineIn(r.Second, f))
 			for k := range p {
 				if want[k] {
 					if _, ok := techs[k]; !ok {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"augur/analyzer"
+	"augur/analyzer/detect/race/racetest"
 	"augur/internal/testutil"
 )
 
@@ -27,7 +28,7 @@ func TestRecallCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			testutil.CheckRaces(t, f, res.Races)
+			racetest.CheckRaces(t, f, res.Races)
 		})
 	}
 }
@@ -55,9 +56,9 @@ func TestRecallCategories(t *testing.T) {
 				t.Fatal("no race found")
 			}
 			for i, r := range res.Races {
-				cat, ok := want[testutil.LineIn(r.Second, f)]
+				cat, ok := want[racetest.LineIn(r.Second, f)]
 				if !ok {
-					cat = want[testutil.LineIn(r.First, f)]
+					cat = want[racetest.LineIn(r.First, f)]
 				}
 				if v := res.Verdicts[i]; string(v.Category) != cat {
 					t.Errorf("race on %s (found by %s): %s (%s: %s), want %s", r.Object, r.Technique, v.Category, v.Stage, v.Reason, cat)

@@ -1,6 +1,7 @@
 // Package testutil holds what several packages' tests share: a compile
-// cache for the whole test binary, reading a test program's race
-// expectations, and locating a race's accesses in it.
+// cache for the whole test binary, and reading the expectations a test
+// program's comments write (its races, arguments and standard input).
+// Checking races against them is package racetest's.
 package testutil
 
 import (
@@ -10,8 +11,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-
-	"augur/analyzer/detect/race"
 )
 
 // MainWithCache runs a package's tests with *dir set to a fresh bitcode
@@ -25,18 +24,6 @@ func MainWithCache(m *testing.M, dir *string) {
 	code := m.Run()
 	os.RemoveAll(d)
 	os.Exit(code)
-}
-
-// LineIn returns the line of the first frame of an endpoint's stack that
-// is in file (the racing access may sit in a runtime function called from
-// it), or 0.
-func LineIn(e race.Endpoint, file string) int {
-	for _, f := range e.Stack {
-		if filepath.Base(f.Loc.File) == filepath.Base(file) {
-			return f.Loc.Line
-		}
-	}
-	return 0
 }
 
 // raceComment is a race expectation in a test program: `// race: NAME
@@ -119,32 +106,6 @@ func RacePairs(t testing.TB, path string) map[[2]int]int {
 		}
 	}
 	return want
-}
-
-// CheckRaces matches the races found in the program at path 1:1 against
-// its `// race:` comments: every expected race reported with both endpoint
-// lines, and nothing else.
-func CheckRaces(t testing.TB, path string, races []*race.Race) {
-	t.Helper()
-	want := RacePairs(t, path)
-	got := map[[2]int][]*race.Race{}
-	for _, r := range races {
-		a, b := LineIn(r.First, path), LineIn(r.Second, path)
-		got[[2]int{min(a, b), max(a, b)}] = append(got[[2]int{min(a, b), max(a, b)}], r)
-	}
-	for ls, n := range want {
-		if len(got[ls]) != n {
-			t.Errorf("%s: lines %d and %d: %d races reported, want %d", filepath.Base(path), ls[0], ls[1], len(got[ls]), n)
-		}
-	}
-	for ls, rs := range got {
-		if _, ok := want[ls]; !ok {
-			for _, r := range rs {
-				t.Errorf("%s: unexpected race on %s: %s at line %d vs %s at line %d", filepath.Base(path), r.Object,
-					r.First.KindName(), ls[0], r.Second.KindName(), ls[1])
-			}
-		}
-	}
 }
 
 // directive is a run directive in a test program's comments: `// args: a

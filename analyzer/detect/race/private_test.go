@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"augur/analyzer/detect/race"
+	"augur/analyzer/detect/race/racetest"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/load"
@@ -189,7 +190,7 @@ func TestResumedScheduleRunsAgainFromTheStart(t *testing.T) {
 func raceLines(t *testing.T, path string, races []*race.Race) string {
 	var out []string
 	for _, r := range races {
-		a, b := testutil.LineIn(r.First, path), testutil.LineIn(r.Second, path)
+		a, b := racetest.LineIn(r.First, path), racetest.LineIn(r.Second, path)
 		out = append(out, fmt.Sprintf("[%d %d]x%d@%v,%v", min(a, b), max(a, b), r.Instances, r.FirstAt, r.SecondAt))
 	}
 	sort.Strings(out)

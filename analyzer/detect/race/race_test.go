@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"augur/analyzer/detect/race"
+	"augur/analyzer/detect/race/racetest"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/load"
@@ -60,7 +61,7 @@ func TestAnnotatedRaces(t *testing.T) {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			t.Parallel()
 			res := detect(t, f, 5)
-			testutil.CheckRaces(t, f, res.Races)
+			racetest.CheckRaces(t, f, res.Races)
 			var inv []string
 			for _, i := range res.Inversions {
 				names := []string{i.LockA, i.LockB}

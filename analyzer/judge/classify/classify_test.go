@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"augur/analyzer/detect/race"
+	"augur/analyzer/detect/race/racetest"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
@@ -83,16 +84,16 @@ func TestCategories(t *testing.T) {
 			byPair := pairCategories(t, f)
 			got := map[[2]int][]string{}
 			for _, v := range verdicts {
-				a, b := testutil.LineIn(v.Race.First, f), testutil.LineIn(v.Race.Second, f)
+				a, b := racetest.LineIn(v.Race.First, f), racetest.LineIn(v.Race.Second, f)
 				pair := [2]int{min(a, b), max(a, b)}
 				if _, ok := byPair[pair]; ok {
 					got[pair] = append(got[pair], string(v.Category))
 					continue
 				}
-				line := testutil.LineIn(v.Race.Second, f)
+				line := racetest.LineIn(v.Race.Second, f)
 				cat, ok := want[line]
 				if !ok {
-					cat = want[testutil.LineIn(v.Race.First, f)]
+					cat = want[racetest.LineIn(v.Race.First, f)]
 				}
 				if string(v.Category) != cat {
 					t.Errorf("race on %s (line %d): %s (%s), want %s", v.Race.Object, line, v.Category, v.Reason, cat)
@@ -258,7 +259,7 @@ func TestAlternateAccessesBackToBack(t *testing.T) {
 	check := func(vs []classified) *classified {
 		t.Helper()
 		for i, v := range vs {
-			a, b := testutil.LineIn(v.Race.First, path), testutil.LineIn(v.Race.Second, path)
+			a, b := racetest.LineIn(v.Race.First, path), racetest.LineIn(v.Race.Second, path)
 			if len(lines) == 2 && min(a, b) == lines[0] && max(a, b) == lines[1] {
 				return &vs[i]
 			}

@@ -4,7 +4,7 @@
 // or nothing (the call would stop the analysis as unsupported). It prints
 // a Markdown report: per program, then the functions most often missing.
 //
-//	go run -tags=llvm14 ./internal/tools/libcover FILE.c...
+//	go run -tags=llvm14 ./scripts/libcover FILE.c...
 //
 // docs/libc.md quotes its output on a public corpus and explains the
 // choice between models and compiled library code that follows from it.
