@@ -12,18 +12,14 @@ import (
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/sched"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 // BenchmarkDetectionCost compares one execution of testdata/bench/threads.c
 // with the race detector against the same execution without it (target:
 // at most 2x).
 func BenchmarkDetectionCost(b *testing.B) {
-	prog, err := load.Program([]string{"../../../testdata/bench/threads.c"}, build.Options{CacheDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
+	prog := loadtest.Program(b, b.TempDir(), "../../../testdata/bench/threads.c")
 	var plain, detect []time.Duration
 	var insts uint64
 	// Each measured run starts from a collected heap, so one run's garbage
@@ -77,16 +73,14 @@ func BenchmarkSnapshots(b *testing.B) {
 	cache := b.TempDir()
 	fmt.Printf("%-18s %10s %12s %12s %8s %s\n", "program", "schedules", "from start/s", "snapshots/s", "ratio", "instructions skipped")
 	for _, f := range files {
-		prog, err := load.Program([]string{f}, build.Options{CacheDir: cache})
-		if err != nil {
-			b.Fatal(err)
-		}
+		prog := loadtest.Program(b, cache, f)
 		rate := func(noSnapshots bool) (float64, *race.Result) {
 			var rates []float64
 			var res *race.Result
 			for rep := 0; rep < 3; rep++ {
 				runtime.GC()
 				start := time.Now()
+				var err error
 				res, err = race.Detect(prog, race.Options{Schedules: 1, Seed: 1,
 					Run:     vm.Config{Args: []string{filepath.Base(f)}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}},
 					Explore: &race.Explore{Max: 200, Workers: 2, NoSnapshots: noSnapshots}})

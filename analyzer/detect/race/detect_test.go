@@ -9,8 +9,7 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 // The hand-off race needs a schedule where the consumer takes the lock
@@ -97,10 +96,7 @@ func TestDetectionIsDeterministic(t *testing.T) {
 func TestPotentialRacesAndDirectedRuns(t *testing.T) {
 	run := func(path string, directed int) *race.Result {
 		t.Helper()
-		prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog := loadtest.Program(t, cacheDir, path)
 		res, err := race.Detect(prog, race.Options{Schedules: 5, Directed: directed, Seed: 1,
 			Run: vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 50_000_000}})
 		if err != nil {
@@ -135,10 +131,7 @@ func TestPotentialRacesAndDirectedRuns(t *testing.T) {
 // program keeps one thread shows no potential race, and its share went
 // to the own input's pairs (SPLASH-2 ocean made 113 directed runs so).
 func TestDirectedRunsFollowTheInputsThatRan(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/budget/barrier_pairs.c")
 	directed := func(args ...string) int {
 		t.Helper()
 		var ins []*race.Inputs
@@ -167,10 +160,7 @@ func TestDirectedRunsFollowTheInputsThatRan(t *testing.T) {
 // whose plan ran in full only: on one where the program kept one thread
 // the directed run would repeat that execution.
 func TestExternalRunsSkipInputsThatCouldNotRun(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/budget/barrier_pairs.c")
 	never := &race.Candidate{ID: "external", A: "nowhere.c:1:1", B: "nowhere.c:2:1"} // never met
 	res, err := race.Detect(prog, race.Options{Schedules: 1, Seed: 1, Directed: -1, External: []*race.Candidate{never},
 		Inputs: []*race.Inputs{{Args: []string{"h"}}, {Args: []string{"x"}}},
@@ -189,10 +179,7 @@ func TestExternalRunsSkipInputsThatCouldNotRun(t *testing.T) {
 // program, so each stage runs three executions and says how many it left
 // out, and the inputs it never ran get no race-directed run.
 func TestStagesStopAtTheirShare(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/budget/barrier_pairs.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/budget/barrier_pairs.c")
 	detect := func(share uint64) *race.Result {
 		t.Helper()
 		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, StageInstructions: share,
@@ -232,10 +219,7 @@ func TestStagesStopAtTheirShare(t *testing.T) {
 // A race-directed run that confirms its race is not charged to the
 // stage's share: a stage that keeps finding goes on.
 func TestFindingRunsAreNotCharged(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/recall/lock_iteration.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/recall/lock_iteration.c")
 	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, StageInstructions: 1,
 		Run: vm.Config{Args: []string{"lock_iteration"}, MaxInstructions: 50_000_000}})
 	if err != nil {

@@ -7,8 +7,7 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 // Race-directed runs go ahead of their turn on idle workers, and
@@ -24,10 +23,7 @@ func TestDirectedRunsAheadFindTheSame(t *testing.T) {
 	for _, f := range []string{"recall/lock_hides_two.c", "recall/lock_iteration.c", "recall/barrier_phase.c",
 		"recall/input_and_lock.c", "recall/rwlock_upgrade.c", "race/private_phase.c", "accuracy/teardown_clear.c"} {
 		f = "../../../testdata/" + f
-		prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog := loadtest.Program(t, cacheDir, f)
 		var got [3]string
 		for k, workers := range []int{1, 2, 2} {
 			opts := race.Options{Schedules: 5, Seed: 1,

@@ -6,8 +6,7 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 // TestExploreInstructionBudget explores a program whose every schedule
@@ -17,10 +16,7 @@ import (
 // budget is a count, so no machine's speed or parallelism moves it). A
 // time bound far off keeps a regression from running for long.
 func TestExploreInstructionBudget(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/explore/fair_poll.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/explore/fair_poll.c")
 	const budget = 3_000_000
 	run := func(workers int) *race.Result {
 		res, err := race.Detect(prog, race.Options{Schedules: 3, Seed: 1,
@@ -54,10 +50,7 @@ func TestExploreInstructionBudget(t *testing.T) {
 // TestExploreBudgetFollowsTheProgram checks the default budget: ten
 // times the first execution's instructions, at least ExploreFloor.
 func TestExploreBudgetFollowsTheProgram(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/explore/fair_poll.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/explore/fair_poll.c")
 	res, err := race.Detect(prog, race.Options{Schedules: 1, Seed: 1,
 		Run:     vm.Config{Args: []string{"fair_poll"}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}},
 		Explore: &race.Explore{Max: 8, Workers: 1}})
@@ -74,10 +67,7 @@ func TestExploreBudgetFollowsTheProgram(t *testing.T) {
 // detection runs it once, whatever its plan and exploration would allow,
 // and says why the exploration did not run.
 func TestOneThreadRunsOnce(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/run/arith_int.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/run/arith_int.c")
 	res, err := race.Detect(prog, race.Options{Schedules: 5, Directed: 5, Seed: 1,
 		Run:     vm.Config{Args: []string{"arith_int"}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}},
 		Explore: &race.Explore{Instructions: 1 << 40, Until: time.Now().Add(2 * time.Minute)}})

@@ -12,8 +12,7 @@ import (
 	"augur/analyzer/detect/race"
 	"augur/analyzer/detect/race/racetest"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/internal/testutil"
 )
 
@@ -57,10 +56,7 @@ func TestPrivateObjectsFromSnapshots(t *testing.T) {
 // with an exploration of 40 schedules, finds the same with private
 // objects and without.
 func samePrivateOrNot(t *testing.T, f string, opts race.Options) {
-	prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, f)
 	opts.Seed = 1
 	opts.Run = vm.Config{Args: []string{filepath.Base(f)}, MaxInstructions: 50_000_000}
 	findings := func(all bool) string {
@@ -98,10 +94,7 @@ func samePrivateOrNot(t *testing.T, f string, opts race.Options) {
 // round-robin execution begins twice, not three times.
 func TestOneRunLearnsEverySite(t *testing.T) {
 	f := "../../../testdata/race/handoff_sites.c"
-	prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, f)
 	starts, sites, err := race.RoundRobinStarts(prog, vm.Config{Args: []string{"handoff_sites.c"}, MaxInstructions: 5_000_000})
 	if err != nil {
 		t.Fatal(err)
@@ -119,10 +112,7 @@ func TestOneRunLearnsEverySite(t *testing.T) {
 // checks on the corpora that it loses nothing against the full enumeration.
 func TestPrivateAccessesCommute(t *testing.T) {
 	f := "../../../testdata/race/private_steps.c"
-	prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, f)
 	enumerate := func(all bool) *race.Result {
 		res, err := race.Detect(prog, race.Options{Schedules: 1, Seed: 1, ShadowAll: all,
 			Explore: &race.Explore{Max: -1, Workers: 2},
@@ -154,10 +144,7 @@ func TestPrivateAccessesCommute(t *testing.T) {
 // finds in it, the race on the published value among them.
 func TestResumedScheduleRunsAgainFromTheStart(t *testing.T) {
 	f := "../../../testdata/race/late_publish.c"
-	prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, f)
 	run := vm.Config{Args: []string{"late_publish.c"}, MaxInstructions: 1_000_000}
 	again := 0
 	for seed := uint64(1); seed <= 20; seed++ {

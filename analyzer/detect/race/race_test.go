@@ -12,8 +12,7 @@ import (
 	"augur/analyzer/detect/race"
 	"augur/analyzer/detect/race/racetest"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/internal/testutil"
 )
 
@@ -32,10 +31,7 @@ func expectedInversions(t testing.TB, path string) []string {
 
 func detect(t *testing.T, path string, schedules int) *race.Result {
 	t.Helper()
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, path)
 	res, err := race.Detect(prog, race.Options{Schedules: schedules, Seed: 1,
 		Run: vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 50_000_000}})
 	if err != nil {

@@ -10,8 +10,7 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/internal/testutil"
 )
 
@@ -95,10 +94,7 @@ func corpora() []string {
 // five planned schedules and the exploration x, on one worker, for at
 // most 20 seconds.
 func corpusDetector(t *testing.T, f string) func(x race.Explore) *race.Result {
-	prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, f)
 	return func(x race.Explore) *race.Result {
 		x.Workers, x.Until = 1, time.Now().Add(20*time.Second)
 		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1,

@@ -8,8 +8,7 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 // Shadow memory follows what the program touched, not the size of what it
@@ -117,10 +116,7 @@ func detectWithin(t *testing.T, name string, budget, instructions uint64, src st
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, path)
 	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1,
 		Run: vm.Config{Args: []string{name}, MaxInstructions: instructions, Limits: vm.Limits{MaxMemory: budget}}})
 	if err != nil {

@@ -8,8 +8,7 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/internal/testutil"
 )
 
@@ -29,10 +28,7 @@ func TestSnapshotsChangeNothing(t *testing.T) {
 	resumed := 0
 	for _, f := range files {
 		t.Run(filepath.Base(f), func(t *testing.T) {
-			prog, err := load.Program([]string{f}, build.Options{CacheDir: cacheDir})
-			if err != nil {
-				t.Fatal(err)
-			}
+			prog := loadtest.Program(t, cacheDir, f)
 			run := func(noSnapshots bool) (*race.Result, string) {
 				res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1,
 					Run:     vm.Config{Args: []string{filepath.Base(f)}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}},
@@ -105,10 +101,7 @@ int main(void) {
 	return (int)hits;
 }
 `), 0o644)
-	prog, err := load.Program([]string{src}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, src)
 	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1,
 		Run:     vm.Config{Args: []string{"large"}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 256 << 20}},
 		Explore: &race.Explore{Max: 16, Workers: 2}})

@@ -7,17 +7,13 @@ import (
 
 	"augur/analyzer/exec/symex"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 // BenchmarkMaze reports paths and solver queries per second and the
 // solver's cache hit rate on a maze walked by symbolic moves.
 func BenchmarkMaze(b *testing.B) {
-	prog, err := load.Program([]string{"../../../testdata/bench/maze.c"}, build.Options{CacheDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
+	prog := loadtest.Program(b, b.TempDir(), "../../../testdata/bench/maze.c")
 	res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"maze"}}, Searcher: "dfs",
 		MaxPaths: 3000, Timeout: 60 * time.Second})
 	if err != nil {
@@ -43,10 +39,7 @@ func BenchmarkMaze(b *testing.B) {
 // states of a program holding 64 KiB of data, against the 10,000 x 64 KiB a
 // copy per state would take.
 func BenchmarkLiveStates(b *testing.B) {
-	prog, err := load.Program([]string{"../../../testdata/bench/forks.c"}, build.Options{CacheDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
+	prog := loadtest.Program(b, b.TempDir(), "../../../testdata/bench/forks.c")
 	res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"forks"}}, Searcher: "bfs",
 		MaxPaths: 20000, Timeout: 120 * time.Second})
 	if err != nil {

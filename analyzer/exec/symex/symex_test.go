@@ -13,8 +13,7 @@ import (
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/symex"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/internal/testutil"
 )
 
@@ -39,10 +38,7 @@ func TestNarrowInputs(t *testing.T) {
 			if m == nil {
 				t.Fatal("no expect line")
 			}
-			prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-			if err != nil {
-				t.Fatal(err)
-			}
+			prog := loadtest.Program(t, cacheDir, path)
 			cfg := vm.Config{Args: []string{name}, MaxInstructions: 10_000_000}
 			if m[1] != "" {
 				n, _ := strconv.Atoi(m[1])
@@ -110,10 +106,7 @@ func TestNarrowInputs(t *testing.T) {
 // fixed per value, and compared by the solver: 2*x and x+x print the same
 // for every x, x*x does not.
 func TestSymbolicOutputComparison(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/symex/sym_output.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/symex/sym_output.c")
 	res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"out"}}, MaxPaths: 10})
 	if err != nil {
 		t.Fatal(err)
@@ -144,10 +137,7 @@ func TestSymbolicOutputComparison(t *testing.T) {
 
 // Every searcher explores the same paths; they differ only in order.
 func TestSearchersAgree(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/symex/path_count.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/symex/path_count.c")
 	for _, s := range []string{"dfs", "bfs", "random-path", "coverage"} {
 		res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"p"}}, Searcher: s, Seed: 3})
 		if err != nil {
@@ -169,10 +159,7 @@ func TestSearchersAgree(t *testing.T) {
 // run on the path's inputs, whatever the searcher.
 func TestForkedPathsCountLikeConcreteRuns(t *testing.T) {
 	path := "../../../testdata/symex/path_count.c"
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, path)
 	for _, searcher := range []string{"dfs", "bfs"} {
 		res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"p"}}, Searcher: searcher})
 		if err != nil {
@@ -196,10 +183,7 @@ func TestForkedPathsCountLikeConcreteRuns(t *testing.T) {
 // the multiple of one run it allows, not nine runs, and the path that
 // reaches it stops there.
 func TestPathsBudgetBoundsTheWorkloads(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/symex/mode_workloads.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/symex/mode_workloads.c")
 	cfg := vm.Config{Args: []string{"mode_workloads"}, MaxInstructions: 100_000_000}
 	res, err := symex.Explore(prog, symex.Options{Run: cfg, MaxPaths: 100,
 		SeedBudget:  func(n uint64) uint64 { return 2 * n },
@@ -236,10 +220,7 @@ func TestPathsBudgetBoundsTheWorkloads(t *testing.T) {
 // printed.
 func TestSolverBudgetPinsPaths(t *testing.T) {
 	path := "../../../testdata/symex/solver_budget.c"
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, path)
 	cfg := vm.Config{Args: []string{"solver_budget"}, MaxInstructions: 10_000_000}
 	const perPath, all = 8, 24
 	res, err := symex.Explore(prog, symex.Options{Run: cfg, MaxPaths: 100, MaxPathCalls: perPath, MaxCalls: all})
@@ -282,10 +263,7 @@ func TestSolverBudgetPinsPaths(t *testing.T) {
 // was found on stdin 0000BEE1, 0000BEe1, 0000BEE4 or 0000BEED from run to
 // run under GOGC=5).
 func TestExplorationDoesNotFollowTheCollector(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/symex/scanf_hex.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/symex/scanf_hex.c")
 	defer debug.SetGCPercent(debug.SetGCPercent(2))
 	var first string
 	for i := 0; i < 4; i++ {
@@ -317,10 +295,7 @@ func TestExplorationDoesNotFollowTheCollector(t *testing.T) {
 // What is left (6) is the branch's.
 func TestMaskedTableIndexNeedsNoSolver(t *testing.T) {
 	path := "../../../testdata/symex/byte_table.c"
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, path)
 	res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"byte_table"}, MaxInstructions: 10_000_000}, MaxPaths: 10})
 	if err != nil {
 		t.Fatal(err)

@@ -11,8 +11,7 @@ import (
 	"augur/analyzer/exec/memmodel"
 	"augur/analyzer/exec/symex"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 // outcomesRe reads a litmus program's allowed outcomes per model:
@@ -36,10 +35,7 @@ func TestLitmusOutcomes(t *testing.T) {
 			continue
 		}
 		n++
-		prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog := loadtest.Program(t, cacheDir, path)
 		for _, model := range []string{"sc", "weak"} {
 			res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"litmus"}, MaxInstructions: 1_000_000},
 				AllSchedules: true, Model: modelOf(model), MaxPaths: 100000})
@@ -84,10 +80,7 @@ func TestWeakBookkeeping(t *testing.T) {
 			want = []string{"0 0", "2 2"}
 		}
 		sort.Strings(want)
-		prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog := loadtest.Program(t, cacheDir, path)
 		for _, searcher := range []string{"dfs", "bfs"} {
 			res, err := symex.Explore(prog, symex.Options{Run: vm.Config{Args: []string{"w"}, MaxInstructions: 10_000_000},
 				Model: memmodel.Weak, Searcher: searcher})

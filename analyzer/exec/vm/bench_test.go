@@ -18,7 +18,7 @@ import (
 	"augur/analyzer/frontend/bitcode"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 func median(ds []time.Duration) time.Duration {
@@ -37,10 +37,7 @@ func BenchmarkInterpretVsNative(b *testing.B) {
 	if out, err := exec.Command("clang-14", "-O0", "-g", "-o", bin, src).CombinedOutput(); err != nil {
 		b.Fatalf("native build: %v\n%s", err, out)
 	}
-	prog, err := load.Program([]string{src}, build.Options{CacheDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
+	prog := loadtest.Program(b, b.TempDir(), src)
 	// Native runs are short and noisy: take the median of many, interleaved
 	// with the interpreted runs so both see the same machine load.
 	const rounds, nativePerRound = 3, 5
@@ -88,10 +85,7 @@ func BenchmarkInterpretVsNative(b *testing.B) {
 // instructions of every 32 Mi; the target is within 1.05x).
 func BenchmarkHangProbeCost(b *testing.B) {
 	src := "../../../testdata/bench/compute.c"
-	prog, err := load.Program([]string{src}, build.Options{CacheDir: b.TempDir()})
-	if err != nil {
-		b.Fatal(err)
-	}
+	prog := loadtest.Program(b, b.TempDir(), src)
 	defer vm.SetHangProbes(true)
 	run := func(probes bool) time.Duration {
 		vm.SetHangProbes(probes)

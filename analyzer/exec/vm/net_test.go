@@ -8,8 +8,7 @@ import (
 
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 // What a program holds in the network is bounded as a kernel bounds it:
@@ -52,10 +51,7 @@ int main(void) {
 	return 0;
 }
 `), 0o644)
-	prog, err := load.Program([]string{src}, build.Options{CacheDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, dir, src)
 	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"flood"}, MaxInstructions: 200_000_000, Limits: vm.Limits{MaxMemory: 256 << 20}})
 	if err != nil {
 		t.Fatal(err)

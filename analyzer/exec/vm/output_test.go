@@ -8,8 +8,7 @@ import (
 
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 // Every piece of output is an event with its stream, thread and the stack
@@ -31,10 +30,7 @@ int main(void) {
 	return 0;
 }
 `), 0o644)
-	prog, err := load.Program([]string{src}, build.Options{CacheDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, dir, src)
 	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"out"}})
 	if err != nil {
 		t.Fatal(err)
@@ -75,10 +71,7 @@ func TestLoadsTextualIR(t *testing.T) {
 	if out, err := exec.Command("clang-14", "-S", "-emit-llvm", "-g", "-O0", "-o", ll, "../../../testdata/run/recursion.c").CombinedOutput(); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	prog, err := load.Program([]string{ll}, build.Options{CacheDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, dir, ll)
 	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"recursion"}})
 	if err != nil {
 		t.Fatal(err)

@@ -10,17 +10,13 @@ import (
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/sched"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 func loadSched(t *testing.T) *ir.Program {
 	t.Helper()
-	prog, err := load.Program([]string{"../../../testdata/sched/interleave.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, t.TempDir(), "../../../testdata/sched/interleave.c")
 	return prog
 }
 
@@ -141,10 +137,7 @@ func TestReplayPrefixPrunes(t *testing.T) {
 // the next, so an unsynchronized count++ loop never loses an update; with
 // it, some seeded schedules interleave the loads and stores and do.
 func TestPreemptAccessesExposesInterleavings(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/sched/lost_update.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, t.TempDir(), "../../../testdata/sched/lost_update.c")
 	run := func(seed uint64, preempt bool) string {
 		var out bytes.Buffer
 		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"lost"}, Stdout: &out, Policy: sched.NewRandom(seed), PreemptAccesses: preempt})
@@ -176,10 +169,7 @@ func TestPreemptAccessesExposesInterleavings(t *testing.T) {
 // Reads of the clock are recorded as inputs with where they happened, and
 // the same run gives the same values.
 func TestTimeReadsAreRecordedInputs(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/run/sleep_time.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, t.TempDir(), "../../../testdata/run/sleep_time.c")
 	runOnce := func() *vm.Result {
 		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"sleep_time"}})
 		if err != nil {
@@ -211,10 +201,7 @@ func TestTimeReadsAreRecordedInputs(t *testing.T) {
 // under Quantum replays, through its file, with the same output and
 // decisions.
 func TestQuantumPassesLocksThatDoNotWait(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/sched/quantum.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, t.TempDir(), "../../../testdata/sched/quantum.c")
 	const want = "total 199990000\nreceived 2000 items, sum 2001000\n"
 	run := func(p sched.Policy) (string, *vm.Result) {
 		t.Helper()
@@ -284,10 +271,7 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 		{"relax_turns.c", "1000 1000\n"},
 		{"reader_turns.c", "1000 1000\n"},
 	} {
-		prog, err := load.Program([]string{"../../../testdata/sched/" + c.file}, build.Options{CacheDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog := loadtest.Program(t, t.TempDir(), "../../../testdata/sched/"+c.file)
 		for seed := uint64(1); seed <= 8; seed++ {
 			for _, depth := range []int{2, 3} {
 				if out, _ := runWithinBudget(t, prog, sched.NewPCT(seed, depth, 1000)); out != c.want {
@@ -347,10 +331,7 @@ func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 		{"sched/relax_turns.c", "1000 1000\n"},
 		{"sched/reader_turns.c", "1000 1000\n"},
 	} {
-		prog, err := load.Program([]string{"../../../testdata/" + c.file}, build.Options{CacheDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog := loadtest.Program(t, t.TempDir(), "../../../testdata/"+c.file)
 		if out, _ := runWithinBudget(t, prog, sched.RoundRobin{}); out != c.want {
 			t.Fatalf("%s printed %q, want %q", c.file, out, c.want)
 		}
@@ -365,10 +346,7 @@ func TestRoundRobinDoesNotRetryTryLocksInStep(t *testing.T) {
 // postponement the detection plan derives, round robin and the PCT seeds
 // must let it finish.
 func TestLockBackOffDoesNotRunInStep(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/sched/lock_pairs.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, t.TempDir(), "../../../testdata/sched/lock_pairs.c")
 	const want = "total 100\n"
 	out, res := runWithinBudget(t, prog, sched.RoundRobin{})
 	if out != want {
@@ -393,10 +371,7 @@ func TestLockBackOffDoesNotRunInStep(t *testing.T) {
 // A steady clock never runs back in a thread's view across a join: the
 // joiner sees at least the joined thread's last reading.
 func TestSteadyClockGoesOnAcrossJoin(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/sched/steady_join.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, t.TempDir(), "../../../testdata/sched/steady_join.c")
 	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"steady_join"}})
 	if err != nil {
 		t.Fatal(err)

@@ -11,8 +11,7 @@ import (
 
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 )
 
 // Each program in testdata/crash states how it must end on its first line:
@@ -45,10 +44,7 @@ func TestTerminations(t *testing.T) {
 			}
 			kind, sig, substr := m[1], m[2], m[3]
 			line, _ := strconv.Atoi(m[4])
-			prog, err := load.Program([]string{f}, build.Options{CacheDir: cache})
-			if err != nil {
-				t.Fatal(err)
-			}
+			prog := loadtest.Program(t, cache, f)
 			mach, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"prog"}, MaxInstructions: 2_000_000})
 			if err != nil {
 				t.Fatal(err)

@@ -9,8 +9,7 @@ import (
 
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/internal/testutil"
 )
 
@@ -19,10 +18,7 @@ import (
 // result lists them; under UndefinedStop the first such call ends the run
 // as unsupported, naming the function.
 func TestUndefinedFunctions(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/incomplete/havoc_results.c"}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, t.TempDir(), "../../../testdata/incomplete/havoc_results.c")
 	if got := libc.Models().Undefined(prog); !reflect.DeepEqual(got, []string{"log_event", "lookup", "read_sensor"}) {
 		t.Errorf("Undefined = %v", got)
 	}
@@ -76,10 +72,7 @@ func TestSandboxedCalls(t *testing.T) {
 		for _, line := range strings.Split(strings.TrimRight(block, " \n"), "\n") {
 			want.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, " *"), " ") + "\n")
 		}
-		prog, err := load.Program([]string{f}, build.Options{CacheDir: t.TempDir()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog := loadtest.Program(t, t.TempDir(), f)
 		var out bytes.Buffer
 		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"sandbox"}, Stdout: &out, MaxInstructions: 10_000_000,
 			Limits: vm.Limits{MaxMemory: 256 << 20}})

@@ -11,8 +11,7 @@ import (
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/analyzer/judge/classify"
 )
 
@@ -28,10 +27,7 @@ func BenchmarkClassificationCost(b *testing.B) {
 	}
 	var ratios, baseRatios []float64
 	for _, f := range files {
-		prog, err := load.Program([]string{f}, build.Options{CacheDir: b.TempDir()})
-		if err != nil {
-			b.Fatal(err)
-		}
+		prog := loadtest.Program(b, b.TempDir(), f)
 		cfg := vm.Config{Args: []string{"p"}, MaxInstructions: 20_000_000}
 		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
 		if err != nil {

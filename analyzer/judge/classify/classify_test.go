@@ -10,9 +10,8 @@ import (
 	"augur/analyzer/detect/race"
 	"augur/analyzer/detect/race/racetest"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/analyzer/judge/classify"
 	"augur/internal/testutil"
 )
@@ -117,10 +116,7 @@ func TestCategories(t *testing.T) {
 // enforced while the first thread holds the lock.
 func TestMutexBlindRacesAreSingleOrdering(t *testing.T) {
 	path := "../../../testdata/run/mutex_counter.c"
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, path)
 	cfg := vm.Config{Args: []string{"mutex_counter"}, MaxInstructions: 20_000_000}
 	res, err := race.Detect(prog, race.Options{Schedules: 2, Seed: 1, Run: cfg, MutexBlind: true})
 	if err != nil {
@@ -166,10 +162,7 @@ func TestClassificationIsDeterministic(t *testing.T) {
 // Parallel classification gives the verdicts of a sequential one.
 func TestParallelMatchesSequential(t *testing.T) {
 	path := "../../../testdata/classify/double_checked.c"
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, path)
 	cfg := vm.Config{Args: []string{"dcl"}, MaxInstructions: 20_000_000}
 	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
 	if err != nil || len(res.Races) < 2 {
@@ -198,10 +191,7 @@ func TestReplayAnalyzerBaseline(t *testing.T) {
 		{"../../../testdata/race/counter.c", classify.Harmful},
 		{"../../../testdata/race/ad_hoc_flag.c", classify.Harmful},
 	} {
-		prog, err := load.Program([]string{c.file}, build.Options{CacheDir: cacheDir})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog := loadtest.Program(t, cacheDir, c.file)
 		cfg := vm.Config{Args: []string{"p"}, MaxInstructions: 20_000_000}
 		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
 		if err != nil || len(res.Races) == 0 {
@@ -219,10 +209,7 @@ func TestReplayAnalyzerBaseline(t *testing.T) {
 // the recorded input the race only changes the output.
 func TestMultipathFindsOtherInputs(t *testing.T) {
 	path := "../../../testdata/classify/overflow_other_input.c"
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, path)
 	cfg := vm.Config{Args: []string{"overflow"}, MaxInstructions: 20_000_000}
 	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
 	if err != nil || len(res.Races) != 1 {
@@ -289,10 +276,7 @@ func classifyFileMa(t *testing.T, path string, ma int) []classified {
 // execution template the tests classify them with.
 func detectFile(t *testing.T, path string) (*ir.Program, vm.Config, []*race.Race) {
 	t.Helper()
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, path)
 	cfg := vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 20_000_000}
 	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
 	if err != nil {

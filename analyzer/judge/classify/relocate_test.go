@@ -5,8 +5,7 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/analyzer/judge/classify"
 )
 
@@ -16,10 +15,7 @@ import (
 // run was cut, which the verdict reports as a path that ran out of its
 // budget, not as one where the race is absent.
 func TestRelocationSaysWhenTheBudgetCutIt(t *testing.T) {
-	prog, err := load.Program([]string{"../../../testdata/budget/long_input.c"}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/budget/long_input.c")
 	run := vm.Config{Args: []string{"long_input"}, MaxInstructions: 10_000_000}
 	det, err := race.Detect(prog, race.Options{Schedules: 1, Seed: 1, Run: run})
 	if err != nil {

@@ -13,9 +13,8 @@ import (
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/memmodel"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/analyzer/judge/classify"
 	"augur/analyzer/judge/farm"
 )
@@ -24,10 +23,7 @@ import (
 // jobs, as the analyzer does.
 func jobsOf(t testing.TB, path string, model memmodel.Model) (*ir.Program, []classify.Job) {
 	t.Helper()
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, t.TempDir(), path)
 	cfg := vm.Config{Args: []string{filepath.Base(path)}, MaxInstructions: 20_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}}
 	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
 	if err != nil {

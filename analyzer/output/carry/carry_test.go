@@ -9,9 +9,8 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/analyzer/output/carry"
 	"augur/analyzer/output/evidence"
 	"augur/analyzer/output/report"
@@ -24,10 +23,7 @@ func TestMain(m *testing.M) { testutil.MainWithCache(m, &cacheDir) }
 
 func mustLoad(t testing.TB, path string) *ir.Program {
 	t.Helper()
-	prog, err := load.Program([]string{path}, build.Options{CacheDir: cacheDir})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, cacheDir, path)
 	return prog
 }
 

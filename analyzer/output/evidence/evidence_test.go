@@ -9,8 +9,7 @@ import (
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/sched"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/build"
-	"augur/analyzer/frontend/load"
+	"augur/analyzer/frontend/load/loadtest"
 	"augur/analyzer/judge/classify"
 	"augur/analyzer/output/evidence"
 )
@@ -27,10 +26,7 @@ func TestHarmfulVerdictsReplay(t *testing.T) {
 	}
 	replayed := 0
 	for _, f := range files {
-		prog, err := load.Program([]string{f}, build.Options{CacheDir: cache})
-		if err != nil {
-			t.Fatal(err)
-		}
+		prog := loadtest.Program(t, cache, f)
 		cfg := vm.Config{Args: []string{strings.TrimSuffix(filepath.Base(f), ".c")}, MaxInstructions: 20_000_000}
 		res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
 		if err != nil {
@@ -102,10 +98,7 @@ var schedTrace = sched.Trace{Policy: "round-robin"}
 // witness input.
 func TestMultipathEvidenceReplays(t *testing.T) {
 	f := "../../../testdata/classify/overflow_other_input.c"
-	prog, err := load.Program([]string{f}, build.Options{CacheDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog := loadtest.Program(t, t.TempDir(), f)
 	cfg := vm.Config{Args: []string{"overflow"}, MaxInstructions: 20_000_000}
 	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
 	if err != nil || len(res.Races) != 1 {
