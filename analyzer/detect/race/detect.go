@@ -350,6 +350,10 @@ type detection struct {
 	// early holds the race-directed executions run while the work beside
 	// detection went on, by candidate id (directEarly).
 	early map[string]*execution
+	// gathering are where the threads of the first execution on the
+	// analysis's own inputs met (sched.Trace.Gathering): the places
+	// where the exploration's gathering schedules hold threads.
+	gathering []string
 }
 
 // base runs the base plan on the analysis's own inputs.
@@ -422,6 +426,9 @@ func (d *detection) plan(in *Inputs) error {
 		if i == 0 {
 			if stop := d.measured(runs[0].run, in, measure); stop {
 				break
+			}
+			if in == nil {
+				d.gathering = runs[0].run.Trace.Gathering(gatherPeers)
 			}
 			if runs[0].run.Threads <= 1 {
 				// One thread on these inputs: every later schedule of

@@ -232,8 +232,13 @@ func (d *detection) explore() error {
 			seeds[k] = seed
 			depth := 2 + (i+k)%2 // PCT depths 2 and 3 in turn
 			cfgs[k] = in.Apply(d.opts.Run)
-			cfgs[k].Policy, cfgs[k].PreemptAt = sched.NewPCT(seed, depth, steps), focus
+			pct := sched.NewPCT(seed, depth, steps)
+			cfgs[k].Policy, cfgs[k].PreemptAt = pct, focus
 			names[k] = fmt.Sprintf("pct seed %d depth %d over %d accesses", seed, depth, len(focus))
+			if at := d.gatherAt(i + k); at != "" {
+				pct.GatherAt(at)
+				names[k] += " gathering threads at " + at
+			}
 			if in != nil {
 				names[k] += " on inputs " + in.String()
 			}
@@ -296,6 +301,21 @@ func (d *detection) explore() error {
 	d.res.Explore.Focus = len(d.focused)
 	d.res.Explore.Switches = len(d.switches)
 	return nil
+}
+
+// gatherPeers is how many threads must have reached a place for the
+// exploration to gather threads there: with two, PCT's own chance of
+// stopping the one peer does not fall with a count of peers.
+const gatherPeers = 3
+
+// gatherAt is where the exploration's schedule i gathers threads
+// (sched.PCT.GatherAt), "" for a plain PCT schedule: every third schedule
+// gathers, at each place of d.gathering in turn.
+func (d *detection) gatherAt(i int) string {
+	if len(d.gathering) == 0 || i%3 != 2 {
+		return ""
+	}
+	return d.gathering[(i/3)%len(d.gathering)]
 }
 
 // enumeratedAll reports whether the enumeration ran every schedule that

@@ -20,6 +20,7 @@ type PCT struct {
 	step    int
 	demoted int    // the last priority given a thread preempted at a time slice (below 0)
 	again   streak // the points in a row its thread was picked again at (FairPoints)
+	gather  string // where threads gather (GatherAt), "" for nowhere
 }
 
 // NewPCT returns a PCT policy of the given depth for executions of about
@@ -41,6 +42,20 @@ func NewPCT(seed uint64, depth, steps int) *PCT {
 
 func (*PCT) Name() string { return "pct" }
 
+// GatherAt makes every thread that reaches the point location loc drop
+// below every other thread there, each time it reaches it, and returns p.
+// The threads that run the same code then pile up at loc while the rest
+// of the program runs past them. A bug that needs one thread to stop
+// between two steps while another runs (a two-step update read half done)
+// needs every peer of that thread to stop there too when the peers run the
+// same steps: PCT's chance of that falls with the number of peers, a
+// gathering's does not. loc is a location several threads reached in an
+// earlier run (Trace.Gathering).
+func (p *PCT) GatherAt(loc string) *PCT {
+	p.gather = loc
+	return p
+}
+
 // Fork implements Forker: the copy, generator state included, makes the
 // same future choices.
 func (p *PCT) Fork() Policy {
@@ -61,6 +76,10 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 	}
 	if low, ok := p.changes[p.step]; ok && pt.Thread >= 0 {
 		p.prio[pt.Thread] = low
+	}
+	if p.gather != "" && pt.Thread >= 0 && pt.Loc == p.gather {
+		p.demoted--
+		p.prio[pt.Thread] = p.demoted
 	}
 	return demoteAndPick(p.prio, &p.demoted, &p.again, pt, runnable), nil
 }

@@ -111,3 +111,72 @@ func TestQuantumPasses(t *testing.T) {
 		t.Error("a replay of a quantum trace made a decision at a lock")
 	}
 }
+
+// A gathering PCT schedule holds every thread that reaches its place below
+// every thread that has not, whatever their priorities: of five peers the
+// four that reach the place first all wait there while the fifth, which has
+// not, runs; once no other thread can run, the first to arrive goes on.
+func TestPCTGathersPeersAtAPlace(t *testing.T) {
+	const at = "p.c:16:2"
+	for seed := uint64(1); seed <= 20; seed++ {
+		p := NewPCT(seed, 1, 1000).GatherAt(at)
+		peers := []int{1, 2, 3, 4, 5}
+		waiting := map[int]bool{}
+		var order []int
+		for len(waiting) < 4 {
+			// Whichever peer runs goes straight to the place.
+			next, _ := p.Pick(&Point{Thread: 0, Loc: "p.c:40:3", What: "pthread_join"}, peers)
+			if waiting[next] {
+				t.Fatalf("seed %d: thread %d, waiting at the place, ran while %v had not reached it", seed, next, peers)
+			}
+			waiting[next] = true
+			order = append(order, next)
+			if len(waiting) == 4 {
+				break
+			}
+			if got, _ := p.Pick(&Point{Thread: next, Loc: at, What: "pthread_mutex_lock"}, peers); waiting[got] {
+				t.Fatalf("seed %d: thread %d was picked again at the place", seed, got)
+			}
+		}
+		last := order[3]
+		rest := -1
+		for _, q := range peers {
+			if !waiting[q] {
+				rest = q
+			}
+		}
+		if got, _ := p.Pick(&Point{Thread: last, Loc: at, What: "pthread_mutex_lock"}, peers); got != rest {
+			t.Fatalf("seed %d: with %v waiting at the place, want the fifth peer %d, got %d", seed, order, rest, got)
+		}
+		// The fifth blocks elsewhere: of those waiting, the first to arrive goes on.
+		waitingOnly := []int{1, 2, 3, 4, 5}
+		waitingOnly = append(waitingOnly[:rest-1], waitingOnly[rest:]...)
+		if got, _ := p.Pick(&Point{Thread: -1, Loc: "p.c:30:2", What: "pthread_mutex_lock"}, waitingOnly); got != order[0] {
+			t.Fatalf("seed %d: want the first to arrive (%d) to go on, got %d", seed, order[0], got)
+		}
+	}
+}
+
+// The places where threads gather are the point locations at least the
+// given number of threads reached, in the order first reached; time
+// slices do not count, nor do points of threads that exited or blocked.
+func TestTraceGathering(t *testing.T) {
+	tr := FromEvents("pct", 1, []Event{
+		{Thread: 0, Loc: "m.c:5:1", What: "pthread_create", Next: 0},
+		{Thread: 1, Loc: "m.c:9:2", What: "pthread_mutex_lock", Next: 2},
+		{Thread: 2, Loc: "m.c:9:2", What: "pthread_mutex_lock", Next: 3},
+		{Thread: 3, Loc: "m.c:7:1", What: WhatTimeSlice, Next: 1},
+		{Thread: 1, Loc: "m.c:7:1", What: WhatTimeSlice, Next: 2},
+		{Thread: 2, Loc: "m.c:7:1", What: WhatTimeSlice, Next: 3},
+		{Thread: 3, Loc: "m.c:9:2", What: "pthread_mutex_lock", Next: 1},
+		{Thread: -1, Loc: "m.c:12:1", What: "thread exit", Next: 2},
+		{Thread: 1, Loc: "m.c:11:2", What: "pthread_mutex_unlock", Next: 2},
+		{Thread: 2, Loc: "m.c:11:2", What: "pthread_mutex_unlock", Next: 1},
+	})
+	if got := tr.Gathering(3); len(got) != 1 || got[0] != "m.c:9:2" {
+		t.Errorf("Gathering(3) = %q, want [m.c:9:2]", got)
+	}
+	if got := tr.Gathering(2); len(got) != 2 || got[0] != "m.c:9:2" || got[1] != "m.c:11:2" {
+		t.Errorf("Gathering(2) = %q, want [m.c:9:2 m.c:11:2]", got)
+	}
+}

@@ -297,6 +297,41 @@ func (c *Cursor) Next() (Event, bool) {
 	return Event{}, false
 }
 
+// Gathering returns the locations of the points that at least min
+// distinct threads reached in the trace, in the order they were first
+// reached: where threads that run the same code meet (PCT.GatherAt). Time
+// slices, which end wherever a thread happened to be, are left out. A
+// repeated stretch of the trace is read once, so the cost follows what
+// the trace stores, not how long the execution ran.
+func (t *Trace) Gathering(min int) []string {
+	threads := map[string]map[int]bool{}
+	var order, out []string
+	note := func(e Event) {
+		if e.Thread < 0 || e.What == WhatTimeSlice || e.Loc == "" {
+			return
+		}
+		seen := threads[e.Loc]
+		if seen == nil {
+			seen = map[int]bool{}
+			threads[e.Loc] = seen
+			order = append(order, e.Loc)
+		}
+		seen[e.Thread] = true
+	}
+	for _, e := range t.ev {
+		note(e)
+	}
+	for k := range t.partial {
+		note(t.partialEvent(k))
+	}
+	for _, loc := range order {
+		if len(threads[loc]) >= min {
+			out = append(out, loc)
+		}
+	}
+	return out
+}
+
 // Events returns every decision, expanded (for tests and small traces).
 func (t *Trace) Events() []Event {
 	out := make([]Event, 0, t.n)
