@@ -11,7 +11,6 @@ import (
 
 	"augur/analyzer"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/judge/category"
 	"augur/internal/testutil"
 )
 
@@ -72,7 +71,7 @@ func BenchmarkExploreCorpus(b *testing.B) {
 				}
 			}
 			for _, v := range res.Verdicts {
-				if v != nil && category.Of(v.Category).Harmful {
+				if v.Harmful() {
 					harm++
 				}
 			}

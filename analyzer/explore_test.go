@@ -83,7 +83,7 @@ func TestExploreCorpus(t *testing.T) {
 					t.Errorf("failure %s at %s (%s) under %s", fl.Kind, fl.Loc, fl.Message, fl.Schedule)
 				}
 				for i, v := range res.Verdicts {
-					if v != nil && category.Of(v.Category).Harmful {
+					if v.Harmful() {
 						t.Errorf("race on %s called %s: %s", res.Races[i].Object, v.Category, v.Reason)
 					}
 				}

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"augur/analyzer"
-	"augur/analyzer/judge/category"
 	"augur/internal/testutil"
 )
 
@@ -45,7 +44,7 @@ func TestBenignPatterns(t *testing.T) {
 				if p == nil {
 					continue
 				}
-				if v := res.Verdicts[i]; v == nil || category.Of(v.Category).Harmful {
+				if v := res.Verdicts[i]; v == nil || v.Harmful() {
 					t.Errorf("pattern %s claimed on a race that is not harmless: %v", p.Name, v)
 				}
 				if p.Evidence == "" {

@@ -300,9 +300,10 @@ func (c *Cursor) Next() (Event, bool) {
 // Gathering returns the locations of the points that at least min
 // distinct threads reached in the trace, in the order they were first
 // reached: where threads that run the same code meet (PCT.GatherAt). Time
-// slices, which end wherever a thread happened to be, are left out. A
-// repeated stretch of the trace is read once, so the cost follows what
-// the trace stores, not how long the execution ran.
+// slices, which end wherever a thread happened to be, are left out. Only
+// the events the trace stores are read (a repeated stretch once, and the
+// open repetition's events are among them), so the cost follows what the
+// trace stores, not how long the execution ran.
 func (t *Trace) Gathering(min int) []string {
 	threads := map[string]map[int]bool{}
 	var order, out []string
@@ -320,9 +321,6 @@ func (t *Trace) Gathering(min int) []string {
 	}
 	for _, e := range t.ev {
 		note(e)
-	}
-	for k := range t.partial {
-		note(t.partialEvent(k))
 	}
 	for _, loc := range order {
 		if len(threads[loc]) >= min {

@@ -212,7 +212,7 @@ occurrences:
 		why := fmt.Sprintf("occurrence %d of %d (from the %s execution%s), tried because the first %s", i+1, n,
 			inst.Technique, onInputs(inst), shownNoHarm(first))
 		switch {
-		case category.Of(w.Category).Harmful:
+		case w.Harmful():
 			w.Stage += "; " + why
 			w.Reason = why + ": " + w.Reason
 			return w
@@ -439,7 +439,7 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 	default:
 		w = other
 	}
-	if !category.Of(w.Category).Harmful {
+	if !w.Harmful() {
 		// A harmful verdict stands on its own path; a harmless one on
 		// them all, cuts included.
 		for _, p := range cuts {
@@ -449,7 +449,7 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 	if long > 0 {
 		w.Reason += fmt.Sprintf(" (%d other input path(s) ran out of their instruction or memory budget and were left out)", long)
 	}
-	if absent > 0 && !category.Of(w.Category).Harmful {
+	if absent > 0 && !w.Harmful() {
 		// What a harmless verdict rests on; a harmful one stands on its
 		// own path.
 		w.Reason += fmt.Sprintf(" (on %d other input path(s) the race was not found again, and they were left out)", absent)

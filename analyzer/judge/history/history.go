@@ -35,7 +35,6 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/frontend/ir"
-	"augur/analyzer/judge/category"
 	"augur/analyzer/judge/classify"
 )
 
@@ -210,7 +209,7 @@ func (h *History) Merge(r *race.Race, v *classify.Verdict) *classify.Verdict {
 	}
 	old := k.Verdict
 	switch {
-	case category.Of(old.Category).Harmful && !category.Of(v.Category).Harmful:
+	case old.Harmful() && !v.Harmful():
 		kept := *old
 		kept.RaceID, kept.Seconds = v.RaceID, v.Seconds
 		return &kept

@@ -7,7 +7,6 @@ import (
 	"augur/analyzer/detect/race"
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/frontend/srctext"
-	"augur/analyzer/judge/category"
 	"augur/analyzer/judge/classify"
 	"augur/analyzer/output/evidence"
 	"augur/analyzer/output/fix"
@@ -95,7 +94,7 @@ func classification(res *analyzer.Result, i int, base string) Classification {
 		return c
 	}
 	c.Schedule = v.Interleaving(res.Races[i], base)
-	if category.Of(v.Category).Harmful {
+	if v.Harmful() {
 		c.Inputs = inputsOf(res, v)
 		c.Failure = RaceFailureOf(v.Failure, base)
 		c.HarmfulOrder = []int{0, 1}
