@@ -98,9 +98,9 @@ type Options struct {
 	// ExploreInstructions bounds the instructions that exploration's
 	// schedules interpret in all (race.Explore.Instructions), and as much
 	// the plans on explored inputs and the race-directed runs, each
-	// (race.Options.StageInstructions): 0 follows the program (the three
-	// share ten times what its first schedule ran, a third each, and each
-	// has at least race.ExploreFloor),
+	// (race.Options.StageInstructions): 0 follows the program (each has
+	// what its first schedule ran, at least race.ExploreFloor unless that
+	// was race.LongRun or more),
 	// race.Unbounded sets none. Ending by it, a stage ends at the same
 	// execution on any machine.
 	ExploreInstructions uint64

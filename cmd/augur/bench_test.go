@@ -316,9 +316,10 @@ func BenchmarkInputExplorationCost(b *testing.B) {
 // (testdata/budget/long_checksum.c: two workers fold 25 million values
 // each): `augur run` against `augur analyze --detect-only`, medians of
 // three, interleaved. Both the later executions' instruction budget and
-// the exploration's follow the first schedule, so the ratio is a small
-// multiple (the plan's five schedules, then about ten runs' worth of
-// exploration on every core), whatever --explore-time allows.
+// the stages' after the plan follow the first schedule, so the ratio is
+// a small multiple (the plan's five schedules, four of them two at a
+// time, then a run's worth for each stage), whatever --explore-time
+// allows.
 func BenchmarkDetectionFollowsTheRun(b *testing.B) {
 	src := filepath.Join("..", "..", "testdata", "budget", "long_checksum.c")
 	measure(b, augurBin, "run", src) // warm the cache

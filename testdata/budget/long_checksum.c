@@ -2,15 +2,14 @@
  * hundreds of millions of instructions interpreted. It ends, and with
  * default budgets augur lets it: the first schedule runs as long as it
  * takes, the later ones get ten times that, and no budget message
- * appears. The exploration of schedules after the plan is bounded by
- * instructions too, a third of ten times the first schedule's (the other
- * two thirds are the plans on explored inputs' and the race-directed
- * runs'): it ends after about three runs' worth of the program whatever
- * the machine's speed (its time is set far off in the second case so
- * that only the instructions can end it).
+ * appears. The program is long (race.LongRun), so the exploration of
+ * schedules after the plan is bounded by one run's worth of instructions,
+ * as the plans on explored inputs and the race-directed runs are: it ends
+ * after one schedule whatever the machine's speed (its time is set far
+ * off in the second case so that only the instructions can end it).
  *
  * augur analyze --explore-time 0 => exit 0: SUMMARY: augur: 0 races, 0 failures; rss < 400MiB; time < 300s
- * augur analyze --detect-only --explore-time 10m => exit 0: its schedules ran the 1166667466 instructions it had; rss < 400MiB; time < 300s
+ * augur analyze --detect-only --explore-time 10m => exit 0: its schedules ran the 350000240 instructions it had; rss < 400MiB; time < 300s
  */
 #include <pthread.h>
 #include <stdio.h>

@@ -368,7 +368,8 @@ func (d *detection) base() error {
 // reversals together on every core (each depends on that trace alone),
 // then each PCT schedule in turn, as it also switches at the accesses the
 // schedules before it saw race (run side by side, a PCT schedule would
-// miss the races of the one before and the failures they lead to).
+// miss the races of the one before and the failures they lead to), but
+// for a long program's, which run side by side too (sideBySide).
 func (d *detection) plan(in *Inputs) error {
 	plan := sched.DetectionPlan(d.opts.Schedules, d.opts.Seed)
 	plan.Depth, plan.Acquires = d.opts.Depth, libc.Models().ReordersAt
@@ -388,7 +389,7 @@ func (d *detection) plan(in *Inputs) error {
 			break
 		}
 		wave := []sched.Schedule{plan.Step(i, first)}
-		for techniqueOf(wave[0]) == ByReversal && i+len(wave) < d.opts.Schedules {
+		for d.sideBySide(techniqueOf(wave[0])) && i+len(wave) < d.opts.Schedules {
 			next := plan.Step(i+len(wave), first)
 			if techniqueOf(next) != techniqueOf(wave[0]) {
 				break
@@ -442,6 +443,18 @@ func (d *detection) plan(in *Inputs) error {
 		i += len(wave)
 	}
 	return nil
+}
+
+// sideBySide reports whether the plan's schedules of technique tech run
+// at once, in a wave on every core: the reversals always (each depends on
+// the round-robin trace alone), PCT once the first schedule showed the
+// program long (LongRun): each then switches at the races the plan's
+// schedules before the wave saw, not also at those of the one just
+// before it. That sequence is worth a schedule's time when a schedule
+// takes milliseconds, not when it takes a whole run of a long program
+// (pigz compressing 2 MB: 3 s each).
+func (d *detection) sideBySide(tech Technique) bool {
+	return tech == ByReversal || (tech == ByPCT && d.firstRan >= LongRun)
 }
 
 // measured takes what the plan's first execution on inputs in shows:

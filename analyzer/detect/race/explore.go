@@ -37,8 +37,8 @@ type Explore struct {
 	// (the bounded enumeration's and PCT's) run in all, each counted from
 	// the program's start, whether it was interpreted from there or
 	// resumed from a snapshot (so snapshots change nothing). 0 follows
-	// the program (followProgram: a third of ExploreFactor times what
-	// the first execution ran, at least ExploreFloor); Unbounded sets
+	// the program (followProgram: StageRuns times what the first
+	// execution ran, at least ExploreFloor); Unbounded sets
 	// none. Unlike Until it
 	// ends the exploration at the same schedule on any machine, and it
 	// keeps a long program's exploration to a multiple of one run of it.
@@ -79,23 +79,22 @@ const (
 	exploreBatch = 8
 	// maxFocus bounds the accesses the focus holds.
 	maxFocus = 256
-	// ExploreFactor, StageCount and ExploreFloor make the instruction
-	// budget of each of detection's stages after the plan (the plans on
-	// explored inputs, the race-directed runs and this exploration) when
-	// its setting is 0: the stages share ExploreFactor runs' worth of a
-	// long program, StageCount ways, so that detection with defaults is
-	// a small multiple of one run (pigz compressing 350 kB, a 0.45 s
-	// run, took 44 times that when each stage had ten runs). A short
-	// program's stage gets at least ExploreFloor, enough for
+	// StageRuns and ExploreFloor make the instruction budget of each of
+	// detection's stages after the plan (the plans on explored inputs,
+	// the race-directed runs and this exploration) when its setting is
+	// 0: StageRuns runs' worth of a long program each, so that detection
+	// with defaults is a small multiple of one run, the plan's five
+	// schedules and one run for each stage (pigz compressing 2 MB, a
+	// 2.3 s run, took 17 times that when the three shared ten runs). A
+	// short program's stage gets at least ExploreFloor, enough for
 	// DefaultMaxExplore schedules of sixty thousand instructions, where
 	// the schedule counts or patience bound it first. A program of a
 	// million instructions a run (SQLite's driver) explores some 250
 	// schedules on it, which took 30 seconds of this machine (the
 	// exploration's time before it was counted in instructions, when its
 	// results followed the load).
-	ExploreFactor = 10
-	StageCount    = 3
-	ExploreFloor  = 250_000_000
+	StageRuns    = 1
+	ExploreFloor = 250_000_000
 	// Unbounded is an Explore.Instructions that sets no budget.
 	Unbounded = ^uint64(0)
 )
@@ -105,14 +104,17 @@ const (
 func (x *Explore) budget(first uint64) uint64 { return followProgram(x.Instructions, first) }
 
 // followProgram is a stage's instruction budget given its setting (0:
-// auto) and what the first execution ran: the setting, or its part
-// (StageCount) of ExploreFactor times the first's instructions, at least
-// ExploreFloor.
+// auto) and what the first execution ran: the setting, or StageRuns
+// times the first's instructions, at least ExploreFloor unless the
+// program is long (LongRun), for whom the floor would be several runs.
 func followProgram(setting, first uint64) uint64 {
-	if setting != 0 {
+	switch {
+	case setting != 0:
 		return setting
+	case first >= LongRun:
+		return StageRuns * first
 	}
-	return max(ExploreFactor*first/StageCount, ExploreFloor)
+	return max(StageRuns*first, ExploreFloor)
 }
 
 // exploreBudget is the exploration's instruction budget, fixed at its

@@ -81,15 +81,35 @@ func TestOneThreadRunsOnce(t *testing.T) {
 	}
 }
 
-// The three stages after the plan share ten runs' worth of a long
-// program, a third each; a short program's stage has the floor, and a
+// The plan's reversals always run side by side; its PCT schedules do
+// once the program is long, and never its round robin.
+func TestLongProgramsRunTheirPlanSideBySide(t *testing.T) {
+	for _, c := range []struct {
+		first uint64
+		tech  race.Technique
+		want  bool
+	}{
+		{1_000, race.ByReversal, true},
+		{1_000, race.ByPCT, false},
+		{race.LongRun - 1, race.ByPCT, false},
+		{race.LongRun, race.ByPCT, true},
+		{race.LongRun, race.ByRoundRobin, false},
+	} {
+		if got := race.SideBySide(c.first, c.tech); got != c.want {
+			t.Errorf("first %d, %s: side by side %v, want %v", c.first, c.tech, got, c.want)
+		}
+	}
+}
+
+// Each stage after the plan has one run's worth of a program; a short
+// program's stage has the floor, a long one's none (LongRun), and a
 // setting is each stage's budget as given.
-func TestStagesShareTenRuns(t *testing.T) {
+func TestStagesFollowTheRun(t *testing.T) {
 	for _, c := range []struct{ setting, first, want uint64 }{
-		{0, 300_000_000, 1_000_000_000},
-		{0, 99_000_000, 330_000_000},
+		{0, 300_000_000, 300_000_000},
+		{0, race.LongRun, race.LongRun},
+		{0, race.LongRun - 1, race.ExploreFloor},
 		{0, 1_000_000, race.ExploreFloor},
-		{0, 60_000_000, race.ExploreFloor},
 		{7_000, 300_000_000, 7_000},
 	} {
 		if got := race.FollowProgram(c.setting, c.first); got != c.want {

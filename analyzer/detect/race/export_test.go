@@ -52,3 +52,9 @@ var FollowProgram = followProgram
 // EarlyDirected is how many race-directed executions detection merged
 // that ran while the work beside it went on.
 func EarlyDirected(r *Result) int { return r.early }
+
+// SideBySide is sideBySide for a detection whose first schedule ran
+// first instructions.
+func SideBySide(first uint64, tech Technique) bool {
+	return (&detection{firstRan: first}).sideBySide(tech)
+}

@@ -12,15 +12,23 @@ import "augur/analyzer/exec/vm"
 // would spend the most on them: pigz compressing 350 kB on two threads
 // (100 million instructions a run) made 25 race-directed runs of the
 // whole compression at its 89 potential races, 2.5 of the 6.06 billion
-// instructions of its detection, and confirmed none. The three stages
-// therefore share ten runs' worth of a long program, a third each, and
-// each has at least ExploreFloor, which a short program's stages do not
-// reach (followProgram; StageInstructions sets each stage's budget
-// instead). The plans on inputs and the race-directed runs count only the
-// executions that found no new race or failure, so a stage that keeps
-// finding goes on (SPLASH-2 fmm finds 37 of its 52 races in its
-// race-directed runs). The counts are of instructions, so a share ends a
-// stage at the same execution on any machine.
+// instructions of its detection, and confirmed none. Each stage therefore
+// has StageRuns runs' worth of instructions, and a short program's at
+// least ExploreFloor, which its stages do not reach (followProgram;
+// StageInstructions sets each stage's budget instead). The plans on
+// inputs and the race-directed runs count only the executions that found
+// no new race or failure, so a stage that keeps finding goes on (SPLASH-2
+// fmm finds 37 of its 52 races in its race-directed runs). The counts are
+// of instructions, so a share ends a stage at the same execution on any
+// machine.
+
+// LongRun is the first schedule's instruction count from which a program
+// is long (a fifth of a second of a plain run or more): its stages have
+// no floor, which would be several runs of it (pigz's 350 kB, 100 million
+// instructions a run, had 2.5 runs a stage), and its plan's PCT schedules
+// run side by side (sideBySide). Every program of the test corpus runs
+// far fewer instructions.
+const LongRun = 50_000_000
 
 // Share is what one stage may run and ran.
 type Share struct {

@@ -335,7 +335,7 @@ func writeShares(b *strings.Builder, st Stats) {
 		if s.sh == nil || s.sh.LeftOut == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "BUDGET: %s ran their share of instructions on executions that found nothing new, %d of %d (a stage's budget: a third of %dx the first schedule's, at least %d; --explore-instructions), and left out %d %s%s\n",
-			s.what, s.sh.Instructions, s.sh.InstructionBudget, race.ExploreFactor, race.ExploreFloor, s.sh.LeftOut, s.unit, plural(s.sh.LeftOut))
+		fmt.Fprintf(b, "BUDGET: %s ran their share of instructions on executions that found nothing new, %d of %d (a stage's budget: %dx the first schedule's, at least %d unless that ran %d or more; --explore-instructions), and left out %d %s%s\n",
+			s.what, s.sh.Instructions, s.sh.InstructionBudget, race.StageRuns, race.ExploreFloor, race.LongRun, s.sh.LeftOut, s.unit, plural(s.sh.LeftOut))
 	}
 }
