@@ -799,7 +799,7 @@ test("the server's log says each message once, at its own level", async () => {
   await shot('14-output');
 });
 
-test("the settings editor says how detection's stages after the plan share the instruction budget", async () => {
+test("the settings editor says how much detection's stages after the plan may run", async () => {
   // augur.exploreInstructions' description is package.json's, which
   // analyzer/settings' test keeps equal to the settings table.
   await page.keyboard.press('Escape');
@@ -808,7 +808,7 @@ test("the settings editor says how detection's stages after the plan share the i
   await page.keyboard.press('Enter');
   await expectVisible(page.locator('.settings-editor .settings-header'), 'the settings editor');
   await page.keyboard.type('augur.exploreInstructions');
-  const desc = page.locator('.settings-editor .setting-item-contents', { hasText: 'a third each' }).first();
+  const desc = page.locator('.settings-editor .setting-item-contents', { hasText: 'unless that was 50000000 or more' }).first();
   await expectVisible(desc, "augur.exploreInstructions' description");
   await settled(desc);
   await shot('15-settings');
