@@ -235,7 +235,7 @@ func (d *detection) explore() error {
 			depth := 2 + (i+k)%2 // PCT depths 2 and 3 in turn
 			cfgs[k] = in.Apply(d.opts.Run)
 			pct := sched.NewPCT(seed, depth, steps)
-			cfgs[k].Policy, cfgs[k].PreemptAt = pct, focus
+			cfgs[k].Policy, cfgs[k].PreemptAt, cfgs[k].PreemptAfterReads = pct, focus, true
 			names[k] = fmt.Sprintf("pct seed %d depth %d over %d accesses", seed, depth, len(focus))
 			if at := d.gatherAt(i + k); at != "" {
 				pct.GatherAt(at)
@@ -388,7 +388,10 @@ func (d *detection) addFocus(loc string) {
 // points: where the running thread stopped and where the thread that ran
 // next had stopped before, the smallest unit of interleaving (Maple's
 // iRoots of one pair). Exploration goes on while schedules keep covering
-// new ones, even when they find no new race.
+// new ones, even when they find no new race. The points after reads
+// (vm.Config.PreemptAfterReads) make no switch of it: they give each PCT
+// schedule more places to stop, and the exploration no longer to go on
+// (publish_early.c would not saturate within 4,000 schedules).
 func (d *detection) cover(tr *sched.Trace) bool {
 	if tr == nil {
 		return false
@@ -397,6 +400,7 @@ func (d *detection) cover(tr *sched.Trace) bool {
 		d.switches = map[[2]string]bool{}
 	}
 	at := map[int]string{} // where each thread last stopped
+	afterRead := map[int]bool{}
 	fresh := false
 	for c := tr.Cursor(); ; {
 		ev, ok := c.Next()
@@ -404,10 +408,10 @@ func (d *detection) cover(tr *sched.Trace) bool {
 			break
 		}
 		if ev.Thread >= 0 {
-			at[ev.Thread] = ev.Loc
+			at[ev.Thread], afterRead[ev.Thread] = ev.Loc, ev.What == sched.WhatAfterRead
 		}
-		if ev.Next == ev.Thread {
-			continue
+		if ev.Next == ev.Thread || ev.What == sched.WhatAfterRead || afterRead[ev.Next] {
+			continue // the points after reads give a schedule more to do, not the exploration more time
 		}
 		if resume, ok := at[ev.Next]; ok && len(d.switches) < maxSwitches {
 			pair := [2]string{ev.Loc, resume}

@@ -34,6 +34,10 @@ type Point struct {
 // whole time slice without a preemption point.
 const WhatTimeSlice = "time slice"
 
+// WhatAfterRead is Point.What right after a read at a focused location,
+// a point only under vm.Config.PreemptAfterReads.
+const WhatAfterRead = "after a read"
+
 // CanRun reports whether t may be picked at p: it is runnable, or its
 // wait ends by itself (Waking, which holds the sleepers too).
 func (p Point) CanRun(t int, runnable []int) bool {

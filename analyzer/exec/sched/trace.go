@@ -60,6 +60,9 @@ type Trace struct {
 	// (vm.Config.PreemptAt): a replay must stop at the same points, so
 	// the trace carries them.
 	PreemptAt []string
+	// PreemptAfterReads is vm.Config.PreemptAfterReads, which deepens
+	// PreemptAt's points.
+	PreemptAfterReads bool
 	// Limit caps the events stored (0: DefaultLimit).
 	Limit int
 
@@ -385,12 +388,14 @@ type jsonTrace struct {
 	Dropped int         `json:"dropped,omitempty"`
 	// PreemptAt is Trace.PreemptAt.
 	PreemptAt []string `json:"preempt_at,omitempty"`
+	// PreemptAfterReads is Trace.PreemptAfterReads.
+	PreemptAfterReads bool `json:"preempt_after_reads,omitempty"`
 }
 
 // MarshalJSON writes the trace with its repetitions folded.
 func (t *Trace) MarshalJSON() ([]byte, error) {
 	jt := jsonTrace{Policy: t.Policy, Seed: t.Seed, Events: make([]jsonEvent, 0, t.Stored()), Dropped: t.dropped,
-		PreemptAt: t.PreemptAt}
+		PreemptAt: t.PreemptAt, PreemptAfterReads: t.PreemptAfterReads}
 	for _, r := range t.runs {
 		for i := r.lo; i < r.hi; i++ {
 			jt.Events = append(jt.Events, jsonEvent{Event: t.ev[i]})
@@ -413,7 +418,7 @@ func (t *Trace) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &jt); err != nil {
 		return err
 	}
-	*t = Trace{Policy: jt.Policy, Seed: jt.Seed, PreemptAt: jt.PreemptAt}
+	*t = Trace{Policy: jt.Policy, Seed: jt.Seed, PreemptAt: jt.PreemptAt, PreemptAfterReads: jt.PreemptAfterReads}
 	for i, je := range jt.Events {
 		if je.Repeat < 0 || je.Period < 0 || (je.Repeat > 0) != (je.Period > 0) {
 			return fmt.Errorf("schedule event %d: bad repetition (period %d, repeat %d)", i, je.Period, je.Repeat)

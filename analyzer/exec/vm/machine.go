@@ -58,6 +58,16 @@ type Config struct {
 	// access. The trace records them; an execution replaying a trace
 	// (sched.Replaying) takes the trace's when this is nil.
 	PreemptAt []string
+	// PreemptAfterReads deepens PreemptAt's points: a read there is a
+	// point after it as well as before, and an access there to the
+	// thread's own stack is one too. A check whose value the thread then
+	// acts on (a flag read before a lock is taken) can be followed by
+	// another thread's whole update before the act, where a lock's own
+	// point comes only once it is taken; and a stack object whose address
+	// was handed to another thread is shared like any other. The
+	// exploration's PCT schedules set it. The trace records it with
+	// PreemptAt, and a replay takes both from there.
+	PreemptAfterReads bool
 	// Monitor, when set, observes every access and synchronization (the
 	// race detector).
 	Monitor Monitor
@@ -467,10 +477,10 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 		m.policy = sched.RoundRobin{}
 	}
 	if r, ok := m.policy.(sched.Replaying); ok && cfg.PreemptAt == nil && r.Replays() != nil {
-		m.cfg.PreemptAt = r.Replays().PreemptAt
+		m.cfg.PreemptAt, m.cfg.PreemptAfterReads = r.Replays().PreemptAt, r.Replays().PreemptAfterReads
 	}
 	m.trace = sched.NewTrace(m.policy.Name(), cfg.Seed)
-	m.trace.PreemptAt = m.cfg.PreemptAt
+	m.trace.PreemptAt, m.trace.PreemptAfterReads = m.cfg.PreemptAt, m.cfg.PreemptAfterReads
 	m.focus = prog.LocSet(m.cfg.PreemptAt)
 	if cfg.Symbolic != nil {
 		m.sym = &symState{Symbolic: cfg.Symbolic}
@@ -1155,6 +1165,9 @@ func (t *Thread) lastWhat() string {
 	}
 	if fr := &t.frames[len(t.frames)-1]; fr.pc > 0 && fr.pc <= len(fr.fn.Insts) && fr.fn.Insts[fr.pc-1].Yield {
 		return "atomic or volatile access"
+	}
+	if fr := &t.frames[len(t.frames)-1]; fr.pc > 0 && fr.pc <= len(fr.fn.Insts) && fr.fn.Insts[fr.pc-1].Op == ir.OpLoad {
+		return sched.WhatAfterRead // no other point follows a plain load (Config.PreemptAfterReads)
 	}
 	fr := &t.frames[len(t.frames)-1]
 	if fr.pc > 0 && fr.pc <= len(fr.fn.Insts) {

@@ -24,7 +24,7 @@ func (m *Machine) step(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		// Under a focus the point before an atomic update is one too: a
 		// lock-free algorithm's bugs (ABA) sit between its read and its
 		// compare-and-swap.
-		if (m.preemptsAt(in) || m.focus != nil) && m.accessPoint(t, get(regs, in.A).Bits) {
+		if (m.preemptsAt(in) || m.focus != nil) && m.accessPoint(t, get(regs, in.A).Bits, m.deepAt(in)) {
 			m.insts-- // the access runs (and counts) when the thread resumes
 			return stepSwitch, nil
 		}
@@ -188,7 +188,8 @@ func (m *Machine) stepLoad(t *Thread, fr *frame, in *ir.Inst, regs []Value) (ste
 		}
 		addr = concrete
 	}
-	if m.preemptsAt(in) && m.accessPoint(t, addr) {
+	resumed := t.accessGranted // the read was a point, and its thread is back
+	if m.preemptsAt(in) && m.accessPoint(t, addr, m.deepAt(in)) {
 		m.insts-- // the access runs (and counts) when the thread resumes
 		return stepSwitch, nil
 	}
@@ -198,7 +199,7 @@ func (m *Machine) stepLoad(t *Thread, fr *frame, in *ir.Inst, regs []Value) (ste
 		return ended(err)
 	}
 	fr.pc++
-	if in.Yield {
+	if in.Yield || resumed && m.deepAt(in) {
 		return stepSwitch, nil
 	}
 	return stepNext, nil
@@ -207,7 +208,7 @@ func (m *Machine) stepLoad(t *Thread, fr *frame, in *ir.Inst, regs []Value) (ste
 // stepStore executes a store, as stepLoad a load.
 func (m *Machine) stepStore(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd, *Termination) {
 	av := get(regs, in.B)
-	if m.preemptsAt(in) && m.accessPoint(t, av.Bits) {
+	if m.preemptsAt(in) && m.accessPoint(t, av.Bits, m.deepAt(in)) {
 		m.insts-- // the access runs (and counts) when the thread resumes
 		return stepSwitch, nil
 	}
@@ -308,11 +309,6 @@ func (m *Machine) selectValue(in *ir.Inst, regs []Value) error {
 	return nil
 }
 
-// accessPoint reports whether an access at addr is a preemption point that
-// has not been taken yet. The first time a thread reaches such an access it
-// yields (the access runs when the thread is scheduled again); the second
-// time it proceeds. Accesses to the thread's own stack, thread-locals and
-// argument areas, and invalid accesses, are not points.
 // preemptsAt reports whether the access in may be a preemption point:
 // every access is one under Config.PreemptAccesses, those at the focused
 // locations under Config.PreemptAt.
@@ -320,12 +316,26 @@ func (m *Machine) preemptsAt(in *ir.Inst) bool {
 	return m.cfg.PreemptAccesses || int(in.Loc) < len(m.focus) && m.focus[in.Loc]
 }
 
-func (s *state) accessPoint(t *Thread, addr uint64) bool {
+// deepAt reports whether the access in is at a focused location under
+// Config.PreemptAfterReads: a point on the thread's own stack too, and,
+// a read, a point after it as well as before.
+func (m *Machine) deepAt(in *ir.Inst) bool {
+	return m.cfg.PreemptAfterReads && m.focused(in.Loc)
+}
+
+// accessPoint reports whether an access at addr is a preemption point that
+// has not been taken yet. The first time a thread reaches such an access it
+// yields (the access runs when the thread is scheduled again); the second
+// time it proceeds. Accesses to thread-locals and invalid accesses are not
+// points, nor those to the thread's own stack and argument areas unless
+// own is set (Config.PreemptAfterReads: a stack object whose address the
+// thread handed to another is shared like any other).
+func (s *state) accessPoint(t *Thread, addr uint64, own bool) bool {
 	o := s.mem.Object(uint32(addr >> ir.AddrShift))
 	if o == nil || o.Kind == ObjFunc || o.Kind == ObjTLS {
 		return false
 	}
-	if (o.Kind == ObjStack || o.Kind == ObjVarargs) && int(o.Thread) == t.ID {
+	if (o.Kind == ObjStack || o.Kind == ObjVarargs) && int(o.Thread) == t.ID && !own {
 		return false
 	}
 	if t.atomicDepth > 0 {

@@ -120,7 +120,9 @@ test('open, classify, hover, code actions, replay and shutdown through vscode-js
     const races = (s.diags.get(uri) ?? []).filter((d) => d.data?.raceId);
     const codes = [...new Set(races.map((d) => d.code))].sort();
     assert.deepEqual(codes, ['k-witness-harmless', 'output-differs', 'spec-violated']);
-    assert.match(s.ends[0], /3 races/);
+    // balance's and audited's races, and three on receipt: its check and
+    // its free against the other teller's clearing, and the two clearings.
+    assert.match(s.ends[0], /5 races/);
 
     // Hover on the free race.
     const lines = text.split('\n');
