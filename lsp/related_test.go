@@ -58,6 +58,14 @@ func TestRaceDiagnosticsPointAtEverythingTheRaceInvolves(t *testing.T) {
 		}
 		seen[r] = true
 	}
+	// Every place is the program's own file, as an editor opens it: the
+	// report names files relative to the workspace, the client needs
+	// them whole.
+	for _, r := range got[34].RelatedInformation {
+		if r.Location.URI != fileURI(path) {
+			t.Errorf("%q points at %s, want %s", r.Message, r.Location.URI, fileURI(path))
+		}
+	}
 	// The other race (on the pointer) has no allocation, a global, and
 	// its harmful order fails at the same use of the freed job.
 	fails := false

@@ -625,9 +625,21 @@ func absolutize(rep *report.Report, root string) *report.Report {
 			fs[i].File = abs(fs[i].File)
 		}
 	}
+	frame := func(f *report.Frame) {
+		if f != nil {
+			f.File = abs(f.File)
+		}
+	}
 	for i := range rep.Races {
-		accesses(rep.Races[i].Accesses)
-		for _, f := range rep.Races[i].Fixes {
+		r := &rep.Races[i]
+		accesses(r.Accesses)
+		frame(r.Allocated)
+		if f := r.Failure; f != nil {
+			f.File = abs(f.File)
+			frames(f.Stack)
+			frame(f.Freed)
+		}
+		for _, f := range r.Fixes {
 			for j := range f.Edits {
 				f.Edits[j].File = abs(f.Edits[j].File)
 			}
