@@ -371,6 +371,13 @@ test('the Problems panel lists each race with its category and related locations
   // Related information: the other access, the allocation, the free.
   assert.match(text, /ledger\.c\s*\[Ln 38, Col \d+\]\s*:\s*.*allocated here/);
   assert.match(text, /ledger\.c\s*\[Ln 43, Col 2\]\s*:\s*.*freed here/);
+  // A related place opens in the program's own file: where the harmful
+  // order fails puts the cursor on line 33 of ledger.c.
+  await rows.filter({ hasText: 'the harmful order fails here' }).first().dblclick();
+  await page.locator('.statusbar', { hasText: /Ln 33, Col \d+ \(13 selected\)/ }).waitFor({ timeout: 30_000 });
+  await shot('2b-related');
+  assert.equal(await page.locator('.tab.active').first().innerText().then((t) => t.split('\n')[0]), 'ledger.c');
+  assert.equal(await page.getByText('could not be opened').count(), 0);
   await page.keyboard.press('Control+Shift+M'); // hides the panel again
 });
 
