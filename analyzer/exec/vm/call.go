@@ -77,7 +77,13 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		}
 	}
 	m.callLoc = in.Loc
-	switch err := model.fn(m, t, in, args, res); err {
+	err := model.fn(m, t, in, args, res)
+	if len(res) == 1 && in.Mask != 0 && res[0].Sym == nil {
+		// A model sets a result as 64 bits (-1 as all ones); an int's
+		// register holds only its own width's.
+		res[0].Bits &= in.Mask
+	}
+	switch err {
 	case nil:
 		fr.pc++
 		return stepNext, nil
