@@ -1,6 +1,7 @@
 /* Signals a program sends itself: a handler installed with signal and one
  * with sigaction (SA_SIGINFO, SA_RESETHAND), an ignored signal, signal
- * sets, the System V calls, and finally a signal with its default
+ * sets, the null signal (kill(getpid(), 0) asks whether the process
+ * exists), the System V calls, and finally a signal with its default
  * action, which ends the process (exit status 128 + SIGTERM). */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -36,6 +37,7 @@ int main(void) {
 	raise(SIGINT);
 	kill(getpid(), SIGINT);
 	printf("SIGINT ignored, SIGCHLD default-ignored: %d\n", raise(SIGCHLD));
+	printf("the null signal checks the process is there: kill %d raise %d\n", kill(getpid(), 0), raise(0));
 	sigset_t set;
 	sigemptyset(&set);
 	sigaddset(&set, SIGHUP);
