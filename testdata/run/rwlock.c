@@ -1,6 +1,10 @@
-/* A read-write lock protecting a table read by many and written by one. */
+/* A read-write lock protecting a table read by many and written by one;
+ * then what locking it again says to the thread that holds it for
+ * writing: a try fails with EBUSY, a lock that would wait for itself with
+ * EDEADLK, as glibc's do. */
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 
 static pthread_rwlock_t rw = PTHREAD_RWLOCK_INITIALIZER;
 static int table[8];
@@ -42,5 +46,14 @@ int main(void) {
 	for (int i = 0; i < 3; i++)
 		pthread_join(r[i], NULL);
 	printf("table[0] %d consistent reads %ld\n", table[0], reads_ok);
+
+	pthread_rwlock_wrlock(&rw);
+	int tryrd = pthread_rwlock_tryrdlock(&rw);
+	int trywr = pthread_rwlock_trywrlock(&rw);
+	int rd = pthread_rwlock_rdlock(&rw);
+	int wr = pthread_rwlock_wrlock(&rw);
+	pthread_rwlock_unlock(&rw);
+	printf("held for writing: tryrdlock %s, trywrlock %s\n", strerror(tryrd), strerror(trywr));
+	printf("held for writing: rdlock %s, wrlock %s\n", strerror(rd), strerror(wr));
 	return 0;
 }

@@ -30,6 +30,16 @@ func (tab table) addSync() {
 	tab.registerBarrier()
 }
 
+// ownHeld is what locking a read-write lock the thread holds for writing
+// returns, as glibc does: EBUSY from a try, which never waits, EDEADLK from
+// a lock that would wait for itself.
+func ownHeld(mode vm.LockMode) uint64 {
+	if mode == vm.LockTry {
+		return vm.EBUSY
+	}
+	return vm.EDEADLK
+}
+
 // Read-write locks: readers @0, writer's owner @4 (0: none). A timed lock
 // (LockTimed) reads its deadline from argument abstime.
 func (tab table) registerRWLock() {
@@ -42,7 +52,7 @@ func (tab table) registerRWLock() {
 			}
 			if w != 0 {
 				if w == vm.Owner(t) {
-					vm.SetResult(res, vm.EDEADLK)
+					vm.SetResult(res, ownHeld(mode))
 					return nil
 				}
 				return m.LockBusy(t, vm.RWLockKey, l, mode, deadline(a, abstime), res)
@@ -65,7 +75,7 @@ func (tab table) registerRWLock() {
 			}
 			w, _ := m.SyncRead(l+4, 4)
 			if w == vm.Owner(t) {
-				vm.SetResult(res, vm.EDEADLK)
+				vm.SetResult(res, ownHeld(mode))
 				return nil
 			}
 			if r != 0 || w != 0 {
