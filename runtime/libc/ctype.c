@@ -2,69 +2,38 @@
  * macros in <ctype.h> index (*__ctype_b_loc())[c] for c in -128..255. */
 #include <ctype.h>
 
-static unsigned short class_table[384];
-static int upper_table[384], lower_table[384];
-static const unsigned short *class_ptr;
-static const int *upper_ptr, *lower_ptr;
+/* The tables are constants the compiler computes, entry c + 128 for each
+ * c in -128..255: nothing initializes them at run time, so threads that
+ * classify their first characters together share only read-only data, as
+ * they do with glibc's tables. */
+#define UP(c) ((c) >= 'A' && (c) <= 'Z')
+#define LO(c) ((c) >= 'a' && (c) <= 'z')
+#define DIG(c) ((c) >= '0' && (c) <= '9')
+#define PRN(c) ((c) >= 32 && (c) < 127)
+#define CLASSOF(c) \
+	(unsigned short)((UP(c) ? _ISupper : 0) | (LO(c) ? _ISlower : 0) | (UP(c) || LO(c) ? _ISalpha : 0) | \
+	                 (DIG(c) ? _ISdigit : 0) | \
+	                 (DIG(c) || ((c) >= 'a' && (c) <= 'f') || ((c) >= 'A' && (c) <= 'F') ? _ISxdigit : 0) | \
+	                 ((c) == ' ' || ((c) >= '\t' && (c) <= '\r') ? _ISspace : 0) | (PRN(c) ? _ISprint : 0) | \
+	                 (PRN(c) && (c) != ' ' ? _ISgraph : 0) | ((c) == ' ' || (c) == '\t' ? _ISblank : 0) | \
+	                 (((c) >= 0 && (c) < 32) || (c) == 127 ? _IScntrl : 0) | \
+	                 (PRN(c) && (c) != ' ' && !UP(c) && !LO(c) && !DIG(c) ? _ISpunct : 0) | \
+	                 (UP(c) || LO(c) || DIG(c) ? _ISalnum : 0))
+#define UPPEROF(c) (LO(c) ? (c) - 32 : (c))
+#define LOWEROF(c) (UP(c) ? (c) + 32 : (c))
+#define R4(F, c) F(c), F((c) + 1), F((c) + 2), F((c) + 3)
+#define R16(F, c) R4(F, c), R4(F, (c) + 4), R4(F, (c) + 8), R4(F, (c) + 12)
+#define R64(F, c) R16(F, c), R16(F, (c) + 16), R16(F, (c) + 32), R16(F, (c) + 48)
+#define R384(F) R64(F, -128), R64(F, -64), R64(F, 0), R64(F, 64), R64(F, 128), R64(F, 192)
 
-static void init_tables(void) {
-	for (int i = 0; i < 384; i++) {
-		int c = i - 128;
-		unsigned short m = 0;
-		int up = c >= 'A' && c <= 'Z', lo = c >= 'a' && c <= 'z', dig = c >= '0' && c <= '9';
-		int sp = c == ' ' || (c >= '\t' && c <= '\r');
-		int ctl = (c >= 0 && c < 32) || c == 127;
-		int prn = c >= 32 && c < 127;
-		if (up)
-			m |= _ISupper;
-		if (lo)
-			m |= _ISlower;
-		if (up || lo)
-			m |= _ISalpha;
-		if (dig)
-			m |= _ISdigit;
-		if (dig || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'))
-			m |= _ISxdigit;
-		if (sp)
-			m |= _ISspace;
-		if (prn)
-			m |= _ISprint;
-		if (prn && c != ' ')
-			m |= _ISgraph;
-		if (c == ' ' || c == '\t')
-			m |= _ISblank;
-		if (ctl)
-			m |= _IScntrl;
-		if (prn && c != ' ' && !up && !lo && !dig)
-			m |= _ISpunct;
-		if (up || lo || dig)
-			m |= _ISalnum;
-		class_table[i] = m;
-		upper_table[i] = lo ? c - 32 : c;
-		lower_table[i] = up ? c + 32 : c;
-	}
-	class_ptr = class_table + 128;
-	upper_ptr = upper_table + 128;
-	lower_ptr = lower_table + 128;
-}
+static const unsigned short class_table[384] = {R384(CLASSOF)};
+static const int upper_table[384] = {R384(UPPEROF)}, lower_table[384] = {R384(LOWEROF)};
+static const unsigned short *class_ptr = class_table + 128;
+static const int *upper_ptr = upper_table + 128, *lower_ptr = lower_table + 128;
 
-const unsigned short **__ctype_b_loc(void) {
-	if (!class_ptr)
-		init_tables();
-	return &class_ptr;
-}
-
-const int **__ctype_toupper_loc(void) {
-	if (!upper_ptr)
-		init_tables();
-	return &upper_ptr;
-}
-
-const int **__ctype_tolower_loc(void) {
-	if (!lower_ptr)
-		init_tables();
-	return &lower_ptr;
-}
+const unsigned short **__ctype_b_loc(void) { return &class_ptr; }
+const int **__ctype_toupper_loc(void) { return &upper_ptr; }
+const int **__ctype_tolower_loc(void) { return &lower_ptr; }
 
 #define CLASS(name, bit) \
 	int(name)(int c) { return (c >= -128 && c < 256) ? ((*__ctype_b_loc())[c] & (bit)) != 0 : 0; }
