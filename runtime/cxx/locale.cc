@@ -1,6 +1,7 @@
 // The non-template core of libstdc++'s locales and stream bases, written
-// for augur: the "C" locale only, with the facets output streams use
-// (ctype<char>, numpunct<char>, num_put<char>, num_get<char>), and ios_base. The facets'
+// for augur: the "C" locale only, with the facets streams use (ctype<char>,
+// numpunct<char>, num_put<char>, num_get<char>, and for file streams
+// codecvt<char, char, mbstate_t>, in fstream.cc), and ios_base. The facets'
 // own behavior (number formatting, padding, grouping) is libstdc++'s
 // template code, instantiated in iostream.cc, so output matches a native
 // build's byte for byte.
@@ -23,9 +24,15 @@ namespace std _GLIBCXX_VISIBILITY(default) {
 // numbers the standard ones before main, so no two threads ever race here.
 _Atomic_word locale::id::_S_refcount;
 size_t locale::id::_M_id() const throw() {
-	if (!_M_index)
-		_M_index = 1 + __atomic_fetch_add(&_S_refcount, 1, __ATOMIC_RELAXED);
-	return _M_index - 1;
+	// Threads may number a facet kind at once, as libstdc++'s do: the
+	// first to store an index wins and every thread returns that one.
+	size_t index = __atomic_load_n(&_M_index, __ATOMIC_ACQUIRE);
+	if (!index) {
+		size_t mine = 1 + __atomic_fetch_add(&_S_refcount, 1, __ATOMIC_RELAXED);
+		if (__atomic_compare_exchange_n(&_M_index, &index, mine, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+			index = mine;
+	}
+	return index - 1;
 }
 
 locale::facet::~facet() {}
@@ -34,7 +41,6 @@ const char *locale::facet::_S_get_c_name() throw() { return "C"; }
 
 // The one locale: "C", built on first use (before main, by ios_base::Init).
 static const size_t facetSlots = 64;
-static locale::_Impl *classicImpl;
 
 locale::_Impl::_Impl(size_t refs) throw()
     : _M_refcount(refs), _M_facets(new const facet *[facetSlots]()), _M_facets_size(facetSlots),
@@ -47,6 +53,7 @@ locale::_Impl::_Impl(size_t refs) throw()
 	_M_install_facet(&std::numpunct<char>::id, new std::numpunct<char>(1));
 	_M_install_facet(&std::num_put<char>::id, new std::num_put<char>(1));
 	_M_install_facet(&std::num_get<char>::id, new std::num_get<char>(1));
+	_M_install_facet(&std::codecvt<char, char, mbstate_t>::id, new std::codecvt<char, char, mbstate_t>(1));
 }
 
 locale::_Impl::~_Impl() throw() {
@@ -73,10 +80,17 @@ void locale::_Impl::_M_install_cache(const facet *cache, size_t index) {
 }
 
 locale::locale() throw() {
-	if (!classicImpl)
-		classicImpl = new _Impl(1);
+	// Built once even when the first streams are made by two threads at
+	// once (a program with file streams and no <iostream>).
+	static _Impl *const classicImpl = new _Impl(1);
 	_M_impl = classicImpl;
 	_M_impl->_M_add_reference();
+	// Number formatting caches the punctuation on first use; filled here,
+	// once, so threads that format their first numbers together do not
+	// race to install it (libstdc++'s install is atomic, but the headers
+	// read the cache without synchronization).
+	static const bool warmed = (__use_cache<__numpunct_cache<char>>()(*this), true);
+	(void)warmed;
 }
 locale::locale(const locale &other) throw() : _M_impl(other._M_impl) { _M_impl->_M_add_reference(); }
 locale::~locale() throw() { _M_impl->_M_remove_reference(); }
