@@ -960,8 +960,11 @@ func (s *state) finish(t *Termination) *Termination {
 			}
 		}
 	}
-	if t.Kind == TermBudget {
-		s.lib.Flush() // a killed process would lose it, but the user wants to see it
+	if t.Kind == TermBudget || t.Kind == TermUnsupported {
+		// A budget or a call augur does not model ends the run, not the
+		// program: a killed process would lose what stdio buffered, but
+		// the user wants to see how far the program got.
+		s.lib.Flush()
 	}
 	return t
 }

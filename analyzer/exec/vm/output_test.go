@@ -1,6 +1,7 @@
 package vm_test
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -65,6 +66,35 @@ int main(void) {
 }
 
 // Textual IR is accepted as input, like bitcode.
+// A call augur does not model ends the run, not the program: what stdio
+// buffered is written out, as at a budget, so the user sees how far the
+// program got (a native crash would lose it; this is no crash of the
+// program's).
+func TestUnsupportedCallFlushesOutput(t *testing.T) {
+	dir := t.TempDir()
+	src := filepath.Join(dir, "unmodeled.c")
+	os.WriteFile(src, []byte(`#include <stdio.h>
+int not_defined_anywhere(int);
+int main(void) {
+	printf("got this far\n");
+	return not_defined_anywhere(1);
+}
+`), 0o644)
+	prog := loadtest.Program(t, dir, src)
+	var stdout bytes.Buffer
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"unmodeled"}, Stdout: &stdout})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := m.Run()
+	if res.Term.Kind != vm.TermUnsupported {
+		t.Fatalf("the run ended %v, want unsupported: %s", res.Term.Kind, res.Term.Report())
+	}
+	if stdout.String() != "got this far\n" {
+		t.Errorf("stdout %q, want the buffered line", stdout.String())
+	}
+}
+
 func TestLoadsTextualIR(t *testing.T) {
 	dir := t.TempDir()
 	ll := filepath.Join(dir, "prog.ll")
