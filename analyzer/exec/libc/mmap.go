@@ -78,8 +78,7 @@ func (tab table) addMmap() {
 	}, "mmap", "mmap64")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		if b, ok := m.HeapBlockAt(a[0].Bits); !ok || b.Name != mmapRegion || b.Offset != 0 {
-			vm.SetResult(res, ir.Mask(32))
-			return m.SetErrno(t, vm.EINVAL)
+			return fail(m, t, res, vm.EINVAL)
 		}
 		if err := m.writeBack(a[0].Bits); err != nil {
 			return err
@@ -91,8 +90,7 @@ func (tab table) addMmap() {
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		b, ok := m.HeapBlockAt(a[0].Bits)
 		if !ok || b.Name != mmapRegion || a[0].Bits%pageSize != 0 {
-			vm.SetResult(res, ir.Mask(32))
-			return m.SetErrno(t, vm.ENOMEM)
+			return fail(m, t, res, vm.ENOMEM)
 		}
 		vm.SetResult(res, 0)
 		return m.writeBack(a[0].Bits - b.Offset)

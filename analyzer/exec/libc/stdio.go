@@ -245,8 +245,7 @@ func (tab table) addStdio() {
 		fd := int(int32(a[0].Bits))
 		f := m.files.byFD[fd]
 		if f == nil {
-			vm.SetResult(res, ir.Mask(32))
-			return m.SetErrno(t, vm.EBADF)
+			return fail(m, t, res, vm.EBADF)
 		}
 		m.files.closeFD(fd)
 		vm.SetResult(res, 0)
