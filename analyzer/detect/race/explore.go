@@ -228,11 +228,12 @@ func (d *detection) explore() error {
 		steps := max(d.steps, 1)
 		cfgs := make([]vm.Config, n)
 		starts := make([]*started, n)
-		names, seeds := make([]string, n), make([]uint64, n)
+		names, seeds, depths := make([]string, n), make([]uint64, n), make([]int, n)
 		for k := range cfgs {
 			seed := d.opts.Seed + 1_000_003 + d.opts.Prior.Explored + uint64(i+k)
 			seeds[k] = seed
-			depth := 2 + (i+k)%2 // PCT depths 2 and 3 in turn
+			depth := PCTDepth(int(d.opts.Prior.Explored) + i + k)
+			depths[k] = depth
 			cfgs[k] = in.Apply(d.opts.Run)
 			pct := sched.NewPCT(seed, depth, steps)
 			cfgs[k].Policy, cfgs[k].PreemptAt, cfgs[k].PreemptAfterReads = pct, focus, true
@@ -266,6 +267,7 @@ func (d *detection) explore() error {
 			d.steps = max(d.steps, ex.run.Trace.Len())
 			d.res.Explore.Schedules++
 			d.res.Explore.Seeds[1] = seeds[k]
+			d.res.Explore.Depth = max(d.res.Explore.Depth, depths[k])
 			if d.res.Explore.Schedules == 1 {
 				d.res.Explore.Seeds[0] = d.res.Explore.Seeds[1]
 			}
@@ -303,6 +305,32 @@ func (d *detection) explore() error {
 	d.res.Explore.Focus = len(d.focused)
 	d.res.Explore.Switches = len(d.switches)
 	return nil
+}
+
+// PCT's depth (d: d-1 points where the running thread drops below every
+// other) grows with the schedules explored. The first DepthEvery take
+// depths 2 and 3 in turn, which reach most bugs soonest: ordering
+// violations and atomicity violations of two threads need one or two
+// switches. Each DepthEvery after those adds the next depth to the turn,
+// up to MaxDepth, so that a search that keeps going (a long exploration,
+// or the saves of the editor, whose histories continue the count) also
+// reaches bugs that need three switches or more, which depth 3 never
+// gives: its chance for such a bug is zero, a depth of d's at least
+// 1/(n·k^(d-1)) for n threads and k points (Burckhardt et al.). Keeping
+// the shallow depths in the turn keeps their chances within a constant
+// factor of what they were.
+const (
+	DepthEvery = 250
+	MaxDepth   = 8
+)
+
+// PCTDepth is the depth of the exploration's schedule n (counted over the
+// analyses of a history): it cycles through 2 to 3 for the first
+// DepthEvery schedules, 2 to 4 for the next DepthEvery, and so on, to 2
+// to MaxDepth.
+func PCTDepth(n int) int {
+	span := min(2+n/DepthEvery, MaxDepth-1)
+	return 2 + n%span
 }
 
 // gatherPeers is how many threads must have reached a place for the
@@ -431,6 +459,7 @@ type ExploreStats struct {
 	Schedules int // executions merged
 	Focus     int // accesses that were preemption points at the end
 	Switches  int // distinct switches between two points covered
+	Depth     int // the deepest PCT schedule's depth (PCTDepth)
 	// Seeds are the PCT seeds of the first and the last schedule merged:
 	// an analysis that builds on a history starts past the last one.
 	Seeds [2]uint64

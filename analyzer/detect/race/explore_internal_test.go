@@ -26,3 +26,36 @@ func TestAffordable(t *testing.T) {
 		}
 	}
 }
+
+// TestPCTDepthGrows checks the exploration's depths: 2 and 3 in turn for
+// the first DepthEvery schedules, as before depths grew, then each
+// DepthEvery adds the next depth to the turn, up to MaxDepth, and every
+// depth from 2 up stays in it.
+func TestPCTDepthGrows(t *testing.T) {
+	seen := func(from, to int) map[int]int {
+		m := map[int]int{}
+		for n := from; n < to; n++ {
+			m[PCTDepth(n)]++
+		}
+		return m
+	}
+	if got := seen(0, DepthEvery); len(got) != 2 || got[2] != DepthEvery/2 || got[3] != DepthEvery/2 {
+		t.Errorf("first %d schedules: depths %v, want 2 and 3 in turn", DepthEvery, got)
+	}
+	for level := 1; level < MaxDepth; level++ {
+		from := level * DepthEvery
+		got := seen(from, from+DepthEvery)
+		deepest := min(3+level, MaxDepth)
+		for d := 2; d <= deepest; d++ {
+			if got[d] == 0 {
+				t.Errorf("schedules %d to %d: no depth %d (%v)", from, from+DepthEvery, d, got)
+			}
+		}
+		if got[deepest+1] != 0 {
+			t.Errorf("schedules %d to %d: depth %d before its turn (%v)", from, from+DepthEvery, deepest+1, got)
+		}
+	}
+	if d := PCTDepth(1 << 30); d < 2 || d > MaxDepth {
+		t.Errorf("depth %d far on, want 2 to %d", d, MaxDepth)
+	}
+}

@@ -413,7 +413,8 @@ func share(s race.Share) *Share {
 // Exploration is what detection's exploration of schedules did: how many
 // PCT schedules it ran over how many preemption points (accesses of races
 // and potential races, besides the synchronization operations), how many
-// distinct switches between two points they covered, and why it ended:
+// distinct switches between two points they covered, the deepest of
+// their PCT depths (which grow as the schedules go on), and why it ended:
 // "saturated" (a long run of schedules found and covered nothing new),
 // "explore-time" (its time ran out first: more may find more),
 // "instructions" (its executions interpreted the instructions it had:
@@ -437,6 +438,7 @@ type Exploration struct {
 	Schedules           int    `json:"schedules"`
 	Focus               int    `json:"focus"`
 	Switches            int    `json:"switches"`
+	Depth               int    `json:"depth,omitempty"`
 	Ended               string `json:"ended"`
 	Bounded             int    `json:"bounded"`
 	Exhaustive          bool   `json:"exhaustive"`
@@ -509,7 +511,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 		Candidates: len(res.Candidates), Directed: len(res.Directed), FirstInstructions: res.FirstInstructions,
 		InstructionBudget: res.InstructionBudget, InputsShare: share(res.InputsShare), DirectedShare: share(res.DirectedShare)}
 	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 || x.Ended == race.EndedOneThread {
-		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Ended: x.Ended,
+		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Depth: x.Depth, Ended: x.Ended,
 			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, AllSchedules: x.AllSchedules, PreemptionBound: race.EnumerationBound, Reduced: x.Reduced,
 			Snapshots: x.Snapshots, Resumed: x.Resumed, SkippedInstructions: x.Skipped,
 			Instructions: x.Instructions, InstructionBudget: x.Budget}

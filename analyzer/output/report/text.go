@@ -212,8 +212,8 @@ func WriteText(w io.Writer, r *Report) error {
 		b.WriteString("SCHEDULES: one: no execution created a second thread, so every schedule is the one already run\n")
 	} else if x != nil {
 		fmt.Fprintf(&b, "SCHEDULES: explored after the plan, switching threads at synchronization and at %d racing access%s: %s; "+
-			"then %d PCT schedule%s (%d distinct switches in all); %s\n", x.Focus, pluralES(x.Focus), bounded(x),
-			x.Schedules, plural(x.Schedules), x.Switches, exploreEnd(x))
+			"then %d PCT schedule%s%s (%d distinct switches in all); %s\n", x.Focus, pluralES(x.Focus), bounded(x),
+			x.Schedules, plural(x.Schedules), depths(x.Depth), x.Switches, exploreEnd(x))
 	}
 	if n := r.Stats.InstructionBudget; n != 0 && r.Stats.Schedules == 1 {
 		fmt.Fprintf(&b, "BUDGET: the one schedule ran %d instructions with no instruction budget\n", r.Stats.FirstInstructions)
@@ -247,6 +247,18 @@ func capitalize(s string) string {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// depths says which PCT depths the exploration's schedules had, when it
+// ran any: 2 and 3 in turn at first, deeper ones as it went on.
+func depths(deepest int) string {
+	switch {
+	case deepest == 0:
+		return ""
+	case deepest <= 3:
+		return " of depths 2 and 3"
+	}
+	return fmt.Sprintf(" of depths 2 to %d", deepest)
 }
 
 // bounded says what the bounded enumeration covered.
