@@ -6,6 +6,7 @@
 package cachefile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -52,9 +53,65 @@ type Limits struct {
 	Bytes int64 // their size
 }
 
+// Keep keeps dir within lim after an entry of size bytes was added to it
+// (an entry is a file named *ext, with its companions). It counts the
+// entry in the directory's ledger, and reads the directory to drop the
+// least recently used entries (Prune) only when the ledger says dir is
+// past a limit, has no ledger, or counted rescanEvery entries since the
+// last time: the bitcode cache holds thousands of files, and reading them
+// all after every compile (every save in the editor) cost each a third
+// of a second. Processes that add at once may each miss the other's
+// count, so the ledger can say less than there is; the next scan, at
+// most rescanEvery entries on, corrects it.
+func Keep(dir, ext string, size int64, lim Limits, companions ...string) {
+	l, ok := readLedger(dir, ext)
+	l.files, l.bytes, l.adds = l.files+1, l.bytes+size, l.adds+1
+	if !ok || lim.over(l.files, l.bytes) || l.adds >= rescanEvery {
+		Prune(dir, ext, lim, companions...)
+		return
+	}
+	l.write(dir, ext)
+}
+
+// rescanEvery is how many entries Keep counts before it reads the
+// directory again whatever its ledger says.
+const rescanEvery = 256
+
+// ledger is what a cache directory holds by its own count: entries, their
+// bytes, and the entries added since the directory was last read.
+type ledger struct {
+	files int
+	bytes int64
+	adds  int
+}
+
+// ledgerPath is the ledger of dir's entries named *ext (not itself one).
+func ledgerPath(dir, ext string) string { return filepath.Join(dir, ext+".ledger") }
+
+// readLedger returns dir's ledger, and whether it had a readable one.
+func readLedger(dir, ext string) (ledger, bool) {
+	var l ledger
+	data, err := os.ReadFile(ledgerPath(dir, ext))
+	if err != nil {
+		return l, false
+	}
+	_, err = fmt.Sscan(string(data), &l.files, &l.bytes, &l.adds)
+	return l, err == nil
+}
+
+func (l ledger) write(dir, ext string) {
+	_ = WriteAtomic(ledgerPath(dir, ext), fmt.Appendf(nil, "%d %d %d\n", l.files, l.bytes, l.adds))
+}
+
+// over reports whether n entries of bytes in all are past the limits.
+func (lim Limits) over(n int, bytes int64) bool {
+	return lim.Files > 0 && n > lim.Files || lim.Bytes > 0 && bytes > lim.Bytes
+}
+
 // Prune removes the least recently used entries of dir, the files named
 // *ext, until what is left is within the limits; each entry goes with its
-// companions (the same name with each of the other extensions).
+// companions (the same name with each of the other extensions). It
+// leaves the ledger Keep reads saying what is left.
 func Prune(dir, ext string, lim Limits, companions ...string) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
@@ -79,13 +136,10 @@ func Prune(dir, ext string, lim Limits, companions ...string) {
 		all = append(all, entry{stem, info.Size(), info.ModTime()})
 		total += info.Size()
 	}
-	over := func(n int, bytes int64) bool {
-		return lim.Files > 0 && n > lim.Files || lim.Bytes > 0 && bytes > lim.Bytes
-	}
 	sort.Slice(all, func(i, j int) bool { return all[i].used.Before(all[j].used) })
 	n := len(all)
 	for _, e := range all {
-		if !over(n, total) {
+		if !lim.over(n, total) {
 			break
 		}
 		os.Remove(filepath.Join(dir, e.stem+ext))
@@ -94,4 +148,5 @@ func Prune(dir, ext string, lim Limits, companions ...string) {
 		}
 		n, total = n-1, total-e.size
 	}
+	ledger{files: n, bytes: total}.write(dir, ext)
 }

@@ -36,8 +36,7 @@ func TestPruneKeepsTheRecent(t *testing.T) {
 	dir := t.TempDir()
 	aged(t, dir, "p", 70, ".gob")
 	Prune(dir, ".gob", Limits{Files: 64})
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 64 {
+	if entries, _ := filepath.Glob(filepath.Join(dir, "*.gob")); len(entries) != 64 {
 		t.Fatalf("%d left, want 64", len(entries))
 	}
 	for i := range 6 {
@@ -60,6 +59,53 @@ func TestPruneBySizeTakesTheCompanions(t *testing.T) {
 		if bc != (i >= 6) || deps != bc {
 			t.Errorf("unit%02d: bitcode kept %v, manifest kept %v; want the 4 most recent kept", i, bc, deps)
 		}
+	}
+}
+
+// Keep reads the directory only when its ledger says it is past a limit,
+// it has none, or rescanEvery entries were counted since: entries added
+// behind its back (another process's, uncounted) are found by that scan,
+// and the least recently used go then.
+func TestKeepScansOnlyWhenTheLedgerSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	lim := Limits{Bytes: 1000}
+	aged(t, dir, "unit", 5, ".bc", ".deps")
+	Keep(dir, ".bc", 100, lim, ".deps") // no ledger yet: a scan
+	if l, ok := readLedger(dir, ".bc"); !ok || l.files != 5 || l.bytes != 500 || l.adds != 0 {
+		t.Fatalf("ledger after the first scan: %+v (read: %v), want 5 files of 500 bytes", l, ok)
+	}
+	aged(t, dir, "other", 6, ".bc", ".deps") // uncounted, and older than the units
+	for i := range 6 {
+		for _, ext := range []string{".bc", ".deps"} {
+			at := time.Now().Add(-3*time.Hour + time.Duration(i)*time.Minute)
+			os.Chtimes(filepath.Join(dir, fmt.Sprintf("other%02d%s", i, ext)), at, at)
+		}
+	}
+	for range 5 {
+		Keep(dir, ".bc", 100, lim, ".deps") // 600 to 1000 bytes by the ledger
+	}
+	if !exists(filepath.Join(dir, "other00.bc")) {
+		t.Fatal("Keep read the directory although its ledger said 1000 bytes of 1000")
+	}
+	Keep(dir, ".bc", 100, lim, ".deps") // 1100 by the ledger: a scan finds 1100 too
+	if n, _ := filepath.Glob(filepath.Join(dir, "*.bc")); len(n) != 10 {
+		t.Errorf("%d entries after the scan, want the 10 most recent (1000 bytes)", len(n))
+	}
+	if exists(filepath.Join(dir, "other00.bc")) || exists(filepath.Join(dir, "other00.deps")) {
+		t.Error("other00, the least recently used, was kept")
+	}
+	if l, _ := readLedger(dir, ".bc"); l.files != 10 || l.bytes != 1000 || l.adds != 0 {
+		t.Errorf("ledger after the scan: %+v, want 10 files of 1000 bytes", l)
+	}
+	for range rescanEvery - 1 {
+		Keep(dir, ".bc", 0, Limits{}, ".deps")
+	}
+	if l, _ := readLedger(dir, ".bc"); l.adds != rescanEvery-1 || l.files != 10+rescanEvery-1 {
+		t.Fatalf("ledger %+v, want %d entries counted", l, rescanEvery-1)
+	}
+	Keep(dir, ".bc", 0, Limits{}, ".deps")
+	if l, _ := readLedger(dir, ".bc"); l.adds != 0 || l.files != 10 {
+		t.Errorf("ledger after %d entries: %+v, want a scan's: 10 files, none counted since", rescanEvery, l)
 	}
 }
 
