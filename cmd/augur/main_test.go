@@ -626,6 +626,30 @@ func TestNondetInputsAreExploredWithoutFlags(t *testing.T) {
 	}
 }
 
+// C++ code written against gcc falls off the end of functions that
+// return a value (a thread function that returns nothing): clang traps
+// there, and --cflag=-fno-strict-return runs it as gcc's build does.
+func TestNoStrictReturn(t *testing.T) {
+	src := filepath.Join(t.TempDir(), "worker.cpp")
+	os.WriteFile(src, []byte(`#include <pthread.h>
+#include <stdio.h>
+static int done;
+void *worker(void *) { done = 1; }
+int main() {
+	pthread_t t;
+	pthread_create(&t, 0, worker, 0);
+	pthread_join(t, 0);
+	printf("done %d\n", done);
+}
+`), 0o644)
+	if out, errOut, code := augur(t, "", "run", src); code == 0 || strings.Contains(out, "done") || !strings.Contains(errOut, "trap at the end of worker") {
+		t.Errorf("strict return: exit %d, %q, want the trap\n%s", code, out, errOut)
+	}
+	if out, errOut, code := augur(t, "", "run", "--cflag=-fno-strict-return", src); code != 0 || out != "done 1\n" {
+		t.Errorf("-fno-strict-return: exit %d, %q\n%s", code, out, errOut)
+	}
+}
+
 // The command line compiles as the editor can: -U, -include, -isystem,
 // -std and any allowed flag through --cflag, checked by the same
 // allow-list; --stdin gives the program a file as its standard input, in

@@ -3,6 +3,7 @@ package vm
 import (
 	"math"
 	"math/bits"
+	"strings"
 
 	"augur/analyzer/frontend/ir"
 )
@@ -145,6 +146,11 @@ func (tab *Models) addIntrinsics() {
 		return nil
 	}, "llvm.expect", "llvm.expect.with.probability", "llvm.ssa.copy", "llvm.launder.invariant.group", "llvm.strip.invariant.group")
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		if fn := endTrap(t); fn != "" {
+			return terminate(TermCrash, SIGILL, "trap at the end of %s, which returns a value: reaching the end of such a C++ function "+
+				"without a return is undefined, and clang traps there where gcc returns whatever is in the register "+
+				"(--cflag=-fno-strict-return runs it as gcc's build does)", ir.ReadableName(fn))
+		}
 		return terminate(TermCrash, SIGILL, "trap (__builtin_trap)")
 	}, "llvm.trap", "llvm.debugtrap", "llvm.ubsantrap")
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
@@ -309,4 +315,19 @@ func MaxNum(x, y float64) float64 {
 // with the virtual clock, the same in every replay.
 func (s *state) cycles(t *Thread, in *ir.Inst) uint64 {
 	return uint64(s.Clock(t, in, "rdtsc")-virtualEpoch) * 3
+}
+
+// endTrap returns the name of the function whose trap t is at, when that
+// is where clang puts the trap of a C++ function that returns a value and
+// reaches its end without a return (strict return): the trap followed by
+// unreachable in a function with a result. "" for any other trap. An
+// explicit __builtin_trap() as the last statement of such a function
+// looks the same, which the message allows for.
+func endTrap(t *Thread) string {
+	fr := &t.frames[len(t.frames)-1]
+	if len(fr.fn.Ret) == 0 || fr.pc+1 >= len(fr.fn.Insts) || fr.fn.Insts[fr.pc+1].Op != ir.OpUnreachable ||
+		!strings.HasPrefix(fr.fn.Name, "_Z") {
+		return ""
+	}
+	return fr.fn.Name
 }

@@ -60,6 +60,12 @@ var flagRules = []flagRule{
 	{name: "-fno-common"},
 	{name: "-fwrapv"},
 	{name: "-fno-strict-aliasing"},
+	// A C++ function that falls off its end without returning its value
+	// traps under clang (strict return) and returns whatever is in the
+	// register under gcc; code written against gcc (thread functions
+	// declared void * that never return) needs gcc's to run as it does.
+	{name: "-fstrict-return"},
+	{name: "-fno-strict-return"},
 	{name: "-fshort-enums"},
 	{name: "-fshort-wchar"},
 	{name: "-fpack-struct=", prefix: true},

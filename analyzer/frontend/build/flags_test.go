@@ -19,6 +19,7 @@ func TestCheckFlags(t *testing.T) {
 		{"-fms-extensions"}, {"-fno-builtin-printf"}, {"-msse4.2"}, {"-mavx2"}, {"-march=x86-64-v3"},
 		{"-mno-red-zone"}, {"-mgeneral-regs-only"},
 		{"-pthread"}, {"-x", "c++"}, {"--sysroot=/opt/sysroot"}, {"-fpack-struct=4"},
+		{"-fno-strict-return"},
 	}
 	for _, f := range ok {
 		if err := CheckFlags(f); err != nil {
