@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Runs augur's detection, with default settings, on the buggy programs of
+# SCTBench (mc-imperial/sctbench) that build from one or two source files,
+# and says for each whether it exposed the program's bug (a failure: an
+# assert, crash, deadlock or memory error), how long it took, and whether
+# `augur replay` reproduces each failure from its evidence. Not part of
+# `make test`: the benchmarks are not in this repository. Fetch them, then
+#
+#   scripts/sctbench.sh [-o OUTDIR] [-t TIMEOUT] BENCHMARKS_DIR
+#
+# BENCHMARKS_DIR is the repository's benchmarks/ directory. The programs:
+# concurrent-software-benchmarks' *_bad and *_sat, chess's four work-
+# stealing queues, safestack, inspect_benchmarks/qsort_mt and conc-bugs'
+# stringbuffer. A program's arguments are its first line's `args:` with
+# {NUMTHREADS} as 2, as SCTBench's runner gives them. ctrace and bbuf are
+# scripts/apps.sh's; the others (SPLASH-2, PARSEC, radbench, aget,
+# pbzip2) need builds of their own.
+#
+# OUTDIR (default sctbench-out) gets NAME.json (the report), NAME.log,
+# NAME-evidence/ (each replayed: NAME-evidence/*.replay) and summary.txt,
+# the table printed at the end: program, seconds, failures, replayed of
+# failures with evidence, and the first failure's message.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+augur=${AUGUR:-$root/bin/augur}
+out=sctbench-out
+timeout=5m
+while getopts "o:t:" opt; do
+	case $opt in
+	o) out=$OPTARG ;;
+	t) timeout=$OPTARG ;;
+	*) sed -n '2,22p' "$0" >&2; exit 2 ;;
+	esac
+done
+shift $((OPTIND - 1))
+if [ $# -ne 1 ] || [ ! -d "$1/concurrent-software-benchmarks" ]; then
+	sed -n '2,22p' "$0" >&2
+	exit 2
+fi
+bench=$(cd "$1" && pwd)
+if [ ! -x "$augur" ]; then
+	echo "sctbench.sh: no augur at $augur (make build, or set AUGUR)" >&2
+	exit 2
+fi
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+: >"$out/summary.txt"
+
+now() { date +%s.%N; }
+
+# run NAME DIR FLAGS FILE... runs detection on the files in DIR, with the
+# augur flags FLAGS (split at spaces) and the first file's `args:`, and
+# replays every failure's evidence.
+run() {
+	local name=$1 dir=$2 flags=$3
+	shift 3
+	local args
+	args=$(head -1 "$dir/$1" | sed -n 's/.*args: *//p' | sed 's/{NUMTHREADS}/2/g')
+	local s e
+	s=$(now)
+	rm -rf "$out/$name-evidence"
+	# shellcheck disable=SC2086 # flags and args split as SCTBench's runner splits them
+	(cd "$dir" && timeout "$timeout" "$augur" analyze --detect-only --format json -o "$out/$name.json" \
+		--evidence-dir "$out/$name-evidence" $flags "$@" -- $args) >"$out/$name.log" 2>&1 || true
+	e=$(now)
+	local ok=0 all=0 ev
+	for ev in "$out/$name-evidence"/failure-*.json; do
+		case $ev in *-inputs.json) continue ;; esac
+		[ -e "$ev" ] || continue
+		all=$((all + 1))
+		if "$augur" replay "$ev" >"$ev.replay" 2>&1; then
+			ok=$((ok + 1))
+		fi
+	done
+	local failures first
+	failures=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1])).get("failures") or []))' "$out/$name.json" 2>/dev/null || echo "-")
+	first=$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1])).get("failures") or []; print(f[0]["kind"]+": "+f[0]["message"][:70] if f else "")' "$out/$name.json" 2>/dev/null || echo "no report")
+	printf '%-40s %7.1f s  failures %-3s replayed %d of %d  %s\n' "$name" "$(echo "$e - $s" | bc)" "$failures" "$ok" "$all" "$first" |
+		tee -a "$out/summary.txt"
+}
+
+cs=$bench/concurrent-software-benchmarks
+for f in "$cs"/*_bad.c "$cs"/*_sat.c; do
+	run "$(basename "$f" .c)" "$cs" "" "$(basename "$f")"
+done
+for q in InterlockedWorkStealQueue InterlockedWorkStealQueueWithState StateWorkStealQueue WorkStealQueue; do
+	run "chess-$q" "$bench/chess" "" "$q.cpp"
+done
+run safestack "$bench/safestack" "" SafeStack.cpp
+# SCTBench builds with gcc: qsort_mt has `return;` in a function that
+# returns a value, an error to clang unless its warning is off, and calls
+# asprintf, which glibc declares under _GNU_SOURCE; stringbuffer's thread
+# function falls off its end, which clang's build traps at and gcc's
+# does not (docs/cxx.md).
+run qsort_mt "$bench/inspect_benchmarks" "--cflag=-Wno-return-type --cflag=-D_GNU_SOURCE" qsort_mt.c
+run stringbuffer "$bench/conc-bugs/stringbuffer-jdk1.4" "--cflag=-fno-strict-return" main.cpp stringbuffer.cpp
+found=$(awk '$5 != "0" && $5 != "-"' "$out/summary.txt" | wc -l)
+echo "sctbench.sh: $found of $(wc -l <"$out/summary.txt") programs exposed a failure ($out/summary.txt)"
