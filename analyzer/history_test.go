@@ -2,8 +2,10 @@ package analyzer_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -197,6 +199,43 @@ func TestExplorationGoesOnAcrossAnalyses(t *testing.T) {
 			t.Errorf("analysis %d explored seeds %d..%d, the one before went up to %d", i+1, x.Seeds[0], x.Seeds[1], last)
 		}
 		last = x.Seeds[1]
+	}
+}
+
+// The allocation sites an analysis had to shadow from birth go into the
+// history, and the next analysis of the program starts knowing them
+// (race.Prior.Shared), so its executions need not begin again to learn
+// them; its races are the same.
+func TestHistoryKeepsTheSharedSites(t *testing.T) {
+	path := "../testdata/race/handoff_sites.c"
+	prog := mustLoad(t, path)
+	hist := filepath.Join(t.TempDir(), "history.json")
+	analyze := func() *analyzer.Result {
+		t.Helper()
+		opts := options(path)
+		opts.History, opts.ExploreTime = hist, -1
+		res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	first := analyze()
+	if len(first.Detection.Shared) != 2 {
+		t.Fatalf("first analysis shadowed %q from birth, want handoff_sites.c's two job sites", first.Detection.Shared)
+	}
+	data, err := os.ReadFile(hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec struct{ Shared []string }
+	if err := json.Unmarshal(data, &rec); err != nil || !slices.Equal(rec.Shared, first.Detection.Shared) {
+		t.Fatalf("the history keeps the sites %q (%v), want %q", rec.Shared, err, first.Detection.Shared)
+	}
+	second := analyze()
+	if !slices.Equal(second.Detection.Shared, first.Detection.Shared) || len(second.Races) != len(first.Races) {
+		t.Errorf("second analysis: sites %q and %d races, first %q and %d", second.Detection.Shared, len(second.Races),
+			first.Detection.Shared, len(first.Races))
 	}
 }
 

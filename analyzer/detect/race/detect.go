@@ -107,6 +107,13 @@ type Prior struct {
 	// these points (ExploreStats.AllFocus): PCT on the analysis's input
 	// has nothing left there either, unless the focus grows.
 	AllSchedules []string
+	// Shared are the allocation sites (file:line:col) whose objects
+	// earlier analyses had to shadow from birth (private.go): they are
+	// from the first execution on, which then need not begin again to
+	// learn them. Only the cost depends on them, never a finding: a site
+	// an edit moved is learnt again, one that now names another
+	// allocation is shadowed for nothing.
+	Shared []string
 }
 
 // Technique is how detection first found a race.
@@ -163,10 +170,13 @@ type Failure struct {
 type Result struct {
 	// early counts the race-directed executions merged that ran while the
 	// work beside detection went on (directEarly); tests read it.
-	early        int
-	Races        []*Race
-	Inversions   []*Inversion
-	Failures     []*Failure
+	early      int
+	Races      []*Race
+	Inversions []*Inversion
+	Failures   []*Failure
+	// Shared are the allocation sites whose objects the executions
+	// shadowed from birth at the end (Prior.Shared), sorted.
+	Shared       []string
 	Schedules    int
 	Instructions uint64
 	Elapsed      time.Duration
@@ -266,6 +276,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	for _, l := range opts.Prior.Focus {
 		d.addFocus(l)
 	}
+	d.shared.add(sitesAt(prog, opts.Prior.Shared))
 	for _, c := range opts.External {
 		d.addFocus(c.A)
 		d.addFocus(c.B)
@@ -953,6 +964,7 @@ func (d *detection) occurrence(r *Race) []*Race {
 // technique found first.
 func (d *detection) finish() *Result {
 	res := d.res
+	res.Shared = siteNames(d.prog, d.shared.get())
 	res.Races = Merge(d.races...)
 	for _, r := range res.Races {
 		res.Found[r.Technique]++

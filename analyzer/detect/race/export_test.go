@@ -36,14 +36,23 @@ func ResumedPCT(prog *ir.Program, run vm.Config, seed uint64, all bool) ([]*Race
 // schedule, and returns how many times the execution began and how many
 // allocation sites it learnt to shadow from birth.
 func RoundRobinStarts(prog *ir.Program, run vm.Config) (int, int, error) {
+	starts, shared, err := RoundRobinStartsFrom(prog, run, nil)
+	return starts, len(shared), err
+}
+
+// RoundRobinStartsFrom is RoundRobinStarts for a detection that knows
+// the sites prior (Prior.Shared) from the start; it returns the sites it
+// ends with by name (Result.Shared).
+func RoundRobinStartsFrom(prog *ir.Program, run vm.Config, prior []string) (int, []string, error) {
 	d := &detection{prog: prog, opts: Options{Run: run}}
+	d.shared.add(sitesAt(prog, prior))
 	cfg := run
 	cfg.Policy = sched.RoundRobin{}
 	ex, err := d.complete(cfg, nil)
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
-	return ex.starts, len(d.shared.get()), nil
+	return ex.starts, siteNames(prog, d.shared.get()), nil
 }
 
 // FollowProgram is followProgram, a stage's instruction budget.

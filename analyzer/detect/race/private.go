@@ -2,6 +2,7 @@ package race
 
 import (
 	"maps"
+	"slices"
 	"sync"
 
 	"augur/analyzer/exec/vm"
@@ -199,6 +200,9 @@ func (s *sharedSites) get() map[ir.LocID]bool {
 
 // add adds sites to the set.
 func (s *sharedSites) add(sites []ir.LocID) {
+	if len(sites) == 0 {
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	m := maps.Clone(s.sites)
@@ -216,4 +220,29 @@ func (s *sharedSites) add(sites []ir.LocID) {
 // of it would make every execution from it run twice.
 func (s *sharedSites) stale(det *Detector) bool {
 	return det.private && len(det.sharedSites) != len(s.get())
+}
+
+// sitesAt returns the allocation sites of prog at the locations locs
+// (file:line:col, Prior.Shared).
+func sitesAt(prog *ir.Program, locs []string) []ir.LocID {
+	var out []ir.LocID
+	for id, at := range prog.LocSet(locs) {
+		if at && id != 0 {
+			out = append(out, ir.LocID(id))
+		}
+	}
+	return out
+}
+
+// siteNames returns the locations of the allocation sites sites, sorted
+// (Result.Shared).
+func siteNames(prog *ir.Program, sites map[ir.LocID]bool) []string {
+	var out []string
+	for id := range sites {
+		if l := prog.LocString(id); l != "" {
+			out = append(out, l)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -104,6 +104,29 @@ func TestOneRunLearnsEverySite(t *testing.T) {
 	}
 }
 
+// The sites an earlier analysis learnt (Prior.Shared, kept in a
+// history) are shadowed from birth from the first execution on, which
+// then begins once; the sites come back by name.
+func TestKnownSitesNeedNoSecondStart(t *testing.T) {
+	f := "../../../testdata/race/handoff_sites.c"
+	prog := loadtest.Program(t, cacheDir, f)
+	run := vm.Config{Args: []string{"handoff_sites.c"}, MaxInstructions: 5_000_000}
+	starts, learnt, err := race.RoundRobinStartsFrom(prog, run, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if starts != 2 || len(learnt) != 2 || !strings.Contains(learnt[0], "handoff_sites.c:") {
+		t.Fatalf("first analysis: began %d times, learnt %q; want 2 and two sites of handoff_sites.c", starts, learnt)
+	}
+	starts, again, err := race.RoundRobinStartsFrom(prog, run, learnt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if starts != 1 || !slices.Equal(again, learnt) {
+		t.Errorf("knowing the sites: began %d times, ended with %q; want once, with %q", starts, again, learnt)
+	}
+}
+
 // The reduction takes a step's accesses to objects private to its thread
 // to conflict with no other thread's (footprints): on private_steps.c,
 // whose workers' steps share only ids their stack frames and scratch

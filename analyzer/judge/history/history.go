@@ -65,10 +65,14 @@ type record struct {
 	Enumerated bool `json:"enumerated,omitempty"`
 	// AllSchedules is the focus at which that enumeration ran every
 	// schedule (race.ExploreStats.AllFocus), when it did.
-	AllSchedules []string          `json:"all_schedules,omitempty"`
-	Confirmed    []*race.Candidate `json:"confirmed,omitempty"`
-	Tried        []string          `json:"tried,omitempty"`
-	Races        []*known          `json:"races,omitempty"`
+	AllSchedules []string `json:"all_schedules,omitempty"`
+	// Shared are the allocation sites the last analysis shadowed from
+	// birth (race.Prior.Shared), kept across edits: they change only
+	// what detection costs.
+	Shared    []string          `json:"shared,omitempty"`
+	Confirmed []*race.Candidate `json:"confirmed,omitempty"`
+	Tried     []string          `json:"tried,omitempty"`
+	Races     []*known          `json:"races,omitempty"`
 }
 
 // known is a race an earlier analysis found, with its latest verdict.
@@ -128,7 +132,7 @@ func Open(path string, prog *ir.Program, schedules int, settings string) (*race.
 	}
 	rec.Races = kept
 	h.rec = rec
-	prior := &race.Prior{Confirmed: rec.Confirmed, Tried: map[string]bool{}, Explored: rec.Explored}
+	prior := &race.Prior{Confirmed: rec.Confirmed, Tried: map[string]bool{}, Explored: rec.Explored, Shared: rec.Shared}
 	for _, id := range rec.Tried {
 		prior.Tried[id] = true
 	}
@@ -252,6 +256,7 @@ func (h *History) Save(races []*race.Race, verdicts []*classify.Verdict) error {
 		if det.Explore.AllSchedules {
 			rec.AllSchedules = det.Explore.AllFocus
 		}
+		rec.Shared = det.Shared
 		rec.Tried = appendNew(rec.Tried, det.Directed...)
 		if len(rec.Tried) > maxTried {
 			rec.Tried = rec.Tried[len(rec.Tried)-maxTried:]
