@@ -315,8 +315,8 @@ func (d *detection) explore() error {
 // up to MaxDepth, so that a search that keeps going (a long exploration,
 // or the saves of the editor, whose histories continue the count) also
 // reaches bugs that need three switches or more, which depth 3 never
-// gives: its chance for such a bug is zero, a depth of d's at least
-// 1/(n·k^(d-1)) for n threads and k points (Burckhardt et al.). Keeping
+// gives: its chance for such a bug is zero, where depth d has a chance of
+// at least 1/(n·k^(d-1)) for n threads and k points (Burckhardt et al.). Keeping
 // the shallow depths in the turn keeps their chances within a constant
 // factor of what they were.
 const (
