@@ -53,9 +53,9 @@ type Limits struct {
 	Bytes int64 // their size
 }
 
-// Keep keeps dir within lim after an entry of size bytes was added to it
-// (an entry is a file named *ext, with its companions). It counts the
-// entry in the directory's ledger, and reads the directory to drop the
+// Keep keeps the directory of path within lim after path, an entry of it
+// (a file named *ext, with its companions), was written. It counts the
+// entry and its size in the directory's ledger, and reads the directory to drop the
 // least recently used entries (Prune) only when the ledger says dir is
 // past a limit, has no ledger, or counted rescanEvery entries since the
 // last time: the bitcode cache holds thousands of files, and reading them
@@ -63,7 +63,12 @@ type Limits struct {
 // of a second. Processes that add at once may each miss the other's
 // count, so the ledger can say less than there is; the next scan, at
 // most rescanEvery entries on, corrects it.
-func Keep(dir, ext string, size int64, lim Limits, companions ...string) {
+func Keep(path, ext string, lim Limits, companions ...string) {
+	dir := filepath.Dir(path)
+	var size int64
+	if info, err := os.Stat(path); err == nil {
+		size = info.Size()
+	}
 	l, ok := readLedger(dir, ext)
 	l.files, l.bytes, l.adds = l.files+1, l.bytes+size, l.adds+1
 	if !ok || lim.over(l.files, l.bytes) || l.adds >= rescanEvery {

@@ -69,10 +69,19 @@ func TestPruneBySizeTakesTheCompanions(t *testing.T) {
 func TestKeepScansOnlyWhenTheLedgerSaysSo(t *testing.T) {
 	dir := t.TempDir()
 	lim := Limits{Bytes: 1000}
-	aged(t, dir, "unit", 5, ".bc", ".deps")
-	Keep(dir, ".bc", 100, lim, ".deps") // no ledger yet: a scan
-	if l, ok := readLedger(dir, ".bc"); !ok || l.files != 5 || l.bytes != 500 || l.adds != 0 {
-		t.Fatalf("ledger after the first scan: %+v (read: %v), want 5 files of 500 bytes", l, ok)
+	keep := func(name string, size int, lim Limits) {
+		t.Helper()
+		path := filepath.Join(dir, name+".bc")
+		if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, name+".deps"), nil, 0o644)
+		Keep(path, ".bc", lim, ".deps")
+	}
+	aged(t, dir, "unit", 5, ".bc", ".deps") // an hour old
+	keep("new00", 100, lim)                 // no ledger yet: a scan
+	if l, ok := readLedger(dir, ".bc"); !ok || l.files != 6 || l.bytes != 600 || l.adds != 0 {
+		t.Fatalf("ledger after the first scan: %+v (read: %v), want 6 files of 600 bytes", l, ok)
 	}
 	aged(t, dir, "other", 6, ".bc", ".deps") // uncounted, and older than the units
 	for i := range 6 {
@@ -81,31 +90,33 @@ func TestKeepScansOnlyWhenTheLedgerSaysSo(t *testing.T) {
 			os.Chtimes(filepath.Join(dir, fmt.Sprintf("other%02d%s", i, ext)), at, at)
 		}
 	}
-	for range 5 {
-		Keep(dir, ".bc", 100, lim, ".deps") // 600 to 1000 bytes by the ledger
+	for i := 1; i <= 4; i++ {
+		keep(fmt.Sprintf("new%02d", i), 100, lim) // 700 to 1000 bytes by the ledger
 	}
 	if !exists(filepath.Join(dir, "other00.bc")) {
 		t.Fatal("Keep read the directory although its ledger said 1000 bytes of 1000")
 	}
-	Keep(dir, ".bc", 100, lim, ".deps") // 1100 by the ledger: a scan finds 1100 too
+	keep("new05", 100, lim) // 1100 by the ledger: a scan finds 1700
 	if n, _ := filepath.Glob(filepath.Join(dir, "*.bc")); len(n) != 10 {
 		t.Errorf("%d entries after the scan, want the 10 most recent (1000 bytes)", len(n))
 	}
-	if exists(filepath.Join(dir, "other00.bc")) || exists(filepath.Join(dir, "other00.deps")) {
-		t.Error("other00, the least recently used, was kept")
+	for _, gone := range []string{"other00", "other05", "unit00"} {
+		if exists(filepath.Join(dir, gone+".bc")) || exists(filepath.Join(dir, gone+".deps")) {
+			t.Errorf("%s, among the least recently used, was kept", gone)
+		}
 	}
 	if l, _ := readLedger(dir, ".bc"); l.files != 10 || l.bytes != 1000 || l.adds != 0 {
 		t.Errorf("ledger after the scan: %+v, want 10 files of 1000 bytes", l)
 	}
-	for range rescanEvery - 1 {
-		Keep(dir, ".bc", 0, Limits{}, ".deps")
+	for i := range rescanEvery - 1 {
+		keep(fmt.Sprintf("z%03d", i), 0, Limits{})
 	}
 	if l, _ := readLedger(dir, ".bc"); l.adds != rescanEvery-1 || l.files != 10+rescanEvery-1 {
 		t.Fatalf("ledger %+v, want %d entries counted", l, rescanEvery-1)
 	}
-	Keep(dir, ".bc", 0, Limits{}, ".deps")
-	if l, _ := readLedger(dir, ".bc"); l.adds != 0 || l.files != 10 {
-		t.Errorf("ledger after %d entries: %+v, want a scan's: 10 files, none counted since", rescanEvery, l)
+	keep("zlast", 0, Limits{})
+	if l, _ := readLedger(dir, ".bc"); l.adds != 0 || l.files != 10+rescanEvery {
+		t.Errorf("ledger after %d entries: %+v, want a scan's: %d files, none counted since", rescanEvery, l, 10+rescanEvery)
 	}
 }
 

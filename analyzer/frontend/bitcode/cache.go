@@ -45,7 +45,7 @@ func LoadCached(paths []string, names map[string]string, dir string) (*ir.Progra
 		return nil, err
 	}
 	if writeCached(file, p) == nil { // best effort
-		cachefile.Keep(filepath.Dir(file), cachedExt, 0, cachefile.Limits{Files: maxCachedPrograms})
+		cachefile.Keep(file, cachedExt, cachefile.Limits{Files: maxCachedPrograms})
 		old, _ := filepath.Glob(filepath.Join(filepath.Dir(file), "*.gob"))
 		for _, f := range old { // format 1's, never read again
 			os.Remove(f)

@@ -66,7 +66,7 @@ func LinkClient(paths []string, names map[string]string, k int, dir string) (str
 	if err := cachefile.WriteAtomic(out, buf.Bytes()); err != nil {
 		return "", fmt.Errorf("client program: %w", err)
 	}
-	cachefile.Keep(filepath.Dir(out), ".bc", int64(len(buf.Bytes())), cachefile.Limits{Files: maxCachedPrograms})
+	cachefile.Keep(out, ".bc", cachefile.Limits{Files: maxCachedPrograms})
 	return out, nil
 }
 

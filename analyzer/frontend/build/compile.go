@@ -215,11 +215,7 @@ func CompileTU(ctx context.Context, src string, opts Options, includeDir string)
 	if err := os.WriteFile(deps, []byte(manifest), 0o644); err != nil {
 		return "", fmt.Errorf("compile %s: cache: %w", src, err)
 	}
-	var size int64
-	if info, err := os.Stat(bc); err == nil {
-		size = info.Size()
-	}
-	cachefile.Keep(dir, ".bc", size, cachefile.Limits{Bytes: maxCacheBytes}, DepsExt, ".syms") // .syms: resolve.SymbolsExt
+	cachefile.Keep(bc, ".bc", cachefile.Limits{Bytes: maxCacheBytes}, DepsExt, ".syms") // .syms: resolve.SymbolsExt
 	return bc, nil
 }
 
