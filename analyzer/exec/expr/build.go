@@ -142,12 +142,8 @@ func VarTerms(xs ...*Expr) []*Expr {
 
 // Satisfies reports whether every condition holds under a.
 func Satisfies(a Assignment, conds []*Expr) bool {
-	for _, c := range conds {
-		if Eval(c, a) == 0 {
-			return false
-		}
-	}
-	return true
+	var ev Evaluator
+	return ev.Satisfies(a, conds)
 }
 
 // Assignment gives each input variable a value.
@@ -157,33 +153,65 @@ type Assignment map[string]uint64
 // Division by zero evaluates as the hardware-independent SMT-LIB value
 // (all ones for udiv, the dividend for urem) so Eval agrees with the solver.
 func Eval(x *Expr, a Assignment) uint64 {
-	memo := map[*Expr]uint64{}
-	var ev func(*Expr) uint64
-	ev = func(e *Expr) uint64 {
-		if v, ok := memo[e]; ok {
-			return v
+	ev := evaluator{a: a}
+	return ev.eval(x)
+}
+
+// Evaluator checks conditions under assignments, keeping the table of
+// values it computes between calls: a solver checks the same path's
+// conditions under one recent model after another, and growing that
+// table afresh for each cost more than the evaluation.
+type Evaluator struct{ ev evaluator }
+
+// Satisfies is the function Satisfies with the evaluator's table.
+func (e *Evaluator) Satisfies(a Assignment, conds []*Expr) bool {
+	clear(e.ev.memo)
+	e.ev.a = a
+	defer func() { e.ev.a = nil }()
+	for _, c := range conds {
+		if e.ev.eval(c) == 0 {
+			return false
 		}
-		var v uint64
-		switch e.Op {
-		case Var:
-			v = a[e.Name] & mask(e.Width)
-		case Ite: // only the side taken is evaluated
-			if ev(e.Kids[0]) != 0 {
-				v = ev(e.Kids[1])
-			} else {
-				v = ev(e.Kids[2])
-			}
-		default:
-			var kids [2]uint64
-			for i, k := range e.Kids {
-				kids[i] = ev(k)
-			}
-			v = Apply(e, kids[:len(e.Kids)])
-		}
-		memo[e] = v
+	}
+	return true
+}
+
+// evaluator computes terms under one assignment, each shared subterm
+// once: the conditions of one path share most of their terms.
+type evaluator struct {
+	a    Assignment
+	memo map[*Expr]uint64
+}
+
+func (ev *evaluator) eval(e *Expr) uint64 {
+	switch e.Op {
+	case Const:
+		return e.Val
+	case Var:
+		return ev.a[e.Name] & mask(e.Width)
+	}
+	if v, ok := ev.memo[e]; ok {
 		return v
 	}
-	return ev(x)
+	var v uint64
+	if e.Op == Ite { // only the side taken is evaluated
+		if ev.eval(e.Kids[0]) != 0 {
+			v = ev.eval(e.Kids[1])
+		} else {
+			v = ev.eval(e.Kids[2])
+		}
+	} else {
+		var kids [2]uint64
+		for i, k := range e.Kids {
+			kids[i] = ev.eval(k)
+		}
+		v = Apply(e, kids[:len(e.Kids)])
+	}
+	if ev.memo == nil {
+		ev.memo = map[*Expr]uint64{}
+	}
+	ev.memo[e] = v
+	return v
 }
 
 // Apply computes the operation of e, which is not a variable, on its

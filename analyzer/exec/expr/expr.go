@@ -214,16 +214,21 @@ func (b *Builder) identity(op Op, x, y *Expr) *Expr {
 func sext(v uint64, w uint16) int64 { return bitvec.SExt(v, w) }
 
 // binOps maps arithmetic operators to bitvec's semantics, so folding
-// agrees with the interpreter bit for bit.
-var binOps = map[Op]bitvec.Op{Add: bitvec.Add, Sub: bitvec.Sub, Mul: bitvec.Mul, UDiv: bitvec.UDiv,
-	SDiv: bitvec.SDiv, URem: bitvec.URem, SRem: bitvec.SRem, Shl: bitvec.Shl, LShr: bitvec.LShr,
-	AShr: bitvec.AShr, And: bitvec.And, Or: bitvec.Or, Xor: bitvec.Xor}
+// agrees with the interpreter bit for bit. It is indexed by Op, not a
+// map: the solver's enumeration folds a node per value it tries.
+var binOps = [...]struct {
+	op bitvec.Op
+	ok bool
+}{Add: {bitvec.Add, true}, Sub: {bitvec.Sub, true}, Mul: {bitvec.Mul, true}, UDiv: {bitvec.UDiv, true},
+	SDiv: {bitvec.SDiv, true}, URem: {bitvec.URem, true}, SRem: {bitvec.SRem, true}, Shl: {bitvec.Shl, true},
+	LShr: {bitvec.LShr, true}, AShr: {bitvec.AShr, true}, And: {bitvec.And, true}, Or: {bitvec.Or, true},
+	Xor: {bitvec.Xor, true}, Ite: {}}
 
 // fold evaluates op on constants; division by zero is left symbolic so the
 // VM reports it where it happens.
 func fold(op Op, x, y uint64, w uint16) (uint64, bool) {
-	if bin, ok := binOps[op]; ok {
-		return bitvec.Eval(bin, x, y, w)
+	if int(op) < len(binOps) && binOps[op].ok {
+		return bitvec.Eval(binOps[op].op, x, y, w)
 	}
 	b := func(c bool) (uint64, bool) {
 		if c {
