@@ -284,28 +284,35 @@ func BenchmarkStartup(b *testing.B) {
 }
 
 // BenchmarkInputExplorationCost measures what exploring a program's
-// inputs by default (--sym-inputs auto) costs on a program whose
-// argument sizes its work (testdata/budget/long_input.c: 10^d rounds for
-// a first digit d, run with "3"): whole `augur analyze --explore-time 0`
-// runs with the default and with --sym-inputs none, and `augur run`,
-// medians of three, interleaved. It prints the two ratios; the inputs
-// explored include digits whose runs outgrow the instruction budget,
-// which bound what they cost.
+// inputs by default (--sym-inputs auto) costs, on two programs whose
+// argument sizes their work: testdata/budget/long_input.c (10^d rounds
+// for a first digit d, run with "3"), whose explored inputs include
+// digits whose runs outgrow the instruction budget, which bound what
+// they cost; and testdata/bench/nbody.c run with "20000" (a loop whose
+// bound is atoi of the argument, so the exploration asks the solver at
+// every iteration until its solver budget pins the path). For each:
+// whole `augur analyze --explore-time 0` runs with the default and with
+// --sym-inputs none, and `augur run`, medians of three, interleaved; it
+// prints the two ratios.
 func BenchmarkInputExplorationCost(b *testing.B) {
-	src := filepath.Join("..", "..", "testdata", "budget", "long_input.c")
-	measure(b, augurBin, "run", src, "--", "3") // warm the cache
-	var run, none, auto []measurement
-	for i := 0; i < 3; i++ {
-		run = append(run, measure(b, augurBin, "run", src, "--", "3"))
-		none = append(none, measure(b, augurBin, "analyze", "--explore-time", "0", "--sym-inputs", "none", src, "--", "3"))
-		auto = append(auto, measure(b, augurBin, "analyze", "--explore-time", "0", src, "--", "3"))
+	for _, c := range []struct{ src, arg string }{
+		{filepath.Join("..", "..", "testdata", "budget", "long_input.c"), "3"},
+		{filepath.Join("..", "..", "testdata", "bench", "nbody.c"), "20000"},
+	} {
+		measure(b, augurBin, "run", c.src, "--", c.arg) // warm the cache
+		var run, none, auto []measurement
+		for i := 0; i < 3; i++ {
+			run = append(run, measure(b, augurBin, "run", c.src, "--", c.arg))
+			none = append(none, measure(b, augurBin, "analyze", "--explore-time", "0", "--sym-inputs", "none", c.src, "--", c.arg))
+			auto = append(auto, measure(b, augurBin, "analyze", "--explore-time", "0", c.src, "--", c.arg))
+		}
+		r, n, a := medianMeasurement(run), medianMeasurement(none), medianMeasurement(auto)
+		fmt.Printf("input exploration on %s %s: run %v; analyze --sym-inputs none %v (%s); analyze (auto) %v (%s); "+
+			"auto/none %.2fx, auto/run %.1fx\n", filepath.Base(c.src), c.arg, r.wall.Round(time.Millisecond),
+			n.wall.Round(time.Millisecond), bytesize.Format(n.rss), a.wall.Round(time.Millisecond), bytesize.Format(a.rss),
+			a.wall.Seconds()/n.wall.Seconds(), a.wall.Seconds()/r.wall.Seconds())
+		b.ReportMetric(a.wall.Seconds()/n.wall.Seconds(), strings.TrimSuffix(filepath.Base(c.src), ".c")+"-auto/none")
 	}
-	r, n, a := medianMeasurement(run), medianMeasurement(none), medianMeasurement(auto)
-	fmt.Printf("input exploration on long_input.c 3: run %v; analyze --sym-inputs none %v (%s); analyze (auto) %v (%s); "+
-		"auto/none %.2fx, auto/run %.1fx\n", r.wall.Round(time.Millisecond), n.wall.Round(time.Millisecond),
-		bytesize.Format(n.rss), a.wall.Round(time.Millisecond), bytesize.Format(a.rss),
-		a.wall.Seconds()/n.wall.Seconds(), a.wall.Seconds()/r.wall.Seconds())
-	b.ReportMetric(a.wall.Seconds()/n.wall.Seconds(), "auto/none")
 	b.ReportMetric(0, "ns/op")
 	for i := 0; i < b.N; i++ {
 	}

@@ -1,6 +1,10 @@
 package solver
 
-import "augur/analyzer/exec/expr"
+import (
+	"slices"
+
+	"augur/analyzer/exec/expr"
+)
 
 // Deciding small queries by enumeration. Most queries a program's inputs
 // raise are over a few input bytes (an argument's characters, the first
@@ -21,6 +25,9 @@ const (
 	maxEnumeratedVars = 16
 	// enumerationBudget bounds the node evaluations of one search.
 	enumerationBudget = 1 << 20
+	// briefBudget bounds each of the short searches tried before the
+	// long one (Solver.enumerate).
+	briefBudget = 1 << 16
 )
 
 // enumeration is one query prepared for the search: its terms in an
@@ -36,7 +43,8 @@ type enumeration struct {
 	// vars[d] has one, and condsAt[d] the conditions among them.
 	byLevel, condsAt [][]int
 	vals             []uint64
-	work             int
+	work, budget     int
+	prefer           []expr.Assignment
 }
 
 // enumerate decides conds by searching the values of their variables,
@@ -44,17 +52,34 @@ type enumeration struct {
 // is false when the query is not small enough or the search ran out of
 // its budget: Z3 must decide it.
 func enumerate(conds []*expr.Expr, prefer expr.Assignment) (sat bool, model expr.Assignment, ok bool) {
+	en := enumerable(conds)
+	if en == nil {
+		return false, nil, false
+	}
+	return en.run(enumerationBudget, prefer)
+}
+
+// enumerable prepares conds for the search, or returns nil when they are
+// not small enough for it.
+func enumerable(conds []*expr.Expr) *enumeration {
 	vars := expr.VarTerms(conds...)
 	if len(vars) == 0 || len(vars) > maxEnumeratedVars {
-		return false, nil, false
+		return nil
 	}
 	for _, v := range vars {
 		if v.Width > 8 {
-			return false, nil, false
+			return nil
 		}
 	}
-	en := prepare(conds, vars)
-	found, complete := en.search(0, prefer)
+	return prepare(conds, vars)
+}
+
+// run searches with a budget of node evaluations, trying at each
+// variable the value of each preferred assignment first, in their
+// order. A prepared query may be searched again, with other preferences.
+func (en *enumeration) run(budget int, prefer ...expr.Assignment) (sat bool, model expr.Assignment, ok bool) {
+	en.work, en.budget, en.prefer = 0, budget, prefer
+	found, complete := en.search(0)
 	if !complete {
 		return false, nil, false
 	}
@@ -177,28 +202,31 @@ func (en *enumeration) apply(i int) uint64 {
 
 // search tries the values of vars[d:] (vars[:d] have theirs) and reports
 // whether it found values under which every condition holds, and
-// whether it searched to the end (not past its budget).
-func (en *enumeration) search(d int, prefer expr.Assignment) (found, complete bool) {
+// whether it searched to the end (not past its budget). Each variable
+// takes the values the preferred assignments give it first, then the
+// others in order.
+func (en *enumeration) search(d int) (found, complete bool) {
 	if d == len(en.vars) {
 		return true, true
 	}
 	v := en.vars[d]
-	first, hasFirst := prefer[v.Name]
-	first &= 1<<v.Width - 1
-	vi := en.varNode[d]
-	for n := uint64(0); n <= 1<<v.Width; n++ {
-		var x uint64
-		switch {
-		case n == 0 && !hasFirst:
-			continue
-		case n == 0:
-			x = first
-		case hasFirst && n-1 == first:
-			continue
-		default:
-			x = n - 1
+	width := uint64(1)<<v.Width - 1
+	var buf [4]uint64
+	firsts := buf[:0]
+	for _, p := range en.prefer {
+		if x, ok := p[v.Name]; ok && !slices.Contains(firsts, x&width) {
+			firsts = append(firsts, x&width)
 		}
-		if en.work += 1 + len(en.byLevel[d]); en.work > enumerationBudget {
+	}
+	vi := en.varNode[d]
+	for n := uint64(0); n < uint64(len(firsts))+width+1; n++ {
+		x := n - uint64(len(firsts))
+		if n < uint64(len(firsts)) {
+			x = firsts[n]
+		} else if slices.Contains(firsts, x) {
+			continue
+		}
+		if en.work += 1 + len(en.byLevel[d]); en.work > en.budget {
 			return false, false
 		}
 		en.vals[vi] = x
@@ -208,7 +236,7 @@ func (en *enumeration) search(d int, prefer expr.Assignment) (found, complete bo
 		if !en.hold(d) {
 			continue
 		}
-		if found, complete := en.search(d+1, prefer); found || !complete {
+		if found, complete := en.search(d + 1); found || !complete {
 			return found, complete
 		}
 	}

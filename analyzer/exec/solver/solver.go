@@ -38,6 +38,7 @@ type Solver struct {
 	be     *backend
 	cache  map[string]result
 	models []expr.Assignment // recent satisfying assignments, newest last
+	eval   expr.Evaluator    // checks conditions under the recent models
 	Stats  Stats
 	// Cancel, when closed, interrupts the Z3 call in progress, which then
 	// fails with ErrTimeout: a canceled analysis does not wait out a hard
@@ -68,6 +69,10 @@ type result struct {
 }
 
 const maxModels = 64
+
+// recentModels is how many of the newest models a search over a query's
+// bytes tries the values of first (Solver.enumerate).
+const recentModels = 3
 
 // New returns a solver whose every Z3 call is limited to timeout.
 func New(timeout time.Duration) *Solver { return NewLimited(timeout, 0) }
@@ -145,6 +150,9 @@ func (s *Solver) satisfiable(constraints []*expr.Expr, q *expr.Expr) (bool, expr
 // solve decides a conjunction through the caches, then Z3.
 func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 	s.Stats.Queries++
+	// A loop bound an input sets leaves a bound per iteration on the path;
+	// only the tightest says anything.
+	conds = expr.DropImplied(conds)
 	key := cacheKey(conds)
 	if r, ok := s.cache[key]; ok {
 		s.Stats.CacheHits++
@@ -161,7 +169,7 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 		}
 	}
 	for i := len(s.models) - 1; i >= 0; i-- {
-		if expr.Satisfies(s.models[i], conds) {
+		if s.eval.Satisfies(s.models[i], conds) {
 			s.Stats.ModelHits++
 			model := complete(s.models[i], vars)
 			s.cache[key] = result{true, model}
@@ -173,7 +181,7 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 			return expr.Satisfies(s.Pinned, conds), s.Pinned, nil
 		}
 	}
-	if sat, model, ok := enumerate(conds, s.Prefer); ok {
+	if sat, model, ok := s.enumerate(conds); ok {
 		s.Stats.Enumerated++
 		s.remember(key, sat, model)
 		return sat, model, nil
@@ -190,6 +198,31 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 	}
 	s.remember(key, sat, model)
 	return sat, model, nil
+}
+
+// enumerate decides conds by a search over their bytes' values
+// (enumerate), when it is small enough. It searches briefly with the
+// seed's values first, then briefly with each of the newest models'
+// values first, then at length with the seed's: a loop whose bound an
+// input sets asks at each iteration for a bound one more than the last
+// answer's, which differs from it in the last digit or two, while the
+// seed's values lead the search through every other digit first. (Each
+// of the newest models, not only the newest: the side of the loop's test
+// the seed takes may have been answered by the seed just before.)
+func (s *Solver) enumerate(conds []*expr.Expr) (sat bool, model expr.Assignment, ok bool) {
+	en := enumerable(conds)
+	if en == nil {
+		return false, nil, false
+	}
+	if sat, model, ok = en.run(briefBudget, s.Prefer); ok {
+		return sat, model, ok
+	}
+	for i := len(s.models) - 1; i >= 0 && i >= len(s.models)-recentModels; i-- {
+		if sat, model, ok = en.run(briefBudget, s.models[i]); ok {
+			return sat, model, ok
+		}
+	}
+	return en.run(enumerationBudget, s.Prefer)
 }
 
 // complete returns model with every one of vars assigned: a model of

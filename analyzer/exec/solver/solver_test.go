@@ -2,6 +2,7 @@ package solver
 
 import (
 	"errors"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 	"time"
@@ -145,5 +146,52 @@ func TestReusedModelAssignsEveryVariable(t *testing.T) {
 	}
 	if v, ok := m["y"]; !ok || v != 0 {
 		t.Fatalf("model %v does not assign y = 0", m)
+	}
+}
+
+// TestLoopBoundFromDigits asks what a concolic run of "for (i = 0; i < n;
+// i++)" asks, n being atoi of five digit bytes whose seed is "20000": at
+// each iteration k, whether n may be k (the loop ends there: a fork) as
+// well as more than k (the path goes on), and the path then keeps k < n.
+// Every answer must be right, and the searches over the bytes must
+// decide them without Z3: each bound is one more than the last answer,
+// and only the tightest bound is kept among the path's conditions.
+func TestLoopBoundFromDigits(t *testing.T) {
+	b := expr.NewBuilder()
+	s := New(5 * time.Second)
+	s.Prefer = expr.Assignment{}
+	w := uint16(32)
+	var n *expr.Expr
+	var pc []*expr.Expr
+	for i, c := range "20000" {
+		d := b.SExt(b.Variable(fmt.Sprintf("arg[%d]", i), 8), w)
+		s.Prefer[fmt.Sprintf("arg[%d]", i)] = uint64(c)
+		pc = append(pc, b.Binary(expr.Sle, b.Constant('0', w), d), b.Binary(expr.Sle, d, b.Constant('9', w)))
+		digit := b.Binary(expr.Sub, d, b.Constant('0', w))
+		if n == nil {
+			n = digit
+		} else {
+			n = b.Binary(expr.Add, b.Binary(expr.Mul, n, b.Constant(10, w)), digit)
+		}
+	}
+	for k := uint64(0); k < 150; k++ {
+		// In the order vm.Machine.decide asks: the side the seed takes,
+		// then the other.
+		more := b.Binary(expr.Slt, b.Constant(k, w), n)
+		goes, err := s.MayBeTrue(pc, more)
+		if err != nil || !goes {
+			t.Fatalf("iteration %d: n may be more than %d, the solver says %v (%v)", k, k, goes, err)
+		}
+		ends, err := s.MayBeTrue(pc, b.Not(more))
+		if err != nil || !ends {
+			t.Fatalf("iteration %d: n may be %d, the solver says %v (%v)", k, k, ends, err)
+		}
+		pc = append(pc, more)
+	}
+	if past, err := s.MayBeTrue(pc, b.Binary(expr.Slt, n, b.Constant(150, w))); err != nil || past {
+		t.Fatalf("n < 150 after 150 iterations: %v %v", past, err)
+	}
+	if s.Stats.Z3Calls > 2 {
+		t.Fatalf("%d of %d queries reached Z3 (%+v)", s.Stats.Z3Calls, s.Stats.Queries, s.Stats)
 	}
 }
