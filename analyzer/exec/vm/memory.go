@@ -285,9 +285,30 @@ func (m *Memory) retire(o *Object) {
 		m.quarantine = append(m.quarantine, o.ID)
 		return
 	}
-	m.set(m.quarantine[m.qHead], nil)
+	m.forget(m.quarantine[m.qHead])
 	m.quarantine[m.qHead] = o.ID
 	m.qHead = (m.qHead + 1) % quarantineSize
+}
+
+// forget takes the tombstone of a freed heap object out of the table
+// when it leaves the quarantine. Unlike set(id, nil) it never reads the
+// object: a tombstone holds no bytes and no mapping (freeing dropped
+// them), and the tombstone of a free 65,536 frees ago is seldom in the
+// processor's cache any more: reading it was a tenth of binary_trees'
+// run.
+func (m *Memory) forget(id uint32) {
+	pg := int(id >> pageBits)
+	if pg >= len(m.pages) || m.pages[pg] == nil || m.pages[pg].objs[id&pageMask] == nil {
+		return
+	}
+	if id == m.lastID {
+		m.lastObj = nil
+	}
+	p := m.page(pg)
+	p.objs[id&pageMask] = nil
+	if p.n--; p.n == 0 {
+		m.pages[pg] = nil
+	}
 }
 
 // setLimits derives the access limits from the object's state; call it after

@@ -73,3 +73,55 @@ func TestMemoryCacheFollowsTheTable(t *testing.T) {
 		t.Errorf("cached(0), the null pointer's id, is an object")
 	}
 }
+
+// Freed heap objects keep their tombstones only while they are among
+// the last quarantineSize frees: past that the table forgets them, drops
+// the pages left empty and keeps a freed bit per id, on each side of a
+// fork alike.
+func TestQuarantineForgetsTheOldestTombstones(t *testing.T) {
+	m := &Memory{gen: newGen(), nextID: 1}
+	free := func(m *Memory, id uint32) {
+		o := m.freeing(m.Object(id))
+		o.Freed = true
+		o.setLimits()
+		m.retire(o)
+	}
+	var ids []uint32
+	for i := 0; i < quarantineSize+2*pageSize; i++ {
+		ids = append(ids, m.alloc(ObjHeap, 16, "", 0, 0).ID)
+	}
+	first := ids[0]
+	m.cached(first)
+	for _, id := range ids[:quarantineSize] {
+		free(m, id)
+	}
+	c := m.Fork()
+	for _, id := range ids[quarantineSize:] {
+		free(m, id)
+	}
+	for _, id := range ids[:2*pageSize] {
+		if m.Object(id) != nil || !m.WasFreed(id) {
+			t.Fatalf("id %d: tombstone %v, freed %v; want forgotten and freed", id, m.Object(id), m.WasFreed(id))
+		}
+	}
+	if m.cached(first) != nil {
+		t.Errorf("the cache still holds the forgotten tombstone of %d", first)
+	}
+	if pg := int(first >> pageBits); m.pages[pg] != nil {
+		t.Errorf("page %d holds no object but is kept", pg)
+	}
+	if o := m.Object(ids[len(ids)-1]); o == nil || !o.Freed {
+		t.Errorf("the newest free has no tombstone: %v", o)
+	}
+	if bytes, objs := m.Live(); bytes != 0 || objs != 0 {
+		t.Errorf("%d bytes in %d objects live after every free", bytes, objs)
+	}
+	// The fork was made before the last frees: its oldest tombstones and
+	// its newest objects are as they were.
+	if o := c.Object(first); o == nil || !o.Freed {
+		t.Errorf("the parent's frees took the fork's tombstone of %d: %v", first, o)
+	}
+	if o := c.Object(ids[len(ids)-1]); o == nil || o.Freed {
+		t.Errorf("the parent's free reached the fork's live object: %v", o)
+	}
+}
