@@ -522,13 +522,31 @@ func (st *state) loadSym(o *Object, off uint64, s ir.Scalar) (Value, bool, error
 		}
 		return Value{Bits: ir.GetScalar(le(x, size), s)}, true, nil
 	}
+	if st.sym.pin != nil {
+		return st.settle(o, off, s), true, nil
+	}
 	if e.Width > s.Bits {
 		e = b.Extract(e, 0, s.Bits)
 	}
-	if st.sym.pin != nil {
-		return Value{Bits: expr.Eval(e, st.sym.pin)}, true, nil
-	}
 	return value(e), true, nil
+}
+
+// settle gives the symbolic bytes a load of s at off in o reads their
+// values under the path's pin, in the object itself, and returns the
+// loaded value. A pinned path never forks again, so those values are the
+// bytes' for the rest of it; settled, they cost an ordinary load from
+// then on, instead of a term made and evaluated at every load (a loop
+// bound an argument sets, read by every iteration of every thread).
+func (st *state) settle(o *Object, off uint64, s ir.Scalar) Value {
+	w := st.mem.writable(o)
+	end := off + uint64(s.Size())
+	for i := off; i < end; i++ {
+		if w.sym[i] != nil {
+			w.bytes[i] = byte(expr.Eval(w.sym[i], st.sym.pin))
+			w.sym[i] = nil
+		}
+	}
+	return Value{Bits: ir.GetScalar(w.bytes[off:end], s)}
 }
 
 func le(x, size uint64) []byte {
