@@ -1,7 +1,5 @@
 package expr
 
-import "sort"
-
 // Unary and structural constructors. Each folds constants and applies the
 // simplifications that keep the shapes symbolic execution produces small:
 // byte-wise loads of a value stored whole recombine into that value, and
@@ -104,9 +102,8 @@ func (b *Builder) BoolNot(c *Expr) *Expr { return b.Not(c) }
 
 // Vars returns the names of the input variables x depends on, sorted.
 func Vars(x *Expr) []string {
-	terms := VarTerms(x)
-	out := make([]string, len(terms))
-	for i, v := range terms {
+	out := make([]string, len(x.vars))
+	for i, v := range x.vars {
 		out[i] = v.Name
 	}
 	return out
@@ -114,31 +111,16 @@ func Vars(x *Expr) []string {
 
 // VarTerms returns the distinct variables of xs, by name.
 func VarTerms(xs ...*Expr) []*Expr {
-	seen := map[*Expr]bool{}
-	vars := map[string]*Expr{}
-	var walk func(*Expr)
-	walk = func(e *Expr) {
-		if seen[e] {
-			return
-		}
-		seen[e] = true
-		if e.Op == Var {
-			vars[e.Name] = e
-		}
-		for _, k := range e.Kids {
-			walk(k)
-		}
-	}
+	var vs []*Expr
 	for _, x := range xs {
-		walk(x)
+		vs = unionVars(vs, x.vars)
 	}
-	out := make([]*Expr, 0, len(vars))
-	for _, v := range vars {
-		out = append(out, v)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
-	return out
+	return append([]*Expr(nil), vs...)
 }
+
+// VarsOf returns the distinct variables of x, by name, as the term holds
+// them: the caller must not change the slice.
+func VarsOf(x *Expr) []*Expr { return x.vars }
 
 // Satisfies reports whether every condition holds under a.
 func Satisfies(a Assignment, conds []*Expr) bool {

@@ -58,6 +58,11 @@ type Expr struct {
 	Name  string // variable name
 	Kids  []*Expr
 	id    uint64 // creation number within the builder
+	// vars are the distinct variables the term depends on, by name: set
+	// once, when the builder makes the term, and shared with a kid whose
+	// variables are all of them. The solver asks for them for every
+	// condition of a path at every query.
+	vars []*Expr
 }
 
 // ID is the term's creation number within its Builder (unique per term).
@@ -117,8 +122,56 @@ func (b *Builder) intern(e *Expr) *Expr {
 	}
 	b.next++
 	e.id = b.next
+	e.vars = termVars(e)
 	b.table[k] = e
 	return e
+}
+
+// termVars computes the variables of a new term from its kids'.
+func termVars(e *Expr) []*Expr {
+	if e.Op == Var {
+		return []*Expr{e}
+	}
+	var vs []*Expr
+	for _, k := range e.Kids {
+		vs = unionVars(vs, k.vars)
+	}
+	return vs
+}
+
+// unionVars merges two lists of variables sorted by name, each name once
+// (the first list's variable when both have it). It returns one of them
+// when the other adds nothing.
+func unionVars(a, b []*Expr) []*Expr {
+	switch {
+	case len(b) == 0:
+		return a
+	case len(a) == 0:
+		return b
+	}
+	out := make([]*Expr, 0, len(a)+len(b))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i].Name < b[j].Name:
+			out = append(out, a[i])
+			i++
+		case a[i].Name > b[j].Name:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i, j = i+1, j+1
+		}
+	}
+	out = append(append(out, a[i:]...), b[j:]...)
+	switch len(out) {
+	case len(a):
+		return a
+	case len(b):
+		return b
+	}
+	return out
 }
 
 func mask(w uint16) uint64 { return bitvec.Mask(w) }

@@ -101,7 +101,7 @@ func prepare(conds []*expr.Expr, vars []*expr.Expr) *enumeration {
 	condVars := make([]map[*expr.Expr]bool, len(conds))
 	for i, c := range conds {
 		condVars[i] = map[*expr.Expr]bool{}
-		for _, v := range expr.VarTerms(c) {
+		for _, v := range expr.VarsOf(c) {
 			condVars[i][v] = true
 		}
 	}

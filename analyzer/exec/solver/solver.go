@@ -127,7 +127,7 @@ func (s *Solver) Value(constraints []*expr.Expr, e *expr.Expr) (uint64, error) {
 	if s.Pinned != nil {
 		return expr.Eval(e, s.Pinned), nil
 	}
-	model, sat, err := s.Model(relevant(constraints, expr.Vars(e)))
+	model, sat, err := s.Model(relevant(constraints, expr.VarsOf(e)))
 	if err != nil {
 		return 0, err
 	}
@@ -143,7 +143,7 @@ func (s *Solver) satisfiable(constraints []*expr.Expr, q *expr.Expr) (bool, expr
 	if q.Op == expr.Const {
 		return q.Val != 0, nil, nil
 	}
-	conds := append(relevant(constraints, expr.Vars(q)), q)
+	conds := append(relevant(constraints, expr.VarsOf(q)), q)
 	return s.solve(conds)
 }
 
@@ -161,10 +161,10 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 	var vars []string
 	seen := map[string]bool{}
 	for _, c := range conds {
-		for _, v := range expr.Vars(c) {
-			if !seen[v] {
-				seen[v] = true
-				vars = append(vars, v)
+		for _, v := range expr.VarsOf(c) {
+			if !seen[v.Name] {
+				seen[v.Name] = true
+				vars = append(vars, v.Name)
 			}
 		}
 	}
@@ -295,30 +295,27 @@ func cacheKey(conds []*expr.Expr) string {
 
 // relevant returns the constraints that share variables, directly or
 // through other constraints, with vars.
-func relevant(constraints []*expr.Expr, vars []string) []*expr.Expr {
+func relevant(constraints []*expr.Expr, vars []*expr.Expr) []*expr.Expr {
 	if len(vars) == 0 || len(constraints) == 0 {
 		return nil
 	}
 	want := map[string]bool{}
 	for _, v := range vars {
-		want[v] = true
-	}
-	cvars := make([][]string, len(constraints))
-	for i, c := range constraints {
-		cvars[i] = expr.Vars(c)
+		want[v.Name] = true
 	}
 	taken := make([]bool, len(constraints))
 	for changed := true; changed; {
 		changed = false
-		for i, vs := range cvars {
+		for i, c := range constraints {
 			if taken[i] {
 				continue
 			}
+			vs := expr.VarsOf(c)
 			for _, v := range vs {
-				if want[v] {
+				if want[v.Name] {
 					taken[i], changed = true, true
 					for _, w := range vs {
-						want[w] = true
+						want[w.Name] = true
 					}
 					break
 				}

@@ -42,7 +42,7 @@ func TestCachesAndSlicing(t *testing.T) {
 	cx := b.Binary(expr.Ult, x, b.Constant(100, 16))
 	cy := b.Binary(expr.Eq, y, b.Constant(3, 16))
 	q := b.Binary(expr.Ult, b.Constant(50, 16), x)
-	if got := relevant([]*expr.Expr{cx, cy}, expr.Vars(q)); len(got) != 1 || got[0] != cx {
+	if got := relevant([]*expr.Expr{cx, cy}, expr.VarsOf(q)); len(got) != 1 || got[0] != cx {
 		t.Fatalf("slicing kept %v", got)
 	}
 	for i := 0; i < 3; i++ {
