@@ -33,18 +33,32 @@ const (
 // enumeration is one query prepared for the search: its terms in an
 // order where every kid comes before its parent, each tagged with the
 // position of the last variable (in search order) it depends on.
+//
+// A term is computed when a condition being checked needs it, not when
+// its last variable gets a value: the conditions after one that fails
+// are not computed, and of an if-then-else only the side taken is. A
+// table lookup an input byte indexes (a ctype class) is a chain of 256
+// of those, of which a value then computes a few links.
 type enumeration struct {
 	vars    []*expr.Expr
 	varNode []int // the node of each variable
 	nodes   []*expr.Expr
 	kids    [][]int // indices of each node's kids in nodes
 	level   []int   // the position in vars after which a node has its value (-1: constant)
-	// byLevel[d] are the nodes, in order, that get their value once
-	// vars[d] has one, and condsAt[d] the conditions among them.
-	byLevel, condsAt [][]int
-	vals             []uint64
-	work, budget     int
-	prefer           []expr.Assignment
+	// condsAt[d] are the conditions that can be checked once vars[d] has
+	// a value.
+	condsAt [][]int
+	vals    []uint64
+	// stamp[i] is the tick at which vals[i] was computed; it is current
+	// while no variable it depends on has been given a value since,
+	// that is while it is at least given[level[i]], the tick of its last
+	// variable's latest value (the search gives the variables values in
+	// order, so a change to an earlier one gives the later ones values
+	// again before a term that depends on them is used).
+	stamp, given []int
+	tick         int
+	work, budget int
+	prefer       []expr.Assignment
 }
 
 // enumerate decides conds by searching the values of their variables,
@@ -136,7 +150,7 @@ func prepare(conds []*expr.Expr, vars []*expr.Expr) *enumeration {
 		placed[best] = true
 		order = append(order, best)
 	}
-	en := &enumeration{vars: order, byLevel: make([][]int, len(order)), condsAt: make([][]int, len(order))}
+	en := &enumeration{vars: order, condsAt: make([][]int, len(order)), given: make([]int, len(order))}
 	pos := map[*expr.Expr]int{}
 	for i, v := range order {
 		pos[v] = i
@@ -178,11 +192,10 @@ func prepare(conds []*expr.Expr, vars []*expr.Expr) *enumeration {
 		en.varNode[i] = index[v]
 	}
 	en.vals = make([]uint64, len(en.nodes))
-	for i, e := range en.nodes {
+	en.stamp = make([]int, len(en.nodes))
+	for i := range en.nodes {
 		if en.level[i] < 0 {
 			en.vals[i] = en.apply(i)
-		} else if e.Op != expr.Var {
-			en.byLevel[en.level[i]] = append(en.byLevel[en.level[i]], i)
 		}
 	}
 	// A condition without variables that is false makes every search
@@ -226,13 +239,12 @@ func (en *enumeration) search(d int) (found, complete bool) {
 		} else if slices.Contains(firsts, x) {
 			continue
 		}
-		if en.work += 1 + len(en.byLevel[d]); en.work > en.budget {
+		if en.work++; en.work > en.budget {
 			return false, false
 		}
 		en.vals[vi] = x
-		for _, i := range en.byLevel[d] {
-			en.vals[i] = en.apply(i)
-		}
+		en.tick++
+		en.given[d] = en.tick
 		if !en.hold(d) {
 			continue
 		}
@@ -246,9 +258,38 @@ func (en *enumeration) search(d int) (found, complete bool) {
 // hold reports whether the conditions complete at level d hold.
 func (en *enumeration) hold(d int) bool {
 	for _, c := range en.condsAt[d] {
-		if en.vals[c] == 0 {
+		if en.value(c) == 0 {
 			return false
 		}
 	}
 	return true
+}
+
+// value returns node i's value under the variables' current values,
+// computing it, and the kids it needs, unless it is current. Each
+// computation counts as work.
+func (en *enumeration) value(i int) uint64 {
+	lvl := en.level[i]
+	if lvl < 0 || en.nodes[i].Op == expr.Var || en.stamp[i] >= en.given[lvl] {
+		return en.vals[i]
+	}
+	en.work++
+	kids := en.kids[i]
+	var v uint64
+	if en.nodes[i].Op == expr.Ite {
+		if en.value(kids[0]) != 0 {
+			v = en.value(kids[1])
+		} else {
+			v = en.value(kids[2])
+		}
+	} else {
+		var buf [3]uint64
+		vs := buf[:len(kids)]
+		for j, k := range kids {
+			vs[j] = en.value(k)
+		}
+		v = expr.Apply(en.nodes[i], vs)
+	}
+	en.vals[i], en.stamp[i] = v, en.tick
+	return v
 }
