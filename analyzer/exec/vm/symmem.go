@@ -501,6 +501,10 @@ func (st *state) loadSym(o *Object, off uint64, s ir.Scalar) (Value, bool, error
 	if !any {
 		return Value{}, false, nil
 	}
+	isInt := s.Kind == ir.KInt || s.Kind == ir.KPtr
+	if st.sym.pin != nil && isInt {
+		return st.settle(o, off, s), true, nil
+	}
 	b := st.sym.B
 	var e *expr.Expr
 	for i := off; i < off+size; i++ { // little-endian: byte off is the low byte
@@ -514,16 +518,13 @@ func (st *state) loadSym(o *Object, off uint64, s ir.Scalar) (Value, bool, error
 			e = b.Concat(byt, e)
 		}
 	}
-	if s.Kind != ir.KInt && s.Kind != ir.KPtr {
+	if !isInt {
 		st.sym.Stats.FloatConcretized++
 		x, err := st.concretize(value(e), e.Width)
 		if err != nil {
 			return Value{}, false, err
 		}
 		return Value{Bits: ir.GetScalar(le(x, size), s)}, true, nil
-	}
-	if st.sym.pin != nil {
-		return st.settle(o, off, s), true, nil
 	}
 	if e.Width > s.Bits {
 		e = b.Extract(e, 0, s.Bits)
