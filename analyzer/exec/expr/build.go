@@ -149,7 +149,6 @@ type Evaluator struct{ ev evaluator }
 func (e *Evaluator) Satisfies(a Assignment, conds []*Expr) bool {
 	clear(e.ev.memo)
 	e.ev.a = a
-	defer func() { e.ev.a = nil }()
 	for _, c := range conds {
 		if e.ev.eval(c) == 0 {
 			return false

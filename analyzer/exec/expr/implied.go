@@ -97,19 +97,19 @@ func DropImplied(conds []*Expr) []*Expr {
 		signed, lower bool
 	}
 	var best map[side]int // the index of the tightest bound of each side
-	var bounds []bound
+	var read []bound      // each condition as a bound (term nil: not one)
 	for i, c := range conds {
 		b, ok := asBound(c)
 		if !ok {
 			continue
 		}
-		if bounds == nil {
-			bounds = make([]bound, len(conds))
+		if read == nil {
+			read = make([]bound, len(conds))
 			best = map[side]int{}
 		}
-		bounds[i] = b
+		read[i] = b
 		k := side{b.term, b.signed, b.lower}
-		if j, seen := best[k]; !seen || tighter(b, bounds[j]) {
+		if j, seen := best[k]; !seen || tighter(b, read[j]) {
 			best[k] = i
 		}
 	}
@@ -118,7 +118,7 @@ func DropImplied(conds []*Expr) []*Expr {
 	}
 	var out []*Expr
 	for i, c := range conds {
-		if b := bounds[i]; b.term != nil && best[side{b.term, b.signed, b.lower}] != i {
+		if b := read[i]; b.term != nil && best[side{b.term, b.signed, b.lower}] != i {
 			if out == nil {
 				out = append(make([]*Expr, 0, len(conds)), conds[:i]...)
 			}
