@@ -66,10 +66,8 @@ out=$(cd "$out" && pwd)
 work=$out/work
 mkdir -p "$work"
 
-# now prints the time in seconds with nanoseconds; elapsed START END the
-# seconds between two of them.
-now() { date +%s.%N; }
-elapsed() { awk -v s="$1" -v e="$2" 'BEGIN { printf "%.3f\n", e - s }'; }
+# shellcheck source=scripts/measure.sh
+. "$root/scripts/measure.sh"
 
 # measure NAME ANALYZE-ARGS... -- RUN-ARGS...: times a plain run and the
 # analysis, in the work directory (inputs are named relative to it).
@@ -99,17 +97,7 @@ measure() {
 	e=$(now)
 	elapsed "$s" "$e" >"$out/$name.seconds"
 	# Every harmful race's and failure's evidence must replay.
-	local ok=0 all=0 ev
-	for ev in "$out/$name-evidence"/*.json; do
-		# NAME-inputs.json are a failure's inputs for `augur run --inputs`.
-		case $ev in *-inputs.json) continue ;; esac
-		[ -e "$ev" ] || continue
-		all=$((all + 1))
-		if "$augur" replay "$ev" >"$ev.replay" 2>&1; then
-			ok=$((ok + 1))
-		fi
-	done
-	echo "$ok $all" >"$out/$name.replayed"
+	replay_evidence "$out/$name-evidence" '*.json' >"$out/$name.replayed"
 }
 
 # text BYTES writes BYTES of compressible, deterministic text.

@@ -46,7 +46,8 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 : >"$out/summary.txt"
 
-now() { date +%s.%N; }
+# shellcheck source=scripts/measure.sh
+. "$root/scripts/measure.sh"
 
 # run NAME DIR FLAGS FILE... runs detection on the files in DIR, with the
 # augur flags FLAGS (split at spaces) and the first file's `args:`, and
@@ -63,19 +64,12 @@ run() {
 	(cd "$dir" && timeout "$timeout" "$augur" analyze --detect-only --format json -o "$out/$name.json" \
 		--evidence-dir "$out/$name-evidence" $flags "$@" -- $args) >"$out/$name.log" 2>&1 || true
 	e=$(now)
-	local ok=0 all=0 ev
-	for ev in "$out/$name-evidence"/failure-*.json; do
-		case $ev in *-inputs.json) continue ;; esac
-		[ -e "$ev" ] || continue
-		all=$((all + 1))
-		if "$augur" replay "$ev" >"$ev.replay" 2>&1; then
-			ok=$((ok + 1))
-		fi
-	done
+	local ok all
+	read -r ok all < <(replay_evidence "$out/$name-evidence" 'failure-*.json')
 	local failures first
 	failures=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1])).get("failures") or []))' "$out/$name.json" 2>/dev/null || echo "-")
 	first=$(python3 -c 'import json,sys; f=json.load(open(sys.argv[1])).get("failures") or []; print(f[0]["kind"]+": "+f[0]["message"][:70] if f else "")' "$out/$name.json" 2>/dev/null || echo "no report")
-	printf '%-40s %7.1f s  failures %-3s replayed %d of %d  %s\n' "$name" "$(echo "$e - $s" | bc)" "$failures" "$ok" "$all" "$first" |
+	printf '%-40s %7.1f s  failures %-3s replayed %d of %d  %s\n' "$name" "$(elapsed "$s" "$e")" "$failures" "$ok" "$all" "$first" |
 		tee -a "$out/summary.txt"
 }
 
