@@ -49,10 +49,48 @@ func (d *Detector) locksetOf(t int) uint32 {
 		d.locksets = append(d.locksets, 0)
 	}
 	if d.lsDirty(t) {
-		d.locksets[t] = d.intern(d.locks.holding[t])
+		hs := d.locks.holding[t]
+		id := d.intern(hs)
+		d.locksets[t] = id
 		d.lsClean(t)
+		if id != 0 {
+			d.noteLockSites(t, id, hs)
+		}
 	}
 	return d.locksets[t]
+}
+
+// lsSite names a set of held locks as one thread held it.
+type lsSite struct {
+	thread int
+	set    uint32
+}
+
+// noteLockSites records, the first time thread t holds the interned set
+// id, where it took each of the set's locks (in the set's order): what
+// a race's endpoint says about its locks, so that a fix can name a
+// mutex the way the source that took it does (`&acct->lock`). The first
+// time is the one kept: a thread that takes a lock in a loop takes it at
+// the same place each time.
+func (d *Detector) noteLockSites(t int, id uint32, hs []held) {
+	k := lsSite{t, id}
+	if _, ok := d.lsSites[k]; ok {
+		return
+	}
+	if d.lsSites == nil {
+		d.lsSites = map[lsSite][]vm.Site{}
+	}
+	keys := d.lsets[id]
+	sites := make([]vm.Site, len(keys))
+	for i, key := range keys {
+		for _, h := range hs {
+			if h.key == key {
+				sites[i] = h.site
+				break
+			}
+		}
+	}
+	d.lsSites[k] = sites
 }
 
 func (d *Detector) lsDirty(t int) bool { return t < len(d.dirty) && d.dirty[t] }

@@ -93,8 +93,11 @@ type Detector struct {
 	// oneKey and oneID are the last set of one lock interned (oneID 0:
 	// none): a program that takes one mutex around each update interns
 	// that set after every acquisition.
-	oneKey   vm.SyncKey
-	oneID    uint32
+	oneKey vm.SyncKey
+	oneID  uint32
+	// lsSites are where each thread took the locks of each set it held
+	// (noteLockSites), for the endpoints of races.
+	lsSites  map[lsSite][]vm.Site
 	births   map[int]born
 	cands    []*Candidate
 	candSeen map[string]bool

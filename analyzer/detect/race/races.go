@@ -25,6 +25,9 @@ type Endpoint struct {
 	// Locks are the mutexes the thread held at the access, named as
 	// DescribeAddr names them (a global's name), in address order.
 	Locks []string `json:"locks,omitempty"`
+	// LockedAt are where the thread took each of Locks (the call's
+	// stack, innermost first), the first time it held them together.
+	LockedAt [][]vm.StackFrame `json:"locked_at,omitempty"`
 }
 
 // KindName is "read", "write", "atomic read", "atomic write", "atomic
@@ -256,9 +259,15 @@ func (d *Detector) endpoint(thread int, kind vm.AccessKind, site vm.Site, ls uin
 		ep.Stack = d.m.Stack(site)
 		ep.Loc = d.m.Program().Loc(site.Loc)
 		if ls != 0 {
-			for _, k := range d.lsets[ls] {
+			sites := d.lsSites[lsSite{thread, ls}]
+			for i, k := range d.lsets[ls] {
 				if k.Kind == vm.MutexKey {
 					ep.Locks = append(ep.Locks, d.lockName(k))
+					var at []vm.StackFrame
+					if i < len(sites) && sites[i].Loc != 0 {
+						at = d.m.Stack(sites[i])
+					}
+					ep.LockedAt = append(ep.LockedAt, at)
 				}
 			}
 		}

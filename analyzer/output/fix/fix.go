@@ -55,6 +55,10 @@ type Fix struct {
 	// Checked says what that analysis ran and found, in a sentence.
 	Verified bool
 	Checked  string
+	// Refused says why the fix of this kind cannot be made (the mutex
+	// cannot be named where the race is, the region would block with it
+	// held); such a fix has no edits and is never verified.
+	Refused string
 }
 
 // Apply returns src with the fix's edits to path applied, or an error

@@ -13,6 +13,10 @@ func TestCodeStripsCommentsOutsideLiterals(t *testing.T) {
 		`s = "say \"//\" twice"; // q`: `s = "say \"//\" twice";`,
 		"   // only a comment":         "",
 		"int x = 1;":                   "int x = 1;",
+		"x = 1; /* one */":             "x = 1;",
+		"x = 1; /* opens":              "x = 1;",
+		"x = /* one */ 1;":             "x = /* one */ 1;",
+		`s = "/* no */";`:              `s = "/* no */";`,
 	} {
 		if got := code(in); got != want {
 			t.Errorf("code(%q) = %q, want %q", in, got, want)

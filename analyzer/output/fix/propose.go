@@ -2,7 +2,6 @@ package fix
 
 import (
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -14,9 +13,19 @@ import (
 type Access struct {
 	File     string
 	Line     int
+	Col      int // of the access's expression, 0 when unknown
 	Function string
 	Kind     string   // "read", "write", ...
 	Locks    []string // the mutexes its thread held, by name
+	// LockedAt are where the thread took each of Locks, in the program's
+	// sources (the zero Place when the detector did not see it there).
+	LockedAt []Place
+}
+
+// Place is a position in a source file.
+type Place struct {
+	File      string
+	Line, Col int
 }
 
 // Race is what the proposals need of a race.
@@ -59,89 +68,6 @@ func indentOf(line string) string { return line[:len(line)-len(strings.TrimLeft(
 
 var ident = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// lockFixes proposes, for each mutex one access held and the other did
-// not, taking it around the other's statement.
-func lockFixes(r Race, read func(string) ([]byte, error)) []Fix {
-	var out []Fix
-	seen := map[string]bool{}
-	for _, p := range [][2]Access{{r.A, r.B}, {r.B, r.A}} {
-		guarded, bare := p[0], p[1]
-		for _, l := range guarded.Locks {
-			key := fmt.Sprintf("%s:%d:%s", bare.File, bare.Line, l)
-			if slices.Contains(bare.Locks, l) || !ident.MatchString(l) || seen[key] {
-				continue
-			}
-			seen[key] = true
-			lines, err := fileLines(read, bare.File)
-			if err != nil || !wrappable(lines, bare.Line) {
-				continue
-			}
-			first, last := region(lines, bare, r.Others, l)
-			key = fmt.Sprintf("%s:%d-%d:%s", bare.File, first, last, l)
-			if seen[key] {
-				continue
-			}
-			seen[key] = true
-			old := slices.Clone(lines[first-1 : last])
-			indent := indentOf(old[0])
-			where := fmt.Sprintf("the access to %s in %s (%s:%d)", r.Object, bare.Function, filepath.Base(bare.File), bare.Line)
-			if last > first {
-				where = fmt.Sprintf("the accesses to %s in %s (%s:%d-%d)", r.Object, bare.Function, filepath.Base(bare.File), first, last)
-			}
-			newLines := append([]string{indent + "pthread_mutex_lock(&" + l + ");"}, old...)
-			out = append(out, Fix{Kind: Lock,
-				Title: fmt.Sprintf("Hold %s around %s, as %s does", l, where, guarded.Function),
-				Edits: []Edit{{File: bare.File, Line: first, Old: old,
-					New: append(newLines, indent+"pthread_mutex_unlock(&"+l+");")}}})
-		}
-	}
-	return out
-}
-
-// maxRegion bounds the lines a lock fix's region spans.
-const maxRegion = 12
-
-// region is the run of lines a lock fix for bare holds mutex l around:
-// bare's statement, widened to the other accesses of the same thread's
-// function to the same object that lack l too (a read into a local, the
-// computation, the write back), when every line from one to the other is
-// a statement a lock can wrap, a blank line or a comment, at the same
-// indentation. It returns the first and last line (1-based).
-func region(lines []string, bare Access, others []Access, l string) (first, last int) {
-	first, last = bare.Line, bare.Line
-	for _, o := range others {
-		if o.File != bare.File || o.Function != bare.Function || slices.Contains(o.Locks, l) || o.Line == bare.Line {
-			continue
-		}
-		lo, hi := min(first, o.Line), max(last, o.Line)
-		if hi-lo >= maxRegion || !straight(lines, lo, hi, indentOf(lines[bare.Line-1])) {
-			continue
-		}
-		first, last = lo, hi
-	}
-	return first, last
-}
-
-// straight reports whether lines lo to hi (1-based) are statements a lock
-// can wrap, blank lines or comments, the statements at indentation indent:
-// one block's straight-line code, which a lock before the first and an
-// unlock after the last hold across.
-func straight(lines []string, lo, hi int, indent string) bool {
-	if lo < 1 || hi > len(lines) {
-		return false
-	}
-	for n := lo; n <= hi; n++ {
-		t := code(lines[n-1])
-		if t == "" || strings.HasPrefix(t, "/*") || strings.HasPrefix(t, "*") {
-			continue
-		}
-		if !wrappable(lines, n) || indentOf(lines[n-1]) != indent {
-			return false
-		}
-	}
-	return true
-}
-
 func fileLines(read func(string) ([]byte, error), path string) ([]string, error) {
 	src, err := read(path)
 	if err != nil {
@@ -179,13 +105,26 @@ func wrappable(lines []string, n int) bool {
 	return true
 }
 
-// code is a line without its indentation and a trailing // comment (a
-// // inside a string or character literal is no comment).
+// code is a line without its indentation and a trailing comment: // to
+// the end of the line, or /* that closes at the end of the line or does
+// not close on it (a // or /* inside a string or character literal is no
+// comment).
 func code(line string) string {
 	at := 0
 	for _, sg := range segments(line) {
-		if i := strings.Index(sg.text, "//"); !sg.literal && i >= 0 {
+		if sg.literal {
+			at += len(sg.text)
+			continue
+		}
+		i, j := strings.Index(sg.text, "//"), strings.Index(sg.text, "/*")
+		if i >= 0 && (j < 0 || i < j) {
 			return strings.TrimSpace(line[:at+i])
+		}
+		if j >= 0 {
+			rest := line[at+j+2:]
+			if k := strings.Index(rest, "*/"); k < 0 || strings.TrimSpace(rest[k+2:]) == "" {
+				return strings.TrimSpace(line[:at+j])
+			}
 		}
 		at += len(sg.text)
 	}

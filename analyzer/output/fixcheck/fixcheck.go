@@ -62,13 +62,20 @@ func Suggest(ctx context.Context, res *analyzer.Result, bopts build.Options, pro
 		}
 		fr := frs[i]
 		for j, o := range res.Races {
-			if j != i && o.Object == r.Object {
+			// The same memory, however each race's source names it
+			// (`a->balance` in one function, `acct->balance` in another).
+			if j != i && o.ObjectKey == r.ObjectKey && o.Offset == r.Offset {
 				fr.Others = append(fr.Others, frs[j].A, frs[j].B)
 			}
 		}
 		for _, f := range fix.Propose(fr, read) {
 			if ctx.Err() != nil {
 				return
+			}
+			if f.Refused != "" {
+				f.Checked = "refused: " + f.Refused
+				res.Fixes[i] = append(res.Fixes[i], f)
+				continue
 			}
 			key := fmt.Sprint(f.Edits)
 			c := checked[key]
@@ -101,14 +108,31 @@ func fixRace(r *race.Race, prog *ir.Program, sources []string) fix.Race {
 			file = sources[k]
 		}
 		locks := make([]string, len(e.Locks))
+		at := make([]fix.Place, len(e.Locks))
 		for i, l := range e.Locks {
 			locks[i] = ir.ReadableName(l) // a C++ static mutex's symbol is mangled
+			if i < len(e.LockedAt) {
+				at[i] = inSources(e.LockedAt[i], sources)
+			}
 		}
-		return fix.Access{File: file, Line: e.Loc.Line, Function: e.Function, Kind: e.KindName(), Locks: locks}
+		return fix.Access{File: file, Line: e.Loc.Line, Col: e.Loc.Col, Function: e.Function, Kind: e.KindName(),
+			Locks: locks, LockedAt: at}
 	}
 	g := prog.GlobalByName(r.Object)
 	return fix.Race{Object: ir.ReadableName(r.Object), A: access(r.First), B: access(r.Second), Sources: sources,
 		Global: g != nil && !g.External && r.Allocated == nil && r.ObjSize == g.Size}
+}
+
+// inSources is the innermost frame of stack that is in one of the
+// program's sources, named as the sources name it: where the program's
+// own code took a lock (std::mutex::lock is in a library header).
+func inSources(stack []vm.StackFrame, sources []string) fix.Place {
+	for _, f := range stack {
+		if k := slices.IndexFunc(sources, func(s string) bool { return sameFile(s, f.Loc.File) }); k >= 0 {
+			return fix.Place{File: sources[k], Line: f.Loc.Line, Col: f.Loc.Col}
+		}
+	}
+	return fix.Place{}
 }
 
 // suggestion is the analysis whose races fixes are suggested for.

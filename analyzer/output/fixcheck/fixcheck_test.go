@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -44,10 +45,11 @@ func options(path string) analyzer.Options {
 		Sources: []string{path}, Seed: 1, Workers: 1}
 }
 
-// fixComment is a test program's `fix: KIND [LOCK] verified|rejected`
-// comment, on the line the fix changes: a lock fix's statement, an
-// atomic fix's declaration.
-var fixComment = regexp.MustCompile(`fix: (lock|atomic|join|publish)(?: (\w+))? (verified|rejected)`)
+// fixComment is a test program's `fix: KIND [LOCK] verified|rejected|refused`
+// comment, on the line the fix changes: a lock fix's statement (LOCK as
+// the fix names the mutex: `bank`, `acct->lock`), an atomic fix's
+// declaration; a refused fix's on the first line its title names.
+var fixComment = regexp.MustCompile(`fix: (lock|atomic|join|publish)(?: (\S+))? (verified|rejected|refused)`)
 
 // expectedFixes reads the fix comments of a program as "LINE KIND LOCK
 // VERDICT" strings, sorted.
@@ -60,7 +62,26 @@ func expectedFixes(t *testing.T, path string) []string {
 	return out
 }
 
-var lockCall = regexp.MustCompile(`pthread_mutex_lock\(&(\w+)\)`)
+// lockCall finds the mutex a lock fix takes, in each way it takes one.
+var lockCall = regexp.MustCompile(`pthread_mutex_lock\(&([^;]+)\);|guard\(([^;]+)\);|^\s*(\S+)\.lock\(\);`)
+
+// titleLine is the first line a fix's title names: "(file.c:26-28)".
+var titleLine = regexp.MustCompile(`\([^():]+:(\d+)`)
+
+// fixKey is a fix as the annotations write it, at line.
+func fixKey(f report.Fix, line int) string {
+	lock := ""
+	if f.Kind == "lock" && len(f.Edits) > 0 {
+		if m := lockCall.FindStringSubmatch(f.Edits[0].Insert); m != nil {
+			lock = m[1] + m[2] + m[3]
+		}
+	}
+	verdict := map[bool]string{true: "verified", false: "rejected"}[f.Verified]
+	if strings.HasPrefix(f.Checked, "refused: ") {
+		verdict = "refused"
+	}
+	return fmt.Sprintf("%d %s %s %s", line, f.Kind, lock, verdict)
+}
 
 // TestFixesOnAnnotatedPrograms proposes and verifies the fixes of every
 // program in testdata/fix and matches them against its comments: each
@@ -93,16 +114,16 @@ func TestFixesOnAnnotatedPrograms(t *testing.T) {
 			seen := map[string]bool{}
 			for _, r := range rep.Races {
 				for _, f := range r.Fixes {
-					lock := ""
-					if m := lockCall.FindStringSubmatch(f.Edits[0].Insert); m != nil && f.Kind == "lock" {
-						lock = m[1]
-					}
 					// The annotation is on the line of one of the fix's edits
-					// (a publish fix also changes the declaration).
-					verdict := map[bool]string{true: "verified", false: "rejected"}[f.Verified]
-					key := fmt.Sprintf("%d %s %s %s", f.Edits[0].Line, f.Kind, lock, verdict)
-					for _, e := range f.Edits {
-						if k := fmt.Sprintf("%d %s %s %s", e.Line, f.Kind, lock, verdict); slices.Contains(want, k) {
+					// (a publish fix also changes the declaration); a
+					// refused fix has none.
+					var key string
+					if m := titleLine.FindStringSubmatch(f.Title); len(f.Edits) == 0 && m != nil {
+						line, _ := strconv.Atoi(m[1])
+						key = fixKey(f, line)
+					}
+					for i, e := range f.Edits {
+						if k := fixKey(f, e.Line); i == 0 || slices.Contains(want, k) {
 							key = k
 						}
 					}

@@ -130,7 +130,7 @@ func fixes(res *analyzer.Result, fs []fix.Fix, base string) []Fix {
 	read := srctext.Reader(res.Options.ReadFile)
 	var out []Fix
 	for _, f := range fs {
-		rf := Fix{Kind: string(f.Kind), Title: f.Title, Verified: f.Verified, Checked: f.Checked}
+		rf := Fix{Kind: string(f.Kind), Title: f.Title, Verified: f.Verified, Checked: f.Checked, Edits: []FixEdit{}}
 		if d, err := f.Diff(base, read); err == nil {
 			rf.Diff = d
 		}
