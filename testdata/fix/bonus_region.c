@@ -4,7 +4,7 @@
  * write is lost. Holding the mutex around the read alone, or the write
  * alone, leaves that window open: the lock fix spans the whole region,
  * from the read to the write. Making the balance atomic leaves it open
- * too. */
+ * too; a compare-exchange loop from the read to the write closes it. */
 #include <pthread.h>
 #include <stdio.h>
 
@@ -21,7 +21,7 @@ static void *deposit(void *arg) {
 }
 
 static void *bonus(void *arg) {
-	long seen = balance; // race: balance // fix: lock bank verified
+	long seen = balance; // race: balance // fix: lock bank verified // fix: atomic verified
 	long extra = seen > 0 ? 5 : 0;
 	/* an account in credit earns the bonus */
 	balance = seen + extra; // race: balance

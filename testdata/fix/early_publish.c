@@ -7,8 +7,8 @@
 #include <stdlib.h>
 
 struct config {
-	int port;
-	int workers;
+	int port; // fix: atomic rejected
+	int workers; // fix: atomic rejected
 };
 
 static struct config *volatile shared;

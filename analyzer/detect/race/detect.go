@@ -1,6 +1,7 @@
 package race
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"runtime"
@@ -233,6 +234,13 @@ type Result struct {
 	// LongInputSchedule names the first.
 	LongInputs        int
 	LongInputSchedule string
+	// Outputs are the distinct standard outputs of the executions on the
+	// analysis's own inputs that exited, in the order first printed, at
+	// most MaxOutputs of them; MoreOutputs counts the distinct ones past
+	// those. A fix's verification reads them: a changed program whose
+	// output still depends on the schedule printed two.
+	Outputs     []string
+	MoreOutputs int
 	// FirstInstructions is what the first execution ran, and
 	// InstructionBudget the budget the later ones had when it was set
 	// from it (Options.AutoInstructions; 0 otherwise).
@@ -314,9 +322,11 @@ type detection struct {
 	// seenInv, seenFail and seenCand deduplicate what executions report;
 	// raced holds the candidate ids of the races found.
 	seenInv, seenFail, seenCand, raced map[string]bool
-	cands                              []*Candidate
-	total, ran                         int
-	stop                               bool
+	// printed holds a hash of each distinct output (Result.Outputs).
+	printed    map[[sha256.Size]byte]bool
+	cands      []*Candidate
+	total, ran int
+	stop       bool
 	// focused are the access locations of the races and candidates seen
 	// (the exploration's preemption points); steps estimates how many
 	// scheduling decisions an execution makes, for PCT.
@@ -917,6 +927,9 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		}
 		return fresh // the analysis's limit, not a failure of the program
 	}
+	if run.Term.Kind == vm.TermExit && in == nil {
+		d.notePrinted(run.Output)
+	}
 	if t := run.Term; t.Kind != vm.TermExit {
 		key := FailureID(t.Kind, t.Message, t.Loc)
 		if !d.seenFail[key] {
@@ -931,6 +944,28 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		}
 	}
 	return fresh
+}
+
+// MaxOutputs bounds the distinct outputs a Result keeps.
+const MaxOutputs = 8
+
+// notePrinted adds an execution's standard output to Result.Outputs when
+// no execution printed it before.
+func (d *detection) notePrinted(output []vm.OutputEvent) {
+	stdout, _ := vm.Streams(output)
+	h := sha256.Sum256(stdout)
+	if d.printed[h] {
+		return
+	}
+	if d.printed == nil {
+		d.printed = map[[sha256.Size]byte]bool{}
+	}
+	d.printed[h] = true
+	if len(d.res.Outputs) < MaxOutputs {
+		d.res.Outputs = append(d.res.Outputs, string(stdout))
+	} else {
+		d.res.MoreOutputs++
+	}
 }
 
 // occurrence returns r when it is one of the first 1+MaxAlternates

@@ -151,7 +151,7 @@ func (m mutex) wrap(lines []string, file string, first, last int) Edit {
 	old := slices.Clone(lines[first-1 : last])
 	indent := indentOf(old[0])
 	style := m.style
-	if style == guardLock && declaresUsedAfter(lines, first, last) {
+	if style == guardLock && declaresUsedAfter(lines, first, last, last) {
 		style = methodLock
 	}
 	var out []string
@@ -178,21 +178,21 @@ func (m mutex) wrap(lines []string, file string, first, last int) Edit {
 	return Edit{File: file, Line: first, Old: old, New: out}
 }
 
-// declaration is a line that declares a variable: type words, then its
+// declares is a line that declares a variable: type words, then its
 // name, then an initializer or the end of the statement.
-var declaration = regexp.MustCompile(`^(?:const\s+|static\s+|unsigned\s+|signed\s+|struct\s+)*[A-Za-z_][\w:<>,]*[\s*&]+([A-Za-z_]\w*)\s*(?:=|;|\{|\[|\()`)
+var declares = regexp.MustCompile(`^(?:const\s+|static\s+|unsigned\s+|signed\s+|struct\s+)*[A-Za-z_][\w:<>,]*[\s*&]+([A-Za-z_]\w*)\s*(?:=|;|\{|\[|\()`)
 
 // declaresUsedAfter reports whether a line from first to last declares a
-// name that a later line of the same block uses.
-func declaresUsedAfter(lines []string, first, last int) bool {
+// name that a line of the same block after line end uses.
+func declaresUsedAfter(lines []string, first, last, end int) bool {
 	for n := first; n <= last; n++ {
-		m := declaration.FindStringSubmatch(code(lines[n-1]))
+		m := declares.FindStringSubmatch(code(lines[n-1]))
 		if m == nil || notStatement.MatchString(code(lines[n-1])) {
 			continue
 		}
 		use := regexp.MustCompile(`\b` + m[1] + `\b`)
 		depth := 0
-		for k := last; k < len(lines) && depth >= 0; k++ {
+		for k := end; k < len(lines) && depth >= 0; k++ {
 			c := stripLiterals(code(lines[k]))
 			if use.MatchString(c) {
 				return true

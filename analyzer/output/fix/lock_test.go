@@ -97,3 +97,34 @@ func TestBlockingCallRefusesTheRegion(t *testing.T) {
 		t.Errorf("blockingCall over a literal = %q, want none", got)
 	}
 }
+
+func TestRMWRegionBecomesOneAtomicUpdate(t *testing.T) {
+	src := `#include <stdio.h>
+void charge(struct account *acct) {
+	long seen = acct->balance;
+	long fee = seen > 50 ? 5 : 0;
+	acct->balance = seen - fee;
+}
+void add(void) {
+	long n = total;
+	total = n + step;
+}
+`
+	read := func(string) ([]byte, error) { return []byte(src), nil }
+	at := func(line, col int, kind string) Access {
+		return Access{File: "a.c", Line: line, Col: col, Function: "f", Kind: kind}
+	}
+	e, how, ok := rmwRegion(at(3, 14, "read"), at(5, 16, "write"), false, read)
+	want := "\tlong seen = acct->balance;\n\tfor (;;) {\n\t\tlong fee = seen > 50 ? 5 : 0;\n" +
+		"\t\tif (atomic_compare_exchange_weak(&acct->balance, &seen, seen - fee))\n\t\t\tbreak;\n\t}"
+	if got := strings.Join(e.New, "\n"); !ok || got != want || e.Line != 3 || len(e.Old) != 3 {
+		t.Errorf("compare-exchange (%s, %v) at %d over %d lines:\n%s\nwant:\n%s", how, ok, e.Line, len(e.Old), got, want)
+	}
+	e, how, ok = rmwRegion(at(8, 11, "read"), at(9, 8, "write"), true, read)
+	if got := strings.Join(e.New, "\n"); !ok || got != "\tlong n = total.fetch_add(step);" || how != "fetch_add" {
+		t.Errorf("fetch_add (%s, %v): %q", how, ok, got)
+	}
+	if _, _, ok := rmwRegion(at(3, 14, "read"), at(9, 8, "write"), false, read); ok {
+		t.Error("a read and a write of different variables made a region")
+	}
+}

@@ -1,12 +1,9 @@
 package fix
 
 import (
-	"fmt"
 	"regexp"
 	"slices"
 	"strings"
-
-	"augur/analyzer/frontend/build"
 )
 
 // Access is one of a race's two accesses, as the proposals need it.
@@ -44,13 +41,16 @@ type Race struct {
 
 // Propose returns the fixes that could remove r, unverified: joining the
 // thread before the use and publishing after initializing first (an
-// access was simply too early), then the lock (which keeps the program's design), then the atomic (which
-// changes every access to the variable).
+// access was simply too early), then the lock (which keeps the
+// program's design), then the atomic (which changes every access to the
+// variable), then the atomic with a read-modify-write region rewritten
+// as one atomic update (which changes the code too).
 func Propose(r Race, read func(string) ([]byte, error)) []Fix {
 	out := joinFixes(r, read)
 	out = append(out, publishFixes(r, read)...)
 	out = append(out, lockFixes(r, read)...)
 	out = append(out, atomicFixes(r, read)...)
+	out = append(out, rmwFixes(r, read)...)
 	for i := range out {
 		// Apply, Diff and MapLine take a file's edits in line order.
 		slices.SortStableFunc(out[i].Edits, func(a, b Edit) int {
@@ -158,138 +158,6 @@ func segments(line string) []segment {
 		}
 	}
 	return append(out, segment{line[start:], quote != 0, false})
-}
-
-// scalarWords are the words a type that _Atomic can qualify is made of,
-// for the declarations atomicFixes changes.
-var scalarWords = map[string]bool{"char": true, "short": true, "int": true, "long": true, "unsigned": true,
-	"signed": true, "_Bool": true, "bool": true, "size_t": true, "ssize_t": true, "int8_t": true, "int16_t": true,
-	"int32_t": true, "int64_t": true, "uint8_t": true, "uint16_t": true, "uint32_t": true, "uint64_t": true,
-	"intptr_t": true, "uintptr_t": true, "double": true, "float": true}
-
-// atomicFixes proposes making a global scalar variable atomic where it
-// is declared alone on its line, once in the program's sources: _Atomic
-// in C; std::atomic in C++, where a use passed to printf-like functions
-// becomes an explicit load (an atomic object cannot pass through ...).
-func atomicFixes(r Race, read func(string) ([]byte, error)) []Fix {
-	if !r.Global {
-		return nil
-	}
-	decl := regexp.MustCompile(`^(\s*)((?:(?:static|volatile)\s+)*)([A-Za-z_][A-Za-z0-9_ \t]*?)\s+` +
-		regexp.QuoteMeta(r.Object) + `(\s*)(?:=\s*([^;,]*?)\s*)?;(.*)$`)
-	e, m, ok := globalDeclaration(r.Sources, read, decl, nil)
-	if !ok {
-		return nil
-	}
-	for _, w := range strings.Fields(m[3]) {
-		if !scalarWords[w] {
-			return nil // a struct, a pointer, _Atomic already, or a type we do not know is scalar
-		}
-	}
-	if build.IsCXX(e.File) {
-		return cxxAtomic(r, read, e, m)
-	}
-	init := m[4] // the spacing before the semicolon
-	if m[5] != "" {
-		init = " = " + m[5]
-	}
-	e.New = []string{m[1] + m[2] + "_Atomic " + m[3] + " " + r.Object + init + ";" + m[6]}
-	return []Fix{{Kind: Atomic,
-		Title: fmt.Sprintf("Make %s _Atomic: each of its reads and writes becomes atomic, and ++ or += an atomic read-modify-write", r.Object),
-		Edits: []Edit{e}}}
-}
-
-// printfLike are the variadic functions whose arguments a std::atomic
-// cannot be passed to as it is.
-var printfLike = regexp.MustCompile(`\b(?:std::)?(?:printf|fprintf|sprintf|snprintf|dprintf)\s*\(`)
-
-// globalDeclaration finds the one line, among the sources keep accepts
-// (nil: all), that decl matches outside every block: a global declared
-// alone on its line. It returns that line as an edit without its new
-// text, and decl's submatches; false when no line matches or several do
-// (statics of the same name in two files).
-func globalDeclaration(sources []string, read func(string) ([]byte, error), decl *regexp.Regexp,
-	keep func(string) bool) (Edit, []string, bool) {
-	var found []Edit
-	var m []string
-	for _, file := range sources {
-		if keep != nil && !keep(file) {
-			continue
-		}
-		lines, err := fileLines(read, file)
-		if err != nil {
-			continue
-		}
-		depth := 0
-		for i, line := range lines {
-			if depth == 0 {
-				if mm := decl.FindStringSubmatch(line); mm != nil {
-					m = mm
-					found = append(found, Edit{File: file, Line: i + 1, Old: []string{line}})
-				}
-			}
-			c := code(line)
-			depth += strings.Count(c, "{") - strings.Count(c, "}")
-		}
-	}
-	if len(found) != 1 {
-		return Edit{}, nil, false
-	}
-	return found[0], m, true
-}
-
-// cxxAtomic makes the C++ global of declaration e (matched as m)
-// std::atomic<T>, includes <atomic> where it is declared, and loads it
-// explicitly where printf-like calls take it.
-func cxxAtomic(r Race, read func(string) ([]byte, error), e Edit, m []string) []Fix {
-	volatile := strings.Contains(m[2], "volatile")
-	storage := strings.TrimSpace(strings.ReplaceAll(m[2], "volatile", ""))
-	if storage != "" {
-		storage += " "
-	}
-	typ := strings.TrimSpace(m[3])
-	if volatile {
-		return nil // std::atomic<volatile T> is not allowed, and dropping volatile is the developer's call
-	}
-	init := "{}"
-	if m[5] != "" {
-		init = "{" + m[5] + "}"
-	}
-	e.New = []string{m[1] + storage + "std::atomic<" + typ + "> " + r.Object + init + ";" + m[6]}
-	edits := []Edit{e}
-	use := regexp.MustCompile(`\b` + regexp.QuoteMeta(r.Object) + `\b([^.(\[\w]|$)`)
-	includes := map[string]int{} // last #include line by file
-	hasAtomic := map[string]bool{}
-	for _, file := range r.Sources {
-		if !build.IsCXX(file) {
-			continue
-		}
-		lines, err := fileLines(read, file)
-		if err != nil {
-			continue
-		}
-		for i, line := range lines {
-			c := code(line)
-			if strings.HasPrefix(c, "#include") {
-				includes[file] = i + 1
-				hasAtomic[file] = hasAtomic[file] || strings.Contains(c, "<atomic>")
-			}
-			if printfLike.MatchString(c) && use.MatchString(stripLiterals(c)) && !(file == e.File && i+1 == e.Line) {
-				loaded := outsideLiterals(line, func(part string) string { return use.ReplaceAllString(part, r.Object+".load()$1") })
-				edits = append(edits, Edit{File: file, Line: i + 1, Old: []string{line}, New: []string{loaded}})
-			}
-		}
-	}
-	if !hasAtomic[e.File] {
-		at := includes[e.File]
-		if at == 0 || at >= e.Line {
-			return nil // nowhere safe to include <atomic> before the declaration
-		}
-		edits = append(edits, Edit{File: e.File, Line: at + 1, New: []string{"#include <atomic>"}}) // an insertion
-	}
-	return []Fix{{Kind: Atomic,
-		Title: fmt.Sprintf("Make %s a std::atomic<%s>: each of its reads and writes becomes atomic, and ++ or += an atomic read-modify-write", r.Object, typ),
-		Edits: edits}}
 }
 
 // rewrite returns line with its code runs passed through code and its

@@ -100,7 +100,7 @@ func atomicPointer(sources []string, read func(string) ([]byte, error), name str
 		return Edit{}, false
 	}
 	decl := regexp.MustCompile(`^(\s*(?:static\s+)?[A-Za-z_][\w \t]*\*\s*)((?:volatile\s+)?)` + regexp.QuoteMeta(name) + `(\s*(?:=[^;,]*)?;.*)$`)
-	e, m, ok := globalDeclaration(sources, read, decl, func(file string) bool { return strings.HasSuffix(file, ".c") })
+	e, m, ok := declaration(sources, read, decl, func(file string) bool { return strings.HasSuffix(file, ".c") }, atTop)
 	if !ok {
 		return Edit{}, false
 	}

@@ -255,7 +255,11 @@ func (res *suggestion) verify(c *changed, i int, printed map[string]bool) (bool,
 	if why := res.compare(c.after, i); why != "" {
 		return false, "rejected: " + c.originals(why)
 	}
-	n, why := res.sameOutput(c.prog, c.run, i, printed)
+	why := res.samePrinted(c.after, i, printed)
+	n := 0
+	if why == "" {
+		n, why = res.sameOutput(c.prog, c.run, i, printed)
+	}
 	if why != "" {
 		return false, "rejected: " + c.originals(why)
 	}
@@ -354,15 +358,40 @@ func (res *suggestion) outputs(prog *ir.Program, cfg vm.Config) map[string]bool 
 	return out
 }
 
+// samePrinted checks what the schedules of the changed program's
+// analysis printed: one output, and one the original printed (when the
+// original's analysis kept all it printed). It says what went wrong, or
+// "".
+func (res *suggestion) samePrinted(after *analyzer.Result, i int, printed map[string]bool) string {
+	if after.Detection == nil {
+		return ""
+	}
+	outs := after.Detection.Outputs
+	if len(outs) > 1 {
+		return fmt.Sprintf("the changed program still prints different output in different schedules (%q and %q)",
+			clip(outs[0]), clip(outs[1]))
+	}
+	orig := res.Detection
+	if len(outs) == 1 && orig != nil && orig.MoreOutputs == 0 && !res.printedBy(i, printed, outs[0]) {
+		return fmt.Sprintf("the changed program prints %q, which the original never printed", clip(outs[0]))
+	}
+	return ""
+}
+
+// printedBy reports whether the original printed o: in one order of
+// race i, in the output check's schedules (printed), or in a schedule of
+// its analysis.
+func (res *suggestion) printedBy(i int, printed map[string]bool, o string) bool {
+	v := res.Verdicts[i]
+	return printed[o] || o == v.Outputs[0].Stdout || o == v.Outputs[1].Stdout || slices.Contains(v.AllOutputs, o) ||
+		res.Detection != nil && slices.Contains(res.Detection.Outputs, o)
+}
+
 // sameOutput runs the changed program in the output check's schedules:
 // every run must print the same, and something the original printed, in
 // one order of race i or in one of the same schedules (printed). It
 // returns the runs, or why not.
 func (res *suggestion) sameOutput(fixed *ir.Program, cfg vm.Config, i int, printed map[string]bool) (int, string) {
-	v := res.Verdicts[i]
-	valid := func(o string) bool {
-		return printed[o] || o == v.Outputs[0].Stdout || o == v.Outputs[1].Stdout || slices.Contains(v.AllOutputs, o)
-	}
 	first, steps := "", 0
 	for run := 0; run <= outputRuns; run++ {
 		out, n, budget, err := res.runOnce(fixed, cfg, run, steps)
@@ -374,7 +403,7 @@ func (res *suggestion) sameOutput(fixed *ir.Program, cfg vm.Config, i int, print
 			return run, err.Error()
 		case budget != "":
 			return run, "a run of the changed program ran out of its budget: " + budget
-		case run == 0 && !valid(out):
+		case run == 0 && !res.printedBy(i, printed, out):
 			return run, fmt.Sprintf("the changed program prints %q, which the original never printed", clip(out))
 		case run == 0:
 			first = out
