@@ -22,7 +22,6 @@ import (
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/frontend/load"
-	"augur/analyzer/judge/classify"
 	"augur/analyzer/output/carry"
 	"augur/analyzer/output/fixcheck"
 	"augur/analyzer/output/report"
@@ -427,7 +426,7 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 		s.logf(protocol.MessageTypeWarning, "%s: %s", t.Name, w)
 	}
 	rep := publishing(res, true)
-	if plan.SuggestFixes && slices.ContainsFunc(res.Verdicts, (*classify.Verdict).Harmful) {
+	if plan.SuggestFixes && fixcheck.Fixable(res) {
 		// After the verdicts are out: each fix is a whole analysis of the
 		// changed program. A new save cancels it like the analysis.
 		p.report("verifying fixes", -1)

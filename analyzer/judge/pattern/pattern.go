@@ -67,6 +67,18 @@ func adHoc(_ *ir.Program, r *race.Race, v *classify.Verdict) *Pattern {
 		"so only one order can happen", m[1], short(m[2]), m[3], r.Object)}
 }
 
+// SpinAt is where, by verdict v, a thread spun on a flag until the other
+// went first: the spinning access's location, "" when no thread did.
+func SpinAt(v *classify.Verdict) string {
+	if v == nil || v.Category != category.SingleOrdering {
+		return ""
+	}
+	if m := spins.FindStringSubmatch(v.Reason); m != nil {
+		return m[2]
+	}
+	return ""
+}
+
 // redundantWrite: both accesses store the same constant.
 func redundantWrite(prog *ir.Program, r *race.Race, _ *classify.Verdict) *Pattern {
 	fa, ia := access(prog, r.First)

@@ -33,6 +33,9 @@ type Race struct {
 	Global  bool
 	Sources []string
 	A, B    Access
+	// SpinAt is where a thread spun on a flag until the other thread went
+	// first, when one did (ad hoc synchronization; FlagFixes).
+	SpinAt Place
 	// Others are the accesses of the analysis's other races on the same
 	// object: a thread that reads it, computes and writes it back races
 	// at each of those statements, and a lock must hold across them all.
@@ -51,16 +54,21 @@ func Propose(r Race, read func(string) ([]byte, error)) []Fix {
 	out = append(out, lockFixes(r, read)...)
 	out = append(out, atomicFixes(r, read)...)
 	out = append(out, rmwFixes(r, read)...)
-	for i := range out {
-		// Apply, Diff and MapLine take a file's edits in line order.
-		slices.SortStableFunc(out[i].Edits, func(a, b Edit) int {
+	return sorted(out)
+}
+
+// sorted puts each fix's edits in order: Apply, Diff and MapLine take a
+// file's edits in line order.
+func sorted(fs []Fix) []Fix {
+	for i := range fs {
+		slices.SortStableFunc(fs[i].Edits, func(a, b Edit) int {
 			if c := strings.Compare(a.File, b.File); c != 0 {
 				return c
 			}
 			return a.Line - b.Line
 		})
 	}
-	return out
+	return fs
 }
 
 // indentOf is the leading blanks of line.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -19,6 +20,8 @@ import (
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/frontend/load"
 	"augur/analyzer/frontend/srctext"
+	"augur/analyzer/judge/classify"
+	"augur/analyzer/judge/pattern"
 	"augur/analyzer/output/evidence"
 	"augur/analyzer/output/fix"
 )
@@ -57,18 +60,25 @@ func Suggest(ctx context.Context, res *analyzer.Result, bopts build.Options, pro
 		frs[i] = fixRace(r, prog, res.Options.Sources)
 	}
 	for i, r := range res.Races {
-		if !res.Verdicts[i].Harmful() {
-			continue
-		}
 		fr := frs[i]
-		for j, o := range res.Races {
-			// The same memory, however each race's source names it
-			// (`a->balance` in one function, `acct->balance` in another).
-			if j != i && o.ObjectKey == r.ObjectKey && o.Offset == r.Offset {
-				fr.Others = append(fr.Others, frs[j].A, frs[j].B)
+		var proposed []fix.Fix
+		switch spin := pattern.SpinAt(res.Verdicts[i]); {
+		case res.Verdicts[i].Harmful():
+			for j, o := range res.Races {
+				// The same memory, however each race's source names it
+				// (`a->balance` in one function, `acct->balance` in another).
+				if j != i && o.ObjectKey == r.ObjectKey && o.Offset == r.Offset {
+					fr.Others = append(fr.Others, frs[j].A, frs[j].B)
+				}
 			}
+			proposed = fix.Propose(fr, read)
+		case spin != "":
+			// Ad hoc synchronization: the flag made atomic orders the
+			// race as the spin meant to.
+			fr.SpinAt = place(spin, res.Options.Sources)
+			proposed = fix.FlagFixes(fr, read)
 		}
-		for _, f := range fix.Propose(fr, read) {
+		for _, f := range proposed {
 			if ctx.Err() != nil {
 				return
 			}
@@ -98,6 +108,12 @@ func Suggest(ctx context.Context, res *analyzer.Result, bopts build.Options, pro
 	}
 }
 
+// Fixable reports whether res has a race Suggest proposes fixes for: a
+// harmful one, or one that ad hoc synchronization orders.
+func Fixable(res *analyzer.Result) bool {
+	return slices.ContainsFunc(res.Verdicts, func(v *classify.Verdict) bool { return v.Harmful() || pattern.SpinAt(v) != "" })
+}
+
 // fixRace is what proposing fixes needs of r.
 func fixRace(r *race.Race, prog *ir.Program, sources []string) fix.Race {
 	access := func(e race.Endpoint) fix.Access {
@@ -121,6 +137,25 @@ func fixRace(r *race.Race, prog *ir.Program, sources []string) fix.Race {
 	g := prog.GlobalByName(r.Object)
 	return fix.Race{Object: ir.ReadableName(r.Object), A: access(r.First), B: access(r.Second), Sources: sources,
 		Global: g != nil && !g.External && r.Allocated == nil && r.ObjSize == g.Size}
+}
+
+// place reads a location written "file:line:col", naming the file as
+// the sources do.
+func place(loc string, sources []string) fix.Place {
+	parts := strings.Split(loc, ":")
+	if len(parts) < 3 {
+		return fix.Place{}
+	}
+	line, err1 := strconv.Atoi(parts[len(parts)-2])
+	col, err2 := strconv.Atoi(parts[len(parts)-1])
+	if err1 != nil || err2 != nil {
+		return fix.Place{}
+	}
+	file := strings.Join(parts[:len(parts)-2], ":")
+	if k := slices.IndexFunc(sources, func(s string) bool { return sameFile(s, file) }); k >= 0 {
+		file = sources[k]
+	}
+	return fix.Place{File: file, Line: line, Col: col}
 }
 
 // inSources is the innermost frame of stack that is in one of the
