@@ -170,7 +170,8 @@ func TestDiffMergesCloseEdits(t *testing.T) {
 
 // TestRegionSpansAReadComputeWrite widens a lock fix from one access to
 // the same function's other accesses of the object that lack the lock,
-// across straight-line statements and comments only.
+// over whole statements of one block: straight-line code, comments, and
+// an if or a loop taken whole.
 func TestRegionSpansAReadComputeWrite(t *testing.T) {
 	src := strings.Split(`void bonus(void) {
 	long seen = balance;
@@ -180,6 +181,15 @@ func TestRegionSpansAReadComputeWrite(t *testing.T) {
 	if (x)
 		balance = 0;
 	log(balance);
+	for (;;) {
+		if (balance > 3)
+			return;
+	}
+	if (y) {
+		balance = 1;
+	} else {
+		balance = 2;
+	}
 }`, "\n")
 	bare := Access{File: "a.c", Line: 2, Function: "bonus"}
 	at := func(line int, locks ...string) Access {
@@ -191,12 +201,27 @@ func TestRegionSpansAReadComputeWrite(t *testing.T) {
 	}{
 		{[]Access{at(5)}, 2, 5},                                     // the write back: read, compute, comment, write
 		{[]Access{at(5, "bank")}, 2, 2},                             // the write holds the lock already
-		{[]Access{at(7)}, 2, 2},                                     // past an if: not one block's straight-line code
-		{[]Access{at(5), at(8)}, 2, 5},                              // the log after the if stays out
+		{[]Access{at(7)}, 2, 7},                                     // the if taken whole
+		{[]Access{at(5), at(8)}, 2, 8},                              // up to the log after the if
+		{[]Access{at(10)}, 2, 2},                                    // a loop that returns: left out
+		{[]Access{at(14)}, 2, 2},                                    // past the loop that returns
 		{[]Access{{File: "b.c", Line: 5, Function: "bonus"}}, 2, 2}, // another file
 	} {
-		if first, last := region(src, bare, c.others, "bank"); first != c.first || last != c.last {
-			t.Errorf("region with %+v = %d-%d, want %d-%d", c.others, first, last, c.first, c.last)
+		if first, last, why := region(src, bare, c.others, "bank"); first != c.first || last != c.last {
+			t.Errorf("region with %+v = %d-%d (%s), want %d-%d", c.others, first, last, why, c.first, c.last)
 		}
+	}
+	for _, c := range []struct{ lo, hi, first, last int }{
+		{7, 7, 6, 7},     // the body of a braceless if: with its header
+		{14, 14, 14, 14}, // inside braces: the statement itself
+		{16, 16, 16, 16},
+		{13, 14, 13, 17},
+	} {
+		if first, last, why := block(src, c.lo, c.hi); first != c.first || last != c.last {
+			t.Errorf("block(%d, %d) = %d-%d (%s), want %d-%d", c.lo, c.hi, first, last, why, c.first, c.last)
+		}
+	}
+	if _, _, why := block(src, 10, 10); !strings.Contains(why, "return at line 11") {
+		t.Errorf("block over a return: %q", why)
 	}
 }

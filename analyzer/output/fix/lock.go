@@ -13,7 +13,8 @@ import (
 // lockFixes proposes, for each mutex one access held and the other did
 // not, taking it around the other's unguarded region, named the way the
 // other's code reaches it (mutexFor); or says why it will not: the
-// mutex cannot be named there, or the region would block with it held.
+// mutex cannot be named there, or the region would leave its block or
+// block with it held.
 func lockFixes(r Race, read func(string) ([]byte, error)) []Fix {
 	var out []Fix
 	seen := map[string]bool{}
@@ -26,70 +27,190 @@ func lockFixes(r Race, read func(string) ([]byte, error)) []Fix {
 			}
 			seen[key] = true
 			lines, err := fileLines(read, bare.File)
-			if err != nil || !wrappable(lines, bare.Line) {
+			if err != nil {
 				continue
 			}
-			first, last := region(lines, bare, r.Others, l)
+			first, last, blocked := region(lines, bare, r.Others, l)
+			if blocked != "" && !strings.HasPrefix(blocked, "the region") {
+				continue // not a statement a lock can go around: nothing to propose
+			}
+			if blocked != "" {
+				first, last = bare.Line, bare.Line
+			}
 			key = fmt.Sprintf("%s:%d-%d:%s", bare.File, first, last, l)
-			if seen[key] {
-				continue
+			if !seen[key] {
+				seen[key] = true
+				out = append(out, lockFix(r, guarded, i, bare, lines, first, last, blocked, read))
 			}
-			seen[key] = true
-			obj := r.Object
-			if e, ok := exprAt(read, bare); ok {
-				obj = e // as the code the fix changes names it
-			}
-			where := fmt.Sprintf("the access to %s in %s (%s:%d)", obj, bare.Function, filepath.Base(bare.File), bare.Line)
-			if last > first {
-				where = fmt.Sprintf("the accesses to %s in %s (%s:%d-%d)", obj, bare.Function, filepath.Base(bare.File), first, last)
-			}
-			m, why := mutexFor(guarded, i, bare, read)
-			if why == "" {
-				why = blockingCall(lines, first, last)
-			}
-			f := Fix{Kind: Lock, Title: fmt.Sprintf("Hold %s around %s, as %s does", m.expr, where, guarded.Function)}
-			if m.expr == "" {
-				f.Title = fmt.Sprintf("Hold the mutex %s holds around %s", guarded.Function, where)
-			}
-			if why != "" {
-				f.Refused = why
-			} else {
-				f.Edits = []Edit{m.wrap(lines, bare.File, first, last)}
-			}
-			out = append(out, f)
 		}
 	}
 	return out
 }
 
-// maxRegion bounds the lines a lock fix's region spans.
-const maxRegion = 12
+// lockFix is the fix that takes guarded's lock i around lines first to
+// last of bare's file, or its refusal (blocked, when the region is not
+// one a lock can be held across, says why).
+func lockFix(r Race, guarded Access, i int, bare Access, lines []string, first, last int, blocked string,
+	read func(string) ([]byte, error)) Fix {
+	// The region's accesses, bare's first: any of them that the source
+	// names can name the mutex.
+	near := []Access{bare}
+	for _, o := range r.Others {
+		if o.File == bare.File && o.Function == bare.Function && o.Line >= first && o.Line <= last {
+			near = append(near, o)
+		}
+	}
+	obj := r.Object
+	for _, a := range near {
+		if e, ok := exprAt(read, a); ok {
+			obj = e // as the code the fix changes names it
+			break
+		}
+	}
+	where := fmt.Sprintf("the access to %s in %s (%s:%d)", obj, bare.Function, filepath.Base(bare.File), bare.Line)
+	if last > first {
+		where = fmt.Sprintf("the accesses to %s in %s (%s:%d-%d)", obj, bare.Function, filepath.Base(bare.File), first, last)
+	}
+	m, why := mutexFor(guarded, i, near, read)
+	f := Fix{Kind: Lock, Title: fmt.Sprintf("Hold %s around %s, as %s does", m.expr, where, guarded.Function)}
+	if m.expr == "" {
+		f.Title = fmt.Sprintf("Hold the mutex %s holds around %s", guarded.Function, where)
+	}
+	for _, w := range []string{why, blocked, blockingCall(lines, first, last)} {
+		if w != "" {
+			f.Refused = w
+			return f
+		}
+	}
+	f.Edits = []Edit{m.wrap(lines, bare.File, first, last)}
+	return f
+}
 
-// region is the run of lines a lock fix for bare holds mutex l around:
-// bare's statement, widened to the other accesses of the same thread's
-// function to the same object that lack l too (a read into a local, the
-// computation, the write back), when every line from one to the other is
-// a statement a lock can wrap, a blank line or a comment, at the same
-// indentation. It returns the first and last line (1-based).
-func region(lines []string, bare Access, others []Access, l string) (first, last int) {
-	first, last = bare.Line, bare.Line
+// maxRegion bounds the lines a lock fix's region spans.
+const maxRegion = 16
+
+// region is the block a lock fix for bare holds mutex l across (block):
+// the smallest that contains bare's access, widened to the other
+// accesses of the same thread's function to the same object that lack l
+// too (a read into a local, the computation and the check, the write
+// back), while one block of at most maxRegion lines holds them. It
+// returns the first and last line (1-based), or why there is none.
+func region(lines []string, bare Access, others []Access, l string) (first, last int, why string) {
+	first, last, why = block(lines, bare.Line, bare.Line)
+	if why != "" {
+		return 0, 0, why
+	}
 	for _, o := range others {
 		if o.File != bare.File || o.Function != bare.Function || slices.Contains(o.Locks, l) || o.Line == bare.Line {
 			continue
 		}
-		lo, hi := min(first, o.Line), max(last, o.Line)
-		if hi-lo >= maxRegion || !straight(lines, lo, hi, indentOf(lines[bare.Line-1])) {
+		lo, hi, why := block(lines, min(first, o.Line), max(last, o.Line))
+		if why != "" || hi-lo >= maxRegion {
 			continue
 		}
 		first, last = lo, hi
 	}
-	return first, last
+	return first, last, ""
+}
+
+// jump is a statement that leaves a block other than at its end: a lock
+// held across it stays held.
+var jump = regexp.MustCompile(`(?:^|[;{}]\s*|\)\s*)(?:return|break|continue|goto)\b`)
+
+// bracelessHeader is a line that opens a statement whose body is the
+// next line: `if (x)`, `for (...)`, `while (...)`, `else`.
+var bracelessHeader = regexp.MustCompile(`^(?:\}\s*)?(?:if|for|while|else|else\s+if|switch)\b.*[^;{]$`)
+
+// block is the smallest run of whole statements of one block that holds
+// lines lo to hi (1-based): widened up to the header of a braceless if
+// or loop whose body it starts in, and down to the end of the statement
+// it ends in (the rest of an if's else, a loop's closing brace). A lock
+// before its first line and an unlock after its last hold across it. It
+// says why there is none: a line leaves the block (a return, a break),
+// or the lines are not whole statements of one block.
+func block(lines []string, lo, hi int) (first, last int, why string) {
+	if lo < 1 || hi > len(lines) || lo > hi {
+		return 0, 0, "the lines are not in the file"
+	}
+	for {
+		p := prevCode(lines, lo)
+		if p == 0 || !bracelessHeader.MatchString(code(lines[p-1])) {
+			break
+		}
+		lo = p
+	}
+	base := len(indentOf(lines[lo-1]))
+	if c := code(lines[lo-1]); c == "" || strings.HasPrefix(c, "}") || strings.HasPrefix(c, "else") ||
+		strings.HasPrefix(c, "case") || strings.HasPrefix(c, "default") || strings.HasPrefix(c, "#") {
+		return 0, 0, "the lines are not whole statements of one block"
+	}
+	if p := prevCode(lines, lo); p > 0 {
+		// The line before ends a statement or opens the block: lo starts one.
+		pc := code(lines[p-1])
+		if !strings.HasSuffix(pc, ";") && !strings.HasSuffix(pc, "{") && !strings.HasSuffix(pc, "}") &&
+			!strings.HasPrefix(pc, "#") && !strings.HasSuffix(pc, ":") {
+			return 0, 0, "the lines are not whole statements of one block"
+		}
+	}
+	depth := 0
+	for n := lo; n <= len(lines); n++ {
+		c := stripLiterals(code(lines[n-1]))
+		if c == "" {
+			continue
+		}
+		if len(indentOf(lines[n-1])) < base {
+			return 0, 0, "the lines are not whole statements of one block"
+		}
+		if jump.MatchString(c) {
+			return 0, 0, fmt.Sprintf("the region would leave its block with the mutex held (%s at line %d)",
+				jump.FindString(c), n)
+		}
+		depth += strings.Count(c, "{") - strings.Count(c, "}")
+		if depth < 0 {
+			return 0, 0, "the lines are not whole statements of one block"
+		}
+		if n < hi || depth != 0 || !(strings.HasSuffix(c, ";") || strings.HasSuffix(c, "}")) {
+			continue
+		}
+		next := nextCode(lines, n)
+		if next == 0 {
+			return lo, n, ""
+		}
+		nc := code(lines[next-1])
+		if len(indentOf(lines[next-1])) > base && !strings.HasPrefix(nc, "}") || strings.HasPrefix(nc, "else") ||
+			strings.HasPrefix(nc, "while") && strings.HasSuffix(c, "}") && strings.HasSuffix(nc, ";") {
+			continue // the statement goes on: a continuation, an else, a do's while
+		}
+		return lo, n, ""
+	}
+	return 0, 0, "the lines are not whole statements of one block"
+}
+
+// prevCode is the last line before n (1-based) with code on it, 0 when
+// none.
+func prevCode(lines []string, n int) int {
+	for p := n - 1; p >= 1; p-- {
+		if code(lines[p-1]) != "" {
+			return p
+		}
+	}
+	return 0
+}
+
+// nextCode is the first line after n (1-based) with code on it, 0 when
+// none.
+func nextCode(lines []string, n int) int {
+	for k := n + 1; k <= len(lines); k++ {
+		if code(lines[k-1]) != "" {
+			return k
+		}
+	}
+	return 0
 }
 
 // straight reports whether lines lo to hi (1-based) are statements a lock
 // can wrap, blank lines or comments, the statements at indentation indent:
-// one block's straight-line code, which a lock before the first and an
-// unlock after the last hold across.
+// one block's straight-line code.
 func straight(lines []string, lo, hi int, indent string) bool {
 	if lo < 1 || hi > len(lines) {
 		return false
@@ -203,13 +324,15 @@ func declaresUsedAfter(lines []string, first, last, end int) bool {
 	return false
 }
 
-// mutexFor names, in bare's code, the mutex guarded held as its lock i,
-// and says how guarded took it; or says why it cannot. A global mutex
+// mutexFor names, in the racing code (near: the unguarded access, then
+// the region's others), the mutex guarded held as its lock i, and says
+// how guarded took it; or says why it cannot. A global mutex
 // is its name. Another is the expression the guarded code locked, read
 // at the place it took it, with the base it shares with the guarded
 // access replaced by bare's: `&a->lock` where the guarded access is
 // `a->balance` and the racing one `acct->balance` gives `acct->lock`.
-func mutexFor(guarded Access, i int, bare Access, read func(string) ([]byte, error)) (mutex, string) {
+func mutexFor(guarded Access, i int, near []Access, read func(string) ([]byte, error)) (mutex, string) {
+	bare := near[0]
 	l := guarded.Locks[i]
 	call, found := mutex{expr: l}, false
 	if i < len(guarded.LockedAt) && guarded.LockedAt[i].File != "" {
@@ -230,8 +353,15 @@ func mutexFor(guarded Access, i int, bare Access, read func(string) ([]byte, err
 		return mutex{}, fmt.Sprintf("augur did not see where %s takes the mutex (%s)", guarded.Function, l)
 	}
 	g, _ := exprAt(read, guarded)
-	b, _ := exprAt(read, bare)
-	expr, ok := translate(call.expr, g, b, guarded.Function == bare.Function, build.IsCXX(bare.File))
+	var b, expr string
+	ok := false
+	for _, a := range near {
+		if b, _ = exprAt(read, a); b != "" || a.Function == guarded.Function {
+			if expr, ok = translate(call.expr, g, b, guarded.Function == bare.Function, build.IsCXX(bare.File)); ok {
+				break
+			}
+		}
+	}
 	if !ok {
 		return mutex{}, fmt.Sprintf("the mutex is not reachable from %s: %s takes it as %s, and %s's access%s shares no base with %s's%s",
 			bare.Function, guarded.Function, call.expr, bare.Function, spelled(b), guarded.Function, spelled(g))
