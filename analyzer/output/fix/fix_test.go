@@ -207,7 +207,7 @@ func TestRegionSpansAReadComputeWrite(t *testing.T) {
 		{[]Access{at(14)}, 2, 2},                                    // past the loop that returns
 		{[]Access{{File: "b.c", Line: 5, Function: "bonus"}}, 2, 2}, // another file
 	} {
-		if first, last, why := region(src, bare, c.others, "bank"); first != c.first || last != c.last {
+		if first, last, why := region(src, bare, c.others, "bank", false); first != c.first || last != c.last {
 			t.Errorf("region with %+v = %d-%d (%s), want %d-%d", c.others, first, last, why, c.first, c.last)
 		}
 	}
@@ -217,11 +217,11 @@ func TestRegionSpansAReadComputeWrite(t *testing.T) {
 		{16, 16, 16, 16},
 		{13, 14, 13, 17},
 	} {
-		if first, last, why := block(src, c.lo, c.hi); first != c.first || last != c.last {
+		if first, last, why := block(src, c.lo, c.hi, false); first != c.first || last != c.last {
 			t.Errorf("block(%d, %d) = %d-%d (%s), want %d-%d", c.lo, c.hi, first, last, why, c.first, c.last)
 		}
 	}
-	if _, _, why := block(src, 10, 10); !strings.Contains(why, "return at line 11") {
+	if _, _, why := block(src, 10, 10, false); !strings.Contains(why, "return at line 11") {
 		t.Errorf("block over a return: %q", why)
 	}
 }

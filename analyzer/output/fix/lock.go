@@ -18,7 +18,18 @@ import (
 func lockFixes(r Race, read func(string) ([]byte, error)) []Fix {
 	var out []Fix
 	seen := map[string]bool{}
-	for _, p := range [][2]Access{{r.A, r.B}, {r.B, r.A}} {
+	// The mutexes held at one access and not the other; then, when
+	// neither held one (two unguarded calls of the same code), those held
+	// at the other accesses to the same memory.
+	pairs := [][2]Access{{r.A, r.B}, {r.B, r.A}}
+	if len(r.A.Locks) == 0 && len(r.B.Locks) == 0 {
+		for _, o := range r.Others {
+			if len(o.Locks) > 0 {
+				pairs = append(pairs, [2]Access{o, r.A}, [2]Access{o, r.B})
+			}
+		}
+	}
+	for _, p := range pairs {
 		guarded, bare := p[0], p[1]
 		for i, l := range guarded.Locks {
 			key := fmt.Sprintf("%s:%d:%s", bare.File, bare.Line, l)
@@ -30,7 +41,9 @@ func lockFixes(r Race, read func(string) ([]byte, error)) []Fix {
 			if err != nil {
 				continue
 			}
-			first, last, blocked := region(lines, bare, r.Others, l)
+			// A guard object releases the mutex however its scope is left.
+			scoped := styleOf(guarded, i, read) == guardLock
+			first, last, blocked := region(lines, bare, r.Others, l, scoped)
 			if blocked != "" && !strings.HasPrefix(blocked, "the region") {
 				continue // not a statement a lock can go around: nothing to propose
 			}
@@ -95,8 +108,8 @@ const maxRegion = 16
 // too (a read into a local, the computation and the check, the write
 // back), while one block of at most maxRegion lines holds them. It
 // returns the first and last line (1-based), or why there is none.
-func region(lines []string, bare Access, others []Access, l string) (first, last int, why string) {
-	first, last, why = block(lines, bare.Line, bare.Line)
+func region(lines []string, bare Access, others []Access, l string, scoped bool) (first, last int, why string) {
+	first, last, why = block(lines, bare.Line, bare.Line, scoped)
 	if why != "" {
 		return 0, 0, why
 	}
@@ -104,7 +117,7 @@ func region(lines []string, bare Access, others []Access, l string) (first, last
 		if o.File != bare.File || o.Function != bare.Function || slices.Contains(o.Locks, l) || o.Line == bare.Line {
 			continue
 		}
-		lo, hi, why := block(lines, min(first, o.Line), max(last, o.Line))
+		lo, hi, why := block(lines, min(first, o.Line), max(last, o.Line), scoped)
 		if why != "" || hi-lo >= maxRegion {
 			continue
 		}
@@ -126,9 +139,10 @@ var bracelessHeader = regexp.MustCompile(`^(?:\}\s*)?(?:if|for|while|else|else\s
 // or loop whose body it starts in, and down to the end of the statement
 // it ends in (the rest of an if's else, a loop's closing brace). A lock
 // before its first line and an unlock after its last hold across it. It
-// says why there is none: a line leaves the block (a return, a break),
-// or the lines are not whole statements of one block.
-func block(lines []string, lo, hi int) (first, last int, why string) {
+// says why there is none: a line leaves the block (a return, a break)
+// unless scoped (a guard object, which releases the mutex however the
+// scope is left), or the lines are not whole statements of one block.
+func block(lines []string, lo, hi int, scoped bool) (first, last int, why string) {
 	if lo < 1 || hi > len(lines) || lo > hi {
 		return 0, 0, "the lines are not in the file"
 	}
@@ -161,7 +175,7 @@ func block(lines []string, lo, hi int) (first, last int, why string) {
 		if len(indentOf(lines[n-1])) < base {
 			return 0, 0, "the lines are not whole statements of one block"
 		}
-		if jump.MatchString(c) {
+		if jump.MatchString(c) && !scoped {
 			return 0, 0, fmt.Sprintf("the region would leave its block with the mutex held (%s at line %d)",
 				jump.FindString(c), n)
 		}
@@ -324,6 +338,19 @@ func declaresUsedAfter(lines []string, first, last, end int) bool {
 	return false
 }
 
+// styleOf is how guarded took its lock i, as lockedIn reads the place
+// it took it (pthreadLock when augur did not see it).
+func styleOf(guarded Access, i int, read func(string) ([]byte, error)) lockStyle {
+	if i < len(guarded.LockedAt) && guarded.LockedAt[i].File != "" {
+		if line, ok := lineAt(read, guarded.LockedAt[i].File, guarded.LockedAt[i].Line); ok {
+			if m, ok := lockedIn(code(line)); ok {
+				return m.style
+			}
+		}
+	}
+	return pthreadLock
+}
+
 // mutexFor names, in the racing code (near: the unguarded access, then
 // the region's others), the mutex guarded held as its lock i, and says
 // how guarded took it; or says why it cannot. A global mutex
@@ -341,8 +368,10 @@ func mutexFor(guarded Access, i int, near []Access, read func(string) ([]byte, e
 			call, found = lockedIn(code(line))
 		}
 	}
-	if ident.MatchString(l) {
-		// A global mutex, named: its name serves everywhere.
+	if ident.MatchString(l) && (!found || squeeze(call.expr) == l) {
+		// A global mutex, named: its name serves everywhere. (A global
+		// struct's first member has the struct's name: `lb` for the
+		// `lb.mu` the guarded code locks, named below.)
 		call.expr = l
 		if !found && build.IsCXX(bare.File) {
 			return mutex{}, fmt.Sprintf("augur did not see how %s takes %s", guarded.Function, l)
