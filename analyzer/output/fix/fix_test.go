@@ -53,10 +53,10 @@ func TestJoinAfterStaysInTheBlock(t *testing.T) {
 	}
 	pthread_join(u, NULL);
 }`, "\n")
-	if got := joinAfter(src, 2); got != 4 {
+	if got := joinAfter(src, 2, joinCall.MatchString); got != 4 {
 		t.Errorf("join after line 2 at %d, want 4", got)
 	}
-	if got := joinAfter(src, 6); got != 0 {
+	if got := joinAfter(src, 6, joinCall.MatchString); got != 0 {
 		t.Errorf("join after line 6 (inside an if) at %d, want none", got)
 	}
 }
@@ -223,5 +223,32 @@ func TestRegionSpansAReadComputeWrite(t *testing.T) {
 	}
 	if _, _, why := block(src, 10, 10, false); !strings.Contains(why, "return at line 11") {
 		t.Errorf("block over a return: %q", why)
+	}
+}
+
+func TestJoinsInFindsAJoinInTheCallee(t *testing.T) {
+	src := `#include <pthread.h>
+static void finish(struct ctx *c) { pthread_join(c->thread, NULL); }
+static void stop(struct ctx *c);
+static void log_it(struct ctx *c)
+{
+	printf("pthread_join(\n");
+}
+void Pool::drain() {
+	for (auto &t : workers_)
+		t.join();
+}
+`
+	read := func(string) ([]byte, error) { return []byte(src), nil }
+	for name, want := range map[string]bool{"finish": true, "stop": false, "log_it": false, "drain": true, "missing": false} {
+		if got := joinsIn([]string{"a.cpp"}, read, name); got != want {
+			t.Errorf("joinsIn(%s) = %v, want %v", name, got, want)
+		}
+	}
+	for line, want := range map[string]bool{"\tt.join();": true, "\tpool->worker.join(); // done": true,
+		"\tpthread_join(t, NULL);": true, "\tjoin(t);": false} {
+		if got := joinCall.MatchString(line); got != want {
+			t.Errorf("joinCall(%q) = %v, want %v", line, got, want)
+		}
 	}
 }

@@ -84,7 +84,9 @@ func BenchmarkFixCorpus(b *testing.B) {
 	if total == 0 {
 		b.Fatal("no harmful race in testdata/fixbench")
 	}
-	share := func(o outcome) string { return fmt.Sprintf("%d (%.0f%%)", counts[o], 100*float64(counts[o])/float64(total)) }
+	share := func(o outcome) string {
+		return fmt.Sprintf("%d (%.0f%%)", counts[o], 100*float64(counts[o])/float64(total))
+	}
 	fmt.Printf("harmful races: %d; verified fix: %s; refused with a reason: %s; all proposals rejected: %s; none proposed: %s\n",
 		total, share(verified), share(refused), share(rejected), share(none))
 	slices.Sort(perAnalysis)
