@@ -52,20 +52,9 @@ func atomicChange(r Race, read func(string) ([]byte, error)) (atomic, bool) {
 		}
 		member = true
 	}
-	decl := regexp.MustCompile(`^(\s*)((?:(?:static|volatile|mutable)\s+)*)([A-Za-z_][A-Za-z0-9_ \t]*?)\s+` +
-		regexp.QuoteMeta(name) + `(\s*)(?:=\s*([^;,]*?)\s*)?;(.*)$`)
-	where := atTop
-	if member {
-		where = inRecord
-	}
-	e, m, ok := declaration(r.Sources, read, decl, nil, where)
+	e, m, ok := scalarDeclaration(r.Sources, read, name, member)
 	if !ok {
 		return atomic{}, false
-	}
-	for _, w := range strings.Fields(m[3]) {
-		if !scalarWords[w] {
-			return atomic{}, false // a struct, a pointer, _Atomic already, or a type we do not know is scalar
-		}
 	}
 	if build.IsCXX(e.File) {
 		return cxxAtomic(name, r.Sources, read, e, m)
@@ -79,6 +68,31 @@ func atomicChange(r Race, read func(string) ([]byte, error)) (atomic, bool) {
 	}
 	e.New = []string{m[1] + m[2] + "_Atomic " + m[3] + " " + name + init + ";" + m[6]}
 	return atomic{name: name, typ: strings.TrimSpace(m[3]), edits: []Edit{e}}, true
+}
+
+// scalarDeclaration finds the one declaration of the scalar variable
+// name among the sources, alone on its line: a global, or a member of a
+// struct, union or class body (member). It returns it as an edit without
+// its new text, and the submatches of the indentation, the storage words
+// (static, volatile, mutable), the type, the blank before the semicolon,
+// the initializer and what follows the semicolon.
+func scalarDeclaration(sources []string, read func(string) ([]byte, error), name string, member bool) (Edit, []string, bool) {
+	decl := regexp.MustCompile(`^(\s*)((?:(?:static|volatile|mutable)\s+)*)([A-Za-z_][A-Za-z0-9_ \t]*?)\s+` +
+		regexp.QuoteMeta(name) + `(\s*)(?:=\s*([^;,]*?)\s*)?;(.*)$`)
+	where := atTop
+	if member {
+		where = inRecord
+	}
+	e, m, ok := declaration(sources, read, decl, nil, where)
+	if !ok {
+		return Edit{}, nil, false
+	}
+	for _, w := range strings.Fields(m[3]) {
+		if !scalarWords[w] {
+			return Edit{}, nil, false // a struct, a pointer, _Atomic already, or a type we do not know is scalar
+		}
+	}
+	return e, m, true
 }
 
 // memberOf is the member both of r's accesses name, when they name one

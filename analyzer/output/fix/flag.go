@@ -32,25 +32,14 @@ func FlagFixes(r Race, read func(string) ([]byte, error)) []Fix {
 	}
 	cxx := build.IsCXX(r.SpinAt.File)
 	member := op != ""
-	decl := regexp.MustCompile(`^(\s*)((?:(?:static|volatile|mutable)\s+)*)([A-Za-z_][A-Za-z0-9_ \t]*?)\s+` +
-		regexp.QuoteMeta(name) + `(\s*)(?:=\s*([^;,]*?)\s*)?;(.*)$`)
-	where := atTop
-	if member {
-		where = inRecord
-	}
-	e, m, ok := declaration(r.Sources, read, decl, nil, where)
+	e, m, ok := scalarDeclaration(r.Sources, read, name, member)
 	bare := !member // uses without a base name it
 	if !ok && cxx && !member {
 		member = true // a member of this object, named without this->
-		e, m, ok = declaration(r.Sources, read, decl, nil, inRecord)
+		e, m, ok = scalarDeclaration(r.Sources, read, name, true)
 	}
 	if !ok {
 		return nil
-	}
-	for _, w := range strings.Fields(m[3]) {
-		if !scalarWords[w] {
-			return nil
-		}
 	}
 	edits := []Edit{flagDeclaration(e, m, name, cxx)}
 	changed := map[string]bool{e.File: true}
