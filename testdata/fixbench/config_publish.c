@@ -6,11 +6,11 @@
 #include <stdlib.h>
 
 struct settings {
-	int port;
-	int backlog;
+	int port; // fix: atomic rejected
+	int backlog; // fix: atomic rejected
 };
 
-static struct settings *volatile current;
+static struct settings *volatile current; // fix: publish verified
 
 static void *server(void *arg) {
 	struct settings *s;

@@ -3,7 +3,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-static long sum;
+static long sum; // fix: atomic rejected
 
 static void *add_range(void *arg) {
 	long n = *(long *)arg;
@@ -16,7 +16,7 @@ int main(void) {
 	long n = 10;
 	pthread_t t;
 	pthread_create(&t, NULL, add_range, &n);
-	printf("sum %ld\n", sum);
+	printf("sum %ld\n", sum); // fix: join verified
 	pthread_join(t, NULL);
 	return 0;
 }

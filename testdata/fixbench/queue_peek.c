@@ -7,7 +7,7 @@
 struct queue {
 	pthread_mutex_t mu;
 	pthread_cond_t ready;
-	int depth;
+	int depth; // fix: atomic rejected // fix: atomic verified
 	int taken;
 };
 
@@ -37,7 +37,7 @@ static void *consumer(void *arg) {
 }
 
 static void *stats(void *arg) {
-	int d = q.depth;
+	int d = q.depth; // fix: lock q.mu verified
 	q.depth = d;
 	depth_seen += d >= 0;
 	return NULL;

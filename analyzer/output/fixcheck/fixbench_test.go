@@ -13,6 +13,7 @@ import (
 	"augur/analyzer/detect/race"
 	"augur/analyzer/output/fix"
 	"augur/analyzer/output/fixcheck"
+	"augur/analyzer/output/report"
 	"augur/internal/testutil"
 )
 
@@ -42,7 +43,9 @@ func outcomeOf(fs []fix.Fix) outcome {
 // BenchmarkFixCorpus proposes and verifies fixes for every harmful race
 // of the programs in testdata/fixbench (realistic shapes: member and C++
 // mutexes, read-compute-write regions, reference counts, caches, queues,
-// early reads and publications) and prints, per program and in all, the
+// early reads and publications), compares them with each program's
+// annotations (`fix: KIND [LOCK] verified|rejected|refused`, as in
+// testdata/fix) and prints the differences; and prints, per program and in all, the
 // share of harmful races that get a verified fix, the share refused with
 // a reason, the share whose proposals were all rejected and the share
 // with none; the time each verification took (one build and analysis of
@@ -52,9 +55,14 @@ func outcomeOf(fs []fix.Fix) outcome {
 func BenchmarkFixCorpus(b *testing.B) {
 	counts := map[outcome]int{}
 	var perAnalysis []time.Duration
-	var unstable []string
+	var unstable, differ []string
+	root, err := filepath.Abs("../../..")
+	if err != nil {
+		b.Fatal(err)
+	}
 	fmt.Printf("%-22s %6s %9s %8s %9s %5s\n", "program", "races", "verified", "refused", "rejected", "none")
 	for _, path := range testutil.Programs("../../../testdata/fixbench") {
+		path, _ := filepath.Abs(path)
 		prog := mustLoad(b, path)
 		opts := options(path)
 		res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
@@ -65,6 +73,11 @@ func BenchmarkFixCorpus(b *testing.B) {
 		fixcheck.Suggest(context.Background(), res, buildOpts(), prog)
 		if n := changesAnalyzed(res.Fixes); n > 0 {
 			perAnalysis = append(perAnalysis, time.Since(start)/time.Duration(n))
+		}
+		want := expectedFixes(b, path)
+		got := fixKeys(report.FromResult(res, root), want, func(string, report.Fix) {})
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			differ = append(differ, fmt.Sprintf("%s: fixes %q, annotated %q", filepath.Base(path), got, want))
 		}
 		mine := map[outcome]int{}
 		harmful := 0
@@ -93,6 +106,10 @@ func BenchmarkFixCorpus(b *testing.B) {
 	if len(perAnalysis) > 0 {
 		fmt.Printf("time per verification (a changed program built and analyzed), by program: median %.2fs, max %.2fs\n",
 			perAnalysis[len(perAnalysis)/2].Seconds(), perAnalysis[len(perAnalysis)-1].Seconds())
+	}
+	fmt.Printf("programs whose fixes differ from their annotations: %d\n", len(differ))
+	for _, d := range differ {
+		fmt.Printf("  %s\n", d)
 	}
 	fmt.Printf("verified fixes rejected again with a larger budget: %d\n", len(unstable))
 	for _, u := range unstable {

@@ -53,7 +53,7 @@ var fixComment = regexp.MustCompile(`fix: (lock|atomic|join|publish)(?: (\S+))? 
 
 // expectedFixes reads the fix comments of a program as "LINE KIND LOCK
 // VERDICT" strings, sorted.
-func expectedFixes(t *testing.T, path string) []string {
+func expectedFixes(t testing.TB, path string) []string {
 	var out []string
 	for _, c := range testutil.Comments(t, path, fixComment) {
 		out = append(out, fmt.Sprintf("%d %s %s %s", c.Line, c.Match[1], c.Match[2], c.Match[3]))
@@ -83,6 +83,42 @@ func fixKey(f report.Fix, line int) string {
 	return fmt.Sprintf("%d %s %s %s", line, f.Kind, lock, verdict)
 }
 
+// fixKeys are the fixes of a report as the annotations write them, each
+// once, sorted; each fix is also handed to each. A fix's annotation is
+// on a line one of its edits changes (a publish fix also changes the
+// declaration: the one want has, else the first), a refused fix's on the
+// first line its title names.
+func fixKeys(rep *report.Report, want []string, each func(object string, f report.Fix)) []string {
+	var got []string
+	seen := map[string]bool{}
+	for _, r := range rep.Races {
+		for _, f := range r.Fixes {
+			var key string
+			if m := titleLine.FindStringSubmatch(f.Title); len(f.Edits) == 0 && m != nil {
+				line, _ := strconv.Atoi(m[1])
+				key = fixKey(f, line)
+			}
+			for _, e := range f.Edits {
+				// The first line it changes (not an insertion), unless
+				// another of its lines is the one annotated.
+				if k := fixKey(f, e.Line); slices.Contains(want, k) || key == "" && len(e.Old) > 0 {
+					key = k
+				}
+			}
+			if key == "" && len(f.Edits) > 0 {
+				key = fixKey(f, f.Edits[0].Line)
+			}
+			if !seen[key] {
+				seen[key] = true
+				got = append(got, key)
+			}
+			each(r.Object, f)
+		}
+	}
+	sort.Strings(got)
+	return got
+}
+
 // TestFixesOnAnnotatedPrograms proposes and verifies the fixes of every
 // program in testdata/fix and matches them against its comments: each
 // expected fix is proposed and verified or rejected as annotated, and no
@@ -110,34 +146,12 @@ func TestFixesOnAnnotatedPrograms(t *testing.T) {
 			fixcheck.Suggest(context.Background(), res, buildOpts(), prog)
 			want := expectedFixes(t, path)
 			rep := report.FromResult(res, root) // diffs name the file from the repository's root
-			var got []string
-			seen := map[string]bool{}
-			for _, r := range rep.Races {
-				for _, f := range r.Fixes {
-					// The annotation is on the line of one of the fix's edits
-					// (a publish fix also changes the declaration); a
-					// refused fix has none.
-					var key string
-					if m := titleLine.FindStringSubmatch(f.Title); len(f.Edits) == 0 && m != nil {
-						line, _ := strconv.Atoi(m[1])
-						key = fixKey(f, line)
-					}
-					for i, e := range f.Edits {
-						if k := fixKey(f, e.Line); i == 0 || slices.Contains(want, k) {
-							key = k
-						}
-					}
-					if !seen[key] {
-						seen[key] = true
-						got = append(got, key)
-					}
-					t.Logf("%s: %s: %s", r.Object, f.Title, f.Checked)
-					if f.Verified {
-						checkPatched(t, root, path, r.Object, f.Diff)
-					}
+			got := fixKeys(rep, want, func(object string, f report.Fix) {
+				t.Logf("%s: %s: %s", object, f.Title, f.Checked)
+				if f.Verified {
+					checkPatched(t, root, path, object, f.Diff)
 				}
-			}
-			sort.Strings(got)
+			})
 			if strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("fixes:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
