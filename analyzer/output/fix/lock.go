@@ -338,17 +338,26 @@ func declaresUsedAfter(lines []string, first, last, end int) bool {
 	return false
 }
 
-// styleOf is how guarded took its lock i, as lockedIn reads the place
-// it took it (pthreadLock when augur did not see it).
+// styleOf is how guarded took its lock i (pthreadLock when augur did
+// not see it).
 func styleOf(guarded Access, i int, read func(string) ([]byte, error)) lockStyle {
-	if i < len(guarded.LockedAt) && guarded.LockedAt[i].File != "" {
-		if line, ok := lineAt(read, guarded.LockedAt[i].File, guarded.LockedAt[i].Line); ok {
-			if m, ok := lockedIn(code(line)); ok {
-				return m.style
-			}
-		}
+	m, _ := lockSite(guarded, i, read)
+	return m.style
+}
+
+// lockSite reads how guarded took its lock i, at the place detection saw
+// it take it (lockedIn); false when augur did not see that place or
+// cannot read the call there.
+func lockSite(guarded Access, i int, read func(string) ([]byte, error)) (mutex, bool) {
+	if i >= len(guarded.LockedAt) || guarded.LockedAt[i].File == "" {
+		return mutex{}, false
 	}
-	return pthreadLock
+	at := guarded.LockedAt[i]
+	line, ok := lineAt(read, at.File, at.Line)
+	if !ok {
+		return mutex{}, false
+	}
+	return lockedIn(code(line))
 }
 
 // mutexFor names, in the racing code (near: the unguarded access, then
@@ -361,13 +370,7 @@ func styleOf(guarded Access, i int, read func(string) ([]byte, error)) lockStyle
 func mutexFor(guarded Access, i int, near []Access, read func(string) ([]byte, error)) (mutex, string) {
 	bare := near[0]
 	l := guarded.Locks[i]
-	call, found := mutex{expr: l}, false
-	if i < len(guarded.LockedAt) && guarded.LockedAt[i].File != "" {
-		at := guarded.LockedAt[i]
-		if line, ok := lineAt(read, at.File, at.Line); ok {
-			call, found = lockedIn(code(line))
-		}
-	}
+	call, found := lockSite(guarded, i, read)
 	if ident.MatchString(l) && (!found || squeeze(call.expr) == l) {
 		// A global mutex, named: its name serves everywhere. (A global
 		// struct's first member has the struct's name: `lb` for the
