@@ -108,8 +108,13 @@ func flagDeclaration(e Edit, m []string, name string, cxx bool) Edit {
 	return e
 }
 
-// flagStore is a statement that only stores into the flag: `LV = V;`.
-var flagStore = regexp.MustCompile(`^(\s*)(.+?)\s*=\s*([^=;][^;]*?)\s*;(.*)$`)
+var (
+	// flagStore is a statement that only stores into the flag: `LV = V;`.
+	flagStore = regexp.MustCompile(`^(\s*)(.+?)\s*=\s*([^=;][^;]*?)\s*;(.*)$`)
+	// modifies is what follows an lvalue that an assignment or an
+	// increment changes: `= v`, `+= v`, `++`.
+	modifies = regexp.MustCompile(`^(?:[-+*/%&|^]?=[^=]|\+\+|--)`)
+)
 
 // flagUses rewrites a line's uses of the flag name (reached through ->
 // or . when member is set, by the name alone when bare is: a C++ class's
@@ -124,6 +129,9 @@ func flagUses(line, name string, member, bare, cxx bool) (string, bool) {
 		masked = masked[:end] + strings.Repeat(" ", len(masked)-end)
 	} else {
 		return line, false
+	}
+	if !strings.Contains(masked, name) {
+		return line, false // most lines: no regular expression to build
 	}
 	var spans [][2]int // lvalues of the flag, left to right
 	for _, loc := range regexp.MustCompile(`\b`+regexp.QuoteMeta(name)+`\b`).FindAllStringIndex(masked, -1) {
@@ -153,7 +161,7 @@ func flagUses(line, name string, member, bare, cxx bool) (string, bool) {
 		s, e := spans[i][0], spans[i][1]
 		rest := strings.TrimLeft(masked[e:], " \t")
 		if strings.HasSuffix(strings.TrimRight(masked[:s], " \t"), "&") ||
-			regexp.MustCompile(`^(?:[-+*/%&|^]?=[^=]|\+\+|--)`).MatchString(rest) ||
+			modifies.MatchString(rest) ||
 			strings.HasSuffix(strings.TrimRight(masked[:s], " \t"), "++") || strings.HasSuffix(strings.TrimRight(masked[:s], " \t"), "--") {
 			continue
 		}
