@@ -80,16 +80,17 @@ func lockFix(r Race, guarded Access, i int, bare Access, lines []string, first, 
 			break
 		}
 	}
-	where := fmt.Sprintf("the access to %s in %s (%s:%d)", obj, bare.Function, filepath.Base(bare.File), bare.Line)
-	if last > first {
-		where = fmt.Sprintf("the accesses to %s in %s (%s:%d-%d)", obj, bare.Function, filepath.Base(bare.File), first, last)
-	}
 	m, why := mutexFor(guarded, i, near, read)
+	_, held := m.span(lines, first, last)
+	where := fmt.Sprintf("the access to %s in %s (%s:%d)", obj, bare.Function, filepath.Base(bare.File), bare.Line)
+	if held > first {
+		where = fmt.Sprintf("the accesses to %s in %s (%s:%d-%d)", obj, bare.Function, filepath.Base(bare.File), first, held)
+	}
 	f := Fix{Kind: Lock, Title: fmt.Sprintf("Hold %s around %s, as %s does", m.expr, where, guarded.Function)}
 	if m.expr == "" {
 		f.Title = fmt.Sprintf("Hold the mutex %s holds around %s", guarded.Function, where)
 	}
-	for _, w := range []string{why, blocked, blockingCall(lines, first, last)} {
+	for _, w := range []string{why, blocked, blockingCall(lines, first, held)} {
 		if w != "" {
 			f.Refused = w
 			return f
@@ -268,6 +269,7 @@ const (
 	pthreadLock lockStyle = iota // pthread_mutex_lock(&m)
 	guardLock                    // std::lock_guard<std::mutex> g(m), or another RAII class
 	methodLock                   // m.lock()
+	guardToEnd                   // a guard that holds the mutex to its block's end (span)
 )
 
 // mutex is a mutex as the racing code can name it, and the way the code
@@ -278,19 +280,51 @@ type mutex struct {
 	guard string // guardLock's class as the guarded code spells it
 }
 
+// span is how wrap holds m across lines first to last, and the last line
+// it holds it on: a guard's scope ends where the region does, unless the
+// region declares a name used after it, which a new scope would hide;
+// then the guard is declared before the region without a scope of its
+// own and holds the mutex to the end of the enclosing block (explicit
+// lock and unlock calls instead would leave it held at a return the
+// region may hold, as a guard's region may).
+func (m mutex) span(lines []string, first, last int) (lockStyle, int) {
+	if m.style == guardLock && declaresUsedAfter(lines, first, last, last) {
+		return guardToEnd, blockEnd(lines, last)
+	}
+	return m.style, last
+}
+
+// blockEnd is the last line (1-based) of the block that line n is in,
+// before its closing brace: the end of the file when none closes it.
+func blockEnd(lines []string, n int) int {
+	depth := 0
+	for k := n + 1; k <= len(lines); k++ {
+		c := stripLiterals(code(lines[k-1]))
+		for _, r := range c {
+			switch r {
+			case '{':
+				depth++
+			case '}':
+				if depth--; depth < 0 {
+					return k - 1
+				}
+			}
+		}
+	}
+	return len(lines)
+}
+
 // wrap is the edit that holds m across lines first to last of file: a
-// lock before and an unlock after, or in C++ a guard in a new scope
-// (explicit lock and unlock calls instead when the region declares a
-// name that is used after it, which a scope would hide).
+// lock before and an unlock after, or in C++ a guard in a new scope, or
+// a guard to the end of the block (span).
 func (m mutex) wrap(lines []string, file string, first, last int) Edit {
 	old := slices.Clone(lines[first-1 : last])
 	indent := indentOf(old[0])
-	style := m.style
-	if style == guardLock && declaresUsedAfter(lines, first, last, last) {
-		style = methodLock
-	}
+	style, _ := m.span(lines, first, last)
 	var out []string
 	switch style {
+	case guardToEnd:
+		out = append([]string{indent + m.guard + " guard(" + m.expr + ");"}, old...)
 	case guardLock:
 		unit := "\t"
 		if !strings.HasPrefix(indent, "\t") {

@@ -76,10 +76,18 @@ void count() {
 	if got := strings.Join(guard.wrap(src, "a.cpp", 2, 3).New, "\n"); got != want {
 		t.Errorf("guard in a scope:\n%s\nwant:\n%s", got, want)
 	}
-	// seen is used after the region: a scope would hide it.
-	want = "\tmu_.lock();\n\tlong seen = hits_;\n\thits_ = seen + 1;\n\tmu_.unlock();"
+	// seen is used after the region: a scope would hide it, so the guard
+	// holds the mutex to the end of the block (line 8), and not explicit
+	// calls, which a return in the region would leave held.
+	want = "\tstd::lock_guard<std::mutex> guard(mu_);\n\tlong seen = hits_;\n\thits_ = seen + 1;"
 	if got := strings.Join(guard.wrap(src, "a.cpp", 6, 7).New, "\n"); got != want {
-		t.Errorf("explicit calls:\n%s\nwant:\n%s", got, want)
+		t.Errorf("guard to the block's end:\n%s\nwant:\n%s", got, want)
+	}
+	if style, held := guard.span(src, 6, 7); style != guardToEnd || held != 8 {
+		t.Errorf("span = %v, %d; want the guard to the block's end, line 8", style, held)
+	}
+	if _, held := guard.span(src, 2, 3); held != 3 {
+		t.Errorf("span of a scoped region ends at %d, want 3", held)
 	}
 	pthread := mutex{expr: "acct->lock", style: pthreadLock}
 	want = "\tpthread_mutex_lock(&acct->lock);\n\tlong seen = balance_;\n\tpthread_mutex_unlock(&acct->lock);"
