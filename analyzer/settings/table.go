@@ -69,7 +69,7 @@ var Table = []Setting{
 	{
 		Key: "explore-instructions", Client: "exploreInstructions", Type: "integer or `\"auto\"`", Fronts: Both, kind: kindCount,
 		Default: "auto",
-		Doc:     "instructions each stage of detection after the plan may run in all, each execution counted from the program's start (0: no limit): the plans on explored inputs and the race-directed runs (on executions that find no new race or failure), and the exploration of schedules; `\"auto\"`: each has as many as the first schedule ran, and at least 250,000,000 unless that was 50,000,000 or more (a long program). A stage that reaches it ends at the same execution on any machine; whichever of it and `explore-time` comes first ends the exploration",
+		Doc:     "instructions each stage of detection after the plan may run in all, each execution counted from the program's start (0: no limit): the plans on explored inputs and the race-directed runs (on executions that find no new race or failure), and the exploration of schedules; `\"auto\"`: each has as many as the first schedule ran, and at least 250,000,000 when that was 1,000,000 or fewer, a floor that falls to one run at 50,000,000 (a long program, which has none). A stage that reaches it ends at the same execution on any machine; whichever of it and `explore-time` comes first ends the exploration",
 		set:     func(v *Values, x any) error { return setExploreInstructions(v, x) },
 	},
 	{

@@ -2,6 +2,7 @@ package race
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"sort"
@@ -92,9 +93,16 @@ const (
 	// million instructions a run (SQLite's driver) explores some 250
 	// schedules on it, which took 30 seconds of this machine (the
 	// exploration's time before it was counted in instructions, when its
-	// results followed the load).
+	// results followed the load). Past FloorRun the floor falls
+	// (stageFloor) to one run at LongRun, so that a program of half a
+	// second is not given twenty seconds of schedules.
 	StageRuns    = 1
 	ExploreFloor = 250_000_000
+	// FloorRun is the longest first schedule whose stages get the whole
+	// ExploreFloor: a million instructions, a fiftieth of a second of a
+	// plain run. Every program of the test corpus but a few benchmarks
+	// runs fewer.
+	FloorRun = 1_000_000
 	// Unbounded is an Explore.Instructions that sets no budget.
 	Unbounded = ^uint64(0)
 )
@@ -105,16 +113,36 @@ func (x *Explore) budget(first uint64) uint64 { return followProgram(x.Instructi
 
 // followProgram is a stage's instruction budget given its setting (0:
 // auto) and what the first execution ran: the setting, or StageRuns
-// times the first's instructions, at least ExploreFloor unless the
-// program is long (LongRun), for whom the floor would be several runs.
+// times the first's instructions, at least the floor for a program of
+// that length (stageFloor).
 func followProgram(setting, first uint64) uint64 {
-	switch {
-	case setting != 0:
+	if setting != 0 {
 		return setting
-	case first >= LongRun:
-		return StageRuns * first
 	}
-	return max(StageRuns*first, ExploreFloor)
+	return max(StageRuns*first, stageFloor(first))
+}
+
+// stageFloor is the least a stage of a program whose first schedule ran
+// first instructions may run: ExploreFloor up to FloorRun, then falling
+// as a power of first, so that the runs it pays for fall from 250 at
+// FloorRun to StageRuns at LongRun, where a long program's stages have
+// no floor. A straight fall from the floor at FloorRun to a
+// run at LongRun keeps the budget continuous (a program of LongRun-1
+// instructions would otherwise have five runs' worth and one of LongRun
+// one): a program of ten million instructions has about 97 million, ten
+// schedules; one of half a second (parallel_sum, 24.5 million) about 67
+// million, under three.
+func stageFloor(first uint64) uint64 {
+	switch {
+	case first <= FloorRun:
+		return ExploreFloor
+	case first >= LongRun:
+		return 0
+	}
+	// log(floor) falls linearly in log(first) from log(ExploreFloor) at
+	// FloorRun to log(StageRuns*LongRun) at LongRun.
+	slope := math.Log(float64(ExploreFloor)/float64(StageRuns*LongRun)) / math.Log(float64(LongRun)/float64(FloorRun))
+	return uint64(float64(ExploreFloor) * math.Pow(float64(first)/float64(FloorRun), -slope))
 }
 
 // exploreBudget is the exploration's instruction budget, fixed at its

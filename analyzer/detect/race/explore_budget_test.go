@@ -103,17 +103,34 @@ func TestLongProgramsRunTheirPlanSideBySide(t *testing.T) {
 
 // Each stage after the plan has one run's worth of a program; a short
 // program's stage has the floor, a long one's none (LongRun), and a
-// setting is each stage's budget as given.
+// setting is each stage's budget as given. Between FloorRun and LongRun
+// the floor falls: continuously, never rising, and to about a run at
+// LongRun.
 func TestStagesFollowTheRun(t *testing.T) {
 	for _, c := range []struct{ setting, first, want uint64 }{
 		{0, 300_000_000, 300_000_000},
 		{0, race.LongRun, race.LongRun},
-		{0, race.LongRun - 1, race.ExploreFloor},
-		{0, 1_000_000, race.ExploreFloor},
+		{0, race.FloorRun, race.ExploreFloor},
+		{0, 1_000, race.ExploreFloor},
 		{7_000, 300_000_000, 7_000},
 	} {
 		if got := race.FollowProgram(c.setting, c.first); got != c.want {
 			t.Errorf("setting %d, first %d: budget %d, want %d", c.setting, c.first, got, c.want)
 		}
+	}
+	prev := race.FollowProgram(0, race.FloorRun)
+	for first := uint64(race.FloorRun) + 1; first < race.LongRun; first += first / 64 {
+		got := race.FollowProgram(0, first)
+		if got > prev || prev-got > prev/16 {
+			t.Fatalf("first %d: budget %d after %d a little before: not a continuous fall", first, got, prev)
+		}
+		prev = got
+	}
+	if near := race.FollowProgram(0, race.LongRun-1); near > race.LongRun*101/100 {
+		t.Errorf("first LongRun-1: budget %d, want about a run (%d)", near, race.LongRun)
+	}
+	// parallel_sum 2000000's first schedule: two runs' worth, not ten.
+	if got := race.FollowProgram(0, 24_500_525); got < 49_000_000 || got > 74_000_000 {
+		t.Errorf("a program of 24.5 million instructions: budget %d, want two to three runs", got)
 	}
 }

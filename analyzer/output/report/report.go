@@ -390,9 +390,10 @@ type Stats struct {
 }
 
 // Share is what a stage of detection after the plan could run in all on
-// executions that found no new race or failure (InstructionBudget: a
-// third of ten times what the first schedule ran, at least 250,000,000,
-// or the explore-instructions setting), what such executions ran
+// executions that found no new race or failure (InstructionBudget: what
+// the first schedule ran, at least a floor that falls from 250,000,000
+// to none as the program grows (race.FollowProgram), or the
+// explore-instructions setting), what such executions ran
 // (Instructions), and how many executions it had planned and left out
 // once they had run that (LeftOut).
 type Share struct {

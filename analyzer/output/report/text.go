@@ -347,7 +347,7 @@ func writeShares(b *strings.Builder, st Stats) {
 		if s.sh == nil || s.sh.LeftOut == 0 {
 			continue
 		}
-		fmt.Fprintf(b, "BUDGET: %s ran their share of instructions on executions that found nothing new, %d of %d (a stage's budget: %dx the first schedule's, at least %d unless that ran %d or more; --explore-instructions), and left out %d %s%s\n",
-			s.what, s.sh.Instructions, s.sh.InstructionBudget, race.StageRuns, race.ExploreFloor, race.LongRun, s.sh.LeftOut, s.unit, plural(s.sh.LeftOut))
+		fmt.Fprintf(b, "BUDGET: %s ran their share of instructions on executions that found nothing new, %d of %d (a stage's budget: %dx the first schedule's, at least %d up to a first schedule of %d, a floor that falls to none at %d; --explore-instructions), and left out %d %s%s\n",
+			s.what, s.sh.Instructions, s.sh.InstructionBudget, race.StageRuns, race.ExploreFloor, race.FloorRun, race.LongRun, s.sh.LeftOut, s.unit, plural(s.sh.LeftOut))
 	}
 }

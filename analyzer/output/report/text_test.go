@@ -60,7 +60,7 @@ func TestShareLinesSayWhatWasLeftOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := "BUDGET: race-directed runs ran their share of instructions on executions that found nothing new, 993585531 of 993585520 " +
-		"(a stage's budget: 1x the first schedule's, at least 250000000 unless that ran 50000000 or more; --explore-instructions), and left out 15 potential races\n"
+		"(a stage's budget: 1x the first schedule's, at least 250000000 up to a first schedule of 1000000, a floor that falls to none at 50000000; --explore-instructions), and left out 15 potential races\n"
 	if !strings.Contains(b.String(), want) {
 		t.Errorf("the report\n%s\nlacks %q", b.String(), want)
 	}
