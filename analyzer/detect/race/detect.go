@@ -390,7 +390,8 @@ func (d *detection) base() error {
 // then each PCT schedule in turn, as it also switches at the accesses the
 // schedules before it saw race (run side by side, a PCT schedule would
 // miss the races of the one before and the failures they lead to), but
-// for a long program's, which run side by side too (sideBySide).
+// for those of a program of more than FloorRun instructions, which run
+// side by side too (sideBySide).
 func (d *detection) plan(in *Inputs) error {
 	plan := sched.DetectionPlan(d.opts.Schedules, d.opts.Seed)
 	plan.Depth, plan.Acquires = d.opts.Depth, libc.Models().ReordersAt
@@ -468,14 +469,15 @@ func (d *detection) plan(in *Inputs) error {
 
 // sideBySide reports whether the plan's schedules of technique tech run
 // at once, in a wave on every core: the reversals always (each depends on
-// the round-robin trace alone), PCT once the first schedule showed the
-// program long (LongRun): each then switches at the races the plan's
+// the round-robin trace alone), PCT once the first schedule ran more
+// than FloorRun instructions: each then switches at the races the plan's
 // schedules before the wave saw, not also at those of the one just
 // before it. That sequence is worth a schedule's time when a schedule
-// takes milliseconds, not when it takes a whole run of a long program
+// takes milliseconds, not when it takes a good part of a second
+// (parallel_sum 2000000: 1.7 s each) or a whole run of a long program
 // (pigz compressing 2 MB: 3 s each).
 func (d *detection) sideBySide(tech Technique) bool {
-	return tech == ByReversal || (tech == ByPCT && d.firstRan >= LongRun)
+	return tech == ByReversal || (tech == ByPCT && d.firstRan > FloorRun)
 }
 
 // measured takes what the plan's first execution on inputs in shows:

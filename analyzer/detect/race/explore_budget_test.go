@@ -82,8 +82,8 @@ func TestOneThreadRunsOnce(t *testing.T) {
 }
 
 // The plan's reversals always run side by side; its PCT schedules do
-// once the program is long, and never its round robin.
-func TestLongProgramsRunTheirPlanSideBySide(t *testing.T) {
+// once the program runs more than FloorRun, and never its round robin.
+func TestLongerProgramsRunTheirPlanSideBySide(t *testing.T) {
 	for _, c := range []struct {
 		first uint64
 		tech  race.Technique
@@ -91,7 +91,8 @@ func TestLongProgramsRunTheirPlanSideBySide(t *testing.T) {
 	}{
 		{1_000, race.ByReversal, true},
 		{1_000, race.ByPCT, false},
-		{race.LongRun - 1, race.ByPCT, false},
+		{race.FloorRun, race.ByPCT, false},
+		{race.FloorRun + 1, race.ByPCT, true},
 		{race.LongRun, race.ByPCT, true},
 		{race.LongRun, race.ByRoundRobin, false},
 	} {

@@ -25,9 +25,8 @@ import "augur/analyzer/exec/vm"
 // LongRun is the first schedule's instruction count from which a program
 // is long (a fifth of a second of a plain run or more): its stages have
 // no floor, which would be several runs of it (pigz's 350 kB, 100 million
-// instructions a run, had 2.5 runs a stage), and its plan's PCT schedules
-// run side by side (sideBySide). Every program of the test corpus runs
-// far fewer instructions.
+// instructions a run, had 2.5 runs a stage; stageFloor). Every program
+// of the test corpus runs far fewer instructions.
 const LongRun = 50_000_000
 
 // Share is what one stage may run and ran.
