@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -222,6 +223,11 @@ func (s *Server) ExecuteCommand(ctx context.Context, params *protocol.ExecuteCom
 	default:
 		return nil, jsonrpc2.Errorf(jsonrpc2.MethodNotFound, "unknown command %q", params.Command)
 	}
+	var gone *goneError
+	if errors.As(err, &gone) {
+		s.sayGone(ctx, gone)
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -284,8 +290,13 @@ type evidenceSubject struct {
 func (s *Server) pickSubject(ctx context.Context, ids []string) (string, error) {
 	var actions []protocol.MessageActionItem
 	byTitle := map[string]string{}
+	var gone error
 	for _, id := range ids {
 		sub, err := s.findEvidence(id)
+		if errors.As(err, new(*goneError)) {
+			gone = err // a lens drawn before the last analysis: offer the others
+			continue
+		}
 		if err != nil {
 			return "", err
 		}
@@ -302,12 +313,44 @@ func (s *Server) pickSubject(ctx context.Context, ids []string) (string, error) 
 		actions = append(actions, protocol.MessageActionItem{Title: title})
 		byTitle[title] = id
 	}
+	switch len(byTitle) {
+	case 0:
+		return "", gone
+	case 1:
+		for _, id := range byTitle {
+			return id, nil
+		}
+	}
 	chosen, err := s.client.ShowMessageRequest(ctx, &protocol.ShowMessageRequestParams{Type: protocol.MessageTypeInfo,
-		Message: fmt.Sprintf("This line holds %d races or failures with evidence: which one?", len(ids)), Actions: actions})
+		Message: fmt.Sprintf("This line holds %d races or failures with evidence: which one?", len(actions)), Actions: actions})
 	if err != nil || chosen == nil {
 		return "", err
 	}
 	return byTitle[chosen.Title], nil
+}
+
+// goneError is a command's error for a race or failure the last analysis
+// no longer has: its code lens or the Races view's entry was drawn before
+// a save whose analysis no longer finds it (the editor draws the lenses
+// it has until it asks again). It is no error of the command's.
+type goneError struct{ kind, id string } // "race" or "failure", and its id
+
+func (e *goneError) Error() string {
+	return fmt.Sprintf("no %s %s is known (it may have gone with the last save)", e.kind, e.id)
+}
+
+// sayGone tells the user that the race or failure a command was run on
+// is gone, and asks the client to draw the code lenses again: the command
+// answers null rather than an error, which the client would show and log
+// as the server's failure.
+func (s *Server) sayGone(ctx context.Context, gone *goneError) {
+	_ = s.client.ShowMessage(ctx, &protocol.ShowMessageParams{Type: protocol.MessageTypeInfo,
+		Message: fmt.Sprintf("augur: that %s is gone since the last save.", gone.kind)})
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.lensRefresh != nil {
+		s.refresh(s.lensRefresh)
+	}
 }
 
 // shortID is the start of a race's id, enough to tell two apart.
@@ -319,7 +362,7 @@ func (s *Server) findEvidence(id string) (*evidenceSubject, error) {
 	if strings.HasPrefix(id, failurePrefix) {
 		ts, f := s.findFailure(id)
 		if f == nil {
-			return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no failure %s is known (it may have gone with the last save)", id)
+			return nil, &goneError{kind: "failure", id: id}
 		}
 		name := fmt.Sprintf("the %s at %s:%d", f.Kind, filepath.Base(f.File), f.Line)
 		return &evidenceSubject{ts: ts, evidence: f.Evidence, name: name, short: name,
@@ -327,7 +370,7 @@ func (s *Server) findEvidence(id string) (*evidenceSubject, error) {
 	}
 	ts, r := s.findRace(id)
 	if r == nil {
-		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no race %s is known (it may have gone with the last save)", id)
+		return nil, &goneError{kind: "race", id: id}
 	}
 	if r.Evidence == "" {
 		return nil, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "race %s on %s (%s) has no evidence to replay: only spec-violated "+
@@ -461,7 +504,7 @@ func writeOutputs(res *evidenceResult, ev *evidence.Evidence, dir, name string) 
 func (s *Server) ignoreRace(ctx context.Context, id string) (bool, error) {
 	_, r := s.findRace(id)
 	if r == nil {
-		return false, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no race %s is known", id)
+		return false, &goneError{kind: "race", id: id}
 	}
 	s.mu.Lock()
 	var edit *protocol.WorkspaceEdit
@@ -502,7 +545,7 @@ type fixApplied struct {
 func (s *Server) applyFix(ctx context.Context, id string) (fixApplied, error) {
 	_, r := s.findRace(id)
 	if r == nil {
-		return fixApplied{}, jsonrpc2.Errorf(jsonrpc2.InvalidParams, "no race %s is known", id)
+		return fixApplied{}, &goneError{kind: "race", id: id}
 	}
 	s.mu.Lock()
 	var edit *protocol.WorkspaceEdit

@@ -100,4 +100,40 @@ func TestCodeLensesOnRacingLines(t *testing.T) {
 	if res = run("Replay evidence (2)", ""); res.Transcript != "" {
 		t.Errorf("a choice the user dismissed replayed %s", res.Transcript)
 	}
+
+	// A lens drawn before the last analysis names a race it no longer
+	// has: the command says so as information, answers null rather than
+	// an error, and asks the client to draw the lenses again; with a race
+	// that is still there beside it, that one is shown without asking.
+	lensRefreshes := func() (n int) { // called with c.mu held
+		for _, r := range c.requests {
+			if r.Method == "workspace/codeLens/refresh" {
+				n++
+			}
+		}
+		return n
+	}
+	c.mu.Lock()
+	before := lensRefreshes()
+	c.mu.Unlock()
+	var gone json.RawMessage
+	if err := c.call("workspace/executeCommand", map[string]any{"command": lenses[0].Command.Command,
+		"arguments": []string{"0123456789ab"}}, &gone); err != nil {
+		t.Fatalf("a gone race's lens: %v", err)
+	}
+	if string(gone) != "null" {
+		t.Errorf("a gone race's lens answered %s, want null", gone)
+	}
+	c.waitFor("the code lenses' refresh", func() bool { return lensRefreshes() > before })
+	c.waitFor("the message that the race is gone", func() bool {
+		return strings.Contains(strings.Join(c.logs, "\n"), "that race is gone since the last save")
+	})
+	var one struct {
+		Transcript string `json:"transcript"`
+	}
+	args := append([]json.RawMessage{json.RawMessage(`"0123456789ab"`)}, lenses[0].Command.Arguments...)
+	if err := c.call("workspace/executeCommand", map[string]any{"command": lenses[0].Command.Command,
+		"arguments": args}, &one); err != nil || one.Transcript == "" {
+		t.Errorf("a lens for a gone race and one still there: %+v %v", one, err)
+	}
 }

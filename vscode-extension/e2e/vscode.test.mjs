@@ -31,6 +31,8 @@ const chromium = process.env.AUGUR_CHROMIUM ?? '/usr/bin/chromium';
 // Long enough for an analysis on a busy two-core machine; a failure names
 // what did not appear.
 const patience = Number(process.env.AUGUR_E2E_PATIENCE ?? 180_000);
+/** The id of a race no analysis has (a keybinding replays it). */
+const goneRace = '0123456789ab';
 
 let tmp;
 let server;
@@ -155,6 +157,12 @@ before(async () => {
       'window.autoDetectColorScheme': false,
       'workbench.colorTheme': 'Default Dark Modern',
     }),
+  );
+  // A key that runs Replay evidence on a race no analysis has: what a
+  // code lens drawn before the last save's analysis asks for.
+  fs.writeFileSync(
+    path.join(settings, 'keybindings.json'),
+    JSON.stringify([{ key: 'ctrl+alt+shift+g', command: 'augur.replayEvidence', args: goneRace }]),
   );
   const out = execFileSync(process.execPath, codeServer(['--install-extension', vsix]), { encoding: 'utf8' });
   assert.match(out, /successfully installed/, out);
@@ -584,6 +592,21 @@ test("a member mutex's fix holds acct->lock across the read, the computation and
   await page.keyboard.press('Control+W');
 });
 
+test('a code lens of a race the last save removed says the race is gone, not an error', async () => {
+  // The editor draws the lenses it has until it asks again: a click on one
+  // of a race just fixed names a race the server no longer has.
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Alt+Shift+G');
+  const note = page.locator('.notifications-toasts .notification-list-item', { hasText: 'that race is gone' }).first();
+  await expectVisible(note, 'the notification that the race is gone');
+  await settled(note);
+  await shot('8c-gone-race');
+  assert.equal(await note.locator('.codicon-error').count(), 0, 'shown as an error');
+  await page.keyboard.press('Control+Shift+P');
+  await page.keyboard.type('Notifications: Clear All Notifications');
+  await page.keyboard.press('Enter');
+});
+
 /**
  * Opens a workspace file from the Explorer and shows the hover on the
  * first line holding `statement`, with the keyboard, as a user can: the
@@ -859,7 +882,7 @@ test("the settings editor says how much detection's stages after the plan may ru
   await page.keyboard.press('Enter');
   await expectVisible(page.locator('.settings-editor .settings-header'), 'the settings editor');
   await page.keyboard.type('augur.exploreInstructions');
-  const desc = page.locator('.settings-editor .setting-item-contents', { hasText: 'unless that was 50000000 or more' }).first();
+  const desc = page.locator('.settings-editor .setting-item-contents', { hasText: 'a floor that falls to one run at 50000000' }).first();
   await expectVisible(desc, "augur.exploreInstructions' description");
   await settled(desc);
   await shot('15-settings');
