@@ -49,7 +49,7 @@ func (d *Detector) locksetOf(t int) uint32 {
 		d.locksets = append(d.locksets, 0)
 	}
 	if d.lsDirty(t) {
-		hs := d.locks.holding[t]
+		hs := d.locks.heldBy(t)
 		id := d.intern(hs)
 		d.locksets[t] = id
 		d.lsClean(t)

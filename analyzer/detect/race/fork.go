@@ -132,10 +132,10 @@ func (ch *chunk) clone(gen uint64) *chunk {
 // fork copies the lock graph: the locks each thread holds and the edges
 // seen, whose lists only grow.
 func (g *lockGraph) fork() *lockGraph {
-	c := &lockGraph{holding: make(map[int][]held, len(g.holding)), edges: make(map[[2]vm.SyncKey][]edge, len(g.edges)),
+	c := &lockGraph{holding: make([][]held, len(g.holding)), edges: make(map[[2]vm.SyncKey][]edge, len(g.edges)),
 		seen: maps.Clone(g.seen), found: maps.Clone(g.found), pending: slices.Clone(g.pending)}
 	for t, hs := range g.holding {
-		c.holding[t] = slices.Clone(hs) // acquired appends in place
+		c.holding[t] = slices.Clone(hs) // acquired and released change it in place
 	}
 	for k, es := range g.edges {
 		c.edges[k] = es[:len(es):len(es)]

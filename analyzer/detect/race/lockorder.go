@@ -34,7 +34,11 @@ type edge struct {
 }
 
 type lockGraph struct {
-	holding map[int][]held
+	// holding is the locks each thread holds, by thread id, in the order
+	// taken. Each thread's list is its own (fork clones them), so a lock
+	// taken and released changes it in place: a fresh list per release
+	// made every acquisition of a lock-heavy program allocate.
+	holding [][]held
 	edges   map[[2]vm.SyncKey][]edge
 	// seen holds the edges recorded, so a lock pair taken in a loop adds
 	// one edge, not one per acquisition (the scan for inversions was
@@ -67,7 +71,7 @@ type edgeRef struct {
 }
 
 func newLockGraph() *lockGraph {
-	return &lockGraph{holding: map[int][]held{}, edges: map[[2]vm.SyncKey][]edge{}, found: map[[2]vm.SyncKey]bool{},
+	return &lockGraph{edges: map[[2]vm.SyncKey][]edge{}, found: map[[2]vm.SyncKey]bool{},
 		seen: map[edgeKey]bool{}}
 }
 
@@ -77,6 +81,9 @@ func newLockGraph() *lockGraph {
 // others, in either order, and drew an inversion of the pair it exists to
 // take safely.
 func (g *lockGraph) acquired(t int, k vm.SyncKey, site vm.Site, tried bool) {
+	for len(g.holding) <= t {
+		g.holding = append(g.holding, nil)
+	}
 	hs := g.holding[t]
 	from := hs // the locks an edge to k starts at: none for a try-lock
 	if tried {
@@ -120,13 +127,21 @@ func (g *lockGraph) acquired(t int, k vm.SyncKey, site vm.Site, tried bool) {
 }
 
 func (g *lockGraph) released(t int, k vm.SyncKey) {
-	hs := g.holding[t]
+	hs := g.heldBy(t)
 	for i := len(hs) - 1; i >= 0; i-- {
 		if hs[i].key == k {
-			g.holding[t] = append(hs[:i:i], hs[i+1:]...)
+			g.holding[t] = append(hs[:i], hs[i+1:]...)
 			return
 		}
 	}
+}
+
+// heldBy is the locks thread t holds, in the order taken.
+func (g *lockGraph) heldBy(t int) []held {
+	if t < len(g.holding) {
+		return g.holding[t]
+	}
+	return nil
 }
 
 func sharesGate(a, b []vm.SyncKey) bool {
