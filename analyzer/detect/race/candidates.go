@@ -73,6 +73,13 @@ type lsSite struct {
 // time is the one kept: a thread that takes a lock in a loop takes it at
 // the same place each time.
 func (d *Detector) noteLockSites(t int, id uint32, hs []held) {
+	if t < len(d.lsNoted) && d.lsNoted[t] == id {
+		return
+	}
+	for len(d.lsNoted) <= t {
+		d.lsNoted = append(d.lsNoted, 0)
+	}
+	d.lsNoted[t] = id
 	k := lsSite{t, id}
 	if _, ok := d.lsSites[k]; ok {
 		return

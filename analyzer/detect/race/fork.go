@@ -68,6 +68,7 @@ func (d *Detector) fork() *Detector {
 	c.lsIndex = maps.Clone(d.lsIndex)
 	c.lsets = d.lsets[:len(d.lsets):len(d.lsets)] // interned sets are never written
 	c.lsSites = maps.Clone(d.lsSites)             // its lists are never written
+	c.lsNoted = slices.Clone(d.lsNoted)
 	c.births = maps.Clone(d.births)
 	c.cands = make([]*Candidate, len(d.cands))
 	for i, x := range d.cands {
