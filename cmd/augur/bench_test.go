@@ -319,26 +319,40 @@ func BenchmarkInputExplorationCost(b *testing.B) {
 }
 
 // BenchmarkDetectionFollowsTheRun measures detection with default
-// settings on a terminating program that runs for about a second
-// (testdata/budget/long_checksum.c: two workers fold 25 million values
-// each): `augur run` against `augur analyze --detect-only`, medians of
+// settings on two terminating programs: testdata/budget/long_checksum.c
+// (two workers fold 25 million values each, about a second), a long
+// program (race.LongRun), and testdata/bench/parallel_sum.c 2000000
+// (four workers take a mutex two million times, half a second, 24.5
+// million instructions), a program between the floor's FloorRun and
+// LongRun. `augur run` against `augur analyze --detect-only`, medians of
 // three, interleaved. Both the later executions' instruction budget and
-// the stages' after the plan follow the first schedule, so the ratio is
-// a small multiple (the plan's five schedules, four of them two at a
-// time, then a run's worth for each stage), whatever --explore-time
-// allows.
+// the stages' after the plan follow the first schedule, so the first
+// ratio is a small multiple (the plan's five schedules, four of them two
+// at a time, then a run's worth for each stage), whatever --explore-time
+// allows; the second is larger, as the floor of a program of that length
+// still pays for about three runs a stage (race.FollowProgram).
 func BenchmarkDetectionFollowsTheRun(b *testing.B) {
-	src := filepath.Join("..", "..", "testdata", "budget", "long_checksum.c")
-	measure(b, augurBin, "run", src) // warm the cache
-	var run, det []measurement
-	for i := 0; i < 3; i++ {
-		run = append(run, measure(b, augurBin, "run", src))
-		det = append(det, measure(b, augurBin, "analyze", "--detect-only", src))
+	for _, c := range []struct{ src, arg string }{
+		{filepath.Join("..", "..", "testdata", "budget", "long_checksum.c"), ""},
+		{filepath.Join("..", "..", "testdata", "bench", "parallel_sum.c"), "2000000"},
+	} {
+		args := []string{c.src}
+		if c.arg != "" {
+			args = append(args, "--", c.arg)
+		}
+		measure(b, augurBin, append([]string{"run"}, args...)...) // warm the cache
+		var run, det []measurement
+		for i := 0; i < 3; i++ {
+			run = append(run, measure(b, augurBin, append([]string{"run"}, args...)...))
+			det = append(det, measure(b, augurBin, append([]string{"analyze", "--detect-only"}, args...)...))
+		}
+		r, d := medianMeasurement(run), medianMeasurement(det)
+		name := strings.TrimSpace(filepath.Base(c.src) + " " + c.arg)
+		fmt.Printf("detection with defaults on %s: augur run %v; augur analyze --detect-only %v (%s); detect/run %.1fx\n",
+			name, r.wall.Round(time.Millisecond), d.wall.Round(time.Millisecond), bytesize.Format(d.rss),
+			d.wall.Seconds()/r.wall.Seconds())
+		b.ReportMetric(d.wall.Seconds()/r.wall.Seconds(), strings.TrimSuffix(filepath.Base(c.src), ".c")+"-detect/run")
 	}
-	r, d := medianMeasurement(run), medianMeasurement(det)
-	fmt.Printf("detection with defaults on long_checksum.c: augur run %v; augur analyze --detect-only %v (%s); detect/run %.1fx\n",
-		r.wall.Round(time.Millisecond), d.wall.Round(time.Millisecond), bytesize.Format(d.rss), d.wall.Seconds()/r.wall.Seconds())
-	b.ReportMetric(d.wall.Seconds()/r.wall.Seconds(), "detect/run")
 	b.ReportMetric(0, "ns/op")
 	for i := 0; i < b.N; i++ {
 	}
