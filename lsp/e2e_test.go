@@ -351,13 +351,20 @@ func TestHoverCodeActionsAndCommands(t *testing.T) {
 	}
 	c.waitAnalyses(3)
 
-	// Unknown commands and bad arguments are errors, not crashes.
+	// Unknown commands and bad arguments are errors, not crashes; a race
+	// the server does not have (a lens drawn before the last save) is no
+	// error: the command answers null and says the race is gone.
 	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.nope"}, nil); err == nil {
 		t.Error("an unknown command succeeded")
 	}
 	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.server.replayEvidence",
-		"arguments": []any{"no-such-race"}}, nil); err == nil || !strings.Contains(err.Error(), "no race") {
-		t.Errorf("replay of an unknown race: %v", err)
+		"arguments": []any{42}}, nil); err == nil || !strings.Contains(err.Error(), "not a string") {
+		t.Errorf("replay with a number for a race id: %v", err)
+	}
+	var gone json.RawMessage
+	if err := c.call("workspace/executeCommand", map[string]any{"command": "augur.server.replayEvidence",
+		"arguments": []any{"no-such-race"}}, &gone); err != nil || string(gone) != "null" {
+		t.Errorf("replay of an unknown race: %s, %v; want null and no error", gone, err)
 	}
 	if code := c.shutdown(); code != 0 {
 		t.Errorf("exit status %d", code)
