@@ -71,8 +71,9 @@ type Machine interface {
 	SyncRead(addr uint64, size int) (uint64, error)
 	SyncWrite(addr uint64, size int, v uint64) error
 	// SyncWords reads and writes the 32-bit fields of an object of size
-	// bytes, looking it up once.
-	SyncWords(addr, size uint64) vm.SyncWords
+	// bytes, looking it up once; the fields are the machine's until its
+	// next call, so a model uses them before it calls another.
+	SyncWords(addr, size uint64) *vm.SyncWords
 	Sync(t *vm.Thread, op vm.SyncOp, kind uint8, addr uint64)
 	NoteLock(t *vm.Thread, kind uint8, addr uint64, tried bool)
 	// TookLock, TryFailed and LockBusy end a lock call (or a semaphore

@@ -390,6 +390,10 @@ type Machine struct {
 	state
 
 	cfg Config
+	// words is the one SyncWords the models use (SyncWords): a lock or
+	// unlock uses it from its lookup to its last write, and none calls
+	// another in between.
+	words SyncWords
 	// marks is the runner's block of quiet marks (quiet.go).
 	marks markSource
 	peak  uint64 // the largest footprint the memory checks saw

@@ -276,17 +276,18 @@ type SyncWords struct {
 	off  uint64  // addr's offset in o
 }
 
-// SyncWords returns the fields of the object of size bytes at addr.
-func (m *Machine) SyncWords(addr, size uint64) SyncWords {
-	// One literal, returned in registers, not a local filled in: the
-	// compiler zeroed and copied the local through overlapping 16-byte
-	// moves whose loads stalled on store forwarding, a sixth of a
-	// lock-heavy program's detection (parallel_sum).
-	o, off, err := m.mem.resolve(addr, size, false)
-	if err != nil {
-		o, off = nil, 0
+// SyncWords returns the fields of the object of size bytes at addr, in
+// the machine's one SyncWords, valid until the next call: returned by
+// value, the 40-byte struct was zeroed and copied through overlapping
+// 16-byte moves whose loads stalled on store forwarding, a sixth of a
+// lock-heavy program's detection (parallel_sum).
+func (m *Machine) SyncWords(addr, size uint64) *SyncWords {
+	w := &m.words
+	w.m, w.addr, w.size, w.o, w.off = m, addr, size, nil, 0
+	if o, off, err := m.mem.resolve(addr, size, false); err == nil {
+		w.o, w.off = o, off
 	}
-	return SyncWords{m: m, addr: addr, size: size, o: o, off: off}
+	return w
 }
 
 // Get reads the 32-bit field at offset f.
