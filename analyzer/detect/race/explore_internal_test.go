@@ -3,7 +3,7 @@ package race
 import "testing"
 
 // affordable sizes the exploration's batches to the instructions left,
-// rounded up, and never shrinks them under a budget that has no end
+// to the nearest execution, and never shrinks them under a budget that has no end
 // (Unbounded, --explore-instructions 0), where adding the rounding to
 // what is left would overflow.
 func TestAffordable(t *testing.T) {
@@ -13,7 +13,9 @@ func TestAffordable(t *testing.T) {
 	}{
 		{budget: Unbounded, first: 200, want: 8},
 		{budget: Unbounded, spent: 5_000, first: 200, most: 300, want: 8},
-		{budget: 1_000, first: 300, want: 4},
+		{budget: 1_000, first: 300, want: 3},
+		{budget: 1_000, first: 400, want: 3},
+		{budget: 1_000, spent: 800, first: 300, want: 1},
 		{budget: 1_000, spent: 700, first: 300, want: 1},
 		{budget: 1_000, spent: 100, first: 100, most: 450, want: 2},
 		{budget: 1_000, spent: 1_000, first: 100, want: 1},
@@ -23,6 +25,31 @@ func TestAffordable(t *testing.T) {
 		d.res.Explore.Instructions = c.spent
 		if got := d.affordable(8, d.exploreBudget()); got != c.want {
 			t.Errorf("budget %d, spent %d, first %d, most %d: %d of 8 affordable, want %d", c.budget, c.spent, c.first, c.most, got, c.want)
+		}
+	}
+}
+
+// exhausted ends a stage within half an execution of its budget, so
+// that a budget of a few runs is not overshot by a whole one (budget 67
+// against executions of 24.5: three, not four).
+func TestExhaustedWithinHalfAnExecution(t *testing.T) {
+	for _, c := range []struct {
+		budget, spent, first, most uint64
+		want                       bool
+	}{
+		{budget: 1_000, spent: 850, first: 300, want: false},
+		{budget: 1_000, spent: 851, first: 300, want: true},
+		{budget: 1_000, spent: 1_000, first: 10, want: true},
+		{budget: 1_000, spent: 700, first: 100, most: 700, want: true},
+		{budget: Unbounded, spent: 1 << 40, first: 1 << 30, want: false},
+		{budget: 67, spent: 49, first: 24, most: 25, want: false},
+		{budget: 67, spent: 73, first: 24, most: 25, want: true},
+		{budget: 33, spent: 24, first: 24, most: 24, want: true},
+	} {
+		d := &detection{opts: Options{Explore: &Explore{Instructions: c.budget}}, res: &Result{}, firstRan: c.first, mostRan: c.most}
+		d.res.Explore.Instructions = c.spent
+		if got := d.exhausted(d.exploreBudget()); got != c.want {
+			t.Errorf("budget %d, spent %d, first %d, most %d: exhausted %v, want %v", c.budget, c.spent, c.first, c.most, got, c.want)
 		}
 	}
 }
