@@ -10,8 +10,9 @@ import (
 // either side, the domain's ends among the constants) on two terms of two
 // bytes, with other conditions among them, and checks under 4,096
 // assignments (every value of one byte, 16 of the other) that the reduced conjunction holds exactly where the whole
-// one does, and that it keeps at most one bound per term, side and
-// domain.
+// one does, that it keeps at most one bound per term, side and
+// domain, and that a conjunction it calls unsatisfiable holds nowhere.
+// Some of every kind occur: the test fails if no draw is unsatisfiable.
 func TestDropImpliedKeepsTheConjunction(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	b := NewBuilder()
@@ -22,6 +23,7 @@ func TestDropImpliedKeepsTheConjunction(t *testing.T) {
 	}
 	other := b.Binary(Eq, b.Binary(And, x, b.Constant(3, 8)), b.Constant(1, 8))
 	ops := []Op{Ult, Ule, Slt, Sle}
+	unsats := 0
 	for trial := 0; trial < 400; trial++ {
 		var conds []*Expr
 		for i := 0; i < 2+r.Intn(7); i++ {
@@ -51,7 +53,10 @@ func TestDropImpliedKeepsTheConjunction(t *testing.T) {
 			}
 			conds = append(conds, c)
 		}
-		got := DropImplied(conds)
+		got, unsat := DropImplied(conds)
+		if unsat {
+			unsats++
+		}
 		sides := map[bound]bool{}
 		for _, c := range got {
 			if bd, ok := asBound(c); ok {
@@ -70,8 +75,14 @@ func TestDropImpliedKeepsTheConjunction(t *testing.T) {
 					t.Fatalf("x=%d y=%d: %v is %v, but its reduction %v is not", xv, yv, conds,
 						Satisfies(a, conds), got)
 				}
+				if unsat && Satisfies(a, conds) {
+					t.Fatalf("x=%d y=%d satisfies %v, called unsatisfiable", xv, yv, conds)
+				}
 			}
 		}
+	}
+	if unsats == 0 {
+		t.Fatal("no draw was unsatisfiable: the test does not check that answer")
 	}
 }
 
@@ -89,11 +100,20 @@ func TestDropImpliedOnALoopBound(t *testing.T) {
 	}
 	exit := b.Not(b.Binary(Slt, b.Constant(100, 32), b.Binary(Sub, n, b.Constant(48, 32))))
 	conds = append(conds, exit)
-	got := DropImplied(conds)
+	got, unsat := DropImplied(conds)
+	if unsat {
+		t.Fatalf("%v called unsatisfiable", conds)
+	}
 	if len(got) != 3 || got[0] != digit || got[1] != conds[100] || got[2] != exit {
 		t.Fatalf("got %v, want the digit test, 99 < n-48 and not 100 < n-48", got)
 	}
-	if again := DropImplied(got); len(again) != len(got) || &again[0] != &got[0] {
+	if again, _ := DropImplied(got); len(again) != len(got) || &again[0] != &got[0] {
 		t.Fatalf("a reduced conjunction changed again: %v", again)
+	}
+	// Another thread of the loop, one iteration behind, asks whether it
+	// may leave: not on this path.
+	behind := b.Not(b.Binary(Slt, b.Constant(98, 32), b.Binary(Sub, n, b.Constant(48, 32))))
+	if _, unsat := DropImplied(append(conds[:len(conds)-1:len(conds)-1], behind)); !unsat {
+		t.Fatalf("99 < n-48 and not 98 < n-48 not seen to contradict")
 	}
 }

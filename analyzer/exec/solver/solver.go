@@ -27,6 +27,7 @@ type Stats struct {
 	CacheHits  int // answered from the result cache
 	ModelHits  int // answered by a cached satisfying assignment
 	Enumerated int // decided by a search over a few bytes' values (enumerate)
+	Bounded    int // decided unsatisfiable by two bounds of one term (expr.DropImplied)
 	Z3Calls    int // queries that reached Z3
 	Timeouts   int
 	Z3Time     time.Duration
@@ -152,7 +153,7 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 	s.Stats.Queries++
 	// A loop bound an input sets leaves a bound per iteration on the path;
 	// only the tightest says anything.
-	conds = expr.DropImplied(conds)
+	conds, unsat := expr.DropImplied(conds)
 	key := cacheKey(conds)
 	if r, ok := s.cache[key]; ok {
 		s.Stats.CacheHits++
@@ -180,6 +181,14 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 		if s.Work(); s.Pinned != nil { // pinned just now
 			return expr.Satisfies(s.Pinned, conds), s.Pinned, nil
 		}
+	}
+	if unsat {
+		// Two bounds of one term contradict each other: decided here, and
+		// counted as the decision enumeration or Z3 would have made, so
+		// that the solver budget (Work) runs out where it did.
+		s.Stats.Bounded++
+		s.remember(key, false, nil)
+		return false, nil, nil
 	}
 	if sat, model, ok := s.enumerate(conds); ok {
 		s.Stats.Enumerated++
@@ -333,4 +342,4 @@ func relevant(constraints []*expr.Expr, vars []*expr.Expr) []*expr.Expr {
 
 // Decisions are the queries the caches did not answer: decided by
 // enumeration or by Z3.
-func (st Stats) Decisions() int { return st.Enumerated + st.Z3Calls }
+func (st Stats) Decisions() int { return st.Enumerated + st.Bounded + st.Z3Calls }

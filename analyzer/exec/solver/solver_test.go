@@ -194,4 +194,20 @@ func TestLoopBoundFromDigits(t *testing.T) {
 	if s.Stats.Z3Calls > 2 {
 		t.Fatalf("%d of %d queries reached Z3 (%+v)", s.Stats.Z3Calls, s.Stats.Queries, s.Stats)
 	}
+	// Threads behind on the same loop ask whether they may leave it, on a
+	// path that holds 149 < n: no, from the bounds alone, each counted as
+	// a decision (the solver budget runs out where it did when Z3 said
+	// so, 20 to 90 ms each), and none reaching the search or Z3.
+	before := s.Stats
+	for k := uint64(100); k < 140; k++ {
+		leaves, err := s.MayBeTrue(pc, b.Not(b.Binary(expr.Slt, b.Constant(k, w), n)))
+		if err != nil || leaves {
+			t.Fatalf("a thread at %d may leave after 150 iterations: %v %v", k, leaves, err)
+		}
+	}
+	after := s.Stats
+	if after.Bounded-before.Bounded != 40 || after.Z3Calls != before.Z3Calls || after.Enumerated != before.Enumerated ||
+		after.Decisions()-before.Decisions() != 40 {
+		t.Fatalf("40 queries behind the bound: before %+v, after %+v", before, after)
+	}
 }
