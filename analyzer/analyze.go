@@ -324,7 +324,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 			progress("detecting", done, total)
 		}}
 	if beside != nil {
-		dopts.Beside = beside
+		dopts.Beside, dopts.Room = beside, beside.room
 	}
 	det, err := race.Detect(prog, dopts)
 	if beside != nil {

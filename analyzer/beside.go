@@ -21,26 +21,32 @@ import (
 // time off the wall clock: pigz's exploration of its arguments and
 // standard input is 5 s of one core, and the plan 1.9 s of the other.
 //
-// The exploration starts first, and detection once the exploration's
-// first path (the given inputs') has measured the program: then when there
-// are two workers and room for two of its executions under the memory
-// budget (vm.TryAdmit, held until the exploration ends), otherwise once
-// the exploration is over, as when they ran in turn. What each finds is
-// the same either way: both are bounded by counts, not by the clock
-// (unless a wall-time setting bounds them), and they share no state.
+// With two workers detection starts at once beside the exploration. Until
+// the exploration's first path (the given inputs') has measured the
+// program, the two share the memory budget half and half (vm.Room):
+// detection's executions that would pass their half are abandoned and
+// run again later, and the path waits for them to stop past its own. Once
+// measured, detection goes on beside the exploration when two of the
+// program's executions fit under the budget (vm.TryAdmit, held until the
+// exploration ends), otherwise once the exploration is over, as when they
+// ran in turn; with one worker it starts then too. What each finds is the
+// same either way: both are bounded by counts, not by the clock (unless a
+// wall-time setting bounds them), they share no state, and an abandoned
+// execution is thrown away.
 type inputsBeside struct {
 	a     *analysis
 	ctx   context.Context
 	prog  *ir.Program
 	roots []vm.Config
 
-	// measured is closed once the first path ran (footprint is its peak)
-	// or the exploration ended without one; done once it ended.
-	measured  chan struct{}
-	footprint uint64
-	measure   sync.Once
-	done      chan struct{}
-	err       error
+	// room shares the memory budget with detection until the first path
+	// ran (nil: detection waits for the exploration, or there is no
+	// budget). measure is done once the first path ran, and done is
+	// closed once the exploration ended.
+	room    *vm.Room
+	measure sync.Once
+	done    chan struct{}
+	err     error
 	// panicked and stack are a panic of the exploration's goroutine,
 	// raised again on the caller's (Wait) so Analyze reports it.
 	panicked any
@@ -55,27 +61,24 @@ type inputsBeside struct {
 }
 
 // exploreBeside starts the exploration of roots on a goroutine of its own
-// and returns once detection may start: beside it, or after it.
+// and returns once detection may start: at once with two workers, after
+// it with one.
 func exploreBeside(ctx context.Context, a *analysis, prog *ir.Program, roots []vm.Config, progress func(string, int, int)) *inputsBeside {
-	b := &inputsBeside{a: a, ctx: ctx, prog: prog, roots: roots, progress: progress,
-		measured: make(chan struct{}), done: make(chan struct{})}
+	b := &inputsBeside{a: a, ctx: ctx, prog: prog, roots: roots, progress: progress, done: make(chan struct{})}
 	b.reported = [2]int64{-1, -1}
 	b.ptotal.Store(int64(len(roots)))
 	workers := a.Options.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	admitted := make(chan func(), 1) // the admission the goroutine releases at its end
-	go b.run(admitted)
-	<-b.measured
-	if workers >= 2 {
-		if release, ok := vm.TryAdmit(a.Options.Run.MaxMemory, 2*max(b.footprint, 1)); ok {
-			admitted <- release
-			return b
-		}
+	if budget := a.Options.Run.MaxMemory; workers >= 2 && budget != 0 {
+		b.room = vm.NewRoom(budget)
+		roots[0].Room = b.room.Primary
 	}
-	admitted <- func() {}
-	<-b.done
+	go b.run()
+	if workers < 2 {
+		<-b.done
+	}
 	return b
 }
 
@@ -108,13 +111,16 @@ func (b *inputsBeside) Over() bool {
 // returns only once no goroutine of its own writes the result.
 func (b *inputsBeside) settle() { <-b.done }
 
-// run explores, recording an error or a panic for Wait, and releases the
-// memory admission it is handed once it is over.
-func (b *inputsBeside) run(admitted chan func()) {
+// run explores, recording an error or a panic for Wait, and ends the
+// sharing of the memory budget once the first path ran: the admission of
+// two executions side by side it then took is released when it is over.
+func (b *inputsBeside) run() {
+	release := func() {}
 	defer func() {
-		b.measure.Do(func() { close(b.measured) })
-		release := <-admitted
 		release()
+		if b.room != nil {
+			b.room.Open()
+		}
 		close(b.done)
 	}()
 	defer func() {
@@ -124,8 +130,14 @@ func (b *inputsBeside) run(admitted chan func()) {
 	}()
 	seedRan := func(footprint uint64) {
 		b.measure.Do(func() {
-			b.footprint = footprint
-			close(b.measured)
+			if b.room == nil {
+				return
+			}
+			r, fits := vm.TryAdmit(b.a.Options.Run.MaxMemory, 2*max(footprint, 1))
+			if fits {
+				release = r
+			}
+			b.room.Measured(fits)
 		})
 	}
 	b.err = b.a.explore(b.ctx, b.prog, b.roots, func(_ string, done, total int) {

@@ -37,6 +37,10 @@ type Options struct {
 	// Beside, when set, supplies Inputs from work that runs beside the
 	// plan on the analysis's own inputs, which needs none of them.
 	Beside Beside
+	// Room, when set, shares the memory budget with that work until it
+	// has measured the program (vm.Room): detection's executions start
+	// at once, and one that must make room runs again later.
+	Room *vm.Room
 	// Prior is what earlier analyses of the same program learned
 	// (History): the pairs that were races, tried first, and the pairs
 	// already tried in vain, not tried again.
@@ -737,6 +741,9 @@ type execution struct {
 	// starts is how many times the execution began (complete): more than
 	// once when its detector learnt sites to shadow from birth.
 	starts int
+	// noRoom is set when the execution was abandoned to make room for the
+	// work beside detection (Options.Room): it runs again (complete).
+	noRoom bool
 }
 
 // execute runs one execution under cfg with a detector of its own. It
@@ -761,6 +768,14 @@ func (d *detection) complete(cfg vm.Config, st *started) (*execution, error) {
 	}
 	for starts := 1; ; starts++ {
 		ex, err := d.finish1(cfg, st)
+		if err == nil && ex.noRoom && again.Policy != nil {
+			// Thrown away, and not a start: it runs again the same way
+			// once there is room.
+			cfg, st = again, nil
+			cfg.Policy = rerunnable(again.Policy)
+			starts--
+			continue
+		}
 		if err != nil || len(ex.redo) == 0 {
 			if ex != nil {
 				ex.starts = starts
@@ -780,12 +795,31 @@ func (d *detection) complete(cfg vm.Config, st *started) (*execution, error) {
 // end.
 func (d *detection) finish1(cfg vm.Config, st *started) (*execution, error) {
 	if st == nil {
+		defer d.enterRoom(&cfg)()
 		var err error
 		if st, err = d.begin(cfg); err != nil {
 			return nil, err
 		}
 	}
 	return st.finish(cfg)
+}
+
+// enterRoom prepares an execution under cfg from the program's start to
+// share the memory budget with the work beside detection (Options.Room):
+// it waits until the execution may start and returns the function to
+// call when it ended. An execution that cannot run again waits until the
+// sharing is over and does not share.
+func (d *detection) enterRoom(cfg *vm.Config) (leave func()) {
+	room := d.opts.Room
+	if room == nil {
+		return func() {}
+	}
+	if !canRerun(cfg.Policy) {
+		room.WaitOpen()
+		return func() {}
+	}
+	cfg.Room = room.Speculative
+	return room.Enter()
 }
 
 // rerunnable returns a copy of the policy p that has made no decision
@@ -851,6 +885,9 @@ func (d *detection) begin(cfg vm.Config) (*started, error) {
 // finish runs the execution to its end and collects what it found.
 func (st *started) finish(cfg vm.Config) (*execution, error) {
 	run := st.m.Run()
+	if run.Term.NoRoom() {
+		return &execution{noRoom: true}, nil // abandoned (complete)
+	}
 	det := st.det
 	if redo := det.Redo(); len(redo) > 0 {
 		return &execution{redo: redo}, nil // abandoned (complete)

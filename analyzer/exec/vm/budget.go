@@ -288,6 +288,10 @@ func (m *Machine) memoryFits(size uint64) error {
 	if fp > m.peak {
 		m.peak = fp
 	}
+	if m.cfg.Room != nil && !m.cfg.Room(fp) {
+		return &termError{&Termination{Kind: TermCanceled, noRoom: true,
+			Message: "execution abandoned: the work beside it needs the memory budget; it runs again"}}
+	}
 	if fp <= max {
 		return nil
 	}

@@ -135,6 +135,11 @@ type Limits struct {
 	// time had run out (BudgetTime, InterruptedMessage): the user
 	// interrupted it, and what it found until then is kept and reported.
 	Interrupt <-chan struct{}
+	// Room, when set, is asked at each memory check with the execution's
+	// footprint whether it goes on (vm.Room: an execution that shares the
+	// memory budget with another before the program is measured). False
+	// ends it as abandoned (Termination.NoRoom), to run again.
+	Room func(fp uint64) bool
 	// Account, when set, is the analysis the execution belongs to: the
 	// memory backstop does not charge it for what executions of other
 	// accounts hold (ledger.go). Nil makes each execution its own.

@@ -11,6 +11,7 @@ var local = map[string]bool{"StdinReader": true, "Stdout": true, "Stderr": true,
 	"Symbolic": true, "PauseAtFork": true, "Weak": true, "ScheduleForks": true, "Cancel": true,
 	"Interrupt": true, // the analysis cancels a job it interrupts (analyzer.Result.classify)
 	"Account":   true, // the memory ledger is the process's
+	"Room":      true, // detection shares it with the exploration beside it, both in one process
 	"Models":    true} // the process running a job gives its machines its own table
 
 // TestSpecCoversConfig fails when a field is added to Config (or Limits)

@@ -88,6 +88,9 @@ type Termination struct {
 	// Freed is where the memory a use after free or a double free
 	// touched was freed, so an editor can point at the free too.
 	Freed *ir.Loc `json:"freed,omitempty"`
+	// noRoom marks an execution abandoned to make room for the one that
+	// shares its memory budget (Config.Room).
+	noRoom bool
 }
 
 // Signals a native run would die of.
@@ -107,6 +110,11 @@ const (
 	ExitBudget = 124
 	ExitMemory = 137
 )
+
+// NoRoom reports whether the execution was abandoned to make room for
+// the one sharing its memory budget (Config.Room): it is to run again
+// from its start, not to be used.
+func (t *Termination) NoRoom() bool { return t != nil && t.noRoom }
 
 // OutOfInstructions reports whether the instruction budget stopped the
 // execution: an input that makes the program run longer than the budget
