@@ -20,6 +20,17 @@ func returned(ch chan struct{}) bool {
 	}
 }
 
+// enterLater starts a speculative execution of r on a goroutine of its
+// own, which ends it at once; the channel is closed once it started.
+func enterLater(r *Room) chan struct{} {
+	entered := make(chan struct{})
+	go func() {
+		defer r.Enter()()
+		close(entered)
+	}()
+	return entered
+}
+
 // TestRoomSharesTheBudget walks the sharing of a 100-byte budget: each
 // side holds up to half; the primary past its half waits for the
 // speculative execution running to stop, which the next check tells it
@@ -54,11 +65,7 @@ func TestRoomSharesTheBudget(t *testing.T) {
 	leave()
 	<-waited
 
-	entered := make(chan struct{})
-	go func() {
-		defer r.Enter()()
-		close(entered)
-	}()
+	entered := enterLater(r)
 	if returned(entered) {
 		t.Fatal("a speculative execution started again before the measurement")
 	}
@@ -86,11 +93,7 @@ func TestRoomOpensWhenBothFit(t *testing.T) {
 		t.Fatal("a speculative execution went on past its half")
 	}
 	leave()
-	entered := make(chan struct{})
-	go func() {
-		defer r.Enter()()
-		close(entered)
-	}()
+	entered := enterLater(r)
 	if returned(entered) {
 		t.Fatal("a speculative execution started again where one was abandoned")
 	}
