@@ -759,6 +759,9 @@ func (d *detection) execute(cfg vm.Config) (*execution, error) {
 // again from the start, with those allocation sites shadowed from birth,
 // under a copy of cfg's policy as it was before any decision (again): the
 // machine makes the same execution, and its detector now sees all of it.
+// One abandoned to make room for the work beside detection (noRoom, which
+// only an execution that can run again shares: enterRoom) runs again the
+// same way, and is not counted as a start.
 func (d *detection) complete(cfg vm.Config, st *started) (*execution, error) {
 	again := cfg
 	if st != nil {
@@ -768,15 +771,7 @@ func (d *detection) complete(cfg vm.Config, st *started) (*execution, error) {
 	}
 	for starts := 1; ; starts++ {
 		ex, err := d.finish1(cfg, st)
-		if err == nil && ex.noRoom && again.Policy != nil {
-			// Thrown away, and not a start: it runs again the same way
-			// once there is room.
-			cfg, st = again, nil
-			cfg.Policy = rerunnable(again.Policy)
-			starts--
-			continue
-		}
-		if err != nil || len(ex.redo) == 0 {
+		if err != nil || len(ex.redo) == 0 && !ex.noRoom {
 			if ex != nil {
 				ex.starts = starts
 			}
@@ -784,6 +779,9 @@ func (d *detection) complete(cfg vm.Config, st *started) (*execution, error) {
 		}
 		if again.Policy == nil {
 			return nil, fmt.Errorf("execution under %s: objects kept private, and no way to run it again", cfg.Policy.Name())
+		}
+		if ex.noRoom {
+			starts-- // thrown away to make room (Options.Room), not a start
 		}
 		d.shared.add(ex.redo)
 		cfg, st = again, nil

@@ -126,8 +126,12 @@ func DropImplied(conds []*Expr) (out []*Expr, unsat bool) {
 		return conds, false
 	}
 	for k, i := range best {
-		if j, ok := best[side{k.term, k.signed, false}]; ok && k.lower && crosses(read[i], read[j]) {
+		if !k.lower {
+			continue
+		}
+		if j, ok := best[side{k.term, k.signed, false}]; ok && crosses(read[i], read[j]) {
 			unsat = true
+			break
 		}
 	}
 	for i, c := range conds {
