@@ -2,6 +2,7 @@ package vm
 
 import (
 	"errors"
+	"fmt"
 
 	"augur/analyzer/frontend/ir"
 )
@@ -28,8 +29,51 @@ func (m *Machine) failedAccess(t *Thread, err error, addr, size uint64, kind Acc
 	if errors.As(err, &ae) && ae.Object != nil && ae.Object.Freed {
 		return m.freedAt(memErr(err), ae.Object)
 	}
+	if ae != nil {
+		if hint := m.truncationHint(ae); hint != "" {
+			return terminate(TermCrash, SIGSEGV, "%s (%s)", ae.Error(), hint)
+		}
+	}
 	return memErr(err)
 }
+
+// truncation is where the program last converted a pointer to an
+// integer of fewer than 64 bits, and the object it pointed into. Code
+// written for a 32-bit or non-PIE address space does so to align or
+// compare addresses (SPLASH-2's `(unsigned) x`) and converts the result
+// back: natively that works only while the heap lies below 4 GiB, and
+// under augur never, since an address's upper half names its object.
+type truncation struct {
+	at   ir.LocID
+	id   uint32
+	bits uint32
+}
+
+// truncationHint explains a wild access through an address with no
+// object (its upper half zero, past the null page) that lies within the
+// extent of the object whose pointer was last truncated: most likely what is left of that pointer
+// or of another truncated the same way (each object starts at offset 0,
+// so their lower halves look alike, and the hint names the conversion
+// as an example). It is empty for any other failed access, and for one
+// in the null page: a program that truncates pointers only to hash them
+// and then dereferences a null pointer would be misled by it.
+func (m *Machine) truncationHint(ae *AccessError) string {
+	tr := m.truncated
+	if tr.at == 0 || ae.Object != nil || ae.Addr>>ir.AddrShift != 0 || ae.Kind != "wild pointer" {
+		return ""
+	}
+	o := m.mem.Object(tr.id)
+	if o == nil || ae.Addr >= o.Size+truncationSlack {
+		return ""
+	}
+	return fmt.Sprintf("a pointer converted to a %d-bit integer, as at %s, keeps only its lower half, and this address looks like one: "+
+		"augur's addresses need 64 bits, as a position-independent build's do", tr.bits, m.prog.LocString(tr.at))
+}
+
+// truncationSlack is how far past the truncated object's end an address
+// may lie and still be taken for what is left of its pointer: the
+// alignment code that truncates adds up to a page.
+const truncationSlack = 64 << 10
 
 // load reads the value of a load instruction from addr into dst.
 func (m *Machine) load(t *Thread, in *ir.Inst, addr uint64, dst []Value) error {

@@ -75,6 +75,9 @@ type state struct {
 	finiDone bool
 	// clients is where the client programs are (clients.go).
 	clients clientState
+	// truncated is the last pointer the program converted to an integer
+	// of fewer than 64 bits (access.go's truncationHint).
+	truncated truncation
 	// prog is the program this is an execution of: read-only, and shared
 	// by every fork.
 	prog *ir.Program

@@ -117,7 +117,11 @@ func (m *Machine) compute(t *Thread, fr *frame, in *ir.Inst, regs []Value) error
 			regs[in.Dst] = v
 			return nil
 		}
-		regs[in.Dst] = Value{Bits: cast(in.Sub, get(regs, in.A).Bits, in.Src, in.Ty)}
+		a := get(regs, in.A).Bits
+		if in.Sub == ir.CastPtrToInt && in.Ty.Bits < 64 && a>>ir.AddrShift != 0 {
+			m.truncated = truncation{at: in.Loc, id: uint32(a >> ir.AddrShift), bits: uint32(in.Ty.Bits)}
+		}
+		regs[in.Dst] = Value{Bits: cast(in.Sub, a, in.Src, in.Ty)}
 	case ir.OpSelect:
 		return m.selectValue(in, regs)
 	case ir.OpMove:

@@ -361,7 +361,15 @@ func gepCode(in *Inst, c *Code) CodeOp {
 // extension from an integer of at most 64 bits.
 func castCode(in *Inst, c *Code) CodeOp {
 	switch in.Sub {
-	case CastZExt, CastTrunc, CastPtrToInt, CastIntToPtr:
+	case CastPtrToInt:
+		if in.Ty.Bits < 64 {
+			// A pointer made an integer of fewer bits loses its upper
+			// half: the interpreter's slow path notes where, to explain
+			// an access through what is left (vm.truncation).
+			return CodeStep
+		}
+		return CodeMask
+	case CastZExt, CastTrunc, CastIntToPtr:
 		return CodeMask
 	case CastSExt:
 		if in.Src.Bits > 0 && in.Src.Bits <= 64 {
