@@ -12,9 +12,13 @@
 # concurrent-software-benchmarks' *_bad and *_sat, chess's four work-
 # stealing queues, safestack, inspect_benchmarks/qsort_mt and conc-bugs'
 # stringbuffer. A program's arguments are its first line's `args:` with
-# {NUMTHREADS} as 2, as SCTBench's runner gives them. ctrace and bbuf are
-# scripts/apps.sh's; the others (SPLASH-2, PARSEC, radbench, aget,
-# pbzip2) need builds of their own.
+# {NUMTHREADS} as 2, as SCTBench's runner gives them. Also SPLASH-2's
+# fft, lu and barnes (their sources made with m4 from the null macros, as
+# SCTBench's makefiles make them; the script needs m4 for them and skips
+# them without it) and PARSEC's three streamclusters, with the arguments
+# of SCTBench's runners. ctrace, bbuf and pbzip2 are scripts/apps.sh's;
+# radbench (SpiderMonkey, NSPR) and aget (a download over the network)
+# need builds of their own and are not run.
 #
 # OUTDIR (default sctbench-out) gets NAME.json (the report), NAME.log,
 # NAME-evidence/ (each replayed: NAME-evidence/*.replay) and summary.txt,
@@ -55,8 +59,10 @@ out=$(cd "$out" && pwd)
 run() {
 	local name=$1 dir=$2 flags=$3
 	shift 3
-	local args
-	args=$(head -1 "$dir/$1" | sed -n 's/.*args: *//p' | sed 's/{NUMTHREADS}/2/g')
+	local args=${ARGS:-}
+	if [ -z "$args" ]; then
+		args=$(head -1 "$dir/$1" | sed -n 's/.*args: *//p' | sed 's/{NUMTHREADS}/2/g')
+	fi
 	local s e
 	s=$(now)
 	rm -rf "$out/$name-evidence"
@@ -88,5 +94,52 @@ run safestack "$bench/safestack" "" SafeStack.cpp
 # does not (docs/cxx.md).
 run qsort_mt "$bench/inspect_benchmarks" "--cflag=-Wno-return-type --cflag=-D_GNU_SOURCE" qsort_mt.c
 run stringbuffer "$bench/conc-bugs/stringbuffer-jdk1.4" "--cflag=-fno-strict-return" main.cpp stringbuffer.cpp
+
+# splash NAME DIR: SPLASH-2's sources in DIR made into C with m4 and the
+# null macros (SCTBench's own build), in $out/NAME-src. SCTBench built
+# them for a 32-bit or non-PIE address space; two adaptations make them
+# 64-bit clean, as a position-independent build needs too (natively,
+# fft crashes under gcc's default PIE without the second): main's
+# `char *argv;` of K&R style becomes `char **argv;` (clang refuses the
+# first in a hosted build), and (below) the page alignment of fft's
+# arrays casts pointers to `unsigned long` where it cast them to
+# `unsigned`, which drops the address's upper half.
+splash() {
+	local name=$1 dir=$2 m4dir=$bench/splash2/null_macros src=$out/$1-src
+	rm -rf "$src"
+	mkdir -p "$src"
+	local f
+	for f in "$dir"/*.C "$dir"/*.H; do
+		[ -e "$f" ] || continue
+		local base=${f##*/} ext=c
+		[ "${base##*.}" = H ] && ext=h
+		m4 -s -Ulen -Uindex "$m4dir/c.m4.null" "$f" >"$src/${base%.*}.$ext"
+	done
+	sed -i 's/^char \*argv;/char **argv;/' "$src"/*.c
+	echo "$src"
+}
+
+if command -v m4 >/dev/null; then
+	# `return;` in functions of implicit int: an error to clang unless its
+	# warning is off, as qsort_mt's below.
+	s2=$bench/splash2
+	src=$(splash fft "$s2/kernels/fft")
+	sed -i 's/((unsigned) \(x\|trans\|umain2\))/((unsigned long) \1)/g' "$src/fft.c"
+	ARGS="-p2 -m2 -n4 -l4" run splash2-fft "$src" "--cflag=-Wno-return-type" fft.c
+	src=$(splash lu "$s2/kernels/lu/non_contiguous_blocks")
+	ARGS="-p2 -n2 -b1" run splash2-lu "$src" "--cflag=-Wno-return-type" lu.c
+	src=$(splash barnes "$s2/apps/barnes")
+	cp "$s2/apps/barnes/input" "$src/input"
+	# barnes reads its parameters from standard input; ARGS is empty.
+	ARGS=" " run splash2-barnes "$src" "--cflag=-Wno-return-type --stdin input" code.c code_io.c load.c grav.c getparam.c util.c
+else
+	echo "sctbench.sh: no m4, so SPLASH-2's fft, lu and barnes are not run" >&2
+fi
+# PARSEC 2.0's streamcluster kernels, each with one of its three missing
+# barriers, as SCTBench runs them: the `test` input, two threads.
+for k in streamcluster streamcluster2 streamcluster3; do
+	ARGS="2 5 1 10 10 5 none output.txt 2" run "parsec-$k" "$bench/parsec-2.0/pkgs/kernels/$k/src" \
+		"-D ENABLE_THREADS" streamcluster.cpp parsec_barrier.cpp
+done
 found=$(awk '$5 != "0" && $5 != "-"' "$out/summary.txt" | wc -l)
 echo "sctbench.sh: $found of $(wc -l <"$out/summary.txt") programs exposed a failure ($out/summary.txt)"
