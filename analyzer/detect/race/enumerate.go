@@ -12,14 +12,23 @@ import (
 
 // ByEnumeration is an execution of the bounded enumeration: one of every
 // schedule with at most EnumerationBound preemptions at the points of the
-// focus and the synchronization operations.
+// focus and the synchronization operations, then of those with one more,
+// and so on to MaxEnumerationBound, while its budget lasts.
 const ByEnumeration Technique = "bounded"
 
 // The bounded enumeration's limits.
 const (
 	// EnumerationBound is the most preemptions a schedule of the
-	// enumeration makes.
+	// enumeration's first round makes.
 	EnumerationBound = 2
+	// MaxEnumerationBound is the most preemptions a schedule of its last
+	// round may make. Each round after the first runs the schedules with
+	// one preemption more than the last, once the last has run them all
+	// (iterative context bounding): a bug that needs three preemptions at
+	// the points is then found in order, where PCT finds one only by
+	// chance (SCTBench's StateWorkStealQueue, testdata/explore/
+	// deep_handshake.c).
+	MaxEnumerationBound = 5
 	// maxEnumerated is how many schedules the enumeration runs before it
 	// gives up on being complete and leaves the rest to PCT.
 	maxEnumerated = 2000
@@ -36,6 +45,30 @@ type bounded struct {
 	insts       []uint64
 	at, choice  int
 	preemptions int
+}
+
+// deferred holds the schedules a round of the enumeration left for the
+// next, in the order their runs asked for them: those with one
+// preemption more than the round's bound. It keeps at most limit, the
+// schedules the enumeration may still run; lost says it dropped some, so
+// that the next round cannot be complete.
+type deferred struct {
+	bound int
+	next  []bounded
+	limit int
+	lost  bool
+}
+
+// add keeps b for the next round if it is of that round's bound.
+func (q *deferred) add(b bounded) {
+	if b.preemptions != q.bound+1 {
+		return
+	}
+	if len(q.next) >= q.limit {
+		q.lost = true
+		return
+	}
+	q.next = append(q.next, b)
 }
 
 // prefix is the schedule's choices before it runs without preemption.
@@ -78,11 +111,30 @@ func (d *detection) enumerate() error {
 	stack := []bounded{{at: -1}}
 	tried, full := triedThreads{}, false
 	complete, cut, ran := true, false, 0
+	limited := false // the budget or the memory of tried threads ended it
+	over := &deferred{bound: EnumerationBound, limit: maxEnumerated}
 	var snaps *snapshotStore
 	if !x.NoSnapshots && d.opts.Run.Timeout == 0 { // a fork keeps its parent's deadline
 		snaps = newSnapshotStore(d.opts.Run.MaxMemory)
 	}
-	for len(stack) > 0 {
+	for {
+		if len(stack) == 0 {
+			// The round ran all it could (all its schedules, unless a run
+			// made more decisions than it records): the next, with one
+			// preemption more, while its schedules and its budget last.
+			if limited || len(over.next) == 0 || over.bound >= MaxEnumerationBound ||
+				ran >= maxEnumerated || !until.IsZero() && time.Now().After(until) {
+				break
+			}
+			for i := len(over.next) - 1; i >= 0; i-- {
+				stack = append(stack, over.next[i])
+			}
+			if complete {
+				d.res.Explore.CompleteBound = over.bound
+			}
+			complete = complete && !over.lost
+			over = &deferred{bound: over.bound + 1, limit: maxEnumerated - ran}
+		}
 		if ran >= maxEnumerated || !until.IsZero() && time.Now().After(until) {
 			complete = false
 			d.res.TimeCut = d.res.TimeCut || ran < maxEnumerated
@@ -137,16 +189,16 @@ func (d *detection) enumerate() error {
 				complete = false // decisions it did not record, or a run the analysis cut short
 			}
 			if x.NoReduction {
-				more, c := extensions(batch[k], pol.Decisions)
+				more, c := extensions(batch[k], pol.Decisions, over)
 				next, cut = append(next, more...), cut || c
 				continue
 			}
-			more, ok, c := tried.extensions(batch[k], pol.Decisions, ex.steps)
+			more, ok, c := tried.extensions(batch[k], pol.Decisions, ex.steps, over)
 			next, cut = append(next, more...), cut || c
 			full = full || !ok
 		}
 		if full || spent { // too many decisions to remember, or its half of the instructions spent: the rest is PCT's
-			complete, stack, next = false, nil, nil
+			complete, limited, stack, next = false, true, nil, nil
 		}
 		// Pushed in reverse, so the first extension of the first run is
 		// the next to run.
@@ -161,12 +213,21 @@ func (d *detection) enumerate() error {
 		}
 	}
 	d.res.Explore.Enumerated = ran
+	d.res.Explore.Bound = over.bound // the last round's, complete or not (Exhaustive)
 	if snaps != nil {
 		d.res.Explore.Snapshots += snaps.made
 		d.res.Explore.Resumed += snaps.resumed
 		d.res.Explore.Skipped += snaps.skipped
 	}
 	d.res.Explore.Exhaustive = complete && len(stack) == 0
+	if d.res.Explore.Exhaustive {
+		d.res.Explore.CompleteBound = over.bound
+	}
+	// Every schedule, with PCT then skipped, only where no round left
+	// anything to the next: PCT also switches after reads, where the
+	// enumeration does not, so a claim that the later rounds completed
+	// it would cost bugs PCT finds there (testdata/explore/
+	// check_before_lock.c).
 	d.res.Explore.AllSchedules = d.res.Explore.Exhaustive && !cut
 	d.res.Explore.Reduced = !x.NoReduction
 	if d.res.Explore.AllSchedules {
@@ -180,8 +241,9 @@ func (d *detection) enumerate() error {
 // preemption bound. Past the prefix the run did not preempt, so the
 // extension's preemptions are b's and perhaps the new choice. cut is set
 // when the bound or a fair decision left out another thread that could
-// have run: schedules the enumeration will not have.
-func extensions(b bounded, decisions []sched.Decision) (out []bounded, cut bool) {
+// have run: schedules the enumeration will not have. Those with one
+// preemption too many go to over, for the next round.
+func extensions(b bounded, decisions []sched.Decision, over *deferred) (out []bounded, cut bool) {
 	chose, insts := choicesOf(decisions) // shared by the extensions
 	for i := b.at + 1; i < len(decisions); i++ {
 		d := decisions[i]
@@ -198,11 +260,13 @@ func extensions(b bounded, decisions []sched.Decision) (out []bounded, cut bool)
 			if d.Preempts(t) {
 				cost++
 			}
-			if cost > EnumerationBound {
-				cut = true
+			e := bounded{base: chose, insts: insts, at: i, choice: t, preemptions: cost}
+			if cost > over.bound {
+				cut = true // left to the next round, which may not run
+				over.add(e)
 				continue
 			}
-			out = append(out, bounded{base: chose, insts: insts, at: i, choice: t, preemptions: cost})
+			out = append(out, e)
 		}
 	}
 	return out, cut
@@ -236,7 +300,12 @@ const maxTried = 1 << 18
 // cut is set when the bound or a fair decision forbade a thread the
 // reduction asked for, so that a reversal of conflicting steps may be
 // missing (even where the conservative branch below reaches it).
-func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps []step) (out []bounded, ok, cut bool) {
+//
+// Those with one preemption too many go to over, for the next round, once
+// each: triedThreads takes them as tried when they are deferred (the same
+// choices before a decision make the same preemptions, so the same
+// request always costs the same).
+func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps []step, over *deferred) (out []bounded, ok, cut bool) {
 	n := len(decisions)
 	chose, insts := choicesOf(decisions) // shared by the extensions
 	hash := make([]uint64, n+1)
@@ -257,26 +326,38 @@ func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps [
 		if d.Preempts(t) {
 			cost++
 		}
-		if d.GaveWay || cost > EnumerationBound || !slices.Contains(d.Runnable, t) {
+		if d.GaveWay || !slices.Contains(d.Runnable, t) {
 			cut = cut || t != d.Chose && slices.Contains(d.Runnable, t)
 			return t == d.Chose
 		}
 		if t == d.Chose {
 			return true
 		}
+		if cost > over.bound {
+			cut = true // left to the next round, which may not run
+		}
 		set, seen := tt[hash[i]]
 		if !seen {
 			set = []int{d.Chose}
 		}
 		if slices.Contains(set, t) {
-			return true
+			return cost <= over.bound
 		}
 		if len(tt) >= maxTried {
+			if cost > over.bound {
+				over.lost = true
+				return false
+			}
 			ok = false
 			return true
 		}
 		tt[hash[i]] = append(set, t)
-		out = append(out, bounded{base: chose, insts: insts, at: i, choice: t, preemptions: cost})
+		e := bounded{base: chose, insts: insts, at: i, choice: t, preemptions: cost}
+		if cost > over.bound {
+			over.add(e)
+			return false
+		}
+		out = append(out, e)
 		return true
 	}
 	// request runs t at i, or every thread that can run there when t

@@ -508,10 +508,16 @@ type ExploreStats struct {
 	// an analysis that builds on a history starts past the last one.
 	Seeds [2]uint64
 	// Enumerated counts the schedules of the bounded enumeration that ran
-	// before PCT (enumerate); Exhaustive is set when they were every
-	// schedule with at most EnumerationBound preemptions at the points.
-	Enumerated int
-	Exhaustive bool
+	// before PCT (enumerate); Bound is the most preemptions the schedules
+	// of its last round could make (EnumerationBound, more when the
+	// rounds before ran all theirs), and Exhaustive is set when that round
+	// ran every schedule with at most Bound preemptions at the points.
+	// CompleteBound is the most preemptions of a round that ran all its
+	// schedules (Bound when Exhaustive; 0 when none did).
+	Enumerated    int
+	Bound         int
+	CompleteBound int
+	Exhaustive    bool
 	// AllSchedules is set when the enumeration was exhaustive and neither
 	// the bound nor a fair decision left out a schedule the reduction
 	// asked for: it ran every schedule at its points on the analysis's

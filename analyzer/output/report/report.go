@@ -422,9 +422,12 @@ func share(s race.Share) *Share {
 // Instructions of InstructionBudget), "limit" (it ran its most
 // schedules) or "budget" (the analysis's time ran out).
 //
-// Bounded counts the schedules of the bounded enumeration that ran first
-// (every schedule with at most PreemptionBound preemptions at those
-// points); Exhaustive says it ran them all, so no bug that needs that few
+// Bounded counts the schedules of the bounded enumeration that ran first,
+// in rounds: every schedule with at most two preemptions at those points,
+// then, while its budget lasts, those with one more, and so on;
+// PreemptionBound is the bound of its last round, and CompleteBound the
+// largest bound whose round ran all its schedules (0: none). Exhaustive
+// says the last ran all its schedules too, so no bug that needs that few
 // preemptions there is left; AllSchedules that no schedule needed more,
 // so it ran every schedule at those points and PCT ran none there (ended
 // "complete" when there was no other input to explore). Reduced says it ran one schedule of each
@@ -445,6 +448,7 @@ type Exploration struct {
 	Exhaustive          bool   `json:"exhaustive"`
 	AllSchedules        bool   `json:"all_schedules"`
 	PreemptionBound     int    `json:"preemption_bound"`
+	CompleteBound       int    `json:"complete_bound,omitempty"`
 	Reduced             bool   `json:"reduced"`
 	Snapshots           int    `json:"snapshots"`
 	Resumed             int    `json:"resumed"`
@@ -513,7 +517,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 		InstructionBudget: res.InstructionBudget, InputsShare: share(res.InputsShare), DirectedShare: share(res.DirectedShare)}
 	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 || x.Ended == race.EndedOneThread {
 		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Depth: x.Depth, Ended: x.Ended,
-			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, AllSchedules: x.AllSchedules, PreemptionBound: race.EnumerationBound, Reduced: x.Reduced,
+			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, AllSchedules: x.AllSchedules, PreemptionBound: max(x.Bound, race.EnumerationBound), CompleteBound: x.CompleteBound, Reduced: x.Reduced,
 			Snapshots: x.Snapshots, Resumed: x.Resumed, SkippedInstructions: x.Skipped,
 			Instructions: x.Instructions, InstructionBudget: x.Budget}
 	}

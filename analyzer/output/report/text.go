@@ -275,6 +275,10 @@ func bounded(x *Exploration) string {
 	case x.Exhaustive:
 		return fmt.Sprintf("all %d schedules with at most %d preemptions", x.Bounded, x.PreemptionBound)
 	}
+	if x.CompleteBound > 0 {
+		return fmt.Sprintf("all schedules with at most %d preemptions and some with %d (%d run in all)",
+			x.CompleteBound, x.PreemptionBound, x.Bounded)
+	}
 	return fmt.Sprintf("%d of the schedules with at most %d preemptions (not all)", x.Bounded, x.PreemptionBound)
 }
 
