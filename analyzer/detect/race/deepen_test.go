@@ -6,7 +6,6 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/load/loadtest"
 )
 
 // TestEnumerationDeepens checks that the bounded enumeration, once it has
@@ -14,13 +13,7 @@ import (
 // those with one more: deep_handshake.c's assert needs three, and with PCT
 // off (Explore.Max < 0) only the enumeration's third round can reach it.
 func TestEnumerationDeepens(t *testing.T) {
-	prog := loadtest.Program(t, cacheDir, "../../../testdata/explore/deep_handshake.c")
-	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1,
-		Run:     vm.Config{Args: []string{"deep_handshake.c"}, MaxInstructions: 50_000_000, Limits: vm.Limits{MaxMemory: 1 << 30}},
-		Explore: &race.Explore{Workers: 1, Max: -1}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := corpusDetector(t, "../../../testdata/explore/deep_handshake.c")(race.Explore{Max: -1})
 	x := res.Explore
 	t.Logf("%d schedules enumerated; bound %d, complete to %d", x.Enumerated, x.Bound, x.CompleteBound)
 	if x.CompleteBound < race.EnumerationBound || x.Bound <= race.EnumerationBound {
