@@ -59,11 +59,10 @@ type deferred struct {
 	lost  bool
 }
 
-// add keeps b for the next round if it is of that round's bound.
+// add keeps b, a schedule with one preemption more than the round's
+// bound (a schedule of the round makes at most its bound, and an
+// extension adds at most one), for the next round.
 func (q *deferred) add(b bounded) {
-	if b.preemptions != q.bound+1 {
-		return
-	}
 	if len(q.next) >= q.limit {
 		q.lost = true
 		return
@@ -333,18 +332,17 @@ func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps [
 		if t == d.Chose {
 			return true
 		}
-		if cost > over.bound {
-			cut = true // left to the next round, which may not run
-		}
+		deeper := cost > over.bound // for the next round, which may not run
+		cut = cut || deeper
 		set, seen := tt[hash[i]]
 		if !seen {
 			set = []int{d.Chose}
 		}
 		if slices.Contains(set, t) {
-			return cost <= over.bound
+			return !deeper
 		}
 		if len(tt) >= maxTried {
-			if cost > over.bound {
+			if deeper {
 				over.lost = true
 				return false
 			}
@@ -353,7 +351,7 @@ func (tt triedThreads) extensions(b bounded, decisions []sched.Decision, steps [
 		}
 		tt[hash[i]] = append(set, t)
 		e := bounded{base: chose, insts: insts, at: i, choice: t, preemptions: cost}
-		if cost > over.bound {
+		if deeper {
 			over.add(e)
 			return false
 		}
