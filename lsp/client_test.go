@@ -155,7 +155,13 @@ func startInProcess(t testing.TB, root string, initOptions map[string]any) *clie
 // startInProcessWith is startInProcess with server options (test seams).
 func startInProcessWith(t testing.TB, root string, initOptions map[string]any, opts lsp.Options) *client {
 	t.Helper()
-	c := newClient(t, root)
+	return startInProcessClient(t, newClient(t, root), initOptions, opts)
+}
+
+// startInProcessClient is startInProcessWith for a client made by
+// newClient and set up by the caller (one that pulls diagnostics, say).
+func startInProcessClient(t testing.TB, c *client, initOptions map[string]any, opts lsp.Options) *client {
+	t.Helper()
 	toServer, fromClient := io.Pipe()
 	toClient, fromServer := io.Pipe()
 	c.stdin = fromClient

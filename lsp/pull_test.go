@@ -3,6 +3,8 @@ package lsp_test
 import (
 	"path/filepath"
 	"testing"
+
+	"augur/lsp"
 )
 
 // pullReport is a textDocument/diagnostic answer.
@@ -86,18 +88,26 @@ func TestPullDiagnostics(t *testing.T) {
 
 // A file closed while its first analysis runs (VS Code's preview tabs
 // close files this way) still gets its races when the analysis ends,
-// pushed since no one pulls them, whether or not the client pulls.
+// pushed since no one pulls them, whether or not the client pulls. The
+// analysis is held before it builds until the server has handled the
+// close, so the close always lands while it runs: retire.c's analysis
+// takes half a second, less than a busy machine may take to send it.
 func TestClosedDuringFirstAnalysis(t *testing.T) {
 	for _, pulls := range []bool{false, true} {
 		t.Run(map[bool]string{false: "push", true: "pull"}[pulls], func(t *testing.T) {
 			root := workspaceWith(t, "retire.c")
 			path := filepath.Join(root, "retire.c")
+			closed := make(chan struct{})
 			c := newClient(t, root)
 			c.pulls = pulls
-			startClient(t, c, nil)
+			startInProcessClient(t, c, nil, lsp.Options{BeforeAnalysis: func(string) { <-closed }})
 			c.open(path)
 			c.waitFor("the analysis to start", func() bool { return len(c.progress) > 0 })
 			c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": fileURI(path)}})
+			// The server handles messages in order: once a later request
+			// is answered, the close was handled.
+			c.call("textDocument/hover", pos(path, 1, 0), nil)
+			close(closed)
 			c.waitAnalyses(1)
 			c.waitFor("the closed file's races pushed", func() bool { return len(raceDiags(c.diags[fileURI(path)])) == 4 })
 			if got := c.shutdown(); got != 0 {
