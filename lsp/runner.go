@@ -304,6 +304,9 @@ func (s *Server) update(ts *targetState, gen uint64, change func(*snapshot)) boo
 	ts.snap = next
 	files = append(files, next.mentioned()...)
 	s.lensesChanged()
+	if next.complete {
+		s.settle()
+	}
 	s.mu.Unlock()
 	for _, f := range dedupe(files) {
 		s.publish(f)

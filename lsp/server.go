@@ -100,7 +100,9 @@ type Server struct {
 	pull     pullState
 	// lensRefresh asks for code lenses again; nil when the client does
 	// not accept workspace/codeLens/refresh.
-	lensRefresh   *refresher
+	lensRefresh *refresher
+	// settleTimer asks the client once more after an analysis (settle).
+	settleTimer   *time.Timer
 	ws            *workspace.Workspace
 	docs          map[string]*document    // open documents by path
 	targets       map[string]*targetState // by target key
@@ -163,6 +165,9 @@ func (s *Server) stop(wait time.Duration) {
 	s.mu.Lock()
 	for _, t := range s.targets {
 		s.halt(t)
+	}
+	if s.settleTimer != nil {
+		s.settleTimer.Stop()
 	}
 	s.mu.Unlock()
 	done := make(chan struct{})
