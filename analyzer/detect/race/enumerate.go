@@ -80,9 +80,9 @@ func (b bounded) prefix() []int {
 
 // enumerate runs, before the random exploration, every schedule with at
 // most EnumerationBound preemptions at the synchronization operations and
-// the focus (iterative context bounding, as CHESS does; no state
-// caching), depth first, in batches run on every core and merged in
-// order. A small program's schedules are all run within maxEnumerated,
+// the focus, before and after its reads as PCT switches (iterative
+// context bounding, as CHESS does; no state caching), depth first, in
+// batches run on every core and merged in order. A small program's schedules are all run within maxEnumerated,
 // and the report can say so (ExploreStats.Exhaustive): no bug that needs
 // at most that many preemptions at those points is left. A larger one
 // runs the first maxEnumerated and moves on to PCT.
@@ -154,7 +154,7 @@ func (d *detection) enumerate() error {
 		starts := make([]*started, n)
 		for k, b := range batch {
 			cfgs[k] = d.opts.Run
-			cfgs[k].Policy, cfgs[k].PreemptAt = &sched.Bounded{Prefix: b.prefix()}, focus
+			cfgs[k].Policy, cfgs[k].PreemptAt, cfgs[k].PreemptAfterReads = &sched.Bounded{Prefix: b.prefix()}, focus, true
 			if snaps == nil {
 				continue
 			}
@@ -222,11 +222,12 @@ func (d *detection) enumerate() error {
 	if d.res.Explore.Exhaustive {
 		d.res.Explore.CompleteBound = over.bound
 	}
-	// Every schedule, with PCT then skipped, only where no round left
-	// anything to the next: PCT also switches after reads, where the
-	// enumeration does not, so a claim that the later rounds completed
-	// it would cost bugs PCT finds there (testdata/explore/
-	// check_before_lock.c).
+	// Every schedule, with PCT then skipped, only where the first round
+	// left nothing out: cut also counts the schedules a fair decision
+	// left out, which no later round runs. The enumeration switches
+	// where PCT does (after reads at the focus too): at fewer points,
+	// its "every schedule" skipped PCT on testdata/explore/
+	// flag_then_lock.c and missed the assert a switch after a read finds.
 	d.res.Explore.AllSchedules = d.res.Explore.Exhaustive && !cut
 	d.res.Explore.Reduced = !x.NoReduction
 	if d.res.Explore.AllSchedules {

@@ -39,7 +39,10 @@ import (
 )
 
 // version is the file format's version; a file of another is ignored.
-const version = 1
+// Version 2: the enumeration switches after reads at the focus too, so a
+// version 1 file's Enumerated and AllSchedules are of fewer points, and
+// an analysis that trusted them would skip schedules it never ran.
+const version = 2
 
 // maxTried bounds the candidate ids a history keeps as tried.
 const maxTried = 4096
