@@ -82,10 +82,11 @@ func (b bounded) prefix() []int {
 // most EnumerationBound preemptions at the synchronization operations and
 // the focus, before and after its reads as PCT switches (iterative
 // context bounding, as CHESS does; no state caching), depth first, in
-// batches run on every core and merged in order. A small program's schedules are all run within maxEnumerated,
-// and the report can say so (ExploreStats.Exhaustive): no bug that needs
-// at most that many preemptions at those points is left. A larger one
-// runs the first maxEnumerated and moves on to PCT.
+// batches run on every core and merged in order. A small program's
+// schedules are all run within maxEnumerated, and the report can say so
+// (ExploreStats.Exhaustive): no bug that needs at most that many
+// preemptions at those points is left. A larger one runs the first
+// maxEnumerated and moves on to PCT.
 func (d *detection) enumerate() error {
 	x := d.opts.Explore
 	if x == nil || d.stop || d.res.TooLong != nil {

@@ -65,8 +65,9 @@ type Config struct {
 	// another thread's whole update before the act, where a lock's own
 	// point comes only once it is taken; and a stack object whose address
 	// was handed to another thread is shared like any other. The
-	// exploration's schedules set it, the enumeration's and PCT's. The trace records it with
-	// PreemptAt, and a replay takes both from there.
+	// exploration's schedules set it, the enumeration's and PCT's. The
+	// trace records it with PreemptAt, and a replay takes both from
+	// there.
 	PreemptAfterReads bool
 	// Monitor, when set, observes every access and synchronization (the
 	// race detector).
