@@ -9,8 +9,8 @@ static char *buf;
 static void *release(void *arg) {
 	(void)arg;
 	if (buf != NULL) { // race: dfree spec-violated
-		free(buf);
-		buf = NULL; // race: dfree spec-violated
+		free(buf); // race: freed spec-violated
+		buf = NULL; // race: dfree spec-violated // race: freed spec-violated // race: cleared k-witness-harmless // pattern: redundant-write
 	}
 	return NULL;
 }
@@ -25,3 +25,8 @@ int main(void) {
 	puts("released");
 	return 0;
 }
+
+/* Between the two orders, the second thread may see the buffer set at its
+ * check and read it again for free after the first cleared it: free(NULL),
+ * and both threads store NULL. The exploration reaches it by a switch
+ * right after the check, and reports the races `freed` and `cleared`. */

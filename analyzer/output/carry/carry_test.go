@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -61,7 +62,12 @@ func TestRelocateAfterCommentOnlyEdit(t *testing.T) {
 		t.Fatal(err)
 	}
 	old := report.FromResult(res, "")
-	if len(old.Races) != 1 || old.Races[0].Category != "spec-violated" {
+	// The race of the check (line 11) against the clear (line 13): the
+	// exploration finds two more on the buffer (double_free.c's end).
+	k := slices.IndexFunc(old.Races, func(r report.Race) bool {
+		return len(r.Accesses) == 2 && r.Accesses[0].Line+r.Accesses[1].Line == 11+13 && r.Category == "spec-violated"
+	})
+	if k < 0 {
 		t.Fatalf("races before the edit: %+v", old.Races)
 	}
 
@@ -79,16 +85,16 @@ func TestRelocateAfterCommentOnlyEdit(t *testing.T) {
 	}
 	moved := report.FromResult(carry.Relocate(res, m), "")
 	marked := annotatedLines(t, path)
-	for i, a := range moved.Races[0].Accesses {
-		if !marked[a.Line] || a.Line == old.Races[0].Accesses[i].Line {
+	for i, a := range moved.Races[k].Accesses {
+		if !marked[a.Line] || a.Line == old.Races[k].Accesses[i].Line {
 			t.Errorf("access %d at line %d after the edit (was %d), want one of the annotated lines %v",
-				i, a.Line, old.Races[0].Accesses[i].Line, marked)
+				i, a.Line, old.Races[k].Accesses[i].Line, marked)
 		}
 	}
-	if moved.Races[0].Category != "spec-violated" || moved.Races[0].Evidence == "" {
-		t.Fatalf("remapped race: %+v", moved.Races[0])
+	if moved.Races[k].Category != "spec-violated" || moved.Races[k].Evidence == "" {
+		t.Fatalf("remapped race: %+v", moved.Races[k])
 	}
-	ev, err := evidence.Read(moved.Races[0].Evidence)
+	ev, err := evidence.Read(moved.Races[k].Evidence)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,8 +103,8 @@ func TestRelocateAfterCommentOnlyEdit(t *testing.T) {
 	}
 	// The failure happens inside free: the crash is found at the reflowed
 	// call, now on its second line.
-	if !strings.Contains(moved.Races[0].Consequence, "p.c:") {
-		t.Errorf("consequence: %s", moved.Races[0].Consequence)
+	if !strings.Contains(moved.Races[k].Consequence, "p.c:") {
+		t.Errorf("consequence: %s", moved.Races[k].Consequence)
 	}
 }
 
