@@ -693,8 +693,17 @@ func runPrimaryOnly(pm *vm.Machine, r *race.Race, post postRace, budget uint64) 
 	pm.StopBefore(nil)
 	actions = append(actions, post.apply(pm)...)
 	pm.SetWeakReads(true)
+	// Stop where the second thread makes its access, to know that it did:
+	// a failure before it is not this order's consequence (beforeSecond).
+	pm.StopBefore(&second)
 	res := pm.Run()
-	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{r.FirstAt, second}, m: pm}, outcome{}, errEnforce
+	made := res.Term.Kind == vm.TermPaused
+	if made {
+		pm.StopBefore(nil)
+		res = pm.Run()
+	}
+	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{r.FirstAt, second}, m: pm, beforeSecond: !made},
+		outcome{}, errEnforce
 }
 
 // replayConfig is the execution template of a race's replays: the inputs
@@ -748,6 +757,11 @@ type outcome struct {
 	// other paths of the same order, explored for failures too.
 	spawned []*vm.Machine
 	m       *vm.Machine
+	// beforeSecond marks a run of the one possible order alone
+	// (runPrimaryOnly) that ended before the second thread made its
+	// access: the order never happened in it, so how it ended is the
+	// program's doing (another race's), not this race's.
+	beforeSecond bool
 }
 
 // judged is o as a path keeps it once its pair is judged (path.outs):

@@ -30,6 +30,9 @@ type path struct {
 	// what they claimed, with why (verify).
 	discarded []string
 	searched  int
+	// early counts the runs of the one possible order that failed before
+	// the second access was made (outcome.beforeSecond).
+	early int
 	// setup is what the pairs run from, for the runs that check a pair
 	// (reorderedOnly).
 	setup pairSetup
@@ -101,6 +104,10 @@ func (c *path) primaryAlone(primary outcome, stage, sched string) *Verdict {
 	default:
 		return nil
 	}
+	if primary.beforeSecond {
+		c.early++
+		return nil
+	}
 	w := *c.v
 	w.Category, w.Failure, w.Order = SpecViolated, t, "primary"
 	w.Trace, w.Actions, w.Points = primary.res.Trace, primary.actions, primary.points
@@ -170,6 +177,10 @@ func (c *path) conclude() *Verdict {
 	notes := ""
 	if c.searched > 0 {
 		notes += fmt.Sprintf("; a harm search of %d PCT post-race schedules found no failure of its own either", c.searched)
+	}
+	if c.early > 0 {
+		notes += fmt.Sprintf(" (%d failed before thread %d made its access: the program's failure, another race's, not this order's)",
+			c.early, c.r.SecondAt.Thread)
 	}
 	if len(c.discarded) > 0 {
 		notes += "; harmful executions set aside because their replay did not show what they claimed: " + countedList(c.discarded)
