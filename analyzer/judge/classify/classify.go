@@ -757,10 +757,13 @@ type outcome struct {
 	// other paths of the same order, explored for failures too.
 	spawned []*vm.Machine
 	m       *vm.Machine
-	// beforeSecond marks a run of the one possible order alone
-	// (runPrimaryOnly) that ended before the second thread made its
-	// access: the order never happened in it, so how it ended is the
-	// program's doing (another race's), not this race's.
+	// beforeSecond marks a run of the recorded order that ended before
+	// the second thread made its access (runPrimaryOnly; runPrimary when
+	// the second thread failed on its way there). Against an alternate
+	// that ran, such a failure is the first access's consequence; when
+	// the recorded order is the only one possible, the order never
+	// happened in the run, and how it ended is the program's doing
+	// (another race's), not this race's (primaryAlone).
 	beforeSecond bool
 }
 
@@ -797,7 +800,7 @@ func runPrimary(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget ui
 	h, err := holdUntilSecond(tight, r, sched.RoundRobin{}, gapBudget, target)
 	if err != nil || h.at == nil {
 		if h.failed != nil { // the second thread failed on its way: the failure stands as the recorded order's
-			return outcome{res: h.failed, actions: h.actions, points: [2]vm.StopPoint{first, r.SecondAt}, m: tight}
+			return outcome{res: h.failed, actions: h.actions, points: [2]vm.StopPoint{first, r.SecondAt}, m: tight, beforeSecond: true}
 		}
 		return runRecorded(m, r, post, budget)
 	}

@@ -96,7 +96,9 @@ func (c *path) judge(stage, sched string, post postRace, primary, alt outcome, e
 
 // primaryAlone decides spec-violated when the recorded order, the only
 // one possible, fails under a post-race schedule: ad hoc synchronization
-// orders the race, but what follows it in that order can still crash.
+// orders the race, but what follows it in that order can still crash. A
+// run that failed before the second access was made does not decide: the
+// order did not happen in it (testdata/accuracy/last_publishes.c).
 func (c *path) primaryAlone(primary outcome, stage, sched string) *Verdict {
 	t := primary.res.Term
 	switch t.Kind {
@@ -179,8 +181,12 @@ func (c *path) conclude() *Verdict {
 		notes += fmt.Sprintf("; a harm search of %d PCT post-race schedules found no failure of its own either", c.searched)
 	}
 	if c.early > 0 {
-		notes += fmt.Sprintf(" (%d failed before thread %d made its access: the program's failure, another race's, not this order's)",
-			c.early, c.r.SecondAt.Thread)
+		runs := "1 run"
+		if c.early > 1 {
+			runs = fmt.Sprintf("%d runs", c.early)
+		}
+		notes += fmt.Sprintf("; %s in the one possible order failed before thread %d made its access: the program's failure (another race's), not this order's",
+			runs, c.r.SecondAt.Thread)
 	}
 	if len(c.discarded) > 0 {
 		notes += "; harmful executions set aside because their replay did not show what they claimed: " + countedList(c.discarded)
