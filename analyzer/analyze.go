@@ -151,7 +151,8 @@ type Observer struct {
 	// Detected is called once detection is over, with every race still
 	// unclassified.
 	Detected func(*Result)
-	// Classified is called when race i has its verdict.
+	// Classified is called when race i has its verdict, and again if the
+	// verdict changes once every race has one (classify.Attribute).
 	Classified func(r *Result, i int)
 }
 
@@ -548,10 +549,29 @@ func (res *analysis) classify(ctx context.Context, prog *ir.Program, progress fu
 	if ctx.Err() != nil {
 		return ErrCanceled
 	}
+	res.attribute(each)
 	if opts.Run.Interrupted() && done < n && res.Stopped == nil {
 		res.Stopped = &Stop{Budget: vm.BudgetTime, Message: vm.InterruptedMessage, Stage: "classifying", Done: done, Total: n}
 	}
 	return nil
+}
+
+// attribute gives one-order failures to the races that explain them
+// (classify.Attribute), once every race has its verdict: a verdict it
+// changes loses its evidence, which showed a failure no longer this
+// race's, and is reported again.
+func (res *analysis) attribute(each func(*Result, int)) {
+	for _, i := range classify.Attribute(res.Verdicts) {
+		if res.Evidence[i] != "" {
+			if err := res.Options.EvidenceStore().Forget(res.Races[i]); err != nil {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for race %s: %v", res.Races[i].ID, err))
+			}
+			res.Evidence[i] = ""
+		}
+		if each != nil {
+			each(res.Result, i)
+		}
+	}
 }
 
 // FarmEmbedded is the Farm of an analysis that classifies through a NATS

@@ -15,6 +15,7 @@ import (
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/frontend/load"
+	"augur/analyzer/judge/classify"
 	"augur/analyzer/output/report"
 	"augur/internal/testutil"
 )
@@ -213,5 +214,52 @@ func TestResultIsData(t *testing.T) {
 		for i := range typ.NumMethod() {
 			t.Errorf("%v has method %s", typ, typ.Method(i).Name)
 		}
+	}
+}
+
+// A one-order failure another race explains is given to it once every
+// race has its verdict: the observer hears the changed verdicts again,
+// and the evidence of the failure they no longer claim is gone.
+func TestAttributedFailureLosesItsEvidence(t *testing.T) {
+	path := "../testdata/accuracy/layout_switch.c"
+	prog := mustLoad(t, path)
+	opts := corpusOptions(t, path)
+	opts.EvidenceDir = t.TempDir()
+	heard := map[string][]string{}
+	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{
+		Classified: func(r *analyzer.Result, i int) {
+			heard[r.Races[i].ID] = append(heard[r.Races[i].ID], string(r.Verdicts[i].Category))
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	attributed := 0
+	for i, v := range res.Verdicts {
+		id := res.Races[i].ID
+		got := heard[id]
+		if len(got) == 0 || got[len(got)-1] != string(v.Category) {
+			t.Errorf("race %s: the observer heard %v, the result says %s", id, got, v.Category)
+		}
+		_, statErr := os.Stat(filepath.Join(opts.EvidenceDir, filepath.Base(res.Evidence[i])))
+		switch {
+		case v.Category == classify.SpecViolated && (res.Evidence[i] == "" || statErr != nil):
+			t.Errorf("race %s is spec-violated with no evidence file (%q: %v)", id, res.Evidence[i], statErr)
+		case v.Category != classify.SpecViolated && res.Evidence[i] != "":
+			t.Errorf("race %s is %s with evidence %s", id, v.Category, res.Evidence[i])
+		}
+		if len(got) == 2 && got[0] == string(classify.SpecViolated) && v.Category == classify.SingleOrdering {
+			attributed++
+			if !strings.Contains(v.Reason, "the consequence of race") {
+				t.Errorf("race %s: reason %q does not name the race it was given to", id, v.Reason)
+			}
+		}
+	}
+	if attributed == 0 {
+		t.Errorf("no verdict was attributed to another race: %v", heard)
+	}
+	files, _ := filepath.Glob(filepath.Join(opts.EvidenceDir, "race-*.json"))
+	if len(files) != 1 {
+		t.Errorf("evidence files %v, want the compact race's alone", files)
 	}
 }

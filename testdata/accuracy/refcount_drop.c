@@ -8,10 +8,11 @@
  * late: spec-violated. The free by the holder that saw zero races with the
  * other holder's check: when the other decremented first but checks
  * after the free, its check reads freed memory.
- * gone: spec-violated. The free also races with the other holder's
+ * gone: single-ordering. The free also races with the other holder's
  * decrement; the decrement can only come first (the count reaches zero
- * only after both), and in that order the other holder's check after the
- * free reads freed memory. */
+ * only after both). In that order the other holder's check can still come
+ * after the free and read freed memory, but that is the late race's
+ * consequence: its two orders ran, and only the free first fails. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,9 +26,9 @@ static int freed;
 
 static void *holder(void *arg) {
 	struct obj *o = arg;
-	o->refs = o->refs - 1; // race: drop spec-violated // race: check spec-violated // race: gone spec-violated
+	o->refs = o->refs - 1; // race: drop spec-violated // race: check spec-violated // race: gone single-ordering
 	if (o->refs == 0) { // race: check spec-violated // race: late spec-violated
-		free(o); // race: gone spec-violated // race: late spec-violated
+		free(o); // race: gone single-ordering // race: late spec-violated
 		__atomic_fetch_add(&freed, 1, __ATOMIC_SEQ_CST);
 	}
 	return NULL;

@@ -82,6 +82,11 @@ type Verdict struct {
 	// ("primary" or "alternate").
 	Failure *vm.Termination `json:"failure,omitempty"`
 	Order   string          `json:"order,omitempty"`
+	// Alone is set on a spec-violated verdict decided in the recorded
+	// order alone, the other order being impossible (primaryAlone): why it
+	// is. Its failure came from what ran after the race, and Attribute
+	// gives it to another race whose two orders explain it.
+	Alone string `json:"alone,omitempty"`
 	// Outputs are what the primary and the alternate printed in the pair
 	// that decided (for a harmful verdict: the harmful execution's output
 	// on its side), or in the last pair.

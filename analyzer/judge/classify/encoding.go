@@ -16,7 +16,9 @@ import (
 // classification on input paths, with tight pairs and self-checked
 // verdicts (Options.AroundInputs, Verdict.Paths). Version 3: what a
 // budget left out of a decided verdict (Verdict.Cut, Verdict.CutBudget).
-const EncodingVersion = 3
+// Version 4: a verdict decided in the one possible order says so
+// (Verdict.Alone), for Attribute.
+const EncodingVersion = 4
 
 // envelope is the encoded form of a job or a verdict: the version first.
 type envelope struct {

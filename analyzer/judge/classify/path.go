@@ -111,7 +111,7 @@ func (c *path) primaryAlone(primary outcome, stage, sched string) *Verdict {
 		return nil
 	}
 	w := *c.v
-	w.Category, w.Failure, w.Order = SpecViolated, t, "primary"
+	w.Category, w.Failure, w.Order, w.Alone = SpecViolated, t, "primary", c.single.Error()
 	w.Trace, w.Actions, w.Points = primary.res.Trace, primary.actions, primary.points
 	w.Outputs = [2]Printed{printed(primary.res.Output)}
 	w.Reason = fmt.Sprintf("only the recorded order is possible (%v), and it ends in %s: %s", c.single, t.Kind, t.Message)

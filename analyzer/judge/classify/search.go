@@ -178,8 +178,13 @@ func failed(o outcome) bool {
 // race's store of NULL came first) are two failures, and the second is
 // this race's.
 func sameFailure(a, b outcome) bool {
-	s, t := a.res.Term, b.res.Term
-	if !failed(a) || !failed(b) || s.Kind != t.Kind {
+	return failed(a) && failed(b) && sameTermination(a.res.Term, b.res.Term)
+}
+
+// sameTermination reports whether two failures are the same way at the
+// same place (sameFailure).
+func sameTermination(s, t *vm.Termination) bool {
+	if s.Kind != t.Kind {
 		return false
 	}
 	if s.Kind == vm.TermCrash && (failureClass(s.Message) != failureClass(t.Message) || (s.Freed == nil) != (t.Freed == nil)) {

@@ -3,7 +3,9 @@ package evidence
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -38,11 +40,28 @@ func (s Store) Race(r *race.Race, v *classify.Verdict) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(s.Dir, "race-"+r.ID+"-"+ProgramKey(s.Sources)+".json")
+	path := s.racePath(r)
 	if err := ev.Write(path); err != nil {
 		return "", err
 	}
 	return path, nil
+}
+
+// Forget removes the evidence Race wrote for r, whose verdict is no
+// longer harmful (classify.Attribute gave its failure to another race).
+func (s Store) Forget(r *race.Race) error {
+	if s.Dir == "" {
+		return nil
+	}
+	if err := os.Remove(s.racePath(r)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}
+
+// racePath is where the evidence of race r is written.
+func (s Store) racePath(r *race.Race) string {
+	return filepath.Join(s.Dir, "race-"+r.ID+"-"+ProgramKey(s.Sources)+".json")
 }
 
 // Failures writes the evidence of every failure (see Failures) when the
