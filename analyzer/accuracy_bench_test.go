@@ -68,9 +68,19 @@ func BenchmarkAccuracy(b *testing.B) {
 			seconds float64
 		}
 		byRace := make([]found, len(res.Races))
+		single, multisched := make([]*classify.Verdict, len(res.Races)), make([]*classify.Verdict, len(res.Races))
 		for i, r := range res.Races {
 			byRace[i] = found{got: map[string]string{"augur": string(res.Verdicts[i].Category)}, seconds: res.Verdicts[i].Seconds}
-			byRace[i].got["single-pre/single-post"], byRace[i].got["multischedule"], byRace[i].got["replay-analyzer"] = variants(prog, r, copts)
+			var rra string
+			single[i], multisched[i], rra = variants(prog, r, copts)
+			byRace[i].got["replay-analyzer"] = rra
+		}
+		// Attribution is part of each classifier that judges one order
+		// alone, as it is of augur's (analyzer.Analyze).
+		classify.Attribute(single)
+		classify.Attribute(multisched)
+		for i := range res.Races {
+			byRace[i].got["single-pre/single-post"], byRace[i].got["multischedule"] = string(single[i].Category), string(multisched[i].Category)
 		}
 		ts := truths(b, f)
 		crs := make([]*corpusRace, len(ts))
@@ -132,7 +142,7 @@ func BenchmarkAccuracy(b *testing.B) {
 // augur's schedules, and as the Record/Replay Analyzer (its harmful
 // counted as spec-violated, its benign as k-witness-harmless, as Portend+
 // counts it).
-func variants(prog *ir.Program, r *race.Race, copts classify.Options) (single, multisched, rra string) {
+func variants(prog *ir.Program, r *race.Race, copts classify.Options) (single, multisched *classify.Verdict, rra string) {
 	one := copts
 	one.Symbolic, one.AroundInputs, one.Ma, one.Search = false, false, 1, -1
 	sched := copts
@@ -149,7 +159,7 @@ func variants(prog *ir.Program, r *race.Race, copts classify.Options) (single, m
 	// first occurrence, not the others detection's schedules reached.
 	first := *r
 	first.Alternates = nil
-	return string(classify.Classify(prog, &first, one).Category), string(classify.Classify(prog, r, sched).Category), rra
+	return classify.Classify(prog, &first, one), classify.Classify(prog, r, sched), rra
 }
 
 // printAccuracy prints Table V and Fig. 13 for the corpus, and the time

@@ -22,6 +22,12 @@ import "fmt"
 // freed between the last worker's decrement and its unlock
 // (testdata/accuracy/destroy_spin.c) has no other race to give it to.
 //
+// The one-order verdict stood for the race's first harmful input path or
+// occurrence (decide, laterOccurrences), which ended the search; what the
+// others showed is not kept, so a race whose other path agreed in both
+// orders is reported single-ordering here, not k-witness-harmless: both
+// are harmless, and the reason says which order could not be enforced.
+//
 // verdicts are the analysis's, in its races' order; nil ones (not
 // decided) are skipped. The verdicts it changes are replaced, not
 // modified, and it returns their indices, in order. The result is the
