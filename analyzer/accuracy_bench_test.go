@@ -77,8 +77,8 @@ func BenchmarkAccuracy(b *testing.B) {
 		}
 		// Attribution is part of each classifier that judges one order
 		// alone, as it is of augur's (analyzer.Analyze).
-		classify.Attribute(single)
-		classify.Attribute(multisched)
+		classify.Attribute(single, nil)
+		classify.Attribute(multisched, nil)
 		for i := range res.Races {
 			byRace[i].got["single-pre/single-post"], byRace[i].got["multischedule"] = string(single[i].Category), string(multisched[i].Category)
 		}

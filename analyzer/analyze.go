@@ -561,7 +561,11 @@ func (res *analysis) classify(ctx context.Context, prog *ir.Program, progress fu
 // changes loses its evidence, which showed a failure no longer this
 // race's, and is reported again.
 func (res *analysis) attribute(each func(*Result, int)) {
-	for _, i := range classify.Attribute(res.Verdicts) {
+	name := func(i int) string {
+		r := res.Races[i]
+		return fmt.Sprintf("the race on %s (%s against %s)", r.Object, r.First.Loc, r.Second.Loc)
+	}
+	for _, i := range classify.Attribute(res.Verdicts, name) {
 		if res.Evidence[i] != "" {
 			if err := res.Options.EvidenceStore().Forget(res.Races[i]); err != nil {
 				res.Warnings = append(res.Warnings, fmt.Sprintf("evidence for race %s: %v", res.Races[i].ID, err))

@@ -250,7 +250,7 @@ func TestAttributedFailureLosesItsEvidence(t *testing.T) {
 		}
 		if len(got) == 2 && got[0] == string(classify.SpecViolated) && v.Category == classify.SingleOrdering {
 			attributed++
-			if !strings.Contains(v.Reason, "the consequence of race") {
+			if !strings.Contains(v.Reason, "the consequence of the race on compact") {
 				t.Errorf("race %s: reason %q does not name the race it was given to", id, v.Reason)
 			}
 		}

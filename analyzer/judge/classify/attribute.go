@@ -29,42 +29,46 @@ import "fmt"
 // are harmless, and the reason says which order could not be enforced.
 //
 // verdicts are the analysis's, in its races' order; nil ones (not
-// decided) are skipped. The verdicts it changes are replaced, not
-// modified, and it returns their indices, in order. The result is the
-// same for the same verdicts in any order of arrival: the explaining
-// race is the first in the races' order.
-func Attribute(verdicts []*Verdict) []int {
+// decided) are skipped. name names race i in a reason (nil: "race" and
+// its id). The verdicts it changes are replaced, not modified, and it
+// returns their indices, in order. The result is the same for the same
+// verdicts in any order of arrival: the explaining race is the first in
+// the races' order.
+func Attribute(verdicts []*Verdict, name func(i int) string) []int {
+	if name == nil {
+		name = func(i int) string { return "race " + verdicts[i].RaceID }
+	}
 	var changed []int
 	for i, v := range verdicts {
 		if v == nil || v.Category != SpecViolated || v.Alone == "" || v.Failure == nil {
 			continue
 		}
 		cause := explaining(verdicts, v)
-		if cause == nil {
+		if cause < 0 {
 			continue
 		}
 		w := *v
 		w.Category, w.Alone, w.Stage = SingleOrdering, "", "attribution"
 		w.Failure, w.Order, w.Trace, w.Actions, w.Inputs = nil, "", nil, nil, nil
-		w.Reason = fmt.Sprintf("%s; runs of this one order can still end in %s (%s), but that is the consequence of race %s, "+
-			"whose two orders ran and only one failed so", v.Alone, v.Failure.Kind, v.Failure.Message, cause.RaceID)
+		w.Reason = fmt.Sprintf("%s; runs of this one order can still end in %s (%s), but that is the consequence of %s, "+
+			"whose two orders ran and only one failed so", v.Alone, v.Failure.Kind, v.Failure.Message, name(cause))
 		verdicts[i] = &w
 		changed = append(changed, i)
 	}
 	return changed
 }
 
-// explaining returns the first verdict among verdicts that was decided
-// spec-violated with both orders run and fails as v does; nil when none
-// does.
-func explaining(verdicts []*Verdict, v *Verdict) *Verdict {
-	for _, u := range verdicts {
+// explaining returns the index of the first verdict among verdicts that
+// was decided spec-violated with both orders run and fails as v does; -1
+// when none does.
+func explaining(verdicts []*Verdict, v *Verdict) int {
+	for j, u := range verdicts {
 		if u == nil || u == v || u.RaceID == v.RaceID || u.Category != SpecViolated || u.Alone != "" || u.Failure == nil {
 			continue
 		}
 		if sameTermination(u.Failure, v.Failure) {
-			return u
+			return j
 		}
 	}
-	return nil
+	return -1
 }

@@ -42,7 +42,7 @@ func TestAttributeGivesOneOrderFailuresToTheirCause(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			before := append([]*Verdict(nil), c.verdicts...)
-			got := Attribute(c.verdicts)
+			got := Attribute(c.verdicts, nil)
 			if len(got) != len(c.want) {
 				t.Fatalf("changed %v, want %v", got, c.want)
 			}

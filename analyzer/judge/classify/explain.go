@@ -32,9 +32,9 @@ func (v *Verdict) Consequence(r *race.Race, base string) string {
 	case Harmless:
 		return fmt.Sprintf("Both orders of the accesses to %s gave the same result in %d tries; likely harmless.", r.Object, v.K)
 	case SingleOrdering:
-		return fmt.Sprintf("Only one order of the accesses to %s is possible: %s.", r.Object, v.Reason)
+		return fmt.Sprintf("Only one order of the accesses to %s is possible: %s.", r.Object, ir.RelText(v.Reason, base))
 	}
-	return "Not classified: " + v.Reason
+	return "Not classified: " + ir.RelText(v.Reason, base)
 }
 
 // Interleaving describes, in one line, the order of the racing accesses
