@@ -22,11 +22,10 @@ import "fmt"
 // freed between the last worker's decrement and its unlock
 // (testdata/accuracy/destroy_spin.c) has no other race to give it to.
 //
-// The one-order verdict stood for the race's first harmful input path or
-// occurrence (decide, laterOccurrences), which ended the search; what the
-// others showed is not kept, so a race whose other path agreed in both
-// orders is reported single-ordering here, not k-witness-harmless: both
-// are harmless, and the reason says which order could not be enforced.
+// A race classified on several input paths or occurrences then gets
+// what the others showed (Verdict.Otherwise: both orders agreeing on
+// another path makes it k-witness-harmless), with a reason that says
+// where its one-order failure went.
 //
 // verdicts are the analysis's, in its races' order; nil ones (not
 // decided) are skipped. name names race i in a reason (nil: "race" and
@@ -47,11 +46,20 @@ func Attribute(verdicts []*Verdict, name func(i int) string) []int {
 		if cause < 0 {
 			continue
 		}
-		w := *v
-		w.Category, w.Alone, w.Stage = SingleOrdering, "", "attribution"
-		w.Failure, w.Order, w.Trace, w.Actions, w.Inputs = nil, "", nil, nil, nil
-		w.Reason = fmt.Sprintf("%s; runs of this one order can still end in %s (%s), but that is the consequence of %s, "+
-			"whose two orders ran and only one failed so", v.Alone, v.Failure.Kind, v.Failure.Message, name(cause))
+		given := fmt.Sprintf("%s (%s), but that is the consequence of %s, whose two orders ran and only one failed so",
+			v.Failure.Kind, v.Failure.Message, name(cause))
+		var w Verdict
+		if v.Otherwise != nil {
+			w = *v.Otherwise
+			w.Reason += fmt.Sprintf("; on another input path or occurrence only one order was possible (%s), and runs of it can still end in %s",
+				v.Alone, given)
+		} else {
+			w = *v
+			w.Category, w.Alone, w.Stage = SingleOrdering, "", "attribution"
+			w.Failure, w.Order, w.Trace, w.Actions, w.Inputs = nil, "", nil, nil, nil
+			w.Reason = v.Alone + "; runs of this one order can still end in " + given
+		}
+		w.RaceID, w.Seconds, w.Otherwise = v.RaceID, v.Seconds, nil
 		verdicts[i] = &w
 		changed = append(changed, i)
 	}

@@ -62,3 +62,38 @@ func TestAttributeGivesOneOrderFailuresToTheirCause(t *testing.T) {
 		})
 	}
 }
+
+// A one-order failure on one path or occurrence of a race whose other
+// ones agreed in both orders is reported with what those showed once it
+// is given to another race; a failure in both orders on a later path is
+// the race's own and wins over it (oneOrder).
+func TestAttributeFallsBackOnTheOtherPaths(t *testing.T) {
+	check := &vm.Termination{Kind: vm.TermAssert, Message: "assertion `!compact' failed", Loc: ir.Loc{File: "layout.c", Line: 40}}
+	alone := func() *Verdict {
+		return &Verdict{RaceID: "ready", Category: SpecViolated, Failure: check, Order: "primary", Alone: "thread 1 spins"}
+	}
+	agreed := &Verdict{RaceID: "ready", Category: Harmless, K: 3, Reason: "both orders ran to the same outcome"}
+	own := &Verdict{RaceID: "ready", Category: SpecViolated, Failure: check, Order: "alternate"}
+	if got := oneOrder(alone(), own); got != own {
+		t.Errorf("a two-order failure after a one-order one: got %+v, want the two-order verdict", got)
+	}
+	if got := oneOrder(nil, agreed); got != agreed {
+		t.Errorf("no one-order failure: got %+v", got)
+	}
+	v := oneOrder(alone(), agreed)
+	if v.Alone == "" || v.Otherwise != agreed {
+		t.Fatalf("one-order failure, then agreement: got %+v", v)
+	}
+	verdicts := []*Verdict{v, {RaceID: "compact", Category: SpecViolated, Failure: check, Order: "alternate"}}
+	if got := Attribute(verdicts, nil); len(got) != 1 || got[0] != 0 {
+		t.Fatalf("changed %v, want [0]", got)
+	}
+	w := verdicts[0]
+	if w.Category != Harmless || w.K != 3 || w.Otherwise != nil || !strings.HasPrefix(w.Reason, agreed.Reason+"; on another input path") ||
+		!strings.Contains(w.Reason, "race compact") {
+		t.Errorf("attributed: %s k=%d, reason %q", w.Category, w.K, w.Reason)
+	}
+	if agreed.Reason != "both orders ran to the same outcome" {
+		t.Errorf("the fallback verdict was modified in place: %q", agreed.Reason)
+	}
+}

@@ -87,6 +87,11 @@ type Verdict struct {
 	// is. Its failure came from what ran after the race, and Attribute
 	// gives it to another race whose two orders explain it.
 	Alone string `json:"alone,omitempty"`
+	// Otherwise is, on such a verdict, what the race's other input paths
+	// or occurrences showed, which its failure ended the search before
+	// (nil when there were none): the verdict Attribute reports when the
+	// failure is another race's.
+	Otherwise *Verdict `json:"otherwise,omitempty"`
 	// Outputs are what the primary and the alternate printed in the pair
 	// that decided (for a harmful verdict: the harmful execution's output
 	// on its side), or in the last pair.
@@ -207,6 +212,7 @@ func laterOccurrences(r *race.Race, first *Verdict, steers bool, classify func(*
 	var cut *vm.Termination // what left an occurrence unfinished, when one was
 	cutAt := 0
 	tried := []*Verdict{first} // the occurrences classified to the end
+	var alone *Verdict         // the first one-order failure (oneOrder)
 occurrences:
 	for i := 1; i < n; i++ {
 		inst := r.At(i)
@@ -220,7 +226,13 @@ occurrences:
 		case w.Harmful():
 			w.Stage += "; " + why
 			w.Reason = why + ": " + w.Reason
-			return w
+			if w.Alone != "" {
+				if alone == nil {
+					alone = w
+				}
+				continue
+			}
+			return oneOrder(alone, w)
 		case w.Budget != 0:
 			cut = &vm.Termination{Kind: vm.TermBudget, Budget: w.Budget, Message: w.BudgetMessage}
 			cutAt = i + 1
@@ -249,7 +261,21 @@ occurrences:
 	if cut != nil {
 		kept.cutBy(cut, fmt.Sprintf("occurrence %d of %d was not finished, so k leaves it and any later one out", cutAt, n))
 	}
-	return kept
+	return oneOrder(alone, kept)
+}
+
+// oneOrder returns the verdict of a race whose search met alone, a
+// failure in the one possible order (Verdict.Alone; nil when it met
+// none), and ended with rest, what the other paths or occurrences
+// showed. A two-order failure is the race's own and stands; otherwise a
+// one-order failure stands, with rest as what Attribute reports if
+// another race explains that failure.
+func oneOrder(alone, rest *Verdict) *Verdict {
+	if alone == nil || rest != nil && rest.Category == SpecViolated && rest.Alone == "" {
+		return rest
+	}
+	alone.Otherwise = rest
+	return alone
 }
 
 // failingOccurrence looks among the other occurrences of r, whose first
@@ -261,6 +287,7 @@ occurrences:
 func failingOccurrence(prog *ir.Program, r *race.Race, opts Options, first *Verdict) *Verdict {
 	steers := steering(prog, r) != ""
 	n := len(r.Alternates) + 1
+	var alone *Verdict // the first one-order failure (oneOrder)
 	for i := 1; i < n; i++ {
 		inst := r.At(i)
 		if !worthTrying(inst, r, steers) {
@@ -270,17 +297,22 @@ func failingOccurrence(prog *ir.Program, r *race.Race, opts Options, first *Verd
 		if w.Budget != 0 {
 			first.cutBy(&vm.Termination{Kind: vm.TermBudget, Budget: w.Budget, Message: w.BudgetMessage},
 				fmt.Sprintf("occurrence %d of %d, tried for a failure behind the output difference, was not finished", i+1, n))
-			return first
+			return oneOrder(alone, first)
 		}
 		if w.Category == SpecViolated {
 			why := fmt.Sprintf("occurrence %d of %d (from the %s execution%s), tried because the first showed an output difference and no failure",
 				i+1, n, inst.Technique, onInputs(inst))
 			w.Stage += "; " + why
 			w.Reason = why + ": " + w.Reason
-			return w
+			if w.Alone == "" {
+				return w
+			}
+			if alone == nil {
+				alone = w
+			}
 		}
 	}
-	return first
+	return oneOrder(alone, first)
 }
 
 // worthTrying says whether an occurrence of race r can show what the
@@ -356,10 +388,14 @@ func classifyOne(prog *ir.Program, r *race.Race, opts Options) *Verdict {
 // decide classifies r on each input path in turn and keeps the most
 // severe verdict: the first spec-violated one ends the search; otherwise
 // an output difference, then harmlessness (k adding up over the paths),
-// then single ordering, then what could not be decided.
+// then single ordering, then what could not be decided. A failure in the
+// one possible order of a path (Verdict.Alone) does not end it: it is
+// the race's verdict unless a later path fails in both orders, and what
+// the other paths showed goes with it (oneOrder).
 func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []pathInput, deeper string) *Verdict {
 	var differs, harmless, single, other *Verdict
 	var cuts []*Verdict // the paths' verdicts, whose cuts the reported one carries
+	var alone *Verdict  // the first one-order failure (oneOrder)
 	k, agreed, long, singles, others, absent := 0, 0, 0, 0, 0, 0
 	for j, p := range paths {
 		rr := *r
@@ -392,10 +428,16 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 			return w // cut short by the analysis's budget: nothing to rest a verdict on
 		}
 		w.Paths = j + 1
-		cuts = append(cuts, w)
 		if len(paths) > 1 {
 			w.Stage = fmt.Sprintf("multipath (input path %d of %d, %s): %s", j+1, len(paths), p.why, w.Stage)
 		}
+		if w.Category == SpecViolated && w.Alone != "" {
+			if alone == nil {
+				alone = w
+			}
+			continue
+		}
+		cuts = append(cuts, w)
 		switch w.Category {
 		case SpecViolated:
 			return w
@@ -444,6 +486,9 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 	default:
 		w = other
 	}
+	if w == nil { // every path classified was the one-order failure's
+		return alone
+	}
 	if !w.Harmful() {
 		// A harmful verdict stands on its own path; a harmless one on
 		// them all, cuts included.
@@ -459,7 +504,7 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 		// own path.
 		w.Reason += fmt.Sprintf(" (on %d other input path(s) the race was not found again, and they were left out)", absent)
 	}
-	return w
+	return oneOrder(alone, w)
 }
 
 // classifyPath classifies r on its own inputs (r.Inputs), concretely:

@@ -16,8 +16,9 @@ import (
 // classification on input paths, with tight pairs and self-checked
 // verdicts (Options.AroundInputs, Verdict.Paths). Version 3: what a
 // budget left out of a decided verdict (Verdict.Cut, Verdict.CutBudget).
-// Version 4: a verdict decided in the one possible order says so
-// (Verdict.Alone), for Attribute.
+// Version 4: a verdict decided in the one possible order says so, with
+// what the race's other paths showed (Verdict.Alone, Verdict.Otherwise),
+// for Attribute.
 const EncodingVersion = 4
 
 // envelope is the encoded form of a job or a verdict: the version first.
