@@ -49,11 +49,15 @@ func Attribute(verdicts []*Verdict, name func(i int) string) []int {
 		given := fmt.Sprintf("%s (%s), but that is the consequence of %s, whose two orders ran and only one failed so",
 			v.Failure.Kind, v.Failure.Message, name(cause))
 		var w Verdict
-		if v.Otherwise != nil {
+		switch {
+		case v.Otherwise != nil && v.Otherwise.Category == SingleOrdering:
+			w = *v.Otherwise
+			w.Reason += "; on another input path or occurrence, runs of this one order can still end in " + given
+		case v.Otherwise != nil:
 			w = *v.Otherwise
 			w.Reason += fmt.Sprintf("; on another input path or occurrence only one order was possible (%s), and runs of it can still end in %s",
 				v.Alone, given)
-		} else {
+		default:
 			w = *v
 			w.Category, w.Alone, w.Stage = SingleOrdering, "", "attribution"
 			w.Failure, w.Order, w.Trace, w.Actions, w.Inputs = nil, "", nil, nil, nil
