@@ -425,6 +425,11 @@ func decide(prog *ir.Program, r *race.Race, opts Options, base Verdict, paths []
 			continue
 		}
 		if w.Budget != 0 {
+			if alone != nil { // the one-order failure stands on its own path
+				alone.cutBy(&vm.Termination{Kind: vm.TermBudget, Budget: w.Budget, Message: w.BudgetMessage},
+					fmt.Sprintf("input path %d of %d was not finished", j+1, len(paths)))
+				return alone
+			}
 			return w // cut short by the analysis's budget: nothing to rest a verdict on
 		}
 		w.Paths = j + 1
