@@ -57,6 +57,50 @@ func TestTraceFoldsLoops(t *testing.T) {
 	}
 }
 
+// CursorTwice reads a repeated stretch twice and skips the rest, and what
+// a reader keeping each thread's latest event sees over it is what it sees
+// over every decision: the pairs of where a thread stopped and where the
+// thread it switched to had stopped.
+func TestCursorTwiceSeesWhatEveryDecisionShows(t *testing.T) {
+	tr := NewTrace("round-robin", 1)
+	for i := 0; i < 4; i++ { // a prologue
+		tr.Append(ev(i%2, 1000+i, (i+1)%3, uint64(i)))
+	}
+	for i := 0; i < 30_000; i++ { // three threads taking turns at three places
+		tr.Append(ev(i%3, 10+i%3, (i+1)%3, uint64(10+i)))
+	}
+	tr.Append(ev(0, 2000, 2, 0)) // an epilogue
+	tr.Append(ev(2, 2001, 1, 0))
+	pairs := func(c Cursor) (map[[2]string]bool, int) {
+		at, out := map[int]string{}, map[[2]string]bool{}
+		n := 0
+		for e, ok := c.Next(); ok; e, ok = c.Next() {
+			n++
+			at[e.Thread] = e.Loc
+			if resume, ok := at[e.Next]; ok && e.Next != e.Thread {
+				out[[2]string{e.Loc, resume}] = true
+			}
+		}
+		return out, n
+	}
+	all, n := pairs(tr.Cursor())
+	twice, m := pairs(tr.CursorTwice())
+	if n != tr.Len() {
+		t.Fatalf("Cursor read %d decisions of %d", n, tr.Len())
+	}
+	if m > 4+2+2*tr.Stored() {
+		t.Errorf("CursorTwice read %d decisions of a trace storing %d", m, tr.Stored())
+	}
+	if len(all) != len(twice) {
+		t.Fatalf("CursorTwice saw %d pairs, every decision shows %d: %v against %v", len(twice), len(all), twice, all)
+	}
+	for p := range all {
+		if !twice[p] {
+			t.Errorf("CursorTwice missed %v", p)
+		}
+	}
+}
+
 // A loop that stops in the middle of a repetition keeps the decisions it
 // made in that repetition.
 func TestTracePartialRepetition(t *testing.T) {
