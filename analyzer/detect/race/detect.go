@@ -379,6 +379,12 @@ type detection struct {
 	// analysis's own inputs met (sched.Trace.Gathering): the places
 	// where the exploration's gathering schedules hold threads.
 	gathering []string
+	// pctp is the exploration's PCT phase once begun (pct), enumerated
+	// what the bounded enumeration's own executions ran: PCT's beside it
+	// count toward the exploration's instructions, not the enumeration's
+	// half (enumerationBudget).
+	pctp       *pctPhase
+	enumerated uint64
 }
 
 // base runs the base plan on the analysis's own inputs.

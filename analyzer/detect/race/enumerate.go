@@ -145,7 +145,7 @@ func (d *detection) enumerate() error {
 			d.res.Explore.Ended = EndedBudget // explore, which would say so, does not run
 			break
 		}
-		n := d.affordable(min(exploreBatch, len(stack), maxEnumerated-ran), d.enumerationBudget())
+		n := d.affordableAt(min(exploreBatch, len(stack), maxEnumerated-ran), d.enumerated, d.enumerationBudget())
 		batch := make([]bounded, n)
 		for k := range batch { // the top of the stack first: depth first
 			batch[k] = stack[len(stack)-1-k]
@@ -168,10 +168,18 @@ func (d *detection) enumerate() error {
 			}
 		}
 		d.total += n
+		beside, err := d.besideEnumeration(n)
+		if err != nil {
+			return err
+		}
+		if beside != nil {
+			cfgs, starts = append(cfgs, beside.cfgs...), append(starts, beside.starts...)
+		}
 		runs, err := d.executeAll(cfgs, starts, workers)
 		if err != nil {
 			return err
 		}
+		runs, besideRuns := runs[:n], runs[n:]
 		var next []bounded
 		spent := false
 		for k, ex := range runs {
@@ -183,7 +191,7 @@ func (d *detection) enumerate() error {
 			d.cover(ex.run.Trace)
 			name := fmt.Sprintf("bounded schedule %d (preemptions: %d, over %d accesses)", ran, batch[k].preemptions, len(focus))
 			d.merge(ex, name, ByEnumeration, nil)
-			spent = d.spend(ex, d.enumerationBudget())
+			spent = d.spendEnumerated(ex)
 			pol := ex.policy.(*sched.Bounded)
 			if pol.Truncated || ex.run.Term.Kind == vm.TermBudget {
 				complete = false // decisions it did not record, or a run the analysis cut short
@@ -196,6 +204,9 @@ func (d *detection) enumerate() error {
 			more, ok, c := tried.extensions(batch[k], pol.Decisions, ex.steps, over)
 			next, cut = append(next, more...), cut || c
 			full = full || !ok
+		}
+		if beside != nil {
+			d.pctp.merge(beside, besideRuns) // after the batch's own, in order
 		}
 		if full || spent { // too many decisions to remember, or its half of the instructions spent: the rest is PCT's
 			complete, limited, stack, next = false, true, nil, nil

@@ -175,6 +175,14 @@ func (d *detection) spend(ex *execution, budget uint64) bool {
 	return d.exhausted(budget)
 }
 
+// spendEnumerated is spend for an execution of the bounded enumeration,
+// which counts toward its half (enumerationBudget) as well.
+func (d *detection) spendEnumerated(ex *execution) bool {
+	d.enumerated += ex.run.Instructions
+	d.spend(ex, d.exploreBudget())
+	return d.exhaustedAt(d.enumerated, d.enumerationBudget())
+}
+
 // each is what the next execution of the exploration is expected to run:
 // the most any of it has run so far, the first schedule's before any ran.
 func (d *detection) each() uint64 { return max(d.mostRan, d.firstRan, 1) }
@@ -187,7 +195,12 @@ func (d *detection) each() uint64 { return max(d.mostRan, d.firstRan, 1) }
 // 2000000 explored four schedules, 80 million instructions, for a
 // budget of 67 million.
 func (d *detection) exhausted(budget uint64) bool {
-	spent := d.res.Explore.Instructions
+	return d.exhaustedAt(d.res.Explore.Instructions, budget)
+}
+
+// exhaustedAt is exhausted for a part of the exploration that ran spent
+// of its budget: the enumeration's half, or PCT's beside it.
+func (d *detection) exhaustedAt(spent, budget uint64) bool {
 	return spent >= budget || budget-spent < d.each()/2
 }
 
@@ -199,10 +212,16 @@ func (d *detection) exhausted(budget uint64) bool {
 // executions thrown away. The count is of instructions, so it is the
 // same on any machine.
 func (d *detection) affordable(n int, budget uint64) int {
-	if d.exhausted(budget) {
+	return d.affordableAt(n, d.res.Explore.Instructions, budget)
+}
+
+// affordableAt is affordable for a part of the exploration that ran
+// spent of its budget.
+func (d *detection) affordableAt(n int, spent, budget uint64) int {
+	if d.exhaustedAt(spent, budget) {
 		return 1
 	}
-	left, each := budget-d.res.Explore.Instructions, d.each()
+	left, each := budget-spent, d.each()
 	runs := left / each // to the nearest, without overflowing an Unbounded budget
 	if left%each >= (each+1)/2 {
 		runs++
@@ -213,39 +232,17 @@ func (d *detection) affordable(n int, budget uint64) int {
 // ByExplore is an execution of the exploration: PCT over the focus.
 const ByExplore Technique = "pct-focused"
 
-// explore runs the exploration phase (see Explore).
+// explore runs the exploration phase (see Explore): the PCT schedules
+// after the bounded enumeration, those the enumeration did not already
+// run beside its own (besideEnumeration).
 func (d *detection) explore() error {
-	x := d.opts.Explore
-	if x == nil || d.stop || d.res.TooLong != nil || !d.threaded {
-		// A program that outruns its instruction or memory budget under
-		// round robin is analyzed only up to there: schedules of that stretch
-		// are not worth the time they take. One that never created a second
-		// thread has one schedule, and it ran.
+	p := d.pct()
+	if p == nil {
 		return nil
 	}
-	patience, most := x.Patience, x.Max
-	if patience <= 0 {
-		patience = DefaultPatience
-	}
-	if most < 0 {
-		return nil
-	}
-	if most == 0 {
-		most = DefaultMaxExplore
-	}
-	workers := x.workers()
-	idle := 0
-	// Each batch runs on one input, the analysis's own and the explored
-	// ones whose plan ran in full in turn (the inputs' share of the
-	// exploration), from a snapshot of that input's start.
-	inputs := d.runInputs()
-	roots := make([]*rootSnapshot, len(inputs))
-	inputOf := func(batch int) (int, *Inputs) {
-		j := batch % len(roots)
-		return j, inputs[j]
-	}
-	spent := d.exhausted(d.exploreBudget()) // by the enumeration
-	for i, b := 0, 0; i < most && idle < patience && !d.stop && !spent; b++ {
+	x, workers := d.opts.Explore, d.opts.Explore.workers()
+	p.spent = p.spent || d.exhausted(d.exploreBudget()) // by the enumeration, and PCT beside it
+	for !p.over() {
 		if !x.Until.IsZero() && time.Now().After(x.Until) {
 			d.res.Explore.Ended, d.res.TimeCut = EndedTime, true
 			break
@@ -254,74 +251,18 @@ func (d *detection) explore() error {
 			d.res.Stopped, d.stop = t, true
 			break
 		}
-		n := d.affordable(min(exploreBatch, most-i), d.exploreBudget())
-		focus := d.focus()
-		if d.enumeratedAll(focus) && b%len(roots) == 0 {
-			if len(roots) == 1 {
-				d.res.Explore.Ended = EndedComplete
-				break
-			}
-			b++ // the enumeration ran this input's schedules: the next input's turn
-		}
-		j, in := inputOf(b)
-		root := roots[j]
-		if root == nil && !x.NoSnapshots {
-			root = &rootSnapshot{limit: snapshotLimit(d.opts.Run.MaxMemory)}
-			roots[j] = root
-		}
-		steps := max(d.steps, 1)
-		cfgs := make([]vm.Config, n)
-		starts := make([]*started, n)
-		names, seeds, depths := make([]string, n), make([]uint64, n), make([]int, n)
-		for k := range cfgs {
-			seed := d.opts.Seed + 1_000_003 + d.opts.Prior.Explored + uint64(i+k)
-			seeds[k] = seed
-			depth := PCTDepth(int(d.opts.Prior.Explored) + i + k)
-			depths[k] = depth
-			cfgs[k] = in.Apply(d.opts.Run)
-			pct := sched.NewPCT(seed, depth, steps)
-			cfgs[k].Policy, cfgs[k].PreemptAt, cfgs[k].PreemptAfterReads = pct, focus, true
-			names[k] = fmt.Sprintf("pct seed %d depth %d over %d accesses", seed, depth, len(focus))
-			if at := d.gatherAt(i + k); at != "" {
-				pct.GatherAt(at)
-				names[k] += " gathering threads at " + at
-			}
-			if in != nil {
-				names[k] += " on inputs " + in.String()
-			}
-			if root != nil {
-				st, err := root.start(d, cfgs[k])
-				if err != nil {
-					return err
-				}
-				starts[k] = st
-			}
-		}
-		d.total += n
-		i += n
-		runs, err := d.executeAll(cfgs, starts, workers)
+		batch, err := p.next(d.affordable(min(exploreBatch, p.most-p.i), d.exploreBudget()))
 		if err != nil {
 			return err
 		}
-		for k, ex := range runs {
-			if idle >= patience || d.stop || spent {
-				break // executed, but past where the exploration ends
-			}
-			spent = d.spend(ex, d.exploreBudget())
-			d.steps = max(d.steps, ex.run.Trace.Len())
-			d.res.Explore.Schedules++
-			d.res.Explore.Seeds[1] = seeds[k]
-			d.res.Explore.Depth = max(d.res.Explore.Depth, depths[k])
-			if d.res.Explore.Schedules == 1 {
-				d.res.Explore.Seeds[0] = d.res.Explore.Seeds[1]
-			}
-			covered := d.cover(ex.run.Trace)
-			if d.merge(ex, names[k], ByExplore, in) || covered {
-				idle = 0
-			} else {
-				idle++
-			}
+		if batch == nil {
+			break // the enumeration ran every schedule there is
 		}
+		runs, err := d.executeAll(batch.cfgs, batch.starts, workers)
+		if err != nil {
+			return err
+		}
+		p.merge(batch, runs)
 	}
 	if d.total > d.ran { // executed past the end, or not run: the plan is done
 		d.total = d.ran
@@ -329,25 +270,7 @@ func (d *detection) explore() error {
 			d.opts.Progress(d.ran, d.total)
 		}
 	}
-	switch {
-	case idle >= patience:
-		d.res.Explore.Ended = EndedSaturated
-	case spent:
-		d.res.Explore.Ended = EndedInstructions
-	case d.res.Stopped != nil:
-		d.res.Explore.Ended = EndedBudget
-	case d.res.Explore.Ended == "":
-		d.res.Explore.Ended = EndedLimit
-	}
-	for _, root := range roots {
-		if root != nil {
-			d.res.Explore.Snapshots += root.made
-			d.res.Explore.Resumed += root.resumed
-			d.res.Explore.Skipped += root.skipped
-		}
-	}
-	d.res.Explore.Focus = len(d.focused)
-	d.res.Explore.Switches = len(d.switches)
+	p.finish()
 	return nil
 }
 
@@ -537,6 +460,9 @@ type ExploreStats struct {
 	// Skipped the instructions those did not interpret again.
 	Snapshots, Resumed int
 	Skipped            uint64
+	// Beside counts the PCT schedules of Schedules that ran beside the
+	// enumeration's batches, as a long program's do (besideEnumeration).
+	Beside int
 	// Instructions counts what the executions of the enumeration and PCT
 	// ran (from the program's start, see Explore.Instructions), Budget
 	// what they could.

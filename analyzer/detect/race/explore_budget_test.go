@@ -135,3 +135,45 @@ func TestStagesFollowTheRun(t *testing.T) {
 		t.Errorf("a program of 24.5 million instructions: budget %d, want two to three runs", got)
 	}
 }
+
+// A long program's exploration keeps two executions in each wave: the
+// enumeration's root runs alone by its nature, and PCT's first schedules
+// run beside it instead of after the whole enumeration; a short
+// program's PCT schedules all run after it. The waves are fixed by
+// instruction counts, so one worker or two run the same schedules.
+func TestLongProgramsExploreBesideTheEnumeration(t *testing.T) {
+	prog := loadtest.Program(t, cacheDir, "../../../testdata/bench/parallel_sum.c")
+	run := func(n string, budget uint64, workers int) race.ExploreStats {
+		args := []string{"parallel_sum", n}
+		res, err := race.Detect(prog, race.Options{Schedules: 1, Seed: 1, AutoInstructions: true,
+			Run:     vm.Config{Args: args, Limits: vm.Limits{MaxMemory: 1 << 30}},
+			Explore: &race.Explore{Instructions: budget, Workers: workers, Until: time.Now().Add(2 * time.Minute)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if long := n == "100000"; res.FirstInstructions <= race.FloorRun == long {
+			t.Fatalf("%v ran %d instructions: the wrong side of FloorRun for this test", args, res.FirstInstructions)
+		}
+		return res.Explore
+	}
+	// 100,000 additions: 1.2 million instructions a schedule; a budget of
+	// about four gives the enumeration two and PCT two.
+	one, two := run("100000", 5_000_000, 1), run("100000", 5_000_000, 2)
+	t.Logf("long: %d bounded, %d PCT (%d beside), %d instructions of %d, ended %s",
+		one.Enumerated, one.Schedules, one.Beside, one.Instructions, one.Budget, one.Ended)
+	if one.Enumerated == 0 || one.Beside == 0 || one.Beside > one.Schedules {
+		t.Errorf("long program: %d bounded, %d PCT schedules, %d beside the enumeration; want PCT beside it", one.Enumerated, one.Schedules, one.Beside)
+	}
+	if one.Instructions > one.Budget+2_000_000 {
+		t.Errorf("long program: ran %d instructions for a budget of %d", one.Instructions, one.Budget)
+	}
+	if one.Enumerated != two.Enumerated || one.Schedules != two.Schedules || one.Beside != two.Beside ||
+		one.Instructions != two.Instructions || one.Seeds != two.Seeds {
+		t.Errorf("one worker: %+v\ntwo: %+v", one, two)
+	}
+	// 1,000 additions: a short program, whose PCT schedules follow the
+	// enumeration's.
+	if short := run("1000", 3_000_000, 2); short.Beside != 0 || short.Schedules == 0 {
+		t.Errorf("short program: %d PCT schedules, %d beside the enumeration; want some, none beside", short.Schedules, short.Beside)
+	}
+}

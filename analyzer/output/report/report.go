@@ -434,12 +434,17 @@ func share(s race.Share) *Share {
 // class that differ only in the order of steps touching nothing in
 // common (partial-order reduction): all of a class behave the same.
 //
+// Beside counts the PCT schedules that ran beside the enumeration's
+// batches (a long program's first ones, so that a wave of schedules
+// keeps two cores busy).
+//
 // Resumed counts the schedules (of both) that started from a snapshot of
 // an execution paused where they branch off it, rather than from the
 // program's start, Snapshots the snapshots made, and
 // SkippedInstructions the instructions that saved interpreting again.
 type Exploration struct {
 	Schedules           int    `json:"schedules"`
+	Beside              int    `json:"pct_beside_enumeration,omitempty"`
 	Focus               int    `json:"focus"`
 	Switches            int    `json:"switches"`
 	Depth               int    `json:"depth,omitempty"`
@@ -516,7 +521,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 		Candidates: len(res.Candidates), Directed: len(res.Directed), FirstInstructions: res.FirstInstructions,
 		InstructionBudget: res.InstructionBudget, InputsShare: share(res.InputsShare), DirectedShare: share(res.DirectedShare)}
 	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 || x.Ended == race.EndedOneThread {
-		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Focus: x.Focus, Switches: x.Switches, Depth: x.Depth, Ended: x.Ended,
+		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Beside: x.Beside, Focus: x.Focus, Switches: x.Switches, Depth: x.Depth, Ended: x.Ended,
 			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, AllSchedules: x.AllSchedules, PreemptionBound: max(x.Bound, race.EnumerationBound), CompleteBound: x.CompleteBound, Reduced: x.Reduced,
 			Snapshots: x.Snapshots, Resumed: x.Resumed, SkippedInstructions: x.Skipped,
 			Instructions: x.Instructions, InstructionBudget: x.Budget}

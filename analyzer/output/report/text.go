@@ -212,8 +212,8 @@ func WriteText(w io.Writer, r *Report) error {
 		b.WriteString("SCHEDULES: one: no execution created a second thread, so every schedule is the one already run\n")
 	} else if x != nil {
 		fmt.Fprintf(&b, "SCHEDULES: explored after the plan, switching threads at synchronization and at %d racing access%s: %s; "+
-			"then %d PCT schedule%s%s (%d distinct switches in all); %s\n", x.Focus, pluralES(x.Focus), bounded(x),
-			x.Schedules, plural(x.Schedules), depths(x.Depth), x.Switches, exploreEnd(x))
+			"%s %d PCT schedule%s%s%s (%d distinct switches in all); %s\n", x.Focus, pluralES(x.Focus), bounded(x),
+			pctOrder(x), x.Schedules, plural(x.Schedules), depths(x.Depth), beside(x), x.Switches, exploreEnd(x))
 	}
 	if n := r.Stats.InstructionBudget; n != 0 && r.Stats.Schedules == 1 {
 		fmt.Fprintf(&b, "BUDGET: the one schedule ran %d instructions with no instruction budget\n", r.Stats.FirstInstructions)
@@ -259,6 +259,25 @@ func depths(deepest int) string {
 		return " of depths 2 and 3"
 	}
 	return fmt.Sprintf(" of depths 2 to %d", deepest)
+}
+
+// pctOrder and beside say when the PCT schedules ran: after the
+// enumeration's, or, a long program's first ones, beside them.
+func pctOrder(x *Exploration) string {
+	switch {
+	case x.Beside == 0:
+		return "then"
+	case x.Beside == x.Schedules:
+		return "and beside them"
+	}
+	return "and"
+}
+
+func beside(x *Exploration) string {
+	if x.Beside == 0 || x.Beside == x.Schedules {
+		return ""
+	}
+	return fmt.Sprintf(", the first %d beside them", x.Beside)
 }
 
 // bounded says what the bounded enumeration covered.
