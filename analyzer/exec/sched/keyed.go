@@ -88,7 +88,7 @@ func (k *Keyed) Pick(p *Point, runnable []int) (int, error) {
 type KeyedPCT struct {
 	place
 	depth, steps int
-	prio         map[int]int
+	prio         priorities
 	low          int // the last priority given at a change point or a drop
 	again        streak
 }
@@ -96,8 +96,7 @@ type KeyedPCT struct {
 // NewKeyedPCT returns a KeyedPCT policy of the given depth for executions
 // of about steps decisions.
 func NewKeyedPCT(seed uint64, depth, steps int) *KeyedPCT {
-	return &KeyedPCT{place: place{seed: seed, visits: map[placeKey]uint64{}}, depth: max(depth, 1), steps: max(steps, 1),
-		prio: map[int]int{}}
+	return &KeyedPCT{place: place{seed: seed, visits: map[placeKey]uint64{}}, depth: max(depth, 1), steps: max(steps, 1)}
 }
 
 func (*KeyedPCT) Name() string { return "pct" }
@@ -106,20 +105,20 @@ func (*KeyedPCT) Name() string { return "pct" }
 func (p *KeyedPCT) Fork() Policy {
 	c := *p
 	c.place = p.fork()
-	c.prio = maps.Clone(p.prio)
+	c.prio = p.prio.clone()
 	return &c
 }
 
 // Pick implements Policy.
 func (p *KeyedPCT) Pick(pt *Point, runnable []int) (int, error) {
 	for _, t := range runnable {
-		if _, ok := p.prio[t]; !ok {
-			p.prio[t] = p.depth + 1 + int(p.draw(&Point{Thread: t, Loc: "priority"}, 1)%(1<<20))
+		if !p.prio.given(t) {
+			p.prio.set(t, p.depth+1+int(p.draw(&Point{Thread: t, Loc: "priority"}, 1)%(1<<20)))
 		}
 	}
 	if pt.Thread >= 0 && p.depth > 1 && p.draw(pt, 2)%uint64(p.steps) < uint64(p.depth-1) {
 		p.low--
-		p.prio[pt.Thread] = p.low
+		p.prio.set(pt.Thread, p.low)
 	}
-	return demoteAndPick(p.prio, &p.low, &p.again, pt, runnable), nil
+	return demoteAndPick(&p.prio, &p.low, &p.again, pt, runnable), nil
 }

@@ -3,6 +3,7 @@ package sched
 import (
 	"maps"
 	"math/rand/v2"
+	"slices"
 )
 
 // PCT is Burckhardt et al.'s probabilistic concurrency testing policy: each
@@ -15,7 +16,7 @@ type PCT struct {
 	src     *rand.PCG
 	rng     *rand.Rand
 	depth   int
-	prio    map[int]int
+	prio    priorities
 	changes map[int]int // decision index -> low priority to assign
 	step    int
 	demoted int    // the last priority given a thread preempted at a time slice (below 0)
@@ -33,7 +34,7 @@ func NewPCT(seed uint64, depth, steps int) *PCT {
 		steps = 1
 	}
 	src := rand.NewPCG(seed, 0x7063742d73636865)
-	p := &PCT{src: src, rng: rand.New(src), depth: depth, prio: map[int]int{}, changes: map[int]int{}}
+	p := &PCT{src: src, rng: rand.New(src), depth: depth, changes: map[int]int{}}
 	for i := 1; i < depth; i++ {
 		p.changes[1+p.rng.IntN(steps)] = depth - i
 	}
@@ -62,7 +63,7 @@ func (p *PCT) Fork() Policy {
 	c := *p
 	src := *p.src
 	c.src, c.rng = &src, rand.New(&src)
-	c.prio, c.changes = maps.Clone(p.prio), maps.Clone(p.changes)
+	c.prio, c.changes = p.prio.clone(), maps.Clone(p.changes)
 	return &c
 }
 
@@ -70,18 +71,18 @@ func (p *PCT) Fork() Policy {
 func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 	p.step++
 	for _, t := range runnable {
-		if _, ok := p.prio[t]; !ok {
-			p.prio[t] = p.depth + 1 + p.rng.IntN(1<<20)
+		if !p.prio.given(t) {
+			p.prio.set(t, p.depth+1+p.rng.IntN(1<<20))
 		}
 	}
 	if low, ok := p.changes[p.step]; ok && pt.Thread >= 0 {
-		p.prio[pt.Thread] = low
+		p.prio.set(pt.Thread, low)
 	}
 	if p.gather != "" && pt.Thread >= 0 && pt.Loc == p.gather {
 		p.demoted--
-		p.prio[pt.Thread] = p.demoted
+		p.prio.set(pt.Thread, p.demoted)
 	}
-	return demoteAndPick(p.prio, &p.demoted, &p.again, pt, runnable), nil
+	return demoteAndPick(&p.prio, &p.demoted, &p.again, pt, runnable), nil
 }
 
 // demoteAndPick ends a pick of both PCT schedulers. A thread that ran a
@@ -93,11 +94,11 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 // and a slice per hand-over would make a program that hands over a few
 // hundred items that way exhaust the instruction budget. Then the runnable
 // thread of the highest priority runs.
-func demoteAndPick(prio map[int]int, low *int, again *streak, pt *Point, runnable []int) int {
+func demoteAndPick(prio *priorities, low *int, again *streak, pt *Point, runnable []int) int {
 	drop := (pt.What == WhatTimeSlice || yields(pt.What) || again.due(pt)) && pt.Thread >= 0
 	if drop {
 		*low--
-		prio[pt.Thread] = *low
+		prio.set(pt.Thread, *low)
 	}
 	best := highest(prio, runnable)
 	again.picked(pt, best, drop)
@@ -106,14 +107,49 @@ func demoteAndPick(prio map[int]int, low *int, again *streak, pt *Point, runnabl
 
 // highest is the runnable thread of the highest priority (the first of
 // runnable among equals), the thread a priority scheduler runs.
-func highest(prio map[int]int, runnable []int) int {
+func highest(prio *priorities, runnable []int) int {
 	best := runnable[0]
 	for _, t := range runnable[1:] {
-		if prio[t] > prio[best] {
+		if prio.of(t) > prio.of(best) {
 			best = t
 		}
 	}
 	return best
+}
+
+// priorities are the threads' priorities under a priority scheduler, by
+// thread id (the machine's ids are dense from 0). A slice rather than a
+// map: every decision looks up every runnable thread, and a program of a
+// hundred threads made that a hundred map lookups a decision. A thread
+// not yet given one has 0.
+type priorities struct {
+	v   []int
+	has []bool
+}
+
+// of is t's priority, 0 when it has none.
+func (p *priorities) of(t int) int {
+	if t < len(p.v) {
+		return p.v[t]
+	}
+	return 0
+}
+
+// given reports whether t has been given a priority.
+func (p *priorities) given(t int) bool { return t < len(p.has) && p.has[t] }
+
+// set gives t priority v.
+func (p *priorities) set(t, v int) {
+	if t >= len(p.v) {
+		n := max(t+1, 2*len(p.v))
+		p.v, p.has = append(p.v, make([]int, n-len(p.v))...), append(p.has, make([]bool, n-len(p.has))...)
+	}
+	p.v[t], p.has[t] = v, true
+}
+
+// clone is a copy that shares nothing with p.
+func (p *priorities) clone() priorities {
+	return priorities{v: slices.Clone(p.v), has: slices.Clone(p.has)}
 }
 
 // yields reports the calls by which a thread gives way to the others.

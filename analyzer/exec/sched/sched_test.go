@@ -180,3 +180,38 @@ func TestTraceGathering(t *testing.T) {
 		t.Errorf("Gathering(2) = %q, want [m.c:9:2 m.c:11:2]", got)
 	}
 }
+
+// A forked PCT makes the same choices as the original from the fork on,
+// and neither's priorities change the other's: the snapshots the
+// exploration resumes from fork the policy with the machine. Threads are
+// numbered past the priorities' first growth to check it too.
+func TestPCTForkChoosesTheSameApart(t *testing.T) {
+	p := NewPCT(7, 3, 200)
+	runnable := []int{0, 1, 2}
+	for i := 0; i < 10; i++ {
+		p.Pick(&Point{Thread: i % 3}, runnable)
+	}
+	c := p.Fork().(*PCT)
+	many := []int{0, 1, 2, 5, 40, 99}
+	for i := 0; i < 150; i++ {
+		pt := Point{Thread: many[i%len(many)]}
+		if i%7 == 0 {
+			pt.What = WhatTimeSlice
+		}
+		a, _ := p.Pick(&pt, many)
+		b, _ := c.Pick(&pt, many)
+		if a != b {
+			t.Fatalf("pick %d: original %d, fork %d", i, a, b)
+		}
+	}
+	d := p.Fork().(*PCT) // the priorities of the same six threads, forked
+	for _, th := range many {
+		d.prio.set(th, 1<<30)
+		if p.prio.of(th) == 1<<30 {
+			t.Fatalf("setting thread %d's priority in a fork changed the original's", th)
+		}
+	}
+	if !p.prio.given(40) || p.prio.given(41) {
+		t.Errorf("given(40) %v, given(41) %v: want true, false", p.prio.given(40), p.prio.given(41))
+	}
+}
