@@ -136,10 +136,10 @@ func TestStagesFollowTheRun(t *testing.T) {
 	}
 }
 
-// A long program's exploration keeps two executions in each wave: the
-// enumeration's root runs alone by its nature, and PCT's first schedules
-// run beside it instead of after the whole enumeration; a short
-// program's PCT schedules all run after it. The waves are fixed by
+// A long program's exploration keeps two executions in each wave, as its
+// budget affords: the enumeration's root runs alone by its nature, and
+// PCT's first schedules run beside it instead of after the whole
+// enumeration; a short program's PCT schedules all run after it. The waves are fixed by
 // instruction counts, so one worker or two run the same schedules.
 func TestLongProgramsExploreBesideTheEnumeration(t *testing.T) {
 	prog := loadtest.Program(t, cacheDir, "../../../testdata/bench/parallel_sum.c")
@@ -170,6 +170,12 @@ func TestLongProgramsExploreBesideTheEnumeration(t *testing.T) {
 	if one.Enumerated != two.Enumerated || one.Schedules != two.Schedules || one.Beside != two.Beside ||
 		one.Instructions != two.Instructions || one.Seeds != two.Seeds {
 		t.Errorf("one worker: %+v\ntwo: %+v", one, two)
+	}
+	// A budget of about one run pays for the enumeration's root alone,
+	// though each half of it would round to a whole execution.
+	if once := run("100000", 1_500_000, 2); once.Beside != 0 || once.Instructions > 1_500_000+700_000 {
+		t.Errorf("a budget of about one run: %d bounded, %d PCT (%d beside), %d instructions; want none beside, within half a run",
+			once.Enumerated, once.Schedules, once.Beside, once.Instructions)
 	}
 	// 1,000 additions: a short program, whose PCT schedules follow the
 	// enumeration's.

@@ -189,7 +189,8 @@ const besideWave = 2
 // besideEnumeration returns the PCT schedules to run beside a batch of n
 // of the bounded enumeration: for a program of more than FloorRun
 // instructions, enough to make the wave besideWave wide, as many as
-// PCT's half of the exploration's instructions affords; nil for a
+// PCT's half of the exploration's instructions and the whole of it
+// afford; nil for a
 // shorter one, or once PCT has nothing to run. A long program's
 // enumeration runs a batch or two of one schedule each (its root, then
 // the extensions of that root its half of a budget of a few runs
@@ -211,7 +212,14 @@ func (d *detection) besideEnumeration(n int) (*pctBatch, error) {
 	if d.exhaustedAt(spent, share) {
 		return nil, nil
 	}
-	bt, err := p.next(d.affordableAt(min(besideWave-n, p.most-p.i), spent, share))
+	k := d.affordableAt(min(besideWave-n, p.most-p.i), spent, share)
+	// The whole exploration must pay for the wave too: each half rounds
+	// to the nearest execution, so a budget of one run (a long
+	// program's) would otherwise run two, its root and a PCT schedule.
+	if k = min(k, d.affordable(n+k, d.exploreBudget())-n); k <= 0 {
+		return nil, nil
+	}
+	bt, err := p.next(k)
 	if bt != nil {
 		bt.beside = true
 	}
