@@ -190,16 +190,15 @@ const besideWave = 2
 // of the bounded enumeration: for a program of more than FloorRun
 // instructions, enough to make the wave besideWave wide, as many as
 // PCT's half of the exploration's instructions and the whole of it
-// afford; nil for a
-// shorter one, or once PCT has nothing to run. A long program's
-// enumeration runs a batch or two of one schedule each (its root, then
-// the extensions of that root its half of a budget of a few runs
-// affords), each a good part of a second with a core idle: parallel_sum
-// 2000000's exploration ran its three schedules one after another. PCT's
-// schedules do not depend on the enumeration's, but for the focus they
-// switch at: beside it, they switch at the races the schedules before
-// the wave saw, as the plan's PCT schedules of a long program do
-// (sideBySide).
+// afford; nil for a shorter one, or once PCT has nothing to run. A long
+// program's enumeration runs a batch or two of one schedule each (its
+// root, then the extensions of that root its half of a budget of a few
+// runs affords), each a good part of a second with a core idle:
+// parallel_sum 2000000's exploration ran its three schedules one after
+// another. PCT's schedules do not depend on the enumeration's, but for
+// the focus they switch at: beside it, they switch at the races the
+// schedules before the wave saw, as the plan's PCT schedules of a long
+// program do (sideBySide).
 func (d *detection) besideEnumeration(n int) (*pctBatch, error) {
 	if d.firstRan <= FloorRun || n >= besideWave {
 		return nil, nil
