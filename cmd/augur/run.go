@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"augur/analyzer"
 	"augur/analyzer/settings"
 	"augur/internal/safefile"
 
@@ -92,6 +93,10 @@ func runCmd(args []string) int {
 		if flag := report.BudgetFlags[res.Term.Budget.String()]; res.Term.Kind == vm.TermBudget && flag != "" {
 			fmt.Fprintf(os.Stderr, "  (raise %s to give the program more)\n", flag)
 		}
+	}
+	cwd, _ := os.Getwd()
+	if fs := analyzer.HostFiles(res.Missing, cfg.Files, cwd); len(fs) > 0 {
+		fmt.Fprintf(os.Stderr, "augur: %s\n", report.FilesNotGivenText(report.FilesNotGiven(fs, cwd)))
 	}
 	return res.Term.ExitCode()
 }

@@ -192,6 +192,10 @@ type Result struct {
 	// Havoc lists the undefined functions some schedule called under
 	// vm.UndefinedHavoc, sorted.
 	Havoc []string
+	// Missing are the files some schedule looked for that the virtual
+	// file system did not hold, by path, each with the first place in
+	// source order that looked for it (vm.MissingFile).
+	Missing []vm.MissingFile
 	// Runs counts the executions of each technique, Found the races each
 	// found first.
 	Runs, Found map[Technique]int
@@ -916,6 +920,7 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 	res.Runs[tech]++
 	res.Instructions += run.Instructions
 	res.Havoc = union(res.Havoc, run.Havoc)
+	res.Missing = unionMissing(res.Missing, run.Missing)
 	var keep []*Race
 	for _, r := range ex.races {
 		r.Trace, r.Inputs, r.Technique, r.PreemptAccesses = run.Trace, in, tech, ex.preempt
@@ -1059,6 +1064,38 @@ func (d *detection) finish() *Result {
 }
 
 // union merges two sorted lists of names.
+// unionMissing merges two lists of missing files sorted by path, keeping
+// for each path the place that comes first in source order, so the
+// result does not depend on the order executions finish in.
+func unionMissing(a, b []vm.MissingFile) []vm.MissingFile {
+	if len(b) == 0 {
+		return a
+	}
+	at := map[string]ir.Loc{}
+	for _, f := range append(append([]vm.MissingFile(nil), a...), b...) {
+		if l, ok := at[f.Path]; !ok || locBefore(f.At, l) {
+			at[f.Path] = f.At
+		}
+	}
+	out := make([]vm.MissingFile, 0, len(at))
+	for p, l := range at {
+		out = append(out, vm.MissingFile{Path: p, At: l})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// locBefore orders source places by file, line and column.
+func locBefore(a, b ir.Loc) bool {
+	if a.File != b.File {
+		return a.File < b.File
+	}
+	if a.Line != b.Line {
+		return a.Line < b.Line
+	}
+	return a.Col < b.Col
+}
+
 func union(a, b []string) []string {
 	if len(b) == 0 {
 		return a

@@ -98,6 +98,9 @@ type fileTable struct {
 	// description's number (filelock.go).
 	locks    map[uint64][]fileLock
 	nextDesc uint64
+	// missing are the files the program looked for by name and did not
+	// find, with where it first looked (noteMissing).
+	missing map[string]ir.LocID
 }
 
 func newFileTable(m *machine, cfg vm.Config) *fileTable {
@@ -383,7 +386,7 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd,
 		// The values of these are replaced, never written in place.
 		fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), locks: maps.Clone(ft.locks),
-		nextDesc: ft.nextDesc}
+		nextDesc: ft.nextDesc, missing: maps.Clone(ft.missing)}
 	for p, l := range ft.listings {
 		if c.listings == nil {
 			c.listings = map[uint64]*listing{}

@@ -167,6 +167,9 @@ func (tab table) addPosixFiles() {
 				path = vpath(dir.path, name)
 			}
 			fd, err := m.openFile(t, path, flags(a))
+			if fd < 0 && flags(a)&oCreat == 0 {
+				m.files.noteMissing(path, in.Loc)
+			}
 			vm.SetResult(res, uint64(int64(fd)))
 			return err
 		}
@@ -214,6 +217,7 @@ func (tab table) addPosixFiles() {
 				case fifo:
 					kind = fifoNode
 				case !m.files.isDir(path):
+					m.files.noteMissing(path, in.Loc)
 					return fail(m, t, res, vm.ENOENT)
 				default:
 					kind = directory
@@ -249,6 +253,7 @@ func (tab table) addPosixFiles() {
 			return err
 		}
 		if !m.files.exists(path) {
+			m.files.noteMissing(path, in.Loc)
 			return fail(m, t, res, vm.ENOENT)
 		}
 		vm.SetResult(res, 0)

@@ -403,6 +403,9 @@ func (tab table) registerFiles() {
 			return err
 		}
 		if errno != 0 {
+			if errno == vm.ENOENT && strings.HasPrefix(mode, "r") { // not a file to make
+				m.files.noteMissing(path, in.Loc)
+			}
 			return m.SetErrno(t, errno)
 		}
 		f.fd, f.proc, f.desc = m.files.nextFD, m.Proc(), m.files.newDesc()
@@ -447,6 +450,9 @@ func (tab table) registerFiles() {
 			return err
 		}
 		if errno != 0 {
+			if errno == vm.ENOENT && strings.HasPrefix(mode, "r") { // not a file to make
+				m.files.noteMissing(path, in.Loc)
+			}
 			delete(m.files.byAddr, a[2].Bits)
 			return m.SetErrno(t, errno)
 		}

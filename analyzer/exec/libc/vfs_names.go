@@ -2,9 +2,11 @@ package libc
 
 import (
 	"path"
+	"sort"
 	"strings"
 
 	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
 )
 
 // Names in the virtual file system. A file is kept under one name however
@@ -141,4 +143,46 @@ func (ft *fileTable) rename(from, to string) {
 	if hasIno {
 		ft.inodes[to] = ino
 	}
+}
+
+// maxMissing bounds the names an execution keeps of the files it looked
+// for in vain: a program that probes many names gets its first ones said.
+const maxMissing = 64
+
+// noteMissing records that the program looked for the file at path (a
+// vpath) at the call at and did not find it (vm.MissingFile). Names of
+// the system's own trees (/proc, /dev, /sys) and of /tmp are left out:
+// they are no input a user gives, and what the host holds there says
+// nothing of the program's.
+func (ft *fileTable) noteMissing(path string, at ir.LocID) {
+	if path == "" || ft.exists(path) || len(ft.missing) >= maxMissing {
+		return
+	}
+	for _, sys := range []string{"/proc", "/dev", "/sys", "/tmp"} {
+		if path == sys || strings.HasPrefix(path, sys+"/") {
+			return
+		}
+	}
+	if _, seen := ft.missing[path]; seen {
+		return
+	}
+	if ft.missing == nil {
+		ft.missing = map[string]ir.LocID{}
+	}
+	ft.missing[path] = at
+}
+
+// Missing lists the files the program looked for in vain, by path
+// (vm.Library).
+func (m *machine) Missing() []vm.MissingFile {
+	if len(m.files.missing) == 0 {
+		return nil
+	}
+	prog := m.Program()
+	out := make([]vm.MissingFile, 0, len(m.files.missing))
+	for p, at := range m.files.missing {
+		out = append(out, vm.MissingFile{Path: p, At: prog.Loc(at)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
 }

@@ -1,5 +1,7 @@
 package vm
 
+import "augur/analyzer/frontend/ir"
+
 // Library is the state the C library's models keep of an execution beyond
 // its memory: the open files, the virtual file system and the network
 // (package libc). The machine holds it without looking inside, and calls it
@@ -20,6 +22,20 @@ type Library interface {
 	// to the end: the exploration of inputs gives a program that found it
 	// empty one of a few symbolic bytes (symex.InventedStdin).
 	StdinDrained() bool
+	// Missing lists the files the program looked for by name that the
+	// virtual file system did not hold, sorted by path.
+	Missing() []MissingFile
+}
+
+// MissingFile is a file the program looked for by name (an open or fopen
+// for reading, stat, access) that its virtual file system did not hold,
+// with where it first looked. augur gives a program only the files it is
+// told to (--file, augur.toml's files), so a name here is often an input
+// the user meant it to read: the report says so when the file exists on
+// the host (analyzer.HostFiles).
+type MissingFile struct {
+	Path string // the name as the virtual file system resolves it
+	At   ir.Loc
 }
 
 // Library is the execution's library state.

@@ -271,6 +271,9 @@ type Result struct {
 	// Havoc lists the undefined functions this execution called under
 	// UndefinedHavoc, sorted.
 	Havoc []string
+	// Missing are the files the program looked for in vain, sorted by
+	// path (Library.Missing).
+	Missing []MissingFile
 }
 
 type threadStatus uint8
@@ -863,8 +866,12 @@ func (m *Machine) Run() (res *Result) {
 }
 
 func (m *Machine) result(t *Termination) *Result {
-	return &Result{Term: t, Trace: m.trace, Output: m.output, OutputOmitted: m.outOmit, Digest: m.digest,
+	res := &Result{Term: t, Trace: m.trace, Output: m.output, OutputOmitted: m.outOmit, Digest: m.digest,
 		Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads), Havoc: m.havocked, PeakFootprint: m.peak}
+	if m.lib != nil {
+		res.Missing = m.lib.Missing()
+	}
+	return res
 }
 
 // loop runs threads until termination, consulting the policy at every

@@ -2,7 +2,9 @@ package vm_test
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -63,15 +65,11 @@ func TestSandboxedCalls(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, block, ok := strings.Cut(string(src), "expect-stdout:\n")
+		want, ok := commentBlock(string(src), "expect-stdout:")
 		if !ok {
 			t.Fatalf("%s: no expect-stdout block", f)
 		}
-		block, _, _ = strings.Cut(block, "*/")
-		var want strings.Builder
-		for _, line := range strings.Split(strings.TrimRight(block, " \n"), "\n") {
-			want.WriteString(strings.TrimPrefix(strings.TrimPrefix(line, " *"), " ") + "\n")
-		}
+		wantMissing, _ := commentBlock(string(src), "expect-missing:")
 		prog := loadtest.Program(t, t.TempDir(), f)
 		var out bytes.Buffer
 		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"sandbox"}, Stdout: &out, MaxInstructions: 10_000_000,
@@ -80,8 +78,34 @@ func TestSandboxedCalls(t *testing.T) {
 			t.Fatal(err)
 		}
 		res := m.Run()
-		if res.Term.Kind != vm.TermExit || out.String() != want.String() {
-			t.Errorf("%s: %s\ngot:\n%s\nwant:\n%s", f, res.Term.Report(), out.String(), want.String())
+		if res.Term.Kind != vm.TermExit || out.String() != want {
+			t.Errorf("%s: %s\ngot:\n%s\nwant:\n%s", f, res.Term.Report(), out.String(), want)
+		}
+		var missing strings.Builder
+		for _, m := range res.Missing {
+			fmt.Fprintf(&missing, "%s %s:%d\n", m.Path, filepath.Base(m.At.File), m.At.Line)
+		}
+		if missing.String() != wantMissing {
+			t.Errorf("%s: files looked for in vain:\n%swant:\n%s", f, missing.String(), wantMissing)
 		}
 	}
+}
+
+// commentBlock returns the lines of src's comment after the line that is
+// head, up to a blank line or the comment's end, without their " * ".
+func commentBlock(src, head string) (string, bool) {
+	_, block, ok := strings.Cut(src, head+"\n")
+	if !ok {
+		return "", false
+	}
+	block, _, _ = strings.Cut(block, "*/")
+	var out strings.Builder
+	for _, line := range strings.Split(strings.TrimRight(block, " \n"), "\n") {
+		line = strings.TrimPrefix(strings.TrimPrefix(line, " *"), " ")
+		if line == "" {
+			break
+		}
+		out.WriteString(line + "\n")
+	}
+	return out.String(), true
 }

@@ -37,6 +37,9 @@ type Report struct {
 	// Havoc lists the undefined functions whose calls returned
 	// unconstrained values (--undefined=havoc).
 	Havoc []string `json:"havoc,omitempty"`
+	// FilesNotGiven are files the program looked for and ran without,
+	// which exist on the host where augur ran (analyzer.HostFiles).
+	FilesNotGiven []FileNotGiven `json:"files_not_given,omitempty"`
 	// Error is set when there is no analysis at all: the program did not
 	// compile, or could not be loaded. The lists above are then empty.
 	Error *Error `json:"error,omitempty"`
@@ -49,6 +52,17 @@ type Report struct {
 	// could not be taken, with why.
 	SourcesTaken    []resolve.Taken   `json:"sources_taken,omitempty"`
 	SourcesNotTaken []resolve.Skipped `json:"sources_not_taken,omitempty"`
+}
+
+// FileNotGiven is a file the program looked for that augur was not given
+// (--file, augur.toml's files) and that exists on the host: Name is what
+// to give, Host the file found, File and Line where the program first
+// looked for it.
+type FileNotGiven struct {
+	Name string `json:"name"`
+	Host string `json:"host"`
+	File string `json:"file"`
+	Line int    `json:"line"`
 }
 
 // SetSources records how the program was completed from its project's

@@ -77,6 +77,9 @@ func FromResult(res *analyzer.Result, base string) *Report {
 		rep.AddCut(c.Budget.String(), c.Stage, c.Message)
 	}
 	rep.SetSources(res.Options.Resolved, base)
+	if d := res.Detection; d != nil {
+		rep.SetFilesNotGiven(analyzer.HostFiles(d.Missing, res.Options.Run.Files, base), base)
+	}
 	rep.MemoryModel = res.Options.MemoryModel
 	rep.Demangle()
 	if res.Elapsed > 0 {
@@ -139,6 +142,23 @@ func fixes(res *analyzer.Result, fs []fix.Fix, base string) []Fix {
 				Insert: strings.Join(e.New, "\n") + "\n"})
 		}
 		out = append(out, rf)
+	}
+	return out
+}
+
+// SetFilesNotGiven records the files the program looked for in vain that
+// exist on the host, with paths relative to base when inside it.
+func (r *Report) SetFilesNotGiven(fs []analyzer.HostFile, base string) {
+	r.FilesNotGiven = FilesNotGiven(fs, base)
+}
+
+// FilesNotGiven is the report's account of analyzer.HostFiles, with paths
+// relative to base when inside it.
+func FilesNotGiven(fs []analyzer.HostFile, base string) []FileNotGiven {
+	var out []FileNotGiven
+	for _, f := range fs {
+		out = append(out, FileNotGiven{Name: f.Name, Host: ir.RelPath(f.Host, base),
+			File: ir.RelPath(f.At.File, base), Line: f.At.Line})
 	}
 	return out
 }

@@ -205,6 +205,9 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		fmt.Fprintf(&b, "SOURCES: completed from the project's files: %s\n", strings.Join(taken, ", "))
 	}
+	if len(r.FilesNotGiven) > 0 {
+		b.WriteString("FILES: " + FilesNotGivenText(r.FilesNotGiven) + "\n")
+	}
 	if len(r.Havoc) > 0 {
 		fmt.Fprintf(&b, "HAVOC: calls to these undefined functions returned unconstrained values: %s\n", strings.Join(r.Havoc, ", "))
 	}
@@ -373,4 +376,22 @@ func writeShares(b *strings.Builder, st Stats) {
 		fmt.Fprintf(b, "BUDGET: %s ran their share of instructions on executions that found nothing new, %d of %d (a stage's budget: %dx the first schedule's, at least %d up to a first schedule of %d, a floor that falls to none at %d; --explore-instructions), and left out %d %s%s\n",
 			s.what, s.sh.Instructions, s.sh.InstructionBudget, race.StageRuns, race.ExploreFloor, race.FloorRun, race.LongRun, s.sh.LeftOut, s.unit, plural(s.sh.LeftOut))
 	}
+}
+
+// FilesNotGivenText says which files the program looked for and ran
+// without though they exist where augur ran, and how to give them: one
+// sentence, for the report's FILES line and augur run's last word.
+func FilesNotGivenText(fs []FileNotGiven) string {
+	var found, flags []string
+	for _, f := range fs {
+		found = append(found, fmt.Sprintf("%s (%s:%d)", f.Name, f.File, f.Line))
+		flags = append(flags, "--file "+f.Name)
+	}
+	exist, them := "exist", "them"
+	if len(fs) == 1 {
+		exist, them = "exists", "it"
+	}
+	return fmt.Sprintf("the program looked for %s, which augur was not given and which %s here: it ran without %s "+
+		"(augur gives a program only the files it is told to); pass %s, or list %s in an augur.toml target's files",
+		strings.Join(found, ", "), exist, them, strings.Join(flags, " "), them)
 }

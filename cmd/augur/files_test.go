@@ -1,0 +1,53 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"augur/analyzer/output/report"
+)
+
+// A program that looks for files augur was not given, which exist where
+// augur runs, is told so: augur run says it on standard error, and the
+// analysis's report lists them (files_not_given) with where the program
+// looked, so that a user whose program ran on its error path learns why
+// and which --file flags to pass. Files the host lacks (notes.txt) are
+// not named; the files given are not named either.
+func TestFilesNotGivenAreNamed(t *testing.T) {
+	src, err := os.ReadFile("../../testdata/sandbox/files_not_given.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{"files_not_given.c": string(src), "data.txt": "42\n", "settings.conf": "x=1\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const hint = "augur: the program looked for data.txt (files_not_given.c:33), settings.conf (files_not_given.c:37), " +
+		"which augur was not given and which exist here: it ran without them"
+	r := runAugurIn(t, dir, "", "run", "files_not_given.c")
+	if r.code != 0 || !strings.Contains(r.stderr, hint) || !strings.Contains(r.stderr, "pass --file data.txt --file settings.conf") {
+		t.Errorf("augur run: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	if strings.Contains(r.stderr, "notes.txt") {
+		t.Errorf("augur run names a file the host lacks:\n%s", r.stderr)
+	}
+	r = runAugurIn(t, dir, "", "run", "--file", "data.txt", "--file", "settings.conf", "files_not_given.c")
+	if r.code != 0 || strings.Contains(r.stderr, "looked for") || !strings.Contains(r.stdout, "open data.txt: 3") {
+		t.Errorf("augur run with the files: exit %d, stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+
+	r = runAugurIn(t, dir, "", "analyze", "--detect-only", "--format", "json", "--file", "settings.conf", "files_not_given.c")
+	var rep report.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("analyze: exit %d, %v\n%s", r.code, err, r.stderr)
+	}
+	want := []report.FileNotGiven{{Name: "data.txt", Host: "data.txt", File: "files_not_given.c", Line: 33}}
+	if len(rep.FilesNotGiven) != 1 || rep.FilesNotGiven[0] != want[0] {
+		t.Errorf("files_not_given = %+v, want %+v", rep.FilesNotGiven, want)
+	}
+}
