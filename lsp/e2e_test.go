@@ -853,3 +853,48 @@ func TestShowInterleaving(t *testing.T) {
 		c.shutdown()
 	}
 }
+
+// A program that looks for a file the workspace has, which augur was not
+// given, gets an information diagnostic where it looks, saying the
+// analysis ran without it and what to write in augur.toml: with no
+// augur.toml, the whole target; with a target there, its files line. A
+// file the target lists is given, and its diagnostic goes.
+func TestFileNotGivenIsSaidWhereTheProgramLooks(t *testing.T) {
+	said := func(toml string) (*client, string, []Diagnostic) {
+		root := workspaceWith(t, "sandbox/files_not_given.c")
+		path := filepath.Join(root, "files_not_given.c")
+		files := map[string]string{"data.txt": "42\n", "settings.conf": "x=1\n"}
+		if toml != "" {
+			files["augur.toml"] = toml
+		}
+		for name, text := range files {
+			if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c := start(t, root, nil)
+		c.open(path)
+		c.waitAnalyses(1)
+		var out []Diagnostic
+		for _, d := range c.diagnostics(path) {
+			if d.Code == "file-not-given" {
+				out = append(out, d)
+			}
+		}
+		return c, path, out
+	}
+	c, path, got := said("")
+	if len(got) != 2 || got[0].Range.Start.Line != 32 || got[1].Range.Start.Line != 36 || got[0].Severity != 3 ||
+		!strings.Contains(got[0].Message, "looks for data.txt here, and the workspace has that file") ||
+		!strings.Contains(got[0].Message, "describe the program in augur.toml:\n[[target]]\nsources = [\"files_not_given.c\"]\nfiles = [\"data.txt\"]") {
+		t.Errorf("with no augur.toml: want informations at lines 33 and 37 giving the target, got %+v", c.diagnostics(path))
+	}
+	c.shutdown()
+	c, path, got = said("[[target]]\nsources = [\"files_not_given.c\"]\nfiles = [\"data.txt\"]\n")
+	if len(got) != 1 || got[0].Range.Start.Line != 36 ||
+		!strings.Contains(got[0].Message, "looks for settings.conf here") ||
+		!strings.Contains(got[0].Message, `list it in the target's files in augur.toml: files = ["settings.conf"]`) {
+		t.Errorf("with data.txt given: want one information at line 37 naming settings.conf, got %+v", c.diagnostics(path))
+	}
+	c.shutdown()
+}

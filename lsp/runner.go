@@ -658,6 +658,10 @@ func absolutize(rep *report.Report, root string) *report.Report {
 	for i := range rep.Incomplete {
 		rep.Incomplete[i].File = abs(rep.Incomplete[i].File)
 	}
+	for i := range rep.FilesNotGiven {
+		f := &rep.FilesNotGiven[i]
+		f.File, f.Host = abs(f.File), abs(f.Host)
+	}
 	for i := range rep.Inversions {
 		accesses(rep.Inversions[i].First)
 		accesses(rep.Inversions[i].Second)

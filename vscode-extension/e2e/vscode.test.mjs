@@ -117,6 +117,10 @@ before(async () => {
   fs.copyFileSync(path.join(repo, 'testdata', 'budget', 'flag_never_set.c'), path.join(workspace, 'waiter.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'grower.c'), path.join(workspace, 'grower.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'jobs.c'), path.join(workspace, 'jobs.c'));
+  // orders.c reads orders.txt, which the workspace has and no
+  // configuration gives it (testdata/vscode/orders.c).
+  fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'orders.c'), path.join(workspace, 'orders.c'));
+  fs.writeFileSync(path.join(workspace, 'orders.txt'), '120\n45\n300\n');
   // A program split over files, in a folder of its own, that no
   // configuration describes: tally/main.c calls into tally.c, which logs
   // through log.c; other.c is another program and broken.c does not
@@ -870,6 +874,22 @@ function findFiles(dir, re) {
   }
   return out;
 }
+
+test('a program that opens a file of the workspace augur was not given is told so at the call, with the augur.toml line that gives it', async () => {
+  // orders.c's fopen finds nothing in augur's virtual file system, so
+  // the analysis ran the program's error path: an information at the
+  // call says so, not a clean bill.
+  const hover = await keyboardHover('orders.c', 'fopen("orders.txt"', 'the workspace has that file');
+  await fadedIn();
+  await shot('17-file-not-given');
+  assert.match(hover, /looks for orders\.txt here/);
+  assert.match(hover, /the analysis of orders(\.c)? ran without it/);
+  assert.match(hover, /files = \["orders\.txt"\]/);
+  const editor = page.locator('.editor-instance:visible');
+  assert.ok(await editor.locator('.squiggly-info').count() >= 1, 'no information squiggle at the call');
+  assert.equal(await editor.locator('.squiggly-error, .squiggly-warning').count(), 0, 'a missing file shown as a problem of the program');
+  await page.keyboard.press('Escape');
+});
 
 test("the server's log says each message once, at its own level", async () => {
   // The client shows the server's standard error in the same output
