@@ -16,9 +16,10 @@
 # fft, lu and barnes (their sources made with m4 from the null macros, as
 # SCTBench's makefiles make them; the script needs m4 for them and skips
 # them without it) and PARSEC's three streamclusters, with the arguments
-# of SCTBench's runners. ctrace, bbuf and pbzip2 are scripts/apps.sh's;
-# radbench (SpiderMonkey, NSPR) and aget (a download over the network)
-# need builds of their own and are not run.
+# of SCTBench's runners, and conc-bugs' aget, given the two files its
+# download reads. ctrace, bbuf and pbzip2 are scripts/apps.sh's;
+# radbench (SpiderMonkey, NSPR) and PARSEC's ferret need builds of their
+# own and are not run.
 #
 # OUTDIR (default sctbench-out) gets NAME.json (the report), NAME.log,
 # NAME-evidence/ (each replayed: NAME-evidence/*.replay) and summary.txt,
@@ -33,12 +34,12 @@ while getopts "o:t:" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) timeout=$OPTARG ;;
-	*) sed -n '2,22p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,23p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -ne 1 ] || [ ! -d "$1/concurrent-software-benchmarks" ]; then
-	sed -n '2,22p' "$0" >&2
+	sed -n '2,23p' "$0" >&2
 	exit 2
 fi
 bench=$(cd "$1" && pwd)
@@ -94,6 +95,12 @@ run safestack "$bench/safestack" "" SafeStack.cpp
 # does not (docs/cxx.md).
 run qsort_mt "$bench/inspect_benchmarks" "--cflag=-Wno-return-type --cflag=-D_GNU_SOURCE" qsort_mt.c
 run stringbuffer "$bench/conc-bugs/stringbuffer-jdk1.4" "--cflag=-fno-strict-return" main.cpp stringbuffer.cpp
+# aget as SCTBench runs it: its copy "downloads" from files of a recorded
+# reply, one per thread, named by the thread's starting offset (its
+# socket_m opens them), and its SIGINT handler runs at once in a thread of
+# its own. augur gives a program only the files it is told to, so they
+# are given; main.c's directory completes the program.
+ARGS="-l dl.txt http://www.gnu.org/licenses/gpl.txt" run aget "$bench/conc-bugs/aget-bug2/aget-devel" "--file 0 --file 17573" main.c
 
 # splash NAME DIR: SPLASH-2's sources in DIR made into C with m4 and the
 # null macros (SCTBench's own build), in $out/NAME-src. SCTBench built
