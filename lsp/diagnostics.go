@@ -381,8 +381,8 @@ func (s *Server) fileNotGivenDiagnostic(f report.FileNotGiven, ts *targetState, 
 	case ts.target != nil && ts.target.SourcesLine > 0:
 		msg += fmt.Sprintf(" To let it read the file, list it in the target's files in augur.toml: files = [%q].", f.Name)
 	default:
-		msg += fmt.Sprintf(" To let it read the file, describe the program in augur.toml:\n[[target]]\nsources = [%s]\nfiles = [%q]",
-			s.quotedSources(ts, sn), f.Name)
+		msg += fmt.Sprintf(" To let it read the file, describe the program in augur.toml (whose targets are then the programs augur "+
+			"analyzes in this workspace):\n[[target]]\nsources = [%s]\nfiles = [%q]", s.quotedSources(ts, sn), f.Name)
 	}
 	return protocol.Diagnostic{Range: rng, Severity: protocol.DiagnosticSeverityInformation, Source: protocol.NewOptional(sourceAugur),
 		Code: protocol.String("file-not-given"), Message: protocol.String(msg)}

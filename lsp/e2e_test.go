@@ -886,7 +886,7 @@ func TestFileNotGivenIsSaidWhereTheProgramLooks(t *testing.T) {
 	c, path, got := said("")
 	if len(got) != 2 || got[0].Range.Start.Line != 32 || got[1].Range.Start.Line != 36 || got[0].Severity != 3 ||
 		!strings.Contains(got[0].Message, "looks for data.txt here, and the workspace has that file") ||
-		!strings.Contains(got[0].Message, "describe the program in augur.toml:\n[[target]]\nsources = [\"files_not_given.c\"]\nfiles = [\"data.txt\"]") {
+		!strings.Contains(got[0].Message, "analyzes in this workspace):\n[[target]]\nsources = [\"files_not_given.c\"]\nfiles = [\"data.txt\"]") {
 		t.Errorf("with no augur.toml: want informations at lines 33 and 37 giving the target, got %+v", c.diagnostics(path))
 	}
 	c.shutdown()
