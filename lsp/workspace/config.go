@@ -39,8 +39,11 @@ type Target struct {
 	Stdin     string
 	StdinFile string
 	// Files are the virtual file system's seeds: "PATH" or "NAME=PATH",
-	// PATH absolute.
-	Files []string
+	// PATH absolute: augur.toml's top-level ones, then the target's own,
+	// which win over a top-level one of the same name. FilesLine is the
+	// line of the target's own files key (0: none).
+	Files     []string
+	FilesLine int
 	// Env sets NAME=VALUE entries in the program's environment, over
 	// augur's default one (the host's is never seen).
 	Env []string
@@ -70,7 +73,15 @@ type Config struct {
 	// set applies the file's top-level analysis settings.
 	set     []func(*settings.Values) error
 	targets []targetSpec
+	// files are the top-level files: given to every program of the
+	// workspace, configured or made from an open file ("NAME=PATH", PATH
+	// absolute); FilesLine is the line that lists them (0: none).
+	files     []string
+	FilesLine int
 }
+
+// topKeys are the top-level keys that are not settings.
+var topKeys = []string{"files"}
 
 // targetSpec is a [[target]] table, its settings applied on demand over
 // whatever the defaults are then.
@@ -116,8 +127,17 @@ func ParseConfig(path, text string) (*Config, error) {
 	}
 	dir := filepath.Dir(path)
 	cfg := &Config{Path: path}
-	if cfg.set, err = settingsOf(doc.root, nil, dir); err != nil {
+	if cfg.set, err = settingsOf(doc.root, topKeys, dir); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if v, ok := doc.root.values["files"]; ok {
+		cfg.FilesLine = doc.root.lines["files"]
+		if err := settings.DecodeStrings(&cfg.files, v); err != nil {
+			return nil, fmt.Errorf("%s: line %d: files: %w", path, cfg.FilesLine, err)
+		}
+		if err := resolveFiles(cfg.files, dir, cfg.FilesLine); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 	}
 	names := map[string]bool{}
 	for i, tab := range doc.arrays["target"] {
@@ -211,19 +231,58 @@ func parseTarget(tab *tomlTable, dir string) (targetSpec, error) {
 				tab.lines["stdin-file"], t.StdinFile)
 		}
 	}
-	for i, f := range t.Files {
-		if name, path, ok := strings.Cut(f, "="); ok {
-			t.Files[i] = name + "=" + abs(dir, path)
-		} else {
-			t.Files[i] = f + "=" + abs(dir, f) // the program opens it by the name written
-		}
-		if _, path, _ := strings.Cut(t.Files[i], "="); !inside(dir, path) {
-			return spec, fmt.Errorf("line %d: files: %s is outside the workspace; a workspace may give its program only its own files",
-				tab.lines["files"], path)
-		}
+	t.FilesLine = tab.lines["files"]
+	if err := resolveFiles(t.Files, dir, t.FilesLine); err != nil {
+		return spec, err
 	}
 	spec.set, err = settingsOf(tab, targetKeys, dir)
 	return spec, err
+}
+
+// resolveFiles makes each of a files key's entries (listed at line of
+// augur.toml in dir) NAME=PATH with PATH absolute, refusing a path
+// outside the workspace.
+func resolveFiles(files []string, dir string, line int) error {
+	for i, f := range files {
+		if name, path, ok := strings.Cut(f, "="); ok {
+			files[i] = name + "=" + abs(dir, path)
+		} else {
+			files[i] = f + "=" + abs(dir, f) // the program opens it by the name written
+		}
+		if _, path, _ := strings.Cut(files[i], "="); !inside(dir, path) {
+			return fmt.Errorf("line %d: files: %s is outside the workspace; a workspace may give its program only its own files",
+				line, path)
+		}
+	}
+	return nil
+}
+
+// withFiles is top's files, then own's, an own file replacing a top one
+// of the same name.
+func withFiles(top, own []string) []string {
+	if len(top) == 0 {
+		return own
+	}
+	names := map[string]bool{}
+	for _, f := range own {
+		name, _, _ := strings.Cut(f, "=")
+		names[name] = true
+	}
+	var out []string
+	for _, f := range top {
+		if name, _, _ := strings.Cut(f, "="); !names[name] {
+			out = append(out, f)
+		}
+	}
+	return append(out, own...)
+}
+
+// TopFiles are the files augur.toml gives every program ("NAME=PATH").
+func (c *Config) TopFiles() []string {
+	if c == nil {
+		return nil
+	}
+	return c.files
 }
 
 // inside reports whether path lies in dir (after cleaning; a symbolic
@@ -261,6 +320,7 @@ func (c *Config) Targets(base settings.Values) []*Target {
 	for _, spec := range c.targets {
 		t := spec.t
 		t.Settings = top
+		t.Files = withFiles(c.files, t.Files)
 		for _, set := range spec.set {
 			_ = set(&t.Settings)
 		}
@@ -273,9 +333,9 @@ func (c *Config) Targets(base settings.Values) []*Target {
 func DefinesMain(src []byte) bool { return resolve.DefinesMain(src) }
 
 // ImplicitTarget is the target of a file that defines main, when the
-// workspace configures no targets.
-func ImplicitTarget(file string, base settings.Values) *Target {
-	return &Target{Name: filepath.Base(file), Sources: []string{file}, Settings: base, Implicit: true}
+// workspace configures no targets, given augur.toml's top-level files.
+func ImplicitTarget(file string, base settings.Values, files []string) *Target {
+	return &Target{Name: filepath.Base(file), Sources: []string{file}, Settings: base, Files: files, Implicit: true}
 }
 
 // IsHeader reports whether path is a C or C++ header: analyzed as part of
@@ -294,7 +354,7 @@ func Keys() (targetOnly, keys []string) {
 		keys = append(keys, s.Key)
 	}
 	sort.Strings(keys)
-	return append([]string(nil), targetKeys...), keys
+	return append([]string(nil), targetKeys...), append(keys, topKeys...)
 }
 
 // JSONKeys lists every client setting name, for documentation checks.

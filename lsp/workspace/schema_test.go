@@ -58,7 +58,7 @@ func TestTOMLSchemaMatchesTheKeysAccepted(t *testing.T) {
 		sort.Strings(all)
 		return strings.Join(all, " ")
 	}
-	if got, want := keys(schema.Properties), want("target"); got != want {
+	if got, want := keys(schema.Properties), want(append([]string{"target"}, topKeys...)...); got != want {
 		t.Errorf("top-level keys in the schema:\n%s\nkeys augur.toml accepts:\n%s", got, want)
 	}
 	if got, want := keys(target.Properties.Target.Items.Properties), want(targetKeys...); got != want {

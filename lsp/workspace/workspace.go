@@ -96,6 +96,21 @@ func (w *Workspace) ImplicitSettings() settings.Values {
 	return cfg.TopSettings(base)
 }
 
+// TopFiles are the files augur.toml gives every program of the workspace
+// ("NAME=PATH", PATH absolute).
+func (w *Workspace) TopFiles() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.config.TopFiles()
+}
+
+// Config is augur.toml as last read (nil: none, or a broken one).
+func (w *Workspace) Config() *Config {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.config
+}
+
 // Targets returns every configured target (none without augur.toml).
 func (w *Workspace) Targets() []*Target {
 	w.mu.Lock()
@@ -119,7 +134,7 @@ func (w *Workspace) TargetsOf(file string, text []byte) []*Target {
 	configured := w.Targets()
 	if len(configured) == 0 {
 		if build.IsSource(file) && DefinesMain(text) {
-			return []*Target{ImplicitTarget(file, w.ImplicitSettings())}
+			return []*Target{ImplicitTarget(file, w.ImplicitSettings(), w.TopFiles())}
 		}
 		return nil
 	}

@@ -316,7 +316,7 @@ func TestImplicitTargetCandidates(t *testing.T) {
 	write(t, lib, "int lib(void){ return 1; }\n")
 	write(t, loose, "int loose(void){ return 2; }\n")
 	w := New(dir)
-	plan, err := w.Plan(ImplicitTarget(main, settings.Defaults(settings.Editor)), t.TempDir())
+	plan, err := w.Plan(ImplicitTarget(main, settings.Defaults(settings.Editor), nil), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -327,7 +327,7 @@ func TestImplicitTargetCandidates(t *testing.T) {
  {"directory": "`+dir+`", "file": "main.c", "command": "cc -c main.c"},
  {"directory": "`+dir+`", "file": "lib/lib.c", "command": "cc -DLIB=1 -c lib/lib.c"}
 ]`)
-	if plan, err = w.Plan(ImplicitTarget(main, settings.Defaults(settings.Editor)), t.TempDir()); err != nil {
+	if plan, err = w.Plan(ImplicitTarget(main, settings.Defaults(settings.Editor), nil), t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{lib, main}; !reflect.DeepEqual(plan.Candidates, want) {
@@ -425,5 +425,44 @@ func TestTargetClients(t *testing.T) {
 	write(t, filepath.Join(dir, ConfigName), "[[target]]\nsources = [\"server.c\"]\n\nclients = [\"-p 1 client.c\"]\n")
 	if err := w.ReloadConfig(); err == nil || !strings.Contains(err.Error(), "line 4: clients") {
 		t.Errorf("a client line without its sources first: %v", err)
+	}
+}
+
+// augur.toml's top-level files are given to every program: a target's
+// own file of the same name wins, and a program made from an open file
+// (no [[target]]) gets them too. A path outside the workspace is refused
+// with its line.
+func TestTopLevelFilesGoToEveryProgram(t *testing.T) {
+	dir := t.TempDir()
+	dir, _ = filepath.EvalSymlinks(dir)
+	main := filepath.Join(dir, "main.c")
+	write(t, main, "int main(void){}\n")
+	write(t, filepath.Join(dir, ConfigName), "files = [\"data.txt\", \"conf=etc/a.conf\"]\n")
+	w := New(dir)
+	if err := w.ConfigError(); err != nil {
+		t.Fatal(err)
+	}
+	got := w.TargetsOf(main, []byte("int main(void){}\n"))
+	want := []string{"data.txt=" + filepath.Join(dir, "data.txt"), "conf=" + filepath.Join(dir, "etc/a.conf")}
+	if len(got) != 1 || !got[0].Implicit || !reflect.DeepEqual(got[0].Files, want) {
+		t.Fatalf("implicit target's files: %+v, want %q", got, want)
+	}
+	if w.Config().FilesLine != 1 {
+		t.Errorf("FilesLine = %d, want 1", w.Config().FilesLine)
+	}
+
+	write(t, filepath.Join(dir, ConfigName), "files = [\"data.txt\", \"conf=etc/a.conf\"]\n[[target]]\nsources = [\"main.c\"]\nfiles = [\"conf=b.conf\"]\n")
+	if err := w.ReloadConfig(); err != nil {
+		t.Fatal(err)
+	}
+	ts := w.Targets()
+	want = []string{"data.txt=" + filepath.Join(dir, "data.txt"), "conf=" + filepath.Join(dir, "b.conf")}
+	if len(ts) != 1 || !reflect.DeepEqual(ts[0].Files, want) || ts[0].FilesLine != 4 {
+		t.Errorf("configured target's files: %+v, want %q at line 4", ts, want)
+	}
+
+	write(t, filepath.Join(dir, ConfigName), "timeout = \"1m\"\nfiles = [\"../secret\"]\n")
+	if err := w.ReloadConfig(); err == nil || !strings.Contains(err.Error(), "line 2: files:") || !strings.Contains(err.Error(), "outside the workspace") {
+		t.Errorf("a top-level file outside the workspace: %v", err)
 	}
 }

@@ -86,6 +86,12 @@ export function tomlSchema(pkg: { contributes: { configuration: { properties: Re
     additionalProperties: false,
     properties: {
       ...sorted(settings),
+      files: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          'files every program of the workspace may open, as "PATH" or "NAME=PATH", inside the workspace; a target\'s own files add to them',
+      },
       target: {
         type: 'array',
         description: 'the programs to analyze; a [[target]] may also set any analysis setting for itself',
