@@ -86,6 +86,7 @@ func (s *Server) CodeAction(ctx context.Context, params *protocol.CodeActionPara
 		}
 	}
 	actions = append(actions, s.failureActions(path, params.Range.Start.Line, params.Range.End.Line, l)...)
+	actions = append(actions, s.fileActions(path, params.Range.Start.Line, params.Range.End.Line, l)...)
 	s.mu.Unlock()
 	if len(s.targetsOfFile(path)) > 0 {
 		actions = append(actions, &protocol.CodeAction{Title: "Analyze now (augur)",

@@ -240,7 +240,8 @@ func (c *client) initialize(initOptions map[string]any) {
 	caps := map[string]any{
 		"window": window,
 		"workspace": map[string]any{"applyEdit": true, "didChangeWatchedFiles": map[string]any{"dynamicRegistration": true},
-			"codeLens": map[string]any{"refreshSupport": true}},
+			"codeLens":      map[string]any{"refreshSupport": true},
+			"workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create"}}},
 	}
 	if c.timelineView || c.diffView {
 		caps["experimental"] = map[string]any{"augurTimelineView": c.timelineView, "augurDiffView": c.diffView}

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
@@ -360,56 +359,6 @@ func stoppedDiagnostic(target string, st *report.Stopped) protocol.Diagnostic {
 	msg += "."
 	return protocol.Diagnostic{Severity: protocol.DiagnosticSeverityWarning, Source: protocol.NewOptional(sourceAugur),
 		Code: protocol.String("incomplete"), Message: protocol.String(msg)}
-}
-
-// fileNotGivenDiagnostic marks where the program looked for a file that
-// the workspace has and augur was not given: the analysis ran the
-// program without it, on whatever path a missing file takes. It says
-// how to give it, which is the setting users do not know they need: a
-// files line for a target of augur.toml, or the whole target for a
-// program augur made from an open file (whose sources it then names, as
-// an augur.toml target's sources are not completed).
-func (s *Server) fileNotGivenDiagnostic(f report.FileNotGiven, ts *targetState, sn *snapshot, l *lines) protocol.Diagnostic {
-	rng := l.fromColumn(sn, f.File, f.Line, 0)
-	msg := fmt.Sprintf("augur: the program looks for %s here, and the workspace has that file, but augur gives a program only the files "+
-		"it is told to: the analysis of %s ran without it.", f.Name, ts.name())
-	switch {
-	case filepath.IsAbs(f.Name):
-		msg = fmt.Sprintf("augur: the program looks for %s here, which exists on this machine, but augur gives a program only the files "+
-			"it is told to: the analysis of %s ran without it. augur.toml gives files from inside the workspace: copy it in and list it "+
-			"in the target's files as NAME=PATH (files = [%q]).", f.Name, ts.name(), f.Name+"="+filepath.Base(f.Name))
-	case ts.target != nil && ts.target.SourcesLine > 0:
-		msg += fmt.Sprintf(" To let it read the file, list it in the target's files in augur.toml: files = [%q].", f.Name)
-	default:
-		msg += fmt.Sprintf(" To let it read the file, describe the program in augur.toml (whose targets are then the programs augur "+
-			"analyzes in this workspace):\n[[target]]\nsources = [%s]\nfiles = [%q]", s.quotedSources(ts, sn), f.Name)
-	}
-	return protocol.Diagnostic{Range: rng, Severity: protocol.DiagnosticSeverityInformation, Source: protocol.NewOptional(sourceAugur),
-		Code: protocol.String("file-not-given"), Message: protocol.String(msg)}
-}
-
-// quotedSources lists a target's sources and the files augur took to
-// complete it, relative to the workspace root, quoted for augur.toml.
-func (s *Server) quotedSources(ts *targetState, sn *snapshot) string {
-	var files []string
-	if ts.target != nil {
-		files = append(files, ts.target.Sources...)
-	}
-	if sn.report != nil {
-		for _, t := range sn.report.SourcesTaken {
-			files = append(files, t.File)
-		}
-	}
-	var quoted []string
-	for _, f := range files {
-		if s.ws != nil && filepath.IsAbs(f) {
-			if rel, err := filepath.Rel(s.ws.Root, f); err == nil && !strings.HasPrefix(rel, "..") {
-				f = rel
-			}
-		}
-		quoted = append(quoted, strconv.Quote(filepath.ToSlash(f)))
-	}
-	return strings.Join(quoted, ", ")
 }
 
 // gapDiagnostic marks a call augur could not follow: the executions that

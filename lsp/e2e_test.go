@@ -856,13 +856,25 @@ func TestShowInterleaving(t *testing.T) {
 
 // A program that looks for a file the workspace has, which augur was not
 // given, gets an information diagnostic where it looks, saying the
-// analysis ran without it and what to write in augur.toml: with no
-// augur.toml, the whole target; with a target there, its files line. A
-// file the target lists is given, and its diagnostic goes.
+// analysis ran without it, and a quick fix that lists the file in
+// augur.toml: with no augur.toml, one made with top-level files (which
+// leaves every program analyzed); with top-level settings only, a files
+// line at the top; with a target there, the target's files extended.
+// Once augur.toml gives the file, its diagnostic goes.
 func TestFileNotGivenIsSaidWhereTheProgramLooks(t *testing.T) {
-	said := func(toml string) (*client, string, []Diagnostic) {
-		root := workspaceWith(t, "sandbox/files_not_given.c")
-		path := filepath.Join(root, "files_not_given.c")
+	type fix struct {
+		Title string `json:"title"`
+		Edit  struct {
+			Changes map[string][]struct {
+				Range   Range  `json:"range"`
+				NewText string `json:"newText"`
+			} `json:"changes"`
+			DocumentChanges []json.RawMessage `json:"documentChanges"`
+		} `json:"edit"`
+	}
+	said := func(toml string) (c *client, root, path string, got []Diagnostic, fixes []fix) {
+		root = workspaceWith(t, "sandbox/files_not_given.c")
+		path = filepath.Join(root, "files_not_given.c")
 		files := map[string]string{"data.txt": "42\n", "settings.conf": "x=1\n"}
 		if toml != "" {
 			files["augur.toml"] = toml
@@ -872,29 +884,88 @@ func TestFileNotGivenIsSaidWhereTheProgramLooks(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		c := start(t, root, nil)
+		c = start(t, root, nil)
 		c.open(path)
 		c.waitAnalyses(1)
-		var out []Diagnostic
 		for _, d := range c.diagnostics(path) {
 			if d.Code == "file-not-given" {
-				out = append(out, d)
+				got = append(got, d)
 			}
 		}
-		return c, path, out
+		if len(got) > 0 {
+			err := c.call("textDocument/codeAction", map[string]any{
+				"textDocument": map[string]any{"uri": fileURI(path)},
+				"range":        map[string]any{"start": map[string]any{"line": got[0].Range.Start.Line}, "end": map[string]any{"line": got[0].Range.Start.Line}},
+				"context":      map[string]any{"diagnostics": []any{}}}, &fixes)
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		return c, root, path, got, fixes
 	}
-	c, path, got := said("")
+	giving := func(fixes []fix, name string) *fix {
+		for i := range fixes {
+			if fixes[i].Title == "Give "+name+" to the program (augur.toml files)" {
+				return &fixes[i]
+			}
+		}
+		return nil
+	}
+
+	// No augur.toml: the fix makes one.
+	c, root, path, got, fixes := said("")
 	if len(got) != 2 || got[0].Range.Start.Line != 32 || got[1].Range.Start.Line != 36 || got[0].Severity != 3 ||
 		!strings.Contains(got[0].Message, "looks for data.txt here, and the workspace has that file") ||
-		!strings.Contains(got[0].Message, "analyzes in this workspace):\n[[target]]\nsources = [\"files_not_given.c\"]\nfiles = [\"data.txt\"]") {
-		t.Errorf("with no augur.toml: want informations at lines 33 and 37 giving the target, got %+v", c.diagnostics(path))
+		!strings.Contains(got[0].Message, `top-level files, which every program of the workspace gets: files = ["data.txt"]`) {
+		t.Errorf("with no augur.toml: want informations at lines 33 and 37, got %+v", c.diagnostics(path))
+	}
+	f := giving(fixes, "data.txt")
+	if f == nil || len(f.Edit.DocumentChanges) != 2 || !strings.Contains(string(f.Edit.DocumentChanges[0]), `"kind":"create"`) ||
+		!strings.Contains(string(f.Edit.DocumentChanges[0]), fileURI(filepath.Join(root, "augur.toml"))) ||
+		!strings.Contains(string(f.Edit.DocumentChanges[1]), `"newText":"files = [\"data.txt\"]\n"`) {
+		t.Errorf("with no augur.toml: want a fix that makes augur.toml, got %+v", fixes)
 	}
 	c.shutdown()
-	c, path, got = said("[[target]]\nsources = [\"files_not_given.c\"]\nfiles = [\"data.txt\"]\n")
+
+	// Top-level settings only: a files line at the top; applied, the
+	// file is given and its diagnostic goes.
+	c, root, path, _, fixes = said("timeout = \"2m\"\n")
+	f = giving(fixes, "data.txt")
+	cfg := filepath.Join(root, "augur.toml")
+	if f == nil || len(f.Edit.Changes[fileURI(cfg)]) != 1 {
+		t.Fatalf("with top-level settings: want a fix that edits augur.toml, got %+v", fixes)
+	}
+	if e := f.Edit.Changes[fileURI(cfg)][0]; e.Range.Start.Line != 0 || e.Range.Start.Character != 0 || e.NewText != "files = [\"data.txt\"]\n" {
+		t.Errorf("with top-level settings: edit %+v", e)
+	}
+	if err := os.WriteFile(cfg, []byte("files = [\"data.txt\"]\ntimeout = \"2m\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": fileURI(cfg), "type": 2}}})
+	c.waitFor("settings.conf's information alone", func() bool {
+		var left []string
+		for _, d := range c.diags[fileURI(path)] { // waitFor holds c.mu
+			if d.Code == "file-not-given" {
+				left = append(left, d.Message)
+			}
+		}
+		return len(left) == 1 && strings.Contains(left[0], "settings.conf")
+	})
+	c.shutdown()
+
+	// A target that lists data.txt: its files line gets settings.conf.
+	c, root, path, got, fixes = said("[[target]]\nsources = [\"files_not_given.c\"]\nfiles = [\"data.txt\"]\n")
 	if len(got) != 1 || got[0].Range.Start.Line != 36 ||
-		!strings.Contains(got[0].Message, "looks for settings.conf here") ||
 		!strings.Contains(got[0].Message, `list it in the target's files in augur.toml: files = ["settings.conf"]`) {
 		t.Errorf("with data.txt given: want one information at line 37 naming settings.conf, got %+v", c.diagnostics(path))
+	}
+	f = giving(fixes, "settings.conf")
+	cfg = filepath.Join(root, "augur.toml")
+	if f == nil || len(f.Edit.Changes[fileURI(cfg)]) != 1 {
+		t.Fatalf("with a target: want a fix that edits augur.toml, got %+v", fixes)
+	}
+	if e := f.Edit.Changes[fileURI(cfg)][0]; e.Range.Start.Line != 2 || e.Range.Start.Character != 19 || e.NewText != `, "settings.conf"` {
+		t.Errorf("with a target: edit %+v", e)
 	}
 	c.shutdown()
 }

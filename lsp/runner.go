@@ -260,7 +260,7 @@ func (s *Server) reanalyzeAll(delay time.Duration) {
 	for key, ts := range s.targets {
 		switch {
 		case ts.target.Implicit && len(fresh) == 0:
-			ts.target = workspace.ImplicitTarget(ts.target.Sources[0], base)
+			ts.target = workspace.ImplicitTarget(ts.target.Sources[0], base, s.ws.TopFiles())
 		case fresh[key] != nil:
 			ts.target = fresh[key]
 			delete(fresh, key)

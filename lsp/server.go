@@ -13,6 +13,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -89,6 +90,9 @@ type Server struct {
 	progress     bool // the client accepts server-created progress tokens
 	watch        bool // the client registers file watchers on request
 	showDocument bool // the client implements window/showDocument
+	// createFiles: the client applies workspace edits that create files
+	// (documentChanges with the create resource operation).
+	createFiles bool
 	// timelineView: the client shows interleaving timelines itself
 	// (experimental capability "augurTimelineView", the VS Code
 	// extension's webview), so the server does not open them.
@@ -215,6 +219,9 @@ func (s *Server) Initialize(ctx context.Context, params *protocol.InitializePara
 	caps := params.Capabilities
 	if w := caps.Workspace; w != nil && w.DidChangeWatchedFiles != nil && w.DidChangeWatchedFiles.DynamicRegistration != nil {
 		s.watch = *w.DidChangeWatchedFiles.DynamicRegistration
+	}
+	if w := caps.Workspace; w != nil && w.WorkspaceEdit != nil && w.WorkspaceEdit.DocumentChanges != nil && *w.WorkspaceEdit.DocumentChanges {
+		s.createFiles = slices.Contains(w.WorkspaceEdit.ResourceOperations, protocol.ResourceOperationKindCreate)
 	}
 	if caps.Window != nil {
 		s.progress = caps.Window.WorkDoneProgress != nil && *caps.Window.WorkDoneProgress

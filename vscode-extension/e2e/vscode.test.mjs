@@ -889,6 +889,32 @@ test('a program that opens a file of the workspace augur was not given is told s
   assert.ok(await editor.locator('.squiggly-info').count() >= 1, 'no information squiggle at the call');
   assert.equal(await editor.locator('.squiggly-error, .squiggly-warning').count(), 0, 'a missing file shown as a problem of the program');
   await page.keyboard.press('Escape');
+  // The quick fix lists the file in augur.toml's top-level files, making
+  // augur.toml (the workspace has none): every program still analyzed,
+  // and orders.c, given its file, is analyzed again without the note.
+  const file = path.join(tmp, 'workspace', 'orders.c');
+  const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('fopen("orders.txt"')) + 1;
+  const item = page.locator('.action-widget .monaco-list-row', { hasText: 'Give orders.txt to the program (augur.toml files)' });
+  await openUntil(async () => {
+    await goToLine(line);
+    await page.keyboard.press('Control+.');
+  }, item);
+  await shot('17b-give-file');
+  await chooseWithKeyboard(item);
+  const toml = path.join(tmp, 'workspace', 'augur.toml');
+  const deadline = Date.now() + patience;
+  while (!fs.existsSync(toml) || !fs.readFileSync(toml, 'utf8').includes('files = ["orders.txt"]')) {
+    assert.ok(Date.now() < deadline, `augur.toml was not written: ${fs.existsSync(toml) ? fs.readFileSync(toml, 'utf8') : 'none'}`);
+    await page.waitForTimeout(250);
+  }
+  await quickOpen('orders.c');
+  const deadline2 = Date.now() + patience;
+  while (await page.locator('.editor-instance:visible .squiggly-info').count() > 0) {
+    assert.ok(Date.now() < deadline2, 'the call is still marked once augur.toml gives the file');
+    await page.waitForTimeout(250);
+  }
+  await shot('17c-file-given');
+  fs.rmSync(toml); // the tests after this one see the workspace as it was
 });
 
 test("the server's log says each message once, at its own level", async () => {
