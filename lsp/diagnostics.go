@@ -283,6 +283,9 @@ func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 		if sn.stopped != nil && ts.target != nil && ts.target.Sources[0] == path {
 			out = append(out, stoppedDiagnostic(ts.target.Name, sn.stopped))
 		}
+		if d := earlyExitDiagnostic(ts, sn, path); d != nil {
+			out = append(out, *d)
+		}
 		if sn.err != "" && ts.target != nil && sn.errPath(ts.target) == path {
 			d := protocol.Diagnostic{Severity: protocol.DiagnosticSeverityError,
 				Source: protocol.NewOptional(sourceAugur), Code: protocol.String("analysis-failed"),
@@ -359,6 +362,25 @@ func stoppedDiagnostic(target string, st *report.Stopped) protocol.Diagnostic {
 	msg += "."
 	return protocol.Diagnostic{Severity: protocol.DiagnosticSeverityWarning, Source: protocol.NewOptional(sourceAugur),
 		Code: protocol.String("incomplete"), Message: protocol.String(msg)}
+}
+
+// earlyExitDiagnostic says, on a target's first line, that its program
+// exited with a nonzero status before it created a second thread, on its
+// own inputs and every one explored: the analysis found nothing because
+// it saw nothing concurrent, which a clean file would not tell. nil
+// otherwise, or on another file.
+func earlyExitDiagnostic(ts *targetState, sn *snapshot, path string) *protocol.Diagnostic {
+	if sn.report == nil || ts.target == nil || ts.target.Sources[0] != path {
+		return nil
+	}
+	x := sn.report.Stats.Exploration
+	if !x.ExitedEarly() {
+		return nil
+	}
+	msg := fmt.Sprintf("augur: %s. If it needs arguments, input or files, give them in augur.toml (args, stdin, files).",
+		report.EarlyExitText(x))
+	return &protocol.Diagnostic{Severity: protocol.DiagnosticSeverityInformation, Source: protocol.NewOptional(sourceAugur),
+		Code: protocol.String("exited-early"), Message: protocol.String(msg)}
 }
 
 // gapDiagnostic marks a call augur could not follow: the executions that

@@ -969,3 +969,26 @@ func TestFileNotGivenIsSaidWhereTheProgramLooks(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// A program that exits with a nonzero status before it makes a second
+// thread gets an information on its first line saying so, with its last
+// words on standard error, rather than a clean file.
+func TestEarlyExitIsSaidOnTheFirstLine(t *testing.T) {
+	root := workspaceWith(t, "incomplete/needs_args.c")
+	path := filepath.Join(root, "needs_args.c")
+	c := start(t, root, nil)
+	c.open(path)
+	c.waitAnalyses(1)
+	var said *Diagnostic
+	for _, d := range c.diagnostics(path) {
+		if d.Code == "exited-early" {
+			said = &d
+		}
+	}
+	if said == nil || said.Severity != 3 || said.Range.Start.Line != 0 ||
+		!strings.Contains(said.Message, `exited with status 2 on its own inputs before it created a second thread (its last words on standard error: "usage: needs_args NAME COUNT")`) ||
+		!strings.Contains(said.Message, "give them in augur.toml (args, stdin, files)") {
+		t.Errorf("want an information on line 1 saying the program exited early, got %+v", c.diagnostics(path))
+	}
+	c.shutdown()
+}

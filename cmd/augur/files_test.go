@@ -51,3 +51,33 @@ func TestFilesNotGivenAreNamed(t *testing.T) {
 		t.Errorf("files_not_given = %+v, want %+v", rep.FilesNotGiven, want)
 	}
 }
+
+// A program that exits with a nonzero status before it makes a second
+// thread, on its own inputs and every input explored, gets a report that
+// says so (its status and last line of standard error), not only that it
+// found nothing; given its arguments it runs its threads and races.
+func TestEarlyExitIsSaid(t *testing.T) {
+	src := "../../testdata/incomplete/needs_args.c"
+	r := runAugur(t, "", "analyze", "--detect-only", "--format", "json", src)
+	var rep report.Report
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("analyze: exit %d, %v\n%s", r.code, err, r.stderr)
+	}
+	x := rep.Stats.Exploration
+	if x == nil || !x.ExitedEarly() || x.ExitStatus != 2 || x.ExitMessage != "usage: needs_args NAME COUNT" || len(rep.Races) != 0 {
+		t.Errorf("with no arguments: exploration %+v, %d races", x, len(rep.Races))
+	}
+	r = runAugur(t, "", "analyze", "--detect-only", src)
+	if !strings.Contains(r.stdout, `the program exited with status 2 on its own inputs before it created a second thread `+
+		`(its last words on standard error: "usage: needs_args NAME COUNT"), so nothing concurrent was analyzed`) {
+		t.Errorf("the text report does not say the program exited early:\n%s", r.stdout)
+	}
+	r = runAugur(t, "", "analyze", "--detect-only", "--format", "json", src, "--", "a", "3")
+	rep = report.Report{}
+	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
+		t.Fatalf("analyze a 3: exit %d, %v\n%s", r.code, err, r.stderr)
+	}
+	if rep.Stats.Exploration.ExitedEarly() || len(rep.Races) == 0 {
+		t.Errorf("given its arguments: exploration %+v, %d races", rep.Stats.Exploration, len(rep.Races))
+	}
+}

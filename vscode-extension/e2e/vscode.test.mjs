@@ -889,6 +889,14 @@ test('a program that opens a file of the workspace augur was not given is told s
   assert.ok(await editor.locator('.squiggly-info').count() >= 1, 'no information squiggle at the call');
   assert.equal(await editor.locator('.squiggly-error, .squiggly-warning').count(), 0, 'a missing file shown as a problem of the program');
   await page.keyboard.press('Escape');
+  // Without its file the program exits before its threads: its first
+  // line says nothing concurrent was analyzed, not a clean bill.
+  const early = await (await hoverAtLine(1, 'nothing concurrent was analyzed')).innerText();
+  await fadedIn();
+  await shot('17a-exited-early');
+  assert.match(early, /exited with status 1 on its own inputs before it created a second thread/);
+  assert.match(early, /orders\.txt: No such file or directory/);
+  await page.keyboard.press('Escape');
   // The quick fix lists the file in augur.toml's top-level files, making
   // augur.toml (the workspace has none): every program still analyzed,
   // and orders.c, given its file, is analyzed again without the note.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"sort"
+	"strings"
 	"time"
 
 	"augur/analyzer/exec/libc"
@@ -192,6 +193,12 @@ type Result struct {
 	// Havoc lists the undefined functions some schedule called under
 	// vm.UndefinedHavoc, sorted.
 	Havoc []string
+	// Exit is set when the first execution, on the analysis's own inputs,
+	// exited with a nonzero status. With no second thread in any
+	// execution (Explore.Ended is EndedOneThread) it is why nothing
+	// concurrent was analyzed: the program stopped early, as it does
+	// without the arguments, input or files it needs.
+	Exit *EarlyExit
 	// Missing are the files some schedule looked for that the virtual
 	// file system did not hold, by path, each with the first place in
 	// source order that looked for it (vm.MissingFile).
@@ -977,6 +984,9 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 	}
 	if run.Term.Kind == vm.TermExit && in == nil {
 		d.notePrinted(run.Output)
+		if tech == ByRoundRobin && d.ran == 1 {
+			res.Exit = earlyExit(run)
+		}
 	}
 	if t := run.Term; t.Kind != vm.TermExit {
 		key := FailureID(t.Kind, t.Message, t.Loc)
@@ -1064,6 +1074,28 @@ func (d *detection) finish() *Result {
 }
 
 // union merges two sorted lists of names.
+// EarlyExit is a nonzero exit: its status, and the last line the program
+// wrote to standard error before it (what a user reads first: a usage
+// message, a file that could not be opened).
+type EarlyExit struct {
+	Status int
+	Stderr string
+}
+
+// earlyExit is run's EarlyExit, or nil when it did not exit nonzero.
+func earlyExit(run *vm.Result) *EarlyExit {
+	if run.Term.Kind != vm.TermExit || run.Term.Status == 0 {
+		return nil
+	}
+	_, stderr := vm.Streams(run.Output)
+	lines := strings.Split(strings.TrimRight(string(stderr), "\n"), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if len(last) > 200 {
+		last = last[:200] + "..."
+	}
+	return &EarlyExit{Status: run.Term.Status, Stderr: last}
+}
+
 // unionMissing merges two lists of missing files sorted by path, keeping
 // for each path the place that comes first in source order, so the
 // result does not depend on the order executions finish in.

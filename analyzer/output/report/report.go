@@ -474,6 +474,12 @@ type Exploration struct {
 	SkippedInstructions uint64 `json:"skipped_instructions"`
 	Instructions        uint64 `json:"instructions"`
 	InstructionBudget   uint64 `json:"instruction_budget"`
+	// ExitStatus and ExitMessage are set when no execution created a
+	// second thread (Ended one-thread) and the program, on its own
+	// inputs, exited with a nonzero status: the status, and the last line
+	// it wrote to standard error.
+	ExitStatus  int    `json:"exit_status,omitempty"`
+	ExitMessage string `json:"exit_message,omitempty"`
 }
 
 // Technique is what one detection technique did.
@@ -539,6 +545,9 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, AllSchedules: x.AllSchedules, PreemptionBound: max(x.Bound, race.EnumerationBound), CompleteBound: x.CompleteBound, Reduced: x.Reduced,
 			Snapshots: x.Snapshots, Resumed: x.Resumed, SkippedInstructions: x.Skipped,
 			Instructions: x.Instructions, InstructionBudget: x.Budget}
+		if e := res.Exit; e != nil && x.Ended == race.EndedOneThread {
+			r.Stats.Exploration.ExitStatus, r.Stats.Exploration.ExitMessage = e.Status, ir.RelText(e.Stderr, base)
+		}
 	}
 	for _, t := range race.Techniques {
 		if res.Runs[t] > 0 || res.Found[t] > 0 {

@@ -212,7 +212,11 @@ func WriteText(w io.Writer, r *Report) error {
 		fmt.Fprintf(&b, "HAVOC: calls to these undefined functions returned unconstrained values: %s\n", strings.Join(r.Havoc, ", "))
 	}
 	if x := r.Stats.Exploration; x != nil && x.Ended == race.EndedOneThread {
-		b.WriteString("SCHEDULES: one: no execution created a second thread, so every schedule is the one already run\n")
+		b.WriteString("SCHEDULES: one: no execution created a second thread, so every schedule is the one already run")
+		if x.ExitedEarly() {
+			b.WriteString("; " + EarlyExitText(x) + ": if it needs arguments, input or files, give them")
+		}
+		b.WriteString("\n")
 	} else if x != nil {
 		fmt.Fprintf(&b, "SCHEDULES: explored after the plan, switching threads at synchronization and at %d racing access%s: %s; "+
 			"%s %d PCT schedule%s%s%s (%d distinct switches in all); %s\n", x.Focus, pluralES(x.Focus), bounded(x),
@@ -394,4 +398,22 @@ func FilesNotGivenText(fs []FileNotGiven) string {
 	return fmt.Sprintf("the program looked for %s, which augur was not given and which %s here: it ran without %s "+
 		"(augur gives a program only the files it is told to); pass %s, or list %s in an augur.toml target's files",
 		strings.Join(found, ", "), exist, them, strings.Join(flags, " "), them)
+}
+
+// ExitedEarly reports whether no execution created a second thread and
+// the program exited with a nonzero status on its own inputs.
+func (x *Exploration) ExitedEarly() bool {
+	return x != nil && x.Ended == race.EndedOneThread && x.ExitStatus != 0
+}
+
+// EarlyExitText says that a program that never made a second thread
+// exited with a nonzero status on its own inputs, so that a clean report
+// of it is not read as a clean program: it most likely stopped before
+// its threads for want of an argument, input or file.
+func EarlyExitText(x *Exploration) string {
+	text := fmt.Sprintf("the program exited with status %d on its own inputs before it created a second thread", x.ExitStatus)
+	if x.ExitMessage != "" {
+		text += fmt.Sprintf(" (its last words on standard error: %q)", x.ExitMessage)
+	}
+	return text + ", so nothing concurrent was analyzed"
 }
