@@ -126,6 +126,9 @@ type Machine interface {
 	Proc() int
 	ErrnoAddr(t *vm.Thread) (uint64, error)
 	Program() *ir.Program
+	// ProgramLoc is where the program's own code made the call at: at,
+	// or the call into augur's runtime that led to it.
+	ProgramLoc(t *vm.Thread, at ir.LocID) ir.LocID
 	Config() vm.Config
 
 	// Inputs and outputs. Symbolic is the exploration state of a

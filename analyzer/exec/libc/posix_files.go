@@ -168,7 +168,7 @@ func (tab table) addPosixFiles() {
 			}
 			fd, err := m.openFile(t, path, flags(a))
 			if fd < 0 && flags(a)&oCreat == 0 {
-				m.files.noteMissing(path, in.Loc)
+				m.files.noteMissing(path, m.ProgramLoc(t, in.Loc))
 			}
 			vm.SetResult(res, uint64(int64(fd)))
 			return err
@@ -217,7 +217,7 @@ func (tab table) addPosixFiles() {
 				case fifo:
 					kind = fifoNode
 				case !m.files.isDir(path):
-					m.files.noteMissing(path, in.Loc)
+					m.files.noteMissing(path, m.ProgramLoc(t, in.Loc))
 					return fail(m, t, res, vm.ENOENT)
 				default:
 					kind = directory
@@ -253,7 +253,7 @@ func (tab table) addPosixFiles() {
 			return err
 		}
 		if !m.files.exists(path) {
-			m.files.noteMissing(path, in.Loc)
+			m.files.noteMissing(path, m.ProgramLoc(t, in.Loc))
 			return fail(m, t, res, vm.ENOENT)
 		}
 		vm.SetResult(res, 0)

@@ -404,7 +404,7 @@ func (tab table) registerFiles() {
 		}
 		if errno != 0 {
 			if errno == vm.ENOENT && strings.HasPrefix(mode, "r") { // not a file to make
-				m.files.noteMissing(path, in.Loc)
+				m.files.noteMissing(path, m.ProgramLoc(t, in.Loc))
 			}
 			return m.SetErrno(t, errno)
 		}
@@ -451,7 +451,7 @@ func (tab table) registerFiles() {
 		}
 		if errno != 0 {
 			if errno == vm.ENOENT && strings.HasPrefix(mode, "r") { // not a file to make
-				m.files.noteMissing(path, in.Loc)
+				m.files.noteMissing(path, m.ProgramLoc(t, in.Loc))
 			}
 			delete(m.files.byAddr, a[2].Bits)
 			return m.SetErrno(t, errno)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path"
 	"runtime/debug"
 	"slices"
 	"sort"
@@ -984,6 +985,36 @@ func (s *state) finish(t *Termination) *Termination {
 		s.lib.Flush()
 	}
 	return t
+}
+
+// ProgramLoc is where the program's own code made the call at, which t
+// is in: at itself when it is the program's, otherwise the call of the
+// innermost frame outside augur's runtime and the system's headers (an
+// std::ifstream's open is the line that opened the stream, not the
+// runtime's open inside libstdc++'s template).
+func (m *Machine) ProgramLoc(t *Thread, at ir.LocID) ir.LocID {
+	if !inLibrary(m.prog.Loc(at).File) {
+		return at
+	}
+	for i := len(t.frames) - 1; i >= 0; i-- {
+		if fr := &t.frames[i]; fr.pc < len(fr.fn.Insts) {
+			if l := fr.fn.Insts[fr.pc].Loc; l != 0 && !inLibrary(m.prog.Loc(l).File) {
+				return l
+			}
+		}
+	}
+	return at
+}
+
+// inLibrary reports whether file is augur's runtime's or a system
+// header's (/usr/include, /usr/lib: libstdc++'s templates, compiler
+// headers), not the program's own.
+func inLibrary(file string) bool {
+	if InRuntime(file) {
+		return true
+	}
+	f := path.Clean(file)
+	return strings.HasPrefix(f, "/usr/include/") || strings.HasPrefix(f, "/usr/lib/")
 }
 
 // stack returns t's call stack, innermost first.
