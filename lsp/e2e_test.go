@@ -968,6 +968,26 @@ func TestFileNotGivenIsSaidWhereTheProgramLooks(t *testing.T) {
 		t.Errorf("with a target: edit %+v", e)
 	}
 	c.shutdown()
+
+	// A target with no files: a files line above its sources.
+	c, root, _, _, fixes = said("[[target]]\nname = \"p\"\nsources = [\"files_not_given.c\"]\n")
+	f = giving(fixes, "data.txt")
+	cfg = filepath.Join(root, "augur.toml")
+	if f == nil || len(f.Edit.Changes[fileURI(cfg)]) != 1 {
+		t.Fatalf("with a target without files: want a fix, got %+v", fixes)
+	}
+	if e := f.Edit.Changes[fileURI(cfg)][0]; e.Range.Start.Line != 2 || e.Range.Start.Character != 0 || e.NewText != "files = [\"data.txt\"]\n" {
+		t.Errorf("with a target without files: edit %+v", e)
+	}
+	c.shutdown()
+
+	// An inline target table: no line can be added safely, so no fix;
+	// the information still says what to write.
+	c, _, path, got, fixes = said("target = [{sources = [\"files_not_given.c\"]}]\n")
+	if len(got) != 2 || giving(fixes, "data.txt") != nil {
+		t.Errorf("with an inline target: want the informations and no fix, got %+v and %+v", c.diagnostics(path), fixes)
+	}
+	c.shutdown()
 }
 
 // A program that exits with a nonzero status before it makes a second

@@ -122,6 +122,11 @@ func (s *Server) giveFileEdit(t *workspace.Target, name string, l *lines) *proto
 		}}
 	}
 	if filesLine == 0 {
+		if t.SourcesLine > 0 { // the files line goes above sources = [...], in the same table
+			if key, _, ok := strings.Cut(l.get(cfgPath, before), "="); !ok || strings.TrimSpace(key) != "sources" {
+				return nil // an inline table, or an edit since it was read
+			}
+		}
 		return insert(before, 0, "files = ["+quoted+"]\n")
 	}
 	text := l.get(cfgPath, filesLine-1)
