@@ -1073,7 +1073,6 @@ func (d *detection) finish() *Result {
 	return res
 }
 
-// union merges two sorted lists of names.
 // EarlyExit is a nonzero exit: its status, and the last line the program
 // wrote to standard error before it (what a user reads first: a usage
 // message, a file that could not be opened).
@@ -1128,6 +1127,7 @@ func locBefore(a, b ir.Loc) bool {
 	return a.Col < b.Col
 }
 
+// union merges two sorted lists of names.
 func union(a, b []string) []string {
 	if len(b) == 0 {
 		return a
