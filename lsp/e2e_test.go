@@ -189,6 +189,7 @@ type codeAction struct {
 			Range   Range  `json:"range"`
 			NewText string `json:"newText"`
 		} `json:"changes"`
+		DocumentChanges []json.RawMessage `json:"documentChanges"`
 	} `json:"edit"`
 }
 
@@ -862,17 +863,7 @@ func TestShowInterleaving(t *testing.T) {
 // line at the top; with a target there, the target's files extended.
 // Once augur.toml gives the file, its diagnostic goes.
 func TestFileNotGivenIsSaidWhereTheProgramLooks(t *testing.T) {
-	type fix struct {
-		Title string `json:"title"`
-		Edit  struct {
-			Changes map[string][]struct {
-				Range   Range  `json:"range"`
-				NewText string `json:"newText"`
-			} `json:"changes"`
-			DocumentChanges []json.RawMessage `json:"documentChanges"`
-		} `json:"edit"`
-	}
-	said := func(toml string) (c *client, root, path string, got []Diagnostic, fixes []fix) {
+	said := func(toml string) (c *client, root, path string, got []Diagnostic, fixes []codeAction) {
 		root = workspaceWith(t, "sandbox/files_not_given.c")
 		path = filepath.Join(root, "files_not_given.c")
 		files := map[string]string{"data.txt": "42\n", "settings.conf": "x=1\n"}
@@ -893,23 +884,16 @@ func TestFileNotGivenIsSaidWhereTheProgramLooks(t *testing.T) {
 			}
 		}
 		if len(got) > 0 {
-			err := c.call("textDocument/codeAction", map[string]any{
-				"textDocument": map[string]any{"uri": fileURI(path)},
-				"range":        map[string]any{"start": map[string]any{"line": got[0].Range.Start.Line}, "end": map[string]any{"line": got[0].Range.Start.Line}},
-				"context":      map[string]any{"diagnostics": []any{}}}, &fixes)
-			if err != nil {
-				t.Fatal(err)
-			}
+			fixes = c.codeActions(path, int(got[0].Range.Start.Line))
 		}
 		return c, root, path, got, fixes
 	}
-	giving := func(fixes []fix, name string) *fix {
-		for i := range fixes {
-			if fixes[i].Title == "Give "+name+" to the program (augur.toml files)" {
-				return &fixes[i]
-			}
+	giving := func(fixes []codeAction, name string) *codeAction {
+		f := findAction(fixes, "Give "+name+" to the program (augur.toml files)")
+		if f == nil || f.Edit == nil {
+			return nil
 		}
-		return nil
+		return f
 	}
 
 	// No augur.toml: the fix makes one.
@@ -999,12 +983,7 @@ func TestEarlyExitIsSaidOnTheFirstLine(t *testing.T) {
 	c := start(t, root, nil)
 	c.open(path)
 	c.waitAnalyses(1)
-	var said *Diagnostic
-	for _, d := range c.diagnostics(path) {
-		if d.Code == "exited-early" {
-			said = &d
-		}
-	}
+	said := diagWithCode(c.diagnostics(path), "exited-early")
 	if said == nil || said.Severity != 3 || said.Range.Start.Line != 0 ||
 		!strings.Contains(said.Message, `exited with status 2 on its own inputs before it created a second thread (its last words on standard error: "usage: needs_args NAME COUNT")`) ||
 		!strings.Contains(said.Message, "give them in augur.toml (args, stdin, files)") {

@@ -113,26 +113,22 @@ func (s *Server) giveFileEdit(t *workspace.Target, name string, l *lines) *proto
 		if _, err := os.Stat(cfgPath); err == nil {
 			return nil // there since it was read: the next reading decides
 		}
-		version := (*int32)(nil)
 		return &protocol.WorkspaceEdit{DocumentChanges: []protocol.DocumentChange{
 			&protocol.CreateFile{ResourceOperation: protocol.ResourceOperation{Kind: "create"}, Kind: "create", URI: u},
 			&protocol.TextDocumentEdit{TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{
-				TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}, Version: version},
+				TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}, // version null: the file is new
 				Edits: []protocol.TextDocumentEditElement{&protocol.TextEdit{NewText: "files = [" + quoted + "]\n"}}},
 		}}
 	}
 	if filesLine == 0 {
-		if t.SourcesLine > 0 { // the files line goes above sources = [...], in the same table
-			if key, _, ok := strings.Cut(l.get(cfgPath, before), "="); !ok || strings.TrimSpace(key) != "sources" {
-				return nil // an inline table, or an edit since it was read
-			}
+		if _, ok := keyLine(l.get(cfgPath, before), "sources"); t.SourcesLine > 0 && !ok {
+			return nil // the files line goes above sources = [...]: an inline table, or an edit since it was read
 		}
 		return insert(before, 0, "files = ["+quoted+"]\n")
 	}
 	text := l.get(cfgPath, filesLine-1)
-	key, value, ok := strings.Cut(text, "=")
-	value = strings.TrimSpace(value)
-	if !ok || strings.TrimSpace(key) != "files" || !strings.HasPrefix(value, "[") || !strings.HasSuffix(value, "]") {
+	value, ok := keyLine(text, "files")
+	if !ok || !strings.HasPrefix(value, "[") || !strings.HasSuffix(value, "]") {
 		return nil
 	}
 	if slices.ContainsFunc(strings.Split(value[1:len(value)-1], ","), func(item string) bool { return strings.TrimSpace(item) == quoted }) {
@@ -144,4 +140,14 @@ func (s *Server) giveFileEdit(t *workspace.Target, name string, l *lines) *proto
 		sep = ""
 	}
 	return insert(filesLine-1, utf16Col(text, end), sep+quoted)
+}
+
+// keyLine returns the value of a line of augur.toml that sets key
+// (key = value), trimmed; ok is false for any other line.
+func keyLine(text, key string) (value string, ok bool) {
+	k, v, found := strings.Cut(text, "=")
+	if !found || strings.TrimSpace(k) != key {
+		return "", false
+	}
+	return strings.TrimSpace(v), true
 }
