@@ -27,7 +27,7 @@ func TestFilesNotGivenAreNamed(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	const hint = "augur: the program looked for data.txt (files_not_given.c:33), settings.conf (files_not_given.c:37), " +
+	const hint = "augur: the program looked for data.txt (files_not_given.c:37), settings.conf (files_not_given.c:41), " +
 		"which augur was not given and which exist here: it ran without them"
 	r := runAugurIn(t, dir, "", "run", "files_not_given.c")
 	if r.code != 0 || !strings.Contains(r.stderr, hint) || !strings.Contains(r.stderr, "pass --file data.txt --file settings.conf") {
@@ -46,7 +46,7 @@ func TestFilesNotGivenAreNamed(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("analyze: exit %d, %v\n%s", r.code, err, r.stderr)
 	}
-	want := []report.FileNotGiven{{Name: "data.txt", Host: "data.txt", File: "files_not_given.c", Line: 33}}
+	want := []report.FileNotGiven{{Name: "data.txt", Host: "data.txt", File: "files_not_given.c", Line: 37}}
 	if len(rep.FilesNotGiven) != 1 || rep.FilesNotGiven[0] != want[0] {
 		t.Errorf("files_not_given = %+v, want %+v", rep.FilesNotGiven, want)
 	}

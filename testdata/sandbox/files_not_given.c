@@ -18,9 +18,13 @@
  * open out.txt: a descriptor
  *
  * expect-missing:
- * /data.txt files_not_given.c:33
- * /notes.txt files_not_given.c:40
- * /settings.conf files_not_given.c:37
+ * /data.txt files_not_given.c:37
+ * /notes.txt files_not_given.c:44
+ * /settings.conf files_not_given.c:41
+ *
+ * expect-written:
+ * log.txt 0 ""
+ * out.txt 0 ""
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -101,6 +101,10 @@ type fileTable struct {
 	// missing are the files the program looked for by name and did not
 	// find, with where it first looked (noteMissing).
 	missing map[string]ir.LocID
+	// given is what the execution was given to begin with, by vpath: the
+	// contents Written compares the files with. It is never written, so
+	// forks share it.
+	given map[string][]byte
 }
 
 func newFileTable(m *machine, cfg vm.Config) *fileTable {
@@ -135,6 +139,7 @@ func newFileTable(m *machine, cfg vm.Config) *fileTable {
 	for p, data := range given { // shared with the configuration: copied before a write
 		ft.fs[p] = newContents(data)
 	}
+	ft.given = given
 	outMode := fullyBuffered
 	if cfg.StdoutLineBuffered {
 		outMode = lineBuffered
@@ -176,6 +181,8 @@ func (ft *fileTable) write(t *vm.Thread, f *vfile, b []byte) {
 	}
 	if f.std() && f.fd != 0 {
 		ft.m.NoteOutput(t, f.fd, b)
+	} else if f.path != "" && f.mem == nil && t != nil && !scratch(f.path) {
+		ft.m.NoteFileWrite(t, f.path, b)
 	}
 	ft.m.Charge(uint64(len(b)))
 	f.pending = append(f.pending, b...)
@@ -386,7 +393,7 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd,
 		// The values of these are replaced, never written in place.
 		fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), locks: maps.Clone(ft.locks),
-		nextDesc: ft.nextDesc, missing: maps.Clone(ft.missing)}
+		nextDesc: ft.nextDesc, missing: maps.Clone(ft.missing), given: ft.given}
 	for p, l := range ft.listings {
 		if c.listings == nil {
 			c.listings = map[uint64]*listing{}

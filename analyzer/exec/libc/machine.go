@@ -137,7 +137,8 @@ type Machine interface {
 	// input (a file, stdin) as a symbolic and a replayed run take them.
 	// NoteOutput records what the program printed on stdout or stderr,
 	// which the classifier compares; printf's symbolic arguments stay
-	// terms of it (SymbolicPrintArgs, AnnotateOutput).
+	// terms of it (SymbolicPrintArgs, AnnotateOutput). NoteFileWrite
+	// records which thread wrote to which file, in order.
 	Symbolic() *vm.Symbolic
 	Terms() *expr.Builder
 	Concretize(v vm.Value, w uint16) (uint64, error)
@@ -147,6 +148,7 @@ type Machine interface {
 	SymbolicBytes(name string, seed []byte, n int) ([]byte, []*expr.Expr)
 	ReplayBytes(name string, seed []byte, n int) []byte
 	NoteOutput(t *vm.Thread, stream int, b []byte)
+	NoteFileWrite(t *vm.Thread, path string, b []byte)
 	OutputLen() int
 	SymbolicPrintArgs(a []vm.Value, first int) ([]*expr.Expr, error)
 	AnnotateOutput(format string, terms []*expr.Expr)

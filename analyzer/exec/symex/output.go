@@ -14,6 +14,7 @@ import (
 // Outputs split into events differently (two printfs against one) compare
 // by their concrete bytes only when neither side is symbolic.
 func SameOutput(sym *vm.Symbolic, a, b []vm.OutputEvent) (bool, error) {
+	a, b = vm.Printed(a), vm.Printed(b)
 	if !anySymbolic(a) && !anySymbolic(b) {
 		return bytes.Equal(streamBytes(a, 1), streamBytes(b, 1)) && bytes.Equal(streamBytes(a, 2), streamBytes(b, 2)), nil
 	}
@@ -116,6 +117,7 @@ var alwaysDiffer = &expr.Expr{}
 // shape, a term over the arguments when they differ only there, nil when
 // they cannot differ.
 func outputsDiffer(sym *vm.Symbolic, a, b []vm.OutputEvent) (*expr.Expr, error) {
+	a, b = vm.Printed(a), vm.Printed(b)
 	if !anySymbolic(a) && !anySymbolic(b) {
 		if bytes.Equal(streamBytes(a, 1), streamBytes(b, 1)) && bytes.Equal(streamBytes(a, 2), streamBytes(b, 2)) {
 			return nil, nil

@@ -1,7 +1,9 @@
 package vm
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 
 	"augur/analyzer/exec/expr"
 	"augur/analyzer/frontend/ir"
@@ -51,13 +53,30 @@ func (m *Machine) NoteOutput(t *Thread, stream int, b []byte) {
 	if max == 0 {
 		max = DefaultMaxOutput
 	}
-	if m.outOmit > 0 || m.outKept+len(b) > max || len(m.output) >= maxOutputEvents {
+	if m.outOmit > 0 || m.outKept+len(b) > max || len(m.output)-m.fileWrites >= maxOutputEvents {
 		m.outOmit += uint64(len(b))
 		return
 	}
 	m.outKept += len(b)
 	m.output = append(m.output, OutputEvent{Stream: stream, Data: append([]byte(nil), b...),
 		Thread: t.ID, Stack: m.stack(t)})
+}
+
+// NoteFileWrite records that t wrote b to the file at path, as a
+// StreamFile event, while fewer than maxOutputEvents such events were
+// kept. What the file holds at the end is compared through the result's
+// Written files; the events only tell in which order threads wrote.
+func (m *Machine) NoteFileWrite(t *Thread, path string, b []byte) {
+	if m.fileWrites >= maxOutputEvents {
+		return
+	}
+	m.fileWrites++
+	h := fnv.New64a()
+	h.Write(b)
+	data := make([]byte, len(path)+9)
+	copy(data, path)
+	binary.LittleEndian.PutUint64(data[len(path)+1:], h.Sum64())
+	m.output = append(m.output, OutputEvent{Stream: StreamFile, Data: data, Thread: t.ID})
 }
 
 // SymbolicPrintArgs keeps the terms of the symbolic arguments of a printf
@@ -132,6 +151,9 @@ func (s *state) SetSymBytes(p uint64, data []byte, terms []*expr.Expr) error {
 // the classifier to compare outputs symbolically.
 func (s *state) AnnotateOutput(format string, terms []*expr.Expr) {
 	ev := &s.output[len(s.output)-1]
+	if ev.Stream == StreamFile { // printed to a file: not output terms compare
+		return
+	}
 	ev.Format, ev.Args = format, terms
 	ev.Constraints = s.sym.pc[:len(s.sym.pc):len(s.sym.pc)]
 }

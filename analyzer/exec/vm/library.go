@@ -25,6 +25,9 @@ type Library interface {
 	// Missing lists the files the program looked for by name that the
 	// virtual file system did not hold, sorted by path.
 	Missing() []MissingFile
+	// Written lists the files of the virtual file system that the
+	// program made, changed or removed, as they are now, sorted by path.
+	Written() []WrittenFile
 }
 
 // MissingFile is a file the program looked for by name (an open or fopen
@@ -37,6 +40,30 @@ type MissingFile struct {
 	Path string // the name as the virtual file system resolves it
 	At   ir.Loc
 }
+
+// WrittenFile is a file whose contents at the end of an execution differ
+// from what the program was given (Config.Files): one it made, changed or
+// removed. Files in /tmp and the system's trees (/dev, /proc, /sys) are
+// left out: they are scratch, not what the program leaves its user. What
+// a program writes to files is output as much as what it prints
+// (Portend+ compares both), so the digest of an execution's output
+// covers these (OutputDigest.Files).
+type WrittenFile struct {
+	Path    string
+	Removed bool
+	Size    uint64
+	Hash    uint64 // FNV-1a of the contents
+	// Head is the first MaxFileHead bytes of the contents: what a report
+	// shows of the file.
+	Head []byte
+}
+
+// MaxFileHead is how much of a written file an execution keeps to show.
+const MaxFileHead = 16 << 10
+
+// MaxWrittenFiles bounds the written files an execution lists; the
+// digest covers all of them.
+const MaxWrittenFiles = 64
 
 // Library is the execution's library state.
 func (s *state) Library() Library { return s.lib }

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"path"
 	"runtime/debug"
@@ -198,7 +199,7 @@ func (c *Limits) Expired() *Termination {
 // one term per argument (nil for concrete ones) and the path constraint
 // when it was written; Data then holds one possible rendering.
 type OutputEvent struct {
-	Stream      int // 1 stdout, 2 stderr
+	Stream      int // 1 stdout, 2 stderr, StreamFile a write to a file
 	Data        []byte
 	Thread      int
 	Stack       []StackFrame
@@ -217,6 +218,26 @@ type InputEvent struct {
 	Loc    ir.Loc
 }
 
+// StreamFile is the stream of an output event that wrote to a file. Its
+// Data is the file's path, a NUL and the FNV-1a hash of the bytes
+// written, little-endian: enough to tell one write from another, so the
+// classifier can steer a run toward the order another run wrote its files
+// in (classify.outputSteer), without keeping the bytes. Such events are
+// not what the program printed: Streams and Printed leave them out, and
+// they count against no output limit but their own number.
+const StreamFile = 3
+
+// Printed returns the events that printed on stdout or stderr.
+func Printed(evs []OutputEvent) []OutputEvent {
+	out := evs[:0:0]
+	for _, e := range evs {
+		if e.Stream != StreamFile {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 // Streams returns what output events wrote on stdout and on stderr.
 func Streams(evs []OutputEvent) (stdout, stderr []byte) {
 	for _, e := range evs {
@@ -231,11 +252,42 @@ func Streams(evs []OutputEvent) (stdout, stderr []byte) {
 }
 
 // OutputDigest fingerprints everything an execution printed on stdout
-// (index 0) and stderr (index 1): two executions printed the same bytes
-// when their digests are equal, however much they printed.
+// (index 0) and stderr (index 1), and the files it left written (Files):
+// two executions printed the same bytes and left the same files when
+// their digests are equal, however much they wrote.
 type OutputDigest struct {
 	Len  [2]uint64
 	Hash [2]uint64 // FNV-1a of the stream's bytes
+	// Files is an FNV-1a hash of the written files' paths, sizes and
+	// hashes (Result.Written), set when the execution ends; 0 when it
+	// wrote none.
+	Files uint64
+}
+
+// PrintedOtherwise reports whether d and o differ in what was printed on stdout
+// or stderr, rather than only in the files written.
+func (d OutputDigest) PrintedOtherwise(o OutputDigest) bool {
+	return d.Len != o.Len || d.Hash != o.Hash
+}
+
+// filesDigest is the OutputDigest.Files of the written files ws.
+func filesDigest(ws []WrittenFile) uint64 {
+	if len(ws) == 0 {
+		return 0
+	}
+	h := fnv.New64a()
+	var b [17]byte
+	for _, w := range ws {
+		h.Write([]byte(w.Path))
+		binary.LittleEndian.PutUint64(b[0:], w.Size)
+		binary.LittleEndian.PutUint64(b[8:], w.Hash)
+		b[16] = 0
+		if w.Removed {
+			b[16] = 1
+		}
+		h.Write(b[:])
+	}
+	return h.Sum64()
 }
 
 // add accounts for b written on stream (1 or 2).
@@ -275,6 +327,10 @@ type Result struct {
 	// Missing are the files the program looked for in vain, sorted by
 	// path (Library.Missing).
 	Missing []MissingFile
+	// Written are the files the execution left made, changed or removed,
+	// sorted by path, at most MaxWrittenFiles (Library.Written); set
+	// when it ended, not at a pause.
+	Written []WrittenFile
 }
 
 type threadStatus uint8
@@ -871,6 +927,11 @@ func (m *Machine) result(t *Termination) *Result {
 		Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads), Havoc: m.havocked, PeakFootprint: m.peak}
 	if m.lib != nil {
 		res.Missing = m.lib.Missing()
+		if t.Kind != TermPaused {
+			all := m.lib.Written()
+			res.Digest.Files = filesDigest(all)
+			res.Written = all[:min(len(all), MaxWrittenFiles)]
+		}
 	}
 	return res
 }

@@ -50,6 +50,10 @@ type state struct {
 	lib       Library
 	sync      *syncTable
 	nextKey   uint64
+
+	// fileWrites counts the StreamFile events in output.
+	fileWrites int
+
 	// keyDtors holds each pthread key's destructor (a function address,
 	// 0 for none), indexed by key - 1; a fork clones it.
 	keyDtors []uint64

@@ -54,7 +54,9 @@ func TestUndefinedFunctions(t *testing.T) {
 }
 
 // Network and process calls fail inside augur's sandbox the way refused
-// real calls do; testdata/sandbox programs list their expected output.
+// real calls do; testdata/sandbox programs list their expected output,
+// the files they look for in vain (expect-missing) and the files they
+// leave written (expect-written). Each is given given.txt and kept.txt.
 func TestSandboxedCalls(t *testing.T) {
 	files := testutil.Programs("../../../testdata/sandbox")
 	if len(files) == 0 {
@@ -70,10 +72,12 @@ func TestSandboxedCalls(t *testing.T) {
 			t.Fatalf("%s: no expect-stdout block", f)
 		}
 		wantMissing, _ := commentBlock(string(src), "expect-missing:")
+		wantWritten, _ := commentBlock(string(src), "expect-written:")
 		prog := loadtest.Program(t, t.TempDir(), f)
 		var out bytes.Buffer
+		given := map[string][]byte{"given.txt": []byte("as given\n"), "kept.txt": []byte("kept\n")}
 		m, err := vm.New(prog, vm.Config{Models: libc.Models(), Args: []string{"sandbox"}, Stdout: &out, MaxInstructions: 10_000_000,
-			Limits: vm.Limits{MaxMemory: 256 << 20}})
+			Limits: vm.Limits{MaxMemory: 256 << 20}, Files: given})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -87,6 +91,20 @@ func TestSandboxedCalls(t *testing.T) {
 		}
 		if missing.String() != wantMissing {
 			t.Errorf("%s: files looked for in vain:\n%swant:\n%s", f, missing.String(), wantMissing)
+		}
+		var written strings.Builder
+		for _, w := range res.Written {
+			if w.Removed {
+				fmt.Fprintf(&written, "%s removed\n", strings.TrimPrefix(w.Path, "/"))
+				continue
+			}
+			fmt.Fprintf(&written, "%s %d %q\n", strings.TrimPrefix(w.Path, "/"), w.Size, w.Head)
+		}
+		if written.String() != wantWritten {
+			t.Errorf("%s: files left written:\n%swant:\n%s", f, written.String(), wantWritten)
+		}
+		if (res.Digest.Files == 0) != (len(res.Written) == 0) {
+			t.Errorf("%s: digest of the files %#x for %d files written", f, res.Digest.Files, len(res.Written))
 		}
 	}
 }
