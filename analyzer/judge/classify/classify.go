@@ -94,7 +94,8 @@ type Verdict struct {
 	Otherwise *Verdict `json:"otherwise,omitempty"`
 	// Outputs are what the primary and the alternate printed in the pair
 	// that decided (for a harmful verdict: the harmful execution's output
-	// on its side), or in the last pair.
+	// on its side), or in the last pair, each with its version of the
+	// files the two left differently.
 	Outputs [2]Printed `json:"outputs"`
 	// Trace is the schedule of the harmful execution: replaying it
 	// reproduces Failure or the differing output (the evidence).
@@ -146,10 +147,13 @@ type Verdict struct {
 	Seconds float64 `json:"-"`
 }
 
-// Printed is what an execution wrote on its standard output and error.
+// Printed is what an execution wrote on its standard output and error,
+// and its version of each file the pair's other order left otherwise
+// (files.go).
 type Printed struct {
 	Stdout string `json:"stdout,omitempty"`
 	Stderr string `json:"stderr,omitempty"`
+	Files  []File `json:"files,omitempty"`
 }
 
 // printed collects an execution's output events.

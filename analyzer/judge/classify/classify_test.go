@@ -256,7 +256,7 @@ func TestAlternateAccessesBackToBack(t *testing.T) {
 	}
 	v := check(classifyFile(t, path))
 	if v.Category != classify.OutputDiffers || !strings.Contains(v.Outputs[1].Stdout, "-20") || !strings.Contains(v.Stage, "post-race schedule 2 of") {
-		t.Fatalf("%s by %q: %s (outputs %q)", v.Category, v.Stage, v.Reason, v.Outputs)
+		t.Fatalf("%s by %q: %s (outputs %q, %q)", v.Category, v.Stage, v.Reason, v.Outputs[0].Stdout, v.Outputs[1].Stdout)
 	}
 }
 

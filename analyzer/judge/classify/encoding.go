@@ -18,8 +18,10 @@ import (
 // budget left out of a decided verdict (Verdict.Cut, Verdict.CutBudget).
 // Version 4: a verdict decided in the one possible order says so, with
 // what the race's other paths showed (Verdict.Alone, Verdict.Otherwise),
-// for Attribute.
-const EncodingVersion = 4
+// for Attribute. Version 5: files are output (each order's version of a
+// file the two left differently, Printed.Files), and a worker that
+// compares only what is printed would judge otherwise.
+const EncodingVersion = 5
 
 // envelope is the encoded form of a job or a verdict: the version first.
 type envelope struct {

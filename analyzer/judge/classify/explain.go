@@ -28,7 +28,11 @@ func (v *Verdict) Consequence(r *race.Race, base string) string {
 		}
 		return fmt.Sprintf("When %s runs before %s, the program fails: %s%s.%s", first, second, msg, v.onInput(), needs)
 	case OutputDiffers:
-		return fmt.Sprintf("The order of %s and %s on %s changes what the program prints%s.%s", where(r.First), where(r.Second), r.Object, v.onInput(), needs)
+		what := "prints"
+		if v.PrintedSame() {
+			what = "writes to " + FileNames(v.Outputs[0].Files)
+		}
+		return fmt.Sprintf("The order of %s and %s on %s changes what the program %s%s.%s", where(r.First), where(r.Second), r.Object, what, v.onInput(), needs)
 	case Harmless:
 		return fmt.Sprintf("Both orders of the accesses to %s gave the same result in %d tries; likely harmless.", r.Object, v.K)
 	case SingleOrdering:

@@ -95,7 +95,7 @@ func (j judging) executions(o outcome) []execution {
 // printed, and the outputs of the pair's own runs.
 func (pr *pair) record() {
 	v := pr.v
-	v.Outputs = [2]Printed{printed(pr.orders[1].out.res.Output), printed(pr.orders[0].out.res.Output)}
+	v.Outputs = pairOutputs(pr.orders[1].out.res, pr.orders[0].out.res)
 	for _, o := range pr.orders {
 		v.States += len(o.execs)
 		for _, e := range o.execs {
@@ -182,8 +182,18 @@ func outputSetsDiffer(pr *pair) bool {
 			v := pr.v
 			v.Category = OutputDiffers
 			v.setEvidence(o, e)
-			v.Reason = fmt.Sprintf("the %s order can print output the other order cannot (%d and %d distinct outputs)",
-				o.name, len(sets[i]), len(sets[1-i]))
+			other := pr.orders[1-i].out.res
+			if o.name == "primary" {
+				v.Outputs = pairOutputs(e.res, other)
+			} else {
+				v.Outputs = pairOutputs(other, e.res)
+			}
+			verb := "print output"
+			if noun, isPrinted := outputNoun(e.res, other); !isPrinted {
+				verb = "leave " + noun + " with contents"
+			}
+			v.Reason = fmt.Sprintf("the %s order can %s the other order cannot (%d and %d distinct outputs)",
+				o.name, verb, len(sets[i]), len(sets[1-i]))
 			return true
 		}
 	}
@@ -196,11 +206,12 @@ func (v *Verdict) setEvidence(o *order, e execution) {
 	v.Order = o.name
 	v.Trace, v.Actions, v.Points = e.res.Trace, o.out.actions, o.out.points
 	v.WeakChoices, v.WeakObserved = e.choices, e.observed
+	side := &v.Outputs[1]
 	if o.name == "primary" {
-		v.Outputs[0] = printed(e.res.Output)
-	} else {
-		v.Outputs[1] = printed(e.res.Output)
+		side = &v.Outputs[0]
 	}
+	p := printed(e.res.Output)
+	side.Stdout, side.Stderr = p.Stdout, p.Stderr
 }
 
 // addOutput records a distinct stdout of an explored execution.

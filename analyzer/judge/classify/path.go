@@ -236,7 +236,7 @@ func (c *path) outputsDiffer() *Verdict {
 		}
 		w := *c.v
 		w.Category = OutputDiffers
-		w.Outputs = [2]Printed{printed(p.primary.res.Output), printed(p.alt.res.Output)}
+		w.Outputs = pairOutputs(p.primary.res, p.alt.res)
 		ord := &order{name: "alternate", out: p.alt, execs: []execution{{res: p.alt.res}}}
 		w.setEvidence(ord, ord.execs[0])
 		w.Reason = "under the same schedule after the race, " + unmatched

@@ -176,8 +176,8 @@ func verify(prog *ir.Program, r *race.Race, v *Verdict, opts Options) string {
 	if v.Order == "primary" {
 		want = v.Outputs[0]
 	}
-	if printed(res.Output) != want {
-		return "its replay printed other output"
+	if !sameOutput(res, want) {
+		return "its replay printed other output or left other files"
 	}
 	return ""
 }

@@ -111,13 +111,13 @@ func (c *path) reorderedOnly(p pairOutcome) (reordered bool, unmatched string) {
 		nor = ", nor when steered toward it"
 	}
 	if !primaryCan {
-		return false, "the alternate order prints output the primary order did not print under any post-race schedule" + nor
+		return false, cannotProduce(p.alt.res, p.primary.res, "alternate", "primary") + nor
 	}
 	if steer && !altCan {
 		altCan = c.prints(true, p.post, p.primary.res)
 	}
 	if !altCan {
-		return false, "the primary order prints output the alternate order did not print under any post-race schedule" + nor
+		return false, cannotProduce(p.primary.res, p.alt.res, "primary", "alternate") + nor
 	}
 	return true, ""
 }

@@ -186,6 +186,11 @@ type Expected struct {
 	Stderr      string `json:"stderr"`
 	// OtherStdout is what the other order printed (output-differs).
 	OtherStdout string `json:"other_stdout,omitempty"`
+	// Files are the files the two orders of an output-differs race left
+	// differently, as this order left them, which a replay must leave so
+	// too; OtherFiles are the same files as the other order left them.
+	Files      []classify.File `json:"files,omitempty"`
+	OtherFiles []classify.File `json:"other_files,omitempty"`
 }
 
 // ProgramKey names a program by where its sources are, not by what they
@@ -332,6 +337,7 @@ func FromVerdict(r *race.Race, v *classify.Verdict, files []string, cfg vm.Confi
 	}
 	if v.Category == classify.OutputDiffers {
 		ev.Expected.OtherStdout = other.Stdout
+		ev.Expected.Files, ev.Expected.OtherFiles = harmful.Files, other.Files
 	}
 	return ev, nil
 }

@@ -176,3 +176,45 @@ func TestDecodeChecksFailureEvidence(t *testing.T) {
 		}
 	}
 }
+
+// An output-differs race whose consequence is only in a file the program
+// writes carries both versions of the file in its evidence, and a replay
+// must leave the file as the evidence records it.
+func TestWrittenFileEvidence(t *testing.T) {
+	f := "../../../testdata/accuracy/written_report.c"
+	prog := loadtest.Program(t, t.TempDir(), f)
+	cfg := vm.Config{Args: []string{"written_report"}, MaxInstructions: 20_000_000}
+	res, err := race.Detect(prog, race.Options{Schedules: 5, Seed: 1, Run: cfg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Races) != 1 {
+		t.Fatalf("%d races, want 1", len(res.Races))
+	}
+	v := classify.Classify(prog, res.Races[0], classify.Options{Run: cfg, Seed: 1})
+	if v.Category != classify.OutputDiffers || !strings.Contains(v.Reason, "report.txt") {
+		t.Fatalf("%s: %s", v.Category, v.Reason)
+	}
+	ev, err := evidence.FromVerdict(res.Races[0], v, []string{f}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := ev.Expected
+	if x.Stdout != x.OtherStdout || len(x.Files) != 1 || len(x.OtherFiles) != 1 || x.Files[0].Name() != "report.txt" ||
+		x.Files[0].Contents == x.OtherFiles[0].Contents || !strings.HasPrefix(x.Files[0].Contents, "mode ") {
+		t.Fatalf("expected outcome %+v", x)
+	}
+	if tr := evidence.Replay(prog, ev, vm.Limits{}); !tr.Reproduced {
+		t.Fatalf("did not replay: %s", tr.Mismatch)
+	}
+	var b strings.Builder
+	evidence.RenderOutputDifference(&b, ev, evidence.Text)
+	if !strings.Contains(b.String(), "report.txt as this order left it") || !strings.Contains(b.String(), x.OtherFiles[0].Contents[:6]) {
+		t.Errorf("rendered difference:\n%s", b.String())
+	}
+	// Evidence that records the other order's file does not replay.
+	ev.Expected.Files = ev.Expected.OtherFiles
+	if tr := evidence.Replay(prog, ev, vm.Limits{}); tr.Reproduced || !strings.Contains(tr.Mismatch, "left report.txt otherwise") {
+		t.Fatalf("replay against the other order's file: reproduced %v, %q", tr.Reproduced, tr.Mismatch)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"augur/internal/safefile"
 
 	"augur/analyzer/exec/vm"
+	"augur/analyzer/judge/classify"
 )
 
 // Style is how a transcript is written: plain text for a terminal, or
@@ -48,6 +49,7 @@ func RenderOutputDifference(w io.Writer, ev *Evidence, style Style) {
 		fmt.Fprintf(w, "# Output difference: race on `%s`\n\n%s\n\n", ev.Race.Object, ev.Reason)
 	}
 	r.outputTable(ev)
+	r.fileTables(ev, true)
 }
 
 type renderer struct {
@@ -196,12 +198,20 @@ func (r *renderer) outcome(ev *Evidence, tr *Transcript) {
 		}
 		return
 	}
-	if r.style == Markdown {
-		fmt.Fprintf(r.w, "## Outcome\n\nExit status %d; the other order printed something else:\n\n", t.Status)
-	} else {
-		fmt.Fprintf(r.w, "outcome: exit status %d; the other order printed something else:\n\n", t.Status)
+	what := "; the other order printed something else"
+	filesOnly := len(ev.Expected.Files) > 0 && ev.Expected.Stdout == ev.Expected.OtherStdout
+	if filesOnly {
+		what = ", printing what the other order printed; the other order left " + classify.FileNames(ev.Expected.Files) + " otherwise"
 	}
-	r.outputTable(ev)
+	if r.style == Markdown {
+		fmt.Fprintf(r.w, "## Outcome\n\nExit status %d%s:\n\n", t.Status, what)
+	} else {
+		fmt.Fprintf(r.w, "outcome: exit status %d%s:\n\n", t.Status, what)
+	}
+	if !filesOnly {
+		r.outputTable(ev)
+	}
+	r.fileTables(ev, !filesOnly)
 	for _, o := range tr.Result.Output {
 		if len(o.Stack) > 0 {
 			fmt.Fprintf(r.w, "\n  %q printed by thread %d at %s (%s)", strings.TrimSpace(string(o.Data)), o.Thread,
@@ -235,12 +245,48 @@ func (r *renderer) relLoc(loc string) string {
 
 // outputTable shows the harmful order's stdout beside the other order's.
 func (r *renderer) outputTable(ev *Evidence) {
-	mine := strings.Split(strings.TrimSuffix(ev.Expected.Stdout, "\n"), "\n")
-	other := strings.Split(strings.TrimSuffix(ev.Expected.OtherStdout, "\n"), "\n")
+	r.sideBySide("this order ("+ev.Order+")", "the other order", ev.Expected.Stdout, ev.Expected.OtherStdout)
+}
+
+// fileTables shows, for each file the two orders left differently, this
+// order's version beside the other's (their first vm.MaxFileHead bytes),
+// after a blank line when after is set or the table is not the first.
+func (r *renderer) fileTables(ev *Evidence, after bool) {
+	for i, f := range ev.Expected.Files {
+		if i >= len(ev.Expected.OtherFiles) {
+			break
+		}
+		if after || i > 0 {
+			fmt.Fprintln(r.w)
+		}
+		o := ev.Expected.OtherFiles[i]
+		r.sideBySide(f.Name()+" as this order left it"+fileState(f), "as the other order left it"+fileState(o), f.Contents, o.Contents)
+	}
+}
+
+// fileState says, after a file's name, what the order did to it when it
+// holds no contents to show: " (removed)", " (as given, or not made)".
+func fileState(f classify.File) string {
+	switch {
+	case f.Untouched:
+		return " (as given, or not made)"
+	case f.Removed:
+		return " (removed)"
+	case uint64(len(f.Contents)) < f.Size:
+		return fmt.Sprintf(" (first %d of %d bytes)", len(f.Contents), f.Size)
+	}
+	return ""
+}
+
+// sideBySide shows two texts line by line, marking the lines that
+// differ.
+func (r *renderer) sideBySide(left, right, a, b string) {
+	mine := strings.Split(strings.TrimSuffix(a, "\n"), "\n")
+	other := strings.Split(strings.TrimSuffix(b, "\n"), "\n")
 	if r.style == Markdown {
-		fmt.Fprintf(r.w, "| | this order (%s) | the other order |\n|---|---|---|\n", ev.Order)
+		fmt.Fprintf(r.w, "| | %s | %s |\n|---|---|---|\n", left, right)
 	} else {
-		fmt.Fprintf(r.w, "  %-36s | %s\n", "this order ("+ev.Order+")", "the other order")
+		fmt.Fprintf(r.w, "  %-36s | %s\n", left, right)
 	}
 	for i := 0; i < max(len(mine), len(other)); i++ {
 		a, b := "", ""

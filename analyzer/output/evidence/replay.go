@@ -364,11 +364,24 @@ func (tr *Transcript) check(ev *Evidence) {
 		tr.Mismatch = fmt.Sprintf("failed at %s (%s), evidence says line %d (%s)", t.Loc, t.Message, ev.Expected.Line, ev.Expected.Message)
 	case out != ev.Expected.Stdout || errOut != ev.Expected.Stderr:
 		tr.Mismatch = "printed different output than the evidence records"
+	case otherFile(tr.Result, ev.Expected.Files) != "":
+		tr.Mismatch = fmt.Sprintf("left %s otherwise than the evidence records", otherFile(tr.Result, ev.Expected.Files))
 	case ev.Kind != KindFailure && !tr.inOrder():
 		tr.Mismatch = "the racing accesses did not happen in the order the evidence claims"
 	default:
 		tr.Reproduced = true
 	}
+}
+
+// otherFile names the first of the files the evidence records that res
+// did not leave as recorded ("" when it left them all so).
+func otherFile(res *vm.Result, files []classify.File) string {
+	for _, f := range files {
+		if !classify.LeftAs(res, f) {
+			return f.Name()
+		}
+	}
+	return ""
 }
 
 // inOrder reports whether the replay made the racing accesses in the

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"augur/analyzer/exec/vm"
+	"augur/analyzer/judge/classify"
 )
 
 // The interleaving timeline: a replay drawn as one column per thread, time
@@ -454,6 +455,13 @@ func (r *renderer) outcomeLines(ev *Evidence, tr *Transcript) (this, other strin
 	case tr.Result != nil && tr.Result.Term.Kind != vm.TermExit:
 		t := tr.Result.Term
 		this = fmt.Sprintf("%s: %s", t.Kind, strings.ReplaceAll(t.Message, r.base+"/", ""))
+	case tr.Result != nil && ev.Category == "output-differs" && ev.Expected.Stdout == ev.Expected.OtherStdout &&
+		len(ev.Expected.Files) > 0 && len(ev.Expected.OtherFiles) > 0:
+		// The same output; the first file the orders left differently,
+		// where it first differs.
+		mine, theirs := fileSides(ev.Expected.Files[0], ev.Expected.OtherFiles[0])
+		this = fmt.Sprintf("exit %d, %s", tr.Result.Term.Status, mine)
+		other = theirs
 	case tr.Result != nil && ev.Category == "output-differs":
 		// The two outputs, where they first differ: their first lines
 		// are often the same banner.
@@ -507,6 +515,26 @@ func FirstDifference(a, b string) Difference {
 		return d
 	}
 	return Difference{}
+}
+
+// fileSides says how two orders left a file, where its versions first
+// differ: "leaving out.txt with line 2: \"7\"" and "leaves out.txt with
+// line 2: \"8\"", or that an order removed it or left it as given.
+func fileSides(f, o classify.File) (this, other string) {
+	d := FirstDifference(f.Contents, o.Contents)
+	side := func(x classify.File, text string) string {
+		switch {
+		case x.Untouched:
+			return x.Name() + " as given, or without making it"
+		case x.Removed:
+			return x.Name() + " removed"
+		case d.Line == 0: // the same first vm.MaxFileHead bytes
+			return fmt.Sprintf("%s with %d bytes", x.Name(), x.Size)
+		}
+		return x.Name() + " with " + text
+	}
+	a, b := d.Sides()
+	return "leaving " + side(f, a), "leaves " + side(o, b)
 }
 
 // outputLines splits an output into its lines, without the empty one

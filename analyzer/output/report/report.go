@@ -138,6 +138,13 @@ type Race struct {
 	// Outputs are the distinct standard outputs the executions explored
 	// while classifying printed (at most MaxOutputs), sorted.
 	Outputs []string `json:"outputs,omitempty"`
+	// FilesDiffer are the files the two orders of an output-differs race
+	// left differently, each as both orders left it: a race whose
+	// consequence is in what the program wrote rather than printed.
+	FilesDiffer []FileDifference `json:"files_differ,omitempty"`
+	// PrintedSame is set when the two orders of an output-differs race
+	// printed the same: they differ only in FilesDiffer.
+	PrintedSame bool `json:"printed_same,omitempty"`
 	// WeakReads are the reads of the harmful execution that returned an
 	// older value than the latest store (weak memory model only).
 	WeakReads []WeakRead `json:"weak_reads,omitempty"`
@@ -256,6 +263,41 @@ type RaceFailure struct {
 	Thread  int     `json:"thread"`
 	Stack   []Frame `json:"stack,omitempty"`
 	Freed   *Frame  `json:"freed,omitempty"`
+}
+
+// FileDifference is a file the two orders of a race left differently.
+// Harmful is the file as the order of the evidence (HarmfulOrder) left
+// it, Other as the other order did.
+type FileDifference struct {
+	Name    string      `json:"name"`
+	Harmful FileVersion `json:"harmful"`
+	Other   FileVersion `json:"other"`
+}
+
+// FileVersion is a file as one order left it: its size and its first
+// 16 KiB, or that the order removed it or left it as given (or did not
+// make it).
+type FileVersion struct {
+	Untouched bool   `json:"untouched,omitempty"`
+	Removed   bool   `json:"removed,omitempty"`
+	Size      uint64 `json:"size"`
+	Contents  string `json:"contents,omitempty"`
+}
+
+// describe says a file version in a few words: its size and first line,
+// or what the order did instead.
+func (v FileVersion) describe() string {
+	switch {
+	case v.Untouched:
+		return "as given (or not made)"
+	case v.Removed:
+		return "removed"
+	}
+	line, rest, _ := strings.Cut(v.Contents, "\n")
+	if rest != "" || uint64(len(v.Contents)) < v.Size {
+		line += "…"
+	}
+	return fmt.Sprintf("%d bytes, %q", v.Size, line)
 }
 
 // MaxOutputs bounds the outputs a race lists.
@@ -572,6 +614,8 @@ type Classification struct {
 	Schedule    string
 	Inputs      *Inputs
 	Outputs     []string
+	FilesDiffer []FileDifference
+	PrintedSame bool
 	WeakReads   []WeakRead
 	Failure     *RaceFailure
 	// HarmfulOrder is Race.HarmfulOrder.
@@ -586,6 +630,7 @@ func (r *Report) Classify(id string, c Classification) {
 		x.Category, x.K, x.Stage, x.Reason, x.Evidence = c.Category, c.K, c.Stage, c.Reason, c.Evidence
 		x.Schedule, x.Inputs = c.Schedule, c.Inputs
 		x.Outputs, x.WeakReads, x.Failure, x.HarmfulOrder = c.Outputs, c.WeakReads, c.Failure, c.HarmfulOrder
+		x.FilesDiffer, x.PrintedSame = c.FilesDiffer, c.PrintedSame
 		x.ClassifySeconds = c.Seconds
 		if len(x.Outputs) > MaxOutputs {
 			x.Outputs = x.Outputs[:MaxOutputs]

@@ -106,6 +106,9 @@ func classification(res *analyzer.Result, i int, base string) Classification {
 		}
 	}
 	c.Outputs = v.AllOutputs
+	if v.Category == classify.OutputDiffers {
+		c.FilesDiffer, c.PrintedSame = filesDiffer(v), v.PrintedSame()
+	}
 	for _, ch := range v.WeakChoices {
 		wr := WeakRead{Thread: ch.Thread, Object: ch.Object, At: ir.RelPath(ch.ReadAt, base), Value: ch.Value,
 			WrittenAt: ir.RelPath(ch.Read.At, base)}
@@ -115,6 +118,25 @@ func classification(res *analyzer.Result, i int, base string) Classification {
 		c.WeakReads = append(c.WeakReads, wr)
 	}
 	return c
+}
+
+// filesDiffer are the files an output-differs verdict's two orders left
+// differently, the harmful order's version first.
+func filesDiffer(v *classify.Verdict) []FileDifference {
+	harmful, other := v.Outputs[1], v.Outputs[0]
+	if v.Order == "primary" {
+		harmful, other = other, harmful
+	}
+	version := func(f classify.File) FileVersion {
+		return FileVersion{Untouched: f.Untouched, Removed: f.Removed, Size: f.Size, Contents: f.Contents}
+	}
+	var out []FileDifference
+	for i, f := range harmful.Files {
+		if i < len(other.Files) {
+			out = append(out, FileDifference{Name: f.Name(), Harmful: version(f), Other: version(other.Files[i])})
+		}
+	}
+	return out
 }
 
 // inputsOf are the inputs of a verdict's harmful execution: the witness

@@ -52,6 +52,9 @@ func WriteText(w io.Writer, r *Report) error {
 			}
 			b.WriteString("\n")
 		}
+		for _, f := range x.FilesDiffer {
+			fmt.Fprintf(&b, "  File %s: %s, against %s in the other order\n", f.Name, f.Harmful.describe(), f.Other.describe())
+		}
 		for _, wr := range x.WeakReads {
 			from := "its initial value"
 			if wr.WrittenAt != "" {
