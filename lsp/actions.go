@@ -485,13 +485,21 @@ func (s *Server) showEvidence(ctx context.Context, id string, view evidenceView)
 
 // writeOutputs writes what each order of an output-differs race printed
 // to a file of its own beside the transcript (NAME-ORDER.txt), for a diff.
+// When the two printed the same and differ in a file they wrote, it is
+// that file's two versions (NAME-ORDER-FILE.txt): what differs is what a
+// diff should show.
 func writeOutputs(res *evidenceResult, ev *evidence.Evidence, dir, name string) error {
 	other := "primary"
 	if ev.Order == "primary" {
 		other = "alternate"
 	}
-	for _, o := range []struct{ order, text string }{{ev.Order, ev.Expected.Stdout}, {other, ev.Expected.OtherStdout}} {
-		path := filepath.Join(dir, name+"-"+o.order+".txt")
+	mine, theirs, suffix := ev.Expected.Stdout, ev.Expected.OtherStdout, ".txt"
+	if x := ev.Expected; mine == theirs && len(x.Files) > 0 && len(x.OtherFiles) > 0 {
+		mine, theirs = x.Files[0].Contents, x.OtherFiles[0].Contents
+		suffix = "-" + filepath.Base(x.Files[0].Name()) + ".txt"
+	}
+	for _, o := range []struct{ order, text string }{{ev.Order, mine}, {other, theirs}} {
+		path := filepath.Join(dir, name+"-"+o.order+suffix)
 		if err := os.WriteFile(path, []byte(o.text), 0o644); err != nil {
 			return fmt.Errorf("output of the %s order: %w", o.order, err)
 		}

@@ -991,3 +991,48 @@ func TestEarlyExitIsSaidOnTheFirstLine(t *testing.T) {
 	}
 	c.shutdown()
 }
+
+// A race whose consequence is only in a file the program writes: the
+// hover says how the two orders left the file, and a client with its own
+// diff view gets the file's two versions, not two equal outputs.
+func TestFileDifferenceInHoverAndDiff(t *testing.T) {
+	root := workspaceWith(t, "accuracy/written_report.c")
+	path := filepath.Join(root, "written_report.c")
+	c := newClient(t, root)
+	c.diffView = true
+	c = startClient(t, c, nil)
+	c.open(path)
+	c.waitAnalyses(1)
+	line := lineOf(t, path, "int m = mode;")
+	h := c.hover(path, line, 10)
+	if !strings.Contains(h, "The program writes different contents to report.txt depending on which runs first.") ||
+		!strings.Contains(h, "**File `report.txt`:** at line 1 of the file, one order leaves `mode ") {
+		t.Fatalf("hover:\n%s", h)
+	}
+	a := findAction(c.codeActions(path, line), "Show output difference")
+	if a == nil {
+		t.Fatal("no Show output difference action on the output-differs race")
+	}
+	var res struct {
+		Outputs []string `json:"outputs"`
+	}
+	if err := c.call("workspace/executeCommand", map[string]any{"command": a.Command.Command,
+		"arguments": a.Command.Arguments}, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Outputs) != 2 {
+		t.Fatalf("result %+v", res)
+	}
+	var vs []string
+	for _, f := range res.Outputs {
+		data, err := os.ReadFile(f)
+		if err != nil || !strings.HasSuffix(f, "-report.txt.txt") {
+			t.Fatalf("%s: %v", f, err)
+		}
+		vs = append(vs, string(data))
+	}
+	if vs[0] == vs[1] || !strings.HasPrefix(vs[0], "mode ") || !strings.HasPrefix(vs[1], "mode ") {
+		t.Errorf("the file's two versions: %q, %q", vs[0], vs[1])
+	}
+	c.shutdown()
+}

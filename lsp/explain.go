@@ -108,7 +108,18 @@ func (st raceStory) consequence() string {
 		}
 		return fmt.Sprintf("%s the program %s.", who, st.failure()) + weakNote(r.Consequence)
 	case string(category.OutputDiffers):
-		return "The program prints different output depending on which runs first." + weakNote(r.Consequence)
+		what := "prints different output"
+		if fs := r.FilesDiffer; len(fs) > 0 {
+			names := make([]string, len(fs))
+			for i, f := range fs {
+				names[i] = f.Name
+			}
+			what = "writes different contents to " + strings.Join(names, ", ")
+			if !r.PrintedSame {
+				what = "prints different output and " + what
+			}
+		}
+		return "The program " + what + " depending on which runs first." + weakNote(r.Consequence)
 	case string(category.Harmless):
 		return fmt.Sprintf("Likely harmless: both orders gave the same result in %d %s.", r.K, plural(r.K, "try", "tries"))
 	case string(category.SingleOrdering):

@@ -89,6 +89,9 @@ func (s *Server) hoverText(site *raceSite, l *lines) string {
 	if site.category == string(category.OutputDiffers) && len(r.Outputs) >= 2 {
 		fmt.Fprintf(&b, "- **Output:** %s\n", outputDifference(r.Outputs[0], r.Outputs[1]))
 	}
+	for _, f := range r.FilesDiffer {
+		fmt.Fprintf(&b, "- **File `%s`:** %s\n", f.Name, fileDifference(f))
+	}
 	if p := r.Pattern; p != nil {
 		fmt.Fprintf(&b, "- **Benign pattern — %s:** %s\n", p.Name, p.Evidence)
 	}
@@ -150,6 +153,43 @@ func outputDifference(a, b string) string {
 		s += fmt.Sprintf(" (both after %s)", outputQuote(d.Before+"\n"))
 	}
 	return s
+}
+
+// fileDifference says how the two orders of a race left a file: where
+// their versions first differ, or that one removed it or left it as
+// given.
+func fileDifference(f report.FileDifference) string {
+	state := func(v report.FileVersion) string {
+		switch {
+		case v.Untouched:
+			return "leaves it as given (or does not make it)"
+		case v.Removed:
+			return "removes it"
+		}
+		return ""
+	}
+	a, b := state(f.Harmful), state(f.Other)
+	if a != "" || b != "" {
+		side := func(s string, v report.FileVersion) string {
+			if s != "" {
+				return s
+			}
+			return fmt.Sprintf("leaves %d bytes in it", v.Size)
+		}
+		return fmt.Sprintf("one order %s, the other %s", side(a, f.Harmful), side(b, f.Other))
+	}
+	d := evidence.FirstDifference(f.Harmful.Contents, f.Other.Contents)
+	if d.Line == 0 {
+		return fmt.Sprintf("the two orders leave it %d and %d bytes long, the same in their first %d", f.Harmful.Size, f.Other.Size,
+			min(len(f.Harmful.Contents), len(f.Other.Contents)))
+	}
+	side := func(text string, ended bool) string {
+		if ended {
+			return "nothing more"
+		}
+		return outputQuote(text + "\n")
+	}
+	return fmt.Sprintf("at line %d of the file, one order leaves %s, the other %s", d.Line, side(d.A, d.AEnded), side(d.B, d.BEnded))
 }
 
 func outputQuote(out string) string {

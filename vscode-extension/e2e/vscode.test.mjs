@@ -121,6 +121,9 @@ before(async () => {
   // configuration gives it (testdata/vscode/orders.c).
   fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'orders.c'), path.join(workspace, 'orders.c'));
   fs.writeFileSync(path.join(workspace, 'orders.txt'), '120\n45\n300\n');
+  // report.c's race shows only in the file it writes, report.txt
+  // (testdata/accuracy/written_report.c).
+  fs.copyFileSync(path.join(repo, 'testdata', 'accuracy', 'written_report.c'), path.join(workspace, 'report.c'));
   // A program split over files, in a folder of its own, that no
   // configuration describes: tally/main.c calls into tally.c, which logs
   // through log.c; other.c is another program and broken.c does not
@@ -923,6 +926,34 @@ test('a program that opens a file of the workspace augur was not given is told s
   }
   await shot('17c-file-given');
   fs.rmSync(toml); // the tests after this one see the workspace as it was
+});
+
+test('a race whose consequence is only in a file the program writes names the file, and its diff shows both versions', async () => {
+  // report.c prints "done" in either order; the worker writes the mode it
+  // read to report.txt.
+  const hover = await keyboardHover('report.c', 'int m = mode;', 'report.txt');
+  await fadedIn();
+  await shot('18-file-difference');
+  assert.match(hover, /writes different contents to report\.txt depending on which runs first/);
+  assert.match(hover, /File report\.txt:\s*at line 1 of the file, one order leaves mode \d, the other mode \d/);
+  await page.keyboard.press('Escape');
+  const file = path.join(tmp, 'workspace', 'report.c');
+  const line = fs.readFileSync(file, 'utf8').split('\n').findIndex((l) => l.includes('int m = mode;')) + 1;
+  const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: /^Show output difference$/ }).first();
+  const tab = page.locator('.tabs-container .tab', { hasText: /augur: report\.txt, \w+ order ↔ \w+ order/ });
+  await openUntil(async () => {
+    await goToLine(line);
+    await lens.waitFor({ timeout: patience });
+    await lens.click({ timeout: patience });
+  }, tab);
+  const diff = page.locator('.monaco-diff-editor:visible');
+  await expectVisible(diff, "the diff editor of report.txt's two versions");
+  await settled(diff);
+  await shot('18b-file-diff');
+  const text = await diff.innerText();
+  assert.match(text, /mode 1/);
+  assert.match(text, /mode 2/);
+  await tab.locator('.codicon-close').click();
 });
 
 test("the server's log says each message once, at its own level", async () => {

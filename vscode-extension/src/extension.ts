@@ -345,7 +345,7 @@ export class AugurExtension {
     if (!mine || !theirs) {
       return;
     }
-    const title = `augur: output, ${orderOf(mine)} order ↔ ${orderOf(theirs)} order`;
+    const title = `augur: ${whatOf(mine)}, ${orderOf(mine)} order ↔ ${orderOf(theirs)} order`;
     await this.api.commands.executeCommand('vscode.diff', this.api.Uri.file(mine), this.api.Uri.file(theirs), title);
   }
 
@@ -394,8 +394,19 @@ export async function deactivate(): Promise<void> {
   active = undefined;
 }
 
-/** orderOf names the order an output file holds (its name ends in -ORDER.txt). */
+/**
+ * The server names each side of an output difference NAME-ORDER.txt, or
+ * NAME-ORDER-FILE.txt when the two orders printed the same and differ in
+ * a file the program wrote.
+ */
+const diffSide = /-(primary|alternate)(?:-(.+))?\.txt$/;
+
+/** orderOf names the order a side of an output difference holds. */
 function orderOf(file: string): string {
-  const m = /-(primary|alternate)\.txt$/.exec(file);
-  return m ? m[1] : 'one';
+  return diffSide.exec(file)?.[1] ?? 'one';
+}
+
+/** whatOf names what a side of an output difference holds: the output, or the program's file. */
+function whatOf(file: string): string {
+  return diffSide.exec(file)?.[2] ?? 'output';
 }

@@ -143,6 +143,12 @@ test('an output difference opens as a diff of the two orders\' outputs', async (
   assert.equal(a.fsPath, '/c/race-1-output-alternate.txt');
   assert.equal(b.fsPath, '/c/race-1-output-primary.txt');
   assert.equal(title, 'augur: output, alternate order ↔ primary order');
+  // Two orders that printed the same and left a file differently: the
+  // file's two versions, named in the title.
+  c.answer = { outputs: ['/c/race-1-primary-report.txt.txt', '/c/race-1-alternate-report.txt.txt'], shown: true };
+  await exec('augur.server.showOutputDifference', ['1'], (cmd: string, args: unknown[]) => c.sendRequest('workspace/executeCommand', { command: cmd, arguments: args }));
+  assert.equal(diffs.length, 2);
+  assert.equal((diffs[1] as [any, any, string])[2], 'augur: report.txt, primary order ↔ alternate order');
 });
 
 test('the commands call the server', async () => {
