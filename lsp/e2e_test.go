@@ -768,23 +768,8 @@ func replayFallsBack(t *testing.T, root string, c *client, canShow bool) {
 func TestOutputDifferenceAsTwoFiles(t *testing.T) {
 	root := workspaceWith(t, "account.c")
 	path := filepath.Join(root, "account.c")
-	c := newClient(t, root)
-	c.diffView = true
-	c = startClient(t, c, nil)
-	c.open(path)
-	c.waitAnalyses(1)
-	a := findAction(c.codeActions(path, lineOf(t, path, "balance = balance + amount")), "Show output difference")
-	if a == nil {
-		t.Fatal("no Show output difference action on the output-differs race")
-	}
-	var res struct {
-		Outputs []string `json:"outputs"`
-		Shown   bool     `json:"shown"`
-	}
-	if err := c.call("workspace/executeCommand", map[string]any{"command": a.Command.Command,
-		"arguments": a.Command.Arguments}, &res); err != nil {
-		t.Fatal(err)
-	}
+	c := diffClient(t, root, path)
+	res := c.showOutputDifference(t, path, lineOf(t, path, "balance = balance + amount"))
 	if !res.Shown || len(res.Outputs) != 2 {
 		t.Fatalf("result %+v", res)
 	}
@@ -807,6 +792,39 @@ func TestOutputDifferenceAsTwoFiles(t *testing.T) {
 	}
 	c.mu.Unlock()
 	c.shutdown()
+}
+
+// diffClient starts a client with its own diff view (augurDiffView) on
+// root, and waits for the first analysis of path.
+func diffClient(t *testing.T, root, path string) *client {
+	c := newClient(t, root)
+	c.diffView = true
+	c = startClient(t, c, nil)
+	c.open(path)
+	c.waitAnalyses(1)
+	return c
+}
+
+// diffAnswer is the answer to Show output difference.
+type diffAnswer struct {
+	Outputs []string `json:"outputs"`
+	Shown   bool     `json:"shown"`
+}
+
+// showOutputDifference runs the Show output difference action of the
+// race on line of path.
+func (c *client) showOutputDifference(t *testing.T, path string, line int) diffAnswer {
+	t.Helper()
+	a := findAction(c.codeActions(path, line), "Show output difference")
+	if a == nil {
+		t.Fatal("no Show output difference action on the output-differs race")
+	}
+	var res diffAnswer
+	if err := c.call("workspace/executeCommand", map[string]any{"command": a.Command.Command,
+		"arguments": a.Command.Arguments}, &res); err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // "Show interleaving" writes the race's replay as an HTML timeline (one
@@ -998,28 +1016,14 @@ func TestEarlyExitIsSaidOnTheFirstLine(t *testing.T) {
 func TestFileDifferenceInHoverAndDiff(t *testing.T) {
 	root := workspaceWith(t, "accuracy/written_report.c")
 	path := filepath.Join(root, "written_report.c")
-	c := newClient(t, root)
-	c.diffView = true
-	c = startClient(t, c, nil)
-	c.open(path)
-	c.waitAnalyses(1)
+	c := diffClient(t, root, path)
 	line := lineOf(t, path, "int m = mode;")
 	h := c.hover(path, line, 10)
 	if !strings.Contains(h, "The program writes different contents to report.txt depending on which runs first.") ||
 		!strings.Contains(h, "**File `report.txt`:** at line 1 of the file, one order leaves `mode ") {
 		t.Fatalf("hover:\n%s", h)
 	}
-	a := findAction(c.codeActions(path, line), "Show output difference")
-	if a == nil {
-		t.Fatal("no Show output difference action on the output-differs race")
-	}
-	var res struct {
-		Outputs []string `json:"outputs"`
-	}
-	if err := c.call("workspace/executeCommand", map[string]any{"command": a.Command.Command,
-		"arguments": a.Command.Arguments}, &res); err != nil {
-		t.Fatal(err)
-	}
+	res := c.showOutputDifference(t, path, line)
 	if len(res.Outputs) != 2 {
 		t.Fatalf("result %+v", res)
 	}
