@@ -2,7 +2,9 @@ package classify
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"augur/analyzer/exec/vm"
 )
@@ -34,11 +36,16 @@ type File struct {
 // Name is the file's name as the program's working directory sees it.
 func (f File) Name() string { return displayPath(f.Path) }
 
-// displayPath is a virtual file system path as the user wrote it: the
-// file system's root is the program's working directory.
+// displayPath is a virtual file system path as the user wrote it (the
+// file system's root is the program's working directory), quoted when it
+// holds characters a sentence cannot show: a name made from an explored
+// argument can hold any byte.
 func displayPath(p string) string {
 	if rel := strings.TrimPrefix(p, "/"); rel != "" {
-		return rel
+		p = rel
+	}
+	if strings.IndexFunc(p, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+		return strconv.Quote(p)
 	}
 	return p
 }
