@@ -114,8 +114,8 @@ func sameOutput(res *vm.Result, p Printed) bool {
 }
 
 // outputNoun names what of x's output y does not share, for a reason:
-// "output" when they printed differently, the files otherwise
-// ("output.txt as it").
+// "output" when they printed differently, otherwise the files they left
+// differently ("output.txt", "a.txt and b.txt").
 func outputNoun(x, y *vm.Result) (noun string, printedDiffers bool) {
 	if x.Digest.PrintedOtherwise(y.Digest) {
 		return "output", true
