@@ -53,13 +53,17 @@ const maxHeads = 4 * vm.MaxFileHead
 // system's (/dev, /proc, /sys): what a program leaves there is not
 // output it leaves its user (vm.WrittenFile).
 func scratch(path string) bool {
-	for _, dir := range []string{"/tmp", "/dev", "/proc", "/sys"} {
-		if path == dir || strings.HasPrefix(path, dir+"/") {
+	for _, dir := range scratchDirs {
+		if strings.HasPrefix(path, dir) && (len(path) == len(dir) || path[len(dir)] == '/') {
 			return true
 		}
 	}
 	return false
 }
+
+// scratchDirs are the trees scratch leaves out. Every write to a file asks
+// scratch, so it makes no string of its own.
+var scratchDirs = [...]string{"/tmp", "/dev", "/proc", "/sys"}
 
 // writtenFile describes the file at path holding c, with its first head
 // bytes.
