@@ -158,10 +158,8 @@ func (ft *fileTable) noteMissing(path string, at ir.LocID) {
 	if path == "" || ft.exists(path) || len(ft.missing) >= maxMissing {
 		return
 	}
-	for _, sys := range []string{"/proc", "/dev", "/sys", "/tmp"} {
-		if path == sys || strings.HasPrefix(path, sys+"/") {
-			return
-		}
+	if scratch(path) {
+		return
 	}
 	if _, seen := ft.missing[path]; seen {
 		return

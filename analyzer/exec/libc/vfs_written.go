@@ -2,7 +2,6 @@ package libc
 
 import (
 	"bytes"
-	"hash/fnv"
 	"sort"
 	"strings"
 
@@ -68,14 +67,14 @@ var scratchDirs = [...]string{"/tmp", "/dev", "/proc", "/sys"}
 // writtenFile describes the file at path holding c, with its first head
 // bytes.
 func writtenFile(path string, c *contents, head int) vm.WrittenFile {
-	h := fnv.New64a()
+	h := uint64(vm.FNVOffset)
 	if c != nil {
 		for _, ch := range c.chunks {
-			h.Write(ch)
+			h = vm.FNV(h, ch)
 		}
 	}
 	n := c.len()
-	return vm.WrittenFile{Path: path, Size: uint64(n), Hash: h.Sum64(), Head: c.slice(0, min(n, head))}
+	return vm.WrittenFile{Path: path, Size: uint64(n), Hash: h, Head: c.slice(0, min(n, head))}
 }
 
 // equal reports whether the contents are the bytes b.

@@ -70,14 +70,9 @@ func (m *Machine) NoteFileWrite(t *Thread, path string, b []byte) {
 		return
 	}
 	m.fileWrites++
-	h := uint64(14695981039346656037) // FNV-1a, without hash.Hash's allocation
-	for _, c := range b {
-		h ^= uint64(c)
-		h *= 1099511628211
-	}
 	data := make([]byte, len(path)+9)
 	copy(data, path)
-	binary.LittleEndian.PutUint64(data[len(path)+1:], h)
+	binary.LittleEndian.PutUint64(data[len(path)+1:], FNV(FNVOffset, b))
 	m.output = append(m.output, OutputEvent{Stream: StreamFile, Data: data, Thread: t.ID})
 }
 

@@ -295,14 +295,24 @@ func (d *OutputDigest) add(stream int, b []byte) {
 	i := stream - 1
 	h := d.Hash[i]
 	if d.Len[i] == 0 {
-		h = 14695981039346656037
+		h = FNVOffset
 	}
+	d.Hash[i] = FNV(h, b)
+	d.Len[i] += uint64(len(b))
+}
+
+// FNVOffset is FNV-1a's starting hash: FNV(FNVOffset, b) is b's hash.
+const FNVOffset = 14695981039346656037
+
+// FNV continues the 64-bit FNV-1a hash h over b, without hash.Hash's
+// allocation: output digests, file-write events and written files hash
+// their bytes with it, in pieces as they come.
+func FNV(h uint64, b []byte) uint64 {
 	for _, c := range b {
 		h ^= uint64(c)
 		h *= 1099511628211
 	}
-	d.Hash[i] = h
-	d.Len[i] += uint64(len(b))
+	return h
 }
 
 // Result is the outcome of an execution.
