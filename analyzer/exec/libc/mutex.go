@@ -22,6 +22,15 @@ const (
 // mutexSize is the extent of the fields the models use, __lock to __kind.
 const mutexSize = mutexKind + 4
 
+// mutexDestroyed is the kind glibc's pthread_mutex_destroy leaves, -1:
+// until pthread_mutex_init makes it a mutex again, a lock, try-lock or
+// unlock of it returns EINVAL and neither takes nor releases anything
+// (glibc's lock and unlock find no kind they know). A program that goes
+// on using a mutex it destroyed, or destroys one another thread may still
+// lock, therefore runs its critical section unprotected, as it would
+// natively.
+const mutexDestroyed = 0xffffffff
+
 // The mutex kinds (__kind & 3).
 const (
 	mutexNormal     = 0
@@ -44,17 +53,7 @@ func (tab table) addMutexes() {
 		}
 		return m.Point()
 	}, "pthread_mutex_unlock").Releases()
-	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		l, err := m.SyncRead(a[0].Bits+mutexLock, 4)
-		if err != nil {
-			return err
-		}
-		vm.SetResult(res, 0)
-		if l != 0 {
-			vm.SetResult(res, vm.EBUSY)
-		}
-		return nil
-	}, "pthread_mutex_destroy")
+	tab.register(destroyMutex, "pthread_mutex_destroy")
 
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
@@ -135,10 +134,38 @@ func mutexInit(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 	return m.SyncWrite(a[0].Bits+mutexKind, 4, kind)
 }
 
+// destroyMutex models pthread_mutex_destroy. The race detector sees it as
+// a write of the mutex and every attempt to lock it as a read (useMutex),
+// as ThreadSanitizer does: a destroy that another thread's lock is not
+// ordered before is a data race, and POSIX leaves it undefined. A held
+// mutex is not destroyed (EBUSY, as glibc answers while it has users).
+func destroyMutex(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	mu := a[0].Bits
+	l, err := m.SyncRead(mu+mutexLock, 4)
+	if err != nil {
+		return err
+	}
+	m.NoteAccess(mu, 1, vm.Write)
+	if l != 0 {
+		vm.SetResult(res, vm.EBUSY)
+		return nil
+	}
+	vm.SetResult(res, 0)
+	return m.SyncWrite(mu+mutexKind, 4, mutexDestroyed)
+}
+
+// useMutex reports an attempt to lock mutex mu to the race detector, as a
+// read of its first byte (destroyMutex). An unlock is not reported: the
+// lock before it is, at the same place in the order of the thread's
+// synchronization, and a report per operation would cost every lock-heavy
+// program another detector access per unlock.
+func useMutex(m Machine, mu uint64) { m.NoteAccess(mu, 1, vm.Read) }
+
 // acquire tries to take mutex mu for t, for a try-lock when tried. It
 // returns the pthread error code and whether the mutex is held by another
 // thread.
 func acquire(m Machine, t *vm.Thread, mu uint64, tried bool) (code uint64, busy bool, err error) {
+	useMutex(m, mu)
 	r := m.SyncWords(mu, mutexSize)
 	l, err := r.Get(mutexLock)
 	if err != nil {
@@ -147,6 +174,9 @@ func acquire(m Machine, t *vm.Thread, mu uint64, tried bool) (code uint64, busy 
 	kind, err := r.Get(mutexKind)
 	if err != nil {
 		return 0, false, err
+	}
+	if kind == mutexDestroyed {
+		return vm.EINVAL, false, nil
 	}
 	kind &= 3
 	if l == 0 {
@@ -210,6 +240,9 @@ func release(m Machine, t *vm.Thread, mu uint64) (uint64, error) {
 		return 0, err
 	}
 	kind, _ := r.Get(mutexKind)
+	if kind == mutexDestroyed {
+		return vm.EINVAL, nil
+	}
 	owner, _ := r.Get(mutexOwner)
 	if l == 0 || owner != vm.Owner(t) {
 		if kind&3 != mutexNormal {
