@@ -4,7 +4,7 @@
 # paper's (scripts/apptable). Not part of `make test`: the sources are not
 # in this repository. Fetch them, then give each one's directory:
 #
-#   scripts/apps.sh [-o OUTDIR] [-t TIMEOUT] NAME=DIR...
+#   scripts/apps.sh [-o OUTDIR] [-t TIMEOUT] [-s RUNS] [-x] NAME=DIR...
 #
 #   pbzip2=DIR  pbzip2 0.9.4: the directory of pbzip2.cpp (needs bzip2=DIR)
 #   bzip2=DIR   bzip2 (libbz2): blocksort.c ... bzlib.c, compiled in with
@@ -30,21 +30,32 @@
 # and failures, each replayed (NAME.replayed: how many reproduced, of how
 # many); NAME.log, what augur printed. Inputs are made here, the same
 # every time, so that runs compare.
+#
+# -s RUNS also builds each application natively with ThreadSanitizer
+# (clang -fsanitize=thread -g -O0, the same sources, macros and include
+# directories) and runs it RUNS times on the same inputs, writing each
+# run's reports to NAME.tsan.K; apptable then compares the races
+# ThreadSanitizer reported with augur's. -x skips augur (the plain run and
+# the analysis), keeping the NAME.json an earlier run left in OUTDIR.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 augur=${AUGUR:-$root/bin/augur}
 out=apps-out
 timeout=20m
-while getopts "o:t:" opt; do
+tsan_runs=0
+analyze=1
+while getopts "o:t:s:x" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	t) timeout=$OPTARG ;;
-	*) sed -n '2,32p' "$0" >&2; exit 2 ;;
+	s) tsan_runs=$OPTARG ;;
+	x) analyze=0 ;;
+	*) sed -n '2,39p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then
-	sed -n '2,32p' "$0" >&2
+	sed -n '2,39p' "$0" >&2
 	exit 2
 fi
 declare -A src
@@ -70,8 +81,81 @@ mkdir -p "$work"
 . "$root/scripts/measure.sh"
 
 # measure NAME ANALYZE-ARGS... -- RUN-ARGS...: times a plain run and the
-# analysis, in the work directory (inputs are named relative to it).
+# analysis, in the work directory (inputs are named relative to it), and
+# runs ThreadSanitizer's build when asked (-s).
 measure() {
+	if [ "$tsan_runs" -gt 0 ]; then
+		tsan "$@"
+	fi
+	if [ "$analyze" = 1 ]; then
+		analyze "$@"
+	fi
+}
+
+# tsan NAME ANALYZE-ARGS... -- RUN-ARGS...: builds the application natively
+# with ThreadSanitizer from the sources and compile flags among augur's
+# arguments, and runs it tsan_runs times in the work directory: standard
+# input from --stdin's file, a --client program (built without the
+# sanitizer) run beside it until the client exits, then the server
+# interrupted. augur's other flags have no native counterpart.
+tsan() {
+	local name=$1
+	shift
+	local c=() cxx=() flags=() client="" stdin=/dev/null run=() cc=clang-14 cxxc=clang++-14
+	while [ $# -gt 0 ] && [ "$1" != "--" ]; do
+		case $1 in
+		*.c) c+=("$1") ;;
+		*.cpp | *.cc) cxx+=("$1") ;;
+		-I | -D) flags+=("$1" "$2"); shift ;;
+		--cflag=*) flags+=("${1#--cflag=}") ;;
+		--stdin) stdin=$work/$2; shift ;;
+		--client) client=$2; shift ;;
+		--file | --max-instructions | --argv0) shift ;;
+		esac
+		shift
+	done
+	shift
+	run=("$@")
+	local dir=$work/tsan-$name
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	echo "apps.sh: $name: ThreadSanitizer build" >&2
+	local f objs=()
+	for f in "${c[@]}"; do
+		objs+=("$dir/$(basename "$f").o")
+		"$cc" -fsanitize=thread -g -O0 -w "${flags[@]}" -c "$f" -o "${objs[-1]}"
+	done
+	for f in "${cxx[@]}"; do
+		objs+=("$dir/$(basename "$f").o")
+		"$cxxc" -fsanitize=thread -g -O0 -w "${flags[@]}" -c "$f" -o "${objs[-1]}"
+	done
+	"$cxxc" -fsanitize=thread "${objs[@]}" -o "$dir/$name" -lpthread -lm
+	if [ -n "$client" ]; then
+		"$cc" -O1 -w "$client" -o "$dir/client"
+	fi
+	local k pid
+	rm -f "$out/$name".tsan.* "$out/$name.tsan-runs"
+	for k in $(seq 1 "$tsan_runs"); do
+		echo "apps.sh: $name: ThreadSanitizer run $k of $tsan_runs" >&2
+		if [ -n "$client" ]; then
+			(cd "$work" && TSAN_OPTIONS="log_path=$out/$name.tsan.$k" exec "$dir/$name" "${run[@]}") \
+				<"$stdin" >"$dir/run-$k.log" 2>&1 &
+			pid=$!
+			"$dir/client" >>"$dir/run-$k.log" 2>&1 || true
+			kill -INT "$pid" 2>/dev/null || true
+			wait "$pid" || true
+		else
+			(cd "$work" && TSAN_OPTIONS="log_path=$out/$name.tsan.$k" \
+				timeout 600 "$dir/$name" "${run[@]}") <"$stdin" >"$dir/run-$k.log" 2>&1 || true
+		fi
+	done
+	# A run without a report writes no log: the count says how many ran.
+	echo "$tsan_runs" >"$out/$name.tsan-runs"
+}
+
+# analyze NAME ANALYZE-ARGS... -- RUN-ARGS...: the plain run and the
+# analysis (measure).
+analyze() {
 	local name=$1
 	shift
 	local analyze=() run=()

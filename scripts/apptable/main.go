@@ -5,7 +5,8 @@
 // analysis's wall time), NAME.run-seconds (a plain `augur run`'s, the
 // counterpart of the paper's Cloud9 column) and NAME.replayed (how many
 // evidence files replayed, of how many). Applications without a report
-// print as not run.
+// print as not run. Where scripts/apps.sh -s ran ThreadSanitizer too, it
+// then compares the two detectors' races (tsan.go).
 //
 // It reads the report with a struct of its own rather than augur's report
 // package: it checks the JSON contract as a user's script would.
@@ -47,6 +48,11 @@ type result struct {
 		Category  string  `json:"category"`
 		Instances int     `json:"instances"`
 		Seconds   float64 `json:"classify_seconds"`
+		Accesses  []struct {
+			File     string `json:"file"`
+			Line     int    `json:"line"`
+			Function string `json:"function"`
+		} `json:"accesses"`
 	} `json:"races"`
 	Failures []struct {
 		Kind string `json:"kind"`
@@ -123,7 +129,7 @@ func printTables(w io.Writer, dir string) error {
 			seconds(dir, p.name+".run-seconds")+" | "+secs(p.cloud9), avg+" | "+secs(p.avg), lo+" | "+secs(p.minimum),
 			hi+" | "+secs(p.maxim), seconds(dir, p.name+".seconds")+" s")
 	}
-	return nil
+	return printTSan(w, dir, reports)
 }
 
 // load reads an application's report, or nil when it did not run.
