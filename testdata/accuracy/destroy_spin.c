@@ -10,7 +10,11 @@
  * freed: spec-violated. main's free races with the worker's decrement
  * (main frees after reading the decremented count, with nothing ordering
  * them). It too can only follow the decrement, and in that order the free
- * before the worker's unlock is the same use after free. */
+ * before the worker's unlock is the same use after free.
+ * locked: single-ordering. The free also races with the worker's lock of
+ * the pool's mutex (a read of the mutex, as ThreadSanitizer counts it),
+ * which only the decrement's order allows before it; the use after free
+ * in that one order is the two races' above. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +26,7 @@ struct pool {
 
 static void *worker(void *arg) {
 	struct pool *p = arg;
-	pthread_mutex_lock(&p->mu);
+	pthread_mutex_lock(&p->mu); // race: locked single-ordering
 	p->alive = p->alive - 1; // race: alive spec-violated // race: freed spec-violated
 	pthread_mutex_unlock(&p->mu);
 	return NULL;
@@ -36,7 +40,7 @@ int main(void) {
 	pthread_create(&t, NULL, worker, p);
 	while (p->alive > 0) // race: alive spec-violated
 		;
-	free(p); // race: freed spec-violated
+	free(p); // race: freed spec-violated // race: locked single-ordering
 	pthread_join(t, NULL);
 	printf("destroyed\n");
 	return 0;
