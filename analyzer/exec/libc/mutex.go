@@ -135,7 +135,7 @@ func mutexInit(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 }
 
 // destroyMutex models pthread_mutex_destroy. The race detector sees it as
-// a write of the mutex and every attempt to lock it as a read (useMutex),
+// a write of the mutex and each lock of it as a read (useMutex),
 // as ThreadSanitizer does: a destroy that another thread's lock is not
 // ordered before is a data race, and POSIX leaves it undefined. A held
 // mutex is not destroyed (EBUSY, as glibc answers while it has users).
@@ -154,18 +154,21 @@ func destroyMutex(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error
 	return m.SyncWrite(mu+mutexKind, 4, mutexDestroyed)
 }
 
-// useMutex reports an attempt to lock mutex mu to the race detector, as a
-// read of its first byte (destroyMutex). An unlock is not reported: the
-// lock before it is, at the same place in the order of the thread's
-// synchronization, and a report per operation would cost every lock-heavy
-// program another detector access per unlock.
+// useMutex reports a lock of mutex mu to the race detector, as a read of
+// its first byte (destroyMutex): a lock that took the mutex, or found it
+// destroyed. An attempt that finds it held is not reported: the holder's
+// lock is, and the attempt that takes it later will be; reporting it
+// would make the reads of waiting threads concurrent with the holder's,
+// a list the detector keeps and searches at every lock. Nor is an
+// unlock: the lock before it is, at the same place in the order of the
+// thread's synchronization, and another detector access per unlock would
+// cost every lock-heavy program.
 func useMutex(m Machine, mu uint64) { m.NoteAccess(mu, 1, vm.Read) }
 
 // acquire tries to take mutex mu for t, for a try-lock when tried. It
 // returns the pthread error code and whether the mutex is held by another
 // thread.
 func acquire(m Machine, t *vm.Thread, mu uint64, tried bool) (code uint64, busy bool, err error) {
-	useMutex(m, mu)
 	r := m.SyncWords(mu, mutexSize)
 	l, err := r.Get(mutexLock)
 	if err != nil {
@@ -176,6 +179,7 @@ func acquire(m Machine, t *vm.Thread, mu uint64, tried bool) (code uint64, busy 
 		return 0, false, err
 	}
 	if kind == mutexDestroyed {
+		useMutex(m, mu)
 		return vm.EINVAL, false, nil
 	}
 	kind &= 3
@@ -188,6 +192,7 @@ func acquire(m Machine, t *vm.Thread, mu uint64, tried bool) (code uint64, busy 
 		}
 		m.Sync(t, vm.Acquire, vm.MutexKey, mu)
 		m.NoteLock(t, vm.MutexKey, mu, tried)
+		useMutex(m, mu)
 		return 0, false, r.Set(mutexOwner, vm.Owner(t))
 	}
 	owner, err := r.Get(mutexOwner)
