@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -185,4 +186,51 @@ func TestTSanRaceOnExploredInput(t *testing.T) {
 			t.Errorf("%s: the race's verdict does not carry the explored input it needs: %+v", name, v)
 		}
 	}
+}
+
+// A warning whose earlier access is an unlock, ThreadSanitizer's last
+// record of the worker's use of a mutex main then destroys (as ctrace's
+// trc_end against trc_trace): augur counts the lock that opened that
+// critical section, so the warning is that race's, not one "never
+// reached together". The log is written here in ThreadSanitizer's layout
+// (a native run reports the lock instead when nothing else releases in
+// between, as TestTSanWarningsClassified's run of the same program does).
+func TestTSanUnlockIsTheCriticalSectionsLock(t *testing.T) {
+	path := "../testdata/tsan/destroy_in_use.c"
+	log := `WARNING: ThreadSanitizer: data race (pid=1)
+  Write of size 1 at 0x5600 by main thread:
+    #0 pthread_mutex_destroy <null> (prog+0x52d3a)
+    #1 main /ci/src/testdata/tsan/destroy_in_use.c:31:2 (prog+0xd0122)
+
+  Previous atomic read of size 1 at 0x5600 by thread T1:
+    #0 pthread_mutex_unlock <null> (prog+0x6f11a)
+    #1 worker /ci/src/testdata/tsan/destroy_in_use.c:21:2 (prog+0xd01b6)
+
+SUMMARY: ThreadSanitizer: data race in pthread_mutex_destroy
+`
+	ws, err := tsan.Parse(strings.NewReader(log), "ci.log", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := options(path)
+	opts.ExploreTime, opts.TSan = analyzer.ExploreSetting(0), ws
+	res, err := analyzer.Analyze(context.Background(), mustLoad(t, path), opts, analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.TSanMissed) != 0 {
+		t.Fatalf("the unlock's warning was not reproduced: %+v", res.TSanMissed)
+	}
+	for _, r := range res.Races {
+		if len(res.TSan[r]) == 0 {
+			continue
+		}
+		lines := []int{r.First.Loc.Line, r.Second.Loc.Line}
+		slices.Sort(lines)
+		if lines[0] != 18 || lines[1] != 31 {
+			t.Errorf("warning 1 given to the race of lines %v, want the lock's (18) against the destroy (31)", lines)
+		}
+		return
+	}
+	t.Error("no race carries the warning")
 }

@@ -29,8 +29,8 @@ type site struct {
 }
 
 // tsanRace is a race ThreadSanitizer reported, by its two sites, with the
-// function of each site and whether the access was a library call's
-// (its stack's first frame names no file: pthread_mutex_unlock, memcpy).
+// function of each site and whether the access was a pthread call's use
+// of a mutex (tsan.UseOfMutex: pthread_mutex_unlock, pthread_mutex_lock).
 type tsanRace struct {
 	pair    racePair
 	fn      [2]string // by the pair's order
@@ -115,7 +115,7 @@ func readTSanLog(path string) (map[racePair]*tsanRace, error) {
 				ok = false
 				break
 			}
-			sites[i], fns[i], calls[i] = site{filepath.Base(f.File), f.Line}, funcName(f.Func), a.Frames[0].File == ""
+			sites[i], fns[i], calls[i] = site{filepath.Base(f.File), f.Line}, funcName(f.Func), tsan.UseOfMutex(a)
 		}
 		if !ok {
 			continue
@@ -176,12 +176,14 @@ func augurRaces(r *result) map[racePair]augurRace {
 	return out
 }
 
-// atAnotherCall reports whether augur reports race t at another library
-// call of the same function: one access at the same line, the other, a
-// library call's in ThreadSanitizer's report, in the same function of the
-// same file. A race with a destroyed mutex is one: ThreadSanitizer keeps
-// a thread's last access to the mutex (its unlock), augur its lock, the
-// access whose other order has the consequence.
+// atAnotherCall reports whether augur reports race t at another call of
+// the same critical section: one access at the same line, the other, a
+// use of a mutex in ThreadSanitizer's report, at a line at or above it in
+// the same function (the lock an unlock closes; augur's own reading of
+// ThreadSanitizer's reports, tsan.Match, takes the nearest). A
+// race with a destroyed mutex is one: ThreadSanitizer keeps a thread's
+// last access to the mutex (its unlock), augur its lock, the access
+// whose other order has the consequence.
 func atAnotherCall(t *tsanRace, mine map[racePair]augurRace) bool {
 	for i := range 2 {
 		if !t.libcall[i] {
@@ -190,7 +192,8 @@ func atAnotherCall(t *tsanRace, mine map[racePair]augurRace) bool {
 		same, other := t.pair[1-i], t.pair[i]
 		for _, a := range mine {
 			for j := range 2 {
-				if a.pair[j] == same && a.pair[1-j].file == other.file && a.fn[1-j] == t.fn[i] {
+				s := a.pair[1-j]
+				if a.pair[j] == same && s.file == other.file && a.fn[1-j] == t.fn[i] && s.line <= other.line {
 					return true
 				}
 			}

@@ -3,6 +3,7 @@ package tsan
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/frontend/ir"
@@ -35,6 +36,22 @@ type Pair struct {
 	// is then the other access, and the race is any of b's statement
 	// (key is its file:line).
 	alone bool
+	// mutexUse is set for a side (0: a, 1: b) whose access is a
+	// pthread call's use of a mutex (UseOfMutex).
+	mutexUse [2]bool
+}
+
+// mutexUses are the calls whose access ThreadSanitizer reports as a read
+// of a mutex: a thread's last one before a destroy is what it keeps.
+var mutexUses = map[string]bool{"pthread_mutex_lock": true, "pthread_mutex_unlock": true, "pthread_mutex_trylock": true,
+	"pthread_mutex_timedlock": true, "pthread_cond_wait": true, "pthread_cond_timedwait": true}
+
+// UseOfMutex reports whether an access is a pthread call's use of a
+// mutex: its innermost frame is the call's, in no source file. augur
+// counts a lock as such a use and not an unlock (libc's useMutex), so an
+// unlock ThreadSanitizer reports stands for the lock before it.
+func UseOfMutex(a Access) bool {
+	return len(a.Frames) > 0 && a.Frames[0].File == "" && mutexUses[a.Frames[0].Func]
 }
 
 // Locate finds the warnings in prog: the pairs to direct schedules at,
@@ -84,6 +101,9 @@ func Locate(prog *ir.Program, warnings []Warning) ([]*Pair, []Miss) {
 			continue
 		}
 		p := &Pair{key: key, a: a, b: b, warnings: []int{w.Index}, alone: alone}
+		if !alone {
+			p.mutexUse = [2]bool{UseOfMutex(w.Accesses[0]), UseOfMutex(w.Accesses[1])}
+		}
 		byKey[key] = p
 		pairs = append(pairs, p)
 	}
@@ -145,7 +165,11 @@ func Match(pairs []*Pair, races, ignored []*race.Race, runs []race.ExternalRun) 
 	}
 	var missed []Miss
 	for _, p := range pairs {
-		if rs := byKey[p.key]; len(rs) > 0 {
+		rs := byKey[p.key]
+		if len(rs) == 0 {
+			rs = p.sameCriticalSection(races)
+		}
+		if len(rs) > 0 {
 			for _, r := range rs {
 				found[r] = append(found[r], p.warnings...)
 				slices.Sort(found[r])
@@ -156,6 +180,55 @@ func Match(pairs []*Pair, races, ignored []*race.Race, runs []race.ExternalRun) 
 			Second: fmt.Sprintf("%s:%d", p.b.File, p.b.Line), Reason: p.why(silenced[p.key], byID["tsan "+p.key])})
 	}
 	return found, missed
+}
+
+// sameCriticalSection returns the races that stand for a pair of which
+// one side is a use of a mutex (mutexUse): those with the pair's other
+// access and, for this side, the last access before it in the same
+// function (the nearest line at or above it). ThreadSanitizer reports
+// the use it kept, a thread's last (an unlock); augur reports the lock
+// that took the mutex (libc's destroyMutex), the same thread's access to
+// the same mutex, which opened the critical section the unlock closes.
+func (p *Pair) sameCriticalSection(races []*race.Race) []*race.Race {
+	var out []*race.Race
+	for i, use := range p.mutexUse {
+		if !use {
+			continue
+		}
+		mine, other := p.a, p.b
+		if i == 1 {
+			mine, other = p.b, p.a
+		}
+		want := stripParams(mine.Frame.Func)
+		best := 0
+		var at []*race.Race
+		for _, r := range races {
+			for _, e := range [2][2]race.Endpoint{{r.First, r.Second}, {r.Second, r.First}} {
+				if !sameLine(e[0], other) || e[1].Loc.File != mine.File || stripParams(e[1].Function) != want ||
+					e[1].Loc.Line > mine.Line || e[1].Loc.Line < best {
+					continue
+				}
+				if e[1].Loc.Line > best {
+					best, at = e[1].Loc.Line, nil
+				}
+				at = append(at, r)
+				break
+			}
+		}
+		out = append(out, at...)
+	}
+	return out
+}
+
+// sameLine reports whether endpoint e is at site s's line.
+func sameLine(e race.Endpoint, s Site) bool { return e.Loc.File == s.File && e.Loc.Line == s.Line }
+
+// stripParams is a function's name without a demangled parameter list.
+func stripParams(name string) string {
+	if i := strings.IndexByte(name, '('); i > 0 {
+		return name[:i]
+	}
+	return name
 }
 
 // why says why pair p was not reproduced: silenced by an augur:ignore
