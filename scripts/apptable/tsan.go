@@ -115,7 +115,7 @@ func readTSanLog(path string) (map[racePair]*tsanRace, error) {
 				ok = false
 				break
 			}
-			sites[i], fns[i], calls[i] = site{filepath.Base(f.File), f.Line}, funcName(f.Func), tsan.UseOfMutex(a)
+			sites[i], fns[i], calls[i] = site{filepath.Base(f.File), f.Line}, tsan.FuncName(f.Func), tsan.UseOfMutex(a)
 		}
 		if !ok {
 			continue
@@ -143,14 +143,6 @@ func sourceFrame(frames []tsan.Frame) (tsan.Frame, bool) {
 	return tsan.Frame{}, false
 }
 
-// funcName is a report's function without its C++ parameter list.
-func funcName(s string) string {
-	if i := strings.IndexByte(s, '('); i > 0 {
-		return s[:i]
-	}
-	return s
-}
-
 // augurRace is a race of augur's report by its sites, with the function
 // of each.
 type augurRace struct {
@@ -167,7 +159,7 @@ func augurRaces(r *result) map[racePair]augurRace {
 		}
 		a, b := x.Accesses[0], x.Accesses[1]
 		sa, sb := site{filepath.Base(a.File), a.Line}, site{filepath.Base(b.File), b.Line}
-		ar := augurRace{pair: newPair(sa, sb), fn: [2]string{funcName(a.Function), funcName(b.Function)}}
+		ar := augurRace{pair: newPair(sa, sb), fn: [2]string{tsan.FuncName(a.Function), tsan.FuncName(b.Function)}}
 		if ar.pair[0] != sa {
 			ar.fn[0], ar.fn[1] = ar.fn[1], ar.fn[0]
 		}

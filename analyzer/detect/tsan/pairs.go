@@ -199,12 +199,12 @@ func (p *Pair) sameCriticalSection(races []*race.Race) []*race.Race {
 		if i == 1 {
 			mine, other = p.b, p.a
 		}
-		want := stripParams(mine.Frame.Func)
+		want := FuncName(mine.Frame.Func)
 		best := 0
 		var at []*race.Race
 		for _, r := range races {
 			for _, e := range [2][2]race.Endpoint{{r.First, r.Second}, {r.Second, r.First}} {
-				if !sameLine(e[0], other) || e[1].Loc.File != mine.File || stripParams(e[1].Function) != want ||
+				if !sameLine(e[0], other) || e[1].Loc.File != mine.File || FuncName(e[1].Function) != want ||
 					e[1].Loc.Line > mine.Line || e[1].Loc.Line < best {
 					continue
 				}
@@ -223,8 +223,10 @@ func (p *Pair) sameCriticalSection(races []*race.Race) []*race.Race {
 // sameLine reports whether endpoint e is at site s's line.
 func sameLine(e race.Endpoint, s Site) bool { return e.Loc.File == s.File && e.Loc.Line == s.Line }
 
-// stripParams is a function's name without a demangled parameter list.
-func stripParams(name string) string {
+// FuncName is a function's name without a demangled parameter list, as
+// ThreadSanitizer's frames ("consumer(void*)") and augur's reports
+// ("consumer") both name it.
+func FuncName(name string) string {
 	if i := strings.IndexByte(name, '('); i > 0 {
 		return name[:i]
 	}
