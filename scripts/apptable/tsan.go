@@ -28,15 +28,6 @@ type site struct {
 	line int
 }
 
-// tsanRace is a race ThreadSanitizer reported, by its two sites, with the
-// function of each site and whether the access was a pthread call's use
-// of a mutex (tsan.UseOfMutex: pthread_mutex_unlock, pthread_mutex_lock).
-type tsanRace struct {
-	pair    racePair
-	fn      [2]string // by the pair's order
-	libcall [2]bool
-}
-
 func (s site) String() string { return fmt.Sprintf("%s:%d", s.file, s.line) }
 
 // racePair is a race by its two sites, the lesser first.
@@ -50,6 +41,26 @@ func newPair(a, b site) racePair {
 }
 
 func (p racePair) String() string { return p[0].String() + " | " + p[1].String() }
+
+// pairOf returns the pair of sites a and b, and what ta and tb say of
+// each in the pair's order.
+func pairOf[T any](a, b site, ta, tb T) (racePair, [2]T) {
+	p := newPair(a, b)
+	if p[0] != a {
+		ta, tb = tb, ta
+	}
+	return p, [2]T{ta, tb}
+}
+
+// tsanRace is a race ThreadSanitizer reported, by its two sites, with the
+// function of each site and whether the access was a pthread call's use
+// of a mutex (tsan.UseOfMutex: pthread_mutex_unlock, pthread_mutex_lock),
+// both in the pair's order.
+type tsanRace struct {
+	pair     racePair
+	fn       [2]string
+	mutexUse [2]bool
+}
 
 // tsanRaces reads the data races of every ThreadSanitizer log of
 // application name in dir, with how many runs reported each, and how many
@@ -94,10 +105,11 @@ func readTSanLog(path string) (map[racePair]*tsanRace, error) {
 		return nil, err
 	}
 	races := map[racePair]*tsanRace{}
-	if !strings.Contains(string(data), "WARNING: ThreadSanitizer: data race") {
+	text := string(data)
+	if !strings.Contains(text, "WARNING: ThreadSanitizer: data race") {
 		return races, nil // a run's other warnings only (a thread leak)
 	}
-	ws, err := tsan.Parse(strings.NewReader(string(data)), path, 1)
+	ws, err := tsan.Parse(strings.NewReader(text), path, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -105,29 +117,16 @@ func readTSanLog(path string) (map[racePair]*tsanRace, error) {
 		if w.Truncated {
 			continue
 		}
-		var sites [2]site
-		var fns [2]string
-		var calls [2]bool
-		ok := true
-		for i, a := range w.Accesses[:2] {
-			f, found := sourceFrame(a.Frames)
-			if !found {
-				ok = false
-				break
-			}
-			sites[i], fns[i], calls[i] = site{filepath.Base(f.File), f.Line}, tsan.FuncName(f.Func), tsan.UseOfMutex(a)
-		}
-		if !ok {
+		a, b := w.Accesses[0], w.Accesses[1]
+		fa, okA := sourceFrame(a.Frames)
+		fb, okB := sourceFrame(b.Frames)
+		if !okA || !okB {
 			continue
 		}
-		r := &tsanRace{pair: newPair(sites[0], sites[1])}
-		for i := range 2 {
-			j := 0
-			if sites[i] != r.pair[0] {
-				j = 1
-			}
-			r.fn[j], r.libcall[j] = fns[i], calls[i]
-		}
+		sa, sb := site{filepath.Base(fa.File), fa.Line}, site{filepath.Base(fb.File), fb.Line}
+		r := &tsanRace{}
+		r.pair, r.fn = pairOf(sa, sb, tsan.FuncName(fa.Func), tsan.FuncName(fb.Func))
+		_, r.mutexUse = pairOf(sa, sb, tsan.UseOfMutex(a), tsan.UseOfMutex(b))
 		races[r.pair] = r
 	}
 	return races, nil
@@ -158,11 +157,9 @@ func augurRaces(r *result) map[racePair]augurRace {
 			continue
 		}
 		a, b := x.Accesses[0], x.Accesses[1]
-		sa, sb := site{filepath.Base(a.File), a.Line}, site{filepath.Base(b.File), b.Line}
-		ar := augurRace{pair: newPair(sa, sb), fn: [2]string{tsan.FuncName(a.Function), tsan.FuncName(b.Function)}}
-		if ar.pair[0] != sa {
-			ar.fn[0], ar.fn[1] = ar.fn[1], ar.fn[0]
-		}
+		var ar augurRace
+		ar.pair, ar.fn = pairOf(site{filepath.Base(a.File), a.Line}, site{filepath.Base(b.File), b.Line},
+			tsan.FuncName(a.Function), tsan.FuncName(b.Function))
 		out[ar.pair] = ar
 	}
 	return out
@@ -178,7 +175,7 @@ func augurRaces(r *result) map[racePair]augurRace {
 // whose other order has the consequence.
 func atAnotherCall(t *tsanRace, mine map[racePair]augurRace) bool {
 	for i := range 2 {
-		if !t.libcall[i] {
+		if !t.mutexUse[i] {
 			continue
 		}
 		same, other := t.pair[1-i], t.pair[i]

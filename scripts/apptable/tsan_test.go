@@ -53,15 +53,15 @@ func TestReadTSanLogPlacesLibraryAccessesAtTheirCall(t *testing.T) {
 	if len(races) != 2 || races[plain] == nil || races[destroy] == nil {
 		t.Fatalf("races = %v, want %v and %v", keys(races), plain, destroy)
 	}
-	if r := races[plain]; r.libcall != [2]bool{} {
+	if r := races[plain]; r.mutexUse != [2]bool{} {
 		t.Errorf("program accesses taken for library calls: %+v", r)
 	}
 	r := races[destroy]
 	for i, s := range r.pair {
 		want := map[string]string{"main.c": "teardown", "pool.c": "submit"}[s.file]
 		use := s.file == "pool.c" // the unlock uses the mutex; the destroy does not
-		if r.fn[i] != want || r.libcall[i] != use {
-			t.Errorf("%v: function %q, use of a mutex %v; want %q, %v", s, r.fn[i], r.libcall[i], want, use)
+		if r.fn[i] != want || r.mutexUse[i] != use {
+			t.Errorf("%v: function %q, use of a mutex %v; want %q, %v", s, r.fn[i], r.mutexUse[i], want, use)
 		}
 	}
 }
@@ -79,7 +79,7 @@ func TestAnotherCallMatchesOnlyTheLockBeforeTheUnlock(t *testing.T) {
 	destroy := &tsanRace{pair: newPair(site{"main.c", 90}, site{"pool.c", 60})}
 	for i, s := range destroy.pair {
 		destroy.fn[i] = map[string]string{"main.c": "teardown", "pool.c": "submit"}[s.file]
-		destroy.libcall[i] = s.file == "pool.c"
+		destroy.mutexUse[i] = s.file == "pool.c"
 	}
 	mine := func(fn string, line int) map[racePair]augurRace {
 		p := newPair(site{"main.c", 90}, site{"pool.c", line})
