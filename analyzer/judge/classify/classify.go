@@ -1143,20 +1143,33 @@ type spinWatch struct {
 	// thread wrote nothing since the 1st (a spin that only reads is found
 	// at its 4th read there), and at the 4th, 8th, 16th, ... whatever it
 	// wrote (a spin that writes the same values is found at its 8th).
-	// writes counts the thread's writes.
+	// writes counts the thread's writes; looked counts the reads the
+	// watch was shown, which places them in its windows (spinWindow).
 	epoch  uint64
 	reads  map[uint64]spinRead
 	states map[uint64]bool
 	writes uint64
+	looked uint64
 	// at, when set, limits the watch to reads at that source location.
 	at       ir.LocID
 	spinning bool
 	where    string
 }
 
-// maxSpinReads bounds the reads and states a watch keeps: past it they
-// are forgotten, and a spin is found again within a few of its rounds.
-const maxSpinReads = 1 << 16
+// A spin watch looks at the first spinWindow reads it is shown, then at
+// spinWindow reads of every spinPeriod, each window from nothing. A spin
+// reads the same few places for ever, so it is found within the window
+// it is in or the next one, a few hundred thousand instructions later at
+// most; a thread that computes while the other is held (a compressor's
+// thread: a hundred million reads of its tables) is looked at a
+// sixteenth of the time. Watching every read kept a map lookup and a
+// frequent hash of the thread's stack on each, a third of pbzip2's
+// classification (docs/performance.md). A window also bounds the reads
+// and states a watch keeps.
+const (
+	spinWindow = 1 << 11
+	spinPeriod = 1 << 15
+)
 
 // spinRead is how often a spin watch saw a read, and the thread's writes
 // when it last did.
@@ -1180,7 +1193,12 @@ func (s *spinWatch) Access(a *vm.Access) {
 	if s.at != 0 && a.Site.Loc != s.at {
 		return
 	}
-	if others := s.m.OthersCount(a.Thread); others != s.epoch || len(s.reads) >= maxSpinReads {
+	k := s.looked % spinPeriod
+	s.looked++
+	if k >= spinWindow {
+		return
+	}
+	if others := s.m.OthersCount(a.Thread); others != s.epoch || k == 0 {
 		s.epoch = others
 		clear(s.reads)
 		clear(s.states)
