@@ -59,3 +59,19 @@ func OnCheckAlone(f func()) (restore func()) {
 	checksAlone = f
 	return func() { checksAlone = nil }
 }
+
+// SharedRelocations gives relocate a share of runs of its own, with room
+// for keep runs, and returns how many runs relocate made through it and
+// what restores the process's share.
+func SharedRelocations(keep int) (made func() uint64, restore func()) {
+	old := relocRuns
+	relocRuns = &runShare{keep: keep, maxBytes: 32 << 20}
+	s := relocRuns
+	return func() uint64 {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.made
+		}, func() {
+			relocRuns = old
+		}
+}

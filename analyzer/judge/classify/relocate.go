@@ -34,31 +34,32 @@ func relocate(prog *ir.Program, r *race.Race, opts Options, in *race.Inputs) (oc
 	rr.Inputs = in
 	cfg := replayConfig(&rr, opts)
 	cfg.Weak = nil // detection runs under sequential consistency; classification replays under the model
-	if occ, cut = raceOn(prog, cfg, r, in); occ != nil || cut {
+	if occ, cut = raceOn(prog, cfg, r.Trace, r, in); occ != nil || cut {
 		return occ, cut
 	}
 	a, b := r.First.Loc.String(), r.Second.Loc.String()
 	cfg.Policy, cfg.PreemptAt = sched.NewDirected(a, b), []string{a, b}
-	return raceOn(prog, cfg, r, in)
+	return raceOn(prog, cfg, nil, r, in)
 }
 
-// raceOn runs one execution under cfg with a detector and returns its
-// occurrence of r (the same statements on the same memory: r's id), with
-// what replays it; cut is set when a budget or cancellation stopped the
-// execution (nil is returned then).
-func raceOn(prog *ir.Program, cfg vm.Config, r *race.Race, in *race.Inputs) (occ *race.Race, cut bool) {
-	det := race.New()
-	cfg.Monitor = det
-	m, err := vm.New(prog, cfg)
-	if err != nil {
-		return nil, false
+// raceOn runs one execution under cfg with a detector, following the
+// schedule in follows (nil: cfg's policy is directed at its PreemptAt),
+// and returns its occurrence of r (the same statements on the same memory:
+// r's id), with what replays it; cut is set when a budget or cancellation
+// stopped the execution (nil is returned then). Another race of this
+// process may have made the same execution already (relocRuns).
+func raceOn(prog *ir.Program, cfg vm.Config, follows *sched.Trace, r *race.Race, in *race.Inputs) (occ *race.Race, cut bool) {
+	made := func() *sharedRun { return detectOnce(prog, cfg) }
+	var run *sharedRun
+	if key, ok := relocKey(prog, cfg, follows, follows == nil); ok {
+		run = relocRuns.run(prog.Key(), key, made)
+	} else {
+		run = made()
 	}
-	det.Bind(m)
-	res := m.Run()
-	if res.Term.Kind == vm.TermBudget || res.Term.Kind == vm.TermCanceled {
+	if run.cut {
 		return nil, true
 	}
-	for _, found := range det.Races() {
+	for _, found := range run.races {
 		if found.ID != r.ID {
 			continue
 		}
@@ -66,9 +67,27 @@ func raceOn(prog *ir.Program, cfg vm.Config, r *race.Race, in *race.Inputs) (occ
 		// The same race: it keeps the name the analysis gave its memory
 		// (the source's expression), not the detector's description.
 		o.Object, o.Memory = r.Object, r.Memory
-		o.Trace, o.Inputs, o.Technique = res.Trace, in, r.Technique
+		o.Trace, o.Inputs, o.Technique = run.trace, in, r.Technique
 		o.PreemptAccesses = cfg.PreemptAccesses // a directed run's PreemptAt is in its trace
 		return &o, false
 	}
 	return nil, false
+}
+
+// detectOnce runs one execution under cfg with a race detector: the races
+// it found and its schedule, or cut when a budget or cancellation stopped
+// it.
+func detectOnce(prog *ir.Program, cfg vm.Config) *sharedRun {
+	det := race.New()
+	cfg.Monitor = det
+	m, err := vm.New(prog, cfg)
+	if err != nil {
+		return &sharedRun{}
+	}
+	det.Bind(m)
+	res := m.Run()
+	if res.Term.Kind == vm.TermBudget || res.Term.Kind == vm.TermCanceled {
+		return &sharedRun{cut: true}
+	}
+	return &sharedRun{races: det.Races(), trace: res.Trace}
 }

@@ -33,3 +33,48 @@ func TestRelocationSaysWhenTheBudgetCutIt(t *testing.T) {
 		t.Errorf("input 9 (10^10 rounds): occurrence %v, cut %v; want no occurrence and the budget named", occ != nil, cut)
 	}
 }
+
+// The races one execution found carry the same schedule, and relocating
+// them on the same input makes one run for all of them, which gives each
+// the occurrence a run of its own would: the same accesses, counts and
+// schedule length.
+func TestRacesOfOneRunShareTheirRelocation(t *testing.T) {
+	prog, run, races := detectFile(t, "../../../testdata/classify/moved_pair.c")
+	if len(races) != 2 {
+		t.Fatalf("%d races, want those on total and count", len(races))
+	}
+	// Each race's job arrives decoded, with a copy of the schedule of its
+	// own: the share goes by what the schedule says.
+	second := *races[1]
+	second.Trace = second.Trace.Fork()
+	races[1] = &second
+	opts := classify.Options{Run: run, Ma: 2, Mp: 1, Seed: 1}
+	in := &race.Inputs{Args: []string{"2"}} // 1,000 rounds: both races move
+	alone := func(r *race.Race) *race.Race {
+		_, restore := classify.SharedRelocations(16)
+		defer restore()
+		occ, cut := classify.Relocate(prog, r, opts, in)
+		if occ == nil || cut {
+			t.Fatalf("race on %s not found again on %v (cut %v)", r.Object, in.Args, cut)
+		}
+		return occ
+	}
+	want := []*race.Race{alone(races[0]), alone(races[1])}
+
+	made, restore := classify.SharedRelocations(16)
+	defer restore()
+	for i, r := range races {
+		occ, cut := classify.Relocate(prog, r, opts, in)
+		if occ == nil || cut {
+			t.Fatalf("race on %s not found again with a shared run (cut %v)", r.Object, cut)
+		}
+		w := want[i]
+		if occ.ID != w.ID || occ.FirstAt != w.FirstAt || occ.SecondAt != w.SecondAt || occ.Trace.Len() != w.Trace.Len() {
+			t.Errorf("race on %s: shared occurrence %s %v %v (%d decisions), alone %s %v %v (%d)", r.Object,
+				occ.ID, occ.FirstAt, occ.SecondAt, occ.Trace.Len(), w.ID, w.FirstAt, w.SecondAt, w.Trace.Len())
+		}
+	}
+	if n := made(); n != 1 {
+		t.Errorf("%d runs made for two races of one execution on one input, want 1", n)
+	}
+}
