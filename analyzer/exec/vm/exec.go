@@ -632,6 +632,9 @@ func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off ui
 		m.rawMon.RawAccess(t.ID, fr.fn.LocAt(fr.pc), o, off)
 		return
 	}
+	if !m.monitors(t) {
+		return
+	}
 	kind := Read
 	if c.Op == ir.CodeStore {
 		kind = Write

@@ -507,7 +507,10 @@ type Machine struct {
 	callBuf  []Value     // scratch for call arguments
 	mon      Monitor
 	rawMon   RawMonitor // mon, when it takes raw accesses as values (SetMonitor)
-	acc      Access     // reused for every reported access
+	// monThread is the one thread whose accesses mon looks at
+	// (ThreadMonitor), or -1: every thread's.
+	monThread int
+	acc       Access // reused for every reported access
 	// callLoc is the location of the call whose native model is running,
 	// for the accesses and sync events the model reports.
 	callLoc ir.LocID

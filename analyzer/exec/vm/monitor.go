@@ -218,7 +218,7 @@ func (m *Machine) site(t *Thread, loc ir.LocID) Site {
 
 // note reports an access to the monitor, if any.
 func (m *Machine) note(t *Thread, o *Object, off, size uint64, kind AccessKind, ord ir.Ordering, loc ir.LocID) {
-	if m.mon == nil || size == 0 || o.Kind == ObjFunc {
+	if m.mon == nil || size == 0 || o.Kind == ObjFunc || !m.monitors(t) {
 		return
 	}
 	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: size, Kind: kind, Ordering: ord, Site: m.site(t, loc),
@@ -268,8 +268,25 @@ func (m *Machine) noteNative(addr, size uint64, kind AccessKind) {
 	}
 }
 
+// A ThreadMonitor is a Monitor that looks at the accesses of one thread
+// only: the machine hands it no other thread's, and so makes no Access
+// for them (its synchronization events still come from every thread).
+// Classification's watch of a held race's other thread is one: the
+// threads beside the two made half of the accesses it was handed.
+type ThreadMonitor interface {
+	Monitor
+	WatchedThread() int
+}
+
 // SetMonitor replaces the monitor for the rest of the run (nil: none).
 func (m *Machine) SetMonitor(mon Monitor) {
 	m.mon = mon
 	m.rawMon, _ = mon.(RawMonitor)
+	m.monThread = -1
+	if tm, ok := mon.(ThreadMonitor); ok {
+		m.monThread = tm.WatchedThread()
+	}
 }
+
+// monitors reports whether the monitor looks at t's accesses.
+func (m *Machine) monitors(t *Thread) bool { return m.monThread < 0 || t.ID == m.monThread }

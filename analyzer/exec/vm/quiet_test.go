@@ -186,3 +186,42 @@ func TestRawAccessesAreTheAccesses(t *testing.T) {
 		t.Errorf("%d accesses as values and Accesses (%d raw), %d as Accesses alone", len(raw.seen), raw.raw, len(all.seen))
 	}
 }
+
+// counted is a monitor that counts the accesses it is handed, by thread;
+// watching set, it is a ThreadMonitor of that thread.
+type counted struct {
+	byThread map[int]int
+	syncs    int
+}
+
+func (c *counted) Access(a *vm.Access)    { c.byThread[a.Thread]++ }
+func (c *counted) Sync(vm.SyncEvent)      { c.syncs++ }
+func (c *counted) setMachine(*vm.Machine) {}
+
+type watching struct {
+	counted
+	thread int
+}
+
+func (w *watching) WatchedThread() int { return w.thread }
+
+// A ThreadMonitor is handed its thread's accesses, all of them, and no
+// other thread's; synchronization events still come from every thread.
+func TestThreadMonitorSeesOneThread(t *testing.T) {
+	prog := loadSched(t)
+	all := &counted{byThread: map[int]int{}}
+	runMonitored(t, prog, all)
+	if len(all.byThread) < 2 {
+		t.Fatalf("accesses of %d threads, want at least 2", len(all.byThread))
+	}
+	for tid, n := range all.byThread {
+		w := &watching{counted: counted{byThread: map[int]int{}}, thread: tid}
+		runMonitored(t, prog, w)
+		if len(w.byThread) != 1 || w.byThread[tid] != n {
+			t.Errorf("watching thread %d: handed %v, want its %d accesses only", tid, w.byThread, n)
+		}
+		if w.syncs != all.syncs {
+			t.Errorf("watching thread %d: %d synchronization events, want all %d", tid, w.syncs, all.syncs)
+		}
+	}
+}

@@ -1058,6 +1058,10 @@ func (w *arrival) Access(a *vm.Access) {
 
 func (w *arrival) Sync(vm.SyncEvent) {}
 
+// WatchedThread implements vm.ThreadMonitor: an arrival and its spin
+// watch look at the other thread's accesses only.
+func (w *arrival) WatchedThread() int { return w.thread }
+
 // harmful reports the terminations that violate the program's
 // specification: crashes, memory errors, failed asserts, aborts, deadlocks
 // and hangs (a loop proven endless, vm.TermHang; a run that only ran out
@@ -1227,6 +1231,9 @@ func (s *spinWatch) Access(a *vm.Access) {
 }
 
 func (s *spinWatch) Sync(vm.SyncEvent) {}
+
+// WatchedThread implements vm.ThreadMonitor.
+func (s *spinWatch) WatchedThread() int { return s.thread }
 
 // UsesSymbolicInputs reports whether the program marks inputs symbolic
 // itself (augur_make_symbolic, klee_make_symbolic, __VERIFIER_nondet_*), so
