@@ -8,7 +8,6 @@ import (
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/sched"
 	"augur/analyzer/exec/vm"
-	"augur/analyzer/frontend/ir"
 )
 
 // relocRuns shares relocate's executions between the races classified in
@@ -16,11 +15,11 @@ import (
 // schedule, and on an explored input one run under it, with a detector,
 // finds every one of them that is there again: pbzip2's 15 races made 24
 // such runs of 8 distinct executions, each a whole compression. A run is
-// keyed by everything it depends on (the program, the plain configuration
-// with the input applied, the schedule it follows, the statements a
-// directed run switches at), so a shared run is the run the race would
-// have made itself. A run cut short by a budget or a cancellation is not
-// kept: it proves nothing for another race.
+// keyed by everything it depends on (the plain configuration with the
+// input applied, the schedule it follows, the statements a directed run
+// switches at; the share holds one program's runs), so a shared run is
+// the run the race would have made itself. A run cut short by a budget or
+// a cancellation is not kept: it proves nothing for another race.
 var relocRuns = &runShare{keep: 16, maxBytes: 32 << 20}
 
 // A runShare keeps the outcomes of recent detection runs, and makes a
@@ -48,13 +47,14 @@ type sharedRun struct {
 	cut   bool
 }
 
-// relocKey names the execution raceOn makes for cfg in prog: cfg's plain
-// data (inputs applied) and the schedule its policy follows, which is
-// either trace (replayed, then round robin) or a directed one at cfg's
-// PreemptAt. It reports false for an execution it cannot name (one with
-// state of its own: a symbolic state, a reader for standard input, the
-// weak model), which is not shared.
-func relocKey(prog *ir.Program, cfg vm.Config, trace *sched.Trace, directed bool) ([32]byte, bool) {
+// relocKey names the execution raceOn makes for cfg: cfg's plain data
+// (inputs applied) and the schedule its policy follows, which is either
+// trace (replayed, then round robin) or, with no trace, a directed one at
+// cfg's PreemptAt. The program is not in it: a runShare holds one
+// program's runs. It reports false for an execution it cannot name (one
+// with state of its own: a symbolic state, a reader for standard input,
+// the weak model), which is not shared.
+func relocKey(cfg vm.Config, trace *sched.Trace) ([32]byte, bool) {
 	if cfg.Symbolic != nil || cfg.StdinReader != nil || cfg.Weak != nil {
 		return [32]byte{}, false
 	}
@@ -62,11 +62,11 @@ func relocKey(prog *ir.Program, cfg vm.Config, trace *sched.Trace, directed bool
 		Spec     vm.Spec      `json:"spec"`
 		Trace    *sched.Trace `json:"trace"`
 		Directed bool         `json:"directed"`
-	}{cfg.Spec(), trace, directed})
+	}{cfg.Spec(), trace, trace == nil})
 	if err != nil {
 		return [32]byte{}, false
 	}
-	return sha256.Sum256(append([]byte(prog.Key()), data...)), true
+	return sha256.Sum256(data), true
 }
 
 // run returns the outcome of the execution key names in program prog,
@@ -118,26 +118,32 @@ func (s *runShare) count() {
 
 // touch makes key the most recently used run.
 func (s *runShare) touch(key [32]byte) {
-	for i, k := range s.order {
-		if k == key {
-			s.order = append(append(s.order[:i:i], s.order[i+1:]...), key)
-			return
-		}
+	if i := s.at(key); i >= 0 {
+		s.order = append(append(s.order[:i:i], s.order[i+1:]...), key)
 	}
 }
 
 // forget drops key's run if it is still r.
 func (s *runShare) forget(key [32]byte, r *sharedRun) {
-	if s.runs[key] != r {
-		return
+	if s.runs[key] == r {
+		s.drop(s.at(key))
 	}
-	delete(s.runs, key)
+}
+
+// at is key's place in order, or -1.
+func (s *runShare) at(key [32]byte) int {
 	for i, k := range s.order {
 		if k == key {
-			s.order = append(s.order[:i:i], s.order[i+1:]...)
-			return
+			return i
 		}
 	}
+	return -1
+}
+
+// drop forgets the run at place i of order.
+func (s *runShare) drop(i int) {
+	delete(s.runs, s.order[i])
+	s.order = append(s.order[:i:i], s.order[i+1:]...)
 }
 
 // shrink drops the least recently used finished runs while more than keep
@@ -151,8 +157,7 @@ func (s *runShare) shrink() {
 		}
 	}
 	for i := 0; i < len(s.order) && (len(s.order) > s.keep || bytes > s.maxBytes); {
-		k := s.order[i]
-		r := s.runs[k]
+		r := s.runs[s.order[i]]
 		select {
 		case <-r.done:
 		default:
@@ -162,7 +167,6 @@ func (s *runShare) shrink() {
 		if r.trace != nil {
 			bytes -= r.trace.Bytes()
 		}
-		delete(s.runs, k)
-		s.order = append(s.order[:i:i], s.order[i+1:]...)
+		s.drop(i)
 	}
 }
