@@ -249,6 +249,8 @@ func IsName(e string) bool {
 // line[open] that names memory, when exactly one does (`q->name` in
 // `printf("%s", q->name)`); "" when none does, or several (memcpy's
 // destination and source: the text cannot say which one the access is).
+// An argument that takes a name's address names that memory (`c->lock`
+// in `pthread_mutex_lock(&c->lock)`: the call uses the mutex).
 func onlyNamedArgument(line string, open int) string {
 	var args []string
 	depth, start := 0, open+1
@@ -281,6 +283,9 @@ func only(args []string) string {
 	found := ""
 	for _, a := range args {
 		a = strings.TrimSpace(a)
+		if rest, ok := strings.CutPrefix(a, "&"); ok {
+			a = strings.TrimSpace(rest)
+		}
 		if !IsName(a) || a[0] >= '0' && a[0] <= '9' {
 			continue
 		}

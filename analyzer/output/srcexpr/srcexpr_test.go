@@ -46,6 +46,9 @@ func TestName(t *testing.T) {
 		{"\tprintf(\"(%d\\n\", total);", 2, "total"},
 		{"\t*p = 3;", 5, ""}, // a dereference is not a name
 		{"\tx = 5;", 0, ""},  // no column
+		{"\tpthread_rwlock_rdlock(&tb->lock);", 2, "tb->lock"},        // the object whose address the call takes
+		{"\tpthread_cond_wait(&c->cond, &c->lock);", 2, ""},          // a condition and a mutex: which one, the text cannot say
+		{"\tscanf(\"%d\", & n);", 2, "n"},
 	} {
 		if got := Name(c.line, c.col); got != c.want {
 			t.Errorf("Name(%q, %d) = %q, want %q", c.line, c.col, got, c.want)
