@@ -42,12 +42,16 @@ type Pair struct {
 }
 
 // mutexUses are the calls whose access ThreadSanitizer reports as a read
-// of a mutex: a thread's last one before a destroy is what it keeps.
+// of a lock (a mutex, a read-write lock, a spin lock): a thread's last one
+// before a destroy is what it keeps.
 var mutexUses = map[string]bool{"pthread_mutex_lock": true, "pthread_mutex_unlock": true, "pthread_mutex_trylock": true,
-	"pthread_mutex_timedlock": true, "pthread_cond_wait": true, "pthread_cond_timedwait": true}
+	"pthread_mutex_timedlock": true, "pthread_cond_wait": true, "pthread_cond_timedwait": true,
+	"pthread_rwlock_rdlock": true, "pthread_rwlock_wrlock": true, "pthread_rwlock_tryrdlock": true,
+	"pthread_rwlock_trywrlock": true, "pthread_rwlock_timedrdlock": true, "pthread_rwlock_timedwrlock": true,
+	"pthread_rwlock_unlock": true, "pthread_spin_lock": true, "pthread_spin_trylock": true, "pthread_spin_unlock": true}
 
 // UseOfMutex reports whether an access is a pthread call's use of a
-// mutex: its innermost frame is the call's, in no source file. augur
+// lock: its innermost frame is the call's, in no source file. augur
 // counts a lock as such a use and not an unlock (libc's useMutex), so an
 // unlock ThreadSanitizer reports stands for the lock before it.
 func UseOfMutex(a Access) bool {

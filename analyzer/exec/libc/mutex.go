@@ -59,15 +59,22 @@ func (tab table) addMutexes() {
 		vm.SetResult(res, 0)
 		return m.SetMem(a[0].Bits, 0, 48)
 	}, "pthread_cond_init")
+	tab.register(destroyLive(4), "pthread_cond_destroy")
 	tab.register(condWait(-1), "pthread_cond_wait").Acquires()
 	tab.register(condWait(2), "pthread_cond_timedwait").Acquires()
 	tab.register(condWait(3), "pthread_cond_clockwait").Acquires()
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		if err := useLive(m, a[0].Bits, 4); err != nil {
+			return err
+		}
 		m.WakeOne(vm.CondKey, a[0].Bits)
 		vm.SetResult(res, 0)
 		return m.Point()
 	}, "pthread_cond_signal").Signals()
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		if err := useLive(m, a[0].Bits, 4); err != nil {
+			return err
+		}
 		m.Wake(vm.CondKey, a[0].Bits)
 		vm.SetResult(res, 0)
 		return m.Point()
@@ -95,8 +102,7 @@ func (tab table) registerMutexAttr() {
 		"pthread_mutexattr_setprotocol", "pthread_mutexattr_setrobust", "pthread_condattr_init",
 		"pthread_condattr_destroy", "pthread_condattr_setpshared", "pthread_condattr_setclock",
 		"pthread_rwlockattr_init", "pthread_rwlockattr_destroy", "pthread_rwlockattr_setpshared",
-		"pthread_barrierattr_init", "pthread_barrierattr_destroy", "pthread_barrierattr_setpshared",
-		"pthread_cond_destroy", "pthread_barrier_destroy", "pthread_rwlock_destroy", "pthread_spin_destroy")
+		"pthread_barrierattr_init", "pthread_barrierattr_destroy", "pthread_barrierattr_setpshared")
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		v, err := m.SyncRead(a[0].Bits, 4)
 		vm.SetResult(res, 0)
@@ -135,7 +141,7 @@ func mutexInit(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 }
 
 // destroyMutex models pthread_mutex_destroy. The race detector sees it as
-// a write of the mutex and each lock of it as a read (useMutex),
+// a write of the mutex and each lock of it as a read (useObject),
 // as ThreadSanitizer does: a destroy that another thread's lock is not
 // ordered before is a data race, and POSIX leaves it undefined. A held
 // mutex is not destroyed (EBUSY, as glibc answers while it has users).
@@ -145,7 +151,7 @@ func destroyMutex(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error
 	if err != nil {
 		return err
 	}
-	m.NoteAccess(mu, 1, vm.Write)
+	destroyObject(m, mu)
 	if l != 0 {
 		vm.SetResult(res, vm.EBUSY)
 		return nil
@@ -154,16 +160,16 @@ func destroyMutex(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error
 	return m.SyncWrite(mu+mutexKind, 4, mutexDestroyed)
 }
 
-// useMutex reports a lock of mutex mu to the race detector, as a read of
-// its first byte (destroyMutex): a lock that took the mutex, or found it
-// destroyed. An attempt that finds it held is not reported: the holder's
-// lock is, and the attempt that takes it later will be; reporting it
-// would make the reads of waiting threads concurrent with the holder's,
-// a list the detector keeps and searches at every lock. Nor is an
-// unlock: the lock before it is, at the same place in the order of the
-// thread's synchronization, and another detector access per unlock would
-// cost every lock-heavy program.
-func useMutex(m Machine, mu uint64) { m.NoteAccess(mu, 1, vm.Read) }
+// useMutex reports a lock of mutex mu to the race detector (useObject):
+// a lock that took the mutex, or found it destroyed. An attempt that
+// finds it held is not reported: the holder's lock is, and the attempt
+// that takes it later will be; reporting it would make the reads of
+// waiting threads concurrent with the holder's, a list the detector keeps
+// and searches at every lock. Nor is an unlock: the lock before it is, at
+// the same place in the order of the thread's synchronization, and
+// another detector access per unlock would cost every lock-heavy program.
+// The other locks (read-write and spin locks) follow the same rule.
+func useMutex(m Machine, mu uint64) { useObject(m, mu) }
 
 // acquire tries to take mutex mu for t, for a try-lock when tried. It
 // returns the pthread error code and whether the mutex is held by another
@@ -172,11 +178,11 @@ func acquire(m Machine, t *vm.Thread, mu uint64, tried bool) (code uint64, busy 
 	r := m.SyncWords(mu, mutexSize)
 	l, err := r.Get(mutexLock)
 	if err != nil {
-		return 0, false, err
+		return 0, false, failedUse(m, mu, err)
 	}
 	kind, err := r.Get(mutexKind)
 	if err != nil {
-		return 0, false, err
+		return 0, false, failedUse(m, mu, err)
 	}
 	if kind == mutexDestroyed {
 		useMutex(m, mu)
@@ -295,6 +301,11 @@ func condWait(abstime int) model {
 		switch t.Phase() {
 		case 0:
 			if err, ok := m.CancelPoint(t); ok {
+				return err
+			}
+			// The wait uses the condition before it lets the mutex go, so
+			// that whoever takes the mutex next is ordered after the use.
+			if err := useLive(m, cv, 4); err != nil {
 				return err
 			}
 			code, err := release(m, t, mu)

@@ -48,7 +48,7 @@ func (tab table) registerRWLock() {
 			l := a[0].Bits
 			w, err := m.SyncRead(l+4, 4)
 			if err != nil {
-				return err
+				return failedUse(m, l, err)
 			}
 			if w != 0 {
 				if w == vm.Owner(t) {
@@ -63,6 +63,7 @@ func (tab table) registerRWLock() {
 				return err
 			}
 			m.Sync(t, vm.Acquire, vm.RWLockKey, l)
+			useObject(m, l)
 			return m.TookLock(t)
 		}
 	}
@@ -71,7 +72,7 @@ func (tab table) registerRWLock() {
 			l := a[0].Bits
 			r, err := m.SyncRead(l, 4)
 			if err != nil {
-				return err
+				return failedUse(m, l, err)
 			}
 			w, _ := m.SyncRead(l+4, 4)
 			if w == vm.Owner(t) {
@@ -88,6 +89,7 @@ func (tab table) registerRWLock() {
 			m.Sync(t, vm.Acquire, vm.RWLockKey, l)
 			m.Sync(t, vm.Acquire, vm.RWReadKey, l)
 			m.NoteLock(t, vm.RWLockKey, l, mode == vm.LockTry)
+			useObject(m, l)
 			return m.TookLock(t)
 		}
 	}
@@ -103,6 +105,7 @@ func (tab table) registerRWLock() {
 		vm.SetResult(res, 0)
 		return m.SetMem(a[0].Bits, 0, 56)
 	}, "pthread_rwlock_init")
+	tab.register(destroyLive(8), "pthread_rwlock_destroy")
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l := a[0].Bits
 		w, err := m.SyncRead(l+4, 4)
@@ -143,7 +146,7 @@ func (tab table) registerSpin() {
 			l := a[0].Bits
 			v, err := m.SyncRead(l, 4)
 			if err != nil {
-				return err
+				return failedUse(m, l, err)
 			}
 			if v != 0 {
 				mode := vm.LockBlock
@@ -158,6 +161,7 @@ func (tab table) registerSpin() {
 			}
 			m.Sync(t, vm.Acquire, vm.SpinKey, l)
 			m.NoteLock(t, vm.SpinKey, l, try)
+			useObject(m, l)
 			return m.TookLock(t)
 		}
 	}
@@ -167,6 +171,7 @@ func (tab table) registerSpin() {
 		vm.SetResult(res, 0)
 		return m.SyncWrite(a[0].Bits, 4, 0)
 	}, "pthread_spin_init")
+	tab.register(destroyLive(4), "pthread_spin_destroy")
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		l := a[0].Bits
 		vm.SetResult(res, 0)
@@ -195,7 +200,7 @@ func (tab table) registerSem() {
 			s := a[0].Bits
 			v, err := m.SyncRead(s, 4)
 			if err != nil {
-				return err
+				return failedUse(m, s, err)
 			}
 			if v == 0 {
 				switch mode {
@@ -223,6 +228,7 @@ func (tab table) registerSem() {
 				return err
 			}
 			m.Sync(t, vm.Acquire, vm.SemKey, s)
+			useObject(m, s)
 			return m.TookLock(t)
 		}
 	}
@@ -241,8 +247,9 @@ func (tab table) registerSem() {
 		s := a[0].Bits
 		v, err := m.SyncRead(s, 4)
 		if err != nil {
-			return err
+			return failedUse(m, s, err)
 		}
+		useObject(m, s)
 		m.Sync(t, vm.ReleaseMerge, vm.SemKey, s)
 		if err := m.SyncWrite(s, 4, v+1); err != nil {
 			return err
@@ -259,10 +266,7 @@ func (tab table) registerSem() {
 		vm.SetResult(res, 0)
 		return m.WriteUint(a[1].Bits, 4, v)
 	}, "sem_getvalue")
-	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		vm.SetResult(res, 0)
-		return nil
-	}, "sem_destroy")
+	tab.register(destroyLive(4), "sem_destroy")
 }
 
 // barrierSerial is PTHREAD_BARRIER_SERIAL_THREAD, what pthread_barrier_wait
@@ -285,13 +289,14 @@ func (tab table) registerBarrier() {
 		return m.SyncWrite(a[0].Bits, 4, a[2].Bits)
 	}, "pthread_barrier_init")
 	tab.register(barrierWait, "pthread_barrier_wait")
+	tab.register(destroyLive(12), "pthread_barrier_destroy")
 }
 
 func barrierWait(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 	b := a[0].Bits
 	gen, err := m.SyncRead(b+8, 4)
 	if err != nil {
-		return err
+		return failedUse(m, b, err)
 	}
 	if t.Phase() != 0 { // woken: has the barrier opened since we arrived?
 		if uint64(t.Phase()-1) != gen {
@@ -302,6 +307,7 @@ func barrierWait(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error 
 		}
 		return m.Block(t, vm.BarrierKey, b)
 	}
+	useObject(m, b) // on arrival, before the barrier orders anything after it
 	count, _ := m.SyncRead(b, 4)
 	arrived, _ := m.SyncRead(b+4, 4)
 	arrived++
@@ -323,4 +329,59 @@ func barrierWait(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error 
 	}
 	t.SetPhase(int(gen) + 1)
 	return m.Block(t, vm.BarrierKey, b)
+}
+
+// Every synchronization object is reported to the race detector as
+// ThreadSanitizer reports it: each call that uses the object (a lock that
+// takes it, a wait, a signal, a post, a barrier's arrival) as a read of
+// its first byte, its destroy as a write. A destroy that another thread's
+// use is not ordered before is then a data race: POSIX leaves it
+// undefined, and if the object's memory is freed next, the late use
+// touches freed memory, which the alternate order of the race shows.
+
+// useObject reports a use of the synchronization object at addr.
+func useObject(m Machine, addr uint64) { m.NoteAccess(addr, 1, vm.Read) }
+
+// destroyObject reports the destroy of the synchronization object at addr.
+func destroyObject(m Machine, addr uint64) { m.NoteAccess(addr, 1, vm.Write) }
+
+// failedUse reports a use of the object at addr whose memory could not
+// be read (err, freed memory above all), and returns err, which ends the
+// execution. The use is what the object's free raced with: reported, the
+// detector names that race with the free (race.Detector.afterFree), as it
+// does for a program's own load of freed memory, and the enumeration's
+// reduction sees the failing step touch the object, so it runs the use
+// before the free too.
+func failedUse(m Machine, addr uint64, err error) error {
+	useObject(m, addr)
+	return err
+}
+
+// useLive reports a use of the object at addr by a call that keeps no
+// state in it here (a condition's signal, a wait's start), after reading
+// its first size bytes as glibc's call would: a use of freed memory is
+// then the memory error it is natively.
+func useLive(m Machine, addr uint64, size int) error {
+	if _, err := m.SyncRead(addr, size); err != nil {
+		return failedUse(m, addr, err)
+	}
+	useObject(m, addr)
+	return nil
+}
+
+// destroyLive models the destroy of an object glibc's destroy leaves as
+// it is (a condition variable, a read-write lock, a spin lock, a
+// semaphore, a barrier: glibc checks nothing and changes nothing a later
+// use would notice), so a use after it behaves as it would natively. It
+// reads the object's first size bytes, so that destroying freed memory is
+// a memory error, and returns 0.
+func destroyLive(size int) model {
+	return func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		destroyObject(m, a[0].Bits)
+		if _, err := m.SyncRead(a[0].Bits, size); err != nil {
+			return err
+		}
+		vm.SetResult(res, 0)
+		return nil
+	}
 }
