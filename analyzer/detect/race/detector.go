@@ -318,7 +318,7 @@ func (d *Detector) Access(a *vm.Access) {
 	}
 	if a.Kind == vm.Free {
 		d.drop(a.Obj)
-		d.rememberFree(a, e)
+		d.rememberFree(a, e, false)
 	}
 }
 

@@ -115,7 +115,7 @@ func (d *Detector) ownAccess(a *vm.Access, c VC) (*objShadow, bool) {
 	}
 	if a.Kind == vm.Free {
 		d.drop(a.Obj)
-		d.rememberFree(a, mkEpoch(a.Thread, c.Get(a.Thread)).withKind(a.Kind))
+		d.rememberFree(a, mkEpoch(a.Thread, c.Get(a.Thread)).withKind(a.Kind), true)
 		*k = owned{}
 		return nil, true
 	}
@@ -169,15 +169,20 @@ func (d *Detector) vouch(sh *objShadow, a *vm.Access, c VC) {
 	if a.Thread < 64 {
 		sh.vouched |= 1 << a.Thread // once is enough: a failed check is redone from birth
 	}
-	if ok {
-		return
+	if !ok {
+		d.redoSite(a.Obj.Site)
 	}
+}
+
+// redoSite names site as one whose objects the next run must shadow from
+// birth (Redo), once.
+func (d *Detector) redoSite(site ir.LocID) {
 	for _, s := range d.redo {
-		if s == a.Obj.Site {
+		if s == site {
 			return
 		}
 	}
-	if d.redo = append(d.redo, a.Obj.Site); len(d.redo) == 1 && d.m != nil {
+	if d.redo = append(d.redo, site); len(d.redo) == 1 && d.m != nil {
 		d.m.AbandonAt(2 * d.m.Instructions())
 	}
 }
