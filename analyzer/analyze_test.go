@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"augur/analyzer"
+	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/frontend/ir"
@@ -261,5 +262,50 @@ func TestAttributedFailureLosesItsEvidence(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(opts.EvidenceDir, "race-*.json"))
 	if len(files) != 1 {
 		t.Errorf("evidence files %v, want the compact race's alone", files)
+	}
+}
+
+// An access that is a synchronization call's is named by its call, and
+// the memory by the object the call was given: cond_signal_late.c's
+// signal races with the destroy of c->cond, which the text report says
+// as the calls, not only as a read and a write.
+func TestSyncCallsAreNamedByTheirCalls(t *testing.T) {
+	path := "../testdata/race/cond_signal_late.c"
+	prog := mustLoad(t, path)
+	opts := options(path)
+	opts.Schedules = 3
+	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, r := range res.Races {
+		calls := map[string]bool{r.First.Call: true, r.Second.Call: true}
+		if !calls["pthread_cond_signal"] || !calls["pthread_cond_destroy"] {
+			continue
+		}
+		found = true
+		if r.Object != "c->cond" {
+			t.Errorf("the race is on %q, want c->cond", r.Object)
+		}
+	}
+	if !found {
+		t.Fatalf("no race between pthread_cond_signal and pthread_cond_destroy: %d races", len(res.Races))
+	}
+	var text bytes.Buffer
+	if err := report.WriteText(&text, report.FromResult(res, "")); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"by thread 1 (worker), in pthread_cond_signal:", "by thread 0 (main), in pthread_cond_destroy:"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the text report lacks %q:\n%s", want, text.String())
+		}
+	}
+	for _, r := range res.Races {
+		for _, e := range []race.Endpoint{r.First, r.Second} {
+			if e.Kind == vm.Free && e.Call != "" {
+				t.Errorf("the free at line %d is named %q: a free is no synchronization call", e.Loc.Line, e.Call)
+			}
+		}
 	}
 }

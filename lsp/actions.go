@@ -379,7 +379,7 @@ func (s *Server) findEvidence(id string) (*evidenceSubject, error) {
 	}
 	a, b := r.Accesses[0], r.Accesses[1]
 	return &evidenceSubject{ts: ts, evidence: r.Evidence, name: fmt.Sprintf("race %s on %s", id, r.Object), short: r.Object,
-		between: fmt.Sprintf(": %s in %s, %s in %s", a.Kind, a.Function, b.Kind, b.Function),
+		between: fmt.Sprintf(": %s in %s, %s in %s", a.Noun(), a.Function, b.Noun(), b.Function),
 		// races of two targets may share an id
 		file: "race-" + id + "-" + shortHash(ts.key), shows: sentence(shortPaths(r.Consequence)), category: r.Category}, nil
 }

@@ -46,7 +46,7 @@ func (st raceStory) at(file string, line int) string {
 
 // access names an access: "the free in main (line 43)".
 func (st raceStory) access(a report.Access) string {
-	return fmt.Sprintf("the %s in %s (%s)", a.Kind, a.Function, st.at(a.File, a.Line))
+	return fmt.Sprintf("the %s in %s (%s)", a.Noun(), a.Function, st.at(a.File, a.Line))
 }
 
 // runsFirst is the index of the access the harmful order runs first, and

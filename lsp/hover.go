@@ -10,7 +10,6 @@ import (
 	"go.lsp.dev/protocol"
 
 	"augur/analyzer/detect/tsan"
-	"augur/analyzer/exec/vm"
 	"augur/analyzer/judge/category"
 	"augur/analyzer/output/report"
 	"augur/lsp/workspace"
@@ -69,7 +68,7 @@ func (s *Server) hoverText(site *raceSite, l *lines) string {
 	st := s.story(site)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**augur: %s** — %s (%s)\n\n", st.name, headline(site.category), site.category)
-	fmt.Fprintf(&b, "This %s in %s (%s) races with %s.", st.me.Kind, st.me.Function, st.at(st.me.File, st.me.Line),
+	fmt.Fprintf(&b, "This %s in %s (%s) races with %s.", st.me.Noun(), st.me.Function, st.at(st.me.File, st.me.Line),
 		st.access(st.other))
 	if more := site.alsoText(); more != "" {
 		b.WriteString(" " + more)
@@ -122,8 +121,8 @@ func (st raceStory) order() string {
 		return ""
 	}
 	a, c := r.Accesses[first], r.Accesses[1-first]
-	return fmt.Sprintf("%s %s in %s, then %s %s in %s", a.ThreadName(), vm.Verb(a.Kind), a.Function, c.ThreadName(),
-		vm.Verb(c.Kind), c.Function)
+	return fmt.Sprintf("%s %s in %s, then %s %s in %s", a.ThreadName(), a.Verb(), a.Function, c.ThreadName(),
+		c.Verb(), c.Function)
 }
 
 // emptyInputs reports whether inputs are the program's plain defaults,

@@ -77,7 +77,7 @@ func raceRelated(r *report.Race, site raceSite, l *lines, name string) []protoco
 			Location: protocol.Location{URI: uri.File(file), Range: l.place(sn, file, line, col)}, Message: msg})
 	}
 	add(other.File, other.Line, other.Column,
-		fmt.Sprintf("the other access: %s of %s by %s in %s", other.Kind, name, other.ThreadName(), other.Function))
+		fmt.Sprintf("the other access: %s of %s by %s in %s", other.Noun(), name, other.ThreadName(), other.Function))
 	if f := r.Failure; f != nil {
 		add(f.File, f.Line, f.Column, fmt.Sprintf("the harmful order fails here, in thread %d: %s", f.Thread, shortPaths(f.Message)))
 		if fr := f.Freed; fr != nil {

@@ -124,6 +124,9 @@ before(async () => {
   // report.c's race shows only in the file it writes, report.txt
   // (testdata/accuracy/written_report.c).
   fs.copyFileSync(path.join(repo, 'testdata', 'accuracy', 'written_report.c'), path.join(workspace, 'report.c'));
+  // completion.c signals a condition after letting its mutex go, while
+  // main destroys and frees it (testdata/race/cond_signal_late.c).
+  fs.copyFileSync(path.join(repo, 'testdata', 'race', 'cond_signal_late.c'), path.join(workspace, 'completion.c'));
   // A program split over files, in a folder of its own, that no
   // configuration describes: tally/main.c calls into tally.c, which logs
   // through log.c; other.c is another program and broken.c does not
@@ -954,6 +957,26 @@ test('a race whose consequence is only in a file the program writes names the fi
   assert.match(text, /mode\s1/); // Monaco draws spaces as no-break spaces
   assert.match(text, /mode\s2/);
   await tab.locator('.codicon-close').click();
+});
+
+test('a race between synchronization calls names the calls, not a read and a write', async () => {
+  // completion.c: the worker's pthread_cond_signal after its unlock races
+  // with main's pthread_cond_destroy (and with the free after it).
+  const file = path.join(tmp, 'workspace', 'completion.c');
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const at = (text) => lines.findIndex((l) => l.includes(text)) + 1;
+  const hover = await keyboardHover('completion.c', 'pthread_cond_signal(&c->cond);', 'This pthread_cond_signal');
+  await fadedIn();
+  // The problems come first in the hover: bring augur's own text into
+  // view, as a user scrolling it would, for the screenshot.
+  await page.locator('.monaco-hover:not(.hidden) .monaco-hover-content p', { hasText: 'This pthread_cond_signal' }).first()
+    .evaluate((el) => el.scrollIntoView({ block: 'start' }));
+  await shot('19-sync-calls');
+  assert.match(hover, /spec-violated/);
+  assert.match(hover, new RegExp(`This pthread_cond_signal in worker \\(line ${at('pthread_cond_signal(')}\\) ` +
+    `races with the pthread_cond_destroy in main \\(line ${at('pthread_cond_destroy(')}\\)`));
+  assert.match(hover, /c->cond/);
+  await page.keyboard.press('Escape');
 });
 
 test("the server's log says each message once, at its own level", async () => {

@@ -28,6 +28,14 @@ type Endpoint struct {
 	// LockedAt are where the thread took each of Locks (the call's
 	// stack, innermost first), the first time it held them together.
 	LockedAt [][]vm.StackFrame `json:"locked_at,omitempty"`
+	// Call is the synchronization call whose access this is
+	// (pthread_mutex_lock, pthread_cond_destroy), "" for the program's
+	// own accesses. libc counts a use of a synchronization object as a
+	// read of its first byte and a destroy as a write (libc's useObject),
+	// so "read" and "write" say what the detector saw, and the call says
+	// what the program did. The analyzer sets it from the source text at
+	// the access (analyzer.nameRaces).
+	Call string `json:"call,omitempty"`
 }
 
 // KindName is "read", "write", "atomic read", "atomic write", "atomic

@@ -66,8 +66,15 @@ func (v *Verdict) Interleaving(r *race.Race, base string) string {
 	return first + "; " + second
 }
 
-// verb names an access kind as a verb.
-func verb(e race.Endpoint) string { return vm.Verb(e.KindName()) }
+// verb names an access as a verb before the memory's name: the call that
+// made it, for a synchronization call's ("calls pthread_cond_destroy
+// on"), or its kind ("writes").
+func verb(e race.Endpoint) string {
+	if e.Call != "" {
+		return "calls " + e.Call + " on"
+	}
+	return vm.Verb(e.KindName())
+}
 
 // weakNote says, for a consequence found under the weak memory model
 // with reads that returned older values, which store had to become

@@ -328,6 +328,28 @@ type Access struct {
 	ThreadStart string  `json:"thread_start,omitempty"`
 	Function    string  `json:"function"`
 	Stack       []Frame `json:"stack"`
+	// Call is the synchronization call whose access this is, for a use or
+	// a destroy of a synchronization object (race.Endpoint.Call): Kind
+	// is then what the detector counted it as.
+	Call string `json:"call,omitempty"`
+}
+
+// Noun names what the access did: its call, for a synchronization
+// call's ("pthread_cond_destroy"), else its kind ("write").
+func (a Access) Noun() string {
+	if a.Call != "" {
+		return a.Call
+	}
+	return a.Kind
+}
+
+// Verb names what the access did as a verb: "calls pthread_cond_destroy"
+// or "writes".
+func (a Access) Verb() string {
+	if a.Call != "" {
+		return "calls " + a.Call
+	}
+	return vm.Verb(a.Kind)
 }
 
 // ThreadName is "thread 2 (worker)", or "thread 2" when the thread's start
@@ -691,13 +713,19 @@ func detectionConsequence(x *race.Race, base string) string {
 		x.First.KindName(), x.First.Function, shortLoc(x.First, base), b.ThreadName())
 }
 
+// shortLoc is an access's file and line, with its call when it is a
+// synchronization call's ("a.c:37, pthread_cond_destroy").
 func shortLoc(e race.Endpoint, base string) string {
-	return fmt.Sprintf("%s:%d", ir.RelPath(e.Loc.File, base), e.Loc.Line)
+	at := fmt.Sprintf("%s:%d", ir.RelPath(e.Loc.File, base), e.Loc.Line)
+	if e.Call != "" {
+		at += ", " + e.Call
+	}
+	return at
 }
 
 func access(e race.Endpoint, size uint64, base string) Access {
 	return Access{File: ir.RelPath(e.Loc.File, base), Line: e.Loc.Line, Column: e.Loc.Col, Kind: e.KindName(), Size: size,
-		Thread: e.Thread, ThreadStart: vm.StartFunction(e.Stack), Function: e.Function, Stack: frames(e.Stack, base)}
+		Thread: e.Thread, ThreadStart: vm.StartFunction(e.Stack), Function: e.Function, Stack: frames(e.Stack, base), Call: e.Call}
 }
 
 // place is a location as a frame without a function, nil when unknown.

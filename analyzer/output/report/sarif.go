@@ -191,7 +191,7 @@ func loc(file string, line, col int, msg string) sarifLocation {
 }
 
 func accessLoc(a Access) sarifLocation {
-	return loc(a.File, a.Line, a.Column, fmt.Sprintf("%s by %s in %s", a.Kind, a.ThreadName(), a.Function))
+	return loc(a.File, a.Line, a.Column, fmt.Sprintf("%s by %s in %s", a.Noun(), a.ThreadName(), a.Function))
 }
 
 // WriteSARIF writes the report as a SARIF 2.1.0 log.

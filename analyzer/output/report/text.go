@@ -25,7 +25,11 @@ func WriteText(w io.Writer, r *Report) error {
 			if a.Size > 0 {
 				size = fmt.Sprintf(" of size %d", a.Size)
 			}
-			fmt.Fprintf(&b, "  %s%s by %s:\n", what, size, a.ThreadName())
+			call := ""
+			if a.Call != "" {
+				call = ", in " + a.Call
+			}
+			fmt.Fprintf(&b, "  %s%s by %s%s:\n", what, size, a.ThreadName(), call)
 			writeFrames(&b, a.Stack)
 		}
 		if x.Memory != "" {

@@ -221,6 +221,21 @@ func Name(line string, col int) string {
 	return ""
 }
 
+// Callee returns the name of the function called at 1-based byte column
+// col of a source line, when the column is a call's (`pthread_mutex_lock`
+// at the start of `pthread_mutex_lock(&m)`); "" otherwise.
+func Callee(line string, col int) string {
+	i := col - 1
+	if i < 0 || i >= len(line) || !IsIdent(line[i]) || i > 0 && IsIdent(line[i-1]) {
+		return ""
+	}
+	end := i + identLen(line[i:])
+	if j := skipSpaces(line, end); j < len(line) && line[j] == '(' {
+		return line[i:end]
+	}
+	return ""
+}
+
 // IsName reports whether source text looks like the name of memory (an
 // identifier chain: `p->next`, `s.arr[i + 1]`) rather than a statement,
 // a call or an operator.

@@ -44,14 +44,32 @@ func TestName(t *testing.T) {
 		{"\tprintf(\"%d, %s\", 3, q->name);", 2, "q->name"},
 		{"\tputs(log_line(buf));", 2, ""}, // a call's result is no name
 		{"\tprintf(\"(%d\\n\", total);", 2, "total"},
-		{"\t*p = 3;", 5, ""}, // a dereference is not a name
-		{"\tx = 5;", 0, ""},  // no column
-		{"\tpthread_rwlock_rdlock(&tb->lock);", 2, "tb->lock"},        // the object whose address the call takes
-		{"\tpthread_cond_wait(&c->cond, &c->lock);", 2, ""},          // a condition and a mutex: which one, the text cannot say
+		{"\t*p = 3;", 5, ""},                                   // a dereference is not a name
+		{"\tx = 5;", 0, ""},                                    // no column
+		{"\tpthread_rwlock_rdlock(&tb->lock);", 2, "tb->lock"}, // the object whose address the call takes
+		{"\tpthread_cond_wait(&c->cond, &c->lock);", 2, ""},    // a condition and a mutex: which one, the text cannot say
 		{"\tscanf(\"%d\", & n);", 2, "n"},
 	} {
 		if got := Name(c.line, c.col); got != c.want {
 			t.Errorf("Name(%q, %d) = %q, want %q", c.line, c.col, got, c.want)
+		}
+	}
+}
+
+func TestCallee(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		col  int
+		want string
+	}{
+		{"\tpthread_cond_signal(&c->cond);", 2, "pthread_cond_signal"},
+		{"\tint err = pthread_mutex_lock (&guard);", 12, "pthread_mutex_lock"},
+		{"\tint err = pthread_mutex_lock(&guard);", 14, ""}, // inside the name
+		{"\tcount++;", 2, ""}, // no call
+		{"\tx = y;", 40, ""},  // past the line
+	} {
+		if got := Callee(c.line, c.col); got != c.want {
+			t.Errorf("Callee(%q, %d) = %q, want %q", c.line, c.col, got, c.want)
 		}
 	}
 }
