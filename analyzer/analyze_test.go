@@ -309,3 +309,29 @@ func TestSyncCallsAreNamedByTheirCalls(t *testing.T) {
 		}
 	}
 }
+
+// A harmless race with a destroy says that POSIX leaves it undefined:
+// destroy_early.c's destroys change nothing glibc's later uses notice.
+func TestHarmlessDestroySaysPOSIXLeavesItUndefined(t *testing.T) {
+	path := "../testdata/race/destroy_early.c"
+	prog := mustLoad(t, path)
+	opts := options(path)
+	opts.Schedules = 3
+	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := report.FromResult(res, "")
+	if len(rep.Races) == 0 {
+		t.Fatal("no race")
+	}
+	for _, r := range rep.Races {
+		if r.Category != string(classify.Harmless) {
+			t.Errorf("race on %s is %s, want k-witness-harmless", r.Object, r.Category)
+			continue
+		}
+		if !strings.Contains(r.Consequence, "POSIX leaves a use of the object after ") {
+			t.Errorf("race on %s: %q says nothing of POSIX", r.Object, r.Consequence)
+		}
+	}
+}

@@ -103,7 +103,7 @@ func (st raceStory) consequence() string {
 		if first, ok := st.runsFirst(); ok {
 			who = fmt.Sprintf("If %s runs first,", st.access(r.Accesses[first]))
 			if first == st.site.access {
-				who = fmt.Sprintf("If this %s runs first,", st.me.Kind)
+				who = fmt.Sprintf("If this %s runs first,", st.me.Noun())
 			}
 		}
 		return fmt.Sprintf("%s the program %s.", who, st.failure()) + weakNote(r.Consequence)
@@ -121,7 +121,8 @@ func (st raceStory) consequence() string {
 		}
 		return "The program " + what + " depending on which runs first." + weakNote(r.Consequence)
 	case string(category.Harmless):
-		return fmt.Sprintf("Likely harmless: both orders gave the same result in %d %s.", r.K, plural(r.K, "try", "tries"))
+		return fmt.Sprintf("Likely harmless: both orders gave the same result in %d %s.", r.K, plural(r.K, "try", "tries")) +
+			report.DestroyNote(r.Accesses[0].Call, r.Accesses[1].Call)
 	case string(category.SingleOrdering):
 		return "Only one order of the two accesses can happen: " + sentence(r.Reason)
 	case report.Unclassified:

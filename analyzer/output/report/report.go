@@ -352,6 +352,23 @@ func (a Access) Verb() string {
 	return vm.Verb(a.Kind)
 }
 
+// DestroyNote is what a harmless verdict leaves unsaid when one of a
+// race's accesses is a synchronization object's destroy (calls are the
+// accesses' Call): the two orders behaved alike with glibc's destroy, as
+// augur models it (libc.md), but POSIX leaves a use of an object that may
+// already be destroyed undefined, and another C library's destroy may
+// not be as forgiving. "" for other races. It begins with a space, to
+// follow a sentence.
+func DestroyNote(calls ...string) string {
+	for _, c := range calls {
+		if strings.HasSuffix(c, "_destroy") {
+			return fmt.Sprintf(" Still, POSIX leaves a use of the object after %s undefined:"+
+				" both orders behaved alike with glibc, but another C library need not.", c)
+		}
+	}
+	return ""
+}
+
 // ThreadName is "thread 2 (worker)", or "thread 2" when the thread's start
 // is not known.
 func (a Access) ThreadName() string {

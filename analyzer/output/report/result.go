@@ -97,6 +97,10 @@ func classification(res *analyzer.Result, i int, base string) Classification {
 		return c
 	}
 	c.Schedule = v.Interleaving(res.Races[i], base)
+	if v.Category == classify.Harmless {
+		r := res.Races[i]
+		c.Consequence += DestroyNote(r.First.Call, r.Second.Call)
+	}
 	if v.Harmful() {
 		c.Inputs = inputsOf(res, v)
 		c.Failure = RaceFailureOf(v.Failure, base)
