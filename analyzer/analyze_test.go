@@ -270,14 +270,7 @@ func TestAttributedFailureLosesItsEvidence(t *testing.T) {
 // signal races with the destroy of c->cond, which the text report says
 // as the calls, not only as a read and a write.
 func TestSyncCallsAreNamedByTheirCalls(t *testing.T) {
-	path := "../testdata/race/cond_signal_late.c"
-	prog := mustLoad(t, path)
-	opts := options(path)
-	opts.Schedules = 3
-	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := analyzeWithFewSchedules(t, "../testdata/race/cond_signal_late.c")
 	found := false
 	for _, r := range res.Races {
 		calls := map[string]bool{r.First.Call: true, r.Second.Call: true}
@@ -313,15 +306,7 @@ func TestSyncCallsAreNamedByTheirCalls(t *testing.T) {
 // A harmless race with a destroy says that POSIX leaves it undefined:
 // destroy_early.c's destroys change nothing glibc's later uses notice.
 func TestHarmlessDestroySaysPOSIXLeavesItUndefined(t *testing.T) {
-	path := "../testdata/race/destroy_early.c"
-	prog := mustLoad(t, path)
-	opts := options(path)
-	opts.Schedules = 3
-	res, err := analyzer.Analyze(context.Background(), prog, opts, analyzer.Observer{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep := report.FromResult(res, "")
+	rep := report.FromResult(analyzeWithFewSchedules(t, "../testdata/race/destroy_early.c"), "")
 	if len(rep.Races) == 0 {
 		t.Fatal("no race")
 	}
@@ -334,4 +319,17 @@ func TestHarmlessDestroySaysPOSIXLeavesItUndefined(t *testing.T) {
 			t.Errorf("race on %s: %q says nothing of POSIX", r.Object, r.Consequence)
 		}
 	}
+}
+
+// analyzeWithFewSchedules analyzes the program at path with three base
+// schedules, enough for the small programs that check what reports say.
+func analyzeWithFewSchedules(t *testing.T, path string) *analyzer.Result {
+	t.Helper()
+	opts := options(path)
+	opts.Schedules = 3
+	res, err := analyzer.Analyze(context.Background(), mustLoad(t, path), opts, analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
