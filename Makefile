@@ -87,9 +87,9 @@ demo: build
 	@echo
 	@echo '$$ augur analyze testdata/race/stats_server.c testdata/classify/double_free.c ...'
 	@bin/augur analyze testdata/race/stats_server.c
+	@rm -rf bin/evidence
 	@bin/augur analyze --evidence-dir bin/evidence testdata/classify/double_free.c
-	@echo '$$ augur replay bin/evidence/race-*.json'
-	@bin/augur replay bin/evidence/race-*.json
+	@for f in bin/evidence/race-*.json; do echo "\$$ augur replay $$f"; bin/augur replay $$f || exit 1; echo; done
 	@echo
 	@echo '$$ augur analyze --memory-model weak testdata/weak/no_sync_bug.c   # a crash only a weak memory model allows'
 	@bin/augur analyze --memory-model weak testdata/weak/no_sync_bug.c | head -20
