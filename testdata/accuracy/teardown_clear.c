@@ -15,7 +15,10 @@
  * destroyed: spec-violated. main destroys the queue's mutex while the
  * consumer may still lock it (a read of the mutex, as ThreadSanitizer
  * counts it): after the destroy its lock takes nothing, and the count it
- * reads next can be freed already. */
+ * reads next can be freed already.
+ *
+ * lockfreed: spec-violated. The same lock against main's free: in the
+ * order where the free comes first, the lock is a use after free. */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +36,7 @@ static void *consumer(void *arg) {
 	(void)arg;
 	for (;;) {
 		struct queue *q = fifo; // race: fifo spec-violated
-		pthread_mutex_lock(&q->mut); // race: destroyed spec-violated
+		pthread_mutex_lock(&q->mut); // race: destroyed spec-violated // race: lockfreed spec-violated
 		if (q->items == 0) { // race: items spec-violated
 			pthread_mutex_unlock(&q->mut);
 			return NULL;
@@ -61,7 +64,7 @@ int main(void) {
 	printf("consumed %d\n", q->consumed);
 	pthread_mutex_destroy(&q->mut); // race: destroyed spec-violated
 	pthread_cond_destroy(&q->taken);
-	free(q); // race: items spec-violated
+	free(q); // race: items spec-violated // race: lockfreed spec-violated
 	fifo = NULL; // race: fifo spec-violated
 	pthread_join(t, NULL);
 	return 0;
