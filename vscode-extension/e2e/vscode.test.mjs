@@ -982,7 +982,8 @@ test('a race between synchronization calls names the calls, not a read and a wri
   await page.keyboard.press('Escape');
   // A destroy race glibc tolerates is harmless by its consequences, and
   // the hover says POSIX leaves it undefined.
-  const harmless = await keyboardHover('teardown.c', 'pthread_spin_lock(&spin);', 'Likely harmless');
+  // The problems' text says "Likely harmless" too: wait for augur's own.
+  const harmless = await keyboardHover('teardown.c', 'pthread_spin_lock(&spin);', 'This pthread_spin_lock');
   await fadedIn();
   await page.locator('.monaco-hover:not(.hidden) .monaco-hover-content p', { hasText: 'This pthread_spin_lock' }).first()
     .evaluate((el) => el.scrollIntoView({ block: 'start' }));
