@@ -353,7 +353,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "detecting", Done: det.Schedules, Total: opts.Schedules}
 	}
 	src := srctext.New(opts.ReadFile)
-	nameRaces(src, det.Races)
+	nameRaces(src, prog, det.Races)
 	for _, r := range det.Races {
 		if src.Silenced(r.First.Loc, r.Second.Loc) {
 			res.Ignored = append(res.Ignored, r)

@@ -270,7 +270,23 @@ func TestAttributedFailureLosesItsEvidence(t *testing.T) {
 // signal races with the destroy of c->cond, which the text report says
 // as the calls, not only as a read and a write.
 func TestSyncCallsAreNamedByTheirCalls(t *testing.T) {
-	res := analyzeWithFewSchedules(t, "../testdata/race/cond_signal_late.c")
+	// macro_teardown.c makes its calls through macros: the code says which
+	// functions they call, but the text at their places names no memory
+	// (DONE_SIGNAL(j): j is the pointer the macro follows), so the race
+	// keeps augur's description of the memory rather than "j".
+	for path, object := range map[string]string{
+		"../testdata/race/cond_signal_late.c": "c->cond",
+		"../testdata/race/macro_teardown.c":   "heap object allocated at macro_teardown.c:32 (96 bytes, offset 40)",
+	} {
+		t.Run(filepath.Base(path), func(t *testing.T) { syncCallsAreNamed(t, path, object) })
+	}
+}
+
+// syncCallsAreNamed checks that the program at path races between a
+// pthread_cond_signal and a pthread_cond_destroy of object, and that the
+// reports name both calls.
+func syncCallsAreNamed(t *testing.T, path, object string) {
+	res := analyzeWithFewSchedules(t, path)
 	found := false
 	for _, r := range res.Races {
 		calls := map[string]bool{r.First.Call: true, r.Second.Call: true}
@@ -278,8 +294,8 @@ func TestSyncCallsAreNamedByTheirCalls(t *testing.T) {
 			continue
 		}
 		found = true
-		if r.Object != "c->cond" {
-			t.Errorf("the race is on %q, want c->cond", r.Object)
+		if r.Object != object {
+			t.Errorf("the race is on %q, want %q", r.Object, object)
 		}
 	}
 	if !found {

@@ -1,10 +1,12 @@
 package analyzer
 
 import (
+	"slices"
 	"strings"
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/exec/vm"
+	"augur/analyzer/frontend/ir"
 	"augur/analyzer/frontend/srctext"
 	"augur/analyzer/output/srcexpr"
 )
@@ -23,14 +25,25 @@ import (
 // the memory, Object stays its description.
 //
 // It also sets each access's Call when the access is a synchronization
-// call's (Endpoint.Call): its text is a call of one of syncCalls.
-func nameRaces(src *srctext.Text, races []*race.Race) {
+// call's (Endpoint.Call): the code at its place can touch the race's
+// memory only through calls of one of syncCalls (codePlaces.syncCall).
+func nameRaces(src *srctext.Text, prog *ir.Program, races []*race.Race) {
+	if len(races) == 0 {
+		return
+	}
+	places := placesOf(prog)
 	for _, r := range races {
-		if name := sourceName(src, r); name != "" {
+		if name := sourceName(src, places, r); name != "" {
 			r.Object = name
 		}
+		global, _ := strings.CutPrefix(r.ObjectKey, "global:")
+		if global == r.ObjectKey {
+			global = ""
+		}
 		for _, e := range []*race.Endpoint{&r.First, &r.Second} {
-			e.Call = syncCall(src, *e)
+			if e.Kind == vm.Read || e.Kind == vm.Write {
+				e.Call = places.syncCall(e.Loc, global)
+			}
 		}
 	}
 }
@@ -39,21 +52,144 @@ func nameRaces(src *srctext.Text, races []*race.Race) {
 // destroys of synchronization objects (libc's useObject, destroyObject).
 var syncCalls = []string{"pthread_mutex_", "pthread_rwlock_", "pthread_spin_", "pthread_cond_", "pthread_barrier_", "sem_"}
 
-// syncCall is the synchronization call the access e is, or "".
-func syncCall(src *srctext.Text, e race.Endpoint) string {
-	if e.Kind != vm.Read && e.Kind != vm.Write || e.Loc.File == "" {
-		return ""
-	}
-	name := srcexpr.Callee(string(src.Line(e.Loc.File, e.Loc.Line)), e.Loc.Col)
+func isSyncCall(name string) bool {
 	for _, p := range syncCalls {
 		if strings.HasPrefix(name, p) {
-			return name
+			return true
 		}
+	}
+	return false
+}
+
+// quietSyncCall reports whether a synchronization function makes no
+// access the detector sees: libc counts uses and destroys only, not an
+// unlock or an init (libc.md).
+func quietSyncCall(name string) bool {
+	return strings.HasSuffix(name, "_unlock") || strings.HasSuffix(name, "_init")
+}
+
+// A place is what the program's code does at one place of the source:
+// the functions it calls there and the memory it may touch. All the code
+// of a macro's expansion has the macro's place, so one place may do
+// several things (ctrace's HASH_READ_ENTER locks a mutex, waits on a
+// semaphore and counts readers).
+type place struct {
+	callees []string
+	touches []touch
+}
+
+// A touch is one way the code at a place may access memory: a load, a
+// store, an atomic, or a library function called with a pointer.
+type touch struct {
+	call   string // the synchronization function, or "" for any other access
+	global string // the global the address names, "" when the code computes it
+}
+
+// codePlaces are the places of a program where it calls a function or
+// touches memory, read from its code rather than the source text, so that
+// what a macro does is known too.
+type codePlaces map[ir.Loc]*place
+
+func placesOf(prog *ir.Program) codePlaces {
+	byID := map[ir.LocID]*place{}
+	at := func(id ir.LocID) *place {
+		p := byID[id]
+		if p == nil {
+			p = &place{}
+			byID[id] = p
+		}
+		return p
+	}
+	for _, fn := range prog.Funcs {
+		for i := range fn.Insts {
+			in := &fn.Insts[i]
+			switch in.Op {
+			case ir.OpLoad, ir.OpAtomicRMW, ir.OpCmpXchg:
+				p := at(in.Loc)
+				p.touches = append(p.touches, touch{global: constGlobal(prog, fn, in.A)})
+			case ir.OpStore:
+				p := at(in.Loc)
+				p.touches = append(p.touches, touch{global: constGlobal(prog, fn, in.B)})
+			case ir.OpCall:
+				p := at(in.Loc)
+				if in.Callee == nil {
+					p.touches = append(p.touches, touch{})
+					continue
+				}
+				if !slices.Contains(p.callees, in.Callee.Name) {
+					p.callees = append(p.callees, in.Callee.Name)
+				}
+				// A function of the program accesses memory at its own
+				// places, and free's access is a free, never named by a call.
+				if !in.Callee.Decl || in.Callee.Name == "free" {
+					continue
+				}
+				call := ""
+				if isSyncCall(in.Callee.Name) {
+					if quietSyncCall(in.Callee.Name) {
+						continue
+					}
+					call = in.Callee.Name
+				}
+				for j, a := range in.Args {
+					if j < len(in.ArgTys) && in.ArgTys[j].Kind == ir.KPtr {
+						p.touches = append(p.touches, touch{call: call, global: constGlobal(prog, fn, a)})
+					}
+				}
+			}
+		}
+	}
+	places := codePlaces{}
+	for id, p := range byID {
+		places[prog.Loc(id)] = p
+	}
+	return places
+}
+
+// constGlobal is the name of the global a constant operand of fn points
+// into, or "" when the operand is computed (or points elsewhere).
+func constGlobal(prog *ir.Program, fn *ir.Function, op ir.Operand) string {
+	i := int(op) - fn.NumSlots
+	if i < 0 || i >= len(fn.Consts) {
+		return ""
+	}
+	id := uint32(fn.Consts[i] >> ir.AddrShift)
+	if int(id) < len(prog.GlobalOf) && prog.GlobalOf[id] != nil {
+		return prog.GlobalOf[id].Name
 	}
 	return ""
 }
 
-func sourceName(src *srctext.Text, r *race.Race) string {
+// syncCall is the synchronization function whose call an access at loc
+// to the race's memory must be (global: its name when the memory is a
+// global, else ""): every touch at loc that can reach that memory is a
+// call of that one function. "" when another access there could be it.
+func (cp codePlaces) syncCall(loc ir.Loc, global string) string {
+	p := cp[loc]
+	if p == nil {
+		return ""
+	}
+	name := ""
+	for _, t := range p.touches {
+		if t.global != "" && t.global != global {
+			continue // it names another global: not this memory
+		}
+		if t.call == "" || name != "" && name != t.call {
+			return ""
+		}
+		name = t.call
+	}
+	return name
+}
+
+// macroAt reports whether the source text at loc calls callee, a name the
+// code does not call there: a macro.
+func (cp codePlaces) macroAt(loc ir.Loc, callee string) bool {
+	p := cp[loc]
+	return callee != "" && (p == nil || !slices.Contains(p.callees, callee))
+}
+
+func sourceName(src *srctext.Text, places codePlaces, r *race.Race) string {
 	global := ""
 	for _, kind := range []string{"global:", "thread-local:"} {
 		if g, ok := strings.CutPrefix(r.ObjectKey, kind); ok {
@@ -64,7 +200,11 @@ func sourceName(src *srctext.Text, r *race.Race) string {
 		if e.Kind == vm.Free || e.Loc.File == "" {
 			continue
 		}
-		name := srcexpr.Name(string(src.Line(e.Loc.File, e.Loc.Line)), e.Loc.Col)
+		line := string(src.Line(e.Loc.File, e.Loc.Line))
+		name := srcexpr.Name(line, e.Loc.Col)
+		if places.macroAt(e.Loc, srcexpr.Callee(line, e.Loc.Col)) {
+			name = srcexpr.MacroName(line, e.Loc.Col)
+		}
 		if name == "" {
 			continue
 		}

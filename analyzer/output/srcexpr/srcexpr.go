@@ -213,7 +213,7 @@ func Name(line string, col int) string {
 	if i := skipSpaces(line, e); i < len(line) && line[i] == '(' {
 		// A call's name: the access is the callee's (printf reading a
 		// string, memcpy writing a buffer), made to one of its arguments.
-		return onlyNamedArgument(line, i)
+		return onlyNamedArgument(line, i, false)
 	}
 	if e := strings.TrimSpace(line[s:e]); IsName(e) {
 		return e
@@ -234,6 +234,22 @@ func Callee(line string, col int) string {
 		return line[i:end]
 	}
 	return ""
+}
+
+// MacroName is Name for a place where a macro is used rather than a
+// function called (`DONE(j)`, whose expansion's code all has the macro's
+// place): an argument names the memory only when the text takes its
+// address (`&q->lock`); a plain one (`j`) is a pointer the macro's body
+// follows to memory the text does not name.
+func MacroName(line string, col int) string {
+	if col <= 0 {
+		return ""
+	}
+	_, e := Span(line, col)
+	if i := skipSpaces(line, e); i < len(line) && line[i] == '(' {
+		return onlyNamedArgument(line, i, true)
+	}
+	return Name(line, col)
 }
 
 // IsName reports whether source text looks like the name of memory (an
@@ -265,8 +281,9 @@ func IsName(e string) bool {
 // `printf("%s", q->name)`); "" when none does, or several (memcpy's
 // destination and source: the text cannot say which one the access is).
 // An argument that takes a name's address names that memory (`c->lock`
-// in `pthread_mutex_lock(&c->lock)`: the call uses the mutex).
-func onlyNamedArgument(line string, open int) string {
+// in `pthread_mutex_lock(&c->lock)`: the call uses the mutex); with
+// addressed, only such an argument names memory.
+func onlyNamedArgument(line string, open int, addressed bool) string {
 	var args []string
 	depth, start := 0, open+1
 	for i := open; i < len(line); i++ {
@@ -283,7 +300,7 @@ func onlyNamedArgument(line string, open int) string {
 			depth--
 			if depth == 0 {
 				args = append(args, line[start:i])
-				return only(args)
+				return only(args, addressed)
 			}
 		case c == ',' && depth == 1:
 			args = append(args, line[start:i])
@@ -293,13 +310,17 @@ func onlyNamedArgument(line string, open int) string {
 	return "" // the call goes on past the line
 }
 
-// only returns the one argument that is a name.
-func only(args []string) string {
+// only returns the one argument that is a name (with addressed, whose
+// address is taken).
+func only(args []string, addressed bool) string {
 	found := ""
 	for _, a := range args {
 		a = strings.TrimSpace(a)
-		if rest, ok := strings.CutPrefix(a, "&"); ok {
+		rest, ok := strings.CutPrefix(a, "&")
+		if ok {
 			a = strings.TrimSpace(rest)
+		} else if addressed {
+			continue
 		}
 		if !IsName(a) || a[0] >= '0' && a[0] <= '9' {
 			continue

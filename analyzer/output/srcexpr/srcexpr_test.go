@@ -56,6 +56,25 @@ func TestName(t *testing.T) {
 	}
 }
 
+// At a macro's place, only an argument whose address the text takes
+// names memory: a plain one is a pointer the macro follows.
+func TestMacroName(t *testing.T) {
+	for _, c := range []struct {
+		line string
+		col  int
+		want string
+	}{
+		{"\tDONE_SIGNAL(j);", 2, ""},
+		{"\tLOCK(&q->lock);", 2, "q->lock"},
+		{"\tTRACE(\"%d\", n, &log->mu);", 2, "log->mu"},
+		{"\tcount++;", 2, "count"}, // no call: as Name
+	} {
+		if got := MacroName(c.line, c.col); got != c.want {
+			t.Errorf("MacroName(%q, %d) = %q, want %q", c.line, c.col, got, c.want)
+		}
+	}
+}
+
 func TestCallee(t *testing.T) {
 	for _, c := range []struct {
 		line string
