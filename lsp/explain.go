@@ -142,6 +142,9 @@ func weakNote(consequence string) string {
 
 // fix says what to do about the race.
 func (st raceStory) fix() string {
+	if tf := st.teardownFix(); tf != "" {
+		return tf
+	}
 	switch st.site.category {
 	case string(category.SpecViolated):
 		f := st.site.race.Failure
@@ -158,6 +161,46 @@ func (st raceStory) fix() string {
 	}
 	return ""
 }
+
+// teardownFix says what to do about a race between a use of a
+// synchronization object (a call: a signal, a lock, a post) and its
+// destroy or the free of its memory: hold the mutex, or protect the word,
+// is no advice for those. The use must come before whatever lets the
+// tearing-down thread go on; for a condition that is a signal made while
+// the waiter's mutex is still held. "" for other races, and for harmless
+// ones without a destroy (nothing POSIX leaves undefined).
+func (st raceStory) teardownFix() string {
+	use, end := st.me, st.other
+	if ends(use) {
+		use, end = end, use
+	}
+	if use.Call == "" || !ends(end) || ends(use) {
+		return ""
+	}
+	c := st.site.category
+	if c != string(category.SpecViolated) && (c != string(category.Harmless) || !strings.HasSuffix(end.Call, "_destroy")) {
+		return ""
+	}
+	var fix string
+	switch use.Call {
+	case "pthread_cond_signal", "pthread_cond_broadcast":
+		fix = fmt.Sprintf("Call %s while still holding the mutex, before pthread_mutex_unlock: the waiting thread "+
+			"cannot return from its wait, and go on to the %s, until the signal has returned. "+
+			"Or join %s's thread before the %s.", use.Call, end.Noun(), use.Function, end.Noun())
+	default:
+		fix = fmt.Sprintf("Let %s go on to the %s only after %s's last %s: join that thread first, "+
+			"or have it say it is done (a flag under a mutex, a semaphore) after that call.",
+			end.Function, end.Noun(), use.Function, use.Call)
+	}
+	if c == string(category.Harmless) {
+		fix += " Or, since glibc's destroy changes nothing a later use notices, keep it: the quick fix " +
+			"*Ignore this race* silences it (`// augur:ignore`)."
+	}
+	return fix
+}
+
+// ends reports whether a ends an object's life: a destroy call or a free.
+func ends(a report.Access) bool { return a.Kind == "free" || strings.HasSuffix(a.Call, "_destroy") }
 
 // headline says what kind of race this is, for the hover's first line.
 func headline(c string) string {
