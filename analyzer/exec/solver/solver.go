@@ -109,6 +109,14 @@ func (s *Solver) MustBeTrue(b *expr.Builder, constraints []*expr.Expr, q *expr.E
 // Model returns values for the variables of the constraints that satisfy
 // all of them (variables no constraint mentions are left out), and false
 // when there are none.
+//
+// The constraints are solved in independent groups (no variable shared,
+// transitively), as KLEE does: a path's constraint is mostly bytes of
+// different inputs, each bounded on its own, and each group is then a
+// small query the caches or a search over its bytes answer, where the
+// whole conjunction went to Z3. Pinning a path of streamcluster's
+// classification (pinPath) asked Z3 for models of 50 to 230 constraints
+// over 21 bytes in 17 groups, about 100 ms each, two thousand times.
 func (s *Solver) Model(constraints []*expr.Expr) (expr.Assignment, bool, error) {
 	if len(constraints) == 0 {
 		return expr.Assignment{}, true, nil
@@ -116,8 +124,26 @@ func (s *Solver) Model(constraints []*expr.Expr) (expr.Assignment, bool, error) 
 	if s.Pinned != nil {
 		return s.Pinned, true, nil
 	}
-	sat, model, err := s.solve(constraints)
-	return model, sat, err
+	groups := independent(constraints)
+	if len(groups) == 1 {
+		sat, model, err := s.solve(constraints)
+		return model, sat, err
+	}
+	model := expr.Assignment{}
+	for _, g := range groups {
+		sat, m, err := s.solve(g)
+		if err != nil || !sat {
+			return nil, false, err
+		}
+		// A group's model may be a recent model of other queries, with
+		// values for other groups' variables: take only its own.
+		for _, c := range g {
+			for _, v := range expr.VarsOf(c) {
+				model[v.Name] = m[v.Name]
+			}
+		}
+	}
+	return model, true, nil
 }
 
 // Value returns one value e can take under the constraints.
@@ -343,3 +369,52 @@ func relevant(constraints []*expr.Expr, vars []*expr.Expr) []*expr.Expr {
 // Decisions are the queries the caches did not answer: decided by
 // enumeration or by Z3.
 func (st Stats) Decisions() int { return st.Enumerated + st.Bounded + st.Z3Calls }
+
+// independent splits constraints into groups that share no variable,
+// transitively, each in the constraints' order; groups are in the order
+// of their first constraint. Constraints without variables go with the
+// first group.
+func independent(constraints []*expr.Expr) [][]*expr.Expr {
+	parent := map[string]string{}
+	var find func(string) string
+	find = func(v string) string {
+		for parent[v] != v {
+			parent[v] = parent[parent[v]]
+			v = parent[v]
+		}
+		return v
+	}
+	first := make([]string, len(constraints))
+	for i, c := range constraints {
+		for j, v := range expr.VarsOf(c) {
+			if _, ok := parent[v.Name]; !ok {
+				parent[v.Name] = v.Name
+			}
+			if j == 0 {
+				first[i] = v.Name
+			} else if a, b := find(first[i]), find(v.Name); a != b {
+				parent[b] = a
+			}
+		}
+	}
+	index := map[string]int{}
+	var groups [][]*expr.Expr
+	for i, c := range constraints {
+		root := ""
+		if first[i] != "" {
+			root = find(first[i])
+		}
+		g, ok := index[root]
+		if !ok {
+			if root == "" && len(groups) > 0 {
+				g = 0
+			} else {
+				g = len(groups)
+				groups = append(groups, nil)
+				index[root] = g
+			}
+		}
+		groups[g] = append(groups[g], c)
+	}
+	return groups
+}

@@ -211,3 +211,33 @@ func TestLoopBoundFromDigits(t *testing.T) {
 		t.Fatalf("40 queries behind the bound: before %+v, after %+v", before, after)
 	}
 }
+
+// A model of constraints over independent groups of variables is solved
+// group by group: each is a query of its own, which the caches and the
+// search over bytes answer, and the model has every group's variables
+// and satisfies the whole; an unsatisfiable group makes the whole so.
+func TestModelSolvesIndependentGroups(t *testing.T) {
+	b := expr.NewBuilder()
+	s := New(5 * time.Second)
+	x, y, z := b.Variable("x", 8), b.Variable("y", 8), b.Variable("z", 8)
+	cs := []*expr.Expr{
+		b.Binary(expr.Ult, b.Constant(200, 8), x),
+		b.Binary(expr.Eq, b.Binary(expr.Add, y, z), b.Constant(9, 8)),
+		b.Binary(expr.Ult, x, b.Constant(210, 8)),
+		b.Binary(expr.Eq, z, b.Constant(4, 8)),
+	}
+	if g := independent(cs); len(g) != 2 || len(g[0]) != 2 || len(g[1]) != 2 {
+		t.Fatalf("groups of x and of y, z: %v", g)
+	}
+	model, sat, err := s.Model(cs)
+	if err != nil || !sat || !expr.Satisfies(model, cs) || model["y"] != 5 || model["z"] != 4 {
+		t.Fatalf("model %v sat %v err %v", model, sat, err)
+	}
+	if queries := s.Stats.Queries; queries != 2 {
+		t.Errorf("%d queries, want one a group", queries)
+	}
+	cs = append(cs, b.Binary(expr.Eq, z, b.Constant(5, 8)))
+	if _, sat, err := s.Model(cs); err != nil || sat {
+		t.Fatalf("z == 4 and z == 5: sat %v err %v", sat, err)
+	}
+}
