@@ -376,8 +376,7 @@ func (st Stats) Decisions() int { return st.Enumerated + st.Bounded + st.Z3Calls
 // first group.
 func independent(constraints []*expr.Expr) [][]*expr.Expr {
 	parent := map[string]string{}
-	var find func(string) string
-	find = func(v string) string {
+	find := func(v string) string {
 		for parent[v] != v {
 			parent[v] = parent[parent[v]]
 			v = parent[v]

@@ -205,21 +205,7 @@ func Trimmed(line string) (int, int) {
 // Name returns the expression an access at 1-based byte column col of a
 // source line reads or writes, when the text there names memory (IsName);
 // "" otherwise.
-func Name(line string, col int) string {
-	if col <= 0 {
-		return ""
-	}
-	s, e := Span(line, col)
-	if i := skipSpaces(line, e); i < len(line) && line[i] == '(' {
-		// A call's name: the access is the callee's (printf reading a
-		// string, memcpy writing a buffer), made to one of its arguments.
-		return onlyNamedArgument(line, i, false)
-	}
-	if e := strings.TrimSpace(line[s:e]); IsName(e) {
-		return e
-	}
-	return ""
-}
+func Name(line string, col int) string { return name(line, col, false) }
 
 // Callee returns the name of the function called at 1-based byte column
 // col of a source line, when the column is a call's (`pthread_mutex_lock`
@@ -241,15 +227,23 @@ func Callee(line string, col int) string {
 // place): an argument names the memory only when the text takes its
 // address (`&q->lock`); a plain one (`j`) is a pointer the macro's body
 // follows to memory the text does not name.
-func MacroName(line string, col int) string {
+func MacroName(line string, col int) string { return name(line, col, true) }
+
+// name is Name, or with addressed MacroName.
+func name(line string, col int, addressed bool) string {
 	if col <= 0 {
 		return ""
 	}
-	_, e := Span(line, col)
+	s, e := Span(line, col)
 	if i := skipSpaces(line, e); i < len(line) && line[i] == '(' {
-		return onlyNamedArgument(line, i, true)
+		// A call's name: the access is the callee's (printf reading a
+		// string, memcpy writing a buffer), made to one of its arguments.
+		return onlyNamedArgument(line, i, addressed)
 	}
-	return Name(line, col)
+	if e := strings.TrimSpace(line[s:e]); IsName(e) {
+		return e
+	}
+	return ""
 }
 
 // IsName reports whether source text looks like the name of memory (an
