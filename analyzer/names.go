@@ -90,13 +90,17 @@ type touch struct {
 // what a macro does is known too.
 type codePlaces map[ir.Loc]*place
 
+// placesOf reads prog's code into its places. Several location ids may
+// stand for one place (ir.Program.LocString), so places are keyed by the
+// place itself.
 func placesOf(prog *ir.Program) codePlaces {
-	byID := map[ir.LocID]*place{}
+	places := codePlaces{}
 	at := func(id ir.LocID) *place {
-		p := byID[id]
+		l := prog.Loc(id)
+		p := places[l]
 		if p == nil {
 			p = &place{}
-			byID[id] = p
+			places[l] = p
 		}
 		return p
 	}
@@ -139,10 +143,6 @@ func placesOf(prog *ir.Program) codePlaces {
 			}
 		}
 	}
-	places := codePlaces{}
-	for id, p := range byID {
-		places[prog.Loc(id)] = p
-	}
 	return places
 }
 
@@ -183,7 +183,9 @@ func (cp codePlaces) syncCall(loc ir.Loc, global string) string {
 }
 
 // macroAt reports whether the source text at loc calls callee, a name the
-// code does not call there: a macro.
+// code does not call there: a macro (or a call compiled into something
+// else, an intrinsic or an inlined body, whose plain arguments are then
+// not trusted to name the memory either).
 func (cp codePlaces) macroAt(loc ir.Loc, callee string) bool {
 	p := cp[loc]
 	return callee != "" && (p == nil || !slices.Contains(p.callees, callee))
