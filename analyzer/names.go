@@ -36,8 +36,8 @@ func nameRaces(src *srctext.Text, prog *ir.Program, races []*race.Race) {
 		if name := sourceName(src, places, r); name != "" {
 			r.Object = name
 		}
-		global, _ := strings.CutPrefix(r.ObjectKey, "global:")
-		if global == r.ObjectKey {
+		global, ok := strings.CutPrefix(r.ObjectKey, "global:")
+		if !ok {
 			global = ""
 		}
 		for _, e := range []*race.Endpoint{&r.First, &r.Second} {

@@ -114,9 +114,9 @@ func (s *Solver) MustBeTrue(b *expr.Builder, constraints []*expr.Expr, q *expr.E
 // transitively), as KLEE does: a path's constraint is mostly bytes of
 // different inputs, each bounded on its own, and each group is then a
 // small query the caches or a search over its bytes answer, where the
-// whole conjunction went to Z3. Pinning a path of streamcluster's
-// classification (pinPath) asked Z3 for models of 50 to 230 constraints
-// over 21 bytes in 17 groups, about 100 ms each, two thousand times.
+// whole conjunction went to Z3, which took about 100 ms for each of the
+// paths streamcluster's classification pins (pinPath): up to 230
+// constraints over 21 input bytes that form 17 such groups.
 func (s *Solver) Model(constraints []*expr.Expr) (expr.Assignment, bool, error) {
 	if len(constraints) == 0 {
 		return expr.Assignment{}, true, nil
