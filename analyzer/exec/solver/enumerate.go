@@ -15,10 +15,15 @@ import (
 // query whose variables are all bytes, few enough, is decided by a
 // search over their values: one byte at a time, each condition checked
 // as soon as its bytes have values, so a byte the conditions pin down
-// is found in at most 256 tries. The search is exact (it tries every
-// value it does not refute) and deterministic; one that would take more
-// than enumerationBudget node evaluations gives up, leaving the query to
-// Z3, so its cost is bounded whatever the conditions.
+// is found in at most 256 tries. A condition over one byte alone (a
+// digit's range, a ctype class, which is a chain of 256 table links) is
+// decided for all of that byte's values before the search, once per
+// Solver (unaryTables): the search then tries only the values every such
+// condition leaves, ten for a digit where it tried 256 and walked the
+// class's chain for each. The search is exact (it tries every value it
+// does not refute) and deterministic; one that would take more than
+// enumerationBudget node evaluations gives up, leaving the query to Z3,
+// so its cost is bounded whatever the conditions.
 
 const (
 	// maxEnumeratedVars bounds the bytes a query may have for the search.
@@ -46,8 +51,10 @@ type enumeration struct {
 	kids    [][]int // indices of each node's kids in nodes
 	level   []int   // the position in vars after which a node has its value (-1: constant)
 	// condsAt[d] are the conditions that can be checked once vars[d] has
-	// a value.
+	// a value, but for those over vars[d] alone, which decide domain[d]:
+	// the values of vars[d] that satisfy all of them, in increasing order.
 	condsAt [][]int
+	domain  [][]uint64
 	vals    []uint64
 	// stamp[i] is the tick at which vals[i] was computed; it is current
 	// while no variable it depends on has been given a value since,
@@ -66,7 +73,7 @@ type enumeration struct {
 // is false when the query is not small enough or the search ran out of
 // its budget: Z3 must decide it.
 func enumerate(conds []*expr.Expr, prefer expr.Assignment) (sat bool, model expr.Assignment, ok bool) {
-	en := enumerable(conds)
+	en := enumerable(conds, nil)
 	if en == nil {
 		return false, nil, false
 	}
@@ -74,8 +81,9 @@ func enumerate(conds []*expr.Expr, prefer expr.Assignment) (sat bool, model expr
 }
 
 // enumerable prepares conds for the search, or returns nil when they are
-// not small enough for it.
-func enumerable(conds []*expr.Expr) *enumeration {
+// not small enough for it. tables, when not nil, keeps the values that
+// satisfy each condition over one variable, for the queries after.
+func enumerable(conds []*expr.Expr, tables *unaryTables) *enumeration {
 	vars := expr.VarTerms(conds...)
 	if len(vars) == 0 || len(vars) > maxEnumeratedVars {
 		return nil
@@ -85,7 +93,7 @@ func enumerable(conds []*expr.Expr) *enumeration {
 			return nil
 		}
 	}
-	return prepare(conds, vars)
+	return prepare(conds, vars, tables)
 }
 
 // run searches with a budget of node evaluations, trying at each
@@ -93,6 +101,11 @@ func enumerable(conds []*expr.Expr) *enumeration {
 // order. A prepared query may be searched again, with other preferences.
 func (en *enumeration) run(budget int, prefer ...expr.Assignment) (sat bool, model expr.Assignment, ok bool) {
 	en.work, en.budget, en.prefer = 0, budget, prefer
+	for _, dom := range en.domain {
+		if len(dom) == 0 {
+			return false, nil, true // a byte no value of which satisfies its own conditions
+		}
+	}
 	found, complete := en.search(0)
 	if !complete {
 		return false, nil, false
@@ -110,8 +123,9 @@ func (en *enumeration) run(budget int, prefer ...expr.Assignment) (sat bool, mod
 // prepare orders the variables so that conditions are complete as early
 // as possible (each next variable is the one that completes the most
 // conditions, then the one in the most conditions, then by name) and
-// lays the terms out for the search.
-func prepare(conds []*expr.Expr, vars []*expr.Expr) *enumeration {
+// lays the terms out for the search, each variable's values those its
+// own conditions leave (domains).
+func prepare(conds []*expr.Expr, vars []*expr.Expr, tables *unaryTables) *enumeration {
 	condVars := make([]map[*expr.Expr]bool, len(conds))
 	for i, c := range conds {
 		condVars[i] = map[*expr.Expr]bool{}
@@ -179,12 +193,16 @@ func prepare(conds []*expr.Expr, vars []*expr.Expr) *enumeration {
 		return i
 	}
 	var constant []int
-	for _, c := range conds {
+	unary := make([][]int, len(order))
+	for i, c := range conds {
 		ci := add(c)
-		if en.level[ci] < 0 {
+		switch lvl := en.level[ci]; {
+		case lvl < 0:
 			constant = append(constant, ci)
-		} else {
-			en.condsAt[en.level[ci]] = append(en.condsAt[en.level[ci]], ci)
+		case len(condVars[i]) == 1:
+			unary[lvl] = append(unary[lvl], ci)
+		default:
+			en.condsAt[lvl] = append(en.condsAt[lvl], ci)
 		}
 	}
 	en.varNode = make([]int, len(order))
@@ -201,7 +219,81 @@ func prepare(conds []*expr.Expr, vars []*expr.Expr) *enumeration {
 	// A condition without variables that is false makes every search
 	// fail at once: it is checked with the first variable.
 	en.condsAt[0] = append(constant, en.condsAt[0]...)
+	en.domains(unary, tables)
 	return en
+}
+
+// domains sets domain[d] to the values of vars[d] that satisfy every
+// condition of unary[d] (those over vars[d] alone), each condition's
+// values taken from tables or computed for all of the variable's values
+// and kept there.
+func (en *enumeration) domains(unary [][]int, tables *unaryTables) {
+	en.domain = make([][]uint64, len(en.vars))
+	for d, v := range en.vars {
+		var allowed valueSet
+		for x := uint64(0); x < 1<<v.Width; x++ {
+			allowed.add(x)
+		}
+		for _, ci := range unary[d] {
+			c := en.nodes[ci]
+			set := tables.lookup(c)
+			if set == nil {
+				set = new(valueSet)
+				for x := uint64(0); x < 1<<v.Width; x++ {
+					en.vals[en.varNode[d]] = x
+					en.tick++
+					en.given[d] = en.tick
+					if en.value(ci) != 0 {
+						set.add(x)
+					}
+				}
+				tables.keep(c, set)
+			}
+			allowed.intersect(set)
+		}
+		for x := uint64(0); x < 1<<v.Width; x++ {
+			if allowed.has(x) {
+				en.domain[d] = append(en.domain[d], x)
+			}
+		}
+	}
+}
+
+// valueSet is a set of the values of a variable of at most 8 bits.
+type valueSet [4]uint64
+
+func (s *valueSet) add(x uint64)          { s[x>>6] |= 1 << (x & 63) }
+func (s *valueSet) has(x uint64) bool     { return s[x>>6]&(1<<(x&63)) != 0 }
+func (s *valueSet) intersect(o *valueSet) { s[0] &= o[0]; s[1] &= o[1]; s[2] &= o[2]; s[3] &= o[3] }
+
+// unaryTables keeps, for conditions over one variable, the values that
+// satisfy them: a path's queries repeat its conditions (each input
+// byte's class and range, checked as the program parsed it), and a
+// condition is the same term in every query of a Solver, its Builder
+// hash-consing it. A nil *unaryTables keeps nothing.
+type unaryTables struct {
+	sets map[*expr.Expr]*valueSet
+}
+
+// maxUnaryTables bounds the conditions a Solver keeps values for; past
+// it the tables start over.
+const maxUnaryTables = 1 << 14
+
+func (t *unaryTables) lookup(c *expr.Expr) *valueSet {
+	if t == nil {
+		return nil
+	}
+	return t.sets[c]
+}
+
+func (t *unaryTables) keep(c *expr.Expr, set *valueSet) {
+	if t == nil {
+		return
+	}
+	if t.sets == nil || len(t.sets) >= maxUnaryTables {
+		t.sets = map[*expr.Expr]*valueSet{}
+	}
+	t.sets[c] = set
 }
 
 func (en *enumeration) apply(i int) uint64 {
@@ -224,19 +316,22 @@ func (en *enumeration) search(d int) (found, complete bool) {
 	}
 	v := en.vars[d]
 	width := uint64(1)<<v.Width - 1
+	dom := en.domain[d]
 	var buf [4]uint64
 	firsts := buf[:0]
 	for _, p := range en.prefer {
 		if x, ok := p[v.Name]; ok && !slices.Contains(firsts, x&width) {
-			firsts = append(firsts, x&width)
+			if _, in := slices.BinarySearch(dom, x&width); in {
+				firsts = append(firsts, x&width)
+			}
 		}
 	}
 	vi := en.varNode[d]
-	for n := uint64(0); n < uint64(len(firsts))+width+1; n++ {
-		x := n - uint64(len(firsts))
-		if n < uint64(len(firsts)) {
+	for n := 0; n < len(firsts)+len(dom); n++ {
+		var x uint64
+		if n < len(firsts) {
 			x = firsts[n]
-		} else if slices.Contains(firsts, x) {
+		} else if x = dom[n-len(firsts)]; slices.Contains(firsts, x) {
 			continue
 		}
 		if en.work++; en.work > en.budget {

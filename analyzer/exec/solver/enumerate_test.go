@@ -106,3 +106,62 @@ func TestEnumerationScope(t *testing.T) {
 		t.Fatalf("a query on one byte: %v %v %+v", ok, err, s.Stats)
 	}
 }
+
+// isDigitChain builds "x is a decimal digit" as a ctype lookup compiles
+// to, a chain of one link per byte value: ite(x == 0, 0, ite(x == 1, 0,
+// ...)), so that deciding it for one value walks up to 256 links.
+func isDigitChain(b *expr.Builder, x *expr.Expr) *expr.Expr {
+	cls := b.Constant(0, 8)
+	for v := 255; v >= 0; v-- {
+		in := uint64(0)
+		if v >= '0' && v <= '9' {
+			in = 1
+		}
+		cls = b.Ite(b.Binary(expr.Eq, x, b.Constant(uint64(v), 8)), b.Constant(in, 8), cls)
+	}
+	return b.Binary(expr.Eq, cls, b.Constant(1, 8))
+}
+
+// A condition over one byte alone is decided for all of its values
+// before the search, and the search tries only the values it leaves: a
+// refutation over four digits (a product of two of them must be 5 and at
+// most 2) takes a few hundred evaluations, where walking each digit's
+// class chain for every value of every byte took more than a brief
+// search's budget. The values kept for a condition serve the next query.
+func TestUnaryConditionsNarrowTheSearch(t *testing.T) {
+	b := expr.NewBuilder()
+	var digits []*expr.Expr
+	var conds []*expr.Expr
+	for _, name := range []string{"a", "b", "c", "d"} {
+		x := b.Variable(name, 8)
+		digits = append(digits, b.Binary(expr.Sub, b.ZExt(x, 16), b.Constant('0', 16)))
+		conds = append(conds, isDigitChain(b, x))
+	}
+	prod := b.Binary(expr.Mul, digits[0], digits[3])
+	conds = append(conds,
+		b.Binary(expr.Eq, prod, b.Constant(5, 16)),
+		b.Binary(expr.Ule, b.Binary(expr.Mul, prod, b.Constant(8, 16)), b.Constant(16, 16)),
+		b.Binary(expr.Ult, digits[1], digits[2]))
+	var tables unaryTables
+	en := enumerable(conds, &tables)
+	if sat, _, ok := en.run(briefBudget); !ok || sat {
+		t.Fatalf("refuting four digits within a brief budget: sat=%v ok=%v (work %d)", sat, ok, en.work)
+	}
+	if en.work > 1000 {
+		t.Errorf("the refutation took %d evaluations, want at most 1000", en.work)
+	}
+	for _, c := range conds[:4] {
+		if tables.lookup(c) == nil {
+			t.Fatalf("no values kept for the one-byte condition %v", c)
+		}
+	}
+	// Without the product's bound the query is satisfiable; the model is
+	// the preferred values where they are digits, else the first in the
+	// search's order.
+	satisfiable := append(conds[:5:5], conds[6])
+	sat, model, ok := enumerable(satisfiable, &tables).run(briefBudget, expr.Assignment{"a": '5', "d": '1', "c": 'x'})
+	if !ok || !sat || !expr.Satisfies(model, satisfiable) || model["a"] != '5' || model["d"] != '1' ||
+		model["b"] != '0' || model["c"] != '1' {
+		t.Fatalf("a satisfiable query over four digits: sat=%v ok=%v model=%v", sat, ok, model)
+	}
+}

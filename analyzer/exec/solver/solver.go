@@ -40,6 +40,7 @@ type Solver struct {
 	cache  map[string]result
 	models []expr.Assignment // recent satisfying assignments, newest last
 	eval   expr.Evaluator    // checks conditions under the recent models
+	unary  unaryTables       // the values that satisfy each condition over one byte (enumerate)
 	Stats  Stats
 	// Cancel, when closed, interrupts the Z3 call in progress, which then
 	// fails with ErrTimeout: a canceled analysis does not wait out a hard
@@ -245,7 +246,7 @@ func (s *Solver) solve(conds []*expr.Expr) (bool, expr.Assignment, error) {
 // of the newest models, not only the newest: the side of the loop's test
 // the seed takes may have been answered by the seed just before.)
 func (s *Solver) enumerate(conds []*expr.Expr) (sat bool, model expr.Assignment, ok bool) {
-	en := enumerable(conds)
+	en := enumerable(conds, &s.unary)
 	if en == nil {
 		return false, nil, false
 	}
