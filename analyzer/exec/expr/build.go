@@ -145,12 +145,15 @@ func Eval(x *Expr, a Assignment) uint64 {
 // table afresh for each cost more than the evaluation.
 type Evaluator struct{ ev evaluator }
 
-// Satisfies is the function Satisfies with the evaluator's table.
+// Satisfies is the function Satisfies with the evaluator's table. It
+// checks the conditions from the last: a solver's query is a path's
+// conditions with the new one last, and a recent model, which satisfied
+// an earlier query of the same path, most often fails only that one.
 func (e *Evaluator) Satisfies(a Assignment, conds []*Expr) bool {
 	clear(e.ev.memo)
 	e.ev.a = a
-	for _, c := range conds {
-		if e.ev.eval(c) == 0 {
+	for i := len(conds) - 1; i >= 0; i-- {
+		if e.ev.eval(conds[i]) == 0 {
 			return false
 		}
 	}
