@@ -230,16 +230,18 @@ func prepare(conds []*expr.Expr, vars []*expr.Expr, tables *unaryTables) *enumer
 func (en *enumeration) domains(unary [][]int, tables *unaryTables) {
 	en.domain = make([][]uint64, len(en.vars))
 	for d, v := range en.vars {
-		var allowed valueSet
-		for x := uint64(0); x < 1<<v.Width; x++ {
-			allowed.add(x)
+		values := allValues[:1<<v.Width]
+		if len(unary[d]) == 0 {
+			en.domain[d] = values // shared, never written
+			continue
 		}
+		allowed := valueSet{^uint64(0), ^uint64(0), ^uint64(0), ^uint64(0)}
 		for _, ci := range unary[d] {
 			c := en.nodes[ci]
 			set := tables.lookup(c)
 			if set == nil {
 				set = new(valueSet)
-				for x := uint64(0); x < 1<<v.Width; x++ {
+				for _, x := range values {
 					en.vals[en.varNode[d]] = x
 					en.tick++
 					en.given[d] = en.tick
@@ -251,13 +253,23 @@ func (en *enumeration) domains(unary [][]int, tables *unaryTables) {
 			}
 			allowed.intersect(set)
 		}
-		for x := uint64(0); x < 1<<v.Width; x++ {
+		for _, x := range values {
 			if allowed.has(x) {
 				en.domain[d] = append(en.domain[d], x)
 			}
 		}
 	}
 }
+
+// allValues lists the values of a byte in increasing order; its first
+// 1<<w are those of a variable of w bits.
+var allValues = func() []uint64 {
+	out := make([]uint64, 256)
+	for x := range out {
+		out[x] = uint64(x)
+	}
+	return out
+}()
 
 // valueSet is a set of the values of a variable of at most 8 bits.
 type valueSet [4]uint64
