@@ -29,8 +29,9 @@ func (e *Event) same(o *Event) bool {
 }
 
 // DefaultLimit is how many distinct events a trace stores before it stops
-// recording (about 56 MiB): repeated stretches cost nothing, so only a long
-// schedule without repetition (a random one) reaches it.
+// recording (about 56 MiB; a group that ends may store up to maxPeriod
+// more): repeated stretches cost nothing, so only a long schedule without
+// repetition (a random one) reaches it.
 const DefaultLimit = 1 << 20
 
 // maxPeriod is the longest loop of decisions the trace folds into a
@@ -48,7 +49,9 @@ type run struct {
 // Trace is the schedule of one execution: every scheduling decision in
 // order. It is stored compactly: a stretch that repeats (a spin loop, the
 // steady state of a producer and a consumer) is kept once with its count,
-// so a trace grows with what the schedule does new, not with how long it
+// and so is a stretch of such stretches that repeats (threads taking turns,
+// each running its own loop for a while: a group, trace_groups.go), so a
+// trace grows with what the schedule does new, not with how long it
 // runs. A trace stores at most Limit distinct events; after that it stops
 // recording and says so (Truncated), and a replay past that point
 // diverges with a message that says why.
@@ -86,6 +89,15 @@ type Trace struct {
 	// keep is how many events of ev a fork shares: ev is copied before
 	// one of them would be overwritten (see fold).
 	keep int
+
+	// groups are the repeated stretches of runs, in order; frozen is how
+	// many runs lie in them or before them, which folding never extends.
+	// While the last group is repeating (grouping), at is where the next
+	// decision falls in its body.
+	groups   []group
+	frozen   int
+	grouping bool
+	at       groupPos
 }
 
 // NewTrace returns an empty trace of a policy and seed.
@@ -106,7 +118,8 @@ func (t *Trace) Stored() int { return len(t.ev) + len(t.partial) }
 
 // Bytes estimates the memory the trace holds.
 func (t *Trace) Bytes() uint64 {
-	return uint64(cap(t.ev))*56 + uint64(cap(t.partial))*8 + uint64(cap(t.runs))*32 + uint64(len(t.last))*80
+	return uint64(cap(t.ev))*56 + uint64(cap(t.partial))*8 + uint64(cap(t.runs))*32 + uint64(len(t.last))*80 +
+		uint64(cap(t.groups))*32
 }
 
 func (t *Trace) limit() int {
@@ -127,7 +140,18 @@ func (t *Trace) Append(e Event) {
 		t.dropped++
 		return
 	}
-	if k := len(t.runs); k > 0 && t.runs[k-1].reps > 1 {
+	if t.grouping {
+		if t.groupNext().same(&e) {
+			t.groupAdvance()
+			t.n++
+			return
+		}
+		if !t.endGroup() {
+			t.dropped++ // e
+			return
+		}
+	}
+	if k := len(t.runs); k > t.frozen && t.runs[k-1].reps > 1 {
 		r := &t.runs[k-1]
 		body := t.ev[r.lo:r.hi]
 		if pos := len(t.partial); body[pos].same(&e) {
@@ -145,6 +169,16 @@ func (t *Trace) Append(e Event) {
 			pend[i] = t.partialEvent(i)
 		}
 		t.partial = t.partial[:0]
+		if t.groupRuns() {
+			// The loop that ended closed a stretch of runs seen twice:
+			// what followed it is the group's next repetition, or ends it.
+			t.n -= len(pend)
+			for _, x := range pend {
+				t.Append(x)
+			}
+			t.Append(e)
+			return
+		}
 		t.beginLiteral()
 		for i, x := range pend {
 			t.n--
@@ -182,7 +216,7 @@ func (t *Trace) appendLiteral(e Event) bool {
 		t.dropped++
 		return false
 	}
-	if len(t.runs) == 0 || t.runs[len(t.runs)-1].reps > 1 {
+	if len(t.runs) <= t.frozen || t.runs[len(t.runs)-1].reps > 1 {
 		t.beginLiteral()
 	}
 	r := &t.runs[len(t.runs)-1]
@@ -250,6 +284,7 @@ func (t *Trace) Fork() *Trace {
 	c.runs = slices.Clone(t.runs)
 	c.partial = slices.Clone(t.partial)
 	c.last = maps.Clone(t.last)
+	c.groups = slices.Clone(t.groups)
 	t.keep, c.keep = len(t.ev), len(t.ev)
 	return &c
 }
@@ -264,6 +299,13 @@ type Cursor struct {
 	// reps, when set, is how many repetitions of a repeated stretch the
 	// cursor reads before it skips to the next stretch (CursorTwice).
 	reps int
+	// g is the next group the cursor enters or the one it is in (in),
+	// grep the group's repetition it reads, gread how many of that
+	// repetition's decisions it has read.
+	g     int
+	in    bool
+	grep  int
+	gread int
 }
 
 // Cursor returns a cursor at the first decision.
@@ -290,10 +332,23 @@ func (c *Cursor) Next() (Event, bool) {
 		return Event{}, false
 	}
 	for c.run < len(t.runs) {
+		if !c.in && c.g < len(t.groups) && t.groups[c.g].a == c.run {
+			c.in, c.grep, c.gread = true, 0, 0
+		}
+		if c.in && t.grouping && c.g == len(t.groups)-1 && c.grep == t.groups[c.g].reps && c.gread == t.at.n {
+			// The end of the open repetition of the group being matched,
+			// which is the end of the trace.
+			c.in, c.g, c.run = false, c.g+1, len(t.runs)
+			break
+		}
 		r := &t.runs[c.run]
 		if c.k < r.hi-r.lo {
 			e := t.ev[r.lo+c.k]
 			e.Insts += uint64(c.rep) * r.stride
+			if c.in {
+				e.Insts += uint64(c.grep) * t.groups[c.g].stride
+				c.gread++
+			}
 			c.k++
 			c.i++
 			return e, true
@@ -303,6 +358,9 @@ func (c *Cursor) Next() (Event, bool) {
 		if c.rep >= r.reps || c.reps > 0 && c.rep >= c.reps {
 			c.rep = 0
 			c.run++
+			if c.in && c.run == t.groups[c.g].b {
+				c.nextGroupRep()
+			}
 		}
 	}
 	if c.k < len(t.partial) {
@@ -312,6 +370,27 @@ func (c *Cursor) Next() (Event, bool) {
 		return e, true
 	}
 	return Event{}, false
+}
+
+// nextGroupRep moves a cursor that read a repetition of its group to the
+// group's next repetition (the open one of a group being matched
+// included), or past the group.
+func (c *Cursor) nextGroupRep() {
+	t := c.t
+	g := &t.groups[c.g]
+	more := g.reps
+	if t.grouping && c.g == len(t.groups)-1 && t.at.n > 0 {
+		more++
+	}
+	if c.reps > 0 {
+		more = min(more, c.reps)
+	}
+	if c.grep++; c.grep < more {
+		c.run, c.gread = g.a, 0
+		return
+	}
+	c.in = false
+	c.g++
 }
 
 // Gathering returns the locations of the points that at least min
@@ -382,17 +461,22 @@ func (t *Trace) MapLocs(f func(string) string) *Trace {
 	}
 	c.partial = slices.Clone(t.partial)
 	c.runs = append([]run(nil), t.runs...)
+	c.groups = slices.Clone(t.groups)
 	c.last, c.period, c.match, c.keep = nil, 0, 0, 0
 	return &c
 }
 
 // jsonEvent is an event as written to a file. The last event of a
 // repeated stretch carries Period (the stretch's length) and Repeat (how
-// many more times the stretch occurs).
+// many more times the stretch occurs). The first event of a group carries
+// Group (how many of the file's events its body is, repeated stretches
+// written once) and GroupRepeat (how many more times the body occurs).
 type jsonEvent struct {
 	Event
-	Period int `json:"period,omitempty"`
-	Repeat int `json:"repeat,omitempty"`
+	Period      int `json:"period,omitempty"`
+	Repeat      int `json:"repeat,omitempty"`
+	Group       int `json:"group,omitempty"`
+	GroupRepeat int `json:"group_repeat,omitempty"`
 }
 
 type jsonTrace struct {
@@ -408,10 +492,24 @@ type jsonTrace struct {
 
 // MarshalJSON writes the trace with its repetitions folded.
 func (t *Trace) MarshalJSON() ([]byte, error) {
+	if t.grouping {
+		t = t.settled()
+	}
 	jt := jsonTrace{Policy: t.Policy, Seed: t.Seed, Events: make([]jsonEvent, 0, t.Stored()), Dropped: t.dropped,
 		PreemptAt: t.PreemptAt, PreemptAfterReads: t.PreemptAfterReads}
-	for _, r := range t.runs {
-		for i := r.lo; i < r.hi; i++ {
+	g := 0
+	for ri, r := range t.runs {
+		if r.hi == r.lo {
+			continue // a literal run the limit left empty
+		}
+		if g < len(t.groups) && t.groups[g].a == ri {
+			jt.Events = append(jt.Events, jsonEvent{Event: t.ev[r.lo], GroupRepeat: t.groups[g].reps - 1,
+				Group: t.runs[t.groups[g].b-1].hi - r.lo})
+			g++
+		} else {
+			jt.Events = append(jt.Events, jsonEvent{Event: t.ev[r.lo]})
+		}
+		for i := r.lo + 1; i < r.hi; i++ {
 			jt.Events = append(jt.Events, jsonEvent{Event: t.ev[i]})
 		}
 		if r.reps > 1 {
@@ -433,22 +531,40 @@ func (t *Trace) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*t = Trace{Policy: jt.Policy, Seed: jt.Seed, PreemptAt: jt.PreemptAt, PreemptAfterReads: jt.PreemptAfterReads}
+	var open *group // the group being read
+	end := 0        // the index of its last event
 	for i, je := range jt.Events {
 		if je.Repeat < 0 || je.Period < 0 || (je.Repeat > 0) != (je.Period > 0) {
 			return fmt.Errorf("schedule event %d: bad repetition (period %d, repeat %d)", i, je.Period, je.Repeat)
+		}
+		if je.Group < 0 || je.GroupRepeat < 0 || (je.Group > 0) != (je.GroupRepeat > 0) || je.Group > 0 && open != nil ||
+			i+je.Group > len(jt.Events) {
+			return fmt.Errorf("schedule event %d: bad group (%d events, repeat %d)", i, je.Group, je.GroupRepeat)
+		}
+		if je.Group > 0 {
+			t.frozen = len(t.runs) // the group's runs are its own
+			open, end = &group{a: len(t.runs), reps: 1 + je.GroupRepeat}, i+je.Group-1
 		}
 		if je.Period > 0 {
 			if err := t.appendRepeated(je, i); err != nil {
 				return err
 			}
-			continue
+		} else {
+			t.ev = append(t.ev, je.Event)
+			if len(t.runs) <= t.frozen || t.runs[len(t.runs)-1].reps > 1 {
+				t.runs = append(t.runs, run{lo: len(t.ev) - 1, hi: len(t.ev) - 1, reps: 1})
+			}
+			t.runs[len(t.runs)-1].hi++
+			t.n++
 		}
-		t.ev = append(t.ev, je.Event)
-		if len(t.runs) == 0 || t.runs[len(t.runs)-1].reps > 1 {
-			t.runs = append(t.runs, run{lo: len(t.ev) - 1, hi: len(t.ev) - 1, reps: 1})
+		if open != nil && i == end {
+			open.b = len(t.runs)
+			for _, r := range t.runs[open.a:open.b] {
+				t.n += (open.reps - 1) * r.reps * (r.hi - r.lo)
+			}
+			t.groups = append(t.groups, *open)
+			t.frozen, open = open.b, nil
 		}
-		t.runs[len(t.runs)-1].hi++
-		t.n++
 	}
 	t.dropped = jt.Dropped
 	return nil
@@ -459,7 +575,7 @@ func (t *Trace) UnmarshalJSON(data []byte) error {
 func (t *Trace) appendRepeated(je jsonEvent, i int) error {
 	lit := len(t.runs) - 1
 	have := 0 // literal events just before this one
-	if lit >= 0 && t.runs[lit].reps == 1 {
+	if lit >= t.frozen && t.runs[lit].reps == 1 {
 		have = t.runs[lit].hi - t.runs[lit].lo
 	}
 	if have < je.Period-1 {
