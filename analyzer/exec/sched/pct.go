@@ -1,7 +1,6 @@
 package sched
 
 import (
-	"maps"
 	"math/rand/v2"
 	"slices"
 )
@@ -17,7 +16,7 @@ type PCT struct {
 	rng     *rand.Rand
 	depth   int
 	prio    priorities
-	changes map[int]int // decision index -> low priority to assign
+	changes []change // at most one per decision index; never changed after NewPCT, so forks share it
 	step    int
 	demoted int    // the last priority given a thread preempted at a time slice (below 0)
 	again   streak // the points in a row its thread was picked again at (FairPoints)
@@ -34,11 +33,33 @@ func NewPCT(seed uint64, depth, steps int) *PCT {
 		steps = 1
 	}
 	src := rand.NewPCG(seed, 0x7063742d73636865)
-	p := &PCT{src: src, rng: rand.New(src), depth: depth, changes: map[int]int{}}
+	p := &PCT{src: src, rng: rand.New(src), depth: depth}
 	for i := 1; i < depth; i++ {
-		p.changes[1+p.rng.IntN(steps)] = depth - i
+		c := change{step: 1 + p.rng.IntN(steps), low: depth - i}
+		if j := slices.IndexFunc(p.changes, func(o change) bool { return o.step == c.step }); j >= 0 {
+			p.changes[j] = c // the later draw for a step wins
+		} else {
+			p.changes = append(p.changes, c)
+		}
 	}
 	return p
+}
+
+// change is a priority change point of PCT: at decision step the running
+// thread's priority drops to low. A slice of them rather than a map: every
+// decision looks its index up, and the map's hash was 2.6% of a PCT
+// schedule of a program that takes a lock every few instructions.
+type change struct{ step, low int }
+
+// changeAt returns the priority a thread drops to at decision step, if
+// step is a change point.
+func (p *PCT) changeAt(step int) (int, bool) {
+	for _, c := range p.changes {
+		if c.step == step {
+			return c.low, true
+		}
+	}
+	return 0, false
 }
 
 func (*PCT) Name() string { return "pct" }
@@ -63,7 +84,7 @@ func (p *PCT) Fork() Policy {
 	c := *p
 	src := *p.src
 	c.src, c.rng = &src, rand.New(&src)
-	c.prio, c.changes = p.prio.clone(), maps.Clone(p.changes)
+	c.prio = p.prio.clone()
 	return &c
 }
 
@@ -75,7 +96,7 @@ func (p *PCT) Pick(pt *Point, runnable []int) (int, error) {
 			p.prio.set(t, p.depth+1+p.rng.IntN(1<<20))
 		}
 	}
-	if low, ok := p.changes[p.step]; ok && pt.Thread >= 0 {
+	if low, ok := p.changeAt(p.step); ok && pt.Thread >= 0 {
 		p.prio.set(pt.Thread, low)
 	}
 	if p.gather != "" && pt.Thread >= 0 && pt.Loc == p.gather {
