@@ -65,14 +65,22 @@ func (p *Postpone) Pick(pt *Point, runnable []int) (int, error) {
 		p.released = true // another thread spun a whole slice: Thread's turn
 		return p.Thread, nil
 	}
-	// Round robin among the others; Thread only when nothing else can run.
-	var others []int
+	// Round robin among the others (RoundRobin.Pick without Thread, and
+	// without a list of the others made at every decision); Thread only
+	// when nothing else can run.
+	first := -1
 	for _, t := range runnable {
-		if t != p.Thread {
-			others = append(others, t)
+		if t == p.Thread {
+			continue
+		}
+		if t > pt.Thread {
+			return t, nil
+		}
+		if first < 0 {
+			first = t
 		}
 	}
-	if len(others) == 0 {
+	if first < 0 {
 		// Thread may be slower than any sleep or timeout: another thread's
 		// sleep or timed wait ends first.
 		if s := pt.wakingOtherThan(p.Thread); s >= 0 {
@@ -85,7 +93,7 @@ func (p *Postpone) Pick(pt *Point, runnable []int) (int, error) {
 		p.overslept = 0
 		return runnable[0], nil
 	}
-	return RoundRobin{}.Pick(pt, others)
+	return first, nil
 }
 
 // Reversals derives up to max Postpone schedules from a trace: for each
