@@ -279,13 +279,22 @@ func (t *Trace) fold() {
 // the copy gets its own of, so the trace that goes on recording copies
 // nothing.
 func (t *Trace) Fork() *Trace {
+	c := t.share()
+	c.last = maps.Clone(t.last)
+	t.keep, c.keep = len(t.ev), len(t.ev)
+	return c
+}
+
+// share returns a copy of the trace that shares the events recorded so
+// far, which the copy cannot append over, and has its own of what either
+// side changes in place, all but the map of recent events (Fork, settled).
+func (t *Trace) share() *Trace {
 	c := *t
 	c.ev = t.ev[:len(t.ev):len(t.ev)]
 	c.runs = slices.Clone(t.runs)
 	c.partial = slices.Clone(t.partial)
-	c.last = maps.Clone(t.last)
 	c.groups = slices.Clone(t.groups)
-	t.keep, c.keep = len(t.ev), len(t.ev)
+	c.last = nil
 	return &c
 }
 

@@ -1,7 +1,5 @@
 package sched
 
-import "slices"
-
 // A group is a stretch of a trace's runs that repeats as a whole: threads
 // that take turns, each running a loop of its own for a while before the
 // next one's turn, make a run of each turn's loop and a short literal run
@@ -179,12 +177,7 @@ func (t *Trace) endGroup() bool {
 // with that group ended as endGroup ends it: the form a file holds. The
 // copy shares nothing either side changes.
 func (t *Trace) settled() *Trace {
-	c := *t
-	c.ev = t.ev[:len(t.ev):len(t.ev)]
-	c.runs = slices.Clone(t.runs)
-	c.groups = slices.Clone(t.groups)
-	c.partial = slices.Clone(t.partial)
-	c.last = nil
+	c := t.share()
 	c.endGroup()
-	return &c
+	return c
 }
