@@ -180,6 +180,33 @@ func TestRunTraceAndReplay(t *testing.T) {
 	}
 }
 
+// Under PCT, threads that loop over a lock take turns of FairPoints
+// points each: the trace stores one round of turns however many rounds
+// there are (sched's groups), and replays from its file.
+func TestPCTTraceOfTurnsStaysSmall(t *testing.T) {
+	trace := filepath.Join(t.TempDir(), "t.json")
+	prog := "../../testdata/bench/parallel_sum.c"
+	out1, _, code := augur(t, "", "run", "--schedule", "pct", "--trace", trace, prog, "--", "200000")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	data, err := os.ReadFile(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct{ Events []json.RawMessage }
+	if err := json.Unmarshal(data, &file); err != nil {
+		t.Fatal(err)
+	}
+	if len(file.Events) > 200 {
+		t.Errorf("the trace of 400,000 decisions stores %d events", len(file.Events))
+	}
+	out2, _, code := augur(t, "", "run", "--replay", trace, prog, "--", "200000")
+	if code != 0 || out1 != out2 {
+		t.Fatalf("replay: exit %d, %q vs %q", code, out2, out1)
+	}
+}
+
 func TestRunReadsStdin(t *testing.T) {
 	out, _, code := augur(t, "ab\ncd", "run", "../../testdata/run/stdin_echo.c")
 	if code != 0 || !strings.HasPrefix(out, "[AB\n][CD]") {
