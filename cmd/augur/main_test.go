@@ -866,3 +866,29 @@ int main(void) {
 		t.Errorf("evidence asking for -fplugin: exit %d, %s", code, errOut)
 	}
 }
+
+// The replay of a race found after 850,000 scheduling decisions (four
+// threads taking a lock in turns) lists them in a few dozen rows, the
+// rounds of the lock folded into one, and still replays the race: a row
+// per decision was a transcript of 100 MB.
+func TestReplayOfALongScheduleFolds(t *testing.T) {
+	dir := t.TempDir()
+	prog := "../../testdata/budget/long_replay.c"
+	if _, errOut, code := augur(t, "", "analyze", "--explore-time", "0", "--evidence-dir", dir, prog); code != 0 {
+		t.Fatalf("analyze: exit %d\n%s", code, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "race-*.json"))
+	if len(files) != 1 {
+		t.Fatalf("%d evidence files", len(files))
+	}
+	r := runAugur(t, "", "replay", files[0])
+	if r.code != 0 || strings.Contains(r.stdout, "NOT REPRODUCED") || !strings.Contains(r.stdout, "more times (steps") {
+		t.Fatalf("replay: exit %d\n%s", r.code, tail(r.stdout, 3000))
+	}
+	if lines := strings.Count(r.stdout, "\n"); lines > 200 {
+		t.Errorf("the transcript has %d lines", lines)
+	}
+	if r.rss > 200<<20 {
+		t.Errorf("the replay peaked at %d MiB", r.rss>>20)
+	}
+}

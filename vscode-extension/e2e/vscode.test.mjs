@@ -133,6 +133,9 @@ before(async () => {
   // jobdone.c makes completion.c's calls through macros
   // (testdata/race/macro_teardown.c).
   fs.copyFileSync(path.join(repo, 'testdata', 'race', 'macro_teardown.c'), path.join(workspace, 'jobdone.c'));
+  // totals.c races after 850,000 scheduling decisions, four threads
+  // taking a lock in turns (testdata/budget/long_replay.c).
+  fs.copyFileSync(path.join(repo, 'testdata', 'budget', 'long_replay.c'), path.join(workspace, 'totals.c'));
   // A program split over files, in a folder of its own, that no
   // configuration describes: tally/main.c calls into tally.c, which logs
   // through log.c; other.c is another program and broken.c does not
@@ -1020,6 +1023,33 @@ test('a race between synchronization calls names the calls, not a read and a wri
     .evaluate((el) => el.scrollIntoView({ block: 'end' }));
   await shot('19c-teardown-fix');
   await page.keyboard.press('Escape');
+});
+
+test("a long schedule's replay lists its lock's rounds in one row, and reproduces the race", async () => {
+  await keyboardHover('totals.c', 'done++;', 'output-differs');
+  await page.keyboard.press('Escape');
+  const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: /^Replay evidence$/ }).first();
+  const tab = page.locator('.tabs-container .tab', { hasText: /^race-\w+-\w+\.md/ });
+  await openUntil(async () => {
+    await lens.waitFor({ timeout: patience });
+    await lens.click({ timeout: patience });
+  }, tab);
+  // The fold is some forty rows down: find it as a user would. (The
+  // editor shows spaces as no-break spaces: \s matches both.)
+  await page.keyboard.press('Control+F');
+  await page.keyboard.type('more times');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Escape');
+  const fold = page.locator('.editor-instance .view-line', { hasText: /the\s17\ssteps\sabove\sagain,\s[\d,]+\smore\stimes\s\(steps/ }).first();
+  await expectVisible(fold, 'the row of the repeated steps');
+  await settled(fold);
+  await shot('17-folded-replay');
+  // The end: what this order printed, and no "Not reproduced".
+  await page.keyboard.press('Control+End');
+  await expectVisible(page.locator('.editor-instance .view-line', { hasText: /printed\sby\sthread\s0\sat\stotals\.c/ }).first(), "the replay's output");
+  const end = (await page.locator('.editor-instance .view-line').allInnerTexts()).join('\n');
+  assert.doesNotMatch(end, /Not reproduced/);
+  await tab.locator('.codicon-close').click();
 });
 
 test("the server's log says each message once, at its own level", async () => {

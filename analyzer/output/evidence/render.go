@@ -26,7 +26,11 @@ const (
 // scheduling step with its source line (the racing accesses marked), and
 // the outcome. Paths are shown relative to base when inside it.
 func (tr *Transcript) Render(w io.Writer, ev *Evidence, base string, style Style) {
-	r := renderer{w: w, base: base, style: style, src: sourceLines{}, starts: tr.Starts}
+	r := renderer{w: w, base: base, style: style, src: sourceLines{}, starts: tr.Starts, stepWidth: 5}
+	if n := len(tr.Steps); n > 0 {
+		last := &tr.Steps[n-1]
+		r.stepWidth = max(len(fmt.Sprint(last.N+last.Steps()-1)), r.stepWidth)
+	}
 	r.header(ev)
 	r.steps(tr)
 	if tr.Result != nil {
@@ -59,6 +63,8 @@ type renderer struct {
 	src   sourceLines
 	// starts name the threads (Transcript.Starts).
 	starts map[int]string
+	// stepWidth is the width of the step column: the last step's number.
+	stepWidth int
 }
 
 func (r *renderer) rel(p string) string {
@@ -100,7 +106,7 @@ func (r *renderer) header(ev *Evidence) {
 		fmt.Fprintf(r.w, "  weak memory: %s\n", r.weakRead(wr))
 	}
 	fmt.Fprintln(r.w)
-	fmt.Fprintf(r.w, "%-5s %-6s %-28s %-40s %s\n", "step", "thread", "location", "source", "event")
+	fmt.Fprintf(r.w, "%-*s %-6s %-28s %-40s %s\n", r.stepWidth, "step", "thread", "location", "source", "event")
 }
 
 // failureHeader introduces the replay of a failure: where it fails, the
@@ -127,7 +133,7 @@ func (r *renderer) failureHeader(ev *Evidence) {
 		fmt.Fprintf(r.w, "  threads: %s\n", ts)
 	}
 	fmt.Fprintln(r.w)
-	fmt.Fprintf(r.w, "%-5s %-6s %-28s %-40s %s\n", "step", "thread", "location", "source", "event")
+	fmt.Fprintf(r.w, "%-*s %-6s %-28s %-40s %s\n", r.stepWidth, "step", "thread", "location", "source", "event")
 }
 
 // threads names the replay's threads by their start functions, in
@@ -156,8 +162,12 @@ func failurePlace(ev *Evidence, name func(string) string) string {
 }
 
 func (r *renderer) steps(tr *Transcript) {
-	for i, s := range tr.Steps {
-		mark := fmt.Sprint(i + 1)
+	for _, s := range tr.Steps {
+		if s.Period > 0 || s.Left > 0 {
+			r.foldedSteps(&s)
+			continue
+		}
+		mark := fmt.Sprint(s.N)
 		if s.Racing != 0 {
 			mark = ">>>"
 		}
@@ -183,8 +193,45 @@ func (r *renderer) steps(tr *Transcript) {
 		if len(code) > 40 {
 			code = code[:37] + "..."
 		}
-		fmt.Fprintf(r.w, "%-5s %-6s %-28s %-40s %s\n", mark, thread, loc, code, s.What)
+		fmt.Fprintf(r.w, "%-*s %-6s %-28s %-40s %s\n", r.stepWidth, mark, thread, loc, code, s.What)
 	}
+}
+
+// foldedSteps writes a row that stands for many steps: a repetition of
+// the rows above it, or steps left out.
+func (r *renderer) foldedSteps(s *Step) {
+	last := s.N + s.Steps() - 1
+	var what string
+	if s.Period > 0 {
+		rows := "the step above"
+		if s.Period > 1 {
+			rows = fmt.Sprintf("the %d steps above", s.Period)
+		}
+		what = fmt.Sprintf("%s again, %s more %s (steps %s to %s)", rows, count(s.Again), plural(s.Again, "time", "times"), count(s.N), count(last))
+	} else {
+		what = fmt.Sprintf("%s %s far from the race left out (steps %s to %s)", count(s.Left), plural(s.Left, "step", "steps"), count(s.N), count(last))
+	}
+	if r.style == Markdown {
+		fmt.Fprintf(r.w, "| … | | | | %s |\n", what)
+		return
+	}
+	fmt.Fprintf(r.w, "%-*s %s\n", r.stepWidth, "...", what)
+}
+
+// count writes n with thousands separated: 4,249,989.
+func count(n int) string {
+	s := fmt.Sprint(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (r *renderer) outcome(ev *Evidence, tr *Transcript) {

@@ -13,15 +13,6 @@ import (
 	"augur/analyzer/frontend/ir"
 )
 
-// Step is one event of a replayed interleaving: a scheduling decision or
-// one of the two racing accesses.
-type Step struct {
-	Thread int
-	Loc    ir.Loc
-	What   string
-	Racing int // 1 or 2 for the racing accesses (in the order they happen), 0 otherwise
-}
-
 // Event is one thing a thread did that the timeline shows: a
 // synchronization, a free, a racing access (with the value it read or
 // wrote), or the failure that ended the run.
@@ -53,7 +44,9 @@ type Transcript struct {
 	// Starts are the threads' start functions (main for the main
 	// thread), which name them: a thread is what it was started to do,
 	// not the function it happens to be in at its first event shown.
-	Starts     map[int]string
+	Starts map[int]string
+	// Steps are the scheduling decisions and racing accesses, repetition
+	// folded (Step).
 	Steps      []Step
 	Result     *vm.Result
 	Reproduced bool
@@ -63,31 +56,16 @@ type Transcript struct {
 // logger records scheduling decisions as steps while replaying.
 type logger struct {
 	sched.Policy
-	steps *[]Step
+	steps *stepLog
 	prog  *ir.Program
-	locs  map[string]ir.Loc
 }
 
 func (l *logger) Pick(p *sched.Point, runnable []int) (int, error) {
 	next, err := l.Policy.Pick(p, runnable)
 	if err == nil {
-		what := p.What
-		if what == "" {
-			what = "preemption point"
-		}
-		*l.steps = append(*l.steps, Step{Thread: p.Thread, Loc: l.loc(p.Loc), What: fmt.Sprintf("%s; thread %d runs next", what, next)})
+		l.steps.decision(l.prog, p.Thread, p.Loc, p.What, next)
 	}
 	return next, err
-}
-
-func (l *logger) loc(s string) ir.Loc {
-	if l.locs == nil {
-		l.locs = map[string]ir.Loc{}
-		for _, loc := range l.prog.Locs {
-			l.locs[loc.String()] = loc
-		}
-	}
-	return l.locs[s]
 }
 
 // marker marks the racing accesses as they happen, and records the
@@ -99,7 +77,7 @@ type marker struct {
 	// (sched.Trace.PreemptAt), indexed by LocID: a failure's timeline shows
 	// them with their values, as they are where its threads interleave.
 	focus  []bool
-	steps  *[]Step
+	steps  *stepLog
 	events *[]Event
 	starts map[int]string
 	done   [2]bool
@@ -129,7 +107,7 @@ func (k *marker) Access(a *vm.Access) {
 			if a.Kind.IsWrite() {
 				kind = "write"
 			}
-			*k.steps = append(*k.steps, Step{Thread: a.Thread, Loc: k.m.Program().Loc(a.Site.Loc),
+			k.steps.racing(Step{Thread: a.Thread, Loc: k.m.Program().Loc(a.Site.Loc),
 				What: fmt.Sprintf("racing access %d: %s", i+1, kind), Racing: i + 1})
 			k.access(a, i+1)
 			return
@@ -313,8 +291,9 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 		// returned an older one.
 		cfg.Weak = &vm.Weak{Choices: ev.WeakReads}
 	}
-	cfg.Policy = &logger{Policy: &sched.Replay{Trace: ev.Schedule}, steps: &tr.Steps, prog: prog}
-	mk := &marker{points: ev.Points, steps: &tr.Steps, events: &tr.Events, starts: tr.Starts}
+	steps := &stepLog{}
+	cfg.Policy = &logger{Policy: &sched.Replay{Trace: ev.Schedule}, steps: steps, prog: prog}
+	mk := &marker{points: ev.Points, steps: steps, events: &tr.Events, starts: tr.Starts}
 	if ev.Kind == KindFailure {
 		// No racing accesses to mark (as if both were done already); the
 		// accesses the schedule switched at instead.
@@ -324,6 +303,7 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 	cfg.Monitor = mk
 	// The marker reads values and stacks through the machine.
 	m, res, mismatch := classify.Reexecute(prog, cfg, ev.Actions, func(m *vm.Machine) { mk.m = m })
+	tr.Steps = steps.rows
 	if m == nil {
 		tr.Mismatch = mismatch
 		return tr

@@ -230,7 +230,7 @@ func (r *renderer) drawHTML(ev *Evidence, rows []row, elided int, this, other st
 	}
 	fmt.Fprint(r.w, "</tr></thead>\n<tbody>\n")
 	if elided > 0 {
-		fmt.Fprintf(r.w, "<tr><td></td><td class=\"elided\" colspan=\"%d\">(%d steps far from the race left out: augur replay lists every step)</td></tr>\n", len(threads), elided)
+		fmt.Fprintf(r.w, "<tr><td></td><td class=\"elided\" colspan=\"%d\">(%d steps far from the race left out: augur replay lists the schedule's steps)</td></tr>\n", len(threads), elided)
 	}
 	for _, g := range groups(rows) {
 		if g.folded {
