@@ -26,6 +26,10 @@ type Schedule struct {
 	Policy          Policy
 	Name            string
 	PreemptAccesses bool
+	// Spec makes Policy, for an execution that switches to it part way
+	// (the post-race plan's random schedules: Spec.Switch); nil
+	// otherwise.
+	Spec *Spec
 }
 
 // Plan is the sequence of schedules a series of executions of one program
@@ -76,7 +80,9 @@ func (p *Plan) Step(i int, first *Trace) Schedule {
 	}
 	seed := p.Seed + uint64(i)
 	if p.Random {
-		return Schedule{Policy: NewKeyed(seed), Name: fmt.Sprintf("random seed %d", seed), PreemptAccesses: true}
+		spec := &Spec{Policy: "random", Seed: seed}
+		pol, _ := spec.New()
+		return Schedule{Policy: pol, Name: fmt.Sprintf("random seed %d", seed), PreemptAccesses: true, Spec: spec}
 	}
 	if first != nil && p.steps == 0 {
 		p.steps = first.Len() + 1

@@ -7,11 +7,14 @@ import (
 
 // Replay follows a recorded trace decision by decision and fails when the
 // execution diverges from it (a different thread reaches a point, or the
-// recorded choice is not runnable).
+// recorded choice is not runnable). Past the recorded decisions of a
+// trace whose execution switched to a seeded policy (Trace.Then), that
+// policy decides, made again.
 type Replay struct {
 	Trace *Trace
 	cur   Cursor
 	begun bool
+	then  Policy
 }
 
 func (*Replay) Name() string { return "replay" }
@@ -34,9 +37,22 @@ func (r *Replay) Pick(p *Point, runnable []int) (int, error) {
 	if !r.begun {
 		r.cur, r.begun = r.Trace.Cursor(), true
 	}
+	if r.then != nil {
+		return r.then.Pick(p, runnable)
+	}
 	i := r.cur.Index()
 	ev, ok := r.cur.Next()
 	if !ok {
+		if r.Trace.Then != nil {
+			then, err := r.Trace.Then.New()
+			if err != nil {
+				return 0, fmt.Errorf("replay: %w", err)
+			}
+			// Drawn, as the recorded execution's were: the replay records
+			// none of them either.
+			r.then = drawn{then}
+			return r.then.Pick(p, runnable)
+		}
 		if r.Trace.Truncated() {
 			return 0, fmt.Errorf("replay: the recorded schedule stops after %d decisions (its limit; %d more were not recorded), at %s",
 				r.Trace.Len(), r.Trace.Dropped(), p.Loc)

@@ -28,6 +28,10 @@ type Point struct {
 	// Postpone, Directed) use them before giving up, so that a server's
 	// timer fires while a thread is held back.
 	Waking []int
+	// Drawn is set by a policy whose decision a replay makes again from
+	// its seed (Spec.Switch): the machine records no decision from the
+	// first such one on.
+	Drawn bool
 }
 
 // WhatTimeSlice is Point.What when the thread was preempted for running a

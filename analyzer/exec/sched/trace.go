@@ -68,6 +68,9 @@ type Trace struct {
 	PreemptAfterReads bool
 	// Limit caps the events stored (0: DefaultLimit).
 	Limit int
+	// Then, when set, made the execution's decisions after the recorded
+	// ones: a replay makes it again there (Spec.Switch).
+	Then *Spec
 
 	ev   []Event
 	runs []run
@@ -75,6 +78,9 @@ type Trace struct {
 	// recorded once the limit was reached.
 	n       int
 	dropped int
+	// stopped: the execution's decisions are Then's from here (Stop), and
+	// are not recorded.
+	stopped bool
 	// While the last run repeats, partial holds the instruction counts
 	// of the events of its next repetition seen so far: the events are
 	// the run's body's (partialEvent), so a decision in a loop appends a
@@ -113,6 +119,11 @@ func (t *Trace) Dropped() int { return t.dropped }
 // Truncated reports whether the trace stopped recording at its limit.
 func (t *Trace) Truncated() bool { return t.dropped > 0 }
 
+// Stop ends the recording: the decisions after it are neither stored nor
+// counted, as Then makes them, which a replay makes again instead of
+// following them.
+func (t *Trace) Stop() { t.stopped = true }
+
 // Stored returns how many events the trace keeps in memory.
 func (t *Trace) Stored() int { return len(t.ev) + len(t.partial) }
 
@@ -136,6 +147,9 @@ func (t *Trace) Record(p *Point, next int) {
 
 // Append adds one event at the end of the trace.
 func (t *Trace) Append(e Event) {
+	if t.stopped {
+		return
+	}
 	if t.dropped > 0 {
 		t.dropped++
 		return
@@ -497,6 +511,8 @@ type jsonTrace struct {
 	PreemptAt []string `json:"preempt_at,omitempty"`
 	// PreemptAfterReads is Trace.PreemptAfterReads.
 	PreemptAfterReads bool `json:"preempt_after_reads,omitempty"`
+	// Then is Trace.Then.
+	Then *Spec `json:"then,omitempty"`
 }
 
 // MarshalJSON writes the trace with its repetitions folded.
@@ -505,7 +521,7 @@ func (t *Trace) MarshalJSON() ([]byte, error) {
 		t = t.settled()
 	}
 	jt := jsonTrace{Policy: t.Policy, Seed: t.Seed, Events: make([]jsonEvent, 0, t.Stored()), Dropped: t.dropped,
-		PreemptAt: t.PreemptAt, PreemptAfterReads: t.PreemptAfterReads}
+		PreemptAt: t.PreemptAt, PreemptAfterReads: t.PreemptAfterReads, Then: t.Then}
 	g := 0
 	for ri, r := range t.runs {
 		if r.hi == r.lo {
@@ -539,7 +555,12 @@ func (t *Trace) UnmarshalJSON(data []byte) error {
 	if err := json.Unmarshal(data, &jt); err != nil {
 		return err
 	}
-	*t = Trace{Policy: jt.Policy, Seed: jt.Seed, PreemptAt: jt.PreemptAt, PreemptAfterReads: jt.PreemptAfterReads}
+	if jt.Then != nil {
+		if _, err := jt.Then.New(); err != nil {
+			return fmt.Errorf("schedule: then: %w", err)
+		}
+	}
+	*t = Trace{Policy: jt.Policy, Seed: jt.Seed, PreemptAt: jt.PreemptAt, PreemptAfterReads: jt.PreemptAfterReads, Then: jt.Then}
 	var open *group // the group being read
 	end := 0        // the index of its last event
 	for i, je := range jt.Events {

@@ -1195,6 +1195,9 @@ func (m *Machine) reschedule() *Termination {
 	if err != nil {
 		return &Termination{Kind: TermReplay, Message: err.Error(), Err: err}
 	}
+	if p.Drawn {
+		m.trace.Stop() // a replay draws this decision and the later ones again (sched.Spec)
+	}
 	m.decisions++
 	if t := m.threads[next]; t.wakeAt != 0 {
 		m.wakeEarly(t)

@@ -657,6 +657,19 @@ type Action struct {
 	Locs []string     `json:"locs,omitempty"`
 }
 
+// switchTo makes spec's policy m's for the rest of its run. Its decisions
+// never repeat (its choices are drawn at every point): a long program's
+// would fill the trace to its limit, past which no replay could follow
+// them. m's trace records none of them, and a replay makes the policy
+// again where the recorded decisions end (sched.Spec.Switch).
+func switchTo(m *vm.Machine, spec *sched.Spec) {
+	p, err := spec.Switch(m.Trace())
+	if err != nil {
+		panic(err) // the specs are classification's own
+	}
+	m.SetPolicy(p)
+}
+
 // postRace is what both orders of a pair do after the race: it sets the
 // machine's schedule for the rest of the run and returns the actions a
 // replay must repeat.
@@ -695,7 +708,11 @@ func (p postSchedule) backToBack() bool { return p.i == 1 }
 // starts access preemption, if it does.
 func (p postSchedule) apply(m *vm.Machine) []Action {
 	step := p.plan.Step(p.i, nil)
-	m.SetPolicy(step.Policy)
+	if step.Spec != nil {
+		switchTo(m, step.Spec)
+	} else {
+		m.SetPolicy(step.Policy)
+	}
 	if !step.PreemptAccesses {
 		return nil
 	}

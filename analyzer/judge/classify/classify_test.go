@@ -258,6 +258,12 @@ func TestAlternateAccessesBackToBack(t *testing.T) {
 	if v.Category != classify.OutputDiffers || !strings.Contains(v.Outputs[1].Stdout, "-20") || !strings.Contains(v.Stage, "post-race schedule 2 of") {
 		t.Fatalf("%s by %q: %s (outputs %q, %q)", v.Category, v.Stage, v.Reason, v.Outputs[0].Stdout, v.Outputs[1].Stdout)
 	}
+	// Its schedule after the race is random, drawn by place: the trace
+	// stops where it starts deciding and names it with its seed, for a
+	// replay to draw it again (TestHarmfulVerdictsReplay replays it).
+	if then := v.Trace.Then; then == nil || then.Policy != "random" || v.Trace.Len() > 20 {
+		t.Errorf("then %+v, a trace of %d decisions", then, v.Trace.Len())
+	}
 }
 
 // classifyFileMa is classifyFile with ma post-race schedules (0: the

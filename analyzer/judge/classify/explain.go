@@ -58,6 +58,9 @@ func (v *Verdict) Interleaving(r *race.Race, base string) string {
 		line := first + ", then " + second
 		if v.Trace != nil {
 			line += fmt.Sprintf("; the rest follows a recorded schedule of %d decisions", v.Trace.Len())
+			if then := v.Trace.Then; then != nil {
+				line += fmt.Sprintf(", then a %s schedule drawn from seed %d", then.Policy, then.Seed)
+			}
 		}
 		return line
 	case Harmless:

@@ -49,11 +49,11 @@ func (s searchSchedule) backToBack() bool { return true }
 // from places (sched.KeyedPCT) for a pair, whose two orders must make the
 // same choices; plain PCT for the one possible order alone.
 func (s searchSchedule) apply(m *vm.Machine) []Action {
+	spec := &sched.Spec{Policy: "keyed-pct", Seed: s.seed, Depth: s.depth, Steps: s.steps}
 	if s.yield || s.alone {
-		m.SetPolicy(sched.NewPCT(s.seed, s.depth, s.steps))
-	} else {
-		m.SetPolicy(sched.NewKeyedPCT(s.seed, s.depth, s.steps))
+		spec.Policy = "pct"
 	}
+	switchTo(m, spec)
 	m.SetPreemptAt(s.focus)
 	cur := m.Current()
 	at := vm.StopPoint{Thread: cur, Count: m.ThreadCount(cur)}
