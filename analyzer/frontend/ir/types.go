@@ -539,6 +539,16 @@ func (p *Program) LocSet(locs []string) []bool {
 	return set
 }
 
+// LocOf returns the location whose text (LocString) is text, the first
+// of them when several are; the zero Loc when none is.
+func (p *Program) LocOf(text string) Loc {
+	p.locTexts()
+	if ids := p.locIDs[text]; len(ids) > 0 {
+		return p.Locs[ids[0]]
+	}
+	return Loc{}
+}
+
 // LocString returns the location with the given id as text, shared by every
 // caller (the same string each time).
 func (p *Program) LocString(id LocID) string { return p.locTexts()[id] }

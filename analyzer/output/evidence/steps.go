@@ -102,7 +102,7 @@ func (l *stepLog) decision(prog *ir.Program, thread int, loc, what string, next 
 		if l.keys == nil {
 			l.keys = map[stepKey]uint32{}
 		}
-		l.known = append(l.known, Step{Thread: thread, Loc: locOf(prog, loc), What: fmt.Sprintf("%s; thread %d runs next", what, next)})
+		l.known = append(l.known, Step{Thread: thread, Loc: prog.LocOf(loc), What: fmt.Sprintf("%s; thread %d runs next", what, next)})
 		l.stepKeys = append(l.stepKeys, k)
 		id = uint32(len(l.known))
 		l.keys[k] = id
@@ -241,17 +241,4 @@ func (l *stepLog) trim() {
 		}
 	}
 	l.rows, l.ids = rows, ids
-}
-
-// locOf is the location a trace names "file:line:col".
-func locOf(prog *ir.Program, s string) ir.Loc {
-	if prog == nil {
-		return ir.Loc{}
-	}
-	for _, loc := range prog.Locs {
-		if loc.String() == s {
-			return loc
-		}
-	}
-	return ir.Loc{}
 }

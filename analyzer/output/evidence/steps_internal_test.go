@@ -5,7 +5,12 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"augur/analyzer/frontend/ir"
 )
+
+// noProg is a program with no locations: the steps' locations are text.
+var noProg = &ir.Program{}
 
 // logged records steps (a step is a number; -1 and -2 are the racing
 // accesses) and returns the log.
@@ -16,7 +21,7 @@ func logged(steps []int) *stepLog {
 			l.racing(Step{What: fmt.Sprintf("racing access %d", -s), Racing: -s})
 			continue
 		}
-		l.decision(nil, s%3, "", fmt.Sprintf("w%d", s), s%2)
+		l.decision(noProg, s%3, "", fmt.Sprintf("w%d", s), s%2)
 	}
 	return l
 }
@@ -140,8 +145,8 @@ func TestStepLogOfTurnsIsSmall(t *testing.T) {
 	l := &stepLog{}
 	for range 1_000_000 {
 		for th := range 4 {
-			l.decision(nil, th, "", "pthread_mutex_lock", (th+1)%4)
-			l.decision(nil, th, "", "pthread_mutex_unlock", (th+1)%4)
+			l.decision(noProg, th, "", "pthread_mutex_lock", (th+1)%4)
+			l.decision(noProg, th, "", "pthread_mutex_unlock", (th+1)%4)
 		}
 	}
 	l.racing(Step{What: "racing access 1", Racing: 1})
@@ -162,7 +167,7 @@ func TestStepLogLeavesOutFarSteps(t *testing.T) {
 			l.racing(Step{What: "racing access 1", Racing: 1})
 			continue
 		}
-		l.decision(nil, rng.IntN(8), fmt.Sprint(rng.IntN(1000)), "lock", rng.IntN(8))
+		l.decision(noProg, rng.IntN(8), fmt.Sprint(rng.IntN(1000)), "lock", rng.IntN(8))
 	}
 	if len(l.rows) > maxStepRows {
 		t.Fatalf("%d rows", len(l.rows))
