@@ -18,11 +18,11 @@ import (
 
 // place counts, for a policy keyed by places, the visits of each thread to
 // each location. A post-race schedule of a long program draws millions of
-// times: the visit count is found through a small cache keyed by the
-// location text's address (the machine's texts are one table), and the
-// hash is FNV-1a written out, which was 29% of such a classification's
-// CPU as two string-keyed map accesses and hash.Hash calls per draw. The
-// draws are those of the plain form (TestKeyedDrawsAsBefore).
+// times, so a draw must cost little: the visit count is found through a
+// small cache keyed by the location text's address (the machine's texts
+// are one table), and the text's hash is taken once per location, not at
+// every draw (hashing the text byte by byte at each draw was 40% of such a
+// classification's CPU).
 type place struct {
 	seed   uint64
 	visits map[string]*locVisits
@@ -30,8 +30,11 @@ type place struct {
 }
 
 // locVisits are the visits to one location, by thread id + 1 (a thread
-// that blocked or exited decides as -1).
-type locVisits struct{ n []uint64 }
+// that blocked or exited decides as -1), and the hash of its text.
+type locVisits struct {
+	n    []uint64
+	hash uint64
+}
 
 // cachedLoc remembers where a location text's visits are: the same
 // address and length are the same text (the cache keeps the text alive).
@@ -45,14 +48,15 @@ const placeCache = 64
 
 func newPlace(seed uint64) place { return place{seed: seed, visits: map[string]*locVisits{}} }
 
-// visit counts a visit of thread to loc and returns the visits before it.
-func (pl *place) visit(thread int, loc string) uint64 {
+// visit counts a visit of thread to loc and returns the visits before it
+// and the hash of loc's text.
+func (pl *place) visit(thread int, loc string) (n, locHash uint64) {
 	ptr := unsafe.StringData(loc)
 	c := &pl.cache[(uintptr(unsafe.Pointer(ptr))>>3)%placeCache]
 	if c.ptr != ptr || c.len != len(loc) || c.v == nil {
 		v := pl.visits[loc]
 		if v == nil {
-			v = &locVisits{}
+			v = &locVisits{hash: textHash(loc)}
 			pl.visits[loc] = v
 		}
 		*c = cachedLoc{ptr: ptr, len: len(loc), v: v}
@@ -61,41 +65,52 @@ func (pl *place) visit(thread int, loc string) uint64 {
 	if i >= len(c.v.n) {
 		c.v.n = append(c.v.n, make([]uint64, i+1-len(c.v.n))...)
 	}
-	n := c.v.n[i]
+	n = c.v.n[i]
 	c.v.n[i] = n + 1
-	return n
+	return n, c.v.hash
 }
 
 // draw returns the pseudo-random number of p's place: its thread, its
-// location and the visit. It is FNV-1a (64-bit) of the seed, the thread,
-// the visit and salt (8 bytes each, least significant first), then the
-// location's text, with a final mix.
+// location and the visit.
 func (pl *place) draw(p *Point, salt uint64) uint64 {
-	n := pl.visit(p.Thread, p.Loc)
-	const prime = 1099511628211
+	n, lh := pl.visit(p.Thread, p.Loc)
+	return placeDraw(pl.seed, p.Thread, n, salt, lh)
+}
+
+// textHash is FNV-1a (64-bit) of a location's text.
+func textHash(s string) uint64 {
 	h := uint64(14695981039346656037)
-	for _, v := range [4]uint64{pl.seed, uint64(int64(p.Thread)), n, salt} {
-		for j := 0; j < 64; j += 8 {
-			h ^= uint64(byte(v >> j))
-			h *= prime
-		}
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
 	}
-	for i := 0; i < len(p.Loc); i++ {
-		h ^= uint64(p.Loc[i])
-		h *= prime
-	}
-	// A final mix: FNV's low bits follow its last bytes too closely.
-	x := h
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	return x
+	return h
+}
+
+// placeDraw mixes a place (seed, thread, visit, salt and the location
+// text's hash) into one number whose every bit depends on all of them:
+// each word enters through its own odd multiplier, the place's and the
+// visit's in a round each of SplitMix64's finalizer, so neighbouring
+// visits and threads draw unrelated numbers, low bits included (the draws are taken modulo small
+// counts; TestKeyedDrawsAreUniform).
+func placeDraw(seed uint64, thread int, n, salt, locHash uint64) uint64 {
+	x := mix64(seed ^ locHash ^ uint64(int64(thread))*0x9e3779b97f4a7c15)
+	return mix64(x ^ n*0xbf58476d1ce4e5b9 ^ salt*0x94d049bb133111eb)
+}
+
+// mix64 is SplitMix64's finalizer.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ x>>31
 }
 
 func (pl *place) fork() place {
 	c := newPlace(pl.seed)
 	for loc, v := range pl.visits {
-		c.visits[loc] = &locVisits{n: slices.Clone(v.n)}
+		c.visits[loc] = &locVisits{n: slices.Clone(v.n), hash: v.hash}
 	}
 	return c
 }
