@@ -1462,6 +1462,18 @@ func (m *Machine) Fork() *Machine { return m.fork() }
 // (Limits.Cancel): a fork run ahead of need is stopped on its own.
 func (m *Machine) SetCancel(c <-chan struct{}) { m.cfg.Cancel = c }
 
+// Cancel returns the channel whose closing stops the execution.
+func (m *Machine) Cancel() <-chan struct{} { return m.cfg.Cancel }
+
+// Interrupted reports whether the execution's cancel channel is closed or
+// the analysis's deadline has passed: what a run reached since may have
+// been cut short by either, and would not be reached the same way again.
+func (m *Machine) Interrupted() bool { return m.cfg.Canceled() || m.cfg.Expired() != nil }
+
+// SymbolicInputs reports whether the execution computes on symbolic
+// inputs (its runs may spawn states at branches).
+func (m *Machine) SymbolicInputs() bool { return m.cfg.Symbolic != nil }
+
 // SetPolicy replaces the scheduling policy (for the rest of the run).
 func (m *Machine) SetPolicy(p sched.Policy) { m.policy = p }
 

@@ -605,10 +605,10 @@ func (c *path) classify(base Verdict) *Verdict {
 		return v.unclassified("the recorded schedule does not bring the second racing access to the first's memory on these inputs")
 	}
 	gap := max(probe.Instructions()-start, 1000)
-	c.setup = pairSetup{ckpt: checkpoint, gap: gap, budget: cfg.MaxInstructions, target: target}
+	c.setup = pairSetup{ckpt: checkpoint, gap: gap, budget: cfg.MaxInstructions, target: target, holds: newHoldShare()}
 	c.deferChecks = tightMemory(checkpoint, opts.Run.MaxMemory)
 	plan := postRacePlan(opts)
-	pairs := newPairRunner(checkpoint, r, opts, opts.Ma, plan, gap, cfg.MaxInstructions, target)
+	pairs := newPairRunner(c.setup, r, opts, opts.Ma, plan)
 	defer pairs.stop()
 	for i := 0; i < opts.Ma; i++ {
 		primary, alt, err := pairs.get(i)
@@ -726,16 +726,16 @@ func (p postSchedule) apply(m *vm.Machine) []Action {
 // seeded random choices at every preemption point, shared accesses
 // included. gap is how far the primary goes from the first access to the
 // second; the alternate may take BudgetFactor times that to get there.
-func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, gap, budget uint64, target *span) (primary, alt outcome, err error) {
+func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, s pairSetup) (primary, alt outcome, err error) {
 	// From the race on the clock is an input: both orders read the same
 	// times (vm.Machine.SetSteadyClock), so a printed duration does not
 	// make them differ.
 	steady := Action{At: r.FirstAt, Do: "steady-clock"}
 	pm.SetSteadyClock()
 	am.SetSteadyClock()
-	primary = runPrimary(pm, r, post, opts.BudgetFactor*gap, budget, target)
+	primary = runPrimary(pm, r, post, opts.BudgetFactor*s.gap, s.budget, s.target, s.holds)
 	primary.actions = append([]Action{steady}, primary.actions...)
-	alt, err = runAlternate(am, r, post, opts.BudgetFactor*gap, budget, target)
+	alt, err = runAlternate(am, r, post, opts.BudgetFactor*s.gap, s.budget, s.target, s.holds)
 	alt.actions = append([]Action{steady}, alt.actions...)
 	return primary, alt, err
 }
@@ -862,31 +862,46 @@ func (o outcome) judged() outcome {
 // free, a print) counts neither way. When the second thread cannot get
 // there without the first (it waits for it), it replays the recorded
 // schedule up to the second access instead. Then post.
-func runPrimary(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64, target *span) outcome {
+func runPrimary(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64, target *span, holds *holdShare) outcome {
 	if m.WeakModel() {
 		return runRecorded(m, r, post, budget)
 	}
-	tight := m.Fork()
 	first := r.FirstAt
-	granted := grant(tight, r)
-	tight.StopBefore(&vm.StopPoint{Thread: first.Thread, Count: first.Count + 1})
-	if res := tight.Run(); res.Term.Kind != vm.TermPaused {
-		return outcome{res: res, points: [2]vm.StopPoint{first, r.SecondAt}, m: tight}
+	st := holds.get(primaryOrder, m, func(m *vm.Machine) heldState { return primaryHold(m, r, gapBudget, target) })
+	tight, h := st.m, st.h
+	if st.early != nil {
+		return outcome{res: st.early, points: [2]vm.StopPoint{first, r.SecondAt}, m: tight}
 	}
-	h, err := holdUntilSecond(tight, r, sched.RoundRobin{}, gapBudget, target)
-	if err != nil || h.at == nil {
+	if st.err != nil || h.at == nil {
 		if h.failed != nil { // the second thread failed on its way: the failure stands as the recorded order's
 			return outcome{res: h.failed, actions: h.actions, points: [2]vm.StopPoint{first, r.SecondAt}, m: tight, beforeSecond: true}
 		}
 		return runRecorded(m, r, post, budget)
 	}
-	actions := append([]Action{granted, {At: vm.StopPoint{Thread: first.Thread, Count: first.Count + 1}, Do: "yield"}}, h.actions...)
+	actions := append([]Action{st.granted, {At: vm.StopPoint{Thread: first.Thread, Count: first.Count + 1}, Do: "yield"}}, h.actions...)
 	tight.StopBefore(nil)
 	actions = append(actions, post.apply(tight)...)
 	actions = append(actions, firstGoesOn(tight, post, first.Thread, r.SecondAt.Thread)...)
 	tight.SetMaxInstructions(budget)
 	res := tight.Run()
 	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{first, *h.at}, spawned: tight.Spawned(), m: tight}
+}
+
+// primaryHold makes the first access on a fork of m and then holds the
+// first thread until the second makes its access (holdUntilSecond): the
+// primary's part before its post-race schedule. m itself is left as it
+// was, for runRecorded.
+func primaryHold(m *vm.Machine, r *race.Race, gapBudget uint64, target *span) heldState {
+	tight := m.Fork()
+	first := r.FirstAt
+	st := heldState{m: tight, granted: grant(tight, r)}
+	tight.StopBefore(&vm.StopPoint{Thread: first.Thread, Count: first.Count + 1})
+	if res := tight.Run(); res.Term.Kind != vm.TermPaused {
+		st.early = res
+		return st
+	}
+	st.h, st.err = holdUntilSecond(tight, r, sched.RoundRobin{}, gapBudget, target)
+	return st
 }
 
 // firstGoesOn makes the first thread run next, where both accesses are
@@ -987,36 +1002,19 @@ func holdUntilSecond(m *vm.Machine, r *race.Race, among sched.Policy, gapBudget 
 // runs to completion under post. It returns errEnforce-wrapped reasons
 // when the alternate order cannot be reached: the second thread waits for
 // the first (blocked on it, or spinning on a value only it can change).
-func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64, target *span) (outcome, error) {
+func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64, target *span, holds *holdShare) (outcome, error) {
 	first, other := r.FirstAt.Thread, r.SecondAt.Thread
-	granted := grant(m, r)
-	h, err := holdUntilSecond(m, r, sched.RoundRobin{}, gapBudget, target)
-	if err != nil {
-		return outcome{}, err
+	st := holds.get(alternateOrder, m, func(m *vm.Machine) heldState { return alternateHold(m, r, gapBudget, target) })
+	if st.err != nil {
+		return outcome{}, st.err
 	}
-	actions := append([]Action{granted}, h.actions...)
+	m, h := st.m, st.h
+	actions := append([]Action{st.granted}, h.actions...)
 	if h.failed != nil {
 		// It failed on the way, its racing access not made: a failure of
 		// the schedule that holds the first thread, which verify refuses
 		// as this race's consequence.
 		return outcome{res: h.failed, actions: actions, points: [2]vm.StopPoint{r.SecondAt, r.FirstAt}}, nil
-	}
-	// The second thread stands at its racing access (or has just made it),
-	// the first is held. If it comes back to the access, reading the same
-	// memory from the same state, it is spinning on a value only the held
-	// thread changes: the other order cannot happen (ad hoc
-	// synchronization). A state it comes back to elsewhere says nothing of
-	// the race: the access happened, and a loop after it (a server's
-	// event loop ticking its clock while the held thread would serve a
-	// request) is the program going on without the held thread.
-	probe := m.Fork()
-	probe.StopBefore(nil)
-	watch := newSpinWatch(probe, other)
-	watch.at = r.SecondLoc
-	probe.SetMonitor(watch)
-	probe.Run()
-	if watch.spinning {
-		return outcome{}, fmt.Errorf("%w: thread %d spins at %s waiting for thread %d to go first", errEnforce, other, watch.where, first)
 	}
 	m.StopBefore(nil)
 	secondAt := vm.StopPoint{Thread: other, Count: m.ThreadCount(other), Loc: r.SecondLoc}
@@ -1046,6 +1044,35 @@ func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget 
 	m.SetWeakReads(true)
 	res := m.Run()
 	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{secondAt, r.FirstAt}, spawned: m.Spawned(), m: m}, nil
+}
+
+// alternateHold holds the first thread of r on m until the second makes
+// its access (holdUntilSecond): the alternate's part before its post-race
+// schedule. The second thread then stands at its racing access (or has
+// just made it), the first is held. If it comes back to the access,
+// reading the same memory from the same state, it is spinning on a value
+// only the held thread changes: the other order cannot happen (ad hoc
+// synchronization). A state it comes back to elsewhere says nothing of the
+// race: the access happened, and a loop after it (a server's event loop
+// ticking its clock while the held thread would serve a request) is the
+// program going on without the held thread.
+func alternateHold(m *vm.Machine, r *race.Race, gapBudget uint64, target *span) heldState {
+	first, other := r.FirstAt.Thread, r.SecondAt.Thread
+	st := heldState{m: m, granted: grant(m, r)}
+	st.h, st.err = holdUntilSecond(m, r, sched.RoundRobin{}, gapBudget, target)
+	if st.err != nil || st.h.failed != nil {
+		return st
+	}
+	probe := m.Fork()
+	probe.StopBefore(nil)
+	watch := newSpinWatch(probe, other)
+	watch.at = r.SecondLoc
+	probe.SetMonitor(watch)
+	probe.Run()
+	if watch.spinning {
+		st.err = fmt.Errorf("%w: thread %d spins at %s waiting for thread %d to go first", errEnforce, other, watch.where, first)
+	}
+	return st
 }
 
 // arrival watches the second thread while the first is held: it stops

@@ -9,6 +9,7 @@ import (
 
 	"augur/analyzer/detect/race"
 	"augur/analyzer/detect/race/racetest"
+	"augur/analyzer/exec/libc"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/ir"
 	"augur/analyzer/frontend/load/loadtest"
@@ -303,6 +304,22 @@ func TestSpinNeedsTheSameInstruction(t *testing.T) {
 	}
 }
 
+// encodedVerdicts classifies the races of files with 8 post-race
+// schedules and returns their verdicts encoded, every field included.
+func encodedVerdicts(t *testing.T, files []string) []string {
+	var out []string
+	for _, f := range files {
+		for _, c := range classifyFileMa(t, f, 8) {
+			data, err := classify.EncodeVerdict(c.Verdict)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, string(data))
+		}
+	}
+	return out
+}
+
 // A race's post-race pairs run ahead on idle processors give the verdicts
 // of pairs run in turn: the same categories, reasons, stages, outputs and
 // evidence, for harmless races (every pair judged) and harmful ones (a
@@ -312,17 +329,7 @@ func TestPairsRunAheadGiveTheSameVerdicts(t *testing.T) {
 		"../../../testdata/classify/double_free.c", "../../../testdata/classify/writer_past_end.c"}
 	verdicts := func(cpus int) []string {
 		defer classify.LendCPUs(cpus)()
-		var out []string
-		for _, f := range files {
-			for _, c := range classifyFileMa(t, f, 8) {
-				data, err := classify.EncodeVerdict(c.Verdict)
-				if err != nil {
-					t.Fatal(err)
-				}
-				out = append(out, string(data))
-			}
-		}
-		return out
+		return encodedVerdicts(t, files)
 	}
 	inTurn := verdicts(0)
 	lent := classify.CPUsLent()
@@ -349,6 +356,71 @@ func TestPairsRunAheadGiveTheSameVerdicts(t *testing.T) {
 		if inTurn[i] != ahead[i] {
 			t.Errorf("verdict %d differs:\nin turn %s\nahead   %s", i, inTurn[i], ahead[i])
 		}
+	}
+}
+
+// The pairs of a checkpoint start from one run of each order's hold
+// (holdshare.go) and give the verdicts of pairs that each run their own:
+// the same categories, reasons, stages, outputs and evidence, with pairs
+// run ahead on idle processors too. A harmless race runs every pair and
+// the harm search, so the holds shrink to two per path.
+func TestPairsShareTheirHold(t *testing.T) {
+	files := []string{"../../../testdata/classify/stats_counter.c", "../../../testdata/classify/multischedule_output.c",
+		"../../../testdata/classify/writer_past_end.c", "../../../testdata/classify/double_checked.c", "../../../testdata/classify/deadlock_alt.c"}
+	verdicts := func(share bool) ([]string, uint64) {
+		holds, restore := classify.ShareHolds(share)
+		defer restore()
+		return encodedVerdicts(t, files), holds()
+	}
+	own, ownHolds := verdicts(false)
+	shared, sharedHolds := verdicts(true)
+	if len(own) != len(shared) {
+		t.Fatalf("%d verdicts with holds of their own, %d shared", len(own), len(shared))
+	}
+	for i := range own {
+		if own[i] != shared[i] {
+			t.Errorf("verdict %d differs:\nown    %s\nshared %s", i, own[i], shared[i])
+		}
+	}
+	if sharedHolds == 0 || sharedHolds*4 > ownHolds {
+		t.Errorf("%d holds run when shared, %d when not", sharedHolds, ownHolds)
+	}
+	t.Logf("%d holds shared against %d", sharedHolds, ownHolds)
+}
+
+// A kept hold serves later pairs as a fork stopped by their own cancel
+// channel, not by the one of the pair that ran it (a pair run ahead, whose
+// channel closes when its runner is done); a hold whose run was canceled
+// is not kept.
+func TestKeptHoldTakesTheCallersCancel(t *testing.T) {
+	prog, cfg, _ := detectFile(t, "../../../testdata/classify/stats_counter.c")
+	cfg.Models = libc.Models()
+	machine := func(cancel chan struct{}) *vm.Machine {
+		m, err := vm.New(prog, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.SetCancel(cancel)
+		return m
+	}
+	var share classify.HoldShare
+	ran := 0
+	canceled := make(chan struct{})
+	close(canceled)
+	share.Get(machine(canceled), &ran)
+	ahead := make(chan struct{})
+	share.Get(machine(ahead), &ran)
+	if ran != 2 {
+		t.Fatalf("%d holds run: a canceled one was kept", ran)
+	}
+	close(ahead) // the runner that ran it ahead is done
+	mine := make(chan struct{})
+	m := share.Get(machine(mine), &ran)
+	if ran != 2 {
+		t.Fatalf("%d holds run: the kept one was not used", ran)
+	}
+	if m.Cancel() != (<-chan struct{})(mine) || m.Interrupted() {
+		t.Error("the kept hold's fork is stopped by the channel of the pair that ran it")
 	}
 }
 

@@ -2,6 +2,7 @@ package classify
 
 import (
 	"augur/analyzer/detect/race"
+	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/ir"
 )
 
@@ -74,4 +75,24 @@ func SharedRelocations(keep int) (made func() uint64, restore func()) {
 		}, func() {
 			relocRuns = old
 		}
+}
+
+// ShareHolds turns the sharing of the pairs' holds on or off, and returns
+// how many holds classification ran since and what restores the setting.
+func ShareHolds(on bool) (run func() uint64, restore func()) {
+	old, start := shareHolds, holdsRun.Load()
+	shareHolds = on
+	return func() uint64 { return holdsRun.Load() - start }, func() { shareHolds = old }
+}
+
+// HoldShare is a holdShare, for the test of what it keeps.
+type HoldShare struct{ s holdShare }
+
+// Get is holdShare.get of the primary's hold, with a hold that runs
+// nothing and counts its calls in ran.
+func (h *HoldShare) Get(m *vm.Machine, ran *int) *vm.Machine {
+	return h.s.get(primaryOrder, m, func(m *vm.Machine) heldState {
+		*ran++
+		return heldState{m: m}
+	}).m
 }

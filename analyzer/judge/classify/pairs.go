@@ -59,12 +59,10 @@ func (l *lender) release() {
 // pairs judged, in order, so it is the same however many ran at once, and
 // pairs started but not needed are canceled.
 type pairRunner struct {
-	ckpt        *vm.Machine
-	r           *race.Race
-	opts        Options
-	post        func(i int) postRace
-	gap, budget uint64
-	target      *span // the memory of the first access (raceTarget)
+	setup pairSetup
+	r     *race.Race
+	opts  Options
+	post  func(i int) postRace
 	// alone runs the recorded order only: the alternate cannot be
 	// enforced (each pair's err says why).
 	alone   bool
@@ -82,11 +80,10 @@ type pendingPair struct {
 	done         chan struct{}
 }
 
-// newPairRunner runs n pairs of r under the post-race schedules post
-// makes; post must be safe to call from several goroutines.
-func newPairRunner(ckpt *vm.Machine, r *race.Race, opts Options, n int, post func(i int) postRace,
-	gap, budget uint64, target *span) *pairRunner {
-	return &pairRunner{ckpt: ckpt, r: r, opts: opts, post: post, gap: gap, budget: budget, target: target,
+// newPairRunner runs n pairs of r from setup under the post-race
+// schedules post makes; post must be safe to call from several goroutines.
+func newPairRunner(setup pairSetup, r *race.Race, opts Options, n int, post func(i int) postRace) *pairRunner {
+	return &pairRunner{setup: setup, r: r, opts: opts, post: post,
 		ahead: make([]*pendingPair, n), abandon: make(chan struct{})}
 }
 
@@ -107,7 +104,7 @@ func (p *pairRunner) get(i int) (primary, alt outcome, err error) {
 		}
 		return pp.primary, pp.alt, pp.err
 	}
-	return p.run(i, p.ckpt.Fork(), p.ckpt.Fork())
+	return p.run(i, p.setup.ckpt.Fork(), p.setup.ckpt.Fork())
 }
 
 // startAhead starts the pairs after the one judged next (from on), as
@@ -134,7 +131,7 @@ func (p *pairRunner) startAhead(from int) {
 		if p.cancel == nil {
 			p.cancel = p.cancelOf()
 		}
-		pm, am := p.ckpt.Fork(), p.ckpt.Fork()
+		pm, am := p.setup.ckpt.Fork(), p.setup.ckpt.Fork()
 		pm.SetCancel(p.cancel)
 		am.SetCancel(p.cancel)
 		pp := &pendingPair{done: make(chan struct{})}
@@ -166,9 +163,9 @@ func (p *pairRunner) cancelOf() <-chan struct{} {
 // run runs pair i on the two forks given.
 func (p *pairRunner) run(i int, pm, am *vm.Machine) (primary, alt outcome, err error) {
 	if p.alone {
-		return runPrimaryOnly(pm, p.r, p.post(i), p.budget)
+		return runPrimaryOnly(pm, p.r, p.post(i), p.setup.budget)
 	}
-	return runPair(pm, am, p.r, p.opts, p.post(i), p.gap, p.budget, p.target)
+	return runPair(pm, am, p.r, p.opts, p.post(i), p.setup)
 }
 
 // stop cancels the pairs started ahead and waits for them: the caller has

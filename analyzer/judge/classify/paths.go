@@ -123,11 +123,11 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 		gap := max(probe.Instructions()-start, 1000)
 		post := postSchedule{plan: sched.PostRacePlan(1, opts.Seed), i: 0}
 		pm := ckpt.Fork()
-		po := runPrimary(pm, r, post, opts.BudgetFactor*gap, cfg.MaxInstructions, target)
+		po := runPrimary(pm, r, post, opts.BudgetFactor*gap, cfg.MaxInstructions, target, nil)
 		primaries := leavesOf(po.m, po, cfg.MaxInstructions)
 		var alternates []leaf
 		am := ckpt.Fork()
-		if o, err := runAlternate(am, r, post, opts.BudgetFactor*gap, cfg.MaxInstructions, target); err == nil {
+		if o, err := runAlternate(am, r, post, opts.BudgetFactor*gap, cfg.MaxInstructions, target, nil); err == nil {
 			alternates = leavesOf(am, o, cfg.MaxInstructions)
 		}
 		for _, ls := range [][]leaf{primaries, alternates} {

@@ -106,10 +106,10 @@ func (c *path) searchHarm() *Verdict {
 	// enforced is searched from right after its first access, half of its
 	// schedules switching threads there (runPrimaryOnly).
 	alone := c.single != nil
-	pairs := newPairRunner(s.ckpt, r, opts, n, func(j int) postRace {
+	pairs := newPairRunner(s, r, opts, n, func(j int) postRace {
 		return searchSchedule{seed: opts.Seed + 7_000_003 + uint64(j), depth: 2 + j%2, steps: steps, focus: focus, yield: alone && j%2 == 0,
 			alone: alone}
-	}, s.gap, s.budget, s.target)
+	})
 	pairs.alone = alone
 	defer pairs.stop()
 	for j := 0; j < n; j++ {

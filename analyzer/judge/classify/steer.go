@@ -88,6 +88,7 @@ type pairSetup struct {
 	ckpt        *vm.Machine
 	gap, budget uint64
 	target      *span
+	holds       *holdShare // each order's hold, run once for all the pairs (holdshare.go)
 }
 
 // reorderedOnly reports whether the two orders of pair p each printed
@@ -133,11 +134,11 @@ func (c *path) prints(alt bool, post postRace, want *vm.Result) bool {
 	var o outcome
 	if alt {
 		var err error
-		if o, err = runAlternate(m, c.r, steer, c.opts.BudgetFactor*s.gap, s.budget, s.target); err != nil {
+		if o, err = runAlternate(m, c.r, steer, c.opts.BudgetFactor*s.gap, s.budget, s.target, s.holds); err != nil {
 			return false
 		}
 	} else {
-		o = runPrimary(m, c.r, steer, c.opts.BudgetFactor*s.gap, s.budget, s.target)
+		o = runPrimary(m, c.r, steer, c.opts.BudgetFactor*s.gap, s.budget, s.target, s.holds)
 	}
 	return o.res.Term.Kind == want.Term.Kind && o.res.Digest == want.Digest
 }
