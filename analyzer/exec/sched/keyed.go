@@ -91,8 +91,8 @@ func textHash(s string) uint64 {
 // text's hash) into one number whose every bit depends on all of them:
 // each word enters through its own odd multiplier, the place's and the
 // visit's in a round each of SplitMix64's finalizer, so neighbouring
-// visits and threads draw unrelated numbers, low bits included (the draws are taken modulo small
-// counts; TestKeyedDrawsAreUniform).
+// visits and threads draw unrelated numbers, low bits included (the draws
+// are taken modulo small counts; TestKeyedDrawsAreUniform).
 func placeDraw(seed uint64, thread int, n, salt, locHash uint64) uint64 {
 	x := mix64(seed ^ locHash ^ uint64(int64(thread))*0x9e3779b97f4a7c15)
 	return mix64(x ^ n*0xbf58476d1ce4e5b9 ^ salt*0x94d049bb133111eb)

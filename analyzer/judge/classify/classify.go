@@ -724,7 +724,7 @@ func (p postSchedule) apply(m *vm.Machine) []Action {
 // runPair runs both orders of r from the checkpoint under the i-th
 // post-race schedule: round robin at synchronization points first, then
 // seeded random choices at every preemption point, shared accesses
-// included. gap is how far the primary goes from the first access to the
+// included. s.gap is how far the primary goes from the first access to the
 // second; the alternate may take BudgetFactor times that to get there.
 func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, s pairSetup) (primary, alt outcome, err error) {
 	// From the race on the clock is an input: both orders read the same
@@ -733,9 +733,9 @@ func runPair(pm, am *vm.Machine, r *race.Race, opts Options, post postRace, s pa
 	steady := Action{At: r.FirstAt, Do: "steady-clock"}
 	pm.SetSteadyClock()
 	am.SetSteadyClock()
-	primary = runPrimary(pm, r, post, opts.BudgetFactor*s.gap, s.budget, s.target, s.holds)
+	primary = runPrimary(pm, r, post, s, opts.BudgetFactor)
 	primary.actions = append([]Action{steady}, primary.actions...)
-	alt, err = runAlternate(am, r, post, opts.BudgetFactor*s.gap, s.budget, s.target, s.holds)
+	alt, err = runAlternate(am, r, post, s, opts.BudgetFactor)
 	alt.actions = append([]Action{steady}, alt.actions...)
 	return primary, alt, err
 }
@@ -862,12 +862,12 @@ func (o outcome) judged() outcome {
 // free, a print) counts neither way. When the second thread cannot get
 // there without the first (it waits for it), it replays the recorded
 // schedule up to the second access instead. Then post.
-func runPrimary(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64, target *span, holds *holdShare) outcome {
+func runPrimary(m *vm.Machine, r *race.Race, post postRace, s pairSetup, budgetFactor uint64) outcome {
 	if m.WeakModel() {
-		return runRecorded(m, r, post, budget)
+		return runRecorded(m, r, post, s.budget)
 	}
 	first := r.FirstAt
-	st := holds.get(primaryOrder, m, func(m *vm.Machine) heldState { return primaryHold(m, r, gapBudget, target) })
+	st := s.holds.get(primaryOrder, m, func(m *vm.Machine) heldState { return primaryHold(m, r, budgetFactor*s.gap, s.target) })
 	tight, h := st.m, st.h
 	if st.early != nil {
 		return outcome{res: st.early, points: [2]vm.StopPoint{first, r.SecondAt}, m: tight}
@@ -876,13 +876,13 @@ func runPrimary(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget ui
 		if h.failed != nil { // the second thread failed on its way: the failure stands as the recorded order's
 			return outcome{res: h.failed, actions: h.actions, points: [2]vm.StopPoint{first, r.SecondAt}, m: tight, beforeSecond: true}
 		}
-		return runRecorded(m, r, post, budget)
+		return runRecorded(m, r, post, s.budget)
 	}
 	actions := append([]Action{st.granted, {At: vm.StopPoint{Thread: first.Thread, Count: first.Count + 1}, Do: "yield"}}, h.actions...)
 	tight.StopBefore(nil)
 	actions = append(actions, post.apply(tight)...)
 	actions = append(actions, firstGoesOn(tight, post, first.Thread, r.SecondAt.Thread)...)
-	tight.SetMaxInstructions(budget)
+	tight.SetMaxInstructions(s.budget)
 	res := tight.Run()
 	return outcome{res: res, actions: actions, points: [2]vm.StopPoint{first, *h.at}, spawned: tight.Spawned(), m: tight}
 }
@@ -1002,9 +1002,9 @@ func holdUntilSecond(m *vm.Machine, r *race.Race, among sched.Policy, gapBudget 
 // runs to completion under post. It returns errEnforce-wrapped reasons
 // when the alternate order cannot be reached: the second thread waits for
 // the first (blocked on it, or spinning on a value only it can change).
-func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget uint64, target *span, holds *holdShare) (outcome, error) {
+func runAlternate(m *vm.Machine, r *race.Race, post postRace, s pairSetup, budgetFactor uint64) (outcome, error) {
 	first, other := r.FirstAt.Thread, r.SecondAt.Thread
-	st := holds.get(alternateOrder, m, func(m *vm.Machine) heldState { return alternateHold(m, r, gapBudget, target) })
+	st := s.holds.get(alternateOrder, m, func(m *vm.Machine) heldState { return alternateHold(m, r, budgetFactor*s.gap, s.target) })
 	if st.err != nil {
 		return outcome{}, st.err
 	}
@@ -1021,7 +1021,7 @@ func runAlternate(m *vm.Machine, r *race.Race, post postRace, gapBudget, budget 
 	if h.at != nil {
 		secondAt = *h.at // made already, at exactly this count
 	}
-	m.SetMaxInstructions(budget)
+	m.SetMaxInstructions(s.budget)
 	if inTurn(post) && h.at != nil {
 		// The first thread makes its access right after the second's,
 		// before the schedule after the race starts: both orders then

@@ -85,7 +85,7 @@ func (s *holdShare) get(order int, m *vm.Machine, run func(*vm.Machine) heldStat
 		return st
 	}
 	st := holds(m)
-	if m.Interrupted() || st.m != nil && st.m.Interrupted() {
+	if m.Interrupted() { // st.m (m or a fork of it) has m's channel and deadline
 		return st
 	}
 	kept := st

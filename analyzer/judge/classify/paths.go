@@ -122,12 +122,13 @@ func candidateInputs(prog *ir.Program, r *race.Race, opts Options) []pathInput {
 		solve(&others, ckpt.PathConstraint(), "another input path to the race")
 		gap := max(probe.Instructions()-start, 1000)
 		post := postSchedule{plan: sched.PostRacePlan(1, opts.Seed), i: 0}
+		setup := pairSetup{ckpt: ckpt, gap: gap, budget: cfg.MaxInstructions, target: target} // one pair: no holds to share
 		pm := ckpt.Fork()
-		po := runPrimary(pm, r, post, opts.BudgetFactor*gap, cfg.MaxInstructions, target, nil)
+		po := runPrimary(pm, r, post, setup, opts.BudgetFactor)
 		primaries := leavesOf(po.m, po, cfg.MaxInstructions)
 		var alternates []leaf
 		am := ckpt.Fork()
-		if o, err := runAlternate(am, r, post, opts.BudgetFactor*gap, cfg.MaxInstructions, target, nil); err == nil {
+		if o, err := runAlternate(am, r, post, setup, opts.BudgetFactor); err == nil {
 			alternates = leavesOf(am, o, cfg.MaxInstructions)
 		}
 		for _, ls := range [][]leaf{primaries, alternates} {

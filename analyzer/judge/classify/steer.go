@@ -134,11 +134,11 @@ func (c *path) prints(alt bool, post postRace, want *vm.Result) bool {
 	var o outcome
 	if alt {
 		var err error
-		if o, err = runAlternate(m, c.r, steer, c.opts.BudgetFactor*s.gap, s.budget, s.target, s.holds); err != nil {
+		if o, err = runAlternate(m, c.r, steer, s, c.opts.BudgetFactor); err != nil {
 			return false
 		}
 	} else {
-		o = runPrimary(m, c.r, steer, c.opts.BudgetFactor*s.gap, s.budget, s.target, s.holds)
+		o = runPrimary(m, c.r, steer, s, c.opts.BudgetFactor)
 	}
 	return o.res.Term.Kind == want.Term.Kind && o.res.Digest == want.Digest
 }
