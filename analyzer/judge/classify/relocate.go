@@ -76,7 +76,7 @@ func raceOn(prog *ir.Program, cfg vm.Config, follows *sched.Trace, r *race.Race,
 
 // detectOnce runs one execution under cfg with a race detector: the races
 // it found and its schedule, or cut when a budget or cancellation stopped
-// it.
+// it (outran when the instruction budget did).
 func detectOnce(prog *ir.Program, cfg vm.Config) *sharedRun {
 	det := race.New()
 	cfg.Monitor = det
@@ -87,7 +87,7 @@ func detectOnce(prog *ir.Program, cfg vm.Config) *sharedRun {
 	det.Bind(m)
 	res := m.Run()
 	if res.Term.Kind == vm.TermBudget || res.Term.Kind == vm.TermCanceled {
-		return &sharedRun{cut: true}
+		return &sharedRun{cut: true, outran: res.Term.OutOfInstructions()}
 	}
 	return &sharedRun{races: det.Races(), trace: res.Trace}
 }

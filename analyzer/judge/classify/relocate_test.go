@@ -37,7 +37,7 @@ func TestRelocationSaysWhenTheBudgetCutIt(t *testing.T) {
 // The races one execution found carry the same schedule, and relocating
 // them on the same input makes one run for all of them, which gives each
 // the occurrence a run of its own would: the same accesses, counts and
-// schedule length.
+// schedule length; or, on an input that outruns the budget, the same cut.
 func TestRacesOfOneRunShareTheirRelocation(t *testing.T) {
 	prog, run, races := detectFile(t, "../../../testdata/classify/moved_pair.c")
 	if len(races) != 2 {
@@ -76,5 +76,22 @@ func TestRacesOfOneRunShareTheirRelocation(t *testing.T) {
 	}
 	if n := made(); n != 1 {
 		t.Errorf("%d runs made for two races of one execution on one input, want 1", n)
+	}
+
+	// On an input that makes the program outrun the budget (100,000
+	// rounds against 200,000 instructions) the run is cut for both races
+	// at the same instruction: the second is told so without a run.
+	short := opts
+	short.Run.MaxInstructions = 200_000
+	long := &race.Inputs{Args: []string{"4"}}
+	made, restore = classify.SharedRelocations(16)
+	defer restore()
+	for _, r := range races {
+		if occ, cut := classify.Relocate(prog, r, short, long); occ != nil || !cut {
+			t.Errorf("race on %s, input %v: occurrence %v, cut %v; want the budget named", r.Object, long.Args, occ != nil, cut)
+		}
+	}
+	if n := made(); n != 1 {
+		t.Errorf("%d runs made for two races on an input that outruns the budget, want 1", n)
 	}
 }

@@ -18,8 +18,13 @@ import (
 // keyed by everything it depends on (the plain configuration with the
 // input applied, the schedule it follows, the statements a directed run
 // switches at; the share holds one program's runs), so a shared run is
-// the run the race would have made itself. A run cut short by a budget or
-// a cancellation is not kept: it proves nothing for another race.
+// the run the race would have made itself. A run the instruction budget
+// cut short is kept too: the same execution runs out of the same budget
+// at the same instruction, so another race's run of it would be cut there
+// as well (ocean's bigger grids, each of which both races tried). One cut
+// by the time or memory budget, or by a cancellation, is not kept: those
+// depend on the clock and on the work beside it, and prove nothing for
+// another race.
 var relocRuns = &runShare{keep: 16, maxBytes: 32 << 20}
 
 // A runShare keeps the outcomes of recent detection runs, and makes a
@@ -39,13 +44,19 @@ type runShare struct {
 }
 
 // A sharedRun is one detection run's outcome: the races its detector found
-// and the schedule it ran. done closes once they are set.
+// and the schedule it ran, or cut, with outran when what cut it was the
+// instruction budget. done closes once they are set.
 type sharedRun struct {
-	done  chan struct{}
-	races []*race.Race
-	trace *sched.Trace
-	cut   bool
+	done   chan struct{}
+	races  []*race.Race
+	trace  *sched.Trace
+	cut    bool
+	outran bool
 }
+
+// settled reports whether the run's outcome holds for whoever asks for
+// the same execution: it finished, or ran out of instructions.
+func (r *sharedRun) settled() bool { return !r.cut || r.outran }
 
 // relocKey names the execution raceOn makes for cfg: cfg's plain data
 // (inputs applied) and the schedule its policy follows, which is either
@@ -85,7 +96,7 @@ func (s *runShare) run(prog string, key [32]byte, do func() *sharedRun) *sharedR
 		cpus.release()
 		<-r.done
 		cpus.hold()
-		if r.cut {
+		if !r.settled() {
 			s.count()
 			return do() // its maker was stopped: this race's run may not be
 		}
@@ -98,10 +109,10 @@ func (s *runShare) run(prog string, key [32]byte, do func() *sharedRun) *sharedR
 	s.mu.Unlock()
 
 	made := do()
-	r.races, r.trace, r.cut = made.races, made.trace, made.cut
+	r.races, r.trace, r.cut, r.outran = made.races, made.trace, made.cut, made.outran
 	close(r.done)
 	s.mu.Lock()
-	if r.cut {
+	if !r.settled() {
 		s.forget(key, r)
 	}
 	s.shrink()

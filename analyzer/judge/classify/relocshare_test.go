@@ -5,9 +5,11 @@ import (
 	"testing"
 )
 
-// A run cut short is not kept, and whoever waited for it makes its own; a
-// run made is given to the next caller without being made again; another
-// program's run forgets the first's; no more than keep finished runs stay.
+// A run cut short is not kept, and whoever waited for it makes its own,
+// unless what cut it was the instruction budget, which cuts the same
+// execution at the same point for everyone; a run made is given to the
+// next caller without being made again; another program's run forgets the
+// first's; no more than keep finished runs stay.
 func TestRunShareKeepsWhatProves(t *testing.T) {
 	s := &runShare{keep: 2, maxBytes: 1 << 20}
 	key := func(b byte) [32]byte { return [32]byte{b} }
@@ -26,6 +28,17 @@ func TestRunShareKeepsWhatProves(t *testing.T) {
 	s.run("p", key(1), made(false))
 	if runs != 2 {
 		t.Errorf("%d runs, want the finished run given again", runs)
+	}
+
+	outran := func() *sharedRun { runs++; return &sharedRun{cut: true, outran: true} }
+	if r := s.run("p", key(4), outran); !r.cut || !r.outran {
+		t.Fatalf("a run out of instructions came back as %+v", r)
+	}
+	if r := s.run("p", key(4), outran); runs != 3 || !r.outran {
+		t.Errorf("%d runs after one out of instructions asked again, want 3 (it proves the same for every caller)", runs)
+	}
+	if r := s.runs[key(4)]; r != nil {
+		s.forget(key(4), r)
 	}
 
 	s.run("p", key(2), made(false))
