@@ -803,15 +803,43 @@ func replayConfig(r *race.Race, opts Options) vm.Config {
 // replayToRace replays the execution that found r to just before its
 // first racing access: the pre-race checkpoint. It returns nil and why
 // when the replay does not get there.
+//
+// Another race of the same execution may have replayed it to a point
+// before this one (replays): the replay then goes on from there.
 func replayToRace(prog *ir.Program, r *race.Race, opts Options) (*vm.Machine, vm.Config, string) {
 	cfg := replayConfig(r, opts)
-	m, err := vm.New(prog, cfg)
-	if err != nil {
-		return nil, cfg, err.Error()
+	key, shared := relocKey(cfg, r.Trace)
+	var m *vm.Machine
+	if shared {
+		kept, exact := replays.from(prog.Key(), key, r.FirstAt, cfg.Cancel)
+		if exact {
+			return kept, cfg, ""
+		}
+		m = kept
+	}
+	if m == nil {
+		var err error
+		if m, err = vm.New(prog, cfg); err != nil {
+			return nil, cfg, err.Error()
+		}
+	}
+	if shared {
+		// Milestones on the way, for the races whose accesses come
+		// before this one's but after the states kept so far.
+		for _, at := range milestones(m, r.FirstAt) {
+			m.StopBefore(&at)
+			if res := m.Run(); res.Term.Kind != vm.TermPaused {
+				return nil, cfg, replayEnded(res.Term, "first")
+			}
+			replays.put(prog.Key(), key, at, m, opts.Run.MaxMemory)
+		}
 	}
 	m.StopBefore(&r.FirstAt)
 	if res := m.Run(); res.Term.Kind != vm.TermPaused {
 		return nil, cfg, replayEnded(res.Term, "first")
+	}
+	if shared {
+		replays.put(prog.Key(), key, r.FirstAt, m, opts.Run.MaxMemory)
 	}
 	return m, cfg, ""
 }

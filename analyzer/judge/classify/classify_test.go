@@ -388,6 +388,57 @@ func TestPairsShareTheirHold(t *testing.T) {
 	t.Logf("%d holds shared against %d", sharedHolds, ownHolds)
 }
 
+// The races of one execution replay it to their first accesses from one
+// another's checkpoints (replayshare.go) and get the verdicts of replays
+// from the program's start: the same categories, reasons, stages, outputs
+// and evidence, whichever race comes first (in turn, and the other way
+// round: a checkpoint past a race's first access must not serve it).
+func TestRacesOfOneRunShareTheirReplays(t *testing.T) {
+	files := []string{"../../../testdata/classify/moved_pair.c", "../../../testdata/classify/stats_counter.c",
+		"../../../testdata/classify/writer_past_end.c", "../../../testdata/classify/double_checked.c"}
+	verdicts := func(share, reversed bool) ([]string, uint64) {
+		resumed, hold, restore := classify.ShareReplays(share)
+		defer restore()
+		var out []string
+		for _, f := range files {
+			prog, cfg, races := detectFile(t, f)
+			leave := hold(prog.Key())
+			encoded := make([]string, len(races))
+			for i := range races {
+				if reversed {
+					i = len(races) - 1 - i
+				}
+				v := classify.Classify(prog, races[i], classify.Options{Run: cfg, Seed: 1, Ma: 8,
+					Symbolic: classify.UsesSymbolicInputs(prog, vm.UndefinedStop)})
+				data, err := classify.EncodeVerdict(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				encoded[i] = string(data)
+			}
+			leave()
+			out = append(out, encoded...)
+		}
+		return out, resumed()
+	}
+	own, _ := verdicts(false, false)
+	for _, reversed := range []bool{false, true} {
+		shared, resumed := verdicts(true, reversed)
+		if len(own) != len(shared) {
+			t.Fatalf("%d verdicts replaying from the start, %d sharing", len(own), len(shared))
+		}
+		for i := range own {
+			if own[i] != shared[i] {
+				t.Errorf("races in reverse order %v: verdict %d differs:\nown    %s\nshared %s", reversed, i, own[i], shared[i])
+			}
+		}
+		if resumed == 0 {
+			t.Errorf("races in reverse order %v: no replay went on from another race's checkpoint", reversed)
+		}
+		t.Logf("races in reverse order %v: %d replays went on from a kept checkpoint", reversed, resumed)
+	}
+}
+
 // A kept hold serves later pairs as a fork stopped by their own cancel
 // channel, not by the one of the pair that ran it (a pair run ahead, whose
 // channel closes when its runner is done); a hold whose run was canceled

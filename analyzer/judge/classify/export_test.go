@@ -96,3 +96,26 @@ func (h *HoldShare) Get(m *vm.Machine, ran *int) *vm.Machine {
 		return heldState{m: m}
 	}).m
 }
+
+// ShareReplays gives replayToRace a share of its own, keeping states
+// (on) or none, with milestones on every replay of more than 64
+// instructions, and returns how many replays went on from a kept state,
+// what holds the states of a program while its races are classified
+// (replays.enter), and what restores the process's share.
+func ShareReplays(on bool) (resumed func() uint64, hold func(prog string) (leave func()), restore func()) {
+	old, oldMin := replays, minMilestone
+	keep := 0
+	if on {
+		keep = 64
+	}
+	s := &stateShare{keep: keep, perKey: 3}
+	replays, minMilestone = s, 64
+	return func() uint64 {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.resumed
+		}, func(prog string) func() {
+			s.enter(prog)
+			return func() { s.leave(prog) }
+		}, func() { replays, minMilestone = old, oldMin }
+}

@@ -136,7 +136,8 @@ func (j Job) run(prog *ir.Program, cancel <-chan struct{}) *Verdict {
 	opts := Options{Run: o.Run.Config(), Ma: o.Ma, Mp: o.Mp, Seed: o.Seed, BudgetFactor: o.BudgetFactor,
 		Symbolic: o.Symbolic, AroundInputs: o.AroundInputs, Model: o.Model, Search: o.Search, Focus: o.Focus}
 	opts.Run.Cancel = cancel
-	if k := prog.Key(); k != j.Program.Key {
+	k := prog.Key()
+	if k != j.Program.Key {
 		return (&Verdict{RaceID: j.Race.ID, Stage: "not started"}).unclassified(
 			fmt.Sprintf("the job is for program %.12s, not %.12s", j.Program.Key, k))
 	}
@@ -144,6 +145,8 @@ func (j Job) run(prog *ir.Program, cancel <-chan struct{}) *Verdict {
 		// The time budget ran out before this race's turn.
 		return (&Verdict{RaceID: j.Race.ID, Stage: "not started"}).stoppedVerdict(t)
 	}
+	replays.enter(k) // races classified together share their replays
+	defer replays.leave(k)
 	var v *Verdict
 	switch o.Classifier {
 	case "", "portend":

@@ -18,6 +18,7 @@ func ClassifyLocal(ctx context.Context, prog *ir.Program, jobs []classify.Job, w
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	defer classify.HoldReplays(prog)()
 	f, err := Embedded(ctx, Config{})
 	if err != nil {
 		return make([]*classify.Verdict, len(jobs)), err
