@@ -65,7 +65,7 @@ type stateShare struct {
 	keep   int
 	perKey int // of one execution (0: keep)
 	prog   string
-	active int // classifications of prog running
+	active map[string]int // classifications running, by program
 	kept   []keptState
 	// resumed counts replays that went on from a kept state, for the
 	// tests.
@@ -98,7 +98,10 @@ func (s *stateShare) enter(prog string) {
 	if s.prog != prog {
 		s.prog, s.kept = prog, nil
 	}
-	s.active++
+	if s.active == nil {
+		s.active = map[string]int{}
+	}
+	s.active[prog]++
 }
 
 // leave ends what enter began. When no classification of the program runs
@@ -107,11 +110,12 @@ func (s *stateShare) enter(prog string) {
 func (s *stateShare) leave(prog string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.prog != prog {
+	if s.active[prog]--; s.active[prog] > 0 {
 		return
 	}
-	if s.active--; s.active <= 0 {
-		s.active, s.kept = 0, nil
+	delete(s.active, prog)
+	if s.prog == prog {
+		s.kept = nil
 	}
 }
 
@@ -159,7 +163,7 @@ func (s *stateShare) from(prog string, key [32]byte, at vm.StopPoint, cancel <-c
 func (s *stateShare) put(prog string, key [32]byte, at vm.StopPoint, m *vm.Machine, maxMemory uint64) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.prog != prog || s.active == 0 {
+	if s.prog != prog || s.active[prog] == 0 {
 		return
 	}
 	for _, k := range s.kept {
