@@ -1074,7 +1074,9 @@ test("the server's log says each message once, at its own level", async () => {
   await page.keyboard.press('Enter');
   await page.keyboard.type('augur');
   await page.keyboard.press('Enter');
-  await expectVisible(page.locator('.output-view .view-line', { hasText: 'ledger.c' }).first(), "augur's output");
+  // The channel shows its end: the analyses after ledger.c's (and the
+  // cancellations of a busy machine) may have scrolled its line away.
+  await expectVisible(page.locator('.output-view .view-line', { hasText: /\[info\] \S+\.c: / }).first(), "augur's output");
   await shot('14-output');
 });
 
