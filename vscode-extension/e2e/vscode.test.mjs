@@ -1075,8 +1075,9 @@ test("the server's log says each message once, at its own level", async () => {
   await page.keyboard.type('augur');
   await page.keyboard.press('Enter');
   // The channel shows its end: the analyses after ledger.c's (and the
-  // cancellations of a busy machine) may have scrolled its line away.
-  await expectVisible(page.locator('.output-view .view-line', { hasText: /\[info\] \S+\.c: / }).first(), "augur's output");
+  // cancellations of a busy machine) may have scrolled its line away. A
+  // view line renders its spaces as no-break spaces, which \s matches.
+  await expectVisible(page.locator('.output-view .view-line', { hasText: /\[info\]\s\S+\.c:\s/ }).first(), "augur's output");
   await shot('14-output');
 });
 
