@@ -808,7 +808,7 @@ func replayConfig(r *race.Race, opts Options) vm.Config {
 // before this one (replays): the replay then goes on from there.
 func replayToRace(prog *ir.Program, r *race.Race, opts Options) (*vm.Machine, vm.Config, string) {
 	cfg := replayConfig(r, opts)
-	key, shared := relocKey(cfg, r.Trace)
+	key, shared := executionKey(cfg, r.Trace)
 	var m *vm.Machine
 	if shared {
 		kept, exact := replays.from(prog.Key(), key, r.FirstAt, cfg.Cancel)
@@ -823,23 +823,20 @@ func replayToRace(prog *ir.Program, r *race.Race, opts Options) (*vm.Machine, vm
 			return nil, cfg, err.Error()
 		}
 	}
+	stops := []vm.StopPoint{r.FirstAt}
 	if shared {
 		// Milestones on the way, for the races whose accesses come
 		// before this one's but after the states kept so far.
-		for _, at := range milestones(m, r.FirstAt) {
-			m.StopBefore(&at)
-			if res := m.Run(); res.Term.Kind != vm.TermPaused {
-				return nil, cfg, replayEnded(res.Term, "first")
-			}
+		stops = append(milestones(m, r.FirstAt), r.FirstAt)
+	}
+	for _, at := range stops {
+		m.StopBefore(&at)
+		if res := m.Run(); res.Term.Kind != vm.TermPaused {
+			return nil, cfg, replayEnded(res.Term, "first")
+		}
+		if shared {
 			replays.put(prog.Key(), key, at, m, opts.Run.MaxMemory)
 		}
-	}
-	m.StopBefore(&r.FirstAt)
-	if res := m.Run(); res.Term.Kind != vm.TermPaused {
-		return nil, cfg, replayEnded(res.Term, "first")
-	}
-	if shared {
-		replays.put(prog.Key(), key, r.FirstAt, m, opts.Run.MaxMemory)
 	}
 	return m, cfg, ""
 }

@@ -51,7 +51,7 @@ func relocate(prog *ir.Program, r *race.Race, opts Options, in *race.Inputs) (oc
 func raceOn(prog *ir.Program, cfg vm.Config, follows *sched.Trace, r *race.Race, in *race.Inputs) (occ *race.Race, cut bool) {
 	made := func() *sharedRun { return detectOnce(prog, cfg) }
 	var run *sharedRun
-	if key, ok := relocKey(cfg, follows); ok {
+	if key, ok := executionKey(cfg, follows); ok {
 		run = relocRuns.run(prog.Key(), key, made)
 	} else {
 		run = made()

@@ -58,14 +58,15 @@ type sharedRun struct {
 // the same execution: it finished, or ran out of instructions.
 func (r *sharedRun) settled() bool { return !r.cut || r.outran }
 
-// relocKey names the execution raceOn makes for cfg: cfg's plain data
-// (inputs applied) and the schedule its policy follows, which is either
-// trace (replayed, then round robin) or, with no trace, a directed one at
-// cfg's PreemptAt. The program is not in it: a runShare holds one
-// program's runs. It reports false for an execution it cannot name (one
+// executionKey names the execution of cfg that follows trace, for the
+// shares of relocate's runs (relocRuns) and of the replays to the races'
+// checkpoints (replays): cfg's plain data (inputs applied) and the
+// schedule its policy follows, which is either trace (replayed, then
+// round robin) or, with no trace, a directed one at cfg's PreemptAt. The
+// program is not in it: each share holds one program's executions. It reports false for an execution it cannot name (one
 // with state of its own: a symbolic state, a reader for standard input,
 // the weak model), which is not shared.
-func relocKey(cfg vm.Config, trace *sched.Trace) ([32]byte, bool) {
+func executionKey(cfg vm.Config, trace *sched.Trace) ([32]byte, bool) {
 	if cfg.Symbolic != nil || cfg.StdinReader != nil || cfg.Weak != nil {
 		return [32]byte{}, false
 	}

@@ -54,7 +54,7 @@ func milestones(m *vm.Machine, at vm.StopPoint) []vm.StopPoint {
 }
 
 // A stateShare keeps paused executions, each under the key of the
-// execution it is part of (relocKey: its configuration and schedule) and
+// execution it is part of (executionKey: its configuration and schedule) and
 // the point it stands before, while a classification of their program
 // runs (enter, leave): at most keep of them, the least recently used
 // leaving first, and, under a memory budget, no more than an eighth of it
