@@ -98,8 +98,9 @@ func medianOf(b *testing.B, n int, name string, args ...string) measurement {
 // BenchmarkResources measures, on four programs that once drove augur's
 // memory up with what they did rather than what they held (a
 // producer/consumer ring of 100,000 items, a mutex-heavy parallel sum,
-// binary-trees of depth 16, two spinning threads) and a sparse scan of a
-// 16 MiB table, the peak resident memory and time of the native build,
+// binary-trees of depth 16, two spinning threads), a sparse scan of a
+// 16 MiB table and a matrix product on two threads (compute code whose
+// every read is of shared memory), the peak resident memory and time of the native build,
 // of `augur run` and of detection of one schedule on the given inputs
 // (`augur analyze --detect-only --schedules 1 --explore-time 0
 // --sym-inputs none --directed 0`: no exploration of inputs, no plans on
@@ -116,7 +117,7 @@ func BenchmarkResources(b *testing.B) {
 	floor := medianOf(b, n, augurBin, "run", empty)
 	fmt.Printf("resources: augur's floor (run of an empty program): %s\n", bytesize.Format(floor.rss))
 	ok := true
-	for _, name := range []string{"ring", "parallel_sum", "binary_trees", "spin", "big_table"} {
+	for _, name := range []string{"ring", "parallel_sum", "binary_trees", "spin", "big_table", "matmul"} {
 		src := filepath.Join("..", "..", "testdata", "bench", name+".c")
 		bin := filepath.Join(dir, name)
 		if out, err := exec.Command("clang-14", "-O0", "-pthread", "-o", bin, src).CombinedOutput(); err != nil {

@@ -61,8 +61,11 @@ type Detector struct {
 	reportedNow []vm.Site
 	// leaves are the shadows the last accesses went to, by object id and
 	// line: compression code reads several buffers, and several places
-	// in one, in turn.
+	// in one, in turn. An execution whose accesses miss them often
+	// caches many more (wide, leafOf).
 	leaves [16]leafCache
+	wide   *[wideLeaves]leafCache
+	missed int
 	// shadowBytes is the memory the live shadows hold (for the budget).
 	shadowBytes uint64
 	// private keeps objects private to their thread (private.go) but
@@ -271,11 +274,12 @@ func (d *Detector) Access(a *vm.Access) {
 	}
 	e := mkEpoch(a.Thread, c.Get(a.Thread)).withKind(a.Kind)
 	d.reportedNow = d.reportedNow[:0]
-	leaf := &d.leaves[(uint64(a.Obj.ID)*7+a.Off>>lineBits)%uint64(len(d.leaves))]
+	leaf := d.leafOf(a)
 	if ch, base := leaf.of(a, d.gen); ch != nil && leaf.sh.seenBy(a.Thread) {
 		d.accessLeaf(leaf.sh, ch, base, a.Off, a.Off+a.Size, a, e, c, d.locksetOf(a.Thread))
 		return
 	}
+	d.missLeaf()
 	var sh *objShadow
 	if d.private {
 		var done bool
@@ -319,6 +323,50 @@ func (d *Detector) Access(a *vm.Access) {
 	if a.Kind == vm.Free {
 		d.drop(a.Obj)
 		d.rememberFree(a, e, false)
+	}
+}
+
+// The wide leaf cache: wideLeaves slots, made once an execution's
+// accesses missed the sixteen leaves wideAfter times.
+const (
+	wideBits   = 10
+	wideLeaves = 1 << wideBits
+)
+
+// wideAfter is a variable for the tests, which make the wide cache at
+// the first miss to check that it finds what the sixteen leaves find.
+var wideAfter = 1 << 14
+
+// leafOf is the leaf slot of access a. The sixteen leaves take an
+// object's consecutive lines in consecutive slots, so a scan of a buffer
+// keeps its last sixteen; they serve a few buffers read in turn, not a
+// walk down the column of a matrix, whose every access is to another
+// line (a product of two 240 by 240 matrices missed at every read of the
+// second: 12% of its detection's time). The wide cache, once made,
+// hashes object and line over 1,024 slots, the lines of a few such
+// columns, so that strides of any power of two spread over it; 4,096
+// were no faster (a slot further from the processor's caches).
+func (d *Detector) leafOf(a *vm.Access) *leafCache {
+	line := a.Off >> lineBits
+	if d.wide == nil {
+		return &d.leaves[(uint64(a.Obj.ID)*7+line)%uint64(len(d.leaves))]
+	}
+	h := (uint64(a.Obj.ID)<<32 ^ line) * 0x9e3779b97f4a7c15
+	return &d.wide[h>>(64-wideBits)]
+}
+
+// missLeaf counts an access its leaf did not serve, and makes the wide
+// cache once they are many. It costs 48 KiB, so an execution of a few
+// thousand accesses (most of an exploration's) never makes it; and a
+// leaf keeps the shadow it points to until its slot is reused, so an
+// object freed since holds at most 1,024 chunks of shadow a while
+// longer.
+func (d *Detector) missLeaf() {
+	if d.wide != nil {
+		return
+	}
+	if d.missed++; d.missed >= wideAfter {
+		d.wide = new([wideLeaves]leafCache)
 	}
 }
 

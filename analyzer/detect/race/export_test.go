@@ -55,6 +55,15 @@ func RoundRobinStartsFrom(prog *ir.Program, run vm.Config, prior []string) (int,
 	return ex.starts, siteNames(prog, d.shared.get()), nil
 }
 
+// SetWideAfter makes every detector make its wide leaf cache after n
+// misses of its sixteen leaves, until the returned function restores the
+// default.
+func SetWideAfter(n int) (restore func()) {
+	old := wideAfter
+	wideAfter = n
+	return func() { wideAfter = old }
+}
+
 // FollowProgram is followProgram, a stage's instruction budget.
 var FollowProgram = followProgram
 

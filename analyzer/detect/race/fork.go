@@ -29,6 +29,7 @@ func (d *Detector) Fork() vm.Monitor { return d.fork() }
 func (d *Detector) fork() *Detector {
 	c := *d
 	c.m = nil
+	c.wide, c.missed = nil, 0 // the generations below make every leaf stale
 	c.clocks = make([]VC, len(d.clocks))
 	for i, v := range d.clocks {
 		if v != nil {

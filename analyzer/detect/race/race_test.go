@@ -2,6 +2,7 @@ package race_test
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -71,6 +72,56 @@ func TestAnnotatedRaces(t *testing.T) {
 				t.Errorf("inversions %v, want %v", inv, want)
 			}
 		})
+	}
+}
+
+// TestAnnotatedRacesWithWideLeaves is TestAnnotatedRaces with the
+// detector's wide leaf cache made at its first miss: the slot a shadow is
+// cached in must not change what is found. Not parallel with other
+// tests, as it sets the threshold for every detector.
+func TestAnnotatedRacesWithWideLeaves(t *testing.T) {
+	defer race.SetWideAfter(1)()
+	t.Run("group", func(t *testing.T) {
+		for _, f := range testutil.Programs("../../../testdata/race") {
+			t.Run(filepath.Base(f), func(t *testing.T) {
+				t.Parallel()
+				racetest.CheckRaces(t, f, detect(t, f, 5).Races)
+			})
+		}
+	})
+}
+
+// TestWideLeavesFollowAColumnWalk detects the race of a matrix walked
+// down its columns, whose every access misses the sixteen leaves, with
+// the wide leaf cache never made, made at its default (partway through
+// the execution) and made at the first miss: each finds the one race,
+// with the same racing accesses, every one of them counted (an access
+// the cache served from the wrong shadow would change the count).
+func TestWideLeavesFollowAColumnWalk(t *testing.T) {
+	const path = "../../../testdata/bench/column_walk.c"
+	prog := loadtest.Program(t, cacheDir, path)
+	var want string
+	for _, after := range []int{math.MaxInt, 0, 1} {
+		restore := race.SetWideAfter(after)
+		if after == 0 {
+			restore()
+		}
+		res, err := race.Detect(prog, race.Options{Schedules: 1, Seed: 1, Explore: &race.Explore{Max: -1, Instructions: 1},
+			Run: vm.Config{Args: []string{"column_walk.c"}, MaxInstructions: 50_000_000}})
+		restore()
+		if err != nil {
+			t.Fatal(err)
+		}
+		racetest.CheckRaces(t, path, res.Races)
+		var got []string
+		for _, r := range res.Races {
+			got = append(got, fmt.Sprintf("%s+%d %s %v %s %v x%d", r.Object, r.Offset, r.First.Loc, r.FirstAt, r.Second.Loc, r.SecondAt, r.Instances))
+		}
+		if after == math.MaxInt {
+			want = fmt.Sprint(got)
+		} else if fmt.Sprint(got) != want {
+			t.Errorf("wide leaves after %d misses: races %v; the sixteen leaves alone: %v", after, got, want)
+		}
 	}
 }
 
