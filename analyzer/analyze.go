@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync/atomic"
@@ -456,7 +457,14 @@ func (res *analysis) explore(ctx context.Context, prog *ir.Program, roots []vm.C
 			}
 		}
 		res.Exploration = symex.Merge(res.Exploration, ex)
-		res.SymbolicInputs = append(res.SymbolicInputs, symex.Describe(root)...)
+		for _, in := range symex.Describe(root) {
+			// Standard input given to a program that takes arguments is
+			// symbolic in the own root and in the invented argument's
+			// (the argument may be the option that reads it): one input.
+			if !slices.Contains(res.SymbolicInputs, in) {
+				res.SymbolicInputs = append(res.SymbolicInputs, in)
+			}
+		}
 		progress("exploring", i+1, len(roots))
 		if t := opts.Run.Expired(); t != nil {
 			res.Stopped = &Stop{Budget: t.Budget, Message: t.Message, Stage: "exploring"}

@@ -61,6 +61,25 @@ func TestUngivenStdinIsExplored(t *testing.T) {
 	}
 }
 
+// A program that takes arguments, run with none and given a standard
+// input, has the input symbolic in both roots (its own, and the invented
+// argument's, which may be the option that reads it): the report names
+// each input once.
+func TestEachSymbolicInputIsNamedOnce(t *testing.T) {
+	path := "../testdata/recall/stdin_dash.c"
+	opts := options(path)
+	opts.DetectOnly = true
+	opts.Run.Args = opts.Run.Args[:1]
+	opts.Run.Stdin = []byte("70\n")
+	res, err := analyzer.Analyze(context.Background(), mustLoad(t, path), opts, analyzer.Observer{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"stdin (3 bytes)", "argv[1] (2 bytes)"}; !slices.Equal(res.SymbolicInputs, want) {
+		t.Errorf("symbolic inputs %q, want %q", res.SymbolicInputs, want)
+	}
+}
+
 // The standard input a path read to its end is explored with that path's
 // arguments, kept concrete: the first root explored the arguments
 // already, and exploring them again with standard input would run each of
