@@ -276,7 +276,9 @@ func (d *Detector) Access(a *vm.Access) {
 	d.reportedNow = d.reportedNow[:0]
 	leaf := d.leafOf(a)
 	if ch, base := leaf.of(a, d.gen); ch != nil && leaf.sh.seenBy(a.Thread) {
-		d.accessLeaf(leaf.sh, ch, base, a.Off, a.Off+a.Size, a, e, c, d.locksetOf(a.Thread))
+		if !reread(ch, base, a, e) {
+			d.accessLeaf(leaf.sh, ch, base, a.Off, a.Off+a.Size, a, e, c, d.locksetOf(a.Thread))
+		}
 		return
 	}
 	d.missLeaf()
@@ -419,6 +421,24 @@ func (d *Detector) accessLeaf(sh *objShadow, ch *chunk, base, lo, hi uint64, a *
 	if ch.lists != was {
 		d.grow(sh, ch.lists-was) // less, when a write dropped lists: the sum wraps back
 	}
+}
+
+// reread reports whether a is a plain read within one cell of the leaf
+// ch (which shadows the bytes from base) that its thread read last, in
+// this epoch (e), at the same site: accessChunk would change nothing. A
+// loop that reads shared memory it read before, and no other thread
+// wrote since (matrix code's inputs), makes most of its reads so, and
+// each is settled here without the call and its lock set.
+func reread(ch *chunk, base uint64, a *vm.Access, e epoch) bool {
+	if a.Kind != vm.Read {
+		return false
+	}
+	i := (a.Off - base) >> ch.shift
+	if i != (a.Off+a.Size-1-base)>>ch.shift || i >= uint64(len(ch.hot)) {
+		return false
+	}
+	x := &ch.hot[i]
+	return x.r&^listed == e && x.rs == a.Site
 }
 
 // accessChunk applies the access a to the bytes [lo, hi) of the chunk ch
