@@ -21,12 +21,15 @@ func (tab table) addHeap() {
 		return mallocTo(m, t, a[0].Bits, in.Loc, res)
 	}
 	// The aligned operator new variants take the size first as well; every
-	// object is aligned enough.
+	// object is aligned enough. The allocator's models are local
+	// (vm.Model.Local): what they read and write of the program's memory
+	// goes through the monitor (CopyMem, Free), and the addresses they
+	// return are names a program only compares.
 	tab.register(mallocFn, "malloc", "valloc", "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t",
-		"_ZnwmSt11align_val_t", "_ZnamSt11align_val_t")
+		"_ZnwmSt11align_val_t", "_ZnamSt11align_val_t").Local()
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return mallocTo(m, t, a[1].Bits, in.Loc, res)
-	}, "aligned_alloc", "memalign")
+	}, "aligned_alloc", "memalign").Local()
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		n, sz := a[0].Bits, a[1].Bits
 		if sz != 0 && n > (1<<62)/sz {
@@ -34,7 +37,7 @@ func (tab table) addHeap() {
 			return nil
 		}
 		return mallocTo(m, t, n*sz, in.Loc, res) // new objects are zeroed
-	}, "calloc")
+	}, "calloc").Local()
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		p, err := m.Malloc(t, a[2].Bits, in.Loc, "")
 		if err != nil {
@@ -42,7 +45,7 @@ func (tab table) addHeap() {
 		}
 		vm.SetResult(res, 0)
 		return m.WriteUint(a[0].Bits, 8, p)
-	}, "posix_memalign")
+	}, "posix_memalign").Local()
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		p, n := a[0].Bits, a[1].Bits
 		if p == 0 {
@@ -65,17 +68,17 @@ func (tab table) addHeap() {
 		}
 		vm.SetResult(res, q)
 		return m.Free(t, p, in.Loc, "realloc")
-	}, "realloc")
+	}, "realloc").Local()
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.Free(t, a[0].Bits, in.Loc, "free")
-	}, "free")
+	}, "free").Local()
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		return m.Free(t, a[0].Bits, in.Loc, "operator delete")
 	}, "_ZdlPv", "_ZdaPv", "_ZdlPvm", "_ZdaPvm", "_ZdlPvSt11align_val_t", "_ZdaPvSt11align_val_t",
-		"_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t")
+		"_ZdlPvmSt11align_val_t", "_ZdaPvmSt11align_val_t").Local()
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		b, _ := m.HeapBlockAt(a[0].Bits)
 		vm.SetResult(res, b.Size) // 0 for no live heap object
 		return nil
-	}, "malloc_usable_size")
+	}, "malloc_usable_size").Local()
 }

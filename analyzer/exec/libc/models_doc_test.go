@@ -82,5 +82,9 @@ stale.
 		func(m *vm.Model) bool { return m.Sync == vm.NoSync && !m.Input && !m.Symbolic && !intrinsic(m) })
 	section("LLVM intrinsics", "Matched by base name, so every overload is covered.",
 		func(m *vm.Model) bool { return m.Sync == vm.NoSync && !m.Input && !m.Symbolic && intrinsic(m) })
+	section("Local calls", "A call of one of these (also listed above) changes nothing another thread can see but through the memory the race detector watches, "+
+		"and nothing another thread does changes what it returns. A program whose threads, while two of them live, call no other model, meet only where they "+
+		"are created and joined and race nowhere has one execution: detection runs its first schedule only (detection.md).",
+		func(m *vm.Model) bool { return m.Local })
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"errors"
+	"fmt"
 
 	"augur/analyzer/frontend/ir"
 )
@@ -51,6 +52,9 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		res = regs[in.Dst : in.Dst+in.N]
 	}
 	model := m.natives[callee.ID]
+	if m.unordered == "" && (model == nil || !model.Local) {
+		m.noteUnordered(callee.Name)
+	}
 	if m.hang != nil && (model == nil || !idleModels[model.Name]) {
 		m.noteProgress("it called " + callee.Name)
 	}
@@ -234,4 +238,24 @@ func (m *Machine) threadExit(t *Thread, v uint64) {
 	}
 	t.exitVal = v
 	m.sync.wake(waitKey{kind: waitJoin, addr: uint64(t.ID)}, m)
+}
+
+// noteUnordered records a call of name, a model that is not local or an
+// undefined function, as what makes this execution's order matter
+// (Result.Unordered) when another thread lives.
+func (m *Machine) noteUnordered(name string) {
+	if n := m.liveThreads(); n > 1 {
+		m.unordered = fmt.Sprintf("it called %s while %d threads ran", name, n)
+	}
+}
+
+// liveThreads counts the threads that have not exited.
+func (s *state) liveThreads() int {
+	n := 0
+	for _, t := range s.threads {
+		if t.status != exited {
+			n++
+		}
+	}
+	return n
 }

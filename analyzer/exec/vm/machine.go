@@ -341,6 +341,16 @@ type Result struct {
 	// sorted by path, at most MaxWrittenFiles (Library.Written); set
 	// when it ended, not at a pause.
 	Written []WrittenFile
+	// Unordered says why another schedule of this execution's inputs might
+	// not run the same threads the same way for a reason a monitor does
+	// not see as memory accesses and synchronization: the first call,
+	// while two threads lived, of a model that is not local (Model.Local:
+	// output, files, the clock, yielding, undefined functions), or an end
+	// of the program while other threads still ran. "" when there was
+	// none: then, if the monitor saw the threads race nowhere and meet
+	// only where they were created and joined, every schedule runs this
+	// execution.
+	Unordered string
 }
 
 type threadStatus uint8
@@ -518,9 +528,12 @@ type Machine struct {
 	// scheduling decision, -1 when none.
 	forcedNext int
 	// spawned are the states forked off while this one ran.
-	spawned  []*Machine
-	forkSite ir.LocID
-	paused   bool // Run returned TermPaused and may be called again
+	spawned []*Machine
+	// unordered is Result.Unordered: set at the first call that makes
+	// this execution's order matter other than through the monitor.
+	unordered string
+	forkSite  ir.LocID
+	paused    bool // Run returned TermPaused and may be called again
 	// sliceStart is m.insts when the running thread's slice began.
 	sliceStart uint64
 	// run holds exec's limits for the running thread (exec.go).
@@ -937,7 +950,11 @@ func (m *Machine) Run() (res *Result) {
 
 func (m *Machine) result(t *Termination) *Result {
 	res := &Result{Term: t, Trace: m.trace, Output: m.output, OutputOmitted: m.outOmit, Digest: m.digest,
-		Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads), Havoc: m.havocked, PeakFootprint: m.peak}
+		Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads), Havoc: m.havocked, PeakFootprint: m.peak,
+		Unordered: m.unordered}
+	if n := m.liveThreads(); t.Kind == TermExit && n > 1 && res.Unordered == "" {
+		res.Unordered = fmt.Sprintf("the program ended while %d threads ran", n)
+	}
 	if m.lib != nil {
 		res.Missing = m.lib.Missing()
 		if t.Kind != TermPaused {

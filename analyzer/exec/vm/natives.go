@@ -29,6 +29,14 @@ type Model struct {
 	// post: interleaving generation also moves these, so a waiter can
 	// arrive after its wake-up).
 	Sync SyncRole
+	// Local models do what only the calling thread sees, or what the
+	// monitor sees as memory accesses and synchronization: pure functions,
+	// memcpy and memset, the allocator, thread creation and join. Another
+	// thread's calls cannot change what a local call does or returns. An
+	// execution whose threads, while two of them lived, called no other
+	// model and raced nowhere is the only execution of its inputs (see
+	// Result.Unordered).
+	Local bool
 	// float1 and float2 are the model's function when it is a pure
 	// function of doubles (RegisterFloat1, RegisterFloat2): exec calls it
 	// for a call of doubles (ir.CodeCallFD) without step.
@@ -75,7 +83,32 @@ func NewModels() *Models {
 	tab.addSetjmp()
 	tab.addProcess()
 	tab.addSymbolic()
+	for _, n := range localModels {
+		e := tab.byName[n]
+		if e == nil {
+			panic("vm: no model of " + n + " to mark local") // the list is code: a name without a model is a bug in it
+		}
+		e.Local = true
+	}
 	return tab
+}
+
+// localModels are the machine's own models that are local (Model.Local)
+// beyond the pure functions of doubles, which RegisterFloat1 and
+// RegisterFloat2 mark: arithmetic on the arguments, memory through the
+// monitor (CopyMem, SetMem), the thread's own stack and jumps, and the
+// creation and joining of threads, which the monitor sees as
+// synchronization. A pause (a spin's hint), rdtsc (the clock) and the
+// calls that block, yield or detach are not.
+var localModels = []string{
+	"llvm.memcpy", "llvm.memmove", "llvm.memset", "memcpy", "memmove", "memset", "bzero", "explicit_bzero",
+	"llvm.stacksave", "llvm.stackrestore", "llvm.bswap", "llvm.ctpop", "llvm.ctlz", "llvm.cttz", "llvm.bitreverse",
+	"llvm.abs", "llvm.smax", "llvm.smin", "llvm.umax", "llvm.umin", "llvm.fshl", "llvm.fshr", "llvm.fma", "llvm.fmuladd",
+	"llvm.expect", "llvm.expect.with.probability", "llvm.ssa.copy", "llvm.launder.invariant.group",
+	"llvm.strip.invariant.group", "llvm.objectsize", "llvm.is.constant", "llvm.prefetch",
+	"llvm.va_start", "llvm.va_end", "llvm.va_copy",
+	"pthread_create", "pthread_join", "pthread_exit", "pthread_self", "pthread_equal",
+	"setjmp", "_setjmp", "longjmp", "_longjmp",
 }
 
 // Register adds the model f under each name and returns the entries, so
@@ -97,13 +130,13 @@ func (tab *Models) Register(f Native, names ...string) Entries {
 // argument, under each name (FloatFunc1): a call of it with a double runs
 // in the interpreter's loop without step.
 func (tab *Models) RegisterFloat1(f func(float64) float64, names ...string) Entries {
-	return tab.Register(FloatFunc1(f), names...).set(func(m *Model) { m.float1 = f })
+	return tab.Register(FloatFunc1(f), names...).set(func(m *Model) { m.float1, m.Local = f, true })
 }
 
 // RegisterFloat2 is RegisterFloat1 for a function of two arguments of the
 // same kind (FloatFunc2).
 func (tab *Models) RegisterFloat2(f func(x, y float64) float64, names ...string) Entries {
-	return tab.Register(FloatFunc2(f), names...).set(func(m *Model) { m.float2 = f })
+	return tab.Register(FloatFunc2(f), names...).set(func(m *Model) { m.float2, m.Local = f, true })
 }
 
 // SetLibrary sets how a new execution makes its library state (package
@@ -133,6 +166,9 @@ func (ms Entries) Acquires() Entries { return ms.set(func(m *Model) { m.Sync = A
 
 // Releases marks the models as releases.
 func (ms Entries) Releases() Entries { return ms.set(func(m *Model) { m.Sync = Releases }) }
+
+// Local marks the models as local (see Model.Local).
+func (ms Entries) Local() Entries { return ms.set(func(m *Model) { m.Local = true }) }
 
 // Signals marks the models as wake-ups.
 func (ms Entries) Signals() Entries { return ms.set(func(m *Model) { m.Sync = Signals }) }
