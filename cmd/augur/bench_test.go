@@ -320,21 +320,28 @@ func BenchmarkInputExplorationCost(b *testing.B) {
 }
 
 // BenchmarkDetectionFollowsTheRun measures detection with default
-// settings on two terminating programs: testdata/budget/long_checksum.c
-// (two workers fold 25 million values each, about a second), a long
-// program (race.LongRun), and testdata/bench/parallel_sum.c 2000000
-// (four workers take a mutex two million times, half a second, 24.5
-// million instructions), a program between the floor's FloorRun and
-// LongRun. `augur run` against `augur analyze --detect-only`, medians of
-// three, interleaved. Both the later executions' instruction budget and
-// the stages' after the plan follow the first schedule, so the first
-// ratio is a small multiple (the plan's five schedules, four of them two
-// at a time, then a run's worth for each stage), whatever --explore-time
-// allows; the second is larger, as the floor of a program of that length
-// still pays for about three runs a stage (race.FollowProgram).
+// settings on terminating programs: testdata/budget/long_checksum.c (two
+// workers fold 25 million values each, about a second) and
+// testdata/bench/matmul.c (two workers multiply matrices), whose threads
+// meet only where they are made and joined, so that detection runs one
+// schedule; testdata/budget/long_locked_checksum.c, the first with a
+// lock, a long program (race.LongRun) that runs the plan and the
+// exploration; and testdata/bench/parallel_sum.c 2000000 (four workers
+// take a mutex two million times, half a second, 24.5 million
+// instructions), a program between the floor's FloorRun and LongRun.
+// `augur run` against `augur analyze --detect-only`, medians of three,
+// interleaved. Both the later executions' instruction budget and the
+// stages' after the plan follow the first schedule, so the locked
+// checksum's ratio is a small multiple (the plan's five schedules, four
+// of them two at a time, then a run's worth for each stage), whatever
+// --explore-time allows; parallel_sum's is larger, as the floor of a
+// program of that length still pays for about three runs a stage
+// (race.FollowProgram).
 func BenchmarkDetectionFollowsTheRun(b *testing.B) {
 	for _, c := range []struct{ src, arg string }{
 		{filepath.Join("..", "..", "testdata", "budget", "long_checksum.c"), ""},
+		{filepath.Join("..", "..", "testdata", "bench", "matmul.c"), ""},
+		{filepath.Join("..", "..", "testdata", "budget", "long_locked_checksum.c"), ""},
 		{filepath.Join("..", "..", "testdata", "bench", "parallel_sum.c"), "2000000"},
 	} {
 		args := []string{c.src}

@@ -377,6 +377,10 @@ type detection struct {
 	// on which the plan's first execution had one thread, unrun those
 	// the inputs' share left out (share.go).
 	threaded bool
+	// forkJoin is set when the plan's first execution on the analysis's
+	// own inputs is the only one they have (execution.only): the
+	// exploration of schedules after the plan has nothing to run.
+	forkJoin bool
 	single   map[string]bool
 	unrun    map[string]bool
 	// shared holds the allocation sites whose objects executions shadow
@@ -474,11 +478,15 @@ func (d *detection) plan(in *Inputs) error {
 			if in == nil {
 				d.gathering = runs[0].run.Trace.Gathering(gatherPeers)
 			}
-			if runs[0].run.Threads <= 1 {
-				// One thread on these inputs: every later schedule of
-				// the plan would run this execution again.
+			if runs[0].run.Threads <= 1 || runs[0].only() {
+				// One thread on these inputs, or threads that met only
+				// where they were created and joined: every later
+				// schedule of the plan would run this execution again.
 				d.total -= d.opts.Schedules - 1
 				d.single[in.Key()] = true
+				if in == nil && runs[0].run.Threads > 1 {
+					d.forkJoin = true
+				}
 				break
 			}
 			first = runs[0].run.Trace
@@ -761,6 +769,24 @@ type execution struct {
 	// noRoom is set when the execution was abandoned to make room for the
 	// work beside detection (Options.Room): it runs again (complete).
 	noRoom bool
+	// met is the detector's Met: how the threads met other than where
+	// they were created and joined ("" nowhere).
+	met string
+}
+
+// only reports whether ex, an execution of two threads or more, is the
+// only one its inputs have, so that no other schedule is worth running on
+// them: it ran to the program's exit, its threads met only where one
+// created or joined another (no other synchronization, no atomic access,
+// no call whose effects the monitor does not see: vm.Result.Unordered)
+// and raced nowhere. Then each read of another thread's write is ordered
+// after it by creation and joins, which every schedule keeps, and no
+// write between them can move: every schedule makes each thread read the
+// same values, so run the same way, to the same end.
+func (ex *execution) only() bool {
+	run := ex.run
+	return run.Threads > 1 && run.Term.Kind == vm.TermExit && run.Unordered == "" && ex.met == "" &&
+		len(ex.races) == 0 && len(ex.cands) == 0 && len(ex.invs) == 0
 }
 
 // execute runs one execution under cfg with a detector of its own. It
@@ -910,7 +936,8 @@ func (st *started) finish(cfg vm.Config) (*execution, error) {
 	if run.Term.Kind == vm.TermCanceled {
 		return nil, ErrCanceled
 	}
-	ex := &execution{run: run, policy: st.m.Policy(), preempt: cfg.PreemptAccesses, races: det.Races(), cands: det.Candidates(), invs: det.Inversions()}
+	ex := &execution{run: run, policy: st.m.Policy(), preempt: cfg.PreemptAccesses, races: det.Races(), cands: det.Candidates(),
+		invs: det.Inversions(), met: det.Met()}
 	if st.fp != nil {
 		ex.steps = st.fp.steps
 	}

@@ -56,6 +56,9 @@ type Detector struct {
 	m       *vm.Machine
 	// mutexBlind ignores mutex synchronization (Options.MutexBlind).
 	mutexBlind bool
+	// met is Met's answer: how the threads first met, while two lived,
+	// other than where they were created and joined.
+	met string
 	// reportedNow holds the earlier sites already reported during the
 	// current access, so a race counts one instance per access, not per byte.
 	reportedNow []vm.Site
@@ -131,6 +134,13 @@ func New() *Detector {
 	return &Detector{clocks: []VC{{1}}, live: 1, syncs: map[vm.SyncKey]*VC{}, found: map[pairKey]*Race{}, locks: newLockGraph(), gen: newGen()}
 }
 
+// Met says how the threads of the execution met, while two of them
+// lived, other than where one created another and one joined another:
+// the first synchronization of any other kind, atomic access or access to
+// the runtime's own streams; "" when they met nowhere else. Races are
+// Races'.
+func (d *Detector) Met() string { return d.met }
+
 // Bind gives the detector the machine whose execution it monitors, for
 // expanding call stacks and naming objects in reports.
 func (d *Detector) Bind(m *vm.Machine) { d.m = m }
@@ -144,6 +154,9 @@ func (d *Detector) clock(t int) *VC {
 
 // Sync implements vm.Monitor.
 func (d *Detector) Sync(ev vm.SyncEvent) {
+	if d.live > 1 && d.met == "" && ev.Op != vm.Fork && ev.Op != vm.JoinThread {
+		d.met = "synchronization"
+	}
 	if d.mutexBlind && ev.Key.Kind == vm.MutexKey && ev.Op != vm.Fork && ev.Op != vm.JoinThread {
 		return
 	}
@@ -260,7 +273,13 @@ func (d *Detector) drop(o *vm.Object) {
 func (d *Detector) Access(a *vm.Access) {
 	d.unordered = true
 	if a.Obj.Unwatched || a.Obj.ReadOnly {
+		if a.Obj.Unwatched && d.live > 1 && d.met == "" {
+			d.met = "the runtime's streams"
+		}
 		return
+	}
+	if a.Kind >= vm.AtomicRead && a.Kind <= vm.AtomicRMW && d.live > 1 && d.met == "" {
+		d.met = "an atomic access"
 	}
 	if d.private && d.live == 1 {
 		d.unordered = false

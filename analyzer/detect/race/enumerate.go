@@ -100,6 +100,10 @@ func (d *detection) enumerate() error {
 		d.res.Explore.Ended = EndedOneThread // and explore, after this, runs nothing either
 		return nil
 	}
+	if d.forkJoin {
+		d.res.Explore.Ended = EndedForkJoin // and explore, after this, runs nothing either
+		return nil
+	}
 	workers := x.workers()
 	// Half of the exploration's time at most, as of its instructions
 	// (enumerationBudget): PCT gets the rest.

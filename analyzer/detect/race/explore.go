@@ -487,6 +487,11 @@ const (
 	// EndedOneThread: it did not start, as no execution created a second
 	// thread: every schedule is the execution the plan already ran.
 	EndedOneThread = "one-thread"
+	// EndedForkJoin: it did not start, as the plan's first execution on
+	// the analysis's own inputs had threads that met only where they were
+	// created and joined, and raced nowhere: every schedule is that
+	// execution.
+	EndedForkJoin = "fork-join"
 	// EndedComplete: the enumeration ran every schedule at the focus
 	// (ExploreStats.AllSchedules) on the only input, and the focus did
 	// not grow: PCT switches at the same points, so it has none left.

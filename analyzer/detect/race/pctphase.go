@@ -45,13 +45,15 @@ type pctBatch struct {
 // when the exploration runs no PCT schedule: it is off (Explore.Max
 // negative), the analysis stopped, the program outran its budget under
 // round robin (schedules of that stretch are not worth the time they
-// take), or it never created a second thread (its one schedule ran).
+// take), it never created a second thread (its one schedule ran), or its
+// threads met only where they were created and joined on the only input
+// (forkJoin: every schedule is the one that ran).
 func (d *detection) pct() *pctPhase {
 	if d.pctp != nil {
 		return d.pctp
 	}
 	x := d.opts.Explore
-	if x == nil || x.Max < 0 || d.stop || d.res.TooLong != nil || !d.threaded {
+	if x == nil || x.Max < 0 || d.stop || d.res.TooLong != nil || !d.threaded || d.forkJoin && len(d.runInputs()) == 1 {
 		return nil
 	}
 	p := &pctPhase{d: d, patience: x.Patience, most: x.Max, inputs: d.runInputs()}

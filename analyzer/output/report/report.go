@@ -621,7 +621,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 	r.Stats = Stats{Instructions: res.Instructions, Paths: 1, Schedules: res.Schedules, Seconds: res.Elapsed.Seconds(),
 		Candidates: len(res.Candidates), Directed: len(res.Directed), FirstInstructions: res.FirstInstructions,
 		InstructionBudget: res.InstructionBudget, InputsShare: share(res.InputsShare), DirectedShare: share(res.DirectedShare)}
-	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 || x.Ended == race.EndedOneThread {
+	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 || x.Ended == race.EndedOneThread || x.Ended == race.EndedForkJoin {
 		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Beside: x.Beside, Focus: x.Focus, Switches: x.Switches, Depth: x.Depth, Ended: x.Ended,
 			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, AllSchedules: x.AllSchedules, PreemptionBound: max(x.Bound, race.EnumerationBound), CompleteBound: x.CompleteBound, Reduced: x.Reduced,
 			Snapshots: x.Snapshots, Resumed: x.Resumed, SkippedInstructions: x.Skipped,
