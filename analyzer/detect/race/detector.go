@@ -59,6 +59,8 @@ type Detector struct {
 	// met is Met's answer: how the threads first met, while two lived,
 	// other than where they were created and joined.
 	met string
+	// lastBorn is the thread created last (0: none yet).
+	lastBorn int
 	// reportedNow holds the earlier sites already reported during the
 	// current access, so a race counts one instance per access, not per byte.
 	reportedNow []vm.Site
@@ -137,8 +139,10 @@ func New() *Detector {
 // Met says how the threads of the execution met, while two of them
 // lived, other than where one created another and one joined another:
 // the first synchronization of any other kind, atomic access or access to
-// the runtime's own streams; "" when they met nowhere else. Races are
-// Races'.
+// the runtime's own streams, or two creations of threads that no order of
+// creations and joins put one before the other (the ids the new threads
+// get then follow the schedule); "" when they met nowhere else. Races
+// are Races'.
 func (d *Detector) Met() string { return d.met }
 
 // Bind gives the detector the machine whose execution it monitors, for
@@ -179,6 +183,12 @@ func (d *Detector) Sync(ev vm.SyncEvent) {
 		if d.births == nil {
 			d.births = map[int]born{}
 		}
+		if b, ok := d.births[d.lastBorn]; ok && c.Get(b.parent) < b.clock && d.met == "" {
+			// Two creations in either order: the threads' ids, and what
+			// a program does by them, follow the schedule.
+			d.met = "thread creations in either order"
+		}
+		d.lastBorn = ev.Other
 		d.births[ev.Other] = born{parent: ev.Thread, clock: c.Get(ev.Thread)}
 		d.live++
 		child := d.clock(ev.Other)

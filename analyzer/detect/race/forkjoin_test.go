@@ -18,10 +18,10 @@ import (
 // schedule, with the exploration reporting why (EndedForkJoin); any other
 // runs the plan and the exploration as before. The programs that are not
 // break the rule in one way each: output, an atomic, an end before a
-// worker finished, a race.
+// worker finished, a race, two threads creating threads in either order.
 func TestOnlyExecution(t *testing.T) {
 	files := testutil.Programs("../../../testdata/forkjoin")
-	if len(files) < 6 {
+	if len(files) < 7 {
 		t.Fatalf("%d programs in testdata/forkjoin", len(files))
 	}
 	for _, f := range files {

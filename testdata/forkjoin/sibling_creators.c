@@ -1,9 +1,10 @@
-/* A worker that makes a helper for half of its rows and joins it: thread
- * creation and joins nest, and every thread works on memory of its own
- * or memory its creator filled before making it. Still the only execution
- * there is.
+/* Two workers each make a helper for half of their rows and join it:
+ * every thread works on memory of its own or memory its creator filled
+ * before making it, but the two workers make their helpers in either
+ * order, so which helper gets which thread id follows the schedule (a
+ * program may act on its ids). Every schedule is worth running.
  *
- * expect: only
+ * expect: not only
  */
 #include <pthread.h>
 #include <stdio.h>
