@@ -24,7 +24,9 @@ func (tab table) addHeap() {
 	// object is aligned enough. The allocator's models are local
 	// (vm.Model.Local): what they read and write of the program's memory
 	// goes through the monitor (CopyMem, Free), and the addresses they
-	// return are names a program only compares.
+	// return are names, which follow the order of allocation across
+	// threads only in their ids (docs/detection.md says what that leaves
+	// out).
 	tab.register(mallocFn, "malloc", "valloc", "_Znwm", "_Znam", "_ZnwmRKSt9nothrow_t", "_ZnamRKSt9nothrow_t",
 		"_ZnwmSt11align_val_t", "_ZnamSt11align_val_t").Local()
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
