@@ -232,6 +232,9 @@ func (m *Machine) finishExit(t *Thread) (exited bool, err error) {
 // threadExit ends thread t with value v and wakes its joiners.
 func (m *Machine) threadExit(t *Thread, v uint64) {
 	m.dropFrames(t)
+	if t.status != exited {
+		m.threadsExited++
+	}
 	t.status = exited
 	if m.weak != nil {
 		m.weak.ThreadExited(t.ID)
@@ -250,12 +253,4 @@ func (m *Machine) noteUnordered(name string) {
 }
 
 // liveThreads counts the threads that have not exited.
-func (s *state) liveThreads() int {
-	n := 0
-	for _, t := range s.threads {
-		if t.status != exited {
-			n++
-		}
-	}
-	return n
-}
+func (s *state) liveThreads() int { return len(s.threads) - s.threadsExited }

@@ -27,8 +27,11 @@ import (
 type state struct {
 	mem     *Memory
 	threads []*Thread
-	cur     *Thread
-	insts   uint64
+	// threadsExited counts the threads that exited (threadExit), so that the
+	// threads still live are counted without a walk over all of them.
+	threadsExited int
+	cur           *Thread
+	insts         uint64
 	// syncs counts the synchronization events, which are progress (the
 	// hang watch's).
 	syncs uint64
