@@ -53,28 +53,28 @@ func (m *Machine) SetMem(dst uint64, c byte, n uint64) error {
 func (tab *Models) addIntrinsics() {
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.CopyMem(a[0].Bits, a[1].Bits, a[2].Bits)
-	}, "llvm.memcpy", "llvm.memmove")
+	}, "llvm.memcpy", "llvm.memmove").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.SetMem(a[0].Bits, byte(a[1].Bits), a[2].Bits)
-	}, "llvm.memset")
+	}, "llvm.memset").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, a[0].Bits)
 		return m.CopyMem(a[0].Bits, a[1].Bits, a[2].Bits)
-	}, "memcpy", "memmove")
+	}, "memcpy", "memmove").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, a[0].Bits)
 		return m.SetMem(a[0].Bits, byte(a[1].Bits), a[2].Bits)
-	}, "memset")
+	}, "memset").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.SetMem(a[0].Bits, 0, a[1].Bits)
-	}, "bzero", "explicit_bzero")
+	}, "bzero", "explicit_bzero").Local()
 
 	// Stack save/restore bracket variable-length arrays: restoring frees the
 	// allocas made since the save.
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, uint64(len(t.frames[len(t.frames)-1].allocas)))
 		return nil
-	}, "llvm.stacksave")
+	}, "llvm.stacksave").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		fr := &t.frames[len(t.frames)-1]
 		keep := int(a[0].Bits)
@@ -85,7 +85,7 @@ func (tab *Models) addIntrinsics() {
 			fr.allocas = fr.allocas[:keep]
 		}
 		return nil
-	}, "llvm.stackrestore")
+	}, "llvm.stackrestore").Local()
 
 	unary := func(f func(x uint64, w uint16) uint64) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
@@ -94,16 +94,16 @@ func (tab *Models) addIntrinsics() {
 			return nil
 		}
 	}
-	tab.Register(unary(func(x uint64, w uint16) uint64 { return bits.ReverseBytes64(x) >> (64 - w) }), "llvm.bswap")
-	tab.Register(unary(func(x uint64, w uint16) uint64 { return uint64(bits.OnesCount64(x)) }), "llvm.ctpop")
-	tab.Register(unary(func(x uint64, w uint16) uint64 { return uint64(bits.LeadingZeros64(x) - (64 - int(w))) }), "llvm.ctlz")
+	tab.Register(unary(func(x uint64, w uint16) uint64 { return bits.ReverseBytes64(x) >> (64 - w) }), "llvm.bswap").Local()
+	tab.Register(unary(func(x uint64, w uint16) uint64 { return uint64(bits.OnesCount64(x)) }), "llvm.ctpop").Local()
+	tab.Register(unary(func(x uint64, w uint16) uint64 { return uint64(bits.LeadingZeros64(x) - (64 - int(w))) }), "llvm.ctlz").Local()
 	tab.Register(unary(func(x uint64, w uint16) uint64 {
 		if x == 0 {
 			return uint64(w)
 		}
 		return uint64(bits.TrailingZeros64(x))
-	}), "llvm.cttz")
-	tab.Register(unary(func(x uint64, w uint16) uint64 { return bits.Reverse64(x) >> (64 - w) }), "llvm.bitreverse")
+	}), "llvm.cttz").Local()
+	tab.Register(unary(func(x uint64, w uint16) uint64 { return bits.Reverse64(x) >> (64 - w) }), "llvm.bitreverse").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		w := in.ArgTys[0].Bits
 		v := ir.SExt(a[0].Bits, w)
@@ -112,7 +112,7 @@ func (tab *Models) addIntrinsics() {
 		}
 		SetResult(res, uint64(v)&ir.Mask(w))
 		return nil
-	}, "llvm.abs")
+	}, "llvm.abs").Local()
 	minmax := func(signed, max bool) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			w := in.ArgTys[0].Bits
@@ -128,10 +128,10 @@ func (tab *Models) addIntrinsics() {
 			return nil
 		}
 	}
-	tab.Register(minmax(true, true), "llvm.smax")
-	tab.Register(minmax(true, false), "llvm.smin")
-	tab.Register(minmax(false, true), "llvm.umax")
-	tab.Register(minmax(false, false), "llvm.umin")
+	tab.Register(minmax(true, true), "llvm.smax").Local()
+	tab.Register(minmax(true, false), "llvm.smin").Local()
+	tab.Register(minmax(false, true), "llvm.umax").Local()
+	tab.Register(minmax(false, false), "llvm.umin").Local()
 	for _, k := range []string{"sadd", "uadd", "ssub", "usub", "smul", "umul"} {
 		kind := k
 		tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
@@ -144,7 +144,7 @@ func (tab *Models) addIntrinsics() {
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, a[0].Bits)
 		return nil
-	}, "llvm.expect", "llvm.expect.with.probability", "llvm.ssa.copy", "llvm.launder.invariant.group", "llvm.strip.invariant.group")
+	}, "llvm.expect", "llvm.expect.with.probability", "llvm.ssa.copy", "llvm.launder.invariant.group", "llvm.strip.invariant.group").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		if fn := endTrap(t); fn != "" {
 			return terminate(TermCrash, SIGILL, "trap at the end of %s, which returns a value: reaching the end of such a C++ function "+
@@ -160,7 +160,7 @@ func (tab *Models) addIntrinsics() {
 			SetResult(res, ir.Mask(in.Ty.Bits))
 		}
 		return nil
-	}, "llvm.objectsize")
+	}, "llvm.objectsize").Local()
 	// The x86 intrinsics of the spin-wait hint and the cycle counter
 	// (_mm_pause, __rdtsc; the fences' are lowered as fence instructions).
 	// A pause is a preemption point: it sits in spin loops, and the thread
@@ -171,13 +171,13 @@ func (tab *Models) addIntrinsics() {
 		return nil
 	}, "llvm.x86.rdtsc")
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.prefetch",
-		"llvm.experimental.noalias.scope.decl")
+		"llvm.experimental.noalias.scope.decl").Local()
 	// __builtin_constant_p of a value the optimizer did not fold: false,
 	// as LLVM lowers it when it cannot prove a constant (libstdc++ asks).
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, 0)
 		return nil
-	}, "llvm.is.constant")
+	}, "llvm.is.constant").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		w := uint64(in.ArgTys[0].Bits)
 		x, y, s := a[0].Bits, a[1].Bits, a[2].Bits%w
@@ -187,7 +187,7 @@ func (tab *Models) addIntrinsics() {
 		}
 		SetResult(res, r)
 		return nil
-	}, "llvm.fshl")
+	}, "llvm.fshl").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		w := uint64(in.ArgTys[0].Bits)
 		x, y, s := a[0].Bits, a[1].Bits, a[2].Bits%w
@@ -197,7 +197,7 @@ func (tab *Models) addIntrinsics() {
 		}
 		SetResult(res, r)
 		return nil
-	}, "llvm.fshr")
+	}, "llvm.fshr").Local()
 
 	// Floating-point intrinsics.
 	tab.RegisterFloat1(math.Abs, "llvm.fabs")
@@ -229,7 +229,7 @@ func (tab *Models) addIntrinsics() {
 		}
 		SetResult(res, FloatBits(r, k))
 		return nil
-	}, "llvm.fma", "llvm.fmuladd")
+	}, "llvm.fma", "llvm.fmuladd").Local()
 
 	// Variadic functions: the va_list is x86-64's {i32 gp_offset, i32
 	// fp_offset, i8* overflow_arg_area, i8* reg_save_area}. Marking both
@@ -252,11 +252,11 @@ func (tab *Models) addIntrinsics() {
 			return err
 		}
 		return m.WriteUint(ap+16, 8, 0)
-	}, "llvm.va_start")
-	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.va_end")
+	}, "llvm.va_start").Local()
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error { return nil }, "llvm.va_end").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.CopyMem(a[0].Bits, a[1].Bits, 24)
-	}, "llvm.va_copy")
+	}, "llvm.va_copy").Local()
 }
 
 func b2u(b bool) uint64 {

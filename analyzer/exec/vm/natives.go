@@ -83,32 +83,7 @@ func NewModels() *Models {
 	tab.addSetjmp()
 	tab.addProcess()
 	tab.addSymbolic()
-	for _, n := range localModels {
-		e := tab.byName[n]
-		if e == nil {
-			panic("vm: no model of " + n + " to mark local") // the list is code: a name without a model is a bug in it
-		}
-		e.Local = true
-	}
 	return tab
-}
-
-// localModels are the machine's own models that are local (Model.Local)
-// beyond the pure functions of doubles, which RegisterFloat1 and
-// RegisterFloat2 mark: arithmetic on the arguments, memory through the
-// monitor (CopyMem, SetMem), the thread's own stack and jumps, and the
-// creation and joining of threads, which the monitor sees as
-// synchronization. A pause (a spin's hint), rdtsc (the clock) and the
-// calls that block, yield or detach are not.
-var localModels = []string{
-	"llvm.memcpy", "llvm.memmove", "llvm.memset", "memcpy", "memmove", "memset", "bzero", "explicit_bzero",
-	"llvm.stacksave", "llvm.stackrestore", "llvm.bswap", "llvm.ctpop", "llvm.ctlz", "llvm.cttz", "llvm.bitreverse",
-	"llvm.abs", "llvm.smax", "llvm.smin", "llvm.umax", "llvm.umin", "llvm.fshl", "llvm.fshr", "llvm.fma", "llvm.fmuladd",
-	"llvm.expect", "llvm.expect.with.probability", "llvm.ssa.copy", "llvm.launder.invariant.group",
-	"llvm.strip.invariant.group", "llvm.objectsize", "llvm.is.constant", "llvm.prefetch",
-	"llvm.va_start", "llvm.va_end", "llvm.va_copy",
-	"pthread_create", "pthread_join", "pthread_exit", "pthread_self", "pthread_equal",
-	"setjmp", "_setjmp", "longjmp", "_longjmp",
 }
 
 // Register adds the model f under each name and returns the entries, so

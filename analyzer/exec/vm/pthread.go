@@ -25,21 +25,21 @@ const (
 )
 
 func (tab *Models) addThreads() {
-	tab.Register(pthreadCreate, "pthread_create")
-	tab.Register(joinThread(LockBlock), "pthread_join")
+	tab.Register(pthreadCreate, "pthread_create").Local()
+	tab.Register(joinThread(LockBlock), "pthread_join").Local()
 	tab.Register(joinThread(LockTry), "pthread_tryjoin_np")
 	tab.Register(joinThread(LockTimed), "pthread_timedjoin_np")
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.exitThread(t, a[0].Bits) // after the cleanup handlers
-	}, "pthread_exit")
+	}, "pthread_exit").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, tid(t))
 		return nil
-	}, "pthread_self")
+	}, "pthread_self").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, b2u(a[0].Bits == a[1].Bits))
 		return nil
-	}, "pthread_equal")
+	}, "pthread_equal").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		th := m.threadByID(a[0].Bits)
 		if th == nil {

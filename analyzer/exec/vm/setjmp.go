@@ -35,14 +35,14 @@ func (tab *Models) addSetjmp() {
 		}
 		SetResult(res, 0)
 		return nil
-	}, "setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp")
+	}, "setjmp", "_setjmp", "__sigsetjmp", "sigsetjmp").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		val := a[1].Bits & 0xffffffff
 		if val == 0 {
 			val = 1 // longjmp(env, 0) makes setjmp return 1
 		}
 		return m.longjmp(t, a[0].Bits, val)
-	}, "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk")
+	}, "longjmp", "_longjmp", "siglongjmp", "__longjmp_chk").Local()
 }
 
 // jumpIndex returns the number to store in env for target: the one env
