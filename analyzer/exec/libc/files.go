@@ -1,6 +1,7 @@
 package libc
 
 import (
+	"fmt"
 	"io"
 	"maps"
 	"slices"
@@ -61,6 +62,24 @@ type vfile struct {
 // std reports whether f is a standard stream as the run began: stdin,
 // stdout or stderr, not reopened on a file (freopen).
 func (f *vfile) std() bool { return f.path == "" && f.mem == nil && f.fd >= 0 && f.fd <= 2 }
+
+// terminal reports whether what f writes goes to the run's standard
+// output or error as it began: not reopened, redirected to a pipe or
+// socket, or read.
+func (f *vfile) terminal() bool { return f.std() && f.fd != 0 && !f.isNet() }
+
+// destination names where f writes, for a reason (Result.Unordered).
+func (f *vfile) destination() string {
+	switch {
+	case f.mem != nil:
+		return "a memory stream"
+	case f.isNet():
+		return "a pipe or socket"
+	case f.path != "":
+		return f.path
+	}
+	return fmt.Sprintf("descriptor %d", f.fd)
+}
 
 // fileTable holds the virtual file system and the open streams. FILE
 // pointers of the program map to vfiles by address.
@@ -174,10 +193,15 @@ func (ft *fileTable) stream(p uint64) (*vfile, error) {
 }
 
 // write appends program output to f, recording an output event for stdout
-// and stderr, and flushes as f's buffering mode says.
+// and stderr, and flushes as f's buffering mode says. Writing anywhere but
+// the run's own standard output or error, which no thread reads back,
+// makes the order of the threads matter (vm.Model.Prints).
 func (ft *fileTable) write(t *vm.Thread, f *vfile, b []byte) {
 	if len(b) == 0 {
 		return
+	}
+	if !f.terminal() {
+		ft.m.NoteUnordered("it wrote to " + f.destination())
 	}
 	if f.std() && f.fd != 0 {
 		ft.m.NoteOutput(t, f.fd, b)

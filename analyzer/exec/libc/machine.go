@@ -138,7 +138,9 @@ type Machine interface {
 	// NoteOutput records what the program printed on stdout or stderr,
 	// which the classifier compares; printf's symbolic arguments stay
 	// terms of it (SymbolicPrintArgs, AnnotateOutput). NoteFileWrite
-	// records which thread wrote to which file, in order.
+	// records which thread wrote to which file, in order. NoteUnordered
+	// says that a call of a model that prints (vm.Model.Prints) wrote
+	// somewhere another thread can read back.
 	Symbolic() *vm.Symbolic
 	Terms() *expr.Builder
 	Concretize(v vm.Value, w uint16) (uint64, error)
@@ -149,6 +151,7 @@ type Machine interface {
 	ReplayBytes(name string, seed []byte, n int) []byte
 	NoteOutput(t *vm.Thread, stream int, b []byte)
 	NoteFileWrite(t *vm.Thread, path string, b []byte)
+	NoteUnordered(why string)
 	OutputLen() int
 	SymbolicPrintArgs(a []vm.Value, first int) ([]*expr.Expr, error)
 	AnnotateOutput(format string, terms []*expr.Expr)

@@ -86,5 +86,8 @@ stale.
 		"and nothing another thread does changes what it returns. A program whose threads, while two of them live, call no other model, meet only where they "+
 		"are created and joined and race nowhere has one execution: detection runs its first schedule only (detection.md).",
 		func(m *vm.Model) bool { return m.Local })
+	section("Output calls", "These write program output. To the run's standard output or error, which no thread reads back, they count as local calls: "+
+		"another schedule can only print the threads' output in another order, which the report then says. To a file, a pipe or a memory stream they do not.",
+		func(m *vm.Model) bool { return m.Prints })
 	return strings.TrimRight(b.String(), "\n") + "\n"
 }

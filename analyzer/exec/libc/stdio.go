@@ -77,10 +77,10 @@ func (tab table) addStdio() {
 	}
 	// printf keeps symbolic arguments as terms of its output event; its
 	// format and stream are made concrete by the model itself.
-	tab.registerIO(printfTo(0, false), "printf").Symbolic()
-	tab.registerIO(printfTo(0, true), "vprintf")
-	tab.registerIO(printfTo(1, false), "fprintf").Symbolic()
-	tab.registerIO(printfTo(1, true), "vfprintf")
+	tab.registerIO(printfTo(0, false), "printf").Symbolic().Prints()
+	tab.registerIO(printfTo(0, true), "vprintf").Prints()
+	tab.registerIO(printfTo(1, false), "fprintf").Symbolic().Prints()
+	tab.registerIO(printfTo(1, true), "vfprintf").Prints()
 	tab.registerIO(printfTo(2, false), "dprintf").Symbolic()
 	tab.registerIO(printfTo(2, true), "vdprintf")
 	sprintf := func(bounded, va bool) ioModel {
@@ -110,12 +110,12 @@ func (tab table) addStdio() {
 		m.files.writeStream(t, 1, []byte(s+"\n"))
 		vm.SetResult(res, 1)
 		return nil
-	}, "puts")
+	}, "puts").Prints()
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		m.files.writeStream(t, 1, []byte{byte(a[0].Bits)})
 		vm.SetResult(res, a[0].Bits&0xff)
 		return nil
-	}, "putchar", "putchar_unlocked")
+	}, "putchar", "putchar_unlocked").Prints()
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[1].Bits)
 		if err != nil {
@@ -124,7 +124,7 @@ func (tab table) addStdio() {
 		m.files.write(t, f, []byte{byte(a[0].Bits)})
 		vm.SetResult(res, a[0].Bits&0xff)
 		return nil
-	}, "fputc", "putc", "fputc_unlocked", "putc_unlocked")
+	}, "fputc", "putc", "fputc_unlocked", "putc_unlocked").Prints()
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		s, err := m.CString(a[0].Bits)
 		if err != nil {
@@ -137,7 +137,7 @@ func (tab table) addStdio() {
 		m.files.write(t, f, []byte(s))
 		vm.SetResult(res, 1)
 		return nil
-	}, "fputs", "fputs_unlocked")
+	}, "fputs", "fputs_unlocked").Prints()
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		size, n := a[1].Bits, a[2].Bits
 		f, err := m.files.stream(a[3].Bits)
@@ -155,10 +155,11 @@ func (tab table) addStdio() {
 		m.files.write(t, f, append([]byte(nil), b...))
 		vm.SetResult(res, n)
 		return nil
-	}, "fwrite", "fwrite_unlocked")
+	}, "fwrite", "fwrite_unlocked").Prints()
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		if a[0].Bits == 0 {
+			m.NoteUnordered("it flushed every stream")
 			m.files.flushAll()
 			return m.publishAll(t)
 		}
@@ -166,8 +167,11 @@ func (tab table) addStdio() {
 		if err != nil {
 			return err
 		}
+		if !f.terminal() {
+			m.NoteUnordered("it flushed " + f.destination())
+		}
 		return m.publishMem(t, f)
-	}, "fflush", "fflush_unlocked")
+	}, "fflush", "fflush_unlocked").Prints()
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {

@@ -52,7 +52,7 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		res = regs[in.Dst : in.Dst+in.N]
 	}
 	model := m.natives[callee.ID]
-	if m.unordered == "" && (model == nil || !model.Local) {
+	if m.unordered == "" && (model == nil || !model.Local && !model.Prints) {
 		m.noteUnordered(callee.Name)
 	}
 	if m.hang != nil && (model == nil || !idleModels[model.Name]) {
@@ -249,6 +249,17 @@ func (m *Machine) threadExit(t *Thread, v uint64) {
 func (m *Machine) noteUnordered(name string) {
 	if n := m.liveThreads(); n > 1 {
 		m.unordered = fmt.Sprintf("it called %s while %d threads ran", name, n)
+	}
+}
+
+// NoteUnordered records why, something a model did that another thread's
+// calls could see or change (writing a file, a pipe or a memory stream),
+// as what makes this execution's order matter (Result.Unordered) when
+// another thread lives. Models that are not local need not call it: their
+// calls are recorded before they run.
+func (m *Machine) NoteUnordered(why string) {
+	if n := m.liveThreads(); m.unordered == "" && n > 1 {
+		m.unordered = fmt.Sprintf("%s while %d threads ran", why, n)
 	}
 }
 

@@ -47,6 +47,9 @@ func (m *Machine) ReplayBytes(name string, seed []byte, n int) []byte {
 // NoteOutput records b, printed by t on stream 1 or 2, in the digest and,
 // while under Config.MaxOutput, as an event.
 func (m *Machine) NoteOutput(t *Thread, stream int, b []byte) {
+	if !m.outputOrder && m.liveThreads() > 1 {
+		m.outputOrder = true
+	}
 	m.digest.add(stream, b)
 	max := m.cfg.MaxOutput
 	if max == 0 {

@@ -351,6 +351,10 @@ type Result struct {
 	// only where they were created and joined, every schedule runs this
 	// execution.
 	Unordered string
+	// OutputOrder is set when a thread wrote to standard output or error
+	// while another lived: another schedule can interleave the threads'
+	// output otherwise, even when it runs them the same way.
+	OutputOrder bool
 }
 
 type threadStatus uint8
@@ -532,8 +536,10 @@ type Machine struct {
 	// unordered is Result.Unordered: set at the first call that makes
 	// this execution's order matter other than through the monitor.
 	unordered string
-	forkSite  ir.LocID
-	paused    bool // Run returned TermPaused and may be called again
+	// outputOrder is Result.OutputOrder.
+	outputOrder bool
+	forkSite    ir.LocID
+	paused      bool // Run returned TermPaused and may be called again
 	// sliceStart is m.insts when the running thread's slice began.
 	sliceStart uint64
 	// run holds exec's limits for the running thread (exec.go).
@@ -951,7 +957,7 @@ func (m *Machine) Run() (res *Result) {
 func (m *Machine) result(t *Termination) *Result {
 	res := &Result{Term: t, Trace: m.trace, Output: m.output, OutputOmitted: m.outOmit, Digest: m.digest,
 		Inputs: m.inputs, Instructions: m.insts, Threads: len(m.threads), Havoc: m.havocked, PeakFootprint: m.peak,
-		Unordered: m.unordered}
+		Unordered: m.unordered, OutputOrder: m.outputOrder}
 	if n := m.liveThreads(); t.Kind == TermExit && n > 1 && res.Unordered == "" {
 		res.Unordered = fmt.Sprintf("the program ended while %d threads ran", n)
 	}

@@ -37,6 +37,14 @@ type Model struct {
 	// model and raced nowhere is the only execution of its inputs (see
 	// Result.Unordered).
 	Local bool
+	// Prints marks a model that writes program output (printf, puts,
+	// fwrite): local too while what it writes goes to the run's standard
+	// output or error, which no thread can read back. Such a call changes
+	// what other schedules do in one way only, the order in which the
+	// threads' output comes (Result.OutputOrder). One that writes
+	// anywhere else (a file, a pipe, a memory stream) says so itself
+	// (Machine.NoteUnordered).
+	Prints bool
 	// float1 and float2 are the model's function when it is a pure
 	// function of doubles (RegisterFloat1, RegisterFloat2): exec calls it
 	// for a call of doubles (ir.CodeCallFD) without step.
@@ -144,6 +152,10 @@ func (ms Entries) Releases() Entries { return ms.set(func(m *Model) { m.Sync = R
 
 // Local marks the models as local (see Model.Local).
 func (ms Entries) Local() Entries { return ms.set(func(m *Model) { m.Local = true }) }
+
+// Prints marks the models as writers of program output (see
+// Model.Prints).
+func (ms Entries) Prints() Entries { return ms.set(func(m *Model) { m.Prints = true }) }
 
 // Signals marks the models as wake-ups.
 func (ms Entries) Signals() Entries { return ms.set(func(m *Model) { m.Sync = Signals }) }
