@@ -381,8 +381,12 @@ type detection struct {
 	// own inputs is the only one they have (execution.only): the
 	// exploration of schedules after the plan has nothing to run.
 	forkJoin bool
-	single   map[string]bool
-	unrun    map[string]bool
+	// forkJoinOutput is set when that execution's threads printed while
+	// two of them lived: other schedules run them the same way but may
+	// interleave their output otherwise (ExploreStats.OutputOrder).
+	forkJoinOutput bool
+	single         map[string]bool
+	unrun          map[string]bool
 	// shared holds the allocation sites whose objects executions shadow
 	// from birth (private.go): learnt from executions that could not
 	// vouch for an object's private phase, which then ran again.
@@ -485,7 +489,7 @@ func (d *detection) plan(in *Inputs) error {
 				d.total -= d.opts.Schedules - 1
 				d.single[in.Key()] = true
 				if in == nil && runs[0].run.Threads > 1 {
-					d.forkJoin = true
+					d.forkJoin, d.forkJoinOutput = true, runs[0].run.OutputOrder
 				}
 				break
 			}

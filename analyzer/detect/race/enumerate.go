@@ -102,6 +102,7 @@ func (d *detection) enumerate() error {
 	}
 	if d.forkJoin {
 		d.res.Explore.Ended = EndedForkJoin // and explore, after this, runs nothing either
+		d.res.Explore.OutputOrder = d.forkJoinOutput
 		return nil
 	}
 	workers := x.workers()

@@ -469,6 +469,10 @@ type ExploreStats struct {
 	Instructions, Budget uint64
 	// Ended says why it stopped.
 	Ended string
+	// OutputOrder is set with Ended EndedForkJoin when the threads
+	// printed while two of them lived: every schedule runs them the same
+	// way, but the order of their output can differ.
+	OutputOrder bool
 }
 
 // Why an exploration ended (ExploreStats.Ended).

@@ -544,6 +544,7 @@ type Exploration struct {
 	Switches            int    `json:"switches"`
 	Depth               int    `json:"depth,omitempty"`
 	Ended               string `json:"ended"`
+	OutputOrder         bool   `json:"output_order,omitempty"`
 	Bounded             int    `json:"bounded"`
 	Exhaustive          bool   `json:"exhaustive"`
 	AllSchedules        bool   `json:"all_schedules"`
@@ -622,7 +623,7 @@ func FromDetection(res *race.Result, args []string, base string) *Report {
 		Candidates: len(res.Candidates), Directed: len(res.Directed), FirstInstructions: res.FirstInstructions,
 		InstructionBudget: res.InstructionBudget, InputsShare: share(res.InputsShare), DirectedShare: share(res.DirectedShare)}
 	if x := res.Explore; x.Schedules > 0 || x.Enumerated > 0 || x.Ended == race.EndedOneThread || x.Ended == race.EndedForkJoin {
-		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Beside: x.Beside, Focus: x.Focus, Switches: x.Switches, Depth: x.Depth, Ended: x.Ended,
+		r.Stats.Exploration = &Exploration{Schedules: x.Schedules, Beside: x.Beside, Focus: x.Focus, Switches: x.Switches, Depth: x.Depth, Ended: x.Ended, OutputOrder: x.OutputOrder,
 			Bounded: x.Enumerated, Exhaustive: x.Exhaustive, AllSchedules: x.AllSchedules, PreemptionBound: max(x.Bound, race.EnumerationBound), CompleteBound: x.CompleteBound, Reduced: x.Reduced,
 			Snapshots: x.Snapshots, Resumed: x.Resumed, SkippedInstructions: x.Skipped,
 			Instructions: x.Instructions, InstructionBudget: x.Budget}

@@ -225,8 +225,12 @@ func WriteText(w io.Writer, r *Report) error {
 		}
 		b.WriteString("\n")
 	} else if x != nil && x.Ended == race.EndedForkJoin {
-		b.WriteString("SCHEDULES: one: on its inputs the threads met only where they were created and joined, and raced nowhere, " +
-			"so every schedule is the one already run\n")
+		b.WriteString("SCHEDULES: one: on its inputs the threads met only where they were created and joined, and raced nowhere, ")
+		if x.OutputOrder {
+			b.WriteString("so every schedule runs them as this one did (only the order of what they print can differ)\n")
+		} else {
+			b.WriteString("so every schedule is the one already run\n")
+		}
 	} else if x != nil {
 		fmt.Fprintf(&b, "SCHEDULES: explored after the plan, switching threads at synchronization and at %d racing access%s: %s; "+
 			"%s %d PCT schedule%s%s%s (%d distinct switches in all); %s\n", x.Focus, pluralES(x.Focus), bounded(x),

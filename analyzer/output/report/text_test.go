@@ -3,6 +3,8 @@ package report
 import (
 	"strings"
 	"testing"
+
+	"augur/analyzer/detect/race"
 )
 
 // TestBudgetLineSaysWhatRan checks the BUDGET line against what ran: a
@@ -66,5 +68,28 @@ func TestShareLinesSayWhatWasLeftOut(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "plans on explored inputs") {
 		t.Errorf("the report\n%s\nsays the inputs' plans ended on their share; they left nothing out", b.String())
+	}
+}
+
+// TestForkJoinLineSaysWhatCanDiffer checks the SCHEDULES line of an
+// analysis whose first schedule was the only execution: when the threads
+// printed while two of them lived, it says the order of what they print
+// can differ; otherwise that every schedule is the one run.
+func TestForkJoinLineSaysWhatCanDiffer(t *testing.T) {
+	for _, c := range []struct {
+		order      bool
+		want, lack string
+	}{
+		{false, "so every schedule is the one already run\n", "order of what they print"},
+		{true, "so every schedule runs them as this one did (only the order of what they print can differ)\n", "is the one already run"},
+	} {
+		var b strings.Builder
+		r := &Report{Stats: Stats{Schedules: 1, Exploration: &Exploration{Ended: race.EndedForkJoin, OutputOrder: c.order}}}
+		if err := WriteText(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), c.want) || strings.Contains(b.String(), c.lack) {
+			t.Errorf("output order %v: the report\n%s\nlacks %q or has %q", c.order, b.String(), c.want, c.lack)
+		}
 	}
 }
