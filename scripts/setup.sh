@@ -14,8 +14,8 @@ cd "$(dirname "$0")/.."
 # valgrind (Helgrind) and neovim are a baseline and a client of the tests;
 # chromium renders the interleaving timeline in its test and drives the real
 # VS Code (code-server) of the extension's end-to-end test, whose search
-# needs ripgrep.
-packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind neovim chromium ripgrep patch)
+# needs ripgrep; m4 makes SPLASH-2's sources for scripts/sctbench.sh.
+packages=(clang-14 llvm-14-dev libclang-rt-14-dev libz3-dev valgrind neovim chromium ripgrep patch m4)
 
 apt_deps() {
 	local missing=() p
