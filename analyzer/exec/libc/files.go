@@ -200,7 +200,7 @@ func (ft *fileTable) write(t *vm.Thread, f *vfile, b []byte) {
 	if len(b) == 0 {
 		return
 	}
-	if !f.terminal() {
+	if !f.terminal() && ft.m.OrderOpen() {
 		ft.m.NoteUnordered("it wrote to " + f.destination())
 	}
 	if f.std() && f.fd != 0 {

@@ -140,7 +140,8 @@ type Machine interface {
 	// terms of it (SymbolicPrintArgs, AnnotateOutput). NoteFileWrite
 	// records which thread wrote to which file, in order. NoteUnordered
 	// says that a call of a model that prints (vm.Model.Prints) wrote
-	// somewhere another thread can read back.
+	// somewhere another thread can read back; OrderOpen says whether it
+	// would record anything, so the reason is built only then.
 	Symbolic() *vm.Symbolic
 	Terms() *expr.Builder
 	Concretize(v vm.Value, w uint16) (uint64, error)
@@ -152,6 +153,7 @@ type Machine interface {
 	NoteOutput(t *vm.Thread, stream int, b []byte)
 	NoteFileWrite(t *vm.Thread, path string, b []byte)
 	NoteUnordered(why string)
+	OrderOpen() bool
 	OutputLen() int
 	SymbolicPrintArgs(a []vm.Value, first int) ([]*expr.Expr, error)
 	AnnotateOutput(format string, terms []*expr.Expr)

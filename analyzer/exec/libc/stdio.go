@@ -167,7 +167,7 @@ func (tab table) addStdio() {
 		if err != nil {
 			return err
 		}
-		if !f.terminal() {
+		if !f.terminal() && m.OrderOpen() {
 			m.NoteUnordered("it flushed " + f.destination())
 		}
 		return m.publishMem(t, f)

@@ -52,8 +52,8 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		res = regs[in.Dst : in.Dst+in.N]
 	}
 	model := m.natives[callee.ID]
-	if m.unordered == "" && (model == nil || !model.Local && !model.Prints) {
-		m.noteUnordered(callee.Name)
+	if (model == nil || !model.Local && !model.Prints) && m.OrderOpen() {
+		m.NoteUnordered("it called " + callee.Name)
 	}
 	if m.hang != nil && (model == nil || !idleModels[model.Name]) {
 		m.noteProgress("it called " + callee.Name)
@@ -243,23 +243,20 @@ func (m *Machine) threadExit(t *Thread, v uint64) {
 	m.sync.wake(waitKey{kind: waitJoin, addr: uint64(t.ID)}, m)
 }
 
-// noteUnordered records a call of name, a model that is not local or an
-// undefined function, as what makes this execution's order matter
-// (Result.Unordered) when another thread lives.
-func (m *Machine) noteUnordered(name string) {
-	if n := m.liveThreads(); n > 1 {
-		m.unordered = fmt.Sprintf("it called %s while %d threads ran", name, n)
-	}
-}
+// OrderOpen reports whether NoteUnordered would record a reason now: none
+// is recorded yet and another thread lives. Callers on hot paths (every
+// call, every write to a file) test it before they build the reason.
+func (m *Machine) OrderOpen() bool { return m.unordered == "" && m.liveThreads() > 1 }
 
-// NoteUnordered records why, something a model did that another thread's
-// calls could see or change (writing a file, a pipe or a memory stream),
+// NoteUnordered records why, something the program did that another
+// thread's calls could see or change (a call of a model that is not local
+// or of an undefined function; writing a file, a pipe or a memory stream),
 // as what makes this execution's order matter (Result.Unordered) when
-// another thread lives. Models that are not local need not call it: their
-// calls are recorded before they run.
+// another thread lives. Models that are not local need not call it: the
+// VM records their calls before they run.
 func (m *Machine) NoteUnordered(why string) {
-	if n := m.liveThreads(); m.unordered == "" && n > 1 {
-		m.unordered = fmt.Sprintf("%s while %d threads ran", why, n)
+	if m.OrderOpen() {
+		m.unordered = fmt.Sprintf("%s while %d threads ran", why, m.liveThreads())
 	}
 }
 
