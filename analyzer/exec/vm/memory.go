@@ -61,7 +61,18 @@ type Object struct {
 	// mapped is the mapping bytes lie in when they were copied page by
 	// page (cow.go); nil when they are on the Go heap.
 	mapped *mapping
+	// small holds the bytes of an object that fits in it with the spare
+	// capacity (smallBytes), so that allocating one, a list node or a
+	// small stack slot, is one Go allocation rather than two. A copy of
+	// the record (writable, freeing) never shares it: its bytes are copied
+	// or dropped.
+	small [smallBytes]byte
 }
+
+// smallBytes is the size of Object.small: an object of up to
+// smallBytes-wordSlack bytes (two pointers and an int) keeps its bytes in
+// its record.
+const smallBytes = 24
 
 // Memory is the address space of one execution state: object id -> object.
 //
@@ -257,8 +268,12 @@ func (m *Memory) alloc(kind ObjKind, size uint64, name string, site ir.LocID, th
 		m.nextID++
 	}
 	m.serial++
-	o := &Object{ID: id, Serial: m.serial, Size: size, Kind: kind, Name: name, Site: site, Thread: int32(thread),
-		bytes: objectBytes(size), gen: m.gen}
+	o := &Object{ID: id, Serial: m.serial, Size: size, Kind: kind, Name: name, Site: site, Thread: int32(thread), gen: m.gen}
+	if size+wordSlack <= smallBytes {
+		o.bytes = o.small[:size:smallBytes]
+	} else {
+		o.bytes = objectBytes(size)
+	}
 	o.setLimits()
 	m.set(id, o)
 	m.live += size
