@@ -2,6 +2,7 @@ package vm
 
 import (
 	"testing"
+	"unsafe"
 
 	"augur/analyzer/frontend/ir"
 )
@@ -123,5 +124,14 @@ func TestQuarantineForgetsTheOldestTombstones(t *testing.T) {
 	}
 	if o := c.Object(ids[len(ids)-1]); o == nil || o.Freed {
 		t.Errorf("the parent's free reached the fork's live object: %v", o)
+	}
+}
+
+// TestObjectOverheadCoversTheRecord keeps the memory budget's cost of an
+// object's record at least the record's size, so that a field added to
+// Object cannot make the budget undercount what a program holds.
+func TestObjectOverheadCoversTheRecord(t *testing.T) {
+	if size := unsafe.Sizeof(Object{}); size > ObjectOverhead {
+		t.Fatalf("an Object record is %d bytes, but ObjectOverhead counts %d: raise it to the record's Go size class", size, ObjectOverhead)
 	}
 }
