@@ -70,8 +70,8 @@ type Object struct {
 }
 
 // smallBytes is the size of Object.small: an object of up to
-// smallBytes-wordSlack bytes (two pointers and an int) keeps its bytes in
-// its record.
+// smallBytes-wordSlack bytes (17: a node of two pointers, say) keeps its
+// bytes in its record.
 const smallBytes = 24
 
 // Memory is the address space of one execution state: object id -> object.
