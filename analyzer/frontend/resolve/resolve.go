@@ -13,6 +13,8 @@ package resolve
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -354,12 +356,28 @@ func symbols(path string) (bitcode.Symbols, error) {
 
 // A compiled file in the build cache keeps its symbols beside it
 // (KEY.syms by KEY.bc, pruned with it): reading the runtime's 22 files'
-// took 47 ms, which every command paid.
+// took 47 ms, which every command paid. They hold for the file whose
+// contents hash to Sum. Neither its time nor its size says that: the
+// cache marks a file used by setting its modification time
+// (cachefile.Touch), so symbols kept by time were stale after every
+// command that used them, and each read all the files again (50 to 80 ms
+// of a warm run's start-up); and a header's change compiles the file
+// again under the same name, perhaps to the same size.
 type stored struct {
-	Size      int64    `json:"size"`
-	MTime     int64    `json:"mtime"`
+	Sum       string   `json:"sum"`
 	Defined   []string `json:"defined"`
 	Undefined []string `json:"undefined"`
+}
+
+// contentSum is the hash stored symbols are kept under: hashing the
+// runtime's files (600 KB) takes about a millisecond.
+func contentSum(path string) (string, bool) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", false
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:16]), true
 }
 
 // storedPath is where the symbols of a cached bitcode file are kept, or
@@ -386,15 +404,22 @@ func readStored(key memoKey) (bitcode.Symbols, bool) {
 	}
 	data, err := os.ReadFile(p)
 	var st stored
-	if err != nil || json.Unmarshal(data, &st) != nil || st.Size != key.size || st.MTime != key.mtime {
+	if err != nil || json.Unmarshal(data, &st) != nil || st.Sum == "" {
+		return bitcode.Symbols{}, false
+	}
+	if sum, ok := contentSum(key.path); !ok || sum != st.Sum {
 		return bitcode.Symbols{}, false
 	}
 	return bitcode.Symbols{Defined: st.Defined, Undefined: st.Undefined}, true
 }
 
 func store(key memoKey, s bitcode.Symbols) {
-	if p := storedPath(key.path); p != "" {
-		data, _ := json.Marshal(stored{Size: key.size, MTime: key.mtime, Defined: s.Defined, Undefined: s.Undefined})
+	p := storedPath(key.path)
+	if p == "" {
+		return
+	}
+	if sum, ok := contentSum(key.path); ok {
+		data, _ := json.Marshal(stored{Sum: sum, Defined: s.Defined, Undefined: s.Undefined})
 		cachefile.WriteAtomic(p, data) // a cache: a failed write costs a parse next time
 	}
 }

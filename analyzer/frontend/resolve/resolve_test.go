@@ -2,12 +2,16 @@ package resolve
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
+	"time"
 
 	"augur/analyzer/frontend/build"
+	"augur/internal/cachefile"
 )
 
 // project is testdata/project/tally, whose main.c says what completing it
@@ -88,5 +92,54 @@ func TestCompleteLeavesAWholeProgramAlone(t *testing.T) {
 	r := complete(t, filepath.Join(project, "other.c"))
 	if len(r.Taken)+len(r.Skipped) != 0 {
 		t.Errorf("a whole program was completed: %+v", r)
+	}
+}
+
+// The symbols kept beside a cached file hold while its contents do. The
+// cache marks a file used by giving it a new modification time, and
+// that keeps them (symbols kept by time were read again at every
+// command); a file compiled again under the same name to other contents
+// drops them.
+func TestStoredSymbolsFollowTheContents(t *testing.T) {
+	opts := build.Options{CacheDir: t.TempDir()}
+	p, err := build.Build(context.Background(), []string{filepath.Join(project, "tally.c"), filepath.Join(project, "log.c")}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tally, logged := p.Bitcode[0], p.Bitcode[1]
+	forget := func() {
+		memoMu.Lock()
+		clear(symbolMemo)
+		memoMu.Unlock()
+	}
+	if _, err := symbols(tally); err != nil {
+		t.Fatal(err)
+	}
+	kept := storedPath(tally)
+	if _, err := os.Stat(kept); err != nil {
+		t.Fatalf("no symbols kept beside %s: %v", tally, err)
+	}
+	// Stand-in symbols under the file's sum: what is read while it holds.
+	sum, _ := contentSum(tally)
+	data, _ := json.Marshal(stored{Sum: sum, Defined: []string{"stand_in"}})
+	if err := os.WriteFile(kept, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	later := time.Now().Add(time.Minute)
+	os.Chtimes(tally, later, later) // what cachefile.Touch does, a minute on
+	forget()
+	if s, _ := symbols(tally); !slices.Equal(s.Defined, []string{"stand_in"}) {
+		t.Errorf("after the file was marked used its symbols were read again: %v", s.Defined)
+	}
+	other, err := os.ReadFile(logged)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cachefile.WriteAtomic(tally, other); err != nil {
+		t.Fatal(err)
+	}
+	forget()
+	if s, _ := symbols(tally); !slices.Contains(s.Defined, "log_line") {
+		t.Errorf("after the file was compiled again to other contents its old symbols were kept: %v", s.Defined)
 	}
 }
