@@ -3,6 +3,7 @@ package ir
 import (
 	"fmt"
 	"testing"
+	"unsafe"
 )
 
 type relocInner struct {
@@ -64,5 +65,28 @@ func TestLocSet(t *testing.T) {
 	}
 	if s := p.LocSet(nil); s != nil {
 		t.Errorf("LocSet(nil) = %v", s)
+	}
+}
+
+// A location's text is made once, on first use, and every caller gets the
+// same string, also when several goroutines (classification's workers) ask
+// at once; the lookup by text sees every id.
+func TestLocStringIsMadeOnceForAll(t *testing.T) {
+	p := &Program{Locs: []Loc{{}, {File: "a.c", Line: 3, Col: 2}, {File: "b.c", Line: 1}}}
+	texts := make(chan string, 8)
+	for range 8 {
+		go func() { texts <- p.LocString(1) }()
+	}
+	first := <-texts
+	for range 7 {
+		if s := <-texts; unsafe.StringData(s) != unsafe.StringData(first) || s != "a.c:3:2" {
+			t.Errorf("LocString(1) = %q at %p, want the one %q", s, unsafe.StringData(s), first)
+		}
+	}
+	if p.LocString(0) != "<unknown>" || p.LocString(2) != "b.c:1" {
+		t.Errorf("texts %q %q", p.LocString(0), p.LocString(2))
+	}
+	if l := p.LocOf("b.c:1"); l != p.Locs[2] {
+		t.Errorf("LocOf(b.c:1) = %+v", l)
 	}
 }
