@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os/exec"
 	"path/filepath"
@@ -43,6 +44,12 @@ var speedPrograms = []speedProgram{
 // time and peak RSS beside each, and augur's ratio to every baseline. Targets (issue #26): augur/native-O0
 // within 10x on compute programs (median) and 5x on lock-heavy ones; run
 // RSS within 10x native above augur's fixed floor.
+//
+// Then, against the same baselines, it measures what a user of the
+// analysis waits for (analysisRounds each, interleaved): detection of one
+// schedule on the given inputs, and the whole default `augur analyze`
+// (inputs explored, every race classified), with its schedules per second
+// (the report's schedules over the analysis's wall time).
 func BenchmarkInterpreterSpeed(b *testing.B) {
 	const rounds = 5
 	dir := b.TempDir()
@@ -98,6 +105,7 @@ func BenchmarkInterpreterSpeed(b *testing.B) {
 		fmt.Println(line)
 		ratios[p.kind] = append(ratios[p.kind], a/med["O0"].wall.Seconds())
 		b.ReportMetric(a/med["O0"].wall.Seconds(), p.name+"-x-O0")
+		analysisSpeed(b, p, src, med)
 	}
 	targets := map[string]float64{"compute": 10, "lock": 5}
 	for _, kind := range []string{"compute", "allocation", "lock"} {
@@ -125,4 +133,56 @@ func medianMeasurement(ms []measurement) measurement {
 	sort.Slice(walls, func(i, j int) bool { return walls[i] < walls[j] })
 	sort.Slice(rsss, func(i, j int) bool { return rsss[i] < rsss[j] })
 	return measurement{wall: walls[len(ms)/2], rss: rsss[len(ms)/2], out: strings.TrimSpace(ms[len(ms)-1].out)}
+}
+
+// analysisRounds is how many times BenchmarkInterpreterSpeed runs each
+// program's detection and whole analysis: a whole analysis takes seconds
+// to tens of seconds, so three, not five.
+const analysisRounds = 3
+
+// analysisSpeed measures p's detection of one schedule and its whole
+// default analysis, medians of analysisRounds, and prints each against
+// the baselines in base (medians measured just before), with peak RSS
+// beside each, and the analysis's schedules per second.
+func analysisSpeed(b *testing.B, p speedProgram, src string, base map[string]measurement) {
+	b.Helper()
+	detectArgs := append([]string{"analyze", "--detect-only", "--schedules", "1", "--explore-time", "0",
+		"--sym-inputs", "none", "--directed", "0", src, "--"}, p.args...)
+	analyzeArgs := append([]string{"analyze", "--format", "json", src, "--"}, p.args...)
+	var detects, analyses []measurement
+	var schedules []float64
+	for i := 0; i < analysisRounds; i++ {
+		detects = append(detects, measure(b, augurBin, detectArgs...))
+		m := measure(b, augurBin, analyzeArgs...)
+		var r struct {
+			Stats struct {
+				Schedules int `json:"schedules"`
+			} `json:"stats"`
+		}
+		if err := json.Unmarshal([]byte(m.out), &r); err != nil {
+			b.Fatalf("%s: augur analyze --format json: %v\n%.300s", p.name, err, m.out)
+		}
+		analyses = append(analyses, m)
+		schedules = append(schedules, float64(r.Stats.Schedules)/m.wall.Seconds())
+	}
+	sort.Float64s(schedules)
+	perSecond := schedules[len(schedules)/2]
+	for _, stage := range []struct {
+		name string
+		m    measurement
+	}{{"detect (1 schedule)", medianMeasurement(detects)}, {"analyze (default)", medianMeasurement(analyses)}} {
+		line := fmt.Sprintf("speed %-12s %-19s %7v %9s", p.name, stage.name, stage.m.wall.Round(time.Millisecond),
+			bytesize.Format(stage.m.rss))
+		for _, kind := range []string{"O0", "O2", "tsan", "helgrind"} {
+			if m, ok := base[kind]; ok {
+				line += fmt.Sprintf(" | %s %6.1fx", kind, stage.m.wall.Seconds()/m.wall.Seconds())
+			}
+		}
+		if stage.name == "analyze (default)" {
+			line += fmt.Sprintf(" | %.1f schedules/s", perSecond)
+		}
+		fmt.Println(line)
+	}
+	b.ReportMetric(medianMeasurement(analyses).wall.Seconds()/base["O0"].wall.Seconds(), p.name+"-analyze-x-O0")
+	b.ReportMetric(perSecond, p.name+"-schedules/s")
 }
