@@ -491,6 +491,18 @@ func (c *client) ends() int {
 	return n
 }
 
+// reports counts the progress reports whose message is msg. Caller holds
+// mu.
+func (c *client) reports(msg string) int {
+	n := 0
+	for _, v := range c.progress {
+		if v["kind"] == "report" && v["message"] == msg {
+			n++
+		}
+	}
+	return n
+}
+
 // waitAnalyses waits until n analyses have ended in total.
 func (c *client) waitAnalyses(n int) {
 	c.t.Helper()
