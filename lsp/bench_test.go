@@ -208,14 +208,11 @@ func clangBin(b *testing.B) string {
 }
 
 // saveLatencies starts a server with the given debounce, opens path, and
-// times runs code-changing saves; it returns the latencies to the first
-// and the final diagnostics, and the server's idle RSS in KiB afterwards.
-// saveLatencies saves path runs times, each a change of its code, and
-// returns for each save the time to the first diagnostics published, to
-// the final ones (every race classified: published just before the
-// server reports "verifying fixes", or at the end when it proposes none)
-// and to the end of the analysis's progress; and the server's RSS when
-// idle after them.
+// times runs code-changing saves. It returns for each save the time to the
+// first diagnostics published, to the final ones (every race classified:
+// published just before the server reports "verifying fixes", or at the
+// end when it proposes none) and to the end of the analysis's progress;
+// and the server's idle RSS in KiB afterwards.
 func saveLatencies(b *testing.B, root, path string, runs int, debounce string) (first, final, ended []time.Duration, idle int) {
 	c := start(b, root, map[string]any{"debounce": debounce})
 	c.open(path)

@@ -481,22 +481,18 @@ func (c *client) releaseCreates() {
 }
 
 // ends counts finished analyses (progress "end" reports). Caller holds mu.
-func (c *client) ends() int {
-	n := 0
-	for _, v := range c.progress {
-		if v["kind"] == "end" {
-			n++
-		}
-	}
-	return n
-}
+func (c *client) ends() int { return c.progressCount("end", "") }
 
 // reports counts the progress reports whose message is msg. Caller holds
 // mu.
-func (c *client) reports(msg string) int {
+func (c *client) reports(msg string) int { return c.progressCount("report", msg) }
+
+// progressCount counts the $/progress values of the kind given, with the
+// message given unless that is "". Caller holds mu.
+func (c *client) progressCount(kind, msg string) int {
 	n := 0
 	for _, v := range c.progress {
-		if v["kind"] == "report" && v["message"] == msg {
+		if v["kind"] == kind && (msg == "" || v["message"] == msg) {
 			n++
 		}
 	}
