@@ -85,11 +85,22 @@ func (b *Bounded) Pick(p *Point, runnable []int) (int, error) {
 		b.yielded = 0
 	}
 	if i < MaxDecisions {
-		b.Decisions = append(b.Decisions, Decision{Current: p.Thread, Runnable: slices.Clone(runnable), Chose: choice, Insts: p.Insts, GaveWay: gaveWay})
+		b.Decisions = append(b.Decisions, Decision{Current: p.Thread, Runnable: b.runnableSet(runnable), Chose: choice,
+			Insts: p.Insts, GaveWay: gaveWay})
 	} else {
 		b.Truncated = true
 	}
 	return choice, nil
+}
+
+// runnableSet returns runnable to keep in a decision: the previous
+// decision's set when it is the same (a decision's Runnable is never
+// written, so decisions share it), as it mostly is, or a copy.
+func (b *Bounded) runnableSet(runnable []int) []int {
+	if n := len(b.Decisions); n > 0 && slices.Equal(b.Decisions[n-1].Runnable, runnable) {
+		return b.Decisions[n-1].Runnable
+	}
+	return slices.Clone(runnable)
 }
 
 // nextAfter is the first runnable thread after t, in id order and round

@@ -72,8 +72,12 @@ type Trace struct {
 	// ones: a replay makes it again there (Spec.Switch).
 	Then *Spec
 
-	ev   []Event
-	runs []run
+	// ev are the events stored, numbered in names (trace_names.go);
+	// memo holds recent numbers.
+	ev    []event
+	names *names
+	memo  [memoSlots]nameMemo
+	runs  []run
 	// n is how many decisions the trace holds; dropped how many were not
 	// recorded once the limit was reached.
 	n       int
@@ -89,7 +93,7 @@ type Trace struct {
 	// last maps a decision to its latest index in ev within the open
 	// literal run; period is the candidate loop length the trace is
 	// checking and match how many trailing events agree with it.
-	last   map[Event]int
+	last   map[eventKey]int
 	period int
 	match  int
 	// keep is how many events of ev a fork shares: ev is copied before
@@ -129,7 +133,7 @@ func (t *Trace) Stored() int { return len(t.ev) + len(t.partial) }
 
 // Bytes estimates the memory the trace holds.
 func (t *Trace) Bytes() uint64 {
-	return uint64(cap(t.ev))*56 + uint64(cap(t.partial))*8 + uint64(cap(t.runs))*32 + uint64(len(t.last))*80 +
+	return uint64(cap(t.ev))*24 + uint64(cap(t.partial))*8 + uint64(cap(t.runs))*32 + uint64(len(t.last))*40 +
 		uint64(cap(t.groups))*32
 }
 
@@ -154,8 +158,55 @@ func (t *Trace) Append(e Event) {
 		t.dropped++
 		return
 	}
+	// Most decisions go on with a loop the trace holds: compared with its
+	// next event as they come, they need no packing.
 	if t.grouping {
-		if t.groupNext().same(&e) {
+		if t.is(t.groupNext(), &e) {
+			t.groupAdvance()
+			t.n++
+			return
+		}
+	} else if r := t.repeating(); r != nil && t.is(&t.ev[r.lo+len(t.partial)], &e) {
+		t.repeatAdvance(r, e.Insts)
+		return
+	}
+	t.add(t.pack(e))
+}
+
+// is reports whether the stored event x is the decision e.
+func (t *Trace) is(x *event, e *Event) bool {
+	return x.key.thread == int32(e.Thread) && x.key.next == int32(e.Next) && t.names.text(x.key.loc) == e.Loc &&
+		t.names.text(x.key.what) == e.What
+}
+
+// repeating returns the last run while it repeats (the next decision
+// may be its next repetition's), or nil.
+func (t *Trace) repeating() *run {
+	if k := len(t.runs); k > t.frozen && t.runs[k-1].reps > 1 {
+		return &t.runs[k-1]
+	}
+	return nil
+}
+
+// repeatAdvance records a decision that matched the next event of the
+// repeating run r, at insts instructions.
+func (t *Trace) repeatAdvance(r *run, insts uint64) {
+	t.partial = append(t.partial, insts)
+	t.n++
+	if len(t.partial) == r.hi-r.lo {
+		r.reps++
+		t.partial = t.partial[:0]
+	}
+}
+
+// add is Append of a stored event.
+func (t *Trace) add(e event) {
+	if t.dropped > 0 {
+		t.dropped++
+		return
+	}
+	if t.grouping {
+		if t.groupNext().key == e.key {
 			t.groupAdvance()
 			t.n++
 			return
@@ -165,20 +216,13 @@ func (t *Trace) Append(e Event) {
 			return
 		}
 	}
-	if k := len(t.runs); k > t.frozen && t.runs[k-1].reps > 1 {
-		r := &t.runs[k-1]
-		body := t.ev[r.lo:r.hi]
-		if pos := len(t.partial); body[pos].same(&e) {
-			t.partial = append(t.partial, e.Insts)
-			t.n++
-			if len(t.partial) == len(body) {
-				r.reps++
-				t.partial = t.partial[:0]
-			}
+	if r := t.repeating(); r != nil {
+		if t.ev[r.lo+len(t.partial)].key == e.key {
+			t.repeatAdvance(r, e.insts)
 			return
 		}
 		// The loop ended: what it matched of a repetition becomes literal.
-		pend := make([]Event, len(t.partial))
+		pend := make([]event, len(t.partial))
 		for i := range pend {
 			pend[i] = t.partialEvent(i)
 		}
@@ -188,9 +232,9 @@ func (t *Trace) Append(e Event) {
 			// what followed it is the group's next repetition, or ends it.
 			t.n -= len(pend)
 			for _, x := range pend {
-				t.Append(x)
+				t.add(x)
 			}
-			t.Append(e)
+			t.add(e)
 			return
 		}
 		t.beginLiteral()
@@ -209,9 +253,9 @@ func (t *Trace) Append(e Event) {
 
 // partialEvent is the i-th event of the partial repetition of the last
 // run.
-func (t *Trace) partialEvent(i int) Event {
+func (t *Trace) partialEvent(i int) event {
 	e := t.ev[t.runs[len(t.runs)-1].lo+i]
-	e.Insts = t.partial[i]
+	e.insts = t.partial[i]
 	return e
 }
 
@@ -225,7 +269,7 @@ func (t *Trace) beginLiteral() {
 // appendLiteral stores e at the end of the open literal run, folding the
 // run's tail into a repetition when its last 2*period events are one
 // stretch twice. It reports false once the limit stopped the recording.
-func (t *Trace) appendLiteral(e Event) bool {
+func (t *Trace) appendLiteral(e event) bool {
 	if len(t.ev) >= t.limit() {
 		t.dropped++
 		return false
@@ -235,16 +279,20 @@ func (t *Trace) appendLiteral(e Event) bool {
 	}
 	r := &t.runs[len(t.runs)-1]
 	i := len(t.ev)
+	if i == cap(t.ev) {
+		// Doubled, where append grows a long slice by a quarter and
+		// copies it that much more often.
+		t.ev = append(make([]event, 0, 2*i+64), t.ev...)
+	}
 	t.ev = append(t.ev, e)
 	r.hi++
 	t.n++
-	key := e
-	key.Insts = 0
+	key := e.key
 	if t.last == nil {
-		t.last = map[Event]int{}
+		t.last = map[eventKey]int{}
 	}
 	// Does e continue the candidate loop?
-	if t.period > 0 && i-t.period >= r.lo && t.ev[i-t.period].same(&e) {
+	if t.period > 0 && i-t.period >= r.lo && t.ev[i-t.period].key == key {
 		t.match++
 	} else {
 		t.period, t.match = 0, 0
@@ -269,14 +317,14 @@ func (t *Trace) fold() {
 	r := &t.runs[len(t.runs)-1]
 	end := len(t.ev)
 	lo := end - 2*p
-	stride := t.ev[end-p].Insts - t.ev[lo].Insts
+	stride := t.ev[end-p].insts - t.ev[lo].insts
 	r.hi = lo
 	if r.hi == r.lo {
 		t.runs = t.runs[:len(t.runs)-1]
 	}
 	if end-p < t.keep {
 		// The next append would overwrite events a fork still reads.
-		t.ev = append(make([]Event, 0, end-p+64), t.ev[:end-p]...)
+		t.ev = append(make([]event, 0, end-p+64), t.ev[:end-p]...)
 		t.keep = 0
 	} else {
 		t.ev = t.ev[:end-p]
@@ -366,7 +414,7 @@ func (c *Cursor) Next() (Event, bool) {
 		}
 		r := &t.runs[c.run]
 		if c.k < r.hi-r.lo {
-			e := t.ev[r.lo+c.k]
+			e := t.unpack(t.ev[r.lo+c.k])
 			e.Insts += uint64(c.rep) * r.stride
 			if c.in {
 				e.Insts += uint64(c.grep) * t.groups[c.g].stride
@@ -387,7 +435,7 @@ func (c *Cursor) Next() (Event, bool) {
 		}
 	}
 	if c.k < len(t.partial) {
-		e := t.partialEvent(c.k)
+		e := t.unpack(t.partialEvent(c.k))
 		c.k++
 		c.i++
 		return e, true
@@ -439,7 +487,7 @@ func (t *Trace) Gathering(min int) []string {
 		seen[e.Thread] = true
 	}
 	for _, e := range t.ev {
-		note(e)
+		note(t.unpack(e))
 	}
 	for _, loc := range order {
 		if len(threads[loc]) >= min {
@@ -477,9 +525,16 @@ func (t *Trace) Relocate(text func(string) string) any { return t.MapLocs(text) 
 // through f (results carried over to a program whose lines moved).
 func (t *Trace) MapLocs(f func(string) string) *Trace {
 	c := *t
-	c.ev = make([]Event, len(t.ev))
+	c.names, c.memo = nil, [memoSlots]nameMemo{}
+	c.ev = make([]event, len(t.ev))
+	ids := map[uint32]uint32{} // t's loc numbers to c's
 	for i, e := range t.ev {
-		e.Loc = f(e.Loc)
+		loc, ok := ids[e.key.loc]
+		if !ok {
+			loc = c.nameID(f(t.names.text(e.key.loc)))
+			ids[e.key.loc] = loc
+		}
+		e.key.loc, e.key.what = loc, c.nameID(t.names.text(e.key.what))
 		c.ev[i] = e
 	}
 	c.partial = slices.Clone(t.partial)
@@ -528,14 +583,14 @@ func (t *Trace) MarshalJSON() ([]byte, error) {
 			continue // a literal run the limit left empty
 		}
 		if g < len(t.groups) && t.groups[g].a == ri {
-			jt.Events = append(jt.Events, jsonEvent{Event: t.ev[r.lo], GroupRepeat: t.groups[g].reps - 1,
+			jt.Events = append(jt.Events, jsonEvent{Event: t.unpack(t.ev[r.lo]), GroupRepeat: t.groups[g].reps - 1,
 				Group: t.runs[t.groups[g].b-1].hi - r.lo})
 			g++
 		} else {
-			jt.Events = append(jt.Events, jsonEvent{Event: t.ev[r.lo]})
+			jt.Events = append(jt.Events, jsonEvent{Event: t.unpack(t.ev[r.lo])})
 		}
 		for i := r.lo + 1; i < r.hi; i++ {
-			jt.Events = append(jt.Events, jsonEvent{Event: t.ev[i]})
+			jt.Events = append(jt.Events, jsonEvent{Event: t.unpack(t.ev[i])})
 		}
 		if r.reps > 1 {
 			last := &jt.Events[len(jt.Events)-1]
@@ -543,7 +598,7 @@ func (t *Trace) MarshalJSON() ([]byte, error) {
 		}
 	}
 	for i := range t.partial {
-		jt.Events = append(jt.Events, jsonEvent{Event: t.partialEvent(i)})
+		jt.Events = append(jt.Events, jsonEvent{Event: t.unpack(t.partialEvent(i))})
 	}
 	return json.Marshal(jt)
 }
@@ -571,6 +626,9 @@ func (t *Trace) UnmarshalJSON(data []byte) error {
 			i+je.Group > len(jt.Events) {
 			return fmt.Errorf("schedule event %d: bad group (%d events, repeat %d)", i, je.Group, je.GroupRepeat)
 		}
+		if int(int32(je.Thread)) != je.Thread || int(int32(je.Next)) != je.Next {
+			return fmt.Errorf("schedule event %d: thread %d or %d out of range", i, je.Thread, je.Next)
+		}
 		if je.Group > 0 {
 			t.frozen = len(t.runs) // the group's runs are its own
 			open, end = &group{a: len(t.runs), reps: 1 + je.GroupRepeat}, i+je.Group-1
@@ -580,7 +638,7 @@ func (t *Trace) UnmarshalJSON(data []byte) error {
 				return err
 			}
 		} else {
-			t.ev = append(t.ev, je.Event)
+			t.ev = append(t.ev, t.pack(je.Event))
 			if len(t.runs) <= t.frozen || t.runs[len(t.runs)-1].reps > 1 {
 				t.runs = append(t.runs, run{lo: len(t.ev) - 1, hi: len(t.ev) - 1, reps: 1})
 			}
@@ -611,7 +669,7 @@ func (t *Trace) appendRepeated(je jsonEvent, i int) error {
 	if have < je.Period-1 {
 		return fmt.Errorf("schedule event %d: repeats %d events, fewer precede it", i, je.Period)
 	}
-	t.ev = append(t.ev, je.Event)
+	t.ev = append(t.ev, t.pack(je.Event))
 	hi := len(t.ev)
 	lo := hi - je.Period
 	if je.Period > 1 {

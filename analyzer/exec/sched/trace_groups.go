@@ -44,7 +44,7 @@ func (t *Trace) sameRun(i, j int) bool {
 		return false
 	}
 	for d := range x.hi - x.lo {
-		if !t.ev[x.lo+d].same(&t.ev[y.lo+d]) {
+		if t.ev[x.lo+d].key != t.ev[y.lo+d].key {
 			return false
 		}
 	}
@@ -75,10 +75,10 @@ func (t *Trace) groupRuns() bool {
 			continue
 		}
 		cut := t.runs[lo+p].lo
-		stride := t.ev[cut].Insts - t.ev[t.runs[lo].lo].Insts
+		stride := t.ev[cut].insts - t.ev[t.runs[lo].lo].insts
 		if cut < t.keep {
 			// A fork still reads the events the next append would overwrite.
-			t.ev = append(make([]Event, 0, cut+64), t.ev[:cut]...)
+			t.ev = append(make([]event, 0, cut+64), t.ev[:cut]...)
 			t.keep = 0
 		} else {
 			t.ev = t.ev[:cut]
@@ -95,7 +95,7 @@ func (t *Trace) groupRuns() bool {
 }
 
 // groupNext is the decision the group being matched has next.
-func (t *Trace) groupNext() *Event {
+func (t *Trace) groupNext() *event {
 	g := &t.groups[len(t.groups)-1]
 	r := &t.runs[g.a+t.at.run]
 	return &t.ev[r.lo+t.at.k]
@@ -138,7 +138,7 @@ func (t *Trace) endGroup() bool {
 		r := t.runs[g.a+i]
 		lo := len(t.ev)
 		for _, e := range t.ev[r.lo:r.hi] {
-			e.Insts += off
+			e.insts += off
 			t.ev = append(t.ev, e)
 		}
 		t.runs = append(t.runs, run{lo: lo, hi: len(t.ev), reps: r.reps, stride: r.stride})
@@ -149,19 +149,19 @@ func (t *Trace) endGroup() bool {
 		// Still repeating: its open repetition is the partial one.
 		lo := len(t.ev)
 		for _, e := range t.ev[r.lo:r.hi] {
-			e.Insts += off
+			e.insts += off
 			t.ev = append(t.ev, e)
 		}
 		t.runs = append(t.runs, run{lo: lo, hi: len(t.ev), reps: at.rep, stride: r.stride})
 		for i := range at.k {
-			t.partial = append(t.partial, t.ev[lo+i].Insts+uint64(at.rep)*r.stride)
+			t.partial = append(t.partial, t.ev[lo+i].insts+uint64(at.rep)*r.stride)
 		}
 		return true
 	}
 	left := at.rep*body + at.k
 	for i := range left {
 		e := t.ev[r.lo+i%body]
-		e.Insts += off + uint64(i/body)*r.stride
+		e.insts += off + uint64(i/body)*r.stride
 		t.n--
 		if !t.appendLiteral(e) {
 			rest := left - i - 1
