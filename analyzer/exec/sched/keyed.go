@@ -48,11 +48,21 @@ const placeCache = 64
 
 func newPlace(seed uint64) place { return place{seed: seed, visits: map[string]*locVisits{}} }
 
+// textSlot picks a slot among slots for a text by where its bytes are,
+// for the caches that spare a hot path the hash of a location's text
+// (place's, a trace's memo of names): the machine's texts are made once,
+// so a text comes back at the same address, and a hash of the address
+// costs a shift where one of the bytes would read them.
+func textSlot(s string, slots int) int {
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return int((p>>3 ^ p>>11 ^ uintptr(len(s))) % uintptr(slots))
+}
+
 // visit counts a visit of thread to loc and returns the visits before it
 // and the hash of loc's text.
 func (pl *place) visit(thread int, loc string) (n, locHash uint64) {
 	ptr := unsafe.StringData(loc)
-	c := &pl.cache[(uintptr(unsafe.Pointer(ptr))>>3)%placeCache]
+	c := &pl.cache[textSlot(loc, placeCache)]
 	if c.ptr != ptr || c.len != len(loc) || c.v == nil {
 		v := pl.visits[loc]
 		if v == nil {

@@ -22,12 +22,6 @@ type Event struct {
 	Next  int    `json:"next"` // the thread chosen to run
 }
 
-// same reports whether two events are the same decision (the instruction
-// counts aside).
-func (e *Event) same(o *Event) bool {
-	return e.Thread == o.Thread && e.Next == o.Next && e.Loc == o.Loc && e.What == o.What
-}
-
 // DefaultLimit is how many distinct events a trace stores before it stops
 // recording (about 56 MiB; a group that ends may store up to maxPeriod
 // more): repeated stretches cost nothing, so only a long schedule without

@@ -3,7 +3,6 @@ package sched
 import (
 	"sync"
 	"sync/atomic"
-	"unsafe"
 )
 
 // event is an Event as a trace stores it: its two texts are numbers in the
@@ -16,7 +15,7 @@ type event struct {
 }
 
 // eventKey is what tells two decisions apart, the instruction count
-// aside: equal keys are the same decision (Event.same).
+// aside: equal keys are the same decision.
 type eventKey struct {
 	thread, next int32
 	loc, what    uint32
@@ -73,7 +72,12 @@ const memoSlots = 64
 // nameID returns the number of s in the trace's table, making the table
 // when the trace has none.
 func (t *Trace) nameID(s string) uint32 {
-	m := &t.memo[memoSlot(s)]
+	// A location's text is made once for the program
+	// (ir.Program.LocString) and an operation's is a constant, so the same
+	// text comes back at the same address; a text made anew each time
+	// only misses the memo, and the slot's string comparison keeps every
+	// hit right.
+	m := &t.memo[textSlot(s, memoSlots)]
 	if m.ok && m.s == s {
 		return m.id
 	}
@@ -83,18 +87,6 @@ func (t *Trace) nameID(s string) uint32 {
 	id := t.names.id(s)
 	*m = nameMemo{s: s, id: id, ok: true}
 	return id
-}
-
-// memoSlot picks a text's slot in the memo by where its bytes are: a
-// location's text is made once for the program (ir.Program.LocString)
-// and an operation's is a constant, so the same text comes back at the
-// same address, and a hash of the address costs a shift where one of the
-// bytes would read them (a round robin of a lock-heavy loop records
-// millions of decisions). A text made anew each time only misses the
-// memo; the slot's string comparison keeps every hit right.
-func memoSlot(s string) int {
-	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
-	return int((p>>3 ^ p>>11 ^ uintptr(len(s))) % memoSlots)
 }
 
 // pack returns e as the trace stores it.

@@ -12,6 +12,12 @@ func ev(thread, loc, next int, insts uint64) Event {
 	return Event{Thread: thread, Loc: fmt.Sprintf("f.c:%d:1", loc), What: "x", Insts: insts, Next: next}
 }
 
+// same reports whether two events are the same decision (the instruction
+// counts aside).
+func (e *Event) same(o *Event) bool {
+	return e.Thread == o.Thread && e.Next == o.Next && e.Loc == o.Loc && e.What == o.What
+}
+
 // sameDecisions compares two event lists without their instruction
 // counts, which repeated stretches extrapolate.
 func sameDecisions(t *testing.T, got, want []Event) {
