@@ -1021,17 +1021,26 @@ func termOf(err error) *Termination {
 	return &Termination{Kind: TermUnsupported, Message: err.Error()}
 }
 
-// StartFunction is the function a thread was started in, from a stack of
-// it (innermost first): the outermost frame that is the program's (main,
-// not the runtime's __augur_start that calls it); "" while the thread runs
-// the runtime's code alone (before main).
-func StartFunction(st []StackFrame) string {
+// StartFunction names the thread a stack (innermost first) belongs to:
+// the outermost frame of the program's own code, with own set (main, not
+// the runtime's __augur_start that calls it; a std::thread's function, not
+// libstdc++'s _State_impl::_M_run that calls it); failing that, the
+// outermost frame outside augur's runtime; "" while the thread runs the
+// runtime's code alone (before main).
+func StartFunction(st []StackFrame) (name string, own bool) {
 	for i := len(st) - 1; i >= 0; i-- {
-		if !InRuntime(st[i].Loc.File) {
-			return st[i].Function
+		f := st[i].Loc.File
+		if InRuntime(f) {
+			continue
+		}
+		if !inLibrary(f) {
+			return st[i].Function, true
+		}
+		if name == "" {
+			name = st[i].Function
 		}
 	}
-	return ""
+	return name, false
 }
 
 // InRuntime reports whether a source file is one of augur's runtime's: the

@@ -80,7 +80,11 @@ type marker struct {
 	steps  *stepLog
 	events *[]Event
 	starts map[int]string
-	done   [2]bool
+	// ownStart marks the threads starts names by a function of the
+	// program's own code (vm.StartFunction): until then a later event may
+	// name the thread better.
+	ownStart map[int]bool
+	done     [2]bool
 	// written is a racing write whose value is read back at the next
 	// event: the monitor hears of a store before it happens.
 	written *pendingWrite
@@ -182,9 +186,9 @@ func (k *marker) allocation(o *vm.Object) string {
 // event appends an event of thread t at site and returns its index.
 func (k *marker) event(t int, site vm.Site, op string) int {
 	st := k.m.Stack(site)
-	if _, named := k.starts[t]; !named {
-		if fn := vm.StartFunction(st); fn != "" {
-			k.starts[t] = fn
+	if !k.ownStart[t] {
+		if fn, own := vm.StartFunction(st); fn != "" {
+			k.starts[t], k.ownStart[t] = ir.ReadableName(fn), own
 		}
 	}
 	k.makeRoom()
@@ -293,7 +297,7 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 	}
 	steps := &stepLog{}
 	cfg.Policy = &logger{Policy: &sched.Replay{Trace: ev.Schedule}, steps: steps, prog: prog}
-	mk := &marker{points: ev.Points, steps: steps, events: &tr.Events, starts: tr.Starts}
+	mk := &marker{points: ev.Points, steps: steps, events: &tr.Events, starts: tr.Starts, ownStart: map[int]bool{}}
 	if ev.Kind == KindFailure {
 		// No racing accesses to mark (as if both were done already); the
 		// accesses the schedule switched at instead.

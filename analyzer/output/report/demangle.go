@@ -50,7 +50,7 @@ func (r *Report) Demangle() {
 
 func demangleAccesses(as []Access) {
 	for i := range as {
-		as[i].Function = ir.ReadableName(as[i].Function)
+		as[i].Function, as[i].ThreadStart = ir.ReadableName(as[i].Function), ir.ReadableName(as[i].ThreadStart)
 		demangleFrames(as[i].Stack)
 	}
 }

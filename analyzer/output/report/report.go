@@ -324,7 +324,9 @@ type Access struct {
 	Size   uint64 `json:"size,omitempty"`
 	Thread int    `json:"thread"`
 	// ThreadStart names the thread: the function it was started in (main
-	// for the main thread).
+	// for the main thread), the outermost of the program's own on the
+	// access's stack (a std::thread's lambda or function, not libstdc++'s
+	// code that calls it).
 	ThreadStart string  `json:"thread_start,omitempty"`
 	Function    string  `json:"function"`
 	Stack       []Frame `json:"stack"`
@@ -742,8 +744,9 @@ func shortLoc(e race.Endpoint, base string) string {
 }
 
 func access(e race.Endpoint, size uint64, base string) Access {
+	start, _ := vm.StartFunction(e.Stack)
 	return Access{File: ir.RelPath(e.Loc.File, base), Line: e.Loc.Line, Column: e.Loc.Col, Kind: e.KindName(), Size: size,
-		Thread: e.Thread, ThreadStart: vm.StartFunction(e.Stack), Function: e.Function, Stack: frames(e.Stack, base), Call: e.Call}
+		Thread: e.Thread, ThreadStart: start, Function: e.Function, Stack: frames(e.Stack, base), Call: e.Call}
 }
 
 // place is a location as a frame without a function, nil when unknown.
