@@ -27,6 +27,9 @@ var (
 	// errJumped: the native moved the thread to another instruction and
 	// frame (longjmp); it set the program counter itself.
 	errJumped = errors.New("jumped")
+	// errJumpedSwitch: errJumped at a preemption point (an exception left
+	// a pthread_once routine, whose control other threads may now take).
+	errJumpedSwitch = errors.New("jumped, then switch")
 )
 
 // call executes a call instruction: it enters a program function, or runs
@@ -103,6 +106,8 @@ func (m *Machine) call(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		// errPushed: fr.pc stays on the call; the pushed frame's return
 		// completes it. errJumped: longjmp set the target frame's pc.
 		return stepNext, nil
+	case errJumpedSwitch:
+		return stepSwitch, nil
 	default:
 		return ended(err)
 	}

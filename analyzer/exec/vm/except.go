@@ -106,9 +106,11 @@ func (m *Machine) handled(t *Thread, top int) bool {
 				return true
 			}
 		}
-		if f.retDst == -2 || f.retDst == -3 {
+		if f.retDst == -2 {
 			return false // the bottom of a call chain a model started
 		}
+		// A -3 frame (a pthread_once routine) returns into its caller's
+		// call: the exception goes on there (unwindFrame).
 	}
 	return false
 }
@@ -134,6 +136,7 @@ func (m *Machine) catches(t *Thread, f *frame, pad *ir.Inst) (sel int64, adjuste
 // unwind pops frames up to the first invoke with a landing pad and jumps
 // to the pad (phase two).
 func (m *Machine) unwind(t *Thread) error {
+	jumped := errJumped
 	for len(t.frames) > 0 {
 		f := &t.frames[len(t.frames)-1]
 		if pad := landingPad(f); pad != nil {
@@ -148,14 +151,44 @@ func (m *Machine) unwind(t *Thread) error {
 				m.phiMoves(regs, e)
 			}
 			f.pc = e.PC
-			return errJumped
+			return jumped
 		}
-		if f.retDst == -2 || f.retDst == -3 {
+		if f.retDst == -2 {
 			break
 		}
-		m.dropFrame(t)
+		released, err := m.unwindFrame(t)
+		if err != nil {
+			return err
+		}
+		if released {
+			jumped = errJumpedSwitch
+		}
 	}
 	return terminate(TermAbort, SIGABRT, "C++ exception unwound past the first frame of thread %d", t.ID)
+}
+
+// unwindFrame drops t's top frame as an exception passes through it. The
+// frame of a pthread_once routine leaves its control "not run", as glibc's
+// pthread_once does when the routine throws (std::call_once's callable:
+// the exception reaches call_once's caller, and the next call runs the
+// routine again); the threads waiting for it wake to run it. The routine's
+// end happens before the next one's start, as C++ says of call_once's
+// "active executions" (onceFn acquires at the start). released reports
+// that it did so: the thread is then at a preemption point, where a woken
+// thread may take the control first.
+func (m *Machine) unwindFrame(t *Thread) (released bool, err error) {
+	if n := len(t.onces); n > 0 && t.onces[n-1].depth == len(t.frames)-1 {
+		ctl := t.onces[n-1].ctl
+		t.onces = t.onces[:n-1]
+		m.syncEvent(t, Release, waitOnce, ctl)
+		if err := m.SyncWrite(ctl, 4, 0); err != nil {
+			return false, err
+		}
+		m.sync.wake(waitKey{waitOnce, ctl}, m)
+		released = true
+	}
+	m.dropFrame(t)
+	return released, nil
 }
 
 // landing executes a landing pad: the exception and the selector.
@@ -167,11 +200,17 @@ func (s *state) landing(t *Thread, in *ir.Inst, regs []Value) {
 // resume goes on unwinding from the caller of the frame whose cleanup ran.
 func (m *Machine) resume(t *Thread, in *ir.Inst, regs []Value) error {
 	t.exc.obj = get(regs, in.A).Bits
-	m.dropFrame(t)
+	released, err := m.unwindFrame(t)
+	if err != nil {
+		return err
+	}
 	if len(t.frames) == 0 {
 		return terminate(TermAbort, SIGABRT, "C++ exception unwound past the first frame of thread %d", t.ID)
 	}
-	return m.unwind(t)
+	if err := m.unwind(t); err != errJumped || !released {
+		return err
+	}
+	return errJumpedSwitch
 }
 
 // type_info kinds, by their vtable (Itanium C++ ABI 2.9.5).

@@ -2,6 +2,7 @@ package vm
 
 import (
 	"maps"
+	"slices"
 
 	"augur/analyzer/exec/sched"
 )
@@ -74,6 +75,7 @@ func (t *Thread) clone() *Thread {
 	}
 	c.regs = append(make([]Value, 0, cap(t.regs)), t.regs...)
 	c.warm = warmFrame{} // nothing past the copy's top (and t's registers not kept alive)
+	c.onces = slices.Clone(t.onces)
 	if t.tls != nil {
 		c.tls = make(map[uint32]uint32, len(t.tls))
 		for k, v := range t.tls {

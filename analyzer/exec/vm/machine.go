@@ -421,7 +421,11 @@ type Thread struct {
 	detached bool
 	joined   bool
 	tls      map[uint32]uint32 // thread-local global id -> object id
-	onceAddr uint64            // the pthread_once control whose routine it runs
+	// onces are the pthread_once routines the thread is running,
+	// innermost last: a routine may call pthread_once on another control
+	// (std::async's state sets its result under one std::call_once while
+	// the task runs another).
+	onces []onceRun
 	// timedWait marks a blocked thread whose wait has a timeout: when every
 	// thread is blocked, it times out instead of the program deadlocking.
 	// timedUntil is the virtual time it runs out at, when the call says

@@ -162,8 +162,8 @@ func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		m.syncEvent(t, Acquire, waitOnce, ctl)
 		SetResult(res, 0)
 		return nil
-	case st == 1 && t.onceAddr == ctl: // our routine returned
-		t.onceAddr = 0
+	case st == 1 && t.returnedFromOnce(ctl):
+		t.onces = t.onces[:len(t.onces)-1]
 		m.syncEvent(t, Release, waitOnce, ctl)
 		if err := m.SyncWrite(ctl, 4, 2); err != nil {
 			return err
@@ -172,6 +172,9 @@ func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, 0)
 		return errYield
 	case st == 1:
+		// Another thread runs the routine, or this one calls pthread_once
+		// on the control from inside its own routine, which never returns
+		// in glibc either.
 		m.sync.block(t, waitKey{waitOnce, ctl})
 		return errBlock
 	}
@@ -179,12 +182,32 @@ func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	if fn == nil || fn.Decl {
 		return terminate(TermCrash, SIGSEGV, "pthread_once: init routine 0x%x is not a function of the program", a[1].Bits)
 	}
+	// A routine that threw before this one released the control at its
+	// end (unwindFrame); the first start acquires nothing.
+	m.syncEvent(t, Acquire, waitOnce, ctl)
 	if err := m.SyncWrite(ctl, 4, 1); err != nil {
 		return err
 	}
-	t.onceAddr = ctl
+	t.onces = append(t.onces, onceRun{ctl: ctl, depth: len(t.frames)})
 	if err := m.pushFrame(t, fn, nil, nil, -3, in.Loc); err != nil {
 		return err
 	}
 	return errPushed
+}
+
+// onceRun is a pthread_once routine a thread runs: its control, and how
+// many frames the thread's stack had at the call, which the routine's
+// return comes back to.
+type onceRun struct {
+	ctl   uint64
+	depth int
+}
+
+// returnedFromOnce reports whether t executes its pthread_once call on
+// ctl again because the routine it started there returned: the innermost
+// routine t runs is ctl's, and t's stack is back at the call. A call on
+// ctl from deeper inside that routine is not its return.
+func (t *Thread) returnedFromOnce(ctl uint64) bool {
+	n := len(t.onces)
+	return n > 0 && t.onces[n-1].ctl == ctl && t.onces[n-1].depth == len(t.frames)
 }

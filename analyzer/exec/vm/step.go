@@ -61,10 +61,14 @@ func (m *Machine) step(t *Thread, fr *frame, in *ir.Inst, regs []Value) (stepEnd
 		fr.pc++
 		return stepNext, nil
 	case ir.OpResume:
-		if err := m.resume(t, in, regs); err != errJumped {
+		switch err := m.resume(t, in, regs); err {
+		case errJumped:
+			return stepNext, nil
+		case errJumpedSwitch:
+			return stepSwitch, nil
+		default:
 			return ended(err)
 		}
-		return stepNext, nil
 	}
 	if err := m.compute(t, fr, in, regs); err != nil {
 		return ended(err)
