@@ -1,6 +1,8 @@
 /* Program entry, exit and process-wide state for programs run by augur.
  * The VM starts the main thread in __augur_start after running the static
- * constructors; exit() runs the atexit handlers in reverse order, then the
+ * constructors; exit() runs the destructors of the calling thread's
+ * thread_local objects (the VM's __augur_thread_dtors, as glibc's
+ * __call_tls_dtors), the atexit handlers in reverse order, then the
  * destructors (__attribute__((destructor)), through the VM's __augur_fini,
  * as glibc runs .fini_array after them), flushes stdio and ends the
  * execution through the VM's __augur_exit.
@@ -15,6 +17,7 @@
 
 void __augur_exit(int status) __attribute__((noreturn));
 void __augur_fini(void);
+void __augur_thread_dtors(void);
 int __augur_process(void);
 int main(int argc, char **argv, char **envp);
 
@@ -83,6 +86,7 @@ static int takeHandler(int process) {
 
 void exit(int status) {
 	int process = __augur_process();
+	__augur_thread_dtors(); /* the calling thread's thread_local objects first */
 	for (int i; (i = takeHandler(process)) >= 0;) {
 		if (handlers[i].with_arg)
 			handlers[i].fn(handlers[i].arg);

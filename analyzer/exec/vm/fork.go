@@ -75,7 +75,7 @@ func (t *Thread) clone() *Thread {
 	}
 	c.regs = append(make([]Value, 0, cap(t.regs)), t.regs...)
 	c.warm = warmFrame{} // nothing past the copy's top (and t's registers not kept alive)
-	c.onces = slices.Clone(t.onces)
+	c.onces, c.atExit = slices.Clone(t.onces), slices.Clone(t.atExit)
 	if t.tls != nil {
 		c.tls = make(map[uint32]uint32, len(t.tls))
 		for k, v := range t.tls {

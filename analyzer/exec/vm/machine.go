@@ -449,6 +449,9 @@ type Thread struct {
 	// sleptAt is the instruction count when the sleep began.
 	sleptAt uint64
 	keys    map[uint64]uint64 // pthread_key_t -> value
+	// atExit are the destructors of the thread's thread_local objects
+	// (__cxa_thread_atexit), in the order they were registered.
+	atExit []threadDtor
 	// dtorCalls counts the thread-specific data destructors its exit ran
 	// (pthread_keys.go).
 	dtorCalls int

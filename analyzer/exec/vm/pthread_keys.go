@@ -38,6 +38,44 @@ func (tab *Models) registerKeys() {
 		SetResult(res, 0)
 		return nil
 	}, "pthread_setspecific")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		t.atExit = append(t.atExit, threadDtor{fn: a[0].Bits, obj: a[1].Bits})
+		SetResult(res, 0)
+		return nil
+	}, "__cxa_thread_atexit", "__cxa_thread_atexit_impl")
+	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+		return m.runThreadDtor(t, in.Loc, -3)
+	}, "__augur_thread_dtors")
+}
+
+// A threadDtor is the destructor of a thread_local object, which a C++
+// program registers (__cxa_thread_atexit) when it first constructs it in
+// a thread: fn(obj) runs when that thread exits, the last registered
+// first, before the thread-specific data destructors, as in glibc. The
+// thread that calls exit() runs its own through __augur_thread_dtors,
+// before the atexit handlers and static destructors.
+type threadDtor struct{ fn, obj uint64 }
+
+// runThreadDtor starts the last destructor t registered for a
+// thread_local object, as a frame returning to ret: -3 at exit() (its
+// call to __augur_thread_dtors is executed again, for the next one), or
+// retDestructor at the thread's end. It returns errPushed when it started
+// one and nil when none is left.
+func (m *Machine) runThreadDtor(t *Thread, at ir.LocID, ret int32) error {
+	n := len(t.atExit)
+	if n == 0 {
+		return nil
+	}
+	d := t.atExit[n-1]
+	t.atExit = t.atExit[:n-1]
+	fn := m.funcAt(d.fn)
+	if fn == nil || fn.Decl {
+		return terminate(TermCrash, SIGSEGV, "thread_local destructor 0x%x is not a function of the program", d.fn)
+	}
+	if err := m.pushFrame(t, fn, []Value{{Bits: d.obj}}, nil, ret, at); err != nil {
+		return err
+	}
+	return errPushed
 }
 
 // destructorRounds is glibc's PTHREAD_DESTRUCTOR_ITERATIONS: how many
@@ -50,10 +88,17 @@ const destructorRounds = 4
 const retDestructor = -4
 
 // runDestructor starts the next destructor due at t's exit, on a thread
-// with no frame left, and reports whether it did: the key with the lowest
-// number that holds a value and has a destructor. Its frame's return (a
+// with no frame left, and reports whether it did: the thread_local
+// objects' (runThreadDtor) first, then the key with the lowest number that
+// holds a value and has a destructor. Its frame's return (a
 // return with no caller) comes back here.
 func (m *Machine) runDestructor(t *Thread) (bool, error) {
+	if err := m.runThreadDtor(t, 0, retDestructor); err != nil {
+		if err == errPushed {
+			return true, nil
+		}
+		return false, err
+	}
 	if len(t.keys) == 0 || t.dtorCalls >= destructorRounds*len(m.keyDtors) {
 		return false, nil
 	}
