@@ -248,7 +248,8 @@ WEAK char *dlerror(void) {
 	return (char *)e;
 }
 
-/* pthread_kill delivers to the calling process, as raise does. */
+/* pthread_kill sends to the process, as raise does: augur keeps one
+ * signal mask for all threads (signal.c). */
 WEAK int pthread_kill(pthread_t thread, int sig) {
 	if (sig == 0)
 		return 0;
@@ -425,17 +426,6 @@ WEAK int daemon(int nochdir, int noclose) {
 
 WEAK sighandler_t __sysv_signal(int sig, sighandler_t h) { return signal(sig, h); }
 WEAK sighandler_t sysv_signal(int sig, sighandler_t h) { return signal(sig, h); }
-
-/* sigwait waits for a signal from outside, which never comes: the thread
- * blocks for good (a program that joins it deadlocks, as natively it
- * would hang). */
-WEAK int sigwait(const sigset_t *set, int *sig) {
-	static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
-	static pthread_cond_t never = PTHREAD_COND_INITIALIZER;
-	pthread_mutex_lock(&m);
-	for (;;)
-		pthread_cond_wait(&never, &m);
-}
 
 /* Formatted allocation. */
 WEAK int vasprintf(char **out, const char *fmt, va_list ap) {

@@ -1,10 +1,20 @@
 /* Signals a program sends itself. Handlers set with signal or sigaction
- * run when raise (or kill of the process itself) delivers their signal;
- * a signal whose action is the default ends the process as it would
- * natively (abort for SIGABRT, otherwise death by that signal, through the
- * VM's __augur_signal_exit); ignored signals do nothing. Signals from
- * outside (alarm, a timer, a fault) are never delivered: alarm returns 0
- * and arms nothing. */
+ * run when raise (or kill of the process itself, or pthread_kill) delivers
+ * their signal; a signal whose action is the default ends the process as
+ * it would natively (abort for SIGABRT, otherwise death by that signal,
+ * through the VM's __augur_signal_exit); ignored signals do nothing.
+ *
+ * A blocked signal waits, pending, until sigwait takes it or a mask change
+ * unblocks it (then it is delivered at once, in the thread that unblocked
+ * it). augur keeps one mask for the whole process: the usual set-up, where
+ * main blocks the signals before it creates its threads and one thread
+ * takes them with sigwait, has that mask in every thread. A program whose
+ * threads block different signals gets the last mask any of them set, and
+ * a pthread_kill reaches whichever thread waits for the signal.
+ *
+ * Signals from outside (alarm, a timer, a fault) are never delivered:
+ * alarm returns 0 and arms nothing, and a sigwait for them alone waits for
+ * good. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -49,6 +59,17 @@ WEAK sighandler_t signal(int sig, sighandler_t handler) {
 
 static int ignoredByDefault(int sig) { return sig == SIGCHLD || sig == SIGURG || sig == SIGWINCH || sig == SIGCONT; }
 
+/* blocked and pending hold signal sig at bit sig-1 (glibc's sigset_t
+ * keeps the first 64 signals in its first word); actionsLock guards them,
+ * and pendingCond tells sigwait that one became pending. */
+static unsigned long blocked, pending;
+static pthread_cond_t pendingCond = PTHREAD_COND_INITIALIZER;
+
+static unsigned long sigbit(int sig) { return 1UL << (sig - 1); }
+static unsigned long firstWord(const sigset_t *s) { return *(const unsigned long *)s; }
+
+static inline __attribute__((always_inline)) int deliver(int sig);
+
 WEAK int raise(int sig) {
 	if (sig == 0)
 		return 0; /* the null signal: kill(getpid(), 0) asks whether the process exists */
@@ -56,6 +77,19 @@ WEAK int raise(int sig) {
 		errno = EINVAL;
 		return -1;
 	}
+	pthread_mutex_lock(&actionsLock);
+	if (blocked & sigbit(sig)) {
+		pending |= sigbit(sig);
+		pthread_cond_broadcast(&pendingCond);
+		pthread_mutex_unlock(&actionsLock);
+		return 0;
+	}
+	pthread_mutex_unlock(&actionsLock);
+	return deliver(sig);
+}
+
+/* deliver runs sig's action in the calling thread. */
+static inline __attribute__((always_inline)) int deliver(int sig) {
 	pthread_mutex_lock(&actionsLock);
 	struct sigaction act = actions[sig];
 	if (act.sa_flags & SA_RESETHAND)
@@ -123,20 +157,94 @@ WEAK int sigismember(const sigset_t *s, int sig) {
 		return -1;
 	return (*w & m) != 0;
 }
-/* Signal masks: no signal arrives asynchronously, so a mask changes
- * nothing; the old mask reads as empty. */
+/* The process's mask (see the top of this file). SIGKILL and SIGSTOP
+ * cannot be blocked; signals left pending by the change are delivered
+ * before it returns. */
 WEAK int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
-	if (old)
+	if (set && how != SIG_BLOCK && how != SIG_UNBLOCK && how != SIG_SETMASK) {
+		errno = EINVAL;
+		return -1;
+	}
+	pthread_mutex_lock(&actionsLock);
+	if (old) {
 		sigemptyset(old);
+		*(unsigned long *)old = blocked;
+	}
+	if (set) {
+		unsigned long s = firstWord(set);
+		if (how == SIG_BLOCK)
+			blocked |= s;
+		else if (how == SIG_UNBLOCK)
+			blocked &= ~s;
+		else
+			blocked = s;
+		blocked &= ~(sigbit(SIGKILL) | sigbit(SIGSTOP));
+	}
+	unsigned long due = pending & ~blocked;
+	pending &= ~due;
+	pthread_mutex_unlock(&actionsLock);
+	for (int sig = 1; due; sig++)
+		if (due & sigbit(sig)) {
+			due &= ~sigbit(sig);
+			deliver(sig);
+		}
 	return 0;
 }
-WEAK int pthread_sigmask(int how, const sigset_t *set, sigset_t *old) { return sigprocmask(how, set, old); }
+WEAK int pthread_sigmask(int how, const sigset_t *set, sigset_t *old) {
+	return sigprocmask(how, set, old) == 0 ? 0 : errno;
+}
+
+WEAK int sigpending(sigset_t *set) {
+	pthread_mutex_lock(&actionsLock);
+	sigemptyset(set);
+	*(unsigned long *)set = pending;
+	pthread_mutex_unlock(&actionsLock);
+	return 0;
+}
+
+/* takeSignal waits until a signal of set is pending, takes the lowest and
+ * returns it. */
+static int takeSignal(const sigset_t *set) {
+	unsigned long want = firstWord(set);
+	pthread_mutex_lock(&actionsLock);
+	while (!(pending & want))
+		pthread_cond_wait(&pendingCond, &actionsLock);
+	int sig = 1;
+	while (!(pending & want & sigbit(sig)))
+		sig++;
+	pending &= ~sigbit(sig);
+	pthread_mutex_unlock(&actionsLock);
+	return sig;
+}
+
+/* sigwait takes a pending signal of set, waiting for one to be sent (by
+ * raise, kill or pthread_kill while blocked). One that only comes from
+ * outside never does: the thread waits for good, and a program that joins
+ * it deadlocks, as natively it would hang. */
+WEAK int sigwait(const sigset_t *set, int *sig) {
+	*sig = takeSignal(set);
+	return 0;
+}
+WEAK int sigwaitinfo(const sigset_t *set, siginfo_t *info) {
+	int sig = takeSignal(set);
+	if (info) {
+		memset(info, 0, sizeof *info);
+		info->si_signo = sig;
+		info->si_code = SI_USER;
+	}
+	return sig;
+}
 
 /* The System V signal calls (memcached ignores SIGPIPE with sigignore). */
 WEAK int sigignore(int sig) { return signal(sig, SIG_IGN) == SIG_ERR ? -1 : 0; }
 WEAK sighandler_t sigset(int sig, sighandler_t handler) { return signal(sig, handler); }
-WEAK int sighold(int sig) { return valid(sig) ? 0 : (errno = EINVAL, -1); }
-WEAK int sigrelse(int sig) { return valid(sig) ? 0 : (errno = EINVAL, -1); }
+static int maskOne(int how, int sig) {
+	sigset_t one;
+	sigemptyset(&one);
+	return sigaddset(&one, sig) < 0 ? -1 : sigprocmask(how, &one, NULL);
+}
+WEAK int sighold(int sig) { return maskOne(SIG_BLOCK, sig); }
+WEAK int sigrelse(int sig) { return maskOne(SIG_UNBLOCK, sig); }
 
 /* SIGRTMIN and SIGRTMAX are calls in glibc's headers: glibc keeps the
  * first two real-time signals for itself. */
