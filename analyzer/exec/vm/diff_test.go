@@ -28,7 +28,9 @@ import (
 //	// stdin: text      standard input (\n for newlines)
 //	// file: NAME=text  a file the program may open (\n for newlines)
 //	// cflags: -std=c++20  compile flags, for the native build and augur's
-var directive = regexp.MustCompile(`(?m)^//\s*(args|stdin|file|cflags):\s?(.*)$`)
+//	// ldflags: -latomic   link flags of the native build alone (augur's
+//	                       runtime has what those libraries give)
+var directive = regexp.MustCompile(`(?m)^//\s*(args|stdin|file|cflags|ldflags):\s?(.*)$`)
 
 type diffCase struct {
 	name    string
@@ -37,6 +39,7 @@ type diffCase struct {
 	stdin   string
 	files   map[string][]byte
 	cflags  []string
+	ldflags []string
 }
 
 func loadCases(t *testing.T) []diffCase {
@@ -74,6 +77,8 @@ func loadDir(t *testing.T, dir string) []diffCase {
 				c.args = strings.Fields(m[2])
 			case "cflags":
 				c.cflags = strings.Fields(m[2])
+			case "ldflags":
+				c.ldflags = strings.Fields(m[2])
 			case "stdin":
 				c.stdin = strings.ReplaceAll(m[2], `\n`, "\n")
 			case "file":
@@ -106,7 +111,7 @@ func runNative(t *testing.T, c diffCase, dir string) outcome {
 	if compiler == "clang++-14" {
 		args = append(args, "-std=c++17")
 	}
-	args = append(append(args, c.cflags...), "-lpthread", "-lm")
+	args = append(append(append(args, c.cflags...), "-lpthread", "-lm"), c.ldflags...)
 	if out, err := exec.Command(compiler, args...).CombinedOutput(); err != nil {
 		t.Fatalf("native build: %v\n%s", err, out)
 	}

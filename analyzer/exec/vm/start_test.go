@@ -12,7 +12,9 @@ import (
 // clang names through /usr/bin/../lib/gcc/...), nor the runtime's entry.
 func TestStartFunctionSkipsLibraryFrames(t *testing.T) {
 	const hdr = "/usr/bin/../lib/gcc/x86_64-linux-gnu/12/../../../../include/c++/12/bits/"
-	frame := func(fn, file string) vm.StackFrame { return vm.StackFrame{Function: fn, Loc: ir.Loc{File: file, Line: 1}} }
+	frame := func(fn, file string) vm.StackFrame {
+		return vm.StackFrame{Function: fn, Loc: ir.Loc{File: file, Line: 1}}
+	}
 	cases := []struct {
 		name  string
 		stack []vm.StackFrame // innermost first
