@@ -589,7 +589,25 @@ WEAK int mkstemps(char *tmpl, int suffix) {
 WEAK char *mkdtemp(char *tmpl) { return make_temp(tmpl, 0, make_dir) < 0 ? NULL : tmpl; }
 
 WEAK size_t __fread_chk(void *p, size_t plen, size_t size, size_t n, FILE *f) { return fread(p, size, n, f); }
-WEAK int prctl(int option, ...) { return option == 15 /* PR_SET_NAME */ || option == 16 ? 0 : (errno = EINVAL, -1); }
+/* prctl names the calling thread (PR_SET_NAME truncates to 15 bytes where
+ * pthread_setname_np refuses) and reads its name back (PR_GET_NAME). */
+WEAK int prctl(int option, ...) {
+	va_list ap;
+	va_start(ap, option);
+	char *arg = va_arg(ap, char *);
+	va_end(ap);
+	if (option == 15 /* PR_SET_NAME */) {
+		char name[16];
+		strncpy(name, arg, 15);
+		name[15] = 0;
+		pthread_setname_np(pthread_self(), name);
+		return 0;
+	}
+	if (option == 16 /* PR_GET_NAME */)
+		return pthread_getname_np(pthread_self(), arg, 16) ? -1 : 0;
+	errno = EINVAL;
+	return -1;
+}
 WEAK pid_t setsid(void) {
 	errno = EPERM;
 	return -1;

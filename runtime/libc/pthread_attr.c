@@ -126,9 +126,3 @@ WEAK int pthread_getschedparam(pthread_t t, int *policy, struct sched_param *p) 
 }
 WEAK int sched_get_priority_min(int policy) { return policy == SCHED_FIFO || policy == SCHED_RR ? 1 : 0; }
 WEAK int sched_get_priority_max(int policy) { return policy == SCHED_FIFO || policy == SCHED_RR ? 99 : 0; }
-WEAK int pthread_getname_np(pthread_t t, char *buf, size_t n) {
-	if (n < 6)
-		return ERANGE;
-	strcpy(buf, "augur");
-	return 0;
-}

@@ -449,6 +449,9 @@ type Thread struct {
 	// sleptAt is the instruction count when the sleep began.
 	sleptAt uint64
 	keys    map[uint64]uint64 // pthread_key_t -> value
+	// name is the thread's name (pthread_setname_np, prctl's PR_SET_NAME),
+	// "" for the process's (threadName).
+	name string
 	// atExit are the destructors of the thread's thread_local objects
 	// (__cxa_thread_atexit), in the order they were registered.
 	atExit []threadDtor

@@ -58,7 +58,8 @@ func (tab *Models) addThreads() {
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, 0)
 		return nil
-	}, "pthread_setname_np", "pthread_setschedparam")
+	}, "pthread_setschedparam")
+	tab.addThreadNames()
 
 	tab.Register(onceFn, "pthread_once")
 	tab.registerKeys()
@@ -71,6 +72,7 @@ func pthreadCreate(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 	}
 	nt := m.newThread()
 	nt.proc = t.proc
+	nt.name = t.name             // Linux copies the creator's name into a new thread
 	nt.clockReads = t.clockReads // a steady clock goes on from where its creator saw it
 	if m.mon != nil || m.weak != nil {
 		m.emitSync(SyncEvent{Op: Fork, Thread: t.ID, Other: nt.ID, Site: m.site(t, in.Loc)})
