@@ -24,6 +24,16 @@ const (
 	ESRCH = 3
 )
 
+// pthreadArg is the thread a call's pthread_t argument names; nil, with the
+// call's result set to ESRCH, when no thread has that id.
+func (m *Machine) pthreadArg(id uint64, res []Value) *Thread {
+	th := m.threadByID(id)
+	if th == nil {
+		SetResult(res, ESRCH)
+	}
+	return th
+}
+
 func (tab *Models) addThreads() {
 	tab.Register(pthreadCreate, "pthread_create").Local()
 	tab.Register(joinThread(LockBlock), "pthread_join").Local()
@@ -41,9 +51,8 @@ func (tab *Models) addThreads() {
 		return nil
 	}, "pthread_equal").Local()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		th := m.threadByID(a[0].Bits)
+		th := m.pthreadArg(a[0].Bits, res)
 		if th == nil {
-			SetResult(res, ESRCH)
 			return nil
 		}
 		th.detached = true

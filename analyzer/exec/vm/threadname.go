@@ -33,9 +33,8 @@ func (m *Machine) threadName(t *Thread) string {
 
 func (tab *Models) addThreadNames() {
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		target := m.threadByID(a[0].Bits)
+		target := m.pthreadArg(a[0].Bits, res)
 		if target == nil {
-			SetResult(res, ESRCH)
 			return nil
 		}
 		name, err := m.CString(a[1].Bits)
@@ -51,9 +50,8 @@ func (tab *Models) addThreadNames() {
 		return nil
 	}, "pthread_setname_np")
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		target := m.threadByID(a[0].Bits)
+		target := m.pthreadArg(a[0].Bits, res)
 		if target == nil {
-			SetResult(res, ESRCH)
 			return nil
 		}
 		name := m.threadName(target)
