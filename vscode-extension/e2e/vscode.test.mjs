@@ -130,6 +130,9 @@ before(async () => {
   // teardown.c destroys a spin lock, a semaphore and a barrier its worker
   // may still use: harmless with glibc (testdata/race/destroy_early.c).
   fs.copyFileSync(path.join(repo, 'testdata', 'race', 'destroy_early.c'), path.join(workspace, 'teardown.c'));
+  // counter.cpp's racing threads are std::threads running a lambda
+  // (testdata/race/cpp_counter.cpp).
+  fs.copyFileSync(path.join(repo, 'testdata', 'race', 'cpp_counter.cpp'), path.join(workspace, 'counter.cpp'));
   // jobdone.c makes completion.c's calls through macros
   // (testdata/race/macro_teardown.c).
   fs.copyFileSync(path.join(repo, 'testdata', 'race', 'macro_teardown.c'), path.join(workspace, 'jobdone.c'));
@@ -1079,6 +1082,15 @@ test("the server's log says each message once, at its own level", async () => {
   // view line renders its spaces as no-break spaces, which \s matches.
   await expectVisible(page.locator('.output-view .view-line', { hasText: /\[info\]\s\S+\.c:\s/ }).first(), "augur's output");
   await shot('14-output');
+});
+
+test("a race between std::threads names each thread by the program's lambda, not libstdc++'s code", async () => {
+  const hover = await keyboardHover('counter.cpp', 's.requests++;', /output-differs[\s\S]*thread \d \(/);
+  await fadedIn();
+  await shot('20-cpp-thread-names');
+  assert.match(hover, /thread \d \(main::\$_0::operator\(\)\)/);
+  assert.doesNotMatch(hover, /_ZNSt/, 'a mangled name');
+  await page.keyboard.press('Escape');
 });
 
 test("the settings editor says how much detection's stages after the plan may run", async () => {
