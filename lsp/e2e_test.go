@@ -47,7 +47,7 @@ func codesByLine(ds []Diagnostic) map[int][]string {
 }
 
 // analyzed starts a server on a workspace holding a copy of a testdata/lsp
-// program, opens it and waits for its first analysis to end. Some races
+// program (or of another testdata directory's, as workspaceWith), opens it and waits for its first analysis to end. Some races
 // are found only by the exploration after the plan, which the editor bounds
 // by 100 ms, so a loaded machine could stop before them; the workspace's
 // augur.toml bounds it by instructions instead, so every run ends at the
@@ -55,6 +55,7 @@ func codesByLine(ds []Diagnostic) map[int][]string {
 func analyzed(t *testing.T, name string) (*client, string) {
 	t.Helper()
 	root := workspaceWith(t, name)
+	name = filepath.Base(name)
 	if err := os.WriteFile(filepath.Join(root, "augur.toml"), []byte("explore-time = \"auto\"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"augur/analyzer/exec/vm"
 	"augur/analyzer/judge/category"
 	"augur/analyzer/output/report"
 )
@@ -87,12 +88,16 @@ func raceRelated(r *report.Race, site raceSite, l *lines, name string) []protoco
 	if a := r.Allocated; a != nil {
 		add(a.File, a.Line, a.Column, "the racing object is allocated here")
 	}
+	// Only the program's own calls are worth a note: a std::thread's
+	// lambda is called through half a dozen frames of libstdc++'s
+	// headers, which the user neither wrote nor can change.
 	callers := func(acc report.Access, who string) {
-		for i, fr := range acc.Stack {
-			if i == 0 || i > maxStackNotes {
-				continue
+		n := 0
+		for i := 1; i < len(acc.Stack) && n < maxStackNotes; i++ {
+			if fr := acc.Stack[i]; !vm.InLibrary(fr.File) {
+				add(fr.File, fr.Line, fr.Column, fmt.Sprintf("%s: %s is called here, from %s", who, acc.Stack[i-1].Function, fr.Function))
+				n++
 			}
-			add(fr.File, fr.Line, fr.Column, fmt.Sprintf("%s: %s is called here, from %s", who, acc.Stack[i-1].Function, fr.Function))
 		}
 	}
 	callers(me, "this access")

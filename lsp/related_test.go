@@ -80,6 +80,41 @@ func TestRaceDiagnosticsPointAtEverythingTheRaceInvolves(t *testing.T) {
 	}
 }
 
+// A C++ thread's lambda is called through libstdc++'s headers: the related
+// information names the program's own callers and none of those frames,
+// which the user neither wrote nor can change.
+func TestRelatedInformationSkipsLibraryFrames(t *testing.T) {
+	c, path := analyzed(t, "workers.cpp")
+	var d *Diagnostic
+	for _, rd := range raceDiags(c.diagnostics(path)) {
+		if rd.Range.Start.Line == 9 {
+			d = &rd
+		}
+	}
+	if d == nil {
+		t.Fatalf("no race diagnostic on line 10: %+v", c.diagnostics(path))
+	}
+	related := relatedAt(*d)
+	for _, want := range []string{
+		"10 the other access: ",
+		"16 this access: serve_one is called here, from main::$_0::operator()",
+		"16 the other access: serve_one is called here, from main::$_0::operator()",
+	} {
+		found := false
+		for _, r := range related {
+			found = found || strings.HasPrefix(r, want)
+		}
+		if !found {
+			t.Errorf("related information lacks %q; it is:\n%s", want, strings.Join(related, "\n"))
+		}
+	}
+	for _, r := range d.RelatedInformation {
+		if r.Location.URI != fileURI(path) {
+			t.Errorf("%q points at %s, outside the program", r.Message, r.Location.URI)
+		}
+	}
+}
+
 // relatedAt renders a diagnostic's related information as "LINE message",
 // with 1-based lines.
 func relatedAt(d Diagnostic) []string {

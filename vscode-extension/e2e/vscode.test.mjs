@@ -1091,6 +1091,20 @@ test("a race between std::threads names each thread by the program's lambda, not
   assert.match(hover, /thread \d \(main::\$_0::operator\(\)\)/);
   assert.doesNotMatch(hover, /_ZNSt/, 'a mangled name');
   await page.keyboard.press('Escape');
+  // The Problems panel's related locations are the program's own: none of
+  // the libstdc++ frames that call the lambda.
+  await page.keyboard.press('Control+Shift+M');
+  await page.locator('[placeholder^="Filter (e.g."]').first().fill('counter.cpp');
+  const rows = page.locator('.markers-panel .monaco-list-row');
+  await expectVisible(rows.filter({ hasText: 'the other access' }).first(), "counter.cpp's related locations");
+  await shot('20b-cpp-related');
+  const text = (await rows.allInnerTexts()).join('\n');
+  assert.match(text, /counter\.cpp\s*\[Ln 16, Col \d+\]\s*:\s*the other access/);
+  assert.doesNotMatch(text, /std_thread\.h|invoke\.h/, 'a related location in a libstdc++ header');
+  await page.locator('[placeholder^="Filter (e.g."]').first().fill('');
+  await page.keyboard.press('Control+Shift+P');
+  await page.keyboard.type('View: Close Panel');
+  await page.keyboard.press('Enter');
 });
 
 test("the settings editor says how much detection's stages after the plan may run", async () => {

@@ -1043,7 +1043,7 @@ func StartFunction(st []StackFrame) (name string, own bool) {
 		if InRuntime(f) {
 			continue
 		}
-		if !inLibrary(f) {
+		if !InLibrary(f) {
 			return st[i].Function, true
 		}
 		if name == "" {
@@ -1109,12 +1109,12 @@ func (s *state) finish(t *Termination) *Termination {
 // std::ifstream's open is the line that opened the stream, not the
 // runtime's open inside libstdc++'s template).
 func (m *Machine) ProgramLoc(t *Thread, at ir.LocID) ir.LocID {
-	if !inLibrary(m.prog.Loc(at).File) {
+	if !InLibrary(m.prog.Loc(at).File) {
 		return at
 	}
 	for i := len(t.frames) - 1; i >= 0; i-- {
 		if fr := &t.frames[i]; fr.pc < len(fr.fn.Insts) {
-			if l := fr.fn.Insts[fr.pc].Loc; l != 0 && !inLibrary(m.prog.Loc(l).File) {
+			if l := fr.fn.Insts[fr.pc].Loc; l != 0 && !InLibrary(m.prog.Loc(l).File) {
 				return l
 			}
 		}
@@ -1122,10 +1122,10 @@ func (m *Machine) ProgramLoc(t *Thread, at ir.LocID) ir.LocID {
 	return at
 }
 
-// inLibrary reports whether file is augur's runtime's or a system
+// InLibrary reports whether file is augur's runtime's or a system
 // header's (/usr/include, /usr/lib: libstdc++'s templates, compiler
 // headers), not the program's own.
-func inLibrary(file string) bool {
+func InLibrary(file string) bool {
 	if InRuntime(file) {
 		return true
 	}
