@@ -779,11 +779,30 @@ func RaceFailureOf(t *vm.Termination, base string) *RaceFailure {
 		Column: t.Loc.Col, Thread: t.Thread, Stack: frames(t.Stack, base), Freed: place(t.Freed, base)}
 }
 
+// A stack in the report keeps its keptInner innermost and keptOuter
+// outermost frames. A stack overflow's 20,000 frames would otherwise make
+// megabytes of report per failure, for every client to read and for the
+// editor to demangle again after each verdict; the failing code and the
+// thread's start, with the program's calls into a library, are at the
+// two ends.
+const keptInner, keptOuter = 32, 32
+
 // frames converts a stack for the report, leaving out the runtime's entry
-// frame, which every main-thread stack ends in.
+// frame, which every main-thread stack ends in. The middle of a deep stack
+// is one frame with no file whose function says how many frames it
+// stands for ("... 19936 frames ...").
 func frames(st []vm.StackFrame, base string) []Frame {
-	out := make([]Frame, 0, len(st))
-	for _, f := range st {
+	out := make([]Frame, 0, min(len(st), keptInner+1+keptOuter))
+	if len(st) > 0 && strings.HasPrefix(st[len(st)-1].Function, "__augur_") {
+		st = st[:len(st)-1]
+	}
+	for i, f := range st {
+		if len(st) > keptInner+keptOuter && i >= keptInner && i < len(st)-keptOuter {
+			if i == keptInner {
+				out = append(out, Frame{Function: fmt.Sprintf("... %d frames ...", len(st)-keptInner-keptOuter)})
+			}
+			continue
+		}
 		if strings.HasPrefix(f.Function, "__augur_") {
 			continue
 		}

@@ -255,6 +255,10 @@ var BudgetFlags = map[string]string{"instructions": "--max-instructions", "time"
 
 func writeFrames(b *strings.Builder, st []Frame) {
 	for i, f := range st {
+		if f.File == "" && f.Line == 0 { // the middle of a deep stack (frames)
+			fmt.Fprintf(b, "    %s\n", f.Function)
+			continue
+		}
 		fmt.Fprintf(b, "    #%d %s %s:%d", i, f.Function, f.File, f.Line)
 		if f.Column > 0 {
 			fmt.Fprintf(b, ":%d", f.Column)
