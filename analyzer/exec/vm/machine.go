@@ -1059,8 +1059,10 @@ func StartFunction(st []StackFrame) (name string, own bool) {
 // may have joined to the compilation's directory; older bitcode has the
 // runtime-HASH directory they are materialized in.
 func InRuntime(file string) bool {
-	if f := "/" + file; strings.Contains(f, "/augur-runtime/libc/") || strings.Contains(f, "/augur-runtime/cxx/") {
-		return true
+	for _, dir := range [...]string{"/augur-runtime/libc/", "/augur-runtime/cxx/"} {
+		if strings.HasPrefix(file, dir[1:]) || strings.Contains(file, dir) {
+			return true
+		}
 	}
 	i := strings.Index(file, "/runtime-")
 	if i < 0 {
@@ -1128,6 +1130,9 @@ func (m *Machine) ProgramLoc(t *Thread, at ir.LocID) ir.LocID {
 func InLibrary(file string) bool {
 	if InRuntime(file) {
 		return true
+	}
+	if !strings.HasPrefix(file, "/usr/") { // before the Clean, which allocates: a report asks for every frame
+		return false
 	}
 	f := path.Clean(file)
 	return strings.HasPrefix(f, "/usr/include/") || strings.HasPrefix(f, "/usr/lib/")
