@@ -356,7 +356,7 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 	src := srctext.New(opts.ReadFile)
 	nameRaces(src, prog, det.Races)
 	for _, r := range det.Races {
-		if src.Silenced(r.First.Loc, r.Second.Loc) {
+		if src.Silenced(r.MarkerSites()...) {
 			res.Ignored = append(res.Ignored, r)
 			continue
 		}

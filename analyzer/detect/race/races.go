@@ -456,3 +456,23 @@ func Merge(runs ...[]*Race) []*Race {
 	})
 	return out
 }
+
+// MarkerSites are the lines whose augur:ignore marker silences the race:
+// each access's own, and for an access inside a library (libstdc++'s
+// templates, augur's runtime) the program's innermost call into it, the
+// line a developer can mark. An editor shows such an access there too.
+func (r *Race) MarkerSites() []ir.Loc {
+	return append(r.First.markerSites(), r.Second.markerSites()...)
+}
+
+func (e Endpoint) markerSites() []ir.Loc {
+	if !vm.InLibrary(e.Loc.File) {
+		return []ir.Loc{e.Loc}
+	}
+	for _, fr := range e.Stack {
+		if !vm.InLibrary(fr.Loc.File) {
+			return []ir.Loc{e.Loc, fr.Loc}
+		}
+	}
+	return []ir.Loc{e.Loc}
+}

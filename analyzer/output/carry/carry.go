@@ -44,7 +44,7 @@ func Relocate(res *analyzer.Result, m *ir.LocMap) *analyzer.Result {
 func Reignore(res *analyzer.Result, read func(string) ([]byte, error)) (out *analyzer.Result, ok bool) {
 	text := srctext.New(read)
 	for _, r := range res.Ignored {
-		if !text.Silenced(r.First.Loc, r.Second.Loc) {
+		if !text.Silenced(r.MarkerSites()...) {
 			return nil, false
 		}
 	}
@@ -52,7 +52,7 @@ func Reignore(res *analyzer.Result, read func(string) ([]byte, error)) (out *ana
 	c.Races, c.Verdicts, c.Evidence = nil, nil, nil
 	c.Ignored = append([]*race.Race(nil), res.Ignored...)
 	for i, r := range res.Races {
-		if text.Silenced(r.First.Loc, r.Second.Loc) {
+		if text.Silenced(r.MarkerSites()...) {
 			c.Ignored = append(c.Ignored, r)
 			continue
 		}
