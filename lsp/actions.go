@@ -518,9 +518,13 @@ func (s *Server) ignoreRace(ctx context.Context, id string) (bool, error) {
 	s.mu.Lock()
 	var edit *protocol.WorkspaceEdit
 	l := &lines{s: s}
-	for _, site := range s.racesIn(r.Accesses[0].File, l) {
+	// The marker goes where the editor shows the first access: at the
+	// program's call when the access is inside a library (both silence the
+	// race, race.MarkerSites).
+	first, _, _ := shownAccess(r.Accesses[0])
+	for _, site := range s.racesIn(first.File, l) {
 		if site.race.ID == id {
-			edit = s.ignoreEdit(r.Accesses[0].File, int(site.rng.Start.Line))
+			edit = s.ignoreEdit(first.File, int(site.rng.Start.Line))
 			break
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
+	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
 	"augur/analyzer/judge/category"
 	"augur/analyzer/output/report"
@@ -64,11 +65,21 @@ type raceSite struct {
 	access   int
 	rng      protocol.Range
 	category string // classifying… while the analysis runs
+	// shown are the race's two accesses where the editor shows them, and
+	// via the library function each was made in, "" for the program's own
+	// (shownAccess).
+	shown [2]report.Access
+	via   [2]string
 	// also counts the other races this site stands for (foldSites): the
 	// same two statements, accessed the same ways, in the same category,
-	// reached through other call paths.
+	// reached through other call paths; or, when an access is inside a
+	// library, any races inside it between the same two calls.
 	also int
 }
+
+// inLibrary reports whether either of the site's accesses is inside a
+// library, shown at the program's call.
+func (site *raceSite) inLibrary() bool { return site.via[0] != "" || site.via[1] != "" }
 
 // lines reads source lines for ranges: from the open document when there
 // is one (its current text), else from the file on disk, through the
@@ -175,14 +186,26 @@ func (s *Server) racesIn(path string, l *lines) []raceSite {
 			if cat == report.Unclassified && !sn.complete {
 				cat = classifying
 			}
+			var shown [2]report.Access
+			var via [2]string
+			placed := true
 			for i, a := range r.Accesses {
+				var ok bool
+				shown[i], via[i], ok = shownAccess(a)
+				placed = placed && ok
+			}
+			if !placed {
+				continue // no frame of the program's own to show an access at
+			}
+			for i, a := range shown {
 				if a.File != path {
 					continue
 				}
-				if i == 1 && sameSite(r.Accesses[0], a) {
+				if i == 1 && sameSite(shown[0], a) {
 					continue // a statement racing with itself: one diagnostic
 				}
-				out = append(out, raceSite{ts: ts, race: r, access: i, rng: l.place(sn, path, a.Line, a.Column), category: cat})
+				out = append(out, raceSite{ts: ts, race: r, access: i, rng: l.place(sn, path, a.Line, a.Column),
+					category: cat, shown: shown, via: via})
 			}
 		}
 	}
@@ -203,6 +226,12 @@ func (s *Server) shownSites(path string, l *lines) []raceSite {
 // line. The editor (diagnostics, and the Races view made of them; hovers,
 // lenses, actions) shows each group once, the first race standing for the
 // rest (raceSite.also); the report (augur analyze) keeps every race.
+//
+// Races inside a library, shown at the program's calls into it, fold
+// further: an unguarded std::map insert from two threads races on dozens
+// of words of the tree, in every category, and all the developer can do is
+// at the two calls. Those fold into one site per pair of calls, the most
+// severe race standing for the rest.
 func foldSites(sites []raceSite) []raceSite {
 	type group struct {
 		ts                     *targetState
@@ -214,15 +243,23 @@ func foldSites(sites []raceSite) []raceSite {
 	first := map[group]int{}
 	var out []raceSite
 	for _, site := range sites {
-		o := site.race.Accesses[1-site.access]
-		g := group{ts: site.ts, rng: site.rng, category: site.category, kind: site.race.Accesses[site.access].Kind,
+		me, o := site.shown[site.access], site.shown[1-site.access]
+		g := group{ts: site.ts, rng: site.rng, category: site.category, kind: me.Kind,
 			otherFile: o.File, otherKind: o.Kind, otherLine: o.Line, otherColumn: o.Column}
-		if i, ok := first[g]; ok {
-			out[i].also++
-			continue
+		if site.inLibrary() {
+			g.category, g.kind, g.otherKind = "", "", "" // in a library
 		}
-		first[g] = len(out)
-		out = append(out, site)
+		i, ok := first[g]
+		switch {
+		case !ok:
+			first[g] = len(out)
+			out = append(out, site)
+		case severityOf(site.category) < severityOf(out[i].category):
+			site.also = out[i].also + 1
+			out[i] = site
+		default:
+			out[i].also++
+		}
 	}
 	return out
 }
@@ -297,7 +334,7 @@ func (s *Server) diagnostics(path string) []protocol.Diagnostic {
 		}
 		if sn.report != nil {
 			for _, f := range sn.report.Failures {
-				if f.File == path {
+				if at, _, _ := failurePlace(&f); at.File == path {
 					out = append(out, failureDiagnostic(f, sn, l))
 				}
 			}
@@ -427,12 +464,17 @@ func failureDiagnostic(f report.Failure, sn *snapshot, l *lines) protocol.Diagno
 		}
 		msg += ")"
 	}
-	d := protocol.Diagnostic{Range: l.lineRange(sn, f.File, f.Line), Severity: sev,
+	at, from, own := failurePlace(&f)
+	d := protocol.Diagnostic{Range: l.lineRange(sn, at.File, at.Line), Severity: sev,
 		Code: protocol.String(f.Kind), Source: protocol.NewOptional(sourceAugur), Message: protocol.String(msg)}
+	callers := 0
 	for i, fr := range f.Stack {
-		if i == 0 || fr.File == "" || i > 6 {
+		// Shown at the program's own code, the failure lists the program's
+		// callers; shown in a library, for want of any, every frame.
+		if i <= from || fr.File == "" || own && vm.InLibrary(fr.File) || callers == 6 {
 			continue
 		}
+		callers++
 		d.RelatedInformation = append(d.RelatedInformation, protocol.DiagnosticRelatedInformation{
 			Location: protocol.Location{URI: uri.File(fr.File), Range: l.lineRange(sn, fr.File, fr.Line)},
 			Message:  "called from " + fr.Function})

@@ -30,9 +30,12 @@ type raceStory struct {
 // story gathers what the messages about site need. Caller holds mu.
 func (s *Server) story(site *raceSite) raceStory {
 	r := site.race
-	st := raceStory{site: site, me: r.Accesses[site.access], other: r.Accesses[1-site.access]}
+	st := raceStory{site: site, me: site.shown[site.access], other: site.shown[1-site.access]}
 	st.here = st.me.File
 	st.name = "`" + r.Object + "`" // the analysis names the memory as the source does (analyzer.nameRaces)
+	if v := site.via[site.access]; v != "" {
+		st.name += " inside " + v // the library's name for it: `__x->_M_right` inside std::map::operator[]
+	}
 	return st
 }
 
@@ -44,9 +47,22 @@ func (st raceStory) at(file string, line int) string {
 	return fmt.Sprintf("%s:%d", baseName(file), line)
 }
 
-// access names an access: "the free in main (line 43)".
-func (st raceStory) access(a report.Access) string {
-	return fmt.Sprintf("the %s in %s (%s)", a.Noun(), a.Function, st.at(a.File, a.Line))
+// access names the race's access i: "the free in main (line 43)", or
+// "the write in std::map::operator[], called from fill (line 9)" for one
+// inside a library.
+func (st raceStory) access(i int) string {
+	a := st.site.shown[i]
+	return fmt.Sprintf("the %s in %s (%s)", a.Noun(), st.site.inFunction(i), st.at(a.File, a.Line))
+}
+
+// inFunction names the function the race's access i is shown in: its own,
+// or for an access inside a library the library function the program
+// called, and from where.
+func (site *raceSite) inFunction(i int) string {
+	if v := site.via[i]; v != "" {
+		return v + ", called from " + site.shown[i].Function
+	}
+	return site.shown[i].Function
 }
 
 // runsFirst is the index of the access the harmful order runs first, and
@@ -101,7 +117,7 @@ func (st raceStory) consequence() string {
 	case string(category.SpecViolated):
 		who := "In one order of the two accesses"
 		if first, ok := st.runsFirst(); ok {
-			who = fmt.Sprintf("If %s runs first,", st.access(r.Accesses[first]))
+			who = fmt.Sprintf("If %s runs first,", st.access(first))
 			if first == st.site.access {
 				who = fmt.Sprintf("If this %s runs first,", st.me.Noun())
 			}
@@ -222,7 +238,7 @@ func headline(c string) string {
 // message is the diagnostic's text: the race, the other access and what
 // goes wrong, in a sentence or two.
 func (st raceStory) message() string {
-	return fmt.Sprintf("Data race on %s with %s. %s", st.name, st.access(st.other), st.consequence())
+	return fmt.Sprintf("Data race on %s with %s. %s", st.name, st.access(1-st.site.access), st.consequence())
 }
 
 func plural(n int, one, many string) string {

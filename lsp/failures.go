@@ -61,11 +61,12 @@ func (s *Server) failuresIn(path string, l *lines) (out []failureSite) {
 		}
 		for i := range sn.report.Failures {
 			f := &sn.report.Failures[i]
-			if f.File != path || f.Evidence == "" || seen[failureID(f)] {
+			at, _, _ := failurePlace(f)
+			if at.File != path || f.Evidence == "" || seen[failureID(f)] {
 				continue
 			}
 			seen[failureID(f)] = true
-			out = append(out, failureSite{f: f, rng: l.lineRange(sn, f.File, f.Line), diag: failureDiagnostic(*f, sn, l)})
+			out = append(out, failureSite{f: f, rng: l.lineRange(sn, at.File, at.Line), diag: failureDiagnostic(*f, sn, l)})
 		}
 	}
 	return out

@@ -68,8 +68,8 @@ func (s *Server) hoverText(site *raceSite, l *lines) string {
 	st := s.story(site)
 	var b strings.Builder
 	fmt.Fprintf(&b, "**augur: %s** — %s (%s)\n\n", st.name, headline(site.category), site.category)
-	fmt.Fprintf(&b, "This %s in %s (%s) races with %s.", st.me.Noun(), st.me.Function, st.at(st.me.File, st.me.Line),
-		st.access(st.other))
+	fmt.Fprintf(&b, "This %s in %s (%s) races with %s.", st.me.Noun(), site.inFunction(site.access), st.at(st.me.File, st.me.Line),
+		st.access(1-site.access))
 	if more := site.alsoText(); more != "" {
 		b.WriteString(" " + more)
 	}
@@ -115,14 +115,13 @@ func (s *Server) hoverText(site *raceSite, l *lines) string {
 
 // order says who did what first in the execution that shows the verdict.
 func (st raceStory) order() string {
-	r := st.site.race
 	first, ok := st.runsFirst()
 	if !ok {
 		return ""
 	}
-	a, c := r.Accesses[first], r.Accesses[1-first]
-	return fmt.Sprintf("%s %s in %s, then %s %s in %s", a.ThreadName(), a.Verb(), a.Function, c.ThreadName(),
-		c.Verb(), c.Function)
+	a, c := st.site.shown[first], st.site.shown[1-first]
+	return fmt.Sprintf("%s %s in %s, then %s %s in %s", a.ThreadName(), a.Verb(), st.site.inFunction(first), c.ThreadName(),
+		c.Verb(), st.site.inFunction(1-first))
 }
 
 // emptyInputs reports whether inputs are the program's plain defaults,

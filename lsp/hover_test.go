@@ -49,7 +49,7 @@ func TestTeardownRaceFixSaysWhenToLetGo(t *testing.T) {
 		{string(category.SpecViolated), plain, signal, []string{"Hold the same mutex around both accesses"}},
 	} {
 		r := &report.Race{Accesses: []report.Access{c.a, c.b}}
-		st := raceStory{site: &raceSite{race: r, category: c.category}, me: c.a, other: c.b, name: "`c->cond`"}
+		st := raceStory{site: &raceSite{race: r, category: c.category, shown: [2]report.Access{c.a, c.b}}, me: c.a, other: c.b, name: "`c->cond`"}
 		got := st.fix()
 		for _, w := range c.want {
 			if !strings.Contains(got, w) {

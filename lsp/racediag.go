@@ -52,20 +52,21 @@ func (s *Server) raceDiagnostic(site raceSite, l *lines) protocol.Diagnostic {
 // alsoText says what other races a folded site stands for (foldSites), or
 // "" when it stands for none.
 func (site *raceSite) alsoText() string {
-	switch site.also {
-	case 0:
+	races := plural(site.also, "race", "races")
+	switch {
+	case site.also == 0:
 		return ""
-	case 1:
-		return "It stands for 1 more race between the same two statements, reached through other call paths."
+	case site.inLibrary():
+		return fmt.Sprintf("It stands for %d more %s inside the library's code, between the same two calls.", site.also, races)
 	}
-	return fmt.Sprintf("It stands for %d more races between the same two statements, reached through other call paths.", site.also)
+	return fmt.Sprintf("It stands for %d more %s between the same two statements, reached through other call paths.", site.also, races)
 }
 
 // raceRelated lists the places a race diagnostic points at, each once;
 // name is what the messages call the racing memory.
 func raceRelated(r *report.Race, site raceSite, l *lines, name string) []protocol.DiagnosticRelatedInformation {
 	sn := site.ts.snap
-	me, other := r.Accesses[site.access], r.Accesses[1-site.access]
+	me, other := site.shown[site.access], site.shown[1-site.access]
 	var out []protocol.DiagnosticRelatedInformation
 	seen := map[string]bool{}
 	add := func(file string, line, col int, msg string) {
@@ -78,15 +79,23 @@ func raceRelated(r *report.Race, site raceSite, l *lines, name string) []protoco
 			Location: protocol.Location{URI: uri.File(file), Range: l.place(sn, file, line, col)}, Message: msg})
 	}
 	add(other.File, other.Line, other.Column,
-		fmt.Sprintf("the other access: %s of %s by %s in %s", other.Noun(), name, other.ThreadName(), other.Function))
+		fmt.Sprintf("the other access: %s of %s by %s in %s", other.Noun(), name, other.ThreadName(), site.inFunction(1-site.access)))
+	// A place inside a library shows at the program's call into it, or
+	// not at all when the report gives no stack to find that call by.
+	place := func(at report.Frame, stack []report.Frame, msg string) {
+		if fr, ok := shownPlace(at, stack); ok {
+			add(fr.File, fr.Line, fr.Column, msg)
+		}
+	}
 	if f := r.Failure; f != nil {
-		add(f.File, f.Line, f.Column, fmt.Sprintf("the harmful order fails here, in thread %d: %s", f.Thread, shortPaths(f.Message)))
+		place(report.Frame{File: f.File, Line: f.Line, Column: f.Column}, f.Stack,
+			fmt.Sprintf("the harmful order fails here, in thread %d: %s", f.Thread, shortPaths(f.Message)))
 		if fr := f.Freed; fr != nil {
-			add(fr.File, fr.Line, fr.Column, "the memory is freed here")
+			place(*fr, nil, "the memory is freed here")
 		}
 	}
 	if a := r.Allocated; a != nil {
-		add(a.File, a.Line, a.Column, "the racing object is allocated here")
+		place(*a, nil, "the racing object is allocated here")
 	}
 	// Only the program's own calls are worth a note: a std::thread's
 	// lambda is called through half a dozen frames of libstdc++'s

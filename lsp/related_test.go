@@ -147,3 +147,51 @@ func checkCategoryLink(t *testing.T, d Diagnostic) {
 		t.Errorf("%s has no section %q", u.Path, d.Code)
 	}
 }
+
+// Races inside a library are shown at the program's call into it: two
+// threads inserting into one std::map race on dozens of words of
+// libstdc++'s tree, and the editor shows one diagnostic at the insert,
+// naming the call and standing for the rest, with no place in a header
+// or in augur's runtime.
+func TestLibraryRacesShowAtTheProgramsCall(t *testing.T) {
+	c, path := analyzed(t, "shared_map.cpp")
+	// The failures of the corrupted tree inside operator[] show at the
+	// call too, with the program's callers only.
+	failures := 0
+	for _, d := range c.diagnostics(path) {
+		if d.Code == "memory-error" || d.Code == "crash" {
+			failures++
+			if d.Range.Start.Line != 11 {
+				t.Errorf("failure on line %d, want the insert (line 12): %s", d.Range.Start.Line+1, d.Message)
+			}
+			for _, r := range d.RelatedInformation {
+				if r.Location.URI != fileURI(path) {
+					t.Errorf("failure's %q points at %s, outside the program", r.Message, r.Location.URI)
+				}
+			}
+		}
+	}
+	if failures == 0 {
+		t.Errorf("no failure shown at the insert: %+v", c.diagnostics(path))
+	}
+	var lib []Diagnostic
+	for _, d := range raceDiags(c.diagnostics(path)) {
+		if d.Range.Start.Line != 11 {
+			t.Errorf("race diagnostic on line %d, want all on the insert (line 12): %s", d.Range.Start.Line+1, d.Message)
+		}
+		if strings.Contains(d.Message, "std::map::operator[], called from fill (line 12)") {
+			lib = append(lib, d)
+		}
+		for _, r := range d.RelatedInformation {
+			if r.Location.URI != fileURI(path) {
+				t.Errorf("%q points at %s, outside the program", r.Message, r.Location.URI)
+			}
+		}
+	}
+	if len(lib) != 1 {
+		t.Fatalf("want one diagnostic for the races inside std::map, got %d: %+v", len(lib), c.diagnostics(path))
+	}
+	if d := lib[0]; d.Code != "spec-violated" || !strings.Contains(d.Message, "more races inside the library's code, between the same two calls") {
+		t.Errorf("the library races' diagnostic: want the most severe (spec-violated) standing for the rest, got %s: %s", d.Code, d.Message)
+	}
+}
