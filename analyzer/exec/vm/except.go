@@ -178,13 +178,9 @@ func (m *Machine) unwind(t *Thread) error {
 // thread may take the control first.
 func (m *Machine) unwindFrame(t *Thread) (released bool, err error) {
 	if n := len(t.onces); n > 0 && t.onces[n-1].depth == len(t.frames)-1 {
-		ctl := t.onces[n-1].ctl
-		t.onces = t.onces[:n-1]
-		m.syncEvent(t, Release, waitOnce, ctl)
-		if err := m.SyncWrite(ctl, 4, 0); err != nil {
+		if err := m.endOnce(t, 0); err != nil {
 			return false, err
 		}
-		m.sync.wake(waitKey{waitOnce, ctl}, m)
 		released = true
 	}
 	m.dropFrame(t)

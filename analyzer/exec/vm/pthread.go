@@ -174,12 +174,9 @@ func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		SetResult(res, 0)
 		return nil
 	case st == 1 && t.returnedFromOnce(ctl):
-		t.onces = t.onces[:len(t.onces)-1]
-		m.syncEvent(t, Release, waitOnce, ctl)
-		if err := m.SyncWrite(ctl, 4, 2); err != nil {
+		if err := m.endOnce(t, 2); err != nil {
 			return err
 		}
-		m.sync.wake(waitKey{waitOnce, ctl}, m)
 		SetResult(res, 0)
 		return errYield
 	case st == 1:
@@ -204,6 +201,21 @@ func onceFn(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return err
 	}
 	return errPushed
+}
+
+// endOnce ends the pthread_once routine t runs innermost, leaving its
+// control in state: 2 (done) when the routine returned, 0 (not run) when
+// an exception left it (unwindFrame). Its end happens before whatever the
+// threads waiting on the control do next, and they wake.
+func (m *Machine) endOnce(t *Thread, state uint64) error {
+	ctl := t.onces[len(t.onces)-1].ctl
+	t.onces = t.onces[:len(t.onces)-1]
+	m.syncEvent(t, Release, waitOnce, ctl)
+	if err := m.SyncWrite(ctl, 4, state); err != nil {
+		return err
+	}
+	m.sync.wake(waitKey{waitOnce, ctl}, m)
+	return nil
 }
 
 // onceRun is a pthread_once routine a thread runs: its control, and how

@@ -1,6 +1,10 @@
 package vm
 
-import "augur/analyzer/frontend/ir"
+import (
+	"cmp"
+
+	"augur/analyzer/frontend/ir"
+)
 
 // Thread-specific data. A key's destructor runs when a thread that holds a
 // value for it exits (returns from its start routine, or pthread_exit or
@@ -44,7 +48,10 @@ func (tab *Models) registerKeys() {
 		return nil
 	}, "__cxa_thread_atexit", "__cxa_thread_atexit_impl")
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-		return m.runThreadDtor(t, in.Loc, -3)
+		if pushed, err := m.runThreadDtor(t, in.Loc, -3); pushed || err != nil {
+			return cmp.Or(err, errPushed)
+		}
+		return nil
 	}, "__augur_thread_dtors")
 }
 
@@ -59,23 +66,20 @@ type threadDtor struct{ fn, obj uint64 }
 // runThreadDtor starts the last destructor t registered for a
 // thread_local object, as a frame returning to ret: -3 at exit() (its
 // call to __augur_thread_dtors is executed again, for the next one), or
-// retDestructor at the thread's end. It returns errPushed when it started
-// one and nil when none is left.
-func (m *Machine) runThreadDtor(t *Thread, at ir.LocID, ret int32) error {
+// retDestructor at the thread's end. It reports whether it started one:
+// false when none is left.
+func (m *Machine) runThreadDtor(t *Thread, at ir.LocID, ret int32) (pushed bool, err error) {
 	n := len(t.atExit)
 	if n == 0 {
-		return nil
+		return false, nil
 	}
 	d := t.atExit[n-1]
 	t.atExit = t.atExit[:n-1]
 	fn := m.funcAt(d.fn)
 	if fn == nil || fn.Decl {
-		return terminate(TermCrash, SIGSEGV, "thread_local destructor 0x%x is not a function of the program", d.fn)
+		return false, terminate(TermCrash, SIGSEGV, "thread_local destructor 0x%x is not a function of the program", d.fn)
 	}
-	if err := m.pushFrame(t, fn, []Value{{Bits: d.obj}}, nil, ret, at); err != nil {
-		return err
-	}
-	return errPushed
+	return true, m.pushFrame(t, fn, []Value{{Bits: d.obj}}, nil, ret, at)
 }
 
 // destructorRounds is glibc's PTHREAD_DESTRUCTOR_ITERATIONS: how many
@@ -93,11 +97,8 @@ const retDestructor = -4
 // holds a value and has a destructor. Its frame's return (a
 // return with no caller) comes back here.
 func (m *Machine) runDestructor(t *Thread) (bool, error) {
-	if err := m.runThreadDtor(t, 0, retDestructor); err != nil {
-		if err == errPushed {
-			return true, nil
-		}
-		return false, err
+	if pushed, err := m.runThreadDtor(t, 0, retDestructor); pushed || err != nil {
+		return pushed, err
 	}
 	if len(t.keys) == 0 || t.dtorCalls >= destructorRounds*len(m.keyDtors) {
 		return false, nil
