@@ -23,6 +23,26 @@ WEAK float modff(float x, float *iptr) {
 	return copysignf(x - i, x);
 }
 
+/* The long double variants: the machine holds a long double as a double
+ * (with double's 53-bit precision, not the x87's 64), so each is its
+ * double function. */
+WEAK long double modfl(long double x, long double *iptr) {
+	double i;
+	double f = modf((double)x, &i);
+	*iptr = i;
+	return f;
+}
+WEAK long double ldexpl(long double x, int e) { return ldexp((double)x, e); }
+WEAK long double frexpl(long double x, int *e) { return frexp((double)x, e); }
+WEAK long double scalbnl(long double x, int e) { return ldexp((double)x, e); }
+
+/* The float variants and scalbn (ldexp with FLT_RADIX 2), over the double
+ * ones: every float is a double, exactly. */
+WEAK float ldexpf(float x, int e) { return (float)ldexp(x, e); }
+WEAK float frexpf(float x, int *e) { return (float)frexp(x, e); }
+WEAK double scalbn(double x, int e) { return ldexp(x, e); }
+WEAK float scalbnf(float x, int e) { return (float)ldexp(x, e); }
+
 /* The floating-point environment: augur computes in round-to-nearest and
  * does not track exception flags, so that mode is the only one a program
  * can set (another is refused, as fesetround refuses a mode the machine

@@ -7,8 +7,10 @@ import (
 	"augur/analyzer/frontend/ir"
 )
 
-// libm: each function is modeled with Go's math package for double and for
-// its f-suffixed float variant (the argument kind selects the precision).
+// libm: each function is modeled with Go's math package for double, for
+// its f-suffixed float variant and its l-suffixed long double one (the
+// argument kind selects the precision; the machine holds a long double
+// as a double, ir.KF80, so the l variants compute with double's).
 func (tab table) addMath() {
 	one := map[string]func(float64) float64{
 		"sqrt": math.Sqrt, "cbrt": math.Cbrt, "fabs": math.Abs, "floor": math.Floor, "ceil": math.Ceil,
@@ -27,13 +29,13 @@ func (tab table) addMath() {
 	// They need nothing of the machine, and are computed as the
 	// intrinsics (llvm.sqrt) the compiler turns some of them into.
 	for name, f := range one {
-		tab.RegisterFloat1(f, name, name+"f")
+		tab.RegisterFloat1(f, name, name+"f", name+"l")
 	}
 	for name, f := range two {
-		tab.RegisterFloat2(f, name, name+"f")
+		tab.RegisterFloat2(f, name, name+"f", name+"l")
 	}
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, uint64(int64(math.Round(vm.FloatOf(a[0].Bits, in.ArgTys[0].Kind)))))
 		return nil
-	}, "lround", "llround", "lroundf", "llroundf")
+	}, "lround", "llround", "lroundf", "llroundf", "lroundl", "llroundl")
 }
