@@ -103,6 +103,18 @@ template bool has_facet<__cxx11::numpunct<char>>(const locale &);
 template bool has_facet<num_put<char>>(const locale &);
 template bool has_facet<num_get<char>>(const locale &);
 template const num_get<char> &use_facet<num_get<char>>(const locale &);
+// collate<char>, which std::regex's traits use for ranges and equivalence
+// classes; its C-locale comparison is in locale.cc.
+template class __cxx11::collate<char>;
+template const __cxx11::collate<char> &use_facet<__cxx11::collate<char>>(const locale &);
+template bool has_facet<__cxx11::collate<char>>(const locale &);
+// time_put<char> (std::put_time) over __timepunct<char> (locale.cc).
+template class __timepunct<char>;
+template class time_put<char>;
+template const __timepunct<char> &use_facet<__timepunct<char>>(const locale &);
+template bool has_facet<__timepunct<char>>(const locale &);
+template const time_put<char> &use_facet<time_put<char>>(const locale &);
+template bool has_facet<time_put<char>>(const locale &);
 
 template class __cxx11::basic_stringbuf<char>;
 template class __cxx11::basic_ostringstream<char>;

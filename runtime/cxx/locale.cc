@@ -1,7 +1,8 @@
 // The non-template core of libstdc++'s locales and stream bases, written
 // for augur: the "C" locale only, with the facets streams use (ctype<char>,
 // numpunct<char>, num_put<char>, num_get<char>, and for file streams
-// codecvt<char, char, mbstate_t>, in fstream.cc), and ios_base. The facets'
+// codecvt<char, char, mbstate_t>, in fstream.cc), collate<char> (for
+// std::regex), and ios_base. The facets'
 // own behavior (number formatting, padding, grouping) is libstdc++'s
 // template code, instantiated in iostream.cc, so output matches a native
 // build's byte for byte.
@@ -54,6 +55,68 @@ locale::_Impl::_Impl(size_t refs) throw()
 	_M_install_facet(&std::num_put<char>::id, new std::num_put<char>(1));
 	_M_install_facet(&std::num_get<char>::id, new std::num_get<char>(1));
 	_M_install_facet(&std::codecvt<char, char, mbstate_t>::id, new std::codecvt<char, char, mbstate_t>(1));
+	_M_install_facet(&std::__cxx11::collate<char>::id, new std::__cxx11::collate<char>(1));
+	_M_install_facet(&std::__timepunct<char>::id, new std::__timepunct<char>(1));
+	_M_install_facet(&std::time_put<char>::id, new std::time_put<char>(1));
+}
+
+void locale::facet::_S_destroy_c_locale(__c_locale &) {}
+
+// __timepunct<char> holds the "C" locale's names of days, months and
+// formats for time_put (std::put_time) and time_get; formatting is
+// strftime's, as libstdc++'s own.
+template <> void __timepunct<char>::_M_put(char *s, size_t maxlen, const char *format, const tm *t) const throw() {
+	if (strftime(s, maxlen, format, t) == 0 && maxlen > 0)
+		s[0] = '\0';
+}
+template <> void __timepunct<char>::_M_initialize_timepunct(__c_locale) {
+	if (!_M_data)
+		_M_data = new __timepunct_cache<char>;
+	__timepunct_cache<char> *d = _M_data;
+	d->_M_date_format = d->_M_date_era_format = "%m/%d/%y";
+	d->_M_time_format = d->_M_time_era_format = "%H:%M:%S";
+	d->_M_date_time_format = d->_M_date_time_era_format = "%a %b %e %H:%M:%S %Y";
+	d->_M_am = "AM";
+	d->_M_pm = "PM";
+	d->_M_am_pm_format = "%I:%M:%S %p";
+	using C = __timepunct_cache<char>;
+	static const char *C::*const day[] = {&C::_M_day1, &C::_M_day2, &C::_M_day3, &C::_M_day4,
+	                                      &C::_M_day5, &C::_M_day6, &C::_M_day7};
+	static const char *C::*const aday[] = {&C::_M_aday1, &C::_M_aday2, &C::_M_aday3, &C::_M_aday4,
+	                                       &C::_M_aday5, &C::_M_aday6, &C::_M_aday7};
+	static const char *C::*const month[] = {&C::_M_month01, &C::_M_month02, &C::_M_month03, &C::_M_month04,
+	                                        &C::_M_month05, &C::_M_month06, &C::_M_month07, &C::_M_month08,
+	                                        &C::_M_month09, &C::_M_month10, &C::_M_month11, &C::_M_month12};
+	static const char *C::*const amonth[] = {&C::_M_amonth01, &C::_M_amonth02, &C::_M_amonth03, &C::_M_amonth04,
+	                                         &C::_M_amonth05, &C::_M_amonth06, &C::_M_amonth07, &C::_M_amonth08,
+	                                         &C::_M_amonth09, &C::_M_amonth10, &C::_M_amonth11, &C::_M_amonth12};
+	static const char *const days[] = {"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"};
+	static const char *const adays[] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+	static const char *const months[] = {"January", "February", "March",     "April",   "May",      "June",
+	                                     "July",    "August",   "September", "October", "November", "December"};
+	static const char *const amonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+	                                      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+	for (int i = 0; i < 7; i++) {
+		d->*day[i] = days[i];
+		d->*aday[i] = adays[i];
+	}
+	for (int i = 0; i < 12; i++) {
+		d->*month[i] = months[i];
+		d->*amonth[i] = amonths[i];
+	}
+}
+
+// collate<char> in the "C" locale compares and transforms bytes as they
+// are, as strcoll and strxfrm do there.
+template <> int __cxx11::collate<char>::_M_compare(const char *a, const char *b) const throw() {
+	int r = strcmp(a, b);
+	return (r > 0) - (r < 0);
+}
+template <> size_t __cxx11::collate<char>::_M_transform(char *to, const char *from, size_t n) const throw() {
+	size_t len = strlen(from);
+	if (len < n)
+		memcpy(to, from, len + 1);
+	return len;
 }
 
 locale::_Impl::~_Impl() throw() {
