@@ -43,11 +43,7 @@ func TestRaceDiagnosticsPointAtEverythingTheRaceInvolves(t *testing.T) {
 		"46 this access: peek is called here, from reporter",
 		"40 the other access: retire is called here, from finisher",
 	} {
-		found := false
-		for _, r := range related {
-			found = found || strings.HasPrefix(r, want)
-		}
-		if !found {
+		if !hasPrefixed(related, want) {
 			t.Errorf("the use's related information lacks %q; it is:\n%s", want, strings.Join(related, "\n"))
 		}
 	}
@@ -100,11 +96,7 @@ func TestRelatedInformationSkipsLibraryFrames(t *testing.T) {
 		"16 this access: serve_one is called here, from main::$_0::operator()",
 		"16 the other access: serve_one is called here, from main::$_0::operator()",
 	} {
-		found := false
-		for _, r := range related {
-			found = found || strings.HasPrefix(r, want)
-		}
-		if !found {
+		if !hasPrefixed(related, want) {
 			t.Errorf("related information lacks %q; it is:\n%s", want, strings.Join(related, "\n"))
 		}
 	}
@@ -113,6 +105,11 @@ func TestRelatedInformationSkipsLibraryFrames(t *testing.T) {
 			t.Errorf("%q points at %s, outside the program", r.Message, r.Location.URI)
 		}
 	}
+}
+
+// hasPrefixed reports whether one of lines begins with prefix.
+func hasPrefixed(lines []string, prefix string) bool {
+	return slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, prefix) })
 }
 
 // relatedAt renders a diagnostic's related information as "LINE message",

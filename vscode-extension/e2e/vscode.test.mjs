@@ -1096,19 +1096,30 @@ test("a race between std::threads names each thread by the program's lambda, not
   await page.keyboard.press('Escape');
   // The Problems panel's related locations are the program's own: none of
   // the libstdc++ frames that call the lambda.
-  await page.keyboard.press('Control+Shift+M');
-  await page.locator('[placeholder^="Filter (e.g."]').first().fill('counter.cpp');
-  const rows = page.locator('.markers-panel .monaco-list-row');
-  await expectVisible(rows.filter({ hasText: 'the other access' }).first(), "counter.cpp's related locations");
-  await shot('20b-cpp-related');
-  const text = (await rows.allInnerTexts()).join('\n');
+  const text = await problemsOf('counter.cpp', 'the other access', '20b-cpp-related');
   assert.match(text, /counter\.cpp\s*\[Ln 16, Col \d+\]\s*:\s*the other access/);
   assert.doesNotMatch(text, /std_thread\.h|invoke\.h/, 'a related location in a libstdc++ header');
-  await page.locator('[placeholder^="Filter (e.g."]').first().fill('');
+});
+
+/**
+ * Opens the Problems panel filtered to name, waits for a row with `has`,
+ * takes the screenshot shot and returns the rows' text; the panel is
+ * closed again, unfiltered.
+ */
+async function problemsOf(name, has, shotName) {
+  await page.keyboard.press('Control+Shift+M');
+  const filter = page.locator('[placeholder^="Filter (e.g."]').first();
+  await filter.fill(name);
+  const rows = page.locator('.markers-panel .monaco-list-row');
+  await expectVisible(rows.filter({ hasText: has }).first(), `${name}'s problems`);
+  await shot(shotName);
+  const text = (await rows.allInnerTexts()).join('\n');
+  await filter.fill('');
   await page.keyboard.press('Control+Shift+P');
   await page.keyboard.type('View: Close Panel');
   await page.keyboard.press('Enter');
-});
+  return text;
+}
 
 test("races inside std::map show once, at the program's call, naming the call", async () => {
   const hover = await keyboardHover('shared_map.cpp', 'table[base + i] = i;', /spec-violated[\s\S]*inside std::map::operator\[\]/);
@@ -1121,19 +1132,10 @@ test("races inside std::map show once, at the program's call, naming the call", 
   // panel too, where no place of a race is in a header of libstdc++ or in
   // augur's runtime. (A failure with no frame of the program's, as a
   // static std::map's destructor at exit, stays in the header.)
-  await page.keyboard.press('Control+Shift+M');
-  await page.locator('[placeholder^="Filter (e.g."]').first().fill('shared_map.cpp');
-  const rows = page.locator('.markers-panel .monaco-list-row');
-  await expectVisible(rows.filter({ hasText: 'inside std::map::operator[]' }).first(), "shared_map.cpp's problem");
-  await shot('21b-library-races-problems');
-  const text = (await rows.allInnerTexts()).join('\n');
+  const text = await problemsOf('shared_map.cpp', 'inside std::map::operator[]', '21b-library-races-problems');
   assert.match(text, /shared_map\.cpp\s*\[Ln 12, Col \d+\]\s*:\s*the other access/);
   assert.doesNotMatch(text, /(stl_tree\.h|stl_map\.h|tree\.cc|new_allocator\.h)\s*\[Ln [^\]]*\]\s*:\s*(the other access|this access|the harmful order|the racing object)/,
     "a race's related location in the library");
-  await page.locator('[placeholder^="Filter (e.g."]').first().fill('');
-  await page.keyboard.press('Control+Shift+P');
-  await page.keyboard.type('View: Close Panel');
-  await page.keyboard.press('Enter');
 });
 
 test("the settings editor says how much detection's stages after the plan may run", async () => {
