@@ -186,16 +186,13 @@ func (s *Server) racesIn(path string, l *lines) []raceSite {
 			if cat == report.Unclassified && !sn.complete {
 				cat = classifying
 			}
+			// An access inside a library with no frame of the program's on
+			// its stack (a static object's destructor run by exit) stays
+			// where it happened; the other access still shows.
 			var shown [2]report.Access
 			var via [2]string
-			placed := true
 			for i, a := range r.Accesses {
-				var ok bool
-				shown[i], via[i], ok = shownAccess(a)
-				placed = placed && ok
-			}
-			if !placed {
-				continue // no frame of the program's own to show an access at
+				shown[i], via[i], _ = shownAccess(a)
 			}
 			for i, a := range shown {
 				if a.File != path {

@@ -16,7 +16,7 @@ import (
 // the program's own code; otherwise a at the program's innermost frame,
 // with that frame's callers as its stack, and via the library function
 // the program called there ("std::map::operator[]"). ok is false when no
-// frame of the stack is the program's.
+// frame of the stack is the program's: a is then shown where it is.
 func shownAccess(a report.Access) (shown report.Access, via string, ok bool) {
 	if !vm.InLibrary(a.File) {
 		return a, "", true
