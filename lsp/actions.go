@@ -520,8 +520,12 @@ func (s *Server) ignoreRace(ctx context.Context, id string) (bool, error) {
 	l := &lines{s: s}
 	// The marker goes where the editor shows the first access: at the
 	// program's call when the access is inside a library (both silence the
-	// race, race.MarkerSites).
-	first, _, _ := shownAccess(r.Accesses[0])
+	// race, race.MarkerSites); at the second when the first has no frame
+	// of the program's, rather than in a system header.
+	first, _, ok := shownAccess(r.Accesses[0])
+	if !ok {
+		first, _, _ = shownAccess(r.Accesses[1])
+	}
 	for _, site := range s.racesIn(first.File, l) {
 		if site.race.ID == id {
 			edit = s.ignoreEdit(first.File, int(site.rng.Start.Line))
