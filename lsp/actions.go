@@ -522,9 +522,9 @@ func (s *Server) ignoreRace(ctx context.Context, id string) (bool, error) {
 	// program's call when the access is inside a library (both silence the
 	// race, race.MarkerSites); at the second when the first has no frame
 	// of the program's, rather than in a system header.
-	first, _, ok := shownAccess(r.Accesses[0])
+	first, _, ok := r.Accesses[0].InProgram()
 	if !ok {
-		first, _, _ = shownAccess(r.Accesses[1])
+		first, _, _ = r.Accesses[1].InProgram()
 	}
 	for _, site := range s.racesIn(first.File, l) {
 		if site.race.ID == id {

@@ -67,7 +67,7 @@ type raceSite struct {
 	category string // classifying… while the analysis runs
 	// shown are the race's two accesses where the editor shows them, and
 	// via the library function each was made in, "" for the program's own
-	// (shownAccess).
+	// (report.Access.InProgram).
 	shown [2]report.Access
 	via   [2]string
 	// also counts the other races this site stands for (foldSites): the
@@ -192,7 +192,7 @@ func (s *Server) racesIn(path string, l *lines) []raceSite {
 			var shown [2]report.Access
 			var via [2]string
 			for i, a := range r.Accesses {
-				shown[i], via[i], _ = shownAccess(a)
+				shown[i], via[i], _ = a.InProgram()
 			}
 			for i, a := range shown {
 				if a.File != path {

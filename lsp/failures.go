@@ -95,3 +95,13 @@ func (s *Server) failureActions(path string, from, to uint32, l *lines) []protoc
 	}
 	return out
 }
+
+// failurePlace is where the editor shows failure f: where it happened, or
+// for a failure inside a library the program's innermost call into it
+// (report.PlaceInProgram). from is that frame's index in f.Stack (0 for
+// f's own place), and own says the place is the program's: false for a
+// failure whose stack has no frame of the program's (a static destructor
+// run by exit), shown where it happened.
+func failurePlace(f *report.Failure) (at report.Frame, from int, own bool) {
+	return report.PlaceInProgram(report.Frame{File: f.File, Line: f.Line}, f.Stack)
+}

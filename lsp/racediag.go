@@ -83,7 +83,7 @@ func raceRelated(r *report.Race, site raceSite, l *lines, name string) []protoco
 	// A place inside a library shows at the program's call into it, or
 	// not at all when the report gives no stack to find that call by.
 	place := func(at report.Frame, stack []report.Frame, msg string) {
-		if fr, ok := shownPlace(at, stack); ok {
+		if fr, _, ok := report.PlaceInProgram(at, stack); ok {
 			add(fr.File, fr.Line, fr.Column, msg)
 		}
 	}

@@ -243,6 +243,7 @@ func WriteText(w io.Writer, r *Report) error {
 			r.Stats.FirstInstructions, n, race.AutoFactor, race.AutoFloor)
 	}
 	writeShares(&b, r.Stats)
+	writeLibraryRaces(&b, r.Races)
 	fmt.Fprintf(&b, "SUMMARY: augur: %d race%s, %d failure%s, %d lock-order inversion%s in %d schedule%s (%d instructions, %.2fs)\n",
 		len(r.Races), plural(len(r.Races)), len(r.Failures), plural(len(r.Failures)), len(r.Inversions), plural(len(r.Inversions)),
 		r.Stats.Schedules, plural(r.Stats.Schedules), r.Stats.Instructions, r.Stats.Seconds)
@@ -434,4 +435,63 @@ func EarlyExitText(x *Exploration) string {
 		text += fmt.Sprintf(" (its last words on standard error: %q)", x.ExitMessage)
 	}
 	return text + ", so nothing concurrent was analyzed"
+}
+
+// maxCallPairs bounds the pairs of calls the LIBRARIES line names.
+const maxCallPairs = 3
+
+// writeLibraryRaces says how many races are inside library code and from
+// which of the program's calls (Access.InProgram): two threads that use a
+// std::map with no lock race on dozens of its words, and the calls are
+// what the developer fixes, marks with augur:ignore, and sees in the
+// editor, once per pair.
+func writeLibraryRaces(b *strings.Builder, races []Race) {
+	type pair struct{ a, b string }
+	var pairs []pair
+	seen := map[pair]bool{}
+	n := 0
+	for _, r := range races {
+		var at [2]string
+		inside := false
+		for i, a := range r.Accesses {
+			shown, via, _ := a.InProgram()
+			at[i] = fmt.Sprintf("%s:%d", shown.File, shown.Line)
+			if via != "" {
+				inside = true
+				at[i] = via + " at " + at[i]
+			}
+		}
+		if !inside {
+			continue
+		}
+		n++
+		p := pair{at[0], at[1]}
+		if p.b < p.a {
+			p = pair{p.b, p.a}
+		}
+		if !seen[p] {
+			seen[p] = true
+			pairs = append(pairs, p)
+		}
+	}
+	if n == 0 {
+		return
+	}
+	named := make([]string, 0, maxCallPairs)
+	for _, p := range pairs[:min(len(pairs), maxCallPairs)] {
+		named = append(named, p.a+" with "+p.b)
+	}
+	more := ""
+	if len(pairs) > maxCallPairs {
+		more = fmt.Sprintf("; and %d more", len(pairs)-maxCallPairs)
+	}
+	fmt.Fprintf(b, "LIBRARIES: %d of the races %s inside library code, from %d pair%s of the program's calls: %s%s\n",
+		n, isAre(n), len(pairs), plural(len(pairs)), strings.Join(named, "; "), more)
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
 }
