@@ -1108,9 +1108,14 @@ test("a race between std::threads names each thread by the program's lambda, not
  */
 async function problemsOf(name, has, shotName) {
   await page.keyboard.press('Control+Shift+M');
-  const filter = page.locator('[placeholder^="Filter (e.g."]').first();
+  // The visible filter box: once the Output view has been shown, its own
+  // filter box (hidden now) comes first in the page.
+  const filter = page.locator('[placeholder^="Filter (e.g."]:visible').first();
   await filter.fill(name);
   const rows = page.locator('.markers-panel .monaco-list-row');
+  // Filtered once the first row is the file's: the rows before may be any
+  // file's, with the same kind of text.
+  await expectVisible(rows.first().filter({ hasText: name }), `${name} first in the Problems panel`);
   await expectVisible(rows.filter({ hasText: has }).first(), `${name}'s problems`);
   await shot(shotName);
   const text = (await rows.allInnerTexts()).join('\n');
