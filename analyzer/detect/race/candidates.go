@@ -8,6 +8,7 @@ import (
 
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/ir"
+	"augur/internal/memo"
 )
 
 // Candidate is a potential race: two conflicting accesses by different
@@ -227,8 +228,23 @@ func (d *Detector) candidate(a *vm.Access, off uint64, prev epoch, prevSite vm.S
 // (by its ObjectKey), unordered: a race between the same statements has
 // the same id (RaceCandidateID), whichever of their instructions raced.
 func CandidateID(a, b ir.Loc, object string) string {
-	return pairID(fmt.Sprintf("%s:%d", a.File, a.Line), fmt.Sprintf("%s:%d", b.File, b.Line), "candidate", object)
+	return candidateIDs.Get(candidateKey{a.File, a.Line, b.File, b.Line, object})
 }
+
+// candidateKey is what a candidate id hashes.
+type candidateKey struct {
+	aFile  string
+	aLine  int
+	bFile  string
+	bLine  int
+	object string
+}
+
+// candidateIDs remembers candidate ids, which detection asks for every
+// race of every schedule.
+var candidateIDs = memo.New(func(k candidateKey) string {
+	return pairID(fmt.Sprintf("%s:%d", k.aFile, k.aLine), fmt.Sprintf("%s:%d", k.bFile, k.bLine), "candidate", k.object)
+})
 
 // RaceCandidateID is the candidate id of a race's statements: a candidate
 // with it has been confirmed.

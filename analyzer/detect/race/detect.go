@@ -13,6 +13,7 @@ import (
 	"augur/analyzer/exec/sched"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/ir"
+	"augur/internal/memo"
 )
 
 // Options configure detection over several schedules.
@@ -294,7 +295,7 @@ func Detect(prog *ir.Program, opts Options) (*Result, error) {
 	}
 	d := &detection{prog: prog, opts: opts, res: &Result{Runs: map[Technique]int{}, Found: map[Technique]int{}},
 		seenInv: map[string]bool{}, seenFail: map[string]bool{}, seenCand: map[string]bool{}, raced: map[string]bool{},
-		behaviour: map[string]bool{}, long: map[string]bool{}, single: map[string]bool{}, unrun: map[string]bool{}}
+		behaviour: map[behaviour]bool{}, long: map[string]bool{}, single: map[string]bool{}, unrun: map[string]bool{}}
 	d.total = opts.Schedules
 	for _, l := range opts.Prior.Focus {
 		d.addFocus(l)
@@ -358,9 +359,9 @@ type detection struct {
 	// there were (see occurrence).
 	first       map[string]*Race
 	occurrences map[string]int
-	byTechnique map[string]bool // race id|technique|first access of the occurrences kept
-	// behaviour holds the (inputs, race, locksets) seen (behaviourKey).
-	behaviour map[string]bool
+	byTechnique map[kept]bool // the occurrences kept, by race, technique and first access
+	// behaviour holds the (race, inputs, locksets) seen.
+	behaviour map[behaviour]bool
 	// long holds the explored inputs an execution ran out of its budget
 	// on (Inputs.Key): a race-directed execution there would too.
 	long map[string]bool
@@ -960,6 +961,7 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 	res.Havoc = union(res.Havoc, run.Havoc)
 	res.Missing = unionMissing(res.Missing, run.Missing)
 	var keep []*Race
+	inputs := in.Key()
 	for _, r := range ex.races {
 		r.Trace, r.Inputs, r.Technique, r.PreemptAccesses = run.Trace, in, tech, ex.preempt
 		id := RaceCandidateID(r)
@@ -967,11 +969,11 @@ func (d *detection) merge(ex *execution, name string, tech Technique, in *Inputs
 		// A race seen on an input it was not seen on before, or with other
 		// locks held at its accesses, is new behaviour: the schedules that
 		// reach it there are worth going on with.
-		if b := behaviourKey(in, r); !d.behaviour[b] {
+		if b := behaviourOf(id, inputs, r); !d.behaviour[b] {
 			d.behaviour[b], fresh = true, true
 		}
-		d.addFocus(r.First.Loc.String())
-		d.addFocus(r.Second.Loc.String())
+		d.addFocus(locText.Get(r.First.Loc))
+		d.addFocus(locText.Get(r.Second.Loc))
 		keep = append(keep, d.occurrence(r)...)
 	}
 	d.races = append(d.races, keep)
@@ -1062,17 +1064,25 @@ func (d *detection) notePrinted(output []vm.OutputEvent) {
 // of the accesses, the ones
 // Merge chooses from (the race and its alternates); a later one only adds
 // to the first's count of instances.
+// kept identifies the occurrences occurrence keeps beyond the first few:
+// the first of a race's for each technique and first access.
+type kept struct {
+	race  string
+	tech  Technique
+	first ir.Loc
+}
+
 // Thousands of explored executions then hold memory for a few
 // occurrences of each race, not for every execution's schedule.
 func (d *detection) occurrence(r *Race) []*Race {
 	if d.first == nil {
-		d.first, d.occurrences, d.byTechnique = map[string]*Race{}, map[string]int{}, map[string]bool{}
+		d.first, d.occurrences, d.byTechnique = map[string]*Race{}, map[string]int{}, map[kept]bool{}
 	}
 	d.occurrences[r.ID]++
 	// The first of each technique in each order is kept too: Merge
 	// prefers alternates in the other order, or that another technique
 	// found, which show the race from another prefix.
-	tech := r.ID + "|" + string(r.Technique) + "|" + r.First.Loc.String()
+	tech := kept{r.ID, r.Technique, r.First.Loc}
 	if d.occurrences[r.ID] > 1+MaxAlternates && d.byTechnique[tech] {
 		d.first[r.ID].Instances += r.Instances
 		return nil
@@ -1175,8 +1185,30 @@ func union(a, b []string) []string {
 	return out
 }
 
-// behaviourKey identifies what an occurrence of race r on inputs in
-// shows: the race, the inputs, and the locks each access held.
-func behaviourKey(in *Inputs, r *Race) string {
-	return fmt.Sprintf("%s|%s|%q|%q", RaceCandidateID(r), in.Key(), r.First.Locks, r.Second.Locks)
+// behaviour identifies what an occurrence of a race on some inputs
+// shows: the race (its candidate id), the inputs (Inputs.Key), and the
+// locks each access held.
+type behaviour struct{ race, inputs, firstLocks, secondLocks string }
+
+// behaviourOf is race r's behaviour, r having candidate id id and
+// occurred on the inputs whose key is inputs. Every schedule finds the
+// races it found before, so this is built without formatting.
+func behaviourOf(id, inputs string, r *Race) behaviour {
+	return behaviour{id, inputs, lockList(r.First.Locks), lockList(r.Second.Locks)}
 }
+
+// lockList joins lock names into one string, allocating only for two or
+// more.
+func lockList(locks []string) string {
+	switch len(locks) {
+	case 0:
+		return ""
+	case 1:
+		return locks[0]
+	}
+	return strings.Join(locks, "\x00")
+}
+
+// locText remembers the text of access locations, which detection asks
+// for every race of every schedule.
+var locText = memo.New(ir.Loc.String)

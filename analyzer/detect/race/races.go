@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"augur/analyzer/exec/sched"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/ir"
 	"augur/internal/bytesize"
+	"augur/internal/memo"
 )
 
 // Endpoint is one side of a race: an access with its thread and stack.
@@ -349,8 +351,17 @@ func (d *Detector) objectKey(o *vm.Object) string {
 // inserting lines above the racing ones, leaves it unchanged; two
 // accesses on one line, or two objects, are two races.
 func StableID(r *Race) string {
-	return pairID(endpointKey(r.First), endpointKey(r.Second), r.ObjectKey)
+	return pairIDs.Get(pairText{endpointKey(r.First), endpointKey(r.Second), r.ObjectKey})
 }
+
+// pairText is what a stable id hashes: two endpoints' keys and the
+// object's.
+type pairText struct{ a, b, object string }
+
+// pairIDs remembers the stable ids of races: every schedule finds the
+// races it found before, and hashing their ids again was a tenth of the
+// detection of a program with hundreds of races.
+var pairIDs = memo.New(func(k pairText) string { return pairID(k.a, k.b, k.object) })
 
 // pairID hashes an unordered pair of keys, after the parts they share
 // (such as the object), into a short identifier.
@@ -378,11 +389,24 @@ func statementKey(r *Race) string {
 // lineKey is an endpoint's statement: its file, the functions on its
 // stack and its line relative to the start of its function.
 func lineKey(e Endpoint) string {
-	var fns []string
-	for _, f := range e.Stack {
-		fns = append(fns, f.Function)
+	var b strings.Builder
+	writeLineKey(&b, e)
+	return b.String()
+}
+
+// writeLineKey writes lineKey(e) to b. Every schedule finds the races it
+// found before and names their endpoints again, so this does not format.
+func writeLineKey(b *strings.Builder, e Endpoint) {
+	b.WriteString(filepath.Base(e.Loc.File))
+	b.WriteByte('|')
+	for i, f := range e.Stack {
+		if i > 0 {
+			b.WriteByte('<')
+		}
+		b.WriteString(f.Function)
 	}
-	return fmt.Sprintf("%s|%s|%d", filepath.Base(e.Loc.File), strings.Join(fns, "<"), e.Loc.Line-e.FuncLine)
+	b.WriteByte('|')
+	b.WriteString(strconv.Itoa(e.Loc.Line - e.FuncLine))
 }
 
 // representsBetter orders the races of one statement: the one that
@@ -398,7 +422,13 @@ func representsBetter(x, y *Race) bool {
 }
 
 // endpointKey is an endpoint's instruction: its statement and column.
-func endpointKey(e Endpoint) string { return fmt.Sprintf("%s:%d", lineKey(e), e.Loc.Col) }
+func endpointKey(e Endpoint) string {
+	var b strings.Builder
+	writeLineKey(&b, e)
+	b.WriteByte(':')
+	b.WriteString(strconv.Itoa(e.Loc.Col))
+	return b.String()
+}
 
 // Merge combines the races of several executions by stable id, adding up
 // instances, then folds the races of one statement with itself into one
