@@ -52,6 +52,11 @@ type Report struct {
 	// could not be taken, with why.
 	SourcesTaken    []resolve.Taken   `json:"sources_taken,omitempty"`
 	SourcesNotTaken []resolve.Skipped `json:"sources_not_taken,omitempty"`
+
+	// byID indexes Races by id while FromResult fills them in (each), so
+	// building a report is linear in its races: the language server
+	// builds one after every verdict. nil otherwise.
+	byID map[string][]int
 }
 
 // FileNotGiven is a file the program looked for that augur was not given
@@ -235,6 +240,12 @@ func (r *Report) SetTSan(id string, warnings []int) {
 
 // each calls f with every race of the report with this id.
 func (r *Report) each(id string, f func(*Race)) {
+	if r.byID != nil {
+		for _, i := range r.byID[id] {
+			f(&r.Races[i])
+		}
+		return
+	}
 	for i := range r.Races {
 		if r.Races[i].ID == id {
 			f(&r.Races[i])

@@ -28,6 +28,11 @@ func FromResult(res *analyzer.Result, base string) *Report {
 	det.Races = res.Races
 	args := res.Options.Run.Args
 	rep := FromDetection(&det, args[1:], base)
+	rep.byID = make(map[string][]int, len(rep.Races))
+	for i, r := range rep.Races {
+		rep.byID[r.ID] = append(rep.byID[r.ID], i)
+	}
+	defer func() { rep.byID = nil }() // the caller may change Races
 	for i, r := range res.Races {
 		if i < len(res.Verdicts) && res.Verdicts[i] != nil { // a stopped analysis may lack some
 			rep.Classify(r.ID, classification(res, i, base))
