@@ -286,6 +286,16 @@ func (s *Server) reanalyzeAll(delay time.Duration) {
 // update changes ts's snapshot if gen is still the newest analysis and
 // publishes the files concerned. It reports whether it did.
 func (s *Server) update(ts *targetState, gen uint64, change func(*snapshot)) bool {
+	return s.updateThen(ts, gen, change, false)
+}
+
+// updatePaced is update for a snapshot of an analysis in progress: its
+// files are published by the pacer (pacer.go), not at once.
+func (s *Server) updatePaced(ts *targetState, gen uint64, change func(*snapshot)) bool {
+	return s.updateThen(ts, gen, change, true)
+}
+
+func (s *Server) updateThen(ts *targetState, gen uint64, change func(*snapshot), paced bool) bool {
 	s.mu.Lock()
 	if ts.gen != gen {
 		s.mu.Unlock()
@@ -307,7 +317,13 @@ func (s *Server) update(ts *targetState, gen uint64, change func(*snapshot)) boo
 	if next.complete {
 		s.settle()
 	}
+	if paced {
+		s.mu.Unlock()
+		s.paced.mark(files)
+		return true
+	}
 	s.mu.Unlock()
+	files = append(files, s.paced.flush()...)
 	for _, f := range dedupe(files) {
 		s.publish(f)
 	}
@@ -401,18 +417,20 @@ func (s *Server) analyze(ctx context.Context, ts *targetState, gen uint64, t *wo
 	}
 	publishing := func(r *analyzer.Result, complete bool) *report.Report {
 		rep := absolutize(report.FromResult(r, s.ws.Root), s.ws.Root)
-		s.update(ts, gen, func(sn *snapshot) {
+		update := s.update
+		if !complete {
+			update = s.updatePaced
+		}
+		update(ts, gen, func(sn *snapshot) {
 			*sn = snapshot{report: rep, complete: complete, files: inputs, savedSeq: seqs, stopped: rep.Stopped,
 				prog: prog, opts: r.Options}
 		})
 		return rep
 	}
 	res, err := analyzer.Analyze(ctx, prog, opts, analyzer.Observer{
-		Progress: func(stage string, done, total int) { p.stage(stage, done, total) },
-		Detected: func(r *analyzer.Result) { publishing(r, false) },
-		Classified: func(r *analyzer.Result, i int) {
-			publishing(r, false)
-		},
+		Progress:   func(stage string, done, total int) { p.stage(stage, done, total) },
+		Detected:   func(r *analyzer.Result) { publishing(r, false) },
+		Classified: func(r *analyzer.Result, i int) { publishing(r, false) },
 	})
 	if errors.Is(err, analyzer.ErrCanceled) || ctx.Err() != nil {
 		return

@@ -114,6 +114,7 @@ type Server struct {
 	notInTarget   map[string]bool         // open files that belong to no target
 	disk          map[string]diskFile     // lines of files not open, for ranges
 	configProblem *configProblem          // a broken augur.toml, shown on the file
+	paced         *pacer                  // publishes the snapshots of analyses in progress
 }
 
 // Serve runs a server on the given streams (stdin and stdout for `augur
@@ -160,6 +161,7 @@ func newServer(ctx context.Context, opts Options) *Server {
 		published: map[string]publishedSet{}, pull: pullState{given: map[string]string{}}, notInTarget: map[string]bool{}, disk: map[string]diskFile{}}
 	s.connCtx = ctx
 	s.ctx, s.cancel = context.WithCancel(ctx)
+	s.paced = newPacer(s.ctx, s.publish)
 	return s
 }
 
