@@ -468,7 +468,10 @@ func failureDiagnostic(f report.Failure, sn *snapshot, l *lines) protocol.Diagno
 	for i, fr := range f.Stack {
 		// Shown at the program's own code, the failure lists the program's
 		// callers; shown in a library, for want of any, every frame.
-		if i <= from || fr.File == "" || own && vm.InLibrary(fr.File) || callers == 6 {
+		if callers == 6 {
+			break
+		}
+		if i <= from || fr.File == "" || own && vm.InLibrary(fr.File) {
 			continue
 		}
 		callers++
