@@ -117,6 +117,7 @@ before(async () => {
   fs.copyFileSync(path.join(repo, 'testdata', 'budget', 'flag_never_set.c'), path.join(workspace, 'waiter.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'grower.c'), path.join(workspace, 'grower.c'));
   fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'jobs.c'), path.join(workspace, 'jobs.c'));
+  fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'counters.c'), path.join(workspace, 'counters.c'));
   // orders.c reads orders.txt, which the workspace has and no
   // configuration gives it (testdata/vscode/orders.c).
   fs.copyFileSync(path.join(repo, 'testdata', 'vscode', 'orders.c'), path.join(workspace, 'orders.c'));
@@ -1141,6 +1142,28 @@ test("races inside std::map show once, at the program's call, naming the call", 
   assert.match(text, /shared_map\.cpp\s*\[Ln 12, Col \d+\]\s*:\s*the other access/);
   assert.doesNotMatch(text, /(stl_tree\.h|stl_map\.h|tree\.cc|new_allocator\.h)\s*\[Ln [^\]]*\]\s*:\s*(the other access|this access|the harmful order|the racing object)/,
     "a race's related location in the library");
+});
+
+test('forty races published in paced rounds all arrive classified, one problem each', async () => {
+  // counters.c: forty counters bumped by two workers, forty output-differs
+  // races. The server sends their verdicts in rounds, not one publication
+  // each; the last round comes with the end of the analysis.
+  await keyboardHover('counters.c', 'c39++', 'output-differs');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Control+Shift+M');
+  const filter = page.locator('[placeholder^="Filter (e.g."]:visible').first();
+  await filter.fill('counters.c');
+  const rows = page.locator('.markers-panel .monaco-list-row');
+  // The file's row counts its problems.
+  await expectVisible(rows.first().filter({ hasText: /counters\.c\s*40\s*$/ }), 'counters.c first in the Problems panel, with forty problems');
+  await shot('22-paced-verdicts');
+  const text = (await rows.allInnerTexts()).join('\n');
+  assert.match(text, /output-differs/);
+  assert.doesNotMatch(text, /classifying/, 'a race still classifying after its verdict');
+  await filter.fill('');
+  await page.keyboard.press('Control+Shift+P');
+  await page.keyboard.type('View: Close Panel');
+  await page.keyboard.press('Enter');
 });
 
 test("the settings editor says how much detection's stages after the plan may run", async () => {
