@@ -26,7 +26,7 @@ const (
 // pacer publishes marked files in the background, paced as above.
 type pacer struct {
 	ctx     context.Context // the pacer stops with it
-	publish func(path string)
+	publish func(files []string)
 
 	start sync.Once
 	round sync.Mutex // held while a paced publication runs
@@ -35,7 +35,7 @@ type pacer struct {
 	wake  chan struct{}   // buffered: files are waiting
 }
 
-func newPacer(ctx context.Context, publish func(string)) *pacer {
+func newPacer(ctx context.Context, publish func([]string)) *pacer {
 	return &pacer{ctx: ctx, publish: publish, wake: make(chan struct{}, 1)}
 }
 
@@ -90,9 +90,7 @@ func (p *pacer) run() {
 		}
 		began := time.Now()
 		p.round.Lock()
-		for _, f := range p.take() {
-			p.publish(f)
-		}
+		p.publish(p.take())
 		p.round.Unlock()
 		pause := time.NewTimer(min(pacingFactor*time.Since(began), maxPause))
 		select {

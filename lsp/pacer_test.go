@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -17,16 +18,11 @@ func TestPacerPublishesWhatCameMeanwhileTogether(t *testing.T) {
 	release := make(chan struct{})
 	var mu sync.Mutex
 	var rounds [][]string
-	round := -1
-	p := newPacer(ctx, func(path string) {
+	p := newPacer(ctx, func(files []string) {
 		mu.Lock()
-		if path == "a.c" { // every round publishes a.c first
-			rounds = append(rounds, nil)
-			round++
-		}
-		rounds[round] = append(rounds[round], path)
+		rounds = append(rounds, files)
 		mu.Unlock()
-		entered <- path
+		entered <- strings.Join(files, " ")
 		<-release
 	})
 
@@ -39,12 +35,10 @@ func TestPacerPublishesWhatCameMeanwhileTogether(t *testing.T) {
 	p.mark([]string{"a.c"})
 	p.mark([]string{"b.h", "a.c"})
 	release <- struct{}{}
-	for _, want := range []string{"a.c", "b.h"} {
-		if got := <-entered; got != want {
-			t.Fatalf("second publication reached %s, want %s", got, want)
-		}
-		release <- struct{}{}
+	if got := <-entered; got != "a.c b.h" {
+		t.Fatalf("second publication of %q, want a.c and b.h", got)
 	}
+	release <- struct{}{}
 	cancel()
 	mu.Lock()
 	defer mu.Unlock()

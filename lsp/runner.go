@@ -290,7 +290,8 @@ func (s *Server) update(ts *targetState, gen uint64, change func(*snapshot)) boo
 }
 
 // updatePaced is update for a snapshot of an analysis in progress: its
-// files are published by the pacer (pacer.go), not at once.
+// files are published by the pacer (pacer.go), not at once, and the
+// client is asked for code lenses again with them (publishRound).
 func (s *Server) updatePaced(ts *targetState, gen uint64, change func(*snapshot)) bool {
 	return s.updateThen(ts, gen, change, true)
 }
@@ -313,14 +314,14 @@ func (s *Server) updateThen(ts *targetState, gen uint64, change func(*snapshot),
 	change(next)
 	ts.snap = next
 	files = append(files, next.mentioned()...)
-	s.lensesChanged()
-	if next.complete {
-		s.settle()
-	}
 	if paced {
 		s.mu.Unlock()
 		s.paced.mark(files)
 		return true
+	}
+	s.lensesChanged()
+	if next.complete {
+		s.settle()
 	}
 	s.mu.Unlock()
 	files = append(files, s.paced.flush()...)
@@ -328,6 +329,17 @@ func (s *Server) updateThen(ts *targetState, gen uint64, change func(*snapshot),
 		s.publish(f)
 	}
 	return true
+}
+
+// publishRound publishes the files of a paced round and asks the client
+// for the code lenses again, which follow the same snapshots.
+func (s *Server) publishRound(files []string) {
+	for _, f := range files {
+		s.publish(f)
+	}
+	s.mu.Lock()
+	s.lensesChanged()
+	s.mu.Unlock()
 }
 
 // analyze builds and analyzes one target; it is run generation gen.

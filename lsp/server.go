@@ -161,7 +161,7 @@ func newServer(ctx context.Context, opts Options) *Server {
 		published: map[string]publishedSet{}, pull: pullState{given: map[string]string{}}, notInTarget: map[string]bool{}, disk: map[string]diskFile{}}
 	s.connCtx = ctx
 	s.ctx, s.cancel = context.WithCancel(ctx)
-	s.paced = newPacer(s.ctx, s.publish)
+	s.paced = newPacer(s.ctx, s.publishRound)
 	return s
 }
 
