@@ -1059,11 +1059,6 @@ func (d *detection) notePrinted(output []vm.OutputEvent) {
 	}
 }
 
-// occurrence returns r when it is one of the first 1+MaxAlternates
-// occurrences of its race, or the first its technique found in its order
-// of the accesses, the ones
-// Merge chooses from (the race and its alternates); a later one only adds
-// to the first's count of instances.
 // kept identifies the occurrences occurrence keeps beyond the first few:
 // the first of a race's for each technique and first access.
 type kept struct {
@@ -1072,6 +1067,11 @@ type kept struct {
 	first ir.Loc
 }
 
+// occurrence returns r when it is one of the first 1+MaxAlternates
+// occurrences of its race, or the first its technique found in its order
+// of the accesses, the ones
+// Merge chooses from (the race and its alternates); a later one only adds
+// to the first's count of instances.
 // Thousands of explored executions then hold memory for a few
 // occurrences of each race, not for every execution's schedule.
 func (d *detection) occurrence(r *Race) []*Race {
