@@ -43,6 +43,12 @@ WEAK float frexpf(float x, int *e) { return (float)frexp(x, e); }
 WEAK double scalbn(double x, int e) { return ldexp(x, e); }
 WEAK float scalbnf(float x, int e) { return (float)ldexp(x, e); }
 
+/* A quiet NaN. glibc reads the tag's digits into the payload; augur's NaN
+ * has none, which printf and every comparison cannot tell apart. */
+WEAK double nan(const char *tag) { return __builtin_nan(""); }
+WEAK float nanf(const char *tag) { return __builtin_nanf(""); }
+WEAK long double nanl(const char *tag) { return __builtin_nan(""); }
+
 /* The floating-point environment: augur computes in round-to-nearest and
  * does not track exception flags, so that mode is the only one a program
  * can set (another is refused, as fesetround refuses a mode the machine

@@ -1,4 +1,5 @@
-/* %a hexadecimal floating point and %g corner cases. */
+/* %a hexadecimal floating point (rounding up to the next power of two
+ * too) and %g corner cases. */
 #include <stdio.h>
 
 int main(void) {
@@ -8,5 +9,7 @@ int main(void) {
 	printf("%g %g %g %g %g\n", 100000.0, 1000000.0, 0.0001, 0.00001, 123456789.0);
 	printf("%.0g %.1g %#.3g %g\n", 0.5, 0.05, 1.0, 1e100);
 	printf("%e %.0e %#.0e\n", 0.0, 12345.0, 5.0);
+	/* Rounded past the next power of two: glibc writes 0x2.00p+e. */
+	printf("%.4a %.0a %.2a %.1a %.2A\n", 1.7976931348623157e308, 1.7976931348623157e308, 1.999, -1.97, 3.999);
 	return 0;
 }

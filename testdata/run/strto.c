@@ -1,6 +1,7 @@
 /* The strto* family: bases 0, 2, 8, 16, 36, leading space and signs,
  * where parsing stops, overflow clamping with ERANGE, strtoul of a
- * negative number, and floating-point forms. */
+ * negative number, and floating-point forms (hexadecimal ones without
+ * an exponent, a NaN with a sign or a tag). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -32,7 +33,7 @@ int main(void) {
 	printf("strtoull overflow = %llu errno %d\n", ull, errno);
 	printf("strtoll %lld strtoimax %jd strtoumax %ju\n", strtoll("-123456789012", NULL, 10), strtoimax("77", NULL, 8),
 	       strtoumax("ff", NULL, 16));
-	const char *fs[] = {"3.25", "-1e-3", "  .5x", "1e400", "inf", "nan", "0x1p4", "junk"};
+	const char *fs[] = {"3.25", "-1e-3", "  .5x", "1e400", "inf", "nan", "0x1p4", "junk", "0x1.8", "-0x.8z", "0x", "-nan", "NaN(12ab)!"};
 	for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
 		errno = 0;
 		double d = strtod(fs[i], &end);

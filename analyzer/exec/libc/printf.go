@@ -394,6 +394,14 @@ func formatFloat(s *spec, f float64) []byte {
 		// Go writes the exponent with two digits (p+00); C with as few as needed.
 		if i := strings.IndexByte(body, 'p'); i >= 0 {
 			exp, _ := strconv.Atoi(body[i+1:])
+			// Rounded up past the next power of two, Go writes 0x1.00p+(e+1)
+			// and glibc 0x2.00p+e.
+			if p >= 0 && body[2] == '1' && strings.Trim(body[3:i], ".0") == "" {
+				if _, e := math.Frexp(math.Abs(f)); f != 0 && e-1 < exp {
+					body, exp = body[:2]+"2"+body[3:i], exp-1
+					i = len(body)
+				}
+			}
 			body = body[:i] + "p" + strconv.FormatInt(int64(exp), 10)
 			if exp >= 0 {
 				body = body[:i] + "p+" + strconv.FormatInt(int64(exp), 10)

@@ -41,14 +41,59 @@ func parseCFloat(s string) (float64, int) {
 	for i < len(s) && (s[i] == ' ' || (s[i] >= '\t' && s[i] <= '\r')) {
 		i++
 	}
+	if f, n, ok := parseNaN(s[i:]); ok {
+		return f, i + n
+	}
 	best, bestN := 0.0, 0
 	for j := len(s); j > i; j-- {
-		if f, err := strconv.ParseFloat(s[i:j], 64); err == nil || isRange(err) {
+		if f, err := strconv.ParseFloat(withBinaryExponent(s[i:j]), 64); err == nil || isRange(err) {
 			best, bestN = f, j
 			break
 		}
 	}
 	return best, bestN
+}
+
+// withBinaryExponent gives a hexadecimal constant with digits and no
+// exponent the exponent Go's ParseFloat requires and C's leaves optional:
+// strtod reads "0x1.8" as 1.5.
+func withBinaryExponent(c string) string {
+	t := strings.TrimLeft(c, "+-")
+	if len(t) > 2 && (t[:2] == "0x" || t[:2] == "0X") && !strings.ContainsAny(t, "pP") {
+		return c + "p0"
+	}
+	return c
+}
+
+// parseNaN reads a NaN as strtod does: a sign, "nan" in any case, and
+// optionally a parenthesized run of letters, digits and underscores. The
+// sign is the NaN's sign bit ("-nan" prints as such); Go's ParseFloat
+// takes no sign before "nan".
+func parseNaN(s string) (float64, int, bool) {
+	n := 0
+	neg := false
+	if n < len(s) && (s[n] == '+' || s[n] == '-') {
+		neg = s[n] == '-'
+		n++
+	}
+	if len(s) < n+3 || !strings.EqualFold(s[n:n+3], "nan") {
+		return 0, 0, false
+	}
+	n += 3
+	if n < len(s) && s[n] == '(' {
+		k := n + 1
+		for k < len(s) && (s[k] == '_' || s[k] >= '0' && s[k] <= '9' || s[k]|0x20 >= 'a' && s[k]|0x20 <= 'z') {
+			k++
+		}
+		if k < len(s) && s[k] == ')' {
+			n = k + 1
+		}
+	}
+	f := math.NaN()
+	if neg {
+		f = math.Copysign(f, -1)
+	}
+	return f, n, true
 }
 
 // outOfRange reports what strtod sets ERANGE for: a number whose value
