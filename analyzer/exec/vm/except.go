@@ -256,7 +256,7 @@ func (st *state) typeName(ti uint64) string {
 // exception of type thrown whose object is at obj, and the pointer the
 // handler receives.
 func (m *Machine) matchType(thrown, catch, obj uint64) (uint64, bool) {
-	if m.typeName(thrown) == m.typeName(catch) {
+	if name := m.typeName(thrown); thrown == catch || name != "" && name == m.typeName(catch) {
 		if m.typeKindOf(thrown) == tiPointer {
 			p, _ := m.SyncRead(obj, 8)
 			return p, true
@@ -264,22 +264,65 @@ func (m *Machine) matchType(thrown, catch, obj uint64) (uint64, bool) {
 		return obj, true
 	}
 	switch tk, ck := m.typeKindOf(thrown), m.typeKindOf(catch); {
+	case ck == tiPointer && m.typeName(thrown) == "Dn":
+		return 0, true // a thrown nullptr is a null pointer of any type
 	case tk == tiPointer && ck == tiPointer:
 		p, err := m.SyncRead(obj, 8)
 		if err != nil {
 			return 0, false
 		}
-		tp, _ := m.SyncRead(thrown+24, 8)
-		cp, _ := m.SyncRead(catch+24, 8)
-		if m.typeName(cp) == "v" { // catch (void *): any object pointer
-			return p, true
-		}
+		return m.catchPointer(thrown, catch, p, 1)
+	case tk >= tiClass && tk <= tiMultiple && ck >= tiClass && ck <= tiMultiple:
+		return m.findBase(thrown, obj, catch)
+	}
+	return 0, false
+}
+
+// Pointer type_info fields: the pointee's qualifiers, and its type_info.
+const (
+	tiPointerFlags   = 16
+	tiPointerPointee = 24
+	tiConst          = 1
+)
+
+// catchPointer decides whether a handler for the pointer type catch takes
+// a thrown pointer p of type thrown, and the pointer it receives, as
+// libsupc++'s __pbase_type_info::__do_catch does (Itanium C++ ABI 2.9.5).
+// The handler's pointee must carry every qualifier of the thrown one's; a
+// conversion below the first level needs every level above it const
+// (outer's bit 0, which starts set); the pointees then match when they
+// are the same type, when the handler's first-level pointee is void and
+// the thrown one not a function, or, one level down only (outer below 4),
+// when the handler's is a public base class of the thrown one.
+func (m *Machine) catchPointer(thrown, catch, p uint64, outer int) (uint64, bool) {
+	if outer&1 == 0 {
+		return 0, false
+	}
+	tflags, _ := m.SyncRead(thrown+tiPointerFlags, 4)
+	cflags, _ := m.SyncRead(catch+tiPointerFlags, 4)
+	if tflags&^cflags != 0 {
+		return 0, false // the handler would drop a qualifier
+	}
+	if cflags&tiConst == 0 {
+		outer &^= 1
+	}
+	tp, _ := m.SyncRead(thrown+tiPointerPointee, 8)
+	cp, _ := m.SyncRead(catch+tiPointerPointee, 8)
+	tname, cname := m.typeName(tp), m.typeName(cp)
+	switch {
+	case tname == cname:
+		return p, true
+	case outer < 2 && cname == "v":
+		return p, !strings.HasPrefix(tname, "F") // catch (void *): any object pointer
+	}
+	switch tk, ck := m.typeKindOf(tp), m.typeKindOf(cp); {
+	case tk == tiPointer && ck == tiPointer:
+		return m.catchPointer(tp, cp, p, outer+2)
+	case outer < 4 && tk >= tiClass && tk <= tiMultiple && ck >= tiClass && ck <= tiMultiple:
 		if p == 0 {
 			return 0, m.isBase(tp, cp)
 		}
 		return m.findBase(tp, p, cp)
-	case tk >= tiClass && tk <= tiMultiple && ck >= tiClass && ck <= tiMultiple:
-		return m.findBase(thrown, obj, catch)
 	}
 	return 0, false
 }
