@@ -1,6 +1,7 @@
 /* Pipes, a socketpair, select, epoll, UDP and the errors of the loopback
  * (EAGAIN on an empty nonblocking pipe, end of file, EPIPE with SIGPIPE
- * ignored, a datagram cut to the buffer, a refused connection): the
+ * ignored, a datagram cut to the buffer, a refused connection, a
+ * socketpair's end shut down for writing): the
  * output must be native's. */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -50,6 +51,25 @@ int main(void) {
 	int n = read(sp[0], buf, sizeof buf - 1);
 	printf("select %d, read %d: %s\n", ready, n, buf);
 	pthread_join(t, NULL);
+	/* a socketpair's end is a socket: shut its writing down, and the peer
+	 * reads what was sent, then end of file, and may still answer */
+	write(sp[0], "bye", 3);
+	printf("shutdown: %d\n", shutdown(sp[0], SHUT_WR));
+	n = read(sp[1], buf, sizeof buf - 1);
+	printf("after shutdown: %d, then %d\n", n, (int)read(sp[1], buf, 1));
+	n = write(sp[0], "x", 1);
+	printf("write after shutdown: %d %s\n", n, n < 0 && errno == EPIPE ? "EPIPE" : "?");
+	printf("answer: %d, read %d\n", (int)write(sp[1], "ok", 2), (int)read(sp[0], buf, sizeof buf));
+	int type = 0;
+	socklen_t tl = sizeof type;
+	printf("getsockopt: %d, stream %d\n", getsockopt(sp[1], SOL_SOCKET, SO_TYPE, &type, &tl), type == SOCK_STREAM);
+	close(sp[0]);
+	close(sp[1]);
+	pipe(sp);
+	n = shutdown(sp[0], SHUT_RD);
+	printf("shutdown of a pipe: %d %s\n", n, n < 0 && errno == ENOTSOCK ? "ENOTSOCK" : "?");
+	close(sp[0]);
+	close(sp[1]);
 	/* a nonblocking read of an empty pipe, end of file, EPIPE */
 	int p[2];
 	pipe(p);

@@ -230,8 +230,13 @@ func (tab table) addSockets() {
 		n := m.net()
 		p1, p2 := n.newPipe(), n.newPipe()
 		nb := a[1].Bits&sockNonblock != 0
-		fd0 := m.newNetFD(&vfile{rx: p1, tx: p2, read: true, write: true, nonblock: nb})
-		fd1 := m.newNetFD(&vfile{rx: p2, tx: p1, read: true, write: true, nonblock: nb})
+		// Each end is a connected Unix stream socket, so that what works
+		// on one (shutdown, getsockopt, getpeername) works on these.
+		s0, s1 := n.id(), n.id()
+		n.socks[s0] = &vsocket{family: afUnix, kind: sockStream, refs: 1, rx: p1, tx: p2}
+		n.socks[s1] = &vsocket{family: afUnix, kind: sockStream, refs: 1, rx: p2, tx: p1}
+		fd0 := m.newNetFD(&vfile{sock: s0, read: true, write: true, nonblock: nb})
+		fd1 := m.newNetFD(&vfile{sock: s1, read: true, write: true, nonblock: nb})
 		if err := m.WriteUint(a[3].Bits, 4, uint64(fd0)); err != nil {
 			return err
 		}
