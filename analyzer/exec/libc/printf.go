@@ -73,6 +73,16 @@ type spec struct {
 
 // format renders a C format string. cstr reads strings from memory.
 func (m *machine) format(t *vm.Thread, fmtStr string, args argSource) ([]byte, error) {
+	var pos *positionalArgs // the arguments by number, when the format numbers them
+	if strings.IndexByte(fmtStr, '$') >= 0 {
+		if kinds := positionalKinds(fmtStr); kinds != nil {
+			p, err := readPositional(kinds, args)
+			if err != nil {
+				return nil, err
+			}
+			pos, args = p, p
+		}
+	}
 	out := make([]byte, 0, len(fmtStr)+16)
 	for i := 0; i < len(fmtStr); i++ {
 		c := fmtStr[i]
@@ -86,6 +96,12 @@ func (m *machine) format(t *vm.Thread, fmtStr string, args argSource) ([]byte, e
 		}
 		var s spec
 		s.width, s.prec = -1, -1
+		convArg := 0 // the conversion's argument number, when numbered
+		if pos != nil {
+			if n, j, ok := argNumber(fmtStr, i); ok {
+				convArg, i = n, j
+			}
+		}
 	flags:
 		for ; i < len(fmtStr); i++ {
 			switch fmtStr[i] {
@@ -105,6 +121,7 @@ func (m *machine) format(t *vm.Thread, fmtStr string, args argSource) ([]byte, e
 			}
 		}
 		if i < len(fmtStr) && fmtStr[i] == '*' {
+			i = seekStar(pos, fmtStr, i)
 			w, err := args.next(false, false)
 			if err != nil {
 				return nil, err
@@ -123,6 +140,7 @@ func (m *machine) format(t *vm.Thread, fmtStr string, args argSource) ([]byte, e
 			i++
 			s.prec = 0
 			if i < len(fmtStr) && fmtStr[i] == '*' {
+				i = seekStar(pos, fmtStr, i)
 				p, err := args.next(false, false)
 				if err != nil {
 					return nil, err
@@ -147,6 +165,9 @@ func (m *machine) format(t *vm.Thread, fmtStr string, args argSource) ([]byte, e
 			break
 		}
 		s.conv = fmtStr[i]
+		if convArg > 0 {
+			pos.seek(convArg)
+		}
 		if s.conv == 'n' {
 			if err := m.storeCount(&s, args, len(out)); err != nil {
 				return nil, err
@@ -160,6 +181,19 @@ func (m *machine) format(t *vm.Thread, fmtStr string, args argSource) ([]byte, e
 		out = append(out, piece...)
 	}
 	return out, nil
+}
+
+// seekStar positions pos at the argument a numbered '*' at fmt[i] names
+// (*m$), and returns the index of the '*' itself, which format steps past.
+func seekStar(pos *positionalArgs, fmt string, i int) int {
+	if pos == nil {
+		return i
+	}
+	if n, j, ok := argNumber(fmt, i+1); ok {
+		pos.seek(n)
+		return j - 1
+	}
+	return i
 }
 
 // intBits is the width in bits of an integer conversion's argument.
