@@ -58,3 +58,64 @@ WEAK int fesetround(int mode) { return mode == FE_TONEAREST ? 0 : -1; }
 WEAK int feclearexcept(int excepts) { return 0; }
 WEAK int fetestexcept(int excepts) { return 0; }
 WEAK int feraiseexcept(int excepts) { return excepts == 0 ? 0 : -1; }
+
+/* The functions of two results, over the modeled ones. */
+WEAK void sincos(double x, double *s, double *c) {
+	*s = sin(x);
+	*c = cos(x);
+}
+WEAK void sincosf(float x, float *s, float *c) {
+	*s = sinf(x);
+	*c = cosf(x);
+}
+WEAK void sincosl(long double x, long double *s, long double *c) {
+	*s = sinl(x);
+	*c = cosl(x);
+}
+
+/* lgamma_r's sign is that of the gamma function: negative between each
+ * odd negative integer and the even one above it, and for -0; at the
+ * poles (zero and the negative integers) glibc says positive but for -0. */
+static int gammaSign(double x) {
+	if (x == 0)
+		return signbit(x) ? -1 : 1;
+	if (x > 0 || x != x || x == floor(x))
+		return 1;
+	return fmod(floor(x), 2) != 0 ? -1 : 1;
+}
+WEAK double lgamma_r(double x, int *sign) {
+	*sign = gammaSign(x);
+	return lgamma(x);
+}
+WEAK float lgammaf_r(float x, int *sign) {
+	*sign = gammaSign(x);
+	return lgammaf(x);
+}
+WEAK long double lgammal_r(long double x, int *sign) {
+	*sign = gammaSign((double)x);
+	return lgammal(x);
+}
+
+/* remquo: the remainder, and the low three bits of the quotient rounded
+ * to nearest with its sign, as glibc keeps them: taken from x modulo 8y,
+ * which fmod computes exactly. */
+WEAK double remquo(double x, double y, int *quo) {
+	double r = remainder(x, y);
+	*quo = 0;
+	if (y == 0 || x != x || y != y || x - x != 0)
+		return r;
+	double ay = fabs(y), m = fabs(x);
+	if (ay < 0x1p1020)
+		m = fmod(m, 8 * ay);
+	int q = (int)lround((m - remainder(m, ay)) / ay) & 7; /* ties go even, as for x: 8 is even */
+	*quo = signbit(x) != signbit(y) ? -q : q;
+	return r;
+}
+WEAK float remquof(float x, float y, int *quo) { return (float)remquo(x, y, quo); }
+WEAK long double remquol(long double x, long double y, int *quo) { return remquo((double)x, (double)y, quo); }
+
+/* scalbln is scalbn with a long exponent, clamped: past an int's range the
+ * result is the same overflow or underflow. */
+WEAK double scalbln(double x, long e) { return ldexp(x, e > 100000 ? 100000 : e < -100000 ? -100000 : (int)e); }
+WEAK float scalblnf(float x, long e) { return (float)scalbln(x, e); }
+WEAK long double scalblnl(long double x, long e) { return scalbln((double)x, e); }

@@ -1,6 +1,7 @@
 package libc
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -424,6 +425,11 @@ func formatFloat(s *spec, f float64) []byte {
 		if s.prec >= 0 {
 			p = s.prec
 		}
+		if a := math.Abs(f); a != 0 && a < 0x1p-1022 {
+			body = subnormalHex(a, p, s.hash)
+			sign += "0x"
+			break
+		}
 		body = strconv.FormatFloat(f, 'x', p, 64)
 		// Go writes the exponent with two digits (p+00); C with as few as needed.
 		if i := strings.IndexByte(body, 'p'); i >= 0 {
@@ -449,6 +455,37 @@ func formatFloat(s *spec, f float64) []byte {
 		sign = strings.ToUpper(sign)
 	}
 	return padNumber(s, sign, body)
+}
+
+// subnormalHex is %a of the subnormal a (positive) after its "0x", as
+// glibc writes it: 0.<the 13 hex digits of its fraction>p-1022, where Go
+// would normalize to 1.xp-1074. A precision p (-1 for none, which trims
+// the trailing zeros) rounds the fraction to nearest, ties to even, into
+// the leading digit if it carries; hash keeps the point of p 0.
+func subnormalHex(a float64, p int, hash bool) string {
+	frac := math.Float64bits(a) & (1<<52 - 1)
+	digits := fmt.Sprintf("%013x", frac)
+	lead := "0"
+	switch {
+	case p < 0:
+		digits = strings.TrimRight(digits, "0")
+	case p < 13:
+		shift := uint(4 * (13 - p))
+		q, rem, half := frac>>shift, frac&(1<<shift-1), uint64(1)<<(shift-1)
+		if rem > half || rem == half && q&1 == 1 {
+			q++
+		}
+		if q>>(4*uint(p)) != 0 { // carried into the leading digit
+			lead, q = "1", 0
+		}
+		digits = fmt.Sprintf("%0*x", p, q)[:p]
+	default:
+		digits += strings.Repeat("0", p-13)
+	}
+	if digits != "" || hash {
+		lead += "."
+	}
+	return lead + digits + "p-1022"
 }
 
 // trimZeros removes trailing zeros of the fraction (and a bare point) from

@@ -229,7 +229,7 @@ func (tab *Models) addIntrinsics() {
 		}
 		SetResult(res, FloatBits(r, k))
 		return nil
-	}, "llvm.fma", "llvm.fmuladd").Local()
+	}, "llvm.fma", "llvm.fmuladd", "fma", "fmaf", "fmal").Local() // and libm's, which compute the same
 
 	// Variadic functions: the va_list is x86-64's {i32 gp_offset, i32
 	// fp_offset, i8* overflow_arg_area, i8* reg_save_area}. Marking both
