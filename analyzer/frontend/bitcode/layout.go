@@ -60,6 +60,23 @@ func (l *loader) fields(t llvm.Type) ([]ir.Field, error) {
 				}
 			}
 			return nil
+		case llvm.VectorTypeKind:
+			// A vector held whole, as an array of its elements: what x86-64
+			// passes float complex values as (<2 x float>). Elements of
+			// other than whole bytes (i1 masks) are packed into bits, and
+			// an x86_fp80's store size is not its stride, so those stay
+			// unsupported; so does any vector operation on the elements.
+			et := t.ElementType()
+			sz := l.td.TypeAllocSize(et)
+			if sz != l.td.TypeStoreSize(et) || et.TypeKind() == llvm.IntegerTypeKind && et.IntTypeWidth()%8 != 0 {
+				return fmt.Errorf("values of type %s are not supported", t.String())
+			}
+			for i := 0; i < t.VectorSize(); i++ {
+				if err := walk(et, off+uint64(i)*sz); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 		if isWide(t) {
 			fs, err := wideFields(t.IntTypeWidth())
@@ -88,10 +105,40 @@ func (l *loader) fields(t llvm.Type) ([]ir.Field, error) {
 }
 
 // isAggregate reports whether values of t span several registers: structs,
-// arrays, and integers wider than 64 bits (see wide.go).
+// arrays, vectors (held whole: movesWhole) and integers wider than 64 bits
+// (see wide.go).
 func isAggregate(t llvm.Type) bool {
 	k := t.TypeKind()
-	return k == llvm.StructTypeKind || k == llvm.ArrayTypeKind || isWide(t)
+	return k == llvm.StructTypeKind || k == llvm.ArrayTypeKind || k == llvm.VectorTypeKind || isWide(t)
+}
+
+// movesWhole reports whether instructions of opcode op only move their
+// values whole (call, return, load, store, phi, the aggregate moves), which
+// is all augur does with a vector: a float complex passed as <2 x float>.
+// An operation on a vector's elements is another instruction.
+func movesWhole(op llvm.Opcode) bool {
+	switch op {
+	case llvm.Call, llvm.Invoke, llvm.Ret, llvm.Load, llvm.Store, llvm.PHI, llvm.ExtractValue, llvm.InsertValue:
+		return true
+	}
+	return false
+}
+
+// vectorOperation reports whether in computes on vectors (rather than
+// moving them whole).
+func vectorOperation(in llvm.Value) bool {
+	if movesWhole(in.InstructionOpcode()) {
+		return false
+	}
+	if in.Type().TypeKind() == llvm.VectorTypeKind {
+		return true
+	}
+	for i := 0; i < in.OperandsCount(); i++ {
+		if in.Operand(i).Type().TypeKind() == llvm.VectorTypeKind {
+			return true
+		}
+	}
+	return false
 }
 
 // fieldIndex returns the index of the first flattened field of the member

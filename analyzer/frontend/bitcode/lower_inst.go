@@ -27,6 +27,9 @@ var castOps = map[llvm.Opcode]uint8{
 // lowerInst appends the lowered form of in (block bi) to the function.
 func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 	op := in.InstructionOpcode()
+	if vectorOperation(in) {
+		return fmt.Errorf("operations on vectors (SIMD) are not supported")
+	}
 	out := ir.Inst{Dst: fl.dst(in), N: 1}
 	var err error
 	if t := in.Type(); t.TypeKind() != llvm.VoidTypeKind {
@@ -324,7 +327,13 @@ func opcodeName(op llvm.Opcode) string {
 		llvm.InsertValue: "insertvalue", llvm.VAArg: "va_arg", llvm.ExtractElement: "extractelement",
 		llvm.InsertElement: "insertelement", llvm.ShuffleVector: "shufflevector", llvm.Invoke: "invoke",
 		llvm.LandingPad: "landingpad", llvm.Resume: "resume", llvm.IndirectBr: "indirectbr",
-		opCallBr: "callbr", llvm.CleanupPad: "cleanuppad", llvm.CatchPad: "catchpad", llvm.CatchSwitch: "catchswitch"}
+		opCallBr: "callbr", llvm.CleanupPad: "cleanuppad", llvm.CatchPad: "catchpad", llvm.CatchSwitch: "catchswitch",
+		llvm.Add: "add", llvm.FAdd: "fadd", llvm.Sub: "sub", llvm.FSub: "fsub", llvm.Mul: "mul", llvm.FMul: "fmul",
+		llvm.UDiv: "udiv", llvm.SDiv: "sdiv", llvm.FDiv: "fdiv", llvm.URem: "urem", llvm.SRem: "srem",
+		llvm.FRem: "frem", llvm.Shl: "shl", llvm.LShr: "lshr", llvm.AShr: "ashr", llvm.And: "and", llvm.Or: "or",
+		llvm.Xor: "xor", llvm.Trunc: "trunc", llvm.ZExt: "zext", llvm.SExt: "sext", llvm.FPToUI: "fptoui",
+		llvm.FPToSI: "fptosi", llvm.UIToFP: "uitofp", llvm.SIToFP: "sitofp", llvm.FPTrunc: "fptrunc",
+		llvm.FPExt: "fpext", llvm.PtrToInt: "ptrtoint", llvm.IntToPtr: "inttoptr", llvm.BitCast: "bitcast"}
 	if n, ok := names[op]; ok {
 		return n
 	}
