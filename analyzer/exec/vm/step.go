@@ -262,12 +262,18 @@ func (m *Machine) branch(fr *frame, in *ir.Inst, regs []Value) error {
 		}
 		e = &in.Targets[idx]
 	default:
-		e = &in.Targets[0]
+		e = nil
 		for _, c := range in.Cases {
 			if c.Value == cv.Bits {
 				e = &in.Targets[c.Target]
 				break
 			}
+		}
+		if e == nil && in.Sub == ir.SwitchIndirect {
+			return terminate(TermCrash, SIGSEGV, "computed goto to 0x%x, the address of none of the labels it may reach", cv.Bits)
+		}
+		if e == nil {
+			e = &in.Targets[0]
 		}
 	}
 	if len(e.Moves) > 0 {

@@ -42,6 +42,8 @@ func (l *loader) constScalar(v llvm.Value) (uint64, error) {
 		return ir.Addr(id, 0), nil
 	case kindGlobalAlias:
 		return l.constScalar(aliasee(v))
+	case kindBlockAddress:
+		return l.blockAddress(v.Operand(0), v.Operand(1).AsBasicBlock())
 	case kindConstantExpr:
 		return l.foldExpr(v)
 	}

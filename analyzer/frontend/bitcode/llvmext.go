@@ -49,6 +49,7 @@ const (
 	kindConstantVector        valueKind = C.LLVMConstantVectorValueKind
 	kindInstruction           valueKind = C.LLVMInstructionValueKind
 	kindInlineAsm             valueKind = C.LLVMInlineAsmValueKind
+	kindBlockAddress          valueKind = C.LLVMBlockAddressValueKind
 )
 
 func kindOf(v llvm.Value) valueKind { return valueKind(C.LLVMGetValueKind(cval(v))) }

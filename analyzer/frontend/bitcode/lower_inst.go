@@ -117,6 +117,8 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 			out.Cases = append(out.Cases, ir.Case{Value: v, Target: len(out.Targets)})
 			out.Targets = append(out.Targets, fl.edge(bi, successor(in, i)))
 		}
+	case llvm.IndirectBr:
+		return fl.lowerIndirectBr(in, bi, out)
 	case llvm.Unreachable:
 		out.Op, out.Dst = ir.OpUnreachable, -1
 	case opFNeg:

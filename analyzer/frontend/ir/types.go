@@ -97,7 +97,7 @@ const (
 	OpRet
 	OpBr     // unconditional: Targets[0]
 	OpCondBr // A ? Targets[0] : Targets[1]
-	OpSwitch // A compared with Cases; Targets[0] is the default
+	OpSwitch // A compared with Cases; Targets[0] is the default (none when Sub is SwitchIndirect)
 	OpUnreachable
 	OpBin    // integer binary op Sub on W-bit values A, B
 	OpFBin   // floating-point binary op Sub
@@ -203,6 +203,11 @@ const (
 	ICmpSLT
 	ICmpSLE
 )
+
+// SwitchIndirect (Sub of OpSwitch) marks a computed goto's jump: its cases
+// are the addresses of the labels it may reach, and an address that is
+// none of them has no default to go to (bitcode/indirect.go).
+const SwitchIndirect uint8 = 1
 
 // Floating comparison predicates (Sub of OpFCmp), LLVM's numbering: bit 0 is
 // "less", bit 1 "equal", bit 2 "greater", bit 3 "unordered".

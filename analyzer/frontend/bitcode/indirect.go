@@ -1,0 +1,67 @@
+package bitcode
+
+import (
+	"fmt"
+	"unsafe"
+
+	"tinygo.org/x/go-llvm"
+
+	"augur/analyzer/frontend/ir"
+)
+
+// Labels as values (GCC's computed goto: `static void *ops[] = {&&add,
+// &&sub}; goto *ops[op];`), the dispatch of bytecode interpreters. LLVM
+// writes the address of a label as a blockaddress constant and the jump
+// as an indirectbr listing every block it may reach. A block's address
+// is its function's address plus one plus the block's position in the
+// function, so it is a pointer no other value equals and the program can
+// store, compare and print it; the jump is a switch over the addresses of
+// the blocks it lists, and an address among none of them (undefined
+// behaviour natively) is a crash at the jump (ir.SwitchIndirect).
+
+// blockAddress is the value of blockaddress(fn, bb).
+func (l *loader) blockAddress(fn llvm.Value, bb llvm.BasicBlock) (uint64, error) {
+	id, ok := l.ids[ptrKey(fn)]
+	if !ok {
+		return 0, fmt.Errorf("unknown function %s", fn.Name())
+	}
+	for i, b := range fn.BasicBlocks() {
+		if b.C == bb.C {
+			return ir.Addr(id, uint64(1+i)), nil
+		}
+	}
+	return 0, fmt.Errorf("blockaddress of a block not in %s", fn.Name())
+}
+
+// lowerIndirectBr lowers `indirectbr ptr %a, [label %b1, ...]` in block bi
+// as a switch of A over the listed blocks' addresses.
+func (fl *fnLowerer) lowerIndirectBr(in llvm.Value, bi int, out ir.Inst) error {
+	f := in.InstructionParent().Parent()
+	out.Op, out.Dst, out.Sub = ir.OpSwitch, -1, ir.SwitchIndirect
+	out.A = fl.operand(in.Operand(0))
+	out.Ty = ir.Scalar{Kind: ir.KPtr, Bits: 64}
+	n := numSuccessors(in)
+	if n == 0 {
+		out.Op, out.Sub = ir.OpUnreachable, 0 // no destination: it cannot be reached
+		fl.emit(out)
+		return nil
+	}
+	// Targets[0], the default, is never taken: SwitchIndirect fails instead.
+	out.Targets = []ir.Edge{fl.edge(bi, successor(in, 0))}
+	seen := map[unsafe.Pointer]bool{}
+	for i := 0; i < n; i++ {
+		succ := successor(in, i)
+		if seen[unsafe.Pointer(succ.C)] {
+			continue
+		}
+		seen[unsafe.Pointer(succ.C)] = true
+		addr, err := fl.l.blockAddress(f, succ)
+		if err != nil {
+			return err
+		}
+		out.Cases = append(out.Cases, ir.Case{Value: addr, Target: len(out.Targets)})
+		out.Targets = append(out.Targets, fl.edge(bi, succ))
+	}
+	fl.emit(out)
+	return nil
+}
