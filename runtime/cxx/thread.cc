@@ -6,6 +6,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <future>
+#include <memory>
 #include <mutex>
 #include <pthread.h>
 #include <thread>
@@ -122,6 +123,43 @@ void __atomic_futex_unsigned_base::_M_futex_notify_all(unsigned *) {
 
 __future_base::_Result_base::_Result_base() = default;
 __future_base::_Result_base::~_Result_base() = default;
+
+// The atomic operations on a shared_ptr (std::atomic_load(&sp),
+// atomic_store, atomic_exchange, atomic_compare_exchange) hold a lock the
+// library picks by the shared_ptr's address, one of sixteen; an exchange
+// of two takes both, the lower first, so that two such exchanges cannot
+// deadlock. An address's lock is always the same one, which is what makes
+// these operations atomic with each other (and ordered, for the detector).
+static pthread_mutex_t spLocks[16] = {
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER,
+    PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER, PTHREAD_MUTEX_INITIALIZER};
+
+static unsigned char spKey(const void *p) {
+	unsigned long a = reinterpret_cast<unsigned long>(p);
+	return static_cast<unsigned char>((a >> 4 ^ a >> 9) & 15);
+}
+
+_Sp_locker::_Sp_locker(const void *p) noexcept {
+	_M_key1 = _M_key2 = spKey(p);
+	pthread_mutex_lock(&spLocks[_M_key1]);
+}
+
+_Sp_locker::_Sp_locker(const void *p1, const void *p2) noexcept {
+	_M_key1 = spKey(p1);
+	_M_key2 = spKey(p2);
+	unsigned char lo = _M_key1 < _M_key2 ? _M_key1 : _M_key2, hi = _M_key1 ^ _M_key2 ^ lo;
+	pthread_mutex_lock(&spLocks[lo]);
+	if (hi != lo)
+		pthread_mutex_lock(&spLocks[hi]);
+}
+
+_Sp_locker::~_Sp_locker() {
+	pthread_mutex_unlock(&spLocks[_M_key1]);
+	if (_M_key2 != _M_key1)
+		pthread_mutex_unlock(&spLocks[_M_key2]);
+}
 
 } // namespace std
 
