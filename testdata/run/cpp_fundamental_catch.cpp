@@ -4,7 +4,8 @@
 // offending node, nullptr. Each catch clause must take exactly the types
 // the language says: a long is not caught as an int, a char not as a
 // signed char, a const pointer not by a handler that drops the const, an
-// int** not as a const int**, a Derived** not as a Base**; a Derived* is
+// int** not as a const int**, a Derived** not as a Base** nor as a
+// Base *const *; a Derived* is
 // caught as a Base*, any object pointer as a void*, nullptr as any
 // pointer. typeid(int).name() and the rest are the mangled names.
 #include <cstdio>
@@ -76,6 +77,13 @@ static void handle(int k) {
 int main() {
 	for (int k = 0; k < 12; k++)
 		handle(k);
+	try {
+		throw &callp; // a base class only one level down: a Call** is no Node *const *
+	} catch (Node *const *) {
+		std::printf("Call** as Node *const *\n");
+	} catch (const Call *const *pp) {
+		std::printf("Call** as const Call *const * %d\n", (*pp)->args);
+	}
 	try {
 		throw nullptr;
 	} catch (Node *n) {

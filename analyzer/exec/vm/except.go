@@ -291,9 +291,9 @@ const (
 // The handler's pointee must carry every qualifier of the thrown one's; a
 // conversion below the first level needs every level above it const
 // (outer's bit 0, which starts set); the pointees then match when they
-// are the same type, when the handler's first-level pointee is void and
-// the thrown one not a function, or, one level down only (outer below 4),
-// when the handler's is a public base class of the thrown one.
+// are the same type, or, at the first level only (outer below 2), when
+// the handler's pointee is void and the thrown one not a function, or a
+// public base class of the thrown one (a D** is no B *const *).
 func (m *Machine) catchPointer(thrown, catch, p uint64, outer int) (uint64, bool) {
 	if outer&1 == 0 {
 		return 0, false
@@ -318,7 +318,7 @@ func (m *Machine) catchPointer(thrown, catch, p uint64, outer int) (uint64, bool
 	switch tk, ck := m.typeKindOf(tp), m.typeKindOf(cp); {
 	case tk == tiPointer && ck == tiPointer:
 		return m.catchPointer(tp, cp, p, outer+2)
-	case outer < 4 && tk >= tiClass && tk <= tiMultiple && ck >= tiClass && ck <= tiMultiple:
+	case outer < 2 && tk >= tiClass && tk <= tiMultiple && ck >= tiClass && ck <= tiMultiple:
 		if p == 0 {
 			return 0, m.isBase(tp, cp)
 		}
