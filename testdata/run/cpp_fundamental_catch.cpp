@@ -5,9 +5,9 @@
 // the language says: a long is not caught as an int, a char not as a
 // signed char, a const pointer not by a handler that drops the const, an
 // int** not as a const int**, a Derived** not as a Base** nor as a
-// Base *const *; a Derived* is
-// caught as a Base*, any object pointer as a void*, nullptr as any
-// pointer. typeid(int).name() and the rest are the mangled names.
+// Base *const *; a Derived* is caught as a Base*, any object pointer as a
+// void*, nullptr as any pointer. typeid(int).name() and the rest are the
+// mangled names.
 #include <cstdio>
 #include <typeinfo>
 
