@@ -7,8 +7,10 @@
  *
  * The formulas are the textbook ones over the modeled real functions,
  * with C11 Annex G's treatment of infinities in products and quotients;
- * results may differ from glibc's in the last bits. */
+ * results may differ from glibc's and libgcc's in the last bits and in
+ * the signs of NaNs. */
 #include <complex.h>
+#include <float.h>
 #include <math.h>
 
 #define WEAK __attribute__((weak))
@@ -20,41 +22,43 @@
 #define CMPLXL(x, y) __builtin_complex((long double)(x), (long double)(y))
 #define CMPLXF(x, y) __builtin_complex((float)(x), (float)(y))
 
+/* boxInf makes the parts of an operand with an infinite part 1 where
+ * infinite and 0 elsewhere, keeping their signs; zeroNaN makes a NaN part
+ * a zero of its sign. Annex G recomputes with them. */
+static void boxInf(double *x, double *y) {
+	*x = copysign(isinf(*x) ? 1.0 : 0.0, *x);
+	*y = copysign(isinf(*y) ? 1.0 : 0.0, *y);
+}
+static void zeroNaN(double *x) {
+	if (isnan(*x))
+		*x = copysign(0.0, *x);
+}
+
 /* Annex G.5.1: a product whose parts are both NaN is recomputed when an
- * operand is infinite, so that an infinite times a finite non-zero number
- * is infinite. */
+ * operand is infinite (or a partial product overflowed), so that an
+ * infinite times a finite non-zero number is infinite. */
 WEAK double complex __muldc3(double a, double b, double c, double d) {
 	double ac = a * c, bd = b * d, ad = a * d, bc = b * c;
 	double x = ac - bd, y = ad + bc;
 	if (isnan(x) && isnan(y)) {
 		int again = 0;
 		if (isinf(a) || isinf(b)) {
-			a = copysign(isinf(a) ? 1.0 : 0.0, a);
-			b = copysign(isinf(b) ? 1.0 : 0.0, b);
-			if (isnan(c))
-				c = copysign(0.0, c);
-			if (isnan(d))
-				d = copysign(0.0, d);
+			boxInf(&a, &b);
+			zeroNaN(&c);
+			zeroNaN(&d);
 			again = 1;
 		}
 		if (isinf(c) || isinf(d)) {
-			c = copysign(isinf(c) ? 1.0 : 0.0, c);
-			d = copysign(isinf(d) ? 1.0 : 0.0, d);
-			if (isnan(a))
-				a = copysign(0.0, a);
-			if (isnan(b))
-				b = copysign(0.0, b);
+			boxInf(&c, &d);
+			zeroNaN(&a);
+			zeroNaN(&b);
 			again = 1;
 		}
 		if (!again && (isinf(ac) || isinf(bd) || isinf(ad) || isinf(bc))) {
-			if (isnan(a))
-				a = copysign(0.0, a);
-			if (isnan(b))
-				b = copysign(0.0, b);
-			if (isnan(c))
-				c = copysign(0.0, c);
-			if (isnan(d))
-				d = copysign(0.0, d);
+			zeroNaN(&a);
+			zeroNaN(&b);
+			zeroNaN(&c);
+			zeroNaN(&d);
 			again = 1;
 		}
 		if (again) {
@@ -65,31 +69,40 @@ WEAK double complex __muldc3(double a, double b, double c, double d) {
 	return CMPLX(x, y);
 }
 
-/* Annex G.5.1's division, scaled by a power of two so that neither the
- * divisor's norm nor the parts overflow early. */
+/* Division by Smith's method: divide by the larger part of the divisor
+ * first, so that no intermediate product overflows or underflows where
+ * the quotient does not (operands near the top of the range are halved
+ * first, which a quotient does not see); then Annex G.5.1's recovery of
+ * the infinities and zeros that came out as NaN in both parts. */
 WEAK double complex __divdc3(double a, double b, double c, double d) {
-	int ilogbw = 0;
-	double logbw = logb(fmax(fabs(c), fabs(d)));
-	if (isfinite(logbw)) {
-		ilogbw = (int)logbw;
-		c = scalbn(c, -ilogbw);
-		d = scalbn(d, -ilogbw);
+	double na = a, nb = b, nc = c, nd = d; /* as given, for the recovery */
+	if (fmax(fabs(c), fabs(d)) >= DBL_MAX / 2) {
+		a /= 2;
+		b /= 2;
+		c /= 2;
+		d /= 2;
 	}
-	double denom = c * c + d * d;
-	double x = scalbn((a * c + b * d) / denom, -ilogbw);
-	double y = scalbn((b * c - a * d) / denom, -ilogbw);
+	double x, y;
+	if (fabs(c) < fabs(d)) {
+		double r = c / d, den = c * r + d;
+		x = (a * r + b) / den;
+		y = (b * r - a) / den;
+	} else {
+		double r = d / c, den = d * r + c;
+		x = (b * r + a) / den;
+		y = (b - a * r) / den;
+	}
+	a = na, b = nb, c = nc, d = nd;
 	if (isnan(x) && isnan(y)) {
-		if (denom == 0.0 && (!isnan(a) || !isnan(b))) {
+		if (c == 0.0 && d == 0.0 && (!isnan(a) || !isnan(b))) {
 			x = copysign(INFINITY, c) * a;
 			y = copysign(INFINITY, c) * b;
 		} else if ((isinf(a) || isinf(b)) && isfinite(c) && isfinite(d)) {
-			a = copysign(isinf(a) ? 1.0 : 0.0, a);
-			b = copysign(isinf(b) ? 1.0 : 0.0, b);
+			boxInf(&a, &b);
 			x = INFINITY * (a * c + b * d);
 			y = INFINITY * (b * c - a * d);
-		} else if (isinf(logbw) && logbw > 0.0 && isfinite(a) && isfinite(b)) {
-			c = copysign(isinf(c) ? 1.0 : 0.0, c);
-			d = copysign(isinf(d) ? 1.0 : 0.0, d);
+		} else if ((isinf(c) || isinf(d)) && isfinite(a) && isfinite(b)) {
+			boxInf(&c, &d);
 			x = 0.0 * (a * c + b * d);
 			y = 0.0 * (b * c - a * d);
 		}
