@@ -10,6 +10,7 @@
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,3 +242,128 @@ WEAK int iconv_close(iconv_t cd) {
 
 /* MB_CUR_MAX is a call in glibc's headers: one byte a character here. */
 WEAK size_t __ctype_get_mb_cur_max(void) { return 1; }
+
+/* swprintf and vswprintf format through vsnprintf: the wide format (ASCII
+ * in practice) is narrowed and the result widened back, both in UTF-8,
+ * which is how augur's printf writes %ls and %lc, so that every wide
+ * character of an argument comes back as it was. A result of n wide
+ * characters or more is -1, as glibc's, with what fits written. */
+static size_t toUTF8(char *out, unsigned c) {
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		out[0] = (char)(0xc0 | c >> 6);
+		out[1] = (char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		out[0] = (char)(0xe0 | c >> 12);
+		out[1] = (char)(0x80 | (c >> 6 & 0x3f));
+		out[2] = (char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	out[0] = (char)(0xf0 | (c >> 18 & 0x07));
+	out[1] = (char)(0x80 | (c >> 12 & 0x3f));
+	out[2] = (char)(0x80 | (c >> 6 & 0x3f));
+	out[3] = (char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+/* fromUTF8 decodes the character at s into *c and returns its length; a
+ * byte that starts no character stands for itself. */
+static size_t fromUTF8(const char *s, wchar_t *c) {
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc0 ? 2 : 1;
+	unsigned v = n == 1 ? u[0] : u[0] & (0x7f >> n);
+	for (size_t i = 1; i < n; i++) {
+		if ((u[i] & 0xc0) != 0x80) {
+			*c = u[0];
+			return 1;
+		}
+		v = v << 6 | (u[i] & 0x3f);
+	}
+	*c = (wchar_t)v;
+	return n;
+}
+
+WEAK int vswprintf(wchar_t *restrict ws, size_t n, const wchar_t *restrict fmt, va_list ap) {
+	size_t fl = wcslen(fmt), k = 0;
+	char *nf = malloc(fl * 4 + 1);
+	if (!nf)
+		return -1;
+	for (size_t i = 0; i < fl; i++)
+		k += toUTF8(nf + k, (unsigned)fmt[i]);
+	nf[k] = 0;
+	va_list cp;
+	va_copy(cp, ap);
+	int len = vsnprintf(NULL, 0, nf, cp);
+	va_end(cp);
+	char *buf = len < 0 ? NULL : malloc((size_t)len + 1);
+	if (!buf) {
+		free(nf);
+		return -1;
+	}
+	vsnprintf(buf, (size_t)len + 1, nf, ap);
+	free(nf);
+	int out = 0;
+	const char *p = buf;
+	for (; *p && (size_t)out + 1 < n; out++)
+		p += fromUTF8(p, &ws[out]);
+	if (n > 0)
+		ws[out] = 0;
+	int fits = *p == 0 && n > 0;
+	free(buf);
+	return fits ? out : -1;
+}
+
+WEAK int swprintf(wchar_t *restrict ws, size_t n, const wchar_t *restrict fmt, ...) {
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vswprintf(ws, n, fmt, ap);
+	va_end(ap);
+	return r;
+}
+
+/* The wide number conversions narrow the string's leading ASCII (all a
+ * number can be) and convert that, so the end the narrow conversion finds
+ * is at the same index of the wide string. */
+static char *narrowASCII(const wchar_t *s) {
+	size_t n = 0;
+	while (s[n] > 0 && s[n] < 0x80)
+		n++;
+	char *b = malloc(n + 1);
+	if (b) {
+		for (size_t i = 0; i < n; i++)
+			b[i] = (char)s[i];
+		b[n] = 0;
+	}
+	return b;
+}
+
+#define WIDE_INT(name, narrow, T)                                                                  \
+	WEAK T name(const wchar_t *restrict s, wchar_t **restrict end, int base) {                 \
+		char *b = narrowASCII(s), *e = b;                                                  \
+		T v = b ? narrow(b, &e, base) : 0;                                                 \
+		if (end)                                                                           \
+			*end = (wchar_t *)s + (e - b);                                             \
+		free(b);                                                                           \
+		return v;                                                                          \
+	}
+#define WIDE_FLOAT(name, narrow, T)                                                                \
+	WEAK T name(const wchar_t *restrict s, wchar_t **restrict end) {                           \
+		char *b = narrowASCII(s), *e = b;                                                  \
+		T v = b ? narrow(b, &e) : 0;                                                       \
+		if (end)                                                                           \
+			*end = (wchar_t *)s + (e - b);                                             \
+		free(b);                                                                           \
+		return v;                                                                          \
+	}
+WIDE_INT(wcstol, strtol, long)
+WIDE_INT(wcstoul, strtoul, unsigned long)
+WIDE_INT(wcstoll, strtoll, long long)
+WIDE_INT(wcstoull, strtoull, unsigned long long)
+WIDE_FLOAT(wcstod, strtod, double)
+WIDE_FLOAT(wcstof, strtof, float)
+WIDE_FLOAT(wcstold, strtold, long double)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/ir"
@@ -184,6 +185,32 @@ func (m *machine) format(t *vm.Thread, fmtStr string, args argSource) ([]byte, e
 	return out, nil
 }
 
+// wideString is %ls of the wchar_t string at p: its characters in their
+// multibyte form (UTF-8, whatever the locale: glibc's C locale refuses
+// what is not ASCII), as many whole characters as fit in the precision's
+// bytes.
+func (m *machine) wideString(s *spec, p uint64) ([]byte, error) {
+	var out []byte
+	n := uint64(0)
+	for ; ; n++ {
+		w, err := m.ReadUint(p+4*n, 4)
+		if err != nil {
+			return nil, err
+		}
+		if w == 0 {
+			n++ // the terminating L'\0' was read too
+			break
+		}
+		enc := utf8.AppendRune(nil, rune(uint32(w)))
+		if s.prec >= 0 && len(out)+len(enc) > s.prec {
+			break
+		}
+		out = append(out, enc...)
+	}
+	m.NoteAccess(p, 4*n, vm.Read)
+	return pad(s, out), nil
+}
+
 // seekStar positions pos at the argument a numbered '*' at fmt[i] names
 // (*m$), and returns the index of the '*' itself, which format steps past.
 func seekStar(pos *positionalArgs, fmt string, i int) int {
@@ -256,11 +283,17 @@ func (m *machine) convert(t *vm.Thread, s *spec, args argSource) ([]byte, error)
 		if err != nil {
 			return nil, err
 		}
+		if s.length == "l" { // %lc: a wint_t, written as its multibyte form
+			return pad(s, utf8.AppendRune(nil, rune(uint32(x)))), nil
+		}
 		return pad(s, []byte{byte(x)}), nil
 	case 's':
 		p, err := args.next(false, false)
 		if err != nil {
 			return nil, err
+		}
+		if p != 0 && s.length == "l" {
+			return m.wideString(s, p)
 		}
 		if p == 0 {
 			if s.prec >= 0 && s.prec < 6 {
