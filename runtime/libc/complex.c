@@ -128,13 +128,10 @@ WEAK float complex __divsc3(float a, float b, float c, float d) {
 	return CMPLXF(creal(z), cimag(z));
 }
 
-/* mul and div spell the products and quotients the functions below need
- * through the helpers, so that none depends on how this file is compiled. */
+/* mul spells the products the functions below need through __muldc3,
+ * so that none depends on how this file is compiled. */
 static double complex mul(double complex x, double complex y) {
 	return __muldc3(creal(x), cimag(x), creal(y), cimag(y));
-}
-static double complex div(double complex x, double complex y) {
-	return __divdc3(creal(x), cimag(x), creal(y), cimag(y));
 }
 
 WEAK double creal(double complex z) { return __real__ z; }

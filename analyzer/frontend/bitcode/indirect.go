@@ -19,24 +19,39 @@ import (
 // the blocks it lists, and an address among none of them (undefined
 // behaviour natively) is a crash at the jump (ir.SwitchIndirect).
 
-// blockAddress is the value of blockaddress(fn, bb).
+// labelAddress is the address of block number block (in LLVM's order,
+// as lowerFunction numbers them) of the function whose object is fnID.
+func labelAddress(fnID uint32, block int) uint64 { return ir.Addr(fnID, uint64(1+block)) }
+
+// blockAddress is the value of blockaddress(fn, bb), a constant. The
+// numbers of fn's blocks are made once for all of its labels (a dispatch
+// table takes the address of every opcode's block).
 func (l *loader) blockAddress(fn llvm.Value, bb llvm.BasicBlock) (uint64, error) {
 	id, ok := l.ids[ptrKey(fn)]
 	if !ok {
 		return 0, fmt.Errorf("unknown function %s", fn.Name())
 	}
-	for i, b := range fn.BasicBlocks() {
-		if b.C == bb.C {
-			return ir.Addr(id, uint64(1+i)), nil
+	nums := l.blockNums[ptrKey(fn)]
+	if nums == nil {
+		nums = map[unsafe.Pointer]int{}
+		for i, b := range fn.BasicBlocks() {
+			nums[unsafe.Pointer(b.C)] = i
 		}
+		if l.blockNums == nil {
+			l.blockNums = map[unsafe.Pointer]map[unsafe.Pointer]int{}
+		}
+		l.blockNums[ptrKey(fn)] = nums
 	}
-	return 0, fmt.Errorf("blockaddress of a block not in %s", fn.Name())
+	i, ok := nums[unsafe.Pointer(bb.C)]
+	if !ok {
+		return 0, fmt.Errorf("blockaddress of a block not in %s", fn.Name())
+	}
+	return labelAddress(id, i), nil
 }
 
 // lowerIndirectBr lowers `indirectbr ptr %a, [label %b1, ...]` in block bi
 // as a switch of A over the listed blocks' addresses.
 func (fl *fnLowerer) lowerIndirectBr(in llvm.Value, bi int, out ir.Inst) error {
-	f := in.InstructionParent().Parent()
 	out.Op, out.Dst, out.Sub = ir.OpSwitch, -1, ir.SwitchIndirect
 	out.A = fl.operand(in.Operand(0))
 	out.Ty = ir.Scalar{Kind: ir.KPtr, Bits: 64}
@@ -55,10 +70,7 @@ func (fl *fnLowerer) lowerIndirectBr(in llvm.Value, bi int, out ir.Inst) error {
 			continue
 		}
 		seen[unsafe.Pointer(succ.C)] = true
-		addr, err := fl.l.blockAddress(f, succ)
-		if err != nil {
-			return err
-		}
+		addr := labelAddress(fl.fn.ID, fl.blockIdx[unsafe.Pointer(succ.C)])
 		out.Cases = append(out.Cases, ir.Case{Value: addr, Target: len(out.Targets)})
 		out.Targets = append(out.Targets, fl.edge(bi, succ))
 	}

@@ -27,6 +27,9 @@ type loader struct {
 	// the one it met. Instructions use this to address into thread-locals.
 	allowTLS bool
 	sawTLS   uint32
+	// blockNums numbers the blocks of the functions whose labels'
+	// addresses constants take (indirect.go), by function.
+	blockNums map[unsafe.Pointer]map[unsafe.Pointer]int
 }
 
 func ptrKey(v llvm.Value) unsafe.Pointer { return unsafe.Pointer(v.C) }
