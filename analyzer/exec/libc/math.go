@@ -36,19 +36,12 @@ func (tab table) addMath() {
 	for name, f := range two {
 		tab.RegisterFloat2(f, name, name+"f", name+"l")
 	}
-	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		vm.SetResult(res, uint64(int64(math.Round(vm.FloatOf(a[0].Bits, in.ArgTys[0].Kind)))))
-		return nil
-	}, "lround", "llround", "lroundf", "llroundf", "lroundl", "llroundl")
-	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		// The rounding mode is always to nearest (fesetround), so rint's.
-		vm.SetResult(res, uint64(int64(math.RoundToEven(vm.FloatOf(a[0].Bits, in.ArgTys[0].Kind)))))
-		return nil
-	}, "lrint", "llrint", "lrintf", "llrintf", "lrintl", "llrintl")
-	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		vm.SetResult(res, uint64(int64(ilogb(vm.FloatOf(a[0].Bits, in.ArgTys[0].Kind)))))
-		return nil
-	}, "ilogb", "ilogbf", "ilogbl")
+	tab.register(floatTest(func(x float64) int64 { return int64(math.Round(x)) }),
+		"lround", "llround", "lroundf", "llroundf", "lroundl", "llroundl")
+	// The rounding mode is always to nearest (fesetround), so rint's.
+	tab.register(floatTest(func(x float64) int64 { return int64(math.RoundToEven(x)) }),
+		"lrint", "llrint", "lrintf", "llrintf", "lrintl", "llrintl")
+	tab.register(floatTest(func(x float64) int64 { return int64(ilogb(x)) }), "ilogb", "ilogbf", "ilogbl")
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		k := in.ArgTys[0].Kind
 		x, y := vm.FloatOf(a[0].Bits, k), vm.FloatOf(a[1].Bits, in.ArgTys[1].Kind)
@@ -73,7 +66,7 @@ func (tab table) addMath() {
 	tab.register(floatTest(func(x float64) int64 { return b2i(math.IsNaN(x)) }), "isnan", "isnanf", "isnanl")
 }
 
-// floatTest models an int function of one floating argument.
+// floatTest models an integer function of one floating argument.
 func floatTest(f func(float64) int64) model {
 	return func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, uint64(f(vm.FloatOf(a[0].Bits, in.ArgTys[0].Kind))))

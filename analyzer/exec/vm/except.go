@@ -256,7 +256,8 @@ func (st *state) typeName(ti uint64) string {
 // exception of type thrown whose object is at obj, and the pointer the
 // handler receives.
 func (m *Machine) matchType(thrown, catch, obj uint64) (uint64, bool) {
-	if name := m.typeName(thrown); thrown == catch || name != "" && name == m.typeName(catch) {
+	name := m.typeName(thrown)
+	if thrown == catch || name != "" && name == m.typeName(catch) {
 		if m.typeKindOf(thrown) == tiPointer {
 			p, _ := m.SyncRead(obj, 8)
 			return p, true
@@ -264,7 +265,7 @@ func (m *Machine) matchType(thrown, catch, obj uint64) (uint64, bool) {
 		return obj, true
 	}
 	switch tk, ck := m.typeKindOf(thrown), m.typeKindOf(catch); {
-	case ck == tiPointer && m.typeName(thrown) == "Dn":
+	case ck == tiPointer && name == "Dn":
 		return 0, true // a thrown nullptr is a null pointer of any type
 	case tk == tiPointer && ck == tiPointer:
 		p, err := m.SyncRead(obj, 8)
