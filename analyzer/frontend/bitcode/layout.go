@@ -47,31 +47,28 @@ func (l *loader) fields(t llvm.Type) ([]ir.Field, error) {
 				}
 			}
 			return nil
-		case llvm.ArrayTypeKind:
+		case llvm.ArrayTypeKind, llvm.VectorTypeKind:
 			et := t.ElementType()
 			sz := l.td.TypeAllocSize(et)
-			n := t.ArrayLength()
+			n := 0
+			if t.TypeKind() == llvm.ArrayTypeKind {
+				n = t.ArrayLength()
+			} else {
+				// A vector is held whole, as an array of its elements:
+				// what x86-64 passes float complex values as (<2 x
+				// float>). Elements of other than whole bytes (i1 masks)
+				// are packed into bits, and an x86_fp80's store size is
+				// not its stride, so those stay unsupported; so does any
+				// vector operation on the elements (vectorOperation).
+				if sz != l.td.TypeStoreSize(et) || et.TypeKind() == llvm.IntegerTypeKind && et.IntTypeWidth()%8 != 0 {
+					return fmt.Errorf("values of type %s are not supported", t.String())
+				}
+				n = t.VectorSize()
+			}
 			if n > 1<<16 {
 				return fmt.Errorf("aggregate value of %d elements is too large to hold in registers", n)
 			}
 			for i := 0; i < n; i++ {
-				if err := walk(et, off+uint64(i)*sz); err != nil {
-					return err
-				}
-			}
-			return nil
-		case llvm.VectorTypeKind:
-			// A vector held whole, as an array of its elements: what x86-64
-			// passes float complex values as (<2 x float>). Elements of
-			// other than whole bytes (i1 masks) are packed into bits, and
-			// an x86_fp80's store size is not its stride, so those stay
-			// unsupported; so does any vector operation on the elements.
-			et := t.ElementType()
-			sz := l.td.TypeAllocSize(et)
-			if sz != l.td.TypeStoreSize(et) || et.TypeKind() == llvm.IntegerTypeKind && et.IntTypeWidth()%8 != 0 {
-				return fmt.Errorf("values of type %s are not supported", t.String())
-			}
-			for i := 0; i < t.VectorSize(); i++ {
 				if err := walk(et, off+uint64(i)*sz); err != nil {
 					return err
 				}
