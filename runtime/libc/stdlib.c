@@ -108,81 +108,86 @@ enum { MAX_TYPES = 5 };
 static const int rand_degrees[MAX_TYPES] = {0, 7, 15, 31, 63};
 static const int rand_seps[MAX_TYPES] = {0, 3, 1, 3, 1};
 static int32_t randtbl[32];
-static struct {
-	int32_t *fptr, *rptr, *state, *end;
-	int type, deg, sep;
-} rs;
+/* The shared generator of random() is one of random_r's: the reentrant
+ * functions below serve both, the shared ones under rand_lock. */
+static struct random_data rs;
 static pthread_mutex_t rand_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static int32_t next_random(void) {
-	if (rs.type == 0) {
-		int32_t v = (int32_t)(((uint32_t)rs.state[0] * 1103515245U + 12345U) & 0x7fffffff);
-		rs.state[0] = v;
+static int32_t next_random(struct random_data *g) {
+	if (g->rand_type == 0) {
+		int32_t v = (int32_t)(((uint32_t)g->state[0] * 1103515245U + 12345U) & 0x7fffffff);
+		g->state[0] = v;
 		return v;
 	}
-	uint32_t v = (uint32_t)*rs.fptr + (uint32_t)*rs.rptr;
-	*rs.fptr = (int32_t)v;
-	if (++rs.fptr >= rs.end) {
-		rs.fptr = rs.state;
-		++rs.rptr;
-	} else if (++rs.rptr >= rs.end) {
-		rs.rptr = rs.state;
+	uint32_t v = (uint32_t)*g->fptr + (uint32_t)*g->rptr;
+	*g->fptr = (int32_t)v;
+	if (++g->fptr >= g->end_ptr) {
+		g->fptr = g->state;
+		++g->rptr;
+	} else if (++g->rptr >= g->end_ptr) {
+		g->rptr = g->state;
 	}
 	return (int32_t)(v >> 1);
 }
 
-static void seed_random(unsigned seed) {
+static void seed_random(struct random_data *g, unsigned seed) {
 	if (seed == 0)
 		seed = 1;
-	rs.state[0] = (int32_t)seed;
-	if (rs.type == 0)
+	g->state[0] = (int32_t)seed;
+	if (g->rand_type == 0)
 		return;
 	int32_t word = (int32_t)seed;
-	for (int i = 1; i < rs.deg; i++) {
+	for (int i = 1; i < g->rand_deg; i++) {
 		long hi = word / 127773, lo = word % 127773;
 		long w = 16807 * lo - 2836 * hi;
 		if (w < 0)
 			w += 2147483647;
-		rs.state[i] = word = (int32_t)w;
+		g->state[i] = word = (int32_t)w;
 	}
-	rs.fptr = &rs.state[rs.sep];
-	rs.rptr = &rs.state[0];
-	for (int k = rs.deg * 10; k > 0; k--)
-		(void)next_random();
+	g->fptr = &g->state[g->rand_sep];
+	g->rptr = &g->state[0];
+	for (int k = g->rand_deg * 10; k > 0; k--)
+		(void)next_random(g);
 }
 
 /* The word before a state: its type, and where its rear pointer is. */
-static void save_type(void) {
-	rs.state[-1] = rs.type == 0 ? 0 : (int32_t)(MAX_TYPES * (rs.rptr - rs.state) + rs.type);
+static void save_type(struct random_data *g) {
+	g->state[-1] = g->rand_type == 0 ? 0 : (int32_t)(MAX_TYPES * (g->rptr - g->state) + g->rand_type);
 }
 
-static void use_state(int32_t *state, int type) {
-	rs.state = state;
-	rs.type = type;
-	rs.deg = rand_degrees[type];
-	rs.sep = rand_seps[type];
-	rs.end = &state[rs.deg];
+static void use_state(struct random_data *g, int32_t *state, int type) {
+	g->state = state;
+	g->rand_type = type;
+	g->rand_deg = rand_degrees[type];
+	g->rand_sep = rand_seps[type];
+	g->end_ptr = &state[g->rand_deg];
+}
+
+/* state_type is the generator's type for a buffer of n bytes, -1 when it
+ * is too small for any. */
+static int state_type(size_t n) {
+	return n >= 256 ? 4 : n >= 128 ? 3 : n >= 64 ? 2 : n >= 32 ? 1 : n >= 8 ? 0 : -1;
 }
 
 /* Before the first call, the state is randtbl seeded with 1 (TYPE_3). */
 static void random_ready(void) {
 	if (rs.state == NULL) {
-		use_state(&randtbl[1], 3);
-		seed_random(1);
+		use_state(&rs, &randtbl[1], 3);
+		seed_random(&rs, 1);
 	}
 }
 
 WEAK void srandom(unsigned seed) {
 	pthread_mutex_lock(&rand_lock);
 	random_ready();
-	seed_random(seed);
+	seed_random(&rs, seed);
 	pthread_mutex_unlock(&rand_lock);
 }
 
 WEAK long random(void) {
 	pthread_mutex_lock(&rand_lock);
 	random_ready();
-	long r = next_random();
+	long r = next_random(&rs);
 	pthread_mutex_unlock(&rand_lock);
 	return r;
 }
@@ -195,42 +200,105 @@ WEAK int rand(void) { return (int)random(); }
  * type word saved. */
 static char *switch_state(int32_t *state, int type) {
 	random_ready();
-	save_type();
+	save_type(&rs);
 	char *old = (char *)&rs.state[-1];
-	use_state(state, type);
+	use_state(&rs, state, type);
 	return old;
 }
 
 WEAK char *initstate(unsigned seed, char *buf, size_t n) {
-	int type = n >= 256 ? 4 : n >= 128 ? 3 : n >= 64 ? 2 : n >= 32 ? 1 : n >= 8 ? 0 : -1;
+	int type = state_type(n);
 	if (type < 0) {
 		errno = EINVAL;
 		return NULL;
 	}
 	pthread_mutex_lock(&rand_lock);
 	char *old = switch_state((int32_t *)(void *)buf + 1, type);
-	seed_random(seed);
-	save_type();
+	seed_random(&rs, seed);
+	save_type(&rs);
 	pthread_mutex_unlock(&rand_lock);
 	return old;
 }
 
+/* restore_state sets g's pointers from the type word before state, as
+ * setstate and setstate_r do; 0, or -1 when the word names no type. */
+static int restore_state(struct random_data *g, int32_t *state) {
+	int type = state[-1] % MAX_TYPES;
+	if (type < 0 || type >= MAX_TYPES)
+		return -1;
+	use_state(g, state, type);
+	if (type != 0) {
+		int rear = state[-1] / MAX_TYPES;
+		g->rptr = &state[rear];
+		g->fptr = &state[(rear + g->rand_sep) % g->rand_deg];
+	}
+	return 0;
+}
+
 WEAK char *setstate(char *buf) {
 	int32_t *state = (int32_t *)(void *)buf + 1;
-	int type = state[-1] % MAX_TYPES;
-	if (type < 0 || type >= MAX_TYPES) {
+	pthread_mutex_lock(&rand_lock);
+	random_ready();
+	save_type(&rs);
+	char *old = (char *)&rs.state[-1];
+	struct random_data prev = rs;
+	if (restore_state(&rs, state) != 0) {
+		rs = prev;
+		pthread_mutex_unlock(&rand_lock);
 		errno = EINVAL;
 		return NULL;
 	}
-	pthread_mutex_lock(&rand_lock);
-	char *old = switch_state(state, type);
-	if (type != 0) {
-		int rear = state[-1] / MAX_TYPES;
-		rs.rptr = &state[rear];
-		rs.fptr = &state[(rear + rs.sep) % rs.deg];
-	}
 	pthread_mutex_unlock(&rand_lock);
 	return old;
+}
+
+/* The reentrant forms: the generator is the caller's struct random_data,
+ * which no other thread shares unless the program makes it so; no lock,
+ * as in glibc. */
+WEAK int random_r(struct random_data *g, int32_t *result) {
+	if (g == NULL || result == NULL || g->state == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	*result = next_random(g);
+	return 0;
+}
+
+WEAK int srandom_r(unsigned seed, struct random_data *g) {
+	if (g == NULL || g->state == NULL || g->rand_type < 0 || g->rand_type >= MAX_TYPES) {
+		errno = EINVAL;
+		return -1;
+	}
+	seed_random(g, seed);
+	return 0;
+}
+
+WEAK int initstate_r(unsigned seed, char *buf, size_t n, struct random_data *g) {
+	int type = state_type(n);
+	if (g == NULL || buf == NULL || type < 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (g->state != NULL)
+		save_type(g);
+	use_state(g, (int32_t *)(void *)buf + 1, type);
+	seed_random(g, seed);
+	save_type(g);
+	return 0;
+}
+
+WEAK int setstate_r(char *buf, struct random_data *g) {
+	if (g == NULL || buf == NULL) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (g->state != NULL)
+		save_type(g);
+	if (restore_state(g, (int32_t *)(void *)buf + 1) != 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	return 0;
 }
 
 /* The drand48 family: glibc's 48-bit linear congruence,

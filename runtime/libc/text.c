@@ -440,3 +440,54 @@ WEAK void psignal(int sig, const char *s) {
 	else
 		fprintf(stderr, "%s\n", strsignal(sig));
 }
+
+/* strverscmp orders strings as version numbers, as glibc does: runs of
+ * digits compare by value, except that a run with a leading zero is a
+ * fraction, less than any integer and compared digit by digit, where more
+ * leading zeros make it smaller ("000" < "00" < "01" < "010" < "09" < "0"
+ * < "1" < "9" < "10"). Only the digit run around the first difference
+ * matters: its kind is that of the run the common prefix ends in. */
+WEAK int strverscmp(const char *a, const char *b) {
+	const unsigned char *p = (const unsigned char *)a, *q = (const unsigned char *)b;
+	size_t i = 0;
+	while (p[i] == q[i]) {
+		if (p[i] == '\0')
+			return 0;
+		i++;
+	}
+	size_t j = i; /* where the digit run around the difference starts */
+	while (j > 0 && isdigit(p[j - 1]))
+		j--;
+	int diff = p[i] - q[i], dp = isdigit(p[i]) != 0, dq = isdigit(q[i]) != 0;
+	if (j == i) { /* no digits in common before the difference */
+		if (dp && dq && p[i] != '0' && q[i] != '0')
+			goto integral;
+		return diff;
+	}
+	if (p[j] != '0')
+		goto integral;
+	/* A fraction. While the common run holds zeros only, a digit against
+	 * the run's end makes the longer run of zeros (or digits) the smaller. */
+	for (size_t k = j; k < i; k++)
+		if (p[k] != '0')
+			return diff;
+	if (dp != dq)
+		return dp ? -1 : 1;
+	return diff;
+integral:
+	/* The longer run is the larger number; runs of one length compare at
+	 * their first difference. */
+	for (size_t k = i;; k++) {
+		int ep = isdigit(p[k]) != 0, eq = isdigit(q[k]) != 0;
+		if (ep != eq)
+			return ep ? 1 : -1;
+		if (!ep)
+			return diff;
+	}
+}
+
+/* ffs and its wider forms: the position of the lowest set bit, from 1, or
+ * 0 for no bit. */
+WEAK int ffs(int v) { return v ? __builtin_ctz((unsigned)v) + 1 : 0; }
+WEAK int ffsl(long v) { return v ? __builtin_ctzl((unsigned long)v) + 1 : 0; }
+WEAK int ffsll(long long v) { return v ? __builtin_ctzll((unsigned long long)v) + 1 : 0; }
