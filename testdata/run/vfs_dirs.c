@@ -4,7 +4,8 @@
  * types and inode numbers; rewinddir starts over, fdopendir and dirfd go
  * between streams and descriptors; chdir moves the working directory, so
  * relative names, getcwd and realpath follow it; and the errors of a
- * missing directory, a file taken for one and a short getcwd buffer. */
+ * missing directory, a file taken for one (also on the way to a name:
+ * ENOTDIR) and a short getcwd buffer. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -76,6 +77,11 @@ int main(void) {
 	printf("opendir of a missing directory: %s\n", opendir("nowhere") ? "ok" : strerror(errno));
 	printf("opendir of a file: %s\n", opendir("tree/a.txt") ? "ok" : strerror(errno));
 	printf("chdir to a file: %s\n", err(chdir("tree/a.txt")));
+	struct stat through;
+	FILE *made = fopen("tree/a.txt/new", "w");
+	printf("through a file: stat %s, mkdir %s, open %s, fopen %s, chdir %s, missing below it %s\n",
+	       err(stat("tree/a.txt/x", &through)), err(mkdir("tree/a.txt/d", 0755)), err(open("tree/a.txt/x", O_RDONLY)),
+	       made ? "ok" : strerror(errno), err(chdir("tree/a.txt/d")), err(access("tree/nowhere/x", F_OK)));
 
 	printf("chdir tree/sub: %s", err(chdir("tree/sub")));
 	getcwd(now, sizeof now);

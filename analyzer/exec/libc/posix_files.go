@@ -46,9 +46,9 @@ func (m *machine) openFile(t *vm.Thread, path string, flags uint64) (int, error)
 		if exists {
 			return -1, m.SetErrno(t, vm.ENOTDIR)
 		}
-		return -1, m.SetErrno(t, vm.ENOENT)
+		return -1, m.SetErrno(t, m.files.absentErrno(path))
 	case !exists && !dir && (flags&oCreat == 0 || !m.files.isDir(pathDir(path))):
-		return -1, m.SetErrno(t, vm.ENOENT) // no such file, or no directory to make it in
+		return -1, m.SetErrno(t, m.files.absentErrno(path)) // no such file, or no directory to make it in
 	case exists && flags&oCreat != 0 && flags&oExcl != 0:
 		return -1, m.SetErrno(t, vm.EEXIST)
 	}
@@ -218,7 +218,7 @@ func (tab table) addPosixFiles() {
 					kind = fifoNode
 				case !m.files.isDir(path):
 					m.files.noteMissing(path, m.ProgramLoc(t, in.Loc))
-					return fail(m, t, res, vm.ENOENT)
+					return fail(m, t, res, m.files.absentErrno(path))
 				default:
 					kind = directory
 				}
@@ -254,7 +254,7 @@ func (tab table) addPosixFiles() {
 		}
 		if !m.files.exists(path) {
 			m.files.noteMissing(path, m.ProgramLoc(t, in.Loc))
-			return fail(m, t, res, vm.ENOENT)
+			return fail(m, t, res, m.files.absentErrno(path))
 		}
 		vm.SetResult(res, 0)
 		return nil
@@ -283,7 +283,7 @@ func (tab table) addPosixFiles() {
 			case isDir:
 				delete(m.files.dirs, path)
 			default:
-				return fail(m, t, res, vm.ENOENT)
+				return fail(m, t, res, m.files.absentErrno(path))
 			}
 			vm.SetResult(res, 0)
 			return nil
@@ -301,7 +301,7 @@ func (tab table) addPosixFiles() {
 			return fail(m, t, res, vm.EEXIST)
 		}
 		if !m.files.isDir(pathDir(path)) {
-			return fail(m, t, res, vm.ENOENT)
+			return fail(m, t, res, m.files.absentErrno(path))
 		}
 		if m.files.dirs == nil {
 			m.files.dirs = map[string]bool{}
@@ -320,7 +320,7 @@ func (tab table) addPosixFiles() {
 			return err
 		}
 		if _, ok := m.files.fs[from]; !ok {
-			return fail(m, t, res, vm.ENOENT)
+			return fail(m, t, res, m.files.absentErrno(from))
 		}
 		if from != to {
 			m.files.rename(from, to)

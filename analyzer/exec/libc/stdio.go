@@ -757,10 +757,10 @@ func (ft *fileTable) openStream(path, mode string) (*vfile, int, error) {
 	case !exists && ft.isDir(path):
 		return nil, vm.EISDIR, nil // reading a directory as a stream is not modeled either
 	case !exists && !strings.HasPrefix(mode, "r") && !ft.isDir(pathDir(path)):
-		return nil, vm.ENOENT, nil // no directory to make the file in
+		return nil, ft.absentErrno(path), nil // no directory to make the file in
 	case strings.HasPrefix(mode, "r"):
 		if !exists {
-			return nil, vm.ENOENT, nil
+			return nil, ft.absentErrno(path), nil
 		}
 		f.read = true
 		f.write = strings.Contains(mode, "+")

@@ -237,7 +237,7 @@ func (tab table) addDirs() {
 			return fail(m, t, res, vm.ENOTDIR)
 		}
 		if !m.files.isDir(path) {
-			return fail(m, t, res, vm.ENOENT)
+			return fail(m, t, res, m.files.absentErrno(path))
 		}
 		m.files.cwd = path
 		vm.SetResult(res, 0)

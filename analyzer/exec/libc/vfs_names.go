@@ -98,6 +98,18 @@ func dirPrefix(p string) string {
 // pathDir is the directory a vpath is in.
 func pathDir(p string) string { return path.Dir(p) }
 
+// absentErrno is the errno of a call on vpath p, which names nothing: ENOTDIR
+// when a directory on the way to it is a file ("notes.txt/sub"), as the
+// kernel says, and ENOENT otherwise.
+func (ft *fileTable) absentErrno(p string) int {
+	for d := pathDir(p); d != "/" && d != "."; d = pathDir(d) {
+		if _, isFile := ft.fs[d]; isFile {
+			return vm.ENOTDIR
+		}
+	}
+	return vm.ENOENT
+}
+
 // inode returns the inode number of the file or directory p, giving it
 // the next free one the first time: the numbers follow the program's own
 // order of asking, so they are the same in every run and in a replay.
