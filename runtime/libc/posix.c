@@ -543,6 +543,17 @@ WEAK int getrusage(int who, struct rusage *u) {
  * on a file that exists. */
 WEAK int utime(const char *path, const struct utimbuf *t) { return access(path, F_OK); }
 WEAK int utimes(const char *path, const struct timeval t[2]) { return access(path, F_OK); }
+WEAK int utimensat(int dirfd, const char *path, const struct timespec t[2], int flags) {
+	int fd = openat(dirfd, path, O_RDONLY);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+WEAK int futimens(int fd, const struct timespec t[2]) {
+	struct stat st;
+	return fstat(fd, &st);
+}
 
 /* Only the "C" locale exists. */
 WEAK char *setlocale(int category, const char *name) {
