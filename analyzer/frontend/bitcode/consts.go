@@ -47,7 +47,7 @@ func (l *loader) constScalar(v llvm.Value) (uint64, error) {
 	case kindConstantExpr:
 		return l.foldExpr(v)
 	}
-	return 0, fmt.Errorf("unsupported constant %s", v.Type().String())
+	return 0, fmt.Errorf("unsupported constant %s", typeText(v.Type()))
 }
 
 // foldExpr evaluates a constant expression.

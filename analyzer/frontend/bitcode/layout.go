@@ -27,7 +27,22 @@ func scalarOf(t llvm.Type) (ir.Scalar, error) {
 	case llvm.X86_FP80TypeKind:
 		return ir.Scalar{Kind: ir.KF80, Bits: 80}, nil
 	}
-	return ir.Scalar{}, fmt.Errorf("values of type %s are not supported", t.String())
+	return ir.Scalar{}, fmt.Errorf("values of type %s are not supported", typeText(t))
+}
+
+// typeText is t as it is named in messages. go-llvm's Type.String panics on
+// the kinds it does not name (token, which coroutines and exception
+// handling use, and the newer ones), so those are named here.
+func typeText(t llvm.Type) string {
+	switch t.TypeKind() {
+	case llvm.TokenTypeKind:
+		return "token"
+	case llvm.VoidTypeKind, llvm.FloatTypeKind, llvm.DoubleTypeKind, llvm.X86_FP80TypeKind, llvm.FP128TypeKind,
+		llvm.PPC_FP128TypeKind, llvm.LabelTypeKind, llvm.IntegerTypeKind, llvm.FunctionTypeKind,
+		llvm.StructTypeKind, llvm.ArrayTypeKind, llvm.PointerTypeKind, llvm.VectorTypeKind, llvm.MetadataTypeKind:
+		return t.String()
+	}
+	return fmt.Sprintf("of LLVM type kind %d", t.TypeKind())
 }
 
 // fields flattens a type into its scalars with their byte offsets. Results
@@ -61,7 +76,7 @@ func (l *loader) fields(t llvm.Type) ([]ir.Field, error) {
 				// not its stride, so those stay unsupported; so does any
 				// vector operation on the elements (vectorOperation).
 				if sz != l.td.TypeStoreSize(et) || et.TypeKind() == llvm.IntegerTypeKind && et.IntTypeWidth()%8 != 0 {
-					return fmt.Errorf("values of type %s are not supported", t.String())
+					return fmt.Errorf("values of type %s are not supported", typeText(t))
 				}
 				n = t.VectorSize()
 			}
@@ -162,7 +177,7 @@ func (l *loader) fieldIndex(t llvm.Type, indices []uint32) (int, llvm.Type, erro
 			idx += len(f) * int(i)
 			t = t.ElementType()
 		default:
-			return 0, t, fmt.Errorf("index into non-aggregate %s", t.String())
+			return 0, t, fmt.Errorf("index into non-aggregate %s", typeText(t))
 		}
 	}
 	return idx, t, nil

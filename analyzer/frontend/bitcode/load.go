@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"unsafe"
 
@@ -40,8 +41,15 @@ func ptrKey(v llvm.Value) unsafe.Pointer { return unsafe.Pointer(v.C) }
 func Load(paths []string) (*ir.Program, error) { return LoadNamed(paths, nil) }
 
 // LoadNamed is Load with the names messages give the files (the sources
-// augur compiled them from), by path.
-func LoadNamed(paths []string, names map[string]string) (*ir.Program, error) {
+// augur compiled them from), by path. A panic in the lowering (a construct
+// the loader does not expect) is an error carrying its stack, so that the
+// command reports it and the language server goes on.
+func LoadNamed(paths []string, names map[string]string) (prog *ir.Program, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			prog, err = nil, fmt.Errorf("internal error in augur's loader (please report it): %v\n%s", p, debug.Stack())
+		}
+	}()
 	if len(paths) == 0 {
 		return nil, errors.New("load: no bitcode")
 	}
@@ -151,6 +159,30 @@ func nameOf(path string, names map[string]string) string {
 	return path
 }
 
+// signature sets fn's parameters and results from its LLVM function type.
+func (l *loader) signature(fn *ir.Function, ft llvm.Type) error {
+	for _, pt := range ft.ParamTypes() {
+		if pt.TypeKind() == llvm.MetadataTypeKind {
+			continue // debug intrinsics; their calls are dropped
+		}
+		fs, err := l.fields(pt)
+		if err != nil {
+			return fmt.Errorf("function %s: parameter: %w", fn.Name, err)
+		}
+		for _, x := range fs {
+			fn.Params = append(fn.Params, x.Scalar)
+		}
+	}
+	rs, err := l.fields(ft.ReturnType())
+	if err != nil {
+		return fmt.Errorf("function %s: return: %w", fn.Name, err)
+	}
+	for _, x := range rs {
+		fn.Ret = append(fn.Ret, x.Scalar)
+	}
+	return nil
+}
+
 func (l *loader) lowerModule() error {
 	p := l.prog
 	p.FuncOf = []*ir.Function{nil}
@@ -162,24 +194,14 @@ func (l *loader) lowerModule() error {
 		fn.Atomic = strings.HasPrefix(fn.Name, "__VERIFIER_atomic_")
 		ft := f.GlobalValueType()
 		fn.Variadic = ft.IsFunctionVarArg()
-		for _, pt := range ft.ParamTypes() {
-			if pt.TypeKind() == llvm.MetadataTypeKind {
-				continue // debug intrinsics; their calls are dropped
+		// A declaration nothing calls or takes the address of keeps no
+		// signature: it cannot matter, and may be of a kind augur does not
+		// hold (the coroutine intrinsics clang's lowering leaves declared
+		// return tokens).
+		if !fn.Decl || !f.FirstUse().IsNil() {
+			if err := l.signature(fn, ft); err != nil {
+				return err
 			}
-			fs, err := l.fields(pt)
-			if err != nil {
-				return fmt.Errorf("function %s: parameter: %w", fn.Name, err)
-			}
-			for _, x := range fs {
-				fn.Params = append(fn.Params, x.Scalar)
-			}
-		}
-		rs, err := l.fields(ft.ReturnType())
-		if err != nil {
-			return fmt.Errorf("function %s: return: %w", fn.Name, err)
-		}
-		for _, x := range rs {
-			fn.Ret = append(fn.Ret, x.Scalar)
 		}
 		l.ids[ptrKey(f)] = id
 		p.FuncOf = append(p.FuncOf, fn)

@@ -324,7 +324,7 @@ func (l *loader) gepOffsets(t llvm.Type, idx []llvm.Value, opnd func(llvm.Value)
 				cur = cur.ElementType()
 				scale = int64(l.td.TypeAllocSize(cur))
 			default:
-				return 0, nil, fmt.Errorf("GEP into %s", cur.String())
+				return 0, nil, fmt.Errorf("GEP into %s", typeText(cur))
 			}
 		}
 		if x.Type().TypeKind() != llvm.IntegerTypeKind {
