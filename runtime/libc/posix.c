@@ -641,6 +641,13 @@ WEAK int sched_getaffinity(pid_t pid, size_t n, cpu_set_t *set) {
 }
 WEAK int sched_setaffinity(pid_t pid, size_t n, const cpu_set_t *set) { return 0; }
 WEAK int sched_getcpu(void) { return 0; }
+/* CPU_COUNT's function: the processors in a mask of n bytes. */
+WEAK int __sched_cpucount(size_t n, const cpu_set_t *set) {
+	int count = 0;
+	for (size_t i = 0; i < n; i++)
+		count += __builtin_popcount(((const unsigned char *)set)[i]);
+	return count;
+}
 
 /* getline and getdelim read a stream up to a delimiter into a buffer they
  * grow with realloc, as glibc's do. */

@@ -38,7 +38,7 @@ char *program_invocation_short_name;
 static struct {
 	void (*fn)(void *);
 	void *arg;
-	int with_arg;
+	int with_arg; /* 0: atexit's fn(), 1: __cxa_atexit's fn(arg), 2: on_exit's fn(status, arg) */
 	int process; /* __augur_process() of the registering thread */
 } handlers[MAX_ATEXIT];
 static int nhandlers;
@@ -66,6 +66,18 @@ int __cxa_atexit(void (*fn)(void *), void *arg, void *dso) {
 	return 0;
 }
 
+/* on_exit's handlers get exit's status too. */
+int on_exit(void (*fn)(int, void *), void *arg) {
+	if (nhandlers == MAX_ATEXIT)
+		return -1;
+	handlers[nhandlers].fn = (void (*)(void *))fn;
+	handlers[nhandlers].arg = arg;
+	handlers[nhandlers].with_arg = 2;
+	handlers[nhandlers].process = __augur_process();
+	nhandlers++;
+	return 0;
+}
+
 /* takeHandler removes the last handler process registered and returns
  * its index, or -1 when none is left. */
 static int takeHandler(int process) {
@@ -88,7 +100,9 @@ void exit(int status) {
 	int process = __augur_process();
 	__augur_thread_dtors(); /* the calling thread's thread_local objects first */
 	for (int i; (i = takeHandler(process)) >= 0;) {
-		if (handlers[i].with_arg)
+		if (handlers[i].with_arg == 2)
+			((void (*)(int, void *))handlers[i].fn)(status, handlers[i].arg);
+		else if (handlers[i].with_arg)
 			handlers[i].fn(handlers[i].arg);
 		else
 			((void (*)(void))handlers[i].fn)();

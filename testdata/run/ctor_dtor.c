@@ -1,6 +1,8 @@
-/* Constructors and destructors with priorities, and atexit handlers: the
- * order glibc runs them in (constructors by priority before main, atexit
- * handlers last-registered first, then destructors in reverse). */
+/* Constructors and destructors with priorities, and atexit and on_exit
+ * handlers: the order glibc runs them in (constructors by priority before
+ * main, exit handlers last-registered first, on_exit's with the status,
+ * then destructors in reverse). */
+#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -15,9 +17,11 @@ __attribute__((destructor)) static void plain_dtor2(void) { printf("destructor 2
 
 static void handler1(void) { printf("atexit 1\n"); }
 static void handler2(void) { printf("atexit 2\n"); }
+static void with_status(int status, void *arg) { printf("on_exit %s: status %d\n", (const char *)arg, status); }
 
 int main(void) {
 	atexit(handler1);
+	on_exit(with_status, "between");
 	atexit(handler2);
 	printf("main\n");
 	return 3;

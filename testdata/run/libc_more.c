@@ -4,7 +4,7 @@
  * sendfile, fgetpos and fsetpos, readlink of a file, clock_getres,
  * getrandom's count; disarmed interval timers; the C locale's localeconv, nl_langinfo, multibyte
  * and wide-character functions; flockfile's recursion; if_nametoindex of
- * the loopback; the rounding mode. Prints the same natively and under augur (walk orders
+ * the loopback; the rounding mode; CPU_COUNT. Prints the same natively and under augur (walk orders
  * are sorted: a real file system lists in an order of its own). */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <time.h>
+#include <sched.h>
 #include <unistd.h>
 #include <wchar.h>
 #include <wctype.h>
@@ -214,5 +215,13 @@ int main(void) {
 	directories();
 	files();
 	locale_and_wide();
+	cpu_set_t cpus;
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	CPU_SET(5, &cpus);
+	CPU_SET(64, &cpus);
+	cpu_set_t mine;
+	printf("CPU_COUNT %d, of the affinity mask > 0: %d\n", CPU_COUNT(&cpus),
+	       sched_getaffinity(0, sizeof mine, &mine) == 0 && CPU_COUNT(&mine) > 0);
 	return 0;
 }
