@@ -242,6 +242,9 @@ func (m *Machine) atomic(t *Thread, in *ir.Inst, regs []Value) error {
 		return memErr(err)
 	}
 	m.noteRMW(t, in, addr, in.Ordering)
+	if in.Ty.Bits > 64 {
+		return m.atomicWide(in, regs, b)
+	}
 	old := ir.GetScalar(b, in.Ty)
 	if in.Op == ir.OpCmpXchg {
 		swapped := old == x

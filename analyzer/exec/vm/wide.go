@@ -1,6 +1,7 @@
 package vm
 
 import (
+	"encoding/binary"
 	"math/big"
 
 	"augur/analyzer/frontend/ir"
@@ -172,4 +173,80 @@ func (s *state) wideCast(in *ir.Inst, regs []Value) error {
 	}
 	wideOut(regs, in.Dst, a, in.Ty.Bits)
 	return nil
+}
+
+// atomicWide finishes a cmpxchg or atomicrmw of a 128-bit integer
+// (cmpxchg16b's), whose access atomic has reported: b is the object's 16
+// bytes, read and written as one. A cmpxchg's result is the old value (two
+// registers) and whether it swapped (the third).
+func (m *Machine) atomicWide(in *ir.Inst, regs []Value, b []byte) error {
+	w := in.Ty.Bits
+	old := new(big.Int).SetUint64(binary.LittleEndian.Uint64(b[8:16]))
+	old.Lsh(old, 64).Or(old, new(big.Int).SetUint64(binary.LittleEndian.Uint64(b[0:8])))
+	x, err := m.wideIn(regs, in.B, w)
+	if err != nil {
+		return err
+	}
+	put := func(n *big.Int) {
+		n = new(big.Int).And(n, wideMask(w))
+		binary.LittleEndian.PutUint64(b[0:8], new(big.Int).And(n, wideMask(64)).Uint64())
+		binary.LittleEndian.PutUint64(b[8:16], new(big.Int).Rsh(n, 64).Uint64())
+	}
+	if in.Op == ir.OpCmpXchg {
+		swapped := old.Cmp(x) == 0
+		if swapped {
+			desired, err := m.wideIn(regs, in.C, w)
+			if err != nil {
+				return err
+			}
+			put(desired)
+		}
+		wideOut(regs, in.Dst, old, w)
+		regs[in.Dst+2] = Value{Bits: b2u(swapped)}
+		return nil
+	}
+	r, err := wideRMW(int(in.Sub), old, x, w)
+	if err != nil {
+		return err
+	}
+	put(r)
+	wideOut(regs, in.Dst, old, w)
+	return nil
+}
+
+// wideRMW computes the value an atomicrmw of operation op stores, on w-bit
+// unsigned operands.
+func wideRMW(op int, old, x *big.Int, w uint16) (*big.Int, error) {
+	r := new(big.Int)
+	switch op {
+	case ir.RMWXchg:
+		r.Set(x)
+	case ir.RMWAdd:
+		r.Add(old, x)
+	case ir.RMWSub:
+		r.Sub(old, x)
+	case ir.RMWAnd:
+		r.And(old, x)
+	case ir.RMWNand:
+		r.Not(r.And(old, x))
+	case ir.RMWOr:
+		r.Or(old, x)
+	case ir.RMWXor:
+		r.Xor(old, x)
+	case ir.RMWMax, ir.RMWMin:
+		if (signed(old, w).Cmp(signed(x, w)) > 0) == (op == ir.RMWMax) {
+			r.Set(old)
+		} else {
+			r.Set(x)
+		}
+	case ir.RMWUMax, ir.RMWUMin:
+		if (old.Cmp(x) > 0) == (op == ir.RMWUMax) {
+			r.Set(old)
+		} else {
+			r.Set(x)
+		}
+	default:
+		return nil, unsupported("atomicrmw operation %d on a %d-bit integer", op, w)
+	}
+	return r, nil
 }

@@ -87,15 +87,16 @@ func (fl *fnLowerer) lowerWide(in llvm.Value, op llvm.Opcode, out ir.Inst) (bool
 		out.Src = ir.Scalar{Kind: ir.KInt, Bits: uint16(opnd.Type().IntTypeWidth())}
 		out.Ty = ir.Scalar{Kind: ir.KInt, Bits: uint16(in.Type().IntTypeWidth())}
 		out.A = fl.operand(opnd)
-	case op == llvm.Switch || op == opAtomicRMW || op == opAtomicCmpXchg:
-		t := opnd.Type()
-		if op != llvm.Switch {
-			t = in.Operand(1).Type()
-		}
-		if !isWide(t) {
+	case op == opAtomicRMW || op == opAtomicCmpXchg:
+		if !isWide(in.Operand(1).Type()) {
 			return false, nil
 		}
-		return true, fmt.Errorf("%s on a %d-bit integer is not supported", opcodeName(op), t.IntTypeWidth())
+		return true, fl.lowerWideAtomic(in, op, out)
+	case op == llvm.Switch:
+		if !isWide(opnd.Type()) {
+			return false, nil
+		}
+		return true, fmt.Errorf("%s on a %d-bit integer is not supported", opcodeName(op), opnd.Type().IntTypeWidth())
 	case op == llvm.PtrToInt || op == llvm.IntToPtr || op == llvm.UIToFP || op == llvm.SIToFP ||
 		op == llvm.FPToUI || op == llvm.FPToSI:
 		if !isWide(in.Type()) && !isWide(opnd.Type()) {
@@ -107,4 +108,31 @@ func (fl *fnLowerer) lowerWide(in llvm.Value, op llvm.Opcode, out ir.Inst) (bool
 	}
 	fl.emit(out)
 	return true, nil
+}
+
+// lowerWideAtomic lowers a cmpxchg or atomicrmw of a 128-bit integer, which
+// clang emits for __int128 and 16-byte structs under -mcx16 (cmpxchg16b):
+// the interpreter reads and writes both words as one access.
+func (fl *fnLowerer) lowerWideAtomic(in llvm.Value, op llvm.Opcode, out ir.Inst) error {
+	w := in.Operand(1).Type().IntTypeWidth()
+	if w != MaxWide {
+		return fmt.Errorf("%s on a %d-bit integer is not supported", opcodeName(op), w)
+	}
+	var err error
+	if out.N, err = fl.count(in.Type()); err != nil {
+		return err
+	}
+	out.Ty = ir.Scalar{Kind: ir.KInt, Bits: MaxWide}
+	out.Imm = MaxWide / 8
+	out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
+	if op == opAtomicRMW {
+		out.Op, out.Sub = ir.OpAtomicRMW, uint8(atomicRMWOp(in))
+		out.Ordering = orderings[in.Ordering()]
+	} else {
+		out.Op = ir.OpCmpXchg
+		out.C = fl.operand(in.Operand(2))
+		out.Ordering, out.Ordering2 = orderings[in.CmpXchgSuccessOrdering()], orderings[in.CmpXchgFailureOrdering()]
+	}
+	fl.emit(out)
+	return nil
 }
