@@ -9,6 +9,9 @@
 #include <exception>
 #include <functional>
 #include <future>
+#include <ios>
+#include <memory>
+#include <regex>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -310,6 +313,10 @@ struct futureCategory : error_category {
 		return "Unknown error";
 	}
 };
+struct iostreamCategory : error_category {
+	const char *name() const noexcept override { return "iostream"; }
+	string message(int v) const override { return v == int(io_errc::stream) ? "iostream error" : "Unknown error"; }
+};
 } // namespace
 
 inline namespace _V2 {
@@ -326,6 +333,61 @@ const error_category &future_category() noexcept {
 	static futureCategory c;
 	return c;
 }
+
+const error_category &iostream_category() noexcept {
+	static iostreamCategory c;
+	return c;
+}
+
+// ios_base::failure, which a stream throws from clear() when its
+// exceptions() mask says so: a system_error of io_errc::stream, so what()
+// reads "basic_ios::clear: iostream error" as natively.
+ios_base::failure::failure(const string &s) : system_error(make_error_code(io_errc::stream), s) {}
+ios_base::failure::failure(const string &s, const error_code &ec) : system_error(ec, s) {}
+ios_base::failure::failure(const char *s, const error_code &ec) : system_error(ec, s) {}
+ios_base::failure::~failure() throw() {}
+const char *ios_base::failure::what() const throw() { return system_error::what(); }
+
+void __throw_ios_failure(const char *s) { throw ios_base::failure(s); }
+void __throw_ios_failure(const char *s, int err) {
+	throw ios_base::failure(s, err != 0 ? error_code(err, system_category()) : make_error_code(io_errc::stream));
+}
+
+// The library classes whose key functions (their destructors) libstdc++
+// defines out of line: defined here, their vtables and type_info objects
+// are the program's, so a handler or a dynamic_cast can read them.
+nested_exception::~nested_exception() noexcept = default;
+
+bad_weak_ptr::~bad_weak_ptr() noexcept {}
+const char *bad_weak_ptr::what() const noexcept { return "bad_weak_ptr"; }
+
+namespace {
+// regexMessage is what() of a regex_error made from its code alone, as
+// libstdc++ words it.
+const char *regexMessage(regex_constants::error_type e) {
+	static const char *const text[] = {
+		"Invalid collating element in regular expression",
+		"Invalid character class in regular expression",
+		"Invalid escape in regular expression",
+		"Invalid back reference in regular expression",
+		"Mismatched '[' and ']' in regular expression",
+		"Mismatched '(' and ')' in regular expression",
+		"Mismatched '{' and '}' in regular expression",
+		"Invalid range in '{}' in regular expression",
+		"Invalid character range in regular expression",
+		"Insufficient memory to compile regular expression",
+		"Invalid '?', '*', or '+' in regular expression",
+		"Complexity of regex match exceeded implementation limits",
+		"Insufficient memory to determine regex match",
+	};
+	size_t i = size_t(e);
+	return i < sizeof text / sizeof text[0] ? text[i] : "regex_error";
+}
+} // namespace
+
+regex_error::regex_error(regex_constants::error_type e) : runtime_error(regexMessage(e)), _M_code(e) {}
+regex_error::~regex_error() throw() {}
+void __throw_regex_error(regex_constants::error_type e) { throw regex_error(e); }
 
 system_error::~system_error() noexcept {}
 future_error::~future_error() noexcept {}
