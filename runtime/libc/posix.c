@@ -69,6 +69,16 @@ WEAK void *memrchr(const void *s, int c, size_t n) {
 }
 
 WEAK void *mempcpy(void *dst, const void *src, size_t n) { return (char *)memcpy(dst, src, n) + n; }
+/* memccpy copies up to and including the first c, and returns the byte
+ * after it in dst, or NULL when n bytes held no c. */
+WEAK void *memccpy(void *dst, const void *src, int c, size_t n) {
+	unsigned char *d = dst;
+	const unsigned char *p = src;
+	for (size_t i = 0; i < n; i++)
+		if ((d[i] = p[i]) == (unsigned char)c)
+			return d + i + 1;
+	return NULL;
+}
 
 /* POSIX basename and dirname may modify their argument; GNU basename
  * (string.h with _GNU_SOURCE) does not and keeps a trailing slash's empty

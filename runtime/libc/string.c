@@ -81,6 +81,17 @@ WEAK char *stpcpy(char *dst, const char *src) {
 	return dst;
 }
 
+/* stpncpy is strncpy returning the end: the first NUL it wrote, or dst+n. */
+WEAK char *stpncpy(char *dst, const char *src, size_t n) {
+	size_t i = 0;
+	for (; i < n && src[i]; i++)
+		dst[i] = src[i];
+	char *end = dst + i;
+	for (; i < n; i++)
+		dst[i] = 0;
+	return end;
+}
+
 WEAK char *strcat(char *dst, const char *src) {
 	strcpy(dst + strlen(dst), src);
 	return dst;

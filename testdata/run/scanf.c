@@ -1,7 +1,10 @@
 // stdin: 42 -17 0x1f 3.5 word  tail\n7,8;9\nabc123 [x] 0755\n
 /* The scanf family: integers of every base, floats, strings, character
- * sets, literal matching, suppression, %n, and the return values. */
+ * sets, literal matching, suppression, %n, and the return values; and
+ * the allocating conversions (%ms, %m[...], %mc, %5ms), whose buffers the
+ * program frees. */
 #include <stdio.h>
+#include <stdlib.h>
 
 int main(void) {
 	int a, b, h;
@@ -36,5 +39,12 @@ int main(void) {
 	printf("kv %d: %s %s\n", n, word, rest);
 	n = sscanf("100%", "%d%%", &x);
 	printf("percent %d: %d\n", n, x);
+	char *key = NULL, *val = NULL, *two = NULL, *cut = NULL;
+	int m = sscanf("user=alice  xy rest-of-it", "%m[^=]=%ms %2mc %5ms", &key, &val, &two, &cut);
+	printf("allocated %d: %s %s %.2s %s\n", m, key, val, two, cut);
+	free(key);
+	free(val);
+	free(two);
+	free(cut);
 	return 0;
 }

@@ -1,4 +1,5 @@
-/* string.h: lengths, copies, comparisons, searches, tokenizing, duplication. */
+/* string.h: lengths, copies, comparisons, searches, tokenizing,
+ * duplication; memccpy and stpncpy. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,5 +34,11 @@ int main(void) {
 	printf("memmove %s\n", mv);
 	printf("memcmp %d %d\n", memcmp("abc", "abd", 3) < 0, memcmp("abc", "abc", 3));
 	printf("memchr %s\n", (char *)memchr("find me", 'm', 7));
+	char cc[8] = "-------";
+	char *after = memccpy(cc, "key:value", ':', sizeof cc);
+	printf("memccpy %ld %.7s %p\n", (long)(after - cc), cc, memccpy(cc, "none", ':', 4));
+	char sn[8] = "xxxxxxx";
+	char *end = stpncpy(sn, "ab", 5);
+	printf("stpncpy %ld %d %c; full %ld\n", (long)(end - sn), sn[4], sn[5], (long)(stpncpy(sn, "abcdefgh", 3) - sn));
 	return 0;
 }

@@ -116,7 +116,7 @@ func isSpace(c int) bool { return c == ' ' || (c >= '\t' && c <= '\r') }
 
 // scan implements the scanf conversions and returns the number of
 // assignments, or -1 (EOF) when input ended before the first conversion.
-func (m *machine) scan(src scanSource, format string, args argSource) (int, error) {
+func (m *machine) scan(src scanSource, format string, args argSource, alloc func(n uint64) (uint64, error)) (int, error) {
 	assigned, consumed := 0, 0
 	inputFailure := false
 	for i := 0; i < len(format); i++ {
@@ -149,9 +149,20 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 			suppress = true
 			i++
 		}
+		// m (POSIX's assignment-allocation, glibc's %ms and %m[...]) may
+		// come before the width or after it.
+		allocates := false
+		if i < len(format) && format[i] == 'm' {
+			allocates = true
+			i++
+		}
 		width := 0
 		for ; i < len(format) && format[i] >= '0' && format[i] <= '9'; i++ {
 			width = width*10 + int(format[i]-'0')
+		}
+		if i < len(format) && format[i] == 'm' {
+			allocates = true
+			i++
 		}
 		start := i
 		for i < len(format) && strings.IndexByte("hlLqjzt", format[i]) >= 0 {
@@ -247,6 +258,22 @@ func (m *machine) scan(src scanSource, format string, args argSource) (int, erro
 		p, err := args.next(false, false)
 		if err != nil {
 			return assigned, err
+		}
+		if allocates && (conv == 'c' || conv == 's' || conv == '[') {
+			// The argument is a char **: the text goes to a buffer of its
+			// own, which the program frees.
+			n := uint64(len(text))
+			if conv != 'c' {
+				n++
+			}
+			buf, err := alloc(n)
+			if err != nil {
+				return assigned, err
+			}
+			if err := m.WriteUint(p, 8, buf); err != nil {
+				return assigned, err
+			}
+			p = buf
 		}
 		var werr error
 		switch conv {
@@ -441,7 +468,8 @@ func (tab table) addScanf() {
 			if err != nil {
 				return err
 			}
-			n, err := m.scan(src, format, args)
+			alloc := func(n uint64) (uint64, error) { return m.Malloc(t, n, in.Loc, "") }
+			n, err := m.scan(src, format, args, alloc)
 			vm.SetResult(res, uint64(int64(n))&0xffffffff)
 			if ns, ok := src.(numberSource); ok && err == nil {
 				err = ns.failure()
