@@ -118,7 +118,11 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 	entries, _ := filepath.Glob(filepath.Join(rtSrc, "libc", "*.c"))
 	if anyCXX(everything) {
 		cxx, _ := filepath.Glob(filepath.Join(rtSrc, "cxx", "*.cc"))
-		entries = append(entries, cxx...)
+		for _, src := range cxx {
+			if includesGate(filepath.Base(src), p.Inputs, everything) {
+				entries = append(entries, src)
+			}
+		}
 	}
 	sort.Strings(entries)
 	for _, src := range entries {
@@ -173,6 +177,40 @@ func compileAll(ctx context.Context, sources []string, opts Options, include str
 		}
 	}
 	return out, failed
+}
+
+// gatedRuntime names the parts of the C++ runtime a program links only
+// when one of its sources includes the header they serve (directly or
+// through another): std::filesystem and std::pmr. Every program lowers
+// all of the runtime it links, so these large parts would otherwise slow
+// every C++ program's start.
+var gatedRuntime = map[string]string{
+	"fs_path.cc":         "/bits/fs_path.h",
+	"fs_ops.cc":          "/bits/fs_path.h",
+	"fs_dir.cc":          "/bits/fs_path.h",
+	"memory_resource.cc": "/memory_resource",
+}
+
+// includesGate reports whether the runtime source named base is linked:
+// it is not gated, or a header the program's sources were compiled from
+// (inputs) is its gate, or the program has bitcode of its own, whose
+// headers augur does not know.
+func includesGate(base string, inputs, files []string) bool {
+	gate, gated := gatedRuntime[base]
+	if !gated {
+		return true
+	}
+	for _, f := range files {
+		if IsBitcode(f) {
+			return true
+		}
+	}
+	for _, in := range inputs {
+		if strings.HasSuffix(in, gate) {
+			return true
+		}
+	}
+	return false
 }
 
 // anyCXX reports whether a C++ source is among files: the program then
