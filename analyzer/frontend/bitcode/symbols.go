@@ -47,6 +47,9 @@ func ReadSymbols(path string) (Symbols, error) {
 	for g := mod.FirstGlobal(); !g.IsNil(); g = llvm.NextGlobal(g) {
 		add(g)
 	}
+	for _, a := range aliases(mod) {
+		add(a) // an alias is a definition: it names its target's
+	}
 	sort.Strings(s.Defined) // Undefined stays in the module's order: first used, first
 	return s, nil
 }

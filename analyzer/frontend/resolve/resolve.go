@@ -364,6 +364,9 @@ func symbols(path string) (bitcode.Symbols, error) {
 // of a warm run's start-up); and a header's change compiles the file
 // again under the same name, perhaps to the same size.
 type stored struct {
+	// Format is symbolsFormat when the symbols were read as now: older
+	// ones left out aliases (a class's C1 constructor and D1 destructor).
+	Format    int      `json:"format"`
 	Sum       string   `json:"sum"`
 	Defined   []string `json:"defined"`
 	Undefined []string `json:"undefined"`
@@ -393,6 +396,9 @@ func storedPath(bc string) string {
 	return base + SymbolsExt
 }
 
+// symbolsFormat is the form of stored symbols ReadSymbols makes now.
+const symbolsFormat = 2
+
 // SymbolsExt is the extension of the symbols kept beside a cached
 // bitcode file.
 const SymbolsExt = ".syms"
@@ -404,7 +410,7 @@ func readStored(key memoKey) (bitcode.Symbols, bool) {
 	}
 	data, err := os.ReadFile(p)
 	var st stored
-	if err != nil || json.Unmarshal(data, &st) != nil || st.Sum == "" {
+	if err != nil || json.Unmarshal(data, &st) != nil || st.Sum == "" || st.Format != symbolsFormat {
 		return bitcode.Symbols{}, false
 	}
 	if sum, ok := contentSum(key.path); !ok || sum != st.Sum {
@@ -419,7 +425,7 @@ func store(key memoKey, s bitcode.Symbols) {
 		return
 	}
 	if sum, ok := contentSum(key.path); ok {
-		data, _ := json.Marshal(stored{Sum: sum, Defined: s.Defined, Undefined: s.Undefined})
+		data, _ := json.Marshal(stored{Format: symbolsFormat, Sum: sum, Defined: s.Defined, Undefined: s.Undefined})
 		cachefile.WriteAtomic(p, data) // a cache: a failed write costs a parse next time
 	}
 }

@@ -99,7 +99,7 @@ func TestCompleteLeavesAWholeProgramAlone(t *testing.T) {
 // cache marks a file used by giving it a new modification time, and
 // that keeps them (symbols kept by time were read again at every
 // command); a file compiled again under the same name to other contents
-// drops them.
+// drops them; so do symbols kept in an older form.
 func TestStoredSymbolsFollowTheContents(t *testing.T) {
 	opts := build.Options{CacheDir: t.TempDir()}
 	p, err := build.Build(context.Background(), []string{filepath.Join(project, "tally.c"), filepath.Join(project, "log.c")}, opts)
@@ -121,7 +121,16 @@ func TestStoredSymbolsFollowTheContents(t *testing.T) {
 	}
 	// Stand-in symbols under the file's sum: what is read while it holds.
 	sum, _ := contentSum(tally)
+	// Symbols of an older form (without aliases) are read again.
 	data, _ := json.Marshal(stored{Sum: sum, Defined: []string{"stand_in"}})
+	if err := os.WriteFile(kept, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	forget()
+	if s, _ := symbols(tally); slices.Equal(s.Defined, []string{"stand_in"}) {
+		t.Error("symbols kept in an older form were used")
+	}
+	data, _ = json.Marshal(stored{Format: symbolsFormat, Sum: sum, Defined: []string{"stand_in"}})
 	if err := os.WriteFile(kept, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
