@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <bits/cxxabi_forced.h> // __forced_unwind alone: <cxxabi.h> declares what this file defines
 #include <cstring>
 #include <exception>
 #include <functional>
@@ -15,6 +16,16 @@
 #include <stdexcept>
 #include <system_error>
 #include <typeinfo>
+
+namespace std _GLIBCXX_VISIBILITY(default) {
+// The tag new (std::nothrow) takes.
+const nothrow_t nothrow{};
+} // namespace std
+
+// The exception a thread's cancellation unwinds with, which std::thread
+// and the futures' code catch and rethrow; augur never throws it, but the
+// handlers name its type_info, defined with its key function here.
+__cxxabiv1::__forced_unwind::~__forced_unwind() throw() {}
 
 extern "C" {
 // The shared object handle __cxa_atexit receives; one program, one handle.

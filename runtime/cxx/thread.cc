@@ -3,6 +3,7 @@
 // for augur over the POSIX calls it models. Everything else of those
 // headers is template or inline code the program compiles itself.
 #include <cerrno>
+#include <cxxabi.h>
 #include <chrono>
 #include <condition_variable>
 #include <future>
@@ -123,6 +124,18 @@ void __atomic_futex_unsigned_base::_M_futex_notify_all(unsigned *) {
 
 __future_base::_Result_base::_Result_base() = default;
 __future_base::_Result_base::~_Result_base() = default;
+
+// promise::set_value_at_thread_exit stores the value now and makes the
+// state ready when the setting thread ends: _M_set registers _S_run with
+// the thread's thread_local destructors (__cxa_thread_atexit), which run
+// at its exit, and _S_run wakes the waiters if the state still exists.
+void __future_base::_State_baseV2::_Make_ready::_S_run(void *p) {
+	unique_ptr<_Make_ready> mr{static_cast<_Make_ready *>(p)};
+	if (auto state = mr->_M_shared_state.lock())
+		state->_M_status._M_store_notify_all(_Status::__ready, memory_order_release);
+}
+
+void __future_base::_State_baseV2::_Make_ready::_M_set() { __cxxabiv1::__cxa_thread_atexit(_S_run, this, nullptr); }
 
 // The atomic operations on a shared_ptr (std::atomic_load(&sp),
 // atomic_store, atomic_exchange, atomic_compare_exchange) hold a lock the

@@ -1,5 +1,6 @@
 // std::async (async and deferred), std::promise/std::future across
-// threads, std::packaged_task, and shared_future read by two threads.
+// threads, std::packaged_task, shared_future read by two threads, and a
+// value set at the setting thread's exit (ready only once it has ended).
 #include <cstdio>
 #include <future>
 #include <thread>
@@ -45,5 +46,20 @@ int main() {
 	for (auto &fu : parts)
 		total += fu.get();
 	std::printf("squares %d\n", total);
+	std::promise<int> late;
+	std::future<int> when = late.get_future();
+	std::thread exiting([&late] {
+		late.set_value_at_thread_exit(11);
+		std::printf("set at exit, not ready yet\n");
+	});
+	std::printf("at thread exit: %d\n", when.get());
+	exiting.join();
+	std::promise<int> twice;
+	twice.set_value(1);
+	try {
+		twice.set_value_at_thread_exit(2);
+	} catch (const std::future_error &e) {
+		std::printf("already satisfied: %d\n", e.code() == std::future_errc::promise_already_satisfied);
+	}
 	return 0;
 }
