@@ -56,13 +56,30 @@ file_status statusOf(const path &p, error_code &ec, bool follow) {
 	return file_status(typeOf(st.st_mode), perms(st.st_mode & 07777));
 }
 
-// The throwing forms: each runs its error_code form and throws what it set.
+// fail throws filesystem_error for the throwing forms (orThrow).
 [[noreturn]] void fail(const char *what, const error_code &ec) { _GLIBCXX_THROW_OR_ABORT(filesystem_error(what, ec)); }
 [[noreturn]] void fail(const char *what, const path &p, const error_code &ec) {
 	_GLIBCXX_THROW_OR_ABORT(filesystem_error(what, p, ec));
 }
 [[noreturn]] void fail(const char *what, const path &p1, const path &p2, const error_code &ec) {
 	_GLIBCXX_THROW_OR_ABORT(filesystem_error(what, p1, p2, ec));
+}
+
+// orThrow is an operation's throwing form: it runs op, the error_code
+// form, and throws filesystem_error with what and the paths when op set
+// an error.
+template <class F, class... Paths> auto orThrow(F op, const char *what, const Paths &...paths) {
+	error_code ec;
+	if constexpr (is_void_v<decltype(op(ec))>) {
+		op(ec);
+		if (ec)
+			fail(what, paths..., ec);
+	} else {
+		auto r = op(ec);
+		if (ec)
+			fail(what, paths..., ec);
+		return r;
+	}
 }
 
 // copyContents copies from's bytes over to, which it creates or truncates.
@@ -186,11 +203,7 @@ uintmax_t file_size(const path &p, error_code &ec) noexcept {
 	return uintmax_t(st.st_size);
 }
 uintmax_t file_size(const path &p) {
-	error_code ec;
-	uintmax_t n = file_size(p, ec);
-	if (ec)
-		fail("cannot get file size", p, ec);
-	return n;
+	return orThrow([&](error_code &ec) { return file_size(p, ec); }, "cannot get file size", p);
 }
 
 uintmax_t hard_link_count(const path &p, error_code &ec) noexcept {
@@ -203,11 +216,7 @@ uintmax_t hard_link_count(const path &p, error_code &ec) noexcept {
 	return uintmax_t(st.st_nlink);
 }
 uintmax_t hard_link_count(const path &p) {
-	error_code ec;
-	uintmax_t n = hard_link_count(p, ec);
-	if (ec)
-		fail("cannot get link count", p, ec);
-	return n;
+	return orThrow([&](error_code &ec) { return hard_link_count(p, ec); }, "cannot get link count", p);
 }
 
 bool is_empty(const path &p, error_code &ec) {
@@ -233,11 +242,7 @@ bool is_empty(const path &p, error_code &ec) {
 	return !ec && n == 0;
 }
 bool is_empty(const path &p) {
-	error_code ec;
-	bool r = is_empty(p, ec);
-	if (ec)
-		fail("cannot check if file is empty", p, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return is_empty(p, ec); }, "cannot check if file is empty", p);
 }
 
 file_time_type last_write_time(const path &p, error_code &ec) noexcept {
@@ -251,11 +256,7 @@ file_time_type last_write_time(const path &p, error_code &ec) noexcept {
 	return file_time_type(chrono::duration_cast<file_time_type::duration>(since - fileEpochDiff));
 }
 file_time_type last_write_time(const path &p) {
-	error_code ec;
-	file_time_type t = last_write_time(p, ec);
-	if (ec)
-		fail("cannot get file time", p, ec);
-	return t;
+	return orThrow([&](error_code &ec) { return last_write_time(p, ec); }, "cannot get file time", p);
 }
 void last_write_time(const path &p, file_time_type t, error_code &ec) noexcept {
 	auto ns = chrono::duration_cast<chrono::nanoseconds>(t.time_since_epoch() + fileEpochDiff).count();
@@ -270,10 +271,7 @@ void last_write_time(const path &p, file_time_type t, error_code &ec) noexcept {
 		ec.clear();
 }
 void last_write_time(const path &p, file_time_type t) {
-	error_code ec;
-	last_write_time(p, t, ec);
-	if (ec)
-		fail("cannot set file time", p, ec);
+	orThrow([&](error_code &ec) { last_write_time(p, t, ec); }, "cannot set file time", p);
 }
 
 void permissions(const path &p, perms prms, perm_options opts, error_code &ec) noexcept {
@@ -293,10 +291,7 @@ void permissions(const path &p, perms prms, perm_options opts, error_code &ec) n
 		ec.clear();
 }
 void permissions(const path &p, perms prms, perm_options opts) {
-	error_code ec;
-	permissions(p, prms, opts, ec);
-	if (ec)
-		fail("cannot set permissions", p, ec);
+	orThrow([&](error_code &ec) { permissions(p, prms, opts, ec); }, "cannot set permissions", p);
 }
 
 bool create_directory(const path &p, error_code &ec) noexcept {
@@ -313,19 +308,11 @@ bool create_directory(const path &p, error_code &ec) noexcept {
 	return false;
 }
 bool create_directory(const path &p) {
-	error_code ec;
-	bool r = create_directory(p, ec);
-	if (ec)
-		fail("cannot create directory", p, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return create_directory(p, ec); }, "cannot create directory", p);
 }
 bool create_directory(const path &p, const path &, error_code &ec) noexcept { return create_directory(p, ec); }
 bool create_directory(const path &p, const path &attributes) {
-	error_code ec;
-	bool r = create_directory(p, attributes, ec);
-	if (ec)
-		fail("cannot create directory", p, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return create_directory(p, attributes, ec); }, "cannot create directory", p);
 }
 
 // create_directories makes each missing directory along p, the outermost
@@ -366,11 +353,7 @@ bool create_directories(const path &p, error_code &ec) {
 	return made;
 }
 bool create_directories(const path &p) {
-	error_code ec;
-	bool r = create_directories(p, ec);
-	if (ec)
-		fail("cannot create directories", p, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return create_directories(p, ec); }, "cannot create directories", p);
 }
 
 void create_symlink(const path &to, const path &link, error_code &ec) noexcept {
@@ -380,17 +363,11 @@ void create_symlink(const path &to, const path &link, error_code &ec) noexcept {
 		ec.clear();
 }
 void create_symlink(const path &to, const path &link) {
-	error_code ec;
-	create_symlink(to, link, ec);
-	if (ec)
-		fail("cannot create symlink", to, link, ec);
+	orThrow([&](error_code &ec) { create_symlink(to, link, ec); }, "cannot create symlink", to, link);
 }
 void create_directory_symlink(const path &to, const path &link, error_code &ec) noexcept { create_symlink(to, link, ec); }
 void create_directory_symlink(const path &to, const path &link) {
-	error_code ec;
-	create_directory_symlink(to, link, ec);
-	if (ec)
-		fail("cannot create directory symlink", to, link, ec);
+	orThrow([&](error_code &ec) { create_directory_symlink(to, link, ec); }, "cannot create directory symlink", to, link);
 }
 void create_hard_link(const path &to, const path &link, error_code &ec) noexcept {
 	if (::link(to.c_str(), link.c_str()) != 0)
@@ -399,10 +376,7 @@ void create_hard_link(const path &to, const path &link, error_code &ec) noexcept
 		ec.clear();
 }
 void create_hard_link(const path &to, const path &link) {
-	error_code ec;
-	create_hard_link(to, link, ec);
-	if (ec)
-		fail("cannot create hard link", to, link, ec);
+	orThrow([&](error_code &ec) { create_hard_link(to, link, ec); }, "cannot create hard link", to, link);
 }
 
 path read_symlink(const path &p, error_code &ec) {
@@ -416,11 +390,7 @@ path read_symlink(const path &p, error_code &ec) {
 	return path(string(buf, size_t(n)));
 }
 path read_symlink(const path &p) {
-	error_code ec;
-	path r = read_symlink(p, ec);
-	if (ec)
-		fail("read_symlink", p, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return read_symlink(p, ec); }, "read_symlink", p);
 }
 void copy_symlink(const path &from, const path &to, error_code &ec) noexcept {
 	path target = read_symlink(from, ec);
@@ -428,10 +398,7 @@ void copy_symlink(const path &from, const path &to, error_code &ec) noexcept {
 		create_symlink(target, to, ec);
 }
 void copy_symlink(const path &from, const path &to) {
-	error_code ec;
-	copy_symlink(from, to, ec);
-	if (ec)
-		fail("cannot copy symlink", from, to, ec);
+	orThrow([&](error_code &ec) { copy_symlink(from, to, ec); }, "cannot copy symlink", from, to);
 }
 
 path current_path(error_code &ec) {
@@ -444,11 +411,7 @@ path current_path(error_code &ec) {
 	return path(buf);
 }
 path current_path() {
-	error_code ec;
-	path r = current_path(ec);
-	if (ec)
-		fail("cannot get current path", ec);
-	return r;
+	return orThrow([&](error_code &ec) { return current_path(ec); }, "cannot get current path");
 }
 void current_path(const path &p, error_code &ec) noexcept {
 	if (::chdir(p.c_str()) != 0)
@@ -457,10 +420,7 @@ void current_path(const path &p, error_code &ec) noexcept {
 		ec.clear();
 }
 void current_path(const path &p) {
-	error_code ec;
-	current_path(p, ec);
-	if (ec)
-		fail("cannot set current path", ec);
+	orThrow([&](error_code &ec) { current_path(p, ec); }, "cannot set current path");
 }
 
 path temp_directory_path(error_code &ec) {
@@ -498,11 +458,7 @@ path absolute(const path &p, error_code &ec) {
 	return ec ? path() : cwd / p;
 }
 path absolute(const path &p) {
-	error_code ec;
-	path r = absolute(p, ec);
-	if (ec)
-		fail("cannot make absolute path", p, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return absolute(p, ec); }, "cannot make absolute path", p);
 }
 
 path canonical(const path &p, error_code &ec) {
@@ -518,11 +474,7 @@ path canonical(const path &p, error_code &ec) {
 	return path(buf);
 }
 path canonical(const path &p) {
-	error_code ec;
-	path r = canonical(p, ec);
-	if (ec)
-		fail("cannot make canonical path", p, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return canonical(p, ec); }, "cannot make canonical path", p);
 }
 
 // weakly_canonical is canonical of the longest leading part of p that
@@ -549,11 +501,7 @@ path weakly_canonical(const path &p, error_code &ec) {
 	return (head / tail).lexically_normal();
 }
 path weakly_canonical(const path &p) {
-	error_code ec;
-	path r = weakly_canonical(p, ec);
-	if (ec)
-		fail("cannot make canonical path", p, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return weakly_canonical(p, ec); }, "cannot make canonical path", p);
 }
 
 path relative(const path &p, const path &base, error_code &ec) {
@@ -566,11 +514,7 @@ path relative(const path &p, const path &base, error_code &ec) {
 	return a.lexically_relative(b);
 }
 path relative(const path &p, const path &base) {
-	error_code ec;
-	path r = relative(p, base, ec);
-	if (ec)
-		fail("cannot get relative path", p, base, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return relative(p, base, ec); }, "cannot get relative path", p, base);
 }
 path proximate(const path &p, const path &base, error_code &ec) {
 	path a = weakly_canonical(p, ec);
@@ -582,11 +526,7 @@ path proximate(const path &p, const path &base, error_code &ec) {
 	return a.lexically_proximate(b);
 }
 path proximate(const path &p, const path &base) {
-	error_code ec;
-	path r = proximate(p, base, ec);
-	if (ec)
-		fail("cannot get relative path", p, base, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return proximate(p, base, ec); }, "cannot get relative path", p, base);
 }
 
 bool equivalent(const path &p1, const path &p2, error_code &ec) noexcept {
@@ -605,11 +545,7 @@ bool equivalent(const path &p1, const path &p2, error_code &ec) noexcept {
 	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
 }
 bool equivalent(const path &p1, const path &p2) {
-	error_code ec;
-	bool r = equivalent(p1, p2, ec);
-	if (ec)
-		fail("cannot check file equivalence", p1, p2, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return equivalent(p1, p2, ec); }, "cannot check file equivalence", p1, p2);
 }
 
 bool remove(const path &p, error_code &ec) noexcept {
@@ -625,11 +561,7 @@ bool remove(const path &p, error_code &ec) noexcept {
 	return false;
 }
 bool remove(const path &p) {
-	error_code ec;
-	bool r = remove(p, ec);
-	if (ec)
-		fail("cannot remove", p, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return remove(p, ec); }, "cannot remove", p);
 }
 
 // removeTree removes p and what it holds, counting what it removed.
@@ -666,11 +598,7 @@ static uintmax_t removeTree(const path &p, error_code &ec) {
 }
 uintmax_t remove_all(const path &p, error_code &ec) { return removeTree(p, ec); }
 uintmax_t remove_all(const path &p) {
-	error_code ec;
-	uintmax_t n = remove_all(p, ec);
-	if (ec)
-		fail("cannot remove all", p, ec);
-	return n;
+	return orThrow([&](error_code &ec) { return remove_all(p, ec); }, "cannot remove all", p);
 }
 
 void rename(const path &from, const path &to, error_code &ec) noexcept {
@@ -680,10 +608,7 @@ void rename(const path &from, const path &to, error_code &ec) noexcept {
 		ec.clear();
 }
 void rename(const path &from, const path &to) {
-	error_code ec;
-	rename(from, to, ec);
-	if (ec)
-		fail("cannot rename", from, to, ec);
+	orThrow([&](error_code &ec) { rename(from, to, ec); }, "cannot rename", from, to);
 }
 
 void resize_file(const path &p, uintmax_t size, error_code &ec) noexcept {
@@ -697,10 +622,7 @@ void resize_file(const path &p, uintmax_t size, error_code &ec) noexcept {
 		ec.clear();
 }
 void resize_file(const path &p, uintmax_t size) {
-	error_code ec;
-	resize_file(p, size, ec);
-	if (ec)
-		fail("cannot resize file", p, ec);
+	orThrow([&](error_code &ec) { resize_file(p, size, ec); }, "cannot resize file", p);
 }
 
 space_info space(const path &p, error_code &ec) noexcept {
@@ -717,11 +639,7 @@ space_info space(const path &p, error_code &ec) noexcept {
 	return info;
 }
 space_info space(const path &p) {
-	error_code ec;
-	space_info r = space(p, ec);
-	if (ec)
-		fail("cannot get free space", p, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return space(p, ec); }, "cannot get free space", p);
 }
 
 // copy_file copies a regular file; an existing destination is an error
@@ -762,11 +680,7 @@ bool copy_file(const path &from, const path &to, copy_options opts, error_code &
 	return copyContents(from, to, ec);
 }
 bool copy_file(const path &from, const path &to, copy_options opts) {
-	error_code ec;
-	bool r = copy_file(from, to, opts, ec);
-	if (ec)
-		fail("cannot copy file", from, to, ec);
-	return r;
+	return orThrow([&](error_code &ec) { return copy_file(from, to, opts, ec); }, "cannot copy file", from, to);
 }
 
 // copy copies a file, or a directory's entries (and, recursively, its
@@ -822,10 +736,7 @@ void copy(const path &from, const path &to, copy_options opts, error_code &ec) {
 	ec = make_error_code(errc::not_supported);
 }
 void copy(const path &from, const path &to, copy_options opts) {
-	error_code ec;
-	copy(from, to, opts, ec);
-	if (ec)
-		fail("cannot copy", from, to, ec);
+	orThrow([&](error_code &ec) { copy(from, to, opts, ec); }, "cannot copy", from, to);
 }
 
 } // namespace filesystem
