@@ -172,8 +172,9 @@ recursive_directory_iterator &recursive_directory_iterator::increment(error_code
 	bool descend = st.pending && (follow ? cur.is_directory(tec) : cur.symlink_status(tec).type() == file_type::directory);
 	st.pending = true;
 	if (descend) {
-		if (DIR *d = openDir(cur.path(), st.options, ec)) {
-			st.dirs.emplace_back(d, cur.path());
+		path sub = cur.path(); // cur is in the stack, which the push may move
+		if (DIR *d = openDir(sub, st.options, ec)) {
+			st.dirs.emplace_back(d, sub);
 			if (st.dirs.back().advance(ec))
 				return *this;
 			if (ec) {
