@@ -131,3 +131,21 @@ func Directives(t testing.TB, path string) (args []string, stdin string) {
 	}
 	return args, stdin
 }
+
+// cflagsLine is a test program's compile flags: `// cflags: -std=c++20`.
+var cflagsLine = regexp.MustCompile(`(?m)^//\s*cflags:\s?(.*)$`)
+
+// CFlags reads the compile flags a test program's `// cflags:` lines give
+// (none when it has none, or cannot be read: its build then fails), which
+// every build of it takes, as the differential test's do.
+func CFlags(path string) []string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var flags []string
+	for _, m := range cflagsLine.FindAllStringSubmatch(string(data), -1) {
+		flags = append(flags, strings.Fields(m[1])...)
+	}
+	return flags
+}

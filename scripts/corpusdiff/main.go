@@ -33,6 +33,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"augur/internal/testutil"
 )
 
 // explore is the -explore flag.
@@ -138,7 +140,11 @@ func analyze(bin, prog string) (map[string]any, error) {
 	if explore {
 		explored = "10m"
 	}
-	cmd := exec.Command(bin, "analyze", "--format", "json", "--explore-time", explored, prog)
+	args := []string{"analyze", "--format", "json", "--explore-time", explored}
+	for _, f := range testutil.CFlags(prog) {
+		args = append(args, "--cflag="+f)
+	}
+	cmd := exec.Command(bin, append(args, prog)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()
