@@ -12,6 +12,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <string>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -22,6 +23,15 @@ namespace filesystem {
 
 namespace {
 error_code lastError() { return error_code(errno, std::generic_category()); }
+
+// setError sets ec from a POSIX call's result: errno when it failed,
+// clear when it succeeded.
+void setError(int rc, error_code &ec) {
+	if (rc != 0)
+		ec = lastError();
+	else
+		ec.clear();
+}
 
 file_type typeOf(mode_t m) {
 	if (S_ISREG(m))
@@ -82,7 +92,8 @@ template <class F, class... Paths> auto orThrow(F op, const char *what, const Pa
 	}
 }
 
-// copyContents copies from's bytes over to, which it creates or truncates.
+// copyContents copies from's bytes over to, which it creates or truncates,
+// with sendfile, as libstdc++ does.
 bool copyContents(const path &from, const path &to, error_code &ec) {
 	int in = ::open(from.c_str(), O_RDONLY);
 	if (in < 0) {
@@ -97,28 +108,13 @@ bool copyContents(const path &from, const path &to, error_code &ec) {
 		::close(in);
 		return false;
 	}
-	char buf[8192];
 	ssize_t n;
-	while ((n = ::read(in, buf, sizeof buf)) > 0) {
-		for (ssize_t done = 0; done < n;) {
-			ssize_t w = ::write(out, buf + done, size_t(n - done));
-			if (w < 0) {
-				ec = lastError();
-				::close(in);
-				::close(out);
-				return false;
-			}
-			done += w;
-		}
+	while ((n = ::sendfile(out, in, nullptr, size_t(1) << 30)) > 0) {
 	}
-	if (n < 0)
-		ec = lastError();
+	setError(n < 0 ? -1 : 0, ec);
 	::close(in);
 	::close(out);
-	if (n < 0)
-		return false;
-	ec.clear();
-	return true;
+	return n == 0;
 }
 } // namespace
 
@@ -265,10 +261,7 @@ void last_write_time(const path &p, file_time_type t, error_code &ec) noexcept {
 		times[1].tv_sec--;
 		times[1].tv_nsec += 1000000000;
 	}
-	if (::utimensat(AT_FDCWD, p.c_str(), times, 0) != 0)
-		ec = lastError();
-	else
-		ec.clear();
+	setError(::utimensat(AT_FDCWD, p.c_str(), times, 0), ec);
 }
 void last_write_time(const path &p, file_time_type t) {
 	orThrow([&](error_code &ec) { last_write_time(p, t, ec); }, "cannot set file time", p);
@@ -285,10 +278,7 @@ void permissions(const path &p, perms prms, perm_options opts, error_code &ec) n
 		prms = cur | prms;
 	else if (remove)
 		prms = cur & ~prms;
-	if (::chmod(p.c_str(), mode_t(prms)) != 0)
-		ec = lastError();
-	else
-		ec.clear();
+	setError(::chmod(p.c_str(), mode_t(prms)), ec);
 }
 void permissions(const path &p, perms prms, perm_options opts) {
 	orThrow([&](error_code &ec) { permissions(p, prms, opts, ec); }, "cannot set permissions", p);
@@ -357,10 +347,7 @@ bool create_directories(const path &p) {
 }
 
 void create_symlink(const path &to, const path &link, error_code &ec) noexcept {
-	if (::symlink(to.c_str(), link.c_str()) != 0)
-		ec = lastError();
-	else
-		ec.clear();
+	setError(::symlink(to.c_str(), link.c_str()), ec);
 }
 void create_symlink(const path &to, const path &link) {
 	orThrow([&](error_code &ec) { create_symlink(to, link, ec); }, "cannot create symlink", to, link);
@@ -370,10 +357,7 @@ void create_directory_symlink(const path &to, const path &link) {
 	orThrow([&](error_code &ec) { create_directory_symlink(to, link, ec); }, "cannot create directory symlink", to, link);
 }
 void create_hard_link(const path &to, const path &link, error_code &ec) noexcept {
-	if (::link(to.c_str(), link.c_str()) != 0)
-		ec = lastError();
-	else
-		ec.clear();
+	setError(::link(to.c_str(), link.c_str()), ec);
 }
 void create_hard_link(const path &to, const path &link) {
 	orThrow([&](error_code &ec) { create_hard_link(to, link, ec); }, "cannot create hard link", to, link);
@@ -414,10 +398,7 @@ path current_path() {
 	return orThrow([&](error_code &ec) { return current_path(ec); }, "cannot get current path");
 }
 void current_path(const path &p, error_code &ec) noexcept {
-	if (::chdir(p.c_str()) != 0)
-		ec = lastError();
-	else
-		ec.clear();
+	setError(::chdir(p.c_str()), ec);
 }
 void current_path(const path &p) {
 	orThrow([&](error_code &ec) { current_path(p, ec); }, "cannot set current path");
@@ -602,10 +583,7 @@ uintmax_t remove_all(const path &p) {
 }
 
 void rename(const path &from, const path &to, error_code &ec) noexcept {
-	if (::rename(from.c_str(), to.c_str()) != 0)
-		ec = lastError();
-	else
-		ec.clear();
+	setError(::rename(from.c_str(), to.c_str()), ec);
 }
 void rename(const path &from, const path &to) {
 	orThrow([&](error_code &ec) { rename(from, to, ec); }, "cannot rename", from, to);
@@ -616,10 +594,7 @@ void resize_file(const path &p, uintmax_t size, error_code &ec) noexcept {
 		ec = make_error_code(errc::invalid_argument);
 		return;
 	}
-	if (::truncate(p.c_str(), off_t(size)) != 0)
-		ec = lastError();
-	else
-		ec.clear();
+	setError(::truncate(p.c_str(), off_t(size)), ec);
 }
 void resize_file(const path &p, uintmax_t size) {
 	orThrow([&](error_code &ec) { resize_file(p, size, ec); }, "cannot resize file", p);
