@@ -236,12 +236,15 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 	case opAtomicRMW:
 		out.Op, out.Sub = ir.OpAtomicRMW, uint8(atomicRMWOp(in))
 		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
+		if out.Ty, err = atomicScalar(in.Operand(1).Type()); err != nil {
+			return err
+		}
 		out.Ordering = orderings[in.Ordering()]
 		out.Imm = int64(out.Ty.Size())
 	case opAtomicCmpXchg:
 		out.Op = ir.OpCmpXchg
 		out.A, out.B, out.C = fl.operand(in.Operand(0)), fl.operand(in.Operand(1)), fl.operand(in.Operand(2))
-		if out.Ty, err = scalarOf(in.Operand(1).Type()); err != nil {
+		if out.Ty, err = atomicScalar(in.Operand(1).Type()); err != nil {
 			return err
 		}
 		out.Ordering, out.Ordering2 = orderings[in.CmpXchgSuccessOrdering()], orderings[in.CmpXchgFailureOrdering()]

@@ -87,11 +87,6 @@ func (fl *fnLowerer) lowerWide(in llvm.Value, op llvm.Opcode, out ir.Inst) (bool
 		out.Src = ir.Scalar{Kind: ir.KInt, Bits: uint16(opnd.Type().IntTypeWidth())}
 		out.Ty = ir.Scalar{Kind: ir.KInt, Bits: uint16(in.Type().IntTypeWidth())}
 		out.A = fl.operand(opnd)
-	case op == opAtomicRMW || op == opAtomicCmpXchg:
-		if !isWide(in.Operand(1).Type()) {
-			return false, nil
-		}
-		return true, fl.lowerWideAtomic(in, op, out)
 	case op == llvm.Switch:
 		if !isWide(opnd.Type()) {
 			return false, nil
@@ -110,29 +105,16 @@ func (fl *fnLowerer) lowerWide(in llvm.Value, op llvm.Opcode, out ir.Inst) (bool
 	return true, nil
 }
 
-// lowerWideAtomic lowers a cmpxchg or atomicrmw of a 128-bit integer, which
-// clang emits for __int128 and 16-byte structs under -mcx16 (cmpxchg16b):
-// the interpreter reads and writes both words as one access.
-func (fl *fnLowerer) lowerWideAtomic(in llvm.Value, op llvm.Opcode, out ir.Inst) error {
-	w := in.Operand(1).Type().IntTypeWidth()
-	if w != MaxWide {
-		return fmt.Errorf("%s on a %d-bit integer is not supported", opcodeName(op), w)
+// atomicScalar is the type an atomicrmw or cmpxchg of t works on. A
+// 128-bit integer (clang's for __int128 and 16-byte structs under -mcx16:
+// cmpxchg16b) is one, which the interpreter reads and writes as one
+// access of its sixteen bytes; other wide integers are not.
+func atomicScalar(t llvm.Type) (ir.Scalar, error) {
+	if isWide(t) && t.IntTypeWidth() == MaxWide {
+		return ir.Scalar{Kind: ir.KInt, Bits: MaxWide}, nil
 	}
-	var err error
-	if out.N, err = fl.count(in.Type()); err != nil {
-		return err
+	if isWide(t) {
+		return ir.Scalar{}, fmt.Errorf("atomic operations on a %d-bit integer are not supported", t.IntTypeWidth())
 	}
-	out.Ty = ir.Scalar{Kind: ir.KInt, Bits: MaxWide}
-	out.Imm = MaxWide / 8
-	out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
-	if op == opAtomicRMW {
-		out.Op, out.Sub = ir.OpAtomicRMW, uint8(atomicRMWOp(in))
-		out.Ordering = orderings[in.Ordering()]
-	} else {
-		out.Op = ir.OpCmpXchg
-		out.C = fl.operand(in.Operand(2))
-		out.Ordering, out.Ordering2 = orderings[in.CmpXchgSuccessOrdering()], orderings[in.CmpXchgFailureOrdering()]
-	}
-	fl.emit(out)
-	return nil
+	return scalarOf(t)
 }
