@@ -485,26 +485,25 @@ path weakly_canonical(const path &p) {
 	return orThrow([&](error_code &ec) { return weakly_canonical(p, ec); }, "cannot make canonical path", p);
 }
 
+// bothCanonical makes p and base weakly canonical, for relative and
+// proximate; false with ec set when either cannot be.
+static bool bothCanonical(const path &p, const path &base, path &a, path &b, error_code &ec) {
+	a = weakly_canonical(p, ec);
+	if (!ec)
+		b = weakly_canonical(base, ec);
+	return !ec;
+}
+
 path relative(const path &p, const path &base, error_code &ec) {
-	path a = weakly_canonical(p, ec);
-	if (ec)
-		return path();
-	path b = weakly_canonical(base, ec);
-	if (ec)
-		return path();
-	return a.lexically_relative(b);
+	path a, b;
+	return bothCanonical(p, base, a, b, ec) ? a.lexically_relative(b) : path();
 }
 path relative(const path &p, const path &base) {
 	return orThrow([&](error_code &ec) { return relative(p, base, ec); }, "cannot get relative path", p, base);
 }
 path proximate(const path &p, const path &base, error_code &ec) {
-	path a = weakly_canonical(p, ec);
-	if (ec)
-		return path();
-	path b = weakly_canonical(base, ec);
-	if (ec)
-		return path();
-	return a.lexically_proximate(b);
+	path a, b;
+	return bothCanonical(p, base, a, b, ec) ? a.lexically_proximate(b) : path();
 }
 path proximate(const path &p, const path &base) {
 	return orThrow([&](error_code &ec) { return proximate(p, base, ec); }, "cannot get relative path", p, base);
