@@ -1,5 +1,6 @@
 /* %a hexadecimal floating point (rounding up to the next power of two
- * too, and subnormals, which glibc writes as 0x0.<fraction>p-1022) and %g
+ * too, and subnormals, which glibc writes as 0x0.<fraction>p-1022), %La
+ * in glibc's x87 layout (1.0L is 0x8p-3), the point "#" keeps, and %g
  * corner cases. */
 #include <float.h>
 #include <stdio.h>
@@ -19,5 +20,12 @@ int main(void) {
 	for (int i = 0; i < 5; i++)
 		printf("%a|%.0a|%#.0a|%.1a|%.3a|%.13a|%.15a|%A|%20.2a\n", sub[i], sub[i], sub[i], sub[i], sub[i],
 		       sub[i], sub[i], sub[i], sub[i]);
+	/* "#" keeps the point when no digit follows it. */
+	printf("%#.0a %#a %#.0a %#A\n", 1.0, 0.5, 3.0, -2.0);
+	/* %La: the significand's integer bit heads the first digit (values
+	 * exact in a double, which augur holds a long double as). */
+	long double l[] = {0.0L, 1.0L, 3.0L, -2.5L, 0.5L, 123456.0L, 15.875L, 0x1.fffp+100L};
+	for (int i = 0; i < 8; i++)
+		printf("%La|%.0La|%.1La|%#.0La|%LA|%16.3La|%-10La|\n", l[i], l[i], l[i], l[i], l[i], l[i], l[i]);
 	return 0;
 }

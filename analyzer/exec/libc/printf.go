@@ -458,6 +458,11 @@ func formatFloat(s *spec, f float64) []byte {
 		if s.prec >= 0 {
 			p = s.prec
 		}
+		if s.length == "L" {
+			body = x87Hex(f, p, s.hash)
+			sign += "0x"
+			break
+		}
 		if a := math.Abs(f); a != 0 && a < 0x1p-1022 {
 			body = subnormalHex(a, p, s.hash)
 			sign += "0x"
@@ -475,9 +480,13 @@ func formatFloat(s *spec, f float64) []byte {
 					i = len(body)
 				}
 			}
-			body = body[:i] + "p" + strconv.FormatInt(int64(exp), 10)
+			point := ""
+			if s.hash && !strings.Contains(body[:i], ".") {
+				point = "." // glibc keeps the point of "%#.0a": 0x1.p+0
+			}
+			body = body[:i] + point + "p" + strconv.FormatInt(int64(exp), 10)
 			if exp >= 0 {
-				body = body[:i] + "p+" + strconv.FormatInt(int64(exp), 10)
+				body = body[:i] + point + "p+" + strconv.FormatInt(int64(exp), 10)
 			}
 		}
 		body = body[2:]
@@ -488,6 +497,55 @@ func formatFloat(s *spec, f float64) []byte {
 		sign = strings.ToUpper(sign)
 	}
 	return padNumber(s, sign, body)
+}
+
+// x87Hex is %La of f (not negative) after its "0x", as glibc writes an
+// x87 long double: the 64-bit significand's integer bit heads the first
+// hex digit (8 to f), so 1.0L is 0x8p-3 and 3.0L 0xcp-2, and 15 digits of
+// fraction follow. augur holds a long double as a double (libc.md): the
+// last 11 bits of the significand are zero, and trimmed without a
+// precision. A precision p (-1 for none) rounds to nearest, ties to even,
+// into the leading digit if it carries (0xf.fp+0 to one digit is 0x1p+4,
+// as glibc writes it); hash keeps the point of p 0.
+func x87Hex(f float64, p int, hash bool) string {
+	lead, rest, exp := uint64(0), uint64(0), 0
+	if f != 0 {
+		frac, e := math.Frexp(f) // f = frac·2^e, frac in [0.5, 1)
+		sig := uint64(math.Ldexp(frac, 64))
+		lead, rest, exp = sig>>60, sig&(1<<60-1), e-4
+	}
+	digits := fmt.Sprintf("%015x", rest)
+	switch {
+	case p < 0:
+		digits = strings.TrimRight(digits, "0")
+	case p < 15:
+		shift := uint(4 * (15 - p))
+		q, rem, half := rest>>shift, rest&(1<<shift-1), uint64(1)<<(shift-1)
+		odd := q&1 == 1
+		if p == 0 {
+			odd = lead&1 == 1
+		}
+		if rem > half || rem == half && odd {
+			q++
+		}
+		if q>>(4*uint(p)) != 0 { // carried into the leading digit
+			lead, q = lead+1, 0
+		}
+		if lead == 16 {
+			lead, exp = 1, exp+4
+		}
+		digits = fmt.Sprintf("%0*x", p, q)[:p]
+	default:
+		digits += strings.Repeat("0", p-15)
+	}
+	body := strconv.FormatUint(lead, 16)
+	if digits != "" || hash {
+		body += "." + digits
+	}
+	if exp >= 0 {
+		return body + "p+" + strconv.Itoa(exp)
+	}
+	return body + "p" + strconv.Itoa(exp)
 }
 
 // subnormalHex is %a of the subnormal a (positive) after its "0x", as
