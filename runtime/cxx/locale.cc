@@ -17,6 +17,8 @@ extern "C" {
 // The C library's per-thread locale switch, which libstdc++ calls around
 // vsnprintf; augur's C library has the "C" locale only.
 __locale_t __uselocale(__locale_t l) { return l; }
+// strptime's last step (runtime/libc/text.c), which time_get's shares.
+void __augur_fill_days(tm *t, int haveWday, int haveYday, int haveMon, int haveMday);
 }
 
 namespace std _GLIBCXX_VISIBILITY(default) {
@@ -75,7 +77,9 @@ template <> void __timepunct<char>::_M_initialize_timepunct(__c_locale) {
 	__timepunct_cache<char> *d = _M_data;
 	d->_M_date_format = d->_M_date_era_format = "%m/%d/%y";
 	d->_M_time_format = d->_M_time_era_format = "%H:%M:%S";
-	d->_M_date_time_format = d->_M_date_time_era_format = "%a %b %e %H:%M:%S %Y";
+	// Empty, as libstdc++'s "C" locale has it: time_get's %c reads nothing
+	// (put_time's %c is strftime's, which has its own).
+	d->_M_date_time_format = d->_M_date_time_era_format = "";
 	d->_M_am = "AM";
 	d->_M_pm = "PM";
 	d->_M_am_pm_format = "%I:%M:%S %p";
@@ -103,6 +107,38 @@ template <> void __timepunct<char>::_M_initialize_timepunct(__c_locale) {
 	for (int i = 0; i < 12; i++) {
 		d->*month[i] = months[i];
 		d->*amonth[i] = amonths[i];
+	}
+}
+
+// __time_get_state::_M_finalize_state is time_get's last step (std::get_time):
+// the hour of a 12-hour clock in the afternoon, the year of a century
+// (%C, with or without the last two digits, %y), the days the C
+// library's strptime fills in, and a date from a week number (%U, weeks
+// from the first Sunday; %W, from the first Monday) and a weekday.
+void __time_get_state::_M_finalize_state(tm *t) {
+	if (_M_have_I && _M_is_pm)
+		t->tm_hour += 12;
+	if (_M_have_century)
+		t->tm_year = (_M_want_century ? t->tm_year % 100 : 0) + (_M_century - 19) * 100;
+	if (_M_want_xday)
+		__augur_fill_days(t, _M_have_wday, _M_have_yday, _M_have_mon, _M_have_mday);
+	if (!(_M_have_uweek || _M_have_wweek) || !_M_have_wday)
+		return;
+	int first = _M_have_uweek ? 0 : 1; // the weekday weeks start on
+	tm jan1 = *t;
+	jan1.tm_mon = 0;
+	jan1.tm_mday = 1;
+	__augur_fill_days(&jan1, 0, 1, 1, 1); // its weekday only
+	int start = (7 - (jan1.tm_wday - first)) % 7; // the day of the year week 1 starts
+	if (!_M_have_yday)
+		t->tm_yday = start + (_M_week_no - 1) * 7 + (t->tm_wday - first + 7) % 7;
+	if (!_M_have_mon || !_M_have_mday) {
+		tm date = *t;
+		__augur_fill_days(&date, 0, 1, 0, 0); // month and day from the day of the year
+		if (!_M_have_mon)
+			t->tm_mon = date.tm_mon;
+		if (!_M_have_mday)
+			t->tm_mday = date.tm_mday;
 	}
 }
 

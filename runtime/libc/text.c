@@ -174,15 +174,12 @@ static char *parseTime(const char *s, const char *f, struct tm *tm) {
 	return parse(s, f, tm);
 }
 
-/* strptime parses the conversions of C and POSIX (%a %A %b %B %h %c %C
- * %d %e %D %F %H %I %j %m %M %n %t %p %r %R %S %T %y %Y %z %%) into tm,
- * leaving the fields it does not parse alone, and then, as glibc's, fills
- * in the weekday and the day of the year from a date it parsed (and the
- * month and day from a day of the year). */
-WEAK char *strptime(const char *s, const char *f, struct tm *tm) {
-	char *end = parseTime(s, f, tm);
-	if (!end || !wantDays)
-		return end;
+/* __augur_fill_days is strptime's last step, and libstdc++'s time_get's
+ * (runtime/cxx/locale.cc): from a date it parsed, it fills in the
+ * weekday and the day of the year (and from a day of the year, the month
+ * and the day), each only when it was not parsed itself, as glibc's
+ * strptime does. */
+void __augur_fill_days(struct tm *tm, int haveWday, int haveYday, int haveMon, int haveMday) {
 	int isLeap = leap(1900 + tm->tm_year);
 	if (!haveWday) {
 		if (!(haveMon && haveMday) && haveYday) {
@@ -198,6 +195,16 @@ WEAK char *strptime(const char *s, const char *f, struct tm *tm) {
 	}
 	if (!haveYday)
 		tm->tm_yday = monthStart[isLeap][tm->tm_mon % 12] + tm->tm_mday - 1;
+}
+
+/* strptime parses the conversions of C and POSIX (%a %A %b %B %h %c %C
+ * %d %e %D %F %H %I %j %m %M %n %t %p %r %R %S %T %y %Y %z %%) into tm,
+ * leaving the fields it does not parse alone, and then fills in the days
+ * it can (__augur_fill_days). */
+WEAK char *strptime(const char *s, const char *f, struct tm *tm) {
+	char *end = parseTime(s, f, tm);
+	if (end && wantDays)
+		__augur_fill_days(tm, haveWday, haveYday, haveMon, haveMday);
 	return end;
 }
 

@@ -126,7 +126,12 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 	}
 	sort.Strings(entries)
 	for _, src := range entries {
+		if flags, ok := runtimeFlags[filepath.Base(src)]; ok {
+			abs, _ := filepath.Abs(src)
+			rtOpts.FileFlags = map[string][]string{abs: flags}
+		}
 		bc, err := CompileTU(ctx, src, rtOpts, include)
+		rtOpts.FileFlags = nil
 		if err != nil {
 			return nil, fmt.Errorf("augur runtime: %w", err)
 		}
@@ -189,6 +194,15 @@ var gatedRuntime = map[string]string{
 	"fs_ops.cc":          "/bits/fs_path.h",
 	"fs_dir.cc":          "/bits/fs_path.h",
 	"memory_resource.cc": "/memory_resource",
+	"sstream20.cc":       "/sstream",
+	"time_get.cc":        "/bits/locale_facets_nonio.h",
+}
+
+// runtimeFlags are the flags of the runtime sources compiled otherwise
+// than the rest: sstream20.cc instantiates members that <sstream> declares
+// only to C++20.
+var runtimeFlags = map[string][]string{
+	"sstream20.cc": {"-std=c++20"},
 }
 
 // includesGate reports whether the runtime source named base is linked:
