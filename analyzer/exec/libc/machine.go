@@ -91,7 +91,6 @@ type Machine interface {
 	Block(t *vm.Thread, kind uint8, addr uint64) error
 	BlockUntil(t *vm.Thread, kind uint8, addr uint64, abstime uint64) (timedOut bool, err error)
 	Wake(kind uint8, addr uint64)
-	MutexTaken(addr uint64)
 	WakeOne(kind uint8, addr uint64) bool
 	// WakeN wakes at most n of the threads waiting on the object and
 	// returns how many it woke; BlockFor is BlockUntil with a deadline d

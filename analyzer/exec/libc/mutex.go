@@ -198,7 +198,6 @@ func acquire(m Machine, t *vm.Thread, mu uint64, tried bool) (code uint64, busy 
 		}
 		m.Sync(t, vm.Acquire, vm.MutexKey, mu)
 		m.NoteLock(t, vm.MutexKey, mu, tried)
-		m.MutexTaken(mu)
 		useMutex(m, mu)
 		return 0, false, r.Set(mutexOwner, vm.Owner(t))
 	}

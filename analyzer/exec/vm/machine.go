@@ -416,11 +416,6 @@ type Thread struct {
 	waitOn   waitKey
 	waiting  bool
 	waitDesc string
-	// wokenOn is the mutex whose release made the thread runnable while
-	// woken is set: until it runs again, it has only to make its lock
-	// call again (syncTable.retake).
-	wokenOn  uint64
-	woken    bool
 	phase    int // progress of a multi-step blocking call (condition wait)
 	exitVal  uint64
 	detached bool
@@ -1284,10 +1279,6 @@ func (m *Machine) passes(what string) bool {
 // own preemption points (spinning on an atomic) uses up its slice like one
 // that never reaches one.
 func (s *state) switchTo(t *Thread, sliceEnded bool) {
-	if t.woken {
-		t.woken = false
-		s.sync.woken--
-	}
 	if t != s.cur || sliceEnded {
 		t.sliceBase = t.count
 	}

@@ -53,9 +53,6 @@ type syncTable struct {
 	// spare holds the thread lists of dropped queues for reuse: a
 	// contended mutex makes and drops a queue at every other acquisition.
 	spare [][]int
-	// woken counts the threads a mutex's release woke that have not run
-	// since (Thread.woken).
-	woken int
 }
 
 type waitQueue struct {
@@ -108,43 +105,10 @@ func (s *syncTable) wake(k waitKey, m *Machine) {
 		return
 	}
 	for _, id := range s.queues[i].threads {
-		s.ready(m.threads[id], k)
+		m.threads[id].status = runnable
+		m.threads[id].waiting = false
 	}
 	s.drop(i)
-}
-
-// ready makes t, waiting on k, runnable. A thread woken from a mutex's
-// queue (its wait not timed) is marked, so that retake can send it back
-// to the queue if another thread takes the mutex before it runs.
-func (s *syncTable) ready(t *Thread, k waitKey) {
-	t.status, t.waiting = runnable, false
-	if k.kind == waitMutex && !t.timedWait && !t.woken {
-		t.wokenOn, t.woken = k.addr, true
-		s.woken++
-	}
-}
-
-// retake puts back on the queue of mutex addr the threads its release
-// woke that have not run since, now that another thread has taken it.
-// Each would only make its lock call again, find the mutex taken and wait
-// again: a step no other thread can see. Left runnable, every such step
-// was a scheduling decision, and a contended mutex under round robin
-// offered each waiter the processor at every release only for it to wait
-// again (parallel_sum.c: 2.25 such steps an addition). The states the
-// schedulers can reach are the same; they are no longer offered the
-// steps that change nothing.
-func (s *syncTable) retake(threads []*Thread, addr uint64) {
-	if s.woken == 0 {
-		return
-	}
-	k := waitKey{waitMutex, addr}
-	for _, t := range threads {
-		if t.woken && t.wokenOn == addr && t.status == runnable {
-			t.woken = false
-			s.woken--
-			s.block(t, k)
-		}
-	}
 }
 
 // wakeOne makes the first thread waiting on k runnable and reports whether
@@ -155,7 +119,8 @@ func (s *syncTable) wakeOne(k waitKey, m *Machine) bool {
 		return false
 	}
 	q := s.queues[i].threads
-	s.ready(m.threads[q[0]], k)
+	m.threads[q[0]].status = runnable
+	m.threads[q[0]].waiting = false
 	if len(q) == 1 {
 		s.drop(i)
 	} else {
@@ -181,7 +146,7 @@ func (s *syncTable) remove(id int) {
 
 // fork returns an independent copy for a forked execution state.
 func (s *syncTable) fork() *syncTable {
-	c := &syncTable{queues: make([]waitQueue, len(s.queues)), woken: s.woken}
+	c := &syncTable{queues: make([]waitQueue, len(s.queues))}
 	for i, q := range s.queues {
 		c.queues[i] = waitQueue{key: q.key, threads: slices.Clone(q.threads)}
 	}

@@ -229,11 +229,6 @@ func (t *Thread) EndTimedWait() {
 // Wake makes every thread waiting on the object of kind at addr runnable.
 func (m *Machine) Wake(kind uint8, addr uint64) { m.sync.wake(waitKey{kind, addr}, m) }
 
-// MutexTaken tells the machine that the mutex at addr was taken: the
-// threads its last release woke that have not run since wait for it
-// again (syncTable.retake).
-func (m *Machine) MutexTaken(addr uint64) { m.sync.retake(m.threads, addr) }
-
 // WakeOne makes the first thread waiting on the object runnable and
 // reports whether there was one.
 func (m *Machine) WakeOne(kind uint8, addr uint64) bool {
