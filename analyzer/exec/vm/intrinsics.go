@@ -51,6 +51,7 @@ func (m *Machine) SetMem(dst uint64, c byte, n uint64) error {
 }
 
 func (tab *Models) addIntrinsics() {
+	tab.addSIMD()
 	tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 		return m.CopyMem(a[0].Bits, a[1].Bits, a[2].Bits)
 	}, "llvm.memcpy", "llvm.memmove").Local()
@@ -132,6 +133,51 @@ func (tab *Models) addIntrinsics() {
 	tab.Register(minmax(true, false), "llvm.smin").Local()
 	tab.Register(minmax(false, true), "llvm.umax").Local()
 	tab.Register(minmax(false, false), "llvm.umin").Local()
+	// Saturating arithmetic (SSE's adds and subs, element by element).
+	sat := func(signed, sub bool) Native {
+		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
+			w := in.ArgTys[0].Bits
+			var r int64
+			lo, hi := int64(0), int64(ir.Mask(w))
+			if signed {
+				x, y := ir.SExt(a[0].Bits, w), ir.SExt(a[1].Bits, w)
+				lo, hi = -1<<(w-1), 1<<(w-1)-1
+				if w == 64 { // past int64: an overflow saturates to the side of x
+					kind := map[bool]string{false: "sadd", true: "ssub"}[sub]
+					r, o := overflow(kind, a[0].Bits, a[1].Bits, w)
+					if o && x >= 0 {
+						r = uint64(hi)
+					} else if o {
+						r = uint64(lo)
+					}
+					SetResult(res, r)
+					return nil
+				}
+				r = x + y
+				if sub {
+					r = x - y
+				}
+			} else {
+				x, y := a[0].Bits&ir.Mask(w), a[1].Bits&ir.Mask(w)
+				switch {
+				case sub && x < y:
+					r = 0
+				case sub:
+					r = int64(x - y)
+				case x+y < x || x+y > uint64(hi): // wrapped past 64 bits or the width
+					r = hi
+				default:
+					r = int64(x + y)
+				}
+			}
+			SetResult(res, uint64(min(max(r, lo), hi))&ir.Mask(w))
+			return nil
+		}
+	}
+	tab.Register(sat(true, false), "llvm.sadd.sat").Local()
+	tab.Register(sat(false, false), "llvm.uadd.sat").Local()
+	tab.Register(sat(true, true), "llvm.ssub.sat").Local()
+	tab.Register(sat(false, true), "llvm.usub.sat").Local()
 	for _, k := range []string{"sadd", "uadd", "ssub", "usub", "smul", "umul"} {
 		kind := k
 		tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {

@@ -61,8 +61,15 @@ int main(void) { return (int)get(1, 2) + (int)sum(0, 0); }
 // lowerC builds a C program of one source and lowers it.
 func lowerC(t *testing.T, code string) *ir.Program {
 	t.Helper()
+	return lowerFile(t, "p.c", code)
+}
+
+// lowerFile builds a program of one source named name (C, or LLVM IR as
+// text) and lowers it.
+func lowerFile(t *testing.T, name, code string) *ir.Program {
+	t.Helper()
 	dir := t.TempDir()
-	src := filepath.Join(dir, "p.c")
+	src := filepath.Join(dir, name)
 	if err := os.WriteFile(src, []byte(code), 0o644); err != nil {
 		t.Fatal(err)
 	}

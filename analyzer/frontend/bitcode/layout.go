@@ -69,13 +69,16 @@ func (l *loader) fields(t llvm.Type) ([]ir.Field, error) {
 			if t.TypeKind() == llvm.ArrayTypeKind {
 				n = t.ArrayLength()
 			} else {
-				// A vector is held whole, as an array of its elements:
-				// what x86-64 passes float complex values as (<2 x
-				// float>). Elements of other than whole bytes (i1 masks)
-				// are packed into bits, and an x86_fp80's store size is
-				// not its stride, so those stay unsupported; so does any
-				// vector operation on the elements (vectorOperation).
-				if sz != l.td.TypeStoreSize(et) || et.TypeKind() == llvm.IntegerTypeKind && et.IntTypeWidth()%8 != 0 {
+				// A vector is held whole, as an array of its elements
+				// (vector.go): what x86-64 passes float complex values
+				// as (<2 x float>), and what SIMD code computes on. An
+				// x86_fp80's store size is not its stride, so those
+				// stay unsupported. Elements of other than whole bytes
+				// (i1 masks, the result of a vector compare) are packed
+				// into bits in memory: held one to a register, they
+				// have no byte offsets, and a load or store of them is
+				// refused (packedBits).
+				if sz != l.td.TypeStoreSize(et) {
 					return fmt.Errorf("values of type %s are not supported", typeText(t))
 				}
 				n = t.VectorSize()
@@ -181,4 +184,14 @@ func (l *loader) fieldIndex(t llvm.Type, indices []uint32) (int, llvm.Type, erro
 		}
 	}
 	return idx, t, nil
+}
+
+// packedBits reports whether t is a vector whose elements are packed
+// into bits in memory (<4 x i1>), which a load or store cannot lay out.
+func packedBits(t llvm.Type) bool {
+	if t.TypeKind() != llvm.VectorTypeKind {
+		return false
+	}
+	et := t.ElementType()
+	return et.TypeKind() == llvm.IntegerTypeKind && et.IntTypeWidth()%8 != 0
 }

@@ -150,3 +150,18 @@ func fenceOrdering(v llvm.Value) ir.Ordering {
 	}
 	return ir.Monotonic
 }
+
+// shuffleMask returns a shufflevector's mask: for each element of the
+// result, the element of the two operands joined that it takes, or -1 for
+// an undefined one.
+func shuffleMask(v llvm.Value) []int {
+	n := int(C.LLVMGetNumMaskElements(cval(v)))
+	undef := int(C.LLVMGetUndefMaskElem())
+	mask := make([]int, n)
+	for i := range mask {
+		if mask[i] = int(C.LLVMGetMaskValue(cval(v), C.unsigned(i))); mask[i] == undef {
+			mask[i] = -1
+		}
+	}
+	return mask
+}

@@ -28,7 +28,7 @@ var castOps = map[llvm.Opcode]uint8{
 func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 	op := in.InstructionOpcode()
 	if vectorOperation(in) {
-		return fmt.Errorf("operations on vectors (SIMD) are not supported")
+		return fl.lowerVector(in, op)
 	}
 	out := ir.Inst{Dst: fl.dst(in), N: 1}
 	var err error
@@ -171,6 +171,9 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 			return err
 		}
 	case llvm.Load:
+		if packedBits(in.Type()) {
+			return fmt.Errorf("a load of %s (bits packed in memory) is not supported", typeText(in.Type()))
+		}
 		out.Op = ir.OpLoad
 		out.A = fl.operand(in.Operand(0))
 		out.Ordering, out.Volatile = orderings[in.Ordering()], in.IsVolatile()
@@ -182,6 +185,9 @@ func (fl *fnLowerer) lowerInst(in llvm.Value, bi int) error {
 		}
 	case llvm.Store:
 		vt := in.Operand(0).Type()
+		if packedBits(vt) {
+			return fmt.Errorf("a store of %s (bits packed in memory) is not supported", typeText(vt))
+		}
 		out.Op, out.Dst = ir.OpStore, -1
 		out.A, out.B = fl.operand(in.Operand(0)), fl.operand(in.Operand(1))
 		out.Ordering, out.Volatile = orderings[in.Ordering()], in.IsVolatile()
@@ -280,6 +286,12 @@ func (fl *fnLowerer) lowerCall(in llvm.Value, out ir.Inst) error {
 			out.A, out.B, out.C = fl.operand(in.Operand(0)), fl.operand(in.Operand(1)), fl.operand(in.Operand(2))
 			fl.emit(out)
 			return nil
+		}
+		if base, ok := laneIntrinsic(out.Callee.Name); ok && len(out.Targets) == 0 {
+			return fl.lowerLaneCall(in, out, base)
+		}
+		if unsupportedVectorIntrinsic(in, out.Callee.Name) {
+			return fmt.Errorf("the vector form of %s is not supported", out.Callee.Name)
 		}
 		if mn, ok := x86Fences[out.Callee.Name]; ok && len(out.Targets) == 0 {
 			fl.emit(ir.Inst{Op: ir.OpFence, Dst: -1, Ordering: fenceOrderings[mn]})
