@@ -77,6 +77,9 @@ func (fl *fnLowerer) lowerVector(in llvm.Value, op llvm.Opcode) error {
 	case llvm.BitCast:
 		return fl.vectorBitcast(in, dst)
 	}
+	if !elementwise(op) {
+		return fmt.Errorf("vector instruction %s is not supported", opcodeName(op))
+	}
 	n, ty, err := vectorShape(in.Type())
 	if err != nil {
 		return err
@@ -127,13 +130,20 @@ func (fl *fnLowerer) lowerVector(in llvm.Value, op llvm.Opcode) error {
 				out.A, out.B = lane(0, k), lane(1, k)
 			case llvm.Select:
 				out.Op, out.A, out.B, out.C = ir.OpSelect, lane(0, k), lane(1, k), lane(2, k)
-			default:
-				return fmt.Errorf("vector instruction %s is not supported", opcodeName(op))
 			}
 		}
 		fl.emit(out)
 	}
 	return nil
+}
+
+// elementwise reports whether op computes each element of its result
+// from the same element of its operands.
+func elementwise(op llvm.Opcode) bool {
+	_, bin := binOps[op]
+	_, fbin := fbinOps[op]
+	_, cast := castOps[op]
+	return bin || fbin || cast || op == opFNeg || op == opFreeze || op == llvm.ICmp || op == llvm.FCmp || op == llvm.Select
 }
 
 // extractElement lowers extractelement: a move of the element, or for an
