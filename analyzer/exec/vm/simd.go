@@ -42,9 +42,9 @@ func (tab *Models) addSIMD() {
 			res[0] = r
 		}
 	}
-	reg(signs(8), "llvm.x86.sse2.pmovmskb.128")
-	reg(signs(32), "llvm.x86.sse.movmsk.ps")
-	reg(signs(64), "llvm.x86.sse2.movmsk.pd")
+	reg(signs(8), "llvm.x86.sse2.pmovmskb.128", "llvm.x86.avx2.pmovmskb")
+	reg(signs(32), "llvm.x86.sse.movmsk.ps", "llvm.x86.avx.movmsk.ps.256")
+	reg(signs(64), "llvm.x86.sse2.movmsk.pd", "llvm.x86.avx.movmsk.pd.256")
 	// _mm_sad_epu8: each half's sum of the bytes' absolute differences.
 	reg(func(a, res []uint64) {
 		for h := 0; h < 2; h++ {
