@@ -504,9 +504,8 @@ func formatFloat(s *spec, f float64) []byte {
 // hex digit (8 to f), so 1.0L is 0x8p-3 and 3.0L 0xcp-2, and 15 digits of
 // fraction follow. augur holds a long double as a double (libc.md): the
 // last 11 bits of the significand are zero, and trimmed without a
-// precision. A precision p (-1 for none) rounds to nearest, ties to even,
-// into the leading digit if it carries (0xf.fp+0 to one digit is 0x1p+4,
-// as glibc writes it); hash keeps the point of p 0.
+// precision. Rounded past 0xf (0xf.fp+0 to one digit), it is 0x1p+4, as
+// glibc writes it; hash keeps the point of p 0.
 func x87Hex(f float64, p int, hash bool) string {
 	lead, rest, exp := uint64(0), uint64(0), 0
 	if f != 0 {
@@ -514,13 +513,34 @@ func x87Hex(f float64, p int, hash bool) string {
 		sig := uint64(math.Ldexp(frac, 64))
 		lead, rest, exp = sig>>60, sig&(1<<60-1), e-4
 	}
-	digits := fmt.Sprintf("%015x", rest)
+	lead, digits := roundHex(lead, rest, 15, p)
+	if lead == 16 {
+		lead, exp = 1, exp+4
+	}
+	return hexFloat(lead, digits, exp, hash)
+}
+
+// subnormalHex is %a of the subnormal a (positive) after its "0x", as
+// glibc writes it: 0.<the 13 hex digits of its fraction>p-1022, where Go
+// would normalize to 1.xp-1074; rounded up into the leading digit, it is
+// 1.<zeros>p-1022. hash keeps the point of p 0.
+func subnormalHex(a float64, p int, hash bool) string {
+	lead, digits := roundHex(0, math.Float64bits(a)&(1<<52-1), 13, p)
+	return hexFloat(lead, digits, -1022, hash)
+}
+
+// roundHex writes frac, a fraction of n hex digits after the leading digit
+// lead, to precision p (-1: every digit, the trailing zeros trimmed),
+// rounded to nearest, ties to even (at precision 0, the leading digit's
+// evenness), and returns the leading digit with what carried into it.
+func roundHex(lead, frac uint64, n, p int) (uint64, string) {
+	digits := fmt.Sprintf("%0*x", n, frac)
 	switch {
 	case p < 0:
 		digits = strings.TrimRight(digits, "0")
-	case p < 15:
-		shift := uint(4 * (15 - p))
-		q, rem, half := rest>>shift, rest&(1<<shift-1), uint64(1)<<(shift-1)
+	case p < n:
+		shift := uint(4 * (n - p))
+		q, rem, half := frac>>shift, frac&(1<<shift-1), uint64(1)<<(shift-1)
 		odd := q&1 == 1
 		if p == 0 {
 			odd = lead&1 == 1
@@ -531,13 +551,16 @@ func x87Hex(f float64, p int, hash bool) string {
 		if q>>(4*uint(p)) != 0 { // carried into the leading digit
 			lead, q = lead+1, 0
 		}
-		if lead == 16 {
-			lead, exp = 1, exp+4
-		}
 		digits = fmt.Sprintf("%0*x", p, q)[:p]
 	default:
-		digits += strings.Repeat("0", p-15)
+		digits += strings.Repeat("0", p-n)
 	}
+	return lead, digits
+}
+
+// hexFloat joins a %a conversion's leading digit, fraction digits and
+// binary exponent; hash keeps the point without digits.
+func hexFloat(lead uint64, digits string, exp int, hash bool) string {
 	body := strconv.FormatUint(lead, 16)
 	if digits != "" || hash {
 		body += "." + digits
@@ -546,37 +569,6 @@ func x87Hex(f float64, p int, hash bool) string {
 		return body + "p+" + strconv.Itoa(exp)
 	}
 	return body + "p" + strconv.Itoa(exp)
-}
-
-// subnormalHex is %a of the subnormal a (positive) after its "0x", as
-// glibc writes it: 0.<the 13 hex digits of its fraction>p-1022, where Go
-// would normalize to 1.xp-1074. A precision p (-1 for none, which trims
-// the trailing zeros) rounds the fraction to nearest, ties to even, into
-// the leading digit if it carries; hash keeps the point of p 0.
-func subnormalHex(a float64, p int, hash bool) string {
-	frac := math.Float64bits(a) & (1<<52 - 1)
-	digits := fmt.Sprintf("%013x", frac)
-	lead := "0"
-	switch {
-	case p < 0:
-		digits = strings.TrimRight(digits, "0")
-	case p < 13:
-		shift := uint(4 * (13 - p))
-		q, rem, half := frac>>shift, frac&(1<<shift-1), uint64(1)<<(shift-1)
-		if rem > half || rem == half && q&1 == 1 {
-			q++
-		}
-		if q>>(4*uint(p)) != 0 { // carried into the leading digit
-			lead, q = "1", 0
-		}
-		digits = fmt.Sprintf("%0*x", p, q)[:p]
-	default:
-		digits += strings.Repeat("0", p-13)
-	}
-	if digits != "" || hash {
-		lead += "."
-	}
-	return lead + digits + "p-1022"
 }
 
 // trimZeros removes trailing zeros of the fraction (and a bare point) from
