@@ -95,6 +95,18 @@ WEAK ldiv_t ldiv(long n, long d) {
 	return r;
 }
 
+WEAK lldiv_t lldiv(long long n, long long d) {
+	lldiv_t r = {n / d, n % d};
+	return r;
+}
+
+WEAK imaxdiv_t imaxdiv(intmax_t n, intmax_t d) {
+	imaxdiv_t r = {n / d, n % d};
+	return r;
+}
+
+WEAK intmax_t imaxabs(intmax_t x) { return x < 0 ? -x : x; }
+
 /* glibc's rand() and random(), with initstate() and setstate(): the
  * additive feedback generators of glibc's random_r.c, so programs print
  * the same numbers as natively. The state lives in the caller's buffer

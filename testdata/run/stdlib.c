@@ -1,5 +1,7 @@
-/* stdlib.h: conversions, rand with a seed, qsort, bsearch, abs, div, getenv. */
+/* stdlib.h: conversions, rand with a seed, qsort, bsearch, abs, div (and
+ * its ldiv, lldiv and imaxdiv forms), getenv. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -33,6 +35,11 @@ int main(void) {
 	printf(" found %ld\n", hit ? (long)(hit - xs) : -1L);
 	div_t d = div(17, 5);
 	printf("abs %d %ld div %d %d\n", abs(-5), labs(-7L), d.quot, d.rem);
+	ldiv_t ld = ldiv(-17L, 5L);
+	lldiv_t lld = lldiv(-(1LL << 40) - 3, 7);
+	imaxdiv_t im = imaxdiv(INTMAX_MIN + 1, 1000);
+	printf("ldiv %ld %ld lldiv %lld %lld imaxdiv %jd %jd imaxabs %jd llabs %lld\n", ld.quot, ld.rem, lld.quot, lld.rem, im.quot,
+	       im.rem, imaxabs(-42), llabs(-(1LL << 50)));
 	printf("env %s\n", getenv("AUGUR_SURELY_UNSET_VARIABLE") ? "set" : "unset");
 	return 0;
 }
