@@ -48,9 +48,8 @@ static const size_t facetSlots = 64;
 locale::_Impl::_Impl(size_t refs) throw()
     : _M_refcount(refs), _M_facets(new const facet *[facetSlots]()), _M_facets_size(facetSlots),
       _M_caches(new const facet *[facetSlots]()), _M_names(new char *[_S_categories_size]()) {
-	static char c[] = "C";
 	for (size_t i = 0; i < _S_categories_size; i++)
-		_M_names[i] = c;
+		_M_names[i] = strcpy(new char[2], "C");
 	// Facets with a reference of their own: never destroyed.
 	_M_install_facet(&std::ctype<char>::id, new std::ctype<char>(nullptr, false, 1));
 	_M_install_facet(&std::numpunct<char>::id, new std::numpunct<char>(1));
@@ -155,17 +154,52 @@ template <> size_t __cxx11::collate<char>::_M_transform(char *to, const char *fr
 	return len;
 }
 
+// A copy of another locale's implementation, for a locale that differs
+// from it in a facet: locale(other, new F), which the header builds
+// through this and _M_install_facet. The facets and caches are shared,
+// each with a reference more; the names are the copy's own, since that
+// constructor names the copy "*" by deleting its first name.
+locale::_Impl::_Impl(const _Impl &other, size_t refs)
+    : _M_refcount(refs), _M_facets(new const facet *[other._M_facets_size]()), _M_facets_size(other._M_facets_size),
+      _M_caches(new const facet *[other._M_facets_size]()), _M_names(new char *[_S_categories_size]()) {
+	for (size_t i = 0; i < _M_facets_size; i++) {
+		if ((_M_facets[i] = other._M_facets[i]))
+			_M_facets[i]->_M_add_reference();
+		if ((_M_caches[i] = other._M_caches[i]))
+			_M_caches[i]->_M_add_reference();
+	}
+	for (size_t i = 0; i < _S_categories_size; i++)
+		if (other._M_names[i])
+			_M_names[i] = strcpy(new char[strlen(other._M_names[i]) + 1], other._M_names[i]);
+}
+
 locale::_Impl::~_Impl() throw() {
+	for (size_t i = 0; i < _M_facets_size; i++) {
+		if (_M_facets[i])
+			_M_facets[i]->_M_remove_reference();
+		if (_M_caches[i])
+			_M_caches[i]->_M_remove_reference();
+	}
+	for (size_t i = 0; i < _S_categories_size; i++)
+		delete[] _M_names[i];
 	delete[] _M_facets;
 	delete[] _M_caches;
 	delete[] _M_names;
 }
 
+// _M_install_facet puts f in id's slot, in place of the facet there,
+// whose cache (numpunct's punctuation, say) goes with it.
 void locale::_Impl::_M_install_facet(const locale::id *id, const facet *f) {
 	size_t i = id->_M_id();
-	if (i < _M_facets_size && f) {
-		f->_M_add_reference();
-		_M_facets[i] = f;
+	if (i >= _M_facets_size || !f)
+		return;
+	f->_M_add_reference();
+	if (const facet *old = _M_facets[i])
+		old->_M_remove_reference();
+	_M_facets[i] = f;
+	if (const facet *cache = _M_caches[i]) {
+		cache->_M_remove_reference();
+		_M_caches[i] = nullptr;
 	}
 }
 
@@ -178,11 +212,15 @@ void locale::_Impl::_M_install_cache(const facet *cache, size_t index) {
 	}
 }
 
+// The global locale (locale::global), the classic one until a program
+// sets another. A relaxed atomic, not libstdc++'s mutex: a lock in every
+// locale's construction would order, to the race detector, every two
+// threads that make a stream.
+static locale::_Impl *globalImpl;
+
 locale::locale() throw() {
-	// Built once even when the first streams are made by two threads at
-	// once (a program with file streams and no <iostream>).
-	static _Impl *const classicImpl = new _Impl(1);
-	_M_impl = classicImpl;
+	_Impl *g = __atomic_load_n(&globalImpl, __ATOMIC_RELAXED);
+	_M_impl = g ? g : classic()._M_impl;
 	_M_impl->_M_add_reference();
 	// Number formatting caches the punctuation on first use; filled here,
 	// once, so threads that format their first numbers together do not
@@ -199,9 +237,72 @@ const locale &locale::operator=(const locale &other) throw() {
 	_M_impl = other._M_impl;
 	return *this;
 }
+// classic is the "C" locale, built once even when the first streams are
+// made by two threads at once (a program with file streams and no
+// <iostream>).
 const locale &locale::classic() {
-	static locale *c = new locale();
+	static locale *c = new locale(new _Impl(1));
 	return *c;
+}
+locale::locale(_Impl *impl) throw() : _M_impl(impl) { _M_impl->_M_add_reference(); }
+
+// named is the locale a name selects: augur has the "C" locale only
+// (setlocale too), which "" (the environment's) and "POSIX" also select.
+// Another name throws what libstdc++ throws for a locale the system does
+// not have.
+static const locale &named(const char *name) {
+	if (!name)
+		__throw_runtime_error("locale::locale null not valid");
+	if (*name && strcmp(name, "C") != 0 && strcmp(name, "POSIX") != 0)
+		__throw_runtime_error("locale::facet::_S_create_c_locale name not valid");
+	return locale::classic();
+}
+
+locale::locale(const char *name) : locale(named(name)) {}
+
+// A locale of base with the categories cats of other: a copy of base with
+// other's facets of those categories (ctype and codecvt; numpunct,
+// num_put and num_get; collate; the time facets), unnamed ("*") if other
+// is. Monetary and messages have no facets here.
+locale::locale(const locale &base, const locale &other, category cats) : _M_impl(new _Impl(*base._M_impl, 1)) {
+	static const locale::id *const byCategory[][3] = {
+	    {&std::ctype<char>::id, &std::codecvt<char, char, mbstate_t>::id},
+	    {&std::numpunct<char>::id, &std::num_put<char>::id, &std::num_get<char>::id},
+	    {&std::__cxx11::collate<char>::id},
+	    {&std::__timepunct<char>::id, &std::time_put<char>::id},
+	};
+	static const category cat[] = {ctype, numeric, collate, time};
+	for (size_t k = 0; k < sizeof cat / sizeof cat[0]; k++) {
+		if (!(cats & cat[k]))
+			continue;
+		for (const locale::id *id : byCategory[k])
+			if (id && id->_M_id() < other._M_impl->_M_facets_size)
+				if (const facet *f = other._M_impl->_M_facets[id->_M_id()])
+					_M_impl->_M_install_facet(id, f);
+	}
+	if (!other._M_impl->_M_names[0] && _M_impl->_M_names[0]) {
+		delete[] _M_impl->_M_names[0];
+		_M_impl->_M_names[0] = nullptr;
+	}
+}
+
+// A locale of base with the categories cats of the named one (which is
+// "C": named).
+locale::locale(const locale &base, const char *name, category cats) : locale(base, locale(name), cats) {}
+
+locale locale::global(const locale &loc) {
+	loc._M_impl->_M_add_reference();
+	_Impl *old = __atomic_exchange_n(&globalImpl, loc._M_impl, __ATOMIC_RELAXED);
+	locale prev(old ? old : classic()._M_impl);
+	if (old)
+		old->_M_remove_reference(); // the reference global held
+	return prev;
+}
+
+// name is "C", or "*" for a locale a program installed a facet in.
+string locale::name() const {
+	const char *n = _M_impl->_M_names[0];
+	return n ? n : "*";
 }
 bool locale::operator==(const locale &other) const throw() { return _M_impl == other._M_impl; }
 
