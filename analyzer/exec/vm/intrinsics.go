@@ -133,51 +133,34 @@ func (tab *Models) addIntrinsics() {
 	tab.Register(minmax(true, false), "llvm.smin").Local()
 	tab.Register(minmax(false, true), "llvm.umax").Local()
 	tab.Register(minmax(false, false), "llvm.umin").Local()
-	// Saturating arithmetic (SSE's adds and subs, element by element).
-	sat := func(signed, sub bool) Native {
+	// Saturating arithmetic (SSE's adds and subs, element by element): the
+	// overflowing operation, and where it overflows the bound it passed.
+	// An unsigned sum passes the maximum and a difference 0; a signed
+	// result overflows only to the side of its first operand.
+	sat := func(kind string) Native {
 		return func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
 			w := in.ArgTys[0].Bits
-			var r int64
-			lo, hi := int64(0), int64(ir.Mask(w))
-			if signed {
-				x, y := ir.SExt(a[0].Bits, w), ir.SExt(a[1].Bits, w)
-				lo, hi = -1<<(w-1), 1<<(w-1)-1
-				if w == 64 { // past int64: an overflow saturates to the side of x
-					kind := map[bool]string{false: "sadd", true: "ssub"}[sub]
-					r, o := overflow(kind, a[0].Bits, a[1].Bits, w)
-					if o && x >= 0 {
-						r = uint64(hi)
-					} else if o {
-						r = uint64(lo)
-					}
-					SetResult(res, r)
-					return nil
-				}
-				r = x + y
-				if sub {
-					r = x - y
-				}
-			} else {
-				x, y := a[0].Bits&ir.Mask(w), a[1].Bits&ir.Mask(w)
+			r, o := overflow(kind, a[0].Bits, a[1].Bits, w)
+			if o {
+				smax := ir.Mask(w) >> 1
 				switch {
-				case sub && x < y:
+				case kind == "uadd":
+					r = ir.Mask(w)
+				case kind == "usub":
 					r = 0
-				case sub:
-					r = int64(x - y)
-				case x+y < x || x+y > uint64(hi): // wrapped past 64 bits or the width
-					r = hi
+				case ir.SExt(a[0].Bits, w) >= 0:
+					r = smax
 				default:
-					r = int64(x + y)
+					r = smax + 1 // the minimum's bits
 				}
 			}
-			SetResult(res, uint64(min(max(r, lo), hi))&ir.Mask(w))
+			SetResult(res, r)
 			return nil
 		}
 	}
-	tab.Register(sat(true, false), "llvm.sadd.sat").Local()
-	tab.Register(sat(false, false), "llvm.uadd.sat").Local()
-	tab.Register(sat(true, true), "llvm.ssub.sat").Local()
-	tab.Register(sat(false, true), "llvm.usub.sat").Local()
+	for _, kind := range []string{"sadd", "uadd", "ssub", "usub"} {
+		tab.Register(sat(kind), "llvm."+kind+".sat").Local()
+	}
 	for _, k := range []string{"sadd", "uadd", "ssub", "usub", "smul", "umul"} {
 		kind := k
 		tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
