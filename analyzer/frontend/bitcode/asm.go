@@ -229,8 +229,7 @@ func (fl *fnLowerer) asmFlags(a *asmCall, out ir.Inst, setcc []string, written m
 	for _, f := range outs {
 		v := zf
 		if f.negate {
-			v = ir.Operand(fl.fn.NumSlots)
-			fl.fn.NumSlots++
+			v = ir.Operand(fl.temp())
 			fl.emit(ir.Inst{Op: ir.OpICmp, Sub: ir.ICmpEQ, Dst: int32(v), N: 1, Ty: bit, Src: bit, Imm: 63,
 				A: zf, B: ir.Operand(^fl.constSlot(0))})
 		}

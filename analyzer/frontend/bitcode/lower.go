@@ -215,6 +215,13 @@ func (fl *fnLowerer) emitFail(msg string) {
 	fl.emit(ir.Inst{Op: ir.OpFail, Dst: -1, Imm: int64(len(p.Messages) - 1)})
 }
 
+// temp returns a fresh register of the function.
+func (fl *fnLowerer) temp() int32 {
+	s := int32(fl.fn.NumSlots)
+	fl.fn.NumSlots++
+	return s
+}
+
 // operand returns the operand for v, adding constants to the pool. Errors
 // are remembered in fl.fail and reported by the caller.
 func (fl *fnLowerer) operand(v llvm.Value) ir.Operand {
@@ -228,8 +235,7 @@ func (fl *fnLowerer) operand(v llvm.Value) ir.Operand {
 	if gid := fl.l.sawTLS; err == nil && gid != 0 {
 		// An address inside a thread-local global: this thread's instance
 		// plus the constant offset.
-		slot := int32(fl.fn.NumSlots)
-		fl.fn.NumSlots++
+		slot := fl.temp()
 		off := int64(flat[0] - ir.Addr(gid, 0))
 		fl.emit(ir.Inst{Op: ir.OpTLSAddr, Dst: slot, Imm: off<<32 | int64(gid), Ty: ir.Scalar{Kind: ir.KPtr, Bits: 64}})
 		return ir.Operand(slot)

@@ -26,13 +26,6 @@ func vectorShape(t llvm.Type) (int, ir.Scalar, error) {
 	return t.VectorSize(), s, err
 }
 
-// temp returns a fresh register of the function.
-func (fl *fnLowerer) temp() int32 {
-	s := int32(fl.fn.NumSlots)
-	fl.fn.NumSlots++
-	return s
-}
-
 // into returns the registers a lowering that reads the operands of in
 // writes its result of n registers to, and the step that ends it. The
 // slots of a value go to the result of its last use, which one
@@ -203,7 +196,7 @@ func (fl *fnLowerer) insertElement(in llvm.Value, dst int32) error {
 func (fl *fnLowerer) indexIs(idx llvm.Value, k int) ir.Operand {
 	s, _ := scalarOf(idx.Type())
 	is := fl.temp()
-	fl.emit(ir.Inst{Op: ir.OpICmp, Sub: 0 /* eq: predicates count from IntEQ */, Dst: is, N: 1, Ty: ir.Scalar{Kind: ir.KInt, Bits: 1},
+	fl.emit(ir.Inst{Op: ir.OpICmp, Sub: ir.ICmpEQ, Dst: is, N: 1, Ty: ir.Scalar{Kind: ir.KInt, Bits: 1},
 		Src: s, Imm: int64(64 - s.Bits), A: fl.operand(idx), B: ir.Operand(^fl.constSlot(uint64(k)))})
 	return ir.Operand(is)
 }
