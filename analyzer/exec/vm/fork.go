@@ -61,7 +61,7 @@ func (m *Machine) fork() *Machine {
 			c.SetMonitor(nil)
 		}
 	}
-	c.argBuf, c.callBuf, c.runBuf = nil, nil, nil
+	c.argBuf, c.callBuf, c.runBuf, c.simdBuf = nil, nil, nil, nil
 	c.spawned, c.pendingFail = nil, nil // the parent's forks are not the child's
 	return &c
 }

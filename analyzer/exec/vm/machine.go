@@ -529,6 +529,7 @@ type Machine struct {
 	runBuf   []int       // scratch for the runnable threads of a decision
 	point    sched.Point // the point of the decision being made, filled in place (Policy.Pick)
 	callBuf  []Value     // scratch for call arguments
+	simdBuf  []uint64    // scratch for a SIMD model's argument and result bits (simd.go)
 	mon      Monitor
 	rawMon   RawMonitor // mon, when it takes raw accesses as values (SetMonitor)
 	// monThread is the one thread whose accesses mon looks at

@@ -13,6 +13,21 @@ import (
 // A call's arguments are the vectors' elements in order (an <8 x i16> is
 // eight arguments), and so are its results.
 
+// simdBits returns the machine's scratch for a SIMD model's n argument
+// and r result bits, the results zero (a model writes only the elements
+// it sets). Models run on the machine's one goroutine and do not call
+// back, so one buffer serves every call: a loop of intrinsics makes no
+// garbage.
+func (m *Machine) simdBits(n, r int) (args, res []uint64) {
+	if cap(m.simdBuf) < n+r {
+		m.simdBuf = make([]uint64, n+r)
+	}
+	b := m.simdBuf[:n+r]
+	args, res = b[:n:n], b[n:]
+	clear(res)
+	return args, res
+}
+
 // simdNative is a model of an x86 vector intrinsic over its arguments'
 // bits, writing its results' bits.
 type simdNative func(a []uint64, res []uint64)
@@ -20,11 +35,10 @@ type simdNative func(a []uint64, res []uint64)
 func (tab *Models) addSIMD() {
 	reg := func(f simdNative, names ...string) {
 		tab.Register(func(m *Machine, t *Thread, in *ir.Inst, a, res []Value) error {
-			args := make([]uint64, len(a))
+			args, out := m.simdBits(len(a), len(res))
 			for i := range a {
 				args[i] = a[i].Bits
 			}
-			out := make([]uint64, len(res))
 			f(args, out)
 			for i := range res {
 				res[i] = val(out[i] & maskOf(in, i))
