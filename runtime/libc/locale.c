@@ -1,8 +1,14 @@
-/* The "C" locale, the only one (setlocale is in posix.c): localeconv and
- * nl_langinfo describe it, the multibyte functions convert its one-byte
- * ASCII encoding (a byte past 0x7f is EILSEQ, as glibc's C locale says),
- * the wide-character classes and case mappings are ASCII's, and iconv
- * opens no conversion (EINVAL), as a system without the iconv modules. */
+/* The locales a Debian system has without locales installed: "C" (also
+ * named "POSIX") and C.UTF-8 (also C.utf8), set by category as glibc's
+ * setlocale sets them, "" reading LC_ALL, LC_<category> and LANG from the
+ * environment (augur's default environment has LANG=C.UTF-8). localeconv
+ * and nl_langinfo describe them (they differ only in the codeset); the
+ * multibyte functions convert ASCII in "C" (a byte past 0x7f is EILSEQ, as
+ * glibc's C locale says) and UTF-8 in C.UTF-8, as glibc's decoder does
+ * (sequences of up to six bytes, to 0x7fffffff; overlong forms and
+ * surrogates refused); the wide-character classes and case mappings are
+ * ASCII's in both; and iconv opens no conversion (EINVAL), as a system
+ * without the iconv modules. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -19,6 +25,142 @@
 
 #define WEAK __attribute__((weak))
 
+/* The categories' names, by glibc's category numbers (LC_ALL, 6, has
+ * none of its own); "" stands for "C". The setting is the program's to
+ * order: setlocale is MT-Unsafe, so a thread that converts while another
+ * sets the locale races with it, here as natively. */
+#define NCATEGORIES 13
+#define NAME_MAX_LEN 32
+static char locale_names[NCATEGORIES][NAME_MAX_LEN];
+static int ctype_utf8; /* LC_CTYPE is C.UTF-8 */
+
+static const char *const category_vars[NCATEGORIES] = {
+	"LC_CTYPE", "LC_NUMERIC", "LC_TIME", "LC_COLLATE", "LC_MONETARY", "LC_MESSAGES", "LC_ALL",
+	"LC_PAPER", "LC_NAME", "LC_ADDRESS", "LC_TELEPHONE", "LC_MEASUREMENT", "LC_IDENTIFICATION",
+};
+
+static const char *name_of(int cat) { return locale_names[cat][0] ? locale_names[cat] : "C"; }
+
+/* is_utf8_name reports whether name is C.UTF-8 under one of the spellings
+ * glibc's codeset normalization takes (case and dashes aside: utf8). */
+static int is_utf8_name(const char *name) {
+	if (strncmp(name, "C.", 2) != 0)
+		return 0;
+	char norm[8];
+	size_t k = 0;
+	for (const char *p = name + 2; *p; p++) {
+		if (*p == '-')
+			continue;
+		if (k == sizeof norm - 1)
+			return 0;
+		norm[k++] = (char)tolower((unsigned char)*p);
+	}
+	norm[k] = 0;
+	return strcmp(norm, "utf8") == 0;
+}
+
+/* canonical is the name setlocale gives a known locale (POSIX is "C", a
+ * UTF-8 spelling stays as written), NULL for a locale this system lacks. */
+static const char *canonical(const char *name) {
+	if (strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0)
+		return "C";
+	if (strlen(name) < NAME_MAX_LEN && is_utf8_name(name))
+		return name;
+	return NULL;
+}
+
+/* from_environment is the locale "" selects for category cat. */
+static const char *from_environment(int cat) {
+	const char *v = getenv("LC_ALL");
+	if (!v || !*v)
+		v = getenv(category_vars[cat]);
+	if (!v || !*v)
+		v = getenv("LANG");
+	return v && *v ? v : "C";
+}
+
+static void set_category(int cat, const char *name) {
+	strcpy(locale_names[cat], strcmp(name, "C") == 0 ? "" : name);
+	if (cat == LC_CTYPE)
+		ctype_utf8 = name[0] != 'C' || name[1] != 0;
+}
+
+/* all_names is LC_ALL's name: the one every category has, or glibc's
+ * list of each category's. */
+static char *all_names(void) {
+	static char all[NCATEGORIES * (NAME_MAX_LEN + 20)];
+	int same = 1;
+	for (int c = 0; c < NCATEGORIES; c++)
+		if (c != LC_ALL && strcmp(name_of(c), name_of(LC_CTYPE)) != 0)
+			same = 0;
+	if (same) {
+		strcpy(all, name_of(LC_CTYPE));
+		return all;
+	}
+	size_t k = 0;
+	for (int c = 0; c < NCATEGORIES; c++)
+		if (c != LC_ALL)
+			k += (size_t)sprintf(all + k, "%s%s=%s", k ? ";" : "", category_vars[c], name_of(c));
+	return all;
+}
+
+/* set_all sets every category from a list as all_names writes it
+ * ("LC_CTYPE=C.UTF-8;LC_NUMERIC=C;..."), which programs save and restore;
+ * nothing changes unless every name in it is known. */
+static char *set_all(const char *list) {
+	const char *names[NCATEGORIES] = {0};
+	char buf[NCATEGORIES][NAME_MAX_LEN];
+	for (const char *p = list; *p;) {
+		const char *eq = strchr(p, '='), *end = strchr(p, ';');
+		if (!end)
+			end = p + strlen(p);
+		if (!eq || eq > end)
+			return NULL;
+		int cat = -1;
+		for (int c = 0; c < NCATEGORIES; c++)
+			if (c != LC_ALL && strlen(category_vars[c]) == (size_t)(eq - p) && strncmp(p, category_vars[c], (size_t)(eq - p)) == 0)
+				cat = c;
+		size_t n = (size_t)(end - eq - 1);
+		if (cat < 0 || n >= NAME_MAX_LEN)
+			return NULL;
+		memcpy(buf[cat], eq + 1, n);
+		buf[cat][n] = 0;
+		if (!(names[cat] = canonical(buf[cat])))
+			return NULL;
+		p = *end ? end + 1 : end;
+	}
+	for (int c = 0; c < NCATEGORIES; c++)
+		if (names[c])
+			set_category(c, names[c]);
+	return all_names();
+}
+
+WEAK char *setlocale(int category, const char *name) {
+	if (category < 0 || category >= NCATEGORIES) {
+		errno = EINVAL;
+		return NULL;
+	}
+	if (!name)
+		return category == LC_ALL ? all_names() : (char *)name_of(category);
+	if (category != LC_ALL) {
+		const char *n = canonical(*name ? name : from_environment(category));
+		if (!n)
+			return NULL;
+		set_category(category, n);
+		return (char *)name_of(category);
+	}
+	if (strchr(name, '='))
+		return set_all(name);
+	const char *names[NCATEGORIES];
+	for (int c = 0; c < NCATEGORIES; c++)
+		if (c != LC_ALL && !(names[c] = canonical(*name ? name : from_environment(c))))
+			return NULL;
+	for (int c = 0; c < NCATEGORIES; c++)
+		if (c != LC_ALL)
+			set_category(c, names[c]);
+	return all_names();
+}
+
 WEAK struct lconv *localeconv(void) {
 	static struct lconv c = {
 		".", "", "", "", "", "", "", "", "", "", CHAR_MAX, CHAR_MAX, CHAR_MAX, CHAR_MAX,
@@ -34,7 +176,7 @@ WEAK char *nl_langinfo(nl_item item) {
 	static __thread char abbrev[4];
 	switch (item) {
 	case CODESET:
-		return "ANSI_X3.4-1968";
+		return ctype_utf8 ? "UTF-8" : "ANSI_X3.4-1968";
 	case RADIXCHAR:
 		return ".";
 	case THOUSEP:
@@ -73,73 +215,228 @@ WEAK char *nl_langinfo(nl_item item) {
 	return "";
 }
 
-/* One byte, one character. */
-WEAK size_t mbrtowc(wchar_t *wc, const char *s, size_t n, mbstate_t *st) {
-	if (!s)
+/* The conversions of a character keep a partial UTF-8 sequence in glibc's
+ * mbstate_t: __count holds the bytes still to come and, from bit 8, the
+ * sequence's length; __value.__wch the bits so far. */
+static size_t ilseq(mbstate_t *st) {
+	memset(st, 0, sizeof *st);
+	errno = EILSEQ;
+	return (size_t)-1;
+}
+
+/* utf8_len is the length of the sequence lead starts, with its bits in
+ * *v; 0 for a byte that starts none (a continuation byte, the overlong
+ * leads 0xc0 and 0xc1, 0xfe and 0xff). */
+static int utf8_len(unsigned char lead, unsigned *v) {
+	static const unsigned char limits[] = {0xe0, 0xf0, 0xf8, 0xfc, 0xfe};
+	if (lead < 0xc2 || lead >= 0xfe)
 		return 0;
+	int n = 2;
+	while (lead >= limits[n - 2])
+		n++;
+	*v = lead & (0x7fu >> n);
+	return n;
+}
+
+/* utf8_min is the least character a sequence of n bytes may hold: one
+ * below it is overlong. */
+static unsigned utf8_min(int n) { return n == 2 ? 0x80 : 1u << (5 * n - 4); }
+
+WEAK size_t mbrtowc(wchar_t *wc, const char *s, size_t n, mbstate_t *st) {
+	static mbstate_t own;
+	if (!st)
+		st = &own;
+	if (!s) {
+		wc = NULL;
+		s = "";
+		n = 1;
+	}
 	if (n == 0)
 		return (size_t)-2;
-	unsigned char c = *s;
-	if (c > 0x7f) {
-		errno = EILSEQ;
-		return (size_t)-1;
+	const unsigned char *u = (const unsigned char *)s;
+	if (!ctype_utf8 || (st->__count == 0 && u[0] < 0x80)) {
+		if (u[0] > 0x7f)
+			return ilseq(st);
+		if (wc)
+			*wc = u[0];
+		return u[0] != 0;
 	}
+	unsigned v;
+	int need, len;
+	size_t i = 0;
+	if (st->__count == 0) {
+		if (!(len = utf8_len(u[i++], &v)))
+			return ilseq(st);
+		need = len - 1;
+	} else {
+		need = st->__count & 0xff;
+		len = st->__count >> 8;
+		v = st->__value.__wch;
+	}
+	for (; need > 0 && i < n; i++, need--) {
+		if ((u[i] & 0xc0) != 0x80)
+			return ilseq(st);
+		v = v << 6 | (u[i] & 0x3f);
+	}
+	if (need > 0) {
+		st->__count = need | len << 8;
+		st->__value.__wch = v;
+		return (size_t)-2;
+	}
+	if (v < utf8_min(len) || (v >= 0xd800 && v <= 0xdfff))
+		return ilseq(st);
+	st->__count = 0;
 	if (wc)
-		*wc = c;
-	return c != 0;
+		*wc = (wchar_t)v;
+	return v ? i : 0;
 }
-WEAK size_t mbrlen(const char *s, size_t n, mbstate_t *st) { return mbrtowc(NULL, s, n, st); }
+WEAK size_t mbrlen(const char *s, size_t n, mbstate_t *st) {
+	static mbstate_t own;
+	return mbrtowc(NULL, s, n, st ? st : &own);
+}
 WEAK int mbtowc(wchar_t *wc, const char *s, size_t n) {
-	if (!s)
+	static mbstate_t own;
+	if (!s) {
+		memset(&own, 0, sizeof own);
 		return 0; /* no shift states */
-	size_t r = mbrtowc(wc, s, n, NULL);
+	}
+	size_t r = mbrtowc(wc, s, n, &own);
 	return r == (size_t)-2 ? -1 : (int)r;
 }
-WEAK int mblen(const char *s, size_t n) { return mbtowc(NULL, s, n); }
-WEAK int mbsinit(const mbstate_t *st) { return 1; }
-WEAK size_t wcrtomb(char *s, wchar_t wc, mbstate_t *st) {
+/* mblen starts from the initial state at every call, as glibc's does
+ * (mbtowc keeps its state between calls). */
+WEAK int mblen(const char *s, size_t n) {
 	if (!s)
-		return 1;
-	if (wc < 0 || wc > 0x7f) {
-		errno = EILSEQ;
-		return (size_t)-1;
-	}
-	*s = (char)wc;
-	return 1;
+		return 0;
+	mbstate_t st = {0};
+	size_t r = mbrtowc(NULL, s, n, &st);
+	return r == (size_t)-2 ? -1 : (int)r;
 }
-WEAK int wctomb(char *s, wchar_t wc) { return s ? (int)wcrtomb(s, wc, NULL) : 0; }
+WEAK int mbsinit(const mbstate_t *st) { return !st || st->__count == 0; }
+
+/* utf8_put writes c in UTF-8 (up to six bytes, as glibc) and returns its
+ * length, 0 for a surrogate or a value past 0x7fffffff. */
+static size_t utf8_put(char *s, unsigned c) {
+	if (c < 0x80) {
+		s[0] = (char)c;
+		return 1;
+	}
+	if ((c >= 0xd800 && c <= 0xdfff) || c > 0x7fffffff)
+		return 0;
+	int n = 2;
+	while (n < 6 && c >= utf8_min(n + 1))
+		n++;
+	for (int i = n - 1; i > 0; i--, c >>= 6)
+		s[i] = (char)(0x80 | (c & 0x3f));
+	s[0] = (char)((0xff00 >> n) | c);
+	return (size_t)n;
+}
+
+WEAK size_t wcrtomb(char *s, wchar_t wc, mbstate_t *st) {
+	static mbstate_t own;
+	char buf[8];
+	if (!st)
+		st = &own;
+	if (!s) {
+		s = buf;
+		wc = 0;
+	}
+	if (!ctype_utf8) {
+		if (wc < 0 || wc > 0x7f)
+			return ilseq(st);
+		*s = (char)wc;
+		return 1;
+	}
+	size_t n = utf8_put(s, (unsigned)wc);
+	return n ? n : ilseq(st);
+}
+WEAK int wctomb(char *s, wchar_t wc) {
+	static mbstate_t own;
+	return s ? (int)wcrtomb(s, wc, &own) : 0;
+}
 WEAK wint_t btowc(int c) { return c >= 0 && c <= 0x7f ? (wint_t)c : WEOF; }
 WEAK int wctob(wint_t c) { return c <= 0x7f ? (int)c : EOF; }
 
-WEAK size_t mbstowcs(wchar_t *dst, const char *src, size_t n) {
-	size_t i = 0;
-	for (; !dst || i < n; i++) {
-		unsigned char c = src[i];
-		if (c > 0x7f) {
-			errno = EILSEQ;
-			return (size_t)-1;
+/* The string conversions convert a character at a time. Converting into
+ * dst, they stop at its n wide characters (bytes), leave *src at the first
+ * not converted, or NULL past the terminator; without dst they count. */
+WEAK size_t mbsnrtowcs(wchar_t *dst, const char **src, size_t nms, size_t n, mbstate_t *st) {
+	static mbstate_t own;
+	if (!st)
+		st = &own;
+	const char *s = *src;
+	size_t k = 0;
+	for (; !dst || k < n; k++) {
+		wchar_t c;
+		size_t r = mbrtowc(&c, s, nms, st);
+		if (r == (size_t)-1) {
+			if (dst)
+				*src = s;
+			return r;
+		}
+		if (r == (size_t)-2) { /* the input ended within a character */
+			s += nms;
+			break;
 		}
 		if (dst)
-			dst[i] = c;
-		if (!c)
-			return i;
+			dst[k] = c;
+		if (r == 0) {
+			if (dst)
+				*src = NULL;
+			return k;
+		}
+		s += r;
+		nms -= r;
 	}
-	return i;
+	if (dst)
+		*src = s;
+	return k;
+}
+WEAK size_t mbsrtowcs(wchar_t *dst, const char **src, size_t n, mbstate_t *st) {
+	return mbsnrtowcs(dst, src, (size_t)-1, n, st);
+}
+WEAK size_t mbstowcs(wchar_t *dst, const char *src, size_t n) {
+	mbstate_t st = {0};
+	return mbsrtowcs(dst, &src, n, &st);
+}
+
+WEAK size_t wcsnrtombs(char *dst, const wchar_t **src, size_t nwc, size_t n, mbstate_t *st) {
+	static mbstate_t own;
+	if (!st)
+		st = &own;
+	const wchar_t *s = *src;
+	size_t k = 0;
+	for (; nwc > 0; s++, nwc--) {
+		char buf[8];
+		size_t r = wcrtomb(buf, *s, st);
+		if (r == (size_t)-1) {
+			if (dst)
+				*src = s;
+			return r;
+		}
+		if (dst && k + r > n)
+			break; /* a character that does not fit whole is left */
+		if (*s == 0) {
+			if (dst) {
+				dst[k] = 0;
+				*src = NULL;
+			}
+			return k;
+		}
+		if (dst)
+			memcpy(dst + k, buf, r);
+		k += r;
+	}
+	if (dst)
+		*src = s;
+	return k;
+}
+WEAK size_t wcsrtombs(char *dst, const wchar_t **src, size_t n, mbstate_t *st) {
+	return wcsnrtombs(dst, src, (size_t)-1, n, st);
 }
 WEAK size_t wcstombs(char *dst, const wchar_t *src, size_t n) {
-	size_t i = 0;
-	for (; !dst || i < n; i++) {
-		wchar_t c = src[i];
-		if (c < 0 || c > 0x7f) {
-			errno = EILSEQ;
-			return (size_t)-1;
-		}
-		if (dst)
-			dst[i] = (char)c;
-		if (!c)
-			return i;
-	}
-	return i;
+	mbstate_t st = {0};
+	return wcsrtombs(dst, &src, n, &st);
 }
 
 /* ASCII's classes and case mappings for wide characters. */
@@ -155,6 +452,78 @@ WEAK int iswlower(wint_t c) { return ASCII((int)c) && islower((int)c); }
 WEAK int iswpunct(wint_t c) { return ASCII((int)c) && ispunct((int)c); }
 WEAK int iswprint(wint_t c) { return ASCII((int)c) && isprint((int)c); }
 WEAK int iswxdigit(wint_t c) { return ASCII((int)c) && isxdigit((int)c); }
+
+/* The columns a character takes on a terminal: in "C" ASCII's printable
+ * characters one, the rest -1; in C.UTF-8 also the main blocks of
+ * combining marks, zero-width and format characters none, and the main
+ * East Asian wide and fullwidth blocks (CJK, Hangul, kana, fullwidth
+ * forms, the emoji blocks) two. glibc's tables follow every Unicode
+ * property and give -1 to unassigned code points too: a character outside
+ * these blocks can differ (docs/libc.md). */
+struct width_range {
+	unsigned lo, hi;
+};
+static const struct width_range zero_width[] = {
+	{0x0300, 0x036f}, {0x0483, 0x0489}, {0x0591, 0x05bd}, {0x0610, 0x061a}, {0x064b, 0x065f},
+	{0x0670, 0x0670}, {0x06d6, 0x06dc}, {0x06df, 0x06e4}, {0x0e31, 0x0e31}, {0x0e34, 0x0e3a},
+	{0x0e47, 0x0e4e}, {0x1160, 0x11ff}, {0x1ab0, 0x1aff}, {0x1dc0, 0x1dff}, {0x200b, 0x200f},
+	{0x2028, 0x202e}, {0x2060, 0x2064}, {0x20d0, 0x20f0}, {0x302a, 0x302d}, {0x3099, 0x309a},
+	{0xfe00, 0xfe0f}, {0xfe20, 0xfe2f}, {0xfeff, 0xfeff}, {0xe0001, 0xe0001},
+	{0xe0020, 0xe007f}, {0xe0100, 0xe01ef},
+};
+static const struct width_range double_width[] = {
+	{0x1100, 0x115f}, {0x231a, 0x231b}, {0x2329, 0x232a}, {0x2e80, 0x303e}, {0x3041, 0x3247},
+	{0x3250, 0x4dbf}, {0x4e00, 0xa4cf}, {0xa960, 0xa97c}, {0xac00, 0xd7a3}, {0xf900, 0xfaff},
+	{0xfe10, 0xfe19}, {0xfe30, 0xfe6f}, {0xff01, 0xff60}, {0xffe0, 0xffe6}, {0x16fe0, 0x16fe4},
+	{0x16ff0, 0x16ff1}, {0x17000, 0x18cd5}, {0x18d00, 0x18d08}, {0x1aff0, 0x1b2fb}, {0x1f004, 0x1f004},
+	{0x1f0cf, 0x1f0cf}, {0x1f18e, 0x1f18e}, {0x1f191, 0x1f19a}, {0x1f200, 0x1f265}, {0x1f300, 0x1f320},
+	{0x1f32d, 0x1f335}, {0x1f337, 0x1f37c}, {0x1f37e, 0x1f393}, {0x1f3a0, 0x1f3ca},
+	{0x1f3cf, 0x1f3d3}, {0x1f3e0, 0x1f3f0}, {0x1f3f4, 0x1f3f4}, {0x1f3f8, 0x1f43e},
+	{0x1f440, 0x1f440}, {0x1f442, 0x1f4fc}, {0x1f4ff, 0x1f53d}, {0x1f54b, 0x1f54e},
+	{0x1f550, 0x1f567}, {0x1f57a, 0x1f57a}, {0x1f595, 0x1f596}, {0x1f5a4, 0x1f5a4},
+	{0x1f5fb, 0x1f64f}, {0x1f680, 0x1f6c5}, {0x1f6cc, 0x1f6cc}, {0x1f6d0, 0x1f6d2},
+	{0x1f6eb, 0x1f6ec}, {0x1f90c, 0x1f93a}, {0x1f93c, 0x1f945}, {0x1f947, 0x1f9ff},
+	{0x20000, 0x2fffd}, {0x30000, 0x3fffd},
+};
+
+static int in_ranges(unsigned c, const struct width_range *r, size_t n) {
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c > r[mid].hi)
+			lo = mid + 1;
+		else if (c < r[mid].lo)
+			hi = mid;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+WEAK int wcwidth(wchar_t wc) {
+	unsigned c = (unsigned)wc;
+	if (c == 0)
+		return 0;
+	if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+		return -1;
+	if (c < 0x7f)
+		return 1;
+	if (!ctype_utf8 || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return -1;
+	if (in_ranges(c, zero_width, sizeof zero_width / sizeof *zero_width))
+		return 0;
+	return in_ranges(c, double_width, sizeof double_width / sizeof *double_width) ? 2 : 1;
+}
+WEAK int wcswidth(const wchar_t *s, size_t n) {
+	int total = 0;
+	for (size_t i = 0; i < n && s[i]; i++) {
+		int w = wcwidth(s[i]);
+		if (w < 0)
+			return -1;
+		total += w;
+	}
+	return total;
+}
 
 /* Wide strings. */
 WEAK size_t wcslen(const wchar_t *s) {
@@ -240,8 +609,9 @@ WEAK int iconv_close(iconv_t cd) {
 	return -1;
 }
 
-/* MB_CUR_MAX is a call in glibc's headers: one byte a character here. */
-WEAK size_t __ctype_get_mb_cur_max(void) { return 1; }
+/* MB_CUR_MAX is a call in glibc's headers: one byte a character in "C",
+ * six in C.UTF-8, as glibc says. */
+WEAK size_t __ctype_get_mb_cur_max(void) { return ctype_utf8 ? 6 : 1; }
 
 /* swprintf and vswprintf format through vsnprintf: the wide format (ASCII
  * in practice) is narrowed and the result widened back, both in UTF-8,

@@ -565,14 +565,6 @@ WEAK int futimens(int fd, const struct timespec t[2]) {
 	return fstat(fd, &st);
 }
 
-/* Only the "C" locale exists. */
-WEAK char *setlocale(int category, const char *name) {
-	static char c[] = "C";
-	if (!name || !*name || strcmp(name, "C") == 0 || strcmp(name, "POSIX") == 0)
-		return c;
-	return NULL;
-}
-
 /* make_temp replaces the six Xs of tmpl that come before suffix bytes with
  * a name make accepts (one not yet in the virtual file system), trying
  * names in turn: mkstemp, mkstemps and mkdtemp. */
