@@ -7,12 +7,10 @@
  * glibc's C locale says) and UTF-8 in C.UTF-8, as glibc's decoder does
  * (sequences of up to six bytes, to 0x7fffffff; overlong forms and
  * surrogates refused); the wide-character classes and case mappings are
- * ASCII's in both; and iconv opens no conversion (EINVAL), as a system
- * without the iconv modules. */
+ * ASCII's in both. iconv is in iconv.c. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
-#include <iconv.h>
 #include <langinfo.h>
 #include <limits.h>
 #include <locale.h>
@@ -594,19 +592,6 @@ WEAK wchar_t *wmemset(wchar_t *d, wchar_t c, size_t n) {
 	for (size_t i = 0; i < n; i++)
 		d[i] = c;
 	return d;
-}
-
-WEAK iconv_t iconv_open(const char *to, const char *from) {
-	errno = EINVAL;
-	return (iconv_t)-1;
-}
-WEAK size_t iconv(iconv_t cd, char **in, size_t *inleft, char **out, size_t *outleft) {
-	errno = EBADF;
-	return (size_t)-1;
-}
-WEAK int iconv_close(iconv_t cd) {
-	errno = EBADF;
-	return -1;
 }
 
 /* MB_CUR_MAX is a call in glibc's headers: one byte a character in "C",

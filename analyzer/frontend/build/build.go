@@ -115,7 +115,13 @@ func Build(ctx context.Context, files []string, opts Options) (*Program, error) 
 	}
 	rtOpts := Options{CacheDir: opts.CacheDir, CompileTimeout: opts.CompileTimeout, MaxMemory: opts.MaxMemory, // user flags do not apply to the runtime
 		stamps: opts.stamps}
-	entries, _ := filepath.Glob(filepath.Join(rtSrc, "libc", "*.c"))
+	libc, _ := filepath.Glob(filepath.Join(rtSrc, "libc", "*.c"))
+	var entries []string
+	for _, src := range libc {
+		if includesGate(filepath.Base(src), p.Inputs, everything) {
+			entries = append(entries, src)
+		}
+	}
 	if anyCXX(everything) {
 		cxx, _ := filepath.Glob(filepath.Join(rtSrc, "cxx", "*.cc"))
 		for _, src := range cxx {
@@ -184,9 +190,9 @@ func compileAll(ctx context.Context, sources []string, opts Options, include str
 	return out, failed
 }
 
-// gatedRuntime names the parts of the C++ runtime a program links only
-// when one of its sources includes the header they serve (directly or
-// through another): std::filesystem and std::pmr. Every program lowers
+// gatedRuntime names the parts of the runtime a program links only when
+// one of its sources includes the header they serve (directly or through
+// another): std::filesystem, std::pmr, iconv. Every program lowers
 // all of the runtime it links, so these large parts would otherwise slow
 // every C++ program's start.
 var gatedRuntime = map[string]string{
@@ -196,6 +202,7 @@ var gatedRuntime = map[string]string{
 	"memory_resource.cc": "/memory_resource",
 	"sstream20.cc":       "/sstream",
 	"time_get.cc":        "/bits/locale_facets_nonio.h",
+	"iconv.c":            "/iconv.h",
 }
 
 // runtimeFlags are the flags of the runtime sources compiled otherwise

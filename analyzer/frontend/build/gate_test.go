@@ -33,8 +33,9 @@ func TestRuntimePartsFollowTheHeadersIncluded(t *testing.T) {
 		{"memory_resource", with("memory_resource"), sources, []string{"memory_resource.cc"}},
 		{"iomanip", with("iomanip", "locale", "bits/locale_facets_nonio.h"), sources, []string{"time_get.cc"}},
 		{"sstream", with("sstream"), sources, []string{"sstream20.cc"}},
+		{"iconv", append(with(), "/usr/include/iconv.h"), sources, []string{"iconv.c"}},
 		{"bitcode of its own", plain, append(sources, "/work/p/lib.bc"),
-			append(fs, "memory_resource.cc", "time_get.cc", "sstream20.cc")},
+			append(fs, "memory_resource.cc", "time_get.cc", "sstream20.cc", "iconv.c")},
 	}
 	for _, c := range cases {
 		for _, base := range append(slices.Collect(maps.Keys(gatedRuntime)), "abi.cc", "iostream.cc") {
