@@ -192,7 +192,7 @@ func compileAll(ctx context.Context, sources []string, opts Options, include str
 
 // gatedRuntime names the parts of the runtime a program links only when
 // one of its sources includes the header they serve (directly or through
-// another): std::filesystem, std::pmr, iconv. Every program lowers
+// another): std::filesystem, std::pmr, iconv, wordexp. Every program lowers
 // all of the runtime it links, so these large parts would otherwise slow
 // every C++ program's start.
 var gatedRuntime = map[string]string{
@@ -203,6 +203,7 @@ var gatedRuntime = map[string]string{
 	"sstream20.cc":       "/sstream",
 	"time_get.cc":        "/bits/locale_facets_nonio.h",
 	"iconv.c":            "/iconv.h",
+	"wordexp.c":          "/wordexp.h",
 }
 
 // runtimeFlags are the flags of the runtime sources compiled otherwise
