@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+char **__augur_append_words(char **v, size_t offs, size_t old, char **add, size_t n);
 #define WEAK __attribute__((weak))
 
 WEAK int alphasort(const struct dirent **a, const struct dirent **b) { return strcmp((*a)->d_name, (*b)->d_name); }
@@ -171,19 +172,31 @@ WEAK int glob(const char *pattern, int flags, int (*errfunc)(const char *, int),
 	}
 	if (!(flags & GLOB_NOSORT))
 		qsort(out.v, out.n, sizeof *out.v, by_name);
-	size_t old = g->gl_pathc;
-	char **v = realloc(g->gl_pathv, (offs + old + out.n + 1) * sizeof *v);
+	char **v = __augur_append_words(g->gl_pathv, offs, g->gl_pathc, out.v, out.n);
 	if (!v)
 		return GLOB_NOSPACE;
-	if (!old)
-		for (size_t i = 0; i < offs; i++)
-			v[i] = NULL;
-	memcpy(v + offs + old, out.v, out.n * sizeof *v);
-	v[offs + old + out.n] = NULL;
 	free(out.v);
 	g->gl_pathv = v;
-	g->gl_pathc = old + out.n;
+	g->gl_pathc += out.n;
 	return 0;
+}
+
+/* __augur_append_words appends the n strings of add to the vector v of
+ * offs null slots and old strings (v NULL: none yet), keeping it
+ * NULL-terminated: glob's and wordexp's results, with their DOOFFS and
+ * APPEND flags. It returns the vector, NULL when out of memory (v is then
+ * as it was). */
+char **__augur_append_words(char **v, size_t offs, size_t old, char **add, size_t n) {
+	int fresh = v == NULL;
+	char **r = realloc(v, (offs + old + n + 1) * sizeof *r);
+	if (!r)
+		return NULL;
+	if (fresh)
+		for (size_t i = 0; i < offs; i++)
+			r[i] = NULL;
+	memcpy(r + offs + old, add, n * sizeof *r);
+	r[offs + old + n] = NULL;
+	return r;
 }
 
 WEAK void globfree(glob_t *g) {

@@ -20,6 +20,8 @@
 
 #define WEAK __attribute__((weak))
 
+char **__augur_append_words(char **v, size_t offs, size_t old, char **add, size_t n); /* dirwalk.c */
+
 /* The fields made so far, and the one being made. */
 struct fields {
 	char **v;
@@ -383,22 +385,17 @@ WEAK int wordexp(const char *restrict s, wordexp_t *restrict w, int flags) {
 		free(f.v);
 		return r;
 	}
-	size_t offs = (flags & WRDE_DOOFFS) ? w->we_offs : 0, old = w->we_wordc;
-	char **v = realloc(w->we_wordv, (offs + old + f.n + 1) * sizeof *v);
+	size_t offs = (flags & WRDE_DOOFFS) ? w->we_offs : 0;
+	char **v = __augur_append_words(w->we_wordv, offs, w->we_wordc, f.v, f.n);
 	if (!v) {
 		for (size_t i = 0; i < f.n; i++)
 			free(f.v[i]);
 		free(f.v);
 		return WRDE_NOSPACE;
 	}
-	if (!w->we_wordv)
-		for (size_t i = 0; i < offs; i++)
-			v[i] = NULL;
-	memcpy(v + offs + old, f.v, f.n * sizeof *v);
-	v[offs + old + f.n] = NULL;
 	free(f.v);
 	w->we_wordv = v;
-	w->we_wordc = old + f.n;
+	w->we_wordc += f.n;
 	w->we_offs = offs;
 	return 0;
 }
