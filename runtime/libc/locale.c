@@ -283,7 +283,8 @@ WEAK size_t mbrtowc(wchar_t *wc, const char *s, size_t n, mbstate_t *st) {
 	}
 	if (v < utf8_min(len) || (v >= 0xd800 && v <= 0xdfff))
 		return ilseq(st);
-	st->__count = 0;
+	if (st->__count) /* a character begun in this call leaves the state as it was */
+		st->__count = 0;
 	if (wc)
 		*wc = (wchar_t)v;
 	return v ? i : 0;
