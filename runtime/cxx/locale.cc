@@ -246,8 +246,9 @@ const locale &locale::classic() {
 }
 locale::locale(_Impl *impl) throw() : _M_impl(impl) { _M_impl->_M_add_reference(); }
 
-// named is the locale a name selects: augur has the "C" locale only
-// (setlocale too), which "" (the environment's) and "POSIX" also select.
+// named is the locale a name selects: augur's C++ locales are the "C"
+// locale only, which "" (natively the environment's, C.UTF-8, which
+// setlocale selects for the C functions) and "POSIX" also select.
 // Another name throws what libstdc++ throws for a locale the system does
 // not have.
 static const locale &named(const char *name) {
