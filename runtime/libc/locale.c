@@ -438,20 +438,6 @@ WEAK size_t wcstombs(char *dst, const wchar_t *src, size_t n) {
 	return wcsrtombs(dst, &src, n, &st);
 }
 
-/* ASCII's classes and case mappings for wide characters. */
-#define ASCII(c) ((c) >= 0 && (c) <= 0x7f)
-WEAK wint_t towupper(wint_t c) { return ASCII((int)c) ? (wint_t)toupper((int)c) : c; }
-WEAK wint_t towlower(wint_t c) { return ASCII((int)c) ? (wint_t)tolower((int)c) : c; }
-WEAK int iswalpha(wint_t c) { return ASCII((int)c) && isalpha((int)c); }
-WEAK int iswdigit(wint_t c) { return ASCII((int)c) && isdigit((int)c); }
-WEAK int iswalnum(wint_t c) { return ASCII((int)c) && isalnum((int)c); }
-WEAK int iswspace(wint_t c) { return ASCII((int)c) && isspace((int)c); }
-WEAK int iswupper(wint_t c) { return ASCII((int)c) && isupper((int)c); }
-WEAK int iswlower(wint_t c) { return ASCII((int)c) && islower((int)c); }
-WEAK int iswpunct(wint_t c) { return ASCII((int)c) && ispunct((int)c); }
-WEAK int iswprint(wint_t c) { return ASCII((int)c) && isprint((int)c); }
-WEAK int iswxdigit(wint_t c) { return ASCII((int)c) && isxdigit((int)c); }
-
 /* The columns a character takes on a terminal: in "C" ASCII's printable
  * characters one, the rest -1; in C.UTF-8 also the main blocks of
  * combining marks, zero-width and format characters none, and the main
@@ -523,6 +509,97 @@ WEAK int wcswidth(const wchar_t *s, size_t n) {
 	}
 	return total;
 }
+
+/* The wide-character classes and case mappings: ASCII's in "C"; in
+ * C.UTF-8 also the case pairs of the main alphabets (Latin-1 and Latin
+ * Extended, Greek, Coptic, Cyrillic, Armenian, Georgian, Glagolitic,
+ * Cherokee, fullwidth Latin) and the letters of those and of Hebrew,
+ * Arabic, kana, CJK and Hangul. glibc's tables follow
+ * every Unicode property: a character outside these differs
+ * (docs/libc.md). */
+#define ASCII(c) ((c) >= 0 && (c) <= 0x7f)
+
+/* A case run maps lo..hi, every step-th character, by delta (to upper
+ * case; lower case is the inverse). */
+struct case_run {
+	unsigned lo, hi;
+	int delta, step;
+};
+static const struct case_run to_upper[] = {
+	{0xe0, 0xf6, -32, 1},       {0xf8, 0xfe, -32, 1},       {0xff, 0xff, 121, 1},       {0x101, 0x12f, -1, 2},
+	{0x133, 0x137, -1, 2},      {0x13a, 0x148, -1, 2},      {0x14b, 0x177, -1, 2},      {0x17a, 0x17e, -1, 2},
+	{0x183, 0x185, -1, 2},      {0x1a1, 0x1a5, -1, 2},      {0x1b4, 0x1b6, -1, 2},      {0x1ce, 0x1dc, -1, 2},
+	{0x1df, 0x1ef, -1, 2},      {0x1f9, 0x21f, -1, 2},      {0x223, 0x233, -1, 2},      {0x247, 0x24f, -1, 2},
+	{0x3ac, 0x3ac, -38, 1},     {0x3ad, 0x3af, -37, 1},     {0x3b1, 0x3c1, -32, 1},     {0x3c2, 0x3c2, -31, 1},
+	{0x3c3, 0x3cb, -32, 1},     {0x3cc, 0x3cc, -64, 1},     {0x3cd, 0x3ce, -63, 1},     {0x3d9, 0x3ef, -1, 2},
+	{0x430, 0x44f, -32, 1},     {0x450, 0x45f, -80, 1},     {0x461, 0x481, -1, 2},      {0x48b, 0x4bf, -1, 2},
+	{0x4c2, 0x4ce, -1, 2},      {0x4d1, 0x52f, -1, 2},      {0x561, 0x586, -48, 1},     {0x10d0, 0x10fa, 3008, 1},
+	{0x10fd, 0x10ff, 3008, 1},  {0x13f8, 0x13fd, -8, 1},    {0x1e01, 0x1e95, -1, 2},    {0x1ea1, 0x1eff, -1, 2},
+	{0x1f00, 0x1f07, 8, 1},     {0x1f10, 0x1f15, 8, 1},     {0x1f20, 0x1f27, 8, 1},     {0x1f30, 0x1f37, 8, 1},
+	{0x1f40, 0x1f45, 8, 1},     {0x1f51, 0x1f57, 8, 2},     {0x1f60, 0x1f67, 8, 1},     {0x2170, 0x217f, -16, 1},
+	{0x24d0, 0x24e9, -26, 1},   {0x2c30, 0x2c5f, -48, 1},   {0x2c81, 0x2ce3, -1, 2},    {0x2d00, 0x2d25, -7264, 1},
+	{0xa641, 0xa66d, -1, 2},    {0xa681, 0xa69b, -1, 2},    {0xa723, 0xa72f, -1, 2},    {0xa733, 0xa76f, -1, 2},
+	{0xa77f, 0xa787, -1, 2},    {0xa797, 0xa7a9, -1, 2},    {0xa7b5, 0xa7c3, -1, 2},    {0xab70, 0xabbf, -38864, 1},
+	{0xff41, 0xff5a, -32, 1},
+};
+
+static int case_of(unsigned c, int up) {
+	for (size_t i = 0; i < sizeof to_upper / sizeof *to_upper; i++) {
+		const struct case_run *r = &to_upper[i];
+		unsigned lo = up ? r->lo : (unsigned)((int)r->lo + r->delta), hi = up ? r->hi : (unsigned)((int)r->hi + r->delta);
+		if (c >= lo && c <= hi && (c - lo) % (unsigned)r->step == 0)
+			return up ? r->delta : -r->delta;
+	}
+	return 0;
+}
+
+static const struct width_range letters[] = {
+	{0xaa, 0xaa}, {0xb5, 0xb5}, {0xba, 0xba}, {0xc0, 0xd6}, {0xd8, 0xf6}, {0xf8, 0x2c1},
+	{0x370, 0x374}, {0x376, 0x377}, {0x37b, 0x37d}, {0x386, 0x386}, {0x388, 0x3ff}, {0x400, 0x481},
+	{0x48a, 0x52f}, {0x531, 0x556}, {0x561, 0x587}, {0x5d0, 0x5ea}, {0x620, 0x64a}, {0x66e, 0x6d3},
+	{0x74d, 0x7b1}, {0x8f0, 0x93b}, {0xe01, 0xe3a}, {0x1000, 0x1036}, {0x1050, 0x109d}, {0x10fc, 0x1248},
+	{0x12d8, 0x1310}, {0x1318, 0x135a}, {0x13a0, 0x13f5}, {0x1401, 0x166c}, {0x16a0, 0x16ea}, {0x1780, 0x17b3},
+	{0x1820, 0x1878}, {0x18b0, 0x18f5}, {0x1a20, 0x1a5e}, {0x1b00, 0x1b33}, {0x1bac, 0x1be5}, {0x1c00, 0x1c36},
+	{0x1d00, 0x1dbf}, {0x1e00, 0x1fff}, {0x2c00, 0x2ce4}, {0x2d30, 0x2d67}, {0x3041, 0x3096}, {0x30a1, 0x30fa},
+	{0x3131, 0x318e}, {0x3400, 0x4dbf}, {0x4e00, 0x9fff}, {0xa000, 0xa48c}, {0xa500, 0xa60c}, {0xa67f, 0xa6ef},
+	{0xa722, 0xa788}, {0xa78b, 0xa7ca}, {0xa880, 0xa8c3}, {0xaa00, 0xaa36}, {0xaa7a, 0xaabe}, {0xab70, 0xabea},
+	{0xac00, 0xd7a3}, {0xf900, 0xfa6d}, {0xfa70, 0xfad9}, {0xfb46, 0xfbb1}, {0xfbd3, 0xfd3d}, {0xfd50, 0xfd8f},
+	{0xfd92, 0xfdc7}, {0xfe76, 0xfefc}, {0xff21, 0xff3a}, {0xff41, 0xff5a}, {0xff66, 0xffbe},
+};
+
+/* wide_letter: a letter of the table, or one with a case (Georgian, the
+ * roman numerals, the circled letters are letters to glibc too). */
+static int wide_letter(unsigned c) {
+	return ctype_utf8 && (in_ranges(c, letters, sizeof letters / sizeof *letters) || case_of(c, 1) || case_of(c, 0));
+}
+
+WEAK wint_t towupper(wint_t c) {
+	if (ASCII((int)c))
+		return (wint_t)toupper((int)c);
+	return ctype_utf8 ? (wint_t)((int)c + case_of((unsigned)c, 1)) : c;
+}
+WEAK wint_t towlower(wint_t c) {
+	if (ASCII((int)c))
+		return (wint_t)tolower((int)c);
+	return ctype_utf8 ? (wint_t)((int)c + case_of((unsigned)c, 0)) : c;
+}
+WEAK int iswalpha(wint_t c) { return ASCII((int)c) ? isalpha((int)c) != 0 : wide_letter((unsigned)c); }
+WEAK int iswalnum(wint_t c) { return ASCII((int)c) ? isalnum((int)c) != 0 : wide_letter((unsigned)c); }
+WEAK int iswupper(wint_t c) {
+	return ASCII((int)c) ? isupper((int)c) != 0 : ctype_utf8 && case_of((unsigned)c, 0) != 0;
+}
+/* A lower-case letter has an upper case, or is one of Latin's lower-case
+ * letters that have none (sharp s, kra, n preceded by apostrophe). */
+WEAK int iswlower(wint_t c) {
+	if (ASCII((int)c))
+		return islower((int)c) != 0;
+	return ctype_utf8 && (case_of((unsigned)c, 1) != 0 || c == 0xdf || c == 0x138 || c == 0x149);
+}
+WEAK int iswdigit(wint_t c) { return ASCII((int)c) && isdigit((int)c); }
+WEAK int iswspace(wint_t c) { return ASCII((int)c) && isspace((int)c); }
+WEAK int iswpunct(wint_t c) { return ASCII((int)c) && ispunct((int)c); }
+WEAK int iswprint(wint_t c) { return ASCII((int)c) && isprint((int)c); }
+WEAK int iswxdigit(wint_t c) { return ASCII((int)c) && isxdigit((int)c); }
 
 /* Wide strings. */
 WEAK size_t wcslen(const wchar_t *s) {

@@ -5,8 +5,8 @@
  * list LC_ALL gives when categories differ and setting it back; then
  * UTF-8 conversions character by character (a sequence split over calls,
  * overlong forms, surrogates, six-byte forms), the string conversions and
- * where they stop, MB_CUR_MAX, the codeset, printf's %ls, and wcwidth of
- * a few well-known characters. The output must be native's. */
+ * where they stop, MB_CUR_MAX, the codeset, printf's %ls, and wcwidth,
+ * case mappings and classes of a few well-known characters. The output must be native's. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <langinfo.h>
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+#include <wctype.h>
 
 static void set(int cat, const char *name) {
 	const char *r = setlocale(cat, name);
@@ -150,7 +151,18 @@ int main(void) {
 	printf("wcwidth %d %d %d %d %d %d %d\n", wcwidth(L'a'), wcwidth(0), wcwidth(0x7), wcwidth(0x4e00), wcwidth(0x301),
 	       wcwidth(0xff21), wcwidth(0xac00));
 	printf("wcswidth %d %d\n", wcswidth(L"ab\u4e2d\u6587", 8), wcswidth(L"a\a", 2));
+	static const unsigned letters[] = {0xe9, 0xc9, 0xdf, 0xff, 0x101, 0x3c9, 0x3c2, 0x3ac, 0x44f, 0x451, 0x561,
+	                                   0x10d0, 0x1e01, 0x1f00, 0x2170, 0x24d0, 0xff41, 0x4e2d, 0x30a2, 0xac00, 0xd7,
+	                                   0x5d0, 0xe01};
+	printf("case:");
+	for (size_t i = 0; i < sizeof letters / sizeof *letters; i++) {
+		wint_t c = letters[i];
+		printf(" %x:%x/%x/%d%d%d", (unsigned)c, (unsigned)towupper(c), (unsigned)towlower(c), !!iswalpha(c),
+		       !!iswupper(c), !!iswlower(c));
+	}
+	printf("\n");
 	setlocale(LC_ALL, "C");
-	printf("C again: MB_CUR_MAX %zu wcwidth %d\n", MB_CUR_MAX, wcwidth(0xe9));
+	printf("C again: MB_CUR_MAX %zu wcwidth %d towupper %x iswalpha %d\n", MB_CUR_MAX, wcwidth(0xe9),
+	       (unsigned)towupper(0xe9), !!iswalpha(0xe9));
 	return 0;
 }
