@@ -6,8 +6,9 @@
  * multibyte functions convert ASCII in "C" (a byte past 0x7f is EILSEQ, as
  * glibc's C locale says) and UTF-8 in C.UTF-8, as glibc's decoder does
  * (sequences of up to six bytes, to 0x7fffffff; overlong forms and
- * surrogates refused); the wide-character classes and case mappings are
- * ASCII's in both. iconv is in iconv.c. */
+ * surrogates refused); wcwidth and the wide-character classes and case
+ * mappings are ASCII's in "C" and cover the main scripts in C.UTF-8
+ * (below). iconv is in iconv.c. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
