@@ -17,6 +17,8 @@
 
 #define WEAK __attribute__((weak))
 
+size_t __augur_utf8_put(char *s, unsigned c); /* locale.c */
+
 enum encoding { UTF8, LATIN1, ASCII, UTF16, UTF16LE, UTF16BE, UTF32, UTF32LE, UTF32BE };
 
 struct converter {
@@ -181,16 +183,8 @@ static int write_char(struct converter *cd, unsigned char *p, size_t room, uint3
 	unsigned char b[8];
 	int n = 0;
 	switch (cd->to) {
-	case UTF8:
-		if (c < 0x80)
-			b[n++] = (unsigned char)c;
-		else {
-			int len = c < 0x800 ? 2 : c < 0x10000 ? 3 : 4;
-			for (int i = len - 1; i > 0; i--)
-				b[i] = (unsigned char)(0x80 | (c >> (6 * (len - 1 - i)) & 0x3f));
-			b[0] = (unsigned char)((0xff00 >> len) | c >> (6 * (len - 1)));
-			n = len;
-		}
+	case UTF8: /* c is at most 0x10ffff and no surrogate: read_char saw to it */
+		n = (int)__augur_utf8_put((char *)b, c);
 		break;
 	case LATIN1:
 	case ASCII:

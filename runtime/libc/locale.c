@@ -314,15 +314,15 @@ WEAK int mblen(const char *s, size_t n) {
 }
 WEAK int mbsinit(const mbstate_t *st) { return !st || st->__count == 0; }
 
-/* utf8_put writes c in UTF-8 (up to six bytes, as glibc) and returns its
- * length, 0 for a surrogate or a value past 0x7fffffff. */
-static size_t utf8_put(char *s, unsigned c) {
+/* __augur_utf8_put writes c in UTF-8 and returns its length: up to six
+ * bytes, as glibc writes values to 0x7fffffff. It checks nothing (a
+ * surrogate is written as any other value): wcrtomb refuses what glibc
+ * refuses first. swprintf and iconv (iconv.c) write with it too. */
+size_t __augur_utf8_put(char *s, unsigned c) {
 	if (c < 0x80) {
 		s[0] = (char)c;
 		return 1;
 	}
-	if ((c >= 0xd800 && c <= 0xdfff) || c > 0x7fffffff)
-		return 0;
 	int n = 2;
 	while (n < 6 && c >= utf8_min(n + 1))
 		n++;
@@ -347,8 +347,10 @@ WEAK size_t wcrtomb(char *s, wchar_t wc, mbstate_t *st) {
 		*s = (char)wc;
 		return 1;
 	}
-	size_t n = utf8_put(s, (unsigned)wc);
-	return n ? n : ilseq(st);
+	unsigned c = (unsigned)wc;
+	if ((c >= 0xd800 && c <= 0xdfff) || c > 0x7fffffff)
+		return ilseq(st);
+	return __augur_utf8_put(s, c);
 }
 WEAK int wctomb(char *s, wchar_t wc) {
 	static mbstate_t own;
@@ -682,28 +684,6 @@ WEAK size_t __ctype_get_mb_cur_max(void) { return ctype_utf8 ? 6 : 1; }
  * which is how augur's printf writes %ls and %lc, so that every wide
  * character of an argument comes back as it was. A result of n wide
  * characters or more is -1, as glibc's, with what fits written. */
-static size_t toUTF8(char *out, unsigned c) {
-	if (c < 0x80) {
-		out[0] = (char)c;
-		return 1;
-	}
-	if (c < 0x800) {
-		out[0] = (char)(0xc0 | c >> 6);
-		out[1] = (char)(0x80 | (c & 0x3f));
-		return 2;
-	}
-	if (c < 0x10000) {
-		out[0] = (char)(0xe0 | c >> 12);
-		out[1] = (char)(0x80 | (c >> 6 & 0x3f));
-		out[2] = (char)(0x80 | (c & 0x3f));
-		return 3;
-	}
-	out[0] = (char)(0xf0 | (c >> 18 & 0x07));
-	out[1] = (char)(0x80 | (c >> 12 & 0x3f));
-	out[2] = (char)(0x80 | (c >> 6 & 0x3f));
-	out[3] = (char)(0x80 | (c & 0x3f));
-	return 4;
-}
 
 /* fromUTF8 decodes the character at s into *c and returns its length; a
  * byte that starts no character stands for itself. */
@@ -724,11 +704,11 @@ static size_t fromUTF8(const char *s, wchar_t *c) {
 
 WEAK int vswprintf(wchar_t *restrict ws, size_t n, const wchar_t *restrict fmt, va_list ap) {
 	size_t fl = wcslen(fmt), k = 0;
-	char *nf = malloc(fl * 4 + 1);
+	char *nf = malloc(fl * 6 + 1); /* __augur_utf8_put writes up to six bytes */
 	if (!nf)
 		return -1;
 	for (size_t i = 0; i < fl; i++)
-		k += toUTF8(nf + k, (unsigned)fmt[i]);
+		k += __augur_utf8_put(nf + k, (unsigned)fmt[i]);
 	nf[k] = 0;
 	va_list cp;
 	va_copy(cp, ap);
