@@ -167,14 +167,12 @@ func (tab *Models) addSIMDShifts(reg func(simdNative, ...string)) {
 		n := 128 / int(w.bits)
 		shift := func(kind byte, vectorCount bool) simdNative {
 			return func(a, res []uint64) {
-				count := a[n]
-				if vectorCount {
-					count = a[n] // the count vector's first element, of the same width
-					if w.bits < 64 {
-						count = 0
-						for k := 0; k < 64/int(w.bits); k++ {
-							count |= (a[n+k] & ir.Mask(uint16(w.bits))) << (uint(k) * w.bits)
-						}
+				count := a[n] // an immediate, or a count vector's first element of the same width
+				if vectorCount && w.bits < 64 {
+					// The count is the vector's low 64 bits: its first elements joined.
+					count = 0
+					for k := 0; k < 64/int(w.bits); k++ {
+						count |= (a[n+k] & ir.Mask(uint16(w.bits))) << (uint(k) * w.bits)
 					}
 				}
 				for i := 0; i < n; i++ {

@@ -81,14 +81,7 @@ func (fl *fnLowerer) lowerVector(in llvm.Value, op llvm.Opcode) error {
 	for i := range operands {
 		operands[i] = fl.operand(in.Operand(i))
 	}
-	// lane is operand i's element k: a scalar operand (a select's one
-	// condition) is the same in every lane.
-	lane := func(i, k int) ir.Operand {
-		if in.Operand(i).Type().TypeKind() != llvm.VectorTypeKind {
-			return operands[i]
-		}
-		return offsetOperand(operands[i], k)
-	}
+	lane := func(i, k int) ir.Operand { return laneOf(operands[i], in.Operand(i), k) }
 	var src ir.Scalar
 	if in.OperandsCount() > 0 && in.Operand(0).Type().TypeKind() == llvm.VectorTypeKind {
 		if _, src, err = vectorShape(in.Operand(0).Type()); err != nil {
@@ -128,6 +121,15 @@ func (fl *fnLowerer) lowerVector(in llvm.Value, op llvm.Opcode) error {
 		fl.emit(out)
 	}
 	return nil
+}
+
+// laneOf is element k of the operand o of value v: a scalar operand (a
+// select's one condition, ctlz's flag) is the same in every lane.
+func laneOf(o ir.Operand, v llvm.Value, k int) ir.Operand {
+	if v.Type().TypeKind() != llvm.VectorTypeKind {
+		return o
+	}
+	return offsetOperand(o, k)
 }
 
 // elementwise reports whether op computes each element of its result
@@ -343,11 +345,10 @@ func (fl *fnLowerer) lowerLaneCall(in llvm.Value, out ir.Inst, base string) erro
 	nargs := in.OperandsCount() - 1
 	args := make([]ir.Operand, nargs)
 	tys := make([]ir.Scalar, nargs)
-	vec := make([]bool, nargs)
 	for i := range args {
 		a := in.Operand(i)
 		args[i] = fl.operand(a)
-		if vec[i] = a.Type().TypeKind() == llvm.VectorTypeKind; vec[i] {
+		if a.Type().TypeKind() == llvm.VectorTypeKind {
 			_, tys[i], err = vectorShape(a.Type())
 		} else {
 			tys[i], err = scalarOf(a.Type())
@@ -356,12 +357,7 @@ func (fl *fnLowerer) lowerLaneCall(in llvm.Value, out ir.Inst, base string) erro
 			return err
 		}
 	}
-	lane := func(i, k int) ir.Operand {
-		if vec[i] {
-			return offsetOperand(args[i], k)
-		}
-		return args[i]
-	}
+	lane := func(i, k int) ir.Operand { return laneOf(args[i], in.Operand(i), k) }
 	res, done := fl.into(in, out.Dst, n)
 	defer done()
 	for k := 0; k < n; k++ {
