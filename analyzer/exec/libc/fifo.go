@@ -98,14 +98,15 @@ func (m *machine) openFifo(t *vm.Thread, path string, flags uint64) (int, error)
 	// The other end opened (a wake-up comes from nothing else), or there
 	// was no need to wait.
 	t.SetPhase(0)
-	f := &vfile{mode: unbuffered, read: reading, write: writing, nonblock: flags&oNonblock != 0}
+	f := &vfile{mode: unbuffered, read: reading, write: writing,
+		openDesc: m.files.newDesc(flags&oNonblock != 0)}
 	if reading {
 		f.rx = id
 	}
 	if writing {
 		f.tx = id
 	}
-	fd := m.newNetFD(f)
+	fd := m.newNetFD(f, flags)
 	m.netChanged(id, 0)
 	return fd, m.Point()
 }

@@ -35,7 +35,6 @@ type vfile struct {
 	data    *contents    // readable contents (stdin, files opened for reading, a memory stream's)
 	sym     []*expr.Expr // symbolic bytes of data (nil entries are concrete); nil when all are
 	src     io.Reader    // more input, read on demand (the real stdin of `augur run`)
-	pos     int          // where the next read or write of a file goes
 	read    bool
 	write   bool
 	appends bool // every write goes at the end (fopen "a", O_APPEND)
@@ -47,26 +46,47 @@ type vfile struct {
 	unget   int // pushed-back byte + 1, 0 if none
 	// A pipe end or a socketpair's reads from rx and writes to tx; a
 	// socket is sock; an epoll instance epoll (ids in the netTable, see
-	// net.go). nonblock is O_NONBLOCK.
+	// net.go).
 	rx, tx, sock, epoll, event uint64
-	nonblock                   bool
 	// mem is a memory stream's buffer (memstream.go); such a stream has
 	// no descriptor (fd -1).
 	mem *memStream
-	// desc names the open file description (open, fopen) the descriptor
-	// is of, which its dups share: the owner of its flock and
-	// open-file-description locks (filelock.go).
-	desc uint64
+	// openDesc is the open file description the descriptor is of, which
+	// its dups share; cloexec is the descriptor's own FD_CLOEXEC.
+	*openDesc
+	cloexec bool
+	// closed is set when f's descriptor is closed while a stdio stream
+	// still refers to it (close(1)): the stream's writes go nowhere
+	// until the number is given to another file.
+	closed bool
 }
 
-// std reports whether f is a standard stream as the run began: stdin,
-// stdout or stderr, not reopened on a file (freopen).
-func (f *vfile) std() bool { return f.path == "" && f.mem == nil && f.fd >= 0 && f.fd <= 2 }
+// openDesc is an open file description: what open, fopen, pipe and
+// socket make and dup shares, as the kernel's struct file. desc numbers
+// it: the owner of flock and open-file-description locks (filelock.go),
+// and what an epoll interest is in (net_poll.go); pos is where the next
+// read or write of a file goes; nonblock is O_NONBLOCK;
+// stdFD is 1 + the number of the standard stream the run began with
+// that it is (0: none), wherever a dup puts it.
+type openDesc struct {
+	desc     uint64
+	pos      int
+	nonblock bool
+	stdFD    int8
+}
+
+// std reports whether f is of a standard stream as the run began: stdin,
+// stdout or stderr, or a dup of one, not reopened on a file (freopen).
+func (f *vfile) std() bool { return f.stdFD != 0 }
+
+// stdNum is the number the standard stream f is of had as the run
+// began (0, 1 or 2), or -1.
+func (f *vfile) stdNum() int { return int(f.stdFD) - 1 }
 
 // terminal reports whether what f writes goes to the run's standard
 // output or error as it began: not reopened, redirected to a pipe or
 // socket, or read.
-func (f *vfile) terminal() bool { return f.std() && f.fd != 0 && !f.isNet() }
+func (f *vfile) terminal() bool { return f.stdNum() > 0 && !f.closed }
 
 // destination names where f writes, for a reason (Result.Unordered).
 func (f *vfile) destination() string {
@@ -89,12 +109,15 @@ type fileTable struct {
 	fsSym  map[string][]*expr.Expr // symbolic contents of files (SymFiles)
 	byAddr map[uint64]*vfile
 	byFD   map[int]*vfile
-	nextFD int
-	// stdin is the standard input the run began with, wherever fd 0 and
-	// the stdin stream point now (StdinDrained).
-	stdin  *vfile
-	stdout io.Writer
-	stderr io.Writer
+	// stdFiles are the standard streams as the run began, wherever fd
+	// 0 to 2 and the stdin, stdout and stderr streams point now
+	// (StdinDrained); stdVars are the addresses of the program's stdin,
+	// stdout and stderr (the runtime's FILE pointers; 0 where there is
+	// none).
+	stdFiles [3]*vfile
+	stdVars  [3]uint64
+	stdout   io.Writer
+	stderr   io.Writer
 	// dirs are the directories the program made (mkdir), /tmp and
 	// /dev/shm; inodes the numbers files were given, nextIno the next
 	// free one (vfs_names.go).
@@ -128,11 +151,11 @@ type fileTable struct {
 
 func newFileTable(m *machine, cfg vm.Config) *fileTable {
 	ft := &fileTable{m: m, fs: map[string]*contents{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
-		byFD: map[int]*vfile{}, nextFD: 3, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/",
+		byFD: map[int]*vfile{}, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/",
 		// Every system has a /tmp, and programs make their temporary
 		// files there (mkstemp, tmpfile) without creating it first;
 		// shm_open's objects are files in /dev/shm.
-		dirs: map[string]bool{"/tmp": true, "/dev/shm": true}}
+		dirs: map[string]bool{"/tmp": true, "/dev": true, "/dev/shm": true}}
 	given := map[string][]byte{}
 	for p, data := range cfg.Files {
 		given[vpath("/", p)] = data
@@ -158,20 +181,31 @@ func newFileTable(m *machine, cfg vm.Config) *fileTable {
 	for p, data := range given { // shared with the configuration: copied before a write
 		ft.fs[p] = newContents(data)
 	}
+	if ft.fs[devNull] == nil {
+		ft.fs[devNull] = &contents{}
+	}
 	ft.given = given
 	outMode := fullyBuffered
 	if cfg.StdoutLineBuffered {
 		outMode = lineBuffered
 	}
 	std := []*vfile{
-		{fd: 0, data: newContents(stdin), sym: stdinSym, src: cfg.StdinReader, read: true},
-		{fd: 1, mode: outMode, write: true},
-		{fd: 2, mode: unbuffered, write: true},
+		{fd: 0, data: newContents(stdin), sym: stdinSym, src: cfg.StdinReader, read: true, openDesc: ft.newDesc(false)},
+		{fd: 1, mode: outMode, write: true, openDesc: ft.newDesc(false)},
+		{fd: 2, mode: unbuffered, write: true, openDesc: ft.newDesc(false)},
+	}
+	for i, f := range std {
+		f.stdFD = int8(i + 1)
 	}
 	// The runtime defines FILE __augur_stdfiles[3]; stdin/stdout/stderr
 	// point at its elements.
 	g := m.Program().GlobalByName("__augur_stdfiles")
-	ft.stdin = std[0]
+	copy(ft.stdFiles[:], std)
+	for i, name := range []string{"stdin", "stdout", "stderr"} {
+		if v := m.Program().GlobalByName(name); v != nil {
+			ft.stdVars[i] = ir.Addr(v.ID, 0)
+		}
+	}
 	for i, f := range std {
 		ft.byFD[i] = f
 		if g != nil {
@@ -184,6 +218,12 @@ func newFileTable(m *machine, cfg vm.Config) *fileTable {
 // stream returns the vfile of a FILE pointer.
 func (ft *fileTable) stream(p uint64) (*vfile, error) {
 	if f, ok := ft.byAddr[p]; ok {
+		if g := ft.byFD[f.fd]; f.closed && g != nil {
+			// Its descriptor was closed and the number given to another
+			// file (close(1), then open): a stream writes to its number.
+			ft.bindStreams(f, g)
+			return g, nil
+		}
 		return f, nil
 	}
 	if p == 0 {
@@ -192,19 +232,51 @@ func (ft *fileTable) stream(p uint64) (*vfile, error) {
 	return nil, vm.Terminate(vm.TermCrash, vm.SIGSEGV, "invalid or closed FILE pointer 0x%x", p)
 }
 
+// stdStream returns the stream the program's stdin, stdout or stderr
+// (i) points at now: printf writes to the FILE stdout points at, which
+// a program may point at a file of its own.
+func (ft *fileTable) stdStream(i int) (*vfile, error) {
+	if ft.stdVars[i] == 0 {
+		return ft.stdFiles[i], nil
+	}
+	p, err := ft.m.ReadUint(ft.stdVars[i], 8)
+	if err != nil {
+		return nil, err
+	}
+	return ft.stream(p)
+}
+
+// bindStreams makes the streams of f (stdout, say) go on with g, a file
+// opened or dup'd onto f's number: their buffering, what they buffer,
+// and their end-of-file and pushed-back byte are the stream's, not the
+// file's. Without a stream f, nothing changes.
+func (ft *fileTable) bindStreams(f, g *vfile) {
+	bound := false
+	for p, s := range ft.byAddr {
+		if s == f {
+			ft.byAddr[p], bound = g, true
+		}
+	}
+	if !bound {
+		return
+	}
+	g.mode, g.pending, g.eof, g.unget = f.mode, f.pending, f.eof, f.unget
+	f.pending = nil
+}
+
 // write appends program output to f, recording an output event for stdout
 // and stderr, and flushes as f's buffering mode says. Writing anywhere but
 // the run's own standard output or error, which no thread reads back,
 // makes the order of the threads matter (vm.Model.Prints).
 func (ft *fileTable) write(t *vm.Thread, f *vfile, b []byte) {
-	if len(b) == 0 {
+	if len(b) == 0 || f.closed {
 		return
 	}
 	if !f.terminal() && ft.m.OrderOpen() {
 		ft.m.NoteUnordered("it wrote to " + f.destination())
 	}
-	if f.std() && f.fd != 0 {
-		ft.m.NoteOutput(t, f.fd, b)
+	if f.terminal() {
+		ft.m.NoteOutput(t, f.stdNum(), b)
 	} else if f.path != "" && f.mem == nil && t != nil && !scratch(f.path) {
 		ft.m.NoteFileWrite(t, f.path, b)
 	}
@@ -242,9 +314,14 @@ func (ft *fileTable) footprint() uint64 {
 	return n + ft.net.footprint()
 }
 
-// writeStream writes to fd 1 or 2 through its stdio stream.
-func (ft *fileTable) writeStream(t *vm.Thread, fd int, b []byte) {
-	ft.write(t, ft.byFD[fd], b)
+// writeStream writes to the program's stdout or stderr (i: 1 or 2).
+func (ft *fileTable) writeStream(t *vm.Thread, i int, b []byte) error {
+	f, err := ft.stdStream(i)
+	if err != nil {
+		return err
+	}
+	ft.write(t, f, b)
+	return nil
 }
 
 func lastNewline(b []byte) int {
@@ -265,15 +342,16 @@ func (ft *fileTable) flushN(f *vfile, n int) {
 	}
 	out := f.pending[:n]
 	switch {
+	case f.closed: // EBADF: lost
 	case f.mem != nil:
 		f.writeMem(out)
 	case f.path != "":
 		ft.writeAt(f, out)
-	case f.fd == 1:
+	case f.stdNum() == 1:
 		if ft.stdout != nil {
 			ft.stdout.Write(out)
 		}
-	case f.fd == 2:
+	case f.stdNum() == 2:
 		if ft.stderr != nil {
 			ft.stderr.Write(out)
 		}
@@ -299,6 +377,9 @@ func (ft *fileTable) writeAt(f *vfile, b []byte) {
 // needed, and returns its contents.
 func (ft *fileTable) store(path string, pos int, b []byte) *contents {
 	data := ft.fs[path]
+	if path == devNull { // it takes every write and keeps nothing
+		return data
+	}
 	if data == nil {
 		data = &contents{}
 		ft.fs[path] = data
@@ -332,6 +413,7 @@ func (ft *fileTable) closeFD(fd int) {
 	f := ft.byFD[fd]
 	ft.flush(f)
 	delete(ft.byFD, fd)
+	f.closed = true
 	if f.isNet() {
 		ft.m.closeNet(f)
 	}
@@ -346,10 +428,25 @@ func (ft *fileTable) closedLocks(f *vfile) {
 	}
 }
 
-// newDesc numbers a new open file description.
-func (ft *fileTable) newDesc() uint64 {
+// freeFD returns the lowest descriptor number from min up that is not
+// open, the one open, dup and F_DUPFD give (POSIX), so a program that
+// closes and opens in a loop keeps its numbers small, as select needs.
+func (ft *fileTable) freeFD(min int) int {
+	fd := max(min, 0)
+	for ft.byFD[fd] != nil {
+		fd++
+	}
+	return fd
+}
+
+// devNull is the one device file: empty to read, and what is written to
+// it is gone (daemons and tests send their output there).
+const devNull = "/dev/null"
+
+// newDesc makes a new open file description, numbered.
+func (ft *fileTable) newDesc(nonblock bool) *openDesc {
 	ft.nextDesc++
-	return ft.nextDesc
+	return &openDesc{desc: ft.nextDesc, nonblock: nonblock}
 }
 
 // flushAll flushes every stream, as exit() does.
@@ -413,7 +510,7 @@ func (f *vfile) readByte() int {
 // output goes to its own events only, never to the real stdout.
 func (ft *fileTable) fork(m *machine) *fileTable {
 	c := &fileTable{m: m, fs: map[string]*contents{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
-		byFD: map[int]*vfile{}, nextFD: ft.nextFD, net: ft.net.fork(),
+		byFD: map[int]*vfile{}, net: ft.net.fork(),
 		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd,
 		// The values of these are replaced, never written in place.
 		fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), locks: maps.Clone(ft.locks),
@@ -437,11 +534,19 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 		forked[d] = c.fs[p]
 	}
 	copies := map[*vfile]*vfile{}
+	descs := map[*openDesc]*openDesc{} // a description its dups share stays shared
 	dup := func(f *vfile) *vfile {
 		if x, ok := copies[f]; ok {
 			return x
 		}
 		x := *f
+		if d, ok := descs[f.openDesc]; ok {
+			x.openDesc = d
+		} else {
+			d := *f.openDesc
+			x.openDesc = &d
+			descs[f.openDesc] = &d
+		}
 		x.pending = append([]byte(nil), f.pending...)
 		if d, ok := forked[f.data]; ok {
 			x.data = d
@@ -463,7 +568,10 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 	for fd, f := range ft.byFD {
 		c.byFD[fd] = dup(f)
 	}
-	c.stdin = dup(ft.stdin)
+	for i, f := range ft.stdFiles {
+		c.stdFiles[i] = dup(f)
+	}
+	c.stdVars = ft.stdVars
 	return c
 }
 

@@ -57,7 +57,7 @@ func (m *machine) Footprint() uint64 { return m.files.footprint() }
 
 // WriteStderr writes msg to t's standard error, unbuffered, as a message
 // of the C library (abort's, an assertion's) is written.
-func (m *machine) WriteStderr(t *vm.Thread, msg []byte) { m.files.writeStream(t, 2, msg) }
+func (m *machine) WriteStderr(t *vm.Thread, msg []byte) { _ = m.files.writeStream(t, 2, msg) }
 
 // ProcessExit closes the descriptors process proc opened, as its end does
 // (a client program's: the server sees its connections end).
@@ -65,7 +65,10 @@ func (m *machine) ProcessExit(proc int) { m.files.closeOwnedBy(proc) }
 
 // StdinDrained reports whether a read of the standard input the run
 // began with found its end.
-func (m *machine) StdinDrained() bool { return m.files.stdin.drained && m.files.stdin.std() }
+func (m *machine) StdinDrained() bool {
+	in := m.files.stdFiles[0]
+	return in.drained && in.std()
+}
 
 // b2u is 1 for true and 0 for false.
 func b2u(b bool) uint64 {

@@ -141,7 +141,7 @@ func (tab table) addMemStreams() {
 		if size == 0 || size > 1<<30 {
 			return m.SetErrno(t, vm.EINVAL)
 		}
-		f := &vfile{mem: &memStream{buf: buf, size: size}}
+		f := &vfile{mem: &memStream{buf: buf, size: size}, openDesc: m.files.newDesc(false)}
 		f.read, f.write = strings.Contains(mode, "+"), strings.Contains(mode, "+")
 		var initial []byte
 		if buf != 0 && !strings.HasPrefix(mode, "w") {
@@ -176,7 +176,7 @@ func (tab table) addMemStreams() {
 		return nil
 	}, "fmemopen")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		f := &vfile{write: true, mem: &memStream{ptrLoc: a[0].Bits, sizeLoc: a[1].Bits, site: in.Loc, dirty: true}}
+		f := &vfile{write: true, mem: &memStream{ptrLoc: a[0].Bits, sizeLoc: a[1].Bits, site: in.Loc, dirty: true}, openDesc: m.files.newDesc(false)}
 		// The variables are first written at the first flush, as glibc
 		// writes them; the close of a stream never written publishes an
 		// empty buffer.

@@ -84,9 +84,14 @@ type vepoll struct {
 	watch map[int]epollInterest
 }
 
+// epollInterest is what an epoll instance watches a descriptor for. desc
+// is the open file description the descriptor had when it was added: the
+// kernel forgets an interest when its description closes, so a number
+// open or accept gives again to another file is not the one watched.
 type epollInterest struct {
 	events uint32
 	data   uint64
+	desc   uint64
 }
 
 // netTable holds the pipes, sockets and epoll instances of an execution,
@@ -211,10 +216,9 @@ func (f *vfile) isNet() bool {
 }
 
 // newNetFD opens a descriptor for f.
-func (m *machine) newNetFD(f *vfile) int {
-	fd := m.files.nextFD
-	m.files.nextFD++
-	f.fd, f.proc = fd, m.Proc()
+func (m *machine) newNetFD(f *vfile, flags uint64) int {
+	fd := m.files.freeFD(0)
+	f.fd, f.proc, f.cloexec = fd, m.Proc(), flags&oCloexec != 0
 	m.files.byFD[fd] = f
 	return fd
 }
@@ -396,9 +400,13 @@ func (m *machine) netWrite(t *vm.Thread, in *ir.Inst, f *vfile, p, n uint64, res
 func (tab table) addNet() {
 	pipe := func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		id := m.net().newPipe()
-		nb := len(a) > 1 && a[1].Bits&oNonblock != 0
-		r := m.newNetFD(&vfile{rx: id, read: true, nonblock: nb})
-		w := m.newNetFD(&vfile{tx: id, write: true, nonblock: nb})
+		var flags uint64 // pipe2's
+		if len(a) > 1 {
+			flags = a[1].Bits
+		}
+		nb := flags&oNonblock != 0
+		r := m.newNetFD(&vfile{rx: id, read: true, openDesc: m.files.newDesc(nb)}, flags)
+		w := m.newNetFD(&vfile{tx: id, write: true, openDesc: m.files.newDesc(nb)}, flags)
 		if err := m.WriteUint(a[0].Bits, 4, uint64(r)); err != nil {
 			return err
 		}

@@ -34,7 +34,7 @@ func (tab table) addEventFDs() {
 		n := m.net()
 		id := n.id()
 		n.events[id] = &veventfd{count: a[0].Bits & 0xffffffff, semaphore: a[1].Bits&efdSemaphore != 0, refs: 1}
-		vm.SetResult(res, uint64(m.newNetFD(&vfile{event: id, read: true, write: true, nonblock: a[1].Bits&efdNonblock != 0})))
+		vm.SetResult(res, uint64(m.newNetFD(&vfile{event: id, read: true, write: true, openDesc: m.files.newDesc(a[1].Bits&efdNonblock != 0)}, a[1].Bits)))
 		return nil
 	}, "eventfd")
 }

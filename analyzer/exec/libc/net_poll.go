@@ -241,13 +241,20 @@ func (tab table) addPoll() {
 	tab.registerIO(pollFn(true), "ppoll", "__ppoll_chk").Acquires()
 	tab.registerIO(selectFn(true), "select").Acquires()
 	tab.registerIO(selectFn(false), "pselect").Acquires()
-	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	epollCreate := func(m *machine, flags uint64, res []vm.Value) {
 		n := m.net()
 		id := n.id()
 		n.epolls[id] = &vepoll{watch: map[int]epollInterest{}}
-		vm.SetResult(res, uint64(m.newNetFD(&vfile{epoll: id})))
+		vm.SetResult(res, uint64(m.newNetFD(&vfile{epoll: id, openDesc: m.files.newDesc(false)}, flags)))
+	}
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		epollCreate(m, 0, res) // its size is a hint
 		return nil
-	}, "epoll_create", "epoll_create1")
+	}, "epoll_create")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		epollCreate(m, a[0].Bits, res)
+		return nil
+	}, "epoll_create1")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		ef := m.files.byFD[int(int32(a[0].Bits))]
 		fd := int(int32(a[2].Bits))
@@ -258,7 +265,11 @@ func (tab table) addPoll() {
 		if ep == nil || fd == ef.fd {
 			return fail(m, t, res, vm.EINVAL)
 		}
-		_, watched := ep.watch[fd]
+		w, watched := ep.watch[fd]
+		if watched && w.desc != m.files.byFD[fd].desc { // its file closed: forgotten
+			delete(ep.watch, fd)
+			watched = false
+		}
 		switch op := a[1].Bits & 0xffffffff; {
 		case op == epollCtlDel && watched:
 			delete(ep.watch, fd)
@@ -275,7 +286,7 @@ func (tab table) addPoll() {
 			if err != nil {
 				return err
 			}
-			ep.watch[fd] = epollInterest{events: uint32(ev), data: data}
+			ep.watch[fd] = epollInterest{events: uint32(ev), data: data, desc: m.files.byFD[fd].desc}
 		default:
 			return fail(m, t, res, vm.EINVAL)
 		}
@@ -313,7 +324,7 @@ func epollWait(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		}
 		w := ep.watch[fd]
 		f := m.files.byFD[fd]
-		if f == nil {
+		if f == nil || f.desc != w.desc {
 			delete(ep.watch, fd) // closed: epoll forgets it
 			continue
 		}
@@ -330,7 +341,7 @@ func epollWait(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			return err
 		}
 		if w.events&epollOneshot != 0 {
-			ep.watch[fd] = epollInterest{events: epollOneshot, data: w.data}
+			ep.watch[fd] = epollInterest{events: epollOneshot, data: w.data, desc: w.desc}
 		}
 		ready++
 	}

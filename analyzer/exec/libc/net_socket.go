@@ -216,7 +216,7 @@ func (tab table) addSockets() {
 		n := m.net()
 		id := n.id()
 		n.socks[id] = &vsocket{family: family, kind: kind, refs: 1}
-		fd := m.newNetFD(&vfile{sock: id, read: true, write: true, nonblock: a[1].Bits&sockNonblock != 0})
+		fd := m.newNetFD(&vfile{sock: id, read: true, write: true, openDesc: m.files.newDesc(a[1].Bits&sockNonblock != 0)}, a[1].Bits)
 		vm.SetResult(res, uint64(fd))
 		return nil
 	}, "socket")
@@ -235,8 +235,8 @@ func (tab table) addSockets() {
 		s0, s1 := n.id(), n.id()
 		n.socks[s0] = &vsocket{family: afUnix, kind: sockStream, refs: 1, rx: p1, tx: p2}
 		n.socks[s1] = &vsocket{family: afUnix, kind: sockStream, refs: 1, rx: p2, tx: p1}
-		fd0 := m.newNetFD(&vfile{sock: s0, read: true, write: true, nonblock: nb})
-		fd1 := m.newNetFD(&vfile{sock: s1, read: true, write: true, nonblock: nb})
+		fd0 := m.newNetFD(&vfile{sock: s0, read: true, write: true, openDesc: m.files.newDesc(nb)}, a[1].Bits)
+		fd1 := m.newNetFD(&vfile{sock: s1, read: true, write: true, openDesc: m.files.newDesc(nb)}, a[1].Bits)
 		if err := m.WriteUint(a[3].Bits, 4, uint64(fd0)); err != nil {
 			return err
 		}
@@ -378,8 +378,11 @@ func acceptFn(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 	n := m.net()
 	id := n.id()
 	n.socks[id] = &vsocket{family: s.family, kind: sockStream, refs: 1, port: s.port, path: s.path, rx: c.rx, tx: c.tx, peer: c.peer}
-	nb := len(a) > 3 && a[3].Bits&sockNonblock != 0
-	fd := m.newNetFD(&vfile{sock: id, read: true, write: true, nonblock: nb})
+	var flags uint64 // accept4's
+	if len(a) > 3 {
+		flags = a[3].Bits
+	}
+	fd := m.newNetFD(&vfile{sock: id, read: true, write: true, openDesc: m.files.newDesc(flags&sockNonblock != 0)}, flags)
 	m.Sync(t, vm.Acquire, vm.PipeKey, c.rx)
 	if err := m.writeSockaddr(a[1].Bits, a[2].Bits, s.family, c.peer, "", false); err != nil {
 		return err

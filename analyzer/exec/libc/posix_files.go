@@ -22,6 +22,11 @@ const (
 	oAppend  = 0x400
 	// oDirectory is O_DIRECTORY: fail unless the name is a directory.
 	oDirectory = 0x10000
+	// oCloexec is O_CLOEXEC, and SOCK_CLOEXEC, EFD_CLOEXEC and
+	// EPOLL_CLOEXEC too, which Linux gives the same value.
+	oCloexec = 0o2000000
+	// fdCloexec is FD_CLOEXEC, fcntl's descriptor flag.
+	fdCloexec = 1
 	// atFDCWD is AT_FDCWD: openat's relative names are in the working
 	// directory.
 	atFDCWD = -100
@@ -52,18 +57,19 @@ func (m *machine) openFile(t *vm.Thread, path string, flags uint64) (int, error)
 	case exists && flags&oCreat != 0 && flags&oExcl != 0:
 		return -1, m.SetErrno(t, vm.EEXIST)
 	}
-	f := &vfile{fd: m.files.nextFD, path: path, mode: unbuffered, dir: dir, desc: m.files.newDesc()}
+	f := &vfile{fd: m.files.freeFD(0), path: path, mode: unbuffered, dir: dir,
+		openDesc: m.files.newDesc(false)}
 	acc := flags & oAccMode
 	f.read = acc != oWronly && !dir
 	f.write = acc == oWronly || acc == oRdwr
 	f.appends = flags&oAppend != 0
+	f.cloexec = flags&oCloexec != 0
 	if !dir && (!exists || (flags&oTrunc != 0 && f.write)) {
 		data = &contents{}
 		m.files.fs[path] = data
 		delete(m.files.fsSym, path)
 	}
 	f.data, f.sym = data, m.files.fsSym[path]
-	m.files.nextFD++
 	f.proc = m.Proc()
 	m.files.byFD[f.fd] = f
 	return f.fd, nil
@@ -238,7 +244,7 @@ func (tab table) addPosixFiles() {
 			vm.SetResult(res, 0)
 			switch {
 			case f.std():
-				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.fd)+3)
+				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.stdNum())+3)
 			case f.dir:
 				return m.statInto(a[bufArg].Bits, 0, directory, m.files.inode(f.path))
 			}
@@ -347,23 +353,26 @@ func (tab table) addPosixFiles() {
 		vm.SetResult(res, 0)
 		return nil
 	}, "ftruncate", "ftruncate64")
-	dup := func(m *machine, t *vm.Thread, res []vm.Value, old, to int) error {
+	// dup makes descriptor to a copy of old: the same open file
+	// description, so the two share the offset and O_NONBLOCK, and
+	// FD_CLOEXEC as cloexec says. What to held is closed first, as
+	// dup2 does; a stdio stream of to (stdout, when a program sends its
+	// output to a file) keeps its buffer and goes on with the new file.
+	dup := func(m *machine, t *vm.Thread, res []vm.Value, old, to int, cloexec bool) error {
 		f := m.files.byFD[old]
-		if f == nil {
+		if f == nil || to < 0 {
 			return fail(m, t, res, vm.EBADF)
 		}
-		if to < 0 {
-			to = m.files.nextFD
-			m.files.nextFD++
-		} else if to == old {
+		if to == old {
 			vm.SetResult(res, uint64(to))
 			return nil
 		}
-		if old := m.files.byFD[to]; old != nil && old.isNet() {
-			m.closeNet(old) // dup2 closes what the target held
-		}
 		c := *f
-		c.fd, c.pending, c.proc = to, nil, m.Proc()
+		c.fd, c.pending, c.proc, c.cloexec = to, nil, m.Proc(), cloexec
+		if g := m.files.byFD[to]; g != nil {
+			m.files.bindStreams(g, &c) // before the close flushes what they buffer
+			m.files.closeFD(to)
+		}
 		m.files.byFD[to] = &c
 		if f.isNet() {
 			m.holdEnds(f)
@@ -372,11 +381,18 @@ func (tab table) addPosixFiles() {
 		return nil
 	}
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		return dup(m, t, res, int(int32(a[0].Bits)), -1)
+		return dup(m, t, res, int(int32(a[0].Bits)), m.files.freeFD(0), false)
 	}, "dup")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		return dup(m, t, res, int(int32(a[0].Bits)), int(int32(a[1].Bits)))
-	}, "dup2", "dup3")
+		return dup(m, t, res, int(int32(a[0].Bits)), int(int32(a[1].Bits)), false)
+	}, "dup2")
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		old, to, flags := int(int32(a[0].Bits)), int(int32(a[1].Bits)), a[2].Bits&0xffffffff
+		if old == to || flags&^oCloexec != 0 {
+			return fail(m, t, res, vm.EINVAL)
+		}
+		return dup(m, t, res, old, to, flags != 0)
+	}, "dup3")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fd := int(int32(a[0].Bits))
 		f := m.files.byFD[fd]
@@ -385,7 +401,15 @@ func (tab table) addPosixFiles() {
 		}
 		switch a[1].Bits & 0xffffffff {
 		case 0, 1030: // F_DUPFD, F_DUPFD_CLOEXEC
-			return dup(m, t, res, fd, -1)
+			if int32(a[2].Bits) < 0 {
+				return fail(m, t, res, vm.EINVAL)
+			}
+			return dup(m, t, res, fd, m.files.freeFD(int(int32(a[2].Bits))), a[1].Bits&0xffffffff == 1030)
+		case 1: // F_GETFD
+			vm.SetResult(res, map[bool]uint64{false: 0, true: fdCloexec}[f.cloexec])
+		case 2: // F_SETFD
+			f.cloexec = a[2].Bits&fdCloexec != 0
+			vm.SetResult(res, 0)
 		case 3: // F_GETFL
 			fl := uint64(0)
 			switch {
@@ -403,7 +427,7 @@ func (tab table) addPosixFiles() {
 			vm.SetResult(res, 0)
 		case fGetLK, fSetLK, fSetLKW, fOFDGetLK, fOFDSetLK, fOFDSetLKW:
 			return m.recordLock(t, f, a[1].Bits&0xffffffff, a[2].Bits, res)
-		default: // F_GETFD, F_SETFD and the rest: accepted, nothing changes
+		default: // the rest: accepted, nothing changes
 			vm.SetResult(res, 0)
 		}
 		return nil

@@ -439,7 +439,11 @@ func (tab table) addScanf() {
 			var src scanSource
 			switch from {
 			case 0: // scanf: stdin
-				src = newStreamScan(m, m.files.byFD[0], func(c *machine) *vfile { return c.files.byFD[0] })
+				f, err := m.files.stdStream(0)
+				if err != nil {
+					return err
+				}
+				src = newStreamScan(m, f, func(c *machine) *vfile { f, _ := c.files.stdStream(0); return f })
 			case 1: // fscanf(FILE*, ...)
 				fmtIdx = 1
 				f, err := m.files.stream(a[0].Bits)

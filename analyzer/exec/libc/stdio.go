@@ -43,7 +43,9 @@ func (tab table) addStdio() {
 			var err error
 			switch streamArg {
 			case 0: // printf: stdout
-				f = m.files.byFD[1]
+				if f, err = m.files.stdStream(1); err != nil {
+					return err
+				}
 			case 1: // fprintf(FILE*, ...)
 				fmtIdx = 1
 				if f, err = m.files.stream(a[0].Bits); err != nil {
@@ -107,14 +109,12 @@ func (tab table) addStdio() {
 		if err != nil {
 			return err
 		}
-		m.files.writeStream(t, 1, []byte(s+"\n"))
 		vm.SetResult(res, 1)
-		return nil
+		return m.files.writeStream(t, 1, []byte(s+"\n"))
 	}, "puts").Prints()
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		m.files.writeStream(t, 1, []byte{byte(a[0].Bits)})
 		vm.SetResult(res, a[0].Bits&0xff)
-		return nil
+		return m.files.writeStream(t, 1, []byte{byte(a[0].Bits)})
 	}, "putchar", "putchar_unlocked").Prints()
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[1].Bits)
@@ -273,7 +273,11 @@ func (tab table) registerInput() {
 		return nil
 	}
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		return getc(m, m.files.byFD[0], res)
+		f, err := m.files.stdStream(0)
+		if err != nil {
+			return err
+		}
+		return getc(m, f, res)
 	}, "getchar", "getchar_unlocked")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
@@ -412,8 +416,7 @@ func (tab table) registerFiles() {
 			}
 			return m.SetErrno(t, errno)
 		}
-		f.fd, f.proc, f.desc = m.files.nextFD, m.Proc(), m.files.newDesc()
-		m.files.nextFD++
+		f.fd, f.proc = m.files.freeFD(0), m.Proc()
 		addr := m.Alloc(vm.ObjHeap, 216, "FILE "+path, in.Loc, t, nil)
 		m.files.byAddr[addr] = f
 		m.files.byFD[f.fd] = f
@@ -460,10 +463,9 @@ func (tab table) registerFiles() {
 			delete(m.files.byAddr, a[2].Bits)
 			return m.SetErrno(t, errno)
 		}
-		f.fd, f.proc, f.desc = old.fd, m.Proc(), m.files.newDesc()
+		f.fd, f.proc = old.fd, m.Proc()
 		if f.fd < 0 { // a memory stream had none
-			f.fd = m.files.nextFD
-			m.files.nextFD++
+			f.fd = m.files.freeFD(0)
 		}
 		m.files.byAddr[a[2].Bits] = f
 		m.files.byFD[f.fd] = f
@@ -506,8 +508,7 @@ func (tab table) registerFiles() {
 		if s != "" {
 			msg = s + ": " + msg
 		}
-		m.files.writeStream(t, 2, []byte(msg+"\n"))
-		return nil
+		return m.files.writeStream(t, 2, []byte(msg+"\n"))
 	}, "perror")
 }
 
@@ -751,7 +752,7 @@ func (ft *fileTable) openStream(path, mode string) (*vfile, int, error) {
 	if _, fifo := ft.fifos[path]; fifo {
 		return nil, 0, vm.Unsupported("fopen of the FIFO %s: stdio streams over pipes are not modeled (open, read and write are)", path)
 	}
-	f := &vfile{path: path, mode: fullyBuffered}
+	f := &vfile{path: path, mode: fullyBuffered, openDesc: ft.newDesc(false), cloexec: strings.Contains(mode, "e")}
 	data, exists := ft.fs[path]
 	switch {
 	case !exists && ft.isDir(path):
@@ -797,7 +798,8 @@ func (m *machine) writeDirect(t *vm.Thread, f *vfile, p, n uint64, pos int) (int
 		return 0, err
 	}
 	m.NoteAccess(p, n, vm.Read)
-	direct := &vfile{fd: f.fd, path: f.path, mode: unbuffered, write: true, pos: pos, appends: f.appends}
+	direct := &vfile{fd: f.fd, path: f.path, mode: unbuffered, write: true, appends: f.appends,
+		openDesc: &openDesc{pos: pos}}
 	m.files.write(t, direct, append([]byte(nil), b...))
 	if f.path != "" && f.read {
 		f.data = m.files.fs[f.path]
