@@ -12,9 +12,10 @@
  * threads block different signals gets the last mask any of them set, and
  * a pthread_kill reaches whichever thread waits for the signal.
  *
- * Signals from outside (alarm, a timer, a fault) are never delivered:
- * alarm returns 0 and arms nothing, and a sigwait for them alone waits for
- * good. */
+ * Timers (alarm, setitimer, timer_create: timer.c) signal where the
+ * program waits for a signal, in pause and sigsuspend. Signals from
+ * outside the program (a terminal's, another process's) never come, and a
+ * sigwait for them alone waits for good. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
@@ -64,6 +65,10 @@ static int ignoredByDefault(int sig) { return sig == SIGCHLD || sig == SIGURG ||
  * and pendingCond tells sigwait that one became pending. */
 static unsigned long blocked, pending;
 static pthread_cond_t pendingCond = PTHREAD_COND_INITIALIZER;
+/* raised counts the signals raised, so pause and sigsuspend, waiting for
+ * one, see another thread's; raisedCond tells them. */
+static unsigned long raised;
+static pthread_cond_t raisedCond = PTHREAD_COND_INITIALIZER;
 
 static unsigned long sigbit(int sig) { return 1UL << (sig - 1); }
 static unsigned long firstWord(const sigset_t *s) { return *(const unsigned long *)s; }
@@ -78,6 +83,8 @@ WEAK int raise(int sig) {
 		return -1;
 	}
 	pthread_mutex_lock(&actionsLock);
+	raised++;
+	pthread_cond_broadcast(&raisedCond);
 	if (blocked & sigbit(sig)) {
 		pending |= sigbit(sig);
 		pthread_cond_broadcast(&pendingCond);
@@ -114,8 +121,52 @@ static inline __attribute__((always_inline)) int deliver(int sig) {
 	return 0;
 }
 
-WEAK unsigned alarm(unsigned seconds) { return 0; }
+int __augur_timer_wait(void);
+
+/* awaitSignal waits until a signal is delivered (not left pending by the
+ * mask): from the earliest timer that signals, which it sleeps until, or,
+ * with none armed, from another thread (raise, kill, pthread_kill). With
+ * neither, it waits for good, as a pause natively does: a program whose
+ * threads all wait so ends in a deadlock report. */
+static void awaitSignal(void) {
+	for (;;) {
+		pthread_mutex_lock(&actionsLock);
+		unsigned long seen = raised;
+		pthread_mutex_unlock(&actionsLock);
+		int sig = __augur_timer_wait();
+		if (sig == 0) {
+			pthread_mutex_lock(&actionsLock);
+			while (raised == seen)
+				pthread_cond_wait(&raisedCond, &actionsLock);
+			pthread_mutex_unlock(&actionsLock);
+			return;
+		}
+		pthread_mutex_lock(&actionsLock);
+		int held = (blocked & sigbit(sig)) != 0;
+		pthread_mutex_unlock(&actionsLock);
+		raise(sig);
+		if (!held)
+			return;
+	}
+}
+
 WEAK int pause(void) {
+	awaitSignal();
+	errno = EINTR;
+	return -1;
+}
+
+/* sigsuspend waits, under mask, for a signal to be delivered, then puts
+ * the mask back (which delivers what it unblocks). */
+WEAK int sigsuspend(const sigset_t *mask) {
+	sigset_t old;
+	pthread_mutex_lock(&actionsLock);
+	int due = (pending & ~firstWord(mask)) != 0;
+	pthread_mutex_unlock(&actionsLock);
+	sigprocmask(SIG_SETMASK, mask, &old); /* delivers those */
+	if (!due)
+		awaitSignal();
+	sigprocmask(SIG_SETMASK, &old, NULL);
 	errno = EINTR;
 	return -1;
 }
@@ -250,32 +301,3 @@ WEAK int sigrelse(int sig) { return maskOne(SIG_UNBLOCK, sig); }
  * first two real-time signals for itself. */
 WEAK int __libc_current_sigrtmin(void) { return 34; }
 WEAK int __libc_current_sigrtmax(void) { return 64; }
-
-/* Interval timers, like alarm, arm nothing: no signal comes from outside
- * the program. getitimer reports a timer disarmed; timer_create makes
- * timers that never expire. */
-WEAK int setitimer(__itimer_which_t which, const struct itimerval *v, struct itimerval *old) {
-	if ((int)which < ITIMER_REAL || (int)which > ITIMER_PROF) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (old)
-		memset(old, 0, sizeof *old);
-	return 0;
-}
-WEAK int getitimer(__itimer_which_t which, struct itimerval *v) { return setitimer(which, NULL, v); }
-WEAK int timer_create(clockid_t clock, struct sigevent *ev, timer_t *id) {
-	static long next;
-	*id = (timer_t)++next;
-	return 0;
-}
-WEAK int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itimerspec *old) {
-	if (old)
-		memset(old, 0, sizeof *old);
-	return 0;
-}
-WEAK int timer_gettime(timer_t id, struct itimerspec *v) {
-	memset(v, 0, sizeof *v);
-	return 0;
-}
-WEAK int timer_delete(timer_t id) { return 0; }
