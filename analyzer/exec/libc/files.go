@@ -116,6 +116,8 @@ type fileTable struct {
 	// none).
 	stdFiles [3]*vfile
 	stdVars  [3]uint64
+	// stdAddrs are the addresses of the runtime's three FILEs.
+	stdAddrs [3]uint64
 	stdout   io.Writer
 	stderr   io.Writer
 	// dirs are the directories the program made (mkdir), /tmp and
@@ -209,7 +211,8 @@ func newFileTable(m *machine, cfg vm.Config) *fileTable {
 	for i, f := range std {
 		ft.byFD[i] = f
 		if g != nil {
-			ft.byAddr[ir.Addr(g.ID, uint64(i)*(g.Size/3))] = f
+			ft.stdAddrs[i] = ir.Addr(g.ID, uint64(i)*(g.Size/3))
+			ft.byAddr[ft.stdAddrs[i]] = f
 		}
 	}
 	return ft
@@ -284,14 +287,14 @@ func (ft *fileTable) write(t *vm.Thread, f *vfile, b []byte) {
 	f.pending = append(f.pending, b...)
 	switch f.mode {
 	case unbuffered:
-		ft.flush(f)
+		ft.flush(t, f)
 	case lineBuffered:
 		if i := lastNewline(f.pending); i >= 0 {
-			ft.flushN(f, i+1)
+			ft.flushN(t, f, i+1)
 		}
 	case fullyBuffered:
 		if len(f.pending) >= stdioBufSize {
-			ft.flushN(f, len(f.pending)/stdioBufSize*stdioBufSize)
+			ft.flushN(t, f, len(f.pending)/stdioBufSize*stdioBufSize)
 		}
 	}
 }
@@ -333,16 +336,18 @@ func lastNewline(b []byte) int {
 	return -1
 }
 
-func (ft *fileTable) flush(f *vfile) { ft.flushN(f, len(f.pending)) }
+func (ft *fileTable) flush(t *vm.Thread, f *vfile) { ft.flushN(t, f, len(f.pending)) }
 
 // flushN delivers the first n pending bytes of f.
-func (ft *fileTable) flushN(f *vfile, n int) {
+func (ft *fileTable) flushN(t *vm.Thread, f *vfile, n int) {
 	if n == 0 {
 		return
 	}
 	out := f.pending[:n]
 	switch {
 	case f.closed: // EBADF: lost
+	case f.isNet():
+		ft.m.flushToPipe(t, f, out)
 	case f.mem != nil:
 		f.writeMem(out)
 	case f.path != "":
@@ -409,13 +414,13 @@ func (ft *fileTable) refresh(f *vfile) {
 
 // closeFD closes descriptor fd, which is open: its stream is flushed, and
 // a pipe's or socket's end is released.
-func (ft *fileTable) closeFD(fd int) {
+func (ft *fileTable) closeFD(t *vm.Thread, fd int) {
 	f := ft.byFD[fd]
-	ft.flush(f)
+	ft.flush(t, f)
 	delete(ft.byFD, fd)
 	f.closed = true
 	if f.isNet() {
-		ft.m.closeNet(f)
+		ft.m.closeNet(t, f)
 	}
 	ft.closedLocks(f)
 }
@@ -450,14 +455,14 @@ func (ft *fileTable) newDesc(nonblock bool) *openDesc {
 }
 
 // flushAll flushes every stream, as exit() does.
-func (ft *fileTable) flushAll() {
+func (ft *fileTable) flushAll(t *vm.Thread) {
 	fds := make([]int, 0, len(ft.byFD))
 	for fd := range ft.byFD {
 		fds = append(fds, fd)
 	}
 	sort.Ints(fds)
 	for _, fd := range fds {
-		ft.flush(ft.byFD[fd])
+		ft.flush(t, ft.byFD[fd])
 	}
 }
 
@@ -571,7 +576,7 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 	for i, f := range ft.stdFiles {
 		c.stdFiles[i] = dup(f)
 	}
-	c.stdVars = ft.stdVars
+	c.stdVars, c.stdAddrs = ft.stdVars, ft.stdAddrs
 	return c
 }
 
@@ -585,6 +590,6 @@ func (ft *fileTable) closeOwnedBy(proc int) {
 	}
 	slices.Sort(fds)
 	for _, fd := range fds {
-		ft.closeFD(fd)
+		ft.closeFD(nil, fd) // the process has no thread left
 	}
 }

@@ -50,7 +50,7 @@ func (m *machine) Fork(c *vm.Machine) vm.Library {
 }
 
 // Flush writes out every stream's buffered output, as exit does.
-func (m *machine) Flush() { m.files.flushAll() }
+func (m *machine) Flush() { m.files.flushAll(nil) }
 
 // Footprint is the memory the files and the network hold, in bytes.
 func (m *machine) Footprint() uint64 { return m.files.footprint() }

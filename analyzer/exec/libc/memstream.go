@@ -69,7 +69,7 @@ func (f *vfile) writeMem(b []byte) {
 // variables (the buffer published before is freed, as glibc's realloc
 // would move it).
 func (m *machine) publishMem(t *vm.Thread, f *vfile) error {
-	m.files.flush(f)
+	m.files.flush(t, f)
 	ms := f.mem
 	if ms == nil || !ms.dirty {
 		return nil

@@ -247,6 +247,9 @@ func (m *machine) streamRead(t *vm.Thread, in *ir.Inst, rx uint64, p, n uint64, 
 	if len(pp.buf) == 0 {
 		switch {
 		case pp.writers == 0 || n == 0:
+			if pp.writers == 0 {
+				m.Sync(t, vm.Acquire, vm.PipeKey, rx) // the writers' closes come first
+			}
 			vm.SetResult(res, 0)
 			return m.Point()
 		case nonblock:
@@ -313,13 +316,13 @@ func (m *machine) streamWrite(t *vm.Thread, in *ir.Inst, tx uint64, p, n uint64,
 }
 
 // closeNet releases what descriptor f holds of the network.
-func (m *machine) closeNet(f *vfile) {
+func (m *machine) closeNet(t *vm.Thread, f *vfile) {
 	n := m.net()
-	m.releaseEnds(f.rx, f.tx)
+	m.releaseEnds(t, f.rx, f.tx)
 	if s := n.socks[f.sock]; s != nil {
 		s.refs--
 		if s.refs == 0 {
-			m.closeSocket(f.sock, s)
+			m.closeSocket(t, f.sock, s)
 		}
 	}
 	if f.epoll != 0 {
@@ -333,9 +336,14 @@ func (m *machine) closeNet(f *vfile) {
 	}
 }
 
-// releaseEnds gives up one reader of rx and one writer of tx.
-func (m *machine) releaseEnds(rx, tx uint64) {
+// releaseEnds gives up one reader of rx and one writer of tx, for thread
+// t (nil: a process's end). What t did before it gave up a writer is
+// ordered before a read that finds the end of file it makes.
+func (m *machine) releaseEnds(t *vm.Thread, rx, tx uint64) {
 	n := m.net()
+	if t != nil && tx != 0 && n.pipes[tx] != nil {
+		m.Sync(t, vm.ReleaseMerge, vm.PipeKey, tx)
+	}
 	if p := n.pipes[rx]; p != nil {
 		p.readers--
 		m.dropPipe(rx, p)

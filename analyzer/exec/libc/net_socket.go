@@ -191,16 +191,16 @@ func (m *machine) unbind(id uint64, s *vsocket) {
 // closeSocket tears down a socket no descriptor holds: its port, its
 // connection (the peer sees end of file) and the connections it never
 // accepted (their clients see end of file).
-func (m *machine) closeSocket(id uint64, s *vsocket) {
+func (m *machine) closeSocket(t *vm.Thread, id uint64, s *vsocket) {
 	m.unbind(id, s)
 	for _, c := range s.backlog {
-		m.releaseEnds(c.rx, c.tx)
+		m.releaseEnds(t, c.rx, c.tx)
 	}
 	tx := s.tx
 	if s.shutWrite {
 		tx = 0
 	}
-	m.releaseEnds(s.rx, tx)
+	m.releaseEnds(t, s.rx, tx)
 	delete(m.net().socks, id)
 }
 
@@ -311,7 +311,7 @@ func (tab table) addSockets() {
 		}
 		if how := a[1].Bits & 0xffffffff; (how == 1 || how == 2) && s.kind == sockStream && !s.shutWrite {
 			s.shutWrite = true
-			m.releaseEnds(0, s.tx) // the peer reads end of file
+			m.releaseEnds(t, 0, s.tx) // the peer reads end of file
 		}
 		vm.SetResult(res, 0)
 		return nil

@@ -343,7 +343,7 @@ func (tab table) addPosixFiles() {
 		if n < 0 {
 			return fail(m, t, res, vm.EINVAL)
 		}
-		m.files.flush(f)
+		m.files.flush(t, f)
 		data := m.files.fs[f.path]
 		if data == nil {
 			data = &contents{}
@@ -371,7 +371,7 @@ func (tab table) addPosixFiles() {
 		c.fd, c.pending, c.proc, c.cloexec = to, nil, m.Proc(), cloexec
 		if g := m.files.byFD[to]; g != nil {
 			m.files.bindStreams(g, &c) // before the close flushes what they buffer
-			m.files.closeFD(to)
+			m.files.closeFD(t, to)
 		}
 		m.files.byFD[to] = &c
 		if f.isNet() {
@@ -438,10 +438,15 @@ func (tab table) addPosixFiles() {
 			vm.SetResult(res, 0)
 			return m.SetErrno(t, vm.EBADF)
 		}
+		name := "FILE " + f.path
 		if f.isNet() {
-			return vm.Unsupported("fdopen of a pipe or a socket (stdio over them is not modeled; read and write are)")
+			rx, tx := m.ends(f)
+			if rx == 0 && tx == 0 {
+				return vm.Unsupported("fdopen of a descriptor that is not a pipe, a connected stream socket or a file (stdio over it is not modeled)")
+			}
+			name = "FILE of a pipe or socket"
 		}
-		addr := m.Alloc(vm.ObjHeap, 216, "FILE "+f.path, in.Loc, t, nil)
+		addr := m.Alloc(vm.ObjHeap, 216, name, in.Loc, t, nil)
 		m.files.byAddr[addr] = f
 		f.mode = fullyBuffered
 		if f.fd <= 2 {

@@ -443,11 +443,17 @@ func (tab table) addScanf() {
 				if err != nil {
 					return err
 				}
+				if err := m.fillStream(t, f, aLine); err != nil {
+					return err
+				}
 				src = newStreamScan(m, f, func(c *machine) *vfile { f, _ := c.files.stdStream(0); return f })
 			case 1: // fscanf(FILE*, ...)
 				fmtIdx = 1
 				f, err := m.files.stream(a[0].Bits)
 				if err != nil {
+					return err
+				}
+				if err := m.fillStream(t, f, aLine); err != nil {
 					return err
 				}
 				addr := a[0].Bits

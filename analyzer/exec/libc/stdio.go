@@ -1,6 +1,7 @@
 package libc
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -160,7 +161,7 @@ func (tab table) addStdio() {
 		vm.SetResult(res, 0)
 		if a[0].Bits == 0 {
 			m.NoteUnordered("it flushed every stream")
-			m.files.flushAll()
+			m.files.flushAll(t)
 			return m.publishAll(t)
 		}
 		f, err := m.files.stream(a[0].Bits)
@@ -177,7 +178,7 @@ func (tab table) addStdio() {
 		if err != nil {
 			return err
 		}
-		m.files.flush(f)
+		m.files.flush(t, f)
 		switch mode := a[2].Bits & 0xffffffff; {
 		case a[1].Bits == 0 && mode == 2, mode == 2: // _IONBF
 			f.mode = unbuffered
@@ -195,7 +196,7 @@ func (tab table) addStdio() {
 			return err
 		}
 		if a[1].Bits == 0 {
-			m.files.flush(f)
+			m.files.flush(t, f)
 			f.mode = unbuffered
 		}
 		return nil
@@ -251,7 +252,7 @@ func (tab table) addStdio() {
 		if f == nil {
 			return fail(m, t, res, vm.EBADF)
 		}
-		m.files.closeFD(fd)
+		m.files.closeFD(t, fd)
 		vm.SetResult(res, 0)
 		return nil
 	}, "close")
@@ -277,11 +278,17 @@ func (tab table) registerInput() {
 		if err != nil {
 			return err
 		}
+		if err := m.fillStream(t, f, atLeast(1)); err != nil {
+			return err
+		}
 		return getc(m, f, res)
 	}, "getchar", "getchar_unlocked")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f, err := m.files.stream(a[0].Bits)
 		if err != nil {
+			return err
+		}
+		if err := m.fillStream(t, f, atLeast(1)); err != nil {
 			return err
 		}
 		return getc(m, f, res)
@@ -303,6 +310,11 @@ func (tab table) registerInput() {
 		f, err := m.files.stream(a[3].Bits)
 		if err != nil {
 			return err
+		}
+		if size != 0 && n != 0 {
+			if err := m.fillStream(t, f, atLeast(size*min(n, 1<<40/size))); err != nil {
+				return err
+			}
 		}
 		return m.readInto(f, a[0].Bits, size, n, res)
 	}, "fread", "fread_unlocked")
@@ -450,7 +462,7 @@ func (tab table) registerFiles() {
 		// file takes its descriptor, as glibc's dup3 gives it, and its
 		// FILE stays where it was.
 		if m.files.byFD[old.fd] == old {
-			m.files.closeFD(old.fd)
+			m.files.closeFD(t, old.fd)
 		}
 		f, errno, err := m.files.openStream(path, mode)
 		if err != nil {
@@ -482,11 +494,10 @@ func (tab table) registerFiles() {
 		}
 		delete(m.files.byAddr, a[0].Bits)
 		if f.fd >= 0 && m.files.byFD[f.fd] == f {
-			delete(m.files.byFD, f.fd)
-			m.files.closedLocks(f)
+			m.files.closeFD(t, f.fd)
 		}
 		vm.SetResult(res, 0)
-		if f.fd >= 0 && f.fd <= 2 { // the FILE is the runtime's own
+		if slices.Contains(m.files.stdAddrs[:], a[0].Bits) { // the FILE is the runtime's own
 			return nil
 		}
 		return m.Free(t, a[0].Bits, in.Loc, "fclose")

@@ -202,7 +202,7 @@ func (tab table) addDirs() {
 			vm.SetResult(res, ^uint64(0))
 			return m.SetErrno(t, vm.EBADF)
 		}
-		m.files.closeFD(l.fd)
+		m.files.closeFD(t, l.fd)
 		vm.SetResult(res, 0)
 		return nil
 	}, "closedir")
