@@ -175,11 +175,18 @@ WEAK int setitimer(__itimer_which_t which, const struct itimerval *v, struct iti
 }
 WEAK int getitimer(__itimer_which_t which, struct itimerval *v) { return setitimer(which, NULL, v); }
 
-/* timer_t is a pointer in glibc's headers; augur's are the table's
- * indices, from 1. */
-static struct vtimer *timerOf(timer_t id) {
+/* lockTimer takes timersLock and returns the timer id names; for an id
+ * that names none it returns NULL with the lock released and errno
+ * EINVAL. timer_t is a pointer in glibc's headers; augur's are the
+ * table's indices, from 1. */
+static struct vtimer *lockTimer(timer_t id) {
 	intptr_t i = (intptr_t)id;
-	return i > 0 && i < NTIMERS && timers[i].used ? &timers[i] : NULL;
+	pthread_mutex_lock(&timersLock);
+	if (i > 0 && i < NTIMERS && timers[i].used)
+		return &timers[i];
+	pthread_mutex_unlock(&timersLock);
+	errno = EINVAL;
+	return NULL;
 }
 
 WEAK int timer_create(clockid_t clock, struct sigevent *ev, timer_t *id) {
@@ -209,14 +216,14 @@ WEAK int timer_create(clockid_t clock, struct sigevent *ev, timer_t *id) {
 }
 
 WEAK int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct itimerspec *old) {
-	pthread_mutex_lock(&timersLock);
-	struct vtimer *t = timerOf(id);
-	if (!t || !v || v->it_value.tv_nsec < 0 || v->it_value.tv_nsec >= 1000000000L || v->it_interval.tv_nsec < 0 ||
+	if (!v || v->it_value.tv_nsec < 0 || v->it_value.tv_nsec >= 1000000000L || v->it_interval.tv_nsec < 0 ||
 	    v->it_interval.tv_nsec >= 1000000000L) {
-		pthread_mutex_unlock(&timersLock);
 		errno = EINVAL;
 		return -1;
 	}
+	struct vtimer *t = lockTimer(id);
+	if (!t)
+		return -1;
 	if (old) {
 		old->it_value = ts_of(left(t));
 		old->it_interval = ts_of(t->interval);
@@ -233,13 +240,9 @@ WEAK int timer_settime(timer_t id, int flags, const struct itimerspec *v, struct
 }
 
 WEAK int timer_gettime(timer_t id, struct itimerspec *v) {
-	pthread_mutex_lock(&timersLock);
-	struct vtimer *t = timerOf(id);
-	if (!t) {
-		pthread_mutex_unlock(&timersLock);
-		errno = EINVAL;
+	struct vtimer *t = lockTimer(id);
+	if (!t)
 		return -1;
-	}
 	v->it_value = ts_of(left(t));
 	v->it_interval = ts_of(t->interval);
 	pthread_mutex_unlock(&timersLock);
@@ -249,13 +252,9 @@ WEAK int timer_gettime(timer_t id, struct itimerspec *v) {
 WEAK int timer_getoverrun(timer_t id) { return 0; }
 
 WEAK int timer_delete(timer_t id) {
-	pthread_mutex_lock(&timersLock);
-	struct vtimer *t = timerOf(id);
-	if (!t) {
-		pthread_mutex_unlock(&timersLock);
-		errno = EINVAL;
+	struct vtimer *t = lockTimer(id);
+	if (!t)
 		return -1;
-	}
 	t->used = 0;
 	t->expiry = 0;
 	t->generation++;
