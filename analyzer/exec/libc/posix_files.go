@@ -406,7 +406,7 @@ func (tab table) addPosixFiles() {
 			}
 			return dup(m, t, res, fd, m.files.freeFD(int(int32(a[2].Bits))), a[1].Bits&0xffffffff == 1030)
 		case 1: // F_GETFD
-			vm.SetResult(res, map[bool]uint64{false: 0, true: fdCloexec}[f.cloexec])
+			vm.SetResult(res, b2u(f.cloexec)*fdCloexec)
 		case 2: // F_SETFD
 			f.cloexec = a[2].Bits&fdCloexec != 0
 			vm.SetResult(res, 0)
