@@ -55,6 +55,8 @@ type vfile struct {
 	// its dups share; cloexec is the descriptor's own FD_CLOEXEC.
 	*openDesc
 	cloexec bool
+	// dev is the kind of device f is (devices; devNone for a file).
+	dev byte
 	// closed is set when f's descriptor is closed while a stdio stream
 	// still refers to it (close(1)): the stream's writes go nowhere
 	// until the number is given to another file.
@@ -73,6 +75,7 @@ type openDesc struct {
 	pos      int
 	nonblock bool
 	stdFD    int8
+	rand     uint64 // a random device's state
 }
 
 // std reports whether f is of a standard stream as the run began: stdin,
@@ -183,8 +186,10 @@ func newFileTable(m *machine, cfg vm.Config) *fileTable {
 	for p, data := range given { // shared with the configuration: copied before a write
 		ft.fs[p] = newContents(data)
 	}
-	if ft.fs[devNull] == nil {
-		ft.fs[devNull] = &contents{}
+	for p := range devices {
+		if ft.fs[p] == nil {
+			ft.fs[p] = &contents{}
+		}
 	}
 	ft.given = given
 	outMode := fullyBuffered
@@ -382,7 +387,7 @@ func (ft *fileTable) writeAt(f *vfile, b []byte) {
 // needed, and returns its contents.
 func (ft *fileTable) store(path string, pos int, b []byte) *contents {
 	data := ft.fs[path]
-	if path == devNull { // it takes every write and keeps nothing
+	if _, dev := devices[path]; dev { // it takes every write and keeps nothing
 		return data
 	}
 	if data == nil {
@@ -444,14 +449,38 @@ func (ft *fileTable) freeFD(min int) int {
 	return fd
 }
 
-// devNull is the one device file: empty to read, and what is written to
-// it is gone (daemons and tests send their output there).
-const devNull = "/dev/null"
+// devices are the device files a program finds, by the kind of what
+// reads of them give: /dev/null ends at once, /dev/zero gives zeros, and
+// /dev/urandom and /dev/random a pseudo-random stream, fixed for each
+// open (the same every run, as getrandom's). What is written to any of
+// them is gone (daemons and tests send their output to /dev/null).
+var devices = map[string]byte{"/dev/null": devNull, "/dev/zero": devZero, "/dev/urandom": devRandom, "/dev/random": devRandom}
+
+// The kinds of device (vfile.dev).
+const (
+	devNone byte = iota
+	devNull
+	devZero
+	devRandom
+)
+
+// devByte is the next byte a read of device f gives.
+func (f *vfile) devByte() int {
+	if f.dev == devZero {
+		return 0
+	}
+	x := f.rand
+	x ^= x << 13
+	x ^= x >> 7
+	x ^= x << 17
+	f.rand = x
+	return int(x & 0xff)
+}
 
 // newDesc makes a new open file description, numbered.
 func (ft *fileTable) newDesc(nonblock bool) *openDesc {
 	ft.nextDesc++
-	return &openDesc{desc: ft.nextDesc, nonblock: nonblock}
+	return &openDesc{desc: ft.nextDesc, nonblock: nonblock, rand: 0x9e3779b97f4a7c15 * ft.nextDesc}
 }
 
 // flushAll flushes every stream, as exit() does.
@@ -492,6 +521,9 @@ func (f *vfile) readByte() int {
 		c := f.unget - 1
 		f.unget = 0
 		return c
+	}
+	if f.dev > devNull {
+		return f.devByte()
 	}
 	if f.pos >= f.data.len() && f.src != nil {
 		buf := make([]byte, 4096)

@@ -64,6 +64,7 @@ func (m *machine) openFile(t *vm.Thread, path string, flags uint64) (int, error)
 	f.write = acc == oWronly || acc == oRdwr
 	f.appends = flags&oAppend != 0
 	f.cloexec = flags&oCloexec != 0
+	f.dev = devices[path]
 	if !dir && (!exists || (flags&oTrunc != 0 && f.write)) {
 		data = &contents{}
 		m.files.fs[path] = data

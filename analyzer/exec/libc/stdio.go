@@ -763,7 +763,8 @@ func (ft *fileTable) openStream(path, mode string) (*vfile, int, error) {
 	if _, fifo := ft.fifos[path]; fifo {
 		return nil, 0, vm.Unsupported("fopen of the FIFO %s: stdio streams over pipes are not modeled (open, read and write are)", path)
 	}
-	f := &vfile{path: path, mode: fullyBuffered, openDesc: ft.newDesc(false), cloexec: strings.Contains(mode, "e")}
+	f := &vfile{path: path, mode: fullyBuffered, openDesc: ft.newDesc(false), cloexec: strings.Contains(mode, "e"),
+		dev: devices[path]}
 	data, exists := ft.fs[path]
 	switch {
 	case !exists && ft.isDir(path):
