@@ -683,11 +683,12 @@ WEAK size_t __ctype_get_mb_cur_max(void) { return ctype_utf8 ? 6 : 1; }
  * in practice) is narrowed and the result widened back, both in UTF-8,
  * which is how augur's printf writes %ls and %lc, so that every wide
  * character of an argument comes back as it was. A result of n wide
- * characters or more is -1, as glibc's, with what fits written. */
+ * characters or more is -1, as glibc's, with what fits written. The wide
+ * streams' printf (wstdio.c) formats the same way. */
 
-/* fromUTF8 decodes the character at s into *c and returns its length; a
- * byte that starts no character stands for itself. */
-static size_t fromUTF8(const char *s, wchar_t *c) {
+/* __augur_utf8_get decodes the character at s into *c and returns its
+ * length; a byte that starts no character stands for itself. */
+size_t __augur_utf8_get(const char *s, wchar_t *c) {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t n = u[0] >= 0xf0 ? 4 : u[0] >= 0xe0 ? 3 : u[0] >= 0xc0 ? 2 : 1;
 	unsigned v = n == 1 ? u[0] : u[0] & (0x7f >> n);
@@ -702,11 +703,13 @@ static size_t fromUTF8(const char *s, wchar_t *c) {
 	return n;
 }
 
-WEAK int vswprintf(wchar_t *restrict ws, size_t n, const wchar_t *restrict fmt, va_list ap) {
+/* __augur_wformat formats the wide format fmt with ap into a new UTF-8
+ * string (the caller frees it), or returns NULL. */
+char *__augur_wformat(const wchar_t *fmt, va_list ap) {
 	size_t fl = wcslen(fmt), k = 0;
 	char *nf = malloc(fl * 6 + 1); /* __augur_utf8_put writes up to six bytes */
 	if (!nf)
-		return -1;
+		return NULL;
 	for (size_t i = 0; i < fl; i++)
 		k += __augur_utf8_put(nf + k, (unsigned)fmt[i]);
 	nf[k] = 0;
@@ -715,16 +718,20 @@ WEAK int vswprintf(wchar_t *restrict ws, size_t n, const wchar_t *restrict fmt, 
 	int len = vsnprintf(NULL, 0, nf, cp);
 	va_end(cp);
 	char *buf = len < 0 ? NULL : malloc((size_t)len + 1);
-	if (!buf) {
-		free(nf);
-		return -1;
-	}
-	vsnprintf(buf, (size_t)len + 1, nf, ap);
+	if (buf)
+		vsnprintf(buf, (size_t)len + 1, nf, ap);
 	free(nf);
+	return buf;
+}
+
+WEAK int vswprintf(wchar_t *restrict ws, size_t n, const wchar_t *restrict fmt, va_list ap) {
+	char *buf = __augur_wformat(fmt, ap);
+	if (!buf)
+		return -1;
 	int out = 0;
 	const char *p = buf;
 	for (; *p && (size_t)out + 1 < n; out++)
-		p += fromUTF8(p, &ws[out]);
+		p += __augur_utf8_get(p, &ws[out]);
 	if (n > 0)
 		ws[out] = 0;
 	int fits = *p == 0 && n > 0;

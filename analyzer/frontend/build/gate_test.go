@@ -35,8 +35,9 @@ func TestRuntimePartsFollowTheHeadersIncluded(t *testing.T) {
 		{"sstream", with("sstream"), sources, []string{"sstream20.cc"}},
 		{"iconv", append(with(), "/usr/include/iconv.h"), sources, []string{"iconv.c"}},
 		{"wordexp", append(with(), "/usr/include/wordexp.h"), sources, []string{"wordexp.c"}},
+		{"wchar", append(with(), "/usr/include/wchar.h"), sources, []string{"wstdio.c"}},
 		{"bitcode of its own", plain, append(sources, "/work/p/lib.bc"),
-			append(fs, "memory_resource.cc", "time_get.cc", "sstream20.cc", "iconv.c", "wordexp.c")},
+			append(fs, "memory_resource.cc", "time_get.cc", "sstream20.cc", "iconv.c", "wordexp.c", "wstdio.c")},
 	}
 	for _, c := range cases {
 		for _, base := range append(slices.Collect(maps.Keys(gatedRuntime)), "abi.cc", "iostream.cc") {
