@@ -370,6 +370,9 @@ func (tab table) addPosixFiles() {
 		}
 		c := *f
 		c.fd, c.pending, c.proc, c.cloexec = to, nil, m.Proc(), cloexec
+		if f.isNet() {
+			c.data = nil // a pipe stream's buffer is its own (stdio_pipe.go)
+		}
 		if g := m.files.byFD[to]; g != nil {
 			m.files.bindStreams(g, &c) // before the close flushes what they buffer
 			m.files.closeFD(t, to)

@@ -10,7 +10,10 @@ import (
 // f.pos) and wait, as the kernel's read under glibc's would, until the
 // buffer holds what the call needs or no writer is left; its flushes put
 // the bytes into the pipe, whatever its room (a flush that would wait
-// for a reader to make room is not modeled).
+// for a reader to make room is not modeled). The buffer's read position
+// is the description's offset, which a pipe has no other use for: two
+// streams that read one pipe through dups of one descriptor at once
+// would move each other's (not modeled).
 
 // fillStream moves what the pipe under stream f holds into the stream's
 // buffer, and makes t wait while enough says the unread bytes (f.data
