@@ -1,4 +1,5 @@
-/* Descriptors as POSIX numbers and shares them: open and dup give the
+/* Descriptors as POSIX numbers and shares them. write(2) to 1, to 2 and
+ * to a dup of 1 reaches the terminal; open and dup give the
  * lowest free number, F_DUPFD the lowest from its argument; a dup shares
  * its original's open file description (the offset, O_NONBLOCK) but has
  * its own FD_CLOEXEC; dup2 onto standard output sends stdout's stream,
@@ -17,10 +18,20 @@
 #include <sys/epoll.h>
 #include <unistd.h>
 
+/* say writes s to descriptor fd with write(2). */
+static void say(int fd, const char *s) {
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		printf("write to %d failed\n", fd);
+}
+
 int main(void) {
 	printf("before\n");
 	fflush(stdout);
+	say(1, "write(1) reaches the terminal\n");
+	say(2, "write(2) reaches standard error\n");
 	int saved = dup(1);
+	say(saved, "so does a write to a dup of 1\n");
+	dprintf(saved, "and dprintf to it\n");
 	int fd = open("captured.txt", O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	dup2(fd, 1);
 	close(fd);

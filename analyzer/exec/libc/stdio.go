@@ -811,7 +811,7 @@ func (m *machine) writeDirect(t *vm.Thread, f *vfile, p, n uint64, pos int) (int
 	}
 	m.NoteAccess(p, n, vm.Read)
 	direct := &vfile{fd: f.fd, path: f.path, mode: unbuffered, write: true, appends: f.appends,
-		openDesc: &openDesc{pos: pos}}
+		openDesc: &openDesc{pos: pos, stdFD: f.stdFD}}
 	m.files.write(t, direct, append([]byte(nil), b...))
 	if f.path != "" && f.read {
 		f.data = m.files.fs[f.path]
