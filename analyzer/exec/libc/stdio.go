@@ -810,9 +810,13 @@ func (m *machine) writeDirect(t *vm.Thread, f *vfile, p, n uint64, pos int) (int
 		return 0, err
 	}
 	m.NoteAccess(p, n, vm.Read)
-	direct := &vfile{fd: f.fd, path: f.path, mode: unbuffered, write: true, appends: f.appends,
-		openDesc: &openDesc{pos: pos, stdFD: f.stdFD}}
-	m.files.write(t, direct, append([]byte(nil), b...))
+	// The write goes through a copy of the descriptor, unbuffered and at
+	// pos, so it lands where f's does (a file, the terminal, a device)
+	// without touching what f's stream buffers or f's offset.
+	direct, desc := *f, *f.openDesc
+	desc.pos = pos
+	direct.openDesc, direct.mode, direct.pending, direct.read = &desc, unbuffered, nil, false
+	m.files.write(t, &direct, append([]byte(nil), b...))
 	if f.path != "" && f.read {
 		f.data = m.files.fs[f.path]
 	}
