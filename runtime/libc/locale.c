@@ -241,6 +241,8 @@ static int utf8_len(unsigned char lead, unsigned *v) {
  * below it is overlong. */
 static unsigned utf8_min(int n) { return n == 2 ? 0x80 : 1u << (5 * n - 4); }
 
+size_t __augur_utf8_mbrtowc(wchar_t *wc, const char *s, size_t n, mbstate_t *st);
+
 WEAK size_t mbrtowc(wchar_t *wc, const char *s, size_t n, mbstate_t *st) {
 	static mbstate_t own;
 	if (!st)
@@ -253,9 +255,22 @@ WEAK size_t mbrtowc(wchar_t *wc, const char *s, size_t n, mbstate_t *st) {
 	if (n == 0)
 		return (size_t)-2;
 	const unsigned char *u = (const unsigned char *)s;
-	if (!ctype_utf8 || (st->__count == 0 && u[0] < 0x80)) {
+	if (!ctype_utf8) {
 		if (u[0] > 0x7f)
 			return ilseq(st);
+		if (wc)
+			*wc = u[0];
+		return u[0] != 0;
+	}
+	return __augur_utf8_mbrtowc(wc, s, n, st);
+}
+
+/* __augur_utf8_mbrtowc is mbrtowc in UTF-8 whatever the locale, for s of
+ * n > 0 bytes and a state: the wide streams (wstdio.c) decode with it in
+ * the codec they took when they turned wide. */
+size_t __augur_utf8_mbrtowc(wchar_t *wc, const char *s, size_t n, mbstate_t *st) {
+	const unsigned char *u = (const unsigned char *)s;
+	if (st->__count == 0 && u[0] < 0x80) {
 		if (wc)
 			*wc = u[0];
 		return u[0] != 0;

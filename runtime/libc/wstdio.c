@@ -23,31 +23,34 @@
 size_t __augur_utf8_put(char *s, unsigned c);              /* locale.c */
 size_t __augur_utf8_get(const char *s, wchar_t *c);        /* locale.c */
 char *__augur_wformat(const wchar_t *fmt, va_list ap);     /* locale.c */
+size_t __augur_utf8_mbrtowc(wchar_t *wc, const char *s, size_t n, mbstate_t *st); /* locale.c */
 
 enum { wideUTF8 = 1, wideASCII = 2 };
 
-/* wideCodec makes f wide if it has no orientation yet, with the codec of
- * the locale now, and returns its codec; 0 for a byte stream. The field
- * is read and set atomically: threads that write to one stream at once
+/* localeCodec is the codec a stream that turns wide now takes. */
+static int localeCodec(void) { return MB_CUR_MAX > 1 ? wideUTF8 : wideASCII; }
+
+/* orient gives f the orientation want (positive: wide in that codec;
+ * negative: byte) if it has none yet, and returns f's orientation. The
+ * field is read and set atomically: threads that use one stream at once
  * do not race on it. */
-static int wideCodec(FILE *f) {
+static int orient(FILE *f, int want) {
 	int m = __atomic_load_n(&f->_mode, __ATOMIC_ACQUIRE);
-	if (m == 0) {
-		int want = MB_CUR_MAX > 1 ? wideUTF8 : wideASCII;
-		if (__atomic_compare_exchange_n(&f->_mode, &m, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-			return want;
-	}
+	if (m == 0 && want != 0 &&
+	    __atomic_compare_exchange_n(&f->_mode, &m, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+		return want;
+	return m;
+}
+
+/* wideCodec makes f wide if it has no orientation yet and returns its
+ * codec; 0 for a byte stream. */
+static int wideCodec(FILE *f) {
+	int m = orient(f, localeCodec());
 	return m > 0 ? m : 0;
 }
 
 WEAK int fwide(FILE *f, int mode) {
-	int m = __atomic_load_n(&f->_mode, __ATOMIC_ACQUIRE);
-	if (m == 0 && mode != 0) {
-		int want = mode < 0 ? -1 : MB_CUR_MAX > 1 ? wideUTF8 : wideASCII;
-		if (!__atomic_compare_exchange_n(&f->_mode, &m, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
-			want = m;
-		m = want;
-	}
+	int m = orient(f, mode < 0 ? -1 : mode > 0 ? localeCodec() : 0);
 	return m > 0 ? 1 : m < 0 ? -1 : 0;
 }
 
@@ -129,34 +132,33 @@ WEAK int wprintf(const wchar_t *restrict fmt, ...) {
 }
 
 /* fgetwc reads one character in f's codec: WEOF at the end of input, or
- * with EILSEQ at a byte sequence no character has (the byte that showed
- * it is left to read). */
+ * with EILSEQ at a byte sequence no character has (a byte that starts
+ * another character is left to read). */
 WEAK wint_t fgetwc(FILE *f) {
 	int codec = wideCodec(f);
 	if (!codec)
 		return WEOF;
-	int c = fgetc(f);
-	if (c == EOF)
-		return WEOF;
-	if (c < 0x80)
-		return (wint_t)c;
-	int n = c >= 0xfc ? 6 : c >= 0xf8 ? 5 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 0;
-	if (codec == wideASCII || n == 0) {
-		errno = EILSEQ;
-		return WEOF;
-	}
-	unsigned v = (unsigned)c & (0x7f >> n);
-	for (int i = 1; i < n; i++) {
-		int d = fgetc(f);
-		if (d == EOF || (d & 0xc0) != 0x80) {
-			if (d != EOF)
-				ungetc(d, f);
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	for (int c, first = 1; (c = fgetc(f)) != EOF; first = 0) {
+		wchar_t wc = (wchar_t)c;
+		size_t r = c < 0x80 ? 1 : (size_t)-1;
+		if (codec == wideUTF8) {
+			char b = (char)c;
+			r = __augur_utf8_mbrtowc(&wc, &b, 1, &st);
+		}
+		if (r == (size_t)-1) {
+			if (!first && (c & 0xc0) != 0x80)
+				ungetc(c, f); /* it starts another character */
 			errno = EILSEQ;
 			return WEOF;
 		}
-		v = v << 6 | (unsigned)(d & 0x3f);
+		if (r != (size_t)-2)
+			return (wint_t)wc;
 	}
-	return (wint_t)v;
+	if (!mbsinit(&st))
+		errno = EILSEQ; /* input ended within a character */
+	return WEOF;
 }
 WEAK wint_t getwc(FILE *f) { return fgetwc(f); }
 WEAK wint_t fgetwc_unlocked(FILE *f) { return fgetwc(f); }
