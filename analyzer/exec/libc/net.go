@@ -49,7 +49,7 @@ const (
 // vsocket is a socket: bound to a port of the loopback (or a path for
 // AF_UNIX), listening with a queue of connections not yet accepted, or
 // connected through two pipes; a datagram socket has a queue of
-// datagrams.
+// datagrams (net_dgram.go).
 type vsocket struct {
 	family, kind int
 	refs         int // open descriptions
@@ -61,6 +61,7 @@ type vsocket struct {
 	rx, tx       uint64 // the pipes of a connected stream socket
 	peer         int    // the peer's port (stream) or the default destination (datagram)
 	peerPath     string
+	mate         uint64 // a datagram socketpair's other end
 	dgrams       []datagram
 	queued       int // bytes in dgrams
 	shutWrite    bool
@@ -74,8 +75,9 @@ type pending struct {
 }
 
 type datagram struct {
-	data []byte
-	from int
+	data     []byte
+	from     int    // the sender's port (UDP)
+	fromPath string // the sender's path (Unix; "" when unnamed)
 }
 
 // vepoll is an epoll instance: the descriptors it watches, with the

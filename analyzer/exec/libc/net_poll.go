@@ -39,11 +39,8 @@ func (m *machine) readiness(f *vfile) uint32 {
 				r |= pollIn | pollRdNorm
 			}
 			return r
-		case s.kind == sockDgram:
-			if len(s.dgrams) > 0 {
-				r |= pollIn | pollRdNorm
-			}
-			return r | pollOut | pollWrNorm
+		case s.kind != sockStream:
+			return m.dgramReadiness(s)
 		case s.rx == 0:
 			return 0 // not connected
 		}

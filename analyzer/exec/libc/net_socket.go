@@ -201,6 +201,9 @@ func (m *machine) closeSocket(t *vm.Thread, id uint64, s *vsocket) {
 		tx = 0
 	}
 	m.releaseEnds(t, s.rx, tx)
+	if s.kind != sockStream {
+		m.closeDatagrams(t, id, s)
+	}
 	delete(m.net().socks, id)
 }
 
@@ -210,7 +213,7 @@ func (tab table) addSockets() {
 		switch {
 		case family != afInet && family != afInet6 && family != afUnix:
 			return fail(m, t, res, EAFNOSUPPORT)
-		case kind != sockStream && (kind != sockDgram || family == afUnix):
+		case kind != sockStream && kind != sockDgram:
 			return fail(m, t, res, EPROTONOSUPPORT)
 		}
 		n := m.net()
@@ -224,17 +227,24 @@ func (tab table) addSockets() {
 		if a[0].Bits&0xffffffff != afUnix {
 			return fail(m, t, res, EOPNOTSUPP)
 		}
-		if a[1].Bits&0xf != sockStream {
+		kind := int(a[1].Bits & 0xf)
+		if kind != sockStream && kind != sockDgram && kind != sockSeqpacket {
 			return fail(m, t, res, EPROTONOSUPPORT)
 		}
 		n := m.net()
-		p1, p2 := n.newPipe(), n.newPipe()
-		nb := a[1].Bits&sockNonblock != 0
-		// Each end is a connected Unix stream socket, so that what works
-		// on one (shutdown, getsockopt, getpeername) works on these.
 		s0, s1 := n.id(), n.id()
-		n.socks[s0] = &vsocket{family: afUnix, kind: sockStream, refs: 1, rx: p1, tx: p2}
-		n.socks[s1] = &vsocket{family: afUnix, kind: sockStream, refs: 1, rx: p2, tx: p1}
+		if kind == sockStream {
+			// Each end is a connected Unix stream socket, so that what
+			// works on one (shutdown, getsockopt, getpeername) works on
+			// these.
+			p1, p2 := n.newPipe(), n.newPipe()
+			n.socks[s0] = &vsocket{family: afUnix, kind: sockStream, refs: 1, rx: p1, tx: p2}
+			n.socks[s1] = &vsocket{family: afUnix, kind: sockStream, refs: 1, rx: p2, tx: p1}
+		} else {
+			n.socks[s0] = &vsocket{family: afUnix, kind: kind, refs: 1, mate: s1}
+			n.socks[s1] = &vsocket{family: afUnix, kind: kind, refs: 1, mate: s0}
+		}
+		nb := a[1].Bits&sockNonblock != 0
 		fd0 := m.newNetFD(&vfile{sock: s0, read: true, write: true, openDesc: m.files.newDesc(nb)}, a[1].Bits)
 		fd1 := m.newNetFD(&vfile{sock: s1, read: true, write: true, openDesc: m.files.newDesc(nb)}, a[1].Bits)
 		if err := m.WriteUint(a[3].Bits, 4, uint64(fd0)); err != nil {
@@ -302,16 +312,20 @@ func (tab table) addSockets() {
 		return m.recvFrom(t, in, a[0].Bits, a[1].Bits, a[2].Bits, a[3].Bits, a[4].Bits, a[5].Bits, res)
 	}, "recvfrom").Acquires()
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		_, s, e := m.sockOf(a[0].Bits)
+		f, s, e := m.sockOf(a[0].Bits)
 		switch {
 		case e != 0:
 			return fail(m, t, res, e)
 		case s.kind == sockStream && s.rx == 0:
 			return fail(m, t, res, ENOTCONN)
 		}
-		if how := a[1].Bits & 0xffffffff; (how == 1 || how == 2) && s.kind == sockStream && !s.shutWrite {
+		if how := a[1].Bits & 0xffffffff; (how == 1 || how == 2) && s.kind != sockDgram && !s.shutWrite {
 			s.shutWrite = true
-			m.releaseEnds(t, 0, s.tx) // the peer reads end of file
+			if s.kind == sockSeqpacket {
+				m.closeDatagrams(t, f.sock, s)
+			} else {
+				m.releaseEnds(t, 0, s.tx) // the peer reads end of file
+			}
 		}
 		vm.SetResult(res, 0)
 		return nil
@@ -416,9 +430,15 @@ func connectFn(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 	}
 	n := m.net()
 	if s.kind == sockDgram {
-		s.peer = addr.port
+		if _, bound := n.ports[portKey{kind: sockDgram, path: addr.path}]; addr.path != "" && !bound {
+			return fail(m, t, res, vm.ENOENT)
+		}
+		s.peer, s.peerPath = addr.port, addr.path
 		vm.SetResult(res, 0)
 		return nil
+	}
+	if s.kind != sockStream {
+		return fail(m, t, res, EISCONN) // a socketpair's end
 	}
 	if s.rx != 0 || s.listening {
 		return fail(m, t, res, EISCONN)
@@ -459,47 +479,7 @@ func (m *machine) sendTo(t *vm.Thread, in *ir.Inst, fd, p, n, flags, to, toLen u
 		}
 		return m.streamWrite(t, in, tx, p, n, nonblock, res)
 	}
-	dest := s.peer
-	if to != 0 {
-		addr, e, err := m.readSockaddr(to, toLen, false)
-		if err != nil {
-			return err
-		}
-		if e != 0 {
-			return fail(m, t, res, e)
-		}
-		dest = addr.port
-	}
-	switch {
-	case dest == 0:
-		return fail(m, t, res, EDESTADDRREQ)
-	case n > maxDatagram:
-		return fail(m, t, res, EMSGSIZE)
-	}
-	if s.port == 0 {
-		if e := m.bindTo(f.sock, s, sockaddr{family: s.family}); e != 0 {
-			return fail(m, t, res, e)
-		}
-	}
-	if err := m.ConcreteBytes(p, n); err != nil {
-		return err
-	}
-	b, err := m.ReadBytes(p, n)
-	if err != nil {
-		return err
-	}
-	m.NoteAccess(p, n, vm.Read)
-	net := m.net()
-	if id, ok := net.ports[portKey{kind: sockDgram, port: dest}]; ok && net.socks[id].queued+len(b) <= maxQueuedDatagrams {
-		r := net.socks[id]
-		r.dgrams = append(r.dgrams, datagram{data: slices.Clone(b), from: s.port})
-		r.queued += len(b)
-		m.Sync(t, vm.ReleaseMerge, vm.PipeKey, id)
-		m.Wake(vm.DgramKey, id)
-		m.netChanged(0, 0)
-	}
-	vm.SetResult(res, n)
-	return m.Point()
+	return m.sendDatagram(t, f, s, p, n, to, toLen, nonblock, res)
 }
 
 // recvFrom receives at most n bytes into p from descriptor fd, and the
@@ -526,26 +506,5 @@ func (m *machine) recvFrom(t *vm.Thread, in *ir.Inst, fd, p, n, flags, from, fro
 		}
 		return m.streamRead(t, in, rx, p, n, nonblock, peek, res)
 	}
-	if len(s.dgrams) == 0 {
-		if nonblock {
-			return m.wouldBlock(t, res)
-		}
-		return m.Block(t, vm.DgramKey, f.sock)
-	}
-	d := s.dgrams[0]
-	if !peek {
-		s.dgrams = s.dgrams[1:]
-		s.queued -= len(d.data)
-	}
-	k := min(n, uint64(len(d.data)))
-	if err := m.WriteBytes(p, d.data[:k]); err != nil {
-		return err
-	}
-	m.NoteAccess(p, k, vm.Write)
-	m.Sync(t, vm.Acquire, vm.PipeKey, f.sock)
-	if err := m.writeSockaddr(from, fromLen, s.family, d.from, "", false); err != nil {
-		return err
-	}
-	vm.SetResult(res, k)
-	return m.Point()
+	return m.recvDatagram(t, f, s, p, n, from, fromLen, nonblock, peek, res)
 }
