@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
 
 void __augur_exit(int status) __attribute__((noreturn));
 void __augur_fini(void);
@@ -119,6 +120,16 @@ void __augur_start(int argc, char **argv, char **envp) {
 		program_invocation_short_name = slash ? slash + 1 : argv[0];
 	}
 	exit(main(argc, argv, envp));
+}
+
+/* A context makecontext made runs its function over this frame (the VM's
+ * ucontext.go): when the function returns, the successor context resumes,
+ * or the process exits when there is none, as glibc's __start_context
+ * does. */
+void __augur_context_return(ucontext_t *link) {
+	if (link)
+		setcontext(link);
+	exit(0);
 }
 
 void __augur_client_start(int argc, char **argv, char **envp, int (*client_main)(int, char **, char **)) {

@@ -66,14 +66,20 @@ func (m *Machine) fork() *Machine {
 	return &c
 }
 
+// cloneStack copies a stack: its frames, with their stack objects' lists,
+// and its registers.
+func cloneStack(frames []frame, regs []Value) ([]frame, []Value) {
+	c := make([]frame, len(frames))
+	copy(c, frames)
+	for i := range c {
+		c[i].allocas = append([]uint32(nil), frames[i].allocas...)
+	}
+	return c, append(make([]Value, 0, cap(regs)), regs...)
+}
+
 func (t *Thread) clone() *Thread {
 	c := *t
-	c.frames = make([]frame, len(t.frames))
-	copy(c.frames, t.frames)
-	for i := range c.frames {
-		c.frames[i].allocas = append([]uint32(nil), t.frames[i].allocas...)
-	}
-	c.regs = append(make([]Value, 0, cap(t.regs)), t.regs...)
+	c.frames, c.regs = cloneStack(t.frames, t.regs)
 	c.warm = warmFrame{} // nothing past the copy's top (and t's registers not kept alive)
 	c.onces, c.atExit = slices.Clone(t.onces), slices.Clone(t.atExit)
 	if t.tls != nil {

@@ -1041,8 +1041,8 @@ func termOf(err error) *Termination {
 func StartFunction(st []StackFrame) (name string, own bool) {
 	for i := len(st) - 1; i >= 0; i-- {
 		f := st[i].Loc.File
-		if InRuntime(f) {
-			continue
+		if InRuntime(f) || f == "" && strings.HasPrefix(st[i].Function, "__augur_") {
+			continue // a runtime frame not started yet has no location (a coroutine's __augur_context_return)
 		}
 		if !InLibrary(f) {
 			return st[i].Function, true

@@ -89,6 +89,7 @@ func NewModels() *Models {
 	tab.addCancel()
 	tab.addExceptions()
 	tab.addSetjmp()
+	tab.addUcontext()
 	tab.addProcess()
 	tab.addSymbolic()
 	return tab

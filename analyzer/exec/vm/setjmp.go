@@ -69,7 +69,12 @@ func (m *Machine) longjmp(t *Thread, env, val uint64) error {
 	if magic != jmpMagic || n == 0 || n > uint64(len(m.jumps)) {
 		return terminate(TermCrash, SIGSEGV, "longjmp to a jmp_buf that setjmp did not fill (%s)", m.DescribeAddr(env))
 	}
-	j := m.jumps[n-1]
+	return m.jumpTo(t, m.jumps[n-1], val)
+}
+
+// jumpTo makes the call j recorded return again with val, after the
+// frames above its activation are unwound.
+func (m *Machine) jumpTo(t *Thread, j jumpTarget, val uint64) error {
 	switch {
 	case j.thread != t.ID:
 		return terminate(TermCrash, SIGSEGV, "longjmp to a setjmp of another thread (thread %d)", j.thread)

@@ -78,6 +78,8 @@ type state struct {
 	// numbers activations.
 	jumps       []jumpTarget
 	frameSerial uint64
+	// contexts are the ucontexts made and saved so far (ucontext.go).
+	contexts []*ucontextEntry
 	// finiDone is set once exit() has run the destructors.
 	finiDone bool
 	// clients is where the client programs are (clients.go).
@@ -112,6 +114,7 @@ func (s *state) fork(mine, its *markSource) state {
 	f.inputs = s.inputs[:len(s.inputs):len(s.inputs)]
 	f.trace = s.trace.Fork()
 	f.keyDtors = slices.Clone(s.keyDtors)
+	f.contexts = forkContexts(s.contexts)
 	f.stacks = s.stacks.fork()
 	if s.sym != nil {
 		f.sym = s.sym.fork()
