@@ -307,6 +307,39 @@ WEAK ssize_t readv(int fd, const struct iovec *iov, int n) {
 	return total;
 }
 
+/* posix_fallocate and fallocate make a regular file at least offset +
+ * len bytes long (the virtual file system has no blocks to reserve);
+ * fallocate's modes other than FALLOC_FL_KEEP_SIZE (punching or
+ * collapsing holes) are EOPNOTSUPP. */
+WEAK int posix_fallocate(int fd, off_t offset, off_t len) {
+	struct stat st;
+	if (offset < 0 || len <= 0)
+		return EINVAL;
+	if (fstat(fd, &st) != 0)
+		return errno;
+	if (!S_ISREG(st.st_mode))
+		return S_ISFIFO(st.st_mode) ? ESPIPE : ENODEV;
+	if (st.st_size < offset + len && ftruncate(fd, offset + len) != 0)
+		return errno;
+	return 0;
+}
+WEAK int fallocate(int fd, int mode, off_t offset, off_t len) {
+	if (mode & ~FALLOC_FL_KEEP_SIZE) {
+		errno = EOPNOTSUPP;
+		return -1;
+	}
+	if (mode & FALLOC_FL_KEEP_SIZE) {
+		struct stat st;
+		return fstat(fd, &st);
+	}
+	int e = posix_fallocate(fd, offset, len);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
 /* sendmsg and recvmsg over sendto and recvfrom: the buffers gathered into
  * one (a datagram stays one datagram) and scattered back. No ancillary
  * data passes (msg_controllen comes back 0). */

@@ -192,7 +192,8 @@ func compileAll(ctx context.Context, sources []string, opts Options, include str
 
 // gatedRuntime names the parts of the runtime a program links only when
 // one of its sources includes the header they serve (directly or through
-// another): std::filesystem, std::pmr, iconv, wordexp, wide stdio. Every program lowers
+// another): std::filesystem, std::pmr, iconv, wordexp, wide stdio, message
+// queues, System V semaphores and message queues. Every program lowers
 // all of the runtime it links, so these large parts would otherwise slow
 // every C++ program's start.
 var gatedRuntime = map[string]string{
@@ -205,6 +206,8 @@ var gatedRuntime = map[string]string{
 	"iconv.c":            "/iconv.h",
 	"wordexp.c":          "/wordexp.h",
 	"wstdio.c":           "/wchar.h",
+	"mqueue.c":           "/mqueue.h",
+	"sysv_ipc.c":         "/sys/ipc.h",
 }
 
 // runtimeFlags are the flags of the runtime sources compiled otherwise

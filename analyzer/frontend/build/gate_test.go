@@ -36,8 +36,10 @@ func TestRuntimePartsFollowTheHeadersIncluded(t *testing.T) {
 		{"iconv", append(with(), "/usr/include/iconv.h"), sources, []string{"iconv.c"}},
 		{"wordexp", append(with(), "/usr/include/wordexp.h"), sources, []string{"wordexp.c"}},
 		{"wchar", append(with(), "/usr/include/wchar.h"), sources, []string{"wstdio.c"}},
+		{"mqueue", append(with(), "/usr/include/mqueue.h"), sources, []string{"mqueue.c"}},
+		{"sysv ipc", append(with(), "/usr/include/x86_64-linux-gnu/sys/ipc.h"), sources, []string{"sysv_ipc.c"}},
 		{"bitcode of its own", plain, append(sources, "/work/p/lib.bc"),
-			append(fs, "memory_resource.cc", "time_get.cc", "sstream20.cc", "iconv.c", "wordexp.c", "wstdio.c")},
+			append(fs, "memory_resource.cc", "time_get.cc", "sstream20.cc", "iconv.c", "wordexp.c", "wstdio.c", "mqueue.c", "sysv_ipc.c")},
 	}
 	for _, c := range cases {
 		for _, base := range append(slices.Collect(maps.Keys(gatedRuntime)), "abi.cc", "iostream.cc") {
