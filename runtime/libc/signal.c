@@ -70,12 +70,24 @@ static pthread_cond_t pendingCond = PTHREAD_COND_INITIALIZER;
 static unsigned long raised;
 static pthread_cond_t raisedCond = PTHREAD_COND_INITIALIZER;
 
+/* pendingInfo is what a pending signal carries: SI_USER from raise,
+ * kill and pthread_kill, SI_QUEUE and a value from sigqueue. A standard
+ * signal pending twice is one; its first sender's information stays, as
+ * Linux keeps it (real-time signals are not queued either: one pending
+ * instance each). */
+static struct {
+	int code;
+	union sigval value;
+} pendingInfo[NSIG];
+
 static unsigned long sigbit(int sig) { return 1UL << (sig - 1); }
 static unsigned long firstWord(const sigset_t *s) { return *(const unsigned long *)s; }
 
-static inline __attribute__((always_inline)) int deliver(int sig);
+static inline __attribute__((always_inline)) int deliver(int sig, int code, union sigval value);
 
-WEAK int raise(int sig) {
+/* send raises sig in the process, with what sigqueue or raise says of
+ * it: delivered now, or pending while blocked. */
+static int send(int sig, int code, union sigval value) {
 	if (sig == 0)
 		return 0; /* the null signal: kill(getpid(), 0) asks whether the process exists */
 	if (!valid(sig)) {
@@ -86,17 +98,32 @@ WEAK int raise(int sig) {
 	raised++;
 	pthread_cond_broadcast(&raisedCond);
 	if (blocked & sigbit(sig)) {
+		if (!(pending & sigbit(sig))) {
+			pendingInfo[sig].code = code;
+			pendingInfo[sig].value = value;
+		}
 		pending |= sigbit(sig);
 		pthread_cond_broadcast(&pendingCond);
 		pthread_mutex_unlock(&actionsLock);
 		return 0;
 	}
 	pthread_mutex_unlock(&actionsLock);
-	return deliver(sig);
+	return deliver(sig, code, value);
+}
+
+WEAK int raise(int sig) { return send(sig, SI_USER, (union sigval){0}); }
+
+/* sigqueue sends a signal with a value: to the process itself, whose
+ * SA_SIGINFO handler or sigwaitinfo sees si_code SI_QUEUE and the value;
+ * another process is kill's answer (sandbox.c). */
+WEAK int sigqueue(pid_t pid, int sig, const union sigval value) {
+	if (pid != getpid())
+		return kill(pid, sig);
+	return send(sig, SI_QUEUE, value);
 }
 
 /* deliver runs sig's action in the calling thread. */
-static inline __attribute__((always_inline)) int deliver(int sig) {
+static inline __attribute__((always_inline)) int deliver(int sig, int code, union sigval value) {
 	pthread_mutex_lock(&actionsLock);
 	struct sigaction act = actions[sig];
 	if (act.sa_flags & SA_RESETHAND)
@@ -106,7 +133,10 @@ static inline __attribute__((always_inline)) int deliver(int sig) {
 		siginfo_t info;
 		memset(&info, 0, sizeof info);
 		info.si_signo = sig;
-		info.si_code = SI_USER;
+		info.si_code = code;
+		info.si_pid = getpid();
+		info.si_uid = getuid();
+		info.si_value = value;
 		act.sa_sigaction(sig, &info, NULL);
 		return 0;
 	}
@@ -237,7 +267,7 @@ WEAK int sigprocmask(int how, const sigset_t *set, sigset_t *old) {
 	for (int sig = 1; due; sig++)
 		if (due & sigbit(sig)) {
 			due &= ~sigbit(sig);
-			deliver(sig);
+			deliver(sig, pendingInfo[sig].code, pendingInfo[sig].value);
 		}
 	return 0;
 }
@@ -254,8 +284,8 @@ WEAK int sigpending(sigset_t *set) {
 }
 
 /* takeSignal waits until a signal of set is pending, takes the lowest and
- * returns it. */
-static int takeSignal(const sigset_t *set) {
+ * returns it, with what it carries in info when given. */
+static int takeSignal(const sigset_t *set, siginfo_t *info) {
 	unsigned long want = firstWord(set);
 	pthread_mutex_lock(&actionsLock);
 	while (!(pending & want))
@@ -264,27 +294,27 @@ static int takeSignal(const sigset_t *set) {
 	while (!(pending & want & sigbit(sig)))
 		sig++;
 	pending &= ~sigbit(sig);
+	if (info) {
+		memset(info, 0, sizeof *info);
+		info->si_signo = sig;
+		info->si_code = pendingInfo[sig].code;
+		info->si_pid = getpid();
+		info->si_uid = getuid();
+		info->si_value = pendingInfo[sig].value;
+	}
 	pthread_mutex_unlock(&actionsLock);
 	return sig;
 }
 
 /* sigwait takes a pending signal of set, waiting for one to be sent (by
- * raise, kill or pthread_kill while blocked). One that only comes from
- * outside never does: the thread waits for good, and a program that joins
- * it deadlocks, as natively it would hang. */
+ * raise, kill, sigqueue or pthread_kill while blocked). One that only
+ * comes from outside never does: the thread waits for good, and a program
+ * that joins it deadlocks, as natively it would hang. */
 WEAK int sigwait(const sigset_t *set, int *sig) {
-	*sig = takeSignal(set);
+	*sig = takeSignal(set, NULL);
 	return 0;
 }
-WEAK int sigwaitinfo(const sigset_t *set, siginfo_t *info) {
-	int sig = takeSignal(set);
-	if (info) {
-		memset(info, 0, sizeof *info);
-		info->si_signo = sig;
-		info->si_code = SI_USER;
-	}
-	return sig;
-}
+WEAK int sigwaitinfo(const sigset_t *set, siginfo_t *info) { return takeSignal(set, info); }
 
 /* The System V signal calls (memcached ignores SIGPIPE with sigignore). */
 WEAK int sigignore(int sig) { return signal(sig, SIG_IGN) == SIG_ERR ? -1 : 0; }
