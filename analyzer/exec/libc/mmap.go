@@ -10,8 +10,8 @@ import (
 // zeroed memory; a mapping of a file of the virtual file system holds a
 // copy of the file's bytes from the offset (zeros past its end), which a
 // MAP_SHARED mapping open for writing writes back into the file at msync
-// and munmap. munmap of a whole mapping frees it; mprotect and madvise
-// change nothing augur checks.
+// and munmap. munmap of a whole mapping frees it; mremap moves it when it
+// grows; mprotect and madvise change nothing augur checks.
 //
 // Not modeled: two shared mappings of one file are two copies (each sees
 // its own writes only until it is written back), a read() of a file does
@@ -95,10 +95,50 @@ func (tab table) addMmap() {
 		vm.SetResult(res, 0)
 		return m.writeBack(a[0].Bits - b.Offset)
 	}, "msync")
+	tab.registerIO(mremap, "mremap")
 	tab.register(func(m Machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		vm.SetResult(res, 0)
 		return nil
 	}, "mprotect", "madvise", "posix_madvise", "mlock", "munlock")
+}
+
+// mremap resizes a whole mapping: one that shrinks or stays within its
+// pages stays where it is (its object keeps its size, so the pages it
+// gives up still read, where natively they would fault); one that grows
+// moves, with MREMAP_MAYMOVE, to a new object that has its bytes (the
+// kernel's copy, not the program's accesses; a shared file mapping
+// writes back from there), and fails with ENOMEM without it, as it does
+// natively when the pages after it are taken.
+func mremap(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	const mayMove, fixed = 1, 2
+	old, newSize, flags := a[0].Bits, a[2].Bits, a[3].Bits
+	b, ok := m.HeapBlockAt(old)
+	switch {
+	case !ok || b.Name != mmapRegion || b.Offset != 0 || newSize == 0 || flags&^(mayMove|fixed) != 0 || flags&fixed != 0:
+		return fail(m, t, res, vm.EINVAL) // MREMAP_FIXED is not modeled
+	case (newSize+pageSize-1)&^(pageSize-1) <= b.Size:
+		vm.SetResult(res, old)
+		return nil
+	case flags&mayMove == 0:
+		return fail(m, t, res, vm.ENOMEM)
+	}
+	p, err := m.Malloc(t, (newSize+pageSize-1)&^(pageSize-1), in.Loc, mmapRegion)
+	if err != nil {
+		return err
+	}
+	if p == 0 {
+		return fail(m, t, res, vm.ENOMEM)
+	}
+	if err := m.CopyMem(p, old, b.Size); err != nil {
+		return err
+	}
+	if mp, shared := m.files.mappings[old]; shared {
+		delete(m.files.mappings, old)
+		mp.len = newSize
+		m.files.mappings[p] = mp
+	}
+	vm.SetResult(res, p)
+	return m.Free(t, old, in.Loc, "mremap")
 }
 
 // mapFile fills the mapping at p with size bytes of the file at path from
