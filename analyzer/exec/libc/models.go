@@ -36,6 +36,7 @@ var models = sync.OnceValue(func() *vm.Models {
 	tab.addSockets()
 	tab.addPoll()
 	tab.addEventFDs()
+	tab.addTimerFDs()
 	return tab.Models
 })
 

@@ -108,6 +108,10 @@ type netTable struct {
 	nextID uint64
 	// nextPort is the next ephemeral port, counted up from Linux's first.
 	nextPort int
+	// pollWake is the earliest expiry of the timerfds the readiness call
+	// under way found armed and not yet expired (0: none): it waits no
+	// longer than that (awaitReady).
+	pollWake int64
 }
 
 // portKey is what a socket binds: a port of one kind (stream or

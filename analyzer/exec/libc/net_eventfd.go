@@ -18,6 +18,11 @@ type veventfd struct {
 	count     uint64
 	semaphore bool
 	refs      int // open descriptions
+	// A timerfd (net_timerfd.go) is an eventfd whose counter the virtual
+	// clock adds to: expiry is when it next expires (0: disarmed),
+	// interval its period (0: once).
+	timer            bool
+	expiry, interval int64
 }
 
 // eventMax is the largest value an eventfd's counter holds.
@@ -42,6 +47,9 @@ func (tab table) addEventFDs() {
 // eventRead takes the counter of f's eventfd into the 8 bytes at p.
 func (m *machine) eventRead(t *vm.Thread, in *ir.Inst, f *vfile, p, n uint64, res []vm.Value) error {
 	e := m.net().events[f.event]
+	if e != nil && e.timer {
+		e.tick(m.Now())
+	}
 	switch {
 	case e == nil:
 		return fail(m, t, res, vm.EBADF)
@@ -50,8 +58,12 @@ func (m *machine) eventRead(t *vm.Thread, in *ir.Inst, f *vfile, p, n uint64, re
 	case e.count == 0 && f.nonblock:
 		return m.wouldBlock(t, res)
 	case e.count == 0:
+		if e.expiry != 0 {
+			t.SetDeadline(e.expiry) // a timer's: it wakes itself
+		}
 		return m.Block(t, vm.PipeWaitKey, f.event)
 	}
+	t.EndTimedWait()
 	v := e.count
 	if e.semaphore {
 		v = 1
@@ -75,7 +87,7 @@ func (m *machine) eventWrite(t *vm.Thread, in *ir.Inst, f *vfile, p, n uint64, r
 	if e == nil {
 		return fail(m, t, res, vm.EBADF)
 	}
-	if n < 8 {
+	if n < 8 || e.timer {
 		return fail(m, t, res, vm.EINVAL)
 	}
 	v, err := m.ReadUint(p, 8)

@@ -49,6 +49,9 @@ func (m *machine) readiness(f *vfile) uint32 {
 		return 0
 	}
 	if e := n.events[f.event]; e != nil {
+		if e.timer {
+			return m.timerReadiness(e)
+		}
 		if e.count > 0 {
 			r |= pollIn | pollRdNorm
 		}
@@ -94,6 +97,8 @@ func (m *machine) readiness(f *vfile) uint32 {
 // something changes (timed when timeout is positive). Something ready
 // ends any timed wait.
 func (m *machine) awaitReady(t *vm.Thread, ready int, timeoutMs int64, res []vm.Value) error {
+	wake := m.net().pollWake
+	m.net().pollWake = 0
 	if ready > 0 || timeoutMs == 0 || t.TimedOut() {
 		t.EndTimedWait()
 		vm.SetResult(res, uint64(ready))
@@ -104,6 +109,9 @@ func (m *machine) awaitReady(t *vm.Thread, ready int, timeoutMs int64, res []vm.
 		// after a change elsewhere keeps it.
 		t.SetDeadline(m.Now() + timeoutMs*1_000_000)
 	}
+	if wake != 0 && (t.Deadline() == 0 || wake < t.Deadline()) {
+		t.SetDeadline(wake) // a timerfd looked at expires first: look again then
+	}
 	return m.Block(t, vm.PollKey, 0)
 }
 
@@ -112,6 +120,7 @@ func pollFn(timespec bool) ioModel {
 	return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		fds, nfds := a[0].Bits, a[1].Bits
 		timeout := int64(int32(a[2].Bits))
+		m.net().pollWake = 0
 		if timespec {
 			ms, err := m.timespecMs(a[2].Bits)
 			if err != nil {
@@ -171,6 +180,7 @@ func selectFn(timeval bool) ioModel {
 		if nfds < 0 || nfds > 1024 {
 			return fail(m, t, res, vm.EINVAL)
 		}
+		m.net().pollWake = 0
 		timeout := int64(-1)
 		if p := a[4].Bits; p != 0 {
 			s, frac, err := m.ReadTimespec(p)
@@ -309,6 +319,7 @@ func epollWait(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 	if ep == nil || max <= 0 {
 		return fail(m, t, res, vm.EINVAL)
 	}
+	m.net().pollWake = 0
 	fds := make([]int, 0, len(ep.watch))
 	for fd := range ep.watch {
 		fds = append(fds, fd)
