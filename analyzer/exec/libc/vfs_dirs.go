@@ -257,4 +257,18 @@ func (tab table) addDirs() {
 		}
 		return changeDir(m, t, res, f.path)
 	}, "fchdir")
+	// __augur_dir_path(fd, buf, size) stores the path of the directory
+	// open as fd, for the runtime's *at calls (mkdirat, unlinkat, ...;
+	// posix_at.c): 0, or -1 with EBADF, ENOTDIR or ERANGE.
+	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+		f, errno := m.files.dirAt(int(int32(a[0].Bits)))
+		if f == nil {
+			return fail(m, t, res, errno)
+		}
+		if uint64(len(f.path)) >= a[2].Bits {
+			return fail(m, t, res, vm.ERANGE)
+		}
+		vm.SetResult(res, 0)
+		return m.StoreString(a[1].Bits, []byte(f.path), uint64(len(f.path))+1, true)
+	}, "__augur_dir_path")
 }
