@@ -456,11 +456,6 @@ WEAK int tcsetattr(int fd, int act, const struct termios *t) {
 	errno = ENOTTY;
 	return -1;
 }
-WEAK int ioctl(int fd, unsigned long request, ...) {
-	errno = ENOTTY;
-	return -1;
-}
-
 /* daemon() forks, which the sandbox refuses. */
 WEAK int daemon(int nochdir, int noclose) {
 	errno = EAGAIN;

@@ -65,6 +65,7 @@ type vsocket struct {
 	dgrams       []datagram
 	queued       int // bytes in dgrams
 	shutWrite    bool
+	reset        bool // TCP: a send went to a peer that had closed (sendTo)
 }
 
 // pending is a connection a listening socket has not accepted yet: the

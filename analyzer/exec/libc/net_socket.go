@@ -2,6 +2,7 @@ package libc
 
 import (
 	"slices"
+	"strings"
 
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/ir"
@@ -91,6 +92,12 @@ func (m *machine) readSockaddr(p, n uint64, forBind bool) (sockaddr, int, error)
 		}
 	case afUnix:
 		path := b[2:]
+		if len(path) > 1 && path[0] == 0 {
+			// An abstract name: its bytes up to the address's length,
+			// a NUL first, in a namespace of its own.
+			a.path = string(path)
+			break
+		}
 		if i := slices.Index(path, 0); i >= 0 {
 			path = path[:i]
 		}
@@ -124,8 +131,12 @@ func (m *machine) writeSockaddr(p, lenp uint64, family, port int, path string, a
 		if !any {
 			b[23] = 1
 		}
-	default:
-		b = make([]byte, 2+len(path)+1)
+	default: // AF_UNIX
+		if strings.HasPrefix(path, "\x00") {
+			b = make([]byte, 2+len(path)) // an abstract name has no NUL after it
+		} else {
+			b = make([]byte, 2+len(path)+1)
+		}
 		copy(b[2:], path)
 	}
 	b[0], b[1] = byte(family), byte(family>>8)
@@ -361,9 +372,9 @@ func (tab table) addSockets() {
 		if e != 0 {
 			return fail(m, t, res, e)
 		}
-		v := uint64(0)                                              // SO_ERROR: none; other options read 0
-		if a[1].Bits&0xffffffff == 1 && a[2].Bits&0xffffffff == 3 { // SOL_SOCKET, SO_TYPE
-			v = uint64(s.kind)
+		v := uint64(0) // SO_ERROR: none; options set are not kept, and read 0
+		if a[1].Bits&0xffffffff == 1 {
+			v = s.option(a[2].Bits & 0xffffffff)
 		}
 		if err := m.WriteUint(a[3].Bits, 4, v); err != nil {
 			return err
@@ -371,6 +382,40 @@ func (tab table) addSockets() {
 		vm.SetResult(res, 0)
 		return m.WriteUint(a[4].Bits, 4, 4)
 	}, "getsockopt")
+}
+
+// option is the SOL_SOCKET option of s that getsockopt reads: its type,
+// family, protocol, whether it listens, and Linux's default buffer sizes;
+// 0 for the rest.
+func (s *vsocket) option(name uint64) uint64 {
+	tcp := s.family != afUnix && s.kind == sockStream
+	switch name {
+	case 3: // SO_TYPE
+		return uint64(s.kind)
+	case 7: // SO_SNDBUF
+		if tcp {
+			return 16384
+		}
+		return maxQueuedDatagrams
+	case 8: // SO_RCVBUF
+		if tcp {
+			return 131072
+		}
+		return maxQueuedDatagrams
+	case 30: // SO_ACCEPTCONN
+		return b2u(s.listening)
+	case 38: // SO_PROTOCOL
+		switch {
+		case s.family == afUnix:
+			return 0
+		case s.kind == sockStream:
+			return 6 // IPPROTO_TCP
+		}
+		return 17 // IPPROTO_UDP
+	case 39: // SO_DOMAIN
+		return uint64(s.family)
+	}
+	return 0
 }
 
 // acceptFn models accept and accept4: the oldest connection not yet
@@ -476,6 +521,12 @@ func (m *machine) sendTo(t *vm.Thread, in *ir.Inst, fd, p, n, flags, to, toLen u
 			return fail(m, t, res, ENOTCONN)
 		case s != nil && s.shutWrite:
 			return fail(m, t, res, EPIPE)
+		case s != nil && s.family != afUnix && !s.reset && m.net().pipes[tx] != nil && m.net().pipes[tx].readers == 0:
+			// TCP takes the first send after the peer closed: the peer's
+			// reset answers it, and the sends after it fail.
+			s.reset = true
+			vm.SetResult(res, n)
+			return m.Point()
 		}
 		return m.streamWrite(t, in, tx, p, n, nonblock, res)
 	}

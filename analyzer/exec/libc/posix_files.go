@@ -436,6 +436,7 @@ func (tab table) addPosixFiles() {
 		}
 		return nil
 	}, "fcntl", "fcntl64")
+	tab.registerIO(ioctlFn, "ioctl")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil {
@@ -459,4 +460,71 @@ func (tab table) addPosixFiles() {
 		vm.SetResult(res, addr)
 		return nil
 	}, "fdopen")
+}
+
+// ioctl requests on descriptors that augur answers.
+const (
+	fionread = 0x541B // FIONREAD: bytes a read would get now
+	fionbio  = 0x5421 // FIONBIO: set or clear O_NONBLOCK
+	fionclex = 0x5450 // FIONCLEX: clear FD_CLOEXEC
+	fioclex  = 0x5451 // FIOCLEX: set FD_CLOEXEC
+	enotty   = 25
+)
+
+// ioctlFn models ioctl's requests on any descriptor: FIONREAD, FIONBIO,
+// FIOCLEX and FIONCLEX. The rest (a terminal's, a device's) are ENOTTY:
+// augur's descriptors are no terminals or devices.
+func ioctlFn(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
+	f := m.files.byFD[int(int32(a[0].Bits))]
+	if f == nil {
+		return fail(m, t, res, vm.EBADF)
+	}
+	switch a[1].Bits & 0xffffffff {
+	case fionread:
+		n, errno := m.readable(f)
+		if errno != 0 {
+			return fail(m, t, res, errno)
+		}
+		vm.SetResult(res, 0)
+		return m.WriteUint(a[2].Bits, 4, uint64(n))
+	case fionbio:
+		on, err := m.ReadUint(a[2].Bits, 4)
+		if err != nil {
+			return err
+		}
+		f.nonblock = on != 0
+	case fioclex, fionclex:
+		f.cloexec = a[1].Bits&0xffffffff == fioclex
+	default:
+		return fail(m, t, res, enotty)
+	}
+	vm.SetResult(res, 0)
+	return nil
+}
+
+// readable is FIONREAD's answer for f: the bytes a pipe or stream socket
+// holds, the size of a datagram socket's next datagram, what is left of a
+// file after its offset.
+func (m *machine) readable(f *vfile) (int, int) {
+	n := m.net()
+	if s := n.socks[f.sock]; s != nil && s.kind != sockStream {
+		if len(s.dgrams) == 0 {
+			return 0, 0
+		}
+		return len(s.dgrams[0].data), 0
+	}
+	if f.isNet() {
+		rx, _ := m.ends(f)
+		if p := n.pipes[rx]; p != nil {
+			return len(p.buf), 0
+		}
+		return 0, vm.EINVAL
+	}
+	if f.dir {
+		return 0, enotty
+	}
+	if f.std() {
+		return 0, 0
+	}
+	return max(m.fileSize(f.path)-f.pos, 0), 0
 }
