@@ -87,7 +87,7 @@ static inline __attribute__((always_inline)) int deliver(int sig, int code, unio
 
 /* send raises sig in the process, with what sigqueue or raise says of
  * it: delivered now, or pending while blocked. */
-static int send(int sig, int code, union sigval value) {
+static inline __attribute__((always_inline)) int send(int sig, int code, union sigval value) {
 	if (sig == 0)
 		return 0; /* the null signal: kill(getpid(), 0) asks whether the process exists */
 	if (!valid(sig)) {
