@@ -103,18 +103,28 @@ func (tab *Models) addUcontext() {
 	}, "setcontext").Local()
 }
 
-// keepContext stores e as the context of the ucontext_t at p: in the
-// entry p names already, or in a new one.
-func (m *Machine) keepContext(p uint64, e ucontextEntry) error {
+// contextIndex reads the number of the table entry the ucontext_t at p
+// names, and whether it names one.
+func (m *Machine) contextIndex(p uint64) (uint64, bool, error) {
 	n, err := m.ReadUint(p+ucontextSlot, 8)
 	if err != nil {
-		return err
+		return 0, false, err
 	}
 	mark, err := m.ReadUint(p+ucontextSlot+8, 8)
 	if err != nil {
+		return 0, false, err
+	}
+	return n, mark == ucontextMark && n > 0 && n <= uint64(len(m.contexts)), nil
+}
+
+// keepContext stores e as the context of the ucontext_t at p: in the
+// entry p names already, or in a new one.
+func (m *Machine) keepContext(p uint64, e ucontextEntry) error {
+	n, ok, err := m.contextIndex(p)
+	if err != nil {
 		return err
 	}
-	if mark != ucontextMark || n == 0 || n > uint64(len(m.contexts)) {
+	if !ok {
 		m.contexts = append(m.contexts, nil)
 		n = uint64(len(m.contexts))
 	}
@@ -127,15 +137,11 @@ func (m *Machine) keepContext(p uint64, e ucontextEntry) error {
 
 // contextAt returns the context of the ucontext_t at p.
 func (m *Machine) contextAt(p uint64) (*ucontextEntry, error) {
-	n, err := m.ReadUint(p+ucontextSlot, 8)
+	n, ok, err := m.contextIndex(p)
 	if err != nil {
 		return nil, err
 	}
-	mark, err := m.ReadUint(p+ucontextSlot+8, 8)
-	if err != nil {
-		return nil, err
-	}
-	if mark != ucontextMark || n == 0 || n > uint64(len(m.contexts)) {
+	if !ok {
 		return nil, terminate(TermCrash, SIGSEGV, "setcontext of a ucontext_t that getcontext, makecontext or swapcontext did not fill (%s)", m.DescribeAddr(p))
 	}
 	return m.contexts[n-1], nil
