@@ -4,7 +4,8 @@
  * FIOCLEX, a terminal's ioctl on a file (ENOTTY), the end of file after
  * the peer closes and TCP's one send that goes before EPIPE, socket
  * options read back (buffer sizes, type, domain, listening), and an
- * AF_UNIX socket with an abstract name. The output must be native's. */
+ * AF_UNIX socket with an abstract name; a UDP datagram to port 0. The
+ * output must be native's. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <string.h>
@@ -114,5 +115,9 @@ int main(void) {
 	getsockopt(d[1], SOL_SOCKET, SO_DOMAIN, &dom, &tl);
 	getsockopt(u, SOL_SOCKET, SO_ACCEPTCONN, &acc, &tl);
 	printf("type %d domain %d listening %d\n", ty, dom, acc);
+	int udp = socket(AF_INET, SOCK_DGRAM, 0);
+	struct sockaddr_in zero = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+	errno = 0;
+	printf("UDP to port 0: %zd EINVAL %d\n", sendto(udp, "x", 1, 0, (struct sockaddr *)&zero, sizeof zero), errno == EINVAL);
 	return 0;
 }

@@ -64,6 +64,9 @@ func (m *machine) dgramDest(s *vsocket, to, toLen uint64) (uint64, int, error) {
 	default:
 		return 0, EDESTADDRREQ, nil
 	}
+	if s.family != afUnix && dest.port == 0 {
+		return 0, vm.EINVAL, nil // UDP to port 0, as Linux answers it
+	}
 	id, ok := n.ports[portKey{kind: sockDgram, port: dest.port, path: dest.path}]
 	switch {
 	case ok:
