@@ -60,6 +60,8 @@ func (m *machine) eventRead(t *vm.Thread, in *ir.Inst, f *vfile, p, n uint64, re
 	case e.count == 0:
 		if e.expiry != 0 {
 			t.SetDeadline(e.expiry) // a timer's: it wakes itself
+		} else {
+			t.EndTimedWait() // a timer disarmed while this read waited for it
 		}
 		return m.Block(t, vm.PipeWaitKey, f.event)
 	}
