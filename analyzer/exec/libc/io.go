@@ -71,6 +71,21 @@ func (m *machine) StdinDrained() bool {
 }
 
 // b2u is 1 for true and 0 for false.
+// written returns the n bytes at p that a write hands to the kernel (a
+// file, a pipe, a socket): made concrete, read, and noted as the
+// program's read of them, as the system call reads them.
+func (m *machine) written(p, n uint64) ([]byte, error) {
+	if err := m.ConcreteBytes(p, n); err != nil {
+		return nil, err
+	}
+	b, err := m.ReadBytes(p, n)
+	if err != nil {
+		return nil, err
+	}
+	m.NoteAccess(p, n, vm.Read)
+	return b, nil
+}
+
 func b2u(b bool) uint64 {
 	if b {
 		return 1

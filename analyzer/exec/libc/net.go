@@ -306,14 +306,10 @@ func (m *machine) streamWrite(t *vm.Thread, in *ir.Inst, tx uint64, p, n uint64,
 		return m.Block(t, vm.PipeSpaceKey, tx)
 	}
 	k := min(n, room)
-	if err := m.ConcreteBytes(p, k); err != nil {
-		return err
-	}
-	b, err := m.ReadBytes(p, k)
+	b, err := m.written(p, k)
 	if err != nil {
 		return err
 	}
-	m.NoteAccess(p, k, vm.Read)
 	m.Charge(k)
 	pp.buf = append(pp.buf, b...)
 	m.Sync(t, vm.ReleaseMerge, vm.PipeKey, tx)

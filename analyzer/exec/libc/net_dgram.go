@@ -117,14 +117,10 @@ func (m *machine) sendDatagram(t *vm.Thread, f *vfile, s *vsocket, p, n, to, toL
 			return m.Block(t, vm.PipeSpaceKey, rid)
 		}
 	}
-	if err := m.ConcreteBytes(p, n); err != nil {
-		return err
-	}
-	b, err := m.ReadBytes(p, n)
+	b, err := m.written(p, n)
 	if err != nil {
 		return err
 	}
-	m.NoteAccess(p, n, vm.Read)
 	if r != nil {
 		r.dgrams = append(r.dgrams, datagram{data: slices.Clone(b), from: s.port, fromPath: s.path})
 		r.queued += r.cost(len(b))

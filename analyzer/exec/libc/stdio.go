@@ -802,14 +802,10 @@ func (ft *fileTable) openStream(path, mode string) (*vfile, int, error) {
 // still buffers, as write(2) bypasses stdio, and returns where the write
 // ended.
 func (m *machine) writeDirect(t *vm.Thread, f *vfile, p, n uint64, pos int) (int, error) {
-	if err := m.ConcreteBytes(p, n); err != nil {
-		return 0, err
-	}
-	b, err := m.ReadBytes(p, n)
+	b, err := m.written(p, n)
 	if err != nil {
 		return 0, err
 	}
-	m.NoteAccess(p, n, vm.Read)
 	// The write goes through a copy of the descriptor, unbuffered and at
 	// pos, so it lands where f's does (a file, the terminal, a device)
 	// without touching what f's stream buffers or f's offset.
