@@ -231,9 +231,7 @@ WEAK char *ttyname(int fd) {
 /* Directories: the working directory (getcwd, chdir), mkdir, rmdir and
  * the directory streams (opendir, readdir, ...) are modeled in
  * analyzer/exec/vm (vfs_names.go, vfs_dirs.go). */
-WEAK int chmod(const char *path, mode_t mode) { return access(path, F_OK); }
-WEAK int fchmod(int fd, mode_t mode) { return 0; }
-WEAK mode_t umask(mode_t mask) { return 022; }
+/* chmod, fchmod and umask are modeled in analyzer/exec/libc (vfs_modes.go). */
 
 /* The system log goes nowhere: the sandbox has no syslog daemon. */
 WEAK void openlog(const char *ident, int option, int facility) {}

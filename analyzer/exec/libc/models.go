@@ -28,6 +28,7 @@ var models = sync.OnceValue(func() *vm.Models {
 	tab.addScanf()
 	tab.addMemStreams()
 	tab.addPosixFiles()
+	tab.addFileModes()
 	tab.addFileLocks()
 	tab.addDirs()
 	tab.addFifos()

@@ -33,9 +33,10 @@ const (
 )
 
 // openFile opens path (a vpath) with open(2) flags and returns the new
-// descriptor, or -1 with errno set. A directory opens for reading only, as
-// programs open one to fsync or fstat it.
-func (m *machine) openFile(t *vm.Thread, path string, flags uint64) (int, error) {
+// descriptor, or -1 with errno set; a file it creates gets mode under the
+// umask. A directory opens for reading only, as programs open one to
+// fsync or fstat it.
+func (m *machine) openFile(t *vm.Thread, path string, flags, mode uint64) (int, error) {
 	if _, fifo := m.files.fifos[path]; fifo {
 		if flags&oCreat != 0 && flags&oExcl != 0 {
 			return -1, m.SetErrno(t, vm.EEXIST)
@@ -65,6 +66,9 @@ func (m *machine) openFile(t *vm.Thread, path string, flags uint64) (int, error)
 	f.appends = flags&oAppend != 0
 	f.cloexec = flags&oCloexec != 0
 	f.dev = devices[path]
+	if !exists && !dir {
+		m.files.created(path, mode)
+	}
 	if !dir && (!exists || (flags&oTrunc != 0 && f.write)) {
 		data = &contents{}
 		m.files.fs[path] = data
@@ -87,13 +91,13 @@ const (
 )
 
 // statInto fills a struct stat for a file of size bytes with inode number
-// ino: a regular file (mode 0644), a directory (0755) or a character
-// device.
-func (m *machine) statInto(buf uint64, size int, kind fileKind, ino uint64) error {
+// ino and permission bits perm: a regular file, a directory, a character
+// device or a FIFO.
+func (m *machine) statInto(buf uint64, size int, kind fileKind, ino uint64, perm uint32) error {
 	if err := m.SetMem(buf, 0, 144); err != nil {
 		return err
 	}
-	mode := [...]uint64{regularFile: 0o100644, directory: 0o040755, charDevice: 0o020620, fifoNode: 0o010644}[kind]
+	mode := [...]uint64{regularFile: 0o100000, directory: 0o040000, charDevice: 0o020000, fifoNode: 0o010000}[kind] | uint64(perm)
 	if kind == directory {
 		size = 4096
 	}
@@ -153,9 +157,10 @@ func (m *machine) wouldBlock(t *vm.Thread, res []vm.Value) error {
 }
 
 func (tab table) addPosixFiles() {
-	// open(path, flags), openat(dir, path, flags), creat(path): the path
-	// and the flags come from different arguments.
-	opener := func(pathArg int, flags func(a []vm.Value) uint64) ioModel {
+	// open(path, flags, mode), openat(dir, path, flags, mode),
+	// creat(path, mode): the path, the flags and the mode come from
+	// different arguments (creat's flags are fixed: flagsArg -1).
+	opener := func(pathArg, flagsArg int) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			if a[pathArg].Bits == 0 {
 				return fail(m, t, res, vm.EFAULT) // the kernel reads the name (kernelPath)
@@ -173,17 +178,21 @@ func (tab table) addPosixFiles() {
 				}
 				path = vpath(dir.path, name)
 			}
-			fd, err := m.openFile(t, path, flags(a))
-			if fd < 0 && flags(a)&oCreat == 0 {
+			flags, mode := uint64(oWronly|oCreat|oTrunc), modeArg(a, pathArg+1)
+			if flagsArg >= 0 {
+				flags, mode = a[flagsArg].Bits, modeArg(a, flagsArg+1)
+			}
+			fd, err := m.openFile(t, path, flags, mode)
+			if fd < 0 && flags&oCreat == 0 {
 				m.files.noteMissing(path, m.ProgramLoc(t, in.Loc))
 			}
 			vm.SetResult(res, uint64(int64(fd)))
 			return err
 		}
 	}
-	tab.registerIO(opener(0, func(a []vm.Value) uint64 { return a[1].Bits }), "open", "open64", "__open_2", "__open64_2")
-	tab.registerIO(opener(1, func(a []vm.Value) uint64 { return a[2].Bits }), "openat", "openat64")
-	tab.registerIO(opener(0, func([]vm.Value) uint64 { return oWronly | oCreat | oTrunc }), "creat", "creat64")
+	tab.registerIO(opener(0, 1), "open", "open64", "__open_2", "__open64_2")
+	tab.registerIO(opener(1, 2), "openat", "openat64")
+	tab.registerIO(opener(0, -1), "creat", "creat64")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 		f := m.files.byFD[int(int32(a[0].Bits))]
 		if f == nil {
@@ -231,7 +240,7 @@ func (tab table) addPosixFiles() {
 				}
 			}
 			vm.SetResult(res, 0)
-			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path))
+			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path), m.files.perm(path, kind == directory))
 		}
 	}
 	tab.registerIO(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
@@ -245,11 +254,11 @@ func (tab table) addPosixFiles() {
 			vm.SetResult(res, 0)
 			switch {
 			case f.std():
-				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.stdNum())+3)
+				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.stdNum())+3, 0o620)
 			case f.dir:
-				return m.statInto(a[bufArg].Bits, 0, directory, m.files.inode(f.path))
+				return m.statInto(a[bufArg].Bits, 0, directory, m.files.inode(f.path), m.files.perm(f.path, true))
 			}
-			return m.statInto(a[bufArg].Bits, m.fileSize(f.path), regularFile, m.files.inode(f.path))
+			return m.statInto(a[bufArg].Bits, m.fileSize(f.path), regularFile, m.files.inode(f.path), m.files.perm(f.path, false))
 		}
 	}
 	tab.registerIO(fstat(0, 1), "fstat", "fstat64")
@@ -289,6 +298,7 @@ func (tab table) addPosixFiles() {
 				return fail(m, t, res, vm.ENOTEMPTY) // "/", or a directory that holds files
 			case isDir:
 				delete(m.files.dirs, path)
+				delete(m.files.perms, path)
 			default:
 				return fail(m, t, res, m.files.absentErrno(path))
 			}
@@ -314,6 +324,7 @@ func (tab table) addPosixFiles() {
 			m.files.dirs = map[string]bool{}
 		}
 		m.files.dirs[path] = true
+		m.files.created(path, a[1].Bits)
 		vm.SetResult(res, 0)
 		return nil
 	}, "mkdir")

@@ -780,6 +780,9 @@ func (ft *fileTable) openStream(path, mode string) (*vfile, int, error) {
 		f.data = data
 		f.sym = ft.fsSym[path]
 	case strings.HasPrefix(mode, "w"):
+		if !exists {
+			ft.created(path, 0o666)
+		}
 		ft.fs[path] = &contents{}
 		delete(ft.fsSym, path)
 		f.write = true
@@ -787,6 +790,7 @@ func (ft *fileTable) openStream(path, mode string) (*vfile, int, error) {
 	case strings.HasPrefix(mode, "a"):
 		if !exists {
 			ft.fs[path] = &contents{}
+			ft.created(path, 0o666)
 		}
 		f.write, f.appends = true, true
 		f.read = strings.Contains(mode, "+")

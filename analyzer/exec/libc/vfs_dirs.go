@@ -124,7 +124,7 @@ func (tab table) addDirs() {
 		if err != nil {
 			return err
 		}
-		fd, err := m.openFile(t, path, oDirectory)
+		fd, err := m.openFile(t, path, oDirectory, 0)
 		if fd < 0 || err != nil {
 			vm.SetResult(res, 0)
 			return err

@@ -139,6 +139,7 @@ func (ft *fileTable) remove(p string) {
 	delete(ft.fifos, p)
 	delete(ft.fsSym, p)
 	delete(ft.inodes, p)
+	delete(ft.perms, p)
 }
 
 // rename moves the file from to the name to, replacing what was there;
@@ -146,6 +147,7 @@ func (ft *fileTable) remove(p string) {
 func (ft *fileTable) rename(from, to string) {
 	data, sym := ft.fs[from], ft.fsSym[from]
 	ino, hasIno := ft.inodes[from]
+	perm, hasPerm := ft.perms[from]
 	ft.remove(to)
 	ft.remove(from)
 	ft.fs[to] = data
@@ -154,6 +156,9 @@ func (ft *fileTable) rename(from, to string) {
 	}
 	if hasIno {
 		ft.inodes[to] = ino
+	}
+	if hasPerm {
+		ft.setPerm(to, perm)
 	}
 }
 
