@@ -71,6 +71,15 @@ static void *waiter(void *arg) {
 	return (void *)(long)(r == 0 ? 0 : errno);
 }
 
+/* blocked waits until a thread waits in a semop on set id: a sleep alone
+ * let the set's removal come first on a loaded machine, natively, and the
+ * waiter then failed with EINVAL instead of EIDRM. */
+static void blocked(int id) {
+	struct timespec nap = {0, 1000000};
+	while (semctl(id, 0, GETNCNT) + semctl(id, 1, GETNCNT) == 0)
+		nanosleep(&nap, NULL);
+}
+
 int main(void) {
 	snprintf(qname, sizeof qname, "/augur_mq_%d", (int)getpid());
 	struct mq_attr attr = {.mq_maxmsg = 4, .mq_msgsize = 64};
@@ -142,7 +151,7 @@ int main(void) {
 	errno = 0;
 	printf("IPC_NOWAIT on zero: %d EAGAIN %d\n", semop(semid, &nowait, 1), errno == EAGAIN);
 	pthread_create(&t, NULL, waiter, &semid);
-	nanosleep(&pause, NULL);
+	blocked(semid);
 	struct sembuf up1 = {1, 1, 0};
 	semop(semid, &up1, 1); /* the waiter needs both: semaphore 0 is 1, 1 is now 1 */
 	void *r;
@@ -151,7 +160,7 @@ int main(void) {
 	semctl(semid, 0, GETALL, vals);
 	printf("waiter took both: %ld, values %d %d\n", (long)r, vals[0], vals[1]);
 	pthread_create(&t, NULL, waiter, &semid);
-	nanosleep(&pause, NULL);
+	blocked(semid);
 	semctl(semid, 0, IPC_RMID);
 	pthread_join(t, &r);
 	printf("waiter on a removed set: EIDRM %d\n", (long)r == EIDRM);
