@@ -19,7 +19,6 @@ type Spec struct {
 	PreemptAccesses    bool              `json:"preempt_accesses,omitempty"`
 	PreemptAt          []string          `json:"preempt_at,omitempty"`
 	PreemptAfterReads  bool              `json:"preempt_after_reads,omitempty"`
-	LockQuantumAfter   int               `json:"lock_quantum_after,omitempty"`
 	SymArgs            []int             `json:"sym_args,omitempty"`
 	SymStdin           int               `json:"sym_stdin,omitempty"`
 	SymFiles           map[string]int    `json:"sym_files,omitempty"`
@@ -42,8 +41,7 @@ type Spec struct {
 func (c *Config) Spec() Spec {
 	return Spec{Args: c.Args, Env: c.Env, Stdin: c.Stdin, Clients: c.Clients, Files: c.Files, StdoutLineBuffered: c.StdoutLineBuffered,
 		Seed: c.Seed, MaxInstructions: c.MaxInstructions, PreemptAccesses: c.PreemptAccesses, PreemptAt: c.PreemptAt, PreemptAfterReads: c.PreemptAfterReads,
-		LockQuantumAfter: c.LockQuantumAfter,
-		SymArgs:          c.SymArgs, SymStdin: c.SymStdin, SymFiles: c.SymFiles, Inputs: c.Inputs, MaxOutput: c.MaxOutput, Undefined: c.Undefined,
+		SymArgs: c.SymArgs, SymStdin: c.SymStdin, SymFiles: c.SymFiles, Inputs: c.Inputs, MaxOutput: c.MaxOutput, Undefined: c.Undefined,
 		Timeout: c.Timeout, Deadline: c.Deadline, TimeBudget: c.TimeBudget, MaxMemory: c.MaxMemory, MemoryHint: c.MemoryHint}
 }
 
@@ -52,7 +50,6 @@ func (c *Config) Spec() Spec {
 func (s Spec) Config() Config {
 	return Config{Args: s.Args, Env: s.Env, Stdin: s.Stdin, Clients: s.Clients, Files: s.Files, StdoutLineBuffered: s.StdoutLineBuffered,
 		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses, PreemptAt: s.PreemptAt, PreemptAfterReads: s.PreemptAfterReads,
-		LockQuantumAfter: s.LockQuantumAfter,
-		SymArgs:          s.SymArgs, SymStdin: s.SymStdin, SymFiles: s.SymFiles, Inputs: s.Inputs, MaxOutput: s.MaxOutput, Undefined: s.Undefined,
+		SymArgs: s.SymArgs, SymStdin: s.SymStdin, SymFiles: s.SymFiles, Inputs: s.Inputs, MaxOutput: s.MaxOutput, Undefined: s.Undefined,
 		MemoryHint: s.MemoryHint, Limits: Limits{Timeout: s.Timeout, Deadline: s.Deadline, TimeBudget: s.TimeBudget, MaxMemory: s.MaxMemory}}
 }
