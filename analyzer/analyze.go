@@ -22,6 +22,7 @@ import (
 	"augur/analyzer/detect/race"
 	"augur/analyzer/detect/tsan"
 	"augur/analyzer/exec/memmodel"
+	"augur/analyzer/exec/sched"
 	"augur/analyzer/exec/symex"
 	"augur/analyzer/exec/vm"
 	"augur/analyzer/frontend/build"
@@ -272,6 +273,9 @@ func Analyze(ctx context.Context, prog *ir.Program, opts Options, obs Observer) 
 		opts.Deadline = start.Add(opts.Timeout)
 	}
 	cfg.Deadline, cfg.TimeBudget = opts.Deadline, opts.Timeout
+	if cfg.LockQuantumAfter == 0 {
+		cfg.LockQuantumAfter = sched.AnalysisQuantumAfter
+	}
 	// The seed of each symbolic argument is the argument given in its
 	// place, or the empty string: detection runs on that seed.
 	for len(cfg.Args) < 1+len(opts.SymArgs) {

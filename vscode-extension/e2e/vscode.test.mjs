@@ -1042,9 +1042,12 @@ test("a long schedule's replay lists its lock's rounds in one row, and reproduce
     await lens.click({ timeout: patience });
   }, tab);
   // The fold is some forty rows down: find it as a user would. (The
-  // editor shows spaces as no-break spaces: \s matches both.)
+  // editor shows spaces as no-break spaces: \s matches both.) A second
+  // fold follows it, the 4 steps of each round once the execution passes
+  // the locks it takes without waiting (its 100,000th decision on): the
+  // search names the first, or Enter would move on to the second.
   await page.keyboard.press('Control+F');
-  await page.keyboard.type('more times');
+  await page.keyboard.type('the 17 steps above again');
   await page.keyboard.press('Enter');
   await page.keyboard.press('Escape');
   const fold = page.locator('.editor-instance .view-line', { hasText: /the\s17\ssteps\sabove\sagain,\s[\d,]+\smore\stimes\s\(steps/ }).first();

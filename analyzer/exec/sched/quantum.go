@@ -17,6 +17,15 @@ type Passing interface {
 // rarely takes more than a few locks before it lets one go).
 const QuantumLocks = 64
 
+// AnalysisQuantumAfter is how many decisions an analysis's execution
+// makes at every lock before it follows PassesLock (vm.Config.
+// LockQuantumAfter): a hundred thousand, a few milliseconds of
+// interpretation, more than any of the corpus's short programs makes in
+// a whole run (many_decisions.c, four threads taking one lock 3,000
+// times each, makes 51,000), so their schedules keep every switch, while
+// a program that takes millions of locks decides at its releases only.
+const AnalysisQuantumAfter = 100_000
+
 // Quantum is `augur run`'s schedule. It is round robin, except that a
 // thread that took a lock without waiting (a mutex, read-write lock or
 // spin lock) goes on, as it would on a real processor, instead of giving
@@ -32,9 +41,10 @@ const QuantumLocks = 64
 // synchronization calls, atomic and volatile accesses and the end of a
 // time slice are decisions as under round robin.
 //
-// Detection and classification do not use it: their first schedule is
-// round robin, which switches at every lock to bring out the races
-// between critical sections.
+// Detection and classification do not use it as a policy: their first
+// schedule is round robin, which switches at every lock to bring out the
+// races between critical sections. Their executions follow its rule only
+// after their first AnalysisQuantumAfter decisions.
 type Quantum struct{ RoundRobin }
 
 // QuantumName is Quantum's name in traces and on the command line.
@@ -43,7 +53,14 @@ const QuantumName = "quantum"
 func (Quantum) Name() string { return QuantumName }
 
 // Passes implements Passing.
-func (Quantum) Passes(what string, n int) bool { return n < QuantumLocks-1 && isLockAcquire(what) }
+func (Quantum) Passes(what string, n int) bool { return PassesLock(what, n) }
+
+// PassesLock is Quantum's rule: a thread still runnable after a call of
+// what, having passed n points since its last decision, goes on when the
+// call took a lock without waiting and it has not taken QuantumLocks in
+// a row. The analysis's executions follow it too after their first
+// decisions (vm.Config.LockQuantumAfter).
+func PassesLock(what string, n int) bool { return n < QuantumLocks-1 && isLockAcquire(what) }
 
 // Passes implements Passing for a trace recorded under Quantum: the
 // replayed execution passes the points the recorded one passed.

@@ -60,6 +60,10 @@ type Trace struct {
 	// PreemptAfterReads is vm.Config.PreemptAfterReads, which deepens
 	// PreemptAt's points.
 	PreemptAfterReads bool
+	// LockQuantumAfter is vm.Config.LockQuantumAfter: from that many
+	// decisions on, a thread that took a lock without waiting went on
+	// (PassesLock), and a replay must pass the same points.
+	LockQuantumAfter int
 	// Limit caps the events stored (0: DefaultLimit).
 	Limit int
 	// Then, when set, made the execution's decisions after the recorded
@@ -560,6 +564,8 @@ type jsonTrace struct {
 	PreemptAt []string `json:"preempt_at,omitempty"`
 	// PreemptAfterReads is Trace.PreemptAfterReads.
 	PreemptAfterReads bool `json:"preempt_after_reads,omitempty"`
+	// LockQuantumAfter is Trace.LockQuantumAfter.
+	LockQuantumAfter int `json:"lock_quantum_after,omitempty"`
 	// Then is Trace.Then.
 	Then *Spec `json:"then,omitempty"`
 }
@@ -570,7 +576,7 @@ func (t *Trace) MarshalJSON() ([]byte, error) {
 		t = t.settled()
 	}
 	jt := jsonTrace{Policy: t.Policy, Seed: t.Seed, Events: make([]jsonEvent, 0, t.Stored()), Dropped: t.dropped,
-		PreemptAt: t.PreemptAt, PreemptAfterReads: t.PreemptAfterReads, Then: t.Then}
+		PreemptAt: t.PreemptAt, PreemptAfterReads: t.PreemptAfterReads, LockQuantumAfter: t.LockQuantumAfter, Then: t.Then}
 	g := 0
 	for ri, r := range t.runs {
 		if r.hi == r.lo {
@@ -609,7 +615,11 @@ func (t *Trace) UnmarshalJSON(data []byte) error {
 			return fmt.Errorf("schedule: then: %w", err)
 		}
 	}
-	*t = Trace{Policy: jt.Policy, Seed: jt.Seed, PreemptAt: jt.PreemptAt, PreemptAfterReads: jt.PreemptAfterReads, Then: jt.Then}
+	if jt.LockQuantumAfter < 0 {
+		return fmt.Errorf("schedule: lock_quantum_after %d is negative", jt.LockQuantumAfter)
+	}
+	*t = Trace{Policy: jt.Policy, Seed: jt.Seed, PreemptAt: jt.PreemptAt, PreemptAfterReads: jt.PreemptAfterReads,
+		LockQuantumAfter: jt.LockQuantumAfter, Then: jt.Then}
 	var open *group // the group being read
 	end := 0        // the index of its last event
 	for i, je := range jt.Events {

@@ -71,6 +71,17 @@ type Config struct {
 	// trace records it with PreemptAt, and a replay takes both from
 	// there.
 	PreemptAfterReads bool
+	// LockQuantumAfter, when positive, makes the execution's schedule
+	// decide less often once it has made that many decisions: from there
+	// a thread that takes a lock without waiting goes on, as under augur
+	// run's schedule (sched.PassesLock), instead of giving the processor
+	// away while it holds the lock, where the other threads would only
+	// run to the lock and block. A program that takes a lock every few
+	// instructions made four decisions a lock under round robin, most of
+	// its analysis's time; the first ones, where a short program's whole
+	// run is, keep every switch. The trace records it, and an execution
+	// replaying a trace takes the trace's.
+	LockQuantumAfter int
 	// Monitor, when set, observes every access and synchronization (the
 	// race detector).
 	Monitor Monitor
@@ -589,11 +600,15 @@ func New(prog *ir.Program, cfg Config) (*Machine, error) {
 	if m.policy == nil {
 		m.policy = sched.RoundRobin{}
 	}
-	if r, ok := m.policy.(sched.Replaying); ok && cfg.PreemptAt == nil && r.Replays() != nil {
-		m.cfg.PreemptAt, m.cfg.PreemptAfterReads = r.Replays().PreemptAt, r.Replays().PreemptAfterReads
+	if r, ok := m.policy.(sched.Replaying); ok && r.Replays() != nil {
+		if cfg.PreemptAt == nil {
+			m.cfg.PreemptAt, m.cfg.PreemptAfterReads = r.Replays().PreemptAt, r.Replays().PreemptAfterReads
+		}
+		m.cfg.LockQuantumAfter = r.Replays().LockQuantumAfter // the replay passes the points the recording passed
 	}
 	m.trace = sched.NewTrace(m.policy.Name(), cfg.Seed)
 	m.trace.PreemptAt, m.trace.PreemptAfterReads = m.cfg.PreemptAt, m.cfg.PreemptAfterReads
+	m.trace.LockQuantumAfter = max(m.cfg.LockQuantumAfter, 0)
 	m.focus = prog.LocSet(m.cfg.PreemptAt)
 	if cfg.Symbolic != nil {
 		m.sym = &symState{Symbolic: cfg.Symbolic}
@@ -1261,17 +1276,26 @@ func (m *Machine) reschedule() *Termination {
 }
 
 // passes reports whether the current thread goes on through the point it
-// reached, after a call of what, without a decision (sched.Passing); a
-// thread at a decision starts counting its passed points anew.
+// reached, after a call of what, without a decision (sched.Passing, or
+// Config.LockQuantumAfter once the execution made that many); a thread at
+// a decision starts counting its passed points anew.
 func (m *Machine) passes(what string) bool {
 	t := m.cur
-	if pp, ok := m.policy.(sched.Passing); ok && t.status == runnable && !m.sliceEnded && m.forcedNext < 0 &&
-		pp.Passes(what, t.passed) {
+	if t.status == runnable && !m.sliceEnded && m.forcedNext < 0 && m.passing(what, t.passed) {
 		t.passed++
 		return true
 	}
 	t.passed = 0
 	return false
+}
+
+// passing is the policy's or the lock quantum's answer for a point.
+func (m *Machine) passing(what string, n int) bool {
+	if q := m.cfg.LockQuantumAfter; q > 0 && m.decisions >= q && sched.PassesLock(what, n) {
+		return true
+	}
+	pp, ok := m.policy.(sched.Passing)
+	return ok && pp.Passes(what, n)
 }
 
 // switchTo makes t the running thread. Its time slice starts anew when it

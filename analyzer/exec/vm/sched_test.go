@@ -231,13 +231,75 @@ func TestQuantumPassesLocksThatDoNotWait(t *testing.T) {
 	}
 }
 
+// An analysis's execution decides at every lock for its first
+// Config.LockQuantumAfter decisions, then passes the acquisitions that do
+// not wait, as augur run's schedule does: testdata/sched/quantum.c under
+// round robin so makes under half the decisions, with the same output.
+// Its trace records where passing began, so a replay through the trace's
+// file (whose own configuration says nothing of it) passes the same
+// points, and a policy that replays a prefix of it under the same
+// configuration (a reversal) follows the recorded decisions.
+func TestLockQuantumAfterFirstDecisions(t *testing.T) {
+	prog := loadtest.Program(t, t.TempDir(), "../../../testdata/sched/quantum.c")
+	const want = "total 199990000\nreceived 2000 items, sum 2001000\n"
+	run := func(p sched.Policy, after int) (string, *vm.Result) {
+		t.Helper()
+		out, res := runQuantumAfter(t, prog, p, after)
+		if out != want {
+			t.Fatalf("%s (lock quantum after %d): printed %q, want %q", p.Name(), after, out, want)
+		}
+		return out, res
+	}
+	_, rr := run(sched.RoundRobin{}, 0)
+	_, lq := run(sched.RoundRobin{}, 1000)
+	t.Logf("decisions: round robin %d, passing after 1000 %d", rr.Trace.Len(), lq.Trace.Len())
+	if lq.Trace.Len()*2 > rr.Trace.Len() || lq.Trace.Len() <= 1000 {
+		t.Errorf("passing after 1000 decisions made %d, round robin %d: want over 1000 and under half", lq.Trace.Len(), rr.Trace.Len())
+	}
+	if lq.Trace.LockQuantumAfter != 1000 || rr.Trace.LockQuantumAfter != 0 {
+		t.Errorf("traces record lock quantum after %d and %d, want 1000 and 0", lq.Trace.LockQuantumAfter, rr.Trace.LockQuantumAfter)
+	}
+	path := filepath.Join(t.TempDir(), "trace.json")
+	if err := lq.Trace.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := sched.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, rep := run(&sched.Replay{Trace: tr}, 0); rep.Trace.Len() != lq.Trace.Len() || rep.Instructions != lq.Instructions {
+		t.Errorf("replay: %d decisions, %d instructions; recorded %d and %d", rep.Trace.Len(), rep.Instructions, lq.Trace.Len(), lq.Instructions)
+	}
+	// A prefix past the point where passing began, then round robin with
+	// thread 1 held back: the prefix is replayed as recorded.
+	pp := &sched.Postpone{Trace: lq.Trace, Prefix: 1500, Thread: 1}
+	if _, post := run(pp, 1000); post.Trace.Len() < 1500 {
+		t.Errorf("postponed schedule made %d decisions, fewer than its prefix", post.Trace.Len())
+	} else {
+		c1, c2 := lq.Trace.Cursor(), post.Trace.Cursor()
+		for i := 0; i < 1500; i++ {
+			a, _ := c1.Next()
+			b, _ := c2.Next()
+			if a.Next != b.Next || a.Thread != b.Thread || a.Loc != b.Loc {
+				t.Fatalf("decision %d: postponed schedule %+v, recorded %+v", i, b, a)
+			}
+		}
+	}
+}
+
 // runWithinBudget runs prog under p within a budget that a time slice
 // per hand-over of testdata/sched/quantum.c's polling consumer, or of
 // ping_pong.c's or trylock_turns.c's spinning players, would exceed.
 func runWithinBudget(t *testing.T, prog *ir.Program, p sched.Policy) (string, *vm.Result) {
 	t.Helper()
+	return runQuantumAfter(t, prog, p, 0)
+}
+
+// runQuantumAfter is runWithinBudget with Config.LockQuantumAfter.
+func runQuantumAfter(t *testing.T, prog *ir.Program, p sched.Policy, after int) (string, *vm.Result) {
+	t.Helper()
 	var out bytes.Buffer
-	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Stdout: &out, Policy: p, MaxInstructions: 50_000_000})
+	m, err := vm.New(prog, vm.Config{Models: libc.Models(), Stdout: &out, Policy: p, MaxInstructions: 50_000_000, LockQuantumAfter: after})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,6 +340,16 @@ func TestSchedulesAreFairToPollingThreads(t *testing.T) {
 					t.Fatalf("%s, pct seed %d depth %d: printed %q, want %q", c.file, seed, depth, out, c.want)
 				}
 			}
+		}
+		// The analysis's executions pass lock acquisitions after their
+		// first decisions (Config.LockQuantumAfter): from the first here.
+		for seed := uint64(1); seed <= 4; seed++ {
+			if out, _ := runQuantumAfter(t, prog, sched.NewPCT(seed, 3, 1000), 1); out != c.want {
+				t.Fatalf("%s, pct seed %d passing locks: printed %q, want %q", c.file, seed, out, c.want)
+			}
+		}
+		if out, _ := runQuantumAfter(t, prog, &sched.Bounded{}, 1); out != c.want {
+			t.Fatalf("%s, bounded passing locks: printed %q, want %q", c.file, out, c.want)
 		}
 		// augur run's schedule: an unlock that wakes a waiter is a
 		// decision, or yield_holding.c's consumer took the mutex again,

@@ -19,6 +19,7 @@ type Spec struct {
 	PreemptAccesses    bool              `json:"preempt_accesses,omitempty"`
 	PreemptAt          []string          `json:"preempt_at,omitempty"`
 	PreemptAfterReads  bool              `json:"preempt_after_reads,omitempty"`
+	LockQuantumAfter   int               `json:"lock_quantum_after,omitempty"`
 	SymArgs            []int             `json:"sym_args,omitempty"`
 	SymStdin           int               `json:"sym_stdin,omitempty"`
 	SymFiles           map[string]int    `json:"sym_files,omitempty"`
@@ -41,7 +42,8 @@ type Spec struct {
 func (c *Config) Spec() Spec {
 	return Spec{Args: c.Args, Env: c.Env, Stdin: c.Stdin, Clients: c.Clients, Files: c.Files, StdoutLineBuffered: c.StdoutLineBuffered,
 		Seed: c.Seed, MaxInstructions: c.MaxInstructions, PreemptAccesses: c.PreemptAccesses, PreemptAt: c.PreemptAt, PreemptAfterReads: c.PreemptAfterReads,
-		SymArgs: c.SymArgs, SymStdin: c.SymStdin, SymFiles: c.SymFiles, Inputs: c.Inputs, MaxOutput: c.MaxOutput, Undefined: c.Undefined,
+		LockQuantumAfter: c.LockQuantumAfter,
+		SymArgs:          c.SymArgs, SymStdin: c.SymStdin, SymFiles: c.SymFiles, Inputs: c.Inputs, MaxOutput: c.MaxOutput, Undefined: c.Undefined,
 		Timeout: c.Timeout, Deadline: c.Deadline, TimeBudget: c.TimeBudget, MaxMemory: c.MaxMemory, MemoryHint: c.MemoryHint}
 }
 
@@ -50,6 +52,7 @@ func (c *Config) Spec() Spec {
 func (s Spec) Config() Config {
 	return Config{Args: s.Args, Env: s.Env, Stdin: s.Stdin, Clients: s.Clients, Files: s.Files, StdoutLineBuffered: s.StdoutLineBuffered,
 		Seed: s.Seed, MaxInstructions: s.MaxInstructions, PreemptAccesses: s.PreemptAccesses, PreemptAt: s.PreemptAt, PreemptAfterReads: s.PreemptAfterReads,
-		SymArgs: s.SymArgs, SymStdin: s.SymStdin, SymFiles: s.SymFiles, Inputs: s.Inputs, MaxOutput: s.MaxOutput, Undefined: s.Undefined,
+		LockQuantumAfter: s.LockQuantumAfter,
+		SymArgs:          s.SymArgs, SymStdin: s.SymStdin, SymFiles: s.SymFiles, Inputs: s.Inputs, MaxOutput: s.MaxOutput, Undefined: s.Undefined,
 		MemoryHint: s.MemoryHint, Limits: Limits{Timeout: s.Timeout, Deadline: s.Deadline, TimeBudget: s.TimeBudget, MaxMemory: s.MaxMemory}}
 }

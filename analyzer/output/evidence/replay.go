@@ -283,7 +283,10 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 	tr := &Transcript{Starts: map[int]string{}}
 	cfg := vm.Config{Args: ev.Inputs.Argv, Clients: ev.Inputs.Clients, Env: ev.Inputs.Env, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions,
 		Inputs: ev.Inputs.Vars, Undefined: ev.Inputs.Undefined, PreemptAccesses: ev.Inputs.PreemptAccesses, Limits: lim,
-		PreemptAt: ev.Schedule.PreemptAt, PreemptAfterReads: ev.Schedule.PreemptAfterReads}
+		PreemptAt: ev.Schedule.PreemptAt, PreemptAfterReads: ev.Schedule.PreemptAfterReads,
+		// The logger below hides the replay from the machine
+		// (sched.Replaying): the trace's settings are given here.
+		LockQuantumAfter: ev.Schedule.LockQuantumAfter}
 	if len(ev.Inputs.Files) > 0 {
 		cfg.Files = map[string][]byte{}
 		for n, d := range ev.Inputs.Files {
