@@ -8,7 +8,7 @@
 //
 // Nothing here sleeps for a fixed time: every step waits for what the user
 // would wait for, with a deadline long enough for a loaded machine.
-import { test, before, after } from 'node:test';
+import { test, before, after, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -68,6 +68,18 @@ function codeServer(args) {
 async function shot(name) {
   fs.mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: path.join(shots, `vscode-${name}.png`) });
+}
+
+// The running test's name, so that each failure keeps a screenshot of its
+// own (vscode-failed-<test>.png) rather than the run's last failure
+// overwriting the others'.
+let running = '';
+beforeEach((t) => { running = t.name; });
+
+/** Keeps a screenshot of the page as the running test failed. */
+async function failedShot() {
+  const slug = running.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+  await shot(`failed-${slug || 'setup'}`);
 }
 
 /** Starts code-server on a free port and resolves with its address. */
@@ -252,7 +264,7 @@ async function expectVisible(locator, what) {
   try {
     await locator.waitFor({ timeout: patience });
   } catch (err) {
-    await shot('failed');
+    await failedShot();
     const notes = await page.locator('.notifications-toasts .notification-list-item-message').allInnerTexts();
     throw new Error(`${what} did not appear within ${patience / 1000} s; notifications: ${JSON.stringify(notes)}`, { cause: err });
   }
@@ -312,7 +324,7 @@ async function hoverOn(n, word) {
       return await hover.innerText({ timeout: 5_000 });
     } catch (err) {
       if (Date.now() > deadline) {
-        await shot('failed');
+        await failedShot();
         throw err;
       }
     }
@@ -334,7 +346,7 @@ async function openUntil(open, target) {
     } catch (err) {
       await page.keyboard.press('Escape');
       if (Date.now() > deadline) {
-        await shot('failed');
+        await failedShot();
         throw err;
       }
       await page.waitForTimeout(1_000);
@@ -679,7 +691,7 @@ test("a real trace's timeline folds the steps that show nothing of the race, and
   await keyboardHover('jobs.c', 'worker leaving', 'spec-violated');
   await page.keyboard.press('Escape');
   const lens = page.locator('.contentWidgets .codelens-decoration a:visible', { hasText: /^Show interleaving$/ }).first();
-  await lens.waitFor({ timeout: patience });
+  await expectVisible(lens, "jobs.c's Show interleaving lens");
   await lens.click({ timeout: patience });
   // The webview may load its page more than once (a panel shown again):
   // each try takes the frame that holds it now.
@@ -708,7 +720,7 @@ test("a real trace's timeline folds the steps that show nothing of the race, and
     } catch (err) {
       // expectVisible wraps the locator's error: the detach is in its cause.
       if (attempt >= 3 || !/detached/.test(`${err} ${err?.cause ?? ''}`)) {
-        await shot('failed');
+        await failedShot();
         throw err;
       }
       await page.waitForTimeout(1_000);
