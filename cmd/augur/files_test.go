@@ -22,31 +22,31 @@ func TestFilesNotGivenAreNamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	for name, text := range map[string]string{"files_not_given.c": string(src), "data.txt": "42\n", "settings.conf": "x=1\n"} {
+	for name, text := range map[string]string{"files_not_given.c": string(src), "data.txt": "42\n", "settings.conf": "x=1\n", "run.sh": "true\n"} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	const hint = "augur: the program looked for data.txt (files_not_given.c:37), settings.conf (files_not_given.c:41), " +
-		"which augur was not given and which exist here: it ran without them"
+	const hint = "augur: the program looked for data.txt (files_not_given.c:39), run.sh (files_not_given.c:48), " +
+		"settings.conf (files_not_given.c:43), which augur was not given and which exist here: it ran without them"
 	r := runAugurIn(t, dir, "", "run", "files_not_given.c")
-	if r.code != 0 || !strings.Contains(r.stderr, hint) || !strings.Contains(r.stderr, "pass --file data.txt --file settings.conf") {
+	if r.code != 0 || !strings.Contains(r.stderr, hint) || !strings.Contains(r.stderr, "pass --file data.txt --file run.sh --file settings.conf") {
 		t.Errorf("augur run: exit %d, stderr:\n%s", r.code, r.stderr)
 	}
 	if strings.Contains(r.stderr, "notes.txt") {
 		t.Errorf("augur run names a file the host lacks:\n%s", r.stderr)
 	}
-	r = runAugurIn(t, dir, "", "run", "--file", "data.txt", "--file", "settings.conf", "files_not_given.c")
+	r = runAugurIn(t, dir, "", "run", "--file", "data.txt", "--file", "settings.conf", "--file", "run.sh", "files_not_given.c")
 	if r.code != 0 || strings.Contains(r.stderr, "looked for") || !strings.Contains(r.stdout, "open data.txt: 3") {
 		t.Errorf("augur run with the files: exit %d, stdout:\n%s\nstderr:\n%s", r.code, r.stdout, r.stderr)
 	}
 
-	r = runAugurIn(t, dir, "", "analyze", "--detect-only", "--format", "json", "--file", "settings.conf", "files_not_given.c")
+	r = runAugurIn(t, dir, "", "analyze", "--detect-only", "--format", "json", "--file", "settings.conf", "--file", "run.sh", "files_not_given.c")
 	var rep report.Report
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("analyze: exit %d, %v\n%s", r.code, err, r.stderr)
 	}
-	want := []report.FileNotGiven{{Name: "data.txt", Host: "data.txt", File: "files_not_given.c", Line: 37}}
+	want := []report.FileNotGiven{{Name: "data.txt", Host: "data.txt", File: "files_not_given.c", Line: 39}}
 	if len(rep.FilesNotGiven) != 1 || rep.FilesNotGiven[0] != want[0] {
 		t.Errorf("files_not_given = %+v, want %+v", rep.FilesNotGiven, want)
 	}

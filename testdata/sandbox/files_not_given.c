@@ -13,14 +13,16 @@
  * fopen settings.conf: null
  * stat notes.txt: -1
  * access notes.txt: -1
+ * chmod run.sh: -1
  * open /tmp/scratch: -1
  * made out.txt and log.txt
  * open out.txt: a descriptor
  *
  * expect-missing:
- * /data.txt files_not_given.c:37
- * /notes.txt files_not_given.c:44
- * /settings.conf files_not_given.c:41
+ * /data.txt files_not_given.c:39
+ * /notes.txt files_not_given.c:46
+ * /run.sh files_not_given.c:48
+ * /settings.conf files_not_given.c:43
  *
  * expect-written:
  * log.txt 0 ""
@@ -43,6 +45,7 @@ int main(void) {
 	struct stat st;
 	printf("stat notes.txt: %d\n", stat("notes.txt", &st));
 	printf("access notes.txt: %d\n", access("notes.txt", R_OK));
+	printf("chmod run.sh: %d\n", chmod("run.sh", 0755));
 	printf("open /tmp/scratch: %d\n", open("/tmp/scratch", O_RDONLY));
 	int out = open("out.txt", O_WRONLY | O_CREAT, 0644);
 	FILE *log = fopen("log.txt", "w");

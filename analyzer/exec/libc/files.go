@@ -130,11 +130,9 @@ type fileTable struct {
 	inodes  map[string]uint64
 	nextIno uint64
 	// perms are the permission bits set by a creation or chmod, by
-	// vpath; umask is the creation mask once the program set it
-	// (umaskSet; vfs_modes.go).
-	perms    map[string]uint32
-	umask    uint32
-	umaskSet bool
+	// vpath; umask is the file mode creation mask (vfs_modes.go).
+	perms map[string]uint32
+	umask uint32
 	// cwd is the working directory (a vpath); listings are the
 	// open directory streams (opendir) by DIR pointer (vfs_dirs.go).
 	cwd      string
@@ -162,7 +160,7 @@ type fileTable struct {
 
 func newFileTable(m *machine, cfg vm.Config) *fileTable {
 	ft := &fileTable{m: m, fs: map[string]*contents{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
-		byFD: map[int]*vfile{}, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/",
+		byFD: map[int]*vfile{}, stdout: cfg.Stdout, stderr: cfg.Stderr, cwd: "/", umask: defaultUmask,
 		// Every system has a /tmp, and programs make their temporary
 		// files there (mkstemp, tmpfile) without creating it first;
 		// shm_open's objects are files in /dev/shm.
@@ -555,7 +553,7 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 	c := &fileTable{m: m, fs: map[string]*contents{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, net: ft.net.fork(),
 		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd,
-		perms: maps.Clone(ft.perms), umask: ft.umask, umaskSet: ft.umaskSet,
+		perms: maps.Clone(ft.perms), umask: ft.umask,
 		// The values of these are replaced, never written in place.
 		fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), locks: maps.Clone(ft.locks),
 		nextDesc: ft.nextDesc, missing: maps.Clone(ft.missing), given: ft.given}

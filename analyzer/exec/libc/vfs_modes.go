@@ -21,18 +21,10 @@ const (
 	dirPerm  = 0o755
 )
 
-// umaskOf is the process's file mode creation mask (umask(2)).
-func (ft *fileTable) umaskOf() uint32 {
-	if !ft.umaskSet {
-		return defaultUmask
-	}
-	return ft.umask
-}
-
 // created records the permissions of p, made now with mode (open's,
 // mkdir's) under the umask.
 func (ft *fileTable) created(p string, mode uint64) {
-	ft.setPerm(p, uint32(mode)&0o7777&^ft.umaskOf())
+	ft.setPerm(p, uint32(mode)&0o7777&^ft.umask)
 }
 
 // setPerm records p's permission bits.
@@ -65,8 +57,8 @@ func modeArg(a []vm.Value, i int) uint64 {
 
 func (tab table) addFileModes() {
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		old := m.files.umaskOf()
-		m.files.umask, m.files.umaskSet = uint32(a[0].Bits)&0o777, true
+		old := m.files.umask
+		m.files.umask = uint32(a[0].Bits) & 0o777
 		vm.SetResult(res, uint64(old))
 		return nil
 	}, "umask")
@@ -76,6 +68,7 @@ func (tab table) addFileModes() {
 			return err
 		}
 		if !m.files.exists(path) {
+			m.files.noteMissing(path, m.ProgramLoc(t, in.Loc)) // as access does: a file of the user's not given
 			return fail(m, t, res, m.files.absentErrno(path))
 		}
 		m.files.setPerm(path, uint32(a[1].Bits))
