@@ -1,6 +1,6 @@
 /* The rest of the POSIX and Linux interface real programs call, as the
  * sandbox has it: one process (pid 4242, its own process group and
- * session, unprivileged), a virtual file system without links, and no
+ * session, unprivileged), a virtual file system without symbolic links, and no
  * signals from outside. Each call either acts as it would there or fails
  * as a refused real call fails, so the program's own error handling runs. */
 #define _GNU_SOURCE
@@ -122,15 +122,9 @@ WEAK int truncate(const char *path, off_t len) {
 	return r;
 }
 
-/* The virtual file system has one name per file: no hard or symbolic
- * links (the file system refuses them, as some do), and nothing is a link
- * to read. */
-WEAK int link(const char *from, const char *to) {
-	if (access(from, F_OK) != 0)
-		return -1;
-	errno = EPERM;
-	return -1;
-}
+/* The virtual file system has hard links (link is the VM's) but no
+ * symbolic ones (the file system refuses them, as some do), and nothing
+ * is a link to read. */
 WEAK int symlink(const char *target, const char *path) {
 	errno = EPERM;
 	return -1;

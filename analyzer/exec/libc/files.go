@@ -129,6 +129,9 @@ type fileTable struct {
 	dirs    map[string]bool
 	inodes  map[string]uint64
 	nextIno uint64
+	// links counts the hard links made (vfs_links.go): names that share
+	// an inode number share their file.
+	links int
 	// perms are the permission bits set by a creation or chmod, by
 	// vpath; umask is the file mode creation mask (vfs_modes.go).
 	perms map[string]uint32
@@ -402,7 +405,9 @@ func (ft *fileTable) store(path string, pos int, b []byte) *contents {
 	if sym := ft.fsSym[path]; pos < len(sym) { // the bytes written are concrete now
 		sym = append([]*expr.Expr(nil), sym...)
 		clear(sym[pos:min(pos+len(b), len(sym))])
-		ft.fsSym[path] = sym
+		for _, q := range ft.sameFile(path) {
+			ft.fsSym[q] = sym
+		}
 	}
 	return data
 }
@@ -552,7 +557,7 @@ func (f *vfile) readByte() int {
 func (ft *fileTable) fork(m *machine) *fileTable {
 	c := &fileTable{m: m, fs: map[string]*contents{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, net: ft.net.fork(),
-		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, cwd: ft.cwd,
+		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, links: ft.links, cwd: ft.cwd,
 		perms: maps.Clone(ft.perms), umask: ft.umask,
 		// The values of these are replaced, never written in place.
 		fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), locks: maps.Clone(ft.locks),
@@ -572,6 +577,10 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 	// has them, or its own (stdin, a memory stream, a removed file).
 	forked := map[*contents]*contents{}
 	for p, d := range ft.fs {
+		if x, ok := forked[d]; ok { // another name of the same file (a hard link)
+			c.fs[p] = x
+			continue
+		}
 		c.fs[p] = d.fork()
 		forked[d] = c.fs[p]
 	}

@@ -29,6 +29,7 @@ var models = sync.OnceValue(func() *vm.Models {
 	tab.addMemStreams()
 	tab.addPosixFiles()
 	tab.addFileModes()
+	tab.addLinks()
 	tab.addFileLocks()
 	tab.addDirs()
 	tab.addFifos()

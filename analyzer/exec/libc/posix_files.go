@@ -8,8 +8,9 @@ import (
 // File descriptors of the virtual file system: open, creat, lseek, stat,
 // access, unlink, rename, mkdir, rmdir, dup, fcntl and fdopen over the
 // same files fopen sees. A write goes at the descriptor's offset (at the
-// end under O_APPEND). Names are kept as vfs_names.go says: one name per
-// file, directories where files are, an inode number per file.
+// end under O_APPEND). Names are kept as vfs_names.go says: directories
+// where files are, an inode number per file, and a second name of a file
+// where the program made a hard link (vfs_links.go).
 
 // open(2) flags on Linux x86-64.
 const (
@@ -70,9 +71,7 @@ func (m *machine) openFile(t *vm.Thread, path string, flags, mode uint64) (int, 
 		m.files.created(path, mode)
 	}
 	if !dir && (!exists || (flags&oTrunc != 0 && f.write)) {
-		data = &contents{}
-		m.files.fs[path] = data
-		delete(m.files.fsSym, path)
+		data = m.files.truncateName(path)
 	}
 	f.data, f.sym = data, m.files.fsSym[path]
 	f.proc = m.Proc()
@@ -91,9 +90,9 @@ const (
 )
 
 // statInto fills a struct stat for a file of size bytes with inode number
-// ino and permission bits perm: a regular file, a directory, a character
+// ino, link count nlink and permission bits perm: a regular file, a directory, a character
 // device or a FIFO.
-func (m *machine) statInto(buf uint64, size int, kind fileKind, ino uint64, perm uint32) error {
+func (m *machine) statInto(buf uint64, size int, kind fileKind, ino, nlink uint64, perm uint32) error {
 	if err := m.SetMem(buf, 0, 144); err != nil {
 		return err
 	}
@@ -101,7 +100,7 @@ func (m *machine) statInto(buf uint64, size int, kind fileKind, ino uint64, perm
 	if kind == directory {
 		size = 4096
 	}
-	return m.writeFields(buf, field{0, 8, 0x803}, field{8, 8, ino}, field{16, 8, 1}, field{24, 4, mode},
+	return m.writeFields(buf, field{0, 8, 0x803}, field{8, 8, ino}, field{16, 8, nlink}, field{24, 4, mode},
 		field{28, 4, 1000}, field{32, 4, 1000}, field{48, 8, uint64(size)}, field{56, 8, 4096},
 		field{64, 8, uint64((size + 511) / 512)})
 }
@@ -240,7 +239,7 @@ func (tab table) addPosixFiles() {
 				}
 			}
 			vm.SetResult(res, 0)
-			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path), m.files.perm(path, kind == directory))
+			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path), m.files.nlink(path), m.files.perm(path, kind == directory))
 		}
 	}
 	tab.registerIO(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
@@ -254,11 +253,11 @@ func (tab table) addPosixFiles() {
 			vm.SetResult(res, 0)
 			switch {
 			case f.std():
-				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.stdNum())+3, 0o620)
+				return m.statInto(a[bufArg].Bits, 0, charDevice, uint64(f.stdNum())+3, 1, 0o620)
 			case f.dir:
-				return m.statInto(a[bufArg].Bits, 0, directory, m.files.inode(f.path), m.files.perm(f.path, true))
+				return m.statInto(a[bufArg].Bits, 0, directory, m.files.inode(f.path), 1, m.files.perm(f.path, true))
 			}
-			return m.statInto(a[bufArg].Bits, m.fileSize(f.path), regularFile, m.files.inode(f.path), m.files.perm(f.path, false))
+			return m.statInto(a[bufArg].Bits, m.fileSize(f.path), regularFile, m.files.inode(f.path), m.files.nlink(f.path), m.files.perm(f.path, false))
 		}
 	}
 	tab.registerIO(fstat(0, 1), "fstat", "fstat64")
@@ -329,11 +328,7 @@ func (tab table) addPosixFiles() {
 		return nil
 	}, "mkdir")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		from, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
-		if failed {
-			return err
-		}
-		to, failed, err := m.kernelPath(t, res, a[1].Bits, ^uint64(0))
+		from, to, failed, err := m.pathPair(t, res, a)
 		if failed {
 			return err
 		}

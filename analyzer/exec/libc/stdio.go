@@ -783,8 +783,7 @@ func (ft *fileTable) openStream(path, mode string) (*vfile, int, error) {
 		if !exists {
 			ft.created(path, 0o666)
 		}
-		ft.fs[path] = &contents{}
-		delete(ft.fsSym, path)
+		ft.truncateName(path)
 		f.write = true
 		f.read = strings.Contains(mode, "+")
 	case strings.HasPrefix(mode, "a"):

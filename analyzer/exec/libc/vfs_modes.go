@@ -27,12 +27,15 @@ func (ft *fileTable) created(p string, mode uint64) {
 	ft.setPerm(p, uint32(mode)&0o7777&^ft.umask)
 }
 
-// setPerm records p's permission bits.
+// setPerm records the permission bits of p, and of the other names of
+// its file (vfs_links.go).
 func (ft *fileTable) setPerm(p string, perm uint32) {
 	if ft.perms == nil {
 		ft.perms = map[string]uint32{}
 	}
-	ft.perms[p] = perm & 0o7777
+	for _, q := range ft.sameFile(p) {
+		ft.perms[q] = perm & 0o7777
+	}
 }
 
 // perm is p's permission bits, of a directory when dir.

@@ -65,6 +65,17 @@ func (m *machine) kernelPath(t *vm.Thread, res []vm.Value, addr, failure uint64)
 	return path, err != nil, err
 }
 
+// pathPair reads the two path arguments of a call on two names (rename,
+// link) as kernelPath reads one: failed when either is bad, with -1 and
+// errno set.
+func (m *machine) pathPair(t *vm.Thread, res, a []vm.Value) (from, to string, failed bool, err error) {
+	if from, failed, err = m.kernelPath(t, res, a[0].Bits, ^uint64(0)); failed {
+		return "", "", true, err
+	}
+	to, failed, err = m.kernelPath(t, res, a[1].Bits, ^uint64(0))
+	return from, to, failed, err
+}
+
 // isDir reports whether p (a vpath) is a directory: the root, one the
 // program made (mkdir), or one that holds a file. The empty name is none.
 func (ft *fileTable) isDir(p string) bool {
@@ -143,8 +154,14 @@ func (ft *fileTable) remove(p string) {
 }
 
 // rename moves the file from to the name to, replacing what was there;
-// the file keeps its contents and its inode number.
+// the file keeps its contents and its inode number. Two names of one file
+// (a hard link) are left as they are, as rename(2) leaves them.
 func (ft *fileTable) rename(from, to string) {
+	if a, ok := ft.inodes[from]; ok && ft.linked() {
+		if b, ok := ft.inodes[to]; ok && a == b {
+			return
+		}
+	}
 	data, sym := ft.fs[from], ft.fsSym[from]
 	ino, hasIno := ft.inodes[from]
 	perm, hasPerm := ft.perms[from]
