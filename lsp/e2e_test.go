@@ -922,12 +922,26 @@ func TestFileNotGivenIsSaidWhereTheProgramLooks(t *testing.T) {
 		return f
 	}
 
+	// The lines (0-based) of the program's first look for each file.
+	src, err := os.ReadFile("../testdata/sandbox/files_not_given.c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lineOf := func(text string) int {
+		i := slices.IndexFunc(strings.Split(string(src), "\n"), func(l string) bool { return strings.Contains(l, text) })
+		if i < 0 {
+			t.Fatalf("files_not_given.c has no line with %q", text)
+		}
+		return i
+	}
+	dataAt, settingsAt := lineOf(`open("data.txt"`), lineOf(`fopen("settings.conf"`)
+
 	// No augur.toml: the fix makes one.
 	c, root, path, got, fixes := said("")
-	if len(got) != 2 || got[0].Range.Start.Line != 36 || got[1].Range.Start.Line != 40 || got[0].Severity != 3 ||
+	if len(got) != 2 || got[0].Range.Start.Line != dataAt || got[1].Range.Start.Line != settingsAt || got[0].Severity != 3 ||
 		!strings.Contains(got[0].Message, "looks for data.txt here, and the workspace has that file") ||
 		!strings.Contains(got[0].Message, `top-level files, which every program of the workspace gets: files = ["data.txt"]`) {
-		t.Errorf("with no augur.toml: want informations at lines 37 and 41, got %+v", c.diagnostics(path))
+		t.Errorf("with no augur.toml: want informations at lines %d and %d, got %+v", dataAt+1, settingsAt+1, c.diagnostics(path))
 	}
 	f := giving(fixes, "data.txt")
 	if f == nil || len(f.Edit.DocumentChanges) != 2 || !strings.Contains(string(f.Edit.DocumentChanges[0]), `"kind":"create"`) ||
@@ -965,9 +979,9 @@ func TestFileNotGivenIsSaidWhereTheProgramLooks(t *testing.T) {
 
 	// A target that lists data.txt: its files line gets settings.conf.
 	c, root, path, got, fixes = said("[[target]]\nsources = [\"files_not_given.c\"]\nfiles = [\"data.txt\"]\n")
-	if len(got) != 1 || got[0].Range.Start.Line != 40 ||
+	if len(got) != 1 || got[0].Range.Start.Line != settingsAt ||
 		!strings.Contains(got[0].Message, `list it in the target's files in augur.toml: files = ["settings.conf"]`) {
-		t.Errorf("with data.txt given: want one information at line 41 naming settings.conf, got %+v", c.diagnostics(path))
+		t.Errorf("with data.txt given: want one information at line %d naming settings.conf, got %+v", settingsAt+1, c.diagnostics(path))
 	}
 	f = giving(fixes, "settings.conf")
 	cfg = filepath.Join(root, "augur.toml")
