@@ -143,7 +143,7 @@ func verify(prog *ir.Program, r *race.Race, v *Verdict, opts Options) string {
 	cfg.Stdout, cfg.Stderr, cfg.StdinReader, cfg.StdoutLineBuffered = nil, nil, nil, false
 	cfg.SymArgs, cfg.SymStdin, cfg.SymFiles, cfg.Symbolic = nil, 0, nil, nil
 	cfg.PreemptAccesses = cfg.PreemptAccesses || v.PreemptAccesses
-	cfg.PreemptAt, cfg.PreemptAfterReads, cfg.LockQuantumAfter = v.Trace.PreemptAt, v.Trace.PreemptAfterReads, v.Trace.LockQuantumAfter
+	cfg.PreemptAt, cfg.PreemptAfterReads = v.Trace.PreemptAt, v.Trace.PreemptAfterReads
 	cfg.Policy = &sched.Replay{Trace: v.Trace}
 	cfg.Weak = nil
 	if v.MemoryModel == memmodel.Weak {

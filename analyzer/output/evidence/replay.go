@@ -60,6 +60,16 @@ type logger struct {
 	prog  *ir.Program
 }
 
+// Replays implements sched.Replaying for the replay l logs, so that the
+// machine takes the settings of its trace (its preemption points, its lock
+// quantum) as it does a replay's that is not logged.
+func (l *logger) Replays() *sched.Trace {
+	if r, ok := l.Policy.(sched.Replaying); ok {
+		return r.Replays()
+	}
+	return nil
+}
+
 func (l *logger) Pick(p *sched.Point, runnable []int) (int, error) {
 	next, err := l.Policy.Pick(p, runnable)
 	if err == nil {
@@ -283,10 +293,9 @@ func Replay(prog *ir.Program, ev *Evidence, lim vm.Limits) *Transcript {
 	tr := &Transcript{Starts: map[int]string{}}
 	cfg := vm.Config{Args: ev.Inputs.Argv, Clients: ev.Inputs.Clients, Env: ev.Inputs.Env, Stdin: []byte(ev.Inputs.Stdin), MaxInstructions: ev.Inputs.MaxInstructions,
 		Inputs: ev.Inputs.Vars, Undefined: ev.Inputs.Undefined, PreemptAccesses: ev.Inputs.PreemptAccesses, Limits: lim,
-		PreemptAt: ev.Schedule.PreemptAt, PreemptAfterReads: ev.Schedule.PreemptAfterReads,
-		// The logger below hides the replay from the machine
-		// (sched.Replaying): the trace's settings are given here.
-		LockQuantumAfter: ev.Schedule.LockQuantumAfter}
+		// The machine takes the trace's preemption points and lock
+		// quantum from the replay (logger.Replays).
+	}
 	if len(ev.Inputs.Files) > 0 {
 		cfg.Files = map[string][]byte{}
 		for n, d := range ev.Inputs.Files {
