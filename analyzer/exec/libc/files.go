@@ -129,9 +129,9 @@ type fileTable struct {
 	dirs    map[string]bool
 	inodes  map[string]uint64
 	nextIno uint64
-	// links counts the hard links made (vfs_links.go): names that share
-	// an inode number share their file.
-	links int
+	// hasLinks is set once the program made a hard link (vfs_links.go):
+	// from then on, names that share an inode number share their file.
+	hasLinks bool
 	// perms are the permission bits set by a creation or chmod, by
 	// vpath; umask is the file mode creation mask (vfs_modes.go).
 	perms map[string]uint32
@@ -557,7 +557,7 @@ func (f *vfile) readByte() int {
 func (ft *fileTable) fork(m *machine) *fileTable {
 	c := &fileTable{m: m, fs: map[string]*contents{}, fsSym: map[string][]*expr.Expr{}, byAddr: map[uint64]*vfile{},
 		byFD: map[int]*vfile{}, net: ft.net.fork(),
-		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, links: ft.links, cwd: ft.cwd,
+		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, hasLinks: ft.hasLinks, cwd: ft.cwd,
 		perms: maps.Clone(ft.perms), umask: ft.umask,
 		// The values of these are replaced, never written in place.
 		fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), locks: maps.Clone(ft.locks),

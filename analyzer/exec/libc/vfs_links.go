@@ -18,49 +18,33 @@ import (
 // under the others. Symbolic links are not modeled: symlink fails with
 // EPERM, as on a file system without them, and readlink finds no link.
 
-// linked reports whether the table ever made a hard link: until then a
-// name is its file's only one, and sameFile has no names to look for.
-func (ft *fileTable) linked() bool { return ft.links > 0 }
-
 // sameFile lists p and the other names of its file, sorted, so that a
-// change made through p reaches them all in the same order every run.
+// change made through p reaches them all in the same order every run. A
+// name that is no file (a directory, a name not made yet), or any name
+// before the program made a link, is its own only name.
 func (ft *fileTable) sameFile(p string) []string {
-	ino, ok := ft.inodes[p]
-	if !ft.linked() || !ok {
+	ino, named := ft.inodes[p]
+	if _, file := ft.fs[p]; !file || !named || !ft.hasLinks {
 		return []string{p}
 	}
 	var names []string
 	for q, i := range ft.inodes {
-		if i == ino {
-			if _, file := ft.fs[q]; file {
-				names = append(names, q)
-			}
+		if _, file := ft.fs[q]; file && i == ino {
+			names = append(names, q)
 		}
-	}
-	if len(names) == 0 {
-		return []string{p}
 	}
 	slices.Sort(names)
 	return names
 }
 
-// nlink is the link count stat reports for the file at p: the names it
-// has in the table, one for any file no link was made to.
-func (ft *fileTable) nlink(p string) uint64 {
-	if !ft.linked() {
-		return 1
-	}
-	return uint64(max(len(ft.sameFile(p)), 1))
-}
+// nlink is the link count stat reports for the file at p.
+func (ft *fileTable) nlink(p string) uint64 { return uint64(len(ft.sameFile(p))) }
 
 // truncateName gives the file at p (every name of it) new, empty
 // contents: a truncating open (O_TRUNC, fopen's "w").
 func (ft *fileTable) truncateName(p string) *contents {
-	data, names := &contents{}, []string{p}
-	if _, file := ft.fs[p]; file {
-		names = ft.sameFile(p)
-	}
-	for _, q := range names {
+	data := &contents{}
+	for _, q := range ft.sameFile(p) {
 		ft.fs[q] = data
 		delete(ft.fsSym, q)
 	}
@@ -85,7 +69,7 @@ func (ft *fileTable) link(from, to string) int {
 		return ft.absentErrno(to)
 	}
 	ino, perm := ft.inode(from), ft.perm(from, false)
-	ft.links++
+	ft.hasLinks = true
 	ft.fs[to] = data
 	if sym := ft.fsSym[from]; sym != nil {
 		ft.fsSym[to] = sym // never written in place (store copies it)

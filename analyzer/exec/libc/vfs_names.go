@@ -2,6 +2,7 @@ package libc
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -157,10 +158,8 @@ func (ft *fileTable) remove(p string) {
 // the file keeps its contents and its inode number. Two names of one file
 // (a hard link) are left as they are, as rename(2) leaves them.
 func (ft *fileTable) rename(from, to string) {
-	if a, ok := ft.inodes[from]; ok && ft.linked() {
-		if b, ok := ft.inodes[to]; ok && a == b {
-			return
-		}
+	if slices.Contains(ft.sameFile(from), to) {
+		return
 	}
 	data, sym := ft.fs[from], ft.fsSym[from]
 	ino, hasIno := ft.inodes[from]
