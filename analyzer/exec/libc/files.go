@@ -437,6 +437,7 @@ func (ft *fileTable) closeFD(t *vm.Thread, fd int) {
 		ft.m.closeNet(t, f)
 	}
 	ft.closedLocks(f)
+	ft.released(f.path)
 }
 
 // closedLocks drops the file locks that go with f's close, and wakes the

@@ -83,7 +83,11 @@ func (tab table) addMmap() {
 		if err := m.writeBack(a[0].Bits); err != nil {
 			return err
 		}
+		mp, shared := m.files.mappings[a[0].Bits]
 		delete(m.files.mappings, a[0].Bits)
+		if shared {
+			m.files.released(mp.path)
+		}
 		vm.SetResult(res, 0)
 		return m.Free(t, a[0].Bits, in.Loc, "munmap")
 	}, "munmap")

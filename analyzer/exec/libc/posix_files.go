@@ -290,6 +290,7 @@ func (tab table) addPosixFiles() {
 			case isFile && !files:
 				return fail(m, t, res, vm.ENOTDIR)
 			case isFile:
+				m.files.orphan(path) // a descriptor keeps the file (vfs_unlinked.go)
 				m.files.remove(path)
 			case isDir && !dirs:
 				return fail(m, t, res, vm.EISDIR)

@@ -37,8 +37,14 @@ func (ft *fileTable) sameFile(p string) []string {
 	return names
 }
 
-// nlink is the link count stat reports for the file at p.
-func (ft *fileTable) nlink(p string) uint64 { return uint64(len(ft.sameFile(p))) }
+// nlink is the link count stat reports for the file at p: none for a
+// file removed while open (vfs_unlinked.go).
+func (ft *fileTable) nlink(p string) uint64 {
+	if isUnlinked(p) {
+		return 0
+	}
+	return uint64(len(ft.sameFile(p)))
+}
 
 // truncateName gives the file at p (every name of it) new, empty
 // contents: a truncating open (O_TRUNC, fopen's "w").

@@ -155,12 +155,16 @@ func (ft *fileTable) remove(p string) {
 }
 
 // rename moves the file from to the name to, replacing what was there;
-// the file keeps its contents and its inode number. Two names of one file
-// (a hard link) are left as they are, as rename(2) leaves them.
+// the file keeps its contents and its inode number, and what holds it
+// open follows it, while what holds the replaced file open keeps that
+// (orphan). Two names of one file (a hard link) are left as they are, as
+// rename(2) leaves them.
 func (ft *fileTable) rename(from, to string) {
 	if slices.Contains(ft.sameFile(from), to) {
 		return
 	}
+	ft.orphan(to)
+	defer ft.retarget(from, to)
 	data, sym := ft.fs[from], ft.fsSym[from]
 	ino, hasIno := ft.inodes[from]
 	perm, hasPerm := ft.perms[from]

@@ -49,9 +49,13 @@ func (ft *fileTable) written() []vm.WrittenFile {
 const maxHeads = 4 * vm.MaxFileHead
 
 // scratch reports whether path (a vpath) is in /tmp or a tree of the
-// system's (/dev, /proc, /sys): what a program leaves there is not
-// output it leaves its user (vm.WrittenFile).
+// system's (/dev, /proc, /sys), or names a file removed while open
+// (vfs_unlinked.go): what a program leaves there is not output it leaves
+// its user (vm.WrittenFile).
 func scratch(path string) bool {
+	if isUnlinked(path) {
+		return true
+	}
 	for _, dir := range scratchDirs {
 		if strings.HasPrefix(path, dir) && (len(path) == len(dir) || path[len(dir)] == '/') {
 			return true
