@@ -639,8 +639,8 @@ func (m *Machine) monitorRaw(t *Thread, fr *frame, c *ir.Code, o *Object, off ui
 	if c.Op == ir.CodeStore {
 		kind = Write
 	}
-	m.acc = Access{Thread: t.ID, Obj: o, Off: off, Size: uint64(c.W), Kind: kind, Site: Site{fr.fn.LocAt(fr.pc), m.stackOf(t, len(t.frames)-1)},
-		Count: t.count + (m.insts - 1 - m.sliceStart)}
+	m.acc.fill(t.ID, o, off, uint64(c.W), kind, 0, Site{fr.fn.LocAt(fr.pc), m.stackOf(t, len(t.frames)-1)},
+		t.count+(m.insts-1-m.sliceStart))
 	m.mon.Access(&m.acc)
 }
 
