@@ -66,8 +66,9 @@ func (ft *fileTable) retarget(from, to string) {
 }
 
 // orphan is called before the file name p is taken away: what holds the
-// file open moves to another of its names, or to its unlinked name,
-// which takes its contents, inode number and mode.
+// file open moves to another of its names, or the file is renamed to its
+// unlinked name, which takes its contents, inode number and mode and what
+// holds it (rename).
 func (ft *fileTable) orphan(p string) {
 	if _, file := ft.fs[p]; !file || !ft.heldOpen(p) {
 		return
@@ -78,16 +79,7 @@ func (ft *fileTable) orphan(p string) {
 			return
 		}
 	}
-	hidden := unlinkedPrefix + strconv.FormatUint(ft.inode(p), 10)
-	ft.fs[hidden] = ft.fs[p]
-	if sym := ft.fsSym[p]; sym != nil {
-		ft.fsSym[hidden] = sym
-	}
-	ft.inodes[hidden] = ft.inodes[p]
-	if perm, ok := ft.perms[p]; ok {
-		ft.perms[hidden] = perm
-	}
-	ft.retarget(p, hidden)
+	ft.rename(p, unlinkedPrefix+strconv.FormatUint(ft.inode(p), 10))
 }
 
 // released is called when a reference to the file named p is dropped: an
