@@ -370,17 +370,26 @@ async function chooseWithKeyboard(item) {
   await page.keyboard.press('Enter');
 }
 
+/** The frame that holds a timeline whose title matches, if one does now. */
+async function shownTimeline(title) {
+  for (const f of page.frames()) {
+    if (await f.locator('table.timeline').count().catch(() => 0)) {
+      const h1 = await f.locator('h1').innerText().catch(() => '');
+      if (title.test(h1)) {
+        return f;
+      }
+    }
+  }
+  return undefined;
+}
+
 /** Waits for the timeline webview and returns the frame that holds its page. */
 async function timelineFrame(title = /./) {
   const deadline = Date.now() + patience;
   while (Date.now() < deadline) {
-    for (const f of page.frames()) {
-      if (await f.locator('table.timeline').count().catch(() => 0)) {
-        const h1 = await f.locator('h1').innerText().catch(() => '');
-        if (title.test(h1)) {
-          return f;
-        }
-      }
+    const f = await shownTimeline(title);
+    if (f) {
+      return f;
     }
     await page.waitForTimeout(250);
   }
@@ -736,11 +745,8 @@ async function answerWhichOne(choice, title) {
       await row.click();
       return;
     }
-    for (const f of page.frames()) {
-      const h1 = await f.locator('table.timeline').count().then((n) => n && f.locator('h1').innerText()).catch(() => '');
-      if (h1 && title.test(h1)) {
-        return;
-      }
+    if (await shownTimeline(title)) {
+      return;
     }
     await page.waitForTimeout(250);
   }
