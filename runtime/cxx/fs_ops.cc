@@ -2,9 +2,9 @@
 // iterators, over the POSIX calls augur's C library serves from the
 // virtual file system. Each operation has two forms, as the standard
 // says: one sets an error_code, the other throws filesystem_error with the
-// message libstdc++'s gives. Symbolic links do not exist in augur's file
-// system (symlink and link fail), so the link operations report what
-// those calls report.
+// message libstdc++'s gives. The link operations are symlink, readlink,
+// link and lstat on augur's file system, which has symbolic and hard
+// links (docs/libc.md).
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>

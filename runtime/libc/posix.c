@@ -398,42 +398,78 @@ WEAK int chown(const char *path, uid_t u, gid_t g) { return access(path, F_OK); 
 WEAK int fchown(int fd, uid_t u, gid_t g) { return 0; }
 
 /* realpath of an absolute or relative name (in the working directory):
- * "." and ".." resolved; the file must exist. */
+ * ".", ".." and symbolic links resolved as the kernel walks a name (a
+ * link's text replaces it, read in the link's directory; ".." after it
+ * goes up from where it led), at most 40 links (ELOOP); the file must
+ * exist. */
 WEAK char *realpath(const char *path, char *out) {
-	char buf[4096], cwd[4096];
-	size_t n = 0;
-	buf[n++] = '/';
-	if (path[0] != '/') {
-		if (!getcwd(cwd, sizeof cwd))
-			return NULL;
-		n = strlen(cwd);
-		memcpy(buf, cwd, n);
+	char buf[4096], rest[4096], link[4096];
+	size_t n = 1;
+	int hops = 0;
+	if (!path) {
+		errno = EINVAL;
+		return NULL;
 	}
-	for (const char *p = path; *p;) {
+	buf[0] = '/';
+	if (path[0] != '/') {
+		if (!getcwd(buf, sizeof buf))
+			return NULL;
+		n = strlen(buf);
+	}
+	if (strlen(path) >= sizeof rest) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	strcpy(rest, path);
+	for (char *p = rest; *p;) {
 		while (*p == '/')
 			p++;
-		const char *e = strchrnul(p, '/');
+		char *e = strchrnul(p, '/');
 		size_t len = (size_t)(e - p);
 		if (len == 0)
 			break;
 		if (len == 1 && p[0] == '.') {
-		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			p = e;
+			continue;
+		}
+		if (len == 2 && p[0] == '.' && p[1] == '.') {
 			/* drop the last component and the slash before it */
 			while (n > 1 && buf[n - 1] != '/')
 				n--;
 			if (n > 1)
 				n--;
-		} else {
-			if (n + len + 2 > sizeof buf) {
-				errno = ENAMETOOLONG;
-				return NULL;
-			}
-			if (buf[n - 1] != '/')
-				buf[n++] = '/';
-			memcpy(buf + n, p, len);
-			n += len;
+			p = e;
+			continue;
 		}
-		p = e;
+		size_t was = n;
+		if (n + len + 2 > sizeof buf) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		if (buf[n - 1] != '/')
+			buf[n++] = '/';
+		memcpy(buf + n, p, len);
+		n += len;
+		buf[n] = '\0';
+		ssize_t k = readlink(buf, link, sizeof link - 1);
+		if (k < 0) {
+			p = e;
+			continue;
+		}
+		if (++hops > 40) {
+			errno = ELOOP;
+			return NULL;
+		}
+		/* walk the link's text, then what followed the link */
+		size_t tail = strlen(e);
+		if ((size_t)k + tail + 1 > sizeof rest) {
+			errno = ENAMETOOLONG;
+			return NULL;
+		}
+		memmove(rest + k, e, tail + 1);
+		memcpy(rest, link, (size_t)k);
+		p = rest;
+		n = link[0] == '/' ? 1 : was;
 	}
 	if (n > 1 && buf[n - 1] == '/')
 		n--;

@@ -122,19 +122,6 @@ WEAK int truncate(const char *path, off_t len) {
 	return r;
 }
 
-/* The virtual file system has hard links (link is the VM's) but no
- * symbolic ones (the file system refuses them, as some do), and nothing
- * is a link to read. */
-WEAK int symlink(const char *target, const char *path) {
-	errno = EPERM;
-	return -1;
-}
-WEAK ssize_t readlink(const char *path, char *buf, size_t n) {
-	if (access(path, F_OK) == 0)
-		errno = EINVAL; /* not a link */
-	return -1;
-}
-
 /* sendfile copies between descriptors through a buffer. */
 WEAK ssize_t sendfile(int out, int in, off_t *off, size_t n) {
 	char buf[4096];

@@ -35,7 +35,7 @@ func fifoQueue(id uint64, reading bool) uint64 {
 
 func (tab table) addFifos() {
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+		path, failed, err := m.kernelName(t, res, a[0].Bits, ^uint64(0))
 		if failed {
 			return err
 		}
@@ -55,11 +55,12 @@ func (tab table) addFifos() {
 	}, "mkfifo")
 }
 
-// exists reports whether path names a file, a directory or a FIFO.
+// exists reports whether path names a file, a directory, a FIFO or a
+// symbolic link (followed or not: a link to nothing exists as a name).
 func (ft *fileTable) exists(path string) bool {
 	_, file := ft.fs[path]
 	_, fifo := ft.fifos[path]
-	return file || fifo || ft.isDir(path)
+	return file || fifo || ft.isLink(path) || ft.isDir(path)
 }
 
 // openFifo opens the FIFO at path with open(2) flags: a two-step call

@@ -145,6 +145,9 @@ type fileTable struct {
 	// fifos are the named pipes (fifo.go), each with the id of its pipe
 	// in net (0 or gone: no end is open).
 	fifos map[string]uint64
+	// symlinks are the symbolic links, each with its text
+	// (vfs_symlinks.go).
+	symlinks map[string]string
 	// mappings are the shared file mappings that write back, by address
 	// (mmap.go).
 	mappings map[uint64]mapping
@@ -561,7 +564,7 @@ func (ft *fileTable) fork(m *machine) *fileTable {
 		dirs: maps.Clone(ft.dirs), inodes: maps.Clone(ft.inodes), nextIno: ft.nextIno, hasLinks: ft.hasLinks, cwd: ft.cwd,
 		perms: maps.Clone(ft.perms), umask: ft.umask,
 		// The values of these are replaced, never written in place.
-		fifos: maps.Clone(ft.fifos), mappings: maps.Clone(ft.mappings), locks: maps.Clone(ft.locks),
+		fifos: maps.Clone(ft.fifos), symlinks: maps.Clone(ft.symlinks), mappings: maps.Clone(ft.mappings), locks: maps.Clone(ft.locks),
 		nextDesc: ft.nextDesc, missing: maps.Clone(ft.missing), given: ft.given}
 	for p, l := range ft.listings {
 		if c.listings == nil {

@@ -30,6 +30,7 @@ var models = sync.OnceValue(func() *vm.Models {
 	tab.addPosixFiles()
 	tab.addFileModes()
 	tab.addLinks()
+	tab.addSymlinks()
 	tab.addFileLocks()
 	tab.addDirs()
 	tab.addFifos()

@@ -87,16 +87,18 @@ const (
 	directory
 	charDevice // the standard streams
 	fifoNode
+	symlinkNode
 )
 
 // statInto fills a struct stat for a file of size bytes with inode number
 // ino, link count nlink and permission bits perm: a regular file, a directory, a character
-// device or a FIFO.
+// device, a FIFO or a symbolic link.
 func (m *machine) statInto(buf uint64, size int, kind fileKind, ino, nlink uint64, perm uint32) error {
 	if err := m.SetMem(buf, 0, 144); err != nil {
 		return err
 	}
-	mode := [...]uint64{regularFile: 0o100000, directory: 0o040000, charDevice: 0o020000, fifoNode: 0o010000}[kind] | uint64(perm)
+	mode := [...]uint64{regularFile: 0o100000, directory: 0o040000, charDevice: 0o020000, fifoNode: 0o010000,
+		symlinkNode: 0o120000}[kind] | uint64(perm)
 	if kind == directory {
 		size = 4096
 	}
@@ -168,18 +170,27 @@ func (tab table) addPosixFiles() {
 			if err != nil {
 				return err
 			}
-			path := m.files.abs(name)
+			dir := m.files.cwd
 			if pathArg == 1 && name != "" && name[0] != '/' && int32(a[0].Bits) != atFDCWD {
 				// openat: a relative name is in the directory open as a[0].
-				dir, errno := m.files.dirAt(int(int32(a[0].Bits)))
-				if dir == nil {
+				d, errno := m.files.dirAt(int(int32(a[0].Bits)))
+				if d == nil {
 					return fail(m, t, res, errno)
 				}
-				path = vpath(dir.path, name)
+				dir = d.path
 			}
 			flags, mode := uint64(oWronly|oCreat|oTrunc), modeArg(a, pathArg+1)
 			if flagsArg >= 0 {
 				flags, mode = a[flagsArg].Bits, modeArg(a, flagsArg+1)
+			}
+			path := m.files.lookup(dir, name, true)
+			if last := m.files.lookup(dir, name, false); m.files.isLink(last) {
+				switch {
+				case flags&oNofollow != 0:
+					return fail(m, t, res, eLoop)
+				case flags&oCreat != 0 && flags&oExcl != 0:
+					return fail(m, t, res, vm.EEXIST) // even a link to nothing
+				}
 			}
 			fd, err := m.openFile(t, path, flags, mode)
 			if fd < 0 && flags&oCreat == 0 {
@@ -219,11 +230,17 @@ func (tab table) addPosixFiles() {
 		vm.SetResult(res, uint64(pos))
 		return nil
 	}, "lseek", "lseek64")
-	statPath := func(pathArg, bufArg int) ioModel {
+	// statPath is stat, or lstat (link), which describes a symbolic link
+	// rather than what it names.
+	statPath := func(pathArg, bufArg int, link bool) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-			path, failed, err := m.kernelPath(t, res, a[pathArg].Bits, ^uint64(0))
+			path, failed, err := m.kernelArg(t, res, a[pathArg].Bits, ^uint64(0), !link)
 			if failed {
 				return err
+			}
+			if target, ok := m.files.symlinks[path]; ok {
+				vm.SetResult(res, 0)
+				return m.statInto(a[bufArg].Bits, len(target), symlinkNode, m.files.inode(path), 1, 0o777)
 			}
 			kind := regularFile
 			if _, ok := m.files.fs[path]; !ok {
@@ -242,8 +259,10 @@ func (tab table) addPosixFiles() {
 			return m.statInto(a[bufArg].Bits, m.fileSize(path), kind, m.files.inode(path), m.files.nlink(path), m.files.perm(path, kind == directory))
 		}
 	}
-	tab.registerIO(statPath(0, 1), "stat", "stat64", "lstat", "lstat64")
-	tab.registerIO(statPath(1, 2), "__xstat", "__xstat64", "__lxstat", "__lxstat64")
+	tab.registerIO(statPath(0, 1, false), "stat", "stat64")
+	tab.registerIO(statPath(0, 1, true), "lstat", "lstat64")
+	tab.registerIO(statPath(1, 2, false), "__xstat", "__xstat64")
+	tab.registerIO(statPath(1, 2, true), "__lxstat", "__lxstat64")
 	fstat := func(fdArg, bufArg int) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
 			f := m.files.byFD[int(int32(a[fdArg].Bits))]
@@ -278,13 +297,13 @@ func (tab table) addPosixFiles() {
 	// removes files only, rmdir directories only, remove either.
 	remover := func(files, dirs bool) ioModel {
 		return func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-			path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+			path, failed, err := m.kernelName(t, res, a[0].Bits, ^uint64(0))
 			if failed {
 				return err
 			}
 			_, isFile := m.files.fs[path]
 			_, isFifo := m.files.fifos[path]
-			isFile = isFile || isFifo
+			isFile = isFile || isFifo || m.files.isLink(path)
 			isDir := !isFile && m.files.isDir(path)
 			switch {
 			case isFile && !files:
@@ -310,11 +329,11 @@ func (tab table) addPosixFiles() {
 	tab.registerIO(remover(false, true), "rmdir")
 	tab.registerIO(remover(true, true), "remove")
 	tab.registerIO(func(m *machine, t *vm.Thread, in *ir.Inst, a, res []vm.Value) error {
-		path, failed, err := m.kernelPath(t, res, a[0].Bits, ^uint64(0))
+		path, failed, err := m.kernelName(t, res, a[0].Bits, ^uint64(0))
 		if failed {
 			return err
 		}
-		if _, ok := m.files.fs[path]; ok || m.files.isDir(path) {
+		if m.files.exists(path) {
 			return fail(m, t, res, vm.EEXIST)
 		}
 		if !m.files.isDir(pathDir(path)) {
@@ -333,8 +352,11 @@ func (tab table) addPosixFiles() {
 		if failed {
 			return err
 		}
-		if _, ok := m.files.fs[from]; !ok {
+		if _, ok := m.files.fs[from]; !ok && !m.files.isLink(from) {
 			return fail(m, t, res, m.files.absentErrno(from))
+		}
+		if _, file := m.files.fs[to]; !file && !m.files.isLink(to) && m.files.isDir(to) {
+			return fail(m, t, res, vm.EISDIR) // a file or link cannot replace a directory
 		}
 		if from != to {
 			m.files.rename(from, to)

@@ -47,13 +47,13 @@ func (ft *fileTable) readable(l *listing) bool {
 }
 
 type dirEntry struct {
-	name string
-	ino  uint64
-	dir  bool
+	name      string
+	ino       uint64
+	dir, link bool
 }
 
-// entries lists the directory dir (a vpath): ".", "..", then the files and
-// directories directly in it, by name.
+// entries lists the directory dir (a vpath): ".", "..", then the files,
+// directories and symbolic links directly in it, by name.
 func (ft *fileTable) entries(dir string) []dirEntry {
 	prefix := dirPrefix(dir)
 	kinds := map[string]bool{} // name -> is a directory
@@ -71,14 +71,17 @@ func (ft *fileTable) entries(dir string) []dirEntry {
 	for name := range ft.dirs {
 		add(name, true)
 	}
+	for name := range ft.symlinks {
+		add(name, false)
+	}
 	names := make([]string, 0, len(kinds))
 	for n := range kinds {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	out := []dirEntry{{".", ft.inode(dir), true}, {"..", ft.inode(pathDir(dir)), true}}
+	out := []dirEntry{{".", ft.inode(dir), true, false}, {"..", ft.inode(pathDir(dir)), true, false}}
 	for _, n := range names {
-		out = append(out, dirEntry{n, ft.inode(prefix + n), kinds[n]})
+		out = append(out, dirEntry{n, ft.inode(prefix + n), kinds[n], ft.isLink(prefix + n)})
 	}
 	return out
 }
@@ -162,8 +165,11 @@ func (tab table) addDirs() {
 		l.next++
 		p := a[0].Bits
 		typ := uint64(dtReg)
-		if e.dir {
+		switch {
+		case e.dir:
 			typ = dtDir
+		case e.link:
+			typ = dtLnk
 		}
 		err = m.writeFields(p, field{0, 8, e.ino}, field{8, 8, uint64(l.next)},
 			field{16, 2, uint64(19+len(e.name)+1+7) &^ 7}, field{18, 1, typ})

@@ -15,8 +15,9 @@ import (
 // change that replaces a name's contents rather than writing them (a
 // truncating open, a write over symbolic bytes, chmod) goes to every name
 // of the inode (sameFile); unlink removes one name, and the file lives on
-// under the others. Symbolic links are not modeled: symlink fails with
-// EPERM, as on a file system without them, and readlink finds no link.
+// under the others. A hard link to a symbolic link is a second link with
+// the same text and inode number (lstat says 1 link for each: the count
+// is kept for files only). Symbolic links are vfs_symlinks.go's.
 
 // sameFile lists p and the other names of its file, sorted, so that a
 // change made through p reaches them all in the same order every run. A
@@ -62,6 +63,13 @@ func (ft *fileTable) truncateName(p string) *contents {
 // (EPERM), to names something already (EEXIST), or to's directory does
 // not exist (ENOENT).
 func (ft *fileTable) link(from, to string) int {
+	if target, ok := ft.symlinks[from]; ok { // link(2) does not follow it: to is the same link
+		if errno := ft.symlink(target, to); errno != 0 {
+			return errno
+		}
+		ft.inodes[to] = ft.inode(from)
+		return 0
+	}
 	data, file := ft.fs[from]
 	_, fifo := ft.fifos[from]
 	switch {

@@ -40,9 +40,10 @@ func vpath(dir, p string) string {
 	return path.Clean("/" + p)
 }
 
-// abs is vpath in the program's working directory (the root until it
-// calls chdir, as getcwd says).
-func (ft *fileTable) abs(p string) string { return vpath(ft.cwd, p) }
+// abs is the vpath of p in the program's working directory (the root
+// until it calls chdir, as getcwd says), its symbolic links followed
+// (vfs_symlinks.go).
+func (ft *fileTable) abs(p string) string { return ft.lookup(ft.cwd, p, true) }
 
 // pathArg reads the file name argument at addr, as the virtual file
 // system keeps it (abs).
@@ -58,22 +59,37 @@ func (m *machine) pathArg(addr uint64) (string, error) {
 // program exits as it meant to.) failed is set when the call failed so
 // or the path could not be read; err is then the call's result.
 func (m *machine) kernelPath(t *vm.Thread, res []vm.Value, addr, failure uint64) (path string, failed bool, err error) {
+	return m.kernelArg(t, res, addr, failure, true)
+}
+
+// kernelName is kernelPath for a call on a name itself (unlink, lstat,
+// readlink, ...): a symbolic link there is not followed.
+func (m *machine) kernelName(t *vm.Thread, res []vm.Value, addr, failure uint64) (path string, failed bool, err error) {
+	return m.kernelArg(t, res, addr, failure, false)
+}
+
+// kernelArg is kernelPath, which follows a symbolic link at the end of
+// the name when followLast, and kernelName.
+func (m *machine) kernelArg(t *vm.Thread, res []vm.Value, addr, failure uint64, followLast bool) (path string, failed bool, err error) {
 	if addr == 0 {
 		vm.SetResult(res, failure)
 		return "", true, m.SetErrno(t, vm.EFAULT)
 	}
-	path, err = m.pathArg(addr)
-	return path, err != nil, err
+	s, err := m.CString(addr)
+	if err != nil {
+		return "", true, err
+	}
+	return m.files.lookup(m.files.cwd, s, followLast), false, nil
 }
 
-// pathPair reads the two path arguments of a call on two names (rename,
-// link) as kernelPath reads one: failed when either is bad, with -1 and
+// pathPair reads the two name arguments of a call on two names (rename,
+// link) as kernelName reads one: failed when either is bad, with -1 and
 // errno set.
 func (m *machine) pathPair(t *vm.Thread, res, a []vm.Value) (from, to string, failed bool, err error) {
-	if from, failed, err = m.kernelPath(t, res, a[0].Bits, ^uint64(0)); failed {
+	if from, failed, err = m.kernelName(t, res, a[0].Bits, ^uint64(0)); failed {
 		return "", "", true, err
 	}
-	to, failed, err = m.kernelPath(t, res, a[1].Bits, ^uint64(0))
+	to, failed, err = m.kernelName(t, res, a[1].Bits, ^uint64(0))
 	return from, to, failed, err
 }
 
@@ -83,7 +99,8 @@ func (ft *fileTable) isDir(p string) bool {
 	return p != "" && (p == "/" || ft.dirs[p] || ft.holdsFiles(p))
 }
 
-// holdsFiles reports whether a file or a made directory lies under p.
+// holdsFiles reports whether a file, a made directory or a symbolic link
+// lies under p.
 func (ft *fileTable) holdsFiles(p string) bool {
 	prefix := dirPrefix(p)
 	for name := range ft.fs {
@@ -92,6 +109,11 @@ func (ft *fileTable) holdsFiles(p string) bool {
 		}
 	}
 	for name := range ft.dirs {
+		if strings.HasPrefix(name, prefix) {
+			return true
+		}
+	}
+	for name := range ft.symlinks {
 		if strings.HasPrefix(name, prefix) {
 			return true
 		}
@@ -112,8 +134,12 @@ func pathDir(p string) string { return path.Dir(p) }
 
 // absentErrno is the errno of a call on vpath p, which names nothing: ENOTDIR
 // when a directory on the way to it is a file ("notes.txt/sub"), as the
-// kernel says, and ENOENT otherwise.
+// kernel says, ELOOP for a name whose walk met too many symbolic links
+// (loopName), and ENOENT otherwise.
 func (ft *fileTable) absentErrno(p string) int {
+	if p == loopName {
+		return eLoop
+	}
 	for d := pathDir(p); d != "/" && d != "."; d = pathDir(d) {
 		if _, isFile := ft.fs[d]; isFile {
 			return vm.ENOTDIR
@@ -144,9 +170,10 @@ func (ft *fileTable) inode(p string) uint64 {
 	return ino
 }
 
-// remove deletes the file p; a file made later under its name is another
+// remove deletes the file or symbolic link p; a file made later under its name is another
 // file, with another inode number.
 func (ft *fileTable) remove(p string) {
+	delete(ft.symlinks, p)
 	delete(ft.fs, p)
 	delete(ft.fifos, p)
 	delete(ft.fsSym, p)
@@ -154,16 +181,23 @@ func (ft *fileTable) remove(p string) {
 	delete(ft.perms, p)
 }
 
-// rename moves the file from to the name to, replacing what was there;
-// the file keeps its contents and its inode number, and what holds it
-// open follows it, while what holds the replaced file open keeps that
-// (orphan). Two names of one file (a hard link) are left as they are, as
-// rename(2) leaves them.
+// rename moves the file or symbolic link from to the name to, replacing
+// what was there; the file keeps its contents and its inode number, and
+// what holds it open follows it, while what holds the replaced file open
+// keeps that (orphan). Two names of one file (a hard link) are left as
+// they are, as rename(2) leaves them.
 func (ft *fileTable) rename(from, to string) {
 	if slices.Contains(ft.sameFile(from), to) {
 		return
 	}
 	ft.orphan(to)
+	if target, ok := ft.symlinks[from]; ok { // the link moves, not what it names
+		ino := ft.inode(from)
+		ft.remove(to)
+		ft.remove(from)
+		ft.symlinks[to], ft.inodes[to] = target, ino
+		return
+	}
 	defer ft.retarget(from, to)
 	data, sym := ft.fs[from], ft.fsSym[from]
 	ino, hasIno := ft.inodes[from]
@@ -192,7 +226,7 @@ const maxMissing = 64
 // they are no input a user gives, and what the host holds there says
 // nothing of the program's.
 func (ft *fileTable) noteMissing(path string, at ir.LocID) {
-	if path == "" || ft.exists(path) || len(ft.missing) >= maxMissing {
+	if path == "" || path[0] == 0 || ft.exists(path) || len(ft.missing) >= maxMissing { // "\x00...": no name a user gives
 		return
 	}
 	if scratch(path) {
