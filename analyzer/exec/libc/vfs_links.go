@@ -99,9 +99,7 @@ func (tab table) addLinks() {
 		if failed {
 			return err
 		}
-		if !m.files.exists(from) {
-			m.files.noteMissing(from, m.ProgramLoc(t, in.Loc))
-		}
+		m.files.noteMissing(from, m.ProgramLoc(t, in.Loc)) // if it names nothing
 		if errno := m.files.link(from, to); errno != 0 {
 			return fail(m, t, res, errno)
 		}
