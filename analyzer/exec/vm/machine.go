@@ -1363,15 +1363,14 @@ func (t *Thread) lastWhat() string {
 	if t.accessGranted {
 		return "memory access"
 	}
-	if fr := &t.frames[len(t.frames)-1]; fr.pc > 0 && fr.pc <= len(fr.fn.Insts) && fr.fn.Insts[fr.pc-1].Yield {
-		return "atomic or volatile access"
-	}
-	if fr := &t.frames[len(t.frames)-1]; fr.pc > 0 && fr.pc <= len(fr.fn.Insts) && fr.fn.Insts[fr.pc-1].Op == ir.OpLoad {
-		return sched.WhatAfterRead // no other point follows a plain load (Config.PreemptAfterReads)
-	}
 	fr := &t.frames[len(t.frames)-1]
 	if fr.pc > 0 && fr.pc <= len(fr.fn.Insts) {
-		if in := &fr.fn.Insts[fr.pc-1]; in.Op == ir.OpCall && in.Callee != nil {
+		switch in := &fr.fn.Insts[fr.pc-1]; {
+		case in.Yield:
+			return "atomic or volatile access"
+		case in.Op == ir.OpLoad:
+			return sched.WhatAfterRead // no other point follows a plain load (Config.PreemptAfterReads)
+		case in.Op == ir.OpCall && in.Callee != nil:
 			return in.Callee.Name
 		}
 	}
