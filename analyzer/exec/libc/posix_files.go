@@ -183,14 +183,17 @@ func (tab table) addPosixFiles() {
 			if flagsArg >= 0 {
 				flags, mode = a[flagsArg].Bits, modeArg(a, flagsArg+1)
 			}
-			path := m.files.lookup(dir, name, true)
-			if last := m.files.lookup(dir, name, false); m.files.isLink(last) {
+			// The name with its last link unfollowed is the name
+			// followed, unless that last name is a link.
+			path := m.files.lookup(dir, name, false)
+			if m.files.isLink(path) {
 				switch {
 				case flags&oNofollow != 0:
 					return fail(m, t, res, eLoop)
 				case flags&oCreat != 0 && flags&oExcl != 0:
 					return fail(m, t, res, vm.EEXIST) // even a link to nothing
 				}
+				path = m.files.lookup(dir, name, true)
 			}
 			fd, err := m.openFile(t, path, flags, mode)
 			if fd < 0 && flags&oCreat == 0 {
