@@ -103,17 +103,12 @@ func (ft *fileTable) isDir(p string) bool {
 // lies under p.
 func (ft *fileTable) holdsFiles(p string) bool {
 	prefix := dirPrefix(p)
-	for name := range ft.fs {
-		if strings.HasPrefix(name, prefix) {
-			return true
-		}
-	}
-	for name := range ft.dirs {
-		if strings.HasPrefix(name, prefix) {
-			return true
-		}
-	}
-	for name := range ft.symlinks {
+	return nameUnder(ft.fs, prefix) || nameUnder(ft.dirs, prefix) || nameUnder(ft.symlinks, prefix)
+}
+
+// nameUnder reports whether a name of names begins with prefix.
+func nameUnder[V any](names map[string]V, prefix string) bool {
+	for name := range names {
 		if strings.HasPrefix(name, prefix) {
 			return true
 		}
